@@ -1,0 +1,55 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Settings every Swift target shares: Swift 6 mode is the tools-version default;
+/// `ExistentialAny` makes every existential spelled `any`.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "TermCanvas",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "termcanvas", targets: ["termcanvas"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    ],
+    targets: [
+        // Pure core: geometry, grid, canvas manager, focus, undo, event bus, input events.
+        .target(name: "CanvasCore", swiftSettings: swiftSettings),
+        // Cells, buffers, display width, themes, the widget protocol, chrome and the app loop.
+        .target(
+            name: "CanvasUI",
+            dependencies: ["CanvasCore", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
+        // The one C shim over ncursesw (wide-character API).
+        .target(name: "CNcursesw", linkerSettings: [.linkedLibrary("ncursesw")]),
+        // The one Swift target that talks to ncurses.
+        .target(name: "NcursesTerminal", dependencies: ["CanvasUI", "CanvasCore", "CNcursesw"], swiftSettings: swiftSettings),
+        // Micro-app widgets: pure state and update, rendering into a buffer.
+        .target(name: "Widgets", dependencies: ["CanvasCore", "CanvasUI"], swiftSettings: swiftSettings),
+        // Composition root and command line.
+        .executableTarget(
+            name: "termcanvas",
+            dependencies: [
+                "CanvasCore", "CanvasUI", "NcursesTerminal", "Widgets",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Micro-benchmarks of the render path (run with `swift run -c release tc-bench`).
+        .executableTarget(name: "tc-bench", dependencies: ["CanvasCore", "CanvasUI", "Widgets"], swiftSettings: swiftSettings),
+        // Test helpers: a pseudo-terminal driver (tmux) and text snapshots.
+        .target(name: "CanvasTesting", dependencies: ["CanvasCore", "CanvasUI"], swiftSettings: swiftSettings),
+
+        .testTarget(name: "CanvasCoreTests", dependencies: ["CanvasCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "CanvasUITests", dependencies: ["CanvasUI", "CanvasCore", "CanvasTesting"], swiftSettings: swiftSettings),
+        .testTarget(name: "WidgetsTests", dependencies: ["Widgets", "CanvasUI", "CanvasCore", "CanvasTesting"], swiftSettings: swiftSettings),
+        .testTarget(name: "EndToEndTests", dependencies: ["termcanvas", "CanvasTesting"], swiftSettings: swiftSettings),
+    ]
+)

@@ -1,0 +1,62 @@
+#ifndef CNCURSESW_H
+#define CNCURSESW_H
+
+/* The one C shim over ncursesw: the wide-character API, plus what Swift cannot import
+   (macros, stdscr, variadic or bit-built constants) and the async-signal-safe handlers. */
+
+#define NCURSES_WIDECHAR 1
+#ifndef _XOPEN_SOURCE_EXTENDED
+#define _XOPEN_SOURCE_EXTENDED 1
+#endif
+#include <ncursesw/curses.h>
+#include <wchar.h>
+
+/* Sets the locale from the environment and makes sure the character set is UTF-8
+   (falls back to C.UTF-8), so wide characters are written as UTF-8. Returns 1 when UTF-8. */
+int tc_setup_locale(void);
+
+/* Starts curses on the terminal: raw, no echo, keypad, hidden cursor, short escape delay.
+   Returns 0 on success. */
+int tc_start(int escape_delay_ms, int want_colors, int want_mouse);
+
+/* Restores the terminal; safe to call more than once. */
+void tc_stop(void);
+
+/* Suspends for job control (Ctrl-Z), then repaints everything on resume. */
+void tc_suspend(void);
+
+/* Number of colours the terminal has after tc_start (0 when colours are off). */
+int tc_colors(void);
+
+/* A colour pair for foreground and background (-1 is the terminal default). */
+int tc_pair(int fg, int bg);
+
+/* The attribute bits for the given text attributes. */
+attr_t tc_attributes(int bold, int dim, int italic, int underline, int reverse);
+
+/* Draws one cell: `count` wide characters, the first spacing and the rest combining
+   (those with a width are dropped, as curses cannot stack them). */
+int tc_put_cell(int y, int x, const wchar_t *chars, int count, attr_t attributes, int pair);
+
+/* Flushes what was drawn to the terminal. */
+void tc_refresh(void);
+
+/* Forces the next refresh to repaint the whole screen. */
+void tc_clear_on_next_refresh(void);
+
+/* Reads the terminal size from the tty and tells curses about it. Returns 0 on success. */
+int tc_update_size(int *rows, int *cols);
+
+/* Installs handlers that write 'W' (SIGWINCH) or 'T' (SIGTERM, SIGINT, SIGHUP) to `fd`. */
+void tc_install_signal_pipe(int fd);
+
+/* Reads a key without waiting: returns ERR, OK (character in *ch) or KEY_CODE_YES. */
+int tc_get_key(wint_t *ch);
+
+/* Decodes the pending mouse event. kind: 1 press, 2 wheel up, 3 wheel down, 0 other. */
+int tc_read_mouse(int *y, int *x, int *kind);
+
+/* The terminfo name of a key code, e.g. "kLFT3" for Alt+Left; NULL when unknown. */
+const char *tc_key_name(int code);
+
+#endif

@@ -1,0 +1,26 @@
+/// The kind of micro-app a pane hosts, e.g. `calendar`; the key of the widget catalog.
+public struct AppKind: Hashable, Comparable, Sendable, Codable, RawRepresentable,
+    ExpressibleByStringLiteral, CustomStringConvertible
+{
+    public let rawValue: String
+
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(_ value: String) { self.rawValue = value }
+    public init(stringLiteral value: String) { self.rawValue = value }
+
+    public init(from decoder: any Decoder) throws {
+        rawValue = try decoder.singleValueContainer().decode(String.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+
+    public static func < (lhs: AppKind, rhs: AppKind) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    public var description: String { rawValue }
+
+    public static let calendar: AppKind = "calendar"
+    public static let eventLog: AppKind = "eventlog"
+}

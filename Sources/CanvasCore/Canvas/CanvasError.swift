@@ -1,0 +1,27 @@
+/// Why an arrangement step or a layout was refused. The canvas is unchanged when one is thrown.
+public enum CanvasError: Error, Hashable, Sendable, CustomStringConvertible {
+    case invalidGrid(String)
+    case unknownPane(PaneID)
+    case duplicatePane(PaneID)
+    case outOfGrid(PaneID?, Rect)
+    case belowMinimumSize(PaneID?, minimum: Size)
+    case overlap(PaneID, PaneID)
+    /// The step would push `PaneID` below its minimum size.
+    case neighbourAtMinimum(PaneID)
+    case noRoom
+
+    public var description: String {
+        switch self {
+        case .invalidGrid(let reason): "invalid grid: \(reason)"
+        case .unknownPane(let id): "no pane \(id)"
+        case .duplicatePane(let id): "pane id \(id) is used twice"
+        case .outOfGrid(let id?, let frame): "pane \(id) at \(frame) lies outside the grid"
+        case .outOfGrid(nil, let frame): "\(frame) lies outside the grid"
+        case .belowMinimumSize(let id?, let minimum): "pane \(id) is smaller than the minimum \(minimum)"
+        case .belowMinimumSize(nil, let minimum): "panes cannot be smaller than \(minimum)"
+        case .overlap(let a, let b): "panes \(a) and \(b) overlap"
+        case .neighbourAtMinimum(let id): "pane \(id) is already at its minimum size"
+        case .noRoom: "no room for another pane: shrink or remove one first"
+        }
+    }
+}

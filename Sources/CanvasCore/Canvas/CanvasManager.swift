@@ -1,0 +1,216 @@
+/// Owns the grid and the panes, and applies every arrangement step as a checked, undoable change.
+///
+/// Rules, so that panes never overlap and are never lost:
+/// - Every step is validated as a whole; a refused step throws and leaves the canvas unchanged.
+/// - Moving onto other panes swaps places with the pane the target overlaps most.
+/// - Growing takes free space or shrinks the neighbours on that side down to their minimum.
+/// - Shrinking hands the freed strip to neighbours that lie wholly along that edge, so a full
+///   canvas stays full.
+/// - Every step that changes the arrangement can be undone and redone; loading a layout or
+///   initializing the grid starts a fresh history.
+public struct CanvasManager: Sendable {
+    public private(set) var layout: LayoutData
+    var history: UndoHistory<LayoutData>
+    private var nextID: Int
+
+    public init(layout: LayoutData = LayoutData(name: "default"), historyLimit: Int = 500) throws(CanvasError) {
+        try layout.validate()
+        self.layout = layout
+        self.history = UndoHistory(limit: historyLimit)
+        self.nextID = (layout.panes.map(\.id.rawValue).max() ?? 0) + 1
+        if self.layout.focused == nil { self.layout.focused = layout.panes.first?.id }
+    }
+
+    public var grid: GridSpec { layout.grid }
+    public var panes: [Pane] { layout.panes }
+    public var focusedPaneID: PaneID? { layout.focused }
+    public var focusedPane: Pane? { layout.focused.flatMap(layout.pane) }
+    public var canUndo: Bool { history.canUndo }
+    public var canRedo: Bool { history.canRedo }
+
+    public func pane(_ id: PaneID) -> Pane? { layout.pane(id) }
+
+    /// The 1-based number shown in a pane's title and used by Alt+N.
+    public func number(of id: PaneID) -> Int? {
+        layout.panes.firstIndex { $0.id == id }.map { $0 + 1 }
+    }
+
+    // MARK: Seed API
+
+    /// Starts an empty canvas on a new grid, with a fresh history.
+    public mutating func initializeGrid(_ grid: GridSpec) throws(CanvasError) {
+        try grid.validate()
+        layout = LayoutData(name: layout.name, grid: grid)
+        history = UndoHistory(limit: history.limit)
+    }
+
+    /// Adds a pane and focuses it.
+    /// - Returns: the new pane's id.
+    /// - Throws: `CanvasError` when the requested frame is taken or there is no room anywhere.
+    @discardableResult
+    public mutating func addWidget(_ new: NewPane) throws(CanvasError) -> PaneID {
+        let id = PaneID(nextID)
+        var next = layout
+        if let frame = new.frame {
+            next.panes.append(Pane(id: id, app: new.app, frame: frame, config: new.config, state: new.state))
+        } else {
+            let placement = try Placement.findSpace(in: layout)
+            if let split = placement.splitting {
+                next.panes[split.index].frame = split.remainder
+            }
+            next.panes.append(Pane(id: id, app: new.app, frame: placement.frame, config: new.config, state: new.state))
+        }
+        next.focused = id
+        try commit(next)
+        nextID += 1
+        return id
+    }
+
+    /// Removes a pane; focus moves to the pane numbered next to it.
+    public mutating func removeWidget(_ id: PaneID) throws(CanvasError) {
+        guard let index = layout.panes.firstIndex(where: { $0.id == id }) else { throw .unknownPane(id) }
+        var next = layout
+        next.panes.remove(at: index)
+        if next.focused == id {
+            next.focused = next.panes.isEmpty ? nil : next.panes[min(index, next.panes.count - 1)].id
+        }
+        try commit(next)
+    }
+
+    /// Moves a pane's origin; onto other panes it swaps with the one the target overlaps most.
+    public mutating func updateWidgetPosition(_ id: PaneID, to origin: Point) throws(CanvasError) {
+        guard let index = layout.panes.firstIndex(where: { $0.id == id }) else { throw .unknownPane(id) }
+        let current = layout.panes[index].frame
+        let target = current.moved(to: origin)
+        guard target != current else { return }
+        guard grid.bounds.contains(target) else { throw .outOfGrid(id, target) }
+        var next = layout
+        let overlapped = layout.panes.indices
+            .filter { $0 != index && layout.panes[$0].frame.intersects(target) }
+            .max { layout.panes[$0].frame.intersection(target).area < layout.panes[$1].frame.intersection(target).area }
+        if let other = overlapped {
+            next.panes[index].frame = layout.panes[other].frame
+            next.panes[other].frame = current
+        } else {
+            next.panes[index].frame = target
+        }
+        try commit(next)
+    }
+
+    /// Resizes a pane keeping its origin; see the type's rules for neighbours.
+    public mutating func updateWidgetSize(_ id: PaneID, to size: Size) throws(CanvasError) {
+        guard let index = layout.panes.firstIndex(where: { $0.id == id }) else { throw .unknownPane(id) }
+        let old = layout.panes[index].frame
+        let new = old.resized(to: size)
+        guard new != old else { return }
+        guard size.contains(grid.minimumPaneSize) else { throw .belowMinimumSize(id, minimum: grid.minimumPaneSize) }
+        guard grid.bounds.contains(new) else { throw .outOfGrid(id, new) }
+        var next = layout
+        next.panes[index].frame = new
+        for other in next.panes.indices where other != index {
+            next.panes[other].frame = try Self.adjust(neighbour: next.panes[other], from: old, to: new, grid: grid)
+        }
+        try commit(next)
+    }
+
+    /// The current arrangement as a value, ready to persist.
+    public func saveLayout() -> LayoutData { layout }
+
+    /// Replaces the canvas with `layout` after checking it; starts a fresh history.
+    public mutating func loadLayout(_ layout: LayoutData) throws(CanvasError) {
+        self = try CanvasManager(layout: layout, historyLimit: history.limit)
+    }
+
+    // MARK: Steps by direction (the arrange-mode keys)
+
+    /// Moves a pane one grid unit.
+    public mutating func movePane(_ id: PaneID, _ direction: Direction) throws(CanvasError) {
+        guard let pane = pane(id) else { throw .unknownPane(id) }
+        try updateWidgetPosition(id, to: pane.frame.origin.moved(direction))
+    }
+
+    /// Resizes a pane one grid unit: right and down grow it, left and up shrink it.
+    public mutating func resizePane(_ id: PaneID, _ direction: Direction) throws(CanvasError) {
+        guard let frame = pane(id)?.frame else { throw .unknownPane(id) }
+        let delta = direction.unit
+        try updateWidgetSize(id, to: Size(width: frame.width + delta.x, height: frame.height + delta.y))
+    }
+
+    // MARK: State that is not an arrangement step
+
+    /// Stores a widget's current settings and state; not an undoable step.
+    public mutating func updateValues(of id: PaneID, config: WidgetValues, state: WidgetValues) {
+        guard let index = layout.panes.firstIndex(where: { $0.id == id }) else { return }
+        layout.panes[index].config = config
+        layout.panes[index].state = state
+    }
+
+    /// Renames the layout; not an undoable step.
+    public mutating func rename(to name: String) {
+        layout.name = name
+    }
+
+    // MARK: Undo
+
+    /// Steps back one arrangement change. Returns false when there is nothing to undo.
+    @discardableResult
+    public mutating func undo() -> Bool {
+        guard let previous = history.undo(from: layout) else { return false }
+        layout = carryingState(into: previous)
+        return true
+    }
+
+    /// Re-applies an undone change. Returns false when there is nothing to redo.
+    @discardableResult
+    public mutating func redo() -> Bool {
+        guard let next = history.redo(from: layout) else { return false }
+        layout = carryingState(into: next)
+        return true
+    }
+
+    // MARK: Internals
+
+    /// Focus changes are navigation, not arrangement steps.
+    mutating func setFocus(_ id: PaneID?) {
+        layout.focused = id
+    }
+
+    private mutating func commit(_ next: LayoutData) throws(CanvasError) {
+        try next.validate()
+        history.record(layout)
+        layout = next
+    }
+
+    /// Widget settings and state live on; undo changes only the arrangement.
+    private func carryingState(into snapshot: LayoutData) -> LayoutData {
+        var result = snapshot
+        for index in result.panes.indices {
+            if let live = layout.pane(result.panes[index].id) {
+                result.panes[index].config = live.config
+                result.panes[index].state = live.state
+            }
+        }
+        return result
+    }
+
+    /// Trims a neighbour the resized pane now overlaps, or widens one along an edge it freed.
+    private static func adjust(neighbour pane: Pane, from old: Rect, to new: Rect, grid: GridSpec) throws(CanvasError) -> Rect {
+        var frame = pane.frame
+        if frame.intersects(new) {
+            if frame.minX >= old.maxX {
+                frame = Rect(x: new.maxX, y: frame.minY, width: frame.maxX - new.maxX, height: frame.height)
+            } else if frame.minY >= old.maxY {
+                frame = Rect(x: frame.minX, y: new.maxY, width: frame.width, height: frame.maxY - new.maxY)
+            }
+            guard frame.size.contains(grid.minimumPaneSize) else { throw .neighbourAtMinimum(pane.id) }
+            return frame
+        }
+        if new.maxX < old.maxX, frame.minX == old.maxX, frame.minY >= old.minY, frame.maxY <= old.maxY {
+            frame = Rect(x: new.maxX, y: frame.minY, width: frame.maxX - new.maxX, height: frame.height)
+        }
+        if new.maxY < old.maxY, frame.minY == old.maxY, frame.minX >= old.minX, frame.maxX <= old.maxX {
+            frame = Rect(x: frame.minX, y: new.maxY, width: frame.width, height: frame.maxY - new.maxY)
+        }
+        return frame
+    }
+}

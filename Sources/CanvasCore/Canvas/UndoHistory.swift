@@ -1,0 +1,35 @@
+/// A bounded undo/redo history of snapshots.
+public struct UndoHistory<Snapshot: Sendable>: Sendable {
+    private var past: [Snapshot] = []
+    private var future: [Snapshot] = []
+    public let limit: Int
+
+    public init(limit: Int = 500) {
+        self.limit = max(1, limit)
+    }
+
+    public var canUndo: Bool { !past.isEmpty }
+    public var canRedo: Bool { !future.isEmpty }
+    public var undoCount: Int { past.count }
+
+    /// Records the state before a new step; a new step discards what could be redone.
+    public mutating func record(_ before: Snapshot) {
+        past.append(before)
+        if past.count > limit { past.removeFirst(past.count - limit) }
+        future.removeAll()
+    }
+
+    /// Returns the state to go back to, remembering `current` for redo.
+    public mutating func undo(from current: Snapshot) -> Snapshot? {
+        guard let previous = past.popLast() else { return nil }
+        future.append(current)
+        return previous
+    }
+
+    /// Returns the state to go forward to, remembering `current` for undo.
+    public mutating func redo(from current: Snapshot) -> Snapshot? {
+        guard let next = future.popLast() else { return nil }
+        past.append(current)
+        return next
+    }
+}

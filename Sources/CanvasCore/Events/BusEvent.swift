@@ -1,0 +1,32 @@
+import Foundation
+
+/// A typed event carried by the canvas event bus. Each type declares its one name.
+public protocol BusEvent: Sendable {
+    static var name: EventName { get }
+    /// One line describing the payload, shown in the Event Log.
+    var summary: String { get }
+}
+
+/// One published event as listeners and the event log see it.
+public struct CanvasEvent: Sendable {
+    /// Publish order, starting at 1 for each bus.
+    public let sequence: Int
+    public let name: EventName
+    /// The pane that published it; `nil` for the canvas itself.
+    public let source: PaneID?
+    public let time: Date
+    public let payload: any BusEvent
+
+    public init(sequence: Int, source: PaneID?, time: Date, payload: any BusEvent) {
+        self.sequence = sequence
+        self.name = type(of: payload).name
+        self.source = source
+        self.time = time
+        self.payload = payload
+    }
+
+    public var summary: String { payload.summary }
+
+    /// The payload as `E`, when this event is one.
+    public func payload<E: BusEvent>(as type: E.Type) -> E? { payload as? E }
+}

@@ -1,0 +1,107 @@
+import Foundation
+
+/// The in-process canvas event bus: typed events, pattern subscriptions, publish-order delivery
+/// on the main actor, isolation of failing listeners, and a bounded log.
+@MainActor
+public final class EventBus {
+    public typealias Listener = @MainActor (CanvasEvent) throws -> Void
+
+    private struct Entry {
+        let id: Int
+        let pattern: EventPattern
+        let listener: Listener
+    }
+
+    private var entries: [Entry] = []
+    private var nextSubscriptionID = 1
+    private var nextSequence = 1
+    private var pending: [CanvasEvent] = []
+    private var isDelivering = false
+    private let now: @Sendable () -> Date
+
+    /// The most recent events, oldest first.
+    public private(set) var log: EventLog
+
+    /// - Parameters:
+    ///   - logCapacity: how many events the log keeps.
+    ///   - now: the clock that stamps events (fixed in tests).
+    public init(logCapacity: Int = 500, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.log = EventLog(capacity: logCapacity)
+        self.now = now
+    }
+
+    public var subscriberCount: Int { entries.count }
+
+    /// Publishes an event. Listeners run in publish order: an event published by a listener is
+    /// delivered after the current one has reached every listener.
+    public func publish(_ payload: any BusEvent, from source: PaneID? = nil) {
+        let event = CanvasEvent(sequence: nextSequence, source: source, time: now(), payload: payload)
+        nextSequence += 1
+        log.append(event)
+        pending.append(event)
+        guard !isDelivering else { return }
+        isDelivering = true
+        defer { isDelivering = false }
+        var index = 0
+        while index < pending.count {
+            deliver(pending[index])
+            index += 1
+        }
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    /// Subscribes to every event matching `pattern`.
+    /// - Returns: a handle; cancelling it (or `unsubscribe`) stops delivery.
+    @discardableResult
+    public func subscribe(_ pattern: EventPattern, _ listener: @escaping Listener) -> Subscription {
+        let id = nextSubscriptionID
+        nextSubscriptionID += 1
+        entries.append(Entry(id: id, pattern: pattern, listener: listener))
+        return Subscription(id: id, bus: self)
+    }
+
+    /// Subscribes to one event type, receiving its typed payload.
+    @discardableResult
+    public func subscribe<E: BusEvent>(
+        to type: E.Type, _ listener: @escaping @MainActor (E, CanvasEvent) throws -> Void
+    ) -> Subscription {
+        subscribe(.exact(E.name)) { event in
+            if let payload = event.payload(as: E.self) { try listener(payload, event) }
+        }
+    }
+
+    public func unsubscribe(_ subscription: Subscription) {
+        entries.removeAll { $0.id == subscription.id }
+    }
+
+    private func deliver(_ event: CanvasEvent) {
+        // A snapshot: listeners added while delivering start with the next event.
+        for entry in entries where entry.pattern.matches(event.name) {
+            guard entries.contains(where: { $0.id == entry.id }) else { continue }  // cancelled meanwhile
+            do {
+                try entry.listener(event)
+            } catch {
+                // Never report a failure to handle a failure report: that could loop forever.
+                guard event.name != ListenerFailed.name else { continue }
+                publish(ListenerFailed(event: event.name, pattern: entry.pattern.description, error: "\(error)"))
+            }
+        }
+    }
+}
+
+/// A handle to a subscription; `cancel()` stops delivery. Cancelling twice is harmless.
+@MainActor
+public final class Subscription {
+    let id: Int
+    private weak var bus: EventBus?
+
+    init(id: Int, bus: EventBus) {
+        self.id = id
+        self.bus = bus
+    }
+
+    public func cancel() {
+        bus?.unsubscribe(self)
+        bus = nil
+    }
+}

@@ -1,0 +1,41 @@
+import CanvasCore
+
+/// A run of cells on one row that changed between two frames.
+public struct CellRun: Hashable, Sendable {
+    public let origin: Point
+    public let cells: [Cell]
+}
+
+extension Buffer {
+    /// The cells that differ from `previous`, as runs per row in row-major order.
+    ///
+    /// A wide character whose right half changed is sent whole. When the sizes differ every
+    /// cell is returned, as for a first frame.
+    public func changes(since previous: Buffer?) -> [CellRun] {
+        let full = previous == nil || previous!.size != size
+        var runs: [CellRun] = []
+        for y in 0..<size.height {
+            let row = y * size.width
+            var x = 0
+            while x < size.width {
+                guard full || cells[row + x] != previous!.cells[row + x] else {
+                    x += 1
+                    continue
+                }
+                var start = x
+                if cells[row + start].isContinuation, start > 0 { start -= 1 }
+                var end = x + 1
+                while end < size.width, full || cells[row + end] != previous!.cells[row + end] { end += 1 }
+                if end < size.width, cells[row + end].isContinuation { end += 1 }
+                if let last = runs.last, last.origin.y == y, last.origin.x + last.cells.count > start {
+                    start = last.origin.x + last.cells.count
+                }
+                if start < end {
+                    runs.append(CellRun(origin: Point(x: start, y: y), cells: Array(cells[(row + start)..<(row + end)])))
+                }
+                x = end
+            }
+        }
+        return runs
+    }
+}

@@ -1,0 +1,117 @@
+import CanvasCore
+
+/// A rectangle of styled cells that widgets and chrome draw into; never a terminal.
+///
+/// Text is written per grapheme cluster with its display width and clipped by columns, so it
+/// cannot spill past the buffer's edge or a given clip rectangle.
+public struct Buffer: Hashable, Sendable {
+    public let size: Size
+    public private(set) var cells: [Cell]
+
+    public init(size: Size, filling cell: Cell = .blank) {
+        let safe = Size(width: max(0, size.width), height: max(0, size.height))
+        self.size = safe
+        self.cells = Array(repeating: cell, count: safe.area)
+    }
+
+    public var bounds: Rect { Rect(origin: .zero, size: size) }
+
+    public subscript(x: Int, y: Int) -> Cell {
+        get { cells[y * size.width + x] }
+        set { cells[y * size.width + x] = newValue }
+    }
+
+    /// Writes `text` starting at `point`, clipped to `clip` (default: the whole buffer).
+    ///
+    /// Control characters are drawn as visible placeholders. A wide character that would be
+    /// cut in half by the clip edge is replaced by a space.
+    /// - Returns: the column just after the last one written.
+    @discardableResult
+    public mutating func write(_ text: some StringProtocol, at point: Point, style: Style, clip: Rect? = nil) -> Int {
+        let limit = (clip ?? bounds).intersection(bounds)
+        guard point.y >= limit.minY, point.y < limit.maxY else { return point.x }
+        var x = point.x
+        let row = point.y * size.width
+        for original in text {
+            guard x < limit.maxX else { break }
+            let character = SafeText.placeholder(for: original) ?? original
+            let width = DisplayWidth.of(character)
+            if width == 0 {
+                // A lone zero-width cluster joins the cell before it, if that cell is ours.
+                if x - 1 >= max(limit.minX, point.x), !cells[row + x - 1].isContinuation {
+                    cells[row + x - 1].symbol.append(character)
+                }
+                continue
+            }
+            if x >= limit.minX {
+                if width == 2, x + 1 >= limit.maxX {
+                    cells[row + x] = Cell(" ", style: style)
+                    x += 1
+                    break
+                }
+                clearWideOverlap(at: x, row: row)
+                if width == 2 { clearWideOverlap(at: x + 1, row: row) }
+                cells[row + x] = Cell(String(character), style: style)
+                if width == 2 { cells[row + x + 1] = Cell("", style: style) }
+            } else if width == 2, x + 1 == limit.minX {
+                cells[row + x + 1] = Cell(" ", style: style)  // right half of a clipped wide char
+            }
+            x += width
+        }
+        return x
+    }
+
+    /// Fills a rectangle with one cell.
+    public mutating func fill(_ rect: Rect, with cell: Cell = .blank) {
+        let area = rect.intersection(bounds)
+        for y in area.minY..<area.maxY {
+            for x in area.minX..<area.maxX { cells[y * size.width + x] = cell }
+        }
+    }
+
+    /// Sets the style of every cell in a rectangle, keeping the symbols.
+    public mutating func setStyle(_ style: Style, in rect: Rect) {
+        let area = rect.intersection(bounds)
+        for y in area.minY..<area.maxY {
+            for x in area.minX..<area.maxX { cells[y * size.width + x].style = style }
+        }
+    }
+
+    /// Copies `other` into this buffer with its top-left corner at `origin`, clipped to this buffer.
+    public mutating func draw(_ other: Buffer, at origin: Point) {
+        let area = other.bounds.offsetBy(origin).intersection(bounds)
+        guard !area.isEmpty else { return }
+        for y in area.minY..<area.maxY {
+            let source = (y - origin.y) * other.size.width - origin.x
+            for x in area.minX..<area.maxX { cells[y * size.width + x] = other.cells[source + x] }
+        }
+        for y in area.minY..<area.maxY {
+            repairWideEdges(row: y, from: area.minX, to: area.maxX)
+        }
+    }
+
+    /// Overwriting half of a wide character blanks its other half, so no orphan halves remain.
+    private mutating func clearWideOverlap(at x: Int, row: Int) {
+        if cells[row + x].isContinuation, x > 0 {
+            cells[row + x - 1].symbol = " "
+        }
+        if x + 1 < size.width, cells[row + x + 1].isContinuation, !cells[row + x].isContinuation {
+            cells[row + x + 1].symbol = " "
+        }
+    }
+
+    private mutating func repairWideEdges(row y: Int, from minX: Int, to maxX: Int) {
+        repairWidePair(row: y * size.width, at: minX)
+        if maxX < size.width { repairWidePair(row: y * size.width, at: maxX) }
+    }
+
+    /// Makes cells `x - 1` and `x` agree: a wide lead needs its continuation and vice versa.
+    private mutating func repairWidePair(row: Int, at x: Int) {
+        let leftIsWideLead = x > 0 && !cells[row + x - 1].isContinuation && DisplayWidth.of(cells[row + x - 1].symbol) == 2
+        if leftIsWideLead, !cells[row + x].isContinuation {
+            cells[row + x - 1].symbol = " "
+        } else if !leftIsWideLead, cells[row + x].isContinuation {
+            cells[row + x].symbol = " "
+        }
+    }
+}

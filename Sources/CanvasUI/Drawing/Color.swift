@@ -1,0 +1,72 @@
+/// A terminal colour: the terminal's default, one of the 16 ANSI colours, or the 256-colour palette.
+public enum Color: Hashable, Sendable {
+    case `default`
+    /// 0–15: black, red, green, yellow, blue, magenta, cyan, white, then their bright forms.
+    case ansi(UInt8)
+    /// 0–255 of the xterm palette.
+    case palette(UInt8)
+
+    /// The nearest colour a 16-colour terminal can show (by distance in RGB).
+    public var ansi16: Color {
+        guard case .palette(let index) = self else { return self }
+        if index < 16 { return .ansi(index) }
+        let rgb = Self.rgb(ofPaletteIndex: Int(index))
+        let nearest = Self.ansiRGB.indices.min { a, b in
+            Self.distance(Self.ansiRGB[a], rgb) < Self.distance(Self.ansiRGB[b], rgb)
+        }!
+        return .ansi(UInt8(nearest))
+    }
+
+    /// xterm's default RGB values of the 16 ANSI colours.
+    private static let ansiRGB: [(Int, Int, Int)] = [
+        (0, 0, 0), (205, 0, 0), (0, 205, 0), (205, 205, 0), (0, 0, 238), (205, 0, 205), (0, 205, 205), (229, 229, 229),
+        (127, 127, 127), (255, 0, 0), (0, 255, 0), (255, 255, 0), (92, 92, 255), (255, 0, 255), (0, 255, 255), (255, 255, 255),
+    ]
+
+    /// The RGB value of a 256-palette index from 16 up: the 6×6×6 cube, then 24 greys.
+    private static func rgb(ofPaletteIndex index: Int) -> (Int, Int, Int) {
+        if index >= 232 {
+            let grey = 8 + (index - 232) * 10
+            return (grey, grey, grey)
+        }
+        let cube = index - 16
+        func level(_ step: Int) -> Int { step == 0 ? 0 : 55 + step * 40 }
+        return (level(cube / 36), level(cube / 6 % 6), level(cube % 6))
+    }
+
+    private static func distance(_ a: (Int, Int, Int), _ b: (Int, Int, Int)) -> Int {
+        let (dr, dg, db) = (a.0 - b.0, a.1 - b.1, a.2 - b.2)
+        return dr * dr + dg * dg + db * db
+    }
+}
+
+/// Text attributes of a cell.
+public struct TextAttributes: OptionSet, Hashable, Sendable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    public static let bold = TextAttributes(rawValue: 1)
+    public static let dim = TextAttributes(rawValue: 2)
+    public static let italic = TextAttributes(rawValue: 4)
+    public static let underline = TextAttributes(rawValue: 8)
+    public static let reverse = TextAttributes(rawValue: 16)
+}
+
+/// How a cell looks: foreground, background and attributes.
+public struct Style: Hashable, Sendable {
+    public var foreground: Color
+    public var background: Color
+    public var attributes: TextAttributes
+
+    public init(foreground: Color = .default, background: Color = .default, attributes: TextAttributes = []) {
+        self.foreground = foreground
+        self.background = background
+        self.attributes = attributes
+    }
+
+    public static let plain = Style()
+
+    public func adding(_ extra: TextAttributes) -> Style {
+        Style(foreground: foreground, background: background, attributes: attributes.union(extra))
+    }
+}

@@ -1,0 +1,59 @@
+/// How many terminal columns text occupies, measured per grapheme cluster.
+///
+/// The rules follow what terminals and glibc's `wcwidth` do, without depending on the locale:
+/// combining marks and format characters take 0 columns, East Asian wide and fullwidth
+/// characters and emoji presentation take 2, everything else 1.
+public enum DisplayWidth {
+    /// Columns taken by one grapheme cluster.
+    public static func of(_ character: Character) -> Int {
+        if let ascii = character.asciiValue { return ascii >= 0x20 && ascii < 0x7F ? 1 : 0 }
+        let scalars = character.unicodeScalars
+        let base = scalars.first!
+        switch base.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .format, .control, .lineSeparator, .paragraphSeparator:
+            return 0
+        default:
+            break
+        }
+        if base.properties.isEmojiPresentation { return 2 }
+        // An emoji with text presentation turns wide when variation selector 16 follows it.
+        if base.properties.isEmoji, scalars.contains("\u{FE0F}") { return 2 }
+        return isWide(base.value) ? 2 : 1
+    }
+
+    /// Columns taken by a string.
+    public static func of(_ text: some StringProtocol) -> Int {
+        var total = 0
+        for character in text { total += of(character) }
+        return total
+    }
+
+    /// East Asian Wide (W) and Fullwidth (F) ranges that are not emoji, sorted.
+    private static let wideRanges: [ClosedRange<UInt32>] = [
+        0x1100...0x115F, 0x2329...0x232A, 0x2E80...0x2E99, 0x2E9B...0x2EF3, 0x2F00...0x2FD5,
+        0x2FF0...0x2FFF, 0x3000...0x303E, 0x3041...0x3096, 0x3099...0x30FF, 0x3105...0x312F,
+        0x3131...0x318E, 0x3190...0x31E3, 0x31EF...0x321E, 0x3220...0x3247, 0x3250...0x4DBF,
+        0x4E00...0xA48C, 0xA490...0xA4C6, 0xA960...0xA97C, 0xAC00...0xD7A3, 0xF900...0xFAFF,
+        0xFE10...0xFE19, 0xFE30...0xFE52, 0xFE54...0xFE66, 0xFE68...0xFE6B, 0xFF01...0xFF60,
+        0xFFE0...0xFFE6, 0x16FE0...0x16FE4, 0x16FF0...0x16FF1, 0x17000...0x187F7, 0x18800...0x18CD5,
+        0x18D00...0x18D08, 0x1AFF0...0x1B2FB, 0x1F200...0x1F202, 0x1F210...0x1F23B, 0x1F240...0x1F248,
+        0x1F250...0x1F251, 0x1F260...0x1F265, 0x20000...0x2FFFD, 0x30000...0x3FFFD,
+    ]
+
+    static func isWide(_ value: UInt32) -> Bool {
+        guard value >= 0x1100 else { return false }
+        var low = 0, high = wideRanges.count - 1
+        while low <= high {
+            let mid = (low + high) / 2
+            let range = wideRanges[mid]
+            if value < range.lowerBound {
+                high = mid - 1
+            } else if value > range.upperBound {
+                low = mid + 1
+            } else {
+                return true
+            }
+        }
+        return false
+    }
+}

@@ -1,0 +1,126 @@
+import CanvasCore
+
+extension CanvasHost {
+    /// Composes the whole frame for the current size: panes, status bar and any overlay.
+    public func compose() -> Buffer {
+        var buffer = Buffer(size: size, filling: Cell(" ", style: theme[.text]))
+        if let needed = minimumSize(), !size.contains(needed) {
+            drawTooSmall(into: &buffer, needed: needed)
+            return buffer
+        }
+        for pane in manager.panes { drawPane(pane, into: &buffer) }
+        drawStatusBar(into: &buffer)
+        drawOverlay(into: &buffer)
+        return buffer
+    }
+
+    /// The smallest terminal that gives every pane its minimum cells, or nil without panes.
+    func minimumSize() -> Size? {
+        let minimumTerminal = Size(width: 20, height: 5)
+        guard !manager.panes.isEmpty else { return minimumTerminal }
+        let grid = manager.grid
+        let minimum = Self.minimumPaneCells
+        // Pane widths depend only on the terminal width and heights only on its height.
+        func fits(width: Int) -> Bool {
+            manager.panes.allSatisfy { grid.cellRect(for: $0.frame, in: Rect(x: 0, y: 0, width: width, height: 1)).width >= minimum.width }
+        }
+        func fits(height: Int) -> Bool {
+            manager.panes.allSatisfy { grid.cellRect(for: $0.frame, in: Rect(x: 0, y: 0, width: 1, height: height - 1)).height >= minimum.height }
+        }
+        let width = (minimumTerminal.width...2_000).first(where: fits(width:)) ?? 2_000
+        let height = (minimumTerminal.height...2_000).first(where: fits(height:)) ?? 2_000
+        return Size(width: width, height: height)
+    }
+
+    private func drawTooSmall(into buffer: inout Buffer, needed: Size) {
+        let lines = ["Terminal too small", "\(size.width)×\(size.height), needs \(needed.width)×\(needed.height)", "Enlarge it or press q"]
+        let top = max(0, (size.height - lines.count) / 2)
+        for (offset, line) in lines.enumerated() {
+            buffer.writeCentered(line, row: top + offset, in: buffer.bounds, style: offset == 0 ? theme[.error] : theme[.text])
+        }
+    }
+
+    private func drawPane(_ pane: Pane, into buffer: inout Buffer) {
+        let rect = cellRect(of: pane)
+        let focused = pane.id == manager.focusedPaneID
+        let arranging = focused && mode.base == .arrange
+        let borderStyle = theme[arranging ? .borderArranging : focused ? .borderFocused : .border]
+        buffer.drawBox(rect, lines: focused ? .heavy : .light, style: borderStyle)
+        let titleClip = Rect(x: rect.minX + 1, y: rect.minY, width: max(0, rect.width - 2), height: 1)
+        buffer.write(" \(title(of: pane)) ", at: Point(x: rect.minX + 2, y: rect.minY),
+                     style: theme[focused ? .titleFocused : .title], clip: titleClip)
+        if arranging {
+            let label = " \(pane.frame.minX),\(pane.frame.minY) \(pane.frame.width)×\(pane.frame.height) "
+            let bottom = Rect(x: rect.minX + 1, y: rect.maxY - 1, width: max(0, rect.width - 2), height: 1)
+            buffer.write(label, at: Point(x: rect.maxX - 2 - DisplayWidth.of(label), y: rect.maxY - 1), style: borderStyle, clip: bottom)
+        }
+        drawContent(of: pane, in: rect.inset(by: 1), focused: focused, into: &buffer)
+    }
+
+    private func drawContent(of pane: Pane, in inside: Rect, focused: Bool, into buffer: inout Buffer) {
+        guard !inside.isEmpty, let entry = mounted[pane.id] else { return }
+        var content = Buffer(size: inside.size, filling: Cell(" ", style: theme[.text]))
+        if let failure = entry.failure {
+            content.write("This widget failed:", at: .zero, style: theme[.error])
+            wrap(failure, width: inside.width).prefix(max(0, inside.height - 1)).enumerated().forEach { row, line in
+                content.write(line, at: Point(x: 0, y: row + 1), style: theme[.text])
+            }
+        } else if let widget = entry.widget {
+            if entry.contentSize != inside.size {
+                mounted[pane.id]?.contentSize = inside.size
+                _ = withWidget(pane.id) { $0.resize(to: inside.size) }
+            }
+            widget.render(into: &content, theme: theme, focused: focused)
+        } else {
+            content.write("Unavailable micro-app '\(pane.app.rawValue)'", at: .zero, style: theme[.warning])
+            content.write("Kept as it is; it is saved back unchanged.", at: Point(x: 0, y: 1), style: theme[.muted])
+        }
+        buffer.draw(content, at: inside.origin)
+    }
+
+    private func drawStatusBar(into buffer: inout Buffer) {
+        let y = size.height - 1
+        let row = Rect(x: 0, y: y, width: size.width, height: 1)
+        buffer.fill(row, with: Cell(" ", style: theme[.statusBar]))
+        let (badge, hints): (String, [KeyHint]) = switch mode {
+        case .normal, .help(over: .normal): (" NORMAL ", KeyMap.normal)
+        case .arrange, .help(over: .arrange): (" ARRANGE ", KeyMap.arrange)
+        case .catalog, .settings: (" ARRANGE ", KeyMap.overlay)
+        case .confirmRemove: (" ARRANGE ", [KeyHint(keys: "y", action: "remove"), KeyHint(keys: "n", action: "keep")])
+        }
+        var x = buffer.write(badge, at: Point(x: 0, y: y), style: theme[.statusMode], clip: row)
+        let right = notice?.text ?? manager.layout.name
+        let rightWidth = DisplayWidth.of(right) + 2
+        let hintsClip = Rect(x: 0, y: y, width: max(0, size.width - rightWidth), height: 1)
+        for hint in hints {
+            x = buffer.write(" \(hint.keys)", at: Point(x: x, y: y), style: theme[.statusKey], clip: hintsClip)
+            x = buffer.write(" \(hint.action)", at: Point(x: x, y: y), style: theme[.statusBar], clip: hintsClip)
+        }
+        let rightStyle = notice == nil ? theme[.statusBar] : notice!.kind == .error ? theme[.statusMessage] : theme[.statusBar]
+        buffer.write(" \(right) ", at: Point(x: max(x + 1, size.width - rightWidth), y: y), style: rightStyle, clip: row)
+    }
+
+    /// Splits text into lines of at most `width` columns, breaking at spaces where it can.
+    func wrap(_ text: String, width: Int) -> [String] {
+        guard width > 0 else { return [] }
+        var lines: [String] = []
+        var line = ""
+        var lineWidth = 0
+        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+            let wordWidth = DisplayWidth.of(word)
+            if lineWidth > 0, lineWidth + 1 + wordWidth > width {
+                lines.append(line)
+                line = ""
+                lineWidth = 0
+            }
+            if lineWidth > 0 {
+                line += " "
+                lineWidth += 1
+            }
+            line += word
+            lineWidth += wordWidth
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
+    }
+}

@@ -1,0 +1,157 @@
+import CanvasCore
+import Logging
+
+/// The canvas as the user sees it: panes with live widgets, a mode, a status bar and overlays.
+///
+/// The host is pure with respect to IO: it turns `InputEvent`s into state changes and composes
+/// frames into a `Buffer`. A `Terminal` shows the frames; tests read them as text.
+@MainActor
+public final class CanvasHost {
+    public internal(set) var manager: CanvasManager
+    public internal(set) var mode: HostMode = .normal
+    public internal(set) var size: Size
+    public internal(set) var notice: Notice?
+    public internal(set) var shouldQuit = false
+    public let theme: Theme
+    public let catalog: WidgetCatalog
+    public let bus: EventBus
+    let clock: CanvasClock
+    let logger: Logger
+    var mounted: [PaneID: MountedWidget] = [:]
+
+    /// The smallest pane, in cells, that still shows a border and one line inside.
+    public static let minimumPaneCells = Size(width: 8, height: 3)
+
+    public init(
+        layout: LayoutData, catalog: WidgetCatalog, bus: EventBus, clock: CanvasClock,
+        theme: Theme, logger: Logger, size: Size
+    ) throws(CanvasError) {
+        self.manager = try CanvasManager(layout: layout)
+        self.catalog = catalog
+        self.bus = bus
+        self.clock = clock
+        self.theme = theme
+        self.logger = logger
+        self.size = size
+        reconcileWidgets()
+    }
+
+    /// The arrangement with every widget's current settings and state, ready to persist.
+    public func currentLayout() -> LayoutData {
+        syncWidgetValues()
+        return manager.saveLayout()
+    }
+
+    /// Unmounts every widget; call once when the dashboard closes.
+    public func shutdown() {
+        syncWidgetValues()
+        for id in mounted.keys { unmount(id) }
+    }
+
+    /// The area panes share: everything but the status bar row.
+    var canvasArea: Rect { Rect(x: 0, y: 0, width: size.width, height: max(0, size.height - 1)) }
+
+    /// Where a pane sits on screen, in cells.
+    public func cellRect(of pane: Pane) -> Rect {
+        manager.grid.cellRect(for: pane.frame, in: canvasArea)
+    }
+
+    /// The pane title with its number, e.g. `2 Calendar`.
+    public func title(of pane: Pane) -> String {
+        let number = manager.number(of: pane.id).map { "\($0) " } ?? ""
+        guard let entry = mounted[pane.id] else { return number + pane.app.rawValue }
+        guard let widget = entry.widget else { return number + "Unavailable: \(pane.app.rawValue)" }
+        return number + widget.title
+    }
+
+    // MARK: Widget lifecycle
+
+    /// Mounts widgets for new panes and unmounts those whose panes are gone.
+    func reconcileWidgets() {
+        let live = Set(manager.panes.map(\.id))
+        for id in mounted.keys where !live.contains(id) { unmount(id) }
+        for pane in manager.panes where mounted[pane.id] == nil { mount(pane) }
+    }
+
+    private func mount(_ pane: Pane) {
+        guard let descriptor = catalog.descriptor(for: pane.app) else {
+            logger.warning("unknown app kind in layout", metadata: ["app": "\(pane.app)", "pane": "\(pane.id)"])
+            mounted[pane.id] = MountedWidget(widget: nil)
+            return
+        }
+        var entry = MountedWidget(widget: descriptor.make(pane.config, pane.state))
+        let context = WidgetContext(pane: pane.id, bus: bus, clock: clock, logger: logger)
+        do {
+            try entry.widget?.mount(context)
+        } catch {
+            entry.failure = "\(error)"
+            logger.error("widget failed to mount", metadata: ["app": "\(pane.app)", "error": "\(error)"])
+        }
+        let id = pane.id
+        entry.subscriptions = (entry.widget?.subscriptions ?? []).map { pattern in
+            bus.subscribe(pattern) { [weak self] event in try self?.deliver(event, to: id) }
+        }
+        mounted[pane.id] = entry
+    }
+
+    private func unmount(_ id: PaneID) {
+        guard let entry = mounted.removeValue(forKey: id) else { return }
+        entry.subscriptions.forEach { $0.cancel() }
+        var widget = entry.widget
+        widget?.unmount()
+    }
+
+    /// Delivers a bus event to a pane's widget; a failure shows in the pane and is rethrown so
+    /// the bus reports it as `canvas.listener.failed`.
+    private func deliver(_ event: CanvasEvent, to id: PaneID) throws {
+        guard mounted[id]?.failure == nil else { return }
+        do {
+            try mounted[id]?.widget?.receive(event)
+        } catch {
+            mounted[id]?.failure = "\(error)"
+            throw error
+        }
+    }
+
+    /// Runs a widget call, showing what it throws in the widget's own pane.
+    func withWidget<T>(_ id: PaneID, _ body: (inout any Widget) throws -> T) -> T? {
+        guard mounted[id]?.failure == nil, mounted[id]?.widget != nil else { return nil }
+        do {
+            return try body(&mounted[id]!.widget!)
+        } catch {
+            mounted[id]?.failure = "\(error)"
+            logger.error("widget failed", metadata: ["pane": "\(id)", "error": "\(error)"])
+            return nil
+        }
+    }
+
+    /// Copies every widget's settings and state into the layout.
+    func syncWidgetValues() {
+        for (id, entry) in mounted {
+            guard let widget = entry.widget else { continue }
+            manager.updateValues(of: id, config: widget.config, state: widget.state)
+        }
+    }
+
+    // MARK: Arrangement steps
+
+    /// Applies an arrangement step, mounting or unmounting widgets it adds or removes.
+    func arrange(_ step: String, _ change: (inout CanvasManager) throws(CanvasError) -> Void) {
+        syncWidgetValues()
+        do {
+            try change(&manager)
+            reconcileWidgets()
+            bus.publish(LayoutChanged(step: step))
+        } catch {
+            notice = .error("Can't \(step): \(error)")
+        }
+    }
+
+    func changeFocus(_ change: (inout CanvasManager) -> Void) {
+        let before = manager.focusedPaneID
+        change(&manager)
+        if let focused = manager.focusedPane, focused.id != before {
+            bus.publish(PaneFocused(pane: focused.id, title: title(of: focused)))
+        }
+    }
+}

@@ -1,0 +1,29 @@
+import CanvasCore
+
+/// What the canvas host is doing, which decides how keys are read and what the status bar shows.
+public enum HostMode: Equatable, Sendable {
+    case normal
+    /// Moving, resizing, adding and removing panes.
+    case arrange
+    /// The help overlay, over the mode it returns to.
+    case help(over: BaseMode)
+    /// The widget catalog (arrange mode `a`), with the highlighted entry.
+    case catalog(selected: Int)
+    /// Asking before removing a pane (arrange mode `x`).
+    case confirmRemove(PaneID)
+    /// The focused widget's settings (arrange mode `s`), with the highlighted entry.
+    case settings(selected: Int)
+
+    public enum BaseMode: Equatable, Sendable {
+        case normal, arrange
+    }
+
+    /// The mode under any overlay.
+    public var base: BaseMode {
+        switch self {
+        case .normal: .normal
+        case .help(let over): over
+        case .arrange, .catalog, .confirmRemove, .settings: .arrange
+        }
+    }
+}

@@ -1,0 +1,12 @@
+import CanvasCore
+
+/// A pane's live widget, its bus subscriptions, and the error it failed with, if any.
+@MainActor
+struct MountedWidget {
+    /// `nil` when the pane's app kind is not in the catalog.
+    var widget: (any Widget)?
+    var subscriptions: [Subscription] = []
+    var failure: String?
+    /// The inside size the widget was last told about.
+    var contentSize: Size = .zero
+}

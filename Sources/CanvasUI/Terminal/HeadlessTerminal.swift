@@ -1,0 +1,36 @@
+import CanvasCore
+
+/// A terminal without a screen: it applies presented changes to its own buffer and replays
+/// scripted input. Used by `termcanvas render` and by tests.
+@MainActor
+public final class HeadlessTerminal: Terminal {
+    public private(set) var size: Size
+    /// What a real terminal would show after the presented changes.
+    public private(set) var screen: Buffer
+    /// Cells written so far, to check that only changes are sent.
+    public private(set) var cellsWritten = 0
+    private var script: [[InputEvent]]
+
+    public init(size: Size, script: [[InputEvent]] = []) {
+        self.size = size
+        self.screen = Buffer(size: size)
+        self.script = script
+    }
+
+    public func nextInputs() async -> [InputEvent]? {
+        guard !script.isEmpty else { return nil }
+        let batch = script.removeFirst()
+        for case .resize(let newSize) in batch { size = newSize }
+        return batch
+    }
+
+    public func present(_ changes: [CellRun], frame: Buffer) {
+        if screen.size != frame.size { screen = Buffer(size: frame.size) }
+        for run in changes {
+            for (offset, cell) in run.cells.enumerated() {
+                screen[run.origin.x + offset, run.origin.y] = cell
+            }
+            cellsWritten += run.cells.count
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import CanvasCore
+
+/// Whether a widget used an input or leaves it to the canvas.
+public enum InputDisposition: Sendable {
+    case handled, ignored
+}
+
+/// One micro-app in a pane. The canvas drives its lifecycle:
+/// `mount` → (`resize` | `handle` | `receive` | `render`)* → `unmount`.
+///
+/// A widget never touches the terminal: it renders into a buffer the size of its pane's inside.
+/// It talks to other widgets only through the event bus in its context. What it reports in
+/// `state` is saved with the layout and handed back to its factory on the next start.
+/// Whatever a widget throws is shown in its own pane; the canvas and other panes carry on.
+@MainActor
+public protocol Widget {
+    /// The pane title, without its number.
+    var title: String { get }
+    /// Bus events the canvas delivers to `receive`.
+    var subscriptions: [EventPattern] { get }
+    /// True while a text field has focus, so plain keys such as `q` and `?` go to the widget.
+    var capturesText: Bool { get }
+    /// What to persist with the layout (selected day, scroll position, filters).
+    var state: WidgetValues { get }
+    /// The widget's settings as stored with the pane.
+    var config: WidgetValues { get }
+    /// The settings a user can change, with their current values.
+    var settings: [WidgetSetting] { get }
+
+    mutating func mount(_ context: WidgetContext) throws
+    mutating func unmount()
+    /// The inside of the pane changed size.
+    mutating func resize(to size: Size)
+    mutating func handle(_ input: InputEvent) throws -> InputDisposition
+    mutating func receive(_ event: CanvasEvent) throws
+    /// Sets one setting to the next of its choices.
+    mutating func cycleSetting(_ key: String) throws
+    /// Draws the pane's inside; `buffer` is exactly that size.
+    func render(into buffer: inout Buffer, theme: Theme, focused: Bool)
+}
+
+extension Widget {
+    public var subscriptions: [EventPattern] { [] }
+    public var capturesText: Bool { false }
+    public var state: WidgetValues { [:] }
+    public var config: WidgetValues { [:] }
+    public var settings: [WidgetSetting] { [] }
+    public mutating func unmount() {}
+    public mutating func resize(to size: Size) {}
+    public mutating func receive(_ event: CanvasEvent) throws {}
+    public mutating func cycleSetting(_ key: String) throws {}
+}

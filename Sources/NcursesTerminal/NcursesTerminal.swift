@@ -1,0 +1,146 @@
+import CanvasCore
+import CanvasUI
+import CNcursesw
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The terminal on ncursesw: the only type that calls curses.
+///
+/// All curses calls happen on the main actor. A separate thread only waits for the terminal
+/// or a signal to become readable (see `InputWaker`); keys are then read here without waiting.
+@MainActor
+public final class NcursesTerminal: Terminal {
+    public struct Options: Sendable {
+        /// Use colours (false when `NO_COLOR` is set).
+        public var colors: Bool
+        public var mouse: Bool
+        /// How long an Esc waits for the rest of an escape sequence.
+        public var escapeDelayMilliseconds: Int32
+
+        public init(colors: Bool = true, mouse: Bool = true, escapeDelayMilliseconds: Int32 = 25) {
+            self.colors = colors
+            self.mouse = mouse
+            self.escapeDelayMilliseconds = escapeDelayMilliseconds
+        }
+    }
+
+    public private(set) var size: Size
+    private let waker: InputWaker
+    private var wakes: AsyncStream<Wake>.AsyncIterator
+    private var palette: CursesPalette
+    private var running = true
+
+    public init(options: Options = Options()) throws {
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw NcursesError.notATerminal }
+        _ = tc_setup_locale()
+        waker = try InputWaker(terminalFD: STDIN_FILENO)
+        guard tc_start(Int32(options.escapeDelayMilliseconds), options.colors ? 1 : 0, options.mouse ? 1 : 0) == 0 else {
+            throw NcursesError.initFailed
+        }
+        tc_install_signal_pipe(waker.signalFD)
+        wakes = waker.wakes.makeAsyncIterator()
+        palette = CursesPalette(colors: Int(tc_colors()))
+        var rows: Int32 = 0, cols: Int32 = 0
+        _ = tc_update_size(&rows, &cols)
+        size = Size(width: Int(cols), height: Int(rows))
+    }
+
+    /// Restores the terminal. Safe to call more than once.
+    public func stop() {
+        running = false
+        tc_stop()
+    }
+
+    public func nextInputs() async -> [InputEvent]? {
+        guard running else { return nil }
+        var iterator = wakes
+        let wake = await iterator.next(isolation: MainActor.shared)
+        wakes = iterator
+        switch wake {
+        case .input:
+            defer { waker.drained() }
+            return readKeys()
+        case .resize:
+            var rows: Int32 = 0, cols: Int32 = 0
+            _ = tc_update_size(&rows, &cols)
+            tc_clear_on_next_refresh()
+            size = Size(width: Int(cols), height: Int(rows))
+            return [.resize(size)]
+        case .terminate, nil:
+            return nil
+        }
+    }
+
+    public func present(_ changes: [CellRun], frame: Buffer) {
+        guard !changes.isEmpty else { return }
+        var chars: [wchar_t] = []
+        for run in changes {
+            for (offset, cell) in run.cells.enumerated() where !cell.isContinuation {
+                chars.removeAll(keepingCapacity: true)
+                chars.append(contentsOf: cell.symbol.unicodeScalars.map { wchar_t(bitPattern: $0.value) })
+                let (attributes, pair) = palette.curses(cell.style)
+                _ = tc_put_cell(Int32(run.origin.y), Int32(run.origin.x + offset), chars, Int32(chars.count), attributes, pair)
+            }
+        }
+        tc_refresh()
+    }
+
+    /// Reads every pending key without waiting.
+    private func readKeys() -> [InputEvent] {
+        var events: [InputEvent] = []
+        var pendingEscape = false
+        while true {
+            var value: wint_t = 0
+            let result = tc_get_key(&value)
+            if result == ERR { break }
+            var key: Key?
+            if result == KEY_CODE_YES {
+                let code = Int32(value)
+                if code == KEY_MOUSE {
+                    if let mouse = readMouse() { events.append(.mouse(mouse)) }
+                    continue
+                }
+                if code == KEY_RESIZE { continue }  // already reported through the signal pipe
+                key = KeyDecoder.function(code)
+            } else {
+                key = KeyDecoder.character(UInt32(value))
+            }
+            guard var decoded = key else { continue }
+            if decoded == .ctrl("z") {
+                tc_suspend()
+                continue
+            }
+            if pendingEscape {
+                // Esc followed at once by another key is how terminals send Alt+key.
+                pendingEscape = false
+                if decoded != .escape {
+                    decoded.modifiers.insert(.alt)
+                    events.append(.key(decoded))
+                    continue
+                }
+                events.append(.key(.escape))
+            }
+            if decoded == .escape {
+                pendingEscape = true
+                continue
+            }
+            events.append(.key(decoded))
+        }
+        if pendingEscape { events.append(.key(.escape)) }
+        return events
+    }
+
+    private func readMouse() -> MouseEvent? {
+        var y: Int32 = 0, x: Int32 = 0, kind: Int32 = 0
+        guard tc_read_mouse(&y, &x, &kind) == OK else { return nil }
+        let position = Point(x: Int(x), y: Int(y))
+        switch kind {
+        case 1: return MouseEvent(.press, at: position)
+        case 2: return MouseEvent(.wheelUp, at: position)
+        case 3: return MouseEvent(.wheelDown, at: position)
+        default: return nil
+        }
+    }
+}

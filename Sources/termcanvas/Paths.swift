@@ -1,0 +1,22 @@
+import Foundation
+
+/// Where TermCanvas keeps user files, following the XDG base directories.
+struct Paths {
+    let dataDirectory: URL
+    let configDirectory: URL
+    let stateDirectory: URL
+
+    init(environment: [String: String]) {
+        let home = URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory())
+        func base(_ variable: String, _ fallback: String) -> URL {
+            // The spec says relative paths are invalid and must be ignored.
+            if let value = environment[variable], value.hasPrefix("/") { return URL(fileURLWithPath: value) }
+            return home.appendingPathComponent(fallback)
+        }
+        dataDirectory = base("XDG_DATA_HOME", ".local/share").appendingPathComponent("termcanvas")
+        configDirectory = base("XDG_CONFIG_HOME", ".config").appendingPathComponent("termcanvas")
+        stateDirectory = base("XDG_STATE_HOME", ".local/state").appendingPathComponent("termcanvas")
+    }
+
+    var logFile: URL { stateDirectory.appendingPathComponent("termcanvas.log") }
+}

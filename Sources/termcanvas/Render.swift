@@ -1,0 +1,37 @@
+import ArgumentParser
+import CanvasCore
+import CanvasUI
+import Foundation
+import Logging
+
+/// Prints the first frame of the current layout as text: for docs, bug reports and tests.
+struct Render: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Print the first frame of the layout as text and exit.")
+
+    @Option(help: "Terminal size as COLSxROWS, e.g. 120x40.")
+    var size: String = "120x40"
+
+    @Flag(help: "Keep colours, as ANSI escape sequences.")
+    var ansi = false
+
+    @OptionGroup var options: CanvasOptions
+
+    func validate() throws {
+        guard let parsed = Size(parsing: size) else { throw ValidationError("--size must look like 120x40, got '\(size)'") }
+        guard parsed.width <= 1000, parsed.height <= 1000 else { throw ValidationError("--size is limited to 1000x1000") }
+    }
+
+    func run() async throws {
+        let lines = try await Self.render(options: options, size: Size(parsing: size)!, ansi: ansi)
+        print(lines.joined(separator: "\n"))
+    }
+
+    @MainActor
+    private static func render(options: CanvasOptions, size: Size, ansi: Bool) throws -> [String] {
+        let logger = Logger(label: "termcanvas.render", factory: { _ in SwiftLogNoOpLogHandler() })
+        let host = try Composition.makeHost(options: options, size: size, logger: logger, noColor: !ansi)
+        defer { host.shutdown() }
+        let frame = host.compose()
+        return ansi ? frame.ansiLines() : frame.text.components(separatedBy: "\n")
+    }
+}

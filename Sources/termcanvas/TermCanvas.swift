@@ -1,0 +1,13 @@
+import ArgumentParser
+
+/// `termcanvas`: the dashboard by default, plus subcommands for scripts and docs.
+@main
+struct TermCanvas: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "termcanvas",
+        abstract: "A terminal canvas dashboard of widget panes you arrange by keyboard.",
+        version: "0.1.0",
+        subcommands: [Dashboard.self, Render.self],
+        defaultSubcommand: Dashboard.self
+    )
+}

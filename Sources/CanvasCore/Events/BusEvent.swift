@@ -5,6 +5,13 @@ public protocol BusEvent: Sendable {
     static var name: EventName { get }
     /// One line describing the payload, shown in the Event Log.
     var summary: String { get }
+    /// True when only the latest event of a run matters (a selection, not a step), so a log
+    /// may show a run of them as one line.
+    static var supersedesPrevious: Bool { get }
+}
+
+extension BusEvent {
+    public static var supersedesPrevious: Bool { false }
 }
 
 /// One published event as listeners and the event log see it.

@@ -40,6 +40,21 @@ public final class EventBus {
         log.append(event)
         pending.append(event)
         guard !isDelivering else { return }
+        deliverPending()
+    }
+
+    /// Runs `body` with delivery held: events it publishes are delivered, in order, once it returns.
+    ///
+    /// The canvas wraps every call into a widget in this, so that a widget's event never reaches
+    /// listeners (or the widget itself) while that widget is still being updated.
+    public func holdingDelivery<T>(_ body: () throws -> T) rethrows -> T {
+        guard !isDelivering else { return try body() }
+        isDelivering = true
+        defer { deliverPending() }
+        return try body()
+    }
+
+    private func deliverPending() {
         isDelivering = true
         defer { isDelivering = false }
         var index = 0

@@ -82,7 +82,7 @@ public final class CanvasHost {
         var entry = MountedWidget(widget: descriptor.make(pane.config, pane.state))
         let context = WidgetContext(pane: pane.id, bus: bus, clock: clock, logger: logger)
         do {
-            try entry.widget?.mount(context)
+            try bus.holdingDelivery { try entry.widget?.mount(context) }
         } catch {
             entry.failure = "\(error)"
             logger.error("widget failed to mount", metadata: ["app": "\(pane.app)", "error": "\(error)"])
@@ -117,7 +117,7 @@ public final class CanvasHost {
     func withWidget<T>(_ id: PaneID, _ body: (inout any Widget) throws -> T) -> T? {
         guard mounted[id]?.failure == nil, mounted[id]?.widget != nil else { return nil }
         do {
-            return try body(&mounted[id]!.widget!)
+            return try bus.holdingDelivery { try body(&mounted[id]!.widget!) }
         } catch {
             mounted[id]?.failure = "\(error)"
             logger.error("widget failed", metadata: ["pane": "\(id)", "error": "\(error)"])

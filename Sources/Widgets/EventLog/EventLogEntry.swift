@@ -1,7 +1,8 @@
 import CanvasCore
 
-/// One line of the Event Log: an event, or a run of consecutive events of the same name and
-/// source collapsed into one line with a count (like a browser console), showing the latest.
+/// One line of the Event Log: an event, or a run of consecutive events collapsed into one line
+/// with a count (like a browser console): identical ones, or of a type where the latest
+/// supersedes the previous (a selection), which then shows the latest.
 struct EventLogEntry: Equatable {
     var time: String
     let name: EventName
@@ -11,5 +12,6 @@ struct EventLogEntry: Equatable {
 
     func continues(with event: CanvasEvent) -> Bool {
         event.name == name && event.source == source
+            && (event.summary == summary || type(of: event.payload).supersedesPrevious)
     }
 }

@@ -181,9 +181,10 @@ public struct CanvasManager: Sendable {
         layout = next
     }
 
-    /// Widget settings and state live on; undo changes only the arrangement.
+    /// Widget settings and state, and the layout's name, live on; undo changes only the arrangement.
     private func carryingState(into snapshot: LayoutData) -> LayoutData {
         var result = snapshot
+        result.name = layout.name
         for index in result.panes.indices {
             if let live = layout.pane(result.panes[index].id) {
                 result.panes[index].config = live.config

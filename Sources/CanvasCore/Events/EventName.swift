@@ -7,12 +7,18 @@ public struct EventName: Hashable, Sendable, Codable, RawRepresentable, Expressi
     /// Accepts only well-formed names: three non-empty segments of lowercase letters, digits, `-` or `_`.
     public init?(rawValue: String) {
         let segments = rawValue.split(separator: ".", omittingEmptySubsequences: false)
-        let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789-_")
-        guard segments.count == 3, segments.allSatisfy({ !$0.isEmpty && $0.allSatisfy(allowed.contains) }) else {
+        guard segments.count == 3, segments.allSatisfy(Self.isSegment) else {
             return nil
         }
         self.rawValue = rawValue
     }
+
+    /// True for one well-formed segment of a name (also used for the stems of patterns).
+    static func isSegment(_ segment: Substring) -> Bool {
+        !segment.isEmpty && segment.allSatisfy(segmentCharacters.contains)
+    }
+
+    private static let segmentCharacters = Set("abcdefghijklmnopqrstuvwxyz0123456789-_")
 
     /// For names written in code; a malformed literal is a programming error.
     public init(stringLiteral value: String) {

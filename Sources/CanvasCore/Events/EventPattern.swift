@@ -12,7 +12,7 @@ public enum EventPattern: Hashable, Sendable, CustomStringConvertible {
         } else if text.hasSuffix(".*") {
             let stem = text.dropLast(2)
             let segments = stem.split(separator: ".", omittingEmptySubsequences: false)
-            guard (1...2).contains(segments.count), segments.allSatisfy({ !$0.isEmpty }) else { return nil }
+            guard (1...2).contains(segments.count), segments.allSatisfy(EventName.isSegment) else { return nil }
             self = .prefix(stem + ".")
         } else if let name = EventName(rawValue: text) {
             self = .exact(name)

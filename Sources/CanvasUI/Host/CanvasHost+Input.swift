@@ -3,6 +3,7 @@ import CanvasCore
 extension CanvasHost {
     /// Routes one input: global keys first, then the current mode, then the focused widget.
     public func handle(_ input: InputEvent) {
+        logger.trace("input", metadata: ["event": "\(input)"])
         switch input {
         case .resize(let newSize):
             size = newSize
@@ -15,7 +16,8 @@ extension CanvasHost {
     }
 
     private func handleKey(_ key: Key) {
-        if key == .ctrl("q") || key == .ctrl("c") {
+        // Ctrl-Q and Ctrl-C always quit, even glued to an Esc typed just before (read as Alt).
+        if key.modifiers.contains(.ctrl), key.code == .char("q") || key.code == .char("c") {
             shouldQuit = true
             return
         }

@@ -1,0 +1,127 @@
+import CanvasCore
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Drives a program in a real pseudo-terminal through tmux: type keys, resize, read the screen.
+///
+/// Each session has its own tmux server (a private socket), so tests run side by side. The
+/// program runs under a small shell wrapper that records the tty settings before and after
+/// and the exit status, so a test can check the terminal was restored.
+public final class TmuxSession: @unchecked Sendable {
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public let socket: String
+    private let workDirectory: URL
+    /// The shell running in the pane; it leads the process group of everything the test started.
+    private var panePID: pid_t = 0
+
+    /// Starts `command` (an executable and its arguments) in a terminal of `size`.
+    public init(_ command: [String], size: Size, environment: [String: String] = [:]) throws {
+        socket = "tc-test-\(UUID().uuidString.prefix(8))"
+        workDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(socket)
+        try FileManager.default.createDirectory(at: workDirectory, withIntermediateDirectories: true)
+        let quoted = command.map(Self.shellQuote).joined(separator: " ")
+        let dir = Self.shellQuote(workDirectory.path)
+        let script = "stty -g > \(dir)/stty.before; \(quoted) 2> \(dir)/stderr; echo $? > \(dir)/status; "
+            + "stty -g > \(dir)/stty.after; printf 'PROGRAM-EXITED'; sleep 600"
+        var env = ["TERM": "tmux-256color", "LANG": "C.UTF-8"]
+        env.merge(environment) { $1 }
+        let assignments = env.map { "\($0.key)=\(Self.shellQuote($0.value))" }.joined(separator: " ")
+        // The new server must not inherit a pipe: it outlives the client and would hold it open.
+        try tmux(capturingOutput: false, ["-f", "/dev/null", "new-session", "-d", "-x", "\(size.width)", "-y", "\(size.height)",
+                  "env \(assignments) sh -c \(Self.shellQuote(script))"])
+        try tmux(["set-option", "-g", "window-size", "manual"])
+        panePID = pid_t(try tmux(["display-message", "-p", "-t", "0", "#{pane_pid}"])
+            .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    }
+
+    deinit {
+        if panePID > 0 { kill(-panePID, SIGKILL) }
+        _ = try? tmux(["kill-server"])
+        try? FileManager.default.removeItem(at: workDirectory)
+    }
+
+    /// Sends keys in tmux `send-keys` syntax: `Tab`, `C-e`, `S-Right`, `M-1`, `Escape`, or literal text.
+    public func send(_ keys: String...) throws {
+        try tmux(["send-keys", "-t", "0"] + keys)
+    }
+
+    /// Sends text literally, byte for byte (escape sequences included).
+    public func sendLiteral(_ text: String) throws {
+        try tmux(["send-keys", "-t", "0", "-l", "--", text])
+    }
+
+    /// Resizes the terminal; the program gets SIGWINCH.
+    public func resize(to size: Size) throws {
+        try tmux(["resize-window", "-t", "0", "-x", "\(size.width)", "-y", "\(size.height)"])
+    }
+
+    /// The visible screen, one string per row.
+    public func screen() throws -> [String] {
+        var rows = try tmux(["capture-pane", "-p", "-t", "0"]).components(separatedBy: "\n")
+        if rows.last == "" { rows.removeLast() }  // the newline ending the last row
+        return rows
+    }
+
+    /// Waits until the screen satisfies `condition`; returns that screen or throws with the last one.
+    @discardableResult
+    public func waitForScreen(
+        timeout: Duration = .seconds(10), _ what: String, _ condition: ([String]) -> Bool
+    ) async throws -> [String] {
+        let deadline = ContinuousClock.now + timeout
+        var last: [String] = []
+        while ContinuousClock.now < deadline {
+            last = try screen()
+            if condition(last) { return last }
+            try await Task.sleep(for: .milliseconds(30))
+        }
+        throw Failure(description: "timed out waiting for \(what); screen was:\n" + last.joined(separator: "\n"))
+    }
+
+    /// Waits until some row contains `text`.
+    @discardableResult
+    public func waitFor(_ text: String, timeout: Duration = .seconds(10)) async throws -> [String] {
+        try await waitForScreen(timeout: timeout, "'\(text)'") { $0.contains { $0.contains(text) } }
+    }
+
+    /// The program's exit status once it has exited, and whether the tty settings were restored.
+    public func exitReport() throws -> (status: Int32, ttyRestored: Bool, stderr: String)? {
+        let status = workDirectory.appendingPathComponent("status")
+        guard let text = try? String(contentsOf: status, encoding: .utf8), let code = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            return nil
+        }
+        let before = try? String(contentsOf: workDirectory.appendingPathComponent("stty.before"), encoding: .utf8)
+        let after = try? String(contentsOf: workDirectory.appendingPathComponent("stty.after"), encoding: .utf8)
+        let stderr = (try? String(contentsOf: workDirectory.appendingPathComponent("stderr"), encoding: .utf8)) ?? ""
+        return (code, before != nil && before == after, stderr)
+    }
+
+    /// Waits for the program to exit and returns its report.
+    public func waitForExit(timeout: Duration = .seconds(10)) async throws -> (status: Int32, ttyRestored: Bool, stderr: String) {
+        try await waitFor("PROGRAM-EXITED", timeout: timeout)
+        let deadline = ContinuousClock.now + .seconds(2)
+        while ContinuousClock.now < deadline {
+            if let report = try exitReport() { return report }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw Failure(description: "no exit status recorded")
+    }
+
+    @discardableResult
+    private func tmux(capturingOutput: Bool = true, _ arguments: [String]) throws -> String {
+        let result = try Command.run(["tmux", "-L", socket] + arguments, capturingOutput: capturingOutput)
+        guard result.status == 0 else {
+            throw Failure(description: "tmux \(arguments.joined(separator: " ")) failed: \(result.output)")
+        }
+        return result.output
+    }
+
+    static func shellQuote(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}

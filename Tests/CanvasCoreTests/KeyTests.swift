@@ -1,0 +1,61 @@
+import CanvasCore
+import Testing
+
+@Suite("Keys: descriptions, text and directions")
+struct KeyTests {
+    @Test(arguments: [
+        (Key.ctrl("e"), "Ctrl-E"),
+        (Key.alt(.char("x")), "Alt+x"),
+        (Key.alt(.function(3)), "Alt+F3"),
+        (Key.shift(.tab), "Shift+Tab"),
+        (Key.backTab, "Shift-Tab"),
+        (Key(.char("q"), [.ctrl, .alt]), "Ctrl-Alt+Q"),
+        (Key(.char("z"), [.ctrl, .alt, .shift]), "Ctrl-Alt+Shift+Z"),
+        (Key(.pageDown, .shift), "Shift+PgDn"),
+        (Key.char(" "), "Space"),
+        (Key.ctrl(" "), "Ctrl-Space"),
+        (Key.char("a"), "a"),
+        (Key.char("A"), "A"),
+        (Key.enter, "Enter"),
+        (Key.tab, "Tab"),
+        (Key.escape, "Esc"),
+        (Key(.backspace), "Backspace"),
+        (Key(.delete), "Delete"),
+        (Key(.insert), "Insert"),
+        (Key.up, "↑"),
+        (Key.down, "↓"),
+        (Key.left, "←"),
+        (Key.right, "→"),
+        (Key(.home), "Home"),
+        (Key(.end), "End"),
+        (Key(.pageUp), "PgUp"),
+        (Key(.function(5)), "F5"),
+        (Key(.function(12)), "F12"),
+    ])
+    func description(key: Key, expected: String) {
+        #expect(key.description == expected)
+    }
+
+    @Test func textIsOnlyPlainCharacters() {
+        #expect(Key.char("a").text == "a")
+        #expect(Key.char("A", .shift).text == "A")
+        #expect(Key.ctrl("a").text == nil)
+        #expect(Key.alt(.char("a")).text == nil)
+        #expect(Key.enter.text == nil)
+    }
+
+    @Test func arrowKeysAreDirections() {
+        #expect(KeyCode.left.direction == .left)
+        #expect(KeyCode.right.direction == .right)
+        #expect(KeyCode.up.direction == .up)
+        #expect(KeyCode.down.direction == .down)
+        #expect(KeyCode.home.direction == nil)
+        #expect(KeyCode.char("h").direction == nil)
+    }
+
+    @Test func ctrlKeysEqualTheirSpelledOutForm() {
+        #expect(Key.ctrl("e") == Key(.char("e"), .ctrl))
+        #expect(Key.ctrl("e") != Key.ctrl("E"))
+        #expect(Key.alt(.left) == Key(.left, .alt))
+    }
+}

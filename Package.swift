@@ -43,13 +43,25 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // Micro-benchmarks of the render path (run with `swift run -c release tc-bench`).
-        .executableTarget(name: "tc-bench", dependencies: ["CanvasCore", "CanvasUI", "Widgets"], swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "tc-bench",
+            dependencies: ["CanvasCore", "CanvasUI", "Widgets", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
         // Test helpers: a pseudo-terminal driver (tmux) and text snapshots.
         .target(name: "CanvasTesting", dependencies: ["CanvasCore", "CanvasUI"], swiftSettings: swiftSettings),
 
         .testTarget(name: "CanvasCoreTests", dependencies: ["CanvasCore"], swiftSettings: swiftSettings),
-        .testTarget(name: "CanvasUITests", dependencies: ["CanvasUI", "CanvasCore", "CanvasTesting"], swiftSettings: swiftSettings),
-        .testTarget(name: "WidgetsTests", dependencies: ["Widgets", "CanvasUI", "CanvasCore", "CanvasTesting"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CanvasUITests",
+            dependencies: ["CanvasUI", "CanvasCore", "CanvasTesting", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "WidgetsTests",
+            dependencies: ["Widgets", "CanvasUI", "CanvasCore", "CanvasTesting", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "EndToEndTests", dependencies: ["termcanvas", "CanvasTesting"], swiftSettings: swiftSettings),
     ]
 )

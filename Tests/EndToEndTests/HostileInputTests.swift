@@ -9,7 +9,7 @@ import Testing
 struct HostileInputTests {
     @Test func tinyTerminalShowsTooSmallScreen() async throws {
         let session = try DashboardSessionTests.start(size: Size(width: 10, height: 4))
-        let screen = try await session.waitFor("Terminal t")
+        let screen = try await session.waitFor("too small")
         #expect(screen.prefix(4).allSatisfy { $0.count <= 10 })
         try session.resize(to: Size(width: 100, height: 30))
         try await session.waitFor("November 2026")

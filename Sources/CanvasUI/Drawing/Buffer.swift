@@ -30,6 +30,9 @@ public struct Buffer: Hashable, Sendable {
     public mutating func write(_ text: some StringProtocol, at point: Point, style: Style, clip: Rect? = nil) -> Int {
         let limit = (clip ?? bounds).intersection(bounds)
         guard point.y >= limit.minY, point.y < limit.maxY else { return point.x }
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+            return writeASCII(text.utf8, at: point, style: style, limit: limit)
+        }
         var x = point.x
         let row = point.y * size.width
         for original in text {
@@ -45,6 +48,7 @@ public struct Buffer: Hashable, Sendable {
             }
             if x >= limit.minX {
                 if width == 2, x + 1 >= limit.maxX {
+                    clearWideOverlap(at: x, row: row)
                     cells[row + x] = Cell(" ", style: style)
                     x += 1
                     break
@@ -54,12 +58,30 @@ public struct Buffer: Hashable, Sendable {
                 cells[row + x] = Cell(String(character), style: style)
                 if width == 2 { cells[row + x + 1] = Cell("", style: style) }
             } else if width == 2, x + 1 == limit.minX {
+                clearWideOverlap(at: x + 1, row: row)
                 cells[row + x + 1] = Cell(" ", style: style)  // right half of a clipped wide char
             }
             x += width
         }
         return x
     }
+
+    /// The common case, without grapheme breaking: printable ASCII, one column per byte.
+    private mutating func writeASCII(_ bytes: some Collection<UInt8>, at point: Point, style: Style, limit: Rect) -> Int {
+        var x = point.x
+        let row = point.y * size.width
+        for byte in bytes {
+            guard x < limit.maxX else { break }
+            if x >= limit.minX {
+                clearWideOverlap(at: x, row: row)
+                cells[row + x] = Cell(Self.asciiSymbols[Int(byte) - 0x20], style: style)
+            }
+            x += 1
+        }
+        return x
+    }
+
+    private static let asciiSymbols: [String] = (0x20..<0x7F).map { String(UnicodeScalar(UInt8($0))) }
 
     /// Fills a rectangle with one cell.
     public mutating func fill(_ rect: Rect, with cell: Cell = .blank) {
@@ -102,15 +124,17 @@ public struct Buffer: Hashable, Sendable {
 
     private mutating func repairWideEdges(row y: Int, from minX: Int, to maxX: Int) {
         repairWidePair(row: y * size.width, at: minX)
-        if maxX < size.width { repairWidePair(row: y * size.width, at: maxX) }
+        repairWidePair(row: y * size.width, at: maxX)
     }
 
     /// Makes cells `x - 1` and `x` agree: a wide lead needs its continuation and vice versa.
     private mutating func repairWidePair(row: Int, at x: Int) {
         let leftIsWideLead = x > 0 && !cells[row + x - 1].isContinuation && DisplayWidth.of(cells[row + x - 1].symbol) == 2
-        if leftIsWideLead, !cells[row + x].isContinuation {
+        // At the right edge of the buffer there is no cell for a wide lead's other half.
+        let rightIsContinuation = x < size.width && cells[row + x].isContinuation
+        if leftIsWideLead, !rightIsContinuation {
             cells[row + x - 1].symbol = " "
-        } else if !leftIsWideLead, cells[row + x].isContinuation {
+        } else if !leftIsWideLead, rightIsContinuation {
             cells[row + x].symbol = " "
         }
     }

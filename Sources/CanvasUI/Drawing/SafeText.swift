@@ -1,8 +1,9 @@
 /// Makes text from anywhere safe to draw: control characters become visible placeholders.
 ///
-/// C0 controls show as their Unicode control pictures (ESC as `␛`), DEL as `␡`, C1 controls
-/// and other non-printing characters as `�`. Nothing that a terminal would interpret as a
-/// command survives, so hostile text cannot move the cursor, recolour the screen or set titles.
+/// C0 controls show as their Unicode control pictures (ESC as `␛`), DEL as `␡`; C1 controls,
+/// bidirectional overrides and isolates, and line or paragraph separators as `�`. Nothing that a
+/// terminal would interpret as a command or that reorders the line survives, so hostile text
+/// cannot move the cursor, recolour the screen, set titles or disguise itself.
 public enum SafeText {
     public static func placeholder(for character: Character) -> Character? {
         guard let scalar = character.unicodeScalars.first else { return nil }
@@ -12,12 +13,15 @@ public enum SafeText {
         case 0x7F: return "\u{2421}"
         case 0x80...0x9F: return "\u{FFFD}"
         default:
-            // A cluster can hide a control after its base: `e` + ESC is one Character in Swift.
-            return character.unicodeScalars.dropFirst().contains(where: isControl) ? "\u{FFFD}" : nil
+            // Bidi controls and separators can also follow a base inside one cluster.
+            return character.unicodeScalars.contains(where: isUnsafe) ? "\u{FFFD}" : nil
         }
     }
 
-    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
     }
 }

@@ -33,10 +33,12 @@ extension CanvasHost {
     }
 
     private func drawTooSmall(into buffer: inout Buffer, needed: Size) {
-        let lines = ["Terminal too small", "\(size.width)×\(size.height), needs \(needed.width)×\(needed.height)", "Enlarge it or press q"]
+        let messages = ["Terminal too small", "\(size.width)×\(size.height), needs \(needed.width)×\(needed.height)", "Enlarge it or press q"]
+        // Wrapped, so that even a very narrow terminal shows the size it needs.
+        let lines = messages.enumerated().flatMap { index, text in wrap(text, width: size.width).map { (index, $0) } }
         let top = max(0, (size.height - lines.count) / 2)
-        for (offset, line) in lines.enumerated() {
-            buffer.writeCentered(line, row: top + offset, in: buffer.bounds, style: offset == 0 ? theme[.error] : theme[.text])
+        for (offset, (index, line)) in lines.enumerated() {
+            buffer.writeCentered(line, row: top + offset, in: buffer.bounds, style: index == 0 ? theme[.error] : theme[.text])
         }
     }
 
@@ -45,6 +47,12 @@ extension CanvasHost {
         let focused = pane.id == manager.focusedPaneID
         let arranging = focused && mode.base == .arrange
         let borderStyle = theme[arranging ? .borderArranging : focused ? .borderFocused : .border]
+        // Tell the widget its size first: what it then reports (title, content) must reflect it.
+        let inside = rect.inset(by: 1)
+        if !inside.isEmpty, mounted[pane.id]?.contentSize != inside.size {
+            mounted[pane.id]?.contentSize = inside.size
+            _ = withWidget(pane.id) { $0.resize(to: inside.size) }
+        }
         buffer.drawBox(rect, lines: focused ? .heavy : .light, style: borderStyle)
         let titleClip = Rect(x: rect.minX + 1, y: rect.minY, width: max(0, rect.width - 2), height: 1)
         buffer.write(" \(title(of: pane)) ", at: Point(x: rect.minX + 2, y: rect.minY),
@@ -54,7 +62,7 @@ extension CanvasHost {
             let bottom = Rect(x: rect.minX + 1, y: rect.maxY - 1, width: max(0, rect.width - 2), height: 1)
             buffer.write(label, at: Point(x: rect.maxX - 2 - DisplayWidth.of(label), y: rect.maxY - 1), style: borderStyle, clip: bottom)
         }
-        drawContent(of: pane, in: rect.inset(by: 1), focused: focused, into: &buffer)
+        drawContent(of: pane, in: inside, focused: focused, into: &buffer)
     }
 
     private func drawContent(of pane: Pane, in inside: Rect, focused: Bool, into buffer: inout Buffer) {
@@ -66,10 +74,6 @@ extension CanvasHost {
                 content.write(line, at: Point(x: 0, y: row + 1), style: theme[.text])
             }
         } else if let widget = entry.widget {
-            if entry.contentSize != inside.size {
-                mounted[pane.id]?.contentSize = inside.size
-                _ = withWidget(pane.id) { $0.resize(to: inside.size) }
-            }
             widget.render(into: &content, theme: theme, focused: focused)
         } else {
             content.write("Unavailable micro-app '\(pane.app.rawValue)'", at: .zero, style: theme[.warning])
@@ -97,7 +101,7 @@ extension CanvasHost {
             x = buffer.write(" \(hint.action)", at: Point(x: x, y: y), style: theme[.statusBar], clip: hintsClip)
         }
         let rightStyle = notice == nil ? theme[.statusBar] : notice!.kind == .error ? theme[.statusMessage] : theme[.statusBar]
-        buffer.write(" \(right) ", at: Point(x: max(x + 1, size.width - rightWidth), y: y), style: rightStyle, clip: row)
+        buffer.write(" \(right) ", at: Point(x: max(x, size.width - rightWidth), y: y), style: rightStyle, clip: row)
     }
 
     /// Splits text into lines of at most `width` columns, breaking at spaces where it can.

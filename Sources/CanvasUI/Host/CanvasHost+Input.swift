@@ -144,7 +144,9 @@ extension CanvasHost {
         case .down: mode = .settings(selected: min(max(0, settings.count - 1), selected + 1))
         case .enter, .char(" "), .right:
             guard settings.indices.contains(selected) else { return }
+            let subscriptions = mounted[id]?.widget?.subscriptions
             _ = withWidget(id) { try $0.cycleSetting(settings[selected].key) }
+            if mounted[id]?.widget?.subscriptions != subscriptions { resubscribe(id) }
         case .escape, .char("q"), .char("s"): mode = .arrange
         default: break
         }

@@ -87,11 +87,21 @@ public final class CanvasHost {
             entry.failure = "\(error)"
             logger.error("widget failed to mount", metadata: ["app": "\(pane.app)", "error": "\(error)"])
         }
-        let id = pane.id
-        entry.subscriptions = (entry.widget?.subscriptions ?? []).map { pattern in
+        entry.subscriptions = subscribe(pane.id, to: entry.widget?.subscriptions ?? [])
+        mounted[pane.id] = entry
+    }
+
+    /// Subscribes a pane's widget afresh, when a setting changed the events it listens to.
+    func resubscribe(_ id: PaneID) {
+        mounted[id]?.subscriptions.forEach { $0.cancel() }
+        let patterns = mounted[id]?.widget?.subscriptions ?? []
+        mounted[id]?.subscriptions = subscribe(id, to: patterns)
+    }
+
+    private func subscribe(_ id: PaneID, to patterns: [EventPattern]) -> [Subscription] {
+        patterns.map { pattern in
             bus.subscribe(pattern) { [weak self] event in try self?.deliver(event, to: id) }
         }
-        mounted[pane.id] = entry
     }
 
     private func unmount(_ id: PaneID) {

@@ -1,0 +1,56 @@
+import CanvasCore
+import CanvasUI
+import Testing
+
+@MainActor
+@Suite("AppLoop with a headless terminal")
+struct AppLoopTests {
+    @Test func scriptedInputEndsWithTheComposedFrameOnScreen() async throws {
+        let recorder = Recorder()
+        let host = try makeHost(halves, size: Size(width: 10, height: 3), recorder: recorder)
+        let terminal = HeadlessTerminal(size: Size(width: 60, height: 20), script: [
+            [.key(.tab)],
+            [.resize(Size(width: 80, height: 24))],
+            [.key(.char("k")), .key(.char("j"))],
+        ])
+        await AppLoop.run(host, on: terminal)
+        #expect(host.size == Size(width: 80, height: 24))
+        #expect(terminal.screen.size == Size(width: 80, height: 24))
+        #expect(terminal.screen == host.compose())
+        #expect(terminal.screen.lines[0] == "┌─ 1 Probe " + String(repeating: "─", count: 28) + "┐┏━ 2 Probe " + String(repeating: "━", count: 28) + "┓")
+        #expect(recorder.keys(of: 2) == [.char("k"), .char("j")])
+        #expect(!host.shouldQuit)
+    }
+
+    @Test func anUnchangedFrameWritesNoCells() async throws {
+        let host = try makeHost(halves)
+        let terminal = HeadlessTerminal(size: Size(width: 60, height: 20), script: [[.key(.char("k"))], [.key(.char("j"))]])
+        await AppLoop.run(host, on: terminal)
+        #expect(terminal.cellsWritten == 60 * 20)
+        #expect(terminal.screen == host.compose())
+    }
+
+    @Test func aChangedFrameWritesOnlyTheChangedCells() async throws {
+        let host = try makeHost(halves)
+        let before = host.compose()
+        let terminal = HeadlessTerminal(size: Size(width: 60, height: 20), script: [[.key(.tab)]])
+        await AppLoop.run(host, on: terminal)
+        let after = host.compose()
+        let changed = zip(before.cells, after.cells).filter { $0 != $1 }.count
+        #expect(changed > 0)
+        #expect(terminal.cellsWritten == 60 * 20 + changed)
+        #expect(terminal.screen == after)
+    }
+
+    @Test func quittingStopsReadingInput() async throws {
+        let recorder = Recorder()
+        let host = try makeHost(halves, recorder: recorder)
+        let terminal = HeadlessTerminal(size: Size(width: 60, height: 20), script: [
+            [.key(.char("k")), .key(.char("q")), .key(.char("j"))],
+            [.key(.char("m"))],
+        ])
+        await AppLoop.run(host, on: terminal)
+        #expect(host.shouldQuit)
+        #expect(recorder.keys(of: 1) == [.char("k")])
+    }
+}

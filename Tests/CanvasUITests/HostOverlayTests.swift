@@ -1,0 +1,102 @@
+import CanvasCore
+import CanvasUI
+import Testing
+
+@MainActor
+@Suite("Canvas host: help, catalog, remove and settings overlays")
+struct HostOverlayTests {
+    @Test func helpOpensWithQuestionMarkOrF1AndAnyKeyClosesIt() throws {
+        let host = try makeHost(halves, size: Size(width: 100, height: 30))
+        host.press(.char("?"))
+        var screen = host.screen
+        #expect(screen.contains { $0.contains("┏━ Help ━") })
+        #expect(screen.contains { $0.contains("┃ Everywhere ") })
+        #expect(screen.contains { $0.contains("┃ Arrange mode (Ctrl-E) ") })
+        #expect(screen.contains { $0.contains("   Tab / Shift-Tab    focus next / previous pane ") })
+        #expect(screen.contains { $0.contains("┃ Any key closes this help. ") })
+        #expect(host.statusBar.hasPrefix(" NORMAL "))
+
+        host.press(.char("z"))
+        screen = host.screen
+        #expect(!screen.contains { $0.contains("Help") })
+        #expect(host.mode == .normal)
+
+        host.press(Key(.function(1)))
+        #expect(host.screen.contains { $0.contains("┏━ Help ━") })
+    }
+
+    @Test func helpOverArrangeModeReturnsToArrangeMode() throws {
+        let host = try makeHost(halves, size: Size(width: 100, height: 30))
+        host.press(.ctrl("e"), .char("?"))
+        #expect(host.screen.contains { $0.contains("┏━ Help ━") })
+        #expect(host.statusBar.hasPrefix(" ARRANGE "))
+        host.press(.escape)
+        #expect(host.mode == .arrange)
+        #expect(!host.screen.contains { $0.contains("Help") })
+    }
+
+    @Test func theCatalogListsEveryWidgetWithTheHighlightedOneSelected() throws {
+        let host = try makeHost(halves, size: Size(width: 80, height: 24))
+        host.press(.ctrl("e"), .char("a"))
+        let frame = host.compose()
+        let lines = frame.lines
+        guard let top = lines.firstIndex(where: { $0.contains("┏━ Add a widget ━") }) else {
+            Issue.record("no catalog overlay in \(lines)")
+            return
+        }
+        #expect(lines[top + 1].contains("┃ 1 Probe 1.0.0 — Shows a line "))
+        #expect(lines[top + 2].contains("┃ 2 Typing 2.1.0 — Captures text "))
+        #expect(lines[top + 3].contains("┃ 3 Failing 0.1.0 — Throws on input "))
+        #expect(lines[top + 4].contains("┃ 4 Long 1.0.0 — A long title "))
+        #expect(lines[top + 5].contains("┗━"))
+        #expect(host.statusBar.hasPrefix(" ARRANGE  ↑↓ choose Enter select Esc close "))
+
+        let column = lines[top + 1].distance(from: lines[top + 1].startIndex, to: lines[top + 1].range(of: "1 Probe")!.lowerBound)
+        #expect(frame[column, top + 1].style == host.theme[.selection])
+        #expect(frame[column, top + 2].style == host.theme[.overlay])
+        host.press(.down)
+        let moved = host.compose()
+        #expect(moved[column, top + 1].style == host.theme[.overlay])
+        #expect(moved[column, top + 2].style == host.theme[.selection])
+    }
+
+    @Test func theRemoveConfirmationNamesThePane() throws {
+        let host = try makeHost(halves, focused: 2)
+        host.press(.ctrl("e"), .char("x"))
+        let screen = host.screen
+        #expect(screen.contains { $0.contains("┏━ Remove pane ━") })
+        #expect(screen.contains { $0.contains("┃ Remove pane 2 Probe? ") })
+        #expect(screen.contains { $0.contains("┃ y removes it (u undoes), any other key keeps it. ┃") })
+        #expect(host.statusBar.hasPrefix(" ARRANGE  y remove n keep "))
+    }
+
+    @Test func theSettingsOverlayCyclesTheHighlightedSetting() throws {
+        let host = try makeHost(halves, focused: 1)
+        host.press(.ctrl("e"), .char("s"))
+        var screen = host.screen
+        #expect(screen.contains { $0.contains("┏━ Settings ━") })
+        #expect(screen.contains { $0.contains("┃ Colour: red ") })
+        #expect(screen.contains { $0.contains("┃ Enter changes the highlighted setting. ┃") })
+
+        host.press(.enter)
+        screen = host.screen
+        #expect(screen.contains { $0.contains("┃ Colour: green ") })
+        host.press(.char(" "))
+        #expect(host.screen.contains { $0.contains("┃ Colour: blue ") })
+
+        host.press(.escape, .enter)
+        screen = host.screen
+        #expect(!screen.contains { $0.contains("Settings") })
+        #expect(screen[2].hasPrefix("┃colour blue "))
+        #expect(screen[2].contains("│colour red "))
+        #expect(host.currentLayout().panes[0].config == ["colour": "blue"])
+    }
+
+    @Test func overlaysIgnoreTheMouse() throws {
+        let host = try makeHost(halves, focused: 1)
+        host.press(.ctrl("e"), .char("a"))
+        host.handle(.mouse(MouseEvent(.press, at: Point(x: 45, y: 10))))
+        #expect(host.manager.focusedPaneID == 1)
+        #expect(host.mode == .catalog(selected: 0))
+    }
+}

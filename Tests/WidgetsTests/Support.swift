@@ -1,0 +1,58 @@
+import CanvasCore
+import CanvasUI
+import Logging
+import Testing
+import Widgets
+
+// Shared fixtures for the widget tests: a fixed day, a silent logger, and helpers that mount a
+// widget on a bus and read what it draws as text.
+
+enum Fixed {
+    static let today = CalendarDate(year: 2026, month: 11, day: 22)!
+    static let clock = CanvasClock.fixed(today)
+    static let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+}
+
+func date(_ iso: String) -> CalendarDate { CalendarDate(iso: iso)! }
+
+@MainActor
+func context(pane: PaneID = 1, bus: EventBus) -> WidgetContext {
+    WidgetContext(pane: pane, bus: bus, clock: Fixed.clock, logger: Fixed.logger)
+}
+
+/// What a widget draws into a pane inside of `size`.
+@MainActor
+func render(_ widget: some Widget, size: Size, focused: Bool = true) -> Buffer {
+    var buffer = Buffer(size: size)
+    widget.render(into: &buffer, theme: .dark, focused: focused)
+    return buffer
+}
+
+/// The dates of every `calendar.date.selected` on the bus, oldest first.
+@MainActor
+func selectedDates(on bus: EventBus) -> [String] {
+    bus.log.events.compactMap { $0.payload(as: DateSelected.self)?.date.iso }
+}
+
+/// The default layout of a first start (see `DefaultLayout` in the termcanvas target).
+let defaultLayout = LayoutData(name: "default", panes: [
+    Pane(id: 1, app: .calendar, frame: Rect(x: 0, y: 0, width: 5, height: 12)),
+    Pane(id: 2, app: .eventLog, frame: Rect(x: 5, y: 0, width: 7, height: 12)),
+], focused: 1)
+
+@MainActor
+func makeHost(_ layout: LayoutData = defaultLayout, size: Size, bus: EventBus = EventBus(now: Fixed.clock.now)) throws -> CanvasHost {
+    try CanvasHost(layout: layout, catalog: .builtIn, bus: bus, clock: Fixed.clock, theme: .dark, logger: Fixed.logger, size: size)
+}
+
+extension CanvasHost {
+    func press(_ keys: Key...) {
+        for key in keys { handle(.key(key)) }
+    }
+
+    var screen: [String] { compose().lines }
+}
+
+func padded(_ text: String, _ width: Int) -> String {
+    text + String(repeating: " ", count: max(0, width - DisplayWidth.of(text)))
+}

@@ -28,7 +28,8 @@ func makeHost(size: Size) throws -> CanvasHost {
     )
 }
 
-func measure(_ name: String, iterations: Int, _ body: () -> Void) {
+func measure(_ name: String, iterations requested: Int, _ body: () -> Void) {
+    let iterations = ProcessInfo.processInfo.environment["TC_BENCH_ITERATIONS"].flatMap(Int.init) ?? requested
     for _ in 0..<min(100, iterations) { body() }  // warm up
     var samples: [Duration] = []
     samples.reserveCapacity(iterations)

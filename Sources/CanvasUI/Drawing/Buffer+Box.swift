@@ -17,12 +17,14 @@ extension Buffer {
     public mutating func drawBox(_ rect: Rect, lines: BoxLines, style: Style) {
         guard rect.width >= 2, rect.height >= 2 else { return }
         let g = lines.glyphs
-        let horizontal = String(repeating: g.horizontal, count: rect.width - 2)
-        write(g.topLeft + horizontal + g.topRight, at: rect.origin, style: style)
-        write(g.bottomLeft + horizontal + g.bottomRight, at: Point(x: rect.minX, y: rect.maxY - 1), style: style)
+        for (y, left, right) in [(rect.minY, g.topLeft, g.topRight), (rect.maxY - 1, g.bottomLeft, g.bottomRight)] {
+            repeatSymbol(left, row: y, from: rect.minX, to: rect.minX + 1, style: style)
+            repeatSymbol(g.horizontal, row: y, from: rect.minX + 1, to: rect.maxX - 1, style: style)
+            repeatSymbol(right, row: y, from: rect.maxX - 1, to: rect.maxX, style: style)
+        }
         for y in (rect.minY + 1)..<(rect.maxY - 1) {
-            write(g.vertical, at: Point(x: rect.minX, y: y), style: style)
-            write(g.vertical, at: Point(x: rect.maxX - 1, y: y), style: style)
+            repeatSymbol(g.vertical, row: y, from: rect.minX, to: rect.minX + 1, style: style)
+            repeatSymbol(g.vertical, row: y, from: rect.maxX - 1, to: rect.maxX, style: style)
         }
     }
 

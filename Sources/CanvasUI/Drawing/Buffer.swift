@@ -27,7 +27,7 @@ public struct Buffer: Hashable, Sendable {
     /// cut in half by the clip edge is replaced by a space.
     /// - Returns: the column just after the last one written.
     @discardableResult
-    public mutating func write(_ text: some StringProtocol, at point: Point, style: Style, clip: Rect? = nil) -> Int {
+    public mutating func write(_ text: String, at point: Point, style: Style, clip: Rect? = nil) -> Int {
         let limit = (clip ?? bounds).intersection(bounds)
         guard point.y >= limit.minY, point.y < limit.maxY else { return point.x }
         if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
@@ -67,7 +67,7 @@ public struct Buffer: Hashable, Sendable {
     }
 
     /// The common case, without grapheme breaking: printable ASCII, one column per byte.
-    private mutating func writeASCII(_ bytes: some Collection<UInt8>, at point: Point, style: Style, limit: Rect) -> Int {
+    private mutating func writeASCII(_ bytes: String.UTF8View, at point: Point, style: Style, limit: Rect) -> Int {
         var x = point.x
         let row = point.y * size.width
         for byte in bytes {
@@ -82,6 +82,18 @@ public struct Buffer: Hashable, Sendable {
     }
 
     private static let asciiSymbols: [String] = (0x20..<0x7F).map { String(UnicodeScalar(UInt8($0))) }
+
+    /// Repeats a single-width symbol along part of a row, clipped to the buffer: a fast path for
+    /// borders and rules, which would otherwise go through grapheme breaking cell by cell.
+    mutating func repeatSymbol(_ symbol: String, row y: Int, from minX: Int, to maxX: Int, style: Style) {
+        guard y >= 0, y < size.height else { return }
+        let row = y * size.width
+        let cell = Cell(symbol, style: style)
+        for x in max(0, minX)..<min(size.width, max(minX, maxX)) {
+            clearWideOverlap(at: x, row: row)
+            cells[row + x] = cell
+        }
+    }
 
     /// Fills a rectangle with one cell.
     public mutating func fill(_ rect: Rect, with cell: Cell = .blank) {

@@ -9,6 +9,10 @@ public enum DisplayWidth {
         if let ascii = character.asciiValue { return ascii >= 0x20 && ascii < 0x7F ? 1 : 0 }
         let scalars = character.unicodeScalars
         let base = scalars.first!
+        // Fast path for the frequent single scalars: Latin before the combining block, box drawing.
+        if scalars.count == 1, (0xA0..<0x300).contains(base.value) || (0x2500..<0x25A0).contains(base.value) {
+            return 1
+        }
         switch base.properties.generalCategory {
         case .nonspacingMark, .enclosingMark, .format, .control, .lineSeparator, .paragraphSeparator:
             return 0
@@ -22,7 +26,8 @@ public enum DisplayWidth {
     }
 
     /// Columns taken by a string.
-    public static func of(_ text: some StringProtocol) -> Int {
+    public static func of(_ text: String) -> Int {
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
         var total = 0
         for character in text { total += of(character) }
         return total

@@ -111,7 +111,7 @@ extension CanvasHost {
         var line = ""
         var lineWidth = 0
         for word in text.split(separator: " ", omittingEmptySubsequences: false) {
-            let wordWidth = DisplayWidth.of(word)
+            let wordWidth = DisplayWidth.of(String(word))
             if lineWidth > 0, lineWidth + 1 + wordWidth > width {
                 lines.append(line)
                 line = ""

@@ -86,10 +86,11 @@ public struct Buffer: Hashable, Sendable {
     /// Repeats a single-width symbol along part of a row, clipped to the buffer: a fast path for
     /// borders and rules, which would otherwise go through grapheme breaking cell by cell.
     mutating func repeatSymbol(_ symbol: String, row y: Int, from minX: Int, to maxX: Int, style: Style) {
-        guard y >= 0, y < size.height else { return }
+        let (start, end) = (max(0, minX), min(size.width, maxX))
+        guard y >= 0, y < size.height, start < end else { return }
         let row = y * size.width
         let cell = Cell(symbol, style: style)
-        for x in max(0, minX)..<min(size.width, max(minX, maxX)) {
+        for x in start..<end {
             clearWideOverlap(at: x, row: row)
             cells[row + x] = cell
         }

@@ -16,6 +16,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     ],
     targets: [
         // Pure core: geometry, grid, canvas manager, focus, undo, event bus, input events.
@@ -30,13 +32,25 @@ let package = Package(
         .target(name: "CNcursesw", linkerSettings: [.linkedLibrary("ncursesw")]),
         // The one Swift target that talks to ncurses.
         .target(name: "NcursesTerminal", dependencies: ["CanvasUI", "CanvasCore", "CNcursesw"], swiftSettings: swiftSettings),
+        // Layouts and their history in SQLite (GRDB).
+        .target(
+            name: "LayoutStore",
+            dependencies: ["CanvasCore", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings
+        ),
+        // Human-editable layout and theme files (YAML), with errors that name file, line and field.
+        .target(
+            name: "CanvasFiles",
+            dependencies: ["CanvasCore", "CanvasUI", .product(name: "Yams", package: "Yams")],
+            swiftSettings: swiftSettings
+        ),
         // Micro-app widgets: pure state and update, rendering into a buffer.
         .target(name: "Widgets", dependencies: ["CanvasCore", "CanvasUI"], swiftSettings: swiftSettings),
         // Composition root and command line.
         .executableTarget(
             name: "termcanvas",
             dependencies: [
-                "CanvasCore", "CanvasUI", "NcursesTerminal", "Widgets",
+                "CanvasCore", "CanvasUI", "NcursesTerminal", "Widgets", "LayoutStore", "CanvasFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -60,6 +74,16 @@ let package = Package(
         .testTarget(
             name: "WidgetsTests",
             dependencies: ["Widgets", "CanvasUI", "CanvasCore", "CanvasTesting", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "LayoutStoreTests",
+            dependencies: ["LayoutStore", "CanvasCore", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CanvasFilesTests",
+            dependencies: ["CanvasFiles", "CanvasCore", "CanvasUI", "Widgets"],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "EndToEndTests", dependencies: ["termcanvas", "CanvasTesting"], swiftSettings: swiftSettings),

@@ -27,6 +27,8 @@ public final class NcursesTerminal: Terminal {
     }
 
     public private(set) var size: Size
+    /// Colours the terminal shows: 0 (none or `NO_COLOR`), 8, 16, 256 or more.
+    public var colorCount: Int { palette.colors }
     private let waker: InputWaker
     private var wakes: AsyncStream<Wake>.AsyncIterator
     private var palette: CursesPalette

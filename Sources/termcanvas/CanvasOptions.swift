@@ -3,6 +3,12 @@ import CanvasCore
 
 /// Options every command that builds a canvas shares.
 struct CanvasOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The layout to show: a saved or preset name, or a layout file.", valueName: "NAME|FILE"))
+    var layout: String?
+
+    @Option(help: ArgumentHelp("The colour theme (remembered for the next start).", valueName: "NAME"))
+    var theme: String?
+
     @Option(name: .customLong("date"), help: ArgumentHelp("Pretend today is this day (YYYY-MM-DD).", visibility: .hidden))
     var today: String?
 

@@ -1,26 +1,108 @@
 import CanvasCore
+import CanvasFiles
 import CanvasUI
+import Foundation
+import LayoutStore
 import Logging
 import Widgets
 
 /// Builds the canvas from its parts; the one place that chooses concrete types.
 @MainActor
-enum Composition {
-    static func makeHost(options: CanvasOptions, size: Size, logger: Logger, noColor: Bool) throws -> CanvasHost {
-        let clock = options.fixedToday.map(CanvasClock.fixed) ?? CanvasClock()
-        return try CanvasHost(
-            layout: DefaultLayout.make(), catalog: .builtIn, bus: EventBus(now: clock.now), clock: clock,
-            theme: noColor ? Theme.dark.monochrome : .dark, logger: logger, size: size
+struct Composition {
+    let paths: Paths
+    let logger: Logger
+    /// Problems found while starting that the user should see (shown in the status bar).
+    private(set) var notices: [Notice] = []
+
+    init(paths: Paths, logger: Logger) {
+        self.paths = paths
+        self.logger = logger
+    }
+
+    /// Opens the layout database; when it cannot be used, a throwaway one keeps the dashboard running.
+    mutating func openStore() -> LayoutStore {
+        do {
+            let opened = try LayoutStore.open(at: paths.layoutDatabase)
+            if let recovered = opened.recovered {
+                logger.error("layout database recovered", metadata: ["problem": "\(recovered)"])
+                notices.append(.error("\(recovered)"))
+            }
+            return opened.store
+        } catch {
+            logger.error("layout database unusable", metadata: ["error": "\(error)"])
+            notices.append(.error("\(error) — changes will not be saved"))
+            return try! LayoutStore.inMemory()  // an in-memory database cannot fail to open
+        }
+    }
+
+    func library(store: LayoutStore, adaptTheme: @escaping @Sendable (Theme) -> Theme) -> DashboardLibrary {
+        DashboardLibrary(
+            store: store,
+            presets: .standard(configDirectory: paths.configDirectory, executable: Paths.executable),
+            adaptTheme: adaptTheme
         )
+    }
+
+    /// The canvas to start with: `--layout` (a name or a file), else the last used layout, else the
+    /// `default` preset, else the built-in default.
+    /// - Throws: when `--layout` names nothing usable.
+    mutating func startingCanvas(option: String?, library: DashboardLibrary) throws -> CanvasManager {
+        if let option {
+            if LayoutSource.looksLikeFile(option) {
+                let url = URL(fileURLWithPath: option)
+                return try CanvasManager(layout: try LayoutFile.parse(try String(contentsOf: url, encoding: .utf8), file: option))
+            }
+            return try library.loadNow(option)
+        }
+        if let last = try? library.store.preference(DashboardLibrary.layoutPreference) {
+            do {
+                return try library.loadNow(last)
+            } catch {
+                notices.append(.error("Could not restore layout '\(last)': \(error)"))
+            }
+        }
+        do {
+            return try library.loadNow("default")
+        } catch {
+            notices.append(.error("\(error)"))
+            return try CanvasManager(layout: DefaultLayout.make())
+        }
+    }
+
+    /// The theme to start with: `--theme` (then remembered), else the remembered one, else dark.
+    mutating func startingTheme(option: String?, library: DashboardLibrary) throws -> Theme {
+        if let option {
+            let theme = try library.themeNow(option)
+            try? library.store.setPreference(DashboardLibrary.themePreference, to: option)
+            return library.adaptTheme(theme)
+        }
+        let remembered = (try? library.store.preference(DashboardLibrary.themePreference)) ?? Theme.dark.name
+        do {
+            return library.adaptTheme(try library.themeNow(remembered))
+        } catch {
+            notices.append(.error("\(error)"))
+            return library.adaptTheme(.dark)
+        }
+    }
+
+    func makeHost(canvas: CanvasManager, theme: Theme, today: CalendarDate?, size: Size,
+                  library: DashboardLibrary?) -> CanvasHost {
+        let clock = today.map(CanvasClock.fixed) ?? CanvasClock()
+        let host = CanvasHost(manager: canvas, catalog: .builtIn, bus: EventBus(now: clock.now), clock: clock,
+                              theme: theme, logger: logger, size: size, library: library)
+        if let notice = notices.last { host.show(notice) }
+        return host
+    }
+
+    /// Fits a theme to a terminal: monochrome for `NO_COLOR`, explicit 16-colour choices when needed.
+    static func themeAdapter(colors: Int, noColor: Bool) -> @Sendable (Theme) -> Theme {
+        { theme in noColor ? theme.monochrome : colors < 256 ? theme.sixteenColors : theme }
     }
 }
 
-/// The layout a first start shows.
-enum DefaultLayout {
-    static func make() -> LayoutData {
-        LayoutData(name: "default", panes: [
-            Pane(id: 1, app: .calendar, frame: Rect(x: 0, y: 0, width: 5, height: 12)),
-            Pane(id: 2, app: .eventLog, frame: Rect(x: 5, y: 0, width: 7, height: 12)),
-        ], focused: 1)
+/// Tells a layout file from a layout name on the command line.
+enum LayoutSource {
+    static func looksLikeFile(_ text: String) -> Bool {
+        text.contains("/") || text.hasSuffix(".yaml") || text.hasSuffix(".yml")
     }
 }

@@ -13,19 +13,36 @@ struct Dashboard: AsyncParsableCommand {
 
     func run() async throws {
         let paths = Paths(environment: ProcessInfo.processInfo.environment)
-        let logger = try LogSetup.bootstrapFile(at: paths.logFile, label: "termcanvas")
+        let logger = LogSetup.bootstrapFile(at: paths.logFile, label: "termcanvas")
         logger.info("starting", metadata: ["version": "\(TermCanvas.configuration.version)"])
-        try await Self.runDashboard(options: options, logger: logger)
+        try await Self.runDashboard(options: options, paths: paths, logger: logger)
         logger.info("stopped")
     }
 
     @MainActor
-    private static func runDashboard(options: CanvasOptions, logger: Logger) async throws {
+    private static func runDashboard(options: CanvasOptions, paths: Paths, logger: Logger) async throws {
         let noColor = !(ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+        var composition = Composition(paths: paths, logger: logger)
+        let store = composition.openStore()
+        // Everything that can fail on bad input is resolved before the terminal changes mode,
+        // so its message lands on a normal screen.
+        let library = composition.library(store: store, adaptTheme: { $0 })
+        let canvas = try composition.startingCanvas(option: options.layout, library: library)
+        let baseTheme = try composition.startingTheme(option: options.theme, library: library)
+
         let terminal = try NcursesTerminal(options: .init(colors: !noColor))
         defer { terminal.stop() }
-        let host = try Composition.makeHost(options: options, size: terminal.size, logger: logger, noColor: noColor)
+        let adapt = Composition.themeAdapter(colors: terminal.colorCount, noColor: noColor)
+        let fitted = composition.library(store: store, adaptTheme: adapt)
+        let host = composition.makeHost(canvas: canvas, theme: adapt(baseTheme), today: options.fixedToday,
+                                        size: terminal.size, library: fitted)
         await AppLoop.run(host, on: terminal)
         host.shutdown()
+        await host.effects.drain()
+        do {
+            try await fitted.save(host.currentLayout())
+        } catch {
+            logger.error("could not save the layout on quit", metadata: ["error": "\(error)"])
+        }
     }
 }

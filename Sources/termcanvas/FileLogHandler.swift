@@ -5,6 +5,14 @@ import Logging
 import Glibc
 #endif
 
+/// Why the log file could not be opened.
+struct LogFileError: Error, CustomStringConvertible {
+    let path: String
+    let reason: String
+
+    var description: String { "cannot write \(path): \(reason)" }
+}
+
 /// A swift-log handler that appends lines to a file, never to the screen the user is looking at.
 struct FileLogHandler: LogHandler {
     /// An open log file; `write(2)` with `O_APPEND` keeps concurrent lines whole.
@@ -14,7 +22,7 @@ struct FileLogHandler: LogHandler {
         init(url: URL) throws {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             descriptor = open(url.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
-            guard descriptor >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: url.path]) }
+            guard descriptor >= 0 else { throw LogFileError(path: url.path, reason: String(cString: strerror(errno))) }
         }
 
         deinit { close(descriptor) }
@@ -43,16 +51,3 @@ struct FileLogHandler: LogHandler {
     }
 }
 
-enum LogSetup {
-    /// Sends all logging to `url` and returns the root logger.
-    static func bootstrapFile(at url: URL, label: String) throws -> Logger {
-        let file = try FileLogHandler.File(url: url)
-        let level = ProcessInfo.processInfo.environment["TERMCANVAS_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
-        LoggingSystem.bootstrap { label in
-            var handler = FileLogHandler(file: file, label: label)
-            handler.logLevel = level
-            return handler
-        }
-        return Logger(label: label)
-    }
-}

@@ -19,4 +19,10 @@ struct Paths {
     }
 
     var logFile: URL { stateDirectory.appendingPathComponent("termcanvas.log") }
+    var layoutDatabase: URL { dataDirectory.appendingPathComponent("layouts.sqlite") }
+
+    /// The running executable, for finding the preset files shipped beside it.
+    static var executable: URL {
+        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    }
 }

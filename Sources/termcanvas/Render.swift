@@ -4,7 +4,7 @@ import CanvasUI
 import Foundation
 import Logging
 
-/// Prints the first frame of the current layout as text: for docs, bug reports and tests.
+/// Prints the first frame of a layout as text: for docs, bug reports and tests.
 struct Render: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Print the first frame of the layout as text and exit.")
 
@@ -22,14 +22,20 @@ struct Render: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let lines = try await Self.render(options: options, size: Size(parsing: size)!, ansi: ansi)
+        let paths = Paths(environment: ProcessInfo.processInfo.environment)
+        let lines = try await Self.render(options: options, paths: paths, size: Size(parsing: size)!, ansi: ansi)
         print(lines.joined(separator: "\n"))
     }
 
     @MainActor
-    private static func render(options: CanvasOptions, size: Size, ansi: Bool) throws -> [String] {
+    static func render(options: CanvasOptions, paths: Paths, size: Size, ansi: Bool) throws -> [String] {
         let logger = Logger(label: "termcanvas.render", factory: { _ in SwiftLogNoOpLogHandler() })
-        let host = try Composition.makeHost(options: options, size: size, logger: logger, noColor: !ansi)
+        var composition = Composition(paths: paths, logger: logger)
+        let library = composition.library(store: composition.openStore(),
+                                          adaptTheme: Composition.themeAdapter(colors: 256, noColor: !ansi))
+        let canvas = try composition.startingCanvas(option: options.layout, library: library)
+        let theme = try composition.startingTheme(option: options.theme, library: library)
+        let host = composition.makeHost(canvas: canvas, theme: theme, today: options.fixedToday, size: size, library: nil)
         defer { host.shutdown() }
         let frame = host.compose()
         return ansi ? frame.ansiLines() : frame.text.components(separatedBy: "\n")

@@ -14,10 +14,20 @@ public struct CanvasManager: Sendable {
     private var nextID: Int
 
     public init(layout: LayoutData = LayoutData(name: "default"), historyLimit: Int = 500) throws(CanvasError) {
+        try self.init(layout: layout, history: UndoHistory(limit: historyLimit))
+    }
+
+    /// Restores a canvas with its undo history, e.g. from disk. Snapshots that are not valid
+    /// layouts are dropped from the history rather than failing the whole restore.
+    public init(layout: LayoutData, history: UndoHistory<LayoutData>) throws(CanvasError) {
         try layout.validate()
         self.layout = layout
-        self.history = UndoHistory(limit: historyLimit)
-        self.nextID = (layout.panes.map(\.id.rawValue).max() ?? 0) + 1
+        let valid = { (snapshot: LayoutData) in (try? snapshot.validate()) != nil }
+        self.history = UndoHistory(past: history.undoSnapshots.filter(valid),
+                                   future: history.redoSnapshots.filter(valid), limit: history.limit)
+        // Ids stay unique across the history too, so a redo never brings back a reused id.
+        let known = ([layout] + self.history.undoSnapshots + self.history.redoSnapshots).flatMap(\.panes)
+        self.nextID = (known.map(\.id.rawValue).max() ?? 0) + 1
         if self.layout.focused == nil { self.layout.focused = layout.panes.first?.id }
     }
 
@@ -26,6 +36,8 @@ public struct CanvasManager: Sendable {
     public var focusedPaneID: PaneID? { layout.focused }
     public var focusedPane: Pane? { layout.focused.flatMap(layout.pane) }
     public var canUndo: Bool { history.canUndo }
+    /// The undo history, for persisting it.
+    public var undoHistory: UndoHistory<LayoutData> { history }
     public var canRedo: Bool { history.canRedo }
 
     public func pane(_ id: PaneID) -> Pane? { layout.pane(id) }

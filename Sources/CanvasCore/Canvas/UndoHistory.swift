@@ -8,6 +8,18 @@ public struct UndoHistory<Snapshot: Sendable>: Sendable {
         self.limit = max(1, limit)
     }
 
+    /// Restores a history, e.g. from disk: `past` oldest first, `future` next-to-redo first.
+    public init(past: [Snapshot], future: [Snapshot], limit: Int = 500) {
+        self.limit = max(1, limit)
+        self.past = Array(past.suffix(self.limit))
+        self.future = future.reversed()
+    }
+
+    /// The states undo goes back to, oldest first.
+    public var undoSnapshots: [Snapshot] { past }
+    /// The states redo goes forward to, next first.
+    public var redoSnapshots: [Snapshot] { future.reversed() }
+
     public var canUndo: Bool { !past.isEmpty }
     public var canRedo: Bool { !future.isEmpty }
     public var undoCount: Int { past.count }

@@ -90,6 +90,8 @@ extension CanvasHost {
         case .normal, .help(over: .normal): (" NORMAL ", KeyMap.normal)
         case .arrange, .help(over: .arrange): (" ARRANGE ", KeyMap.arrange)
         case .catalog, .settings: (" ARRANGE ", KeyMap.overlay)
+        case .savePrompt: (" SAVE ", [KeyHint(keys: "Enter", action: "save"), KeyHint(keys: "Esc", action: "cancel")])
+        case .layoutPicker, .themePicker: (" OPEN ", KeyMap.overlay)
         case .confirmRemove: (" ARRANGE ", [KeyHint(keys: "y", action: "remove"), KeyHint(keys: "n", action: "keep")])
         }
         var x = buffer.write(badge, at: Point(x: 0, y: y), style: theme[.statusMode], clip: row)

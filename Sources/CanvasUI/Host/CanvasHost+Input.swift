@@ -28,6 +28,9 @@ extension CanvasHost {
         case .catalog(let selected): handleCatalog(key, selected: selected)
         case .confirmRemove(let id): handleConfirm(key, removing: id)
         case .settings(let selected): handleSettings(key, selected: selected)
+        case .savePrompt(let field): handleSavePrompt(key, field: field)
+        case .layoutPicker(let picker): handleLayoutPicker(key, picker: picker)
+        case .themePicker(let picker): handleThemePicker(key, picker: picker)
         }
     }
 
@@ -37,6 +40,9 @@ extension CanvasHost {
         case (.tab, []): changeFocus { $0.focusNext() }
         case (.backTab, _), (.tab, .shift): changeFocus { $0.focusPrevious() }
         case (.function(1), []): mode = .help(over: mode.base)
+        case (.char("s"), .ctrl): openSavePrompt()
+        case (.char("o"), .ctrl): openLayoutPicker()
+        case (.char("t"), .ctrl): openThemePicker()
         case (let code, .alt) where code.direction != nil:
             changeFocus { _ = $0.focus(code.direction!) }
         case (.char(let c), .alt) where c.wholeNumberValue.map({ (1...9).contains($0) }) == true:
@@ -100,6 +106,8 @@ extension CanvasHost {
         guard manager.undo() else { notice = .info("Nothing to undo"); return }
         reconcileWidgets()
         bus.publish(LayoutChanged(step: "undo"))
+        let layout = manager.saveLayout()
+        persist("record the undo") { try await $0.recordUndo(layout: layout) }
     }
 
     private func redo() {
@@ -107,6 +115,8 @@ extension CanvasHost {
         guard manager.redo() else { notice = .info("Nothing to redo"); return }
         reconcileWidgets()
         bus.publish(LayoutChanged(step: "redo"))
+        let layout = manager.saveLayout()
+        persist("record the redo") { try await $0.recordRedo(layout: layout) }
     }
 
     private func handleCatalog(_ key: Key, selected: Int) {

@@ -46,7 +46,42 @@ extension CanvasHost {
                 }
             drawBox(title: "Settings", lines: lines + [OverlayLine(text: "Enter changes the highlighted setting.", role: .muted)],
                     into: &buffer)
+        case .savePrompt(let field):
+            drawBox(title: "Save layout", lines: [
+                OverlayLine(text: "Name: " + field.text + "▏", role: .overlay),
+                OverlayLine(text: "Enter saves, Esc cancels.", role: .muted),
+            ], into: &buffer)
+        case .layoutPicker(let picker):
+            drawBox(title: "Layouts", lines: layoutPickerLines(picker), into: &buffer)
+        case .themePicker(let picker):
+            let lines = (picker.names ?? []).enumerated().map { index, name in
+                OverlayLine(text: name, role: index == picker.selected ? .selection : .overlay)
+            }
+            drawBox(title: "Theme", lines: (picker.names == nil ? [OverlayLine(text: "Loading…", role: .muted)] : lines)
+                + [OverlayLine(text: "↑↓ preview, Enter keeps, Esc goes back.", role: .muted)], into: &buffer)
         }
+    }
+
+    private func layoutPickerLines(_ picker: LayoutPicker) -> [OverlayLine] {
+        var lines = [OverlayLine(text: "Filter: " + picker.filter.text + (picker.action == .filtering ? "▏" : ""),
+                                 role: picker.action == .filtering ? .accent : .muted)]
+        guard picker.items != nil else { return lines + [OverlayLine(text: "Loading…", role: .muted)] }
+        let visible = picker.visible
+        if visible.isEmpty { lines.append(OverlayLine(text: "No layout matches.", role: .muted)) }
+        for (index, item) in visible.enumerated() {
+            let current = item.name == manager.layout.name ? " (current)" : ""
+            let kind = item.isPreset ? "preset" : "\(item.paneCount) panes"
+            lines.append(OverlayLine(text: "\(item.name)\(current) — \(kind)", role: index == picker.selected ? .selection : .overlay))
+        }
+        switch picker.action {
+        case .confirmingDelete(let name):
+            lines.append(OverlayLine(text: "Delete \(name)? y deletes, any other key keeps it.", role: .warning))
+        case .renaming(let name, let field):
+            lines.append(OverlayLine(text: "Rename \(name) to: \(field.text)▏", role: .accent))
+        case .browsing, .filtering:
+            lines.append(OverlayLine(text: "Enter load · d delete · r rename · / or type to filter · Esc close", role: .muted))
+        }
+        return lines
     }
 
     /// A centred box sized to its lines, clipped to the canvas.

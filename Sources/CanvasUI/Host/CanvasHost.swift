@@ -12,9 +12,12 @@ public final class CanvasHost {
     public internal(set) var size: Size
     public internal(set) var notice: Notice?
     public internal(set) var shouldQuit = false
-    public let theme: Theme
+    public internal(set) var theme: Theme
     public let catalog: WidgetCatalog
     public let bus: EventBus
+    /// Where layouts and themes are kept; nil runs the canvas without persistence.
+    public let library: (any LayoutLibrary)?
+    public let effects = Effects()
     let clock: CanvasClock
     let logger: Logger
     var mounted: [PaneID: MountedWidget] = [:]
@@ -22,11 +25,21 @@ public final class CanvasHost {
     /// The smallest pane, in cells, that still shows a border and one line inside.
     public static let minimumPaneCells = Size(width: 8, height: 3)
 
-    public init(
+    public convenience init(
         layout: LayoutData, catalog: WidgetCatalog, bus: EventBus, clock: CanvasClock,
-        theme: Theme, logger: Logger, size: Size
+        theme: Theme, logger: Logger, size: Size, library: (any LayoutLibrary)? = nil
     ) throws(CanvasError) {
-        self.manager = try CanvasManager(layout: layout)
+        self.init(manager: try CanvasManager(layout: layout), catalog: catalog, bus: bus, clock: clock,
+                  theme: theme, logger: logger, size: size, library: library)
+    }
+
+    /// Starts the canvas from a manager, e.g. one restored with its undo history.
+    public init(
+        manager: CanvasManager, catalog: WidgetCatalog, bus: EventBus, clock: CanvasClock,
+        theme: Theme, logger: Logger, size: Size, library: (any LayoutLibrary)?
+    ) {
+        self.manager = manager
+        self.library = library
         self.catalog = catalog
         self.bus = bus
         self.clock = clock
@@ -40,6 +53,11 @@ public final class CanvasHost {
     public func currentLayout() -> LayoutData {
         syncWidgetValues()
         return manager.saveLayout()
+    }
+
+    /// Shows a message in the status bar until the next key, e.g. a problem found at start-up.
+    public func show(_ notice: Notice) {
+        self.notice = notice
     }
 
     /// Unmounts every widget; call once when the dashboard closes.
@@ -145,16 +163,33 @@ public final class CanvasHost {
 
     // MARK: Arrangement steps
 
-    /// Applies an arrangement step, mounting or unmounting widgets it adds or removes.
+    /// Applies an arrangement step, mounting or unmounting widgets it adds or removes, and
+    /// records it in the layout's history on disk.
     func arrange(_ step: String, _ change: (inout CanvasManager) throws(CanvasError) -> Void) {
         syncWidgetValues()
         do {
             try change(&manager)
             reconcileWidgets()
             bus.publish(LayoutChanged(step: step))
+            let layout = manager.saveLayout()
+            persist("record the step") { try await $0.recordStep(step, layout: layout) }
         } catch {
             notice = .error("Can't \(step): \(error)")
         }
+    }
+
+    /// Queues a write to the library, if there is one.
+    func persist(_ what: String, _ work: @escaping @Sendable (any LayoutLibrary) async throws -> Void) {
+        guard let library else { return }
+        effects.write(what) { try await work(library) }
+    }
+
+    /// Replaces the whole canvas, e.g. with a loaded layout: every widget is mounted afresh.
+    func replace(with newManager: CanvasManager) {
+        for id in mounted.keys { unmount(id) }
+        manager = newManager
+        reconcileWidgets()
+        bus.publish(LayoutChanged(step: "load \(manager.layout.name)"))
     }
 
     func changeFocus(_ change: (inout CanvasManager) -> Void) {

@@ -13,6 +13,12 @@ public enum HostMode: Equatable, Sendable {
     case confirmRemove(PaneID)
     /// The focused widget's settings (arrange mode `s`), with the highlighted entry.
     case settings(selected: Int)
+    /// Asking for a name to save the layout under (Ctrl-S).
+    case savePrompt(TextField)
+    /// Choosing a layout to load, delete or rename (Ctrl-O).
+    case layoutPicker(LayoutPicker)
+    /// Choosing a theme with live preview (Ctrl-T).
+    case themePicker(ThemePicker)
 
     public enum BaseMode: Equatable, Sendable {
         case normal, arrange
@@ -21,7 +27,7 @@ public enum HostMode: Equatable, Sendable {
     /// The mode under any overlay.
     public var base: BaseMode {
         switch self {
-        case .normal: .normal
+        case .normal, .savePrompt, .layoutPicker, .themePicker: .normal
         case .help(let over): over
         case .arrange, .catalog, .confirmRemove, .settings: .arrange
         }

@@ -1,10 +1,17 @@
 import CanvasCore
 
-/// The event-driven loop: wait for input, update, compose, write only what changed.
+/// The event-driven loop: wait for input or for a result of the host's IO, update, compose,
+/// write only what changed.
 ///
-/// Nothing runs between inputs: no timer, no polling, so an idle dashboard costs nothing.
+/// Nothing runs between events: no timer, no polling, so an idle dashboard costs nothing.
 @MainActor
 public enum AppLoop {
+    private enum Event {
+        case inputs([InputEvent])
+        case message(HostMessage)
+        case inputEnded
+    }
+
     public static func run(_ host: CanvasHost, on terminal: some Terminal) async {
         var previous: Buffer?
         func render() {
@@ -14,11 +21,29 @@ public enum AppLoop {
         }
         host.handle(.resize(terminal.size))
         render()
-        while !host.shouldQuit, let inputs = await terminal.nextInputs() {
-            for input in inputs {
-                host.handle(input)
-                if host.shouldQuit { return }
+
+        let (events, continuation) = AsyncStream<Event>.makeStream()
+        let reading = Task { @MainActor in
+            while let inputs = await terminal.nextInputs() { continuation.yield(.inputs(inputs)) }
+            continuation.yield(.inputEnded)
+        }
+        let listening = Task { @MainActor in
+            for await message in host.effects.messages { continuation.yield(.message(message)) }
+        }
+        defer {
+            reading.cancel()
+            listening.cancel()
+        }
+        for await event in events {
+            switch event {
+            case .inputs(let inputs):
+                for input in inputs where !host.shouldQuit { host.handle(input) }
+            case .message(let message):
+                host.receive(message)
+            case .inputEnded:
+                return
             }
+            if host.shouldQuit { return }
             render()
         }
     }

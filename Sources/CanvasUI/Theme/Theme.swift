@@ -2,10 +2,25 @@
 public struct Theme: Sendable, Hashable {
     public var name: String
     private var styles: [ThemeRole: Style]
+    /// What 16-colour terminals show for some roles; the others are downsampled.
+    private var styles16: [ThemeRole: Style]
 
-    public init(name: String, styles: [ThemeRole: Style]) {
+    public init(name: String, styles: [ThemeRole: Style], styles16: [ThemeRole: Style] = [:]) {
         self.name = name
         self.styles = styles
+        self.styles16 = styles16
+    }
+
+    /// The theme as a 16-colour terminal shows it: the explicit fallbacks, and the nearest of
+    /// the 16 colours for the rest.
+    public var sixteenColors: Theme {
+        var result = Theme(name: name, styles: [:])
+        for role in ThemeRole.allCases {
+            let style = styles16[role] ?? self[role]
+            result[role] = Style(foreground: style.foreground.ansi16, background: style.background.ansi16,
+                                 attributes: style.attributes)
+        }
+        return result
     }
 
     /// The style of a role; roles a theme leaves out fall back to plain text.

@@ -1,0 +1,104 @@
+import Yams
+
+/// Reads a YAML document field by field, turning every mistake into a `FileError` that names
+/// the file, the line and column, and the field.
+struct YAMLReader {
+    let file: String
+
+    /// Parses the document; the root must be a mapping.
+    func root(of text: String) throws -> Node.Mapping {
+        let node: Node?
+        do {
+            node = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            throw syntaxError(error)
+        }
+        guard let node else { throw FileError(file: file, line: nil, column: nil, field: "", message: "the file is empty") }
+        return try mapping(node, field: "")
+    }
+
+    func mapping(_ node: Node, field: String) throws -> Node.Mapping {
+        guard case .mapping(let mapping) = node else { throw error(at: node, field: field, "expected a mapping of keys to values") }
+        return mapping
+    }
+
+    func sequence(_ node: Node, field: String) throws -> Node.Sequence {
+        guard case .sequence(let sequence) = node else { throw error(at: node, field: field, "expected a list") }
+        return sequence
+    }
+
+    func string(_ node: Node, field: String) throws -> String {
+        guard case .scalar(let scalar) = node else { throw error(at: node, field: field, "expected text") }
+        return scalar.string
+    }
+
+    func int(_ node: Node, field: String, in range: ClosedRange<Int>) throws -> Int {
+        guard case .scalar(let scalar) = node, let value = Int(scalar.string), range.contains(value) else {
+            throw error(at: node, field: field,
+                        "expected a whole number from \(range.lowerBound) to \(range.upperBound), got \(describe(node))")
+        }
+        return value
+    }
+
+    func bool(_ node: Node, field: String) throws -> Bool {
+        guard let value = node.bool else { throw error(at: node, field: field, "expected true or false, got \(describe(node))") }
+        return value
+    }
+
+    /// A flat mapping of text keys to text values (widget config and state).
+    func values(_ node: Node, field: String) throws -> [String: String] {
+        var result: [String: String] = [:]
+        for (key, value) in try mapping(node, field: field) {
+            let name = try string(key, field: field)
+            result[name] = try string(value, field: "\(field).\(name)")
+        }
+        return result
+    }
+
+    /// The value of a required key.
+    func required(_ key: String, in mapping: Node.Mapping, at node: Node, field: String) throws -> Node {
+        guard let value = mapping[key] else {
+            throw error(at: node, field: join(field, key), "is missing")
+        }
+        return value
+    }
+
+    /// Rejects keys the format does not know, so a typo is reported instead of silently ignored.
+    func rejectUnknownKeys(in mapping: Node.Mapping, allowed: Set<String>, field: String) throws {
+        for key in mapping.keys {
+            let name = key.string ?? "?"
+            guard allowed.contains(name) else {
+                throw error(at: key, field: join(field, name), "unknown key; expected one of \(allowed.sorted().joined(separator: ", "))")
+            }
+        }
+    }
+
+    func error(at node: Node?, field: String, _ message: String) -> FileError {
+        FileError(file: file, line: node?.mark?.line, column: node?.mark?.column, field: field, message: message)
+    }
+
+    func join(_ field: String, _ key: String) -> String {
+        field.isEmpty ? key : "\(field).\(key)"
+    }
+
+    private func describe(_ node: Node) -> String {
+        switch node {
+        case .scalar(let scalar): "'\(scalar.string)'"
+        case .mapping: "a mapping"
+        case .sequence: "a list"
+        case .alias: "an alias"
+        }
+    }
+
+    private func syntaxError(_ error: YamlError) -> FileError {
+        switch error {
+        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
+            FileError(file: file, line: mark.line, column: mark.column, field: "", message: "not valid YAML: \(problem)")
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            FileError(file: file, line: context.mark.line, column: context.mark.column, field: duplicates.joined(separator: ", "),
+                      message: "the key appears twice")
+        default:
+            FileError(file: file, line: nil, column: nil, field: "", message: "not valid YAML: \(error)")
+        }
+    }
+}

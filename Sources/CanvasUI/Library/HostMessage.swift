@@ -1,0 +1,11 @@
+import CanvasCore
+
+/// The result of work the host started off the main actor, delivered back through the app loop.
+public enum HostMessage: Sendable {
+    case layoutsListed([LayoutSummary])
+    case layoutLoaded(CanvasManager)
+    case themesListed([String])
+    case themeLoaded(Theme)
+    case saved(String)
+    case notice(Notice)
+}

@@ -1,0 +1,20 @@
+import CanvasCore
+
+/// Where layouts and themes are kept; the host reaches disk only through this, asynchronously.
+public protocol LayoutLibrary: Sendable {
+    /// Stored layouts and presets, by name.
+    func summaries() async throws -> [LayoutSummary]
+    /// A stored layout with its undo history, or a preset with a fresh one.
+    func load(_ name: String) async throws -> CanvasManager
+    /// Saves the arrangement and widget state under the layout's name; remembers it as the last used.
+    func save(_ layout: LayoutData) async throws
+    func recordStep(_ step: String, layout: LayoutData) async throws
+    func recordUndo(layout: LayoutData) async throws
+    func recordRedo(layout: LayoutData) async throws
+    func delete(_ name: String) async throws
+    func rename(_ name: String, to newName: String) async throws
+    func themeNames() async -> [String]
+    func theme(named name: String) async throws -> Theme
+    /// Remembers the chosen theme for the next start.
+    func remember(theme name: String) async throws
+}

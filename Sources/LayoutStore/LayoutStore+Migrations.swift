@@ -1,0 +1,49 @@
+import GRDB
+
+extension LayoutStore {
+    /// The schema, as numbered migrations: append new ones, never edit a shipped one.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: layouts, panes, history, preferences") { db in
+            try db.create(table: "layout") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("name", .text).notNull().unique()
+                t.column("columns", .integer).notNull()
+                t.column("rows", .integer).notNull()
+                t.column("minWidth", .integer).notNull()
+                t.column("minHeight", .integer).notNull()
+                t.column("focused", .integer)
+                t.column("historyPosition", .integer).notNull().defaults(to: 0)
+                t.column("createdAt", .datetime).notNull()
+                t.column("updatedAt", .datetime).notNull()
+            }
+            try db.create(table: "pane") { t in
+                t.column("layoutId", .integer).notNull().references("layout", onDelete: .cascade)
+                t.column("paneId", .integer).notNull()
+                t.column("position", .integer).notNull()
+                t.column("app", .text).notNull()
+                t.column("x", .integer).notNull()
+                t.column("y", .integer).notNull()
+                t.column("width", .integer).notNull()
+                t.column("height", .integer).notNull()
+                t.column("config", .text).notNull()
+                t.column("state", .text).notNull()
+                t.primaryKey(["layoutId", "paneId"])
+            }
+            try db.create(table: "history") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("layoutId", .integer).notNull().references("layout", onDelete: .cascade)
+                t.column("position", .integer).notNull()
+                t.column("step", .text).notNull()
+                t.column("snapshot", .text).notNull()
+                t.column("createdAt", .datetime).notNull()
+                t.uniqueKey(["layoutId", "position"])
+            }
+            try db.create(table: "preference") { t in
+                t.primaryKey("key", .text)
+                t.column("value", .text).notNull()
+            }
+        }
+        return migrator
+    }
+}

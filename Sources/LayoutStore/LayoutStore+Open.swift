@@ -1,0 +1,49 @@
+import Foundation
+import GRDB
+
+extension LayoutStore {
+    /// What opening a database file gave: the store, and a warning when a damaged file had to be
+    /// kept aside and a new one started.
+    public struct Opened: Sendable {
+        public let store: LayoutStore
+        public let recovered: LayoutStoreError?
+    }
+
+    /// Opens (or creates) the database at `url` in WAL mode with a busy timeout.
+    ///
+    /// A file that is not a usable database is renamed (never deleted) to `NAME.corrupt-TIMESTAMP`
+    /// and a new database is started; the result says so.
+    /// - Throws: `LayoutStoreError` for a locked, read-only or newer database.
+    public static func open(at url: URL) throws -> Opened {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        do {
+            return Opened(store: try openPool(at: url), recovered: nil)
+        } catch let error as DatabaseError where [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode) {
+            let aside = url.path + ".corrupt-\(Int(Date().timeIntervalSince1970))"
+            try FileManager.default.moveItem(atPath: url.path, toPath: aside)
+            for suffix in ["-wal", "-shm"] {
+                try? FileManager.default.moveItem(atPath: url.path + suffix, toPath: aside + suffix)
+            }
+            return Opened(store: try openPool(at: url), recovered: .corrupt(path: url.path, keptAs: aside))
+        }
+    }
+
+    private static func openPool(at url: URL) throws -> LayoutStore {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        configuration.label = "layouts"
+        do {
+            let pool = try DatabasePool(path: url.path, configuration: configuration)
+            // A damaged file can open fine and fail only when read: check it now.
+            let check = try pool.read { db in try String.fetchOne(db, sql: "PRAGMA quick_check") }
+            guard check == "ok" else { throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: check) }
+            return try LayoutStore(pool, path: url.path)
+        } catch let error as DatabaseError where ![.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode) {
+            if error.resultCode == .SQLITE_CANTOPEN || error.resultCode == .SQLITE_PERM || error.resultCode == .SQLITE_AUTH,
+               !FileManager.default.isWritableFile(atPath: url.path) {
+                throw LayoutStoreError.readOnly(path: url.path)
+            }
+            throw storeError(error, path: url.path)
+        }
+    }
+}

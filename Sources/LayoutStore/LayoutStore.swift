@@ -1,0 +1,286 @@
+import CanvasCore
+import Foundation
+import GRDB
+
+/// Named layouts, their panes with widget settings and state, and a bounded history of every
+/// arrangement step, in one SQLite database.
+///
+/// The database runs in WAL mode with a busy timeout, so two running dashboards can share it;
+/// every write is one transaction, so a process killed mid-save leaves the old or the new
+/// layout, never a mix.
+public struct LayoutStore: Sendable {
+    /// How many steps back each layout's history reaches.
+    public static let historyLimit = 500
+
+    let writer: any DatabaseWriter
+    /// The database file, or nil in memory.
+    public let path: String?
+
+    /// Wraps an open database and brings its schema up to date.
+    /// - Throws: `LayoutStoreError.newerVersion` when the schema is from a newer TermCanvas.
+    public init(_ writer: any DatabaseWriter, path: String? = nil) throws {
+        self.writer = writer
+        self.path = path
+        try writer.write { db in
+            if try Self.migrator.hasBeenSuperseded(db) { throw LayoutStoreError.newerVersion(path: path ?? ":memory:") }
+        }
+        try Self.migrator.migrate(writer)
+    }
+
+    /// An in-memory store, for tests and `render` without a data directory.
+    public static func inMemory() throws -> LayoutStore {
+        try LayoutStore(DatabaseQueue())
+    }
+
+    // MARK: Layouts
+
+    /// Every stored layout, by name.
+    public func summaries() throws -> [LayoutSummary] {
+        try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT layout.name, layout.updatedAt, COUNT(pane.paneId) AS paneCount
+                FROM layout LEFT JOIN pane ON pane.layoutId = layout.id
+                GROUP BY layout.id ORDER BY layout.name COLLATE NOCASE
+                """).map { row in
+                LayoutSummary(name: row["name"], paneCount: row["paneCount"],
+                              updatedAt: (row["updatedAt"] as Date?)?.timeIntervalSince1970, isPreset: false)
+            }
+        }
+    }
+
+    /// A layout with its undo history, or nil when there is none by that name.
+    public func load(named name: String) throws -> StoredLayout? {
+        try read { db in
+            guard let record = try LayoutRecord.filter(LayoutRecord.Columns.name == name).fetchOne(db) else { return nil }
+            let layout = try Self.layout(of: record, in: db)
+            let steps = try HistoryRecord.filter(HistoryRecord.Columns.layoutId == record.id!)
+                .order(HistoryRecord.Columns.position).fetchAll(db)
+            let decode = { (step: HistoryRecord) in try? Snapshot.decode(step.snapshot) }
+            let past = steps.filter { $0.position < record.historyPosition }.compactMap(decode)
+            let future = steps.filter { $0.position > record.historyPosition }.compactMap(decode)
+            return StoredLayout(layout: layout, history: UndoHistory(past: past, future: future, limit: Self.historyLimit))
+        }
+    }
+
+    /// Saves a layout's arrangement and widget state under its name, creating it if needed.
+    public func save(_ layout: LayoutData) throws {
+        try Self.validate(layout)
+        try write { db in _ = try Self.upsert(layout, in: db) }
+    }
+
+    /// Saves a layout as the result of one arrangement step, appending it to the history.
+    /// Steps that had been undone are dropped; the oldest steps beyond the limit are forgotten.
+    public func recordStep(_ step: String, layout: LayoutData) throws {
+        try Self.validate(layout)
+        try write { db in
+            var record = try Self.upsert(layout, in: db)
+            let position = record.historyPosition + 1
+            let layoutId = record.id!
+            try HistoryRecord.filter(HistoryRecord.Columns.layoutId == layoutId && HistoryRecord.Columns.position >= position)
+                .deleteAll(db)
+            var entry = HistoryRecord(id: nil, layoutId: layoutId, position: position, step: step,
+                                      snapshot: try Snapshot.encode(layout), createdAt: Date())
+            try entry.insert(db)
+            try HistoryRecord.filter(HistoryRecord.Columns.layoutId == layoutId
+                && HistoryRecord.Columns.position < position - Self.historyLimit).deleteAll(db)
+            record.historyPosition = position
+            try record.update(db)
+        }
+    }
+
+    /// Saves a layout after undo or redo: the history stays, only where it stands moves.
+    public func recordUndo(layout: LayoutData) throws { try moveInHistory(layout, backwards: true) }
+    public func recordRedo(layout: LayoutData) throws { try moveInHistory(layout, backwards: false) }
+
+    public func delete(named name: String) throws {
+        try write { db in
+            guard try LayoutRecord.filter(LayoutRecord.Columns.name == name).deleteAll(db) > 0 else {
+                throw LayoutStoreError.notFound(name: name)
+            }
+        }
+    }
+
+    public func rename(_ name: String, to newName: String) throws {
+        try Self.validate(name: newName)
+        try write { db in
+            guard var record = try LayoutRecord.filter(LayoutRecord.Columns.name == name).fetchOne(db) else {
+                throw LayoutStoreError.notFound(name: name)
+            }
+            let taken = try LayoutRecord.filter(LayoutRecord.Columns.name == newName).fetchCount(db) > 0
+            guard newName == name || !taken else { throw LayoutStoreError.nameTaken(name: newName) }
+            record.name = newName
+            try record.update(db)
+        }
+    }
+
+    // MARK: History
+
+    /// The steps of a layout's history, oldest first.
+    public func history(named name: String) throws -> [HistoryEntry] {
+        try read { db in
+            guard let record = try LayoutRecord.filter(LayoutRecord.Columns.name == name).fetchOne(db) else {
+                throw LayoutStoreError.notFound(name: name)
+            }
+            return try HistoryRecord.filter(HistoryRecord.Columns.layoutId == record.id!)
+                .order(HistoryRecord.Columns.position).fetchAll(db)
+                .map { HistoryEntry(position: $0.position, step: $0.step, time: $0.createdAt,
+                                    isCurrent: $0.position == record.historyPosition) }
+        }
+    }
+
+    /// Brings back the arrangement of an earlier step as a new step, so the revert itself can be undone.
+    /// Widget state stays as it is now.
+    @discardableResult
+    public func revert(named name: String, toStep position: Int) throws -> LayoutData {
+        guard let current = try load(named: name)?.layout else { throw LayoutStoreError.notFound(name: name) }
+        let snapshot = try read { db -> String? in
+            let layoutId = try LayoutRecord.filter(LayoutRecord.Columns.name == name).fetchOne(db)?.id
+            return try HistoryRecord.filter(HistoryRecord.Columns.layoutId == layoutId && HistoryRecord.Columns.position == position)
+                .fetchOne(db)?.snapshot
+        }
+        guard let snapshot, var reverted = try? Snapshot.decode(snapshot) else {
+            throw LayoutStoreError.noSuchStep(name: name, position: position)
+        }
+        reverted.name = name
+        for index in reverted.panes.indices {
+            if let live = current.pane(reverted.panes[index].id) { reverted.panes[index].state = live.state }
+        }
+        try recordStep("revert to step \(position)", layout: reverted)
+        return reverted
+    }
+
+    // MARK: Preferences
+
+    public func preference(_ key: String) throws -> String? {
+        try read { db in try PreferenceRecord.fetchOne(db, key: key)?.value }
+    }
+
+    public func setPreference(_ key: String, to value: String) throws {
+        try write { db in try PreferenceRecord(key: key, value: value).save(db) }
+    }
+
+    // MARK: Internals
+
+    private func moveInHistory(_ layout: LayoutData, backwards: Bool) throws {
+        try Self.validate(layout)
+        try write { db in
+            var record = try Self.upsert(layout, in: db)
+            let steps = HistoryRecord.filter(HistoryRecord.Columns.layoutId == record.id!)
+            let target = backwards
+                ? try steps.filter(HistoryRecord.Columns.position < record.historyPosition)
+                    .order(HistoryRecord.Columns.position.desc).fetchOne(db)
+                : try steps.filter(HistoryRecord.Columns.position > record.historyPosition)
+                    .order(HistoryRecord.Columns.position).fetchOne(db)
+            guard let target else { return }
+            record.historyPosition = target.position
+            try record.update(db)
+        }
+    }
+
+    /// Writes the layout row and its panes; a new layout starts its history with itself.
+    private static func upsert(_ layout: LayoutData, in db: Database) throws -> LayoutRecord {
+        let now = Date()
+        var record: LayoutRecord
+        if var existing = try LayoutRecord.filter(LayoutRecord.Columns.name == layout.name).fetchOne(db) {
+            existing.columns = layout.grid.columns
+            existing.rows = layout.grid.rows
+            existing.minWidth = layout.grid.minimumPaneSize.width
+            existing.minHeight = layout.grid.minimumPaneSize.height
+            existing.focused = layout.focused?.rawValue
+            existing.updatedAt = now
+            try existing.update(db)
+            record = existing
+        } else {
+            record = LayoutRecord(id: nil, name: layout.name, columns: layout.grid.columns, rows: layout.grid.rows,
+                                  minWidth: layout.grid.minimumPaneSize.width, minHeight: layout.grid.minimumPaneSize.height,
+                                  focused: layout.focused?.rawValue, historyPosition: 0, createdAt: now, updatedAt: now)
+            try record.insert(db)
+            var first = HistoryRecord(id: nil, layoutId: record.id!, position: 0, step: "created",
+                                      snapshot: try Snapshot.encode(layout), createdAt: now)
+            try first.insert(db)
+        }
+        try PaneRecord.filter(PaneRecord.Columns.layoutId == record.id!).deleteAll(db)
+        for (position, pane) in layout.panes.enumerated() {
+            try PaneRecord(layoutId: record.id!, paneId: pane.id.rawValue, position: position, app: pane.app.rawValue,
+                           x: pane.frame.x, y: pane.frame.y, width: pane.frame.width, height: pane.frame.height,
+                           config: try Snapshot.encode(pane.config), state: try Snapshot.encode(pane.state)).insert(db)
+        }
+        return record
+    }
+
+    private static func layout(of record: LayoutRecord, in db: Database) throws -> LayoutData {
+        let panes = try PaneRecord.filter(PaneRecord.Columns.layoutId == record.id!).order(PaneRecord.Columns.position)
+            .fetchAll(db)
+            .map { row in
+                Pane(id: PaneID(row.paneId), app: AppKind(row.app),
+                     frame: Rect(x: row.x, y: row.y, width: row.width, height: row.height),
+                     config: (try? Snapshot.decodeValues(row.config)) ?? [:],
+                     state: (try? Snapshot.decodeValues(row.state)) ?? [:])
+            }
+        return LayoutData(
+            name: record.name,
+            grid: GridSpec(columns: record.columns, rows: record.rows,
+                           minimumPaneSize: Size(width: record.minWidth, height: record.minHeight)),
+            panes: panes, focused: record.focused.map(PaneID.init(rawValue:))
+        )
+    }
+
+    static func validate(_ layout: LayoutData) throws {
+        try validate(name: layout.name)
+        do {
+            try layout.validate()
+        } catch {
+            throw LayoutStoreError.invalidLayout(name: layout.name, reason: error.description)
+        }
+    }
+
+    /// Names are shown in pickers and typed on command lines: printable, trimmed, not too long.
+    public static func validate(name: String) throws {
+        guard !name.isEmpty, name.count <= 64 else { throw LayoutStoreError.invalidName("use 1 to 64 characters") }
+        guard name.trimmingCharacters(in: .whitespaces) == name else {
+            throw LayoutStoreError.invalidName("no spaces at the start or end")
+        }
+        guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw LayoutStoreError.invalidName("no control characters")
+        }
+    }
+
+    private func read<T>(_ body: (Database) throws -> T) throws -> T {
+        try mapErrors { try writer.read(body) }
+    }
+
+    private func write<T>(_ body: (Database) throws -> T) throws -> T {
+        try mapErrors { try writer.write(body) }
+    }
+
+    private func mapErrors<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as DatabaseError {
+            throw Self.storeError(error, path: path ?? ":memory:")
+        }
+    }
+
+    static func storeError(_ error: DatabaseError, path: String) -> LayoutStoreError {
+        switch error.resultCode {
+        case .SQLITE_BUSY, .SQLITE_LOCKED: .locked(path: path)
+        case .SQLITE_READONLY: .readOnly(path: path)
+        default: .other("layout database \(path): \(error.message ?? "\(error.resultCode)")")
+        }
+    }
+}
+
+/// A layout as stored, with the history that undo and redo walk.
+public struct StoredLayout: Sendable {
+    public let layout: LayoutData
+    public let history: UndoHistory<LayoutData>
+}
+
+/// One step of a layout's history.
+public struct HistoryEntry: Hashable, Sendable {
+    public let position: Int
+    public let step: String
+    public let time: Date
+    /// True for the step the layout stands at now.
+    public let isCurrent: Bool
+}

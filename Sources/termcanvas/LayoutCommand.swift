@@ -1,0 +1,126 @@
+import ArgumentParser
+import CanvasCore
+import CanvasFiles
+import Foundation
+import LayoutStore
+import Logging
+
+/// `termcanvas layout …`: manage saved layouts from scripts. Quiet on success; errors on stderr
+/// with a non-zero exit status.
+struct LayoutCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "layout",
+        abstract: "List, show, export, import, delete, rename and revert layouts.",
+        subcommands: [List.self, Show.self, Export.self, Import.self, Delete.self, Rename.self, History.self, Revert.self]
+    )
+
+    /// The user's library, as the dashboard sees it.
+    static func library() throws -> DashboardLibrary {
+        let paths = Paths(environment: ProcessInfo.processInfo.environment)
+        let opened = try LayoutStore.open(at: paths.layoutDatabase)
+        if let recovered = opened.recovered { FileHandle.standardError.write(Data("termcanvas: \(recovered)\n".utf8)) }
+        return DashboardLibrary(store: opened.store,
+                                presets: .standard(configDirectory: paths.configDirectory, executable: Paths.executable),
+                                adaptTheme: { $0 })
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List saved layouts and presets.")
+
+        func run() async throws {
+            for item in try await LayoutCommand.library().summaries() {
+                let when = item.updatedAt.map { Date(timeIntervalSince1970: $0).formatted(.iso8601) } ?? "preset"
+                print("\(item.name)\t\(item.paneCount) panes\t\(when)")
+            }
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print a layout as a file and as a text render.")
+
+        @Argument(help: "A saved or preset layout name.") var name: String
+        @Option(help: "Size of the render, COLSxROWS.") var size: String = "100x30"
+
+        func run() async throws {
+            guard let renderSize = Size(parsing: size) else { throw ValidationError("--size must look like 100x30") }
+            let layout = try LayoutCommand.library().loadNow(name).saveLayout()
+            print(try LayoutFile.export(layout))
+            var options = try CanvasOptions.parse([])
+            options.layout = name
+            let paths = Paths(environment: ProcessInfo.processInfo.environment)
+            print(try await Render.render(options: options, paths: paths, size: renderSize, ansi: false).joined(separator: "\n"))
+        }
+    }
+
+    struct Export: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Write a layout file (to standard output without FILE).")
+
+        @Argument(help: "A saved or preset layout name.") var name: String
+        @Argument(help: "The file to write.") var file: String?
+
+        func run() async throws {
+            let text = try LayoutFile.export(try LayoutCommand.library().loadNow(name).saveLayout())
+            guard let file else { return print(text, terminator: "") }
+            try Data(text.utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
+        }
+    }
+
+    struct Import: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Store a layout file under its name (or --name).")
+
+        @Argument(help: "The layout file.") var file: String
+        @Option(help: "Store it under this name instead of the one in the file.") var name: String?
+        @Flag(help: "Replace a saved layout of the same name.") var replace = false
+
+        func run() async throws {
+            let text: String
+            do {
+                text = try String(contentsOf: URL(fileURLWithPath: file), encoding: .utf8)
+            } catch {
+                throw ValidationError("cannot read \(file): \(error.localizedDescription)")
+            }
+            var layout = try LayoutFile.parse(text, file: file)
+            if let name { layout.name = name }
+            let library = try LayoutCommand.library()
+            if !replace, try library.store.load(named: layout.name) != nil {
+                throw LayoutStoreError.nameTaken(name: layout.name)
+            }
+            try library.store.save(layout)
+        }
+    }
+
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete a saved layout.")
+        @Argument var name: String
+
+        func run() async throws { try LayoutCommand.library().store.delete(named: name) }
+    }
+
+    struct Rename: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Rename a saved layout.")
+        @Argument var old: String
+        @Argument var new: String
+
+        func run() async throws { try LayoutCommand.library().store.rename(old, to: new) }
+    }
+
+    struct History: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the arrangement steps of a saved layout.")
+        @Argument var name: String
+
+        func run() async throws {
+            for entry in try LayoutCommand.library().store.history(named: name) {
+                print("\(entry.position)\t\(entry.time.formatted(.iso8601))\t\(entry.step)\(entry.isCurrent ? "\t(current)" : "")")
+            }
+        }
+    }
+
+    struct Revert: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Bring back the arrangement of an earlier step (as a new step, so it can be undone).")
+        @Argument var name: String
+        @Argument(help: "The step number, from `layout history`.") var step: Int
+
+        func run() async throws { try LayoutCommand.library().store.revert(named: name, toStep: step) }
+    }
+}

@@ -59,13 +59,14 @@ let package = Package(
         // Micro-benchmarks of the render path (run with `swift run -c release tc-bench`).
         .executableTarget(
             name: "tc-bench",
-            dependencies: ["CanvasCore", "CanvasUI", "Widgets", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CanvasCore", "CanvasUI", "Widgets", "LayoutStore", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         // Test helpers: a pseudo-terminal driver (tmux) and text snapshots.
         .target(name: "CanvasTesting", dependencies: ["CanvasCore", "CanvasUI"], swiftSettings: swiftSettings),
 
         .testTarget(name: "CanvasCoreTests", dependencies: ["CanvasCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "NcursesTerminalTests", dependencies: ["NcursesTerminal", "CanvasCore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "CanvasUITests",
             dependencies: ["CanvasUI", "CanvasCore", "CanvasTesting", .product(name: "Logging", package: "swift-log")],
@@ -86,6 +87,10 @@ let package = Package(
             dependencies: ["CanvasFiles", "CanvasCore", "CanvasUI", "Widgets"],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "EndToEndTests", dependencies: ["termcanvas", "CanvasTesting"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["termcanvas", "CanvasTesting", "CanvasCore", "CanvasFiles", "LayoutStore"],
+            swiftSettings: swiftSettings
+        ),
     ]
 )

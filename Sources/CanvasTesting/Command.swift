@@ -4,7 +4,7 @@ import Foundation
 import Glibc
 #endif
 
-/// Runs a program to completion with `posix_spawn` and `waitpid`.
+/// Runs programs with `posix_spawn` and `waitpid`.
 ///
 /// Foundation's `Process.waitUntilExit` can miss the child's exit when called from a
 /// concurrency thread (the child stays a zombie and the call never returns), so tests use this.
@@ -14,29 +14,15 @@ public enum Command {
         public let output: String
     }
 
-    /// Runs `arguments` (looked up on PATH), capturing stdout and stderr together unless
-    /// `capturingOutput` is false, in which case they go to /dev/null.
-    public static func run(_ arguments: [String], capturingOutput: Bool = true) throws -> Result {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
+    /// Runs `arguments` (looked up on PATH) to completion, capturing stdout and stderr together
+    /// unless `capturingOutput` is false, in which case they go to /dev/null.
+    /// - Parameter environment: variables to set on top of this process's environment.
+    public static func run(
+        _ arguments: [String], environment: [String: String] = [:], capturingOutput: Bool = true
+    ) throws -> Result {
         var fds: [Int32] = [-1, -1]
-        if capturingOutput {
-            guard pipe(&fds) == 0 else { throw POSIXError(.EMFILE) }
-            posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
-            posix_spawn_file_actions_adddup2(&actions, fds[1], 2)
-            posix_spawn_file_actions_addclose(&actions, fds[0])
-            posix_spawn_file_actions_addclose(&actions, fds[1])
-        } else {
-            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        var argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, arguments[0], &actions, nil, &argv, environ)
-        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .ENOENT) }
+        if capturingOutput { guard pipe(&fds) == 0 else { throw POSIXError(.EMFILE) } }
+        let pid = try spawn(arguments, environment: environment, output: capturingOutput ? fds : nil)
         var output = Data()
         if capturingOutput {
             close(fds[1])
@@ -49,9 +35,46 @@ public enum Command {
             }
             close(fds[0])
         }
+        return Result(status: waitForExit(pid), output: String(decoding: output, as: UTF8.self))
+    }
+
+    /// Starts a program with its output discarded and returns its process id.
+    public static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> pid_t {
+        try spawn(arguments, environment: environment, output: nil)
+    }
+
+    /// Waits for a process started here; returns its exit status, or 128 + the signal that ended it.
+    public static func waitForExit(_ pid: pid_t) -> Int32 {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-        let exitCode = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return Result(status: exitCode, output: String(decoding: output, as: UTF8.self))
+        return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+    }
+
+    private static func spawn(_ arguments: [String], environment: [String: String], output: [Int32]?) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if let output {
+            posix_spawn_file_actions_adddup2(&actions, output[1], 1)
+            posix_spawn_file_actions_adddup2(&actions, output[1], 2)
+            posix_spawn_file_actions_addclose(&actions, output[0])
+            posix_spawn_file_actions_addclose(&actions, output[1])
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        var merged = ProcessInfo.processInfo.environment
+        merged.merge(environment) { $1 }
+        var envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        var argv = arguments.map { strdup($0) } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let spawned = posix_spawnp(&pid, arguments[0], &actions, nil, &argv, &envp)
+        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .ENOENT) }
+        return pid
     }
 }

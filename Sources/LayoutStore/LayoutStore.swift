@@ -24,7 +24,13 @@ public struct LayoutStore: Sendable {
         try writer.write { db in
             if try Self.migrator.hasBeenSuperseded(db) { throw LayoutStoreError.newerVersion(path: path ?? ":memory:") }
         }
-        try Self.migrator.migrate(writer)
+        do {
+            try Self.migrator.migrate(writer)
+        } catch {
+            // Another program may have migrated the same new file at the same moment, making
+            // this attempt fail ("table already exists"): that is fine once the schema is complete.
+            guard try writer.read({ try Self.migrator.hasCompletedMigrations($0) }) else { throw error }
+        }
     }
 
     /// An in-memory store, for tests and `render` without a data directory.
@@ -50,15 +56,29 @@ public struct LayoutStore: Sendable {
 
     /// A layout with its undo history, or nil when there is none by that name.
     public func load(named name: String) throws -> StoredLayout? {
+        guard let layout = try layout(named: name), let history = try undoHistory(named: name) else { return nil }
+        return StoredLayout(layout: layout, history: history)
+    }
+
+    /// A layout without its history: all that start-up needs before the first frame.
+    public func layout(named name: String) throws -> LayoutData? {
         try read { db in
             guard let record = try LayoutRecord.filter(LayoutRecord.Columns.name == name).fetchOne(db) else { return nil }
-            let layout = try Self.layout(of: record, in: db)
+            return try Self.layout(of: record, in: db)
+        }
+    }
+
+    /// The undo history of a layout. A long history of a big layout takes a while to decode
+    /// (hundreds of snapshots), so the dashboard loads it after the first frame.
+    public func undoHistory(named name: String) throws -> UndoHistory<LayoutData>? {
+        try read { db in
+            guard let record = try LayoutRecord.filter(LayoutRecord.Columns.name == name).fetchOne(db) else { return nil }
             let steps = try HistoryRecord.filter(HistoryRecord.Columns.layoutId == record.id!)
                 .order(HistoryRecord.Columns.position).fetchAll(db)
             let decode = { (step: HistoryRecord) in try? Snapshot.decode(step.snapshot) }
             let past = steps.filter { $0.position < record.historyPosition }.compactMap(decode)
             let future = steps.filter { $0.position > record.historyPosition }.compactMap(decode)
-            return StoredLayout(layout: layout, history: UndoHistory(past: past, future: future, limit: Self.historyLimit))
+            return UndoHistory(past: past, future: future, limit: Self.historyLimit)
         }
     }
 
@@ -129,7 +149,7 @@ public struct LayoutStore: Sendable {
     }
 
     /// Brings back the arrangement of an earlier step as a new step, so the revert itself can be undone.
-    /// Widget state stays as it is now.
+    /// Widget settings and state stay as they are now, as with undo.
     @discardableResult
     public func revert(named name: String, toStep position: Int) throws -> LayoutData {
         guard let current = try load(named: name)?.layout else { throw LayoutStoreError.notFound(name: name) }
@@ -143,7 +163,10 @@ public struct LayoutStore: Sendable {
         }
         reverted.name = name
         for index in reverted.panes.indices {
-            if let live = current.pane(reverted.panes[index].id) { reverted.panes[index].state = live.state }
+            if let live = current.pane(reverted.panes[index].id) {
+                reverted.panes[index].config = live.config
+                reverted.panes[index].state = live.state
+            }
         }
         try recordStep("revert to step \(position)", layout: reverted)
         return reverted

@@ -52,17 +52,17 @@ struct Composition {
                 let url = URL(fileURLWithPath: option)
                 return try CanvasManager(layout: try LayoutFile.parse(try String(contentsOf: url, encoding: .utf8), file: option))
             }
-            return try library.loadNow(option)
+            return try CanvasManager(layout: try library.layoutNow(option))
         }
         if let last = try? library.store.preference(DashboardLibrary.layoutPreference) {
             do {
-                return try library.loadNow(last)
+                return try CanvasManager(layout: try library.layoutNow(last))
             } catch {
                 notices.append(.error("Could not restore layout '\(last)': \(error)"))
             }
         }
         do {
-            return try library.loadNow("default")
+            return try CanvasManager(layout: try library.layoutNow("default"))
         } catch {
             notices.append(.error("\(error)"))
             return try CanvasManager(layout: DefaultLayout.make())

@@ -36,6 +36,8 @@ struct Dashboard: AsyncParsableCommand {
         let fitted = composition.library(store: store, adaptTheme: adapt)
         let host = composition.makeHost(canvas: canvas, theme: adapt(baseTheme), today: options.fixedToday,
                                         size: terminal.size, library: fitted)
+        // A layout read from a file starts a history of its own.
+        if !(options.layout.map(LayoutSource.looksLikeFile) ?? false) { host.restoreHistory() }
         await AppLoop.run(host, on: terminal)
         host.shutdown()
         await host.effects.drain()

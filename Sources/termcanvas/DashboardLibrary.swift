@@ -25,18 +25,25 @@ struct DashboardLibrary: LayoutLibrary {
     }
 
     func load(_ name: String) async throws -> CanvasManager {
-        try loadNow(name)
-    }
-
-    /// Loads synchronously, for start-up before the first frame.
-    func loadNow(_ name: String) throws -> CanvasManager {
         if let stored = try store.load(named: name) {
             return try CanvasManager(layout: stored.layout, history: stored.history)
         }
-        guard let preset = try presets.layout(named: name) else {
-            throw LayoutStoreError.notFound(name: name)
-        }
-        return try CanvasManager(layout: preset)
+        return try CanvasManager(layout: try preset(name))
+    }
+
+    func history(_ name: String) async throws -> UndoHistory<LayoutData>? {
+        try store.undoHistory(named: name)
+    }
+
+    /// A saved or preset layout without its history, synchronously: for start-up before the
+    /// first frame (the history follows through `history(_:)`) and for the command line.
+    func layoutNow(_ name: String) throws -> LayoutData {
+        try store.layout(named: name) ?? preset(name)
+    }
+
+    private func preset(_ name: String) throws -> LayoutData {
+        guard let preset = try presets.layout(named: name) else { throw LayoutStoreError.notFound(name: name) }
+        return preset
     }
 
     func save(_ layout: LayoutData) async throws {

@@ -43,7 +43,7 @@ struct LayoutCommand: AsyncParsableCommand {
 
         func run() async throws {
             guard let renderSize = Size(parsing: size) else { throw ValidationError("--size must look like 100x30") }
-            let layout = try LayoutCommand.library().loadNow(name).saveLayout()
+            let layout = try LayoutCommand.library().layoutNow(name)
             print(try LayoutFile.export(layout))
             var options = try CanvasOptions.parse([])
             options.layout = name
@@ -59,7 +59,7 @@ struct LayoutCommand: AsyncParsableCommand {
         @Argument(help: "The file to write.") var file: String?
 
         func run() async throws {
-            let text = try LayoutFile.export(try LayoutCommand.library().loadNow(name).saveLayout())
+            let text = try LayoutFile.export(try LayoutCommand.library().layoutNow(name))
             guard let file else { return print(text, terminator: "") }
             try Data(text.utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
         }

@@ -2,6 +2,7 @@
 public enum CanvasError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidGrid(String)
     case unknownPane(PaneID)
+    case invalidPaneID(Int)
     case duplicatePane(PaneID)
     case outOfGrid(PaneID?, Rect)
     case belowMinimumSize(PaneID?, minimum: Size)
@@ -14,6 +15,7 @@ public enum CanvasError: Error, Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .invalidGrid(let reason): "invalid grid: \(reason)"
         case .unknownPane(let id): "no pane \(id)"
+        case .invalidPaneID(let value): "pane id \(value) must be between 1 and \(Int32.max)"
         case .duplicatePane(let id): "pane id \(id) is used twice"
         case .outOfGrid(let id?, let frame): "pane \(id) at \(frame) lies outside the grid"
         case .outOfGrid(nil, let frame): "\(frame) lies outside the grid"

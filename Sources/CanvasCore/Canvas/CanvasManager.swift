@@ -80,7 +80,7 @@ public struct CanvasManager: Sendable {
 
     /// Removes a pane; focus moves to the pane numbered next to it.
     public mutating func removeWidget(_ id: PaneID) throws(CanvasError) {
-        guard let index = layout.panes.firstIndex(where: { $0.id == id }) else { throw .unknownPane(id) }
+        let index = try index(of: id)
         var next = layout
         next.panes.remove(at: index)
         if next.focused == id {
@@ -91,7 +91,7 @@ public struct CanvasManager: Sendable {
 
     /// Moves a pane's origin; onto other panes it swaps with the one the target overlaps most.
     public mutating func updateWidgetPosition(_ id: PaneID, to origin: Point) throws(CanvasError) {
-        guard let index = layout.panes.firstIndex(where: { $0.id == id }) else { throw .unknownPane(id) }
+        let index = try index(of: id)
         let current = layout.panes[index].frame
         let target = current.moved(to: origin)
         guard target != current else { return }
@@ -111,7 +111,7 @@ public struct CanvasManager: Sendable {
 
     /// Resizes a pane keeping its origin; see the type's rules for neighbours.
     public mutating func updateWidgetSize(_ id: PaneID, to size: Size) throws(CanvasError) {
-        guard let index = layout.panes.firstIndex(where: { $0.id == id }) else { throw .unknownPane(id) }
+        let index = try index(of: id)
         let old = layout.panes[index].frame
         let new = old.resized(to: size)
         guard new != old else { return }
@@ -180,11 +180,27 @@ public struct CanvasManager: Sendable {
         return true
     }
 
+    /// Puts a history loaded later (e.g. from disk after the first frame) before the steps made
+    /// since; what could be redone then only survives if no step was made in between.
+    public mutating func adoptEarlierHistory(_ earlier: UndoHistory<LayoutData>) {
+        let valid = { (snapshot: LayoutData) in (try? snapshot.validate()) != nil }
+        let future = history.canUndo ? history.redoSnapshots : earlier.redoSnapshots.filter(valid)
+        history = UndoHistory(past: earlier.undoSnapshots.filter(valid) + history.undoSnapshots, future: future,
+                              limit: history.limit)
+        let known = (history.undoSnapshots + history.redoSnapshots).flatMap(\.panes).map(\.id.rawValue)
+        nextID = max(nextID, (known.max() ?? 0) + 1)
+    }
+
     // MARK: Internals
 
     /// Focus changes are navigation, not arrangement steps.
     mutating func setFocus(_ id: PaneID?) {
         layout.focused = id
+    }
+
+    private func index(of id: PaneID) throws(CanvasError) -> Int {
+        guard let index = layout.panes.firstIndex(where: { $0.id == id }) else { throw .unknownPane(id) }
+        return index
     }
 
     private mutating func commit(_ next: LayoutData) throws(CanvasError) {

@@ -21,7 +21,13 @@ public struct LayoutData: Hashable, Sendable, Codable {
     public func validate() throws(CanvasError) {
         try grid.validate()
         var seen = Set<PaneID>()
+        let units = 0...GridSpec.maximumDimension
         for (index, pane) in panes.enumerated() {
+            // Raw ranges first, so hostile numbers are refused before any arithmetic on them.
+            guard (1...Int(Int32.max)).contains(pane.id.rawValue) else { throw .invalidPaneID(pane.id.rawValue) }
+            guard units.contains(pane.frame.x), units.contains(pane.frame.y), units.contains(pane.frame.width),
+                  units.contains(pane.frame.height)
+            else { throw .outOfGrid(pane.id, pane.frame) }
             guard seen.insert(pane.id).inserted else { throw .duplicatePane(pane.id) }
             guard grid.bounds.contains(pane.frame) else { throw .outOfGrid(pane.id, pane.frame) }
             guard pane.frame.size.contains(grid.minimumPaneSize) else {
@@ -35,18 +41,3 @@ public struct LayoutData: Hashable, Sendable, Codable {
     }
 }
 
-/// A stored layout as a list shows it.
-public struct LayoutSummary: Hashable, Sendable {
-    public let name: String
-    public let paneCount: Int
-    /// Seconds since 1970 of the last save; nil for a preset never saved.
-    public let updatedAt: Double?
-    public let isPreset: Bool
-
-    public init(name: String, paneCount: Int, updatedAt: Double?, isPreset: Bool) {
-        self.name = name
-        self.paneCount = paneCount
-        self.updatedAt = updatedAt
-        self.isPreset = isPreset
-    }
-}

@@ -54,11 +54,24 @@ public final class EventBus {
         return try body()
     }
 
+    /// How many events one publish may cascade into before the rest are dropped: listeners that
+    /// publish on every event they receive would otherwise keep the main actor busy forever.
+    public static let cascadeLimit = 10_000
+
     private func deliverPending() {
         isDelivering = true
         defer { isDelivering = false }
         var index = 0
         while index < pending.count {
+            guard index < Self.cascadeLimit else {
+                let dropped = pending.count - index
+                pending.removeAll(keepingCapacity: true)
+                let report = ListenerFailed(event: "canvas.bus.overflow", pattern: "*",
+                                            error: "listeners kept publishing; dropped \(dropped) events")
+                log.append(CanvasEvent(sequence: nextSequence, source: nil, time: now(), payload: report))
+                nextSequence += 1
+                return
+            }
             deliver(pending[index])
             index += 1
         }

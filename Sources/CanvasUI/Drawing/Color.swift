@@ -39,34 +39,3 @@ public enum Color: Hashable, Sendable {
         return dr * dr + dg * dg + db * db
     }
 }
-
-/// Text attributes of a cell.
-public struct TextAttributes: OptionSet, Hashable, Sendable {
-    public let rawValue: UInt8
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
-
-    public static let bold = TextAttributes(rawValue: 1)
-    public static let dim = TextAttributes(rawValue: 2)
-    public static let italic = TextAttributes(rawValue: 4)
-    public static let underline = TextAttributes(rawValue: 8)
-    public static let reverse = TextAttributes(rawValue: 16)
-}
-
-/// How a cell looks: foreground, background and attributes.
-public struct Style: Hashable, Sendable {
-    public var foreground: Color
-    public var background: Color
-    public var attributes: TextAttributes
-
-    public init(foreground: Color = .default, background: Color = .default, attributes: TextAttributes = []) {
-        self.foreground = foreground
-        self.background = background
-        self.attributes = attributes
-    }
-
-    public static let plain = Style()
-
-    public func adding(_ extra: TextAttributes) -> Style {
-        Style(foreground: foreground, background: background, attributes: attributes.union(extra))
-    }
-}

@@ -47,12 +47,7 @@ extension CanvasHost {
         let focused = pane.id == manager.focusedPaneID
         let arranging = focused && mode.base == .arrange
         let borderStyle = theme[arranging ? .borderArranging : focused ? .borderFocused : .border]
-        // Tell the widget its size first: what it then reports (title, content) must reflect it.
         let inside = rect.inset(by: 1)
-        if !inside.isEmpty, mounted[pane.id]?.contentSize != inside.size {
-            mounted[pane.id]?.contentSize = inside.size
-            _ = withWidget(pane.id) { $0.resize(to: inside.size) }
-        }
         buffer.drawBox(rect, lines: focused ? .heavy : .light, style: borderStyle)
         let titleClip = Rect(x: rect.minX + 1, y: rect.minY, width: max(0, rect.width - 2), height: 1)
         buffer.write(" \(title(of: pane)) ", at: Point(x: rect.minX + 2, y: rect.minY),

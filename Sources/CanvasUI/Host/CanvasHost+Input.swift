@@ -8,11 +8,20 @@ extension CanvasHost {
         case .resize(let newSize):
             size = newSize
         case .mouse(let mouse):
+            guard !isTooSmall else { return }
             handleMouse(mouse)
         case .key(let key):
             notice = nil
+            guard !isTooSmall else {
+                // Nothing else is on screen to act on: only quitting makes sense.
+                if key == .char("q") || key.modifiers.contains(.ctrl) && (key.code == .char("q") || key.code == .char("c")) {
+                    shouldQuit = true
+                }
+                return
+            }
             handleKey(key)
         }
+        resizeWidgets()
     }
 
     private func handleKey(_ key: Key) {
@@ -121,6 +130,7 @@ extension CanvasHost {
 
     private func handleCatalog(_ key: Key, selected: Int) {
         let count = catalog.descriptors.count
+        guard count > 0 else { mode = .arrange; return }
         switch key.code {
         case .up: mode = .catalog(selected: max(0, selected - 1))
         case .down: mode = .catalog(selected: min(count - 1, selected + 1))
@@ -130,7 +140,7 @@ extension CanvasHost {
             arrange("add \(descriptor.name)") { m throws(CanvasError) in
                 try m.addWidget(NewPane(app: descriptor.kind))
             }
-        case .char(let c) where c.wholeNumberValue.map({ (1...count).contains($0) }) == true:
+        case .char(let c) where c.wholeNumberValue.map({ $0 >= 1 && $0 <= count }) == true:
             mode = .catalog(selected: c.wholeNumberValue! - 1)
         case .escape, .char("q"): mode = .arrange
         default: break

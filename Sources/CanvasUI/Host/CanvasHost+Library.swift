@@ -25,14 +25,29 @@ extension CanvasHost {
         effects.perform { .themesListed(await library.themeNames()) }
     }
 
+    /// Loads the current layout's undo history in the background: start-up shows the layout
+    /// first and makes undo reach back across the restart a moment later.
+    public func restoreHistory() {
+        guard let library else { return }
+        let name = manager.layout.name
+        effects.perform {
+            guard let history = try? await library.history(name) else { return nil }
+            return .historyLoaded(layout: name, history)
+        }
+    }
+
     /// Applies what the library sent back.
     public func receive(_ message: HostMessage) {
+        defer { resizeWidgets() }
         switch message {
         case .layoutsListed(let items):
             guard case .layoutPicker(var picker) = mode else { return }
             picker.items = items
             picker.selected = items.firstIndex { $0.name == manager.layout.name } ?? 0
             mode = .layoutPicker(picker)
+        case .historyLoaded(let name, let history):
+            guard manager.layout.name == name else { return }
+            manager.adoptEarlierHistory(history)
         case .layoutLoaded(let loaded):
             replace(with: loaded)
             notice = .info("Loaded \(loaded.layout.name)")

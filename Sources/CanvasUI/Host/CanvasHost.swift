@@ -49,6 +49,22 @@ public final class CanvasHost {
         reconcileWidgets()
     }
 
+    /// Tells every widget the size of its pane's inside when it changed, so that `compose()`
+    /// only reads state. Runs after every input and message.
+    func resizeWidgets() {
+        for pane in manager.panes {
+            let inside = cellRect(of: pane).inset(by: 1)
+            guard !inside.isEmpty, mounted[pane.id]?.contentSize != inside.size else { continue }
+            mounted[pane.id]?.contentSize = inside.size
+            _ = withWidget(pane.id) { $0.resize(to: inside.size) }
+        }
+    }
+
+    /// True when the terminal cannot give every pane its minimum size.
+    var isTooSmall: Bool {
+        minimumSize().map { !size.contains($0) } ?? false
+    }
+
     /// The arrangement with every widget's current settings and state, ready to persist.
     public func currentLayout() -> LayoutData {
         syncWidgetValues()
@@ -89,6 +105,7 @@ public final class CanvasHost {
         let live = Set(manager.panes.map(\.id))
         for id in mounted.keys where !live.contains(id) { unmount(id) }
         for pane in manager.panes where mounted[pane.id] == nil { mount(pane) }
+        resizeWidgets()
     }
 
     private func mount(_ pane: Pane) {

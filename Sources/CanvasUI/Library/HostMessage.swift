@@ -4,6 +4,7 @@ import CanvasCore
 public enum HostMessage: Sendable {
     case layoutsListed([LayoutSummary])
     case layoutLoaded(CanvasManager)
+    case historyLoaded(layout: String, UndoHistory<LayoutData>)
     case themesListed([String])
     case themeLoaded(Theme)
     case saved(String)

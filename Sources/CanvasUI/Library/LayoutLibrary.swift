@@ -6,6 +6,8 @@ public protocol LayoutLibrary: Sendable {
     func summaries() async throws -> [LayoutSummary]
     /// A stored layout with its undo history, or a preset with a fresh one.
     func load(_ name: String) async throws -> CanvasManager
+    /// The stored undo history of a layout, or nil when it was never saved.
+    func history(_ name: String) async throws -> UndoHistory<LayoutData>?
     /// Saves the arrangement and widget state under the layout's name; remembers it as the last used.
     func save(_ layout: LayoutData) async throws
     func recordStep(_ step: String, layout: LayoutData) async throws

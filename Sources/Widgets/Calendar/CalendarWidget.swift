@@ -9,7 +9,6 @@ public struct CalendarWidget: Widget {
     ) { config, state in CalendarWidget(config: config, state: state) }
 
     private(set) var selected: CalendarDate?
-    private(set) var today: CalendarDate?
     private var weekStart: MonthGrid.Weekday
     private var context: WidgetContext?
 
@@ -27,9 +26,11 @@ public struct CalendarWidget: Widget {
                        choices: MonthGrid.Weekday.allCases.map(\.rawValue))]
     }
 
+    /// Read from the clock each time, so the mark moves at midnight.
+    var today: CalendarDate? { context?.clock.today }
+
     public mutating func mount(_ context: WidgetContext) throws {
         self.context = context
-        today = context.clock.today
         if selected == nil { selected = today }
     }
 

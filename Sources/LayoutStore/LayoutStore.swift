@@ -88,6 +88,24 @@ public struct LayoutStore: Sendable {
         try write { db in _ = try Self.upsert(layout, in: db) }
     }
 
+    /// Saves a layout under a new name with the history of the layout it was arranged in, so
+    /// that "save as" keeps undo. Replaces whatever was saved under the new name.
+    public func save(_ layout: LayoutData, continuingHistoryOf source: String) throws {
+        try Self.validate(layout)
+        try write { db in
+            try LayoutRecord.filter(LayoutRecord.Columns.name == layout.name).deleteAll(db)
+            var record = try Self.upsert(layout, in: db)
+            guard let original = try LayoutRecord.filter(LayoutRecord.Columns.name == source).fetchOne(db) else { return }
+            try HistoryRecord.filter(HistoryRecord.Columns.layoutId == record.id!).deleteAll(db)
+            try db.execute(sql: """
+                INSERT INTO history (layoutId, position, step, snapshot, createdAt)
+                SELECT ?, position, step, snapshot, createdAt FROM history WHERE layoutId = ?
+                """, arguments: [record.id!, original.id!])
+            record.historyPosition = original.historyPosition
+            try record.update(db)
+        }
+    }
+
     /// Saves a layout as the result of one arrangement step, appending it to the history.
     /// Steps that had been undone are dropped; the oldest steps beyond the limit are forgotten.
     public func recordStep(_ step: String, layout: LayoutData) throws {

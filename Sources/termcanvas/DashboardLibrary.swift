@@ -51,6 +51,11 @@ struct DashboardLibrary: LayoutLibrary {
         try store.setPreference(Self.layoutPreference, to: layout.name)
     }
 
+    func save(_ layout: LayoutData, continuingHistoryOf source: String) async throws {
+        try store.save(layout, continuingHistoryOf: source)
+        try store.setPreference(Self.layoutPreference, to: layout.name)
+    }
+
     func recordStep(_ step: String, layout: LayoutData) async throws { try store.recordStep(step, layout: layout) }
     func recordUndo(layout: LayoutData) async throws { try store.recordUndo(layout: layout) }
     func recordRedo(layout: LayoutData) async throws { try store.recordRedo(layout: layout) }

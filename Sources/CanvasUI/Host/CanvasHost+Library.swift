@@ -75,10 +75,17 @@ extension CanvasHost {
             guard !name.isEmpty else { return }
             mode = .normal
             syncWidgetValues()
+            let source = manager.layout.name
             manager.rename(to: name)
             let layout = manager.saveLayout()
             guard let library else { return }
-            effects.write("save \(name)") { try await library.save(layout) }
+            effects.write("save \(name)") {
+                if name == source {
+                    try await library.save(layout)
+                } else {
+                    try await library.save(layout, continuingHistoryOf: source)
+                }
+            }
             effects.perform { .saved(name) }
         default:
             _ = field.edit(key)

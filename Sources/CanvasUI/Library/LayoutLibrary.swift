@@ -10,6 +10,8 @@ public protocol LayoutLibrary: Sendable {
     func history(_ name: String) async throws -> UndoHistory<LayoutData>?
     /// Saves the arrangement and widget state under the layout's name; remembers it as the last used.
     func save(_ layout: LayoutData) async throws
+    /// Saves under a new name, keeping the history of the layout it was arranged as ("save as").
+    func save(_ layout: LayoutData, continuingHistoryOf source: String) async throws
     func recordStep(_ step: String, layout: LayoutData) async throws
     func recordUndo(layout: LayoutData) async throws
     func recordRedo(layout: LayoutData) async throws

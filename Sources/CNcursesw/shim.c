@@ -2,15 +2,36 @@
 #define _DEFAULT_SOURCE 1
 #include "CNcursesw.h"
 
+#include <errno.h>
 #include <langinfo.h>
 #include <locale.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <ncursesw/term.h>
+#include <termios.h>
 #include <unistd.h>
 
+static SCREEN *screen = NULL;
 static int started = 0;
-static int signal_fd = -1;
+static volatile sig_atomic_t signal_fd = -1;
+
+/* What a dying process writes to leave the terminal usable, with the tty settings from before
+   curses started. Both are prepared in tc_start, as a signal handler may only call
+   async-signal-safe functions (write, tcsetattr, sigaction, raise). */
+static char exit_sequence[512];
+static size_t exit_sequence_length = 0;
+static struct termios original_termios;
+static int have_original_termios = 0;
+
+static const int fatal_signals[] = {SIGILL, SIGTRAP, SIGSEGV, SIGBUS, SIGABRT, SIGFPE};
+#define FATAL_SIGNAL_COUNT (sizeof fatal_signals / sizeof fatal_signals[0])
+/* The handlers installed before ours (Swift's backtracer, or the defaults), chained to after
+   the terminal is restored so a crash report still appears, on the normal screen. */
+static struct sigaction previous_fatal_actions[FATAL_SIGNAL_COUNT];
+static int fatal_handlers_installed = 0;
 
 int tc_setup_locale(void) {
     setlocale(LC_ALL, "");
@@ -20,9 +41,91 @@ int tc_setup_locale(void) {
     return strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
 }
 
+static int append_exit_byte(int c) {
+    if (exit_sequence_length < sizeof exit_sequence) exit_sequence[exit_sequence_length++] = (char)c;
+    return c;
+}
+
+static void append_exit_capability(const char *name) {
+    char *value = tigetstr(name);
+    if (value == NULL || value == (char *)-1) return;
+    size_t start = exit_sequence_length;
+    tputs(value, 1, append_exit_byte);  /* expands padding such as $<5> */
+    if (exit_sequence_length == sizeof exit_sequence) exit_sequence_length = start;  /* never half a sequence */
+}
+
+static void append_exit_text(const char *text) {
+    size_t length = strlen(text);
+    if (exit_sequence_length + length > sizeof exit_sequence) return;
+    memcpy(exit_sequence + exit_sequence_length, text, length);
+    exit_sequence_length += length;
+}
+
+static void on_fatal_signal(int signo) {
+    int saved_errno = errno;
+    if (exit_sequence_length > 0) {
+        ssize_t ignored = write(STDOUT_FILENO, exit_sequence, exit_sequence_length);
+        (void)ignored;
+    }
+    if (have_original_termios) tcsetattr(STDIN_FILENO, TCSANOW, &original_termios);
+    for (size_t i = 0; i < FATAL_SIGNAL_COUNT; i++) {
+        if (fatal_signals[i] == signo) sigaction(signo, &previous_fatal_actions[i], NULL);
+    }
+    errno = saved_errno;
+    raise(signo);
+    /* Still alive: the previous handler returned (Swift's backtracer does, expecting the
+       faulting instruction to fault again) or the signal came from kill. Die of it now. */
+    struct sigaction default_action;
+    memset(&default_action, 0, sizeof default_action);
+    default_action.sa_handler = SIG_DFL;
+    sigemptyset(&default_action.sa_mask);
+    sigaction(signo, &default_action, NULL);
+    raise(signo);
+}
+
+static void install_fatal_handlers(void) {
+    if (fatal_handlers_installed) return;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_fatal_signal;
+    sigemptyset(&action.sa_mask);
+    /* Reset to the default first, so a fault inside the handler still ends the process. */
+    action.sa_flags = SA_RESETHAND | SA_NODEFER;
+    for (size_t i = 0; i < FATAL_SIGNAL_COUNT; i++) {
+        sigaction(fatal_signals[i], NULL, &previous_fatal_actions[i]);
+        /* A signal the process ignores on purpose stays ignored. */
+        if (previous_fatal_actions[i].sa_handler != SIG_IGN) sigaction(fatal_signals[i], &action, NULL);
+    }
+    fatal_handlers_installed = 1;
+}
+
+static void remove_fatal_handlers(void) {
+    if (!fatal_handlers_installed) return;
+    for (size_t i = 0; i < FATAL_SIGNAL_COUNT; i++) {
+        sigaction(fatal_signals[i], &previous_fatal_actions[i], NULL);
+    }
+    fatal_handlers_installed = 0;
+}
+
 int tc_start(int escape_delay_ms, int want_colors, int want_mouse) {
-    if (initscr() == NULL) return -1;
+    static int registered_at_exit = 0;
+    if (started) return 0;
+    have_original_termios = tcgetattr(STDIN_FILENO, &original_termios) == 0;
+    /* Unlike initscr, which exits the process, newterm reports an unknown terminal with NULL. */
+    if (screen == NULL) screen = newterm(NULL, stdout, stdin);
+    if (screen == NULL) return -1;
+    set_term(screen);
     started = 1;
+    if (!registered_at_exit) registered_at_exit = atexit(tc_stop) == 0;
+
+    exit_sequence_length = 0;
+    append_exit_capability("sgr0");
+    append_exit_capability("cnorm");
+    if (want_mouse) append_exit_text("\x1b[?1000l\x1b[?1002l\x1b[?1006l");
+    append_exit_capability("rmkx");
+    append_exit_capability("rmcup");
+    install_fatal_handlers();
+
     raw();
     noecho();
     nonl();
@@ -47,12 +150,28 @@ void tc_stop(void) {
     mousemask(0, NULL);
     curs_set(1);
     endwin();
+    remove_fatal_handlers();
 }
 
 void tc_suspend(void) {
+    /* ncurses installs its own SIGTSTP handler; stop with the default action instead, so a
+       job-control shell sees an ordinary stop and an orphaned process group carries on. The
+       calling thread may be a dispatch worker, which blocks SIGTSTP: unblock it meanwhile, or
+       the signal would stay pending. */
+    struct sigaction default_action, previous_action;
+    memset(&default_action, 0, sizeof default_action);
+    default_action.sa_handler = SIG_DFL;
+    sigemptyset(&default_action.sa_mask);
+    sigset_t stop, previous_mask;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGTSTP);
     def_prog_mode();
     endwin();
-    kill(getpid(), SIGSTOP);
+    sigaction(SIGTSTP, &default_action, &previous_action);
+    pthread_sigmask(SIG_UNBLOCK, &stop, &previous_mask);
+    raise(SIGTSTP);
+    pthread_sigmask(SIG_SETMASK, &previous_mask, NULL);
+    sigaction(SIGTSTP, &previous_action, NULL);
     reset_prog_mode();
     clearok(curscr, TRUE);
     refresh();
@@ -85,7 +204,11 @@ int tc_put_cell(int y, int x, const wchar_t *chars, int count, attr_t attributes
     text[n] = L'\0';
     cchar_t cell;
     if (setcchar(&cell, text, attributes, 0, &pair) != OK) return ERR;
-    return mvadd_wch(y, x, &cell);
+    /* ERR here can also mean the cell was written in the bottom-right corner and the cursor
+       could not advance, so the result says nothing about the width. */
+    (void)mvadd_wch(y, x, &cell);
+    int width = wcwidth(text[0]);  /* what ncurses measures the character with */
+    return width < 0 ? 1 : width;
 }
 
 void tc_refresh(void) { refresh(); }
@@ -106,11 +229,14 @@ int tc_update_size(int *rows, int *cols) {
 }
 
 static void on_signal(int signo) {
+    int saved_errno = errno;
     char byte = signo == SIGWINCH ? 'W' : 'T';
-    if (signal_fd >= 0) {
-        ssize_t ignored = write(signal_fd, &byte, 1);
+    int fd = signal_fd;
+    if (fd >= 0) {
+        ssize_t ignored = write(fd, &byte, 1);
         (void)ignored;
     }
+    errno = saved_errno;
 }
 
 void tc_install_signal_pipe(int fd) {

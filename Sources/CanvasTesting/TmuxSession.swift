@@ -10,7 +10,7 @@ import Glibc
 /// Each session has its own tmux server (a private socket), so tests run side by side. The
 /// program runs under a small shell wrapper that records the tty settings before and after
 /// and the exit status, so a test can check the terminal was restored.
-public final class TmuxSession: @unchecked Sendable {
+public final class TmuxSession: Sendable {
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
     }
@@ -18,11 +18,14 @@ public final class TmuxSession: @unchecked Sendable {
     public let socket: String
     private let workDirectory: URL
     /// The shell running in the pane; it leads the process group of everything the test started.
-    private var panePID: pid_t = 0
+    private let panePID: pid_t
+    /// The program's process name as `pgrep` sees it (at most 15 characters on Linux).
+    private let programName: String
 
     /// Starts `command` (an executable and its arguments) in a terminal of `size`.
     public init(_ command: [String], size: Size, environment: [String: String] = [:]) throws {
         socket = "tc-test-\(UUID().uuidString.prefix(8))"
+        programName = String(URL(fileURLWithPath: command[0]).lastPathComponent.prefix(15))
         workDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(socket)
         try FileManager.default.createDirectory(at: workDirectory, withIntermediateDirectories: true)
         let quoted = command.map(Self.shellQuote).joined(separator: " ")
@@ -33,17 +36,39 @@ public final class TmuxSession: @unchecked Sendable {
         env.merge(environment) { $1 }
         let assignments = env.map { "\($0.key)=\(Self.shellQuote($0.value))" }.joined(separator: " ")
         // The new server must not inherit a pipe: it outlives the client and would hold it open.
-        try tmux(capturingOutput: false, ["-f", "/dev/null", "new-session", "-d", "-x", "\(size.width)", "-y", "\(size.height)",
-                  "env \(assignments) sh -c \(Self.shellQuote(script))"])
-        try tmux(["set-option", "-g", "window-size", "manual"])
-        panePID = pid_t(try tmux(["display-message", "-p", "-t", "0", "#{pane_pid}"])
-            .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        try Self.tmux(socket: socket, capturingOutput: false,
+                      ["-f", "/dev/null", "new-session", "-d", "-x", "\(size.width)", "-y", "\(size.height)",
+                       "env \(assignments) sh -c \(Self.shellQuote(script))"])
+        do {
+            try Self.tmux(socket: socket, ["set-option", "-g", "window-size", "manual"])
+            panePID = pid_t(try Self.tmux(socket: socket, ["display-message", "-p", "-t", "0", "#{pane_pid}"])
+                .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        } catch {
+            _ = try? Self.tmux(socket: socket, ["kill-server"])
+            throw error
+        }
     }
 
     deinit {
         if panePID > 0 { kill(-panePID, SIGKILL) }
         _ = try? tmux(["kill-server"])
         try? FileManager.default.removeItem(at: workDirectory)
+    }
+
+    /// The process id of the program under test while it runs: the pane shell's child of that name.
+    ///
+    /// Unlike a search by command line, this never finds a program that another test started.
+    public func programPID() -> pid_t? {
+        guard panePID > 0,
+              let result = try? Command.run(["pgrep", "-n", "-x", "-P", "\(panePID)", programName]), result.status == 0
+        else { return nil }
+        return pid_t(result.output.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// Expands a tmux format for the pane, e.g. `#{alternate_on}` (1 while the alternate screen
+    /// is on), `#{mouse_any_flag}` (1 while mouse reporting is on) or `#{cursor_flag}`.
+    public func format(_ format: String) throws -> String {
+        try tmux(["display-message", "-p", "-t", "0", format]).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Sends keys in tmux `send-keys` syntax: `Tab`, `C-e`, `S-Right`, `M-1`, `Escape`, or literal text.
@@ -113,7 +138,12 @@ public final class TmuxSession: @unchecked Sendable {
     }
 
     @discardableResult
-    private func tmux(capturingOutput: Bool = true, _ arguments: [String]) throws -> String {
+    private func tmux(_ arguments: [String]) throws -> String {
+        try Self.tmux(socket: socket, arguments)
+    }
+
+    @discardableResult
+    private static func tmux(socket: String, capturingOutput: Bool = true, _ arguments: [String]) throws -> String {
         let result = try Command.run(["tmux", "-L", socket] + arguments, capturingOutput: capturingOutput)
         guard result.status == 0 else {
             throw Failure(description: "tmux \(arguments.joined(separator: " ")) failed: \(result.output)")

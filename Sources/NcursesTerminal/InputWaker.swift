@@ -10,7 +10,7 @@ enum Wake: Sendable {
     /// The terminal has bytes to read; call `drained()` once they are read.
     case input
     case resize
-    /// SIGTERM, SIGINT or SIGHUP arrived, or the terminal went away.
+    /// SIGTERM, SIGINT or SIGHUP arrived, or the terminal went away (hung up or closed).
     case terminate
 }
 
@@ -22,6 +22,9 @@ final class InputWaker: Sendable {
     let signalFD: Int32
     private let drainedSemaphore = DispatchSemaphore(value: 0)
 
+    /// Starts the input thread.
+    /// - Parameter terminalFD: The terminal to wait on (standard input).
+    /// - Throws: `NcursesError.pipeFailed` when the signal pipe cannot be created.
     init(terminalFD: Int32) throws {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw NcursesError.pipeFailed(errno) }
@@ -44,6 +47,25 @@ final class InputWaker: Sendable {
         drainedSemaphore.signal()
     }
 
+    /// What the terminal looks like right after its input was read dry.
+    enum Probe: Equatable {
+        /// Nothing to read: the usual state.
+        case quiet
+        /// Still readable although nothing could be read: end of file or an error such as EIO,
+        /// or a key that arrived just now.
+        case readableButEmpty
+        /// Hung up, failed or closed.
+        case hungUp
+    }
+
+    /// Polls `fd` without waiting.
+    static func probe(_ fd: Int32) -> Probe {
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&entry, 1, 0) >= 0 else { return errno == EINTR ? .quiet : .hungUp }
+        if entry.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { return .hungUp }
+        return entry.revents & Int16(POLLIN) != 0 ? .readableButEmpty : .quiet
+    }
+
     private static func pollLoop(
         terminalFD: Int32, signalReadFD: Int32, continuation: AsyncStream<Wake>.Continuation, drained: DispatchSemaphore
     ) {
@@ -55,6 +77,7 @@ final class InputWaker: Sendable {
             if ready < 0 {
                 if errno == EINTR { continue }
                 continuation.yield(.terminate)
+                continuation.finish()
                 return
             }
             if fds[1].revents & Int16(POLLIN) != 0 {
@@ -63,13 +86,17 @@ final class InputWaker: Sendable {
                 if received.contains(UInt8(ascii: "W")) { continuation.yield(.resize) }
                 if received.contains(UInt8(ascii: "T")) { continuation.yield(.terminate) }
             }
+            // A hung-up terminal reports POLLIN together with POLLHUP, so the hang-up is checked
+            // first: otherwise every poll returns at once with nothing to read, at full CPU.
             let terminal = fds[0].revents
+            if terminal & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
+                continuation.yield(.terminate)
+                continuation.finish()
+                return
+            }
             if terminal & Int16(POLLIN) != 0 {
                 continuation.yield(.input)
                 drained.wait()
-            } else if terminal & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
-                continuation.yield(.terminate)
-                return
             }
         }
     }

@@ -1,5 +1,5 @@
 import CanvasCore
-import CNcursesw
+internal import CNcursesw
 
 /// Turns what `get_wch` returns into `Key`s.
 enum KeyDecoder {

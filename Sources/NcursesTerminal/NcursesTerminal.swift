@@ -1,6 +1,6 @@
+internal import CNcursesw
 import CanvasCore
 import CanvasUI
-import CNcursesw
 
 #if canImport(Glibc)
 import Glibc
@@ -33,13 +33,23 @@ public final class NcursesTerminal: Terminal {
     private var wakes: AsyncStream<Wake>.AsyncIterator
     private var palette: CursesPalette
     private var running = true
+    /// Input wakes in a row that read nothing while the terminal still polled readable.
+    private var emptyWakes = 0
 
+    /// Starts curses on standard input and output.
+    /// - Throws: `NcursesError` when they are not a terminal, TERM names no known terminal
+    ///   type, or the input thread cannot be set up.
     public init(options: Options = Options()) throws {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw NcursesError.notATerminal }
         _ = tc_setup_locale()
-        waker = try InputWaker(terminalFD: STDIN_FILENO)
         guard tc_start(Int32(options.escapeDelayMilliseconds), options.colors ? 1 : 0, options.mouse ? 1 : 0) == 0 else {
-            throw NcursesError.initFailed
+            throw NcursesError.initFailed(terminalType: getenv("TERM").map { String(cString: $0) })
+        }
+        do {
+            waker = try InputWaker(terminalFD: STDIN_FILENO)
+        } catch {
+            tc_stop()
+            throw error
         }
         tc_install_signal_pipe(waker.signalFD)
         wakes = waker.wakes.makeAsyncIterator()
@@ -63,7 +73,12 @@ public final class NcursesTerminal: Terminal {
         switch wake {
         case .input:
             defer { waker.drained() }
-            return readKeys()
+            let events = readKeys()
+            if events.isEmpty, terminalHasEnded() {
+                running = false
+                return nil
+            }
+            return events
         case .resize:
             var rows: Int32 = 0, cols: Int32 = 0
             _ = tc_update_size(&rows, &cols)
@@ -78,30 +93,52 @@ public final class NcursesTerminal: Terminal {
     public func present(_ changes: [CellRun], frame: Buffer) {
         guard !changes.isEmpty else { return }
         var chars: [wchar_t] = []
+        let blank: [wchar_t] = [wchar_t(bitPattern: UInt32(UInt8(ascii: " ")))]
         for run in changes {
+            let y = run.origin.y
             for (offset, cell) in run.cells.enumerated() where !cell.isContinuation {
+                let x = run.origin.x + offset
                 chars.removeAll(keepingCapacity: true)
                 chars.append(contentsOf: cell.symbol.unicodeScalars.map { wchar_t(bitPattern: $0.value) })
                 let (attributes, pair) = palette.curses(cell.style)
-                _ = tc_put_cell(Int32(run.origin.y), Int32(run.origin.x + offset), chars, Int32(chars.count), attributes, pair)
+                let width = tc_put_cell(Int32(y), Int32(x), chars, Int32(chars.count), attributes, pair)
+                // Where `DisplayWidth` says 2 columns but the C library 1 (e.g. "❤️"), curses
+                // leaves the next column alone and an old glyph could stay there: blank it.
+                if width == 1, x + 1 < frame.size.width, frame[x + 1, y].isContinuation {
+                    _ = tc_put_cell(Int32(y), Int32(x + 1), blank, 1, attributes, pair)
+                }
             }
         }
         tc_refresh()
     }
 
+    /// After a wake that read nothing: whether the terminal is gone (hung up, or readable yet
+    /// empty several times in a row, as at end of file or EIO).
+    private func terminalHasEnded() -> Bool {
+        switch InputWaker.probe(STDIN_FILENO) {
+        case .hungUp:
+            return true
+        case .readableButEmpty:
+            emptyWakes += 1
+            return emptyWakes >= 3
+        case .quiet:
+            emptyWakes = 0
+            return false
+        }
+    }
+
     /// Reads every pending key without waiting.
     private func readKeys() -> [InputEvent] {
-        var events: [InputEvent] = []
-        var pendingEscape = false
+        var joiner = EscapeJoiner()
         while true {
             var value: wint_t = 0
             let result = tc_get_key(&value)
             if result == ERR { break }
-            var key: Key?
+            let key: Key?
             if result == KEY_CODE_YES {
                 let code = Int32(value)
                 if code == KEY_MOUSE {
-                    if let mouse = readMouse() { events.append(.mouse(mouse)) }
+                    if let mouse = readMouse() { joiner.add(.mouse(mouse)) }
                     continue
                 }
                 if code == KEY_RESIZE { continue }  // already reported through the signal pipe
@@ -109,28 +146,16 @@ public final class NcursesTerminal: Terminal {
             } else {
                 key = KeyDecoder.character(UInt32(value))
             }
-            guard var decoded = key else { continue }
+            guard let decoded = key else { continue }
             if decoded == .ctrl("z") {
+                joiner.flush()
                 tc_suspend()
                 continue
             }
-            if pendingEscape {
-                // Esc followed at once by another key is how terminals send Alt+key.
-                pendingEscape = false
-                if decoded != .escape {
-                    decoded.modifiers.insert(.alt)
-                    events.append(.key(decoded))
-                    continue
-                }
-                events.append(.key(.escape))
-            }
-            if decoded == .escape {
-                pendingEscape = true
-                continue
-            }
-            events.append(.key(decoded))
+            joiner.add(decoded)
         }
-        if pendingEscape { events.append(.key(.escape)) }
+        let events = joiner.finish()
+        if !events.isEmpty { emptyWakes = 0 }
         return events
     }
 

@@ -26,6 +26,8 @@ struct DashboardSessionTests {
         #expect(screen[0].hasPrefix("┏━ 1 Calendar ━"))
         #expect(screen[0].contains("┌─ 2 Event Log ─"))
         #expect(screen.last?.contains("NORMAL") == true)
+        // The program runs on the alternate screen, with mouse reporting on and the cursor hidden.
+        #expect(try session.format("#{alternate_on} #{mouse_any_flag} #{cursor_flag}") == "1 1 0")
 
         // Tab: focus moves to the event log, which logs the focus change.
         try session.send("Tab")
@@ -73,6 +75,10 @@ struct DashboardSessionTests {
         #expect(report.status == 0)
         #expect(report.ttyRestored)
         #expect(report.stderr.isEmpty)
+        // Back on the normal screen, with mouse reporting off and the cursor shown.
+        #expect(try session.format("#{alternate_on}") == "0")
+        #expect(try session.format("#{mouse_any_flag}") == "0")
+        #expect(try session.format("#{cursor_flag}") == "1")
     }
 
     @Test func helpOverlayAndAltFocus() async throws {
@@ -139,15 +145,11 @@ struct DashboardSessionTests {
     @Test func sigtermRestoresTheTerminal() async throws {
         let session = try Self.start(size: Size(width: 100, height: 30))
         try await session.waitFor("November 2026")
-        let pid = try #require(Self.pid(ofChildNamed: "termcanvas", session: session))
+        let pid = try #require(session.programPID())
         kill(pid, SIGTERM)
         let report = try await session.waitForExit()
         #expect(report.status == 0)
         #expect(report.ttyRestored)
-    }
-
-    static func pid(ofChildNamed name: String, session: TmuxSession) -> pid_t? {
-        let result = try? Command.run(["pgrep", "-n", "-f", Products.termcanvas.path + " --date"])
-        return result.flatMap { pid_t($0.output.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        #expect(try session.format("#{alternate_on} #{mouse_any_flag} #{cursor_flag}") == "0 0 1")
     }
 }

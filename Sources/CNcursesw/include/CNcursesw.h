@@ -16,13 +16,17 @@
 int tc_setup_locale(void);
 
 /* Starts curses on the terminal: raw, no echo, keypad, hidden cursor, short escape delay.
-   Returns 0 on success. */
+   Also arranges for the terminal to be restored at exit and when the process dies of
+   SIGILL, SIGTRAP, SIGSEGV, SIGBUS, SIGABRT or SIGFPE (a Swift trap, for instance).
+   Returns 0 on success, -1 when curses cannot start (e.g. TERM names an unknown terminal). */
 int tc_start(int escape_delay_ms, int want_colors, int want_mouse);
 
-/* Restores the terminal; safe to call more than once. */
+/* Restores the terminal and the previous crash handlers; safe to call more than once. */
 void tc_stop(void);
 
-/* Suspends for job control (Ctrl-Z), then repaints everything on resume. */
+/* Suspends for job control (Ctrl-Z) with the default action of SIGTSTP, so a job-control
+   shell takes over (and an orphaned process group simply carries on), then repaints
+   everything on resume. */
 void tc_suspend(void);
 
 /* Number of colours the terminal has after tc_start (0 when colours are off). */
@@ -35,7 +39,8 @@ int tc_pair(int fg, int bg);
 attr_t tc_attributes(int bold, int dim, int italic, int underline, int reverse);
 
 /* Draws one cell: `count` wide characters, the first spacing and the rest combining
-   (those with a width are dropped, as curses cannot stack them). */
+   (those with a width are dropped, as curses cannot stack them). Returns the columns curses
+   gave the first character (its `wcwidth`: 1 or 2, 0 for a lone mark), or ERR. */
 int tc_put_cell(int y, int x, const wchar_t *chars, int count, attr_t attributes, int pair);
 
 /* Flushes what was drawn to the terminal. */
@@ -47,7 +52,8 @@ void tc_clear_on_next_refresh(void);
 /* Reads the terminal size from the tty and tells curses about it. Returns 0 on success. */
 int tc_update_size(int *rows, int *cols);
 
-/* Installs handlers that write 'W' (SIGWINCH) or 'T' (SIGTERM, SIGINT, SIGHUP) to `fd`. */
+/* Installs handlers that write 'W' (SIGWINCH) or 'T' (SIGTERM, SIGINT, SIGHUP) to `fd`,
+   which should be non-blocking. */
 void tc_install_signal_pipe(int fd);
 
 /* Reads a key without waiting: returns ERR, OK (character in *ch) or KEY_CODE_YES. */

@@ -65,7 +65,7 @@ let package = Package(
         // Test helpers: a pseudo-terminal driver (tmux) and text snapshots.
         .target(name: "CanvasTesting", dependencies: ["CanvasCore", "CanvasUI"], swiftSettings: swiftSettings),
 
-        .testTarget(name: "CanvasCoreTests", dependencies: ["CanvasCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "CanvasCoreTests", dependencies: ["CanvasCore", "CanvasTesting"], swiftSettings: swiftSettings),
         .testTarget(name: "NcursesTerminalTests", dependencies: ["NcursesTerminal", "CanvasCore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "CanvasUITests",
@@ -85,6 +85,11 @@ let package = Package(
         .testTarget(
             name: "CanvasFilesTests",
             dependencies: ["CanvasFiles", "CanvasCore", "CanvasUI", "Widgets"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "DashboardTests",
+            dependencies: ["termcanvas", "CanvasCore", "CanvasUI", "CanvasFiles", "LayoutStore", "Widgets", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,4 +1,5 @@
 @testable import CanvasCore
+import CanvasTesting
 import Testing
 
 @Suite("Arrangement: random steps keep the rules")

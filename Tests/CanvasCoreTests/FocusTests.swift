@@ -61,14 +61,6 @@ struct FocusTests {
         #expect(manager.focusedPaneID == 9)
     }
 
-    @Test func paneAtAPoint() throws {
-        let manager = try makeManager(Fixture.threePanes)
-        #expect(manager.pane(at: Point(x: 5, y: 11))?.id == 1)
-        #expect(manager.pane(at: Point(x: 6, y: 5))?.id == 2)
-        #expect(manager.pane(at: Point(x: 11, y: 6))?.id == 3)
-        #expect(manager.pane(at: Point(x: 12, y: 0)) == nil)
-    }
-
     @Test(arguments: [
         (PaneID(1), Direction.right, PaneID(2)), (1, .down, 3),
         (2, .left, 1), (2, .down, 4),

@@ -85,15 +85,4 @@ struct GeometryTests {
         #expect(r.moved(to: Point(x: 7, y: 1)) == rect(7, 1, 10, 6))
         #expect(r.resized(to: Size(width: 3, height: 2)) == rect(2, 3, 3, 2))
     }
-
-    @Test func rectStripBeyondEachEdge() {
-        let r = rect(2, 3, 4, 5)
-        #expect(r.strip(beyond: .left) == rect(1, 3, 1, 5))
-        #expect(r.strip(beyond: .right, depth: 2) == rect(6, 3, 2, 5))
-        #expect(r.strip(beyond: .up) == rect(2, 2, 4, 1))
-        #expect(r.strip(beyond: .down, depth: 3) == rect(2, 8, 4, 3))
-        for direction in Direction.allCases {
-            #expect(!r.intersects(r.strip(beyond: direction)))
-        }
-    }
 }

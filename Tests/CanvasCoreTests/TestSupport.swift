@@ -1,4 +1,5 @@
 @testable import CanvasCore
+import CanvasTesting
 import Testing
 
 // Shared builders and checks for the CanvasCore tests.
@@ -88,19 +89,4 @@ func expectRefused(
     _ step: (inout CanvasManager) throws -> Void
 ) {
     expectRefused(&manager, matching: { $0 == expected }, sourceLocation: sourceLocation, step)
-}
-
-/// SplitMix64: a small, fast, seedable generator so random tests are reproducible.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E4B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }

@@ -1,4 +1,5 @@
 import CanvasCore
+import CanvasTesting
 import CanvasUI
 import Testing
 

@@ -29,7 +29,7 @@ struct BufferDiffTests {
     @Test func aStyleChangeAloneIsAChange() {
         let previous = Buffer(lines: ["abcd"])
         var next = previous
-        next.setStyle(Style(attributes: .reverse), in: Rect(x: 1, y: 0, width: 2, height: 1))
+        next.write("bc", at: Point(x: 1, y: 0), style: Style(attributes: .reverse))
         let runs = next.changes(since: previous)
         #expect(describe(runs) == ["1,0:b|c"])
         #expect(runs.first?.cells.map(\.style) == [Style(attributes: .reverse), Style(attributes: .reverse)])

@@ -34,7 +34,7 @@ struct CrashSafetyTests {
         let binary = Products.termcanvas.path
         #expect(try Command.run([binary, "layout", "import", files[0].path], environment: environment).status == 0)
 
-        var generator = SplitMix(seed: 9)
+        var generator = SplitMix64(seed: 9)
         var killedMidWay = 0
         for round in 0..<60 {
             let (file, written) = (files[round % 2], [old, new][round % 2])

@@ -40,7 +40,7 @@ struct HostileInputTests {
     @Test func thousandRandomKeysIncludingEscapeFragments() async throws {
         let session = try DashboardSessionTests.start(size: Size(width: 100, height: 30))
         try await session.waitFor("November 2026")
-        var generator = SplitMix(seed: 2026)
+        var generator = SplitMix64(seed: 2026)
         let fragments = ["\u{1B}", "\u{1B}[", "\u{1B}[1;", "\u{1B}O", "\u{1B}[A", "\u{1B}[1;3C", "\u{1B}[200~",
                          "\u{1B}[<0;5;5M", "\u{1B}]0;title\u{07}", "\t", "\r", "\u{7F}", "é", "日", "🙂"]
         let plain = Array("aAxXuUsS ?1234567890[]{};:'\",.<>/\\|`~!@#$%^&*()-_=+") .map(String.init)
@@ -70,20 +70,5 @@ struct HostileInputTests {
         let report = try await session.waitForExit()
         #expect(report.status == 0)
         #expect(report.ttyRestored)
-    }
-}
-
-/// A small seeded generator so random tests repeat exactly.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

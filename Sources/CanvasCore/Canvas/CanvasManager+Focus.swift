@@ -34,11 +34,6 @@ extension CanvasManager {
         return true
     }
 
-    /// The pane whose frame contains `point` (grid units).
-    public func pane(at point: Point) -> Pane? {
-        panes.first { $0.frame.contains(point) }
-    }
-
     static func nearestPane(from frame: Rect, toward direction: Direction, among panes: [Pane]) -> PaneID? {
         func score(_ other: Rect) -> (gap: Int, overlap: Int, offset: Int)? {
             let gap: Int, overlap: Int, offset: Int

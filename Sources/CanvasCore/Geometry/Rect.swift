@@ -64,15 +64,5 @@ public struct Rect: Hashable, Sendable, Codable, CustomStringConvertible {
 
     public func resized(to size: Size) -> Rect { Rect(origin: origin, size: size) }
 
-    /// The strip of `depth` units just outside this rectangle's edge facing `direction`.
-    public func strip(beyond direction: Direction, depth: Int = 1) -> Rect {
-        switch direction {
-        case .left: Rect(x: minX - depth, y: minY, width: depth, height: height)
-        case .right: Rect(x: maxX, y: minY, width: depth, height: height)
-        case .up: Rect(x: minX, y: minY - depth, width: width, height: depth)
-        case .down: Rect(x: minX, y: maxY, width: width, height: depth)
-        }
-    }
-
     public var description: String { "\(minX),\(minY) \(width)×\(height)" }
 }

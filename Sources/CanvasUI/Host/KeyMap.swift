@@ -4,7 +4,8 @@ public struct KeyHint: Hashable, Sendable {
     public let action: String
 }
 
-/// The default key map, written once for the status bar and the help overlay.
+/// The default key map as the status bar and the help overlay describe it; the bindings
+/// themselves are in `CanvasHost+Input.swift` and `CanvasHost+Library.swift`.
 public enum KeyMap {
     public static let normal: [KeyHint] = [
         KeyHint(keys: "Tab", action: "focus"), KeyHint(keys: "Alt+←↑↓→", action: "focus dir"),

@@ -67,6 +67,14 @@ func main() throws {
     }
 }
 
+/// The default-sized layout: three panes side by side.
+func threePanes(name: String) -> LayoutData {
+    LayoutData(name: name, panes: (0..<3).map { index in
+        Pane(id: PaneID(index + 1), app: .calendar, frame: Rect(x: index * 4, y: 0, width: 4, height: 12),
+             state: ["selected": "2026-11-22"])
+    }, focused: 1)
+}
+
 /// A 50-pane layout (10 × 5 tiles) with settings and state in every pane.
 func fiftyPanes(name: String) -> LayoutData {
     let grid = GridSpec(columns: 20, rows: 10, minimumPaneSize: Size(width: 1, height: 1))
@@ -88,16 +96,20 @@ func storeBenchmarks() throws {
     measure("save", iterations: 500) { try! store.save(layout) }
     measure("load (with its history)", iterations: 500) { _ = try! store.load(named: "fifty") }
 
-    var manager = try CanvasManager(layout: fiftyPanes(name: "steps"))
-    let start = ContinuousClock.now
-    for step in 0..<10_000 {
-        try manager.movePane(1, step.isMultiple(of: 2) ? .down : .up)  // swaps with its neighbour
-        try store.recordStep("move", layout: manager.saveLayout())
+    for (name, start, there, back) in [("steps", fiftyPanes(name: "steps"), Direction.down, Direction.up),
+                                       ("small", threePanes(name: "small"), .right, .left)] {
+        var manager = try CanvasManager(layout: start)
+        let began = ContinuousClock.now
+        for step in 0..<10_000 {
+            try manager.movePane(1, step.isMultiple(of: 2) ? there : back)  // swaps with its neighbour
+            try store.recordStep("move", layout: manager.saveLayout())
+        }
+        let elapsed = ContinuousClock.now - began
+        print("10 000 steps of a \(start.panes.count)-pane layout: \(elapsed / 10_000) each, history keeps"
+            + " \(try store.history(named: name).count) steps")
     }
-    let elapsed = ContinuousClock.now - start
     let bytes = try DatabaseFileSize.onDisk(folder.appendingPathComponent("layouts.sqlite"))
-    print("10 000 recorded steps: \(elapsed / 10_000) each; history kept \(try store.history(named: "steps").count) steps;"
-        + " database and WAL \(bytes / 1024) KiB")
+    print("database and WAL after both: \(bytes / 1024) KiB")
     measure("load with a full history (500 steps)", iterations: 50) { _ = try! store.load(named: "steps") }
 }
 

@@ -19,7 +19,14 @@ extension LayoutStore {
         do {
             return Opened(store: try openPool(at: url), recovered: nil)
         } catch let error as DatabaseError where [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode) {
-            let aside = url.path + ".corrupt-\(Int(Date().timeIntervalSince1970))"
+            let stamp = url.path + ".corrupt-\(Int(Date().timeIntervalSince1970))"
+            // Never over an earlier kept file, e.g. one damaged in the same second.
+            var aside = stamp
+            var attempt = 1
+            while FileManager.default.fileExists(atPath: aside) {
+                attempt += 1
+                aside = stamp + "-\(attempt)"
+            }
             try FileManager.default.moveItem(atPath: url.path, toPath: aside)
             for suffix in ["-wal", "-shm"] {
                 try? FileManager.default.moveItem(atPath: url.path + suffix, toPath: aside + suffix)
@@ -28,12 +35,26 @@ extension LayoutStore {
         }
     }
 
+    /// Opening a pool switches the file to WAL mode, which SQLite refuses with SQLITE_BUSY, without
+    /// waiting for the busy timeout, while another program sets up the same new file: try again for a moment.
+    private static func makePool(at url: URL, configuration: Configuration) throws -> DatabasePool {
+        var attempts = 0
+        while true {
+            do {
+                return try DatabasePool(path: url.path, configuration: configuration)
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && attempts < 100 {
+                attempts += 1
+                Thread.sleep(forTimeInterval: 0.01)
+            }
+        }
+    }
+
     private static func openPool(at url: URL) throws -> LayoutStore {
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
         configuration.label = "layouts"
         do {
-            let pool = try DatabasePool(path: url.path, configuration: configuration)
+            let pool = try makePool(at: url, configuration: configuration)
             // A damaged file can open fine and fail only when read: check it now.
             let check = try pool.read { db in try String.fetchOne(db, sql: "PRAGMA quick_check") }
             guard check == "ok" else { throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: check) }

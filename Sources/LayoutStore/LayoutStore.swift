@@ -91,6 +91,8 @@ public struct LayoutStore: Sendable {
     /// Saves a layout under a new name with the history of the layout it was arranged in, so
     /// that "save as" keeps undo. Replaces whatever was saved under the new name.
     public func save(_ layout: LayoutData, continuingHistoryOf source: String) throws {
+        // Under its own name it is a plain save: deleting first would lose the very history to keep.
+        guard source != layout.name else { return try save(layout) }
         try Self.validate(layout)
         try write { db in
             try LayoutRecord.filter(LayoutRecord.Columns.name == layout.name).deleteAll(db)

@@ -30,7 +30,10 @@ struct Composition {
             return opened.store
         } catch {
             logger.error("layout database unusable", metadata: ["error": "\(error)"])
-            notices.append(.error("\(error) — changes will not be saved"))
+            // First what it means, as the status bar may cut a long line; then why, readably.
+            let reason = (error as? LayoutStoreError)?.description
+                ?? "\(paths.layoutDatabase.path): \((error as NSError).localizedDescription)"
+            notices.append(.error("Changes will not be saved: \(reason)"))
             return try! LayoutStore.inMemory()  // an in-memory database cannot fail to open
         }
     }

@@ -56,7 +56,12 @@ struct DashboardLibrary: LayoutLibrary {
         try store.setPreference(Self.layoutPreference, to: layout.name)
     }
 
-    func recordStep(_ step: String, layout: LayoutData) async throws { try store.recordStep(step, layout: layout) }
+    func recordStep(_ step: String, layout: LayoutData, before: LayoutData) async throws {
+        // A layout's history starts with how it was before its first step (a preset, a file).
+        if try store.layout(named: layout.name) == nil { try store.save(before) }
+        try store.recordStep(step, layout: layout)
+    }
+
     func recordUndo(layout: LayoutData) async throws { try store.recordUndo(layout: layout) }
     func recordRedo(layout: LayoutData) async throws { try store.recordRedo(layout: layout) }
     func delete(_ name: String) async throws { try store.delete(named: name) }
@@ -71,8 +76,12 @@ struct DashboardLibrary: LayoutLibrary {
     }
 
     /// The theme file of that name; the built-in dark theme when no file is found for `dark`.
+    /// The theme is named after its file, as the picker lists it and the preference remembers it.
     func themeNow(_ name: String) throws -> Theme {
-        if let theme = try presets.theme(named: name) { return theme }
+        if var theme = try presets.theme(named: name) {
+            theme.name = name
+            return theme
+        }
         guard name == Theme.dark.name else {
             throw ThemeNotFound(name: name, available: presets.themeNames())
         }

@@ -57,7 +57,9 @@ extension CanvasHost {
             picker.selected = names.firstIndex(of: theme.name) ?? 0
             mode = .themePicker(picker)
         case .themeLoaded(let loaded):
-            guard case .themePicker = mode else { return }
+            // Previews load concurrently and may arrive out of order: show only the highlighted one.
+            guard case .themePicker(let picker) = mode, let names = picker.names,
+                  names.indices.contains(picker.selected), names[picker.selected] == loaded.name else { return }
             theme = loaded
         case .saved(let name):
             notice = .info("Saved as \(name)")
@@ -79,14 +81,14 @@ extension CanvasHost {
             manager.rename(to: name)
             let layout = manager.saveLayout()
             guard let library else { return }
-            effects.write("save \(name)") {
+            // "Saved as" only once it is saved.
+            effects.write("save \(name)", then: .saved(name)) {
                 if name == source {
                     try await library.save(layout)
                 } else {
                     try await library.save(layout, continuingHistoryOf: source)
                 }
             }
-            effects.perform { .saved(name) }
         default:
             _ = field.edit(key)
             mode = .savePrompt(field)
@@ -110,6 +112,12 @@ extension CanvasHost {
                 let newName = field.text.trimmingCharacters(in: .whitespaces)
                 picker.action = .browsing
                 guard !newName.isEmpty, newName != name else { break }
+                // The store refuses a taken name; refuse it here too, before the current layout is renamed.
+                if picker.items?.contains(where: { $0.name == newName && !$0.isPreset }) == true {
+                    notice = .error("A layout named '\(newName)' already exists")
+                    picker.action = .renaming(name, field)
+                    break
+                }
                 if name == manager.layout.name { manager.rename(to: newName) }
                 persist("rename \(name)") { try await $0.rename(name, to: newName) }
                 openLayoutPicker()

@@ -184,12 +184,13 @@ public final class CanvasHost {
     /// records it in the layout's history on disk.
     func arrange(_ step: String, _ change: (inout CanvasManager) throws(CanvasError) -> Void) {
         syncWidgetValues()
+        let before = manager.saveLayout()
         do {
             try change(&manager)
             reconcileWidgets()
             bus.publish(LayoutChanged(step: step))
             let layout = manager.saveLayout()
-            persist("record the step") { try await $0.recordStep(step, layout: layout) }
+            persist("record the step") { try await $0.recordStep(step, layout: layout, before: before) }
         } catch {
             notice = .error("Can't \(step): \(error)")
         }

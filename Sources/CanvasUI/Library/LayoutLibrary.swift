@@ -12,7 +12,9 @@ public protocol LayoutLibrary: Sendable {
     func save(_ layout: LayoutData) async throws
     /// Saves under a new name, keeping the history of the layout it was arranged as ("save as").
     func save(_ layout: LayoutData, continuingHistoryOf source: String) async throws
-    func recordStep(_ step: String, layout: LayoutData) async throws
+    /// Records one arrangement step: `layout` is the result, `before` the arrangement it changed
+    /// (the start of the history when the layout was never saved).
+    func recordStep(_ step: String, layout: LayoutData, before: LayoutData) async throws
     func recordUndo(layout: LayoutData) async throws
     func recordRedo(layout: LayoutData) async throws
     func delete(_ name: String) async throws

@@ -1,0 +1,195 @@
+import CanvasCore
+import CanvasFiles
+import CanvasUI
+import Foundation
+import LayoutStore
+import Logging
+import Testing
+@testable import termcanvas
+import Widgets
+
+// The real pieces, put together as the dashboard does: a SQLite layout store in a fresh temporary
+// directory, the repository's preset layouts and themes, a `DashboardLibrary` and a `CanvasHost`.
+// The host's IO runs off the main actor; its results come back as `HostMessage`s, which the
+// helpers below wait for (with a timeout) and hand to the host, as the app loop would.
+
+enum Repo {
+    /// The repository root: this file is `Tests/DashboardTests/Support.swift`.
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let layouts = root.appendingPathComponent("layouts")
+    static let themes = root.appendingPathComponent("themes")
+    static let presets = PresetFiles(layoutFolders: [layouts], themeFolders: [themes])
+
+    static func contents(_ path: String) throws -> String {
+        try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+    }
+}
+
+enum Fixed {
+    static let today = CalendarDate(year: 2026, month: 11, day: 22)!
+    static let clock = CanvasClock.fixed(today)
+    static let logger = Logger(label: "dashboard-test", factory: { _ in SwiftLogNoOpLogHandler() })
+    static let size = Size(width: 100, height: 30)
+}
+
+/// A directory of its own for one test, removed when the test is done with it.
+final class TemporaryDirectory: Sendable {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("termcanvas-dashboard-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    var database: URL { url.appendingPathComponent("data/layouts.sqlite") }
+}
+
+struct Timeout: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// Collects what the host's IO sends back, so a test can wait for it.
+@MainActor
+final class Inbox {
+    private(set) var pending: [HostMessage] = []
+
+    init(_ messages: AsyncStream<HostMessage>) {
+        Task { @MainActor [weak self] in
+            for await message in messages {
+                guard let self else { return }
+                self.pending.append(message)
+            }
+        }
+    }
+
+    /// Waits until `count` messages have arrived and takes them, oldest first.
+    func take(_ count: Int, timeout: Duration = .seconds(10)) async throws -> [HostMessage] {
+        let deadline = ContinuousClock.now + timeout
+        while pending.count < count {
+            guard ContinuousClock.now < deadline else {
+                throw Timeout(description: "waited for \(count) message(s), got \(pending.count): \(pending)")
+            }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        let taken = Array(pending.prefix(count))
+        pending.removeFirst(count)
+        return taken
+    }
+
+    /// Lets anything still in flight arrive, then says whether nothing came.
+    func isQuiet(for time: Duration = .milliseconds(150)) async throws -> Bool {
+        try await Task.sleep(for: time)
+        return pending.isEmpty
+    }
+}
+
+/// A dashboard on a real store: the host, its library and the store underneath.
+@MainActor
+final class Rig {
+    let directory: TemporaryDirectory
+    let store: LayoutStore
+    let library: DashboardLibrary
+    let host: CanvasHost
+    let inbox: Inbox
+
+    /// Starts on `layout` (default: the `default` preset, as a first start does), on the database in
+    /// `directory` (default: a fresh one).
+    init(directory: TemporaryDirectory? = nil, layout: String = "default", theme: Theme = .dark,
+         presets: PresetFiles = Repo.presets) throws {
+        let directory = try directory ?? TemporaryDirectory()
+        self.directory = directory
+        let opened = try LayoutStore.open(at: directory.database)
+        #expect(opened.recovered == nil)
+        store = opened.store
+        library = DashboardLibrary(store: store, presets: presets, adaptTheme: { $0 })
+        let manager = try CanvasManager(layout: try library.layoutNow(layout))
+        host = CanvasHost(manager: manager, catalog: .builtIn, bus: EventBus(now: Fixed.clock.now), clock: Fixed.clock,
+                          theme: theme, logger: Fixed.logger, size: Fixed.size, library: library)
+        inbox = Inbox(host.effects.messages)
+    }
+
+    /// Presses keys that start no IO, or whose IO a test waits for separately.
+    func press(_ keys: Key...) {
+        for key in keys { host.handle(.key(key)) }
+    }
+
+    /// Types text, one character a key.
+    func type(_ text: String) {
+        for character in text { host.handle(.key(.char(character))) }
+    }
+
+    /// Waits for the next `count` messages of the host's IO and hands them to the host.
+    @discardableResult
+    func deliver(_ count: Int = 1, timeout: Duration = .seconds(10)) async throws -> [HostMessage] {
+        let messages = try await inbox.take(count, timeout: timeout)
+        for message in messages { host.receive(message) }
+        return messages
+    }
+
+    /// Presses a key and delivers the `count` messages its IO sends back.
+    @discardableResult
+    func press(_ key: Key, expecting count: Int) async throws -> [HostMessage] {
+        host.handle(.key(key))
+        return try await deliver(count)
+    }
+
+    /// Waits for every queued write, so the store can be checked.
+    func settle() async {
+        await host.effects.drain()
+    }
+
+    var screen: [String] { host.compose().lines }
+    var text: String { host.compose().text }
+    var statusBar: String { screen.last ?? "" }
+
+    /// The frames of the panes by pane number, e.g. `[1: (0,0) 5×12]`.
+    var frames: [PaneID: Rect] {
+        Dictionary(uniqueKeysWithValues: host.manager.panes.map { ($0.id, $0.frame) })
+    }
+
+    func storedNames() throws -> [String] {
+        try store.summaries().map(\.name)
+    }
+
+    func steps(of name: String) throws -> [String] {
+        try store.history(named: name).map(\.step)
+    }
+
+    func currentStep(of name: String) throws -> Int? {
+        try store.history(named: name).firstIndex(where: \.isCurrent)
+    }
+}
+
+extension HostMessage {
+    /// A short name of the message, for expectations.
+    var kind: String {
+        switch self {
+        case .layoutsListed: "layoutsListed"
+        case .layoutLoaded: "layoutLoaded"
+        case .historyLoaded: "historyLoaded"
+        case .themesListed: "themesListed"
+        case .themeLoaded: "themeLoaded"
+        case .saved: "saved"
+        case .notice(let notice): "notice: \(notice.text)"
+        }
+    }
+}
+
+extension Key {
+    static let backspace = Key(.backspace)
+    static let delete = Key(.delete)
+    static let home = Key(.home)
+    static let end = Key(.end)
+}
+
+/// The pane titles on screen, e.g. `["1 Calendar", "2 Event Log"]`, read from the borders.
+func paneTitles(_ lines: [String]) -> [String] {
+    let pattern = /[┌┏][─━] (\d [A-Za-z ]+?) [─━]/
+    return lines.flatMap { line in line.matches(of: pattern).map { String($0.output.1) } }.sorted()
+}

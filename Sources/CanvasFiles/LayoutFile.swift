@@ -1,4 +1,5 @@
 import CanvasCore
+import Foundation
 import Yams
 
 /// The human-editable layout file format (YAML):
@@ -22,7 +23,11 @@ public enum LayoutFile {
         let root = try reader.root(of: text)
         let rootNode = Node.mapping(root)
         try reader.rejectUnknownKeys(in: root, allowed: ["name", "grid", "focused", "panes"], field: "")
-        let name = try reader.string(try reader.required("name", in: root, at: rootNode, field: ""), field: "name")
+        let nameNode = try reader.required("name", in: root, at: rootNode, field: "")
+        let name = try reader.string(nameNode, field: "name")
+        guard !name.isEmpty, name.count <= 64, name.trimmingCharacters(in: .whitespaces) == name else {
+            throw reader.error(at: nameNode, field: "name", "expected 1 to 64 characters without spaces at either end")
+        }
         var grid = GridSpec.standard
         if let gridNode = root["grid"] {
             let mapping = try reader.mapping(gridNode, field: "grid")
@@ -46,7 +51,7 @@ public enum LayoutFile {
             }
             focused = id
         }
-        let layout = LayoutData(name: name, grid: grid, panes: panes, focused: focused ?? panes.first?.id)
+        let layout = LayoutData(name: name, grid: grid, panes: panes, focused: focused)
         do {
             try layout.validate()
         } catch {

@@ -1,5 +1,6 @@
 import CanvasCore
 @testable import CanvasFiles
+import Foundation
 import Testing
 
 @Suite("Writing layout files")
@@ -47,7 +48,9 @@ struct LayoutFileExportTests {
 
     @Test(arguments: tricky)
     func everyTrickyStringSurvivesAsNameValueAndKey(_ value: String) throws {
-        let layout = LayoutData(name: value, panes: [
+        // Names follow the store's rules (1–64 characters, no surrounding spaces); values are free.
+        let validName = !value.isEmpty && value.count <= 64 && value.trimmingCharacters(in: .whitespaces) == value
+        let layout = LayoutData(name: validName ? value : "tricky", panes: [
             Pane(id: 1, app: value.isEmpty ? "app" : AppKind(value), frame: Rect(x: 0, y: 0, width: 12, height: 12),
                  config: ["value": value], state: [value: value]),
         ], focused: 1)

@@ -9,7 +9,9 @@ struct YAMLReader {
     func root(of text: String) throws -> Node.Mapping {
         let node: Node?
         do {
-            node = try Yams.compose(yaml: text)
+            // Tags are not resolved (no regular expressions to compile, which costs milliseconds at
+            // start-up): every field is read from its text here, with its own rules.
+            node = try Yams.compose(yaml: text, .basic)
         } catch let error as YamlError {
             throw syntaxError(error)
         }
@@ -37,11 +39,6 @@ struct YAMLReader {
             throw error(at: node, field: field,
                         "expected a whole number from \(range.lowerBound) to \(range.upperBound), got \(describe(node))")
         }
-        return value
-    }
-
-    func bool(_ node: Node, field: String) throws -> Bool {
-        guard let value = node.bool else { throw error(at: node, field: field, "expected true or false, got \(describe(node))") }
         return value
     }
 

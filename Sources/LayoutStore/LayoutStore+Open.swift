@@ -17,7 +17,7 @@ extension LayoutStore {
     public static func open(at url: URL) throws -> Opened {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         do {
-            return Opened(store: try openPool(at: url), recovered: nil)
+            return Opened(store: try openDatabase(at: url), recovered: nil)
         } catch let error as DatabaseError where [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode) {
             let stamp = url.path + ".corrupt-\(Int(Date().timeIntervalSince1970))"
             // Never over an earlier kept file, e.g. one damaged in the same second.
@@ -31,17 +31,17 @@ extension LayoutStore {
             for suffix in ["-wal", "-shm"] {
                 try? FileManager.default.moveItem(atPath: url.path + suffix, toPath: aside + suffix)
             }
-            return Opened(store: try openPool(at: url), recovered: .corrupt(path: url.path, keptAs: aside))
+            return Opened(store: try openDatabase(at: url), recovered: .corrupt(path: url.path, keptAs: aside))
         }
     }
 
-    /// Opening a pool switches the file to WAL mode, which SQLite refuses with SQLITE_BUSY, without
+    /// Opening switches the file to WAL mode, which SQLite refuses with SQLITE_BUSY, without
     /// waiting for the busy timeout, while another program sets up the same new file: try again for a moment.
-    private static func makePool(at url: URL, configuration: Configuration) throws -> DatabasePool {
+    private static func makeQueue(at url: URL, configuration: Configuration) throws -> DatabaseQueue {
         var attempts = 0
         while true {
             do {
-                return try DatabasePool(path: url.path, configuration: configuration)
+                return try DatabaseQueue(path: url.path, configuration: configuration)
             } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && attempts < 100 {
                 attempts += 1
                 Thread.sleep(forTimeInterval: 0.01)
@@ -49,16 +49,19 @@ extension LayoutStore {
         }
     }
 
-    private static func openPool(at url: URL) throws -> LayoutStore {
+    /// One connection in WAL mode: the dashboard makes one read or write at a time, and a single
+    /// connection opens in a fraction of the time a pool takes, which start-up feels.
+    private static func openDatabase(at url: URL) throws -> LayoutStore {
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
+        configuration.journalMode = .wal
         configuration.label = "layouts"
         do {
-            let pool = try makePool(at: url, configuration: configuration)
+            let queue = try makeQueue(at: url, configuration: configuration)
             // A damaged file can open fine and fail only when read: check it now.
-            let check = try pool.read { db in try String.fetchOne(db, sql: "PRAGMA quick_check") }
+            let check = try queue.read { db in try String.fetchOne(db, sql: "PRAGMA quick_check") }
             guard check == "ok" else { throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: check) }
-            return try LayoutStore(pool, path: url.path)
+            return try LayoutStore(queue, path: url.path)
         } catch let error as DatabaseError where ![.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode) {
             if error.resultCode == .SQLITE_CANTOPEN || error.resultCode == .SQLITE_PERM || error.resultCode == .SQLITE_AUTH,
                !FileManager.default.isWritableFile(atPath: url.path) {

@@ -21,9 +21,12 @@ public struct LayoutStore: Sendable {
     public init(_ writer: any DatabaseWriter, path: String? = nil) throws {
         self.writer = writer
         self.path = path
-        try writer.write { db in
-            if try Self.migrator.hasBeenSuperseded(db) { throw LayoutStoreError.newerVersion(path: path ?? ":memory:") }
+        // Reading first: an up-to-date database (every start but the first) is not written to.
+        let (superseded, complete) = try writer.read { db in
+            (try Self.migrator.hasBeenSuperseded(db), try Self.migrator.hasCompletedMigrations(db))
         }
+        if superseded { throw LayoutStoreError.newerVersion(path: path ?? ":memory:") }
+        guard !complete else { return }
         do {
             try Self.migrator.migrate(writer)
         } catch {

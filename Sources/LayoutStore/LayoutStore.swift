@@ -22,11 +22,16 @@ public struct LayoutStore: Sendable {
         self.writer = writer
         self.path = path
         // Reading first: an up-to-date database (every start but the first) is not written to.
-        let (superseded, complete) = try writer.read { db in
+        // A read racing another program that creates the same file can fail; the write path below
+        // then settles it under the write lock.
+        let current = try? writer.read { db in
             (try Self.migrator.hasBeenSuperseded(db), try Self.migrator.hasCompletedMigrations(db))
         }
-        if superseded { throw LayoutStoreError.newerVersion(path: path ?? ":memory:") }
-        guard !complete else { return }
+        if current?.0 == true { throw LayoutStoreError.newerVersion(path: path ?? ":memory:") }
+        guard current?.1 != true else { return }
+        try writer.write { db in
+            if try Self.migrator.hasBeenSuperseded(db) { throw LayoutStoreError.newerVersion(path: path ?? ":memory:") }
+        }
         do {
             try Self.migrator.migrate(writer)
         } catch {

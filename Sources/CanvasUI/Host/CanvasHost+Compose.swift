@@ -3,7 +3,7 @@ import CanvasCore
 extension CanvasHost {
     /// Composes the whole frame for the current size: panes, status bar and any overlay.
     public func compose() -> Buffer {
-        var buffer = Buffer(size: size, filling: Cell(" ", style: theme[.text]))
+        var buffer = Buffer(size: size, filling: background)
         if let needed = minimumSize(), !size.contains(needed) {
             drawTooSmall(into: &buffer, needed: needed)
             return buffer
@@ -12,6 +12,12 @@ extension CanvasHost {
         drawStatusBar(into: &buffer)
         drawOverlay(into: &buffer)
         return buffer
+    }
+
+    /// An empty cell: only the background shows on a space, so the text colour is left out and
+    /// a dark theme's empty cell equals the terminal's own blank (and is never sent).
+    var background: Cell {
+        Cell(" ", style: Style(background: theme[.text].background))
     }
 
     /// The smallest terminal that gives every pane its minimum cells, or nil without panes.
@@ -62,7 +68,7 @@ extension CanvasHost {
 
     private func drawContent(of pane: Pane, in inside: Rect, focused: Bool, into buffer: inout Buffer) {
         guard !inside.isEmpty, let entry = mounted[pane.id] else { return }
-        var content = Buffer(size: inside.size, filling: Cell(" ", style: theme[.text]))
+        var content = Buffer(size: inside.size, filling: background)
         if let failure = entry.failure {
             content.write("This widget failed:", at: .zero, style: theme[.error])
             wrap(failure, width: inside.width).prefix(max(0, inside.height - 1)).enumerated().forEach { row, line in

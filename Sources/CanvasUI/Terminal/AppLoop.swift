@@ -13,7 +13,8 @@ public enum AppLoop {
     }
 
     public static func run(_ host: CanvasHost, on terminal: some Terminal) async {
-        var previous: Buffer?
+        // A terminal starts blank, so blank cells of the first frame need not be sent.
+        var previous = Buffer(size: terminal.size)
         func render() {
             let frame = host.compose()
             terminal.present(frame.changes(since: previous), frame: frame)

@@ -25,6 +25,18 @@ struct HostOverlayTests {
         #expect(host.screen.contains { $0.contains("┏━ Help ━") })
     }
 
+    @Test func helpTallerThanTheTerminalSaysHowMuchIsHidden() throws {
+        let host = try makeHost(halves, size: Size(width: 100, height: 16))
+        host.press(.char("?"))
+        let screen = host.screen
+        #expect(screen.contains { $0.contains("┃ Everywhere ") })
+        // 15 canvas rows: a border each side and 13 lines, the last of which says what is missing.
+        let total = KeyMap.help.reduce(0) { $0 + 1 + $1.keys.count } + (KeyMap.help.count - 1) + 2
+        let hidden = total - 12
+        #expect(screen.contains { $0.contains("┃ … \(hidden) more lines: enlarge the terminal ") })
+        #expect(!screen.contains { $0.contains("Any key closes this help.") })
+    }
+
     @Test func helpOverArrangeModeReturnsToArrangeMode() throws {
         let host = try makeHost(halves, size: Size(width: 100, height: 30))
         host.press(.ctrl("e"), .char("?"))

@@ -108,7 +108,7 @@ struct LayoutPickerTests {
         #expect(messages.map(\.kind) == ["layoutLoaded"])
         #expect(rig.host.mode == .normal)
         #expect(rig.host.manager.layout.name == "planner")
-        #expect(rig.statusBar.hasSuffix(" Loaded planner "))
+        #expect(rig.statusBar.contains("  Loaded planner "))
         #expect(paneTitles(rig.screen) == ["1 Calendar", "2 Calendar", "3 Event Log"])
         #expect(rig.text.contains("November 2026"))
         #expect(!rig.text.contains("Layouts"))
@@ -200,6 +200,20 @@ struct LayoutPickerTests {
         #expect(listed(rig) == ["default", "monitor", "planner"])
         #expect(rig.host.mode != .normal)
         #expect(try await rig.inbox.isQuiet())
+    }
+
+    @Test func theOpenLayoutCannotBeDeleted() async throws {
+        let rig = try Rig()
+        rig.press(.ctrl("e"), .shift(.right), .enter)  // a step stores the open layout, "default"
+        await rig.settle()
+        #expect(try rig.storedNames() == ["default"])
+        try await openPicker(rig)
+        #expect(highlighted(rig) == "default")
+        rig.press(.char("d"))
+        #expect(rig.statusBar.contains("default is open; load another layout before deleting it"))
+        #expect(!rig.text.contains("Delete default?"))
+        await rig.settle()
+        #expect(try rig.storedNames() == ["default"])
     }
 
     @Test func rTypingAndEnterRenamesAStoredLayout() async throws {

@@ -30,7 +30,7 @@ struct SaveAsTests {
         let messages = try await rig.press(.enter, expecting: 1)
         #expect(messages.map(\.kind) == ["saved"])
         #expect(!rig.text.contains("Save layout"))
-        #expect(rig.statusBar.hasSuffix(" Saved as work "))
+        #expect(rig.statusBar.contains("  Saved as work "))
 
         await rig.settle()
         let stored = try #require(try rig.store.layout(named: "work"))
@@ -58,7 +58,7 @@ struct SaveAsTests {
         rig.press(.ctrl("s"), .ctrl("u"))
         rig.type("work")
         try await rig.press(.enter, expecting: 1)
-        #expect(rig.statusBar.hasSuffix(" Saved as work "))
+        #expect(rig.statusBar.contains("  Saved as work "))
         // Without waiting for the writes: the message says the layout is saved, so it is.
         #expect(try rig.store.layout(named: "work") == rig.host.currentLayout())
         #expect(try rig.steps(of: "work") == ["created", "move", "resize"])
@@ -69,7 +69,7 @@ struct SaveAsTests {
         #expect(try rig.storedNames().isEmpty)
         rig.press(.ctrl("s"))
         try await rig.press(.enter, expecting: 1)
-        #expect(rig.statusBar.hasSuffix(" Saved as default "))
+        #expect(rig.statusBar.contains("  Saved as default "))
         await rig.settle()
         #expect(try rig.store.layout(named: "default") == rig.host.currentLayout())
         #expect(try rig.steps(of: "default") == ["created"])
@@ -81,7 +81,7 @@ struct SaveAsTests {
         rig.press(.ctrl("s"), .ctrl("u"))
         rig.type("  my board  ")
         try await rig.press(.enter, expecting: 1)
-        #expect(rig.statusBar.hasSuffix(" Saved as my board "))
+        #expect(rig.statusBar.contains("  Saved as my board "))
         await rig.settle()
         #expect(try rig.storedNames() == ["my board"])
     }

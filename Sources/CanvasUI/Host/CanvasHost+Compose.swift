@@ -96,15 +96,21 @@ extension CanvasHost {
         case .confirmRemove: (" ARRANGE ", [KeyHint(keys: "y", action: "remove"), KeyHint(keys: "n", action: "keep")])
         }
         var x = buffer.write(badge, at: Point(x: 0, y: y), style: theme[.statusMode], clip: row)
-        let right = notice?.text ?? manager.layout.name
-        let rightWidth = DisplayWidth.of(right) + 2
-        let hintsClip = Rect(x: 0, y: y, width: max(0, size.width - rightWidth), height: 1)
+        if let notice {
+            // A notice takes the whole bar, so even a long error can be read.
+            let style = notice.kind == .error ? theme[.statusMessage] : theme[.statusBar]
+            buffer.fill(Rect(x: x, y: y, width: max(0, size.width - x), height: 1), with: Cell(" ", style: style))
+            buffer.write(" \(notice.text)", at: Point(x: x, y: y), style: style, clip: row)
+            return
+        }
+        let name = manager.layout.name
+        let nameWidth = DisplayWidth.of(name) + 2
+        let hintsClip = Rect(x: 0, y: y, width: max(0, size.width - nameWidth), height: 1)
         for hint in hints {
             x = buffer.write(" \(hint.keys)", at: Point(x: x, y: y), style: theme[.statusKey], clip: hintsClip)
             x = buffer.write(" \(hint.action)", at: Point(x: x, y: y), style: theme[.statusBar], clip: hintsClip)
         }
-        let rightStyle = notice == nil ? theme[.statusBar] : notice!.kind == .error ? theme[.statusMessage] : theme[.statusBar]
-        buffer.write(" \(right) ", at: Point(x: max(x, size.width - rightWidth), y: y), style: rightStyle, clip: row)
+        buffer.write(" \(name) ", at: Point(x: max(x, size.width - nameWidth), y: y), style: theme[.statusBar], clip: row)
     }
 
     /// Splits text into lines of at most `width` columns, breaking at spaces where it can.

@@ -146,6 +146,10 @@ extension CanvasHost {
             case .char("d") where key.modifiers.isEmpty:
                 guard let item = picker.highlighted else { return }
                 guard !item.isPreset else { notice = .info("\(item.name) is a preset file; it cannot be deleted here"); return }
+                guard item.name != manager.layout.name else {
+                    notice = .info("\(item.name) is open; load another layout before deleting it")
+                    return
+                }
                 picker.action = .confirmingDelete(item.name)
             case .char("r") where key.modifiers.isEmpty:
                 guard let item = picker.highlighted, !item.isPreset else { return }

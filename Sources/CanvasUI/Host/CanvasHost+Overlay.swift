@@ -96,7 +96,12 @@ extension CanvasHost {
         buffer.write(" \(title) ", at: Point(x: box.minX + 2, y: box.minY), style: theme[.overlayBorder],
                      clip: Rect(x: box.minX + 1, y: box.minY, width: max(0, box.width - 2), height: 1))
         let inside = box.inset(by: 1)
-        for (row, line) in lines.prefix(inside.height).enumerated() {
+        var shown = Array(lines.prefix(inside.height))
+        if lines.count > inside.height, !shown.isEmpty {
+            shown[shown.count - 1] = OverlayLine(text: "… \(lines.count - shown.count + 1) more lines: enlarge the terminal",
+                                                 role: .muted)
+        }
+        for (row, line) in shown.enumerated() {
             let y = inside.minY + row
             let rowRect = Rect(x: inside.minX, y: y, width: inside.width, height: 1)
             if line.role == .selection { buffer.fill(rowRect, with: Cell(" ", style: theme[.selection])) }

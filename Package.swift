@@ -12,12 +12,17 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "termcanvas", targets: ["termcanvas"]),
+        .library(name: "MicroAppAPI", targets: ["MicroAppAPI"]),
+        .library(name: "BFF", targets: ["BFF"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.0.0"),
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.0.0"),
     ],
     targets: [
         // Pure core: geometry, grid, canvas manager, focus, undo, event bus, input events.
@@ -46,6 +51,21 @@ let package = Package(
         ),
         // Micro-app widgets: pure state and update, rendering into a buffer.
         .target(name: "Widgets", dependencies: ["CanvasCore", "CanvasUI"], swiftSettings: swiftSettings),
+        // Codable request/response types, paths and event names shared by the BFF and its clients.
+        .target(name: "MicroAppAPI", swiftSettings: swiftSettings),
+        // Micro-app backends: a Hummingbird 2 server with auth, validation and its own GRDB store.
+        .target(
+            name: "BFF",
+            dependencies: [
+                "MicroAppAPI",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // Composition root and command line.
         .executableTarget(
             name: "termcanvas",
@@ -80,6 +100,17 @@ let package = Package(
         .testTarget(
             name: "LayoutStoreTests",
             dependencies: ["LayoutStore", "CanvasCore", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "BFFTests",
+            dependencies: [
+                "BFF", "MicroAppAPI",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,0 +1,31 @@
+import Foundation
+
+/// The secret tokens are signed with, when none is configured: generated once and kept in the data
+/// directory, readable by its owner only, so tokens survive a restart.
+enum SigningSecret {
+    static let fileName = "jwt-secret"
+
+    /// Reads the secret file in `directory`, creating it (mode 0600) with 32 random bytes if absent.
+    static func loadOrCreate(in directory: URL) throws -> String {
+        let url = directory.appendingPathComponent(fileName)
+        if let existing = try? String(contentsOf: url, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines),
+           existing.count >= 32 {
+            // Keep it private even if someone loosened its mode.
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
+            return existing
+        }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        let secret = bytes.map { String(format: "%02x", $0) }.joined()
+        // Create with 0600 from the start: never a moment where others could read it.
+        let fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        guard fd >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: url.path]) }
+        defer { close(fd) }
+        _ = fchmod(fd, 0o600)
+        let data = Array(secret.utf8)
+        let written = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        guard written == data.count else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path]) }
+        return secret
+    }
+}

@@ -1,0 +1,14 @@
+import Hummingbird
+
+/// The per-request context: Hummingbird's core storage, the authenticated user, and the body limit.
+public struct BFFRequestContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+    /// The user the bearer token names; set by `BearerAuthMiddleware`, nil on routes without auth.
+    public var user: BFFUser?
+    /// Request bodies larger than this get 413 (`NIOTooManyBytesError` from `collect(upTo:)`).
+    public var maxUploadSize: Int { 64 * 1024 }
+
+    public init(source: ApplicationRequestContextSource) {
+        self.coreContext = .init(source: source)
+    }
+}

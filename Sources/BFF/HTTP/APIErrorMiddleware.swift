@@ -1,0 +1,29 @@
+import Hummingbird
+import Logging
+import MicroAppAPI
+
+/// Turns every error into a JSON `{"error", "field"}` body with the right status, so no route
+/// (not even an unknown one) answers with plain text; unexpected errors become 500 and are logged.
+struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let failure as APIFailure {
+            return try .json(failure.body, status: failure.status)
+        } catch let error as any HTTPResponseError {
+            return try .json(APIError(error: Self.message(for: error.status)), status: error.status)
+        } catch {
+            context.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
+            return try .json(APIError(error: "internal server error"), status: .internalServerError)
+        }
+    }
+
+    private static func message(for status: HTTPResponse.Status) -> String {
+        switch status {
+        case .notFound: "not found"
+        case .contentTooLarge: "request body too large"
+        case .methodNotAllowed: "method not allowed"
+        default: status.reasonPhrase.lowercased()
+        }
+    }
+}

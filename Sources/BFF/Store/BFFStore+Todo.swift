@@ -1,0 +1,62 @@
+import Foundation
+import GRDB
+import MicroAppAPI
+
+extension BFFStore {
+    /// Creates an item owned by `owner`; the fields must already be valid.
+    public func createTodo(owner: Int64, title: String, notes: String, due: String?) throws -> TodoItem {
+        try writer.write { db in
+            let now = Date()
+            var record = TodoRecord(
+                id: nil, ownerId: owner, title: title, notes: notes, done: false, due: due, createdAt: now, updatedAt: now
+            )
+            try record.insert(db)
+            return record.item
+        }
+    }
+
+    /// The item with this id if `owner` owns it; nil otherwise, so ids of others' items do not leak.
+    public func todo(id: Int64, owner: Int64) throws -> TodoItem? {
+        try writer.read { db in try ownedTodo(db, id: id, owner: owner)?.item }
+    }
+
+    /// One page of `owner`'s items in id order, and whether more follow.
+    public func todos(owner: Int64, query: TodoQuery) throws -> (items: [TodoItem], more: Bool) {
+        try writer.read { db in
+            var request = TodoRecord.filter(TodoRecord.Columns.ownerId == owner)
+            if let done = query.done { request = request.filter(TodoRecord.Columns.done == done) }
+            if let from = query.from { request = request.filter(TodoRecord.Columns.due >= from) }
+            if let to = query.to { request = request.filter(TodoRecord.Columns.due <= to) }
+            if let after = query.after { request = request.filter(TodoRecord.Columns.id > after) }
+            let records = try request.order(TodoRecord.Columns.id).limit(query.limit + 1).fetchAll(db)
+            return (records.prefix(query.limit).map(\.item), records.count > query.limit)
+        }
+    }
+
+    /// Applies a valid patch to `owner`'s item; nil when there is no such item of theirs.
+    public func updateTodo(id: Int64, owner: Int64, patch: TodoPatch) throws -> TodoItem? {
+        try writer.write { db in
+            guard var record = try ownedTodo(db, id: id, owner: owner) else { return nil }
+            if let title = patch.title { record.title = title }
+            if let notes = patch.notes { record.notes = notes }
+            if let done = patch.done { record.done = done }
+            if let due = patch.due { record.due = due }
+            record.updatedAt = Date()
+            try record.update(db)
+            return record.item
+        }
+    }
+
+    /// Deletes `owner`'s item; returns whether there was one.
+    public func deleteTodo(id: Int64, owner: Int64) throws -> Bool {
+        try writer.write { db in
+            try TodoRecord
+                .filter(TodoRecord.Columns.id == id && TodoRecord.Columns.ownerId == owner)
+                .deleteAll(db) > 0
+        }
+    }
+
+    private func ownedTodo(_ db: Database, id: Int64, owner: Int64) throws -> TodoRecord? {
+        try TodoRecord.filter(TodoRecord.Columns.id == id && TodoRecord.Columns.ownerId == owner).fetchOne(db)
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import GRDB
+import HummingbirdBcrypt
+
+/// A user as the store gives it out: no password hash.
+public struct BFFUser: Sendable, Equatable {
+    public let id: Int64
+    public let name: String
+}
+
+extension BFFStore {
+    /// Adds a user with a bcrypt hash of `password`.
+    /// - Throws: `BFFStoreError.userExists` or `.invalidUserName`.
+    @discardableResult
+    public func addUser(name: String, password: String) throws -> BFFUser {
+        guard !name.isEmpty, name.count <= 64, name.allSatisfy({ $0.isLetter || $0.isNumber || "._-".contains($0) }) else {
+            throw BFFStoreError.invalidUserName("1 to 64 letters, digits, '.', '_' or '-'")
+        }
+        let hash = Bcrypt.hash(password, cost: bcryptCost)
+        return try writer.write { db in
+            if try UserRecord.filter(UserRecord.Columns.name == name).fetchCount(db) > 0 {
+                throw BFFStoreError.userExists(name: name)
+            }
+            var record = UserRecord(id: nil, name: name, passwordHash: hash, createdAt: Date())
+            try record.insert(db)
+            return BFFUser(id: record.id!, name: name)
+        }
+    }
+
+    /// The user whose name and password match, or nil; takes as long for an unknown name as for a wrong password.
+    public func authenticate(name: String, password: String) throws -> BFFUser? {
+        let record = try writer.read { db in try UserRecord.filter(UserRecord.Columns.name == name).fetchOne(db) }
+        guard let record, let id = record.id else {
+            // Spend the same work as a real check, so timing does not tell which names exist.
+            _ = Bcrypt.hash(password, cost: bcryptCost)
+            return nil
+        }
+        return Bcrypt.verify(password, hash: record.passwordHash) ? BFFUser(id: id, name: record.name) : nil
+    }
+
+    /// The user with this id, or nil when there is none (e.g. deleted since a token was issued).
+    public func user(id: Int64) throws -> BFFUser? {
+        try writer.read { db in
+            try UserRecord.fetchOne(db, key: id).map { BFFUser(id: id, name: $0.name) }
+        }
+    }
+
+    /// All users, by name.
+    public func users() throws -> [BFFUser] {
+        try writer.read { db in
+            try UserRecord.order(UserRecord.Columns.name).fetchAll(db).compactMap { record in
+                record.id.map { BFFUser(id: $0, name: record.name) }
+            }
+        }
+    }
+
+    /// Deletes a user and, by cascade, their items; returns whether there was one.
+    @discardableResult
+    public func deleteUser(name: String) throws -> Bool {
+        try writer.write { db in try UserRecord.filter(UserRecord.Columns.name == name).deleteAll(db) > 0 }
+    }
+}

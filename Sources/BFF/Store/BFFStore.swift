@@ -1,0 +1,37 @@
+import Foundation
+import GRDB
+import HummingbirdBcrypt
+import MicroAppAPI
+
+/// The BFF's own database: users and their todo items, in one SQLite file (WAL).
+///
+/// Writes are named after intent; every todo operation takes the owner's id, so one user can never
+/// read or change another's items.
+public struct BFFStore: Sendable {
+    let writer: any DatabaseWriter
+    /// The bcrypt cost for new password hashes (log2 rounds, 4...31).
+    let bcryptCost: UInt8
+
+    /// Wraps an open database and brings its schema up to date.
+    /// - Throws: `BFFStoreError.newerVersion` when the file was written by a newer schema.
+    public init(_ writer: any DatabaseWriter, bcryptCost: UInt8 = 12) throws {
+        self.writer = writer
+        self.bcryptCost = min(max(bcryptCost, 4), 31)
+        let migrator = Self.migrator
+        if try writer.read({ db in try migrator.hasBeenSuperseded(db) }) {
+            throw BFFStoreError.newerVersion
+        }
+        try migrator.migrate(writer)
+    }
+
+    /// Opens (or creates) the database at `url` in WAL mode with a busy timeout.
+    public static func open(at url: URL, bcryptCost: UInt8 = 12) throws -> BFFStore {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        configuration.journalMode = .wal
+        configuration.label = "bff"
+        let pool = try DatabasePool(path: url.path, configuration: configuration)
+        return try BFFStore(pool, bcryptCost: bcryptCost)
+    }
+}

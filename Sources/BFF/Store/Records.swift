@@ -1,0 +1,48 @@
+import Foundation
+import GRDB
+import MicroAppAPI
+
+/// A row of `user`: a name and a bcrypt hash of the password, never the password.
+struct UserRecord: Codable, FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "user"
+    var id: Int64?
+    var name: String
+    var passwordHash: String
+    var createdAt: Date
+
+    enum Columns {
+        static let name = Column(CodingKeys.name)
+    }
+
+    mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+}
+
+/// A row of `todoItem`: one user's todo, `due` kept as `YYYY-MM-DD` text so ranges compare as strings.
+struct TodoRecord: Codable, FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "todoItem"
+    var id: Int64?
+    var ownerId: Int64
+    var title: String
+    var notes: String
+    var done: Bool
+    var due: String?
+    var createdAt: Date
+    var updatedAt: Date
+
+    enum Columns {
+        static let id = Column(CodingKeys.id)
+        static let ownerId = Column(CodingKeys.ownerId)
+        static let done = Column(CodingKeys.done)
+        static let due = Column(CodingKeys.due)
+    }
+
+    mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+
+    var item: TodoItem {
+        TodoItem(id: id ?? 0, title: title, notes: notes, done: done, due: due)
+    }
+}

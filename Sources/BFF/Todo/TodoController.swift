@@ -1,0 +1,63 @@
+import Hummingbird
+import MicroAppAPI
+
+/// `/api/todo/items`: the calling user's todo items, and only theirs.
+struct TodoController {
+    let store: BFFStore
+
+    func addRoutes(to group: RouterGroup<BFFRequestContext>) {
+        group.get("items", use: list)
+        group.post("items", use: create)
+        group.get("items/{id}", use: show)
+        group.patch("items/{id}", use: update)
+        group.delete("items/{id}", use: delete)
+    }
+
+    @Sendable func list(_ request: Request, context: BFFRequestContext) async throws -> Response {
+        let owner = try Self.owner(context)
+        let query = try TodoQuery(parsing: request)
+        let page = try store.todos(owner: owner, query: query)
+        let next = page.more ? page.items.last.map { String($0.id) } : nil
+        return try .json(Page(items: page.items, next: next))
+    }
+
+    @Sendable func create(_ request: Request, context: BFFRequestContext) async throws -> Response {
+        let owner = try Self.owner(context)
+        let new = try await request.decodeJSON(NewTodo.self, context: context)
+        try TodoValidation.validate(new)
+        let item = try store.createTodo(owner: owner, title: new.title, notes: new.notes ?? "", due: new.due)
+        var response = try Response.json(item, status: .created)
+        response.headers[.location] = APIPath.todoItem(item.id)
+        return response
+    }
+
+    @Sendable func show(_ request: Request, context: BFFRequestContext) async throws -> Response {
+        guard let item = try store.todo(id: try Self.id(context), owner: try Self.owner(context)) else { throw APIFailure.notFound }
+        return try .json(item)
+    }
+
+    @Sendable func update(_ request: Request, context: BFFRequestContext) async throws -> Response {
+        let owner = try Self.owner(context)
+        let id = try Self.id(context)
+        let patch = try await request.decodeJSON(TodoPatch.self, context: context)
+        try TodoValidation.validate(patch)
+        guard let item = try store.updateTodo(id: id, owner: owner, patch: patch) else { throw APIFailure.notFound }
+        return try .json(item)
+    }
+
+    @Sendable func delete(_ request: Request, context: BFFRequestContext) async throws -> Response {
+        guard try store.deleteTodo(id: try Self.id(context), owner: try Self.owner(context)) else { throw APIFailure.notFound }
+        return Response(status: .noContent)
+    }
+
+    /// The id in the path; one that is not a number names no item, so 404.
+    private static func id(_ context: BFFRequestContext) throws -> Int64 {
+        guard let id = context.parameters.get("id", as: Int64.self) else { throw APIFailure.notFound }
+        return id
+    }
+
+    private static func owner(_ context: BFFRequestContext) throws -> Int64 {
+        guard let user = context.user else { throw APIFailure.unauthorized }
+        return user.id
+    }
+}

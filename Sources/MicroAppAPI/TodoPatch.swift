@@ -1,0 +1,39 @@
+/// The body of `PATCH /api/todo/items/{id}`: only the fields present change.
+///
+/// `due` tells an absent key (keep the date) from an explicit `null` (clear it): `.none` is absent,
+/// `.some(nil)` is `null`.
+public struct TodoPatch: Codable, Sendable, Equatable {
+    public var title: String?
+    public var notes: String?
+    public var done: Bool?
+    public var due: String??
+
+    public init(title: String? = nil, notes: String? = nil, done: Bool? = nil, due: String?? = .none) {
+        self.title = title
+        self.notes = notes
+        self.done = done
+        self.due = due
+    }
+
+    private enum CodingKeys: String, CodingKey { case title, notes, done, due }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        title = try container.decodeIfPresent(String.self, forKey: .title)
+        notes = try container.decodeIfPresent(String.self, forKey: .notes)
+        done = try container.decodeIfPresent(Bool.self, forKey: .done)
+        if container.contains(.due) {
+            due = .some(try container.decodeNil(forKey: .due) ? nil : try container.decode(String.self, forKey: .due))
+        } else {
+            due = .none
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(title, forKey: .title)
+        try container.encodeIfPresent(notes, forKey: .notes)
+        try container.encodeIfPresent(done, forKey: .done)
+        if let due { try container.encode(due, forKey: .due) }
+    }
+}

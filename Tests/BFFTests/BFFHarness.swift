@@ -1,0 +1,85 @@
+import BFF
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import MicroAppAPI
+
+/// A BFF on a temporary data directory: users made up front, then the real server on a loopback port.
+struct BFFHarness {
+    static let secret = "bff-tests-secret-0123456789abcdef0123456789"
+    let directory: URL
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("bff-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    func configuration(secret: String? = Self.secret) -> BFFConfiguration {
+        BFFConfiguration(port: 0, dataDirectory: directory, jwtSecret: secret, bcryptCost: 4)
+    }
+
+    /// Adds users straight to the database file the server will open.
+    func addUsers(_ names: String...) throws {
+        let store = try BFFStore.open(at: configuration().databaseURL, bcryptCost: 4)
+        for name in names { try store.addUser(name: name, password: "pw-\(name)") }
+    }
+
+    /// Runs `body` against a freshly built server on this directory, over real HTTP on loopback.
+    func withServer<Value: Sendable>(
+        secret: String? = Self.secret,
+        logs: LogCapture? = nil,
+        _ body: @Sendable (any TestClientProtocol) async throws -> Value
+    ) async throws -> Value {
+        var logger = logs?.logger() ?? Logger(label: "bff-tests")
+        if logs == nil { logger.logLevel = .warning }
+        let app = try await buildApplication(configuration(secret: secret), logger: logger)
+        return try await app.test(.live, body)
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
+
+extension TestClientProtocol {
+    /// Sends a request with an optional raw body (sent as JSON) and bearer token.
+    func send(_ method: HTTPRequest.Method, _ uri: String, token: String? = nil, rawBody: String? = nil) async throws -> TestResponse {
+        try await send(method, uri, token: token, data: rawBody.map { Data($0.utf8) })
+    }
+
+    /// Sends `json` encoded as the body, with an optional bearer token.
+    func send(_ method: HTTPRequest.Method, _ uri: String, token: String? = nil, json: some Encodable) async throws -> TestResponse {
+        try await send(method, uri, token: token, data: try JSONEncoder().encode(json))
+    }
+
+    func send(_ method: HTTPRequest.Method, _ uri: String, token: String?, data: Data?) async throws -> TestResponse {
+        var headers: HTTPFields = [:]
+        if let token { headers[.authorization] = "Bearer \(token)" }
+        var body: ByteBuffer?
+        if let data {
+            body = ByteBuffer(bytes: data)
+            headers[.contentType] = "application/json"
+        }
+        return try await execute(uri: uri, method: method, headers: headers, body: body)
+    }
+
+    /// A token for a user the harness made (password `pw-NAME`).
+    func token(for name: String) async throws -> String {
+        let response = try await send(.post, APIPath.authToken, json: TokenRequest(username: name, password: "pw-\(name)"))
+        guard response.status == .ok else { throw HarnessError.status(response.status.code, String(buffer: response.body)) }
+        return try response.decode(TokenResponse.self).token
+    }
+}
+
+extension TestResponse {
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        try JSONDecoder().decode(T.self, from: Data(body.readableBytesView))
+    }
+
+    var apiError: APIError? { try? decode(APIError.self) }
+}
+
+enum HarnessError: Error {
+    case status(Int, String)
+}

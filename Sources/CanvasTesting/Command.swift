@@ -17,12 +17,20 @@ public enum Command {
     /// Runs `arguments` (looked up on PATH) to completion, capturing stdout and stderr together
     /// unless `capturingOutput` is false, in which case they go to /dev/null.
     /// - Parameter environment: variables to set on top of this process's environment.
+    /// - Parameter input: text for standard input (otherwise /dev/null).
     public static func run(
-        _ arguments: [String], environment: [String: String] = [:], capturingOutput: Bool = true
+        _ arguments: [String], environment: [String: String] = [:], input: String? = nil, capturingOutput: Bool = true
     ) throws -> Result {
         var fds: [Int32] = [-1, -1]
         if capturingOutput { guard pipe(&fds) == 0 else { throw POSIXError(.EMFILE) } }
-        let pid = try spawn(arguments, environment: environment, output: capturingOutput ? fds : nil)
+        var inputFile: URL?
+        if let input {
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("tc-input-\(UUID().uuidString)")
+            try Data(input.utf8).write(to: file)
+            inputFile = file
+        }
+        defer { inputFile.map { try? FileManager.default.removeItem(at: $0) } }
+        let pid = try spawn(arguments, environment: environment, input: inputFile?.path, output: capturingOutput ? fds : nil)
         var output = Data()
         if capturingOutput {
             close(fds[1])
@@ -40,7 +48,7 @@ public enum Command {
 
     /// Starts a program with its output discarded and returns its process id.
     public static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> pid_t {
-        try spawn(arguments, environment: environment, output: nil)
+        try spawn(arguments, environment: environment, input: nil, output: nil)
     }
 
     /// Waits for a process started here; returns its exit status, or 128 + the signal that ended it.
@@ -50,7 +58,9 @@ public enum Command {
         return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
     }
 
-    private static func spawn(_ arguments: [String], environment: [String: String], output: [Int32]?) throws -> pid_t {
+    private static func spawn(
+        _ arguments: [String], environment: [String: String], input: String?, output: [Int32]?
+    ) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -63,7 +73,7 @@ public enum Command {
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
             posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 0, input ?? "/dev/null", O_RDONLY, 0)
         var merged = ProcessInfo.processInfo.environment
         merged.merge(environment) { $1 }
         var envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]

@@ -20,6 +20,8 @@ struct Paths {
 
     var logFile: URL { stateDirectory.appendingPathComponent("termcanvas.log") }
     var layoutDatabase: URL { dataDirectory.appendingPathComponent("layouts.sqlite") }
+    /// The micro-app server's own data (its database and signing secret).
+    var bffDirectory: URL { dataDirectory.appendingPathComponent("bff") }
 
     /// The running executable, for finding the preset files shipped beside it.
     static var executable: URL {

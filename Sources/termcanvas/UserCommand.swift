@@ -1,0 +1,55 @@
+import ArgumentParser
+import BFF
+import Foundation
+
+/// `termcanvas user …`: the accounts of the micro-app server.
+struct UserCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "user",
+        abstract: "Add, list and delete the users of the micro-app server.",
+        subcommands: [Add.self, List.self, Delete.self]
+    )
+
+    struct Location: ParsableArguments {
+        @Option(help: ArgumentHelp("The server's data directory (as for `serve`).", valueName: "DIR"))
+        var dataDir: String?
+
+        func store() throws -> BFFStore {
+            let directory = dataDir.map { URL(fileURLWithPath: $0) }
+                ?? Paths(environment: ProcessInfo.processInfo.environment).bffDirectory
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            return try BFFStore.open(at: BFFConfiguration(dataDirectory: directory).databaseURL)
+        }
+    }
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add a user; the password is asked for, or read from standard input when it is not a terminal.")
+        @Argument var name: String
+        @OptionGroup var location: Location
+
+        func run() async throws {
+            let password = try PasswordInput.read(prompt: "Password for \(name): ")
+            try location.store().addUser(name: name, password: password)
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the users.")
+        @OptionGroup var location: Location
+
+        func run() async throws {
+            for user in try location.store().users() { print(user.name) }
+        }
+    }
+
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete a user and their data.")
+        @Argument var name: String
+        @OptionGroup var location: Location
+
+        func run() async throws {
+            guard try location.store().deleteUser(name: name) else { throw ValidationError("no user named '\(name)'") }
+        }
+    }
+}

@@ -3,10 +3,11 @@ import Hummingbird
 import Logging
 import MicroAppAPI
 
-/// Builds the BFF application: opens its store, sets up token signing and the routes.
+/// Builds the BFF application: opens its store, sets up token signing, the routes of the configured
+/// micro-apps and the keep-alive service of the live event streams.
 ///
 /// - Parameters:
-///   - configuration: Where to listen and keep data, and how to sign tokens.
+///   - configuration: Where to listen and keep data, which apps to host, how to sign tokens.
 ///   - logger: Where the server logs; the executable bootstraps logging, never this library.
 /// - Throws: When the data directory or database cannot be opened.
 public func buildApplication(
@@ -16,26 +17,44 @@ public func buildApplication(
     let store = try BFFStore.open(at: configuration.databaseURL, bcryptCost: configuration.bcryptCost)
     let secret = try configuration.jwtSecret ?? SigningSecret.loadOrCreate(in: configuration.dataDirectory)
     let issuer = await TokenIssuer(secret: secret, lifetime: configuration.tokenLifetime)
-    let router = buildRouter(store: store, issuer: issuer)
+    let router = buildRouter(store: store, issuer: issuer, configuration: configuration)
     let onServerRunning = configuration.onServerRunning
+    let address: BindAddress = configuration.unixSocketPath.map { .unixDomainSocket(path: $0) }
+        ?? .hostname(configuration.host, port: configuration.port)
     return Application(
         router: router,
-        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "termcanvas-bff"),
+        configuration: .init(address: address, serverName: "termcanvas-bff"),
+        services: [LiveEventsService(hub: store.liveEvents, interval: configuration.heartbeatInterval)],
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
         logger: logger
     )
 }
 
-/// The routes: `/health` and the token route open, everything else under `/api` behind bearer auth.
-func buildRouter(store: BFFStore, issuer: TokenIssuer) -> Router<BFFRequestContext> {
+/// The routes. Open: `/health`, `/ready`, `/metrics`, `/openapi.yaml` and the token route; everything
+/// else under `/api` needs a bearer token. Per-address limits guard everything, per-user limits the API.
+func buildRouter(store: BFFStore, issuer: TokenIssuer, configuration: BFFConfiguration) -> Router<BFFRequestContext> {
     let router = Router(context: BFFRequestContext.self)
+    let metrics = RequestMetrics()
+    router.add(middleware: RequestIDMiddleware())
+    router.add(middleware: MetricsMiddleware(metrics: metrics))
     router.add(middleware: APIErrorMiddleware<BFFRequestContext>())
     router.add(middleware: LogRequestsMiddleware<BFFRequestContext>(.info))
-    router.get(RouterPath(APIPath.health)) { _, _ in
-        try Response.json(["status": "ok"])
+    let limits = configuration.rateLimits
+    if !limits.isOff {
+        let perAddress = Double(limits.perAddressPerSecond)
+        router.add(middleware: RateLimitMiddleware(limiter: .init(rate: perAddress, burst: 2 * perAddress), key: .address))
     }
-    AuthController(issuer: issuer, store: store).addRoutes(to: router)
+    OperationsController(store: store, metrics: metrics).addRoutes(to: router)
+    AuthController(issuer: issuer, store: store, limits: limits).addRoutes(to: router)
+
     let api = router.group("api").add(middleware: BearerAuthMiddleware(issuer: issuer, store: store))
-    TodoController(store: store).addRoutes(to: api.group("todo"))
+    if !limits.isOff {
+        let perUser = Double(limits.perUserPerSecond)
+        api.add(middleware: RateLimitMiddleware(limiter: .init(rate: perUser, burst: 2 * perUser), key: .user))
+    }
+    let apps = configuration.apps
+    RegistryController(apps: apps).addRoutes(to: api.group("registry"))
+    LiveEventsController(store: store).addRoutes(to: api)
+    if apps.contains(.todo) { TodoController(store: store).addRoutes(to: api.group("todo")) }
     return router
 }

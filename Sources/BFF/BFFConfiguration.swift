@@ -1,10 +1,15 @@
 import Foundation
 
-/// How to run the BFF: where it listens, where it keeps data, how it signs tokens.
+/// How to run the BFF: where it listens, which apps it hosts, where it keeps data, how it signs
+/// tokens and how hard it limits clients.
 public struct BFFConfiguration: Sendable {
     public var host: String
     /// The port to listen on; 0 lets the system choose (see `onServerRunning`).
     public var port: Int
+    /// When set, listen on this unix socket instead of `host`/`port` (the embedded local server).
+    public var unixSocketPath: String?
+    /// The micro-apps to host: their routes, registry entries and events.
+    public var apps: Set<MicroApp>
     /// Holds `bff.sqlite` and, when no secret is given, the generated `jwt-secret` (mode 0600).
     public var dataDirectory: URL
     /// The HS256 signing secret; nil to use (or create) the one kept in `dataDirectory`.
@@ -13,27 +18,59 @@ public struct BFFConfiguration: Sendable {
     public var tokenLifetime: TimeInterval
     /// The bcrypt cost for new password hashes; tests lower it to keep hashing fast.
     public var bcryptCost: UInt8
-    /// Called with the bound port once the server listens, so a caller that asked for port 0 learns it.
+    public var rateLimits: RateLimits
+    /// How often an idle live event stream gets a keep-alive comment.
+    public var heartbeatInterval: Duration
+    /// Called with the bound port (0 on a unix socket) once the server listens, so a caller that
+    /// asked for port 0 learns it.
     public var onServerRunning: @Sendable (Int) async -> Void
 
     public init(
         host: String = "127.0.0.1",
         port: Int = 7450,
+        unixSocketPath: String? = nil,
+        apps: Set<MicroApp> = Set(MicroApp.allCases),
         dataDirectory: URL,
         jwtSecret: String? = nil,
         tokenLifetime: TimeInterval = 30 * 24 * 3600,
         bcryptCost: UInt8 = 12,
+        rateLimits: RateLimits = RateLimits(),
+        heartbeatInterval: Duration = .seconds(25),
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) {
         self.host = host
         self.port = port
+        self.unixSocketPath = unixSocketPath
+        self.apps = apps
         self.dataDirectory = dataDirectory
         self.jwtSecret = jwtSecret
         self.tokenLifetime = tokenLifetime
         self.bcryptCost = bcryptCost
+        self.rateLimits = rateLimits
+        self.heartbeatInterval = heartbeatInterval
         self.onServerRunning = onServerRunning
     }
 
     /// The database file inside `dataDirectory`.
     public var databaseURL: URL { dataDirectory.appendingPathComponent("bff.sqlite") }
+}
+
+/// Request rates the server allows before answering 429 with `Retry-After`.
+public struct RateLimits: Sendable, Equatable {
+    /// Requests per second each user may make, with bursts of twice that; 0 turns every limit off.
+    public var perUserPerSecond: Int
+    /// Token requests (password checks) per minute from one address, against password guessing.
+    public var tokenRequestsPerMinute: Int
+
+    public init(perUserPerSecond: Int = 50, tokenRequestsPerMinute: Int = 10) {
+        self.perUserPerSecond = perUserPerSecond
+        self.tokenRequestsPerMinute = tokenRequestsPerMinute
+    }
+
+    /// No limits at all (`--rate-limit 0`, for benchmarks).
+    public static let off = RateLimits(perUserPerSecond: 0, tokenRequestsPerMinute: 0)
+
+    public var isOff: Bool { perUserPerSecond == 0 }
+    /// Requests per second from one address, all users behind it together.
+    public var perAddressPerSecond: Int { perUserPerSecond * 4 }
 }

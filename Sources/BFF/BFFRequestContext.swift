@@ -1,8 +1,11 @@
 import Hummingbird
+import NIOCore
 
-/// The per-request context: Hummingbird's core storage, the authenticated user, and the body limit.
-public struct BFFRequestContext: RequestContext {
+/// The per-request context: Hummingbird's core storage, the peer, the authenticated user and the body limit.
+public struct BFFRequestContext: RequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
+    /// The peer's address; nil on a unix socket.
+    public let remoteAddress: SocketAddress?
     /// The user the bearer token names; set by `BearerAuthMiddleware`, nil on routes without auth.
     public var user: BFFUser?
     /// Request bodies larger than this get 413 (`NIOTooManyBytesError` from `collect(upTo:)`).
@@ -10,5 +13,6 @@ public struct BFFRequestContext: RequestContext {
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
+        self.remoteAddress = source.channel.remoteAddress
     }
 }

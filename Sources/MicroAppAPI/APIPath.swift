@@ -1,9 +1,20 @@
 /// The paths of the BFF's API, shared by server and clients so neither spells them twice.
 public enum APIPath {
     public static let health = "/health"
+    public static let ready = "/ready"
+    public static let metrics = "/metrics"
+    public static let openAPI = "/openapi.yaml"
     public static let authToken = "/api/auth/token"
     public static let todoItems = "/api/todo/items"
+    public static let calendarEvents = "/api/calendar/events"
+    public static let chatChannels = "/api/chat/channels"
+    public static let registryApps = "/api/registry/apps"
+    public static let events = "/api/events"
 
     /// The path of one todo item.
     public static func todoItem(_ id: Int64) -> String { "\(todoItems)/\(id)" }
+    /// The path of one calendar event.
+    public static func calendarEvent(_ id: Int64) -> String { "\(calendarEvents)/\(id)" }
+    /// The messages of one chat channel, by its id (`general`, …).
+    public static func chatMessages(channel: String) -> String { "\(chatChannels)/\(channel)/messages" }
 }

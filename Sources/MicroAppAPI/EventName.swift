@@ -1,6 +1,28 @@
-/// Names of live events, `source.entity.action`.
+/// Names of live events, `source.entity.action`; the `data` of each is named in its comment.
 public enum EventName: String, Codable, Sendable, CaseIterable {
+    /// A `TodoItem`.
     case todoItemCreated = "todo.item.created"
+    /// A `TodoItem`.
     case todoItemUpdated = "todo.item.updated"
+    /// `{"id": N}`.
     case todoItemDeleted = "todo.item.deleted"
+    /// A `CalendarEvent`.
+    case calendarEventCreated = "calendar.event.created"
+    /// A `CalendarEvent`.
+    case calendarEventUpdated = "calendar.event.updated"
+    /// `{"id": N}`.
+    case calendarEventDeleted = "calendar.event.deleted"
+    /// A `ChatChannel`.
+    case chatChannelCreated = "chat.channel.created"
+    /// A `ChatMessage`.
+    case chatMessagePosted = "chat.message.posted"
+    /// `{}`: the `Last-Event-ID` a client resumed from is older than the server keeps, so events
+    /// were missed; the client should reload what it shows.
+    case streamReset = "bff.stream.reset"
+
+    /// The micro-app that publishes this event (`todo`, `calendar`, `chat`), or nil for the stream's own.
+    public var app: String? {
+        let source = rawValue.prefix { $0 != "." }
+        return source == "bff" ? nil : String(source)
+    }
 }

@@ -9,7 +9,9 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let failure as APIFailure {
-            return try .json(failure.body, status: failure.status)
+            var response = try Response.json(failure.body, status: failure.status)
+            response.headers.append(contentsOf: failure.headers)
+            return response
         } catch let error as any HTTPResponseError {
             return try .json(APIError(error: Self.message(for: error.status)), status: error.status)
         } catch {

@@ -1,13 +1,22 @@
 import HTTPTypes
 import MicroAppAPI
 
-/// An error a handler answers with: a status and the `{"error", "field"}` body.
+/// An error a handler answers with: a status, the `{"error", "field"}` body and any extra headers.
 struct APIFailure: Error {
     let status: HTTPResponse.Status
     let body: APIError
+    var headers: HTTPFields = [:]
 
     static func badRequest(_ message: String, field: String?) -> APIFailure {
         APIFailure(status: .badRequest, body: APIError(error: message, field: field))
+    }
+
+    static func tooManyRequests(retryAfter wait: Duration) -> APIFailure {
+        let seconds = max(1, Int(wait.components.seconds) + (wait.components.attoseconds > 0 ? 1 : 0))
+        return APIFailure(
+            status: .tooManyRequests, body: APIError(error: "too many requests; retry after \(seconds) s"),
+            headers: [.retryAfter: String(seconds)]
+        )
     }
 
     static let notFound = APIFailure(status: .notFound, body: APIError(error: "not found"))

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 extension BFFStore {
@@ -22,6 +23,50 @@ extension BFFStore {
                 t.column("updatedAt", .datetime).notNull()
             }
             try db.create(index: "todoItem_owner_id", on: "todoItem", columns: ["ownerId", "id"])
+        }
+        migrator.registerMigration("v2: live events, calendar events, chat") { db in
+            // Every change, in commit order, for the live stream and its `Last-Event-ID` resume.
+            // `ownerId` NULL means every user sees it (chat). AUTOINCREMENT: ids never go back, even
+            // after the newest rows are pruned.
+            try db.create(table: "liveEvent") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("name", .text).notNull()
+                t.column("ownerId", .integer).references("user", onDelete: .cascade)
+                t.column("data", .text).notNull()
+                t.column("createdAt", .datetime).notNull()
+            }
+            try db.create(table: "calendarEvent") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("ownerId", .integer).notNull().references("user", onDelete: .cascade)
+                t.column("title", .text).notNull()
+                // UTC ISO 8601 date-times, `YYYY-MM-DDTHH:MM:SSZ`, so ranges compare as strings.
+                t.column("start", .text).notNull()
+                t.column("end", .text).notNull()
+                t.column("allDay", .boolean).notNull().defaults(to: false)
+                t.column("createdAt", .datetime).notNull()
+                t.column("updatedAt", .datetime).notNull()
+            }
+            try db.create(index: "calendarEvent_owner_start", on: "calendarEvent", columns: ["ownerId", "start"])
+            // Channels are shared by all users and named by their id (`general`).
+            try db.create(table: "chatChannel") { t in
+                t.primaryKey("id", .text)
+                t.column("name", .text).notNull()
+                t.column("createdBy", .text)
+                t.column("createdAt", .datetime).notNull()
+            }
+            try db.execute(
+                sql: "INSERT INTO chatChannel (id, name, createdBy, createdAt) VALUES ('general', 'general', NULL, ?)",
+                arguments: [Date()]
+            )
+            // A message keeps its author's name as it was when sent, so it outlives the account.
+            try db.create(table: "chatMessage") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("channelId", .text).notNull().references("chatChannel", onDelete: .cascade)
+                t.column("author", .text).notNull()
+                t.column("text", .text).notNull()
+                t.column("sentAt", .datetime).notNull()
+            }
+            try db.create(index: "chatMessage_channel_id", on: "chatMessage", columns: ["channelId", "id"])
         }
         return migrator
     }

@@ -11,6 +11,7 @@ extension BFFStore {
                 id: nil, ownerId: owner, title: title, notes: notes, done: false, due: due, createdAt: now, updatedAt: now
             )
             try record.insert(db)
+            try self.record(.todoItemCreated, owner: owner, data: record.item, in: db)
             return record.item
         }
     }
@@ -43,6 +44,7 @@ extension BFFStore {
             if let due = patch.due { record.due = due }
             record.updatedAt = Date()
             try record.update(db)
+            try self.record(.todoItemUpdated, owner: owner, data: record.item, in: db)
             return record.item
         }
     }
@@ -50,9 +52,11 @@ extension BFFStore {
     /// Deletes `owner`'s item; returns whether there was one.
     public func deleteTodo(id: Int64, owner: Int64) throws -> Bool {
         try writer.write { db in
-            try TodoRecord
+            let deleted = try TodoRecord
                 .filter(TodoRecord.Columns.id == id && TodoRecord.Columns.ownerId == owner)
                 .deleteAll(db) > 0
+            if deleted { try record(.todoItemDeleted, owner: owner, data: DeletedEntity(id: id), in: db) }
+            return deleted
         }
     }
 

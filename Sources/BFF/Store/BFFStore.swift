@@ -3,19 +3,24 @@ import GRDB
 import HummingbirdBcrypt
 import MicroAppAPI
 
-/// The BFF's own database: users and their todo items, in one SQLite file (WAL).
+/// The BFF's own database: users, their todo items and calendar events, shared chat channels and
+/// the live event log, in one SQLite file (WAL).
 ///
-/// Writes are named after intent; every todo operation takes the owner's id, so one user can never
-/// read or change another's items.
+/// Writes are named after intent; every todo and calendar operation takes the owner's id, so one
+/// user can never read or change another's data. Every write that changes data records a live event
+/// in the same transaction (`record(_:owner:data:in:)`).
 public struct BFFStore: Sendable {
     let writer: any DatabaseWriter
     /// The bcrypt cost for new password hashes (log2 rounds, 4...31).
     let bcryptCost: UInt8
+    /// Where committed changes are published to the live event streams.
+    public let liveEvents: LiveEventHub
 
     /// Wraps an open database and brings its schema up to date.
     /// - Throws: `BFFStoreError.newerVersion` when the file was written by a newer schema.
-    public init(_ writer: any DatabaseWriter, bcryptCost: UInt8 = 12) throws {
+    public init(_ writer: any DatabaseWriter, bcryptCost: UInt8 = 12, liveEvents: LiveEventHub = LiveEventHub()) throws {
         self.writer = writer
+        self.liveEvents = liveEvents
         self.bcryptCost = min(max(bcryptCost, 4), 31)
         let migrator = Self.migrator
         if try writer.read({ db in try migrator.hasBeenSuperseded(db) }) {
@@ -33,5 +38,12 @@ public struct BFFStore: Sendable {
         configuration.label = "bff"
         let pool = try DatabasePool(path: url.path, configuration: configuration)
         return try BFFStore(pool, bcryptCost: bcryptCost)
+    }
+}
+
+extension BFFStore {
+    /// Reads from the database, throwing when it cannot (for `/ready`).
+    public func checkReadable() throws {
+        _ = try writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM user") }
     }
 }

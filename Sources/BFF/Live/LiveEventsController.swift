@@ -1,0 +1,87 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import MicroAppAPI
+import ServiceLifecycle
+
+/// `GET /api/events`: the calling user's live events as server-sent events.
+///
+/// A client that reconnects sends the last id it saw as `Last-Event-ID` (or `?lastEventId=`) and
+/// first gets what it missed from the database, then live events; the stream subscribes before it
+/// replays and skips ids it already sent, so nothing falls between the two. When the missed events
+/// are no longer kept, it sends `bff.stream.reset` and the client reloads.
+struct LiveEventsController {
+    let store: BFFStore
+
+    func addRoutes(to group: RouterGroup<BFFRequestContext>) {
+        group.get("events", use: stream)
+    }
+
+    @Sendable func stream(_ request: Request, context: BFFRequestContext) async throws -> Response {
+        guard let user = context.user else { throw APIFailure.unauthorized }
+        let lastID = try Self.lastEventID(request)
+        let subscription = store.liveEvents.subscribe(userID: user.id)
+        let store = self.store
+        let headers: HTTPFields = [
+            .contentType: "text/event-stream; charset=utf-8",
+            .cacheControl: "no-cache",
+            HTTPField.Name("X-Accel-Buffering")!: "no",
+        ]
+        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            // However the stream ends (shutdown, a failed write to a gone client), unsubscribe.
+            defer { subscription.end() }
+            var sent = lastID ?? 0
+            // Reconnect after 2 s rather than the browser-era default of 3.
+            try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
+            if let lastID {
+                sent = try await Self.replay(after: lastID, user: user.id, store: store, writer: &writer)
+            }
+            try await withGracefulShutdownHandler {
+                for await item in subscription.items {
+                    switch item {
+                    case .event(let event) where event.id > sent:
+                        try await writer.write(ByteBuffer(string: event.wireFormat))
+                        sent = event.id
+                    case .event:
+                        continue
+                    case .heartbeat:
+                        try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+                    }
+                }
+            } onGracefulShutdown: {
+                subscription.end()
+            }
+            try await writer.finish(nil)
+        })
+    }
+
+    /// Writes the kept events after `lastID` page by page; returns the id of the last one written.
+    private static func replay(
+        after lastID: Int64, user: Int64, store: BFFStore, writer: inout any ResponseBodyWriter
+    ) async throws -> Int64 {
+        var sent = lastID
+        while true {
+            switch try store.liveEvents(after: sent, visibleTo: user) {
+            case .reset(let newest):
+                let reset = LiveEvent(id: newest, name: EventName.streamReset.rawValue, data: "{}")
+                try await writer.write(ByteBuffer(string: reset.wireFormat))
+                return newest
+            case .events(let events):
+                guard let last = events.last else { return sent }
+                try await writer.write(ByteBuffer(string: events.map(\.wireFormat).joined()))
+                sent = last.id
+            }
+        }
+    }
+
+    /// The id to resume after: the `Last-Event-ID` header (as browsers and SSE clients send it on
+    /// reconnect) or, for clients that cannot set headers, the `lastEventId` query parameter.
+    private static func lastEventID(_ request: Request) throws -> Int64? {
+        let header = request.headers[HTTPField.Name("Last-Event-ID")!]
+        guard let text = header ?? request.uri.queryParameters.get("lastEventId") else { return nil }
+        guard let id = Int64(text.trimmingCharacters(in: .whitespaces)), id >= 0 else {
+            throw APIFailure.badRequest("must be an event id this server sent", field: "Last-Event-ID")
+        }
+        return id
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import MicroAppAPI
+
+/// The micro-apps this server can host; `--apps` picks a subset.
+public enum MicroApp: String, CaseIterable, Sendable, Comparable {
+    case todo
+    case calendar
+    case chat
+
+    public static func < (lhs: MicroApp, rhs: MicroApp) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+
+    /// The app as the registry describes it.
+    public var info: MicroAppInfo {
+        MicroAppInfo(
+            id: rawValue, name: name, version: MicroApp.version, description: summary, basePath: "/api/\(rawValue)",
+            events: EventName.allCases.filter { $0.app == rawValue }.map(\.rawValue)
+        )
+    }
+
+    /// Every app ships with the server, so they share its version.
+    public static let version = "0.2.0"
+
+    private var name: String {
+        switch self {
+        case .todo: "Todo"
+        case .calendar: "Calendar"
+        case .chat: "Chat"
+        }
+    }
+
+    private var summary: String {
+        switch self {
+        case .todo: "Your tasks, with done state and due dates."
+        case .calendar: "Your events by day, with all-day events."
+        case .chat: "Channels shared by everyone on this server."
+        }
+    }
+
+    /// Parses `--apps todo,calendar,chat`.
+    /// - Throws: `MicroAppListError` naming the unknown app, or for an empty list.
+    public static func parseList(_ text: String) throws -> Set<MicroApp> {
+        let names = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard !names.isEmpty else { throw MicroAppListError(message: "--apps needs at least one of \(known)") }
+        return try Set(names.map { name in
+            guard let app = MicroApp(rawValue: name) else {
+                throw MicroAppListError(message: "unknown app '\(name)' in --apps; known: \(known)")
+            }
+            return app
+        })
+    }
+
+    private static var known: String { allCases.map(\.rawValue).joined(separator: ", ") }
+}
+
+/// Why an `--apps` list was refused.
+public struct MicroAppListError: Error, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
+}

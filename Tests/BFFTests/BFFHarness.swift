@@ -15,8 +15,9 @@ struct BFFHarness {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
 
-    func configuration(secret: String? = Self.secret) -> BFFConfiguration {
-        BFFConfiguration(port: 0, dataDirectory: directory, jwtSecret: secret, bcryptCost: 4)
+    /// Rate limits are off unless a test is about them, so tests can send as fast as they like.
+    func configuration(secret: String? = Self.secret, rateLimits: RateLimits = .off, apps: Set<MicroApp> = Set(MicroApp.allCases)) -> BFFConfiguration {
+        BFFConfiguration(apps: apps, dataDirectory: directory, jwtSecret: secret, bcryptCost: 4, rateLimits: rateLimits)
     }
 
     /// Adds users straight to the database file the server will open.
@@ -29,11 +30,14 @@ struct BFFHarness {
     func withServer<Value: Sendable>(
         secret: String? = Self.secret,
         logs: LogCapture? = nil,
+        configuration: BFFConfiguration? = nil,
         _ body: @Sendable (any TestClientProtocol) async throws -> Value
     ) async throws -> Value {
         var logger = logs?.logger() ?? Logger(label: "bff-tests")
         if logs == nil { logger.logLevel = .warning }
-        let app = try await buildApplication(configuration(secret: secret), logger: logger)
+        var configuration = configuration ?? self.configuration(secret: secret)
+        configuration.port = 0
+        let app = try await buildApplication(configuration, logger: logger)
         return try await app.test(.live, body)
     }
 

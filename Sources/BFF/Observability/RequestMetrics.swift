@@ -28,7 +28,8 @@ final class RequestMetrics: Sendable {
     ]
 
     /// Counts one request to `route` (the route pattern, e.g. `/api/todo/items/{id}`, so ids do not
-    /// make a series each) that took `duration` to answer.
+    /// make a series each; `NotFound` for every unknown path, as Hummingbird names it) that took
+    /// `duration` to answer.
     func record(route: String, method: String, status: Int, duration: Duration) {
         let key = Key(route: route, method: method, status: status)
         let series = self.series.withLock { series in
@@ -71,7 +72,7 @@ struct MetricsMiddleware<Context: RequestContext>: RouterMiddleware {
         let start = ContinuousClock.now
         let response = try await next(request, context)
         metrics.record(
-            route: context.endpointPath ?? "unmatched", method: request.method.rawValue,
+            route: context.endpointPath ?? "NotFound", method: request.method.rawValue,
             status: response.status.code, duration: ContinuousClock.now - start
         )
         return response

@@ -42,8 +42,15 @@ public struct BFFStore: Sendable {
 }
 
 extension BFFStore {
-    /// Reads from the database, throwing when it cannot (for `/ready`).
+    /// Throws unless the database file can be opened afresh and read, for `/ready`.
+    ///
+    /// The server's own connections keep working on a file that was deleted or damaged under them
+    /// (its writes would then be lost), so this opens a new read-only connection to the path.
     public func checkReadable() throws {
-        _ = try writer.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM user") }
+        var configuration = Configuration()
+        configuration.readonly = true
+        let probe = try DatabaseQueue(path: writer.path, configuration: configuration)
+        _ = try probe.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM user") }
+        try probe.close()
     }
 }

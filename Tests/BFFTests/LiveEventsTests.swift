@@ -1,0 +1,152 @@
+import BFF
+import Foundation
+import HummingbirdTesting
+import MicroAppAPI
+import Testing
+
+@Suite("BFF live events (/api/events)")
+struct LiveEventsTests {
+    @Test("a change reaches the owner's stream as source.entity.action with the item as data, and only theirs")
+    func delivery() async throws {
+        let harness = try BFFHarness()
+        defer { harness.remove() }
+        try harness.addUsers("ann", "bob")
+        try await harness.withServer { client in
+            let port = try #require(client.port)
+            let ann = try await client.token(for: "ann")
+            let bob = try await client.token(for: "bob")
+            let annStream = try SSEReader(port: port, token: ann)
+            let bobStream = try SSEReader(port: port, token: bob)
+            #expect(try annStream.readHead().contains("Content-Type: text/event-stream"))
+            _ = try bobStream.readHead()
+            try await Task.sleep(for: .milliseconds(100))
+
+            let created = try await client.send(.post, APIPath.todoItems, token: ann, json: NewTodo(title: "milk"))
+            let item = try created.decode(TodoItem.self)
+            _ = try await client.send(.patch, APIPath.todoItem(item.id), token: ann, json: TodoPatch(done: true))
+            _ = try await client.send(.delete, APIPath.todoItem(item.id), token: ann)
+
+            let events = try annStream.events(3)
+            #expect(events.map(\.name) == ["todo.item.created", "todo.item.updated", "todo.item.deleted"])
+            #expect(events.map(\.id) == events.map(\.id).sorted() && Set(events.map(\.id)).count == 3)
+            #expect(try JSONDecoder().decode(TodoItem.self, from: Data(events[0].data.utf8)) == item)
+            #expect(try JSONDecoder().decode(TodoItem.self, from: Data(events[1].data.utf8)).done)
+            #expect(try JSONDecoder().decode(DeletedEntity.self, from: Data(events[2].data.utf8)) == DeletedEntity(id: item.id))
+            // Bob's stream carries nothing of Ann's todos.
+            #expect(try bobStream.staysQuiet(for: .milliseconds(300)))
+        }
+    }
+
+    @Test("a failed write publishes nothing")
+    func failedWritePublishesNothing() async throws {
+        let harness = try BFFHarness()
+        defer { harness.remove() }
+        try harness.addUsers("ann")
+        try await harness.withServer { client in
+            let ann = try await client.token(for: "ann")
+            let stream = try SSEReader(port: try #require(client.port), token: ann)
+            _ = try stream.readHead()
+            try await Task.sleep(for: .milliseconds(100))
+            #expect(try await client.send(.post, APIPath.todoItems, token: ann, rawBody: #"{"title": ""}"#).status == .badRequest)
+            #expect(try await client.send(.patch, APIPath.todoItem(999), token: ann, json: TodoPatch(done: true)).status == .notFound)
+            #expect(try stream.staysQuiet(for: .milliseconds(300)))
+        }
+    }
+
+    @Test("Last-Event-ID resumes after a reconnect: the missed events, in order, then live ones, no duplicates")
+    func resume() async throws {
+        let harness = try BFFHarness()
+        defer { harness.remove() }
+        try harness.addUsers("ann", "bob")
+        try await harness.withServer { client in
+            let port = try #require(client.port)
+            let ann = try await client.token(for: "ann")
+            let bob = try await client.token(for: "bob")
+            let first = try SSEReader(port: port, token: ann)
+            _ = try first.readHead()
+            try await Task.sleep(for: .milliseconds(100))
+            for title in ["a", "b"] { _ = try await client.send(.post, APIPath.todoItems, token: ann, json: NewTodo(title: title)) }
+            let seen = try first.events(2)
+            #expect(seen.count == 2)
+
+            // Disconnected: changes go on, Bob's among them.
+            for title in ["c", "d", "e"] { _ = try await client.send(.post, APIPath.todoItems, token: ann, json: NewTodo(title: title)) }
+            _ = try await client.send(.post, APIPath.todoItems, token: bob, json: NewTodo(title: "bob's"))
+
+            let resumed = try SSEReader(port: port, token: ann, lastEventID: try #require(seen.last).id)
+            _ = try resumed.readHead()
+            let missed = try resumed.events(3)
+            #expect(try missed.map { try JSONDecoder().decode(TodoItem.self, from: Data($0.data.utf8)).title } == ["c", "d", "e"])
+            _ = try await client.send(.post, APIPath.todoItems, token: ann, json: NewTodo(title: "f"))
+            let live = try resumed.events(1)
+            #expect(try live.map { try JSONDecoder().decode(TodoItem.self, from: Data($0.data.utf8)).title } == ["f"])
+            #expect(try resumed.staysQuiet(for: .milliseconds(200)))
+            let ids = (seen + missed + live).map(\.id)
+            #expect(ids == ids.sorted() && Set(ids).count == ids.count)
+        }
+    }
+
+    @Test("resume works across a server restart; an id the server does not know gets bff.stream.reset")
+    func resumeAcrossRestartAndReset() async throws {
+        let harness = try BFFHarness()
+        defer { harness.remove() }
+        try harness.addUsers("ann")
+        let lastSeen: Int64 = try await harness.withServer { client in
+            let ann = try await client.token(for: "ann")
+            let stream = try SSEReader(port: try #require(client.port), token: ann)
+            _ = try stream.readHead()
+            try await Task.sleep(for: .milliseconds(100))
+            _ = try await client.send(.post, APIPath.todoItems, token: ann, json: NewTodo(title: "before"))
+            let event = try #require(try stream.next())
+            _ = try await client.send(.post, APIPath.todoItems, token: ann, json: NewTodo(title: "missed"))
+            return event.id
+        }
+        try await harness.withServer { client in
+            let ann = try await client.token(for: "ann")
+            let port = try #require(client.port)
+            let resumed = try SSEReader(port: port, token: ann, lastEventID: lastSeen)
+            _ = try resumed.readHead()
+            let missed = try #require(try resumed.next())
+            #expect(try JSONDecoder().decode(TodoItem.self, from: Data(missed.data.utf8)).title == "missed")
+
+            let unknown = try SSEReader(port: port, token: ann, lastEventID: missed.id + 1000)
+            _ = try unknown.readHead()
+            let reset = try #require(try unknown.next())
+            #expect(reset.name == EventName.streamReset.rawValue && reset.id == missed.id)
+
+            let malformed = try await client.execute(
+                uri: APIPath.events, method: .get, headers: [.authorization: "Bearer \(ann)", .init("Last-Event-ID")!: "soon"]
+            )
+            #expect(malformed.status == .badRequest && malformed.apiError?.field == "Last-Event-ID")
+        }
+    }
+
+    @Test("the stream needs a token")
+    func needsToken() async throws {
+        let harness = try BFFHarness()
+        defer { harness.remove() }
+        try await harness.withServer { client in
+            let response = try await client.send(.get, APIPath.events)
+            #expect(response.status == .unauthorized)
+        }
+    }
+
+    @Test("idle streams get keep-alive comments, and shutting the server down ends open streams")
+    func heartbeatAndShutdown() async throws {
+        let harness = try BFFHarness()
+        defer { harness.remove() }
+        try harness.addUsers("ann")
+        var configuration = harness.configuration()
+        configuration.heartbeatInterval = .milliseconds(100)
+        let stream: SSEReader = try await harness.withServer(configuration: configuration) { client in
+            let ann = try await client.token(for: "ann")
+            let stream = try SSEReader(port: try #require(client.port), token: ann)
+            _ = try stream.readHead()
+            try await Task.sleep(for: .milliseconds(350))
+            return stream
+        }
+        // The server has shut down gracefully with the stream open: the stream ended, after ticks.
+        #expect(try stream.next(timeout: .seconds(2)) == nil)
+        #expect(stream.receivedText.contains(": keep-alive"))
+    }
+}

@@ -1,0 +1,76 @@
+import BFF
+import Foundation
+import HummingbirdTesting
+import MicroAppAPI
+import Testing
+
+@Suite("BFF rate limits")
+struct RateLimitTests {
+    @Test("a user over their rate gets 429 with Retry-After and the usual JSON error; others are unaffected")
+    func perUser() async throws {
+        let harness = try BFFHarness()
+        defer { harness.remove() }
+        try harness.addUsers("ann", "bob")
+        // 1 per second, bursts of 2; slow enough that test timing cannot refill the bucket unnoticed.
+        let configuration = harness.configuration(rateLimits: RateLimits(perUserPerSecond: 1, tokenRequestsPerMinute: 100))
+        try await harness.withServer(configuration: configuration) { client in
+            let ann = try await client.token(for: "ann")
+            let bob = try await client.token(for: "bob")
+            for _ in 0..<2 { #expect(try await client.send(.get, APIPath.todoItems, token: ann).status == .ok) }
+            let limited = try await client.send(.get, APIPath.todoItems, token: ann)
+            #expect(limited.status == .tooManyRequests)
+            let retryAfter = try #require(limited.headers[.retryAfter].flatMap { Int($0) })
+            #expect(retryAfter == 1)
+            #expect(limited.apiError?.error.hasPrefix("too many requests") == true)
+            #expect(try await client.send(.get, APIPath.todoItems, token: bob).status == .ok)
+            try await Task.sleep(for: .seconds(retryAfter))
+            #expect(try await client.send(.get, APIPath.todoItems, token: ann).status == .ok)
+        }
+    }
+
+    @Test("one address is limited for all its users together, unauthenticated requests included")
+    func perAddress() async throws {
+        let harness = try BFFHarness()
+        defer { harness.remove() }
+        // Per address: 4 × 1 = 4 per second, bursts of 8.
+        let configuration = harness.configuration(rateLimits: RateLimits(perUserPerSecond: 1, tokenRequestsPerMinute: 100))
+        try await harness.withServer(configuration: configuration) { client in
+            var statuses: [Int] = []
+            for _ in 0..<20 { statuses.append(try await client.send(.get, APIPath.health).status.code) }
+            #expect(statuses.prefix(8).allSatisfy { $0 == 200 })
+            #expect(statuses.contains(429))
+        }
+    }
+
+    @Test("password guessing: token requests from one address are limited per minute")
+    func tokenRoute() async throws {
+        let harness = try BFFHarness()
+        defer { harness.remove() }
+        try harness.addUsers("ann")
+        let configuration = harness.configuration(rateLimits: RateLimits(perUserPerSecond: 50, tokenRequestsPerMinute: 3))
+        try await harness.withServer(configuration: configuration) { client in
+            var statuses: [Int] = []
+            for _ in 0..<4 {
+                let response = try await client.send(.post, APIPath.authToken, json: TokenRequest(username: "ann", password: "wrong"))
+                statuses.append(response.status.code)
+            }
+            #expect(statuses == [401, 401, 401, 429])
+            let limited = try await client.send(.post, APIPath.authToken, json: TokenRequest(username: "ann", password: "pw-ann"))
+            #expect(limited.status == .tooManyRequests)
+            #expect(try #require(limited.headers[.retryAfter].flatMap { Int($0) }) >= 15)
+        }
+    }
+
+    @Test("--rate-limit 0 turns limits off")
+    func off() async throws {
+        let harness = try BFFHarness()
+        defer { harness.remove() }
+        try harness.addUsers("ann")
+        try await harness.withServer(configuration: harness.configuration(rateLimits: .off)) { client in
+            let ann = try await client.token(for: "ann")
+            for _ in 0..<300 {
+                #expect(try await client.send(.get, APIPath.todoItems, token: ann).status == .ok)
+            }
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import MicroAppAPI
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A bare `GET /api/events` client over a TCP socket, so tests see exactly what goes over the wire:
+/// it sends the request, then parses `text/event-stream` frames as they arrive.
+final class SSEReader: @unchecked Sendable {
+    private let fd: Int32
+    private var pending = [UInt8]()
+    /// Status line and headers, once read.
+    private(set) var head = ""
+
+    init(port: Int, token: String, lastEventID: Int64? = nil) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { close(fd); throw SSEReaderError.connect(errno) }
+        var request = "GET \(APIPath.events) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\nAccept: text/event-stream\r\n"
+        if let lastEventID { request += "Last-Event-ID: \(lastEventID)\r\n" }
+        request += "\r\n"
+        _ = request.withCString { send(fd, $0, strlen($0), 0) }
+    }
+
+    deinit { close(fd) }
+
+    /// Reads the response head (status line and headers).
+    func readHead(timeout: Duration = .seconds(5)) throws -> String {
+        while true {
+            if let end = pending.firstRange(of: Array("\r\n\r\n".utf8)) {
+                head = String(decoding: pending[..<end.lowerBound], as: UTF8.self)
+                pending.removeSubrange(..<end.upperBound)
+                return head
+            }
+            try fill(timeout: timeout)
+        }
+    }
+
+    /// The next event (comments and `retry:` skipped), or nil when the server ends the stream.
+    /// Chunked transfer framing is stripped first.
+    func next(timeout: Duration = .seconds(5)) throws -> LiveEvent? {
+        while true {
+            if let event = takeEvent() { return event }
+            do { try fill(timeout: timeout) } catch SSEReaderError.closed { return nil }
+        }
+    }
+
+    /// Collects events until `count` arrived or `timeout` passed with nothing new.
+    func events(_ count: Int, timeout: Duration = .seconds(5)) throws -> [LiveEvent] {
+        var events: [LiveEvent] = []
+        while events.count < count, let event = try next(timeout: timeout) { events.append(event) }
+        return events
+    }
+
+    /// Whether nothing but comments arrives within `window`.
+    func staysQuiet(for window: Duration) throws -> Bool {
+        do { return try next(timeout: window) == nil } catch SSEReaderError.timeout { return true }
+    }
+
+    private var body = [UInt8]()
+    /// Everything of the body decoded so far, comments included.
+    private(set) var receivedText = ""
+
+    private func takeEvent() -> LiveEvent? {
+        decodeChunks()
+        while let end = body.firstRange(of: Array("\n\n".utf8)) {
+            let frame = String(decoding: body[..<end.lowerBound], as: UTF8.self)
+            body.removeSubrange(..<end.upperBound)
+            var id: Int64?, name = "message", data: [String] = []
+            for line in frame.split(separator: "\n", omittingEmptySubsequences: false) {
+                if line.hasPrefix("id: ") { id = Int64(line.dropFirst(4)) }
+                if line.hasPrefix("event: ") { name = String(line.dropFirst(7)) }
+                if line.hasPrefix("data: ") { data.append(String(line.dropFirst(6))) }
+            }
+            if let id { return LiveEvent(id: id, name: name, data: data.joined(separator: "\n")) }
+        }
+        return nil
+    }
+
+    /// Moves whole chunks of the chunked body from `pending` to `body`.
+    private func decodeChunks() {
+        while let lineEnd = pending.firstRange(of: Array("\r\n".utf8)),
+              let size = Int(String(decoding: pending[..<lineEnd.lowerBound], as: UTF8.self), radix: 16),
+              pending.count >= lineEnd.upperBound + size + 2 {
+            body += pending[lineEnd.upperBound ..< lineEnd.upperBound + size]
+            receivedText += String(decoding: pending[lineEnd.upperBound ..< lineEnd.upperBound + size], as: UTF8.self)
+            pending.removeSubrange(..<(lineEnd.upperBound + size + 2))
+            if size == 0 { return }
+        }
+    }
+
+    private func fill(timeout: Duration) throws {
+        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        let milliseconds = Int32(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        guard poll(&poller, 1, milliseconds) > 0 else { throw SSEReaderError.timeout }
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        let count = recv(fd, &chunk, chunk.count, 0)
+        guard count > 0 else { throw SSEReaderError.closed }
+        pending += chunk[..<count]
+    }
+}
+
+enum SSEReaderError: Error {
+    case connect(Int32)
+    case timeout
+    case closed
+}

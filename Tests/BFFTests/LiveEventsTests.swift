@@ -17,8 +17,8 @@ struct LiveEventsTests {
             let bob = try await client.token(for: "bob")
             let annStream = try SSEReader(port: port, token: ann)
             let bobStream = try SSEReader(port: port, token: bob)
-            #expect(try annStream.readHead().contains("Content-Type: text/event-stream"))
-            _ = try bobStream.readHead()
+            #expect(try await annStream.readHead().contains("Content-Type: text/event-stream"))
+            _ = try await bobStream.readHead()
             try await Task.sleep(for: .milliseconds(100))
 
             let created = try await client.send(.post, APIPath.todoItems, token: ann, json: NewTodo(title: "milk"))
@@ -26,14 +26,14 @@ struct LiveEventsTests {
             _ = try await client.send(.patch, APIPath.todoItem(item.id), token: ann, json: TodoPatch(done: true))
             _ = try await client.send(.delete, APIPath.todoItem(item.id), token: ann)
 
-            let events = try annStream.events(3)
+            let events = try await annStream.events(3)
             #expect(events.map(\.name) == ["todo.item.created", "todo.item.updated", "todo.item.deleted"])
             #expect(events.map(\.id) == events.map(\.id).sorted() && Set(events.map(\.id)).count == 3)
             #expect(try JSONDecoder().decode(TodoItem.self, from: Data(events[0].data.utf8)) == item)
             #expect(try JSONDecoder().decode(TodoItem.self, from: Data(events[1].data.utf8)).done)
             #expect(try JSONDecoder().decode(DeletedEntity.self, from: Data(events[2].data.utf8)) == DeletedEntity(id: item.id))
             // Bob's stream carries nothing of Ann's todos.
-            #expect(try bobStream.staysQuiet(for: .milliseconds(300)))
+            #expect(try await bobStream.staysQuiet(for: .milliseconds(300)))
         }
     }
 
@@ -45,11 +45,11 @@ struct LiveEventsTests {
         try await harness.withServer { client in
             let ann = try await client.token(for: "ann")
             let stream = try SSEReader(port: try #require(client.port), token: ann)
-            _ = try stream.readHead()
+            _ = try await stream.readHead()
             try await Task.sleep(for: .milliseconds(100))
             #expect(try await client.send(.post, APIPath.todoItems, token: ann, rawBody: #"{"title": ""}"#).status == .badRequest)
             #expect(try await client.send(.patch, APIPath.todoItem(999), token: ann, json: TodoPatch(done: true)).status == .notFound)
-            #expect(try stream.staysQuiet(for: .milliseconds(300)))
+            #expect(try await stream.staysQuiet(for: .milliseconds(300)))
         }
     }
 
@@ -63,10 +63,10 @@ struct LiveEventsTests {
             let ann = try await client.token(for: "ann")
             let bob = try await client.token(for: "bob")
             let first = try SSEReader(port: port, token: ann)
-            _ = try first.readHead()
+            _ = try await first.readHead()
             try await Task.sleep(for: .milliseconds(100))
             for title in ["a", "b"] { _ = try await client.send(.post, APIPath.todoItems, token: ann, json: NewTodo(title: title)) }
-            let seen = try first.events(2)
+            let seen = try await first.events(2)
             #expect(seen.count == 2)
 
             // Disconnected: changes go on, Bob's among them.
@@ -74,13 +74,13 @@ struct LiveEventsTests {
             _ = try await client.send(.post, APIPath.todoItems, token: bob, json: NewTodo(title: "bob's"))
 
             let resumed = try SSEReader(port: port, token: ann, lastEventID: try #require(seen.last).id)
-            _ = try resumed.readHead()
-            let missed = try resumed.events(3)
+            _ = try await resumed.readHead()
+            let missed = try await resumed.events(3)
             #expect(try missed.map { try JSONDecoder().decode(TodoItem.self, from: Data($0.data.utf8)).title } == ["c", "d", "e"])
             _ = try await client.send(.post, APIPath.todoItems, token: ann, json: NewTodo(title: "f"))
-            let live = try resumed.events(1)
+            let live = try await resumed.events(1)
             #expect(try live.map { try JSONDecoder().decode(TodoItem.self, from: Data($0.data.utf8)).title } == ["f"])
-            #expect(try resumed.staysQuiet(for: .milliseconds(200)))
+            #expect(try await resumed.staysQuiet(for: .milliseconds(200)))
             let ids = (seen + missed + live).map(\.id)
             #expect(ids == ids.sorted() && Set(ids).count == ids.count)
         }
@@ -94,10 +94,10 @@ struct LiveEventsTests {
         let lastSeen: Int64 = try await harness.withServer { client in
             let ann = try await client.token(for: "ann")
             let stream = try SSEReader(port: try #require(client.port), token: ann)
-            _ = try stream.readHead()
+            _ = try await stream.readHead()
             try await Task.sleep(for: .milliseconds(100))
             _ = try await client.send(.post, APIPath.todoItems, token: ann, json: NewTodo(title: "before"))
-            let event = try #require(try stream.next())
+            let event = try #require(try await stream.next())
             _ = try await client.send(.post, APIPath.todoItems, token: ann, json: NewTodo(title: "missed"))
             return event.id
         }
@@ -105,13 +105,13 @@ struct LiveEventsTests {
             let ann = try await client.token(for: "ann")
             let port = try #require(client.port)
             let resumed = try SSEReader(port: port, token: ann, lastEventID: lastSeen)
-            _ = try resumed.readHead()
-            let missed = try #require(try resumed.next())
+            _ = try await resumed.readHead()
+            let missed = try #require(try await resumed.next())
             #expect(try JSONDecoder().decode(TodoItem.self, from: Data(missed.data.utf8)).title == "missed")
 
             let unknown = try SSEReader(port: port, token: ann, lastEventID: missed.id + 1000)
-            _ = try unknown.readHead()
-            let reset = try #require(try unknown.next())
+            _ = try await unknown.readHead()
+            let reset = try #require(try await unknown.next())
             #expect(reset.name == EventName.streamReset.rawValue && reset.id == missed.id)
 
             let malformed = try await client.execute(
@@ -141,12 +141,12 @@ struct LiveEventsTests {
         let stream: SSEReader = try await harness.withServer(configuration: configuration) { client in
             let ann = try await client.token(for: "ann")
             let stream = try SSEReader(port: try #require(client.port), token: ann)
-            _ = try stream.readHead()
+            _ = try await stream.readHead()
             try await Task.sleep(for: .milliseconds(350))
             return stream
         }
         // The server has shut down gracefully with the stream open: the stream ended, after ticks.
-        #expect(try stream.next(timeout: .seconds(2)) == nil)
+        #expect(try await stream.next(timeout: .seconds(2)) == nil)
         #expect(stream.receivedText.contains(": keep-alive"))
     }
 }

@@ -6,7 +6,11 @@ import Glibc
 
 /// A bare `GET /api/events` client over a TCP socket, so tests see exactly what goes over the wire:
 /// it sends the request, then parses `text/event-stream` frames as they arrive.
+///
+/// Its blocking reads run on a queue of its own: blocking a Swift concurrency thread could starve
+/// the server under test, which runs on the same small pool.
 final class SSEReader: @unchecked Sendable {
+    private let queue = DispatchQueue(label: "sse-reader")
     private let fd: Int32
     private var pending = [UInt8]()
     /// Status line and headers, once read.
@@ -30,8 +34,41 @@ final class SSEReader: @unchecked Sendable {
 
     deinit { close(fd) }
 
+    /// Runs a blocking read on this reader's own queue.
+    private func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async { continuation.resume(with: Result { try body() }) }
+        }
+    }
+
     /// Reads the response head (status line and headers).
-    func readHead(timeout: Duration = .seconds(5)) throws -> String {
+    @discardableResult
+    func readHead(timeout: Duration = .seconds(5)) async throws -> String {
+        try await blocking { try self.readHeadBlocking(timeout: timeout) }
+    }
+
+    /// The next event (comments and `retry:` skipped), or nil when the server ends the stream.
+    func next(timeout: Duration = .seconds(5)) async throws -> LiveEvent? {
+        try await blocking { try self.nextBlocking(timeout: timeout) }
+    }
+
+    /// Collects events until `count` arrived or the stream ended.
+    func events(_ count: Int, timeout: Duration = .seconds(5)) async throws -> [LiveEvent] {
+        try await blocking {
+            var events: [LiveEvent] = []
+            while events.count < count, let event = try self.nextBlocking(timeout: timeout) { events.append(event) }
+            return events
+        }
+    }
+
+    /// Whether nothing but comments arrives within `window`.
+    func staysQuiet(for window: Duration) async throws -> Bool {
+        try await blocking {
+            do { return try self.nextBlocking(timeout: window) == nil } catch SSEReaderError.timeout { return true }
+        }
+    }
+
+    private func readHeadBlocking(timeout: Duration) throws -> String {
         while true {
             if let end = pending.firstRange(of: Array("\r\n\r\n".utf8)) {
                 head = String(decoding: pending[..<end.lowerBound], as: UTF8.self)
@@ -42,25 +79,11 @@ final class SSEReader: @unchecked Sendable {
         }
     }
 
-    /// The next event (comments and `retry:` skipped), or nil when the server ends the stream.
-    /// Chunked transfer framing is stripped first.
-    func next(timeout: Duration = .seconds(5)) throws -> LiveEvent? {
+    private func nextBlocking(timeout: Duration) throws -> LiveEvent? {
         while true {
             if let event = takeEvent() { return event }
             do { try fill(timeout: timeout) } catch SSEReaderError.closed { return nil }
         }
-    }
-
-    /// Collects events until `count` arrived or `timeout` passed with nothing new.
-    func events(_ count: Int, timeout: Duration = .seconds(5)) throws -> [LiveEvent] {
-        var events: [LiveEvent] = []
-        while events.count < count, let event = try next(timeout: timeout) { events.append(event) }
-        return events
-    }
-
-    /// Whether nothing but comments arrives within `window`.
-    func staysQuiet(for window: Duration) throws -> Bool {
-        do { return try next(timeout: window) == nil } catch SSEReaderError.timeout { return true }
     }
 
     private var body = [UInt8]()

@@ -74,12 +74,16 @@ let package = Package(
             resources: [.embedInCode("openapi.yaml")],
             swiftSettings: swiftSettings
         ),
+        // How clients reach a BFF: the local server (runtime directory, instance lock, token file,
+        // launcher) and the stored credentials of remote ones.
+        .target(name: "BFFAccess", swiftSettings: swiftSettings),
         // Composition root and command line.
         .executableTarget(
             name: "termcanvas",
             dependencies: [
-                "CanvasCore", "CanvasUI", "NcursesTerminal", "Widgets", "LayoutStore", "CanvasFiles", "BFF",
+                "CanvasCore", "CanvasUI", "NcursesTerminal", "Widgets", "LayoutStore", "CanvasFiles", "BFF", "BFFAccess",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -122,6 +126,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .testTarget(name: "BFFAccessTests", dependencies: ["BFFAccess"], swiftSettings: swiftSettings),
         .testTarget(
             name: "CanvasFilesTests",
             dependencies: ["CanvasFiles", "CanvasCore", "CanvasUI", "Widgets"],

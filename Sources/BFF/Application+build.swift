@@ -17,6 +17,8 @@ public func buildApplication(
     let store = try BFFStore.open(at: configuration.databaseURL, bcryptCost: configuration.bcryptCost)
     let secret = try configuration.jwtSecret ?? SigningSecret.loadOrCreate(in: configuration.dataDirectory)
     let issuer = await TokenIssuer(secret: secret, lifetime: configuration.tokenLifetime)
+    // Before listening, so a client that finds the socket also finds the token.
+    try await configuration.localAccount?.prepare(store: store, issuer: issuer)
     let router = buildRouter(store: store, issuer: issuer, configuration: configuration)
     let onServerRunning = configuration.onServerRunning
     let address: BindAddress = configuration.unixSocketPath.map { .unixDomainSocket(path: $0) }
@@ -35,6 +37,7 @@ public func buildApplication(
 func buildRouter(store: BFFStore, issuer: TokenIssuer, configuration: BFFConfiguration) -> Router<BFFRequestContext> {
     let router = Router(context: BFFRequestContext.self)
     let metrics = RequestMetrics()
+    router.add(middleware: ActivityMiddleware(activity: configuration.activity))
     router.add(middleware: RequestIDMiddleware())
     router.add(middleware: MetricsMiddleware(metrics: metrics))
     router.add(middleware: APIErrorMiddleware<BFFRequestContext>())
@@ -54,7 +57,7 @@ func buildRouter(store: BFFStore, issuer: TokenIssuer, configuration: BFFConfigu
     }
     let apps = configuration.apps
     RegistryController(apps: apps).addRoutes(to: api.group("registry"))
-    LiveEventsController(store: store).addRoutes(to: api)
+    LiveEventsController(store: store, activity: configuration.activity).addRoutes(to: api)
     if apps.contains(.todo) { TodoController(store: store).addRoutes(to: api.group("todo")) }
     return router
 }

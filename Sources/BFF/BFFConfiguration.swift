@@ -21,6 +21,11 @@ public struct BFFConfiguration: Sendable {
     public var rateLimits: RateLimits
     /// How often an idle live event stream gets a keep-alive comment.
     public var heartbeatInterval: Duration
+    /// The embedded local server's own account, whose token it publishes at start; nil for a
+    /// team server.
+    public var localAccount: LocalAccount?
+    /// Where the server records its requests and open streams (see `IdleExitService`).
+    public var activity: ServerActivity
     /// Called with the bound port (0 on a unix socket) once the server listens, so a caller that
     /// asked for port 0 learns it.
     public var onServerRunning: @Sendable (Int) async -> Void
@@ -36,6 +41,8 @@ public struct BFFConfiguration: Sendable {
         bcryptCost: UInt8 = 12,
         rateLimits: RateLimits = RateLimits(),
         heartbeatInterval: Duration = .seconds(25),
+        localAccount: LocalAccount? = nil,
+        activity: ServerActivity = ServerActivity(),
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) {
         self.host = host
@@ -48,6 +55,8 @@ public struct BFFConfiguration: Sendable {
         self.bcryptCost = bcryptCost
         self.rateLimits = rateLimits
         self.heartbeatInterval = heartbeatInterval
+        self.localAccount = localAccount
+        self.activity = activity
         self.onServerRunning = onServerRunning
     }
 

@@ -19,6 +19,8 @@ struct Paths {
     }
 
     var logFile: URL { stateDirectory.appendingPathComponent("termcanvas.log") }
+    /// The micro-app server's log, standalone or local.
+    var bffLogFile: URL { stateDirectory.appendingPathComponent("bff.log") }
     var layoutDatabase: URL { dataDirectory.appendingPathComponent("layouts.sqlite") }
     /// The micro-app server's own data (its database and signing secret).
     var bffDirectory: URL { dataDirectory.appendingPathComponent("bff") }

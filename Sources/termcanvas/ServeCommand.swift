@@ -2,13 +2,22 @@ import ArgumentParser
 import BFF
 import Foundation
 import Hummingbird
+import BFFAccess
 import Logging
+import ServiceLifecycle
 
-/// `termcanvas serve`: the micro-app backends as a standalone server for a team.
+/// `termcanvas serve`: the micro-app backends as a standalone server for a team, or (`--local`)
+/// as this user's embedded server that dashboards start on demand.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Run the micro-app backend server (stops gracefully on SIGINT or SIGTERM)."
+        abstract: "Run the micro-app backend server (stops gracefully on SIGINT or SIGTERM).",
+        discussion: """
+            With --local it is this user's embedded server, the one `termcanvas` starts by itself: \
+            it listens on a unix socket in $XDG_RUNTIME_DIR/termcanvas/ (or /tmp/termcanvas-UID/), \
+            writes the local user's token beside it (mode 0600), runs at most once per user, and \
+            exits after --idle-exit seconds without requests or connected dashboards.
+            """
     )
 
     @Option(help: "Address to listen on.") var host = "127.0.0.1"
@@ -21,25 +30,75 @@ struct ServeCommand: AsyncParsableCommand {
     var rateLimit = RateLimits().perUserPerSecond
     @Option(help: ArgumentHelp("Where the server keeps its database and signing secret.", valueName: "DIR"))
     var dataDir: String?
+    @Flag(help: "Run as this user's embedded local server on a unix socket (instead of --host/--port).")
+    var local = false
+    @Option(help: ArgumentHelp("With --local: exit after this many idle seconds; 0 never exits.", valueName: "SECONDS"))
+    var idleExit = 900
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0 to 65535, got \(port)") }
         guard rateLimit >= 0 else { throw ValidationError("--rate-limit must be 0 (off) or more, got \(rateLimit)") }
+        guard idleExit >= 0 else { throw ValidationError("--idle-exit must be 0 (never) or more, got \(idleExit)") }
         do { _ = try MicroApp.parseList(apps) } catch { throw ValidationError("\(error)") }
     }
 
     func run() async throws {
-        let paths = Paths(environment: ProcessInfo.processInfo.environment)
-        let logger = LogSetup.bootstrapFile(at: paths.stateDirectory.appendingPathComponent("bff.log"), label: "termcanvas.bff")
-        let configuration = BFFConfiguration(
+        let environment = ProcessInfo.processInfo.environment
+        let paths = Paths(environment: environment)
+        let logger = LogSetup.bootstrapFile(at: paths.bffLogFile, label: "termcanvas.bff")
+        var configuration = BFFConfiguration(
             host: host, port: port, apps: try MicroApp.parseList(apps),
             dataDirectory: dataDir.map { URL(fileURLWithPath: $0) } ?? paths.bffDirectory,
             rateLimits: rateLimit == 0 ? .off : RateLimits(perUserPerSecond: rateLimit),
-            onServerRunning: { port in
+            onServerRunning: { [host] port in
                 FileHandle.standardError.write(Data("termcanvas: serving on http://\(host):\(port)\n".utf8))
             }
         )
+        guard local else {
+            try await buildApplication(configuration, logger: logger).runService()
+            return
+        }
+        let directory = RuntimeDirectory(environment: environment)
+        try directory.prepare()
+        guard let lock = try InstanceLock.acquire(directory.lock) else {
+            FileHandle.standardError.write(Data("termcanvas: a local server already runs (\(directory.socket.path))\n".utf8))
+            return
+        }
+        // Under the lock, whatever is at the socket path is left over from a server that died.
+        unlink(directory.socket.path)
+        defer { unlink(directory.socket.path) }
+        configuration.unixSocketPath = directory.socket.path
+        configuration.localAccount = LocalAccount(userName: LocalUserName.current) { token in
+            try PrivateFile.write(token, to: directory.token)
+        }
+        configuration.onServerRunning = { _ in
+            FileHandle.standardError.write(Data("termcanvas: local server on \(directory.socket.path)\n".utf8))
+        }
+        logger.info("local server starting", metadata: ["socket": "\(directory.socket.path)", "idleExit": "\(idleExit)"])
         let app = try await buildApplication(configuration, logger: logger)
-        try await app.runService()
+        var services = [ServiceGroupConfiguration.ServiceConfiguration(service: app)]
+        if idleExit > 0 {
+            services.append(.init(
+                service: IdleExitService(activity: configuration.activity, timeout: .seconds(idleExit)),
+                successTerminationBehavior: .gracefullyShutdownGroup
+            ))
+        }
+        try await ServiceGroup(configuration: .init(
+            services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
+        )).run()
+        logger.info("local server stopped")
+        withExtendedLifetime(lock) {}
+    }
+}
+
+/// The name of the local server's user: the OS login name when the BFF accepts it as a user name,
+/// so chat messages from this machine carry it; `local` otherwise.
+enum LocalUserName {
+    static var current: String {
+        guard let entry = getpwuid(getuid()), let name = entry.pointee.pw_name.map({ String(cString: $0) }),
+              !name.isEmpty, name.count <= 64,
+              name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) })
+        else { return "local" }
+        return name
     }
 }

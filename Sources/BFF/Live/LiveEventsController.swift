@@ -12,6 +12,8 @@ import ServiceLifecycle
 /// are no longer kept, it sends `bff.stream.reset` and the client reloads.
 struct LiveEventsController {
     let store: BFFStore
+    /// An open stream is activity: it keeps the embedded server from exiting when idle.
+    let activity: ServerActivity
 
     func addRoutes(to group: RouterGroup<BFFRequestContext>) {
         group.get("events", use: stream)
@@ -22,6 +24,7 @@ struct LiveEventsController {
         let lastID = try Self.lastEventID(request)
         let subscription = store.liveEvents.subscribe(userID: user.id)
         let store = self.store
+        let activity = self.activity
         let headers: HTTPFields = [
             .contentType: "text/event-stream; charset=utf-8",
             .cacheControl: "no-cache",
@@ -29,7 +32,11 @@ struct LiveEventsController {
         ]
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
             // However the stream ends (shutdown, a failed write to a gone client), unsubscribe.
-            defer { subscription.end() }
+            activity.begin()
+            defer {
+                subscription.end()
+                activity.end()
+            }
             var sent = lastID ?? 0
             // Reconnect after 2 s rather than the browser-era default of 3.
             try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))

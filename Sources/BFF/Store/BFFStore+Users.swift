@@ -45,6 +45,15 @@ extension BFFStore {
         }
     }
 
+    /// The user with this name, or nil.
+    public func user(named name: String) throws -> BFFUser? {
+        try writer.read { db in
+            try UserRecord.filter(UserRecord.Columns.name == name).fetchOne(db).flatMap { record in
+                record.id.map { BFFUser(id: $0, name: record.name) }
+            }
+        }
+    }
+
     /// All users, by name.
     public func users() throws -> [BFFUser] {
         try writer.read { db in

@@ -1,0 +1,33 @@
+import Foundation
+
+/// The address of a remote BFF as users type it (`http://team.example:7450`), checked and reduced
+/// to its origin, so `http://Team.example:7450/` and `http://team.example:7450` are one server.
+public struct ServerURL: Sendable, Hashable, CustomStringConvertible {
+    /// `scheme://host[:port]`, lower-case, no trailing slash.
+    public let origin: String
+
+    /// - Throws: `BFFAccessError.invalidServerURL` unless it is an http(s) URL with a host and
+    ///   nothing after it but an optional `/`.
+    public init(_ text: String) throws(BFFAccessError) {
+        guard let components = URLComponents(string: text.trimmingCharacters(in: .whitespaces)),
+              let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https"
+        else { throw .invalidServerURL(text, reason: "expected http://HOST[:PORT] or https://HOST[:PORT]") }
+        guard let host = components.host?.lowercased(), !host.isEmpty else {
+            throw .invalidServerURL(text, reason: "it has no host")
+        }
+        guard components.path.isEmpty || components.path == "/", components.query == nil, components.fragment == nil,
+              components.user == nil, components.password == nil
+        else { throw .invalidServerURL(text, reason: "give the server's address only, without a path, query or user") }
+        let hostPart = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        origin = "\(scheme)://\(hostPart)" + (components.port.map { ":\($0)" } ?? "")
+    }
+
+    public var url: URL { URL(string: origin)! }
+    public var description: String { origin }
+
+    /// A file name that names this server alone (`http_team.example_7450`).
+    var fileStem: String {
+        String(origin.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" })
+            .replacingOccurrences(of: "___", with: "_")
+    }
+}

@@ -5,6 +5,7 @@ import Glibc
 #endif
 
 /// An exclusive `flock` on a file, held for as long as this value lives (the process, in practice).
+/// The file holds the holder's process id, for `kill $(cat bff.lock)` and for tests.
 ///
 /// The kernel drops it when the process dies however it dies, so a crashed server never leaves a
 /// stale lock behind (unlike a pid file).
@@ -27,6 +28,12 @@ public final class InstanceLock: Sendable {
             let error = errno
             close(fd)
             if error == EWOULDBLOCK { return nil }
+            throw .io(path: url.path, errno: error)
+        }
+        let pid = Array("\(getpid())\n".utf8)
+        if ftruncate(fd, 0) != 0 || pid.withUnsafeBytes({ pwrite(fd, $0.baseAddress, $0.count, 0) }) != pid.count {
+            let error = errno
+            close(fd)
             throw .io(path: url.path, errno: error)
         }
         return InstanceLock(descriptor: fd)

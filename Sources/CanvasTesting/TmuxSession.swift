@@ -21,6 +21,8 @@ public final class TmuxSession: Sendable {
     private let panePID: pid_t
     /// The program's process name as `pgrep` sees it (at most 15 characters on Linux).
     private let programName: String
+    /// The session's `XDG_RUNTIME_DIR`, where a dashboard starts its local BFF.
+    private let runtimeDirectory: String?
 
     /// Starts `command` (an executable and its arguments) in a terminal of `size`.
     public init(_ command: [String], size: Size, environment: [String: String] = [:]) throws {
@@ -32,6 +34,7 @@ public final class TmuxSession: Sendable {
         let dir = Self.shellQuote(workDirectory.path)
         let script = "stty -g > \(dir)/stty.before; \(quoted) 2> \(dir)/stderr; echo $? > \(dir)/status; "
             + "stty -g > \(dir)/stty.after; printf 'PROGRAM-EXITED'; sleep 600"
+        runtimeDirectory = environment["XDG_RUNTIME_DIR"]
         var env = ["TERM": "tmux-256color", "LANG": "C.UTF-8"]
         env.merge(environment) { $1 }
         let assignments = env.map { "\($0.key)=\(Self.shellQuote($0.value))" }.joined(separator: " ")
@@ -51,6 +54,7 @@ public final class TmuxSession: Sendable {
 
     deinit {
         if panePID > 0 { kill(-panePID, SIGKILL) }
+        if let runtimeDirectory { LocalServerProcess.stop(runtimeDirectory: runtimeDirectory) }
         _ = try? tmux(["kill-server"])
         try? FileManager.default.removeItem(at: workDirectory)
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CanvasCore
 import CanvasUI
+import BFFAccess
 import Foundation
 import Logging
 import NcursesTerminal
@@ -11,16 +12,27 @@ struct Dashboard: AsyncParsableCommand {
 
     @OptionGroup var options: CanvasOptions
 
+    @Option(help: ArgumentHelp(
+        "Use this micro-app server instead of your local one (log in first: termcanvas login URL --user NAME).",
+        valueName: "URL"))
+    var bff: String?
+
+    func validate() throws {
+        if let bff {
+            do { _ = try ServerURL(bff) } catch { throw ValidationError("--bff: \(error)") }
+        }
+    }
+
     func run() async throws {
         let paths = Paths(environment: ProcessInfo.processInfo.environment)
         let logger = LogSetup.bootstrapFile(at: paths.logFile, label: "termcanvas")
         logger.info("starting", metadata: ["version": "\(TermCanvas.configuration.version)"])
-        try await Self.runDashboard(options: options, paths: paths, logger: logger)
+        try await Self.runDashboard(options: options, bff: bff, paths: paths, logger: logger)
         logger.info("stopped")
     }
 
     @MainActor
-    private static func runDashboard(options: CanvasOptions, paths: Paths, logger: Logger) async throws {
+    private static func runDashboard(options: CanvasOptions, bff: String?, paths: Paths, logger: Logger) async throws {
         let noColor = !(ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
         var composition = Composition(paths: paths, logger: logger)
         let store = composition.openStore()
@@ -29,9 +41,14 @@ struct Dashboard: AsyncParsableCommand {
         let library = composition.library(store: store, adaptTheme: { $0 })
         let canvas = try composition.startingCanvas(option: options.layout, library: library)
         let baseTheme = try composition.startingTheme(option: options.theme, library: library)
+        let connector = BFFConnector(paths: paths, environment: ProcessInfo.processInfo.environment, logger: logger)
+        let remote = try connector.remoteTarget(bff)
 
         let terminal = try NcursesTerminal(options: .init(colors: !noColor))
         defer { terminal.stop() }
+        // The micro-apps' server comes up beside the first frame. (Issue 5 hands it to the widgets.)
+        let target = remote.map { target in Task<BFFTarget, any Error> { target } } ?? connector.connectLocal()
+        defer { target.cancel() }
         let adapt = Composition.themeAdapter(colors: terminal.colorCount, noColor: noColor)
         let fitted = composition.library(store: store, adaptTheme: adapt)
         let host = composition.makeHost(canvas: canvas, theme: adapt(baseTheme), today: options.fixedToday,

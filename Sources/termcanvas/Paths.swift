@@ -1,3 +1,4 @@
+import BFFAccess
 import Foundation
 
 /// Where TermCanvas keeps user files, following the XDG base directories.
@@ -24,6 +25,9 @@ struct Paths {
     var layoutDatabase: URL { dataDirectory.appendingPathComponent("layouts.sqlite") }
     /// The micro-app server's own data (its database and signing secret).
     var bffDirectory: URL { dataDirectory.appendingPathComponent("bff") }
+
+    /// Tokens for remote BFFs stored by `termcanvas login`.
+    var credentials: CredentialStore { CredentialStore(directory: configDirectory.appendingPathComponent("credentials")) }
 
     /// The running executable, for finding the preset files shipped beside it.
     static var executable: URL {

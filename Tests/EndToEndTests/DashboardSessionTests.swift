@@ -11,7 +11,8 @@ struct DashboardSessionTests {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("tc-home-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         return ["HOME": home.path, "XDG_DATA_HOME": home.path + "/data", "XDG_STATE_HOME": home.path + "/state",
-                "XDG_CONFIG_HOME": home.path + "/config", "TERMCANVAS_LOG_LEVEL": "trace"]
+                "XDG_CONFIG_HOME": home.path + "/config", "XDG_RUNTIME_DIR": home.path + "/run",
+                "TERMCANVAS_LOG_LEVEL": "trace"]
     }
 
     static func start(size: Size) throws -> TmuxSession {

@@ -52,6 +52,7 @@ struct TerminalRestorationTests {
     /// comes: it must notice the hang-up itself and exit, not spin on a tty that is always readable.
     @Test(.enabled(if: Self.hasPython)) func aClosedTerminalEndsTheProgramWithoutSpinning() throws {
         let home = try #require(DashboardSessionTests.isolatedEnvironment()["HOME"])
+        defer { LocalServerProcess.stop(runtimeDirectory: home + "/run") }
         let result = try Command.run(["python3", "-c", Self.hangUpScript, Products.termcanvas.path, home])
         let verdict = result.output.split(separator: "\n").last.map(String.init) ?? ""
         #expect(verdict == "EXITED", "python said: \(result.output)")
@@ -73,7 +74,7 @@ struct TerminalRestorationTests {
                 signal.signal(signal.SIGHUP, signal.SIG_DFL)
                 os.write(1, b"PID=%d\n" % os.getpid())
                 env = dict(os.environ, TERM="xterm-256color", LANG="C.UTF-8", HOME=home, XDG_DATA_HOME=home + "/data",
-                           XDG_STATE_HOME=home + "/state", XDG_CONFIG_HOME=home + "/config")
+                           XDG_STATE_HOME=home + "/state", XDG_CONFIG_HOME=home + "/config", XDG_RUNTIME_DIR=home + "/run")
                 os.execve(program, [program, "--date", "2026-11-22"], env)
             os.waitpid(child, 0)
             os._exit(0)

@@ -3,8 +3,8 @@ import Foundation
 /// The account of the embedded local server: one user, created on first start, whose token the
 /// server hands to the dashboards of the same OS user through a private file.
 ///
-/// The user gets a random password that is never stored or shown: only the token file opens the
-/// account, and only the OS user can read that file.
+/// The user has no password: only the token file opens the account, and only the OS user can read
+/// that file.
 public struct LocalAccount: Sendable {
     public var userName: String
     /// Receives a fresh token before the server listens; writes it where clients look (mode 0600).
@@ -17,12 +17,7 @@ public struct LocalAccount: Sendable {
 
     /// Makes sure the user exists and publishes a token for it.
     func prepare(store: BFFStore, issuer: TokenIssuer) async throws {
-        let user = try store.user(named: userName) ?? store.addUser(name: userName, password: Self.randomPassword())
+        let user = try store.user(named: userName) ?? store.addUser(name: userName, password: nil)
         try publishToken(try await issuer.issue(for: user))
-    }
-
-    private static func randomPassword() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<4).map { _ in String(generator.next(), radix: 36) }.joined()
     }
 }

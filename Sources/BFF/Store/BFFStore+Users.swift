@@ -9,14 +9,15 @@ public struct BFFUser: Sendable, Equatable {
 }
 
 extension BFFStore {
-    /// Adds a user with a bcrypt hash of `password`.
+    /// Adds a user with a bcrypt hash of `password`; with no password, an account that only a
+    /// token opens (the embedded server's local user).
     /// - Throws: `BFFStoreError.userExists` or `.invalidUserName`.
     @discardableResult
-    public func addUser(name: String, password: String) throws -> BFFUser {
+    public func addUser(name: String, password: String?) throws -> BFFUser {
         guard !name.isEmpty, name.count <= 64, name.allSatisfy({ $0.isLetter || $0.isNumber || "._-".contains($0) }) else {
             throw BFFStoreError.invalidUserName("1 to 64 letters, digits, '.', '_' or '-'")
         }
-        let hash = Bcrypt.hash(password, cost: bcryptCost)
+        let hash = password.map { Bcrypt.hash($0, cost: bcryptCost) } ?? UserRecord.noPassword
         return try writer.write { db in
             if try UserRecord.filter(UserRecord.Columns.name == name).fetchCount(db) > 0 {
                 throw BFFStoreError.userExists(name: name)
@@ -30,7 +31,7 @@ extension BFFStore {
     /// The user whose name and password match, or nil; takes as long for an unknown name as for a wrong password.
     public func authenticate(name: String, password: String) throws -> BFFUser? {
         let record = try writer.read { db in try UserRecord.filter(UserRecord.Columns.name == name).fetchOne(db) }
-        guard let record, let id = record.id else {
+        guard let record, let id = record.id, record.passwordHash != UserRecord.noPassword else {
             // Spend the same work as a real check, so timing does not tell which names exist.
             _ = Bcrypt.hash(password, cost: bcryptCost)
             return nil

@@ -10,6 +10,10 @@ struct UserRecord: Codable, FetchableRecord, MutablePersistableRecord {
     var passwordHash: String
     var createdAt: Date
 
+    /// The hash of an account without a password: no bcrypt hash looks like it, so no password
+    /// matches (the same convention as `!` in /etc/shadow).
+    static let noPassword = "!"
+
     enum Columns {
         static let name = Column(CodingKeys.name)
     }

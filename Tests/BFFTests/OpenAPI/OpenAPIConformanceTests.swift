@@ -1,0 +1,79 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import MicroAppAPI
+import Testing
+@testable import BFF
+
+/// The OpenAPI document served at `/openapi.yaml` and the server agree: the same routes, and every
+/// operation answers with the status and body shape the document gives, for success and for the
+/// documented failures (401 without a token, 404 for an unknown id, 400 for a missing field).
+struct OpenAPIConformanceTests {
+    /// One documented operation.
+    struct Operation: CustomStringConvertible {
+        let path: String
+        let method: String
+        let spec: JSONValue
+
+        var description: String { "\(method.uppercased()) \(path)" }
+        var isSecured: Bool { spec["security"]?.array?.isEmpty != true }
+        var documentedStatuses: [String] { (spec["responses"]?.object ?? [:]).keys.sorted() }
+        var successStatus: Int? { documentedStatuses.compactMap(Int.init).filter { (200..<300).contains($0) }.min() }
+
+        func response(_ status: Int) -> JSONValue? { spec["responses"]?["\(status)"] }
+    }
+
+    /// Operations in an order where each collection's POST comes before the paths below it use its
+    /// new id, and each item is deleted last.
+    static func operations(in document: JSONValue) -> [Operation] {
+        let methods = ["post", "get", "patch", "delete"]
+        return (document["paths"]?.object ?? [:]).sorted { $0.key < $1.key }.flatMap { path, item in
+            methods.compactMap { method -> Operation? in
+                guard var spec = item[method] else { return nil }
+                // Path-level parameters apply to every operation of the path.
+                if case .object(var members) = spec, let shared = item["parameters"]?.array {
+                    members["parameters"] = .array(shared + (spec["parameters"]?.array ?? []))
+                    spec = .object(members)
+                }
+                return Operation(path: path, method: method, spec: spec)
+            }
+        }
+    }
+
+    @Test func everyServerRouteIsDocumentedAndEveryDocumentedRouteExists() async throws {
+        let harness = try BFFHarness()
+        defer { harness.remove() }
+        let configuration = harness.configuration()
+        let store = try BFFStore.open(at: configuration.databaseURL, bcryptCost: 4)
+        let router = buildRouter(store: store, issuer: await TokenIssuer(secret: BFFHarness.secret, lifetime: 60),
+                                 configuration: configuration)
+        let served = Set(router.routes.map { "\($0.method.rawValue) \($0.path)".replacingOccurrences(of: "//", with: "/") })
+        let document = try JSONValue.yaml(String(decoding: PackageResources.openapi_yaml, as: UTF8.self))
+        let documented = Set(Self.operations(in: document).map { "\($0.method.uppercased()) \($0.path)" })
+        #expect(served.subtracting(documented).isEmpty, "served but not documented: \(served.subtracting(documented).sorted())")
+        #expect(documented.subtracting(served).isEmpty, "documented but not served: \(documented.subtracting(served).sorted())")
+        #expect(documented.count >= 21)
+    }
+
+    @Test func everyOperationAnswersWithItsDocumentedShapes() async throws {
+        let harness = try BFFHarness()
+        defer { harness.remove() }
+        // The document's own token example logs in as this user.
+        try BFFStore.open(at: harness.configuration().databaseURL, bcryptCost: 4).addUser(name: "alice", password: "correct horse")
+        try await harness.withServer { client in
+            let served = try await client.execute(uri: "/openapi.yaml", method: .get)
+            #expect(served.status == .ok)
+            #expect(served.headers[.contentType]?.hasPrefix("application/yaml") == true)
+            let document = try JSONValue.yaml(String(buffer: served.body))
+            #expect(document["openapi"]?.string?.hasPrefix("3.") == true)
+            let token = try await client.send(.post, APIPath.authToken, json: TokenRequest(username: "alice", password: "correct horse"))
+                .decode(TokenResponse.self).token
+            var conformance = Conformance(client: client, checker: SchemaChecker(document: document), token: token)
+            for operation in Self.operations(in: document) {
+                try await conformance.check(operation)
+            }
+            #expect(conformance.checkedOperations == Self.operations(in: document).count)
+        }
+    }
+}

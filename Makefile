@@ -4,7 +4,7 @@
 SWIFT ?= swift
 ARGS ?=
 
-.PHONY: run test deps release bench
+.PHONY: run test deps release bench bench-bff
 
 run: release
 	.build/release/termcanvas $(ARGS)
@@ -23,3 +23,7 @@ release: deps
 bench: release
 	$(SWIFT) run -c release tc-bench
 	scripts/bench-tui
+
+# Figures of the micro-app server (issue 4): wrk on loopback, SSE fan-out, peak RSS.
+bench-bff: release
+	scripts/bench-bff

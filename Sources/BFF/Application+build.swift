@@ -59,5 +59,7 @@ func buildRouter(store: BFFStore, issuer: TokenIssuer, configuration: BFFConfigu
     RegistryController(apps: apps).addRoutes(to: api.group("registry"))
     LiveEventsController(store: store, activity: configuration.activity).addRoutes(to: api)
     if apps.contains(.todo) { TodoController(store: store).addRoutes(to: api.group("todo")) }
+    if apps.contains(.calendar) { CalendarController(store: store).addRoutes(to: api.group("calendar")) }
+    if apps.contains(.chat) { ChatController(store: store).addRoutes(to: api.group("chat")) }
     return router
 }

@@ -16,3 +16,17 @@ public struct BFFRequestContext: RequestContext, RemoteAddressRequestContext {
         self.remoteAddress = source.channel.remoteAddress
     }
 }
+
+extension BFFRequestContext {
+    /// The authenticated user's id; 401 on a route that did not authenticate.
+    func userID() throws -> Int64 {
+        guard let user else { throw APIFailure.unauthorized }
+        return user.id
+    }
+
+    /// The `{id}` of the path as a number; one that is not a number names nothing, so 404.
+    func numericID() throws -> Int64 {
+        guard let id = parameters.get("id", as: Int64.self) else { throw APIFailure.notFound }
+        return id
+    }
+}

@@ -50,3 +50,70 @@ struct TodoRecord: Codable, FetchableRecord, MutablePersistableRecord {
         TodoItem(id: id ?? 0, title: title, notes: notes, done: done, due: due)
     }
 }
+
+/// A row of `calendarEvent`: one user's event, date-times as UTC text so ranges compare as strings.
+struct CalendarEventRecord: Codable, FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "calendarEvent"
+    var id: Int64?
+    var ownerId: Int64
+    var title: String
+    var start: String
+    var end: String
+    var allDay: Bool
+    var createdAt: Date
+    var updatedAt: Date
+
+    enum Columns {
+        static let id = Column(CodingKeys.id)
+        static let ownerId = Column(CodingKeys.ownerId)
+        static let start = Column(CodingKeys.start)
+        static let end = Column(CodingKeys.end)
+    }
+
+    mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+
+    var event: CalendarEvent {
+        CalendarEvent(id: id ?? 0, title: title, start: start, end: end, allDay: allDay)
+    }
+}
+
+/// A row of `chatChannel`, shared by all users.
+struct ChatChannelRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "chatChannel"
+    var id: String
+    var name: String
+    var createdBy: String?
+    var createdAt: Date
+
+    enum Columns {
+        static let id = Column(CodingKeys.id)
+    }
+
+    var channel: ChatChannel { ChatChannel(id: id, name: name) }
+}
+
+/// A row of `chatMessage`: the author's name as it was when sent, so it outlives the account.
+struct ChatMessageRecord: Codable, FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "chatMessage"
+    var id: Int64?
+    var channelId: String
+    var author: String
+    var text: String
+    var sentAt: Date
+
+    enum Columns {
+        static let id = Column(CodingKeys.id)
+        static let channelId = Column(CodingKeys.channelId)
+    }
+
+    mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+
+    var message: ChatMessage {
+        ChatMessage(id: id ?? 0, channel: channelId, author: author, text: text,
+                    sentAt: sentAt.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
+    }
+}

@@ -14,7 +14,7 @@ struct TodoController {
     }
 
     @Sendable func list(_ request: Request, context: BFFRequestContext) async throws -> Response {
-        let owner = try Self.owner(context)
+        let owner = try context.userID()
         let query = try TodoQuery(parsing: request)
         let page = try store.todos(owner: owner, query: query)
         let next = page.more ? page.items.last.map { String($0.id) } : nil
@@ -22,7 +22,7 @@ struct TodoController {
     }
 
     @Sendable func create(_ request: Request, context: BFFRequestContext) async throws -> Response {
-        let owner = try Self.owner(context)
+        let owner = try context.userID()
         let new = try await request.decodeJSON(NewTodo.self, context: context)
         try TodoValidation.validate(new)
         let item = try store.createTodo(owner: owner, title: new.title, notes: new.notes ?? "", due: new.due)
@@ -32,13 +32,13 @@ struct TodoController {
     }
 
     @Sendable func show(_ request: Request, context: BFFRequestContext) async throws -> Response {
-        guard let item = try store.todo(id: try Self.id(context), owner: try Self.owner(context)) else { throw APIFailure.notFound }
+        guard let item = try store.todo(id: try context.numericID(), owner: try context.userID()) else { throw APIFailure.notFound }
         return try .json(item)
     }
 
     @Sendable func update(_ request: Request, context: BFFRequestContext) async throws -> Response {
-        let owner = try Self.owner(context)
-        let id = try Self.id(context)
+        let owner = try context.userID()
+        let id = try context.numericID()
         let patch = try await request.decodeJSON(TodoPatch.self, context: context)
         try TodoValidation.validate(patch)
         guard let item = try store.updateTodo(id: id, owner: owner, patch: patch) else { throw APIFailure.notFound }
@@ -46,18 +46,7 @@ struct TodoController {
     }
 
     @Sendable func delete(_ request: Request, context: BFFRequestContext) async throws -> Response {
-        guard try store.deleteTodo(id: try Self.id(context), owner: try Self.owner(context)) else { throw APIFailure.notFound }
+        guard try store.deleteTodo(id: try context.numericID(), owner: try context.userID()) else { throw APIFailure.notFound }
         return Response(status: .noContent)
-    }
-
-    /// The id in the path; one that is not a number names no item, so 404.
-    private static func id(_ context: BFFRequestContext) throws -> Int64 {
-        guard let id = context.parameters.get("id", as: Int64.self) else { throw APIFailure.notFound }
-        return id
-    }
-
-    private static func owner(_ context: BFFRequestContext) throws -> Int64 {
-        guard let user = context.user else { throw APIFailure.unauthorized }
-        return user.id
     }
 }

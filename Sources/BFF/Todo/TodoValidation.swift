@@ -2,10 +2,11 @@ import MicroAppAPI
 
 /// The field rules for todo items; each failure names its field.
 enum TodoValidation {
-    static func title(_ title: String) throws {
+    /// A title: not blank, within `limit` characters (todo items and calendar events share this).
+    static func title(_ title: String, limit: ClosedRange<Int> = TodoLimits.titleLength) throws {
         guard !title.allSatisfy(\.isWhitespace) else { throw APIFailure.badRequest("must not be empty", field: "title") }
-        guard TodoLimits.titleLength.contains(title.count) else {
-            throw APIFailure.badRequest("must be 1 to \(TodoLimits.titleLength.upperBound) characters", field: "title")
+        guard limit.contains(title.count) else {
+            throw APIFailure.badRequest("must be 1 to \(limit.upperBound) characters", field: "title")
         }
     }
 

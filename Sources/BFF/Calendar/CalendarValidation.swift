@@ -1,0 +1,57 @@
+import MicroAppAPI
+
+/// The rules for calendar events; each failure names its field. Valid events come out with their
+/// date-times in UTC.
+enum CalendarValidation {
+    /// A new event, checked and normalised.
+    static func validated(_ new: NewCalendarEvent) throws -> (title: String, start: String, end: String, allDay: Bool) {
+        try TodoValidation.title(new.title, limit: CalendarLimits.titleLength)
+        let start = try dateTime(new.start, field: "start")
+        let end = try dateTime(new.end, field: "end")
+        let allDay = new.allDay ?? false
+        try span(start: start, end: end, allDay: allDay)
+        return (new.title, start, end, allDay)
+    }
+
+    /// `event` with `patch` applied, checked as a whole.
+    static func patched(_ event: CalendarEvent, with patch: CalendarEventPatch) throws -> CalendarEvent {
+        var result = event
+        if let title = patch.title {
+            try TodoValidation.title(title, limit: CalendarLimits.titleLength)
+            result.title = title
+        }
+        if let start = patch.start { result.start = try dateTime(start, field: "start") }
+        if let end = patch.end { result.end = try dateTime(end, field: "end") }
+        if let allDay = patch.allDay { result.allDay = allDay }
+        try span(start: result.start, end: result.end, allDay: result.allDay)
+        return result
+    }
+
+    /// The UTC form of a date-time in the supported years.
+    static func dateTime(_ text: String, field: String) throws -> String {
+        guard let utc = ISODateTime.utc(text), let year = Int(utc.prefix(4)), CalendarLimits.years.contains(year) else {
+            throw APIFailure.badRequest(
+                "must be an ISO 8601 date-time with a zone, e.g. 2026-11-22T09:30:00Z, in the years "
+                    + "\(CalendarLimits.years.lowerBound)–\(CalendarLimits.years.upperBound)",
+                field: field
+            )
+        }
+        return utc
+    }
+
+    private static func span(start: String, end: String, allDay: Bool) throws {
+        guard end >= start else { throw APIFailure.badRequest("must not be before 'start'", field: "end") }
+        let seconds = (ISODateTime.seconds(end) ?? 0) - (ISODateTime.seconds(start) ?? 0)
+        guard seconds <= Int64(CalendarLimits.maxDurationDays) * 86_400 else {
+            throw APIFailure.badRequest("an event may last at most \(CalendarLimits.maxDurationDays) days", field: "end")
+        }
+        if allDay {
+            guard start.hasSuffix("T00:00:00Z") else {
+                throw APIFailure.badRequest("must be midnight UTC for an all-day event", field: "start")
+            }
+            guard end.hasSuffix("T00:00:00Z"), end > start else {
+                throw APIFailure.badRequest("must be a later midnight UTC for an all-day event", field: "end")
+            }
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import GRDB
+import MicroAppAPI
+
+extension BFFStore {
+    /// Creates an event owned by `owner`; the fields must already be valid and in UTC.
+    public func createCalendarEvent(owner: Int64, title: String, start: String, end: String, allDay: Bool) throws -> CalendarEvent {
+        try writer.write { db in
+            let now = Date()
+            var record = CalendarEventRecord(
+                id: nil, ownerId: owner, title: title, start: start, end: end, allDay: allDay, createdAt: now, updatedAt: now
+            )
+            try record.insert(db)
+            try self.record(.calendarEventCreated, owner: owner, data: record.event, in: db)
+            return record.event
+        }
+    }
+
+    /// The event with this id if `owner` owns it; nil otherwise, so ids of others' events do not leak.
+    public func calendarEvent(id: Int64, owner: Int64) throws -> CalendarEvent? {
+        try writer.read { db in try ownedCalendarEvent(db, id: id, owner: owner)?.event }
+    }
+
+    /// One page of `owner`'s events that overlap the query's range, by start then id, and whether
+    /// more follow. An event overlaps when it starts by `to` and has not ended before `from` (an
+    /// event ending exactly at `from` does not overlap, unless it is an instant at `from`).
+    func calendarEvents(owner: Int64, query: CalendarQuery) throws -> (items: [CalendarEvent], more: Bool) {
+        try writer.read { db in
+            typealias Columns = CalendarEventRecord.Columns
+            var request = CalendarEventRecord.filter(Columns.ownerId == owner)
+            if let to = query.to { request = request.filter(Columns.start <= to) }
+            if let from = query.from { request = request.filter(Columns.end > from || Columns.start >= from) }
+            if let after = query.after {
+                request = request.filter(Columns.start > after.start || (Columns.start == after.start && Columns.id > after.id))
+            }
+            let records = try request.order(Columns.start, Columns.id).limit(query.limit + 1).fetchAll(db)
+            return (records.prefix(query.limit).map(\.event), records.count > query.limit)
+        }
+    }
+
+    /// Replaces `owner`'s event by what `change` makes of it (which validates); nil when there is
+    /// no such event of theirs.
+    func updateCalendarEvent(id: Int64, owner: Int64, applying change: (CalendarEvent) throws -> CalendarEvent) throws -> CalendarEvent? {
+        try writer.write { db in
+            guard var record = try ownedCalendarEvent(db, id: id, owner: owner) else { return nil }
+            let changed = try change(record.event)
+            record.title = changed.title
+            record.start = changed.start
+            record.end = changed.end
+            record.allDay = changed.allDay
+            record.updatedAt = Date()
+            try record.update(db)
+            try self.record(.calendarEventUpdated, owner: owner, data: record.event, in: db)
+            return record.event
+        }
+    }
+
+    /// Deletes `owner`'s event; returns whether there was one.
+    public func deleteCalendarEvent(id: Int64, owner: Int64) throws -> Bool {
+        try writer.write { db in
+            let deleted = try CalendarEventRecord
+                .filter(CalendarEventRecord.Columns.id == id && CalendarEventRecord.Columns.ownerId == owner)
+                .deleteAll(db) > 0
+            if deleted { try record(.calendarEventDeleted, owner: owner, data: DeletedEntity(id: id), in: db) }
+            return deleted
+        }
+    }
+
+    private func ownedCalendarEvent(_ db: Database, id: Int64, owner: Int64) throws -> CalendarEventRecord? {
+        try CalendarEventRecord
+            .filter(CalendarEventRecord.Columns.id == id && CalendarEventRecord.Columns.ownerId == owner).fetchOne(db)
+    }
+}

@@ -1,0 +1,58 @@
+/// A chat channel, shared by every user: `{id, name}`; its id is its name (`general`, …).
+public struct ChatChannel: Codable, Sendable, Equatable {
+    public var id: String
+    public var name: String
+
+    public init(id: String, name: String) {
+        self.id = id
+        self.name = name
+    }
+}
+
+/// The body of `POST /api/chat/channels`.
+public struct NewChatChannel: Codable, Sendable, Equatable {
+    public var name: String
+
+    public init(name: String) {
+        self.name = name
+    }
+}
+
+/// A chat message: `{id, channel, author, text, sentAt}`, `sentAt` an ISO 8601 UTC date-time with
+/// milliseconds. `text` is exactly what its author sent, control characters included: clients
+/// must render it safely.
+public struct ChatMessage: Codable, Sendable, Equatable {
+    public var id: Int64
+    public var channel: String
+    public var author: String
+    public var text: String
+    public var sentAt: String
+
+    public init(id: Int64, channel: String, author: String, text: String, sentAt: String) {
+        self.id = id
+        self.channel = channel
+        self.author = author
+        self.text = text
+        self.sentAt = sentAt
+    }
+}
+
+/// The body of `POST /api/chat/channels/{id}/messages`; the author is whoever sends it.
+public struct NewChatMessage: Codable, Sendable, Equatable {
+    public var text: String
+
+    public init(text: String) {
+        self.text = text
+    }
+}
+
+/// The limits the server enforces on chat.
+public enum ChatLimits {
+    /// Channel names (and ids): lower-case letters, digits, `_` and `-`, starting with a letter or digit.
+    public static let channelNamePattern = "^[a-z0-9][a-z0-9_-]{0,31}$"
+    public static let textMaxLength = 4000
+    public static let defaultPageSize = 50
+    public static let maxPageSize = 100
+    /// The channel that always exists.
+    public static let generalChannel = "general"
+}

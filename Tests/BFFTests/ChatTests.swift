@@ -1,0 +1,131 @@
+import BFF
+import Foundation
+import HummingbirdTesting
+import MicroAppAPI
+import Testing
+
+@Suite("BFF chat API")
+struct ChatTests {
+    @Test("channels are shared; general always exists; names are checked; duplicates are 409")
+    func channels() async throws {
+        let harness = try BFFHarness()
+        defer { harness.remove() }
+        try harness.addUsers("ann", "bob")
+        try await harness.withServer { client in
+            let ann = try await client.token(for: "ann")
+            let bob = try await client.token(for: "bob")
+            #expect(try await client.send(.get, APIPath.chatChannels, token: ann).decode(Page<ChatChannel>.self).items
+                == [ChatChannel(id: "general", name: "general")])
+            let created = try await client.send(.post, APIPath.chatChannels, token: ann, json: NewChatChannel(name: "ops-team_2"))
+            #expect(created.status == .created)
+            #expect(try created.decode(ChatChannel.self) == ChatChannel(id: "ops-team_2", name: "ops-team_2"))
+            #expect(try await client.send(.get, APIPath.chatChannels, token: bob).decode(Page<ChatChannel>.self).items.map(\.id)
+                == ["general", "ops-team_2"])
+
+            let duplicate = try await client.send(.post, APIPath.chatChannels, token: bob, json: NewChatChannel(name: "general"))
+            #expect(duplicate.status == .conflict && duplicate.apiError == APIError(error: "channel exists", field: "name"))
+            for name in ["", "Ops", "-ops", "a b", "a/b", String(repeating: "a", count: 33), "ünïcode"] {
+                let response = try await client.send(.post, APIPath.chatChannels, token: ann, json: NewChatChannel(name: name))
+                #expect(response.status == .badRequest && response.apiError?.field == "name", "\(name)")
+            }
+        }
+    }
+
+    @Test("messages carry their author from the token, list newest first, page by cursor")
+    func messages() async throws {
+        let harness = try BFFHarness()
+        defer { harness.remove() }
+        try harness.addUsers("ann", "bob")
+        try await harness.withServer { client in
+            let ann = try await client.token(for: "ann")
+            let bob = try await client.token(for: "bob")
+            let general = APIPath.chatMessages(channel: "general")
+            // An `author` in the body is ignored: the token says who posts.
+            let posted = try await client.send(.post, general, token: bob, rawBody: #"{"text": "hi", "author": "ann"}"#)
+            #expect(posted.status == .created)
+            let first = try posted.decode(ChatMessage.self)
+            #expect(first.author == "bob" && first.channel == "general" && first.text == "hi")
+            #expect(first.sentAt.range(of: #"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$"#, options: .regularExpression) != nil)
+
+            var ids = [first.id]
+            for n in 1..<120 {
+                ids.append(try await client.send(.post, general, token: n.isMultiple(of: 2) ? ann : bob,
+                                                 json: NewChatMessage(text: "m\(n)")).decode(ChatMessage.self).id)
+            }
+            // Bob sees Ann's messages too: newest first, 50 a page by default.
+            var pages: [[Int64]] = []
+            var uri = general
+            while true {
+                let page = try await client.send(.get, uri, token: bob).decode(Page<ChatMessage>.self)
+                pages.append(page.items.map(\.id))
+                guard let next = page.next else { break }
+                uri = general + "?cursor=" + next
+            }
+            #expect(pages.map(\.count) == [50, 50, 20])
+            #expect(pages.flatMap { $0 } == ids.reversed())
+            let small = try await client.send(.get, general + "?limit=3", token: ann).decode(Page<ChatMessage>.self)
+            #expect(small.items.map(\.id) == Array(ids.suffix(3).reversed()))
+            for query in ["limit=0", "limit=101", "cursor=x"] {
+                let response = try await client.send(.get, general + "?" + query, token: ann)
+                #expect(response.status == .badRequest, "\(query)")
+            }
+            #expect(try await client.send(.get, APIPath.chatMessages(channel: "nope"), token: ann).status == .notFound)
+            #expect(try await client.send(.post, APIPath.chatMessages(channel: "nope"), token: ann,
+                                          json: NewChatMessage(text: "x")).status == .notFound)
+        }
+    }
+
+    @Test("text is kept exactly, escape sequences included; NUL, blank and overlong text are refused")
+    func text() async throws {
+        let harness = try BFFHarness()
+        defer { harness.remove() }
+        try harness.addUsers("ann")
+        try await harness.withServer { client in
+            let token = try await client.token(for: "ann")
+            let general = APIPath.chatMessages(channel: "general")
+            let hostile = "\u{1B}[2J\u{1B}]0;pwned\u{07}  red \u{1B}[31mtext\u{1B}[0m\r\n\t👩‍💻 "
+            let posted = try await client.send(.post, general, token: token, json: NewChatMessage(text: hostile))
+            #expect(try posted.decode(ChatMessage.self).text == hostile)
+            #expect(try await client.send(.get, general, token: token).decode(Page<ChatMessage>.self).items.first?.text == hostile)
+
+            for text in ["a\u{0}b", " \n\t", String(repeating: "x", count: ChatLimits.textMaxLength + 1)] {
+                let response = try await client.send(.post, general, token: token, json: NewChatMessage(text: text))
+                #expect(response.status == .badRequest && response.apiError?.field == "text")
+            }
+            let longest = try await client.send(.post, general, token: token,
+                                                json: NewChatMessage(text: String(repeating: "é", count: ChatLimits.textMaxLength)))
+            #expect(longest.status == .created)
+        }
+    }
+
+    @Test("chat reaches every user's live stream; calendar changes only their owner's")
+    func liveEvents() async throws {
+        let harness = try BFFHarness()
+        defer { harness.remove() }
+        try harness.addUsers("ann", "bob")
+        try await harness.withServer { client in
+            let port = try #require(client.port)
+            let ann = try await client.token(for: "ann")
+            let bob = try await client.token(for: "bob")
+            let bobStream = try SSEReader(port: port, token: bob)
+            _ = try await bobStream.readHead()
+            try await Task.sleep(for: .milliseconds(100))
+
+            _ = try await client.send(.post, APIPath.calendarEvents, token: ann, json: NewCalendarEvent(
+                title: "ann's", start: "2026-11-23T09:00:00Z", end: "2026-11-23T10:00:00Z"))
+            _ = try await client.send(.post, APIPath.chatChannels, token: ann, json: NewChatChannel(name: "random"))
+            let message = try await client.send(.post, APIPath.chatMessages(channel: "random"), token: ann,
+                                                json: NewChatMessage(text: "hello bob")).decode(ChatMessage.self)
+            let events = try await bobStream.events(2)
+            #expect(events.map(\.name) == [EventName.chatChannelCreated.rawValue, EventName.chatMessagePosted.rawValue])
+            #expect(try JSONDecoder().decode(ChatMessage.self, from: Data(events[1].data.utf8)) == message)
+            #expect(try await bobStream.staysQuiet(for: .milliseconds(300)))
+
+            // Ann's own stream, resumed from the start, has her calendar event as well.
+            let annStream = try SSEReader(port: port, token: ann, lastEventID: 0)
+            _ = try await annStream.readHead()
+            #expect(try await annStream.events(3).map(\.name)
+                == [EventName.calendarEventCreated, .chatChannelCreated, .chatMessagePosted].map(\.rawValue))
+        }
+    }
+}

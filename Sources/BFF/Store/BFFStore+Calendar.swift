@@ -33,8 +33,10 @@ extension BFFStore {
             if let after = query.after {
                 request = request.filter(Columns.start > after.start || (Columns.start == after.start && Columns.id > after.id))
             }
-            let records = try request.order(Columns.start, Columns.id).limit(query.limit + 1).fetchAll(db)
-            return (records.prefix(query.limit).map(\.event), records.count > query.limit)
+            let rows = try Row.fetchAll(
+                db, request.select(CalendarEventRecord.eventSelection).order(Columns.start, Columns.id).limit(query.limit + 1)
+            )
+            return (rows.prefix(query.limit).map(CalendarEventRecord.event), rows.count > query.limit)
         }
     }
 

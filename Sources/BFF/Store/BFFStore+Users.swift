@@ -41,8 +41,9 @@ extension BFFStore {
 
     /// The user with this id, or nil when there is none (e.g. deleted since a token was issued).
     public func user(id: Int64) throws -> BFFUser? {
-        // Every authenticated request asks this: a cached statement, no query building.
-        try writer.read { db in
+        // Every authenticated request asks this: one cached statement, no query building, no
+        // transaction around it (a single SELECT is atomic).
+        try writer.unsafeRead { db in
             try String.fetchOne(try db.cachedStatement(sql: "SELECT name FROM user WHERE id = ?"), arguments: [id])
                 .map { BFFUser(id: id, name: $0) }
         }

@@ -46,16 +46,19 @@ struct Dashboard: AsyncParsableCommand {
 
         let terminal = try NcursesTerminal(options: .init(colors: !noColor))
         defer { terminal.stop() }
-        // The micro-apps' server comes up beside the first frame. (Issue 5 hands it to the widgets.)
-        let target = remote.map { target in Task<BFFTarget, any Error> { target } } ?? connector.connectLocal()
-        defer { target.cancel() }
         let adapt = Composition.themeAdapter(colors: terminal.colorCount, noColor: noColor)
         let fitted = composition.library(store: store, adaptTheme: adapt)
         let host = composition.makeHost(canvas: canvas, theme: adapt(baseTheme), today: options.fixedToday,
                                         size: terminal.size, library: fitted)
         // A layout read from a file starts a history of its own.
         if !(options.layout.map(LayoutSource.looksLikeFile) ?? false) { host.restoreHistory() }
-        await AppLoop.run(host, on: terminal)
+        // The micro-apps' server is found or started once the first frame is out, so starting a
+        // server process never delays it. (Issue 5 hands the target to the widgets.)
+        var target: Task<BFFTarget, any Error>?
+        await AppLoop.run(host, on: terminal) {
+            target = remote.map { target in Task { target } } ?? connector.connectLocal()
+        }
+        target?.cancel()
         host.shutdown()
         await host.effects.drain()
         do {

@@ -12,7 +12,9 @@ public enum AppLoop {
         case inputEnded
     }
 
-    public static func run(_ host: CanvasHost, on terminal: some Terminal) async {
+    /// - Parameter afterFirstFrame: Runs once the first frame is on the screen: the place for
+    ///   start-up work that must not delay it.
+    public static func run(_ host: CanvasHost, on terminal: some Terminal, afterFirstFrame: () -> Void = {}) async {
         // A terminal starts blank, so blank cells of the first frame need not be sent.
         var previous = Buffer(size: terminal.size)
         func render() {
@@ -22,6 +24,7 @@ public enum AppLoop {
         }
         host.handle(.resize(terminal.size))
         render()
+        afterFirstFrame()
 
         let (events, continuation) = AsyncStream<Event>.makeStream()
         let reading = Task { @MainActor in

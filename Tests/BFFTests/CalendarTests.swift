@@ -214,6 +214,36 @@ struct CalendarTests {
         }
     }
 
+    @Test("changes reach their owner's live stream, the event as data, {id} when deleted; nobody else's")
+    func liveEvents() async throws {
+        let harness = try BFFHarness()
+        defer { harness.remove() }
+        try harness.addUsers("ann", "bob")
+        try await harness.withServer { client in
+            let port = try #require(client.port)
+            let ann = try await client.token(for: "ann")
+            let bob = try await client.token(for: "bob")
+            let annStream = try SSEReader(port: port, token: ann)
+            let bobStream = try SSEReader(port: port, token: bob)
+            _ = try await annStream.readHead()
+            _ = try await bobStream.readHead()
+            try await Task.sleep(for: .milliseconds(100))
+
+            let created = try await client.send(.post, APIPath.calendarEvents, token: ann, json: NewCalendarEvent(
+                title: "ann's", start: "2026-11-23T09:00:00Z", end: "2026-11-23T10:00:00Z")).decode(CalendarEvent.self)
+            let updated = try await client.send(.patch, APIPath.calendarEvent(created.id), token: ann,
+                                                json: CalendarEventPatch(title: "moved")).decode(CalendarEvent.self)
+            _ = try await client.send(.delete, APIPath.calendarEvent(created.id), token: ann)
+
+            let events = try await annStream.events(3)
+            #expect(events.map(\.name) == [EventName.calendarEventCreated, .calendarEventUpdated, .calendarEventDeleted].map(\.rawValue))
+            #expect(try JSONDecoder().decode(CalendarEvent.self, from: Data(events[0].data.utf8)) == created)
+            #expect(try JSONDecoder().decode(CalendarEvent.self, from: Data(events[1].data.utf8)) == updated)
+            #expect(try JSONDecoder().decode(DeletedEntity.self, from: Data(events[2].data.utf8)) == DeletedEntity(id: created.id))
+            #expect(try await bobStream.staysQuiet(for: .milliseconds(300)))
+        }
+    }
+
     @Test("a server without the calendar app has no calendar routes")
     func appsOption() async throws {
         let harness = try BFFHarness()

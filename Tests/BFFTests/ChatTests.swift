@@ -46,7 +46,7 @@ struct ChatTests {
         try await harness.withServer { client in
             let ann = try await client.token(for: "ann")
             let bob = try await client.token(for: "bob")
-            let general = APIPath.chatMessages(channel: "general")
+            let general = APIPath.chatMessages(channel: ChatLimits.generalChannel)
             // An `author` in the body is ignored: the token says who posts.
             let posted = try await client.send(.post, general, token: bob, rawBody: #"{"text": "hi", "author": "ann"}"#)
             #expect(posted.status == .created)
@@ -95,7 +95,7 @@ struct ChatTests {
         try harness.addUsers("ann")
         try await harness.withServer { client in
             let token = try await client.token(for: "ann")
-            let general = APIPath.chatMessages(channel: "general")
+            let general = APIPath.chatMessages(channel: ChatLimits.generalChannel)
             // Escape and control sequences, a bell, a DEL, C1 controls, a decomposed é beside a
             // precomposed one (equal as Swift strings, not as bytes) and surrounding whitespace.
             let hostile = "\n \u{1B}[2J\u{1B}]0;pwned\u{07}  red \u{1B}[31mtext\u{1B}[0m\u{7F}\u{9B}1m\r\n\te\u{301} \u{E9} 👩‍💻 \u{1B}"
@@ -138,10 +138,11 @@ struct ChatTests {
                 title: "ann's", start: "2026-11-23T09:00:00Z", end: "2026-11-23T10:00:00Z"))
             _ = try await client.send(.post, APIPath.chatChannels, token: ann, json: NewChatChannel(name: "random"))
             let message = try await client.send(.post, APIPath.chatMessages(channel: "random"), token: ann,
-                                                json: NewChatMessage(text: "hello bob")).decode(ChatMessage.self)
+                                                json: NewChatMessage(text: "hello\r\nbob\n\n\u{1B}[31m\u{2028}")).decode(ChatMessage.self)
             let events = try await bobStream.events(2)
             #expect(events.map(\.name) == [EventName.chatChannelCreated.rawValue, EventName.chatMessagePosted.rawValue])
-            #expect(try JSONDecoder().decode(ChatMessage.self, from: Data(events[1].data.utf8)) == message)
+            let received = try JSONDecoder().decode(ChatMessage.self, from: Data(events[1].data.utf8))
+            #expect(received == message && Array(received.text.utf8) == Array(message.text.utf8))
             #expect(try await bobStream.staysQuiet(for: .milliseconds(300)))
 
             // Ann's own stream, resumed from the start, has her calendar event as well.

@@ -51,9 +51,11 @@ public struct CalendarEventPatch: Codable, Sendable, Equatable {
 
 /// The limits the server enforces on calendar events.
 public enum CalendarLimits {
+    /// Characters in a title, which must not be blank.
     public static let titleLength = 1...200
     /// The longest an event may last, in days.
     public static let maxDurationDays = 366
+    /// The years `start` and `end` may fall in, in UTC.
     public static let years = 1970...9999
     /// The largest `limit` a list accepts; also its default.
     public static let maxPageSize = 100

@@ -50,8 +50,12 @@ public struct NewChatMessage: Codable, Sendable, Equatable {
 public enum ChatLimits {
     /// Channel names (and ids): lower-case letters, digits, `_` and `-`, starting with a letter or digit.
     public static let channelNamePattern = "^[a-z0-9][a-z0-9_-]{0,31}$"
+    /// The most characters a message's text may have, leading and trailing whitespace not counted
+    /// (it needs at least one other).
     public static let textMaxLength = 4000
+    /// How many messages a list gives without a `limit`.
     public static let defaultPageSize = 50
+    /// The largest `limit` a message list accepts.
     public static let maxPageSize = 100
     /// The channel that always exists.
     public static let generalChannel = "general"

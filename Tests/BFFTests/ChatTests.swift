@@ -22,12 +22,19 @@ struct ChatTests {
             #expect(try await client.send(.get, APIPath.chatChannels, token: bob).decode(Page<ChatChannel>.self).items.map(\.id)
                 == ["general", "ops-team_2"])
 
-            let duplicate = try await client.send(.post, APIPath.chatChannels, token: bob, json: NewChatChannel(name: "general"))
-            #expect(duplicate.status == .conflict && duplicate.apiError == APIError(error: "channel exists", field: "name"))
-            for name in ["", "Ops", "-ops", "a b", "a/b", String(repeating: "a", count: 33), "ünïcode"] {
+            for name in ["general", "ops-team_2"] {
+                let duplicate = try await client.send(.post, APIPath.chatChannels, token: bob, json: NewChatChannel(name: name))
+                #expect(duplicate.status == .conflict && duplicate.apiError == APIError(error: "channel exists", field: "name"))
+            }
+            for name in ["", "Ops", "-ops", "_ops", "a b", "a/b", "ops\n", String(repeating: "a", count: 33), "ünïcode"] {
                 let response = try await client.send(.post, APIPath.chatChannels, token: ann, json: NewChatChannel(name: name))
                 #expect(response.status == .badRequest && response.apiError?.field == "name", "\(name)")
             }
+            for name in ["0", String(repeating: "z", count: 32)] {
+                #expect(try await client.send(.post, APIPath.chatChannels, token: ann, json: NewChatChannel(name: name)).status == .created)
+            }
+            #expect(try await client.send(.get, APIPath.chatChannels, token: bob).decode(Page<ChatChannel>.self)
+                == Page(items: ["0", "general", "ops-team_2", String(repeating: "z", count: 32)].map { ChatChannel(id: $0, name: $0) }))
         }
     }
 
@@ -39,7 +46,7 @@ struct ChatTests {
         try await harness.withServer { client in
             let ann = try await client.token(for: "ann")
             let bob = try await client.token(for: "bob")
-            let general = APIPath.chatMessages(channel: "general")
+            let general = APIPath.chatMessages(channel: ChatLimits.generalChannel)
             // An `author` in the body is ignored: the token says who posts.
             let posted = try await client.send(.post, general, token: bob, rawBody: #"{"text": "hi", "author": "ann"}"#)
             #expect(posted.status == .created)
@@ -47,24 +54,30 @@ struct ChatTests {
             #expect(first.author == "bob" && first.channel == "general" && first.text == "hi")
             #expect(first.sentAt.range(of: #"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$"#, options: .regularExpression) != nil)
 
-            var ids = [first.id]
+            var sent = [first]
             for n in 1..<120 {
-                ids.append(try await client.send(.post, general, token: n.isMultiple(of: 2) ? ann : bob,
-                                                 json: NewChatMessage(text: "m\(n)")).decode(ChatMessage.self).id)
+                sent.append(try await client.send(.post, general, token: n.isMultiple(of: 2) ? ann : bob,
+                                                  json: NewChatMessage(text: "m\(n)")).decode(ChatMessage.self))
             }
-            // Bob sees Ann's messages too: newest first, 50 a page by default.
-            var pages: [[Int64]] = []
+            let ids = sent.map(\.id)
+            // Bob sees Ann's messages too: newest first, 50 a page by default, each exactly as posted.
+            var pages: [[ChatMessage]] = []
             var uri = general
             while true {
                 let page = try await client.send(.get, uri, token: bob).decode(Page<ChatMessage>.self)
-                pages.append(page.items.map(\.id))
+                pages.append(page.items)
                 guard let next = page.next else { break }
                 uri = general + "?cursor=" + next
             }
             #expect(pages.map(\.count) == [50, 50, 20])
-            #expect(pages.flatMap { $0 } == ids.reversed())
+            #expect(pages.flatMap { $0 } == sent.reversed())
             let small = try await client.send(.get, general + "?limit=3", token: ann).decode(Page<ChatMessage>.self)
-            #expect(small.items.map(\.id) == Array(ids.suffix(3).reversed()))
+            #expect(small.items.map(\.id) == Array(ids.suffix(3).reversed()) && small.next == String(ids[ids.count - 3]))
+            let older = try await client.send(.get, general + "?limit=100&cursor=" + String(ids[ids.count - 3]), token: ann)
+                .decode(Page<ChatMessage>.self)
+            #expect(older.items.map(\.id) == Array(ids.dropLast(3).reversed().prefix(100)) && older.next == String(ids[17]))
+            #expect(try await client.send(.get, general + "?cursor=" + String(ids[0]), token: ann).decode(Page<ChatMessage>.self)
+                == Page(items: [], next: nil))
             for query in ["limit=0", "limit=101", "cursor=x"] {
                 let response = try await client.send(.get, general + "?" + query, token: ann)
                 #expect(response.status == .badRequest, "\(query)")
@@ -82,19 +95,29 @@ struct ChatTests {
         try harness.addUsers("ann")
         try await harness.withServer { client in
             let token = try await client.token(for: "ann")
-            let general = APIPath.chatMessages(channel: "general")
-            let hostile = "\u{1B}[2J\u{1B}]0;pwned\u{07}  red \u{1B}[31mtext\u{1B}[0m\r\n\t👩‍💻 "
+            let general = APIPath.chatMessages(channel: ChatLimits.generalChannel)
+            // Escape and control sequences, a bell, a DEL, C1 controls, a decomposed é beside a
+            // precomposed one (equal as Swift strings, not as bytes) and surrounding whitespace.
+            let hostile = "\n \u{1B}[2J\u{1B}]0;pwned\u{07}  red \u{1B}[31mtext\u{1B}[0m\u{7F}\u{9B}1m\r\n\te\u{301} \u{E9} 👩‍💻 \u{1B}"
             let posted = try await client.send(.post, general, token: token, json: NewChatMessage(text: hostile))
-            #expect(try posted.decode(ChatMessage.self).text == hostile)
-            #expect(try await client.send(.get, general, token: token).decode(Page<ChatMessage>.self).items.first?.text == hostile)
+            #expect(posted.status == .created)
+            #expect(Array(try posted.decode(ChatMessage.self).text.utf8) == Array(hostile.utf8))
+            let listed = try await client.send(.get, general, token: token).decode(Page<ChatMessage>.self).items.first
+            #expect(listed.map { Array($0.text.utf8) } == Array(hostile.utf8))
 
-            for text in ["a\u{0}b", " \n\t", String(repeating: "x", count: ChatLimits.textMaxLength + 1)] {
+            for text in ["a\u{0}b", "\u{0}", "", " \n\t\r", String(repeating: "x", count: ChatLimits.textMaxLength + 1)] {
                 let response = try await client.send(.post, general, token: token, json: NewChatMessage(text: text))
-                #expect(response.status == .badRequest && response.apiError?.field == "text")
+                #expect(response.status == .badRequest && response.apiError?.field == "text", "\(text.debugDescription)")
             }
-            let longest = try await client.send(.post, general, token: token,
-                                                json: NewChatMessage(text: String(repeating: "é", count: ChatLimits.textMaxLength)))
-            #expect(longest.status == .created)
+            let missing = try await client.send(.post, general, token: token, rawBody: "{}")
+            #expect(missing.status == .badRequest && missing.apiError?.field == "text")
+            // The limit counts characters without the whitespace around them, which is kept.
+            for text in [String(repeating: "é", count: ChatLimits.textMaxLength),
+                         "  \n" + String(repeating: "x", count: ChatLimits.textMaxLength) + "\n\t "] {
+                let response = try await client.send(.post, general, token: token, json: NewChatMessage(text: text))
+                #expect(response.status == .created)
+                #expect(Array(try response.decode(ChatMessage.self).text.utf8) == Array(text.utf8))
+            }
         }
     }
 
@@ -115,10 +138,11 @@ struct ChatTests {
                 title: "ann's", start: "2026-11-23T09:00:00Z", end: "2026-11-23T10:00:00Z"))
             _ = try await client.send(.post, APIPath.chatChannels, token: ann, json: NewChatChannel(name: "random"))
             let message = try await client.send(.post, APIPath.chatMessages(channel: "random"), token: ann,
-                                                json: NewChatMessage(text: "hello bob")).decode(ChatMessage.self)
+                                                json: NewChatMessage(text: "hello\r\nbob\n\n\u{1B}[31m\u{2028}")).decode(ChatMessage.self)
             let events = try await bobStream.events(2)
             #expect(events.map(\.name) == [EventName.chatChannelCreated.rawValue, EventName.chatMessagePosted.rawValue])
-            #expect(try JSONDecoder().decode(ChatMessage.self, from: Data(events[1].data.utf8)) == message)
+            let received = try JSONDecoder().decode(ChatMessage.self, from: Data(events[1].data.utf8))
+            #expect(received == message && Array(received.text.utf8) == Array(message.text.utf8))
             #expect(try await bobStream.staysQuiet(for: .milliseconds(300)))
 
             // Ann's own stream, resumed from the start, has her calendar event as well.

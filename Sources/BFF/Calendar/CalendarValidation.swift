@@ -27,9 +27,10 @@ enum CalendarValidation {
         return result
     }
 
-    /// The UTC form of a date-time in the supported years.
+    /// The UTC form of a date-time in the supported years (as a UTC date: `9999-12-31T23:30:00-01:00`
+    /// is in the year 10000).
     static func dateTime(_ text: String, field: String) throws -> String {
-        guard let utc = ISODateTime.utc(text), let year = Int(utc.prefix(4)), CalendarLimits.years.contains(year) else {
+        guard let utc = ISODateTime.utc(text), let year = Int(utc.prefix { $0 != "-" }), CalendarLimits.years.contains(year) else {
             throw APIFailure.badRequest(
                 "must be an ISO 8601 date-time with a zone, e.g. 2026-11-22T09:30:00Z, in the years "
                     + "\(CalendarLimits.years.lowerBound)–\(CalendarLimits.years.upperBound)",

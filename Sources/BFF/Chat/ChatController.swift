@@ -1,4 +1,3 @@
-import Foundation
 import Hummingbird
 import MicroAppAPI
 
@@ -21,11 +20,9 @@ struct ChatController {
     @Sendable func createChannel(_ request: Request, context: BFFRequestContext) async throws -> Response {
         guard let user = context.user else { throw APIFailure.unauthorized }
         let new = try await request.decodeJSON(NewChatChannel.self, context: context)
-        guard new.name.range(of: ChatLimits.channelNamePattern, options: .regularExpression) != nil else {
-            throw APIFailure.badRequest("must be 1 to 32 lower-case letters, digits, '_' or '-', starting with a letter or digit", field: "name")
-        }
+        try ChatValidation.channelName(new.name)
         guard let channel = try store.createChatChannel(name: new.name, createdBy: user.name) else {
-            throw APIFailure(status: .conflict, body: APIError(error: "channel exists", field: "name"))
+            throw APIFailure.conflict("channel exists", field: "name")
         }
         return try .json(channel, status: .created)
     }
@@ -54,15 +51,7 @@ struct ChatController {
         guard let user = context.user else { throw APIFailure.unauthorized }
         let channel = try channel(context)
         let new = try await request.decodeJSON(NewChatMessage.self, context: context)
-        // Kept byte for byte (clients render control characters safely); only NUL, which no
-        // terminal text contains and many C APIs cut at, is refused.
-        guard !new.text.unicodeScalars.contains("\u{0}") else {
-            throw APIFailure.badRequest("must not contain NUL characters", field: "text")
-        }
-        guard !new.text.allSatisfy(\.isWhitespace) else { throw APIFailure.badRequest("must not be empty", field: "text") }
-        guard new.text.count <= ChatLimits.textMaxLength else {
-            throw APIFailure.badRequest("must be at most \(ChatLimits.textMaxLength) characters", field: "text")
-        }
+        try ChatValidation.text(new.text)
         guard let message = try store.postChatMessage(channel: channel, author: user.name, text: new.text) else {
             throw APIFailure.notFound
         }

@@ -11,6 +11,11 @@ struct APIFailure: Error {
         APIFailure(status: .badRequest, body: APIError(error: message, field: field))
     }
 
+    /// 409: what the request would create exists already.
+    static func conflict(_ message: String, field: String?) -> APIFailure {
+        APIFailure(status: .conflict, body: APIError(error: message, field: field))
+    }
+
     static func tooManyRequests(retryAfter wait: Duration) -> APIFailure {
         let seconds = max(1, Int(wait.components.seconds) + (wait.components.attoseconds > 0 ? 1 : 0))
         return APIFailure(

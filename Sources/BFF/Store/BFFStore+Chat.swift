@@ -23,7 +23,8 @@ extension BFFStore {
     public func postChatMessage(channel: String, author: String, text: String) throws -> ChatMessage? {
         try writer.write { db in
             guard try ChatChannelRecord.fetchOne(db, key: channel) != nil else { return nil }
-            var record = ChatMessageRecord(id: nil, channelId: channel, author: author, text: text, sentAt: Date())
+            let sentAt = Date().formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+            var record = ChatMessageRecord(id: nil, channelId: channel, author: author, text: text, sentAt: sentAt)
             try record.insert(db)
             try self.record(.chatMessagePosted, owner: nil, data: record.message, in: db)
             return record.message

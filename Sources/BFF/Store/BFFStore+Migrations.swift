@@ -64,7 +64,9 @@ extension BFFStore {
                 t.column("channelId", .text).notNull().references("chatChannel", onDelete: .cascade)
                 t.column("author", .text).notNull()
                 t.column("text", .text).notNull()
-                t.column("sentAt", .datetime).notNull()
+                // As the API shows it, `2026-11-22T09:30:00.123Z`: formatted once, when sent, so the
+                // answer to the post, the live event and every later read agree to the millisecond.
+                t.column("sentAt", .text).notNull()
             }
             try db.create(index: "chatMessage_channel_id", on: "chatMessage", columns: ["channelId", "id"])
         }

@@ -107,14 +107,15 @@ struct ChatChannelRecord: Codable, FetchableRecord, PersistableRecord {
     var channel: ChatChannel { ChatChannel(id: id, name: name) }
 }
 
-/// A row of `chatMessage`: the author's name as it was when sent, so it outlives the account.
+/// A row of `chatMessage`: the author's name as it was when sent, so it outlives the account, and
+/// `sentAt` as the API shows it (ISO 8601 UTC with milliseconds).
 struct ChatMessageRecord: Codable, FetchableRecord, MutablePersistableRecord {
     static let databaseTableName = "chatMessage"
     var id: Int64?
     var channelId: String
     var author: String
     var text: String
-    var sentAt: Date
+    var sentAt: String
 
     enum Columns {
         static let id = Column(CodingKeys.id)
@@ -126,7 +127,6 @@ struct ChatMessageRecord: Codable, FetchableRecord, MutablePersistableRecord {
     }
 
     var message: ChatMessage {
-        ChatMessage(id: id ?? 0, channel: channelId, author: author, text: text,
-                    sentAt: sentAt.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
+        ChatMessage(id: id ?? 0, channel: channelId, author: author, text: text, sentAt: sentAt)
     }
 }

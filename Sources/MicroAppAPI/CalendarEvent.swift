@@ -51,7 +51,7 @@ public struct CalendarEventPatch: Codable, Sendable, Equatable {
 
 /// The limits the server enforces on calendar events.
 public enum CalendarLimits {
-    /// Characters in a title, which must not be blank.
+    /// Characters in a title, which must not be blank nor contain control characters.
     public static let titleLength = 1...200
     /// The longest an event may last, in days.
     public static let maxDurationDays = 366

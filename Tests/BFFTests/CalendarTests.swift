@@ -47,6 +47,10 @@ struct CalendarTests {
         (#"{"title": "a", "end": "2026-11-23T09:00:00Z"}"#, "start"),
         (#"{"start": "2026-11-23T09:00:00Z", "end": "2026-11-23T10:00:00Z"}"#, "title"),
         (#"{"title": "\#(String(repeating: "t", count: 201))", "start": "2026-11-23T09:00:00Z", "end": "2026-11-23T10:00:00Z"}"#, "title"),
+        // Control characters in a title: ESC, a tab, a C1 CSI.
+        (#"{"title": "red \u001b[31m", "start": "2026-11-23T09:00:00Z", "end": "2026-11-23T10:00:00Z"}"#, "title"),
+        (#"{"title": "a\tb", "start": "2026-11-23T09:00:00Z", "end": "2026-11-23T10:00:00Z"}"#, "title"),
+        (#"{"title": "a\u009bb", "start": "2026-11-23T09:00:00Z", "end": "2026-11-23T10:00:00Z"}"#, "title"),
         (#"{"title": "a", "start": "2026-11-23T09:00:00+1:00", "end": "2026-11-23T10:00:00Z"}"#, "start"),
         (#"{"title": "a", "start": "2026-11-23T09:00:00.Z", "end": "2026-11-23T10:00:00Z"}"#, "start"),
         (#"{"title": "a", "start": "2026-11-23T09:00:00Z", "end": 1700000000}"#, "end"),
@@ -115,6 +119,8 @@ struct CalendarTests {
             #expect(allDay.status == .badRequest && allDay.apiError?.field == "start")
             let blank = try await client.send(.patch, APIPath.calendarEvent(event.id), token: token, json: CalendarEventPatch(title: ""))
             #expect(blank.status == .badRequest && blank.apiError?.field == "title")
+            let control = try await client.send(.patch, APIPath.calendarEvent(event.id), token: token, json: CalendarEventPatch(title: "a\u{1B}[2J"))
+            #expect(control.status == .badRequest && control.apiError?.field == "title")
             #expect(try await client.send(.get, APIPath.calendarEvent(event.id), token: token).decode(CalendarEvent.self) == event)
 
             // Together the same changes make a valid all-day event.

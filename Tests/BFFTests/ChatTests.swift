@@ -78,9 +78,9 @@ struct ChatTests {
             #expect(older.items.map(\.id) == Array(ids.dropLast(3).reversed().prefix(100)) && older.next == String(ids[17]))
             #expect(try await client.send(.get, general + "?cursor=" + String(ids[0]), token: ann).decode(Page<ChatMessage>.self)
                 == Page(items: [], next: nil))
-            for query in ["limit=0", "limit=101", "cursor=x"] {
+            for (query, field) in [("limit=0", "limit"), ("limit=101", "limit"), ("cursor=x", "cursor"), ("cursor=-1", "cursor")] {
                 let response = try await client.send(.get, general + "?" + query, token: ann)
-                #expect(response.status == .badRequest, "\(query)")
+                #expect(response.status == .badRequest && response.apiError?.field == field, "\(query)")
             }
             #expect(try await client.send(.get, APIPath.chatMessages(channel: "nope"), token: ann).status == .notFound)
             #expect(try await client.send(.post, APIPath.chatMessages(channel: "nope"), token: ann,

@@ -5,7 +5,7 @@ import MicroAppAPI
 enum CalendarValidation {
     /// A new event, checked and normalised.
     static func validated(_ new: NewCalendarEvent) throws -> (title: String, start: String, end: String, allDay: Bool) {
-        try TodoValidation.title(new.title, limit: CalendarLimits.titleLength)
+        try title(new.title)
         let start = try dateTime(new.start, field: "start")
         let end = try dateTime(new.end, field: "end")
         let allDay = new.allDay ?? false
@@ -17,7 +17,7 @@ enum CalendarValidation {
     static func patched(_ event: CalendarEvent, with patch: CalendarEventPatch) throws -> CalendarEvent {
         var result = event
         if let title = patch.title {
-            try TodoValidation.title(title, limit: CalendarLimits.titleLength)
+            try self.title(title)
             result.title = title
         }
         if let start = patch.start { result.start = try dateTime(start, field: "start") }
@@ -25,6 +25,15 @@ enum CalendarValidation {
         if let allDay = patch.allDay { result.allDay = allDay }
         try span(start: result.start, end: result.end, allDay: result.allDay)
         return result
+    }
+
+    /// A title: the todo title rules, and no control characters (C0, DEL, C1), since a calendar
+    /// shows its titles as one line each.
+    static func title(_ title: String) throws {
+        try TodoValidation.title(title, limit: CalendarLimits.titleLength)
+        guard !title.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw APIFailure.badRequest("must not contain control characters", field: "title")
+        }
     }
 
     /// The UTC form of a date-time in the supported years (as a UTC date: `9999-12-31T23:30:00-01:00`

@@ -24,7 +24,7 @@ extension BFFStore {
     /// One page of `owner`'s events that overlap the query's range, by start then id, and whether
     /// more follow. An event overlaps when it starts by `to` and has not ended before `from` (an
     /// event ending exactly at `from` does not overlap, unless it is an instant at `from`).
-    func calendarEvents(owner: Int64, query: CalendarQuery) throws -> (items: [CalendarEvent], more: Bool) {
+    public func calendarEvents(owner: Int64, query: CalendarQuery) throws -> (items: [CalendarEvent], more: Bool) {
         try writer.read { db in
             typealias Columns = CalendarEventRecord.Columns
             var request = CalendarEventRecord.filter(Columns.ownerId == owner)
@@ -42,7 +42,7 @@ extension BFFStore {
 
     /// Replaces `owner`'s event by what `change` makes of it (which validates); nil when there is
     /// no such event of theirs.
-    func updateCalendarEvent(id: Int64, owner: Int64, applying change: (CalendarEvent) throws -> CalendarEvent) throws -> CalendarEvent? {
+    public func updateCalendarEvent(id: Int64, owner: Int64, applying change: (CalendarEvent) throws -> CalendarEvent) throws -> CalendarEvent? {
         try writer.write { db in
             guard var record = try ownedCalendarEvent(db, id: id, owner: owner) else { return nil }
             let changed = try change(record.event)

@@ -1,0 +1,318 @@
+import CCurl
+import Synchronization
+
+/// The one place that drives libcurl: a `curl_multi` handle and the one thread that runs it.
+///
+/// **Why a multi handle.** The multi interface runs any number of transfers at once on one
+/// thread, and it owns the connection cache, so every request of a client (and every retry)
+/// reuses a kept-alive connection to the BFF instead of connecting anew; the easy interface
+/// would need a blocked thread per request. Event streams are just long transfers on the same
+/// handle.
+///
+/// **Why one worker thread.** libcurl handles are not thread-safe: a multi handle and its easy
+/// handles must be used from one thread at a time. Owning them on a dedicated thread needs no
+/// locks around libcurl at all, and keeps libcurl's blocking wait (`curl_multi_poll`) off Swift's
+/// cooperative pool and off the main actor. Callers talk to the thread through a small queue under
+/// a mutex and wake it with `curl_multi_wakeup` (the one libcurl call that is safe from other
+/// threads); results go back through continuations. When nothing is queued or in flight, the
+/// thread sleeps in `curl_multi_poll` (up to an hour, or until libcurl's next timer or a wakeup),
+/// so an idle client costs no CPU.
+final class CurlEngine: @unchecked Sendable {
+    private struct Queue {
+        var incoming: [Transfer] = []
+        var cancelled: [UInt64] = []
+        var stopping = false
+    }
+
+    /// Shared with callers; `multi` is only woken while `stopping` is false, under this lock, so it
+    /// is never woken after the worker cleaned it up.
+    private let queue = Mutex(Queue())
+    private let ids = Atomic<UInt64>(0)
+    /// The multi handle (`CURLM *`). Used only on the worker thread, except `curl_multi_wakeup`.
+    private let multi: UnsafeMutableRawPointer
+    /// Worker thread only: the transfers added to `multi`, by id and by easy handle.
+    private var active: [UInt64: Transfer] = [:]
+    private var byHandle: [UnsafeMutableRawPointer: UInt64] = [:]
+
+    /// The longest the worker sleeps with nothing to do; libcurl's own timers wake it sooner.
+    private static let idlePollMilliseconds: Int32 = 3_600_000
+
+    /// `curl_global_init`, once per process, before the first handle.
+    private static let globalInit: CURLcode = curl_global_init(Int(CURL_GLOBAL_ALL))
+
+    init(maxConnectionsPerHost: Int) {
+        precondition(Self.globalInit == CURLE_OK, "libcurl failed to initialise (\(Self.globalInit.rawValue))")
+        guard let multi = curl_multi_init() else { preconditionFailure("libcurl could not create a multi handle") }
+        self.multi = multi
+        let perHost = max(1, maxConnectionsPerHost)
+        _ = tc_curl_multi_set_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, perHost)
+        _ = tc_curl_multi_set_long(multi, CURLMOPT_MAXCONNECTS, 2 * perHost)
+        WorkerThread.start { [self] in run() }
+    }
+
+    // MARK: - Any thread
+
+    /// Runs one exchange and returns its response (whatever the status) or why there is none.
+    /// Cancelling the calling task removes the transfer and returns `.cancelled`.
+    func perform(_ exchange: Exchange) async -> Result<HTTPClient.Response, HTTPClientError> {
+        let id = makeID()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                submit(Transfer(id: id, exchange: exchange, sink: .buffered(continuation)))
+                // Cancelled before the transfer was queued: the handler below already ran and
+                // found nothing to cancel, so cancel now (after the queueing).
+                if Task.isCancelled { cancel(id) }
+            }
+        } onCancel: {
+            cancel(id)
+        }
+    }
+
+    /// Starts an exchange whose body is handed over as it arrives; ending the consumption of the
+    /// returned stream (cancelling its task, or dropping it) removes the transfer.
+    func stream(_ exchange: Exchange) -> AsyncStream<StreamPart> {
+        let id = makeID()
+        let (parts, continuation) = AsyncStream.makeStream(of: StreamPart.self)
+        continuation.onTermination = { [weak self] termination in
+            if case .cancelled = termination { self?.cancel(id) }
+        }
+        submit(Transfer(id: id, exchange: exchange, sink: .streaming(continuation)))
+        return parts
+    }
+
+    /// Stops the worker: every transfer ends with `.cancelled`, then the multi handle goes.
+    func shutDown() {
+        queue.withLock { queue in
+            guard !queue.stopping else { return }
+            queue.stopping = true
+            _ = curl_multi_wakeup(multi)
+        }
+    }
+
+    private func makeID() -> UInt64 {
+        ids.wrappingAdd(1, ordering: .relaxed).newValue
+    }
+
+    private func submit(_ transfer: Transfer) {
+        let queued = queue.withLock { queue in
+            guard !queue.stopping else { return false }
+            queue.incoming.append(transfer)
+            _ = curl_multi_wakeup(multi)
+            return true
+        }
+        if !queued { deliver(transfer, .failure(.cancelled)) }
+    }
+
+    private func cancel(_ id: UInt64) {
+        queue.withLock { queue in
+            guard !queue.stopping else { return }
+            queue.cancelled.append(id)
+            _ = curl_multi_wakeup(multi)
+        }
+    }
+
+    // MARK: - Worker thread
+
+    private func run() {
+        var stopping = false
+        while !stopping {
+            let work = queue.withLock { queue in
+                defer {
+                    queue.incoming.removeAll()
+                    queue.cancelled.removeAll()
+                }
+                return (incoming: queue.incoming, cancelled: queue.cancelled, stopping: queue.stopping)
+            }
+            stopping = work.stopping
+            // Added before cancellations, so a transfer queued and cancelled in one batch is removed.
+            for transfer in work.incoming {
+                if stopping { deliver(transfer, .failure(.cancelled)) } else { start(transfer) }
+            }
+            for id in work.cancelled {
+                if let transfer = active[id] { finish(transfer, .failure(.cancelled)) }
+            }
+            if stopping { break }
+
+            var running: Int32 = 0
+            _ = curl_multi_perform(multi, &running)
+            collectFinished()
+            var ready: Int32 = 0
+            _ = curl_multi_poll(multi, nil, 0, Self.idlePollMilliseconds, &ready)
+        }
+        for transfer in Array(active.values) { finish(transfer, .failure(.cancelled)) }
+        curl_multi_cleanup(multi)
+    }
+
+    private func start(_ transfer: Transfer) {
+        guard let handle = curl_easy_init() else {
+            deliver(transfer, .failure(.unreachable("libcurl could not create a handle")))
+            return
+        }
+        transfer.handle = handle
+        if let problem = configure(handle, for: transfer) {
+            release(transfer)
+            deliver(transfer, .failure(problem))
+            return
+        }
+        let added = curl_multi_add_handle(multi, handle)
+        guard added == CURLM_OK else {
+            release(transfer)
+            deliver(transfer, .failure(.unreachable(String(cString: curl_multi_strerror(added)))))
+            return
+        }
+        active[transfer.id] = transfer
+        byHandle[handle] = transfer.id
+    }
+
+    /// Sets every option of one attempt; returns why one was refused, if one was.
+    private func configure(_ handle: UnsafeMutableRawPointer, for transfer: Transfer) -> HTTPClientError? {
+        let exchange = transfer.exchange
+        var refused: (CURLoption, CURLcode)?
+        func check(_ option: CURLoption, _ code: CURLcode) {
+            if code != CURLE_OK, refused == nil { refused = (option, code) }
+        }
+        let context = Unmanaged.passUnretained(transfer).toOpaque()
+
+        check(CURLOPT_URL, tc_curl_set_string(handle, CURLOPT_URL, exchange.url))
+        check(CURLOPT_PROTOCOLS_STR, tc_curl_set_string(handle, CURLOPT_PROTOCOLS_STR, "http,https"))
+        // Several threads use libcurl; it must not use signals (SIGALRM) for timeouts.
+        check(CURLOPT_NOSIGNAL, tc_curl_set_long(handle, CURLOPT_NOSIGNAL, 1))
+        check(CURLOPT_USERAGENT, tc_curl_set_string(handle, CURLOPT_USERAGENT, "termcanvas"))
+        check(CURLOPT_ERRORBUFFER, tc_curl_set_pointer(handle, CURLOPT_ERRORBUFFER, transfer.errorBuffer))
+        check(CURLOPT_CONNECTTIMEOUT_MS, tc_curl_set_long(handle, CURLOPT_CONNECTTIMEOUT_MS, exchange.connectTimeoutMilliseconds))
+        if exchange.totalTimeoutMilliseconds > 0 {
+            check(CURLOPT_TIMEOUT_MS, tc_curl_set_long(handle, CURLOPT_TIMEOUT_MS, exchange.totalTimeoutMilliseconds))
+        }
+        if let idle = exchange.idleTimeoutSeconds {
+            check(CURLOPT_LOW_SPEED_LIMIT, tc_curl_set_long(handle, CURLOPT_LOW_SPEED_LIMIT, 1))
+            check(CURLOPT_LOW_SPEED_TIME, tc_curl_set_long(handle, CURLOPT_LOW_SPEED_TIME, idle))
+            check(CURLOPT_TCP_KEEPALIVE, tc_curl_set_long(handle, CURLOPT_TCP_KEEPALIVE, 1))
+        }
+        if let socket = exchange.unixSocketPath {
+            check(CURLOPT_UNIX_SOCKET_PATH, tc_curl_set_string(handle, CURLOPT_UNIX_SOCKET_PATH, socket))
+        }
+        check(CURLOPT_WRITEFUNCTION, tc_curl_set_write_callback(handle, CURLOPT_WRITEFUNCTION, bodyCallback))
+        check(CURLOPT_WRITEDATA, tc_curl_set_pointer(handle, CURLOPT_WRITEDATA, context))
+        check(CURLOPT_HEADERFUNCTION, tc_curl_set_write_callback(handle, CURLOPT_HEADERFUNCTION, headerCallback))
+        check(CURLOPT_HEADERDATA, tc_curl_set_pointer(handle, CURLOPT_HEADERDATA, context))
+
+        for line in exchange.headerLines {
+            guard let list = curl_slist_append(transfer.headerList, line) else { return .invalidRequest("out of memory for headers") }
+            transfer.headerList = list
+        }
+        if let list = transfer.headerList {
+            check(CURLOPT_HTTPHEADER, tc_curl_set_slist(handle, CURLOPT_HTTPHEADER, list))
+        }
+
+        let method = exchange.method
+        if var body = exchange.body {
+            // libcurl copies the body here, so it need not outlive this call. A POST with a body
+            // is libcurl's default; any other method with a body is a custom request with it.
+            if body.isEmpty { body = [0] }  // a valid address; the size below says 0
+            check(CURLOPT_POSTFIELDSIZE_LARGE, tc_curl_set_off_t(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(exchange.body!.count)))
+            body.withUnsafeMutableBytes { bytes in
+                check(CURLOPT_COPYPOSTFIELDS, tc_curl_set_pointer(handle, CURLOPT_COPYPOSTFIELDS, bytes.baseAddress))
+            }
+            if method != .post {
+                check(CURLOPT_CUSTOMREQUEST, tc_curl_set_string(handle, CURLOPT_CUSTOMREQUEST, method.rawValue))
+            }
+        } else if method == .head {
+            check(CURLOPT_NOBODY, tc_curl_set_long(handle, CURLOPT_NOBODY, 1))
+        } else if method == .post {
+            // A POST without a body: say so, or libcurl would read one from stdin.
+            check(CURLOPT_POSTFIELDSIZE_LARGE, tc_curl_set_off_t(handle, CURLOPT_POSTFIELDSIZE_LARGE, 0))
+            check(CURLOPT_COPYPOSTFIELDS, tc_curl_set_string(handle, CURLOPT_COPYPOSTFIELDS, ""))
+        } else if method != .get {
+            check(CURLOPT_CUSTOMREQUEST, tc_curl_set_string(handle, CURLOPT_CUSTOMREQUEST, method.rawValue))
+        }
+
+        guard let (option, code) = refused else { return nil }
+        return .invalidRequest("libcurl refused option \(option.rawValue): \(String(cString: curl_easy_strerror(code)))")
+    }
+
+    /// Completes the transfers libcurl reports done.
+    private func collectFinished() {
+        var left: Int32 = 0
+        while let message = curl_multi_info_read(multi, &left) {
+            guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle else { continue }
+            let code = message.pointee.data.result
+            guard let id = byHandle[handle], let transfer = active[id] else { continue }
+            finish(transfer, outcome(of: transfer, handle: handle, code: code))
+        }
+    }
+
+    /// The response, or the specific error, of a finished transfer (read before its handle goes).
+    private func outcome(of transfer: Transfer, handle: UnsafeMutableRawPointer, code: CURLcode) -> Result<HTTPClient.Response, HTTPClientError> {
+        if let failure = transfer.failure { return .failure(failure) }
+        guard code == CURLE_OK else { return .failure(error(for: code, transfer: transfer, handle: handle)) }
+        var connects = 0
+        _ = tc_curl_get_long(handle, CURLINFO_NUM_CONNECTS, &connects)
+        return .success(HTTPClient.Response(
+            status: transfer.status, headers: transfer.headers, body: transfer.body, connectionReused: connects == 0
+        ))
+    }
+
+    private func error(for code: CURLcode, transfer: Transfer, handle: UnsafeMutableRawPointer) -> HTTPClientError {
+        let message = transfer.errorMessage ?? String(cString: curl_easy_strerror(code))
+        switch code {
+        case CURLE_OPERATION_TIMEDOUT:
+            // libcurl uses one code for both; what matters to a caller is whether the request got
+            // to the server (slow server) or no connection was made (unreachable server).
+            var pretransfer: curl_off_t = 0
+            _ = tc_curl_get_off_t(handle, CURLINFO_PRETRANSFER_TIME_T, &pretransfer)
+            return pretransfer > 0 ? .timeout : .unreachable(message)
+        case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL:
+            return .invalidRequest(message)
+        default:
+            return .unreachable(message)
+        }
+    }
+
+    /// Takes a transfer off the multi handle, frees what it held and hands over its result.
+    private func finish(_ transfer: Transfer, _ outcome: Result<HTTPClient.Response, HTTPClientError>) {
+        if let handle = transfer.handle {
+            _ = curl_multi_remove_handle(multi, handle)
+            byHandle[handle] = nil
+        }
+        active[transfer.id] = nil
+        release(transfer)
+        deliver(transfer, outcome)
+    }
+
+    private func release(_ transfer: Transfer) {
+        if let handle = transfer.handle { curl_easy_cleanup(handle) }
+        transfer.handle = nil
+        curl_slist_free_all(transfer.headerList)
+        transfer.headerList = nil
+    }
+
+    /// Hands the result to whoever waits: the awaiting call, or the stream (which then ends).
+    private func deliver(_ transfer: Transfer, _ outcome: Result<HTTPClient.Response, HTTPClientError>) {
+        switch transfer.sink {
+        case .buffered(let continuation):
+            continuation.resume(returning: outcome)
+        case .streaming(let continuation):
+            switch outcome {
+            case .success(let response) where (200..<300).contains(response.status):
+                continuation.yield(.end(nil))
+            case .success(let response):
+                continuation.yield(.end(.status(for: response)))
+            case .failure(let error):
+                continuation.yield(.end(error))
+            }
+            continuation.finish()
+        }
+    }
+}
+
+/// libcurl's write callback: hands body bytes to the transfer in `context`.
+private let bodyCallback: curl_write_callback = { data, size, count, context in
+    let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
+    return transfer.receiveBody(UnsafeRawBufferPointer(start: data, count: size * count))
+}
+
+/// libcurl's header callback: hands each header line to the transfer in `context`.
+private let headerCallback: curl_write_callback = { data, size, count, context in
+    let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
+    return transfer.receiveHeader(UnsafeRawBufferPointer(start: data, count: size * count))
+}

@@ -1,0 +1,149 @@
+import BFF
+import Foundation
+import HTTPClient
+import MicroAppAPI
+import Testing
+
+@Suite("Live event streams")
+struct EventStreamTests {
+    /// Quick reconnects, so the tests stay fast (the BFF asks for 2 s with `retry:`; this caps it).
+    private static let quickReconnect = HTTPClient.ReconnectPolicy(initialDelay: .milliseconds(50), maxDelay: .milliseconds(200))
+
+    @Test("a created item arrives live after the stream connects")
+    func liveEvent() async throws {
+        try await LiveBFF.withServer(users: ["ann"]) { server in
+            let client = HTTPClient(endpoint: server.endpoint)
+            try await client.logIn("ann")
+            _ = try await withDeadline(.seconds(5)) {
+                var updates = client.events().makeAsyncIterator()
+                #expect(await updates.next() == .connected)
+                let item = try await client.post(APIPath.todoItems, body: NewTodo(title: "live"), as: TodoItem.self)
+                guard case .event(let event) = await updates.next() else {
+                Issue.record("no event")
+                return
+            }
+                #expect(event.knownName == .todoItemCreated)
+                #expect(try JSONDecoder().decode(TodoItem.self, from: Data(event.data.utf8)) == item)
+            }
+        }
+    }
+
+    @Test("after the server restarts, the stream reconnects and delivers what it missed, once, in order")
+    func resumeAfterRestart() async throws {
+        let bff = try LiveBFF()
+        defer { bff.remove() }
+        try bff.addUsers(["ann"])
+        let first = try await bff.start()
+        let port = first.port
+        let reader = HTTPClient(endpoint: first.endpoint)
+        try await reader.logIn("ann")
+        let writer = HTTPClient(endpoint: first.endpoint)
+        try await writer.logIn("ann")
+
+        let titles = try await withDeadline(.seconds(10)) { () async throws -> [String] in
+            var updates = reader.events(reconnect: Self.quickReconnect).makeAsyncIterator()
+            #expect(await updates.next() == .connected)
+            _ = try await writer.post(APIPath.todoItems, body: NewTodo(title: "before"), as: TodoItem.self)
+            var received: [LiveEvent] = []
+            guard case .event(let event) = await updates.next() else { throw DeadlineExceeded(limit: .zero) }
+            received.append(event)
+
+            await first.stop()
+            guard case .disconnected = await updates.next() else { throw DeadlineExceeded(limit: .zero) }
+
+            // Missed for certain: written while no server runs (the store records the events).
+            let store = try BFFStore.open(at: bff.configuration().databaseURL, bcryptCost: 4)
+            let ann = try #require(try store.users().first)
+            _ = try store.createTodo(owner: ann.id, title: "while down", notes: "", due: nil)
+
+            let second = try await bff.start(port: port)
+            // Posted by another client as soon as the new server is up.
+            let other = HTTPClient(endpoint: second.endpoint)
+            try await other.logIn("ann")
+            let created = try await other.post(APIPath.todoItems, body: NewTodo(title: "after"), as: TodoItem.self)
+            _ = try await other.patch(APIPath.todoItem(created.id), body: TodoPatch(done: true), as: TodoItem.self)
+
+            while received.count < 4, let update = await updates.next() {
+                if case .event(let event) = update { received.append(event) }
+            }
+            await second.stop()
+            #expect(received.map(\.id) == received.map(\.id).sorted() && Set(received.map(\.id)).count == received.count)
+            #expect(received.map(\.name) == ["todo.item.created", "todo.item.created", "todo.item.created", "todo.item.updated"])
+            return try received.map { try JSONDecoder().decode(TodoItem.self, from: Data($0.data.utf8)).title }
+        }
+        #expect(titles == ["before", "while down", "after", "after"])
+    }
+
+    @Test("reconnects send Last-Event-ID, honour retry:, and drop events already delivered")
+    func lastEventIDOnReconnect() async throws {
+        let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n"
+        let server = try RawServer { connection, index in
+            connection.readRequest()
+            if index == 0 {
+                connection.write(head + "retry: 30\n\nid: 7\nevent: todo.item.created\ndata: {\"id\":7}\n\n")
+            } else {
+                // The replay overlaps what was delivered; the client drops the duplicate.
+                connection.write(head + "id: 7\nevent: todo.item.created\ndata: {\"id\":7}\n\nid: 8\r\nevent: todo.item.deleted\r\ndata: {\"id\":7}\r\n\r\n")
+                connection.waitForClose()
+            }
+        }
+        defer { server.stop() }
+        let client = HTTPClient(endpoint: .loopback(port: server.port), token: "t0k3n")
+        let updates = try await withDeadline(.seconds(5)) { () async -> [LiveUpdate] in
+            var collected: [LiveUpdate] = []
+            for await update in client.events(lastEventID: 3, reconnect: .init(initialDelay: .seconds(5), maxDelay: .seconds(5))) {
+                collected.append(update)
+                if collected.count == 5 { break }
+            }
+            return collected
+        }
+        #expect(updates == [
+            .connected,
+            .event(LiveEvent(id: 7, name: "todo.item.created", data: #"{"id":7}"#)),
+            .disconnected(.unreachable("the server ended the event stream")),
+            .connected,
+            .event(LiveEvent(id: 8, name: "todo.item.deleted", data: #"{"id":7}"#)),
+        ])
+        let requests = server.requests
+        #expect(requests.count == 2)
+        #expect(requests.first?.contains("Last-Event-ID: 3") == true)
+        #expect(requests.last?.contains("Last-Event-ID: 7") == true)
+        #expect(requests.allSatisfy { $0.contains("Authorization: Bearer t0k3n") && $0.contains("Accept: text/event-stream") })
+        // The stream stopped when the loop ended: the server sees the connection close.
+        try await withDeadline(.seconds(2)) {
+            while server.closedByClient == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        }
+    }
+
+    @Test("a stream refused with 401 reports it and ends instead of retrying")
+    func unauthorizedStreamEnds() async throws {
+        _ = try await LiveBFF.withServer { server in
+            let client = HTTPClient(endpoint: server.endpoint, token: "expired")
+            let updates = try await withDeadline(.seconds(5)) { () async -> [LiveUpdate] in
+                var collected: [LiveUpdate] = []
+                for await update in client.events(reconnect: Self.quickReconnect) { collected.append(update) }
+                return collected
+            }
+            guard updates.count == 1, case .disconnected(.status(401, _, let apiError)) = updates[0] else {
+                Issue.record("\(updates)")
+                return
+            }
+            #expect(apiError?.error == "missing, invalid or expired bearer token")
+        }
+    }
+
+    @Test("while the server is down the stream keeps reporting .disconnected(.unreachable)")
+    func offline() async throws {
+        let client = HTTPClient(endpoint: .loopback(port: try unusedPort()))
+        let updates = try await withDeadline(.seconds(5)) { () async -> [LiveUpdate] in
+            var collected: [LiveUpdate] = []
+            for await update in client.events(reconnect: Self.quickReconnect) {
+                collected.append(update)
+                if collected.count == 3 { break }
+            }
+            return collected
+        }
+        #expect(updates.count == 3)
+        #expect(updates.allSatisfy { if case .disconnected(.unreachable) = $0 { true } else { false } })
+    }
+}

@@ -31,7 +31,3 @@ CURLMcode tc_curl_multi_set_long(CURLM *multi, CURLMoption option, long value) {
 CURLcode tc_curl_get_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);
 }
-
-CURLcode tc_curl_get_off_t(CURL *handle, CURLINFO info, curl_off_t *value) {
-    return curl_easy_getinfo(handle, info, value);
-}

@@ -244,7 +244,7 @@ final class CurlEngine: @unchecked Sendable {
     /// The response, or the specific error, of a finished transfer (read before its handle goes).
     private func outcome(of transfer: Transfer, handle: UnsafeMutableRawPointer, code: CURLcode) -> Result<HTTPClient.Response, HTTPClientError> {
         if let failure = transfer.failure { return .failure(failure) }
-        guard code == CURLE_OK else { return .failure(error(for: code, transfer: transfer, handle: handle)) }
+        guard code == CURLE_OK else { return .failure(error(for: code, transfer: transfer)) }
         var connects = 0
         _ = tc_curl_get_long(handle, CURLINFO_NUM_CONNECTS, &connects)
         return .success(HTTPClient.Response(
@@ -252,15 +252,13 @@ final class CurlEngine: @unchecked Sendable {
         ))
     }
 
-    private func error(for code: CURLcode, transfer: Transfer, handle: UnsafeMutableRawPointer) -> HTTPClientError {
+    /// A libcurl failure as the caller sees it. One timeout code covers the connect timeout, the
+    /// total timeout and the low-speed (idle) limit: all are `.timeout`.
+    private func error(for code: CURLcode, transfer: Transfer) -> HTTPClientError {
         let message = transfer.errorMessage ?? String(cString: curl_easy_strerror(code))
         switch code {
         case CURLE_OPERATION_TIMEDOUT:
-            // libcurl uses one code for both; what matters to a caller is whether the request got
-            // to the server (slow server) or no connection was made (unreachable server).
-            var pretransfer: curl_off_t = 0
-            _ = tc_curl_get_off_t(handle, CURLINFO_PRETRANSFER_TIME_T, &pretransfer)
-            return pretransfer > 0 ? .timeout : .unreachable(message)
+            return .timeout
         case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL:
             return .invalidRequest(message)
         default:

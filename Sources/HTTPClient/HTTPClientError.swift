@@ -4,12 +4,12 @@ import MicroAppAPI
 /// than parse messages: the UI shows "offline" for `.unreachable`, "slow server" for `.timeout`,
 /// the server's own message (`apiError`) for `.status`.
 public enum HTTPClientError: Error, Sendable, Equatable {
-    /// No HTTP answer could be had: connection refused, name not resolved, no connection within the
-    /// connect timeout, or the connection closed or reset before a whole response arrived. The text
-    /// is libcurl's description, for logs.
+    /// No HTTP answer could be had: connection refused, no unix socket at the path, name not
+    /// resolved, or the connection closed or reset before a whole response arrived. The text is
+    /// libcurl's description, for logs.
     case unreachable(String)
-    /// Connected and sent, but the answer did not arrive within the total timeout (or an event
-    /// stream stayed silent longer than its idle timeout).
+    /// A time limit ran out: no connection within the connect timeout, no whole answer within the
+    /// total timeout, or an event stream silent for longer than its idle timeout.
     case timeout
     /// The server answered with a status outside 2xx. `apiError` is the BFF's
     /// `{"error", "field"}` body when the body is one.

@@ -1,9 +1,10 @@
 import CCurl
 
-/// What an event stream's transfer hands its consumer, in order: the head once, body bytes as they
-/// arrive, then one end (nil for a clean end of the response).
+/// What an event stream's transfer hands its consumer, in order: the head of a 2xx response once,
+/// its body bytes as they arrive, then one end (nil for a clean end of the response; a non-2xx
+/// response yields no head or bytes, only an end with `.status`).
 enum StreamPart: Sendable {
-    case head(status: Int, headers: [(name: String, value: String)])
+    case head(headers: [(name: String, value: String)])
     case bytes([UInt8])
     case end(HTTPClientError?)
 }
@@ -68,7 +69,7 @@ final class Transfer: @unchecked Sendable {
         } else if line.isEmpty {
             // The end of a head; only the final one (status ≥ 200) opens a stream.
             if case .streaming(let continuation) = sink, isStreamingBody {
-                continuation.yield(.head(status: status, headers: headers))
+                continuation.yield(.head(headers: headers))
             }
         } else if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
             let name = String(decoding: line[..<colon], as: UTF8.self)

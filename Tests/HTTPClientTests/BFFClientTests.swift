@@ -28,9 +28,9 @@ struct BFFClientTests {
                 Issue.record("a deleted item was found")
             } catch {
                 guard case .status(404, _, let apiError) = error else {
-                Issue.record("\(error)")
-                return
-            }
+                    Issue.record("\(error)")
+                    return
+                }
                 #expect(apiError == APIError(error: "not found"))
             }
         }
@@ -58,9 +58,9 @@ struct BFFClientTests {
                 Issue.record("no error without a token")
             } catch {
                 guard case .status(401, _, let apiError) = error else {
-                Issue.record("\(error)")
-                return
-            }
+                    Issue.record("\(error)")
+                    return
+                }
                 #expect(apiError == APIError(error: "missing, invalid or expired bearer token"))
             }
             do throws(HTTPClientError) {
@@ -68,9 +68,9 @@ struct BFFClientTests {
                 Issue.record("no error for a wrong password")
             } catch {
                 guard case .status(401, _, let apiError) = error else {
-                Issue.record("\(error)")
-                return
-            }
+                    Issue.record("\(error)")
+                    return
+                }
                 #expect(apiError?.error == "wrong username or password")
             }
             client.token = "not-a-token"
@@ -88,9 +88,9 @@ struct BFFClientTests {
                 Issue.record("an empty title was accepted")
             } catch {
                 guard case .status(400, _, let apiError) = error else {
-                Issue.record("\(error)")
-                return
-            }
+                    Issue.record("\(error)")
+                    return
+                }
                 #expect(apiError?.field == "title")
             }
         }
@@ -142,7 +142,11 @@ struct BFFClientTests {
             let token = try #require(client.token)
             _ = try await client.get(APIPath.todoItems, as: Page<TodoItem>.self)
             _ = try? await client.get("/api/nowhere", as: Page<TodoItem>.self)
-            #expect(!capture.lines.isEmpty)
+            for await update in client.events() {
+                #expect(update == .connected)
+                break
+            }
+            #expect(capture.lines.contains { $0.contains("event stream connected") })
             #expect(!capture.lines.contains { $0.contains(token) || $0.contains("pw-ann") })
         }
     }

@@ -19,9 +19,9 @@ struct EventStreamTests {
                 #expect(await updates.next() == .connected)
                 let item = try await client.post(APIPath.todoItems, body: NewTodo(title: "live"), as: TodoItem.self)
                 guard case .event(let event) = await updates.next() else {
-                Issue.record("no event")
-                return
-            }
+                    Issue.record("no event")
+                    return
+                }
                 #expect(event.knownName == .todoItemCreated)
                 #expect(try JSONDecoder().decode(TodoItem.self, from: Data(event.data.utf8)) == item)
             }
@@ -74,45 +74,82 @@ struct EventStreamTests {
         #expect(titles == ["before", "while down", "after", "after"])
     }
 
-    @Test("reconnects send Last-Event-ID, honour retry:, and drop events already delivered")
-    func lastEventIDOnReconnect() async throws {
-        let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n"
+    @Test("after a drop mid-event, reconnects soon (retry:) with the last whole event's Last-Event-ID; replays arrive once")
+    func reconnectAfterDrop() async throws {
+        let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
         let server = try RawServer { connection, index in
             connection.readRequest()
             if index == 0 {
-                connection.write(head + "retry: 30\n\nid: 7\nevent: todo.item.created\ndata: {\"id\":7}\n\n")
+                // A whole event and half of the next, then the connection drops without the last chunk.
+                connection.write(head + Self.chunk("retry: 30\n\nid: 7\nevent: todo.item.created\ndata: {\"id\":7}\n\nid: 8\nevent: todo.item.created\ndata: {\"id\""))
             } else {
                 // The replay overlaps what was delivered; the client drops the duplicate.
-                connection.write(head + "id: 7\nevent: todo.item.created\ndata: {\"id\":7}\n\nid: 8\r\nevent: todo.item.deleted\r\ndata: {\"id\":7}\r\n\r\n")
+                connection.write(head + Self.chunk("id: 7\nevent: todo.item.created\ndata: {\"id\":7}\n\nid: 8\r\nevent: todo.item.deleted\r\ndata: {\"id\":7}\r\n\r\n"))
                 connection.waitForClose()
             }
         }
         defer { server.stop() }
         let client = HTTPClient(endpoint: .loopback(port: server.port), token: "t0k3n")
-        let updates = try await withDeadline(.seconds(5)) { () async -> [LiveUpdate] in
-            var collected: [LiveUpdate] = []
-            for await update in client.events(lastEventID: 3, reconnect: .init(initialDelay: .seconds(5), maxDelay: .seconds(5))) {
-                collected.append(update)
-                if collected.count == 5 { break }
+        // Without the server's `retry: 30`, the reconnect would wait 2.5 to 5 s.
+        let slowReconnect = HTTPClient.ReconnectPolicy(initialDelay: .seconds(5), maxDelay: .seconds(5))
+        let (updates, elapsed) = try await measure {
+            try await withDeadline(.seconds(10)) { () async -> [LiveUpdate] in
+                var collected: [LiveUpdate] = []
+                for await update in client.events(lastEventID: 3, reconnect: slowReconnect) {
+                    collected.append(update)
+                    if collected.count == 5 { break }
+                }
+                return collected
             }
-            return collected
         }
-        #expect(updates == [
-            .connected,
-            .event(LiveEvent(id: 7, name: "todo.item.created", data: #"{"id":7}"#)),
-            .disconnected(.unreachable("the server ended the event stream")),
-            .connected,
-            .event(LiveEvent(id: 8, name: "todo.item.deleted", data: #"{"id":7}"#)),
-        ])
+        #expect(elapsed < .milliseconds(2500), "\(elapsed)")
+        try #require(updates.count == 5)
+        #expect(updates[0] == .connected)
+        #expect(updates[1] == .event(LiveEvent(id: 7, name: "todo.item.created", data: #"{"id":7}"#)))
+        guard case .disconnected(.unreachable) = updates[2] else {
+            Issue.record("\(updates[2])")
+            return
+        }
+        #expect(updates[3] == .connected)
+        #expect(updates[4] == .event(LiveEvent(id: 8, name: "todo.item.deleted", data: #"{"id":7}"#)))
         let requests = server.requests
         #expect(requests.count == 2)
-        #expect(requests.first?.contains("Last-Event-ID: 3") == true)
-        #expect(requests.last?.contains("Last-Event-ID: 7") == true)
-        #expect(requests.allSatisfy { $0.contains("Authorization: Bearer t0k3n") && $0.contains("Accept: text/event-stream") })
+        #expect(requests.first?.contains("\r\nLast-Event-ID: 3") == true)
+        #expect(requests.last?.contains("\r\nLast-Event-ID: 7") == true)
+        #expect(requests.allSatisfy { $0.contains("\r\nAuthorization: Bearer t0k3n") && $0.contains("\r\nAccept: text/event-stream") })
         // The stream stopped when the loop ended: the server sees the connection close.
-        try await withDeadline(.seconds(2)) {
-            while server.closedByClient == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        try await eventually { server.closedByClient == 1 }
+    }
+
+    @Test("a stream silent past its idle timeout is taken for dead and reconnected")
+    func idleTimeout() async throws {
+        let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n"
+        let server = try RawServer { connection, index in
+            connection.readRequest()
+            connection.write(index == 0 ? head : head + "id: 1\nevent: x\ndata: {}\n\n")
+            connection.waitForClose()
         }
+        defer { server.stop() }
+        let client = HTTPClient(endpoint: .loopback(port: server.port))
+        let policy = HTTPClient.ReconnectPolicy(initialDelay: .milliseconds(50), maxDelay: .milliseconds(200), idleTimeout: .seconds(1))
+        let (updates, elapsed) = try await measure {
+            try await withDeadline(.seconds(10)) { () async -> [LiveUpdate] in
+                var collected: [LiveUpdate] = []
+                for await update in client.events(reconnect: policy) {
+                    collected.append(update)
+                    if collected.count == 4 { break }
+                }
+                return collected
+            }
+        }
+        #expect(updates == [.connected, .disconnected(.timeout), .connected, .event(LiveEvent(id: 1, name: "x", data: "{}"))])
+        #expect(elapsed >= .milliseconds(900), "\(elapsed)")
+        #expect(server.connections == 2)
+    }
+
+    /// `text` as one chunk of a chunked body.
+    private static func chunk(_ text: String) -> String {
+        String(text.utf8.count, radix: 16) + "\r\n" + text + "\r\n"
     }
 
     @Test("a stream refused with 401 reports it and ends instead of retrying")
@@ -134,7 +171,8 @@ struct EventStreamTests {
 
     @Test("while the server is down the stream keeps reporting .disconnected(.unreachable)")
     func offline() async throws {
-        let client = HTTPClient(endpoint: .loopback(port: try unusedPort()))
+        let closed = try ClosedPort()
+        let client = HTTPClient(endpoint: .loopback(port: closed.port))
         let updates = try await withDeadline(.seconds(5)) { () async -> [LiveUpdate] in
             var collected: [LiveUpdate] = []
             for await update in client.events(reconnect: Self.quickReconnect) {
@@ -145,5 +183,6 @@ struct EventStreamTests {
         }
         #expect(updates.count == 3)
         #expect(updates.allSatisfy { if case .disconnected(.unreachable) = $0 { true } else { false } })
+        withExtendedLifetime(closed) {}
     }
 }

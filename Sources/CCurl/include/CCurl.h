@@ -34,7 +34,4 @@ CURLMcode tc_curl_multi_set_long(CURLM *multi, CURLMoption option, long value);
 /* curl_easy_getinfo for CURLINFO_LONG values. */
 CURLcode tc_curl_get_long(CURL *handle, CURLINFO info, long *value);
 
-/* curl_easy_getinfo for CURLINFO_OFF_T values (the *_T timings, in microseconds). */
-CURLcode tc_curl_get_off_t(CURL *handle, CURLINFO info, curl_off_t *value);
-
 #endif

@@ -63,7 +63,7 @@ extension HTTPClient {
                 ending = .unreachable("the server ended the event stream")
                 parts: for await part in engine.stream(exchange) {
                     switch part {
-                    case .head(_, let headers):
+                    case .head(let headers):
                         let type = headers.first { $0.name.lowercased() == "content-type" }?.value ?? ""
                         guard type.lowercased().hasPrefix("text/event-stream") else {
                             // Leaving the loop drops the stream, which cancels the transfer.

@@ -27,3 +27,16 @@ func measure<T>(_ body: () async throws -> T) async rethrows -> (value: T, elaps
     let value = try await body()
     return (value, start.duration(to: clock.now))
 }
+
+/// Waits (suspending, polling every 5 ms, on the caller's actor) until `condition` holds; throws
+/// after `limit`.
+func eventually(
+    within limit: Duration = .seconds(5), isolation: isolated (any Actor)? = #isolation, _ condition: () -> Bool
+) async throws {
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: limit)
+    while !condition() {
+        guard clock.now < deadline else { throw DeadlineExceeded(limit: limit) }
+        try await Task.sleep(for: .milliseconds(5))
+    }
+}

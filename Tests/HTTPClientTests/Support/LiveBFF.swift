@@ -4,10 +4,11 @@ import HTTPClient
 import Hummingbird
 import Logging
 import MicroAppAPI
+import ServiceLifecycle
 
 /// A real BFF for the client to talk to: a temporary data directory with users, and servers run
-/// with `runService` on a loopback port (or a unix socket) that can be stopped and started again on
-/// the same port and data. (Like `BFFTests/BFFHarness`, which drives the server through
+/// in a service group on a loopback port (or a unix socket) that can be shut down gracefully and
+/// started again on the same port and data. (Like `BFFTests/BFFHarness`, which drives the server through
 /// HummingbirdTesting instead; only what these tests need is repeated here.)
 struct LiveBFF {
     static let secret = "http-client-tests-secret-0123456789abcdef0123"
@@ -44,7 +45,11 @@ struct LiveBFF {
     }
 
     func configuration(port: Int = 0, unixSocketPath: String? = nil) -> BFFConfiguration {
-        BFFConfiguration(port: port, unixSocketPath: unixSocketPath, dataDirectory: directory, jwtSecret: Self.secret, bcryptCost: 4)
+        // No rate limits: tests log in and send as fast as they like (429 handling is tested on a RawServer).
+        BFFConfiguration(
+            port: port, unixSocketPath: unixSocketPath, dataDirectory: directory, jwtSecret: Self.secret, bcryptCost: 4,
+            rateLimits: .off
+        )
     }
 
     /// Starts a server and returns once it listens.
@@ -55,16 +60,17 @@ struct LiveBFF {
         var logger = Logger(label: "http-client-tests.bff")
         logger.logLevel = .warning
         let app = try await buildApplication(configuration, logger: logger)
+        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
         let task = Task {
             defer { portContinuation.finish() }
-            try await app.runService(gracefulShutdownSignals: [])
+            try await group.run()
         }
         var iterator = ports.makeAsyncIterator()
         guard let bound = await iterator.next() else {
             try await task.value
             throw LiveBFFError.didNotStart
         }
-        return RunningBFF(port: bound, task: task)
+        return RunningBFF(port: bound, group: group, task: task)
     }
 
     func remove() {
@@ -72,15 +78,17 @@ struct LiveBFF {
     }
 }
 
-/// One running server; `stop()` shuts it down and waits until it has.
+/// One running server; `stop()` shuts it down gracefully (open event streams end, as when the
+/// real server stops) and waits until it has.
 struct RunningBFF {
     let port: Int
+    let group: ServiceGroup
     let task: Task<Void, any Error>
 
     var endpoint: HTTPClient.Endpoint { .loopback(port: port) }
 
     func stop() async {
-        task.cancel()
+        await group.triggerGracefulShutdown()
         _ = await task.result
     }
 }

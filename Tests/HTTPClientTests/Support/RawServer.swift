@@ -7,20 +7,24 @@ import Darwin
 import Synchronization
 
 /// A tiny blocking TCP server on 127.0.0.1 for what the BFF never does: stall, answer 503,
-/// send garbage. Each accepted connection runs `handler` on its own thread with the
-/// connection's index (0 for the first); handlers answer with `Connection: close`, so one
-/// connection is one request.
+/// send garbage, drop a stream. Each accepted connection runs `handler` on its own thread (never
+/// on Swift's cooperative pool, which the client under test needs) with the connection's index
+/// (0 for the first); handlers usually answer with `Connection: close`, so one connection is one
+/// request.
 final class RawServer: Sendable {
     let port: Int
     private let listener: Int32
     private let stopped = Atomic<Bool>(false)
     private let heads = Mutex<[String]>([])
     private let closes = Atomic<Int>(0)
+    private let accepted = Atomic<Int>(0)
 
     /// The request heads read so far, in order.
     var requests: [String] { heads.withLock { $0 } }
     /// Connections whose client closed them (seen by `waitForClose`).
     var closedByClient: Int { closes.load(ordering: .relaxed) }
+    /// Connections accepted so far.
+    var connections: Int { accepted.load(ordering: .relaxed) }
 
     /// - Parameters:
     ///   - backlog: The listen backlog; with `accepting` false and a full backlog, connects hang.
@@ -58,6 +62,7 @@ final class RawServer: Sendable {
                 }
                 let number = index
                 index += 1
+                accepted.add(1, ordering: .relaxed)
                 Thread.detachNewThread { [self] in
                     let raw = RawConnection(fd: connection, server: self)
                     handler(raw, number)
@@ -132,9 +137,10 @@ final class RawConnection: @unchecked Sendable {
         }
     }
 
-    /// A whole response with `Connection: close`.
-    func respond(status: String, headers: [String] = [], body: String = "") {
-        let head = (["HTTP/1.1 \(status)", "Content-Length: \(body.utf8.count)", "Connection: close"] + headers).joined(separator: "\r\n")
+    /// A whole response, with `Connection: close` unless `keepAlive`.
+    func respond(status: String, headers: [String] = [], body: String = "", keepAlive: Bool = false) {
+        let connection = keepAlive ? [] : ["Connection: close"]
+        let head = (["HTTP/1.1 \(status)", "Content-Length: \(body.utf8.count)"] + connection + headers).joined(separator: "\r\n")
         write(head + "\r\n\r\n" + body)
     }
 
@@ -164,10 +170,33 @@ final class RawConnection: @unchecked Sendable {
     }
 }
 
-/// A port nothing listens on (bound once, then released).
-func unusedPort() throws -> Int {
-    let server = try RawServer(accepting: false)
-    let port = server.port
-    server.stop()
-    return port
+/// A loopback port that refuses connections: bound (so no other test can take it) but not
+/// listening, for as long as this value lives.
+final class ClosedPort {
+    let port: Int
+    private let fd: Int32
+
+    init() throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw RawServerError.socket(errno) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        guard bound == 0, named == 0 else {
+            let error = errno
+            close(fd)
+            throw RawServerError.socket(error)
+        }
+        self.fd = fd
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    deinit { close(fd) }
 }

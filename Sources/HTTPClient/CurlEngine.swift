@@ -16,7 +16,8 @@ import Synchronization
 /// a mutex and wake it with `curl_multi_wakeup` (the one libcurl call that is safe from other
 /// threads); results go back through continuations. When nothing is queued or in flight, the
 /// thread sleeps in `curl_multi_poll` (up to an hour, or until libcurl's next timer or a wakeup),
-/// so an idle client costs no CPU.
+/// so an idle client costs no CPU; an open event stream wakes it only when bytes arrive or its idle
+/// timeout runs out.
 final class CurlEngine: @unchecked Sendable {
     private struct Queue {
         var incoming: [Transfer] = []
@@ -136,8 +137,9 @@ final class CurlEngine: @unchecked Sendable {
             var running: Int32 = 0
             _ = curl_multi_perform(multi, &running)
             collectFinished()
+            let sleep = expireSilentStreams()
             var ready: Int32 = 0
-            _ = curl_multi_poll(multi, nil, 0, Self.idlePollMilliseconds, &ready)
+            _ = curl_multi_poll(multi, nil, 0, sleep, &ready)
         }
         for transfer in Array(active.values) { finish(transfer, .failure(.cancelled)) }
         curl_multi_cleanup(multi)
@@ -183,11 +185,6 @@ final class CurlEngine: @unchecked Sendable {
         if exchange.totalTimeoutMilliseconds > 0 {
             check(CURLOPT_TIMEOUT_MS, tc_curl_set_long(handle, CURLOPT_TIMEOUT_MS, exchange.totalTimeoutMilliseconds))
         }
-        if let idle = exchange.idleTimeoutSeconds {
-            check(CURLOPT_LOW_SPEED_LIMIT, tc_curl_set_long(handle, CURLOPT_LOW_SPEED_LIMIT, 1))
-            check(CURLOPT_LOW_SPEED_TIME, tc_curl_set_long(handle, CURLOPT_LOW_SPEED_TIME, idle))
-            check(CURLOPT_TCP_KEEPALIVE, tc_curl_set_long(handle, CURLOPT_TCP_KEEPALIVE, 1))
-        }
         if let socket = exchange.unixSocketPath {
             check(CURLOPT_UNIX_SOCKET_PATH, tc_curl_set_string(handle, CURLOPT_UNIX_SOCKET_PATH, socket))
         }
@@ -230,6 +227,26 @@ final class CurlEngine: @unchecked Sendable {
         return .invalidRequest("libcurl refused option \(option.rawValue): \(String(cString: curl_easy_strerror(code)))")
     }
 
+    /// Ends, with `.timeout`, the transfers that received nothing for their idle timeout; returns
+    /// how long the worker may sleep before the next one could expire (at most an hour).
+    ///
+    /// Kept here rather than in libcurl's low-speed limit, which would wake the worker every
+    /// second for as long as an event stream is open (and measures an average over seconds).
+    private func expireSilentStreams() -> Int32 {
+        let now = ContinuousClock.now
+        var sleep = Duration.milliseconds(Self.idlePollMilliseconds)
+        for transfer in Array(active.values) {
+            guard let limit = transfer.exchange.idleTimeout else { continue }
+            let left = limit - transfer.lastActivity.duration(to: now)
+            if left > .zero {
+                sleep = min(sleep, left)
+            } else {
+                finish(transfer, .failure(.timeout))
+            }
+        }
+        return Int32(sleep.milliseconds())
+    }
+
     /// Completes the transfers libcurl reports done.
     private func collectFinished() {
         var left: Int32 = 0
@@ -252,8 +269,8 @@ final class CurlEngine: @unchecked Sendable {
         ))
     }
 
-    /// A libcurl failure as the caller sees it. One timeout code covers the connect timeout, the
-    /// total timeout and the low-speed (idle) limit: all are `.timeout`.
+    /// A libcurl failure as the caller sees it. One timeout code covers the connect and the total
+    /// timeout: both are `.timeout`.
     private func error(for code: CURLcode, transfer: Transfer) -> HTTPClientError {
         let message = transfer.errorMessage ?? String(cString: curl_easy_strerror(code))
         switch code {

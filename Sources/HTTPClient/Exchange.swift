@@ -10,8 +10,8 @@ struct Exchange: Sendable {
     var connectTimeoutMilliseconds: Int
     /// 0 for none (event streams, which use the idle timeout instead).
     var totalTimeoutMilliseconds: Int
-    /// For event streams: abort when fewer than 1 byte per second arrives for this many seconds.
-    var idleTimeoutSeconds: Int?
+    /// For event streams: end with `.timeout` when nothing at all arrives for this long.
+    var idleTimeout: Duration?
     var maxResponseBytes: Int
 }
 
@@ -62,7 +62,7 @@ extension Exchange {
             method: request.method, url: base, unixSocketPath: endpoint.unixSocketPath, headerLines: lines, body: request.body,
             connectTimeoutMilliseconds: connectTimeout.milliseconds(),
             totalTimeoutMilliseconds: totalTimeout.map { $0.milliseconds() } ?? 0,
-            idleTimeoutSeconds: idleTimeout.map { max(1, $0.milliseconds() / 1000) },
+            idleTimeout: idleTimeout,
             maxResponseBytes: maxResponseBytes
         )
     }

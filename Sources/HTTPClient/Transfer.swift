@@ -39,6 +39,8 @@ final class Transfer: @unchecked Sendable {
     var body: [UInt8] = []
     /// Set by a callback that stopped the transfer (by returning less than it was given).
     var failure: HTTPClientError?
+    /// When the transfer started or last received anything, for the idle timeout of event streams.
+    private(set) var lastActivity = ContinuousClock.now
 
     init(id: UInt64, exchange: Exchange, sink: TransferSink) {
         self.id = id
@@ -59,6 +61,7 @@ final class Transfer: @unchecked Sendable {
 
     /// One header line (libcurl passes whole lines, CRLF included).
     func receiveHeader(_ bytes: UnsafeRawBufferPointer) -> Int {
+        lastActivity = .now
         var line = Array(bytes)
         while let last = line.last, last == 0x0A || last == 0x0D { line.removeLast() }
         if line.starts(with: Array("HTTP/".utf8)) {
@@ -81,6 +84,7 @@ final class Transfer: @unchecked Sendable {
 
     /// A piece of the body.
     func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+        lastActivity = .now
         if case .streaming(let continuation) = sink, isStreamingBody {
             continuation.yield(.bytes(Array(bytes)))
             return bytes.count

@@ -8,8 +8,15 @@ import Synchronization
 /// requests run at once, and no call ever blocks the caller's thread: `send` suspends until the
 /// worker hands the result back, so it is safe to call from the main actor.
 ///
+/// ```swift
+/// let local = HTTPClient(endpoint: .unixSocket(socketPath), token: localToken)    // the embedded BFF
+/// let team = HTTPClient(endpoint: HTTPClient.Endpoint(baseURL: "https://bff.example.org"), token: token)
+/// let items = try await team.get(APIPath.todoItems, as: Page<TodoItem>.self)
+/// for await update in local.events() { … }
+/// ```
+///
 /// - Timeouts: `Configuration.connectTimeout` bounds each connect; `totalTimeout` bounds each call
-///   as a whole, retries included.
+///   as a whole, retries included. Either running out is `.timeout`.
 /// - Retries: idempotent requests only (or those with an `Idempotency-Key` header), only after
 ///   transient failures, with exponential backoff and jitter; `Retry-After` is honoured. See
 ///   `RetryPolicy`.

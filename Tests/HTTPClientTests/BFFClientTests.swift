@@ -96,16 +96,25 @@ struct BFFClientTests {
         }
     }
 
-    @Test("over a unix socket")
+    @Test("over a unix socket: requests on one kept connection, and live events")
     func unixSocket() async throws {
         let socket = temporarySocketPath()
         defer { unlink(socket) }
-        try await LiveBFF.withServer(users: ["ann"], unixSocketPath: socket) { server in
+        try await LiveBFF.withServer(users: ["ann"], unixSocketPath: socket) { _ in
             let client = HTTPClient(endpoint: .unixSocket(socket))
             try await client.logIn("ann")
             let item = try await client.post(APIPath.todoItems, body: NewTodo(title: "local"), as: TodoItem.self)
             #expect(try await client.get(APIPath.todoItems, as: Page<TodoItem>.self).items == [item])
             #expect(try await client.send(.init(.get, APIPath.health)).connectionReused)
+
+            let event = try await withDeadline(.seconds(10)) { () async throws -> LiveEvent? in
+                var updates = client.events().makeAsyncIterator()
+                guard await updates.next() == .connected else { return nil }
+                try await client.delete(APIPath.todoItem(item.id))
+                guard case .event(let event) = await updates.next() else { return nil }
+                return event
+            }
+            #expect(event?.knownName == .todoItemDeleted)
         }
     }
 

@@ -14,7 +14,7 @@ struct EventStreamTests {
         try await LiveBFF.withServer(users: ["ann"]) { server in
             let client = HTTPClient(endpoint: server.endpoint)
             try await client.logIn("ann")
-            _ = try await withDeadline(.seconds(5)) {
+            _ = try await withDeadline(.seconds(10)) {
                 var updates = client.events().makeAsyncIterator()
                 #expect(await updates.next() == .connected)
                 let item = try await client.post(APIPath.todoItems, body: NewTodo(title: "live"), as: TodoItem.self)
@@ -25,6 +25,24 @@ struct EventStreamTests {
                 #expect(event.knownName == .todoItemCreated)
                 #expect(try JSONDecoder().decode(TodoItem.self, from: Data(event.data.utf8)) == item)
             }
+        }
+    }
+
+    @Test("resuming from an id the server never sent: a stream reset, then live events with lower ids")
+    func resetFromUnknownID() async throws {
+        try await LiveBFF.withServer(users: ["ann"]) { server in
+            let client = HTTPClient(endpoint: server.endpoint)
+            try await client.logIn("ann")
+            _ = try await client.post(APIPath.todoItems, body: NewTodo(title: "before"), as: TodoItem.self)
+            let (reset, created) = try await withDeadline(.seconds(10)) { () async throws -> (LiveEvent?, LiveEvent?) in
+                var updates = client.events(lastEventID: 1000).makeAsyncIterator()
+                guard await updates.next() == .connected, case .event(let reset) = await updates.next() else { return (nil, nil) }
+                _ = try await client.post(APIPath.todoItems, body: NewTodo(title: "after"), as: TodoItem.self)
+                guard case .event(let created) = await updates.next() else { return (reset, nil) }
+                return (reset, created)
+            }
+            #expect(reset?.knownName == .streamReset && reset?.id == 1)
+            #expect(created?.knownName == .todoItemCreated && created?.id == 2)
         }
     }
 

@@ -21,7 +21,9 @@ extension HTTPClient {
     /// response or it stays silent past `reconnect.idleTimeout`, it yields `.disconnected` and
     /// reconnects after a backoff (see `ReconnectPolicy`; the server's `retry:` is the base delay),
     /// sending `Last-Event-ID` with the last id it delivered so the server replays what was missed.
-    /// Events whose id is not above the last delivered one are dropped, so none arrives twice.
+    /// Events whose id is not above the last delivered one are dropped, so none arrives twice;
+    /// `bff.stream.reset` (missed events are gone: reload) is always delivered, and later ids
+    /// count from its id.
     /// Each connection uses the client's current `token`.
     ///
     /// Ending the consumption (breaking out of the loop, cancelling its task) cancels the transfer.
@@ -83,7 +85,9 @@ extension HTTPClient {
                                     logger.warning("event without a numeric id dropped", metadata: ["event": "\(event.name)"])
                                     continue
                                 }
-                                if let lastID, id <= lastID { continue }
+                                // A reset counts on from its own id, which is lower than ours
+                                // when the id we resumed from is from another database.
+                                if let lastID, id <= lastID, event.name != EventName.streamReset.rawValue { continue }
                                 lastID = id
                                 updates.yield(.event(LiveEvent(id: id, name: event.name, data: event.data)))
                             }

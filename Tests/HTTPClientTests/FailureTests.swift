@@ -56,7 +56,10 @@ struct FailureTests {
         let server = try Self.flakyServer()
         defer { server.stop() }
         let client = HTTPClient(endpoint: .loopback(port: server.port), configuration: .init(retry: Self.quickRetries))
-        #expect(try await client.get("/things", as: Flag.self) == Flag(ok: true))
+        let (flag, elapsed) = try await measure { try await client.get("/things", as: Flag.self) }
+        #expect(flag == Flag(ok: true))
+        // Backoff: at least half of 20 ms, then half of 40 ms.
+        #expect(elapsed >= .milliseconds(30), "\(elapsed)")
         #expect(server.requests.count == 3)
         #expect(server.requests.allSatisfy { $0.hasPrefix("GET /things HTTP/1.1") })
     }

@@ -44,76 +44,94 @@ extension HTTPClient {
         return updates
     }
 
+    /// What outlives one connection of an event stream.
+    private struct StreamState {
+        /// The id of the last event delivered: sent as `Last-Event-ID`, and the bar for duplicates.
+        var lastID: Int64?
+        /// The server's `retry:`, the base of the reconnect backoff once sent.
+        var serverRetry: Duration?
+        /// Failed attempts since the last successful connection.
+        var failures = 0
+    }
+
     private func runEvents(
         path: String, lastEventID: Int64?, reconnect: ReconnectPolicy, into updates: AsyncStream<LiveUpdate>.Continuation
     ) async {
-        var lastID = lastEventID
-        var serverRetry: Duration?
-        var failures = 0
+        var state = StreamState(lastID: lastEventID)
         var random = SystemRandomNumberGenerator()
         while !Task.isCancelled {
-            var request = Request(.get, path, headers: [(name: "Accept", value: "text/event-stream"), (name: "Cache-Control", value: "no-cache")])
-            if let lastID { request.headers.append((name: "Last-Event-ID", value: String(lastID))) }
-
-            var ending: HTTPClientError
-            do throws(HTTPClientError) {
-                let exchange = try Exchange.build(
-                    request, endpoint: endpoint, token: token, connectTimeout: configuration.connectTimeout, totalTimeout: nil,
-                    idleTimeout: reconnect.idleTimeout, maxResponseBytes: configuration.maxResponseBytes
-                )
-                var parser = ServerSentEventParser()
-                ending = .unreachable("the server ended the event stream")
-                parts: for await part in engine.stream(exchange) {
-                    switch part {
-                    case .head(let headers):
-                        let type = headers.first { $0.name.lowercased() == "content-type" }?.value ?? ""
-                        guard type.lowercased().hasPrefix("text/event-stream") else {
-                            // Leaving the loop drops the stream, which cancels the transfer.
-                            ending = .undecodable(status: 200, body: [], reason: "expected text/event-stream, got '\(type)'")
-                            break parts
-                        }
-                        failures = 0
-                        updates.yield(.connected)
-                        logger.debug("event stream connected", metadata: ["path": "\(path)", "lastEventID": "\(lastID.map(String.init) ?? "none")"])
-                    case .bytes(let bytes):
-                        for output in parser.feed(bytes) {
-                            switch output {
-                            case .retry(let milliseconds):
-                                serverRetry = .milliseconds(milliseconds)
-                            case .event(let event):
-                                guard let id = event.id.flatMap({ Int64($0) }) else {
-                                    logger.warning("event without a numeric id dropped", metadata: ["event": "\(event.name)"])
-                                    continue
-                                }
-                                // A reset counts on from its own id, which is lower than ours
-                                // when the id we resumed from is from another database.
-                                if let lastID, id <= lastID, event.name != EventName.streamReset.rawValue { continue }
-                                lastID = id
-                                updates.yield(.event(LiveEvent(id: id, name: event.name, data: event.data)))
-                            }
-                        }
-                    case .end(let error):
-                        if let error { ending = error }
-                    }
-                }
-            } catch {
-                ending = error
-            }
+            let ending = await connectOnce(path: path, idleTimeout: reconnect.idleTimeout, state: &state, updates: updates)
             if Task.isCancelled { return }
 
             updates.yield(.disconnected(ending))
             logger.debug("event stream disconnected", metadata: ["path": "\(path)", "error": "\(ending)"])
             if case .status(let code, _, _) = ending, (400..<500).contains(code), code != 408, code != 429 { return }
             if case .invalidRequest = ending { return }
-            failures += 1
-            let delay = Backoff.delay(
-                failures: failures, base: min(serverRetry ?? reconnect.initialDelay, reconnect.maxDelay), cap: reconnect.maxDelay, using: &random
-            )
+            state.failures += 1
+            let base = min(state.serverRetry ?? reconnect.initialDelay, reconnect.maxDelay)
+            let delay = Backoff.delay(failures: state.failures, base: base, cap: reconnect.maxDelay, using: &random)
             do {
                 try await Task.sleep(for: delay)
             } catch {
                 return
             }
+        }
+    }
+
+    /// One connection: yields `.connected` once the server accepts, then the new events, until the
+    /// connection ends; returns why it ended.
+    private func connectOnce(
+        path: String, idleTimeout: Duration, state: inout StreamState, updates: AsyncStream<LiveUpdate>.Continuation
+    ) async -> HTTPClientError {
+        var request = Request(.get, path, headers: [(name: "Accept", value: "text/event-stream"), (name: "Cache-Control", value: "no-cache")])
+        if let lastID = state.lastID { request.headers.append((name: "Last-Event-ID", value: String(lastID))) }
+        let exchange: Exchange
+        do throws(HTTPClientError) {
+            exchange = try Exchange.build(
+                request, endpoint: endpoint, token: token, connectTimeout: configuration.connectTimeout, totalTimeout: nil,
+                idleTimeout: idleTimeout, maxResponseBytes: configuration.maxResponseBytes
+            )
+        } catch {
+            return error
+        }
+        var parser = ServerSentEventParser()
+        // Leaving the loop early drops the stream of parts, which cancels the transfer.
+        for await part in engine.stream(exchange) {
+            switch part {
+            case .head(let headers):
+                let type = headers.first { $0.name.lowercased() == "content-type" }?.value ?? ""
+                guard type.lowercased().hasPrefix("text/event-stream") else {
+                    return .undecodable(status: 200, body: [], reason: "expected text/event-stream, got '\(type)'")
+                }
+                state.failures = 0
+                updates.yield(.connected)
+                logger.debug("event stream connected", metadata: ["path": "\(path)", "lastEventID": "\(state.lastID.map(String.init) ?? "none")"])
+            case .bytes(let bytes):
+                for output in parser.feed(bytes) {
+                    deliver(output, state: &state, updates: updates)
+                }
+            case .end(let error):
+                return error ?? .unreachable("the server ended the event stream")
+            }
+        }
+        return .cancelled
+    }
+
+    /// Hands one parsed output on: a new event to the consumer, a `retry:` to the state.
+    private func deliver(_ output: ServerSentEventParser.Output, state: inout StreamState, updates: AsyncStream<LiveUpdate>.Continuation) {
+        switch output {
+        case .retry(let milliseconds):
+            state.serverRetry = .milliseconds(milliseconds)
+        case .event(let event):
+            guard let id = event.id.flatMap({ Int64($0) }) else {
+                logger.warning("event without a numeric id dropped", metadata: ["event": "\(event.name)"])
+                return
+            }
+            // A reset counts on from its own id, which is lower than ours when the id we resumed
+            // from is from another database.
+            if let lastID = state.lastID, id <= lastID, event.name != EventName.streamReset.rawValue { return }
+            state.lastID = id
+            updates.yield(.event(LiveEvent(id: id, name: event.name, data: event.data)))
         }
     }
 }

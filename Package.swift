@@ -77,6 +77,15 @@ let package = Package(
         // How clients reach a BFF: the local server (runtime directory, instance lock, token file,
         // launcher) and the stored credentials of remote ones.
         .target(name: "BFFAccess", swiftSettings: swiftSettings),
+        // The one C shim over libcurl: typed wrappers of its variadic calls (setopt, getinfo).
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
+        // The product's HTTP client (REST and server-sent events to the BFF) on libcurl; the one
+        // Swift target that talks to libcurl.
+        .target(
+            name: "HTTPClient",
+            dependencies: ["CCurl", "MicroAppAPI", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
         // Composition root and command line.
         .executableTarget(
             name: "termcanvas",
@@ -128,6 +137,16 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "BFFAccessTests", dependencies: ["BFFAccess"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "HTTPClientTests",
+            dependencies: [
+                "HTTPClient", "BFF", "MicroAppAPI",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "CanvasFilesTests",
             dependencies: ["CanvasFiles", "CanvasCore", "CanvasUI", "Widgets"],

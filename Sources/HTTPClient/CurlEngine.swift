@@ -1,0 +1,235 @@
+import CCurl
+import Synchronization
+
+/// The one place that drives libcurl: a `curl_multi` handle and the one thread that runs it.
+///
+/// **Why a multi handle.** The multi interface runs any number of transfers at once on one
+/// thread, and it owns the connection cache, so every request of a client (and every retry)
+/// reuses a kept-alive connection to the BFF instead of connecting anew; the easy interface
+/// would need a blocked thread per request. Event streams are just long transfers on the same
+/// handle.
+///
+/// **Why one worker thread.** libcurl handles are not thread-safe: a multi handle and its easy
+/// handles must be used from one thread at a time. Owning them on a dedicated thread needs no
+/// locks around libcurl at all, and keeps libcurl's blocking wait (`curl_multi_poll`) off Swift's
+/// cooperative pool and off the main actor. Callers talk to the thread through a small queue under
+/// a mutex and wake it with `curl_multi_wakeup` (the one libcurl call that is safe from other
+/// threads); results go back through continuations. When nothing is queued or in flight, the
+/// thread sleeps in `curl_multi_poll` (up to an hour, or until libcurl's next timer or a wakeup),
+/// so an idle client costs no CPU; an open event stream wakes it only when bytes arrive or its idle
+/// timeout runs out.
+final class CurlEngine: @unchecked Sendable {
+    private struct Queue {
+        var incoming: [Transfer] = []
+        var cancelled: [UInt64] = []
+        var stopping = false
+    }
+
+    /// Shared with callers; `multi` is only woken while `stopping` is false, under this lock, so it
+    /// is never woken after the worker cleaned it up.
+    private let queue = Mutex(Queue())
+    private let ids = Atomic<UInt64>(0)
+    /// The multi handle (`CURLM *`). Used only on the worker thread, except `curl_multi_wakeup`.
+    private let multi: UnsafeMutableRawPointer
+    /// Worker thread only: the transfers added to `multi`, by id and by easy handle.
+    private var active: [UInt64: Transfer] = [:]
+    private var byHandle: [UnsafeMutableRawPointer: UInt64] = [:]
+
+    /// The longest the worker sleeps with nothing to do; libcurl's own timers wake it sooner.
+    private static let idlePollMilliseconds: Int32 = 3_600_000
+
+    /// `curl_global_init`, once per process, before the first handle.
+    private static let globalInit: CURLcode = curl_global_init(Int(CURL_GLOBAL_ALL))
+
+    init(maxConnectionsPerHost: Int) {
+        precondition(Self.globalInit == CURLE_OK, "libcurl failed to initialise (\(Self.globalInit.rawValue))")
+        guard let multi = curl_multi_init() else { preconditionFailure("libcurl could not create a multi handle") }
+        self.multi = multi
+        let perHost = max(1, maxConnectionsPerHost)
+        _ = tc_curl_multi_set_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, perHost)
+        _ = tc_curl_multi_set_long(multi, CURLMOPT_MAXCONNECTS, 2 * perHost)
+        WorkerThread.start { [self] in run() }
+    }
+
+    // MARK: - Any thread
+
+    /// Runs one exchange and returns its response (whatever the status) or why there is none.
+    /// Cancelling the calling task removes the transfer and returns `.cancelled`.
+    func perform(_ exchange: Exchange) async -> Result<HTTPClient.Response, HTTPClientError> {
+        let id = makeID()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                submit(Transfer(id: id, exchange: exchange, sink: .buffered(continuation)))
+                // Cancelled before the transfer was queued: the handler below already ran and
+                // found nothing to cancel, so cancel now (after the queueing).
+                if Task.isCancelled { cancel(id) }
+            }
+        } onCancel: {
+            cancel(id)
+        }
+    }
+
+    /// Starts an exchange whose body is handed over as it arrives; ending the consumption of the
+    /// returned stream (cancelling its task, or dropping it) removes the transfer.
+    func stream(_ exchange: Exchange) -> AsyncStream<StreamPart> {
+        let id = makeID()
+        let (parts, continuation) = AsyncStream.makeStream(of: StreamPart.self)
+        continuation.onTermination = { [weak self] termination in
+            if case .cancelled = termination { self?.cancel(id) }
+        }
+        submit(Transfer(id: id, exchange: exchange, sink: .streaming(continuation)))
+        return parts
+    }
+
+    /// Stops the worker: every transfer ends with `.cancelled`, then the multi handle goes.
+    func shutDown() {
+        queue.withLock { queue in
+            guard !queue.stopping else { return }
+            queue.stopping = true
+            _ = curl_multi_wakeup(multi)
+        }
+    }
+
+    private func makeID() -> UInt64 {
+        ids.wrappingAdd(1, ordering: .relaxed).newValue
+    }
+
+    private func submit(_ transfer: Transfer) {
+        let queued = queue.withLock { queue in
+            guard !queue.stopping else { return false }
+            queue.incoming.append(transfer)
+            _ = curl_multi_wakeup(multi)
+            return true
+        }
+        if !queued { deliver(transfer, .failure(.cancelled)) }
+    }
+
+    private func cancel(_ id: UInt64) {
+        queue.withLock { queue in
+            guard !queue.stopping else { return }
+            queue.cancelled.append(id)
+            _ = curl_multi_wakeup(multi)
+        }
+    }
+
+    // MARK: - Worker thread
+
+    private func run() {
+        var stopping = false
+        while !stopping {
+            let work = queue.withLock { queue in
+                defer {
+                    queue.incoming.removeAll()
+                    queue.cancelled.removeAll()
+                }
+                return (incoming: queue.incoming, cancelled: queue.cancelled, stopping: queue.stopping)
+            }
+            stopping = work.stopping
+            // Added before cancellations, so a transfer queued and cancelled in one batch is removed.
+            for transfer in work.incoming {
+                if stopping { deliver(transfer, .failure(.cancelled)) } else { start(transfer) }
+            }
+            for id in work.cancelled {
+                if let transfer = active[id] { finish(transfer, .failure(.cancelled)) }
+            }
+            if stopping { break }
+
+            var running: Int32 = 0
+            _ = curl_multi_perform(multi, &running)
+            collectFinished()
+            let sleep = expireSilentStreams()
+            var ready: Int32 = 0
+            _ = curl_multi_poll(multi, nil, 0, sleep, &ready)
+        }
+        for transfer in Array(active.values) { finish(transfer, .failure(.cancelled)) }
+        curl_multi_cleanup(multi)
+    }
+
+    private func start(_ transfer: Transfer) {
+        guard let handle = curl_easy_init() else {
+            deliver(transfer, .failure(.unreachable("libcurl could not create a handle")))
+            return
+        }
+        transfer.handle = handle
+        if let problem = transfer.configure(handle) {
+            release(transfer)
+            deliver(transfer, .failure(problem))
+            return
+        }
+        let added = curl_multi_add_handle(multi, handle)
+        guard added == CURLM_OK else {
+            release(transfer)
+            deliver(transfer, .failure(.unreachable(String(cString: curl_multi_strerror(added)))))
+            return
+        }
+        active[transfer.id] = transfer
+        byHandle[handle] = transfer.id
+    }
+
+    /// Ends, with `.timeout`, the transfers that received nothing for their idle timeout; returns
+    /// how long the worker may sleep before the next one could expire (at most an hour).
+    ///
+    /// Kept here rather than in libcurl's low-speed limit, which would wake the worker every
+    /// second for as long as an event stream is open (and measures an average over seconds).
+    private func expireSilentStreams() -> Int32 {
+        let now = ContinuousClock.now
+        var sleep = Duration.milliseconds(Self.idlePollMilliseconds)
+        for transfer in Array(active.values) {
+            guard let limit = transfer.exchange.idleTimeout else { continue }
+            let left = limit - transfer.lastActivity.duration(to: now)
+            if left > .zero {
+                sleep = min(sleep, left)
+            } else {
+                finish(transfer, .failure(.timeout))
+            }
+        }
+        return Int32(sleep.milliseconds())
+    }
+
+    /// Completes the transfers libcurl reports done.
+    private func collectFinished() {
+        var left: Int32 = 0
+        while let message = curl_multi_info_read(multi, &left) {
+            guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle else { continue }
+            let code = message.pointee.data.result
+            guard let id = byHandle[handle], let transfer = active[id] else { continue }
+            finish(transfer, transfer.outcome(code: code))
+        }
+    }
+
+    /// Takes a transfer off the multi handle, frees what it held and hands over its result.
+    private func finish(_ transfer: Transfer, _ outcome: Result<HTTPClient.Response, HTTPClientError>) {
+        if let handle = transfer.handle {
+            _ = curl_multi_remove_handle(multi, handle)
+            byHandle[handle] = nil
+        }
+        active[transfer.id] = nil
+        release(transfer)
+        deliver(transfer, outcome)
+    }
+
+    private func release(_ transfer: Transfer) {
+        if let handle = transfer.handle { curl_easy_cleanup(handle) }
+        transfer.handle = nil
+        curl_slist_free_all(transfer.headerList)
+        transfer.headerList = nil
+    }
+
+    /// Hands the result to whoever waits: the awaiting call, or the stream (which then ends).
+    private func deliver(_ transfer: Transfer, _ outcome: Result<HTTPClient.Response, HTTPClientError>) {
+        switch transfer.sink {
+        case .buffered(let continuation):
+            continuation.resume(returning: outcome)
+        case .streaming(let continuation):
+            switch outcome {
+            case .success(let response) where (200..<300).contains(response.status):
+                continuation.yield(.end(nil))
+            case .success(let response):
+                continuation.yield(.end(.status(for: response)))
+            case .failure(let error):
+                continuation.yield(.end(error))
+            }
+            continuation.finish()
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import CCurl
+
+/// What an event stream's transfer hands its consumer, in order: the head of a 2xx response once,
+/// its body bytes as they arrive, then one end (nil for a clean end of the response; a non-2xx
+/// response yields no head or bytes, only an end with `.status`).
+enum StreamPart: Sendable {
+    case head(headers: [(name: String, value: String)])
+    case bytes([UInt8])
+    case end(HTTPClientError?)
+}
+
+/// Where a transfer's result goes.
+enum TransferSink {
+    /// A whole response (any status) or a failure, to one awaiting call.
+    case buffered(CheckedContinuation<Result<HTTPClient.Response, HTTPClientError>, Never>)
+    /// Parts as they arrive, to an event stream. A non-2xx response is collected and ends the
+    /// stream with `.status` instead.
+    case streaming(AsyncStream<StreamPart>.Continuation)
+}
+
+/// One attempt in flight: the easy handle, what libcurl reported so far, and where the result goes.
+///
+/// Confined to the worker thread from the moment the engine picks it up (libcurl calls the
+/// callbacks below from `curl_multi_perform`, on that thread); it crosses threads once, inside the
+/// engine's lock, hence `@unchecked Sendable`.
+final class Transfer: @unchecked Sendable {
+    let id: UInt64
+    let exchange: Exchange
+    let sink: TransferSink
+
+    var handle: UnsafeMutableRawPointer?
+    var headerList: UnsafeMutablePointer<curl_slist>?
+    /// libcurl writes its description of a failure here (CURLOPT_ERRORBUFFER).
+    let errorBuffer: UnsafeMutablePointer<CChar>
+
+    /// The status of the latest response head (1xx heads are replaced by the final one).
+    var status = 0
+    var headers: [(name: String, value: String)] = []
+    var body: [UInt8] = []
+    /// Set by a callback that stopped the transfer (by returning less than it was given).
+    var failure: HTTPClientError?
+    /// When the transfer started or last received anything, for the idle timeout of event streams.
+    private(set) var lastActivity = ContinuousClock.now
+
+    init(id: UInt64, exchange: Exchange, sink: TransferSink) {
+        self.id = id
+        self.exchange = exchange
+        self.sink = sink
+        errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
+    }
+
+    deinit {
+        errorBuffer.deallocate()
+    }
+
+    private var isStreamingBody: Bool {
+        if case .streaming = sink { return (200..<300).contains(status) }
+        return false
+    }
+
+    /// One header line (libcurl passes whole lines, CRLF included).
+    func receiveHeader(_ bytes: UnsafeRawBufferPointer) -> Int {
+        lastActivity = .now
+        var line = Array(bytes)
+        while let last = line.last, last == 0x0A || last == 0x0D { line.removeLast() }
+        if line.starts(with: Array("HTTP/".utf8)) {
+            // A new head (after a 100 Continue, say): forget the previous one.
+            let parts = line.split(separator: 0x20, maxSplits: 2)
+            status = parts.count > 1 ? Int(String(decoding: parts[1], as: UTF8.self)) ?? 0 : 0
+            headers = []
+        } else if line.isEmpty {
+            // The end of a head; only the final one (status ≥ 200) opens a stream.
+            if case .streaming(let continuation) = sink, isStreamingBody {
+                continuation.yield(.head(headers: headers))
+            }
+        } else if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
+            let name = String(decoding: line[..<colon], as: UTF8.self)
+            let value = String(decoding: line[(colon + 1)...], as: UTF8.self)
+            headers.append((name: name, value: value.trimmingSpaces))
+        }
+        return bytes.count
+    }
+
+    /// A piece of the body.
+    func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+        lastActivity = .now
+        if case .streaming(let continuation) = sink, isStreamingBody {
+            continuation.yield(.bytes(Array(bytes)))
+            return bytes.count
+        }
+        guard body.count + bytes.count <= exchange.maxResponseBytes else {
+            failure = .undecodable(status: status, body: body, reason: "response larger than \(exchange.maxResponseBytes) bytes")
+            return 0
+        }
+        body.append(contentsOf: bytes)
+        return bytes.count
+    }
+
+    /// libcurl's description of the last failure, or nil when it wrote none.
+    var errorMessage: String? {
+        let message = String(cString: errorBuffer)
+        return message.isEmpty ? nil : message
+    }
+}
+
+extension String {
+    /// Without leading and trailing spaces and tabs.
+    var trimmingSpaces: String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let start = firstIndex(where: { !isSpace($0) }), let end = lastIndex(where: { !isSpace($0) }) else { return "" }
+        return String(self[start...end])
+    }
+}

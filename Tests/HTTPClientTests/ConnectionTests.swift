@@ -1,0 +1,126 @@
+import Dispatch
+import Foundation
+import HTTPClient
+import Testing
+
+@Suite("Connections, callers and auth")
+struct ConnectionTests {
+    @MainActor
+    @Test("callable from the main actor, which stays free while the request is in flight")
+    func mainActor() async throws {
+        let answer = DispatchSemaphore(value: 0)
+        let server = try RawServer { connection, _ in
+            connection.readRequest()
+            // Blocks this server thread only, until the test has seen the main actor run.
+            answer.wait()
+            connection.respond(status: "200 OK", body: Flag.okJSON)
+        }
+        defer { server.stop() }
+        let client = HTTPClient(endpoint: .loopback(port: server.port))
+        let request = Task { @MainActor in
+            MainActor.assertIsolated()
+            return try await client.get("/x", as: Flag.self)
+        }
+        // This wait and the task below run on the main actor while the request is pending.
+        try await eventually { !server.requests.isEmpty }
+        #expect(await Task { @MainActor in true }.value)
+        answer.signal()
+        #expect(try await request.value == Flag(ok: true))
+    }
+
+    @Test("two sequential requests share one connection, as both sides see it")
+    func keptAlive() async throws {
+        let server = try RawServer { connection, _ in
+            while connection.readRequest() != nil {
+                connection.respond(status: "200 OK", body: Flag.okJSON, keepAlive: true)
+            }
+        }
+        defer { server.stop() }
+        let client = HTTPClient(endpoint: .loopback(port: server.port))
+        let first = try await client.send(.init(.get, "/a"))
+        let second = try await client.send(.init(.get, "/b"))
+        #expect(!first.connectionReused && second.connectionReused)
+        #expect(server.requests.count == 2 && server.connections == 1)
+    }
+
+    @Test("the bearer token goes in the Authorization header; changing it takes effect on the next request")
+    func bearerHeader() async throws {
+        let server = try RawServer { connection, _ in
+            connection.readRequest()
+            connection.respond(status: "200 OK", body: Flag.okJSON)
+        }
+        defer { server.stop() }
+        let client = HTTPClient(endpoint: .loopback(port: server.port), token: "first.token")
+        _ = try await client.send(.init(.get, "/a"))
+        client.token = "second.token"
+        _ = try await client.send(.init(.get, "/b"))
+        client.token = nil
+        _ = try await client.send(.init(.get, "/c"))
+        let heads = server.requests
+        try #require(heads.count == 3)
+        #expect(heads[0].contains("\r\nAuthorization: Bearer first.token"))
+        #expect(heads[1].contains("\r\nAuthorization: Bearer second.token"))
+        #expect(!heads[2].lowercased().contains("authorization"))
+    }
+
+    @Test("a closed port: .unreachable, quickly, after the retries")
+    func closedPort() async throws {
+        let closed = try ClosedPort()
+        let client = HTTPClient(endpoint: .loopback(port: closed.port))
+        let (result, elapsed) = await measure { await outcome { () async throws(HTTPClientError) in try await client.get("/health", as: Flag.self) } }
+        guard case .failure(.unreachable(let message)) = result else {
+            Issue.record("\(result)")
+            return
+        }
+        #expect(message.contains("\(closed.port)"))
+        // Three attempts with the default backoff (at most 200 + 400 ms).
+        #expect(elapsed < .seconds(3), "\(elapsed)")
+        withExtendedLifetime(closed) {}
+    }
+
+    @Test("no unix socket at the path: .unreachable")
+    func missingUnixSocket() async {
+        let client = HTTPClient(endpoint: .unixSocket(temporarySocketPath()), configuration: .init(retry: .none))
+        let result = await outcome { () async throws(HTTPClientError) in try await client.send(.init(.get, "/health")) }
+        guard case .failure(.unreachable) = result else {
+            Issue.record("\(result)")
+            return
+        }
+    }
+
+    @Test("no connection within the connect timeout: .timeout")
+    func connectTimeout() async throws {
+        // A listener that never accepts, its backlog filled: the kernel drops further connects.
+        let server = try RawServer(backlog: 0, accepting: false)
+        defer { server.stop() }
+        var fillers: [Int32] = []
+        defer { fillers.forEach { close($0) } }
+        for _ in 0..<4 { fillers.append(try Self.connectWithoutWaiting(port: server.port)) }
+        try await Task.sleep(for: .milliseconds(50))
+
+        let client = HTTPClient(
+            endpoint: .loopback(port: server.port),
+            configuration: .init(connectTimeout: .milliseconds(300), totalTimeout: .seconds(10), retry: .none)
+        )
+        let (result, elapsed) = await measure { await outcome { () async throws(HTTPClientError) in try await client.send(.init(.get, "/health")) } }
+        guard case .failure(.timeout) = result else {
+            Issue.record("\(result)")
+            return
+        }
+        #expect(elapsed >= .milliseconds(250) && elapsed < .seconds(3), "\(elapsed)")
+    }
+
+    /// Starts a TCP connect to 127.0.0.1:port without waiting for it to finish.
+    private static func connectWithoutWaiting(port: Int) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        return fd
+    }
+}

@@ -1,0 +1,110 @@
+import BFF
+import Foundation
+import HTTPClient
+import Hummingbird
+import Logging
+import MicroAppAPI
+import ServiceLifecycle
+
+/// A real BFF for the client to talk to: a temporary data directory with users, and servers run
+/// in a service group on a loopback port (or a unix socket) that can be shut down gracefully and
+/// started again on the same port and data. (Like `BFFTests/BFFHarness`, which drives the server through
+/// HummingbirdTesting instead; only what these tests need is repeated here.)
+struct LiveBFF {
+    static let secret = "http-client-tests-secret-0123456789abcdef0123"
+    let directory: URL
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("http-client-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    /// Runs `body` against a fresh server on a fresh data directory with `users`, then stops the
+    /// server and removes the directory, whether `body` succeeded or not.
+    static func withServer<T>(
+        users: [String] = [], unixSocketPath: String? = nil, _ body: (RunningBFF) async throws -> T
+    ) async throws -> T {
+        let bff = try LiveBFF()
+        defer { bff.remove() }
+        try bff.addUsers(users)
+        let server = try await bff.start(unixSocketPath: unixSocketPath)
+        do {
+            let value = try await body(server)
+            await server.stop()
+            return value
+        } catch {
+            await server.stop()
+            throw error
+        }
+    }
+
+    /// Adds users (password `pw-NAME`) straight to the database the servers open.
+    func addUsers(_ names: [String]) throws {
+        let store = try BFFStore.open(at: configuration().databaseURL, bcryptCost: 4)
+        for name in names { try store.addUser(name: name, password: "pw-\(name)") }
+    }
+
+    func configuration(port: Int = 0, unixSocketPath: String? = nil) -> BFFConfiguration {
+        // No rate limits: tests log in and send as fast as they like (429 handling is tested on a RawServer).
+        BFFConfiguration(
+            port: port, unixSocketPath: unixSocketPath, dataDirectory: directory, jwtSecret: Self.secret, bcryptCost: 4,
+            rateLimits: .off
+        )
+    }
+
+    /// Starts a server and returns once it listens.
+    func start(port: Int = 0, unixSocketPath: String? = nil) async throws -> RunningBFF {
+        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
+        var configuration = configuration(port: port, unixSocketPath: unixSocketPath)
+        configuration.onServerRunning = { portContinuation.yield($0) }
+        var logger = Logger(label: "http-client-tests.bff")
+        logger.logLevel = .warning
+        let app = try await buildApplication(configuration, logger: logger)
+        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
+        let task = Task {
+            defer { portContinuation.finish() }
+            try await group.run()
+        }
+        var iterator = ports.makeAsyncIterator()
+        guard let bound = await iterator.next() else {
+            try await task.value
+            throw LiveBFFError.didNotStart
+        }
+        return RunningBFF(port: bound, group: group, task: task)
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
+
+/// One running server; `stop()` shuts it down gracefully (open event streams end, as when the
+/// real server stops) and waits until it has.
+struct RunningBFF {
+    let port: Int
+    let group: ServiceGroup
+    let task: Task<Void, any Error>
+
+    var endpoint: HTTPClient.Endpoint { .loopback(port: port) }
+
+    func stop() async {
+        await group.triggerGracefulShutdown()
+        _ = await task.result
+    }
+}
+
+enum LiveBFFError: Error {
+    case didNotStart
+}
+
+extension HTTPClient {
+    /// Logs in as a user `LiveBFF.addUsers` made and keeps the token for later requests.
+    func logIn(_ name: String) async throws {
+        token = try await post(APIPath.authToken, body: TokenRequest(username: name, password: "pw-\(name)"), as: TokenResponse.self).token
+    }
+}
+
+/// A short unix socket path (`sun_path` holds about 100 bytes, too few for some temporary directories).
+func temporarySocketPath() -> String {
+    "/tmp/tc-http-\(UUID().uuidString.prefix(8)).sock"
+}

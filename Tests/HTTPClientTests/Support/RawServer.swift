@@ -1,0 +1,202 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// A tiny blocking TCP server on 127.0.0.1 for what the BFF never does: stall, answer 503,
+/// send garbage, drop a stream. Each accepted connection runs `handler` on its own thread (never
+/// on Swift's cooperative pool, which the client under test needs) with the connection's index
+/// (0 for the first); handlers usually answer with `Connection: close`, so one connection is one
+/// request.
+final class RawServer: Sendable {
+    let port: Int
+    private let listener: Int32
+    private let stopped = Atomic<Bool>(false)
+    private let heads = Mutex<[String]>([])
+    private let closes = Atomic<Int>(0)
+    private let accepted = Atomic<Int>(0)
+
+    /// The request heads read so far, in order.
+    var requests: [String] { heads.withLock { $0 } }
+    /// Connections whose client closed them (seen by `waitForClose`).
+    var closedByClient: Int { closes.load(ordering: .relaxed) }
+    /// Connections accepted so far.
+    var connections: Int { accepted.load(ordering: .relaxed) }
+
+    /// - Parameters:
+    ///   - backlog: The listen backlog; with `accepting` false and a full backlog, connects hang.
+    ///   - accepting: Whether to accept connections at all.
+    init(backlog: Int32 = 64, accepting: Bool = true, handler: @escaping @Sendable (RawConnection, Int) -> Void = { _, _ in }) throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw RawServerError.socket(errno) }
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(fd, backlog) == 0 else {
+            close(fd)
+            throw RawServerError.socket(errno)
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        listener = fd
+        port = Int(UInt16(bigEndian: address.sin_port))
+        guard accepting else { return }
+        Thread.detachNewThread { [self] in
+            var index = 0
+            while !stopped.load(ordering: .relaxed) {
+                let connection = accept(fd, nil, nil)
+                if connection < 0 {
+                    if errno == EINTR { continue }
+                    return
+                }
+                let number = index
+                index += 1
+                accepted.add(1, ordering: .relaxed)
+                Thread.detachNewThread { [self] in
+                    let raw = RawConnection(fd: connection, server: self)
+                    handler(raw, number)
+                    raw.close()
+                }
+            }
+        }
+    }
+
+    deinit { stop() }
+
+    /// Stops accepting; connections in progress carry on until their handlers return.
+    func stop() {
+        guard !stopped.exchange(true, ordering: .relaxed) else { return }
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+    }
+
+    fileprivate func record(head: String) { heads.withLock { $0.append(head) } }
+    fileprivate func recordClose() { closes.add(1, ordering: .relaxed) }
+}
+
+enum RawServerError: Error {
+    case socket(Int32)
+}
+
+/// One accepted connection, used by one handler thread.
+final class RawConnection: @unchecked Sendable {
+    private let fd: Int32
+    private let server: RawServer
+    private var closed = false
+
+    fileprivate init(fd: Int32, server: RawServer) {
+        self.fd = fd
+        self.server = server
+    }
+
+    /// Reads one request (head and a `Content-Length` body); returns the head, or nil when the
+    /// client closed first.
+    @discardableResult
+    func readRequest() -> String? {
+        var data: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            if let end = data.firstRange(of: Array("\r\n\r\n".utf8)) {
+                let head = String(decoding: data[..<end.lowerBound], as: UTF8.self)
+                let length = head.split(separator: "\r\n")
+                    .first { $0.lowercased().hasPrefix("content-length:") }
+                    .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
+                var body = data.count - end.upperBound
+                while body < length {
+                    let count = read(fd, &buffer, buffer.count)
+                    if count <= 0 { break }
+                    body += count
+                }
+                server.record(head: head)
+                return head
+            }
+            let count = read(fd, &buffer, buffer.count)
+            if count <= 0 { return nil }
+            data += buffer[..<count]
+        }
+    }
+
+    /// Writes all of `text`.
+    func write(_ text: String) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if written <= 0 { return }
+            bytes = bytes.dropFirst(written)
+        }
+    }
+
+    /// A whole response, with `Connection: close` unless `keepAlive`.
+    func respond(status: String, headers: [String] = [], body: String = "", keepAlive: Bool = false) {
+        let connection = keepAlive ? [] : ["Connection: close"]
+        let head = (["HTTP/1.1 \(status)", "Content-Length: \(body.utf8.count)"] + connection + headers).joined(separator: "\r\n")
+        write(head + "\r\n\r\n" + body)
+    }
+
+    /// Blocks until the client closes the connection (or `limit` passes); counts the close.
+    func waitForClose(limit: Duration = .seconds(10)) {
+        var timeout = timeval(tv_sec: Int(limit.components.seconds), tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var buffer = [UInt8](repeating: 0, count: 1024)
+        while true {
+            let count = read(fd, &buffer, buffer.count)
+            if count == 0 {
+                server.recordClose()
+                return
+            }
+            if count < 0 { return }
+        }
+    }
+
+    func close() {
+        guard !closed else { return }
+        closed = true
+        #if canImport(Glibc)
+        Glibc.close(fd)
+        #else
+        Darwin.close(fd)
+        #endif
+    }
+}
+
+/// A loopback port that refuses connections: bound (so no other test can take it) but not
+/// listening, for as long as this value lives.
+final class ClosedPort {
+    let port: Int
+    private let fd: Int32
+
+    init() throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw RawServerError.socket(errno) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        guard bound == 0, named == 0 else {
+            let error = errno
+            close(fd)
+            throw RawServerError.socket(error)
+        }
+        self.fd = fd
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    deinit { close(fd) }
+}

@@ -90,7 +90,7 @@ let package = Package(
         .executableTarget(
             name: "termcanvas",
             dependencies: [
-                "CanvasCore", "CanvasUI", "NcursesTerminal", "Widgets", "LayoutStore", "CanvasFiles", "BFF", "BFFAccess",
+                "CanvasCore", "CanvasUI", "NcursesTerminal", "Widgets", "LayoutStore", "CanvasFiles", "BFF", "BFFAccess", "HTTPClient", "MicroAppAPI",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -1,0 +1,40 @@
+import ArgumentParser
+import BFFAccess
+import Foundation
+import HTTPClient
+import MicroAppAPI
+
+/// `termcanvas login URL --user NAME`: gets a token from a team's server and keeps it (mode 0600)
+/// for `termcanvas --bff URL`.
+struct LoginCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "login",
+        abstract: "Log in to a micro-app server and keep its token for `termcanvas --bff URL`.",
+        discussion: "The password is asked for on the terminal, or read from standard input when it is not a terminal."
+    )
+
+    @Argument(help: ArgumentHelp("The server, e.g. http://team.example:7450.", valueName: "URL"))
+    var url: String
+    @Option(help: "Your user name on that server.") var user: String
+
+    func validate() throws {
+        do { _ = try ServerURL(url) } catch { throw ValidationError("\(error)") }
+    }
+
+    func run() async throws {
+        let server = try ServerURL(url)
+        let password = try PasswordInput.read(prompt: "Password for \(user) at \(server): ")
+        let client = HTTPClient(endpoint: .init(baseURL: server.origin))
+        let response: TokenResponse
+        do {
+            response = try await client.post(APIPath.authToken, body: TokenRequest(username: user, password: password))
+        } catch .status(code: 401, _, _) {
+            throw ValidationError("\(server) refused the login: wrong user name or password")
+        } catch {
+            throw ValidationError("could not log in to \(server): \(error)")
+        }
+        let paths = Paths(environment: ProcessInfo.processInfo.environment)
+        try paths.credentials.save(Credential(server: server, user: user, token: response.token))
+        FileHandle.standardError.write(Data("termcanvas: logged in to \(server) as \(user)\n".utf8))
+    }
+}

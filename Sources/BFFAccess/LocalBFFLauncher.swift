@@ -30,12 +30,13 @@ public struct LocalBFFLauncher: Sendable {
         try directory.prepare()
         if let connection = try running() { return connection }
         let server = try ServerProcess.spawn(command)
+        defer { server.reapInBackground() }
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
         while clock.now < deadline {
             if let connection = try running() { return connection }
             // Status 0 is a server that found another one holding the lock: wait for that one.
-            if let status = server.exitStatus, status != 0 { throw .serverExited(status: status, log: logFile) }
+            if let status = server.exitStatus(), status != 0 { throw .serverExited(status: status, log: logFile) }
             do {
                 try await Task.sleep(for: .milliseconds(20))
             } catch {

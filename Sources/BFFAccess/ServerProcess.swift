@@ -6,15 +6,17 @@ import Glibc
 #endif
 
 /// A local server started in the background: its own session (so closing the terminal that
-/// started it does not hang it up), standard streams on /dev/null (it logs to its file), and a
-/// thread that reaps it when it exits so it never lingers as a zombie.
+/// started it does not hang it up) and standard streams on /dev/null (it logs to its file).
+///
+/// The launcher asks `exitStatus()` while it waits (a non-blocking `waitpid`), then hands the
+/// process to `reapInBackground()`, so it never lingers as a zombie once it exits.
 final class ServerProcess: Sendable {
-    private let status = Mutex<Int32?>(nil)
+    let pid: pid_t
+    private let reaped = Mutex(false)
 
-    /// The exit status once it has exited (128 + signal when killed).
-    var exitStatus: Int32? { status.withLock { $0 } }
-
-    private init() {}
+    private init(pid: pid_t) {
+        self.pid = pid
+    }
 
     /// glibc's `POSIX_SPAWN_SETSID` (0x80, since 2.26), which Swift does not import because it is
     /// declared only under `_GNU_SOURCE`.
@@ -37,15 +39,29 @@ final class ServerProcess: Sendable {
         var pid = pid_t()
         let result = posix_spawn(&pid, command[0], &actions, &attributes, &arguments, environ)
         guard result == 0 else { throw .spawnFailed(errno: result) }
+        return ServerProcess(pid: pid)
+    }
 
-        let process = ServerProcess()
+    /// Its exit status if it has exited (128 + signal when killed), without waiting; nil while it
+    /// runs.
+    func exitStatus() -> Int32? {
+        reaped.withLock { reaped -> Int32? in
+            guard !reaped else { return nil }
+            var raw: Int32 = 0
+            guard waitpid(pid, &raw, WNOHANG) == pid else { return nil }
+            reaped = true
+            // WIFEXITED / WEXITSTATUS / WTERMSIG are macros Swift does not import.
+            let signal = raw & 0x7f
+            return signal == 0 ? (raw >> 8) & 0xff : 128 + signal
+        }
+    }
+
+    /// Waits for it on a thread of its own, unless it was reaped already.
+    func reapInBackground() {
+        guard !reaped.withLock({ $0 }) else { return }
         Thread.detachNewThread { [pid] in
             var raw: Int32 = 0
             while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
-            // WIFEXITED / WEXITSTATUS / WTERMSIG are macros Swift does not import.
-            let signal = raw & 0x7f
-            process.status.withLock { $0 = signal == 0 ? (raw >> 8) & 0xff : 128 + signal }
         }
-        return process
     }
 }

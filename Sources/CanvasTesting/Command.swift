@@ -8,6 +8,10 @@ import Glibc
 ///
 /// Foundation's `Process.waitUntilExit` can miss the child's exit when called from a
 /// concurrency thread (the child stays a zombie and the call never returns), so tests use this.
+///
+/// The async calls wait on a thread of their own: a test blocked in `waitpid` or `read` on one of
+/// Swift's few cooperative threads starves every other test in the process (timing tests of the
+/// HTTP client saw seconds of delay while end-to-end tests ran tmux and curl).
 public enum Command {
     public struct Result: Sendable {
         public let status: Int32
@@ -19,6 +23,13 @@ public enum Command {
     /// - Parameter environment: variables to set on top of this process's environment.
     /// - Parameter input: text for standard input (otherwise /dev/null).
     public static func run(
+        _ arguments: [String], environment: [String: String] = [:], input: String? = nil, capturingOutput: Bool = true
+    ) async throws -> Result {
+        try await offThePool { try runBlocking(arguments, environment: environment, input: input, capturingOutput: capturingOutput) }
+    }
+
+    /// `run` for places that cannot await (a `deinit`); never from an async test.
+    public static func runBlocking(
         _ arguments: [String], environment: [String: String] = [:], input: String? = nil, capturingOutput: Bool = true
     ) throws -> Result {
         var fds: [Int32] = [-1, -1]
@@ -43,7 +54,14 @@ public enum Command {
             }
             close(fds[0])
         }
-        return Result(status: waitForExit(pid), output: String(decoding: output, as: UTF8.self))
+        return Result(status: waitForExitBlocking(pid), output: String(decoding: output, as: UTF8.self))
+    }
+
+    /// Runs `body` on a new thread and returns its result.
+    private static func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Swift.Result { try body() }) }
+        }
     }
 
     /// Starts a program with its output discarded and returns its process id.
@@ -52,7 +70,11 @@ public enum Command {
     }
 
     /// Waits for a process started here; returns its exit status, or 128 + the signal that ended it.
-    public static func waitForExit(_ pid: pid_t) -> Int32 {
+    public static func waitForExit(_ pid: pid_t) async -> Int32 {
+        (try? await offThePool { waitForExitBlocking(pid) }) ?? -1
+    }
+
+    private static func waitForExitBlocking(_ pid: pid_t) -> Int32 {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
         return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)

@@ -25,7 +25,7 @@ public final class TmuxSession: Sendable {
     private let runtimeDirectory: String?
 
     /// Starts `command` (an executable and its arguments) in a terminal of `size`.
-    public init(_ command: [String], size: Size, environment: [String: String] = [:]) throws {
+    public init(_ command: [String], size: Size, environment: [String: String] = [:]) async throws {
         socket = "tc-test-\(UUID().uuidString.prefix(8))"
         programName = String(URL(fileURLWithPath: command[0]).lastPathComponent.prefix(15))
         workDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(socket)
@@ -39,15 +39,15 @@ public final class TmuxSession: Sendable {
         env.merge(environment) { $1 }
         let assignments = env.map { "\($0.key)=\(Self.shellQuote($0.value))" }.joined(separator: " ")
         // The new server must not inherit a pipe: it outlives the client and would hold it open.
-        try Self.tmux(socket: socket, capturingOutput: false,
+        try await Self.tmux(socket: socket, capturingOutput: false,
                       ["-f", "/dev/null", "new-session", "-d", "-x", "\(size.width)", "-y", "\(size.height)",
                        "env \(assignments) sh -c \(Self.shellQuote(script))"])
         do {
-            try Self.tmux(socket: socket, ["set-option", "-g", "window-size", "manual"])
-            panePID = pid_t(try Self.tmux(socket: socket, ["display-message", "-p", "-t", "0", "#{pane_pid}"])
+            try await Self.tmux(socket: socket, ["set-option", "-g", "window-size", "manual"])
+            panePID = pid_t(try await Self.tmux(socket: socket, ["display-message", "-p", "-t", "0", "#{pane_pid}"])
                 .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
         } catch {
-            _ = try? Self.tmux(socket: socket, ["kill-server"])
+            _ = try? await Self.tmux(socket: socket, ["kill-server"])
             throw error
         }
     }
@@ -55,44 +55,44 @@ public final class TmuxSession: Sendable {
     deinit {
         if panePID > 0 { kill(-panePID, SIGKILL) }
         if let runtimeDirectory { LocalServerProcess.stop(runtimeDirectory: runtimeDirectory) }
-        _ = try? tmux(["kill-server"])
+        _ = try? Command.runBlocking(["tmux", "-L", socket, "kill-server"])
         try? FileManager.default.removeItem(at: workDirectory)
     }
 
     /// The process id of the program under test while it runs: the pane shell's child of that name.
     ///
     /// Unlike a search by command line, this never finds a program that another test started.
-    public func programPID() -> pid_t? {
+    public func programPID() async -> pid_t? {
         guard panePID > 0,
-              let result = try? Command.run(["pgrep", "-n", "-x", "-P", "\(panePID)", programName]), result.status == 0
+              let result = try? await Command.run(["pgrep", "-n", "-x", "-P", "\(panePID)", programName]), result.status == 0
         else { return nil }
         return pid_t(result.output.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// Expands a tmux format for the pane, e.g. `#{alternate_on}` (1 while the alternate screen
     /// is on), `#{mouse_any_flag}` (1 while mouse reporting is on) or `#{cursor_flag}`.
-    public func format(_ format: String) throws -> String {
-        try tmux(["display-message", "-p", "-t", "0", format]).trimmingCharacters(in: .whitespacesAndNewlines)
+    public func format(_ format: String) async throws -> String {
+        try await tmux(["display-message", "-p", "-t", "0", format]).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Sends keys in tmux `send-keys` syntax: `Tab`, `C-e`, `S-Right`, `M-1`, `Escape`, or literal text.
-    public func send(_ keys: String...) throws {
-        try tmux(["send-keys", "-t", "0"] + keys)
+    public func send(_ keys: String...) async throws {
+        try await tmux(["send-keys", "-t", "0"] + keys)
     }
 
     /// Sends text literally, byte for byte (escape sequences included).
-    public func sendLiteral(_ text: String) throws {
-        try tmux(["send-keys", "-t", "0", "-l", "--", text])
+    public func sendLiteral(_ text: String) async throws {
+        try await tmux(["send-keys", "-t", "0", "-l", "--", text])
     }
 
     /// Resizes the terminal; the program gets SIGWINCH.
-    public func resize(to size: Size) throws {
-        try tmux(["resize-window", "-t", "0", "-x", "\(size.width)", "-y", "\(size.height)"])
+    public func resize(to size: Size) async throws {
+        try await tmux(["resize-window", "-t", "0", "-x", "\(size.width)", "-y", "\(size.height)"])
     }
 
     /// The visible screen, one string per row.
-    public func screen() throws -> [String] {
-        var rows = try tmux(["capture-pane", "-p", "-t", "0"]).components(separatedBy: "\n")
+    public func screen() async throws -> [String] {
+        var rows = try await tmux(["capture-pane", "-p", "-t", "0"]).components(separatedBy: "\n")
         if rows.last == "" { rows.removeLast() }  // the newline ending the last row
         return rows
     }
@@ -105,7 +105,7 @@ public final class TmuxSession: Sendable {
         let deadline = ContinuousClock.now + timeout
         var last: [String] = []
         while ContinuousClock.now < deadline {
-            last = try screen()
+            last = try await screen()
             if condition(last) { return last }
             try await Task.sleep(for: .milliseconds(30))
         }
@@ -142,13 +142,13 @@ public final class TmuxSession: Sendable {
     }
 
     @discardableResult
-    private func tmux(_ arguments: [String]) throws -> String {
-        try Self.tmux(socket: socket, arguments)
+    private func tmux(_ arguments: [String]) async throws -> String {
+        try await Self.tmux(socket: socket, arguments)
     }
 
     @discardableResult
-    private static func tmux(socket: String, capturingOutput: Bool = true, _ arguments: [String]) throws -> String {
-        let result = try Command.run(["tmux", "-L", socket] + arguments, capturingOutput: capturingOutput)
+    private static func tmux(socket: String, capturingOutput: Bool = true, _ arguments: [String]) async throws -> String {
+        let result = try await Command.run(["tmux", "-L", socket] + arguments, capturingOutput: capturingOutput)
         guard result.status == 0 else {
             throw Failure(description: "tmux \(arguments.joined(separator: " ")) failed: \(result.output)")
         }

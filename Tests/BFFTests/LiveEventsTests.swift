@@ -146,7 +146,7 @@ struct LiveEventsTests {
             return stream
         }
         // The server has shut down gracefully with the stream open: the stream ended, after ticks.
-        #expect(try await stream.next(timeout: .seconds(2)) == nil)
+        #expect(try await stream.next(timeout: .seconds(10)) == nil)
         #expect(stream.receivedText.contains(": keep-alive"))
     }
 }

@@ -32,7 +32,7 @@ struct CrashSafetyTests {
         let files = [old, new].map { layout in home.appendingPathComponent("\(layout.panes.count).yaml") }
         for (layout, file) in zip([old, new], files) { try Data(try LayoutFile.export(layout).utf8).write(to: file) }
         let binary = Products.termcanvas.path
-        #expect(try Command.run([binary, "layout", "import", files[0].path], environment: environment).status == 0)
+        #expect(try await Command.run([binary, "layout", "import", files[0].path], environment: environment).status == 0)
 
         var generator = SplitMix64(seed: 9)
         var killedMidWay = 0
@@ -42,7 +42,7 @@ struct CrashSafetyTests {
             // Process start-up takes ~15 ms; the write itself is a few ms somewhere after it.
             try await Task.sleep(for: .microseconds(Int.random(in: 5_000...40_000, using: &generator)))
             kill(pid, SIGKILL)
-            let killed = Command.waitForExit(pid) == 128 + SIGKILL
+            let killed = await Command.waitForExit(pid) == 128 + SIGKILL
             if killed { killedMidWay += 1 }
 
             // The database opens without recovery and holds exactly one of the two layouts.

@@ -15,12 +15,12 @@ struct DashboardSessionTests {
                 "TERMCANVAS_LOG_LEVEL": "trace"]
     }
 
-    static func start(size: Size) throws -> TmuxSession {
-        try TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"], size: size, environment: isolatedEnvironment())
+    static func start(size: Size) async throws -> TmuxSession {
+        try await TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"], size: size, environment: isolatedEnvironment())
     }
 
     @Test func focusArrangeResizeAndQuit() async throws {
-        let session = try Self.start(size: Size(width: 100, height: 30))
+        let session = try await Self.start(size: Size(width: 100, height: 30))
 
         // Start: the calendar is focused (heavy border) beside the event log.
         var screen = try await session.waitFor("November 2026")
@@ -28,41 +28,41 @@ struct DashboardSessionTests {
         #expect(screen[0].contains("┌─ 2 Event Log ─"))
         #expect(screen.last?.contains("NORMAL") == true)
         // The program runs on the alternate screen, with mouse reporting on and the cursor hidden.
-        #expect(try session.format("#{alternate_on} #{mouse_any_flag} #{cursor_flag}") == "1 1 0")
+        #expect(try await session.format("#{alternate_on} #{mouse_any_flag} #{cursor_flag}") == "1 1 0")
 
         // Tab: focus moves to the event log, which logs the focus change.
-        try session.send("Tab")
+        try await session.send("Tab")
         screen = try await session.waitFor("┏━ 2 Event Log")
         #expect(screen[0].hasPrefix("┌─ 1 Calendar ─"))
         try await session.waitFor("canvas.pane.focused 2 Event Log")
 
         // Arrange mode: the status bar says so and the focused pane shows its grid frame.
-        try session.send("C-e")
+        try await session.send("C-e")
         screen = try await session.waitFor("ARRANGE")
         #expect(screen.contains { $0.contains(" 5,0 7×12 ") })
 
         // Move left: the event log swaps places with the calendar.
-        try session.send("Left")
+        try await session.send("Left")
         screen = try await session.waitFor(" 0,0 5×12 ")
         #expect(screen[0].hasPrefix("┏━ 2 Event Log ━"))
         #expect(screen[0].contains("┌─ 1 Calendar ─"))
 
         // Shift+Right: the event log grows by one unit and the calendar shrinks.
-        try session.send("S-Right")
+        try await session.send("S-Right")
         screen = try await session.waitFor(" 0,0 6×12 ")
         let border = try #require(screen[0].firstIndex(of: "┌"))
         #expect(screen[0].distance(from: screen[0].startIndex, to: border) == 50)  // 6/12 of 100 columns
 
         // Undo restores the previous size.
-        try session.send("u")
+        try await session.send("u")
         try await session.waitFor(" 0,0 5×12 ")
 
         // Enter leaves arrange mode.
-        try session.send("Enter")
+        try await session.send("Enter")
         try await session.waitFor("NORMAL")
 
         // Resize the terminal: the grid reflows at once to the new width.
-        try session.resize(to: Size(width: 80, height: 24))
+        try await session.resize(to: Size(width: 80, height: 24))
         screen = try await session.waitForScreen("reflow to 80×24") { rows in
             rows.count == 24 && rows[0].hasPrefix("┏━ 2 Event Log") && rows[0].hasSuffix("┐")
                 && rows[22].hasPrefix("┗") && rows[23].contains("NORMAL")
@@ -71,86 +71,86 @@ struct DashboardSessionTests {
         #expect(screen[0].distance(from: screen[0].startIndex, to: screen[0].firstIndex(of: "┌")!) == 33)  // 5/12 of 80
 
         // Quit: the program exits cleanly and the terminal settings are restored.
-        try session.send("q")
+        try await session.send("q")
         let report = try await session.waitForExit()
         #expect(report.status == 0)
         #expect(report.ttyRestored)
         #expect(report.stderr.isEmpty)
         // Back on the normal screen, with mouse reporting off and the cursor shown.
-        #expect(try session.format("#{alternate_on}") == "0")
-        #expect(try session.format("#{mouse_any_flag}") == "0")
-        #expect(try session.format("#{cursor_flag}") == "1")
+        #expect(try await session.format("#{alternate_on}") == "0")
+        #expect(try await session.format("#{mouse_any_flag}") == "0")
+        #expect(try await session.format("#{cursor_flag}") == "1")
     }
 
     @Test func helpOverlayAndAltFocus() async throws {
-        let session = try Self.start(size: Size(width: 120, height: 40))
+        let session = try await Self.start(size: Size(width: 120, height: 40))
         try await session.waitFor("November 2026")
 
-        try session.send("?")
+        try await session.send("?")
         try await session.waitFor("Arrange mode (Ctrl-E)")
-        try session.send("Escape")
+        try await session.send("Escape")
         try await session.waitForScreen("help closed") { !$0.joined().contains("Arrange mode (Ctrl-E)") }
 
-        try session.send("M-Right")
+        try await session.send("M-Right")
         try await session.waitFor("┏━ 2 Event Log")
-        try session.send("M-1")
+        try await session.send("M-1")
         try await session.waitFor("┏━ 1 Calendar")
 
         // Calendar keys select days and publish them on the bus.
-        try session.send("Right", "PageDown")
+        try await session.send("Right", "PageDown")
         try await session.waitFor("December 2026")
         try await session.waitFor("calendar.date.selected 2026-12-23 ×2")
 
-        try session.send("C-q")
+        try await session.send("C-q")
         #expect(try await session.waitForExit().status == 0)
     }
 
     @Test func addAndRemoveFromCatalog() async throws {
-        let session = try Self.start(size: Size(width: 120, height: 40))
+        let session = try await Self.start(size: Size(width: 120, height: 40))
         try await session.waitFor("November 2026")
-        try session.send("C-e")
+        try await session.send("C-e")
         try await session.waitFor("ARRANGE")
 
-        try session.send("a")
+        try await session.send("a")
         try await session.waitFor("Add a widget")
-        try session.send("Down", "Enter")
+        try await session.send("Down", "Enter")
         // No free space: the focused calendar is split and the new pane is number 3.
         try await session.waitFor("3 Event Log")
 
-        try session.send("x")
+        try await session.send("x")
         try await session.waitFor("Remove pane 3 Event Log?")
-        try session.send("y")
+        try await session.send("y")
         try await session.waitForScreen("pane 3 removed") { !$0.joined().contains("3 Event Log") }
 
-        try session.send("C-q")
+        try await session.send("C-q")
         #expect(try await session.waitForExit().status == 0)
     }
 
     @Test func mouseClickFocusesAndWheelScrollsThePaneUnderThePointer() async throws {
-        let session = try Self.start(size: Size(width: 100, height: 30))
+        let session = try await Self.start(size: Size(width: 100, height: 30))
         try await session.waitFor("November 2026")
         // xterm X10 mouse reports, as tmux-256color's kmous (ESC [ M) announces: button, column, row, each + 32.
         func report(button: Int, x: Int, y: Int) -> String {
             "\u{1B}[M" + String(UnicodeScalar(UInt8(32 + button))) + String(UnicodeScalar(UInt8(33 + x)))
                 + String(UnicodeScalar(UInt8(33 + y)))
         }
-        try session.sendLiteral(report(button: 0, x: 60, y: 4))
+        try await session.sendLiteral(report(button: 0, x: 60, y: 4))
         try await session.waitFor("┏━ 2 Event Log")
-        try session.sendLiteral(report(button: 65, x: 10, y: 5))  // wheel down over the calendar
+        try await session.sendLiteral(report(button: 65, x: 10, y: 5))  // wheel down over the calendar
         try await session.waitFor("December 2026")
-        #expect(try session.screen()[0].contains("┏━ 2 Event Log"))  // the wheel does not move focus
-        try session.send("C-q")
+        #expect(try await session.screen()[0].contains("┏━ 2 Event Log"))  // the wheel does not move focus
+        try await session.send("C-q")
         #expect(try await session.waitForExit().status == 0)
     }
 
     @Test func sigtermRestoresTheTerminal() async throws {
-        let session = try Self.start(size: Size(width: 100, height: 30))
+        let session = try await Self.start(size: Size(width: 100, height: 30))
         try await session.waitFor("November 2026")
-        let pid = try #require(session.programPID())
+        let pid = try #require(await session.programPID())
         kill(pid, SIGTERM)
         let report = try await session.waitForExit()
         #expect(report.status == 0)
         #expect(report.ttyRestored)
-        #expect(try session.format("#{alternate_on} #{mouse_any_flag} #{cursor_flag}") == "0 0 1")
+        #expect(try await session.format("#{alternate_on} #{mouse_any_flag} #{cursor_flag}") == "0 0 1")
     }
 }

@@ -21,12 +21,12 @@ struct EmbeddedBFFTests {
     }
 
     /// curl over the local server's unix socket with its token; returns status and body.
-    private func request(_ runtime: String, _ method: String, _ path: String, body: String? = nil) throws -> (Int, String) {
+    private func request(_ runtime: String, _ method: String, _ path: String, body: String? = nil) async throws -> (Int, String) {
         let token = try String(contentsOfFile: runtime + "/termcanvas/bff.token", encoding: .utf8)
         var arguments = ["curl", "-s", "-w", "\n%{http_code}", "--unix-socket", runtime + "/termcanvas/bff.sock",
                          "-X", method, "-H", "Authorization: Bearer \(token)", "http://local\(path)"]
         if let body { arguments += ["-H", "Content-Type: application/json", "-d", body] }
-        let output = try Command.run(arguments).output
+        let output = try await Command.run(arguments).output
         let lines = output.split(separator: "\n", omittingEmptySubsequences: false)
         return (Int(lines.last ?? "") ?? 0, lines.dropLast().joined(separator: "\n"))
     }
@@ -39,7 +39,7 @@ struct EmbeddedBFFTests {
         let environment = try DashboardSessionTests.isolatedEnvironment()
         let runtime = try #require(environment["XDG_RUNTIME_DIR"])
         defer { LocalServerProcess.stop(runtimeDirectory: runtime) }
-        let first = try TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"], size: Size(width: 100, height: 30),
+        let first = try await TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"], size: Size(width: 100, height: 30),
                                     environment: environment)
         try await first.waitFor("November 2026")
         let server = try await waitForServer(runtime: runtime)
@@ -48,21 +48,21 @@ struct EmbeddedBFFTests {
         #expect(try mode(runtime + "/termcanvas") == 0o700)
         #expect(try mode(runtime + "/termcanvas/bff.token") == 0o600)
         // The token opens the local user's account; without it the server refuses.
-        let (created, item) = try request(runtime, "POST", "/api/todo/items", body: #"{"title":"shared"}"#)
+        let (created, item) = try await request(runtime, "POST", "/api/todo/items", body: #"{"title":"shared"}"#)
         #expect(created == 201, "\(item)")
-        let anonymous = try Command.run(["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "--unix-socket",
+        let anonymous = try await Command.run(["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "--unix-socket",
                                          runtime + "/termcanvas/bff.sock", "http://local/api/todo/items"]).output
         #expect(anonymous == "401")
 
         // A second dashboard finds the running server instead of starting another.
-        let second = try TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"], size: Size(width: 100, height: 30),
+        let second = try await TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"], size: Size(width: 100, height: 30),
                                      environment: environment)
         try await second.waitFor("November 2026")
         try await Task.sleep(for: .milliseconds(500))
         #expect(LocalServerProcess.pid(runtimeDirectory: runtime) == server)
         let log = try String(contentsOfFile: environment["XDG_STATE_HOME"]! + "/termcanvas/bff.log", encoding: .utf8)
         #expect(log.components(separatedBy: "local server starting").count - 1 == 1)
-        let (listed, items) = try request(runtime, "GET", "/api/todo/items")
+        let (listed, items) = try await request(runtime, "GET", "/api/todo/items")
         #expect(listed == 200)
         #expect(items.contains(#""title":"shared""#))
         // The dashboards' own log says where the server is, and never the token.
@@ -76,12 +76,12 @@ struct EmbeddedBFFTests {
         let environment = try DashboardSessionTests.isolatedEnvironment()
         let runtime = try #require(environment["XDG_RUNTIME_DIR"])
         defer { LocalServerProcess.stop(runtimeDirectory: runtime) }
-        let first = try TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"], size: Size(width: 100, height: 30),
+        let first = try await TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"], size: Size(width: 100, height: 30),
                                     environment: environment)
         try await first.waitFor("November 2026")
         let crashed = try await waitForServer(runtime: runtime)
-        #expect(try request(runtime, "POST", "/api/todo/items", body: #"{"title":"kept"}"#).0 == 201)
-        try first.send("q")
+        #expect(try await request(runtime, "POST", "/api/todo/items", body: #"{"title":"kept"}"#).0 == 201)
+        try await first.send("q")
         _ = try await first.waitForExit()
 
         // Killed without a chance to clean up: its socket file stays behind.
@@ -92,12 +92,12 @@ struct EmbeddedBFFTests {
         #expect(LocalServerProcess.pid(runtimeDirectory: runtime) == nil)
         #expect(FileManager.default.fileExists(atPath: runtime + "/termcanvas/bff.sock"))
 
-        let next = try TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"], size: Size(width: 100, height: 30),
+        let next = try await TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"], size: Size(width: 100, height: 30),
                                    environment: environment)
         try await next.waitFor("November 2026")
         let replacement = try await waitForServer(runtime: runtime)
         #expect(replacement != crashed)
-        let (status, items) = try request(runtime, "GET", "/api/todo/items")
+        let (status, items) = try await request(runtime, "GET", "/api/todo/items")
         #expect(status == 200)
         #expect(items.contains(#""title":"kept""#))
     }

@@ -8,37 +8,37 @@ import Testing
 @Suite(.serialized)
 struct HostileInputTests {
     @Test func tinyTerminalShowsTooSmallScreen() async throws {
-        let session = try DashboardSessionTests.start(size: Size(width: 10, height: 4))
+        let session = try await DashboardSessionTests.start(size: Size(width: 10, height: 4))
         let screen = try await session.waitFor("too small")
         #expect(screen.prefix(4).allSatisfy { $0.count <= 10 })
-        try session.resize(to: Size(width: 100, height: 30))
+        try await session.resize(to: Size(width: 100, height: 30))
         try await session.waitFor("November 2026")
-        try session.send("q")
+        try await session.send("q")
         let report = try await session.waitForExit()
         #expect(report.status == 0)
         #expect(report.ttyRestored)
     }
 
     @Test func resizeStormLeavesACleanFrame() async throws {
-        let session = try DashboardSessionTests.start(size: Size(width: 100, height: 30))
+        let session = try await DashboardSessionTests.start(size: Size(width: 100, height: 30))
         try await session.waitFor("November 2026")
         let start = ContinuousClock.now
         for index in 0..<50 {
-            try session.resize(to: Size(width: 40 + (index * 37) % 120, height: 8 + (index * 11) % 40))
+            try await session.resize(to: Size(width: 40 + (index * 37) % 120, height: 8 + (index * 11) % 40))
         }
         #expect(ContinuousClock.now - start < .seconds(5))
-        try session.resize(to: Size(width: 90, height: 25))
+        try await session.resize(to: Size(width: 90, height: 25))
         let screen = try await session.waitForScreen("a clean 90×25 frame") { rows in
             rows.count >= 25 && rows[0].hasPrefix("┏━ 1 Calendar") && rows[0].hasSuffix("┐")
                 && rows[23].hasPrefix("┗") && rows[24].contains("NORMAL")
         }
         #expect(screen.prefix(24).allSatisfy { $0.count == 90 })
-        try session.send("q")
+        try await session.send("q")
         #expect(try await session.waitForExit().status == 0)
     }
 
     @Test func thousandRandomKeysIncludingEscapeFragments() async throws {
-        let session = try DashboardSessionTests.start(size: Size(width: 100, height: 30))
+        let session = try await DashboardSessionTests.start(size: Size(width: 100, height: 30))
         try await session.waitFor("November 2026")
         var generator = SplitMix64(seed: 2026)
         let fragments = ["\u{1B}", "\u{1B}[", "\u{1B}[1;", "\u{1B}O", "\u{1B}[A", "\u{1B}[1;3C", "\u{1B}[200~",
@@ -54,19 +54,19 @@ struct HostileInputTests {
                     : plain.randomElement(using: &generator)!
                 sent += 1
             }
-            try session.sendLiteral(chunk)
+            try await session.sendLiteral(chunk)
         }
         // Whatever state the keys left, Esc twice returns to normal mode.
-        try session.send("Escape")
+        try await session.send("Escape")
         try await Task.sleep(for: .milliseconds(100))
-        try session.send("Escape")
+        try await session.send("Escape")
         try await Task.sleep(for: .milliseconds(100))
-        try session.send("Escape")
+        try await session.send("Escape")
         let screen = try await session.waitFor("NORMAL")
         // No raw escape garbage: every row is exactly the terminal width and the frame is whole.
         #expect(screen.prefix(29).allSatisfy { $0.count == 100 })
         #expect(!screen.joined().contains("\u{1B}"))
-        try session.send("C-q")
+        try await session.send("C-q")
         let report = try await session.waitForExit()
         #expect(report.status == 0)
         #expect(report.ttyRestored)

@@ -9,34 +9,34 @@ struct LayoutPersistenceTests {
     @Test func savedLayoutComesBackExactlyAfterARestart() async throws {
         let environment = try DashboardSessionTests.isolatedEnvironment()
         let size = Size(width: 100, height: 30)
-        func start(_ arguments: [String] = []) throws -> TmuxSession {
-            try TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"] + arguments, size: size, environment: environment)
+        func start(_ arguments: [String] = []) async throws -> TmuxSession {
+            try await TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"] + arguments, size: size, environment: environment)
         }
 
         // Arrange: move the event log left (swap), grow it, pick a day; then save as "work" and quit.
-        var session = try start()
+        var session = try await start()
         try await session.waitFor("November 2026")
-        try session.send("C-e")
+        try await session.send("C-e")
         try await session.waitFor("ARRANGE")
-        try session.send("Tab")
-        try session.send("Left")
+        try await session.send("Tab")
+        try await session.send("Left")
         try await session.waitFor(" 0,0 5×12 ")  // swapped with the calendar
-        try session.send("S-Right")
+        try await session.send("S-Right")
         try await session.waitFor(" 0,0 6×12 ")
-        try session.send("Enter", "Tab", "Right", "Right")
+        try await session.send("Enter", "Tab", "Right", "Right")
         try await session.waitFor("Tuesday, 24 November 2026")
-        try session.send("C-s")
+        try await session.send("C-s")
         try await session.waitFor("Save layout")
-        try session.send("C-u")
-        try session.sendLiteral("work")
-        try session.send("Enter")
+        try await session.send("C-u")
+        try await session.sendLiteral("work")
+        try await session.send("Enter")
         try await session.waitFor("Saved as work")
         let saved = try await session.waitForScreen("the status bar settled") { $0.last?.contains("work") == true }
-        try session.send("q")
+        try await session.send("q")
         #expect(try await session.waitForExit().status == 0)
 
         // Start again with that layout: the same panes, places and selected day.
-        session = try start(["--layout", "work"])
+        session = try await start(["--layout", "work"])
         let restored = try await session.waitFor("Tuesday, 24 November 2026")
         // Everything but the Event Log's lines (the bus traffic of a session is not kept).
         #expect(restored[0] == saved[0])
@@ -44,21 +44,21 @@ struct LayoutPersistenceTests {
         #expect(restored.last?.contains("work") == true)
 
         // Undo reaches back across the restart: the grow step is undone.
-        try session.send("C-e")
+        try await session.send("C-e")
         try await session.waitFor("ARRANGE")
-        try session.send("Tab", "u")
+        try await session.send("Tab", "u")
         try await session.waitFor(" 0,0 5×12 ")
-        try session.send("q")
+        try await session.send("q")
         #expect(try await session.waitForExit().status == 0)
 
         // Without --layout the last used layout comes back, as it was left.
-        session = try start()
+        session = try await start()
         try await session.waitForScreen("the work layout, undone once") { rows in
             // The calendar's border starts at 5/12 of 100 columns again.
             rows.last?.contains("work") == true && rows[0].contains("2 Event Log")
                 && Array(rows[0])[41...].starts(with: "┌─ 1 Calendar")
         }
-        try session.send("q")
+        try await session.send("q")
         #expect(try await session.waitForExit().status == 0)
     }
 
@@ -66,7 +66,7 @@ struct LayoutPersistenceTests {
         let environment = try DashboardSessionTests.isolatedEnvironment()
         let file = URL(fileURLWithPath: environment["HOME"]!).appendingPathComponent("broken.yaml")
         try Data("name: broken\npanes:\n  - { id: 1, app: calendar, x: 0, y: 0, width: 13, height: 4 }\n".utf8).write(to: file)
-        let result = try Command.run([Products.termcanvas.path, "--layout", file.path], environment: environment)
+        let result = try await Command.run([Products.termcanvas.path, "--layout", file.path], environment: environment)
         #expect(result.status != 0)
         #expect(result.output.contains("broken.yaml:3:"))
         #expect(result.output.contains("panes[0].width: expected a whole number from 1 to 12, got '13'"))

@@ -10,14 +10,14 @@ struct ServeCommandTests {
         let binary = Products.termcanvas.path
 
         // The password comes from standard input, never the command line.
-        let added = try Command.run([binary, "user", "add", "alice", "--data-dir", data], environment: environment,
+        let added = try await Command.run([binary, "user", "add", "alice", "--data-dir", data], environment: environment,
                                     input: "correct horse\n")
         #expect(added.status == 0)
         #expect(added.output.isEmpty)
-        #expect(try Command.run([binary, "user", "list", "--data-dir", data], environment: environment).output == "alice\n")
-        let again = try Command.run([binary, "user", "add", "alice", "--data-dir", data], environment: environment, input: "x\n")
+        #expect(try await Command.run([binary, "user", "list", "--data-dir", data], environment: environment).output == "alice\n")
+        let again = try await Command.run([binary, "user", "add", "alice", "--data-dir", data], environment: environment, input: "x\n")
         #expect(again.status != 0)
-        let empty = try Command.run([binary, "user", "add", "bob", "--data-dir", data], environment: environment, input: "\n")
+        let empty = try await Command.run([binary, "user", "add", "bob", "--data-dir", data], environment: environment, input: "\n")
         #expect(empty.status != 0)
         #expect(empty.output.contains("the password must not be empty"))
 
@@ -26,21 +26,21 @@ struct ServeCommandTests {
         defer { kill(server, SIGKILL) }
         var health: Command.Result?
         for _ in 0..<100 {
-            health = try Command.run(["curl", "-s", "http://127.0.0.1:\(port)/health"])
+            health = try await Command.run(["curl", "-s", "http://127.0.0.1:\(port)/health"])
             if health?.status == 0 { break }
             try await Task.sleep(for: .milliseconds(50))
         }
         #expect(health?.output == #"{"status":"ok"}"#)
-        let token = try Command.run(["curl", "-s", "-X", "POST", "http://127.0.0.1:\(port)/api/auth/token",
+        let token = try await Command.run(["curl", "-s", "-X", "POST", "http://127.0.0.1:\(port)/api/auth/token",
                                      "-H", "content-type: application/json",
                                      "-d", #"{"username":"alice","password":"correct horse"}"#])
         #expect(token.output.contains(#""token":""#))
-        let refused = try Command.run(["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}",
+        let refused = try await Command.run(["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}",
                                        "http://127.0.0.1:\(port)/api/todo/items"])
         #expect(refused.output == "401")
 
         kill(server, SIGTERM)
-        #expect(Command.waitForExit(server) == 0)
+        #expect(await Command.waitForExit(server) == 0)
         // The generated signing secret is readable by its owner only.
         let mode = try FileManager.default.attributesOfItem(atPath: data + "/jwt-secret")[.posixPermissions] as? Int
         #expect(mode == 0o600)

@@ -12,35 +12,35 @@ struct TerminalRestorationTests {
         // Without the Swift backtracer, so no crash report is awaited (the next test keeps it).
         var environment = try DashboardSessionTests.isolatedEnvironment()
         environment["SWIFT_BACKTRACE"] = "enable=no"
-        let session = try TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"], size: Size(width: 100, height: 30),
+        let session = try await TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"], size: Size(width: 100, height: 30),
                                       environment: environment)
         try await session.waitFor("November 2026")
-        #expect(try session.format("#{alternate_on}") == "1")
-        kill(try #require(session.programPID()), signal)
+        #expect(try await session.format("#{alternate_on}") == "1")
+        kill(try #require(await session.programPID()), signal)
         let report = try await session.waitForExit()
         #expect(report.status == 128 + signal)  // it still dies of the signal
         #expect(report.ttyRestored)
-        #expect(try session.format("#{alternate_on} #{mouse_any_flag} #{cursor_flag}") == "0 0 1")
+        #expect(try await session.format("#{alternate_on} #{mouse_any_flag} #{cursor_flag}") == "0 0 1")
     }
 
     @Test func aCrashStillReachesTheSwiftBacktracer() async throws {
         var environment = try DashboardSessionTests.isolatedEnvironment()
         environment["SWIFT_BACKTRACE"] = "enable=yes,interactive=no,color=no"
-        let session = try TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"], size: Size(width: 100, height: 30),
+        let session = try await TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"], size: Size(width: 100, height: 30),
                                       environment: environment)
         try await session.waitFor("November 2026")
-        kill(try #require(session.programPID()), SIGSEGV)
+        kill(try #require(await session.programPID()), SIGSEGV)
         let report = try await session.waitForExit(timeout: .seconds(60))
         #expect(report.status == 128 + SIGSEGV)
         #expect(report.ttyRestored)
         #expect(report.stderr.contains("Program crashed"), "stderr: \(report.stderr)")
-        #expect(try session.format("#{alternate_on} #{mouse_any_flag} #{cursor_flag}") == "0 0 1")
+        #expect(try await session.format("#{alternate_on} #{mouse_any_flag} #{cursor_flag}") == "0 0 1")
     }
 
     @Test func anUnknownTerminalTypeIsReportedNotFatal() async throws {
         var environment = try DashboardSessionTests.isolatedEnvironment()
         environment["TERM"] = "no-such-terminal"
-        let session = try TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"], size: Size(width: 100, height: 30),
+        let session = try await TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"], size: Size(width: 100, height: 30),
                                       environment: environment)
         let report = try await session.waitForExit()
         #expect(report.status == 1)
@@ -50,15 +50,15 @@ struct TerminalRestorationTests {
 
     /// The terminal closes under the program while it is not the session leader, so no SIGHUP
     /// comes: it must notice the hang-up itself and exit, not spin on a tty that is always readable.
-    @Test(.enabled(if: Self.hasPython)) func aClosedTerminalEndsTheProgramWithoutSpinning() throws {
+    @Test(.enabled(if: Self.hasPython)) func aClosedTerminalEndsTheProgramWithoutSpinning() async throws {
         let home = try #require(DashboardSessionTests.isolatedEnvironment()["HOME"])
         defer { LocalServerProcess.stop(runtimeDirectory: home + "/run") }
-        let result = try Command.run(["python3", "-c", Self.hangUpScript, Products.termcanvas.path, home])
+        let result = try await Command.run(["python3", "-c", Self.hangUpScript, Products.termcanvas.path, home])
         let verdict = result.output.split(separator: "\n").last.map(String.init) ?? ""
         #expect(verdict == "EXITED", "python said: \(result.output)")
     }
 
-    static let hasPython = (try? Command.run(["python3", "-c", "import pty"]).status) == 0
+    static let hasPython = (try? Command.runBlocking(["python3", "-c", "import pty"]).status) == 0
 
     /// Starts the program in a new pseudo-terminal under a session leader that ignores SIGHUP,
     /// waits for the first frame, closes the terminal and says after a second whether the

@@ -7,12 +7,13 @@ import Testing
 /// dashboard shares it.
 @Suite(.serialized)
 struct EmbeddedBFFTests {
-    /// Waits until a local server of `runtime` holds its lock and listens; returns its pid.
+    /// Waits until a local server of `runtime` holds its lock and answers; returns its pid.
     private func waitForServer(runtime: String, timeout: Duration = .seconds(20)) async throws -> pid_t {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
+            // Answering, not only bound: the socket file exists a moment before the server listens.
             if let pid = LocalServerProcess.pid(runtimeDirectory: runtime),
-               FileManager.default.fileExists(atPath: runtime + "/termcanvas/bff.sock") {
+               try await Command.run(["curl", "-sf", "--unix-socket", runtime + "/termcanvas/bff.sock", "http://local/health"]).status == 0 {
                 return pid
             }
             try await Task.sleep(for: .milliseconds(50))

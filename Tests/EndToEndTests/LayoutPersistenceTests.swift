@@ -37,7 +37,10 @@ struct LayoutPersistenceTests {
 
         // Start again with that layout: the same panes, places and selected day.
         session = try await start(["--layout", "work"])
-        let restored = try await session.waitFor("Tuesday, 24 November 2026")
+        // Waits for the whole first frame (its status bar), not just its first rows.
+        let restored = try await session.waitForScreen("the restored frame") { screen in
+            screen.contains { $0.contains("Tuesday, 24 November 2026") } && screen.last?.contains("work") == true
+        }
         // Everything but the Event Log's lines (the bus traffic of a session is not kept).
         #expect(restored[0] == saved[0])
         #expect(restored.dropLast().map { $0.dropFirst(50) } == saved.dropLast().map { $0.dropFirst(50) })

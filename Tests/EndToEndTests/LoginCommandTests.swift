@@ -14,9 +14,13 @@ struct LoginCommandTests {
         let port = Int.random(in: 20_000...40_000)
         let server = try Command.start([binary, "serve", "--port", "\(port)", "--data-dir", home + "/bff"], environment: environment)
         defer { kill(server, SIGKILL) }
-        for _ in 0..<100 where try await Command.run(["curl", "-sf", "http://127.0.0.1:\(port)/health"]).status != 0 {
-            try await Task.sleep(for: .milliseconds(50))
+        var healthy = false
+        for _ in 0..<200 {
+            healthy = try await Command.run(["curl", "-sf", "http://127.0.0.1:\(port)/health"]).status == 0
+            if healthy { break }
+            try await Task.sleep(for: .milliseconds(100))
         }
+        try #require(healthy, "the server did not start on port \(port)")
         let url = "http://127.0.0.1:\(port)"
         let credential = home + "/config/termcanvas/credentials/http_127.0.0.1_\(port).json"
 

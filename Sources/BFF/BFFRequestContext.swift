@@ -18,10 +18,15 @@ public struct BFFRequestContext: RequestContext, RemoteAddressRequestContext {
 }
 
 extension BFFRequestContext {
+    /// The authenticated user; 401 on a route that did not authenticate.
+    func authenticatedUser() throws -> BFFUser {
+        guard let user else { throw APIFailure.unauthorized }
+        return user
+    }
+
     /// The authenticated user's id; 401 on a route that did not authenticate.
     func userID() throws -> Int64 {
-        guard let user else { throw APIFailure.unauthorized }
-        return user.id
+        try authenticatedUser().id
     }
 
     /// The `{id}` of the path as a number; one that is not a number names nothing, so 404.

@@ -96,8 +96,7 @@ struct ServeCommand: AsyncParsableCommand {
 enum LocalUserName {
     static var current: String {
         guard let entry = getpwuid(getuid()), let name = entry.pointee.pw_name.map({ String(cString: $0) }),
-              !name.isEmpty, name.count <= 64,
-              name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) })
+              BFFUser.isValidName(name)
         else { return "local" }
         return name
     }

@@ -11,16 +11,8 @@ extension CalendarQuery {
         if let from = parameters.get("from") { self.from = try Self.bound(from, field: "from", dayTime: "T00:00:00Z") }
         if let to = parameters.get("to") { self.to = try Self.bound(to, field: "to", dayTime: "T23:59:59Z") }
         if let from, let to, from > to { throw APIFailure.badRequest("must not be before 'from'", field: "to") }
-        if let limit = parameters.get("limit") {
-            guard let value = Int(limit), (1...CalendarLimits.maxPageSize).contains(value) else {
-                throw APIFailure.badRequest("must be an integer from 1 to \(CalendarLimits.maxPageSize)", field: "limit")
-            }
-            self.limit = value
-        }
-        if let cursor = parameters.get("cursor") {
-            guard let after = Cursor(cursor) else { throw APIFailure.badRequest("is not a cursor this server gave", field: "cursor") }
-            self.after = after
-        }
+        limit = try request.pageLimit(maximum: CalendarLimits.maxPageSize, default: limit)
+        after = try request.pageCursor(Cursor.init)
     }
 
     private static func bound(_ text: String, field: String, dayTime: String) throws -> String {

@@ -18,7 +18,7 @@ struct ChatController {
     }
 
     @Sendable func createChannel(_ request: Request, context: BFFRequestContext) async throws -> Response {
-        guard let user = context.user else { throw APIFailure.unauthorized }
+        let user = try context.authenticatedUser()
         let new = try await request.decodeJSON(NewChatChannel.self, context: context)
         try ChatValidation.channelName(new.name)
         guard let channel = try store.createChatChannel(name: new.name, createdBy: user.name) else {
@@ -28,19 +28,8 @@ struct ChatController {
     }
 
     @Sendable func messages(_ request: Request, context: BFFRequestContext) async throws -> Response {
-        let parameters = request.uri.queryParameters
-        var limit = ChatLimits.defaultPageSize
-        if let text = parameters.get("limit") {
-            guard let value = Int(text), (1...ChatLimits.maxPageSize).contains(value) else {
-                throw APIFailure.badRequest("must be an integer from 1 to \(ChatLimits.maxPageSize)", field: "limit")
-            }
-            limit = value
-        }
-        var before: Int64?
-        if let cursor = parameters.get("cursor") {
-            guard let id = Int64(cursor), id >= 0 else { throw APIFailure.badRequest("is not a cursor this server gave", field: "cursor") }
-            before = id
-        }
+        let limit = try request.pageLimit(maximum: ChatLimits.maxPageSize, default: ChatLimits.defaultPageSize)
+        let before = try request.pageCursor(Request.idCursor)
         guard let page = try store.chatMessages(channel: try channel(context), before: before, limit: limit) else {
             throw APIFailure.notFound
         }
@@ -48,7 +37,7 @@ struct ChatController {
     }
 
     @Sendable func post(_ request: Request, context: BFFRequestContext) async throws -> Response {
-        guard let user = context.user else { throw APIFailure.unauthorized }
+        let user = try context.authenticatedUser()
         let channel = try channel(context)
         let new = try await request.decodeJSON(NewChatMessage.self, context: context)
         try ChatValidation.text(new.text)

@@ -17,12 +17,9 @@ public final class ServerActivity: Sendable {
         state = Mutex(State(lastActive: .now))
     }
 
-    /// Requests and streams in progress.
-    public var openCount: Int { state.withLock { $0.open } }
-
     /// How long the server has had nothing open, or nil while something is.
-    public func idleTime(now: ContinuousClock.Instant = .now) -> Duration? {
-        state.withLock { $0.open > 0 ? nil : $0.lastActive.duration(to: now) }
+    public func idleTime() -> Duration? {
+        state.withLock { $0.open > 0 ? nil : $0.lastActive.duration(to: .now) }
     }
 
     /// Marks the start of a request or stream; call `end()` when it is over.

@@ -6,6 +6,11 @@ import HummingbirdBcrypt
 public struct BFFUser: Sendable, Equatable {
     public let id: Int64
     public let name: String
+
+    /// The rule for user names: 1 to 64 letters, digits, '.', '_' or '-'.
+    public static func isValidName(_ name: String) -> Bool {
+        !name.isEmpty && name.count <= 64 && name.allSatisfy { $0.isLetter || $0.isNumber || "._-".contains($0) }
+    }
 }
 
 extension BFFStore {
@@ -14,7 +19,7 @@ extension BFFStore {
     /// - Throws: `BFFStoreError.userExists` or `.invalidUserName`.
     @discardableResult
     public func addUser(name: String, password: String?) throws -> BFFUser {
-        guard !name.isEmpty, name.count <= 64, name.allSatisfy({ $0.isLetter || $0.isNumber || "._-".contains($0) }) else {
+        guard BFFUser.isValidName(name) else {
             throw BFFStoreError.invalidUserName("1 to 64 letters, digits, '.', '_' or '-'")
         }
         let hash = password.map { Bcrypt.hash($0, cost: bcryptCost) } ?? UserRecord.noPassword

@@ -25,17 +25,7 @@ extension TodoQuery {
         if let from = self.from, let to = self.to, from > to {
             throw APIFailure.badRequest("must not be after 'to'", field: "from")
         }
-        if let limit = parameters.get("limit") {
-            guard let value = Int(limit), (1...TodoLimits.maxPageSize).contains(value) else {
-                throw APIFailure.badRequest("must be an integer from 1 to \(TodoLimits.maxPageSize)", field: "limit")
-            }
-            self.limit = value
-        }
-        if let cursor = parameters.get("cursor") {
-            guard let after = Int64(cursor), after >= 0 else {
-                throw APIFailure.badRequest("is not a cursor this server gave", field: "cursor")
-            }
-            self.after = after
-        }
+        limit = try request.pageLimit(maximum: TodoLimits.maxPageSize, default: limit)
+        after = try request.pageCursor(Request.idCursor)
     }
 }

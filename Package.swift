@@ -52,8 +52,10 @@ let package = Package(
             dependencies: ["CanvasCore", "CanvasUI", .product(name: "Yams", package: "Yams")],
             swiftSettings: swiftSettings
         ),
+        // What micro-app widgets and the sync engine say to each other: commands and canvas events.
+        .target(name: "MicroAppModel", dependencies: ["CanvasCore", "MicroAppAPI"], swiftSettings: swiftSettings),
         // Micro-app widgets: pure state and update, rendering into a buffer.
-        .target(name: "Widgets", dependencies: ["CanvasCore", "CanvasUI"], swiftSettings: swiftSettings),
+        .target(name: "Widgets", dependencies: ["CanvasCore", "CanvasUI", "MicroAppAPI", "MicroAppModel"], swiftSettings: swiftSettings),
         // Codable request/response types, paths and event names shared by the BFF and its clients.
         .target(name: "MicroAppAPI", swiftSettings: swiftSettings),
         // Micro-app backends: a Hummingbird 2 server with auth, validation and its own GRDB store.
@@ -116,7 +118,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WidgetsTests",
-            dependencies: ["Widgets", "CanvasUI", "CanvasCore", "CanvasTesting", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Widgets", "CanvasUI", "CanvasCore", "CanvasTesting", "MicroAppAPI", "MicroAppModel", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         .testTarget(

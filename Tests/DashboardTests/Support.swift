@@ -175,8 +175,9 @@ extension HostMessage {
         case .historyLoaded: "historyLoaded"
         case .themesListed: "themesListed"
         case .themeLoaded: "themeLoaded"
-        case .saved: "saved"
         case .notice(let notice): "notice: \(notice.text)"
+        case .publish(let events): "publish: \(events.map { type(of: $0).name.rawValue })"
+        case .saved: "saved"
         }
     }
 }

@@ -23,4 +23,6 @@ public struct AppKind: Hashable, Comparable, Sendable, Codable, RawRepresentable
 
     public static let calendar: AppKind = "calendar"
     public static let eventLog: AppKind = "eventlog"
+    public static let todo: AppKind = "todo"
+    public static let chat: AppKind = "chat"
 }

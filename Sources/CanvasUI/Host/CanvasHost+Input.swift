@@ -61,22 +61,21 @@ extension CanvasHost {
         return true
     }
 
+    /// A widget whose text field has focus gets keys first, so `q`, `?` and the line-editing
+    /// Ctrl-E reach the field; what it ignores (Ctrl-E on an empty line, say) falls to the canvas.
     private func handleNormal(_ key: Key) {
         if handleNavigation(key) { return }
-        if key == .ctrl("e") {
-            mode = .arrange
-            return
+        let focused = manager.focusedPaneID
+        let capturesText = focused.flatMap { mounted[$0]?.widget?.capturesText } ?? false
+        if capturesText, let focused, withWidget(focused, { try $0.handle(.key(key)) }) == .handled { return }
+        switch key {
+        case .ctrl("e"): mode = .arrange
+        case .char("q"): shouldQuit = true
+        case .char("?"): mode = .help(over: .normal)
+        default:
+            guard !capturesText, let focused else { return }
+            _ = withWidget(focused) { try $0.handle(.key(key)) }
         }
-        let capturesText = manager.focusedPaneID.flatMap { mounted[$0]?.widget?.capturesText } ?? false
-        if !capturesText {
-            switch key {
-            case .char("q"): shouldQuit = true; return
-            case .char("?"): mode = .help(over: .normal); return
-            default: break
-            }
-        }
-        guard let id = manager.focusedPaneID else { return }
-        _ = withWidget(id) { try $0.handle(.key(key)) }
     }
 
     private func handleArrange(_ key: Key) {

@@ -65,6 +65,8 @@ extension CanvasHost {
             notice = .info("Saved as \(name)")
         case .notice(let message):
             notice = message
+        case .publish(let events):
+            for event in events { bus.publish(event) }
         }
     }
 

@@ -13,7 +13,8 @@ public final class CanvasHost {
     public internal(set) var notice: Notice?
     public internal(set) var shouldQuit = false
     public internal(set) var theme: Theme
-    public let catalog: WidgetCatalog
+    /// The widgets the `a` catalog offers; the dashboard updates it from the BFF's registry.
+    public var catalog: WidgetCatalog
     public let bus: EventBus
     /// Where layouts and themes are kept; nil runs the canvas without persistence.
     public let library: (any LayoutLibrary)?
@@ -57,6 +58,17 @@ public final class CanvasHost {
             guard !inside.isEmpty, mounted[pane.id]?.contentSize != inside.size else { continue }
             mounted[pane.id]?.contentSize = inside.size
             _ = withWidget(pane.id) { $0.resize(to: inside.size) }
+        }
+        tellFocus()
+    }
+
+    /// Tells widgets whose pane gained or lost the focus, however it moved (a key, a click, a
+    /// removed pane, a loaded layout).
+    private func tellFocus() {
+        let focused = manager.focusedPaneID
+        for id in mounted.keys where mounted[id]?.toldFocused != (id == focused) {
+            mounted[id]?.toldFocused = id == focused
+            _ = withWidget(id) { $0.focusChanged(to: id == focused) }
         }
     }
 

@@ -9,4 +9,6 @@ struct MountedWidget {
     var failure: String?
     /// The inside size the widget was last told about.
     var contentSize: Size = .zero
+    /// Whether the widget was last told it has the focus.
+    var toldFocused = false
 }

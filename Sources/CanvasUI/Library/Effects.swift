@@ -6,7 +6,7 @@
 @MainActor
 public final class Effects {
     public let messages: AsyncStream<HostMessage>
-    private let continuation: AsyncStream<HostMessage>.Continuation
+    private nonisolated let continuation: AsyncStream<HostMessage>.Continuation
     private var lastWrite: Task<Void, Never>?
     /// Reads asked for since the last write: the next write waits for them.
     private var readsSinceWrite: [Task<Void, Never>] = []
@@ -43,6 +43,11 @@ public final class Effects {
                 continuation.yield(.notice(.error("Could not \(what): \(error)")))
             }
         }
+    }
+
+    /// Hands a message to the app loop from anywhere, e.g. an event from the network.
+    public nonisolated func post(_ message: HostMessage) {
+        continuation.yield(message)
     }
 
     /// Waits until every queued write has finished.

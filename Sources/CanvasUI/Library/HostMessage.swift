@@ -9,4 +9,6 @@ public enum HostMessage: Sendable {
     case themeLoaded(Theme)
     case saved(String)
     case notice(Notice)
+    /// Events from outside the canvas (the micro-apps' sync engine) to publish on the bus.
+    case publish([any BusEvent])
 }

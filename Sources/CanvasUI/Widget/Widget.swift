@@ -31,6 +31,8 @@ public protocol Widget {
     mutating func unmount()
     /// The inside of the pane changed size.
     mutating func resize(to size: Size)
+    /// The pane gained or lost the canvas focus (also told once after `mount` when it has it).
+    mutating func focusChanged(to focused: Bool)
     mutating func handle(_ input: InputEvent) throws -> InputDisposition
     mutating func receive(_ event: CanvasEvent) throws
     /// Sets one setting to the next of its choices.
@@ -47,6 +49,7 @@ extension Widget {
     public var settings: [WidgetSetting] { [] }
     public mutating func unmount() {}
     public mutating func resize(to size: Size) {}
+    public mutating func focusChanged(to focused: Bool) {}
     public mutating func receive(_ event: CanvasEvent) throws {}
     public mutating func cycleSetting(_ key: String) throws {}
 }

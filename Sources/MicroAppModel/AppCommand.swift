@@ -1,0 +1,65 @@
+import MicroAppAPI
+
+/// What a micro-app widget asks of its backend. Widgets never call the network or the disk: they
+/// hand commands to an `AppCommands` sink, and the answers come back as bus events (see
+/// `TodoEvents`, `CalendarEvents`, `ChatEvents`, `SyncStatusChanged`).
+///
+/// Writes are applied to the local cache at once and sent to the BFF from an ordered outbox, so
+/// they work offline; each carries an idempotency key, so a retried write is applied once.
+public enum AppCommand: Sendable, Equatable {
+    case todo(TodoCommand)
+    case calendar(CalendarCommand)
+    case chat(ChatCommand)
+
+    /// The micro-app the command is for.
+    public var app: MicroAppID {
+        switch self {
+        case .todo: .todo
+        case .calendar: .calendar
+        case .chat: .chat
+        }
+    }
+}
+
+public enum TodoCommand: Sendable, Equatable {
+    /// Publish every item (`todo.items.loaded`): from the cache now, from the server when it answers.
+    case load
+    case create(NewTodo)
+    case update(id: Int64, TodoPatch)
+    case delete(id: Int64)
+}
+
+public enum CalendarCommand: Sendable, Equatable {
+    /// Publish the events overlapping these days (`calendar.events.loaded`), both inclusive.
+    case load(DayRange)
+    case create(NewCalendarEvent)
+    case update(id: Int64, CalendarEventPatch)
+    case delete(id: Int64)
+}
+
+public enum ChatCommand: Sendable, Equatable {
+    /// Publish the channel list (`chat.channels.loaded`).
+    case loadChannels
+    /// Publish the newest messages of a channel (`chat.messages.loaded`).
+    case open(channel: String)
+    /// Publish the page of messages older than `before` (an id), newest first.
+    case older(channel: String, before: Int64)
+    case post(channel: String, text: String)
+    case createChannel(name: String)
+}
+
+/// The micro-apps the dashboard ships widgets for; their ids match the registry's.
+public enum MicroAppID: String, Sendable, Hashable, CaseIterable, Codable {
+    case todo, calendar, chat
+}
+
+/// An inclusive range of calendar days as ISO 8601 dates (`2026-11-01`…`2026-11-30`).
+public struct DayRange: Sendable, Hashable, Codable {
+    public var first: String
+    public var last: String
+
+    public init(first: String, last: String) {
+        self.first = first
+        self.last = last
+    }
+}

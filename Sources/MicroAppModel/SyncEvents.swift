@@ -1,0 +1,65 @@
+import CanvasCore
+import Foundation
+import MicroAppAPI
+
+/// How one micro-app's data stands with its BFF; widgets show it in their pane title.
+public struct SyncStatus: Sendable, Equatable {
+    public enum Connection: Sendable, Equatable {
+        /// Not yet known: the dashboard is still finding or starting its server.
+        case connecting
+        case online
+        /// The server cannot be reached; data shown is the cache's.
+        case offline
+        /// The server answered, but not usefully (garbage, an error status, too slow): one line to show.
+        case failing(String)
+    }
+
+    public var connection: Connection
+    /// When the server's data was last received.
+    public var lastSynced: Date?
+    /// Writes waiting in the outbox.
+    public var pendingWrites: Int
+
+    public init(connection: Connection, lastSynced: Date? = nil, pendingWrites: Int = 0) {
+        self.connection = connection
+        self.lastSynced = lastSynced
+        self.pendingWrites = pendingWrites
+    }
+}
+
+/// A micro-app's sync status changed.
+public struct SyncStatusChanged: BusEvent {
+    public static let name: CanvasCore.EventName = "sync.status.changed"
+    public static let supersedesPrevious = true
+    public let app: MicroAppID
+    public let status: SyncStatus
+
+    public init(app: MicroAppID, status: SyncStatus) {
+        self.app = app
+        self.status = status
+    }
+
+    public var summary: String {
+        let connection = switch status.connection {
+        case .connecting: "connecting"
+        case .online: "online"
+        case .offline: "offline"
+        case .failing(let reason): "failing: \(reason)"
+        }
+        return "\(app.rawValue) \(connection)\(status.pendingWrites > 0 ? ", \(status.pendingWrites) pending" : "")"
+    }
+}
+
+/// The micro-apps the server hosts, from its registry (`GET /api/registry/apps`).
+public struct RegistryLoaded: BusEvent {
+    public static let name: CanvasCore.EventName = "bff.registry.loaded"
+    public let apps: [MicroAppInfo]
+    public let origin: DataOrigin
+
+    public init(apps: [MicroAppInfo], origin: DataOrigin) {
+        self.apps = apps
+        self.origin = origin
+    }
+
+    public var summary: String { apps.map(\.id).joined(separator: ", ") }
+}

@@ -88,11 +88,21 @@ let package = Package(
             dependencies: ["CCurl", "MicroAppAPI", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
+        // The micro-apps' data on this machine and its sync with the BFF: cache, outbox, live stream.
+        .target(
+            name: "MicroAppSync",
+            dependencies: [
+                "CanvasCore", "MicroAppAPI", "MicroAppModel", "HTTPClient",
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // Composition root and command line.
         .executableTarget(
             name: "termcanvas",
             dependencies: [
                 "CanvasCore", "CanvasUI", "NcursesTerminal", "Widgets", "LayoutStore", "CanvasFiles", "BFF", "BFFAccess", "HTTPClient", "MicroAppAPI",
+                "MicroAppModel", "MicroAppSync",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -4,4 +4,10 @@ public enum BFFTarget: Sendable, Equatable {
     case local(LocalBFFConnection)
     /// A team server the user logged in to (`termcanvas login`).
     case remote(Credential)
+
+    /// The stored login of a team server; nil for the local one.
+    public var credential: Credential? {
+        if case .remote(let credential) = self { return credential }
+        return nil
+    }
 }

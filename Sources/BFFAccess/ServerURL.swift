@@ -26,7 +26,7 @@ public struct ServerURL: Sendable, Hashable, CustomStringConvertible {
     public var description: String { origin }
 
     /// A file name that names this server alone (`http_team.example_7450`).
-    var fileStem: String {
+    public var fileStem: String {
         String(origin.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" })
             .replacingOccurrences(of: "___", with: "_")
     }

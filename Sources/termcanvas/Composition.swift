@@ -89,10 +89,10 @@ struct Composition {
     }
 
     func makeHost(canvas: CanvasManager, theme: Theme, today: CalendarDate?, size: Size,
-                  library: DashboardLibrary?) -> CanvasHost {
+                  library: DashboardLibrary?, catalog: WidgetCatalog = .builtIn, effects: Effects = Effects()) -> CanvasHost {
         let clock = today.map(CanvasClock.fixed) ?? CanvasClock()
-        let host = CanvasHost(manager: canvas, catalog: .builtIn, bus: EventBus(now: clock.now), clock: clock,
-                              theme: theme, logger: logger, size: size, library: library)
+        let host = CanvasHost(manager: canvas, catalog: catalog, bus: EventBus(now: clock.now), clock: clock,
+                              theme: theme, logger: logger, size: size, library: library, effects: effects)
         if let notice = notices.last { host.show(notice) }
         return host
     }

@@ -48,17 +48,27 @@ struct Dashboard: AsyncParsableCommand {
         defer { terminal.stop() }
         let adapt = Composition.themeAdapter(colors: terminal.colorCount, noColor: noColor)
         let fitted = composition.library(store: store, adaptTheme: adapt)
+        let effects = Effects()
+        let link = MicroAppLink(paths: paths, remote: remote?.credential, effects: effects, logger: logger)
         let host = composition.makeHost(canvas: canvas, theme: adapt(baseTheme), today: options.fixedToday,
-                                        size: terminal.size, library: fitted)
+                                        size: terminal.size, library: fitted, effects: effects)
         // A layout read from a file starts a history of its own.
         if !(options.layout.map(LayoutSource.looksLikeFile) ?? false) { host.restoreHistory() }
         // The micro-apps' server is found or started once the first frame is out, so starting a
-        // server process never delays it. (Issue 5 hands the target to the widgets.)
-        var target: Task<BFFTarget, any Error>?
+        // server process never delays it; until then the widgets show the offline cache.
+        var connecting: Task<Void, Never>?
         await AppLoop.run(host, on: terminal) {
-            target = remote.map { target in Task { target } } ?? connector.connectLocal()
+            connecting = Task.detached {
+                do {
+                    let target = if let remote { remote } else { try await connector.connectLocal().value }
+                    link.connect(to: target, logger: logger)
+                } catch {
+                    effects.post(.notice(.error("Micro-app server unavailable: \(error)")))
+                }
+            }
         }
-        target?.cancel()
+        connecting?.cancel()
+        await link.sync.stop()
         host.shutdown()
         await host.effects.drain()
         do {

@@ -18,7 +18,7 @@ public final class CanvasHost {
     public let bus: EventBus
     /// Where layouts and themes are kept; nil runs the canvas without persistence.
     public let library: (any LayoutLibrary)?
-    public let effects = Effects()
+    public let effects: Effects
     let clock: CanvasClock
     let logger: Logger
     var mounted: [PaneID: MountedWidget] = [:]
@@ -37,8 +37,9 @@ public final class CanvasHost {
     /// Starts the canvas from a manager, e.g. one restored with its undo history.
     public init(
         manager: CanvasManager, catalog: WidgetCatalog, bus: EventBus, clock: CanvasClock,
-        theme: Theme, logger: Logger, size: Size, library: (any LayoutLibrary)?
+        theme: Theme, logger: Logger, size: Size, library: (any LayoutLibrary)?, effects: Effects = Effects()
     ) {
+        self.effects = effects
         self.manager = manager
         self.library = library
         self.catalog = catalog

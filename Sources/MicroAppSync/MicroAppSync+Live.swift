@@ -1,0 +1,80 @@
+import CanvasCore
+import Foundation
+import HTTPClient
+import MicroAppAPI
+import MicroAppModel
+
+extension MicroAppSync {
+    /// How the dashboard's live stream reconnects: soon, and never more than 5 s apart, so a BFF
+    /// that comes back is noticed quickly; a keep-alive comes every 15 s, so 45 s of silence is a
+    /// dead connection.
+    static let reconnect = HTTPClient.ReconnectPolicy(initialDelay: .milliseconds(300), maxDelay: .seconds(5), idleTimeout: .seconds(45))
+
+    func startLiveStream(_ client: HTTPClient) {
+        liveStream?.cancel()
+        liveStream = Task {
+            let lastID = try? await cache.lastEventID()
+            for await update in client.events(lastEventID: lastID, reconnect: Self.reconnect) {
+                await handleLive(update)
+            }
+        }
+    }
+
+    private func handleLive(_ update: LiveUpdate) async {
+        switch update {
+        case .connected:
+            statuses.connection = .online
+            await publishStatuses()
+            flushLater()
+            if !hasRefreshed { spawn { await $0.refreshAll() } }
+        case .event(let event):
+            await apply(event)
+        case .disconnected(let error):
+            statuses.connection = Self.connection(after: error)
+            await publishStatuses()
+        }
+    }
+
+    private func apply(_ event: LiveEvent) async {
+        guard let name = event.knownName else { return }
+        if name == .streamReset {
+            try? await cache.setLastEventID(event.id)
+            spawn { await $0.refreshAll() }
+            return
+        }
+        do {
+            let change = try Self.decode(event, as: name)
+            let user = user
+            publish(try await cache.apply(change, eventID: event.id) { $0.author == user })
+        } catch {
+            logger.warning("live event not understood", metadata: ["event": "\(event.name)", "error": "\(error)"])
+        }
+    }
+
+    private static func decode(_ event: LiveEvent, as name: MicroAppAPI.EventName) throws -> LiveChange {
+        let data = Data(event.data.utf8)
+        let decoder = JSONDecoder()
+        switch name {
+        case .todoItemCreated, .todoItemUpdated: return .todo(try decoder.decode(TodoItem.self, from: data))
+        case .todoItemDeleted: return .todoDeleted(try decoder.decode(DeletedEntity.self, from: data).id)
+        case .calendarEventCreated, .calendarEventUpdated: return .event(try decoder.decode(CalendarEvent.self, from: data))
+        case .calendarEventDeleted: return .eventDeleted(try decoder.decode(DeletedEntity.self, from: data).id)
+        case .chatChannelCreated: return .channel(try decoder.decode(ChatChannel.self, from: data))
+        case .chatMessagePosted: return .message(try decoder.decode(ChatMessage.self, from: data))
+        case .streamReset: throw HTTPClientError.invalidRequest("a reset carries no change")
+        }
+    }
+
+    /// The connection state an error leaves: offline when the server cannot be reached, failing
+    /// (with a reason a user can act on) when it answers badly.
+    static func connection(after error: HTTPClientError) -> SyncStatus.Connection {
+        switch error {
+        case .unreachable, .cancelled: .offline
+        case .timeout: .failing("server too slow")
+        case .status(401, _, _), .status(403, _, _): .failing("token refused: log in again")
+        case .status(let code, _, let apiError): .failing("server error \(code)\(apiError.map { ": \($0.error)" } ?? "")")
+        case .undecodable: .failing("unreadable answer from the server")
+        case .invalidRequest(let reason): .failing(reason)
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import CanvasCore
+import Foundation
+import HTTPClient
+import Logging
+import MicroAppAPI
+import MicroAppModel
+
+/// Keeps the micro-apps' data in step between the widgets, the local cache and the BFF.
+///
+/// Widgets send `AppCommand`s (`send`); the answers and every change, the user's own and other
+/// clients' (the BFF's live event stream), come back as canvas events through `publish`.
+/// - Reads answer from the cache at once, then from the server when it answers.
+/// - Writes change the cache at once and wait in an ordered outbox until the server has them,
+///   each with its own idempotency key, so offline work is kept and a resent write counts once.
+/// - Nothing here runs on the main actor: commands queue in order and return immediately.
+public actor MicroAppSync {
+    enum Input: Sendable {
+        case command(AppCommand)
+        case connect(HTTPClient, user: String?)
+    }
+
+    /// Set by `run` before the first input is handled.
+    private var openedCache: SyncCache?
+    var cache: SyncCache {
+        guard let openedCache else { preconditionFailure("the cache is opened before any input is handled") }
+        return openedCache
+    }
+    let logger: Logger
+    let publish: @Sendable ([any BusEvent]) -> Void
+    private let inputs: AsyncStream<Input>.Continuation
+    private var running: Task<Void, Never>?
+    var client: HTTPClient?
+    /// The user's name on the server, which marks their own chat messages.
+    var user: String?
+    var statuses = StatusBoard()
+    var isFlushing = false
+    /// Set by every new write, so a flush that is ending looks at the outbox once more.
+    var flushRequested = false
+    /// Whether this run has replaced the cache with the server's data yet.
+    var hasRefreshed = false
+    /// What widgets showed an interest in, reloaded from the server on (re)connect.
+    var openChannels: Set<String> = []
+    var calendarRanges: Set<DayRange> = []
+    var liveStream: Task<Void, Never>?
+
+    /// - Parameters:
+    ///   - openCache: Opens the cache; called once, off the caller's actor, before the first
+    ///     command runs (commands sent meanwhile wait in order).
+    ///   - publish: Hands canvas events to the canvas (called off the main actor).
+    public init(openCache: @escaping @Sendable () -> SyncCache, logger: Logger,
+                publish: @escaping @Sendable ([any BusEvent]) -> Void) {
+        self.logger = logger
+        self.publish = publish
+        let (stream, continuation) = AsyncStream.makeStream(of: Input.self)
+        inputs = continuation
+        Task { await self.run(stream, openCache: openCache) }
+    }
+
+    /// Queues a widget's command; commands run in the order they were sent.
+    public nonisolated func send(_ command: AppCommand) {
+        inputs.yield(.command(command))
+    }
+
+    /// Starts talking to the BFF `client` reaches, as `user` (nil: read it from the token).
+    public nonisolated func connect(_ client: HTTPClient, user: String? = nil) {
+        inputs.yield(.connect(client, user: user))
+    }
+
+    /// Stops the live stream and every request in flight.
+    public func stop() {
+        inputs.finish()
+        liveStream?.cancel()
+        running?.cancel()
+    }
+
+    private func run(_ stream: AsyncStream<Input>, openCache: @Sendable () -> SyncCache) async {
+        openedCache = openCache()
+        running = Task { [weak self] in
+            for await input in stream {
+                guard let self else { return }
+                await self.handle(input)
+            }
+        }
+        do {
+            statuses.pending = try await cache.pendingCounts()
+            for app in MicroAppID.allCases { statuses.lastSynced[app] = try await cache.lastSynced(app.rawValue) }
+            if let apps = try await cache.registry() { publish([RegistryLoaded(apps: apps, origin: .cache)]) }
+        } catch {
+            logger.error("cache unreadable", metadata: ["error": "\(error)"])
+        }
+        await publishStatuses(force: true)
+    }
+
+    /// Publishes the statuses that changed (all of them when `force`).
+    func publishStatuses(force: Bool = false) async {
+        let changes = statuses.changes(force: force)
+        if !changes.isEmpty { publish(changes) }
+    }
+
+    /// Re-reads the outbox's size per app, for the statuses.
+    func countPending() async {
+        if let counts = try? await cache.pendingCounts() {
+            statuses.pending = counts
+        }
+    }
+
+    private func handle(_ input: Input) async {
+        switch input {
+        case .command(let command):
+            do {
+                try await perform(command)
+            } catch {
+                logger.error("command failed", metadata: ["app": "\(command.app)", "error": "\(error)"])
+                statuses.problems[command.app] = "local cache: \(error)"
+                await publishStatuses()
+            }
+        case .connect(let client, let user):
+            self.client = client
+            self.user = user ?? client.token.flatMap(TokenName.of)
+            startLiveStream(client)
+        }
+    }
+}

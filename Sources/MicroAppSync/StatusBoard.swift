@@ -1,0 +1,29 @@
+import Foundation
+import MicroAppModel
+
+/// The sync status of each micro-app, and what was last published of it.
+struct StatusBoard {
+    /// The live stream's state, shared by every app.
+    var connection: SyncStatus.Connection = .connecting
+    /// An app's own trouble (its data came back unreadable, the server refused a write), shown
+    /// instead of the connection until the app's next good answer.
+    var problems: [MicroAppID: String] = [:]
+    var lastSynced: [MicroAppID: Date] = [:]
+    var pending: [MicroAppID: Int] = [:]
+    private var published: [MicroAppID: SyncStatus] = [:]
+
+    func status(of app: MicroAppID) -> SyncStatus {
+        SyncStatus(connection: problems[app].map(SyncStatus.Connection.failing) ?? connection,
+                   lastSynced: lastSynced[app], pendingWrites: pending[app] ?? 0)
+    }
+
+    /// The apps whose status changed since the last call, marking them published.
+    mutating func changes(force: Bool) -> [SyncStatusChanged] {
+        MicroAppID.allCases.compactMap { app in
+            let status = status(of: app)
+            guard force || published[app] != status else { return nil }
+            published[app] = status
+            return SyncStatusChanged(app: app, status: status)
+        }
+    }
+}

@@ -1,0 +1,136 @@
+import CanvasCore
+import GRDB
+import MicroAppAPI
+import MicroAppModel
+
+extension SyncCache {
+    // MARK: Reads
+
+    func todos() async throws -> [TodoItem] {
+        try await writer.read { db in try Row.fetchAll(db, sql: "SELECT * FROM todo ORDER BY id").map(TodoItem.init(row:)) }
+    }
+
+    /// Events overlapping the UTC date-times `from`..<`to`.
+    func events(from: String, to: String) async throws -> [CalendarEvent] {
+        try await writer.read { db in
+            try Row.fetchAll(db, sql: #"SELECT * FROM calendarEvent WHERE start < ? AND "end" > ? ORDER BY start, id"#,
+                             arguments: [to, from]).map(CalendarEvent.init(row:))
+        }
+    }
+
+    func channels() async throws -> [ChatChannel] {
+        try await writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM chatChannel ORDER BY name").map { ChatChannel(id: $0["id"], name: $0["name"]) }
+        }
+    }
+
+    /// A channel's messages newest first: the newest, or those older than `before`. Messages still
+    /// in the outbox (local ids) count as the newest.
+    func messages(channel: String, before: Int64?, limit: Int) async throws -> [ChatMessage] {
+        try await writer.read { db in
+            let rows: [Row]
+            if let before {
+                rows = try Row.fetchAll(db, sql: "SELECT * FROM chatMessage WHERE channel = ? AND id > 0 AND id < ? ORDER BY id DESC LIMIT ?",
+                                        arguments: [channel, before, limit])
+            } else {
+                let pending = try Row.fetchAll(db, sql: "SELECT * FROM chatMessage WHERE channel = ? AND id < 0 ORDER BY id", arguments: [channel])
+                rows = pending + (try Row.fetchAll(db, sql: "SELECT * FROM chatMessage WHERE channel = ? AND id > 0 ORDER BY id DESC LIMIT ?",
+                                                   arguments: [channel, limit]))
+            }
+            return rows.map(ChatMessage.init(row:))
+        }
+    }
+
+    // MARK: The server's data
+
+    /// Replaces every todo with the server's list, then re-applies unsent writes.
+    func replaceTodos(with items: [TodoItem]) async throws -> [TodoItem] {
+        try await writer.write { db in
+            try db.execute(sql: "DELETE FROM todo")
+            for item in items { try item.save(in: db) }
+            try rebase(.todo, in: db)
+            return try Row.fetchAll(db, sql: "SELECT * FROM todo ORDER BY id").map(TodoItem.init(row:))
+        }
+    }
+
+    /// Replaces the events overlapping `from`..<`to` with the server's, then re-applies unsent writes.
+    func replaceEvents(from: String, to: String, with events: [CalendarEvent]) async throws -> [CalendarEvent] {
+        try await writer.write { db in
+            try db.execute(sql: #"DELETE FROM calendarEvent WHERE start < ? AND "end" > ?"#, arguments: [to, from])
+            for event in events { try event.save(in: db) }
+            try rebase(.calendar, in: db)
+            return try Row.fetchAll(db, sql: #"SELECT * FROM calendarEvent WHERE start < ? AND "end" > ? ORDER BY start, id"#,
+                                    arguments: [to, from]).map(CalendarEvent.init(row:))
+        }
+    }
+
+    func replaceChannels(with channels: [ChatChannel]) async throws -> [ChatChannel] {
+        try await writer.write { db in
+            try db.execute(sql: "DELETE FROM chatChannel")
+            for channel in channels { try channel.save(in: db) }
+            try rebase(.chat, in: db)
+            return try Row.fetchAll(db, sql: "SELECT * FROM chatChannel ORDER BY name").map { ChatChannel(id: $0["id"], name: $0["name"]) }
+        }
+    }
+
+    func store(_ messages: [ChatMessage]) async throws {
+        try await writer.write { db in for message in messages { try message.save(in: db) } }
+    }
+
+    // MARK: Live events
+
+    /// Applies one live event from the server and remembers its id for resuming, in one
+    /// transaction.
+    /// - Returns: the canvas events to publish: none when the cache already showed it (the echo
+    ///   of our own write, or an event replayed twice).
+    func apply(_ change: LiveChange, eventID: Int64, mine: @Sendable (ChatMessage) -> Bool) async throws -> [any BusEvent] {
+        try await writer.write { db in
+            try setMeta("lastEventID", String(eventID), in: db)
+            switch change {
+            case .todo(let item):
+                let before = try TodoItem.fetch(item.id, in: db)
+                guard before != item else { return [] }
+                try item.save(in: db)
+                guard let before else { return [TodoItemCreated(item: item)] }
+                return [!before.done && item.done ? TodoItemCompleted(item: item) : TodoItemUpdated(item: item)]
+            case .todoDeleted(let id):
+                guard try TodoItem.fetch(id, in: db) != nil else { return [] }
+                try db.execute(sql: "DELETE FROM todo WHERE id = ?", arguments: [id])
+                return [TodoItemDeleted(id: id)]
+            case .event(let event):
+                let before = try CalendarEvent.fetch(event.id, in: db)
+                guard before != event else { return [] }
+                try event.save(in: db)
+                return [before == nil ? CalendarEventCreated(event: event) : CalendarEventUpdated(event: event)]
+            case .eventDeleted(let id):
+                guard try CalendarEvent.fetch(id, in: db) != nil else { return [] }
+                try db.execute(sql: "DELETE FROM calendarEvent WHERE id = ?", arguments: [id])
+                return [CalendarEventDeleted(id: id)]
+            case .channel(let channel):
+                let known = try Bool.fetchOne(db, sql: "SELECT 1 FROM chatChannel WHERE id = ?", arguments: [channel.id]) ?? false
+                guard !known else { return [] }
+                try channel.save(in: db)
+                return [ChatChannelCreated(channel: channel)]
+            case .message(let message):
+                let known = try Bool.fetchOne(db, sql: "SELECT 1 FROM chatMessage WHERE id = ?", arguments: [message.id]) ?? false
+                guard !known else { return [] }
+                try message.save(in: db)
+                return [ChatMessageReceived(message: message, mine: mine(message))]
+            }
+        }
+    }
+
+    func setLastEventID(_ id: Int64) async throws {
+        try await writer.write { db in try setMeta("lastEventID", String(id), in: db) }
+    }
+}
+
+/// A live event's change, decoded.
+enum LiveChange: Sendable {
+    case todo(TodoItem)
+    case todoDeleted(Int64)
+    case event(CalendarEvent)
+    case eventDeleted(Int64)
+    case channel(ChatChannel)
+    case message(ChatMessage)
+}

@@ -1,0 +1,117 @@
+import Foundation
+import GRDB
+import MicroAppAPI
+
+/// The micro-apps' data on this machine: what the BFF last said, with the user's own writes
+/// applied on top, and the outbox of writes still to send. One SQLite file per server and user,
+/// so the dashboard starts with content before the network answers and keeps it offline.
+///
+/// Every method is one transaction; callers are the `MicroAppSync` actor only.
+public struct SyncCache: Sendable {
+    let writer: any DatabaseWriter
+
+    /// Opens (creating) the cache at `url`. A file that cannot be read as a cache is moved aside
+    /// to `NAME.corrupt-TIME` and a new one started: a cache holds nothing the server does not,
+    /// except unsent writes, which the moved file keeps for inspection.
+    public static func open(at url: URL) throws -> SyncCache {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        do {
+            return try SyncCache(writer: DatabaseQueue(path: url.path, configuration: configuration))
+        } catch {
+            let aside = url.appendingPathExtension("corrupt-\(Int(Date().timeIntervalSince1970))")
+            try? FileManager.default.moveItem(at: url, to: aside)
+            return try SyncCache(writer: DatabaseQueue(path: url.path, configuration: configuration))
+        }
+    }
+
+    /// A cache that lives only as long as the process (tests, or when the file cannot be used).
+    public static func inMemory() throws -> SyncCache {
+        try SyncCache(writer: DatabaseQueue(configuration: configuration))
+    }
+
+    private static var configuration: Configuration {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        return configuration
+    }
+
+    init(writer: any DatabaseWriter) throws {
+        self.writer = writer
+        try writer.writeWithoutTransaction { db in
+            if !db.configuration.readonly, writer.path != ":memory:" {
+                try db.execute(sql: "PRAGMA journal_mode = WAL")
+            }
+        }
+        try Self.migrator.migrate(writer)
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE todo (id INTEGER PRIMARY KEY, title TEXT NOT NULL, notes TEXT NOT NULL,
+                                   done BOOLEAN NOT NULL, due TEXT);
+                CREATE TABLE calendarEvent (id INTEGER PRIMARY KEY, title TEXT NOT NULL, start TEXT NOT NULL,
+                                            "end" TEXT NOT NULL, allDay BOOLEAN NOT NULL);
+                CREATE INDEX calendarEventByStart ON calendarEvent(start);
+                CREATE TABLE chatChannel (id TEXT PRIMARY KEY, name TEXT NOT NULL);
+                CREATE TABLE chatMessage (id INTEGER PRIMARY KEY, channel TEXT NOT NULL, author TEXT NOT NULL,
+                                          text TEXT NOT NULL, sentAt TEXT NOT NULL);
+                CREATE INDEX chatMessageByChannel ON chatMessage(channel, id);
+                CREATE TABLE outbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, app TEXT NOT NULL,
+                                     idempotencyKey TEXT NOT NULL, write TEXT NOT NULL);
+                CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+                """)
+        }
+        return migrator
+    }
+
+    // MARK: Meta
+
+    func meta(_ key: String, in db: Database) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key])
+    }
+
+    func setMeta(_ key: String, _ value: String?, in db: Database) throws {
+        if let value {
+            try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", arguments: [key, value])
+        } else {
+            try db.execute(sql: "DELETE FROM meta WHERE key = ?", arguments: [key])
+        }
+    }
+
+    /// A fresh local id: negative, never reused in this cache.
+    func nextLocalID(in db: Database) throws -> Int64 {
+        let next = (try meta("nextLocalID", in: db).flatMap { Int64($0) }) ?? -1
+        try setMeta("nextLocalID", String(next - 1), in: db)
+        return next
+    }
+
+    public func lastEventID() async throws -> Int64? {
+        try await writer.read { db in try meta("lastEventID", in: db).flatMap { Int64($0) } }
+    }
+
+    func lastSynced(_ app: String) async throws -> Date? {
+        try await writer.read { db in
+            try meta("lastSynced.\(app)", in: db).flatMap(Double.init).map(Date.init(timeIntervalSince1970:))
+        }
+    }
+
+    func setLastSynced(_ app: String, _ date: Date) async throws {
+        try await writer.write { db in try setMeta("lastSynced.\(app)", String(date.timeIntervalSince1970), in: db) }
+    }
+
+    func registry() async throws -> [MicroAppInfo]? {
+        try await writer.read { db in
+            try meta("registry", in: db).flatMap { try? JSONDecoder().decode([MicroAppInfo].self, from: Data($0.utf8)) }
+        }
+    }
+
+    func setRegistry(_ apps: [MicroAppInfo]) async throws {
+        let json = String(decoding: try JSONEncoder().encode(apps), as: UTF8.self)
+        try await writer.write { db in try setMeta("registry", json, in: db) }
+    }
+}

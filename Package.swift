@@ -116,6 +116,17 @@ let package = Package(
             dependencies: ["CanvasCore", "CanvasUI", "Widgets", "LayoutStore", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
+        // Test helper: a real BFF on a loopback port or unix socket with a temporary data directory.
+        .target(
+            name: "BFFTesting",
+            dependencies: [
+                "BFF", "HTTPClient", "MicroAppAPI",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // Test helpers: a pseudo-terminal driver (tmux) and text snapshots.
         .target(name: "CanvasTesting", dependencies: ["CanvasCore", "CanvasUI"], swiftSettings: swiftSettings),
 
@@ -152,10 +163,18 @@ let package = Package(
         .testTarget(
             name: "HTTPClientTests",
             dependencies: [
-                "HTTPClient", "BFF", "MicroAppAPI",
+                "HTTPClient", "BFF", "BFFTesting", "MicroAppAPI",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "MicroAppSyncTests",
+            dependencies: [
+                "MicroAppSync", "MicroAppModel", "MicroAppAPI", "HTTPClient", "BFFTesting", "CanvasCore",
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -43,16 +43,21 @@ extension MicroAppSync {
     }
 
     func fetchTodos() async throws {
+        touchedDuringFetch[.todo] = []
+        defer { touchedDuringFetch[.todo] = nil }
         let items = try await fetchAll(.todo, APIPath.todoItems, query: [], as: TodoItem.self)
-        publish([TodoItemsLoaded(items: try await cache.replaceTodos(with: items), origin: .server)])
+        let merged = try await cache.replaceTodos(with: items, keeping: touchedDuringFetch[.todo] ?? [])
+        publish([TodoItemsLoaded(items: merged, origin: .server)])
         await synced(.todo)
     }
 
     func fetchEvents(_ days: DayRange) async throws {
         let (from, to) = Self.utcWindow(days)
+        touchedDuringFetch[.calendar] = touchedDuringFetch[.calendar] ?? []
+        defer { touchedDuringFetch[.calendar] = nil }
         let events = try await fetchAll(.calendar, APIPath.calendarEvents, query: [(name: "from", value: from), (name: "to", value: to)],
                                         as: CalendarEvent.self)
-        publish([CalendarEventsLoaded(range: days, events: try await cache.replaceEvents(from: from, to: to, with: events), origin: .server)])
+        publish([CalendarEventsLoaded(range: days, events: try await cache.replaceEvents(from: from, to: to, with: events, keeping: touchedDuringFetch[.calendar] ?? []), origin: .server)])
         await synced(.calendar)
     }
 
@@ -122,6 +127,24 @@ extension MicroAppSync {
             }
             await publishStatuses()
             throw error
+        }
+    }
+
+    /// Notes ids a live event or a completed write changed, for fetches under way.
+    func touched(_ events: [any BusEvent]) {
+        for event in events {
+            switch event {
+            case let event as TodoItemCreated: touchedDuringFetch[.todo]?.insert(event.item.id)
+            case let event as TodoItemUpdated: touchedDuringFetch[.todo]?.insert(event.item.id)
+            case let event as TodoItemCompleted: touchedDuringFetch[.todo]?.insert(event.item.id)
+            case let event as TodoItemDeleted: touchedDuringFetch[.todo]?.insert(event.id)
+            case let event as TodoItemSynced: touchedDuringFetch[.todo]?.insert(event.item.id)
+            case let event as CalendarEventCreated: touchedDuringFetch[.calendar]?.insert(event.event.id)
+            case let event as CalendarEventUpdated: touchedDuringFetch[.calendar]?.insert(event.event.id)
+            case let event as CalendarEventDeleted: touchedDuringFetch[.calendar]?.insert(event.id)
+            case let event as CalendarEventSynced: touchedDuringFetch[.calendar]?.insert(event.event.id)
+            default: break
+            }
         }
     }
 

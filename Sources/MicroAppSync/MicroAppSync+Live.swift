@@ -45,7 +45,9 @@ extension MicroAppSync {
         do {
             let change = try Self.decode(event, as: name)
             let user = user
-            publish(try await cache.apply(change, eventID: event.id) { $0.author == user })
+            let events = try await cache.apply(change, eventID: event.id) { $0.author == user }
+            touched(events)
+            publish(events)
         } catch {
             logger.warning("live event not understood", metadata: ["event": "\(event.name)", "error": "\(error)"])
         }

@@ -24,7 +24,11 @@ extension MicroAppSync {
             while let client, statuses.connection == .online, let entry = try? await cache.outbox().first {
                 do {
                     let record = try await send(entry, with: client)
-                    publish(try await cache.complete(entry, serverRecord: record))
+                    let events = try await cache.complete(entry, serverRecord: record)
+                    touched(events)
+                    if case .todo(let item)? = record { touchedDuringFetch[.todo]?.insert(item.id) }
+                    if case .event(let event)? = record { touchedDuringFetch[.calendar]?.insert(event.id) }
+                    publish(events)
                     statuses.problems[entry.write.app] = nil
                 } catch let error as HTTPClientError where !error.isTransient && error != .cancelled {
                     logger.warning("server refused a queued write", metadata: ["app": "\(entry.write.app)", "error": "\(error)"])

@@ -42,6 +42,9 @@ public actor MicroAppSync {
     var openChannels: Set<String> = []
     var calendarRanges: Set<DayRange> = []
     var liveStream: Task<Void, Never>?
+    /// Per app, while a list is being fetched: the ids live events and completed writes touched
+    /// meanwhile. The cache's copy of those is newer than the fetched list's.
+    var touchedDuringFetch: [MicroAppID: Set<Int64>] = [:]
 
     /// - Parameters:
     ///   - openCache: Opens the cache; called once, off the caller's actor, before the first

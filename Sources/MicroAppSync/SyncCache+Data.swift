@@ -43,21 +43,24 @@ extension SyncCache {
 
     // MARK: The server's data
 
-    /// Replaces every todo with the server's list, then re-applies unsent writes.
-    func replaceTodos(with items: [TodoItem]) async throws -> [TodoItem] {
+    /// Replaces every todo with the server's list, but for `keeping` (changed since the list was
+    /// read), then re-applies unsent writes.
+    func replaceTodos(with items: [TodoItem], keeping: Set<Int64>) async throws -> [TodoItem] {
         try await writer.write { db in
-            try db.execute(sql: "DELETE FROM todo")
-            for item in items { try item.save(in: db) }
+            try db.execute(sql: "DELETE FROM todo WHERE id NOT IN (\(Self.idList(keeping)))")
+            for item in items where !keeping.contains(item.id) { try item.save(in: db) }
             try rebase(.todo, in: db)
             return try Row.fetchAll(db, sql: "SELECT * FROM todo ORDER BY id").map(TodoItem.init(row:))
         }
     }
 
-    /// Replaces the events overlapping `from`..<`to` with the server's, then re-applies unsent writes.
-    func replaceEvents(from: String, to: String, with events: [CalendarEvent]) async throws -> [CalendarEvent] {
+    /// Replaces the events overlapping `from`..<`to` with the server's, but for `keeping`
+    /// (changed since the list was read), then re-applies unsent writes.
+    func replaceEvents(from: String, to: String, with events: [CalendarEvent], keeping: Set<Int64>) async throws -> [CalendarEvent] {
         try await writer.write { db in
-            try db.execute(sql: #"DELETE FROM calendarEvent WHERE start < ? AND "end" > ?"#, arguments: [to, from])
-            for event in events { try event.save(in: db) }
+            try db.execute(sql: #"DELETE FROM calendarEvent WHERE start < ? AND "end" > ? AND id NOT IN (\#(Self.idList(keeping)))"#,
+                           arguments: [to, from])
+            for event in events where !keeping.contains(event.id) { try event.save(in: db) }
             try rebase(.calendar, in: db)
             return try Row.fetchAll(db, sql: #"SELECT * FROM calendarEvent WHERE start < ? AND "end" > ? ORDER BY start, id"#,
                                     arguments: [to, from]).map(CalendarEvent.init(row:))
@@ -71,6 +74,11 @@ extension SyncCache {
             try rebase(.chat, in: db)
             return try Row.fetchAll(db, sql: "SELECT * FROM chatChannel ORDER BY name").map { ChatChannel(id: $0["id"], name: $0["name"]) }
         }
+    }
+
+    /// Ids as an SQL list (numbers only, so nothing to escape); `NULL` for none.
+    static func idList(_ ids: Set<Int64>) -> String {
+        ids.isEmpty ? "NULL" : ids.map(String.init).joined(separator: ",")
     }
 
     func store(_ messages: [ChatMessage]) async throws {

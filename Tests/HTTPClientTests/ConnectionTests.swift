@@ -1,3 +1,4 @@
+import BFFTesting
 import Dispatch
 import Foundation
 import HTTPClient

@@ -1,3 +1,4 @@
+import BFFTesting
 import BFF
 import Foundation
 import HTTPClient

@@ -8,20 +8,19 @@ import ServiceLifecycle
 
 /// A real BFF for the client to talk to: a temporary data directory with users, and servers run
 /// in a service group on a loopback port (or a unix socket) that can be shut down gracefully and
-/// started again on the same port and data. (Like `BFFTests/BFFHarness`, which drives the server through
-/// HummingbirdTesting instead; only what these tests need is repeated here.)
-struct LiveBFF {
-    static let secret = "http-client-tests-secret-0123456789abcdef0123"
-    let directory: URL
+/// started again on the same port and data. Shared by the HTTP client's and the sync engine's tests.
+public struct LiveBFF: Sendable {
+    public static let secret = "http-client-tests-secret-0123456789abcdef0123"
+    public let directory: URL
 
-    init() throws {
+    public init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("http-client-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
 
     /// Runs `body` against a fresh server on a fresh data directory with `users`, then stops the
     /// server and removes the directory, whether `body` succeeded or not.
-    static func withServer<T>(
+    public static func withServer<T>(
         users: [String] = [], unixSocketPath: String? = nil, _ body: (RunningBFF) async throws -> T
     ) async throws -> T {
         let bff = try LiveBFF()
@@ -39,12 +38,12 @@ struct LiveBFF {
     }
 
     /// Adds users (password `pw-NAME`) straight to the database the servers open.
-    func addUsers(_ names: [String]) throws {
+    public func addUsers(_ names: [String]) throws {
         let store = try BFFStore.open(at: configuration().databaseURL, bcryptCost: 4)
         for name in names { try store.addUser(name: name, password: "pw-\(name)") }
     }
 
-    func configuration(port: Int = 0, unixSocketPath: String? = nil) -> BFFConfiguration {
+    public func configuration(port: Int = 0, unixSocketPath: String? = nil) -> BFFConfiguration {
         // No rate limits: tests log in and send as fast as they like (429 handling is tested on a RawServer).
         BFFConfiguration(
             port: port, unixSocketPath: unixSocketPath, dataDirectory: directory, jwtSecret: Self.secret, bcryptCost: 4,
@@ -53,7 +52,7 @@ struct LiveBFF {
     }
 
     /// Starts a server and returns once it listens.
-    func start(port: Int = 0, unixSocketPath: String? = nil) async throws -> RunningBFF {
+    public func start(port: Int = 0, unixSocketPath: String? = nil) async throws -> RunningBFF {
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         var configuration = configuration(port: port, unixSocketPath: unixSocketPath)
         configuration.onServerRunning = { portContinuation.yield($0) }
@@ -73,38 +72,38 @@ struct LiveBFF {
         return RunningBFF(port: bound, group: group, task: task)
     }
 
-    func remove() {
+    public func remove() {
         try? FileManager.default.removeItem(at: directory)
     }
 }
 
 /// One running server; `stop()` shuts it down gracefully (open event streams end, as when the
 /// real server stops) and waits until it has.
-struct RunningBFF {
-    let port: Int
+public struct RunningBFF: Sendable {
+    public let port: Int
     let group: ServiceGroup
     let task: Task<Void, any Error>
 
-    var endpoint: HTTPClient.Endpoint { .loopback(port: port) }
+    public var endpoint: HTTPClient.Endpoint { .loopback(port: port) }
 
-    func stop() async {
+    public func stop() async {
         await group.triggerGracefulShutdown()
         _ = await task.result
     }
 }
 
-enum LiveBFFError: Error {
+public enum LiveBFFError: Error {
     case didNotStart
 }
 
 extension HTTPClient {
     /// Logs in as a user `LiveBFF.addUsers` made and keeps the token for later requests.
-    func logIn(_ name: String) async throws {
+    public func logIn(_ name: String) async throws {
         token = try await post(APIPath.authToken, body: TokenRequest(username: name, password: "pw-\(name)"), as: TokenResponse.self).token
     }
 }
 
 /// A short unix socket path (`sun_path` holds about 100 bytes, too few for some temporary directories).
-func temporarySocketPath() -> String {
+public func temporarySocketPath() -> String {
     "/tmp/tc-http-\(UUID().uuidString.prefix(8)).sock"
 }

@@ -1,0 +1,99 @@
+import BFFTesting
+import CanvasCore
+import Foundation
+import HTTPClient
+import Logging
+import MicroAppAPI
+import MicroAppModel
+import MicroAppSync
+import Synchronization
+
+/// Records what a sync engine publishes and waits for the events a test expects.
+final class EventRecorder: Sendable {
+    private let events = Mutex<[any BusEvent]>([])
+
+    func record(_ batch: [any BusEvent]) {
+        events.withLock { $0 += batch }
+    }
+
+    var all: [any BusEvent] { events.withLock { $0 } }
+
+    func all<E: BusEvent>(_ type: E.Type) -> [E] {
+        all.compactMap { $0 as? E }
+    }
+
+    /// The first event of `type` after the first `skipping` such events that satisfies `matching`,
+    /// waiting up to `timeout`.
+    func first<E: BusEvent>(
+        _ type: E.Type, timeout: Duration = .seconds(10), matching: (E) -> Bool = { _ in true },
+        sourceLocation: String = #function
+    ) async throws -> E {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        while clock.now < deadline {
+            if let event = all(E.self).first(where: matching) { return event }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        throw SyncTestError.timedOut("no \(E.name) within \(timeout); saw \(all.map { Swift.type(of: $0).name.rawValue })")
+    }
+
+    /// The latest status published for `app`.
+    func status(of app: MicroAppID) -> SyncStatus? {
+        all(SyncStatusChanged.self).last { $0.app == app }?.status
+    }
+
+    /// Waits until the latest status of `app` satisfies `condition`.
+    func waitForStatus(of app: MicroAppID, timeout: Duration = .seconds(15), _ condition: (SyncStatus) -> Bool) async throws {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        while clock.now < deadline {
+            if let status = status(of: app), condition(status) { return }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        throw SyncTestError.timedOut("status of \(app) is \(String(describing: status(of: app)))")
+    }
+}
+
+enum SyncTestError: Error {
+    case timedOut(String)
+}
+
+/// A sync engine on a real cache file, with what it publishes recorded.
+struct SyncUnderTest {
+    let sync: MicroAppSync
+    let recorder: EventRecorder
+
+    init(cacheFile: URL) {
+        let recorder = EventRecorder()
+        var logger = Logger(label: "sync-tests")
+        logger.logLevel = .critical
+        sync = MicroAppSync(openCache: { try! SyncCache.open(at: cacheFile) }, logger: logger, publish: recorder.record)
+        self.recorder = recorder
+    }
+}
+
+/// A temporary directory for cache files, removed at the end.
+func withTemporaryDirectory<T>(_ body: (URL) async throws -> T) async throws -> T {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sync-tests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    return try await body(directory)
+}
+
+/// A logged-in client of `server` for `user` (made with `LiveBFF.addUsers`).
+func client(of server: RunningBFF, as user: String) async throws -> HTTPClient {
+    let client = HTTPClient(endpoint: server.endpoint)
+    try await client.logIn(user)
+    return client
+}
+
+extension LiveBFF {
+    /// The endpoint of a port where nothing listens (yet): a stopped server's.
+    static func closedPort() async throws -> Int {
+        let bff = try LiveBFF()
+        defer { bff.remove() }
+        let server = try await bff.start()
+        await server.stop()
+        return server.port
+    }
+}

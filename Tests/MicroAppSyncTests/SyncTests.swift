@@ -1,0 +1,168 @@
+import BFFTesting
+import CanvasCore
+import Foundation
+import HTTPClient
+import MicroAppAPI
+import MicroAppModel
+import MicroAppSync
+import Testing
+
+@Suite("Sync engine against a real BFF and a real cache file", .serialized)
+struct SyncTests {
+    @Test("a new todo shows at once with a local id, then is synced to the server's id")
+    func createOnline() async throws {
+        try await withTemporaryDirectory { directory in
+            try await LiveBFF.withServer(users: ["ann"]) { server in
+                let subject = SyncUnderTest(cacheFile: directory.appendingPathComponent("cache.sqlite"))
+                subject.sync.connect(try await client(of: server, as: "ann"))
+                subject.sync.send(.todo(.create(NewTodo(title: "Buy milk", due: "2026-11-23"))))
+
+                let created = try await subject.recorder.first(TodoItemCreated.self)
+                #expect(LocalID.isLocal(created.item.id))
+                #expect(created.item.title == "Buy milk" && created.item.due == "2026-11-23")
+                let synced = try await subject.recorder.first(TodoItemSynced.self)
+                #expect(synced.localID == created.item.id && synced.item.id > 0 && synced.item.title == "Buy milk")
+                try await subject.recorder.waitForStatus(of: .todo) { $0.connection == .online && $0.pendingWrites == 0 }
+
+                let onServer = try await client(of: server, as: "ann").get(APIPath.todoItems, as: Page<TodoItem>.self)
+                #expect(onServer.items.map(\.title) == ["Buy milk"])
+                await subject.sync.stop()
+            }
+        }
+    }
+
+    @Test("writes made while the server is down wait in the outbox and reach it exactly once, in order")
+    func offlineOutbox() async throws {
+        try await withTemporaryDirectory { directory in
+            let bff = try LiveBFF()
+            defer { bff.remove() }
+            try bff.addUsers(["ann"])
+            var server = try await bff.start()
+            let port = server.port
+            let login = try await client(of: server, as: "ann")
+            await server.stop()
+
+            let subject = SyncUnderTest(cacheFile: directory.appendingPathComponent("cache.sqlite"))
+            subject.sync.connect(HTTPClient(endpoint: .loopback(port: port), token: login.token))
+            try await subject.recorder.waitForStatus(of: .todo) { $0.connection == .offline }
+            subject.sync.send(.todo(.create(NewTodo(title: "Written offline"))))
+            let created = try await subject.recorder.first(TodoItemCreated.self)
+            subject.sync.send(.todo(.update(id: created.item.id, TodoPatch(done: true))))
+            let completed = try await subject.recorder.first(TodoItemCompleted.self)
+            #expect(completed.item.id == created.item.id && completed.item.done)
+            subject.sync.send(.chat(.post(channel: "general", text: "hello from offline")))
+            try await subject.recorder.waitForStatus(of: .todo) { $0.connection == .offline && $0.pendingWrites == 2 }
+            try await subject.recorder.waitForStatus(of: .chat) { $0.pendingWrites == 1 }
+
+            server = try await bff.start(port: port)
+            try await subject.recorder.waitForStatus(of: .todo) { $0.connection == .online && $0.pendingWrites == 0 }
+            try await subject.recorder.waitForStatus(of: .chat) { $0.pendingWrites == 0 }
+            let synced = try await subject.recorder.first(TodoItemSynced.self)
+            #expect(synced.localID == created.item.id)
+
+            let reader = try await client(of: server, as: "ann")
+            let items = try await reader.get(APIPath.todoItems, as: Page<TodoItem>.self).items
+            #expect(items.map(\.title) == ["Written offline"])
+            #expect(items.first?.done == true)
+            let messages = try await reader.get(APIPath.chatMessages(channel: "general"), as: Page<ChatMessage>.self).items
+            #expect(messages.map(\.text) == ["hello from offline"])
+            #expect(messages.first?.author == "ann")
+            await subject.sync.stop()
+            await server.stop()
+        }
+    }
+
+    @Test("the cache answers at once on the next start, before and without any server")
+    func cachedStart() async throws {
+        try await withTemporaryDirectory { directory in
+            let file = directory.appendingPathComponent("cache.sqlite")
+            try await LiveBFF.withServer(users: ["ann"]) { server in
+                let first = SyncUnderTest(cacheFile: file)
+                first.sync.connect(try await client(of: server, as: "ann"))
+                first.sync.send(.todo(.create(NewTodo(title: "Kept"))))
+                _ = try await first.recorder.first(TodoItemSynced.self)
+                await first.sync.stop()
+            }
+            let second = SyncUnderTest(cacheFile: file)
+            second.sync.send(.todo(.load))
+            let loaded = try await second.recorder.first(TodoItemsLoaded.self)
+            #expect(loaded.origin == .cache)
+            #expect(loaded.items.map(\.title) == ["Kept"])
+            #expect(loaded.items.allSatisfy { !LocalID.isLocal($0.id) })
+            await second.sync.stop()
+        }
+    }
+
+    @Test("another client's changes arrive live, and our own writes are not published twice")
+    func liveChanges() async throws {
+        try await withTemporaryDirectory { directory in
+            try await LiveBFF.withServer(users: ["ann", "bob"]) { server in
+                let subject = SyncUnderTest(cacheFile: directory.appendingPathComponent("cache.sqlite"))
+                subject.sync.connect(try await client(of: server, as: "ann"))
+                try await subject.recorder.waitForStatus(of: .todo) { $0.connection == .online }
+                _ = try await subject.recorder.first(TodoItemsLoaded.self) { $0.origin == .server }
+
+                let otherDevice = try await client(of: server, as: "ann")
+                let made = try await otherDevice.post(APIPath.todoItems, body: NewTodo(title: "From the phone"), as: TodoItem.self)
+                let arrived = try await subject.recorder.first(TodoItemCreated.self, timeout: .seconds(1))
+                #expect(arrived.item == made)
+
+                let bob = try await client(of: server, as: "bob")
+                let said = try await bob.post(APIPath.chatMessages(channel: "general"), body: NewChatMessage(text: "hi \u{1B}[2J"), as: ChatMessage.self)
+                let received = try await subject.recorder.first(ChatMessageReceived.self, timeout: .seconds(1))
+                #expect(received.message == said && !received.mine)
+
+                subject.sync.send(.chat(.post(channel: "general", text: "mine")))
+                _ = try await subject.recorder.first(ChatMessageSynced.self)
+                try await Task.sleep(for: .milliseconds(300))  // room for the server's echo
+                // The local copy (with its local id) and at most one server copy, both marked mine;
+                // the widget replaces the one by the other (`ChatMessageSynced`).
+                let mine = subject.recorder.all(ChatMessageReceived.self).filter { $0.message.text == "mine" }
+                #expect(mine.allSatisfy { $0.mine })
+                #expect(mine.filter { LocalID.isLocal($0.message.id) }.count == 1)
+                #expect(mine.filter { !LocalID.isLocal($0.message.id) }.count <= 1)
+                await subject.sync.stop()
+            }
+        }
+    }
+
+    @Test("a todo made and deleted offline never reaches the server")
+    func unsentDelete() async throws {
+        try await withTemporaryDirectory { directory in
+            let port = try await LiveBFF.closedPort()
+            let subject = SyncUnderTest(cacheFile: directory.appendingPathComponent("cache.sqlite"))
+            subject.sync.connect(HTTPClient(endpoint: .loopback(port: port)))
+            subject.sync.send(.todo(.create(NewTodo(title: "Never mind"))))
+            let created = try await subject.recorder.first(TodoItemCreated.self)
+            subject.sync.send(.todo(.delete(id: created.item.id)))
+            let deleted = try await subject.recorder.first(TodoItemDeleted.self)
+            #expect(deleted.id == created.item.id)
+            try await subject.recorder.waitForStatus(of: .todo) { $0.pendingWrites == 0 }
+            subject.sync.send(.todo(.load))
+            let loaded = try await subject.recorder.first(TodoItemsLoaded.self)
+            #expect(loaded.items.isEmpty)
+            await subject.sync.stop()
+        }
+    }
+
+    @Test("calendar events made offline show in the loaded range with a local id")
+    func calendarRange() async throws {
+        try await withTemporaryDirectory { directory in
+            try await LiveBFF.withServer(users: ["ann"]) { server in
+                let subject = SyncUnderTest(cacheFile: directory.appendingPathComponent("cache.sqlite"))
+                let november = DayRange(first: "2026-11-01", last: "2026-11-30")
+                subject.sync.send(.calendar(.create(NewCalendarEvent(title: "Standup", start: "2026-11-23T09:30:00Z", end: "2026-11-23T10:00:00Z"))))
+                subject.sync.send(.calendar(.load(november)))
+                let cached = try await subject.recorder.first(CalendarEventsLoaded.self)
+                #expect(cached.events.map(\.title) == ["Standup"] && LocalID.isLocal(cached.events[0].id))
+
+                subject.sync.connect(try await client(of: server, as: "ann"))
+                let synced = try await subject.recorder.first(CalendarEventSynced.self)
+                #expect(synced.event.title == "Standup" && synced.event.id > 0)
+                let fromServer = try await subject.recorder.first(CalendarEventsLoaded.self) { $0.origin == .server }
+                #expect(fromServer.events.map(\.id) == [synced.event.id])
+                await subject.sync.stop()
+            }
+        }
+    }
+}

@@ -9,24 +9,29 @@ import MicroAppAPI
 /// Every method is one transaction; callers are the `MicroAppSync` actor only.
 public struct SyncCache: Sendable {
     let writer: any DatabaseWriter
+    /// Kept alive as long as the cache: the lock that makes the file this process's alone.
+    private let lock: (any Sendable)?
 
     /// Opens (creating) the cache at `url`. A file that cannot be read as a cache is moved aside
     /// to `NAME.corrupt-TIME` and a new one started: a cache holds nothing the server does not,
     /// except unsent writes, which the moved file keeps for inspection.
-    public static func open(at url: URL) throws -> SyncCache {
+    ///
+    /// - Parameter lock: Held as long as the cache is open (see `MicroAppLink` for why one
+    ///   process owns a cache file).
+    public static func open(at url: URL, holding lock: (any Sendable)? = nil) throws -> SyncCache {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         do {
-            return try SyncCache(writer: DatabaseQueue(path: url.path, configuration: configuration))
+            return try SyncCache(writer: DatabaseQueue(path: url.path, configuration: configuration), lock: lock)
         } catch {
             let aside = url.appendingPathExtension("corrupt-\(Int(Date().timeIntervalSince1970))")
             try? FileManager.default.moveItem(at: url, to: aside)
-            return try SyncCache(writer: DatabaseQueue(path: url.path, configuration: configuration))
+            return try SyncCache(writer: DatabaseQueue(path: url.path, configuration: configuration), lock: lock)
         }
     }
 
     /// A cache that lives only as long as the process (tests, or when the file cannot be used).
     public static func inMemory() throws -> SyncCache {
-        try SyncCache(writer: DatabaseQueue(configuration: configuration))
+        try SyncCache(writer: DatabaseQueue(configuration: configuration), lock: nil)
     }
 
     private static var configuration: Configuration {
@@ -38,8 +43,9 @@ public struct SyncCache: Sendable {
         return configuration
     }
 
-    init(writer: any DatabaseWriter) throws {
+    init(writer: any DatabaseWriter, lock: (any Sendable)?) throws {
         self.writer = writer
+        self.lock = lock
         try writer.writeWithoutTransaction { db in
             if !db.configuration.readonly, writer.path != ":memory:" {
                 try db.execute(sql: "PRAGMA journal_mode = WAL")

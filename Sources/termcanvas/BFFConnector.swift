@@ -1,6 +1,8 @@
 import BFFAccess
+import CanvasCore
 import Foundation
 import Logging
+import MicroAppModel
 
 /// Decides which BFF the dashboard uses and gets it ready: the remote one of `--bff URL` (whose
 /// token `termcanvas login` stored), or this user's local server, started if none runs.
@@ -39,5 +41,38 @@ struct BFFConnector {
                 throw error
             }
         }
+    }
+}
+
+/// Starts the local BFF again when the dashboard loses it (it was killed, or exited idle while
+/// this dashboard was asleep): once per offline spell, so a server that cannot start is not
+/// started in a loop. The live stream reconnects by itself once the new server listens.
+@MainActor
+final class LocalServerWatchdog {
+    private let connector: BFFConnector
+    private var subscription: Subscription?
+    private var restarting = false
+
+    init(connector: BFFConnector, bus: EventBus) {
+        self.connector = connector
+        subscription = bus.subscribe(to: SyncStatusChanged.self) { [weak self] changed, _ in
+            guard changed.app == .todo else { return }
+            self?.connectionChanged(to: changed.status.connection)
+        }
+    }
+
+    private func connectionChanged(to connection: SyncStatus.Connection) {
+        guard connection == .offline else {
+            restarting = false
+            return
+        }
+        guard !restarting else { return }
+        restarting = true
+        connector.logger.info("local BFF lost; starting it again")
+        _ = connector.connectLocal()
+    }
+
+    func cancel() {
+        subscription?.cancel()
     }
 }

@@ -4,6 +4,7 @@ import CanvasUI
 import BFFAccess
 import Foundation
 import Logging
+import MicroAppModel
 import NcursesTerminal
 
 /// Runs the dashboard in the terminal.
@@ -52,6 +53,15 @@ struct Dashboard: AsyncParsableCommand {
         let link = MicroAppLink(paths: paths, remote: remote?.credential, effects: effects, logger: logger)
         let host = composition.makeHost(canvas: canvas, theme: adapt(baseTheme), today: options.fixedToday,
                                         size: terminal.size, library: fitted, effects: effects)
+        let standardCatalog = host.catalog
+        let registry = host.bus.subscribe(to: RegistryLoaded.self) { loaded, _ in
+            host.catalog = standardCatalog.matching(registry: loaded.apps)
+        }
+        let watchdog = remote == nil ? LocalServerWatchdog(connector: connector, bus: host.bus) : nil
+        defer {
+            registry.cancel()
+            watchdog?.cancel()
+        }
         // A layout read from a file starts a history of its own.
         if !(options.layout.map(LayoutSource.looksLikeFile) ?? false) { host.restoreHistory() }
         // The micro-apps' server is found or started once the first frame is out, so starting a

@@ -16,20 +16,36 @@ struct MicroAppLink {
     /// - Parameters:
     ///   - remote: The team server of `--bff`, or nil for this user's local one.
     init(paths: Paths, remote: Credential?, effects: Effects, logger: Logger) {
-        let file = paths.syncCache(for: remote)
+        let name = paths.syncCache(for: remote)
         var syncLogger = logger
         syncLogger[metadataKey: "component"] = "sync"
         let sync = MicroAppSync(openCache: {
             do {
-                return try SyncCache.open(at: file)
+                return try Self.openOwnCache(name)
             } catch {
-                logger.error("micro-app cache unusable; nothing is kept offline", metadata: ["file": "\(file.path)", "error": "\(error)"])
-                effects.post(.notice(.error("Offline cache unusable (\(file.path)): \(error)")))
+                logger.error("micro-app cache unusable; nothing is kept offline", metadata: ["cache": "\(name.path)", "error": "\(error)"])
+                effects.post(.notice(.error("Offline cache unusable (\(name.path)): \(error)")))
                 return try! SyncCache.inMemory()  // an in-memory database cannot fail to open
             }
         }, logger: syncLogger, publish: { effects.post(.publish($0)) })
         self.sync = sync
         commands = AppCommands { sync.send($0) }
+    }
+
+    /// Opens the first cache file of `name` no other dashboard holds: `local.sqlite`, then
+    /// `local-2.sqlite`, and so on.
+    ///
+    /// One process owns a cache, outbox included: two dashboards sending one outbox would each
+    /// apply the other's answers to a cache whose canvas never hears of them. A second dashboard
+    /// of the same user gets a cache of its own, which the next start may reuse, unsent writes and all.
+    nonisolated static func openOwnCache(_ name: URL) throws -> SyncCache {
+        try FileManager.default.createDirectory(at: name.deletingLastPathComponent(), withIntermediateDirectories: true)
+        for slot in 1...9 {
+            let stem = slot == 1 ? name.path : "\(name.path)-\(slot)"
+            guard let lock = try InstanceLock.acquire(URL(fileURLWithPath: stem + ".lock")) else { continue }
+            return try SyncCache.open(at: URL(fileURLWithPath: stem + ".sqlite"), holding: lock)
+        }
+        throw BFFAccessError.io(path: name.path, errno: EWOULDBLOCK)
     }
 
     /// Hands the sync engine the server `target` reaches.
@@ -46,11 +62,12 @@ struct MicroAppLink {
 }
 
 extension Paths {
-    /// The micro-apps' offline cache: one file per server and user.
+    /// The micro-apps' offline cache, one per server and user, without its extension (see
+    /// `MicroAppLink.openOwnCache`).
     func syncCache(for remote: Credential?) -> URL {
         let name = remote.flatMap { credential in
             (try? ServerURL(credential.server)).map { "\($0.fileStem)-\(credential.user)" }
         } ?? "local"
-        return dataDirectory.appendingPathComponent("cache").appendingPathComponent(name + ".sqlite")
+        return dataDirectory.appendingPathComponent("cache").appendingPathComponent(name)
     }
 }

@@ -21,15 +21,21 @@ public struct WidgetDescriptor: Sendable {
     }
 }
 
-/// The registered widget kinds, in the order the catalog shows them.
+/// The widget kinds the canvas can show: those the `a` catalog lists, in its order, and others
+/// it still mounts where a layout has them (a micro-app the current server does not host).
 public struct WidgetCatalog: Sendable {
     public let descriptors: [WidgetDescriptor]
+    private let unlisted: [WidgetDescriptor]
 
-    public init(_ descriptors: [WidgetDescriptor]) {
+    public init(_ descriptors: [WidgetDescriptor], alsoMounting unlisted: [WidgetDescriptor] = []) {
         self.descriptors = descriptors
+        self.unlisted = unlisted
     }
 
     public func descriptor(for kind: AppKind) -> WidgetDescriptor? {
-        descriptors.first { $0.kind == kind }
+        descriptors.first { $0.kind == kind } ?? unlisted.first { $0.kind == kind }
     }
+
+    /// Every kind it can mount, listed or not.
+    public var all: [WidgetDescriptor] { descriptors + unlisted.filter { kind in !descriptors.contains { $0.kind == kind.kind } } }
 }

@@ -1,0 +1,19 @@
+import CanvasCore
+import CanvasUI
+import MicroAppAPI
+import MicroAppModel
+
+extension WidgetCatalog {
+    /// The catalog as a BFF's registry describes it: the micro-apps it hosts that this dashboard
+    /// has a widget for, with the registry's name, version and description, in the registry's
+    /// order; then the widgets that need no server (the Event Log). Every kind stays mountable.
+    func matching(registry apps: [MicroAppInfo]) -> WidgetCatalog {
+        let served = apps.compactMap { app in
+            descriptor(for: AppKind(app.id)).map { widget in
+                WidgetDescriptor(kind: widget.kind, name: app.name, summary: app.description, version: app.version, make: widget.make)
+            }
+        }
+        let serverless = all.filter { MicroAppID(rawValue: $0.kind.rawValue) == nil }
+        return WidgetCatalog(served + serverless, alsoMounting: all)
+    }
+}

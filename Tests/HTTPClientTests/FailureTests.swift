@@ -1,3 +1,4 @@
+import BFFTesting
 import Foundation
 import HTTPClient
 import Testing

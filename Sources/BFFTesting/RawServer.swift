@@ -11,8 +11,8 @@ import Synchronization
 /// on Swift's cooperative pool, which the client under test needs) with the connection's index
 /// (0 for the first); handlers usually answer with `Connection: close`, so one connection is one
 /// request.
-final class RawServer: Sendable {
-    let port: Int
+public final class RawServer: Sendable {
+    public let port: Int
     private let listener: Int32
     private let stopped = Atomic<Bool>(false)
     private let heads = Mutex<[String]>([])
@@ -20,16 +20,16 @@ final class RawServer: Sendable {
     private let accepted = Atomic<Int>(0)
 
     /// The request heads read so far, in order.
-    var requests: [String] { heads.withLock { $0 } }
+    public var requests: [String] { heads.withLock { $0 } }
     /// Connections whose client closed them (seen by `waitForClose`).
-    var closedByClient: Int { closes.load(ordering: .relaxed) }
+    public var closedByClient: Int { closes.load(ordering: .relaxed) }
     /// Connections accepted so far.
-    var connections: Int { accepted.load(ordering: .relaxed) }
+    public var connections: Int { accepted.load(ordering: .relaxed) }
 
     /// - Parameters:
     ///   - backlog: The listen backlog; with `accepting` false and a full backlog, connects hang.
     ///   - accepting: Whether to accept connections at all.
-    init(backlog: Int32 = 64, accepting: Bool = true, handler: @escaping @Sendable (RawConnection, Int) -> Void = { _, _ in }) throws {
+    public init(backlog: Int32 = 64, accepting: Bool = true, handler: @escaping @Sendable (RawConnection, Int) -> Void = { _, _ in }) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw RawServerError.socket(errno) }
         var yes: Int32 = 1
@@ -75,7 +75,7 @@ final class RawServer: Sendable {
     deinit { stop() }
 
     /// Stops accepting; connections in progress carry on until their handlers return.
-    func stop() {
+    public func stop() {
         guard !stopped.exchange(true, ordering: .relaxed) else { return }
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
@@ -85,12 +85,12 @@ final class RawServer: Sendable {
     fileprivate func recordClose() { closes.add(1, ordering: .relaxed) }
 }
 
-enum RawServerError: Error {
+public enum RawServerError: Error {
     case socket(Int32)
 }
 
 /// One accepted connection, used by one handler thread.
-final class RawConnection: @unchecked Sendable {
+public final class RawConnection: @unchecked Sendable {
     private let fd: Int32
     private let server: RawServer
     private var closed = false
@@ -103,7 +103,7 @@ final class RawConnection: @unchecked Sendable {
     /// Reads one request (head and a `Content-Length` body); returns the head, or nil when the
     /// client closed first.
     @discardableResult
-    func readRequest() -> String? {
+    public func readRequest() -> String? {
         var data: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
@@ -128,7 +128,7 @@ final class RawConnection: @unchecked Sendable {
     }
 
     /// Writes all of `text`.
-    func write(_ text: String) {
+    public func write(_ text: String) {
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -138,14 +138,14 @@ final class RawConnection: @unchecked Sendable {
     }
 
     /// A whole response, with `Connection: close` unless `keepAlive`.
-    func respond(status: String, headers: [String] = [], body: String = "", keepAlive: Bool = false) {
+    public func respond(status: String, headers: [String] = [], body: String = "", keepAlive: Bool = false) {
         let connection = keepAlive ? [] : ["Connection: close"]
         let head = (["HTTP/1.1 \(status)", "Content-Length: \(body.utf8.count)"] + connection + headers).joined(separator: "\r\n")
         write(head + "\r\n\r\n" + body)
     }
 
     /// Blocks until the client closes the connection (or `limit` passes); counts the close.
-    func waitForClose(limit: Duration = .seconds(10)) {
+    public func waitForClose(limit: Duration = .seconds(10)) {
         var timeout = timeval(tv_sec: Int(limit.components.seconds), tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var buffer = [UInt8](repeating: 0, count: 1024)
@@ -159,7 +159,7 @@ final class RawConnection: @unchecked Sendable {
         }
     }
 
-    func close() {
+    public func close() {
         guard !closed else { return }
         closed = true
         #if canImport(Glibc)
@@ -172,11 +172,11 @@ final class RawConnection: @unchecked Sendable {
 
 /// A loopback port that refuses connections: bound (so no other test can take it) but not
 /// listening, for as long as this value lives.
-final class ClosedPort {
-    let port: Int
+public final class ClosedPort {
+    public let port: Int
     private let fd: Int32
 
-    init() throws {
+    public init() throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw RawServerError.socket(errno) }
         var address = sockaddr_in()

@@ -113,7 +113,7 @@ let package = Package(
         // Micro-benchmarks of the render path (run with `swift run -c release tc-bench`).
         .executableTarget(
             name: "tc-bench",
-            dependencies: ["CanvasCore", "CanvasUI", "Widgets", "LayoutStore", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CanvasCore", "CanvasUI", "Widgets", "LayoutStore", "BFF", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         // Test helper: a real BFF on a loopback port or unix socket with a temporary data directory.

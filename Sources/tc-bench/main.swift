@@ -113,5 +113,9 @@ func storeBenchmarks() throws {
     measure("load with a full history (500 steps)", iterations: 50) { _ = try! store.load(named: "steps") }
 }
 
-try MainActor.assumeIsolated { try main() }
-try storeBenchmarks()
+if CommandLine.arguments.dropFirst().first == "seed" {
+    try seed(arguments: Array(CommandLine.arguments.dropFirst(2)))
+} else {
+    try MainActor.assumeIsolated { try main() }
+    try storeBenchmarks()
+}

@@ -46,8 +46,21 @@ struct FileLogHandler: LogHandler {
     func log(event: LogEvent) {
         let merged = metadata.merging(event.metadata ?? [:]) { $1 }
         let fields = merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        let time = Date().ISO8601Format(.iso8601.time(includingFractionalSeconds: true))
-        file.append("\(time) \(event.level) \(label): \(event.message)\(fields.isEmpty ? "" : " " + fields)\n")
+        file.append("\(Self.timeOfDay()) \(event.level) \(label): \(event.message)\(fields.isEmpty ? "" : " " + fields)\n")
+    }
+
+    /// `HH:MM:SS.mmm` in UTC, written by hand: the server logs every request, and Foundation's
+    /// ISO 8601 formatting was a measurable share of a request's time.
+    static func timeOfDay() -> String {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let seconds = Int(now.tv_sec) % 86_400
+        let milliseconds = Int(now.tv_nsec) / 1_000_000
+        func pad(_ value: Int, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return "\(pad(seconds / 3600, 2)):\(pad(seconds / 60 % 60, 2)):\(pad(seconds % 60, 2)).\(pad(milliseconds, 3))"
     }
 }
 

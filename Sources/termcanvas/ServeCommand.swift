@@ -68,7 +68,7 @@ struct ServeCommand: AsyncParsableCommand {
         unlink(directory.socket.path)
         defer { unlink(directory.socket.path) }
         configuration.unixSocketPath = directory.socket.path
-        configuration.localAccount = LocalAccount(userName: LocalUserName.current) { token in
+        configuration.localAccount = LocalAccount(userName: LocalAccount.defaultUserName) { token in
             try PrivateFile.write(token, to: directory.token)
         }
         configuration.onServerRunning = { _ in
@@ -91,13 +91,3 @@ struct ServeCommand: AsyncParsableCommand {
     }
 }
 
-/// The name of the local server's user: the OS login name when the BFF accepts it as a user name,
-/// so chat messages from this machine carry it; `local` otherwise.
-enum LocalUserName {
-    static var current: String {
-        guard let entry = getpwuid(getuid()), let name = entry.pointee.pw_name.map({ String(cString: $0) }),
-              BFFUser.isValidName(name)
-        else { return "local" }
-        return name
-    }
-}

@@ -15,6 +15,15 @@ public struct LocalAccount: Sendable {
         self.publishToken = publishToken
     }
 
+    /// The OS login name when the BFF accepts it as a user name, so chat messages from this
+    /// machine carry it; `local` otherwise.
+    public static var defaultUserName: String {
+        guard let entry = getpwuid(getuid()), let name = entry.pointee.pw_name.map({ String(cString: $0) }),
+              BFFUser.isValidName(name)
+        else { return "local" }
+        return name
+    }
+
     /// Makes sure the user exists and publishes a token for it.
     func prepare(store: BFFStore, issuer: TokenIssuer) async throws {
         let user = try store.user(named: userName) ?? store.addUser(name: userName, password: nil)

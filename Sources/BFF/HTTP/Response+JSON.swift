@@ -14,12 +14,20 @@ extension Response {
 
     /// The same for the hot response types, written without `JSONEncoder` (see `JSONWritable`).
     static func json(_ value: some JSONWritable, status: HTTPResponse.Status = .ok) throws -> Response {
+        .json(bytes: .json(value), status: status)
+    }
+
+    /// A JSON body already written.
+    static func json(bytes: ByteBuffer, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: bytes))
+    }
+}
+
+extension ByteBuffer {
+    /// `value` as JSON bytes, written without `JSONEncoder` (see `JSONWritable`).
+    static func json(_ value: some JSONWritable) -> ByteBuffer {
         var output = JSONOutput(capacity: 4096)
         value.write(to: &output)
-        return Response(
-            status: status,
-            headers: [.contentType: "application/json; charset=utf-8"],
-            body: .init(byteBuffer: ByteBuffer(bytes: output.bytes))
-        )
+        return ByteBuffer(bytes: output.bytes)
     }
 }

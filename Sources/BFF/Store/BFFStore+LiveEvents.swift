@@ -46,6 +46,10 @@ extension BFFStore {
         if id % 256 == 0 {
             try LiveEventRecord.filter(LiveEventRecord.Columns.id <= id - Self.retainedLiveEvents).deleteAll(db)
         }
+        if name.app == "todo", let owner {
+            let pages = todoPages
+            db.afterNextTransaction(onCommit: { _ in pages.invalidate(owner: owner) })
+        }
         let published = LiveEventHub.Published(event: record.event, ownerID: owner)
         let hub = liveEvents
         db.afterNextTransaction(onCommit: { _ in hub.publish(published) })

@@ -15,6 +15,8 @@ public struct BFFStore: Sendable {
     let bcryptCost: UInt8
     /// Where committed changes are published to the live event streams.
     public let liveEvents: LiveEventHub
+    /// Todo list pages as last served; `record` drops a user's when their todos change.
+    let todoPages = TodoPageCache()
 
     /// Wraps an open database and brings its schema up to date.
     /// - Throws: `BFFStoreError.newerVersion` when the file was written by a newer schema.

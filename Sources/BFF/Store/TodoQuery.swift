@@ -1,5 +1,5 @@
 /// What a todo list asks for: filters, a page size and where the previous page ended.
-public struct TodoQuery: Sendable, Equatable {
+public struct TodoQuery: Sendable, Hashable {
     public var done: Bool?
     /// Earliest due date, inclusive (`YYYY-MM-DD`); items without a due date are left out when set.
     public var from: String?

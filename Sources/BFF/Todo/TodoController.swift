@@ -15,10 +15,14 @@ struct TodoController {
 
     @Sendable func list(_ request: Request, context: BFFRequestContext) async throws -> Response {
         let owner = try context.userID()
-        let query = try TodoQuery(parsing: request)
-        let page = try store.todos(owner: owner, query: query)
+        let key = TodoPageCache.Key(owner: owner, query: try TodoQuery(parsing: request))
+        if let cached = store.todoPages.page(for: key) { return .json(bytes: cached) }
+        let generation = store.todoPages.generation(of: owner)
+        let page = try store.todos(owner: owner, query: key.query)
         let next = page.more ? page.items.last.map { String($0.id) } : nil
-        return try .json(Page(items: page.items, next: next))
+        let bytes = ByteBuffer.json(Page(items: page.items, next: next))
+        store.todoPages.store(bytes, for: key, readAt: generation)
+        return .json(bytes: bytes)
     }
 
     @Sendable func create(_ request: Request, context: BFFRequestContext) async throws -> Response {

@@ -1,0 +1,61 @@
+import BFF
+import Foundation
+import HummingbirdTesting
+import MicroAppAPI
+import Testing
+
+/// The list of todos is served from a per-user cache of pages (`TodoPageCache`); every change must
+/// show in the very next list, for its owner only.
+@Suite("BFF todo list pages stay current")
+struct TodoPageCacheTests {
+    @Test("each change shows in the next list; another user's list and other queries stay their own")
+    func changesShowAtOnce() async throws {
+        let harness = try BFFHarness()
+        defer { harness.remove() }
+        try harness.addUsers("ann", "bob")
+        try await harness.withServer { client in
+            let ann = try await client.token(for: "ann")
+            let bob = try await client.token(for: "bob")
+            func titles(_ token: String, _ query: String = "") async throws -> [String] {
+                try await client.send(.get, APIPath.todoItems + query, token: token).decode(Page<TodoItem>.self).items.map(\.title)
+            }
+            #expect(try await titles(ann).isEmpty)
+            let milk = try await client.send(.post, APIPath.todoItems, token: ann, json: NewTodo(title: "milk")).decode(TodoItem.self)
+            #expect(try await titles(ann) == ["milk"])
+            #expect(try await titles(ann, "?done=false") == ["milk"])
+            #expect(try await titles(bob).isEmpty)
+
+            _ = try await client.send(.patch, APIPath.todoItem(milk.id), token: ann, json: TodoPatch(title: "oat milk", done: true))
+            #expect(try await titles(ann) == ["oat milk"])
+            #expect(try await titles(ann, "?done=false").isEmpty)
+            #expect(try await titles(ann, "?done=true") == ["oat milk"])
+
+            _ = try await client.send(.post, APIPath.todoItems, token: bob, json: NewTodo(title: "bob's"))
+            #expect(try await titles(ann) == ["oat milk"])
+            #expect(try await titles(bob) == ["bob's"])
+
+            _ = try await client.send(.delete, APIPath.todoItem(milk.id), token: ann)
+            #expect(try await titles(ann).isEmpty)
+            #expect(try await titles(ann, "?done=true").isEmpty)
+        }
+    }
+
+    @Test("lists read while changes commit never keep an old page")
+    func concurrentReadsAndWrites() async throws {
+        let harness = try BFFHarness()
+        defer { harness.remove() }
+        try harness.addUsers("ann")
+        try await harness.withServer { client in
+            let ann = try await client.token(for: "ann")
+            for round in 1...20 {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask { _ = try await client.send(.post, APIPath.todoItems, token: ann, json: NewTodo(title: "item \(round)")) }
+                    for _ in 0..<4 { group.addTask { _ = try await client.send(.get, APIPath.todoItems, token: ann) } }
+                    try await group.waitForAll()
+                }
+                let count = try await client.send(.get, APIPath.todoItems, token: ann).decode(Page<TodoItem>.self).items.count
+                #expect(count == round)
+            }
+        }
+    }
+}

@@ -6,6 +6,7 @@ import Foundation
 import Logging
 import MicroAppModel
 import NcursesTerminal
+import Widgets
 
 /// Runs the dashboard in the terminal.
 struct Dashboard: AsyncParsableCommand {
@@ -52,7 +53,8 @@ struct Dashboard: AsyncParsableCommand {
         let effects = Effects()
         let link = MicroAppLink(paths: paths, remote: remote?.credential, effects: effects, logger: logger)
         let host = composition.makeHost(canvas: canvas, theme: adapt(baseTheme), today: options.fixedToday,
-                                        size: terminal.size, library: fitted, effects: effects)
+                                        size: terminal.size, library: fitted, catalog: .standard(commands: link.commands),
+                                        effects: effects)
         let standardCatalog = host.catalog
         let registry = host.bus.subscribe(to: RegistryLoaded.self) { loaded, _ in
             host.catalog = standardCatalog.matching(registry: loaded.apps)

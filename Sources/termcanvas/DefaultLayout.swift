@@ -5,8 +5,9 @@ import CanvasCore
 enum DefaultLayout {
     static func make() -> LayoutData {
         LayoutData(name: "default", panes: [
-            Pane(id: 1, app: .calendar, frame: Rect(x: 0, y: 0, width: 5, height: 12)),
-            Pane(id: 2, app: .eventLog, frame: Rect(x: 5, y: 0, width: 7, height: 12)),
+            Pane(id: 1, app: .todo, frame: Rect(x: 0, y: 7, width: 5, height: 5)),
+            Pane(id: 2, app: .calendar, frame: Rect(x: 0, y: 0, width: 5, height: 7)),
+            Pane(id: 3, app: .chat, frame: Rect(x: 5, y: 0, width: 7, height: 12)),
         ], focused: 1)
     }
 }

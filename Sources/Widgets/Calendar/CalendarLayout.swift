@@ -28,8 +28,11 @@ struct CalendarLayout: Equatable {
         return CalendarDate(year: month.year, month: month.month, day: day)
     }
 
-    func draw(_ grid: MonthGrid, selected: CalendarDate, today: CalendarDate?,
-              into buffer: inout Buffer, theme: Theme, focused: Bool) {
+    /// Draws the month; days in `marked` (events, due todos) get a `•` before their number.
+    /// - Returns: the first row below the month and its footer, free for an agenda.
+    @discardableResult
+    func draw(_ grid: MonthGrid, selected: CalendarDate, today: CalendarDate?, marked: Set<CalendarDate> = [],
+              into buffer: inout Buffer, theme: Theme, focused: Bool) -> Int {
         let title = "\(Self.monthNames[selected.month - 1]) \(selected.year)"
         buffer.writeCentered(title, row: 0, in: buffer.bounds, style: theme[.heading])
         for (column, name) in grid.headers.enumerated() {
@@ -48,6 +51,10 @@ struct CalendarLayout: Equatable {
             let label = day < 10 ? "  \(day)" : " \(day)"
             let x = left + column * cellWidth + cellWidth - 3
             buffer.write(label, at: Point(x: x, y: Self.firstWeekRow + row), style: style)
+            if marked.contains(date) {
+                buffer.write("•", at: Point(x: x + (day < 10 ? 1 : 0), y: Self.firstWeekRow + row),
+                             style: date == selected ? style : theme[.accent])
+            }
         }
         let footerRow = Self.firstWeekRow + grid.weekCount + 1
         if footerRow < size.height {
@@ -55,5 +62,6 @@ struct CalendarLayout: Equatable {
             let text = "\(weekday), \(selected.day) \(Self.monthNames[selected.month - 1]) \(selected.year)"
             buffer.writeCentered(text, row: footerRow, in: buffer.bounds, style: theme[.accent])
         }
+        return footerRow + 1
     }
 }

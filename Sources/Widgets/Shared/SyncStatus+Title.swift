@@ -1,0 +1,20 @@
+import CanvasUI
+import Foundation
+import MicroAppModel
+
+extension SyncStatus {
+    /// What a pane title adds for this status: nothing when all is well; `offline, synced 14:02`,
+    /// the server's trouble, and writes not yet sent otherwise.
+    func titleSuffix(clock: CanvasClock) -> String {
+        var parts: [String] = []
+        switch connection {
+        case .online, .connecting: break
+        case .offline:
+            parts.append("offline" + (lastSynced.map { ", synced \(clock.timeOfDay($0).prefix(5))" } ?? ""))
+        case .failing(let reason):
+            parts.append(reason)
+        }
+        if pendingWrites > 0 { parts.append("\(pendingWrites) unsent") }
+        return parts.isEmpty ? "" : " · " + parts.joined(separator: " · ")
+    }
+}

@@ -1,0 +1,235 @@
+import CanvasCore
+import CanvasUI
+import MicroAppAPI
+import MicroAppModel
+
+/// The todo micro-app: the user's items with done state and due dates, filtered to the day the
+/// calendar selects (`calendar.date.selected`; `c` clears it).
+///
+/// It changes nothing itself: keys send commands to the sync engine, whose `todo.*` events (from
+/// the cache at once, then from the server) are what it shows.
+public struct TodoWidget: Widget {
+    public nonisolated static func descriptor(commands: AppCommands) -> WidgetDescriptor {
+        WidgetDescriptor(kind: .todo, name: "Todo", summary: "Your todo list; follows the calendar's day", version: "1.0.0") { config, state in
+            TodoWidget(config: config, state: state, commands: commands)
+        }
+    }
+
+    enum Mode: Equatable {
+        case list
+        /// Typing a new item, or a new text for `editing`.
+        case input(InlineInput, editing: Int64?)
+        case confirmDelete(TodoItem)
+    }
+
+    private(set) var list: TodoList
+    private(set) var mode = Mode.list
+    private(set) var status: SyncStatus?
+    private var top = 0
+    private var viewport = Size.zero
+    private var clock = CanvasClock()
+    private let commands: AppCommands
+    /// The item selected when the layout was saved, until the items arrive.
+    private var restoreSelection: Int64?
+
+    public init(config: WidgetValues = [:], state: WidgetValues = [:], commands: AppCommands = .none) {
+        self.commands = commands
+        list = TodoList(filter: state["filter"].flatMap(CalendarDate.init(iso:)))
+        restoreSelection = state["selected"].flatMap { Int64($0) }
+    }
+
+    public var title: String {
+        var title = "Todo"
+        if let day = list.filter { title += " · " + DayLabel.short(day) }
+        title += " \(list.openCount)/\(list.visible.count)"
+        return title + (status?.titleSuffix(clock: clock) ?? "")
+    }
+
+    public var subscriptions: [EventPattern] {
+        [.prefix("todo."), .exact(DateSelected.name), .exact(SyncStatusChanged.name)]
+    }
+
+    public var capturesText: Bool { mode != .list }
+
+    public var state: WidgetValues {
+        var state: WidgetValues = [:]
+        if let filter = list.filter { state["filter"] = filter.iso }
+        if let id = list.selectedItem?.id ?? restoreSelection { state["selected"] = String(id) }
+        return state
+    }
+
+    public mutating func mount(_ context: WidgetContext) throws {
+        clock = context.clock
+        commands.send(.todo(.load))
+    }
+
+    public mutating func resize(to size: Size) {
+        viewport = size
+        scrollToSelection()
+    }
+
+    public mutating func receive(_ event: CanvasEvent) throws {
+        switch event.payload {
+        case let loaded as TodoItemsLoaded:
+            list.replaceAll(loaded.items)
+            if let id = restoreSelection, loaded.items.contains(where: { $0.id == id }) {
+                list.select(id: id)
+                restoreSelection = nil
+            }
+        case let created as TodoItemCreated:
+            list.upsert(created.item)
+            if LocalID.isLocal(created.item.id) { list.select(id: created.item.id) }
+        case let updated as TodoItemUpdated: list.upsert(updated.item)
+        case let completed as TodoItemCompleted: list.upsert(completed.item)
+        case let deleted as TodoItemDeleted: list.remove(deleted.id)
+        case let synced as TodoItemSynced: list.replace(synced.localID, with: synced.item)
+        case let selected as DateSelected: list.filter = selected.date
+        case let changed as SyncStatusChanged where changed.app == .todo: status = changed.status
+        default: return
+        }
+        scrollToSelection()
+    }
+
+    public mutating func handle(_ input: InputEvent) throws -> InputDisposition {
+        switch (mode, input) {
+        case (.list, .key(let key)): return handleList(key)
+        case (.input(var entry, let editing), .key(let key)):
+            return handleInput(key, entry: &entry, editing: editing)
+        case (.confirmDelete(let item), .key(let key)):
+            if key == .char("y") || key == .char("Y") { commands.send(.todo(.delete(id: item.id))) }
+            mode = .list
+            return .handled
+        case (.list, .mouse(let mouse)):
+            switch mouse.action {
+            case .wheelUp: move(by: -3)
+            case .wheelDown: move(by: 3)
+            case .press: list.select(top + mouse.position.y)
+            }
+            return .handled
+        default:
+            return .ignored
+        }
+    }
+
+    private mutating func handleList(_ key: Key) -> InputDisposition {
+        guard key.modifiers.isEmpty else { return .ignored }
+        let page = max(1, viewport.height - 1)
+        switch key.code {
+        case .up: move(by: -1)
+        case .down: move(by: 1)
+        case .pageUp: move(by: -page)
+        case .pageDown: move(by: page)
+        case .home: move(by: -list.visible.count)
+        case .end: move(by: list.visible.count)
+        case .char(" "):
+            guard let item = list.selectedItem else { return .handled }
+            commands.send(.todo(.update(id: item.id, TodoPatch(done: !item.done))))
+        case .char("n"):
+            mode = .input(InlineInput(prompt: "New: "), editing: nil)
+        case .char("e"):
+            guard let item = list.selectedItem else { return .handled }
+            mode = .input(InlineInput(prompt: "Edit: ", text: TodoEntry.text(of: item)), editing: item.id)
+        case .char("d"):
+            guard let item = list.selectedItem else { return .handled }
+            mode = .confirmDelete(item)
+        case .char("c"):
+            list.filter = nil
+            scrollToSelection()
+        default:
+            return .ignored
+        }
+        return .handled
+    }
+
+    private mutating func handleInput(_ key: Key, entry: inout InlineInput, editing: Int64?) -> InputDisposition {
+        switch key.code {
+        case .escape:
+            mode = .list
+            return .handled
+        case .enter:
+            let today = clock.today
+            do {
+                let parsed = try TodoEntry.parse(entry.field.text, today: today)
+                if let id = editing {
+                    let due: String?? = parsed.due.map { $0?.iso }
+                    commands.send(.todo(.update(id: id, TodoPatch(title: parsed.title, due: due))))
+                } else {
+                    let due = parsed.due ?? list.filter
+                    commands.send(.todo(.create(NewTodo(title: parsed.title, due: due?.iso))))
+                }
+                mode = .list
+            } catch {
+                entry.problem = error.description
+                mode = .input(entry, editing: editing)
+            }
+            return .handled
+        default:
+            // Ctrl-E on an empty line is the canvas's (arrange mode); every other key is the field's.
+            if key == .ctrl("e"), entry.field.text.isEmpty { return .ignored }
+            guard entry.field.edit(key) else { return key.modifiers.isEmpty ? .handled : .ignored }
+            entry.problem = nil
+            mode = .input(entry, editing: editing)
+            return .handled
+        }
+    }
+
+    private mutating func move(by rows: Int) {
+        list.select(list.selected + rows)
+        scrollToSelection()
+    }
+
+    /// Scrolls so the selection is on screen.
+    private mutating func scrollToSelection() {
+        let rows = listRows
+        if list.selected < top { top = list.selected }
+        if list.selected >= top + rows { top = list.selected - rows + 1 }
+        top = max(0, min(top, list.visible.count - rows))
+    }
+
+    /// Rows the list may use: all but those an open input or question takes.
+    private var listRows: Int {
+        max(1, viewport.height - (mode == .list ? 0 : 2))
+    }
+
+    public func render(into buffer: inout Buffer, theme: Theme, focused: Bool) {
+        let rows = max(1, buffer.size.height - (mode == .list ? 0 : 2))
+        if list.visible.isEmpty {
+            let empty = list.filter.map { "Nothing due on \(DayLabel.short($0)). c shows everything." } ?? "No todos yet. n adds one."
+            buffer.write(empty, at: .zero, style: theme[.muted])
+        }
+        let today = clock.today
+        let end = min(list.visible.count, top + rows)
+        for (row, index) in (top..<max(top, end)).enumerated() {
+            guard let item = list.items[list.visible[index]] else { continue }
+            drawItem(item, row: row, selected: index == list.selected, focused: focused, today: today, into: &buffer, theme: theme)
+        }
+        switch mode {
+        case .list: break
+        case .input(let entry, _):
+            entry.draw(into: &buffer, row: buffer.size.height - 1, theme: theme)
+        case .confirmDelete(let item):
+            buffer.write("Delete \"\(item.title)\"? y/n", at: Point(x: 0, y: buffer.size.height - 1), style: theme[.warning])
+        }
+    }
+
+    private func drawItem(_ item: TodoItem, row: Int, selected: Bool, focused: Bool, today: CalendarDate,
+                          into buffer: inout Buffer, theme: Theme) {
+        let width = buffer.size.width
+        let base = selected ? theme[focused ? .selection : .selectionUnfocused] : theme[item.done ? .muted : .text]
+        if selected { buffer.fill(Rect(x: 0, y: row, width: width, height: 1), with: Cell(" ", style: base)) }
+        let due = item.due.flatMap(CalendarDate.init(iso:))
+        let dueText = due.map { " " + DayLabel.short($0) } ?? ""
+        let dueWidth = DisplayWidth.of(dueText)
+        let titleClip = Rect(x: 0, y: row, width: max(0, width - dueWidth), height: 1)
+        var x = buffer.write(item.done ? "[x] " : "[ ] ", at: Point(x: 0, y: row), style: base, clip: titleClip)
+        x = buffer.write(item.title, at: Point(x: x, y: row), style: base, clip: titleClip)
+        if LocalID.isLocal(item.id) {
+            buffer.write(" …", at: Point(x: x, y: row), style: selected ? base : theme[.muted], clip: titleClip)
+        }
+        if let due {
+            let overdue = !item.done && due < today
+            let style = selected ? base : overdue ? theme[.warning] : theme[.muted]
+            buffer.write(dueText, at: Point(x: width - dueWidth, y: row), style: style)
+        }
+    }
+}

@@ -186,6 +186,7 @@ let package = Package(
         .testTarget(
             name: "DashboardTests",
             dependencies: ["termcanvas", "CanvasCore", "CanvasUI", "CanvasFiles", "LayoutStore", "Widgets", .product(name: "Logging", package: "swift-log")],
+            exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

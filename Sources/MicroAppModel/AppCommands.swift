@@ -1,13 +1,13 @@
 /// Where widgets send their `AppCommand`s: the dashboard connects it to its sync engine; tests
 /// collect the commands; `none` drops them (a canvas without backends, e.g. `termcanvas render`).
-@MainActor
-public struct AppCommands {
-    private let sink: @MainActor (AppCommand) -> Void
+public struct AppCommands: Sendable {
+    private let sink: @MainActor @Sendable (AppCommand) -> Void
 
-    public init(_ sink: @escaping @MainActor (AppCommand) -> Void) {
+    public init(_ sink: @escaping @MainActor @Sendable (AppCommand) -> Void) {
         self.sink = sink
     }
 
+    @MainActor
     public func send(_ command: AppCommand) {
         sink(command)
     }

@@ -10,7 +10,7 @@ extension MicroAppSync {
         guard let client else { return }
         hasRefreshed = true
         do {
-            let apps = try await client.get(APIPath.registryApps, as: [MicroAppInfo].self)
+            let apps = try await client.get(APIPath.registryApps, as: Page<MicroAppInfo>.self).items
             try await cache.setRegistry(apps)
             publish([RegistryLoaded(apps: apps, origin: .server)])
         } catch {

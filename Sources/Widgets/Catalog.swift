@@ -14,5 +14,5 @@ extension WidgetCatalog {
     }
 
     /// The catalog of a canvas without backends (`termcanvas render`, tests, benchmarks).
-    @MainActor public static var builtIn: WidgetCatalog { standard(commands: .none) }
+    public static var builtIn: WidgetCatalog { standard(commands: .none) }
 }

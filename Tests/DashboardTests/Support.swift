@@ -19,7 +19,10 @@ enum Repo {
         .deletingLastPathComponent()
     static let layouts = root.appendingPathComponent("layouts")
     static let themes = root.appendingPathComponent("themes")
-    static let presets = PresetFiles(layoutFolders: [layouts], themeFolders: [themes])
+    /// The shipped presets behind the tests' own `default` (`Fixtures/layouts/default.yaml`, two
+    /// panes that need no server), as a user's own layouts sit in front of the shipped ones.
+    static let presets = PresetFiles(layoutFolders: [fixtures, layouts], themeFolders: [themes])
+    static let fixtures = root.appendingPathComponent("Tests/DashboardTests/Fixtures/layouts")
 
     static func contents(_ path: String) throws -> String {
         try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)

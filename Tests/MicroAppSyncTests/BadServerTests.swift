@@ -16,11 +16,11 @@ struct BadServerTests {
         }
         defer { server.stop() }
         try await withTemporaryDirectory { directory in
-            let subject = SyncUnderTest(cacheFile: directory.appendingPathComponent("cache.sqlite"))
+            let subject = try SyncUnderTest(cacheFile: directory.appendingPathComponent("cache.sqlite"))
             subject.sync.connect(HTTPClient(endpoint: .loopback(port: server.port), token: "t"))
             try await subject.recorder.waitForStatus(of: .chat) { $0.connection == .failing("unreadable answer from the server") }
             subject.sync.send(.todo(.create(NewTodo(title: "still works"))))
-            let created = try await subject.recorder.first(TodoItemCreated.self, timeout: .seconds(1))
+            let created = try await subject.recorder.first(TodoItemCreated.self, timeout: .seconds(5))
             #expect(created.item.title == "still works" && LocalID.isLocal(created.item.id))
             try await subject.recorder.waitForStatus(of: .todo) { $0.pendingWrites == 1 }
             await subject.sync.stop()
@@ -35,14 +35,14 @@ struct BadServerTests {
         }
         defer { server.stop() }
         try await withTemporaryDirectory { directory in
-            let subject = SyncUnderTest(cacheFile: directory.appendingPathComponent("cache.sqlite"))
+            let subject = try SyncUnderTest(cacheFile: directory.appendingPathComponent("cache.sqlite"))
             subject.sync.connect(HTTPClient(endpoint: .loopback(port: server.port), token: "t"))
             subject.sync.send(.todo(.load))
             subject.sync.send(.chat(.post(channel: "general", text: "hello?")))
             subject.sync.send(.todo(.create(NewTodo(title: "typed while the server hangs"))))
-            _ = try await subject.recorder.first(TodoItemsLoaded.self, timeout: .seconds(1))
-            _ = try await subject.recorder.first(ChatMessageReceived.self, timeout: .seconds(1))
-            _ = try await subject.recorder.first(TodoItemCreated.self, timeout: .seconds(1))
+            _ = try await subject.recorder.first(TodoItemsLoaded.self, timeout: .seconds(5))
+            _ = try await subject.recorder.first(ChatMessageReceived.self, timeout: .seconds(5))
+            _ = try await subject.recorder.first(TodoItemCreated.self, timeout: .seconds(5))
             #expect(subject.recorder.status(of: .todo)?.connection != .online)
             await subject.sync.stop()
         }
@@ -52,7 +52,7 @@ struct BadServerTests {
     func refusedToken() async throws {
         try await LiveBFF.withServer(users: ["ann"]) { server in
             try await withTemporaryDirectory { directory in
-                let subject = SyncUnderTest(cacheFile: directory.appendingPathComponent("cache.sqlite"))
+                let subject = try SyncUnderTest(cacheFile: directory.appendingPathComponent("cache.sqlite"))
                 subject.sync.connect(HTTPClient(endpoint: server.endpoint, token: "not-a-token"))
                 try await subject.recorder.waitForStatus(of: .todo) { $0.connection == .failing("token refused: log in again") }
                 await subject.sync.stop()

@@ -63,11 +63,14 @@ struct SyncUnderTest {
     let sync: MicroAppSync
     let recorder: EventRecorder
 
-    init(cacheFile: URL) {
+    /// Opens the cache here, before the engine runs, so a test's temporary directory never
+    /// disappears under an engine still starting.
+    init(cacheFile: URL) throws {
         let recorder = EventRecorder()
         var logger = Logger(label: "sync-tests")
         logger.logLevel = .critical
-        sync = MicroAppSync(openCache: { try! SyncCache.open(at: cacheFile) }, logger: logger, publish: recorder.record)
+        let cache = try SyncCache.open(at: cacheFile)
+        sync = MicroAppSync(openCache: { cache }, logger: logger, publish: recorder.record)
         self.recorder = recorder
     }
 }

@@ -13,7 +13,7 @@ struct SyncTests {
     func createOnline() async throws {
         try await withTemporaryDirectory { directory in
             try await LiveBFF.withServer(users: ["ann"]) { server in
-                let subject = SyncUnderTest(cacheFile: directory.appendingPathComponent("cache.sqlite"))
+                let subject = try SyncUnderTest(cacheFile: directory.appendingPathComponent("cache.sqlite"))
                 subject.sync.connect(try await client(of: server, as: "ann"))
                 subject.sync.send(.todo(.create(NewTodo(title: "Buy milk", due: "2026-11-23"))))
 
@@ -42,7 +42,7 @@ struct SyncTests {
             let login = try await client(of: server, as: "ann")
             await server.stop()
 
-            let subject = SyncUnderTest(cacheFile: directory.appendingPathComponent("cache.sqlite"))
+            let subject = try SyncUnderTest(cacheFile: directory.appendingPathComponent("cache.sqlite"))
             subject.sync.connect(HTTPClient(endpoint: .loopback(port: port), token: login.token))
             try await subject.recorder.waitForStatus(of: .todo) { $0.connection == .offline }
             subject.sync.send(.todo(.create(NewTodo(title: "Written offline"))))
@@ -77,13 +77,13 @@ struct SyncTests {
         try await withTemporaryDirectory { directory in
             let file = directory.appendingPathComponent("cache.sqlite")
             try await LiveBFF.withServer(users: ["ann"]) { server in
-                let first = SyncUnderTest(cacheFile: file)
+                let first = try SyncUnderTest(cacheFile: file)
                 first.sync.connect(try await client(of: server, as: "ann"))
                 first.sync.send(.todo(.create(NewTodo(title: "Kept"))))
                 _ = try await first.recorder.first(TodoItemSynced.self)
                 await first.sync.stop()
             }
-            let second = SyncUnderTest(cacheFile: file)
+            let second = try SyncUnderTest(cacheFile: file)
             second.sync.send(.todo(.load))
             let loaded = try await second.recorder.first(TodoItemsLoaded.self)
             #expect(loaded.origin == .cache)
@@ -97,7 +97,7 @@ struct SyncTests {
     func liveChanges() async throws {
         try await withTemporaryDirectory { directory in
             try await LiveBFF.withServer(users: ["ann", "bob"]) { server in
-                let subject = SyncUnderTest(cacheFile: directory.appendingPathComponent("cache.sqlite"))
+                let subject = try SyncUnderTest(cacheFile: directory.appendingPathComponent("cache.sqlite"))
                 subject.sync.connect(try await client(of: server, as: "ann"))
                 try await subject.recorder.waitForStatus(of: .todo) { $0.connection == .online }
                 _ = try await subject.recorder.first(TodoItemsLoaded.self) { $0.origin == .server }
@@ -130,7 +130,7 @@ struct SyncTests {
     func unsentDelete() async throws {
         try await withTemporaryDirectory { directory in
             let port = try await LiveBFF.closedPort()
-            let subject = SyncUnderTest(cacheFile: directory.appendingPathComponent("cache.sqlite"))
+            let subject = try SyncUnderTest(cacheFile: directory.appendingPathComponent("cache.sqlite"))
             subject.sync.connect(HTTPClient(endpoint: .loopback(port: port)))
             subject.sync.send(.todo(.create(NewTodo(title: "Never mind"))))
             let created = try await subject.recorder.first(TodoItemCreated.self)
@@ -149,7 +149,7 @@ struct SyncTests {
     func calendarRange() async throws {
         try await withTemporaryDirectory { directory in
             try await LiveBFF.withServer(users: ["ann"]) { server in
-                let subject = SyncUnderTest(cacheFile: directory.appendingPathComponent("cache.sqlite"))
+                let subject = try SyncUnderTest(cacheFile: directory.appendingPathComponent("cache.sqlite"))
                 let november = DayRange(first: "2026-11-01", last: "2026-11-30")
                 subject.sync.send(.calendar(.create(NewCalendarEvent(title: "Standup", start: "2026-11-23T09:30:00Z", end: "2026-11-23T10:00:00Z"))))
                 subject.sync.send(.calendar(.load(november)))

@@ -15,9 +15,10 @@ struct CalendarInputTests {
     }
 
     /// The last line drawn: the long date of the selected day.
+    /// The line naming the selected day, below the month (an agenda may follow it).
     static func footer(_ widget: CalendarWidget) -> String {
-        render(widget, size: Size(width: 28, height: 11)).text.split(separator: "\n").last.map(String.init)?
-            .trimmingCharacters(in: .whitespaces) ?? ""
+        render(widget, size: Size(width: 28, height: 11)).text.split(separator: "\n").last { $0.contains("day, ") }
+            .map(String.init)?.trimmingCharacters(in: .whitespaces) ?? ""
     }
 
     @Test func everyKeyThatChangesTheDayPublishesItOnce() throws {

@@ -41,7 +41,8 @@ public struct TodoWidget: Widget {
     public var title: String {
         var title = "Todo"
         if let day = list.filter { title += " · " + DayLabel.short(day) }
-        title += " \(list.openCount)/\(list.visible.count)"
+        let open = list.openCount
+        if open > 0 { title += " · \(open) open" }
         return title + (status?.titleSuffix(clock: clock) ?? "")
     }
 

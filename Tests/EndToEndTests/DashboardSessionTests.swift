@@ -7,9 +7,23 @@ import Testing
 @Suite(.serialized)
 struct DashboardSessionTests {
     /// A throwaway home so logs and data never touch the developer's own.
-    static func isolatedEnvironment() throws -> [String: String] {
+    /// A home of its own for one test. With `canvasLayout`, the user's own `default` layout is the
+    /// two-pane calendar and event log that the canvas tests arrange (it wins over the shipped
+    /// todo, calendar and chat, as a file in `$XDG_CONFIG_HOME/termcanvas/layouts/` does).
+    static func isolatedEnvironment(canvasLayout: Bool = true) throws -> [String: String] {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("tc-home-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        if canvasLayout {
+            let layouts = home.appendingPathComponent("config/termcanvas/layouts")
+            try FileManager.default.createDirectory(at: layouts, withIntermediateDirectories: true)
+            try """
+                name: "default"
+                focused: 1
+                panes:
+                  - { id: 1, app: calendar, x: 0, y: 0, width: 5, height: 12 }
+                  - { id: 2, app: eventlog, x: 5, y: 0, width: 7, height: 12 }
+                """.write(to: layouts.appendingPathComponent("default.yaml"), atomically: true, encoding: .utf8)
+        }
         return ["HOME": home.path, "XDG_DATA_HOME": home.path + "/data", "XDG_STATE_HOME": home.path + "/state",
                 "XDG_CONFIG_HOME": home.path + "/config", "XDG_RUNTIME_DIR": home.path + "/run",
                 "TERMCANVAS_LOG_LEVEL": "trace"]

@@ -148,7 +148,7 @@ final class TeamServer: @unchecked Sendable {
 
     /// A user's own environment, logged in to this server.
     func logIn(_ user: String) async throws -> [String: String] {
-        let environment = try DashboardSessionTests.isolatedEnvironment()
+        let environment = try DashboardSessionTests.isolatedEnvironment(canvasLayout: false)
         let login = try await Command.run([Products.termcanvas.path, "login", url, "--user", user], environment: environment,
                                           input: "pw-\(user)\n")
         try #require(login.status == 0, "\(login.output)")

@@ -1,3 +1,5 @@
+import Foundation
+import MicroAppModel
 import CanvasCore
 import CanvasUI
 import Logging
@@ -55,4 +57,16 @@ extension CanvasHost {
 
 func padded(_ text: String, _ width: Int) -> String {
     text + String(repeating: " ", count: max(0, width - DisplayWidth.of(text)))
+}
+
+/// Collects the commands a widget sends.
+@MainActor
+final class CommandLog {
+    var commands: [AppCommand] = []
+    var sink: AppCommands { AppCommands { [self] in commands.append($0) } }
+}
+
+/// A canvas event as the bus would deliver it.
+func delivered(_ payload: any BusEvent, sequence: Int = 1) -> CanvasEvent {
+    CanvasEvent(sequence: sequence, source: nil, time: Date(timeIntervalSince1970: 0), payload: payload)
 }

@@ -1,0 +1,181 @@
+import CanvasCore
+import CanvasUI
+import Foundation
+import MicroAppAPI
+import MicroAppModel
+import Testing
+@testable import Widgets
+
+@MainActor
+@Suite("Chat widget")
+struct ChatWidgetTests {
+    static let narrow = Size(width: 40, height: 8)
+    static let wide = Size(width: 60, height: 8)
+
+    func mounted(size: Size = narrow, log: CommandLog, focused: Bool = true) throws -> ChatWidget {
+        var widget = ChatWidget(commands: log.sink)
+        try widget.mount(context(bus: EventBus(now: Fixed.clock.now)))
+        widget.resize(to: size)
+        widget.focusChanged(to: focused)
+        try widget.receive(delivered(ChatChannelsLoaded(channels: [ChatChannel(id: "general", name: "general"), ChatChannel(id: "ops", name: "ops")], origin: .server)))
+        return widget
+    }
+
+    static func message(_ id: Int64, _ text: String, author: String = "bob", channel: String = "general") -> ChatMessage {
+        ChatMessage(id: id, channel: channel, author: author, text: text, sentAt: "2026-11-22T10:0\(id % 10):00.000Z")
+    }
+
+    func lines(_ widget: ChatWidget, size: Size = narrow) -> [String] {
+        render(widget, size: size).lines.map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    func type(_ text: String, into widget: inout ChatWidget) throws {
+        for character in text { _ = try widget.handle(.key(.char(character))) }
+    }
+
+    @Test("mounting loads the channels and opens the current one; messages show newest at the bottom")
+    func loading() throws {
+        let log = CommandLog()
+        var widget = try mounted(log: log)
+        #expect(log.commands == [.chat(.loadChannels), .chat(.open(channel: "general"))])
+        try widget.receive(delivered(ChatMessagesLoaded(channel: "general", before: nil,
+                                                        messages: [Self.message(2, "second"), Self.message(1, "first")], complete: true, origin: .server)))
+        let shown = lines(widget)
+        #expect(shown[0] == "#general #ops")
+        #expect(shown[5] == "10:01 bob: first")
+        #expect(shown[6] == "10:02 bob: second")
+        #expect(shown[7] == ">")
+        // Wide panes list the channels in a column.
+        widget.resize(to: Self.wide)
+        let column = lines(widget, size: Self.wide)
+        #expect(column[0].hasPrefix("#general") && column[1].hasPrefix("#ops"))
+        #expect(column[7].hasSuffix("│>"))
+    }
+
+    @Test("Enter sends; the message shows as sending until the server's copy replaces it, never twice")
+    func sending() throws {
+        let log = CommandLog()
+        var widget = try mounted(log: log)
+        try type("hi all", into: &widget)
+        #expect(lines(widget).last == "> hi all")
+        _ = try widget.handle(.key(.enter))
+        #expect(log.commands.last == .chat(.post(channel: "general", text: "hi all")))
+        #expect(lines(widget).last == ">")
+        let local = ChatMessage(id: -1, channel: "general", author: "me", text: "hi all", sentAt: "2026-11-22T10:05:00.000Z")
+        try widget.receive(delivered(ChatMessageReceived(message: local, mine: true)))
+        // The live echo may come before the sync.
+        let server = ChatMessage(id: 7, channel: "general", author: "me", text: "hi all", sentAt: "2026-11-22T10:05:00.000Z")
+        try widget.receive(delivered(ChatMessageReceived(message: server, mine: true)))
+        try widget.receive(delivered(ChatMessageSynced(localID: -1, message: server)))
+        #expect(lines(widget).filter { $0.contains("hi all") } == ["10:05 me: hi all"])
+        #expect(widget.title == "Chat #general", "own messages are never unread")
+    }
+
+    @Test("unread while unfocused or in another channel, in the title; cleared on focus")
+    func unread() throws {
+        let log = CommandLog()
+        var widget = try mounted(log: log, focused: false)
+        try widget.receive(delivered(ChatMessageReceived(message: Self.message(1, "one"), mine: false)))
+        try widget.receive(delivered(ChatMessageReceived(message: Self.message(2, "two", channel: "ops"), mine: false)))
+        try widget.receive(delivered(ChatMessageReceived(message: Self.message(2, "two", channel: "ops"), mine: false)))
+        #expect(widget.title == "Chat #general (2)")
+        #expect(lines(widget)[0] == "#general(1) #ops(1)")
+        widget.focusChanged(to: true)
+        #expect(widget.title == "Chat #general (1)")
+        _ = try widget.handle(.key(.ctrl("n")))
+        #expect(widget.title == "Chat #ops")
+        #expect(log.commands.last == .chat(.open(channel: "ops")))
+        _ = try widget.handle(.key(.ctrl("p")))
+        #expect(widget.title == "Chat #general")
+    }
+
+    @Test("line editing, history on an empty line, and Ctrl-E on an empty line left to the canvas")
+    func editingAndHistory() throws {
+        let log = CommandLog()
+        var widget = try mounted(log: log)
+        #expect(try widget.handle(.key(.ctrl("e"))) == .ignored)
+        try type("hello world", into: &widget)
+        _ = try widget.handle(.key(.ctrl("w")))
+        #expect(lines(widget).last == "> hello")
+        _ = try widget.handle(.key(.ctrl("a")))
+        try type("oh ", into: &widget)
+        let endOfLine = try widget.handle(.key(.ctrl("e")))
+        #expect(endOfLine == .handled)
+        try type("!", into: &widget)
+        #expect(lines(widget).last == "> oh hello !", "Ctrl-W leaves the space before the word")
+        _ = try widget.handle(.key(Key(.backspace)))
+        _ = try widget.handle(.key(.left))
+        _ = try widget.handle(.key(.left))
+        _ = try widget.handle(.key(Key(.delete)))
+        #expect(lines(widget).last == "> oh hell")
+        _ = try widget.handle(.key(.enter))
+        try type("second", into: &widget)
+        _ = try widget.handle(.key(.enter))
+        _ = try widget.handle(.key(.up))
+        #expect(lines(widget).last == "> second")
+        _ = try widget.handle(.key(.up))
+        #expect(lines(widget).last == "> oh hell")
+        _ = try widget.handle(.key(.down))
+        _ = try widget.handle(.key(.down))
+        #expect(lines(widget).last == ">")
+        _ = try widget.handle(.key(.ctrl("u")))
+        #expect(widget.state["history"] == "oh hell \nsecond")
+        // q and ? are text here.
+        #expect(try widget.handle(.key(.char("q"))) == .handled)
+    }
+
+    @Test("/join switches channel, creating it when new; bad names and too-long text are refused with the reason")
+    func joinAndLimits() throws {
+        let log = CommandLog()
+        var widget = try mounted(log: log)
+        try type("/join dev-ops", into: &widget)
+        _ = try widget.handle(.key(.enter))
+        #expect(log.commands.suffix(2) == [.chat(.createChannel(name: "dev-ops")), .chat(.open(channel: "dev-ops"))])
+        #expect(widget.title == "Chat #dev-ops")
+        try type("/join Bad!", into: &widget)
+        _ = try widget.handle(.key(.enter))
+        #expect(lines(widget).contains { $0.hasPrefix("Channel names:") })
+        _ = try widget.handle(.key(.escape))
+        try type(String(repeating: "x", count: ChatLimits.textMaxLength + 1), into: &widget)
+        let count = log.commands.count
+        _ = try widget.handle(.key(.enter))
+        #expect(log.commands.count == count)
+        #expect(lines(widget).contains { $0.hasPrefix("Messages have at most 4000 characters") })
+    }
+
+    @Test("scrolling back asks once for the older page; the window stays bounded")
+    func paging() throws {
+        let log = CommandLog()
+        var widget = try mounted(log: log)
+        let page = (51...100).reversed().map { Self.message(Int64($0), "message \($0)") }
+        try widget.receive(delivered(ChatMessagesLoaded(channel: "general", before: nil, messages: page, complete: false, origin: .server)))
+        for _ in 0..<20 { _ = try widget.handle(.key(Key(.pageUp))) }
+        #expect(log.commands.filter { if case .chat(.older) = $0 { true } else { false } } == [.chat(.older(channel: "general", before: 51))])
+        #expect(lines(widget)[1].contains("message 51"))
+        let older = (1...50).reversed().map { Self.message(Int64($0), "message \($0)") }
+        try widget.receive(delivered(ChatMessagesLoaded(channel: "general", before: 51, messages: older, complete: true, origin: .server)))
+        for _ in 0..<40 { _ = try widget.handle(.key(Key(.pageUp))) }
+        #expect(lines(widget)[1].contains("message 1"))
+
+        // A long history arriving live keeps at most the window while reading the newest.
+        for _ in 0..<40 { _ = try widget.handle(.key(Key(.pageDown))) }
+        for id in 101...1_200 { try widget.receive(delivered(ChatMessageReceived(message: Self.message(Int64(id), "live \(id)"), mine: false))) }
+        #expect(widget.logs["general"]?.messages.count == ChannelLog.window)
+        #expect(lines(widget)[6].hasSuffix("live 1200"))
+    }
+
+    @Test("hostile text shows placeholders, never raw controls; wide text wraps inside the pane")
+    func hostileAndWide() throws {
+        let log = CommandLog()
+        var widget = try mounted(log: log)
+        try widget.receive(delivered(ChatMessagesLoaded(channel: "general", before: nil, messages: [
+            Self.message(2, "漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字 🎉 ok"),
+            Self.message(1, "x\u{1B}[2J\u{1B}]0;t\u{07}\r\u{8}\u{9B}1m\u{7F}\u{202E}y\nnext line"),
+        ], complete: true, origin: .server)))
+        let shown = render(widget, size: Self.narrow).lines
+        #expect(shown.contains { $0.contains("x␛[2J␛]0;t␇␍␈�1m␡�y") })
+        #expect(shown.contains { $0.hasPrefix("next line") })
+        #expect(!shown.joined().unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0.value == 0x202E })
+        #expect(shown.allSatisfy { DisplayWidth.of($0) == Self.narrow.width })
+    }
+}

@@ -4,16 +4,18 @@
 SWIFT ?= swift
 ARGS ?=
 
-.PHONY: run test deps release bench bench-bff
+.PHONY: run test deps release bench bench-bff bench-widgets
 
 run: release
 	.build/release/termcanvas $(ARGS)
 
-# The HTTP client's and the sync engine's tests measure timeouts, backoff and reconnects against the clock, so they run
-# in a process of their own: in the big parallel run, CPU-heavy tests hold Swift's two cooperative
-# threads for seconds at a time and would make those clocks lie.
+# Three passes of one build. In one big parallel run, CPU-heavy tests hold Swift's two cooperative
+# threads for seconds at a time: the end-to-end tests (real binaries in tmux, real servers) get a
+# pass of their own, and so do the HTTP client's and the sync engine's tests, which measure
+# timeouts, backoff and reconnects against the clock.
 test: deps
-	$(SWIFT) test --skip HTTPClientTests --skip MicroAppSyncTests
+	$(SWIFT) test --skip HTTPClientTests --skip MicroAppSyncTests --skip EndToEndTests
+	$(SWIFT) test --skip-build --filter EndToEndTests
 	$(SWIFT) test --skip-build --filter "HTTPClientTests|MicroAppSyncTests"
 
 deps:
@@ -31,3 +33,9 @@ bench: release
 # Figures of the micro-app server (issue 4): wrk on loopback, SSE fan-out, peak RSS.
 bench-bff: release
 	scripts/bench-bff
+
+# Figures of the micro-app widgets (issue 5): first frame with a warm cache, keys with a large
+# history, idle, peak RSS (tuiprobe).
+bench-widgets: release
+	$(SWIFT) build -c release --product tc-bench
+	scripts/bench-widgets

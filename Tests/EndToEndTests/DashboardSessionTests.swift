@@ -38,7 +38,7 @@ struct DashboardSessionTests {
 
         // Start: the calendar is focused (heavy border) beside the event log.
         var screen = try await session.waitFor("November 2026")
-        #expect(screen[0].hasPrefix("┏━ 1 Calendar ━"))
+        #expect(screen[0].hasPrefix("┏━ 1 Calendar"))
         #expect(screen[0].contains("┌─ 2 Event Log ─"))
         #expect(screen.last?.contains("NORMAL") == true)
         // The program runs on the alternate screen, with mouse reporting on and the cursor hidden.
@@ -47,7 +47,7 @@ struct DashboardSessionTests {
         // Tab: focus moves to the event log, which logs the focus change.
         try await session.send("Tab")
         screen = try await session.waitFor("┏━ 2 Event Log")
-        #expect(screen[0].hasPrefix("┌─ 1 Calendar ─"))
+        #expect(screen[0].hasPrefix("┌─ 1 Calendar"))
         try await session.waitFor("canvas.pane.focused 2 Event Log")
 
         // Arrange mode: the status bar says so and the focused pane shows its grid frame.
@@ -59,7 +59,7 @@ struct DashboardSessionTests {
         try await session.send("Left")
         screen = try await session.waitFor(" 0,0 5×12 ")
         #expect(screen[0].hasPrefix("┏━ 2 Event Log ━"))
-        #expect(screen[0].contains("┌─ 1 Calendar ─"))
+        #expect(screen[0].contains("┌─ 1 Calendar"))
 
         // Shift+Right: the event log grows by one unit and the calendar shrinks.
         try await session.send("S-Right")
@@ -127,7 +127,10 @@ struct DashboardSessionTests {
 
         try await session.send("a")
         try await session.waitFor("Add a widget")
-        try await session.send("Down", "Enter")
+        // The catalog lists the micro-apps the local server's registry reports, then the Event Log.
+        let catalog = try await session.waitFor("4 Event Log")
+        #expect(catalog.contains { $0.contains("1 Todo") } && catalog.contains { $0.contains("3 Chat") })
+        try await session.send("4", "Enter")
         // No free space: the focused calendar is split and the new pane is number 3.
         try await session.waitFor("3 Event Log")
 

@@ -31,7 +31,11 @@ struct LayoutPersistenceTests {
         try await session.sendLiteral("work")
         try await session.send("Enter")
         try await session.waitFor("Saved as work")
-        let saved = try await session.waitForScreen("the status bar settled") { $0.last?.contains("work") == true }
+        // The calendar's title says so while its server connects: compare settled screens.
+        func settled(_ screen: [String]) -> Bool {
+            !screen.joined().contains("· connecting") && !screen.joined().contains("· offline")
+        }
+        let saved = try await session.waitForScreen("the status bar settled") { $0.last?.contains("work") == true && settled($0) }
         try await session.send("q")
         #expect(try await session.waitForExit().status == 0)
 
@@ -39,7 +43,7 @@ struct LayoutPersistenceTests {
         session = try await start(["--layout", "work"])
         // Waits for the whole first frame (its status bar), not just its first rows.
         let restored = try await session.waitForScreen("the restored frame") { screen in
-            screen.contains { $0.contains("Tuesday, 24 November 2026") } && screen.last?.contains("work") == true
+            screen.contains { $0.contains("Tuesday, 24 November 2026") } && screen.last?.contains("work") == true && settled(screen)
         }
         // Everything but the Event Log's lines (the bus traffic of a session is not kept).
         #expect(restored[0] == saved[0])

@@ -9,6 +9,8 @@ struct CalendarAgenda: Equatable {
     private(set) var events: [Int64: CalendarEvent] = [:]
     /// Open todos by id: their due day and title.
     private(set) var dueTodos: [Int64: DueTodo] = [:]
+    /// The same by day, so a frame looks up a month's days, not every todo.
+    private var dueDays: [CalendarDate: Set<Int64>] = [:]
 
     struct DueTodo: Equatable {
         let day: CalendarDate
@@ -34,22 +36,26 @@ struct CalendarAgenda: Equatable {
 
     mutating func replaceTodos(_ items: [TodoItem]) {
         dueTodos = [:]
+        dueDays = [:]
         for item in items { noteTodo(item) }
     }
 
     /// Remembers an open todo's due day; forgets a done or undated one.
     mutating func noteTodo(_ item: TodoItem) {
-        guard !item.done, let due = item.due.flatMap(CalendarDate.init(iso:)) else {
-            dueTodos[item.id] = nil
-            return
-        }
+        removeTodo(item.id)
+        guard !item.done, let due = item.due.flatMap(CalendarDate.init(iso:)) else { return }
         dueTodos[item.id] = DueTodo(day: due, title: item.title)
+        dueDays[due, default: []].insert(item.id)
     }
 
-    mutating func removeTodo(_ id: Int64) { dueTodos[id] = nil }
+    mutating func removeTodo(_ id: Int64) {
+        guard let old = dueTodos.removeValue(forKey: id) else { return }
+        dueDays[old.day]?.remove(id)
+        if dueDays[old.day]?.isEmpty == true { dueDays[old.day] = nil }
+    }
 
     mutating func replaceTodo(_ localID: Int64, with item: TodoItem) {
-        dueTodos[localID] = nil
+        removeTodo(localID)
         noteTodo(item)
     }
 
@@ -58,7 +64,7 @@ struct CalendarAgenda: Equatable {
         let first = month.firstOfMonth
         let last = first.adding(days: first.daysInMonth - 1)
         var days = Set<CalendarDate>()
-        for todo in dueTodos.values where todo.day >= first && todo.day <= last { days.insert(todo.day) }
+        for offset in 0..<first.daysInMonth where dueDays[first.adding(days: offset)] != nil { days.insert(first.adding(days: offset)) }
         for event in events.values {
             guard let range = EventTime.days(of: event, clock: clock) else { continue }
             var day = max(range.lowerBound, first)
@@ -76,7 +82,7 @@ struct CalendarAgenda: Equatable {
             .filter { EventTime.days(of: $0, clock: clock)?.contains(day) ?? false }
             .sorted { ($0.allDay ? 0 : 1, $0.start, $0.id) < ($1.allDay ? 0 : 1, $1.start, $1.id) }
             .map { (label: EventTime.label(of: $0, clock: clock), title: $0.title) }
-        let todos = dueTodos.sorted { $0.key < $1.key }.filter { $0.value.day == day }.map { (label: "[ ]", title: $0.value.title) }
+        let todos = (dueDays[day] ?? []).sorted().compactMap { dueTodos[$0] }.map { (label: "[ ]", title: $0.title) }
         return events + todos
     }
 }

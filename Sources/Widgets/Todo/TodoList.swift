@@ -25,7 +25,8 @@ struct TodoList: Equatable {
         visible.indices.contains(selected) ? items[visible[selected]] : nil
     }
 
-    var openCount: Int { visible.lazy.filter { self.items[$0]?.done == false }.count }
+    /// Open items among the visible, counted when the list changes (the title shows it every frame).
+    private(set) var openCount = 0
 
     mutating func replaceAll(_ list: [TodoItem]) {
         let keep = selectedItem?.id
@@ -68,6 +69,8 @@ struct TodoList: Equatable {
             .filter { day == nil || $0.due == day }
             .sorted(by: Self.ordered)
             .map(\.id)
+        let items = items
+        openCount = visible.reduce(0) { $0 + (items[$1]?.done == false ? 1 : 0) }
         if let keep, let index = visible.firstIndex(of: keep) {
             selected = index
         } else {

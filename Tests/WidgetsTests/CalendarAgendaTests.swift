@@ -1,0 +1,91 @@
+import CanvasCore
+import CanvasUI
+import Foundation
+import MicroAppAPI
+import MicroAppModel
+import Testing
+@testable import Widgets
+
+@MainActor
+@Suite("Calendar: events, due todos and new events")
+struct CalendarAgendaTests {
+    static let tall = Size(width: 40, height: 16)
+    static let short = Size(width: 40, height: 10)
+
+    func mounted(log: CommandLog, clock: CanvasClock = Fixed.clock) throws -> CalendarWidget {
+        var widget = CalendarWidget(commands: log.sink)
+        try widget.mount(WidgetContext(pane: 1, bus: EventBus(now: clock.now), clock: clock, logger: Fixed.logger))
+        widget.resize(to: Self.tall)
+        return widget
+    }
+
+    func text(_ widget: CalendarWidget, _ size: Size = tall) -> [String] {
+        render(widget, size: size).lines.map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    @Test("mounting and changing month ask for that month's events")
+    func loadsMonths() throws {
+        let log = CommandLog()
+        var widget = try mounted(log: log)
+        #expect(log.commands == [.calendar(.load(DayRange(first: "2026-11-01", last: "2026-11-30")))])
+        _ = try widget.handle(.key(Key(.pageDown)))
+        #expect(log.commands.last == .calendar(.load(DayRange(first: "2026-12-01", last: "2026-12-31"))))
+        _ = try widget.handle(.key(.right))
+        #expect(log.commands.count == 2, "the same month is not asked for again")
+    }
+
+    @Test("days with events or open todos are marked, live; the agenda lists the selected day when tall enough")
+    func marksAndAgenda() throws {
+        let log = CommandLog()
+        var widget = try mounted(log: log)
+        let november = DayRange(first: "2026-11-01", last: "2026-11-30")
+        try widget.receive(delivered(CalendarEventsLoaded(range: november, events: [
+            CalendarEvent(id: 1, title: "Standup", start: "2026-11-22T09:30:00Z", end: "2026-11-22T10:00:00Z"),
+            CalendarEvent(id: 2, title: "Holiday", start: "2026-11-25T00:00:00Z", end: "2026-11-26T00:00:00Z", allDay: true),
+        ], origin: .cache)))
+        try widget.receive(delivered(TodoItemsLoaded(items: [
+            TodoItem(id: 7, title: "Buy milk", due: "2026-11-22"),
+            TodoItem(id: 8, title: "Done already", done: true, due: "2026-11-27"),
+        ], origin: .cache)))
+        var shown = text(widget)
+        #expect(shown.contains { $0.hasSuffix("•22") })
+        #expect(shown.contains { $0.contains("•25") && !$0.contains("•27") }, "a done todo marks nothing")
+        #expect(shown.contains("09:30–10:00 Standup"))
+        #expect(shown.contains("[ ] Buy milk"))
+        #expect(!text(widget, Self.short).contains("09:30–10:00 Standup"), "no agenda in a short pane")
+
+        try widget.receive(delivered(TodoItemCompleted(item: TodoItem(id: 7, title: "Buy milk", done: true, due: "2026-11-22"))))
+        try widget.receive(delivered(TodoItemCreated(item: TodoItem(id: -1, title: "New", due: "2026-11-27"))))
+        shown = text(widget)
+        #expect(!shown.contains("[ ] Buy milk"))
+        #expect(shown.contains { $0.contains("•27") })
+        _ = try widget.handle(.key(.right))
+        _ = try widget.handle(.key(.right))
+        _ = try widget.handle(.key(.right))
+        #expect(text(widget).contains("all day Holiday"))
+    }
+
+    @Test("n adds an all-day or timed event on the selected day, in the clock's time zone")
+    func newEvents() throws {
+        let log = CommandLog()
+        let berlin = CanvasClock(now: Fixed.clock.now, timeZone: TimeZone(identifier: "Europe/Berlin")!)
+        var widget = try mounted(log: log, clock: berlin)
+        _ = try widget.handle(.key(.char("n")))
+        #expect(widget.capturesText)
+        for character in "Party" { _ = try widget.handle(.key(.char(character))) }
+        _ = try widget.handle(.key(.enter))
+        #expect(log.commands.last == .calendar(.create(NewCalendarEvent(title: "Party", start: "2026-11-22T00:00:00Z",
+                                                                         end: "2026-11-23T00:00:00Z", allDay: true))))
+        _ = try widget.handle(.key(.char("n")))
+        for character in "09:30-11:00 Review" { _ = try widget.handle(.key(.char(character))) }
+        _ = try widget.handle(.key(.enter))
+        #expect(log.commands.last == .calendar(.create(NewCalendarEvent(title: "Review", start: "2026-11-22T08:30:00Z",
+                                                                         end: "2026-11-22T10:00:00Z", allDay: false))))
+        _ = try widget.handle(.key(.char("n")))
+        for character in "25:00 Nope" { _ = try widget.handle(.key(.char(character))) }
+        _ = try widget.handle(.key(.enter))
+        #expect(text(widget).contains { $0.hasPrefix("'25:00' is not a time") })
+        _ = try widget.handle(.key(.escape))
+        #expect(!widget.capturesText)
+    }
+}

@@ -20,6 +20,12 @@ struct ChannelLog: Equatable {
 
     /// Adds or replaces messages by id.
     mutating func merge(_ incoming: [ChatMessage]) {
+        // The common case, a live message newer than all: appended in place of a re-sort.
+        if incoming.count == 1, let message = incoming.first, !LocalID.isLocal(message.id),
+           !messages.contains(where: { LocalID.isLocal($0.id) }), messages.last.map({ $0.id < message.id }) ?? true {
+            messages.append(message)
+            return
+        }
         var byID = Dictionary(messages.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
         for message in incoming { byID[message.id] = message }
         messages = byID.values.sorted(by: Self.ordered)

@@ -129,7 +129,7 @@ final class Rig {
 
     /// Waits for the next `count` messages of the host's IO and hands them to the host.
     @discardableResult
-    func deliver(_ count: Int = 1, timeout: Duration = .seconds(10)) async throws -> [HostMessage] {
+    func deliver(_ count: Int = 1, timeout: Duration = .seconds(30)) async throws -> [HostMessage] {
         let messages = try await inbox.take(count, timeout: timeout)
         for message in messages { host.receive(message) }
         return messages

@@ -55,6 +55,7 @@ func buildRouter(store: BFFStore, issuer: TokenIssuer, configuration: BFFConfigu
         let perUser = Double(limits.perUserPerSecond)
         api.add(middleware: RateLimitMiddleware(limiter: .init(rate: perUser, burst: 2 * perUser), key: .user))
     }
+    api.add(middleware: IdempotencyMiddleware(store: store))
     let apps = configuration.apps
     RegistryController(apps: apps).addRoutes(to: api.group("registry"))
     LiveEventsController(store: store, activity: configuration.activity).addRoutes(to: api)

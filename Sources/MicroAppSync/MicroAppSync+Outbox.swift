@@ -50,16 +50,26 @@ extension MicroAppSync {
 
     /// Sends one queued write with its idempotency key. A change to a record someone deleted
     /// meanwhile (404) has nothing left to do, and a channel someone made first (409) exists.
+    /// When the server is still running an earlier send of the same write (409 naming the
+    /// `Idempotency-Key`), its answer comes to a resend once that finishes.
     /// - Returns: the server's copy of the record it made or changed, if any.
     private func send(_ entry: OutboxEntry, with client: HTTPClient) async throws -> ServerRecord? {
-        do {
-            return try await sendOnce(entry, with: client)
-        } catch HTTPClientError.status(404, _, _) where entry.write.changesExistingRecord {
-            return nil
-        } catch HTTPClientError.status(409, _, _) where entry.write.isChannelCreation {
-            return nil
+        while true {
+            do {
+                return try await sendOnce(entry, with: client)
+            } catch HTTPClientError.status(409, _, let problem?) where problem.field == Self.idempotencyKeyField {
+                try await Task.sleep(for: Self.stillRunningWait)
+            } catch HTTPClientError.status(404, _, _) where entry.write.changesExistingRecord {
+                return nil
+            } catch HTTPClientError.status(409, _, _) where entry.write.isChannelCreation {
+                return nil
+            }
         }
     }
+
+    static let idempotencyKeyField = "Idempotency-Key"
+    /// The BFF's `Retry-After` for a write it is still running.
+    static let stillRunningWait = Duration.seconds(1)
 
     private func sendOnce(_ entry: OutboxEntry, with client: HTTPClient) async throws -> ServerRecord? {
         let key = entry.idempotencyKey

@@ -1,5 +1,6 @@
 import BFFTesting
 import Foundation
+import Synchronization
 import HTTPClient
 import MicroAppAPI
 import MicroAppModel
@@ -44,6 +45,45 @@ struct BadServerTests {
             _ = try await subject.recorder.first(ChatMessageReceived.self, timeout: .seconds(5))
             _ = try await subject.recorder.first(TodoItemCreated.self, timeout: .seconds(5))
             #expect(subject.recorder.status(of: .todo)?.connection != .online)
+            await subject.sync.stop()
+        }
+    }
+
+    @Test("a write the server is still running (409 naming the Idempotency-Key) is sent again with its key and lands once")
+    func writeStillRunning() async throws {
+        let posts = Atomic<Int>(0)
+        let server = try RawServer { connection, _ in
+            while let head = connection.readRequest() {
+                if head.hasPrefix("GET /api/events") {
+                    connection.write("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n")
+                    connection.waitForClose()
+                    return
+                } else if head.hasPrefix("POST /api/todo/items"), posts.add(1, ordering: .relaxed).newValue == 1 {
+                    connection.respond(status: "409 Conflict", headers: ["Content-Type: application/json", "Retry-After: 1"],
+                                       body: #"{"error":"a request with this Idempotency-Key is still running","field":"Idempotency-Key"}"#,
+                                       keepAlive: true)
+                } else if head.hasPrefix("POST /api/todo/items") {
+                    connection.respond(status: "201 Created", headers: ["Content-Type: application/json"],
+                                       body: #"{"id":7,"title":"once","notes":"","done":false,"due":null}"#, keepAlive: true)
+                } else {
+                    connection.respond(status: "200 OK", headers: ["Content-Type: application/json"], body: #"{"items":[],"next":null}"#,
+                                       keepAlive: true)
+                }
+            }
+        }
+        defer { server.stop() }
+        try await withTemporaryDirectory { directory in
+            let subject = try SyncUnderTest(cacheFile: directory.appendingPathComponent("cache.sqlite"))
+            subject.sync.connect(HTTPClient(endpoint: .loopback(port: server.port), token: "t"))
+            subject.sync.send(.todo(.create(NewTodo(title: "once"))))
+            let synced = try await subject.recorder.first(TodoItemSynced.self, timeout: .seconds(10))
+            #expect(synced.item.id == 7)
+            let keys = server.requests.filter { $0.hasPrefix("POST /api/todo/items") }.map { head in
+                head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("idempotency-key:") }
+            }
+            #expect(keys.count == 2)
+            #expect(keys[0] != nil && keys[0] == keys[1])
+            try await subject.recorder.waitForStatus(of: .todo) { $0.pendingWrites == 0 && $0.connection == .online }
             await subject.sync.stop()
         }
     }

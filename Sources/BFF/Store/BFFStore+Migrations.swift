@@ -70,6 +70,23 @@ extension BFFStore {
             }
             try db.create(index: "chatMessage_channel_id", on: "chatMessage", columns: ["channelId", "id"])
         }
+        migrator.registerMigration("v3: idempotency keys") { db in
+            // A write's `Idempotency-Key`, per user: which request first used it (method, path and
+            // a SHA-256 of its body) and, once it succeeded, the answer to replay. `status` is NULL
+            // while that first request runs. Rows go after a day (`IdempotencyKeys.retention`).
+            try db.create(table: "idempotencyKey") { t in
+                t.column("ownerId", .integer).notNull().references("user", onDelete: .cascade)
+                t.column("key", .text).notNull()
+                t.column("fingerprint", .blob).notNull()
+                t.column("status", .integer)
+                t.column("contentType", .text)
+                t.column("location", .text)
+                t.column("body", .blob)
+                t.column("createdAt", .double).notNull()
+                t.primaryKey(["ownerId", "key"])
+            }
+            try db.create(index: "idempotencyKey_createdAt", on: "idempotencyKey", columns: ["createdAt"])
+        }
         return migrator
     }
 }

@@ -1,0 +1,169 @@
+@testable import BFF
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import MicroAppAPI
+import Testing
+
+@Suite("BFF Idempotency-Key")
+struct IdempotencyTests {
+    @Test("a create resent with its key makes one item and answers the same, marked as replayed")
+    func resentCreateCountsOnce() async throws {
+        let harness = try BFFHarness()
+        defer { harness.remove() }
+        try harness.addUsers("ann")
+        try await harness.withServer { client in
+            let token = try await client.token(for: "ann")
+            let first = try await client.send(.post, APIPath.todoItems, token: token, key: "k-1", json: NewTodo(title: "milk"))
+            let again = try await client.send(.post, APIPath.todoItems, token: token, key: "k-1", json: NewTodo(title: "milk"))
+
+            #expect(first.status == .created && again.status == .created)
+            #expect(try again.decode(TodoItem.self) == first.decode(TodoItem.self))
+            #expect(again.headers[.location] == first.headers[.location])
+            #expect(first.headers[IdempotencyMiddleware.replayedHeader] == nil)
+            #expect(again.headers[IdempotencyMiddleware.replayedHeader] == "true")
+            let items = try await client.send(.get, APIPath.todoItems, token: token).decode(Page<TodoItem>.self).items
+            #expect(items.map(\.title) == ["milk"])
+        }
+    }
+
+    @Test("every write route honours the key: patch, delete, calendar, chat")
+    func everyWriteRoute() async throws {
+        let harness = try BFFHarness()
+        defer { harness.remove() }
+        try harness.addUsers("ann")
+        try await harness.withServer { client in
+            let token = try await client.token(for: "ann")
+            let item = try await client.send(.post, APIPath.todoItems, token: token, json: NewTodo(title: "milk")).decode(TodoItem.self)
+
+            // A toggle resent after someone else toggled back must not flip it again.
+            let done = try await client.send(.patch, APIPath.todoItem(item.id), token: token, key: "p", json: TodoPatch(done: true))
+            _ = try await client.send(.patch, APIPath.todoItem(item.id), token: token, json: TodoPatch(done: false))
+            let resent = try await client.send(.patch, APIPath.todoItem(item.id), token: token, key: "p", json: TodoPatch(done: true))
+            #expect(try resent.decode(TodoItem.self) == done.decode(TodoItem.self))
+            #expect(try await client.send(.get, APIPath.todoItem(item.id), token: token).decode(TodoItem.self).done == false)
+
+            // A delete resent after it succeeded still answers 204, not 404.
+            #expect(try await client.send(.delete, APIPath.todoItem(item.id), token: token, key: "d").status == .noContent)
+            let deletedAgain = try await client.send(.delete, APIPath.todoItem(item.id), token: token, key: "d")
+            #expect(deletedAgain.status == .noContent)
+            #expect(deletedAgain.headers[IdempotencyMiddleware.replayedHeader] == "true")
+
+            let event = NewCalendarEvent(title: "Standup", start: "2026-11-23T09:30:00Z", end: "2026-11-23T10:00:00Z")
+            for _ in 1...3 { _ = try await client.send(.post, APIPath.calendarEvents, token: token, key: "e", json: event) }
+            let events = try await client.send(.get, APIPath.calendarEvents + "?from=2026-11-23&to=2026-11-23", token: token)
+            #expect(try events.decode(Page<CalendarEvent>.self).items.count == 1)
+
+            for _ in 1...3 {
+                let post = try await client.send(.post, APIPath.chatMessages(channel: "general"), token: token, key: "m",
+                                                 json: NewChatMessage(text: "hello once"))
+                #expect(post.status == .created)
+            }
+            let messages = try await client.send(.get, APIPath.chatMessages(channel: "general"), token: token)
+            #expect(try messages.decode(Page<ChatMessage>.self).items.map(\.text) == ["hello once"])
+        }
+    }
+
+    @Test("the same key on a different request is 422 and changes nothing")
+    func keyReusedForAnotherRequest() async throws {
+        let harness = try BFFHarness()
+        defer { harness.remove() }
+        try harness.addUsers("ann")
+        try await harness.withServer { client in
+            let token = try await client.token(for: "ann")
+            _ = try await client.send(.post, APIPath.todoItems, token: token, key: "k", json: NewTodo(title: "milk"))
+            let otherBody = try await client.send(.post, APIPath.todoItems, token: token, key: "k", json: NewTodo(title: "eggs"))
+            #expect(otherBody.status == .unprocessableContent)
+            #expect(otherBody.apiError == APIError(error: "this Idempotency-Key was used for a different request", field: "Idempotency-Key"))
+            let otherPath = try await client.send(.post, APIPath.calendarEvents, token: token, key: "k",
+                                                  json: NewCalendarEvent(title: "x", start: "2026-11-23", end: "2026-11-24", allDay: true))
+            #expect(otherPath.status == .unprocessableContent)
+
+            let items = try await client.send(.get, APIPath.todoItems, token: token).decode(Page<TodoItem>.self).items
+            #expect(items.map(\.title) == ["milk"])
+        }
+    }
+
+    @Test("a refused write frees its key: corrected and resent, it runs")
+    func failureFreesTheKey() async throws {
+        let harness = try BFFHarness()
+        defer { harness.remove() }
+        try harness.addUsers("ann")
+        try await harness.withServer { client in
+            let token = try await client.token(for: "ann")
+            let refused = try await client.send(.post, APIPath.todoItems, token: token, key: "k", json: NewTodo(title: " "))
+            #expect(refused.status == .badRequest)
+            let missing = try await client.send(.patch, APIPath.todoItem(999), token: token, key: "k", json: TodoPatch(done: true))
+            #expect(missing.status == .notFound)
+            let created = try await client.send(.post, APIPath.todoItems, token: token, key: "k", json: NewTodo(title: "milk"))
+            #expect(created.status == .created)
+            #expect(created.headers[IdempotencyMiddleware.replayedHeader] == nil)
+        }
+    }
+
+    @Test("keys are per user: two users' same key are two requests")
+    func keysArePerUser() async throws {
+        let harness = try BFFHarness()
+        defer { harness.remove() }
+        try harness.addUsers("ann", "bob")
+        try await harness.withServer { client in
+            let ann = try await client.token(for: "ann")
+            let bob = try await client.token(for: "bob")
+            let annItem = try await client.send(.post, APIPath.todoItems, token: ann, key: "same", json: NewTodo(title: "milk"))
+            let bobItem = try await client.send(.post, APIPath.todoItems, token: bob, key: "same", json: NewTodo(title: "milk"))
+            #expect(bobItem.status == .created && bobItem.headers[IdempotencyMiddleware.replayedHeader] == nil)
+            #expect(try bobItem.decode(TodoItem.self).id != annItem.decode(TodoItem.self).id)
+            #expect(try await client.send(.get, APIPath.todoItems, token: bob).decode(Page<TodoItem>.self).items.count == 1)
+        }
+    }
+
+    @Test("a key that is empty, too long or not visible ASCII is 400", arguments: ["", String(repeating: "k", count: 256), "a b", "ké", "a\u{1B}b"])
+    func badKeys(_ key: String) async throws {
+        let harness = try BFFHarness()
+        defer { harness.remove() }
+        try harness.addUsers("ann")
+        try await harness.withServer { client in
+            let token = try await client.token(for: "ann")
+            let answer = try await client.send(.post, APIPath.todoItems, token: token, key: key, json: NewTodo(title: "milk"))
+            #expect(answer.status == .badRequest)
+            #expect(answer.apiError?.field == "Idempotency-Key")
+            #expect(try await client.send(.get, APIPath.todoItems, token: token).decode(Page<TodoItem>.self).items.isEmpty)
+        }
+    }
+
+    @Test("a key whose request still runs is in progress; one abandoned for a minute is claimed again; kept a day")
+    func claimsOverTime() throws {
+        let harness = try BFFHarness()
+        defer { harness.remove() }
+        try harness.addUsers("ann")
+        let store = try BFFStore.open(at: harness.configuration().databaseURL, bcryptCost: 4)
+        let ann = try #require(try store.users().first).id
+        let print = Data("POST /api/todo/items".utf8)
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+
+        #expect(try store.claimIdempotencyKey(owner: ann, key: "k", fingerprint: print, now: start) == .claimed)
+        #expect(try store.claimIdempotencyKey(owner: ann, key: "k", fingerprint: print, now: start + 59) == .inProgress)
+        #expect(try store.claimIdempotencyKey(owner: ann, key: "k", fingerprint: Data("other".utf8), now: start + 59) == .mismatch)
+        #expect(try store.claimIdempotencyKey(owner: ann, key: "k", fingerprint: print, now: start + 60) == .claimed)
+
+        let answer = StoredAnswer(status: 201, contentType: "application/json", location: "/api/todo/items/1", body: Data("{}".utf8))
+        try store.completeIdempotencyKey(owner: ann, key: "k", answer: answer)
+        try store.releaseIdempotencyKey(owner: ann, key: "k")  // a completed key is not released
+        #expect(try store.claimIdempotencyKey(owner: ann, key: "k", fingerprint: print, now: start + 3600) == .replay(answer))
+        #expect(try store.claimIdempotencyKey(owner: ann, key: "k", fingerprint: print, now: start + 61 + 86_400) == .claimed)
+    }
+}
+
+extension TestClientProtocol {
+    /// Sends `json` with a bearer token and an `Idempotency-Key`.
+    func send(_ method: HTTPRequest.Method, _ uri: String, token: String, key: String, json: some Encodable) async throws -> TestResponse {
+        let headers: HTTPFields = [
+            .authorization: "Bearer \(token)", .contentType: "application/json", IdempotencyMiddleware.keyHeader: key,
+        ]
+        return try await execute(uri: uri, method: method, headers: headers, body: ByteBuffer(bytes: try JSONEncoder().encode(json)))
+    }
+
+    func send(_ method: HTTPRequest.Method, _ uri: String, token: String, key: String) async throws -> TestResponse {
+        try await execute(uri: uri, method: method, headers: [.authorization: "Bearer \(token)", IdempotencyMiddleware.keyHeader: key])
+    }
+}

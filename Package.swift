@@ -12,6 +12,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "termcanvas", targets: ["termcanvas"]),
+        .executable(name: "termcanvas-bff", targets: ["termcanvas-bff"]),
         .library(name: "MicroAppAPI", targets: ["MicroAppAPI"]),
         .library(name: "BFF", targets: ["BFF"]),
     ],
@@ -99,12 +100,33 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // Composition root and command line.
+        // What both executables share: XDG paths, logging to a file, password prompts.
+        .target(
+            name: "CommandSupport",
+            dependencies: [
+                "BFFAccess",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The dashboard: composition root and command line. It links no server library, so it
+        // starts fast; `serve` and `user` run `termcanvas-bff`.
         .executableTarget(
             name: "termcanvas",
             dependencies: [
-                "CanvasCore", "CanvasUI", "NcursesTerminal", "Widgets", "LayoutStore", "CanvasFiles", "BFF", "BFFAccess", "HTTPClient", "MicroAppAPI",
-                "MicroAppModel", "MicroAppSync",
+                "CanvasCore", "CanvasUI", "NcursesTerminal", "Widgets", "LayoutStore", "CanvasFiles", "BFFAccess", "CommandSupport",
+                "HTTPClient", "MicroAppAPI", "MicroAppModel", "MicroAppSync",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The micro-app server's executable: `termcanvas-bff serve` and `user`.
+        .executableTarget(
+            name: "termcanvas-bff",
+            dependencies: [
+                "BFF", "BFFAccess", "CommandSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -187,13 +209,13 @@ let package = Package(
         ),
         .testTarget(
             name: "DashboardTests",
-            dependencies: ["termcanvas", "CanvasCore", "CanvasUI", "CanvasFiles", "LayoutStore", "Widgets", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["termcanvas", "CanvasCore", "CanvasUI", "CanvasFiles", "CommandSupport", "LayoutStore", "Widgets", .product(name: "Logging", package: "swift-log")],
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["termcanvas", "CanvasTesting", "CanvasCore", "CanvasFiles", "LayoutStore"],
+            dependencies: ["termcanvas", "termcanvas-bff", "CanvasTesting", "CanvasCore", "CanvasFiles", "LayoutStore"],
             swiftSettings: swiftSettings
         ),
     ]

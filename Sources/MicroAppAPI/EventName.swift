@@ -19,6 +19,10 @@ public enum EventName: String, Codable, Sendable, CaseIterable {
     /// `{}`: the `Last-Event-ID` a client resumed from is older than the server keeps, so events
     /// were missed; the client should reload what it shows.
     case streamReset = "bff.stream.reset"
+    /// `{}`: the first event of a stream opened without `Last-Event-ID`. Its id is the newest
+    /// event the server has made, so a client that keeps it can later resume from this point
+    /// even if nothing happens meanwhile.
+    case streamOpened = "bff.stream.opened"
 
     /// The micro-app that publishes this event (`todo`, `calendar`, `chat`), or nil for the stream's own.
     public var app: String? {

@@ -5,7 +5,10 @@ import MicroAppAPI
 /// How one micro-app's data stands with its BFF; widgets show it in their pane title.
 public struct SyncStatus: Sendable, Equatable {
     public enum Connection: Sendable, Equatable {
-        /// Not yet known: the dashboard is still finding or starting its server.
+        /// The dashboard has just started and the server has not answered yet: nothing worth
+        /// showing, as it usually answers within moments.
+        case starting
+        /// Still not known after a while: the dashboard is still finding or starting its server.
         case connecting
         case online
         /// The server cannot be reached; data shown is the cache's.
@@ -41,6 +44,7 @@ public struct SyncStatusChanged: BusEvent {
 
     public var summary: String {
         let connection = switch status.connection {
+        case .starting: "starting"
         case .connecting: "connecting"
         case .online: "online"
         case .offline: "offline"

@@ -5,10 +5,33 @@ import MicroAppAPI
 import MicroAppModel
 
 extension MicroAppSync {
-    /// Replaces the cache with the server's data for everything the widgets look at.
+    /// Replaces the cache with the server's data for everything the widgets look at. Once every
+    /// app came back whole, the cache is marked complete: from then on the live stream, resumed
+    /// from its last event, keeps it current (see `catchUp`).
     func refreshAll() async {
-        guard let client else { return }
+        guard client != nil else { return }
         hasRefreshed = true
+        try? await cache.setComplete(false)
+        await refreshRegistry()
+        var whole = true
+        for app in [MicroAppID.todo, .chat, .calendar] where !(await refresh(app)) { whole = false }
+        if whole { try? await cache.setComplete(true) }
+    }
+
+    /// What a complete cache whose live stream resumed may still lack: the registry, and the
+    /// calendar's months that were never fetched. Its todos and chat are current: the server
+    /// replays every change since the last event the cache applied, so a dashboard with 10 000
+    /// todos does not fetch them all again at each start.
+    func catchUp() async {
+        hasRefreshed = true
+        await refreshRegistry()
+        _ = await refresh(.calendar)
+        await synced(.todo)
+        await synced(.chat)
+    }
+
+    private func refreshRegistry() async {
+        guard let client else { return }
         do {
             let apps = try await client.get(APIPath.registryApps, as: Page<MicroAppInfo>.self).items
             try await cache.setRegistry(apps)
@@ -16,9 +39,6 @@ extension MicroAppSync {
         } catch {
             logger.warning("registry unavailable", metadata: ["error": "\(error)"])
         }
-        await refresh(.todo)
-        await refresh(.chat)
-        await refresh(.calendar)
     }
 
     /// Reloads one app's data from the server in the background.
@@ -26,7 +46,9 @@ extension MicroAppSync {
         spawn { await $0.refresh(app) }
     }
 
-    func refresh(_ app: MicroAppID) async {
+    /// - Returns: whether all of the app's data came back.
+    @discardableResult
+    func refresh(_ app: MicroAppID) async -> Bool {
         do {
             switch app {
             case .todo:
@@ -39,7 +61,9 @@ extension MicroAppSync {
             }
         } catch {
             logger.debug("refresh failed", metadata: ["app": "\(app)", "error": "\(error)"])
+            return false
         }
+        return true
     }
 
     func fetchTodos() async throws {

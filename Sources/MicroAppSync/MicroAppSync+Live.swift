@@ -14,6 +14,8 @@ extension MicroAppSync {
         liveStream?.cancel()
         liveStream = Task {
             let lastID = try? await cache.lastEventID()
+            let complete = (try? await cache.isComplete()) ?? false
+            resumesCompleteCache = lastID != nil && complete
             for await update in client.events(lastEventID: lastID, reconnect: Self.reconnect) {
                 await handleLive(update)
             }
@@ -26,7 +28,9 @@ extension MicroAppSync {
             statuses.connection = .online
             await publishStatuses()
             flushLater()
-            if !hasRefreshed { spawn { await $0.refreshAll() } }
+            if !hasRefreshed {
+                spawn { sync in await sync.resumesCompleteCache ? sync.catchUp() : sync.refreshAll() }
+            }
         case .event(let event):
             await apply(event)
         case .disconnected(let error):
@@ -37,10 +41,16 @@ extension MicroAppSync {
 
     private func apply(_ event: LiveEvent) async {
         guard let name = event.knownName else { return }
-        if name == .streamReset {
+        switch name {
+        case .streamReset:
             try? await cache.setLastEventID(event.id)
             spawn { await $0.refreshAll() }
             return
+        case .streamOpened:
+            try? await cache.setLastEventID(event.id)
+            return
+        default:
+            break
         }
         do {
             let change = try Self.decode(event, as: name)
@@ -63,7 +73,7 @@ extension MicroAppSync {
         case .calendarEventDeleted: return .eventDeleted(try decoder.decode(DeletedEntity.self, from: data).id)
         case .chatChannelCreated: return .channel(try decoder.decode(ChatChannel.self, from: data))
         case .chatMessagePosted: return .message(try decoder.decode(ChatMessage.self, from: data))
-        case .streamReset: throw HTTPClientError.invalidRequest("a reset carries no change")
+        case .streamReset, .streamOpened: throw HTTPClientError.invalidRequest("the stream's own events carry no change")
         }
     }
 

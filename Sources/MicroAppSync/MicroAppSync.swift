@@ -36,8 +36,11 @@ public actor MicroAppSync {
     var isFlushing = false
     /// Set by every new write, so a flush that is ending looks at the outbox once more.
     var flushRequested = false
-    /// Whether this run has replaced the cache with the server's data yet.
+    /// Whether this run has replaced the cache with the server's data yet (or found it current).
     var hasRefreshed = false
+    /// Whether the live stream resumes from the last event of a cache that was once complete,
+    /// so the server's replay brings it up to date without reloading everything.
+    var resumesCompleteCache = false
     /// What widgets showed an interest in, reloaded from the server on (re)connect.
     var openChannels: Set<String> = []
     var calendarRanges: Set<DayRange> = []
@@ -92,7 +95,16 @@ public actor MicroAppSync {
             logger.error("cache unreadable", metadata: ["error": "\(error)"])
         }
         await publishStatuses(force: true)
+        try? await Task.sleep(for: Self.quietStart)
+        if statuses.connection == .starting {
+            statuses.connection = .connecting
+            await publishStatuses()
+        }
     }
+
+    /// How long the panes say nothing of a server that has not answered yet: a title that says
+    /// `connecting` for the few milliseconds the local server takes only flickers.
+    static let quietStart = Duration.seconds(1)
 
     /// Publishes the statuses that changed (all of them when `force`).
     func publishStatuses(force: Bool = false) async {

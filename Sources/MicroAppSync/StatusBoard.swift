@@ -4,7 +4,7 @@ import MicroAppModel
 /// The sync status of each micro-app, and what was last published of it.
 struct StatusBoard {
     /// The live stream's state, shared by every app.
-    var connection: SyncStatus.Connection = .connecting
+    var connection: SyncStatus.Connection = .starting
     /// An app's own trouble (its data came back unreadable, the server refused a write), shown
     /// instead of the connection until the app's next good answer.
     var problems: [MicroAppID: String] = [:]

@@ -100,6 +100,15 @@ public struct SyncCache: Sendable {
         try await writer.read { db in try meta("lastEventID", in: db).flatMap { Int64($0) } }
     }
 
+    /// Whether a refresh of every app once came back whole (and nothing reset the stream since).
+    func isComplete() async throws -> Bool {
+        try await writer.read { db in try meta("complete", in: db) == "1" }
+    }
+
+    func setComplete(_ complete: Bool) async throws {
+        try await writer.write { db in try setMeta("complete", complete ? "1" : nil, in: db) }
+    }
+
     func lastSynced(_ app: String) async throws -> Date? {
         try await writer.read { db in
             try meta("lastSynced.\(app)", in: db).flatMap(Double.init).map(Date.init(timeIntervalSince1970:))

@@ -1,5 +1,6 @@
 import BFFAccess
 import CanvasCore
+import CommandSupport
 import Foundation
 import Logging
 import MicroAppModel
@@ -27,7 +28,7 @@ struct BFFConnector {
     func connectLocal() -> Task<BFFTarget, any Error> {
         let launcher = LocalBFFLauncher(
             directory: RuntimeDirectory(environment: environment),
-            command: [Paths.executable.path, "serve", "--local"],
+            command: [Paths.serverExecutable.path, "serve", "--local"],
             logFile: paths.bffLogFile.path
         )
         let logger = logger

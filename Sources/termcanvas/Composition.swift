@@ -1,6 +1,7 @@
 import CanvasCore
 import CanvasFiles
 import CanvasUI
+import CommandSupport
 import Foundation
 import LayoutStore
 import Logging

@@ -1,7 +1,8 @@
 import ArgumentParser
+import BFFAccess
 import CanvasCore
 import CanvasUI
-import BFFAccess
+import CommandSupport
 import Foundation
 import Logging
 import MicroAppModel
@@ -36,22 +37,23 @@ struct Dashboard: AsyncParsableCommand {
     @MainActor
     private static func runDashboard(options: CanvasOptions, bff: String?, paths: Paths, logger: Logger) async throws {
         let noColor = !(ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
-        var composition = Composition(paths: paths, logger: logger)
-        let store = composition.openStore()
         // Everything that can fail on bad input is resolved before the terminal changes mode,
         // so its message lands on a normal screen.
+        let connector = BFFConnector(paths: paths, environment: ProcessInfo.processInfo.environment, logger: logger)
+        let remote = try connector.remoteTarget(bff)
+        // First, so the micro-apps' cache opens on another core while this one reads the layout.
+        let effects = Effects()
+        let link = MicroAppLink(paths: paths, remote: remote?.credential, effects: effects, logger: logger)
+        var composition = Composition(paths: paths, logger: logger)
+        let store = composition.openStore()
         let library = composition.library(store: store, adaptTheme: { $0 })
         let canvas = try composition.startingCanvas(option: options.layout, library: library)
         let baseTheme = try composition.startingTheme(option: options.theme, library: library)
-        let connector = BFFConnector(paths: paths, environment: ProcessInfo.processInfo.environment, logger: logger)
-        let remote = try connector.remoteTarget(bff)
 
         let terminal = try NcursesTerminal(options: .init(colors: !noColor))
         defer { terminal.stop() }
         let adapt = Composition.themeAdapter(colors: terminal.colorCount, noColor: noColor)
         let fitted = composition.library(store: store, adaptTheme: adapt)
-        let effects = Effects()
-        let link = MicroAppLink(paths: paths, remote: remote?.credential, effects: effects, logger: logger)
         let host = composition.makeHost(canvas: canvas, theme: adapt(baseTheme), today: options.fixedToday,
                                         size: terminal.size, library: fitted, catalog: .standard(commands: link.commands),
                                         effects: effects)

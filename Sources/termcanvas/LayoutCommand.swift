@@ -1,6 +1,7 @@
 import ArgumentParser
 import CanvasCore
 import CanvasFiles
+import CommandSupport
 import Foundation
 import LayoutStore
 import Logging

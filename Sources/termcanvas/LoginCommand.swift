@@ -1,5 +1,6 @@
 import ArgumentParser
 import BFFAccess
+import CommandSupport
 import Foundation
 import HTTPClient
 import MicroAppAPI

@@ -1,5 +1,6 @@
 import BFFAccess
 import CanvasUI
+import CommandSupport
 import Foundation
 import HTTPClient
 import Logging

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CanvasCore
 import CanvasUI
+import CommandSupport
 import Foundation
 import Logging
 

@@ -53,6 +53,33 @@ struct LiveEventsTests {
         }
     }
 
+    @Test("a fresh stream starts with bff.stream.opened at the newest event; resuming from it gets exactly what came after")
+    func openedMarksThePosition() async throws {
+        let harness = try BFFHarness()
+        defer { harness.remove() }
+        try harness.addUsers("ann")
+        try await harness.withServer { client in
+            let port = try #require(client.port)
+            let ann = try await client.token(for: "ann")
+            let empty = try SSEReader(port: port, token: ann)
+            _ = try await empty.readHead()
+            #expect(empty.opened?.id == 0)
+
+            _ = try await client.send(.post, APIPath.todoItems, token: ann, json: NewTodo(title: "before"))
+            let fresh = try SSEReader(port: port, token: ann)
+            _ = try await fresh.readHead()
+            let position = try #require(fresh.opened).id
+            #expect(position == 1)
+            #expect(try await fresh.staysQuiet(for: .milliseconds(200)))  // "before" is not replayed
+
+            _ = try await client.send(.post, APIPath.todoItems, token: ann, json: NewTodo(title: "after"))
+            let resumed = try SSEReader(port: port, token: ann, lastEventID: position)
+            _ = try await resumed.readHead()
+            let missed = try #require(try await resumed.next())
+            #expect(try JSONDecoder().decode(TodoItem.self, from: Data(missed.data.utf8)).title == "after")
+        }
+    }
+
     @Test("Last-Event-ID resumes after a reconnect: the missed events, in order, then live ones, no duplicates")
     func resume() async throws {
         let harness = try BFFHarness()

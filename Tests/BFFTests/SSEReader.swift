@@ -15,8 +15,13 @@ final class SSEReader: @unchecked Sendable {
     private var pending = [UInt8]()
     /// Status line and headers, once read.
     private(set) var head = ""
+    /// Whether the stream starts afresh (no `Last-Event-ID`), so with `bff.stream.opened`.
+    private let opensFresh: Bool
+    /// The `bff.stream.opened` event a fresh stream started with, once `readHead` read it.
+    private(set) var opened: LiveEvent?
 
     init(port: Int, token: String, lastEventID: Int64? = nil) throws {
+        opensFresh = lastEventID == nil
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -41,7 +46,8 @@ final class SSEReader: @unchecked Sendable {
         }
     }
 
-    /// Reads the response head (status line and headers).
+    /// Reads the response head (status line and headers) and, on a fresh stream, the
+    /// `bff.stream.opened` event that must come first.
     @discardableResult
     func readHead(timeout: Duration = .seconds(5)) async throws -> String {
         try await blocking { try self.readHeadBlocking(timeout: timeout) }
@@ -73,6 +79,10 @@ final class SSEReader: @unchecked Sendable {
             if let end = pending.firstRange(of: Array("\r\n\r\n".utf8)) {
                 head = String(decoding: pending[..<end.lowerBound], as: UTF8.self)
                 pending.removeSubrange(..<end.upperBound)
+                if opensFresh, head.hasPrefix("HTTP/1.1 200") {
+                    opened = try nextBlocking(timeout: timeout)
+                    guard opened?.name == EventName.streamOpened.rawValue else { throw SSEReaderError.notOpened(opened) }
+                }
                 return head
             }
             try fill(timeout: timeout)
@@ -133,4 +143,6 @@ enum SSEReaderError: Error {
     case connect(Int32)
     case timeout
     case closed
+    /// A fresh stream's first event was not `bff.stream.opened`.
+    case notOpened(LiveEvent?)
 }

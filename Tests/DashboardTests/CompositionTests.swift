@@ -1,10 +1,11 @@
 import CanvasCore
 import CanvasFiles
 import CanvasUI
+import CommandSupport
 import Foundation
 import LayoutStore
-import Testing
 @testable import termcanvas
+import Testing
 
 /// Start-up: which store, layout and theme the dashboard begins with, and what it tells the user.
 @MainActor

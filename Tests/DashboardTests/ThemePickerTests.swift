@@ -1,10 +1,11 @@
 import CanvasCore
 import CanvasFiles
 import CanvasUI
+import CommandSupport
 import Foundation
 import LayoutStore
-import Testing
 @testable import termcanvas
+import Testing
 
 /// Ctrl-T: the themes, the highlighted one previewed live; Enter keeps it, Esc goes back.
 @MainActor

@@ -111,6 +111,7 @@ struct BFFClientTests {
             let event = try await withDeadline(.seconds(10)) { () async throws -> LiveEvent? in
                 var updates = client.events().makeAsyncIterator()
                 guard await updates.next() == .connected else { return nil }
+                guard case .event(let opened) = await updates.next(), opened.knownName == .streamOpened else { return nil }
                 try await client.delete(APIPath.todoItem(item.id))
                 guard case .event(let event) = await updates.next() else { return nil }
                 return event

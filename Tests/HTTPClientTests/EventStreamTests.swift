@@ -18,6 +18,10 @@ struct EventStreamTests {
             _ = try await withDeadline(.seconds(10)) {
                 var updates = client.events().makeAsyncIterator()
                 #expect(await updates.next() == .connected)
+                guard case .event(let opened) = await updates.next(), opened.knownName == .streamOpened else {
+                    Issue.record("the stream did not start with bff.stream.opened")
+                    return
+                }
                 let item = try await client.post(APIPath.todoItems, body: NewTodo(title: "live"), as: TodoItem.self)
                 guard case .event(let event) = await updates.next() else {
                     Issue.record("no event")
@@ -62,6 +66,9 @@ struct EventStreamTests {
         let titles = try await withDeadline(.seconds(10)) { () async throws -> [String] in
             var updates = reader.events(reconnect: Self.quickReconnect).makeAsyncIterator()
             #expect(await updates.next() == .connected)
+            guard case .event(let opened) = await updates.next(), opened.knownName == .streamOpened else {
+                throw DeadlineExceeded(limit: .zero)
+            }
             _ = try await writer.post(APIPath.todoItems, body: NewTodo(title: "before"), as: TodoItem.self)
             var received: [LiveEvent] = []
             guard case .event(let event) = await updates.next() else { throw DeadlineExceeded(limit: .zero) }

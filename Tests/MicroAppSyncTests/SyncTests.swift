@@ -4,7 +4,7 @@ import Foundation
 import HTTPClient
 import MicroAppAPI
 import MicroAppModel
-import MicroAppSync
+@testable import MicroAppSync
 import Testing
 
 @Suite("Sync engine against a real BFF and a real cache file", .serialized)
@@ -90,6 +90,37 @@ struct SyncTests {
             #expect(loaded.items.map(\.title) == ["Kept"])
             #expect(loaded.items.allSatisfy { !LocalID.isLocal($0.id) })
             await second.sync.stop()
+        }
+    }
+
+    @Test("a restart on a complete cache resumes the live stream instead of fetching every todo again; what changed meanwhile arrives")
+    func resumeInsteadOfReload() async throws {
+        try await withTemporaryDirectory { directory in
+            let file = directory.appendingPathComponent("cache.sqlite")
+            try await LiveBFF.withServer(users: ["ann"]) { server in
+                let phone = try await client(of: server, as: "ann")
+                _ = try await phone.post(APIPath.todoItems, body: NewTodo(title: "Old"), as: TodoItem.self)
+                let first = try SyncUnderTest(cacheFile: file)
+                first.sync.connect(try await client(of: server, as: "ann"))
+                _ = try await first.recorder.first(TodoItemsLoaded.self) { $0.origin == .server }
+                let observer = try SyncCache.open(at: file)
+                let clock = ContinuousClock()
+                let deadline = clock.now.advanced(by: .seconds(10))
+                while try await !observer.isComplete(), clock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+                #expect(try await observer.isComplete())
+                await first.sync.stop()
+
+                let missed = try await phone.post(APIPath.todoItems, body: NewTodo(title: "While closed"), as: TodoItem.self)
+                let second = try SyncUnderTest(cacheFile: file)
+                second.sync.send(.todo(.load))
+                second.sync.connect(try await client(of: server, as: "ann"))
+                let arrived = try await second.recorder.first(TodoItemCreated.self, timeout: .seconds(5))
+                #expect(arrived.item == missed)
+                try await second.recorder.waitForStatus(of: .todo) { $0.connection == .online && $0.lastSynced != nil }
+                try await Task.sleep(for: .milliseconds(300))
+                #expect(second.recorder.all(TodoItemsLoaded.self).map(\.origin) == [.cache])
+                await second.sync.stop()
+            }
         }
     }
 

@@ -42,6 +42,12 @@ struct LiveEventsController {
             try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
             if let lastID {
                 sent = try await Self.replay(after: lastID, user: user.id, store: store, writer: &writer)
+            } else {
+                // Read after subscribing: a change committed meanwhile comes through the
+                // subscription with a higher id.
+                sent = try store.newestLiveEventID()
+                let opened = LiveEvent(id: sent, name: EventName.streamOpened.rawValue, data: "{}")
+                try await writer.write(ByteBuffer(string: opened.wireFormat))
             }
             try await withGracefulShutdownHandler {
                 for await item in subscription.items {

@@ -55,11 +55,20 @@ extension BFFStore {
         db.afterNextTransaction(onCommit: { _ in hub.publish(published) })
     }
 
+    /// The id of the newest live event ever made (0 for none), kept even when that event is pruned.
+    public func newestLiveEventID() throws -> Int64 {
+        try writer.read { db in try Self.newestLiveEventID(db) }
+    }
+
+    private static func newestLiveEventID(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'liveEvent'") ?? 0
+    }
+
     /// The events after `lastID` that `user` may see, oldest first, at most `limit`; or `.reset`
     /// when some of them are no longer kept.
     public func liveEvents(after lastID: Int64, visibleTo user: Int64, limit: Int = 1000) throws -> LiveEventReplay {
         try writer.read { db in
-            let newest = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'liveEvent'") ?? 0
+            let newest = try Self.newestLiveEventID(db)
             let oldest = try Int64.fetchOne(db, sql: "SELECT MIN(id) FROM liveEvent") ?? newest + 1
             guard lastID <= newest, lastID + 1 >= oldest else { return .reset(newest: newest) }
             let records = try LiveEventRecord

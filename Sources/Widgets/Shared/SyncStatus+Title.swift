@@ -3,13 +3,13 @@ import Foundation
 import MicroAppModel
 
 extension SyncStatus {
-    /// What a pane title adds for this status: nothing when all is well; `connecting` until the
-    /// server first answers; `offline, synced 14:02`, the server's trouble, and writes not yet
-    /// sent otherwise.
+    /// What a pane title adds for this status: nothing when all is well or the dashboard has only
+    /// just started; `connecting` when the server takes a while to answer at first; `offline,
+    /// synced 14:02`, the server's trouble, and writes not yet sent otherwise.
     func titleSuffix(clock: CanvasClock) -> String {
         var parts: [String] = []
         switch connection {
-        case .online: break
+        case .online, .starting: break
         case .connecting: parts.append("connecting")
         case .offline:
             parts.append("offline" + (lastSynced.map { ", synced \(clock.timeOfDay($0).prefix(5))" } ?? ""))

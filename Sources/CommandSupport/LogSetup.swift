@@ -2,11 +2,11 @@ import Foundation
 import Logging
 
 /// Starts logging for the executable: to a file, never to the screen.
-enum LogSetup {
+public enum LogSetup {
     /// Sends all logging to `url` and returns the root logger. When the file cannot be opened,
     /// logging is off (the dashboard still runs) and the reason goes to standard error before
     /// the screen is taken over.
-    static func bootstrapFile(at url: URL, label: String) -> Logger {
+    public static func bootstrapFile(at url: URL, label: String) -> Logger {
         let level = ProcessInfo.processInfo.environment["TERMCANVAS_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
         do {
             let file = try FileLogHandler.File(url: url)

@@ -7,11 +7,11 @@ import Glibc
 
 /// Reads a password: from the terminal without echo, or the first line of standard input when
 /// it is not a terminal (for scripts). Never from the command line, where `ps` would show it.
-enum PasswordInput {
+public enum PasswordInput {
     /// bcrypt uses at most 72 bytes of a password.
     static let maximumBytes = 72
 
-    static func read(prompt: String) throws -> String {
+    public static func read(prompt: String) throws -> String {
         let password: String
         if isatty(STDIN_FILENO) == 1 {
             guard let typed = getpass(prompt) else { throw ValidationError("no password given") }

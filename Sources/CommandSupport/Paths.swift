@@ -2,12 +2,12 @@ import BFFAccess
 import Foundation
 
 /// Where TermCanvas keeps user files, following the XDG base directories.
-struct Paths {
-    let dataDirectory: URL
-    let configDirectory: URL
-    let stateDirectory: URL
+public struct Paths: Sendable {
+    public let dataDirectory: URL
+    public let configDirectory: URL
+    public let stateDirectory: URL
 
-    init(environment: [String: String]) {
+    public init(environment: [String: String]) {
         let home = URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory())
         func base(_ variable: String, _ fallback: String) -> URL {
             // The spec says relative paths are invalid and must be ignored.
@@ -19,18 +19,24 @@ struct Paths {
         stateDirectory = base("XDG_STATE_HOME", ".local/state").appendingPathComponent("termcanvas")
     }
 
-    var logFile: URL { stateDirectory.appendingPathComponent("termcanvas.log") }
+    public var logFile: URL { stateDirectory.appendingPathComponent("termcanvas.log") }
     /// The micro-app server's log, standalone or local.
-    var bffLogFile: URL { stateDirectory.appendingPathComponent("bff.log") }
-    var layoutDatabase: URL { dataDirectory.appendingPathComponent("layouts.sqlite") }
+    public var bffLogFile: URL { stateDirectory.appendingPathComponent("bff.log") }
+    public var layoutDatabase: URL { dataDirectory.appendingPathComponent("layouts.sqlite") }
     /// The micro-app server's own data (its database and signing secret).
-    var bffDirectory: URL { dataDirectory.appendingPathComponent("bff") }
+    public var bffDirectory: URL { dataDirectory.appendingPathComponent("bff") }
 
     /// Tokens for remote BFFs stored by `termcanvas login`.
-    var credentials: CredentialStore { CredentialStore(directory: configDirectory.appendingPathComponent("credentials")) }
+    public var credentials: CredentialStore { CredentialStore(directory: configDirectory.appendingPathComponent("credentials")) }
 
     /// The running executable, for finding the preset files shipped beside it.
-    static var executable: URL {
+    public static var executable: URL {
         URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    }
+
+    /// The micro-app server's executable, `termcanvas-bff`, which is built and installed beside
+    /// `termcanvas`.
+    public static var serverExecutable: URL {
+        executable.deletingLastPathComponent().appendingPathComponent("termcanvas-bff")
     }
 }

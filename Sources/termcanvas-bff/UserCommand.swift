@@ -1,5 +1,6 @@
 import ArgumentParser
 import BFF
+import CommandSupport
 import Foundation
 
 /// `termcanvas user …`: the accounts of the micro-app server.

@@ -1,8 +1,9 @@
 import ArgumentParser
 import BFF
+import BFFAccess
+import CommandSupport
 import Foundation
 import Hummingbird
-import BFFAccess
 import Logging
 import ServiceLifecycle
 

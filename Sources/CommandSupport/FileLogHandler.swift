@@ -14,12 +14,12 @@ struct LogFileError: Error, CustomStringConvertible {
 }
 
 /// A swift-log handler that appends lines to a file, never to the screen the user is looking at.
-struct FileLogHandler: LogHandler {
+public struct FileLogHandler: LogHandler {
     /// An open log file; `write(2)` with `O_APPEND` keeps concurrent lines whole.
-    final class File: Sendable {
+    public final class File: Sendable {
         let descriptor: Int32
 
-        init(url: URL) throws {
+        public init(url: URL) throws {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             descriptor = open(url.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
             guard descriptor >= 0 else { throw LogFileError(path: url.path, reason: String(cString: strerror(errno))) }
@@ -35,15 +35,20 @@ struct FileLogHandler: LogHandler {
 
     let file: File
     let label: String
-    var logLevel: Logger.Level = .info
-    var metadata: Logger.Metadata = [:]
 
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    public init(file: File, label: String) {
+        self.file = file
+        self.label = label
+    }
+    public var logLevel: Logger.Level = .info
+    public var metadata: Logger.Metadata = [:]
+
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
-    func log(event: LogEvent) {
+    public func log(event: LogEvent) {
         let merged = metadata.merging(event.metadata ?? [:]) { $1 }
         let fields = merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
         file.append("\(Self.timeOfDay()) \(event.level) \(label): \(event.message)\(fields.isEmpty ? "" : " " + fields)\n")

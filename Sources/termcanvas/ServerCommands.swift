@@ -1,0 +1,53 @@
+import ArgumentParser
+import CommandSupport
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `termcanvas serve …` and `termcanvas user …` run `termcanvas-bff`, the server's executable
+/// beside this one, with the same arguments (its `--help` describes them).
+///
+/// The server's libraries (Hummingbird, SwiftNIO, swift-crypto) live in that binary only: in
+/// this one they made every dashboard start slower, by the time the Swift runtime spends on
+/// their type conformances and the loader on their relocations.
+enum ServerExecutable {
+    /// Replaces this process with `termcanvas-bff ARGUMENTS`, so signals and the process id are
+    /// the server's own. Returns only by throwing.
+    static func exec(_ arguments: [String]) throws -> Never {
+        let path = Paths.serverExecutable.path
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        execv(path, argv)
+        let reason = String(cString: strerror(errno))
+        throw ValidationError("cannot run \(path): \(reason) (it is built and installed beside termcanvas)")
+    }
+}
+
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the micro-app backend server (`termcanvas serve --help` lists its options).",
+        helpNames: []
+    )
+
+    @Argument(parsing: .captureForPassthrough) var arguments: [String] = []
+
+    func run() throws {
+        try ServerExecutable.exec(["serve"] + arguments)
+    }
+}
+
+struct UserCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "user",
+        abstract: "Add, list and delete the users of the micro-app server (`termcanvas user --help`).",
+        helpNames: []
+    )
+
+    @Argument(parsing: .captureForPassthrough) var arguments: [String] = []
+
+    func run() throws {
+        try ServerExecutable.exec(["user"] + arguments)
+    }
+}

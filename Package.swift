@@ -82,8 +82,10 @@ let package = Package(
         // How clients reach a BFF: the local server (runtime directory, instance lock, token file,
         // launcher) and the stored credentials of remote ones.
         .target(name: "BFFAccess", swiftSettings: swiftSettings),
-        // The one C shim over libcurl: typed wrappers of its variadic calls (setopt, getinfo).
-        .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
+        // The one C shim over libcurl, which it loads on first use (dlopen, so the dashboard's start
+        // does not pay for libcurl's thirty libraries): wrappers of the functions the client calls,
+        // typed ones for the variadic setopt and getinfo.
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
         // The product's HTTP client (REST and server-sent events to the BFF) on libcurl; the one
         // Swift target that talks to libcurl.
         .target(

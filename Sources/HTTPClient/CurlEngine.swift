@@ -38,12 +38,17 @@ final class CurlEngine: @unchecked Sendable {
     /// The longest the worker sleeps with nothing to do; libcurl's own timers wake it sooner.
     private static let idlePollMilliseconds: Int32 = 3_600_000
 
-    /// `curl_global_init`, once per process, before the first handle.
-    private static let globalInit: CURLcode = curl_global_init(Int(CURL_GLOBAL_ALL))
+    /// Why libcurl cannot be used in this process, or nil once it is loaded and initialised
+    /// (`curl_global_init`), which happens once, when the first engine is made.
+    static let unavailability: String? = {
+        if let problem = tc_curl_load() { return "libcurl could not be loaded: \(String(cString: problem))" }
+        let code = tc_curl_global_init(Int(CURL_GLOBAL_ALL))
+        return code == CURLE_OK ? nil : "libcurl failed to initialise (\(code.rawValue))"
+    }()
 
-    init(maxConnectionsPerHost: Int) {
-        precondition(Self.globalInit == CURLE_OK, "libcurl failed to initialise (\(Self.globalInit.rawValue))")
-        guard let multi = curl_multi_init() else { preconditionFailure("libcurl could not create a multi handle") }
+    /// Nil when libcurl is not there (see `unavailability`) or has no memory for a multi handle.
+    init?(maxConnectionsPerHost: Int) {
+        guard Self.unavailability == nil, let multi = tc_curl_multi_init() else { return nil }
         self.multi = multi
         let perHost = max(1, maxConnectionsPerHost)
         _ = tc_curl_multi_set_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, perHost)
@@ -86,7 +91,7 @@ final class CurlEngine: @unchecked Sendable {
         queue.withLock { queue in
             guard !queue.stopping else { return }
             queue.stopping = true
-            _ = curl_multi_wakeup(multi)
+            _ = tc_curl_multi_wakeup(multi)
         }
     }
 
@@ -98,7 +103,7 @@ final class CurlEngine: @unchecked Sendable {
         let queued = queue.withLock { queue in
             guard !queue.stopping else { return false }
             queue.incoming.append(transfer)
-            _ = curl_multi_wakeup(multi)
+            _ = tc_curl_multi_wakeup(multi)
             return true
         }
         if !queued { deliver(transfer, .failure(.cancelled)) }
@@ -108,7 +113,7 @@ final class CurlEngine: @unchecked Sendable {
         queue.withLock { queue in
             guard !queue.stopping else { return }
             queue.cancelled.append(id)
-            _ = curl_multi_wakeup(multi)
+            _ = tc_curl_multi_wakeup(multi)
         }
     }
 
@@ -135,18 +140,18 @@ final class CurlEngine: @unchecked Sendable {
             if stopping { break }
 
             var running: Int32 = 0
-            _ = curl_multi_perform(multi, &running)
+            _ = tc_curl_multi_perform(multi, &running)
             collectFinished()
             let sleep = expireSilentStreams()
             var ready: Int32 = 0
-            _ = curl_multi_poll(multi, nil, 0, sleep, &ready)
+            _ = tc_curl_multi_poll(multi, nil, 0, sleep, &ready)
         }
         for transfer in Array(active.values) { finish(transfer, .failure(.cancelled)) }
-        curl_multi_cleanup(multi)
+        tc_curl_multi_cleanup(multi)
     }
 
     private func start(_ transfer: Transfer) {
-        guard let handle = curl_easy_init() else {
+        guard let handle = tc_curl_easy_init() else {
             deliver(transfer, .failure(.unreachable("libcurl could not create a handle")))
             return
         }
@@ -156,10 +161,10 @@ final class CurlEngine: @unchecked Sendable {
             deliver(transfer, .failure(problem))
             return
         }
-        let added = curl_multi_add_handle(multi, handle)
+        let added = tc_curl_multi_add_handle(multi, handle)
         guard added == CURLM_OK else {
             release(transfer)
-            deliver(transfer, .failure(.unreachable(String(cString: curl_multi_strerror(added)))))
+            deliver(transfer, .failure(.unreachable(String(cString: tc_curl_multi_strerror(added)))))
             return
         }
         active[transfer.id] = transfer
@@ -189,7 +194,7 @@ final class CurlEngine: @unchecked Sendable {
     /// Completes the transfers libcurl reports done.
     private func collectFinished() {
         var left: Int32 = 0
-        while let message = curl_multi_info_read(multi, &left) {
+        while let message = tc_curl_multi_info_read(multi, &left) {
             guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle else { continue }
             let code = message.pointee.data.result
             guard let id = byHandle[handle], let transfer = active[id] else { continue }
@@ -200,7 +205,7 @@ final class CurlEngine: @unchecked Sendable {
     /// Takes a transfer off the multi handle, frees what it held and hands over its result.
     private func finish(_ transfer: Transfer, _ outcome: Result<HTTPClient.Response, HTTPClientError>) {
         if let handle = transfer.handle {
-            _ = curl_multi_remove_handle(multi, handle)
+            _ = tc_curl_multi_remove_handle(multi, handle)
             byHandle[handle] = nil
         }
         active[transfer.id] = nil
@@ -209,9 +214,9 @@ final class CurlEngine: @unchecked Sendable {
     }
 
     private func release(_ transfer: Transfer) {
-        if let handle = transfer.handle { curl_easy_cleanup(handle) }
+        if let handle = transfer.handle { tc_curl_easy_cleanup(handle) }
         transfer.handle = nil
-        curl_slist_free_all(transfer.headerList)
+        tc_curl_slist_free_all(transfer.headerList)
         transfer.headerList = nil
     }
 

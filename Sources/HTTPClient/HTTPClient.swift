@@ -32,7 +32,8 @@ import Synchronization
 public final class HTTPClient: Sendable {
     public let endpoint: Endpoint
     public let configuration: Configuration
-    let engine: CurlEngine
+    /// Nil when libcurl cannot be used: every request then fails as unreachable, saying why.
+    let engine: CurlEngine?
     let logger: Logger
     private let bearer: Mutex<String?>
 
@@ -53,7 +54,12 @@ public final class HTTPClient: Sendable {
     }
 
     deinit {
-        engine.shutDown()
+        engine?.shutDown()
+    }
+
+    /// Why a request cannot be sent at all: libcurl is missing or broken.
+    var unusable: HTTPClientError {
+        .unreachable(CurlEngine.unavailability ?? "libcurl could not create a multi handle")
     }
 
     /// The bearer token sent with every request from now on (nil for none), e.g. after logging in.
@@ -82,7 +88,7 @@ public final class HTTPClient: Sendable {
                 totalTimeout: budget, maxResponseBytes: configuration.maxResponseBytes
             )
             let started = clock.now
-            let result = await engine.perform(exchange)
+            let result = await engine?.perform(exchange) ?? .failure(unusable)
             let milliseconds = started.duration(to: clock.now).milliseconds(atLeast: 0)
 
             let error: HTTPClientError

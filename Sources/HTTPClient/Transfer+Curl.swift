@@ -30,7 +30,7 @@ extension Transfer {
         check(CURLOPT_HEADERDATA, tc_curl_set_pointer(handle, CURLOPT_HEADERDATA, context))
 
         for line in exchange.headerLines {
-            guard let list = curl_slist_append(headerList, line) else { return .invalidRequest("out of memory for headers") }
+            guard let list = tc_curl_slist_append(headerList, line) else { return .invalidRequest("out of memory for headers") }
             headerList = list
         }
         if let list = headerList {
@@ -60,7 +60,7 @@ extension Transfer {
         }
 
         guard let (option, code) = refused else { return nil }
-        return .invalidRequest("libcurl refused option \(option.rawValue): \(String(cString: curl_easy_strerror(code)))")
+        return .invalidRequest("libcurl refused option \(option.rawValue): \(String(cString: tc_curl_easy_strerror(code)))")
     }
 
     /// The response, or the specific error, of this finished transfer, given libcurl's result
@@ -78,7 +78,7 @@ extension Transfer {
     /// A libcurl failure as the caller sees it. One timeout code covers the connect and the total
     /// timeout: both are `.timeout`.
     private func error(for code: CURLcode) -> HTTPClientError {
-        let message = errorMessage ?? String(cString: curl_easy_strerror(code))
+        let message = errorMessage ?? String(cString: tc_curl_easy_strerror(code))
         switch code {
         case CURLE_OPERATION_TIMEDOUT:
             return .timeout

@@ -9,7 +9,9 @@ extension MicroAppSync {
     func perform(_ command: AppCommand) async throws {
         switch command {
         case .todo(.load):
-            publish([TodoItemsLoaded(items: try await cache.todos(), origin: .cache)])
+            let items = if let startupTodos { startupTodos } else { try await cache.todos() }
+            startupTodos = nil
+            publish([TodoItemsLoaded(items: items, origin: .cache)])
             if hasRefreshed { refreshLater(.todo) }
         case .todo(.create(let new)):
             try await enqueue(.createTodo(localID: try await cache.newLocalID(), new))

@@ -17,10 +17,16 @@ public actor MicroAppSync {
     enum Input: Sendable {
         case command(AppCommand)
         case connect(HTTPClient, user: String?)
+        /// Make a client, then connect with it (`connect(afterQueuedCommands:)`).
+        case makeClient(@Sendable () async -> HTTPClient?)
     }
 
     /// Set by `run` before the first input is handled.
     private var openedCache: SyncCache?
+    /// Every todo, read as soon as the cache opens, while the dashboard builds its first frame,
+    /// so the todo list's first load answers at once even with thousands of items; dropped by
+    /// the first input that could change todos.
+    var startupTodos: [TodoItem]?
     var cache: SyncCache {
         guard let openedCache else { preconditionFailure("the cache is opened before any input is handled") }
         return openedCache
@@ -72,6 +78,15 @@ public actor MicroAppSync {
         inputs.yield(.connect(client, user: user))
     }
 
+    /// Makes a client with `makeClient` once the commands sent before this call are answered,
+    /// then connects with it; nil connects nothing.
+    ///
+    /// For the dashboard's start: finding or starting the server and loading libcurl take CPU
+    /// that the first answers from the cache should have first.
+    public nonisolated func connect(afterQueuedCommands makeClient: @escaping @Sendable () async -> HTTPClient?) {
+        inputs.yield(.makeClient(makeClient))
+    }
+
     /// Stops the live stream and every request in flight.
     public func stop() {
         inputs.finish()
@@ -81,6 +96,7 @@ public actor MicroAppSync {
 
     private func run(_ stream: AsyncStream<Input>, openCache: @Sendable () -> SyncCache) async {
         openedCache = openCache()
+        startupTodos = try? await cache.todos()
         running = Task { [weak self] in
             for await input in stream {
                 guard let self else { return }
@@ -120,6 +136,7 @@ public actor MicroAppSync {
     }
 
     private func handle(_ input: Input) async {
+        if !input.leavesTodosAlone { startupTodos = nil }
         switch input {
         case .command(let command):
             do {
@@ -133,6 +150,22 @@ public actor MicroAppSync {
             self.client = client
             self.user = user ?? client.token.flatMap(TokenName.of)
             startLiveStream(client)
+        case .makeClient(let makeClient):
+            // Beside the queue: starting a server takes a while, and commands must not wait.
+            Task { if let client = await makeClient() { connect(client) } }
+        }
+    }
+}
+
+extension MicroAppSync.Input {
+    /// Whether this input only reads, so todos read before it are still current.
+    var leavesTodosAlone: Bool {
+        switch self {
+        case .command(.todo(.load)), .command(.calendar(.load)), .command(.chat(.loadChannels)), .command(.chat(.open)),
+             .command(.chat(.older)):
+            true
+        default:
+            false
         }
     }
 }

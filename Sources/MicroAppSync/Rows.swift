@@ -1,11 +1,21 @@
 import GRDB
 import MicroAppAPI
 
-// How the API's records map to the cache's rows.
+// How the API's records map to the cache's rows. Rows of `SELECT *` are read by position: the
+// columns of migration v1 in order (a later migration can only append columns), which skips
+// GRDB's lookup by name, a case-insensitive search per column of each row.
 
 extension TodoItem {
     init(row: Row) {
-        self.init(id: row["id"], title: row["title"], notes: row["notes"], done: row["done"], due: row["due"])
+        self.init(id: row[0], title: row[1], notes: row[2], done: row[3], due: row[4])
+    }
+
+    /// Every item, by id.
+    static func all(in db: Database) throws -> [TodoItem] {
+        let rows = try Row.fetchCursor(db, sql: "SELECT * FROM todo ORDER BY id")
+        var items: [TodoItem] = []
+        while let row = try rows.next() { items.append(TodoItem(row: row)) }
+        return items
     }
 
     func save(in db: Database) throws {
@@ -30,7 +40,7 @@ extension TodoItem {
 
 extension CalendarEvent {
     init(row: Row) {
-        self.init(id: row["id"], title: row["title"], start: row["start"], end: row["end"], allDay: row["allDay"])
+        self.init(id: row[0], title: row[1], start: row[2], end: row[3], allDay: row[4])
     }
 
     func save(in db: Database) throws {
@@ -54,7 +64,7 @@ extension CalendarEvent {
 
 extension ChatMessage {
     init(row: Row) {
-        self.init(id: row["id"], channel: row["channel"], author: row["author"], text: row["text"], sentAt: row["sentAt"])
+        self.init(id: row[0], channel: row[1], author: row[2], text: row[3], sentAt: row[4])
     }
 
     func save(in db: Database) throws {

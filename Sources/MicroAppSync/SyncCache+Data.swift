@@ -7,7 +7,7 @@ extension SyncCache {
     // MARK: Reads
 
     func todos() async throws -> [TodoItem] {
-        try await writer.read { db in try Row.fetchAll(db, sql: "SELECT * FROM todo ORDER BY id").map(TodoItem.init(row:)) }
+        try await writer.read { db in try TodoItem.all(in: db) }
     }
 
     /// Events overlapping the UTC date-times `from`..<`to`.
@@ -50,7 +50,7 @@ extension SyncCache {
             try db.execute(sql: "DELETE FROM todo WHERE id NOT IN (\(Self.idList(keeping)))")
             for item in items where !keeping.contains(item.id) { try item.save(in: db) }
             try rebase(.todo, in: db)
-            return try Row.fetchAll(db, sql: "SELECT * FROM todo ORDER BY id").map(TodoItem.init(row:))
+            return try TodoItem.all(in: db)
         }
     }
 

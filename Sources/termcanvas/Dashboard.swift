@@ -68,20 +68,20 @@ struct Dashboard: AsyncParsableCommand {
         }
         // A layout read from a file starts a history of its own.
         if !(options.layout.map(LayoutSource.looksLikeFile) ?? false) { host.restoreHistory() }
-        // The micro-apps' server is found or started once the first frame is out, so starting a
-        // server process never delays it; until then the widgets show the offline cache.
-        var connecting: Task<Void, Never>?
+        // The micro-apps' server is found or started (and libcurl loaded) once the first frame is out
+        // and the widgets' first requests are answered from the cache: that work would compete with
+        // drawing them. Until the server answers, the widgets show the offline cache.
         await AppLoop.run(host, on: terminal) {
-            connecting = Task.detached {
+            link.sync.connect(afterQueuedCommands: {
                 do {
                     let target = if let remote { remote } else { try await connector.connectLocal().value }
-                    link.connect(to: target, logger: logger)
+                    return link.client(for: target, logger: logger)
                 } catch {
                     effects.post(.notice(.error("Micro-app server unavailable: \(error)")))
+                    return nil
                 }
-            }
+            })
         }
-        connecting?.cancel()
         await link.sync.stop()
         host.shutdown()
         await host.effects.drain()

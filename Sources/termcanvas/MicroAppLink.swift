@@ -49,16 +49,14 @@ struct MicroAppLink {
         throw BFFAccessError.io(path: name.path, errno: EWOULDBLOCK)
     }
 
-    /// Hands the sync engine the server `target` reaches.
-    nonisolated func connect(to target: BFFTarget, logger: Logger) {
-        let client: HTTPClient
+    /// A client of the server `target` reaches.
+    nonisolated func client(for target: BFFTarget, logger: Logger) -> HTTPClient {
         switch target {
         case .local(let connection):
-            client = HTTPClient(endpoint: .unixSocket(connection.socketPath), token: connection.token, logger: logger)
+            HTTPClient(endpoint: .unixSocket(connection.socketPath), token: connection.token, logger: logger)
         case .remote(let credential):
-            client = HTTPClient(endpoint: HTTPClient.Endpoint(baseURL: credential.server), token: credential.token, logger: logger)
+            HTTPClient(endpoint: HTTPClient.Endpoint(baseURL: credential.server), token: credential.token, logger: logger)
         }
-        sync.connect(client)
     }
 }
 

@@ -5,6 +5,7 @@ import HTTPClient
 import MicroAppAPI
 import MicroAppModel
 @testable import MicroAppSync
+import Synchronization
 import Testing
 
 @Suite("Sync engine against a real BFF and a real cache file", .serialized)
@@ -120,6 +121,46 @@ struct SyncTests {
                 try await Task.sleep(for: .milliseconds(300))
                 #expect(second.recorder.all(TodoItemsLoaded.self).map(\.origin) == [.cache])
                 await second.sync.stop()
+            }
+        }
+    }
+
+    @Test("the todos read at start answer the first load, but never one that follows a change")
+    func startupReadIsNeverStale() async throws {
+        try await withTemporaryDirectory { directory in
+            let file = directory.appendingPathComponent("cache.sqlite")
+            let first = try SyncUnderTest(cacheFile: file)
+            first.sync.send(.todo(.create(NewTodo(title: "Earlier"))))
+            _ = try await first.recorder.first(TodoItemCreated.self)
+            await first.sync.stop()
+
+            let second = try SyncUnderTest(cacheFile: file)
+            second.sync.send(.todo(.create(NewTodo(title: "Just now"))))
+            second.sync.send(.todo(.load))
+            let loaded = try await second.recorder.first(TodoItemsLoaded.self)
+            #expect(Set(loaded.items.map(\.title)) == ["Earlier", "Just now"])
+            await second.sync.stop()
+        }
+    }
+
+    @Test("connecting after the queued commands makes the client only once they are answered from the cache")
+    func connectAfterQueuedCommands() async throws {
+        try await withTemporaryDirectory { directory in
+            try await LiveBFF.withServer(users: ["ann"]) { server in
+                let subject = try SyncUnderTest(cacheFile: directory.appendingPathComponent("cache.sqlite"))
+                let answeredFirst = Mutex<Bool?>(nil)
+                let ann = try await client(of: server, as: "ann")
+                subject.sync.send(.todo(.load))
+                subject.sync.send(.chat(.loadChannels))
+                subject.sync.connect(afterQueuedCommands: { [recorder = subject.recorder] in
+                    answeredFirst.withLock {
+                        $0 = !recorder.all(TodoItemsLoaded.self).isEmpty && !recorder.all(ChatChannelsLoaded.self).isEmpty
+                    }
+                    return ann
+                })
+                try await subject.recorder.waitForStatus(of: .todo) { $0.connection == .online }
+                #expect(answeredFirst.withLock { $0 } == true)
+                await subject.sync.stop()
             }
         }
     }

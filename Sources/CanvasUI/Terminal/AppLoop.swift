@@ -1,9 +1,12 @@
 import CanvasCore
+import Synchronization
 
 /// The event-driven loop: wait for input or for a result of the host's IO, update, compose,
 /// write only what changed.
 ///
-/// Nothing runs between events: no timer, no polling, so an idle dashboard costs nothing.
+/// Nothing runs between events: no timer, no polling, so an idle dashboard costs nothing. Events
+/// that arrive together (a burst of data as the dashboard starts, a pasted line) are all handled
+/// before one frame is drawn, not a frame each.
 @MainActor
 public enum AppLoop {
     private enum Event {
@@ -27,28 +30,37 @@ public enum AppLoop {
         afterFirstFrame()
 
         let (events, continuation) = AsyncStream<Event>.makeStream()
+        // Events queued and not yet handled; counted before each is queued, so a frame is drawn
+        // only when none is waiting.
+        let queued = Atomic<Int>(0)
+        @Sendable func queue(_ event: Event) {
+            queued.add(1, ordering: .sequentiallyConsistent)
+            continuation.yield(event)
+        }
         let reading = Task { @MainActor in
-            while let inputs = await terminal.nextInputs() { continuation.yield(.inputs(inputs)) }
-            continuation.yield(.inputEnded)
+            while let inputs = await terminal.nextInputs() { queue(.inputs(inputs)) }
+            queue(.inputEnded)
         }
         let listening = Task { @MainActor in
-            for await message in host.effects.messages { continuation.yield(.message(message)) }
+            for await message in host.effects.messages { queue(.message(message)) }
         }
         defer {
             reading.cancel()
             listening.cancel()
         }
         for await event in events {
+            queued.subtract(1, ordering: .sequentiallyConsistent)
             switch event {
             case .inputs(let inputs):
                 for input in inputs where !host.shouldQuit { host.handle(input) }
             case .message(let message):
                 host.receive(message)
             case .inputEnded:
+                render()  // what came just before, if it was waiting for this event to be handled
                 return
             }
             if host.shouldQuit { return }
-            render()
+            if queued.load(ordering: .sequentiallyConsistent) == 0 { render() }
         }
     }
 }

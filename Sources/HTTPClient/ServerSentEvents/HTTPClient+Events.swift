@@ -94,6 +94,7 @@ extension HTTPClient {
         } catch {
             return error
         }
+        guard let engine else { return unusable }
         var parser = ServerSentEventParser()
         // Leaving the loop early drops the stream of parts, which cancels the transfer.
         for await part in engine.stream(exchange) {

@@ -4,6 +4,7 @@ import HTTPClient
 import Logging
 import MicroAppAPI
 import MicroAppModel
+import Synchronization
 
 /// Keeps the micro-apps' data in step between the widgets, the local cache and the BFF.
 ///
@@ -34,6 +35,10 @@ public actor MicroAppSync {
     let logger: Logger
     let publish: @Sendable ([any BusEvent]) -> Void
     private let inputs: AsyncStream<Input>.Continuation
+    /// `todo.load` commands sent and not yet handled: of several queued together (the todo list
+    /// and the calendar both ask as they mount), only the last reads and publishes, since every
+    /// widget hears its answer.
+    private let queuedTodoLoads = Atomic<Int>(0)
     private var running: Task<Void, Never>?
     var client: HTTPClient?
     /// The user's name on the server, which marks their own chat messages.
@@ -70,6 +75,7 @@ public actor MicroAppSync {
 
     /// Queues a widget's command; commands run in the order they were sent.
     public nonisolated func send(_ command: AppCommand) {
+        if command == .todo(.load) { queuedTodoLoads.add(1, ordering: .sequentiallyConsistent) }
         inputs.yield(.command(command))
     }
 
@@ -138,6 +144,8 @@ public actor MicroAppSync {
     private func handle(_ input: Input) async {
         if !input.leavesTodosAlone { startupTodos = nil }
         switch input {
+        case .command(.todo(.load)) where queuedTodoLoads.subtract(1, ordering: .sequentiallyConsistent).newValue > 0:
+            return  // a later one answers everyone
         case .command(let command):
             do {
                 try await perform(command)

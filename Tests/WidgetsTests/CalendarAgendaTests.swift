@@ -23,15 +23,15 @@ struct CalendarAgendaTests {
         render(widget, size: size).lines.map { $0.trimmingCharacters(in: .whitespaces) }
     }
 
-    @Test("mounting and changing month ask for that month's events")
+    @Test("mounting asks for the month's events and the todos (for due days); changing month asks for that month")
     func loadsMonths() throws {
         let log = CommandLog()
         var widget = try mounted(log: log)
-        #expect(log.commands == [.calendar(.load(DayRange(first: "2026-11-01", last: "2026-11-30")))])
+        #expect(log.commands == [.calendar(.load(DayRange(first: "2026-11-01", last: "2026-11-30"))), .todo(.load)])
         _ = try widget.handle(.key(Key(.pageDown)))
         #expect(log.commands.last == .calendar(.load(DayRange(first: "2026-12-01", last: "2026-12-31"))))
         _ = try widget.handle(.key(.right))
-        #expect(log.commands.count == 2, "the same month is not asked for again")
+        #expect(log.commands.count == 3, "the same month is not asked for again")
     }
 
     @Test("days with events or open todos are marked, live; the agenda lists the selected day when tall enough")

@@ -51,6 +51,8 @@ public struct CalendarWidget: Widget {
         self.context = context
         if selected == nil { selected = today }
         loadMonthIfNeeded()
+        // Days with open todos are marked even on a canvas without a todo list.
+        commands.send(.todo(.load))
     }
 
     public mutating func cycleSetting(_ key: String) throws {

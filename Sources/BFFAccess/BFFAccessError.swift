@@ -8,7 +8,7 @@ public enum BFFAccessError: Error, Equatable, CustomStringConvertible {
     /// The socket path is longer than a unix socket address can hold.
     case socketPathTooLong(path: String)
     /// The server could not be started at all.
-    case spawnFailed(errno: Int32)
+    case spawnFailed(String, errno: Int32)
     /// The server started but exited before it listened.
     case serverExited(status: Int32, log: String)
     /// The server did not listen in time.
@@ -30,8 +30,8 @@ public enum BFFAccessError: Error, Equatable, CustomStringConvertible {
             "\(path): \(String(cString: strerror(errno)))"
         case .socketPathTooLong(let path):
             "the socket path \(path) is too long for a unix socket (at most \(UnixSocket.maximumPathBytes) bytes); set XDG_RUNTIME_DIR to a shorter directory"
-        case .spawnFailed(let errno):
-            "could not start the local server: \(String(cString: strerror(errno)))"
+        case .spawnFailed(let path, let errno):
+            "could not start the local server \(path): \(String(cString: strerror(errno)))"
         case .serverExited(let status, let log):
             "the local server exited (status \(status)) before it was ready; see \(log)"
         case .notListening(let seconds, let log):

@@ -38,7 +38,7 @@ final class ServerProcess: Sendable {
         defer { arguments.forEach { free($0) } }
         var pid = pid_t()
         let result = posix_spawn(&pid, command[0], &actions, &attributes, &arguments, environ)
-        guard result == 0 else { throw .spawnFailed(errno: result) }
+        guard result == 0 else { throw .spawnFailed(command[0], errno: result) }
         return ServerProcess(pid: pid)
     }
 

@@ -39,7 +39,11 @@ static char load_problem[512];
     } while (0)
 
 static void load(void) {
+#ifdef __APPLE__
+    void *library = dlopen("libcurl.4.dylib", RTLD_NOW | RTLD_LOCAL);
+#else
     void *library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
+#endif
     if (library == NULL) {
         const char *reason = dlerror();
         snprintf(load_problem, sizeof load_problem, "%s", reason ? reason : "libcurl.so.4 not found");

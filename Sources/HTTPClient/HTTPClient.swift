@@ -57,9 +57,10 @@ public final class HTTPClient: Sendable {
         engine?.shutDown()
     }
 
-    /// Why a request cannot be sent at all: libcurl is missing or broken.
+    /// Why a request cannot be sent at all: libcurl is missing or broken. Not `.unreachable`,
+    /// which would read as a server that is down.
     var unusable: HTTPClientError {
-        .unreachable(CurlEngine.unavailability ?? "libcurl could not create a multi handle")
+        .invalidRequest(CurlEngine.unavailability ?? "libcurl could not create a multi handle")
     }
 
     /// The bearer token sent with every request from now on (nil for none), e.g. after logging in.

@@ -12,7 +12,7 @@ extension MicroAppSync {
             let items = if let startupTodos { startupTodos } else { try await cache.todos() }
             startupTodos = nil
             publish([TodoItemsLoaded(items: items, origin: .cache)])
-            if hasRefreshed { refreshLater(.todo) }
+            if needsServerCopy { refreshLater(.todo) }
         case .todo(.create(let new)):
             try await enqueue(.createTodo(localID: try await cache.newLocalID(), new))
         case .todo(.update(let id, let patch)):
@@ -32,7 +32,7 @@ extension MicroAppSync {
             try await delete(id, write: .deleteEvent(id: id), event: CalendarEventDeleted(id: id))
         case .chat(.loadChannels):
             publish([ChatChannelsLoaded(channels: try await cache.channels(), origin: .cache)])
-            if hasRefreshed { refreshLater(.chat) }
+            if needsServerCopy { refreshLater(.chat) }
         case .chat(.open(let channel)):
             openChannels.insert(channel)
             let messages = try await cache.messages(channel: channel, before: nil, limit: ChatLimits.defaultPageSize)
@@ -47,6 +47,12 @@ extension MicroAppSync {
         case .chat(.createChannel(let name)):
             try await enqueue(.createChannel(name: name))
         }
+    }
+
+    /// Whether a widget's load should also ask the server: not before the first refresh (which
+    /// follows), nor while the live stream keeps the cache current.
+    private var needsServerCopy: Bool {
+        hasRefreshed && statuses.connection != .online
     }
 
     private func enqueue(_ write: PendingWrite) async throws {

@@ -11,11 +11,12 @@ extension MicroAppSync {
     func refreshAll() async {
         guard client != nil else { return }
         hasRefreshed = true
-        try? await cache.setComplete(false)
+        let started = Date()
+        try? await cache.setComplete(since: nil)
         await refreshRegistry()
         var whole = true
         for app in [MicroAppID.todo, .chat, .calendar] where !(await refresh(app)) { whole = false }
-        if whole { try? await cache.setComplete(true) }
+        if whole { try? await cache.setComplete(since: started) }
     }
 
     /// What a complete cache whose live stream resumed may still lack: the registry, and the

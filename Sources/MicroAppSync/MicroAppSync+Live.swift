@@ -8,14 +8,19 @@ extension MicroAppSync {
     /// How the dashboard's live stream reconnects: soon, and never more than 5 s apart, so a BFF
     /// that comes back is noticed quickly; a keep-alive comes every 15 s, so 45 s of silence is a
     /// dead connection.
+    /// How long a complete cache is trusted to be kept current by resumed streams alone; after
+    /// that a start reloads everything once, which bounds what a lost change (or a server whose
+    /// database was replaced) can leave wrong.
+    static let trustCompleteCache: TimeInterval = 24 * 60 * 60
+
     static let reconnect = HTTPClient.ReconnectPolicy(initialDelay: .milliseconds(300), maxDelay: .seconds(5), idleTimeout: .seconds(45))
 
     func startLiveStream(_ client: HTTPClient) {
         liveStream?.cancel()
         liveStream = Task {
             let lastID = try? await cache.lastEventID()
-            let complete = (try? await cache.isComplete()) ?? false
-            resumesCompleteCache = lastID != nil && complete
+            let completeSince = (try? await cache.completeSince()) ?? nil
+            resumesCompleteCache = lastID != nil && completeSince.map { -$0.timeIntervalSinceNow < Self.trustCompleteCache } == true
             for await update in client.events(lastEventID: lastID, reconnect: Self.reconnect) {
                 await handleLive(update)
             }
@@ -59,7 +64,9 @@ extension MicroAppSync {
             touched(events)
             publish(events)
         } catch {
+            // Its change is missing from the cache: the next start reloads everything.
             logger.warning("live event not understood", metadata: ["event": "\(event.name)", "error": "\(error)"])
+            try? await cache.setComplete(since: nil)
         }
     }
 

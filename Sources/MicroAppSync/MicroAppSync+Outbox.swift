@@ -54,10 +54,15 @@ extension MicroAppSync {
     /// `Idempotency-Key`), its answer comes to a resend once that finishes.
     /// - Returns: the server's copy of the record it made or changed, if any.
     private func send(_ entry: OutboxEntry, with client: HTTPClient) async throws -> ServerRecord? {
+        var waits = 0
         while true {
             do {
                 return try await sendOnce(entry, with: client)
             } catch HTTPClientError.status(409, _, let problem?) where problem.field == Self.idempotencyKeyField {
+                // Like any passing trouble after a few tries: the flush pauses until the next
+                // write or reconnect, and nothing is dropped.
+                waits += 1
+                guard waits <= Self.stillRunningWaits, statuses.connection == .online else { throw OutboxPaused.stillRunning }
                 try await Task.sleep(for: Self.stillRunningWait)
             } catch HTTPClientError.status(404, _, _) where entry.write.changesExistingRecord {
                 return nil
@@ -68,8 +73,9 @@ extension MicroAppSync {
     }
 
     static let idempotencyKeyField = "Idempotency-Key"
-    /// The BFF's `Retry-After` for a write it is still running.
+    /// The BFF's `Retry-After` for a write it is still running, and how many times to wait it.
     static let stillRunningWait = Duration.seconds(1)
+    static let stillRunningWaits = 5
 
     private func sendOnce(_ entry: OutboxEntry, with client: HTTPClient) async throws -> ServerRecord? {
         let key = entry.idempotencyKey
@@ -100,12 +106,17 @@ extension MicroAppSync {
 
 extension HTTPClient {
     /// A write with a JSON body and an `Idempotency-Key`, its answer decoded as `Value`.
+    ///
+    /// The body's keys are sorted: the server recognises a resent write by its key *and* its
+    /// bytes, so the same write must encode the same in every process that sends it.
     func write<Body: Encodable, Value: Decodable>(
         _ method: Method, _ path: String, body: Body, key: String, as type: Value.Type
     ) async throws(HTTPClientError) -> Value {
         let data: Data
         do {
-            data = try JSONEncoder().encode(body)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            data = try encoder.encode(body)
         } catch {
             throw .invalidRequest("body does not encode as JSON: \(error)")
         }
@@ -119,4 +130,10 @@ extension HTTPClient {
     func delete(_ path: String, key: String) async throws(HTTPClientError) {
         _ = try await send(Request(.delete, path, headers: [(name: "Idempotency-Key", value: key)]))
     }
+}
+
+/// Why the outbox stopped sending for now, keeping the write.
+enum OutboxPaused: Error {
+    /// The server is still running an earlier send of the write.
+    case stillRunning
 }

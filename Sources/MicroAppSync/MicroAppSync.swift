@@ -40,6 +40,8 @@ public actor MicroAppSync {
     /// widget hears its answer.
     private let queuedTodoLoads = Atomic<Int>(0)
     private var running: Task<Void, Never>?
+    /// Making the client of `connect(afterQueuedCommands:)`: finding or starting the server.
+    private var makingClient: Task<Void, Never>?
     var client: HTTPClient?
     /// The user's name on the server, which marks their own chat messages.
     var user: String?
@@ -49,8 +51,8 @@ public actor MicroAppSync {
     var flushRequested = false
     /// Whether this run has replaced the cache with the server's data yet (or found it current).
     var hasRefreshed = false
-    /// Whether the live stream resumes from the last event of a cache that was once complete,
-    /// so the server's replay brings it up to date without reloading everything.
+    /// Whether the live stream resumes from the last event of a cache that was complete within
+    /// the last day, so the server's replay brings it up to date without reloading everything.
     var resumesCompleteCache = false
     /// What widgets showed an interest in, reloaded from the server on (re)connect.
     var openChannels: Set<String> = []
@@ -98,6 +100,7 @@ public actor MicroAppSync {
         inputs.finish()
         liveStream?.cancel()
         running?.cancel()
+        makingClient?.cancel()
     }
 
     private func run(_ stream: AsyncStream<Input>, openCache: @Sendable () -> SyncCache) async {
@@ -160,7 +163,7 @@ public actor MicroAppSync {
             startLiveStream(client)
         case .makeClient(let makeClient):
             // Beside the queue: starting a server takes a while, and commands must not wait.
-            Task { if let client = await makeClient() { connect(client) } }
+            makingClient = Task { if let client = await makeClient(), !Task.isCancelled { connect(client) } }
         }
     }
 }

@@ -1,18 +1,20 @@
 import GRDB
 import MicroAppAPI
 
-// How the API's records map to the cache's rows. Rows of `SELECT *` are read by position: the
-// columns of migration v1 in order (a later migration can only append columns), which skips
-// GRDB's lookup by name, a case-insensitive search per column of each row.
+// How the API's records map to the cache's rows. Rows are read by position, from each type's
+// `columns` in that order, which skips GRDB's lookup by name (a case-insensitive search per
+// column of every row).
 
 extension TodoItem {
+    static let columns = "id, title, notes, done, due"
+
     init(row: Row) {
         self.init(id: row[0], title: row[1], notes: row[2], done: row[3], due: row[4])
     }
 
     /// Every item, by id.
     static func all(in db: Database) throws -> [TodoItem] {
-        let rows = try Row.fetchCursor(db, sql: "SELECT * FROM todo ORDER BY id")
+        let rows = try Row.fetchCursor(db, sql: "SELECT \(columns) FROM todo ORDER BY id")
         var items: [TodoItem] = []
         while let row = try rows.next() { items.append(TodoItem(row: row)) }
         return items
@@ -24,7 +26,7 @@ extension TodoItem {
     }
 
     static func fetch(_ id: Int64, in db: Database) throws -> TodoItem? {
-        try Row.fetchOne(db, sql: "SELECT * FROM todo WHERE id = ?", arguments: [id]).map(TodoItem.init(row:))
+        try Row.fetchOne(db, sql: "SELECT \(columns) FROM todo WHERE id = ?", arguments: [id]).map(TodoItem.init(row:))
     }
 
     /// The item with `patch` applied, as the server would.
@@ -39,6 +41,8 @@ extension TodoItem {
 }
 
 extension CalendarEvent {
+    static let columns = #"id, title, start, "end", allDay"#
+
     init(row: Row) {
         self.init(id: row[0], title: row[1], start: row[2], end: row[3], allDay: row[4])
     }
@@ -49,7 +53,7 @@ extension CalendarEvent {
     }
 
     static func fetch(_ id: Int64, in db: Database) throws -> CalendarEvent? {
-        try Row.fetchOne(db, sql: "SELECT * FROM calendarEvent WHERE id = ?", arguments: [id]).map(CalendarEvent.init(row:))
+        try Row.fetchOne(db, sql: "SELECT \(columns) FROM calendarEvent WHERE id = ?", arguments: [id]).map(CalendarEvent.init(row:))
     }
 
     func patched(_ patch: CalendarEventPatch) -> CalendarEvent {
@@ -63,6 +67,8 @@ extension CalendarEvent {
 }
 
 extension ChatMessage {
+    static let columns = "id, channel, author, text, sentAt"
+
     init(row: Row) {
         self.init(id: row[0], channel: row[1], author: row[2], text: row[3], sentAt: row[4])
     }

@@ -13,7 +13,7 @@ extension SyncCache {
     /// Events overlapping the UTC date-times `from`..<`to`.
     func events(from: String, to: String) async throws -> [CalendarEvent] {
         try await writer.read { db in
-            try Row.fetchAll(db, sql: #"SELECT * FROM calendarEvent WHERE start < ? AND "end" > ? ORDER BY start, id"#,
+            try Row.fetchAll(db, sql: #"SELECT \#(CalendarEvent.columns) FROM calendarEvent WHERE start < ? AND "end" > ? ORDER BY start, id"#,
                              arguments: [to, from]).map(CalendarEvent.init(row:))
         }
     }
@@ -30,11 +30,11 @@ extension SyncCache {
         try await writer.read { db in
             let rows: [Row]
             if let before {
-                rows = try Row.fetchAll(db, sql: "SELECT * FROM chatMessage WHERE channel = ? AND id > 0 AND id < ? ORDER BY id DESC LIMIT ?",
+                rows = try Row.fetchAll(db, sql: "SELECT \(ChatMessage.columns) FROM chatMessage WHERE channel = ? AND id > 0 AND id < ? ORDER BY id DESC LIMIT ?",
                                         arguments: [channel, before, limit])
             } else {
-                let pending = try Row.fetchAll(db, sql: "SELECT * FROM chatMessage WHERE channel = ? AND id < 0 ORDER BY id", arguments: [channel])
-                rows = pending + (try Row.fetchAll(db, sql: "SELECT * FROM chatMessage WHERE channel = ? AND id > 0 ORDER BY id DESC LIMIT ?",
+                let pending = try Row.fetchAll(db, sql: "SELECT \(ChatMessage.columns) FROM chatMessage WHERE channel = ? AND id < 0 ORDER BY id", arguments: [channel])
+                rows = pending + (try Row.fetchAll(db, sql: "SELECT \(ChatMessage.columns) FROM chatMessage WHERE channel = ? AND id > 0 ORDER BY id DESC LIMIT ?",
                                                    arguments: [channel, limit]))
             }
             return rows.map(ChatMessage.init(row:))
@@ -62,7 +62,7 @@ extension SyncCache {
                            arguments: [to, from])
             for event in events where !keeping.contains(event.id) { try event.save(in: db) }
             try rebase(.calendar, in: db)
-            return try Row.fetchAll(db, sql: #"SELECT * FROM calendarEvent WHERE start < ? AND "end" > ? ORDER BY start, id"#,
+            return try Row.fetchAll(db, sql: #"SELECT \#(CalendarEvent.columns) FROM calendarEvent WHERE start < ? AND "end" > ? ORDER BY start, id"#,
                                     arguments: [to, from]).map(CalendarEvent.init(row:))
         }
     }

@@ -100,13 +100,17 @@ public struct SyncCache: Sendable {
         try await writer.read { db in try meta("lastEventID", in: db).flatMap { Int64($0) } }
     }
 
-    /// Whether a refresh of every app once came back whole (and nothing reset the stream since).
-    func isComplete() async throws -> Bool {
-        try await writer.read { db in try meta("complete", in: db) == "1" }
+    /// When a refresh of every app last came back whole, if nothing (a stream reset, a live event
+    /// that could not be applied) has made the cache doubtful since.
+    func completeSince() async throws -> Date? {
+        try await writer.read { db in
+            try meta("completeSince", in: db).flatMap(Double.init).map(Date.init(timeIntervalSince1970:))
+        }
     }
 
-    func setComplete(_ complete: Bool) async throws {
-        try await writer.write { db in try setMeta("complete", complete ? "1" : nil, in: db) }
+    /// Marks the cache complete as of `date`, or (nil) doubtful until the next whole refresh.
+    func setComplete(since date: Date?) async throws {
+        try await writer.write { db in try setMeta("completeSince", date.map { String($0.timeIntervalSince1970) }, in: db) }
     }
 
     func lastSynced(_ app: String) async throws -> Date? {

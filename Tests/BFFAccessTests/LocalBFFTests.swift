@@ -135,7 +135,7 @@ private func mode(_ url: URL) -> mode_t {
 
     @Test func reportsACommandThatCannotRun() async throws {
         try await withTemporaryDirectory { base in
-            await #expect(throws: BFFAccessError.spawnFailed(errno: ENOENT)) {
+            await #expect(throws: BFFAccessError.spawnFailed("/nonexistent/termcanvas", errno: ENOENT)) {
                 try await launcher(base, command: ["/nonexistent/termcanvas", "serve"]).connect()
             }
         }

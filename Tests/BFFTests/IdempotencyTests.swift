@@ -141,16 +141,22 @@ struct IdempotencyTests {
         let print = Data("POST /api/todo/items".utf8)
         let start = Date(timeIntervalSince1970: 1_800_000_000)
 
-        #expect(try store.claimIdempotencyKey(owner: ann, key: "k", fingerprint: print, now: start) == .claimed)
+        let first = start.timeIntervalSince1970
+        #expect(try store.claimIdempotencyKey(owner: ann, key: "k", fingerprint: print, now: start) == .claimed(at: first))
         #expect(try store.claimIdempotencyKey(owner: ann, key: "k", fingerprint: print, now: start + 59) == .inProgress)
         #expect(try store.claimIdempotencyKey(owner: ann, key: "k", fingerprint: Data("other".utf8), now: start + 59) == .mismatch)
-        #expect(try store.claimIdempotencyKey(owner: ann, key: "k", fingerprint: print, now: start + 60) == .claimed)
+        #expect(try store.claimIdempotencyKey(owner: ann, key: "k", fingerprint: print, now: start + 60) == .claimed(at: first + 60))
 
+        // The first request, past its minute, can neither free nor answer the second's claim.
         let answer = StoredAnswer(status: 201, contentType: "application/json", location: "/api/todo/items/1", body: Data("{}".utf8))
-        try store.completeIdempotencyKey(owner: ann, key: "k", answer: answer)
-        try store.releaseIdempotencyKey(owner: ann, key: "k")  // a completed key is not released
+        try store.releaseIdempotencyKey(owner: ann, key: "k", claimedAt: first)
+        try store.completeIdempotencyKey(owner: ann, key: "k", claimedAt: first, answer: answer)
+        #expect(try store.claimIdempotencyKey(owner: ann, key: "k", fingerprint: print, now: start + 61) == .inProgress)
+
+        try store.completeIdempotencyKey(owner: ann, key: "k", claimedAt: first + 60, answer: answer)
+        try store.releaseIdempotencyKey(owner: ann, key: "k", claimedAt: first + 60)  // a completed key is not released
         #expect(try store.claimIdempotencyKey(owner: ann, key: "k", fingerprint: print, now: start + 3600) == .replay(answer))
-        #expect(try store.claimIdempotencyKey(owner: ann, key: "k", fingerprint: print, now: start + 61 + 86_400) == .claimed)
+        #expect(try store.claimIdempotencyKey(owner: ann, key: "k", fingerprint: print, now: start + 61 + 86_400) == .claimed(at: first + 61 + 86_400))
     }
 }
 

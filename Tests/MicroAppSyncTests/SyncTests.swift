@@ -107,8 +107,8 @@ struct SyncTests {
                 let observer = try SyncCache.open(at: file)
                 let clock = ContinuousClock()
                 let deadline = clock.now.advanced(by: .seconds(10))
-                while try await !observer.isComplete(), clock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
-                #expect(try await observer.isComplete())
+                while try await observer.completeSince() == nil, clock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+                #expect(try await observer.completeSince() != nil)
                 await first.sync.stop()
 
                 let missed = try await phone.post(APIPath.todoItems, body: NewTodo(title: "While closed"), as: TodoItem.self)

@@ -13,6 +13,10 @@ import MicroAppAPI
 /// is 422, and a repeat while the first still runs is 409 with `Retry-After`. A request that fails
 /// frees its key, since a failed write changed nothing. Requests without the header, and reads,
 /// pass through untouched.
+///
+/// The answer is kept in a transaction of its own, after the write's: a server that stops
+/// between the two leaves the key claimed, and a resend a minute later runs the write again.
+/// Making the key part of every write's transaction would close that window.
 struct IdempotencyMiddleware: RouterMiddleware {
     typealias Context = BFFRequestContext
 
@@ -32,9 +36,10 @@ struct IdempotencyMiddleware: RouterMiddleware {
         var request = request
         let body = try await request.collectBody(upTo: context.maxUploadSize)
         let fingerprint = Self.fingerprint(request, body: body)
+        let claimedAt: Double
         switch try store.claimIdempotencyKey(owner: owner, key: key, fingerprint: fingerprint) {
-        case .claimed:
-            break
+        case .claimed(let time):
+            claimedAt = time
         case .replay(let answer):
             context.logger.info("idempotent replay", metadata: ["status": "\(answer.status)"])
             return Self.response(replaying: answer)
@@ -51,19 +56,24 @@ struct IdempotencyMiddleware: RouterMiddleware {
         do {
             response = try await next(request, context)
         } catch {
-            try? store.releaseIdempotencyKey(owner: owner, key: key)
+            try? store.releaseIdempotencyKey(owner: owner, key: key, claimedAt: claimedAt)
             throw error
         }
         guard (200..<300).contains(response.status.code) else {
-            try? store.releaseIdempotencyKey(owner: owner, key: key)
+            try? store.releaseIdempotencyKey(owner: owner, key: key, claimedAt: claimedAt)
             return response
         }
         var answered = response
         let answerBody = try await response.body.collected()
         answered.body = ResponseBody(byteBuffer: answerBody)
-        try store.completeIdempotencyKey(owner: owner, key: key, answer: StoredAnswer(
-            status: response.status.code, contentType: response.headers[.contentType], location: response.headers[.location],
-            body: Data(answerBody.readableBytesView)))
+        do {
+            try store.completeIdempotencyKey(owner: owner, key: key, claimedAt: claimedAt, answer: StoredAnswer(
+                status: response.status.code, contentType: response.headers[.contentType], location: response.headers[.location],
+                body: Data(answerBody.readableBytesView)))
+        } catch {
+            // The write is done: say so rather than fail a request whose retry would be refused.
+            context.logger.error("idempotent answer not kept", metadata: ["error": "\(error)"])
+        }
         return answered
     }
 
@@ -85,6 +95,8 @@ struct IdempotencyMiddleware: RouterMiddleware {
         return Data(hash.finalize())
     }
 
+    /// The kept answer again. Only the headers the write routes set are kept (`Content-Type`,
+    /// `Location`): a route that adds another must add it to `StoredAnswer` too.
     static func response(replaying answer: StoredAnswer) -> Response {
         var headers: HTTPFields = [replayedHeader: "true"]
         if let contentType = answer.contentType { headers[.contentType] = contentType }

@@ -4,8 +4,9 @@ import GRDB
 /// What the store knows of an `Idempotency-Key` when a request arrives with it.
 enum IdempotencyClaim: Equatable, Sendable {
     /// The key is new (or its first request was abandoned): this request runs, and must then
-    /// `completeIdempotencyKey` or `releaseIdempotencyKey`.
-    case claimed
+    /// `completeIdempotencyKey` or `releaseIdempotencyKey` with this claim's time, so that a
+    /// request that lost its claim (it ran past `abandonedAfter`) changes nothing of the next.
+    case claimed(at: Double)
     /// The same request succeeded before: answer with this again.
     case replay(StoredAnswer)
     /// The same request is still running.
@@ -44,7 +45,7 @@ extension BFFStore {
             guard let row else {
                 try db.execute(sql: "INSERT INTO idempotencyKey (ownerId, key, fingerprint, createdAt) VALUES (?, ?, ?, ?)",
                                arguments: [owner, key, fingerprint, time])
-                return .claimed
+                return .claimed(at: time)
             }
             guard row["fingerprint"] as Data == fingerprint else { return .mismatch }
             if let status = row["status"] as Int? {
@@ -54,23 +55,28 @@ extension BFFStore {
             let claimedAt: Double = row["createdAt"]
             guard time - claimedAt >= IdempotencyKeys.abandonedAfter else { return .inProgress }
             try db.execute(sql: "UPDATE idempotencyKey SET createdAt = ? WHERE ownerId = ? AND key = ?", arguments: [time, owner, key])
-            return .claimed
+            return .claimed(at: time)
         }
     }
 
-    /// Keeps the successful `answer` to a claimed key for replay.
-    func completeIdempotencyKey(owner: Int64, key: String, answer: StoredAnswer) throws {
+    /// Keeps the successful `answer` to the key claimed at `claimedAt` for replay.
+    func completeIdempotencyKey(owner: Int64, key: String, claimedAt: Double, answer: StoredAnswer) throws {
         try writer.write { db in
             try db.execute(
-                sql: "UPDATE idempotencyKey SET status = ?, contentType = ?, location = ?, body = ? WHERE ownerId = ? AND key = ?",
-                arguments: [answer.status, answer.contentType, answer.location, answer.body, owner, key])
+                sql: """
+                    UPDATE idempotencyKey SET status = ?, contentType = ?, location = ?, body = ?
+                    WHERE ownerId = ? AND key = ? AND createdAt = ? AND status IS NULL
+                    """,
+                arguments: [answer.status, answer.contentType, answer.location, answer.body, owner, key, claimedAt])
         }
     }
 
-    /// Frees a claimed key whose request failed, changing nothing, so a retry runs it afresh.
-    func releaseIdempotencyKey(owner: Int64, key: String) throws {
+    /// Frees the key claimed at `claimedAt` whose request failed, changing nothing, so a retry
+    /// runs it afresh.
+    func releaseIdempotencyKey(owner: Int64, key: String, claimedAt: Double) throws {
         try writer.write { db in
-            try db.execute(sql: "DELETE FROM idempotencyKey WHERE ownerId = ? AND key = ? AND status IS NULL", arguments: [owner, key])
+            try db.execute(sql: "DELETE FROM idempotencyKey WHERE ownerId = ? AND key = ? AND createdAt = ? AND status IS NULL",
+                           arguments: [owner, key, claimedAt])
         }
     }
 }

@@ -24,7 +24,19 @@ enum ServerExecutable {
     }
 }
 
-struct ServeCommand: ParsableCommand {
+/// A subcommand that `termcanvas-bff` runs: everything after its name, `--help` included
+/// (hence no help names of its own), goes there unparsed.
+protocol ServerSubcommand: ParsableCommand {
+    var arguments: [String] { get }
+}
+
+extension ServerSubcommand {
+    func run() throws {
+        try ServerExecutable.exec([Self.configuration.commandName].compactMap { $0 } + arguments)
+    }
+}
+
+struct ServeCommand: ServerSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Run the micro-app backend server (`termcanvas serve --help` lists its options).",
@@ -32,13 +44,9 @@ struct ServeCommand: ParsableCommand {
     )
 
     @Argument(parsing: .captureForPassthrough) var arguments: [String] = []
-
-    func run() throws {
-        try ServerExecutable.exec(["serve"] + arguments)
-    }
 }
 
-struct UserCommand: ParsableCommand {
+struct UserCommand: ServerSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "user",
         abstract: "Add, list and delete the users of the micro-app server (`termcanvas user --help`).",
@@ -46,8 +54,4 @@ struct UserCommand: ParsableCommand {
     )
 
     @Argument(parsing: .captureForPassthrough) var arguments: [String] = []
-
-    func run() throws {
-        try ServerExecutable.exec(["user"] + arguments)
-    }
 }

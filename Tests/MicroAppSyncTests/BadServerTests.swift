@@ -88,6 +88,17 @@ struct BadServerTests {
         }
     }
 
+    @Test("panes say nothing of the server for the first second, then 'connecting' while none answers")
+    func quietStart() async throws {
+        try await withTemporaryDirectory { directory in
+            let subject = try SyncUnderTest(cacheFile: directory.appendingPathComponent("cache.sqlite"))
+            try await subject.recorder.waitForStatus(of: .todo) { $0.connection == .starting }
+            #expect(subject.recorder.all(SyncStatusChanged.self).allSatisfy { $0.status.connection == .starting })
+            try await subject.recorder.waitForStatus(of: .todo, timeout: .seconds(5)) { $0.connection == .connecting }
+            await subject.sync.stop()
+        }
+    }
+
     @Test("a refused token says to log in again")
     func refusedToken() async throws {
         try await LiveBFF.withServer(users: ["ann"]) { server in

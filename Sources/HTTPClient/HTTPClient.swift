@@ -32,7 +32,7 @@ import Synchronization
 public final class HTTPClient: Sendable {
     public let endpoint: Endpoint
     public let configuration: Configuration
-    /// Nil when libcurl cannot be used: every request then fails as unreachable, saying why.
+    /// Nil when libcurl cannot be used: every request then fails with `unusable`, saying why.
     let engine: CurlEngine?
     let logger: Logger
     private let bearer: Mutex<String?>

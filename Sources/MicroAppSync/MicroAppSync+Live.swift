@@ -5,14 +5,14 @@ import MicroAppAPI
 import MicroAppModel
 
 extension MicroAppSync {
-    /// How the dashboard's live stream reconnects: soon, and never more than 5 s apart, so a BFF
-    /// that comes back is noticed quickly; a keep-alive comes every 15 s, so 45 s of silence is a
-    /// dead connection.
     /// How long a complete cache is trusted to be kept current by resumed streams alone; after
     /// that a start reloads everything once, which bounds what a lost change (or a server whose
     /// database was replaced) can leave wrong.
     static let trustCompleteCache: TimeInterval = 24 * 60 * 60
 
+    /// How the dashboard's live stream reconnects: soon, and never more than 5 s apart, so a BFF
+    /// that comes back is noticed quickly; a keep-alive comes every 15 s, so 45 s of silence is a
+    /// dead connection.
     static let reconnect = HTTPClient.ReconnectPolicy(initialDelay: .milliseconds(300), maxDelay: .seconds(5), idleTimeout: .seconds(45))
 
     func startLiveStream(_ client: HTTPClient) {

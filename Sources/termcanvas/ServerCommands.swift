@@ -10,8 +10,8 @@ import Glibc
 /// beside this one, with the same arguments (its `--help` describes them).
 ///
 /// The server's libraries (Hummingbird, SwiftNIO, swift-crypto) live in that binary only: in
-/// this one they made every dashboard start slower, by the time the Swift runtime spends on
-/// their type conformances and the loader on their relocations.
+/// this one they cost every dashboard start about 1.5 ms (type conformances for the Swift
+/// runtime to scan, relocations for the loader) and 70 MB of binary.
 enum ServerExecutable {
     /// Replaces this process with `termcanvas-bff ARGUMENTS`, so signals and the process id are
     /// the server's own. Returns only by throwing.

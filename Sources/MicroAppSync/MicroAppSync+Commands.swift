@@ -56,9 +56,10 @@ extension MicroAppSync {
     }
 
     private func enqueue(_ write: PendingWrite) async throws {
-        publish(try await cache.enqueue(write))
+        let events = try await cache.enqueue(write)
         await countPending()
-        await publishStatuses()
+        // One batch, so the new record never shows without its app's "N unsent".
+        publish(events + statuses.changes(force: false))
         flushLater()
     }
 

@@ -11,12 +11,16 @@ import Synchronization
 /// Records what a sync engine publishes and waits for the events a test expects.
 final class EventRecorder: Sendable {
     private let events = Mutex<[any BusEvent]>([])
+    private let recordedBatches = Mutex<[[any BusEvent]]>([])
 
     func record(_ batch: [any BusEvent]) {
         events.withLock { $0 += batch }
+        recordedBatches.withLock { $0.append(batch) }
     }
 
     var all: [any BusEvent] { events.withLock { $0 } }
+    /// What each `publish` call carried: the canvas takes in one batch before it draws.
+    var batches: [[any BusEvent]] { recordedBatches.withLock { $0 } }
 
     func all<E: BusEvent>(_ type: E.Type) -> [E] {
         all.compactMap { $0 as? E }

@@ -125,6 +125,18 @@ struct SyncTests {
         }
     }
 
+    @Test("a write's record and its app's new unsent count come in one batch, so no frame shows one without the other")
+    func writeAndCountTogether() async throws {
+        try await withTemporaryDirectory { directory in
+            let subject = try SyncUnderTest(cacheFile: directory.appendingPathComponent("cache.sqlite"))
+            subject.sync.send(.todo(.create(NewTodo(title: "Offline"))))
+            _ = try await subject.recorder.first(TodoItemCreated.self)
+            let batch = try #require(subject.recorder.batches.first { $0.contains { $0 is TodoItemCreated } })
+            #expect(batch.contains { ($0 as? SyncStatusChanged).map { $0.app == .todo && $0.status.pendingWrites == 1 } == true })
+            await subject.sync.stop()
+        }
+    }
+
     @Test("the todos read at start answer the first load, but never one that follows a change")
     func startupReadIsNeverStale() async throws {
         try await withTemporaryDirectory { directory in

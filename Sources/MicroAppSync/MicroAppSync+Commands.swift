@@ -56,10 +56,7 @@ extension MicroAppSync {
     }
 
     private func enqueue(_ write: PendingWrite) async throws {
-        let events = try await cache.enqueue(write)
-        await countPending()
-        // One batch, so the new record never shows without its app's "N unsent".
-        publish(events + statuses.changes(force: false))
+        await publishWithStatuses(try await cache.enqueue(write))
         flushLater()
     }
 
@@ -67,9 +64,7 @@ extension MicroAppSync {
     private func delete(_ id: Int64, write: PendingWrite, event: any BusEvent) async throws {
         if LocalID.isLocal(id), try await cache.cancelUnsent(localID: id) {
             _ = try await cache.forget(write)
-            publish([event])
-            await countPending()
-            await publishStatuses()
+            await publishWithStatuses([event])
             return
         }
         try await enqueue(write)

@@ -28,22 +28,20 @@ extension MicroAppSync {
                     touched(events)
                     if case .todo(let item)? = record { touchedDuringFetch[.todo]?.insert(item.id) }
                     if case .event(let event)? = record { touchedDuringFetch[.calendar]?.insert(event.id) }
-                    publish(events)
                     statuses.problems[entry.write.app] = nil
+                    await publishWithStatuses(events)
                 } catch let error as HTTPClientError where !error.isTransient && error != .cancelled {
                     logger.warning("server refused a queued write", metadata: ["app": "\(entry.write.app)", "error": "\(error)"])
                     try? await cache.drop(entry)
                     statuses.problems[entry.write.app] = "server refused a change: \(Self.describe(error))"
                     refreshLater(entry.write.app)
+                    await publishWithStatuses([])
                 } catch {
                     logger.info("outbox paused", metadata: ["error": "\(error)"])
                     if let error = error as? HTTPClientError { statuses.connection = Self.connection(after: error) }
-                    await countPending()
-                    await publishStatuses()
+                    await publishWithStatuses([])
                     return
                 }
-                await countPending()
-                await publishStatuses()
             }
         }
     }

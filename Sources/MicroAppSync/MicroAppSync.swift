@@ -137,6 +137,15 @@ public actor MicroAppSync {
         if !changes.isEmpty { publish(changes) }
     }
 
+    /// Publishes changes to records together with the statuses they change (the outbox's size per
+    /// app, an app's trouble), in one batch: no frame shows a new record without its app's
+    /// `N unsent`, or a synced one with it.
+    func publishWithStatuses(_ events: [any BusEvent]) async {
+        await countPending()
+        let batch = events + statuses.changes(force: false)
+        if !batch.isEmpty { publish(batch) }
+    }
+
     /// Re-reads the outbox's size per app, for the statuses.
     func countPending() async {
         if let counts = try? await cache.pendingCounts() {

@@ -27,7 +27,7 @@ struct IdempotencyTests {
         }
     }
 
-    @Test("every write route honours the key: patch, delete, calendar, chat")
+    @Test("every write route honours the key: todo and calendar patch and delete, event, channel and message creation")
     func everyWriteRoute() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
@@ -52,7 +52,22 @@ struct IdempotencyTests {
             let event = NewCalendarEvent(title: "Standup", start: "2026-11-23T09:30:00Z", end: "2026-11-23T10:00:00Z")
             for _ in 1...3 { _ = try await client.send(.post, APIPath.calendarEvents, token: token, key: "e", json: event) }
             let events = try await client.send(.get, APIPath.calendarEvents + "?from=2026-11-23&to=2026-11-23", token: token)
+            let standup = try #require(try events.decode(Page<CalendarEvent>.self).items.first)
             #expect(try events.decode(Page<CalendarEvent>.self).items.count == 1)
+            let renamed = try await client.send(.patch, APIPath.calendarEvent(standup.id), token: token, key: "ep",
+                                                json: CalendarEventPatch(title: "Stand-up"))
+            let renamedAgain = try await client.send(.patch, APIPath.calendarEvent(standup.id), token: token, key: "ep",
+                                                     json: CalendarEventPatch(title: "Stand-up"))
+            #expect(renamedAgain.headers[IdempotencyMiddleware.replayedHeader] == "true")
+            #expect(try renamedAgain.decode(CalendarEvent.self) == renamed.decode(CalendarEvent.self))
+            #expect(try await client.send(.delete, APIPath.calendarEvent(standup.id), token: token, key: "ed").status == .noContent)
+            #expect(try await client.send(.delete, APIPath.calendarEvent(standup.id), token: token, key: "ed").status == .noContent)
+
+            // A channel created again with its key is the same success, not "exists" (409).
+            let channel = try await client.send(.post, APIPath.chatChannels, token: token, key: "c", json: NewChatChannel(name: "ops"))
+            let channelAgain = try await client.send(.post, APIPath.chatChannels, token: token, key: "c", json: NewChatChannel(name: "ops"))
+            #expect(channel.status == .created && channelAgain.status == .created)
+            #expect(try await client.send(.post, APIPath.chatChannels, token: token, json: NewChatChannel(name: "ops")).status == .conflict)
 
             for _ in 1...3 {
                 let post = try await client.send(.post, APIPath.chatMessages(channel: "general"), token: token, key: "m",

@@ -42,10 +42,18 @@ let package = Package(
         .target(name: "CNcursesw", linkerSettings: [.linkedLibrary("ncursesw")]),
         // The one Swift target that talks to ncurses.
         .target(name: "NcursesTerminal", dependencies: ["CanvasUI", "CanvasCore", "CNcursesw"], swiftSettings: swiftSettings),
+        // Directories (0700) and files (0600) only their owner may open, whatever the umask.
+        .target(name: "PrivateFiles", swiftSettings: swiftSettings),
+        // The SQLite files the product keeps: made private, moved aside only when damaged (GRDB).
+        .target(
+            name: "SQLiteFiles",
+            dependencies: ["PrivateFiles", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings
+        ),
         // Layouts and their history in SQLite (GRDB).
         .target(
             name: "LayoutStore",
-            dependencies: ["CanvasCore", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["CanvasCore", "SQLiteFiles", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
         // Human-editable layout and theme files (YAML), with errors that name file, line and field.
@@ -64,7 +72,7 @@ let package = Package(
         .target(
             name: "BFF",
             dependencies: [
-                "MicroAppAPI",
+                "MicroAppAPI", "SQLiteFiles", "PrivateFiles",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -81,7 +89,7 @@ let package = Package(
         ),
         // How clients reach a BFF: the local server (runtime directory, instance lock, token file,
         // launcher) and the stored credentials of remote ones.
-        .target(name: "BFFAccess", swiftSettings: swiftSettings),
+        .target(name: "BFFAccess", dependencies: ["PrivateFiles"], swiftSettings: swiftSettings),
         // The one C shim over libcurl, which it loads on first use (dlopen, so the dashboard's start
         // does not pay for libcurl's thirty libraries): wrappers of the functions the client calls,
         // typed ones for the variadic setopt and getinfo.
@@ -97,7 +105,7 @@ let package = Package(
         .target(
             name: "MicroAppSync",
             dependencies: [
-                "CanvasCore", "MicroAppAPI", "MicroAppModel", "HTTPClient",
+                "CanvasCore", "MicroAppAPI", "MicroAppModel", "HTTPClient", "SQLiteFiles",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
@@ -106,7 +114,7 @@ let package = Package(
         .target(
             name: "CommandSupport",
             dependencies: [
-                "BFFAccess",
+                "BFFAccess", "PrivateFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -118,7 +126,7 @@ let package = Package(
             name: "termcanvas",
             dependencies: [
                 "CanvasCore", "CanvasUI", "NcursesTerminal", "Widgets", "LayoutStore", "CanvasFiles", "BFFAccess", "CommandSupport",
-                "HTTPClient", "MicroAppAPI", "MicroAppModel", "MicroAppSync",
+                "HTTPClient", "MicroAppAPI", "MicroAppModel", "MicroAppSync", "PrivateFiles", "SQLiteFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -1,4 +1,5 @@
 import Foundation
+import PrivateFiles
 
 #if canImport(Glibc)
 import Glibc
@@ -52,9 +53,12 @@ public enum PrivateFile {
     public static func prepareDirectory(_ url: URL) throws(BFFAccessError) {
         let path = url.path
         if mkdir(path, 0o700) != 0 && errno == ENOENT {
-            // A first run: the parent (e.g. ~/.config/termcanvas) may not exist yet.
-            try? FileManager.default.createDirectory(atPath: url.deletingLastPathComponent().path, withIntermediateDirectories: true)
-            _ = mkdir(path, 0o700)
+            // A first run: the parents (e.g. ~/.config/termcanvas) may not exist yet.
+            do {
+                try PrivatePath.makeDirectory(url)
+            } catch {
+                throw .io(path: error.path, errno: error.errno)
+            }
         }
         var info = stat()
         guard lstat(path, &info) == 0 else { throw .io(path: path, errno: errno) }

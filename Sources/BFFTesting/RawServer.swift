@@ -127,14 +127,16 @@ public final class RawConnection: @unchecked Sendable {
         }
     }
 
-    /// Writes all of `text`.
-    public func write(_ text: String) {
+    /// Writes all of `text`; false when the client has gone.
+    @discardableResult
+    public func write(_ text: String) -> Bool {
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if written <= 0 { return }
+            if written <= 0 { return false }
             bytes = bytes.dropFirst(written)
         }
+        return true
     }
 
     /// A whole response, with `Connection: close` unless `keepAlive`.

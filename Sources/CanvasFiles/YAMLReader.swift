@@ -7,6 +7,10 @@ struct YAMLReader {
 
     /// Parses the document; the root must be a mapping.
     func root(of text: String) throws -> Node.Mapping {
+        if let alias = YAMLAliases.first(in: text) {
+            throw FileError(file: file, line: alias.line, column: alias.column, field: "",
+                            message: "aliases (*name) are not allowed in this file; write the value out")
+        }
         let node: Node?
         do {
             // Tags are not resolved (no regular expressions to compile, which costs milliseconds at

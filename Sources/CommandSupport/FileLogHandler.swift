@@ -1,4 +1,5 @@
 import Foundation
+import PrivateFiles
 import Logging
 
 #if canImport(Glibc)
@@ -20,9 +21,15 @@ public struct FileLogHandler: LogHandler {
         let descriptor: Int32
 
         public init(url: URL) throws {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            do {
+                try PrivatePath.makeDirectory(url.deletingLastPathComponent())
+            } catch {
+                throw LogFileError(path: error.path, reason: String(cString: strerror(error.errno)))
+            }
             descriptor = open(url.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
             guard descriptor >= 0 else { throw LogFileError(path: url.path, reason: String(cString: strerror(errno))) }
+            // A log of an older version may be looser: logs name users and paths.
+            _ = fchmod(descriptor, 0o600)
         }
 
         deinit { close(descriptor) }

@@ -86,7 +86,10 @@ final class Transfer: @unchecked Sendable {
     func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
         lastActivity = .now
         if case .streaming(let continuation) = sink, isStreamingBody {
-            continuation.yield(.bytes(Array(bytes)))
+            guard case .enqueued = continuation.yield(.bytes(Array(bytes))) else {
+                failure = .undecodable(status: status, body: [], reason: "the server sends faster than its stream is read")
+                return 0
+            }
             return bytes.count
         }
         guard body.count + bytes.count <= exchange.maxResponseBytes else {

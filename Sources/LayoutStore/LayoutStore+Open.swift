@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SQLiteFiles
 
 extension LayoutStore {
     /// What opening a database file gave: the store, and a warning when a damaged file had to be
@@ -15,22 +16,12 @@ extension LayoutStore {
     /// and a new database is started; the result says so.
     /// - Throws: `LayoutStoreError` for a locked, read-only or newer database.
     public static func open(at url: URL) throws -> Opened {
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try SQLiteFile.prepare(url)
         do {
             return Opened(store: try openDatabase(at: url), recovered: nil)
-        } catch let error as DatabaseError where [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode) {
-            let stamp = url.path + ".corrupt-\(Int(Date().timeIntervalSince1970))"
-            // Never over an earlier kept file, e.g. one damaged in the same second.
-            var aside = stamp
-            var attempt = 1
-            while FileManager.default.fileExists(atPath: aside) {
-                attempt += 1
-                aside = stamp + "-\(attempt)"
-            }
-            try FileManager.default.moveItem(atPath: url.path, toPath: aside)
-            for suffix in ["-wal", "-shm"] {
-                try? FileManager.default.moveItem(atPath: url.path + suffix, toPath: aside + suffix)
-            }
+        } catch where SQLiteFile.isDamaged(error) {
+            let aside = try SQLiteFile.moveAside(url)
+            try SQLiteFile.prepare(url)
             return Opened(store: try openDatabase(at: url), recovered: .corrupt(path: url.path, keptAs: aside))
         }
     }
@@ -63,6 +54,7 @@ extension LayoutStore {
             guard try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") == "wal" else {
                 throw DatabaseError(message: "could not activate WAL mode at path: \(url.path)")
             }
+            // NORMAL: see `SQLiteFile` for which files are FULL and why.
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
         configuration.label = "layouts"

@@ -22,11 +22,14 @@ public struct SyncStatus: Sendable, Equatable {
     public var lastSynced: Date?
     /// Writes waiting in the outbox.
     public var pendingWrites: Int
+    /// Why nothing is kept offline this run (the cache file could not be used), if so.
+    public var notKeptOffline: String?
 
-    public init(connection: Connection, lastSynced: Date? = nil, pendingWrites: Int = 0) {
+    public init(connection: Connection, lastSynced: Date? = nil, pendingWrites: Int = 0, notKeptOffline: String? = nil) {
         self.connection = connection
         self.lastSynced = lastSynced
         self.pendingWrites = pendingWrites
+        self.notKeptOffline = notKeptOffline
     }
 }
 

@@ -105,6 +105,7 @@ public actor MicroAppSync {
 
     private func run(_ stream: AsyncStream<Input>, openCache: @Sendable () -> SyncCache) async {
         openedCache = openCache()
+        statuses.notKeptOffline = openedCache?.notKept
         startupTodos = try? await cache.todos()
         running = Task { [weak self] in
             for await input in stream {

@@ -10,11 +10,13 @@ struct StatusBoard {
     var problems: [MicroAppID: String] = [:]
     var lastSynced: [MicroAppID: Date] = [:]
     var pending: [MicroAppID: Int] = [:]
+    /// Why the cache file could not be used, shown by every app.
+    var notKeptOffline: String?
     private var published: [MicroAppID: SyncStatus] = [:]
 
     func status(of app: MicroAppID) -> SyncStatus {
         SyncStatus(connection: problems[app].map(SyncStatus.Connection.failing) ?? connection,
-                   lastSynced: lastSynced[app], pendingWrites: pending[app] ?? 0)
+                   lastSynced: lastSynced[app], pendingWrites: pending[app] ?? 0, notKeptOffline: notKeptOffline)
     }
 
     /// The apps whose status changed since the last call, marking them published.

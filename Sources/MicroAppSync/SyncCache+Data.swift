@@ -76,9 +76,11 @@ extension SyncCache {
         }
     }
 
-    /// Ids as an SQL list (numbers only, so nothing to escape); `NULL` for none.
+    /// Ids as the inside of an SQL `IN (…)` (numbers only, so nothing to escape). None gives an
+    /// empty list, which SQLite accepts: `id NOT IN ()` is true for every row. (`NOT IN (NULL)`,
+    /// what this once gave, is true for none, so a reload kept every record deleted elsewhere.)
     static func idList(_ ids: Set<Int64>) -> String {
-        ids.isEmpty ? "NULL" : ids.map(String.init).joined(separator: ",")
+        ids.map(String.init).joined(separator: ",")
     }
 
     func store(_ messages: [ChatMessage]) async throws {

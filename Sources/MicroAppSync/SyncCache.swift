@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SQLiteFiles
 import MicroAppAPI
 
 /// The micro-apps' data on this machine: what the BFF last said, with the user's own writes
@@ -11,41 +12,47 @@ public struct SyncCache: Sendable {
     let writer: any DatabaseWriter
     /// Kept alive as long as the cache: the lock that makes the file this process's alone.
     private let lock: (any Sendable)?
+    /// Why this cache lives in memory instead of its file, if it does: nothing is kept offline.
+    public let notKept: String?
 
-    /// Opens (creating) the cache at `url`. A file that cannot be read as a cache is moved aside
-    /// to `NAME.corrupt-TIME` and a new one started: a cache holds nothing the server does not,
-    /// except unsent writes, which the moved file keeps for inspection.
+    /// Opens (creating) the cache at `url`. A file SQLite says is damaged is moved aside, with its
+    /// `-wal` and `-shm`, to `NAME.corrupt-TIME` and a new one started: a cache holds nothing the
+    /// server does not, except unsent writes, which the moved file keeps for inspection. Any other
+    /// failure (a full disk, an I/O error, a lock) keeps the file, outbox and all, and throws.
     ///
     /// - Parameter lock: Held as long as the cache is open (see `MicroAppLink` for why one
     ///   process owns a cache file).
     public static func open(at url: URL, holding lock: (any Sendable)? = nil) throws -> SyncCache {
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try SQLiteFile.prepare(url)
         do {
             return try SyncCache(writer: DatabaseQueue(path: url.path, configuration: configuration), lock: lock)
-        } catch {
-            let aside = url.appendingPathExtension("corrupt-\(Int(Date().timeIntervalSince1970))")
-            try? FileManager.default.moveItem(at: url, to: aside)
+        } catch where SQLiteFile.isDamaged(error) {
+            _ = try SQLiteFile.moveAside(url)
+            try SQLiteFile.prepare(url)
             return try SyncCache(writer: DatabaseQueue(path: url.path, configuration: configuration), lock: lock)
         }
     }
 
     /// A cache that lives only as long as the process (tests, or when the file cannot be used).
-    public static func inMemory() throws -> SyncCache {
-        try SyncCache(writer: DatabaseQueue(configuration: configuration), lock: nil)
+    /// - Parameter notKept: Why the file could not be used, which pane titles show.
+    public static func inMemory(notKept: String? = nil) throws -> SyncCache {
+        try SyncCache(writer: DatabaseQueue(configuration: configuration), lock: nil, notKept: notKept)
     }
 
     private static var configuration: Configuration {
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
         configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            // FULL: the outbox holds writes the user was told are kept (see `SQLiteFile`).
+            try db.execute(sql: "PRAGMA synchronous = FULL")
         }
         return configuration
     }
 
-    init(writer: any DatabaseWriter, lock: (any Sendable)?) throws {
+    init(writer: any DatabaseWriter, lock: (any Sendable)?, notKept: String? = nil) throws {
         self.writer = writer
         self.lock = lock
+        self.notKept = notKept
         try writer.writeWithoutTransaction { db in
             if !db.configuration.readonly, writer.path != ":memory:" {
                 try db.execute(sql: "PRAGMA journal_mode = WAL")

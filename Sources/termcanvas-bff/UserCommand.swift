@@ -18,7 +18,6 @@ struct UserCommand: AsyncParsableCommand {
         func store() throws -> BFFStore {
             let directory = dataDir.map { URL(fileURLWithPath: $0) }
                 ?? Paths(environment: ProcessInfo.processInfo.environment).bffDirectory
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             return try BFFStore.open(at: BFFConfiguration(dataDirectory: directory).databaseURL)
         }
     }

@@ -4,6 +4,8 @@ import CommandSupport
 import Foundation
 import HTTPClient
 import Logging
+import PrivateFiles
+import SQLiteFiles
 import MicroAppModel
 import MicroAppSync
 
@@ -24,9 +26,11 @@ struct MicroAppLink {
             do {
                 return try Self.openOwnCache(name)
             } catch {
+                // The file stays as it is, unsent writes and all; this run keeps nothing offline,
+                // and every micro-app pane says why.
+                let reason = SQLiteFile.reason(error)
                 logger.error("micro-app cache unusable; nothing is kept offline", metadata: ["cache": "\(name.path)", "error": "\(error)"])
-                effects.post(.notice(.error("Offline cache unusable (\(name.path)): \(error)")))
-                return try! SyncCache.inMemory()  // an in-memory database cannot fail to open
+                return try! SyncCache.inMemory(notKept: reason)  // an in-memory database cannot fail to open
             }
         }, logger: syncLogger, publish: { effects.post(.publish($0)) })
         self.sync = sync
@@ -40,7 +44,7 @@ struct MicroAppLink {
     /// apply the other's answers to a cache whose canvas never hears of them. A second dashboard
     /// of the same user gets a cache of its own, which the next start may reuse, unsent writes and all.
     nonisolated static func openOwnCache(_ name: URL) throws -> SyncCache {
-        try FileManager.default.createDirectory(at: name.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try PrivatePath.makeDirectory(name.deletingLastPathComponent())
         for slot in 1...9 {
             let stem = slot == 1 ? name.path : "\(name.path)-\(slot)"
             guard let lock = try InstanceLock.acquire(URL(fileURLWithPath: stem + ".lock")) else { continue }

@@ -25,6 +25,11 @@ struct LayoutFileErrorTests {
         "    height: 12", //                   15
     ]
 
+    /// Nine lists of nine aliases of the list before, the last used as a mapping key.
+    static let billionLaughs = (["a: &a [x, x, x, x, x, x, x, x, x]"]
+        + zip("abcdefgh", "bcdefghi").map { previous, name in "\(name): &\(name) [" + Array(repeating: "*\(previous)", count: 9).joined(separator: ", ") + "]" }
+        + ["? *i", ": 1", "name: test", "panes: []"]).joined(separator: "\n") + "\n"
+
     static let paneKeys = "unknown key; expected one of app, config, height, id, state, width, x, y"
 
     static let cases: [ExpectedError] = [
@@ -33,6 +38,11 @@ struct LayoutFileErrorTests {
         ExpectedError(label: "not YAML: an unclosed flow mapping", text: text(replacing(base, line: 2, with: "grid: { columns: 12")),
                       line: 3, field: "", message: "not valid YAML: did not find expected ',' or '}'"),
         ExpectedError(label: "empty file", text: "", line: nil, field: "", message: "the file is empty"),
+        // Composed, this would expand and hash 9^9 nodes: refused before, at the first alias.
+        ExpectedError(label: "aliases: a billion laughs through keys", text: billionLaughs, line: 2, field: "",
+                      message: "aliases (*name) are not allowed in this file; write the value out"),
+        ExpectedError(label: "aliases: one harmless alias", text: text(base + ["  - &pane { id: 3, app: todo, x: 0, y: 0, width: 1, height: 1 }", "  - *pane"]),
+                      line: 17, field: "", message: "aliases (*name) are not allowed in this file; write the value out"),
         ExpectedError(label: "only comments", text: "# nothing here\n\n", line: nil, field: "", message: "the file is empty"),
         ExpectedError(label: "root is a list", text: "- name: test\n- panes: []\n", line: 1, field: "",
                       message: "expected a mapping of keys to values"),

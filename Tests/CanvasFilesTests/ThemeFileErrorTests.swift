@@ -19,6 +19,8 @@ struct ThemeFileErrorTests {
     static let colour = "expected a colour: 0 to 255, default, or a name such as red or brightblue"
 
     static let cases: [ExpectedError] = [
+        ExpectedError(label: "an alias", text: text(replacing(base, line: 6, with: "  accent: *bright") + ["bright: &bright { fg: brightblue }"]), line: 6,
+                      field: "", message: "aliases (*name) are not allowed in this file; write the value out"),
         ExpectedError(label: "unknown role", text: text(replacing(base, line: 4, with: "  acent: { fg: 75 }")), line: 4,
                       field: "roles.acent", message: "unknown role; expected one of \(roleNames)"),
         ExpectedError(label: "unknown role in colors16", text: text(replacing(base, line: 6, with: "  Accent: { fg: red }")), line: 6,

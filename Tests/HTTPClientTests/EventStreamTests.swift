@@ -3,6 +3,7 @@ import BFF
 import Foundation
 import HTTPClient
 import MicroAppAPI
+import Synchronization
 import Testing
 
 @Suite("Live event streams")
@@ -212,4 +213,39 @@ struct EventStreamTests {
         #expect(updates.allSatisfy { if case .disconnected(.unreachable) = $0 { true } else { false } })
         withExtendedLifetime(closed) {}
     }
+    @Test("a server sending one endless line is dropped past the parser's bound, not kept in memory")
+    func endlessLine() async throws {
+        let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
+        let sent = Mutex(0)
+        let server = try RawServer { connection, index in
+            connection.readRequest()
+            guard index == 0 else { return connection.waitForClose() }
+            var ok = connection.write(head + Self.chunk("id: 1\ndata: "))
+            let piece = Self.chunk(String(repeating: "x", count: 64 << 10))
+            // Up to 512 MiB: far past any bound, reached in seconds if the client kept reading.
+            while ok, sent.withLock({ $0 }) < 512 << 20 {
+                ok = connection.write(piece)
+                sent.withLock { $0 += 64 << 10 }
+            }
+        }
+        defer { server.stop() }
+        let client = HTTPClient(endpoint: .loopback(port: server.port), token: "t0k3n")
+        let updates = try await withDeadline(.seconds(60)) { () async -> [LiveUpdate] in
+            var collected: [LiveUpdate] = []
+            for await update in client.events(reconnect: Self.quickReconnect) {
+                collected.append(update)
+                if collected.count == 2 { break }
+            }
+            return collected
+        }
+        #expect(updates.first == .connected)
+        guard case .disconnected(.undecodable(_, _, let reason)) = updates.last else {
+            Issue.record("\(updates)")
+            return
+        }
+        #expect(reason.contains("larger than \(ServerSentEventParser.defaultMaxEventBytes) bytes"))
+        // What the client took in before it dropped the line: the bound plus what sockets buffer.
+        #expect(sent.withLock { $0 } < 64 << 20)
+    }
+
 }

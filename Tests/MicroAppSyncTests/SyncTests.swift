@@ -1,6 +1,7 @@
 import BFFTesting
 import CanvasCore
 import Foundation
+import GRDB
 import HTTPClient
 import MicroAppAPI
 import MicroAppModel
@@ -122,6 +123,46 @@ struct SyncTests {
                 #expect(second.recorder.all(TodoItemsLoaded.self).map(\.origin) == [.cache])
                 await second.sync.stop()
             }
+        }
+    }
+
+    @Test("a reload after a stream reset removes what was deleted elsewhere while the dashboard was closed")
+    func reloadDeletes() async throws {
+        try await withTemporaryDirectory { directory in
+            let file = directory.appendingPathComponent("cache.sqlite")
+            let november = DayRange(first: "2026-11-01", last: "2026-11-30")
+            let bff = try LiveBFF()
+            defer { bff.remove() }
+            try bff.addUsers(["ann"])
+            let server = try await bff.start()
+            let phone = try await client(of: server, as: "ann")
+            let gone = try await phone.post(APIPath.todoItems, body: NewTodo(title: "Gone"), as: TodoItem.self)
+            _ = try await phone.post(APIPath.todoItems, body: NewTodo(title: "Stays"), as: TodoItem.self)
+            let cancelled = try await phone.post(APIPath.calendarEvents, body: NewCalendarEvent(title: "Cancelled", start: "2026-11-23T09:00:00Z", end: "2026-11-23T10:00:00Z"), as: CalendarEvent.self)
+
+            let first = try SyncUnderTest(cacheFile: file)
+            first.sync.send(.calendar(.load(november)))
+            first.sync.connect(try await client(of: server, as: "ann"))
+            let loaded = try await first.recorder.first(TodoItemsLoaded.self) { $0.origin == .server }
+            #expect(Set(loaded.items.map(\.title)) == ["Gone", "Stays"])
+            _ = try await first.recorder.first(CalendarEventsLoaded.self) { $0.origin == .server && !$0.events.isEmpty }
+            await first.sync.stop()
+
+            // While the dashboard is closed, another client deletes, and the server stops keeping
+            // the events that would have told the dashboard: its next start gets a stream reset.
+            try await phone.delete(APIPath.todoItem(gone.id))
+            try await phone.delete(APIPath.calendarEvent(cancelled.id))
+            try await DatabaseQueue(path: bff.configuration().databaseURL.path).write { db in try db.execute(sql: "DELETE FROM liveEvent") }
+
+            let second = try SyncUnderTest(cacheFile: file)
+            second.sync.send(.calendar(.load(november)))
+            second.sync.connect(try await client(of: server, as: "ann"))
+            let reloaded = try await second.recorder.first(TodoItemsLoaded.self) { $0.origin == .server }
+            #expect(reloaded.items.map(\.title) == ["Stays"])
+            let calendar = try await second.recorder.first(CalendarEventsLoaded.self) { $0.origin == .server }
+            #expect(calendar.events.isEmpty)
+            await second.sync.stop()
+            await server.stop()
         }
     }
 

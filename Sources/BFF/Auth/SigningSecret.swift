@@ -1,4 +1,5 @@
 import Foundation
+import PrivateFiles
 
 /// The secret tokens are signed with, when none is configured: generated once and kept in the data
 /// directory, readable by its owner only, so tokens survive a restart.
@@ -11,10 +12,10 @@ enum SigningSecret {
         if let existing = try? String(contentsOf: url, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines),
            existing.count >= 32 {
             // Keep it private even if someone loosened its mode.
-            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
+            try PrivatePath.tighten(url.path, to: 0o600)
             return existing
         }
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try PrivatePath.makeDirectory(directory)
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
         let secret = bytes.map { String(format: "%02x", $0) }.joined()

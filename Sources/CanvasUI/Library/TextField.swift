@@ -1,16 +1,35 @@
 import CanvasCore
 
 /// A one-line text input as a value: the text, a cursor, and the usual editing keys.
+///
+/// Keys arrive one Unicode scalar at a time, and a scalar may join the character before it (a
+/// combining accent, a skin tone, the second half of a flag, a ZWJ sequence, Hangul jamo). So
+/// the field never counts on an insert adding one character: the cursor is kept as a position in
+/// the text's scalars, always on a character (grapheme cluster) boundary of the text as Swift
+/// now sees it, and every edit snaps it back onto one. No edit indexes the text by an unchecked
+/// offset: a Swift trap would end the whole canvas.
 public struct TextField: Hashable, Sendable {
     public private(set) var text: String
-    /// The cursor, in characters from the start.
-    public private(set) var cursor: Int
+    /// The cursor, in Unicode scalars from the start; always on a character boundary of `text`.
+    private var scalarCursor: Int
+    /// The most characters the field holds.
     public let limit: Int
 
     public init(_ text: String = "", limit: Int = 200) {
         self.text = String(text.prefix(limit))
-        self.cursor = self.text.count
+        self.scalarCursor = self.text.unicodeScalars.count
         self.limit = limit
+    }
+
+    /// The cursor, in characters (grapheme clusters) from the start.
+    public var cursor: Int { text[..<cursorIndex].count }
+    /// The text before the cursor.
+    public var beforeCursor: Substring { text[..<cursorIndex] }
+    /// The character under the cursor, nil at the end.
+    public var atCursor: Character? { cursorIndex < text.endIndex ? text[cursorIndex] : nil }
+    /// The text after the character under the cursor.
+    public var afterCursor: Substring {
+        cursorIndex < text.endIndex ? text[text.index(after: cursorIndex)...] : ""
     }
 
     /// Applies an editing key. Returns false for keys that are not editing keys.
@@ -18,35 +37,78 @@ public struct TextField: Hashable, Sendable {
     /// Left/Right, Home/End (and Ctrl-A/Ctrl-E), Backspace/Delete, Ctrl-U (delete to start),
     /// Ctrl-W (delete the word before the cursor), and printable characters.
     public mutating func edit(_ key: Key) -> Bool {
-        var characters = Array(text)
+        let index = cursorIndex
         switch (key.code, key.modifiers) {
-        case (.left, []): cursor = max(0, cursor - 1)
-        case (.right, []): cursor = min(characters.count, cursor + 1)
-        case (.home, []), (.char("a"), .ctrl): cursor = 0
-        case (.end, []), (.char("e"), .ctrl): cursor = characters.count
+        case (.left, []):
+            if index > text.startIndex { moveCursor(to: text.index(before: index)) }
+        case (.right, []):
+            if index < text.endIndex { moveCursor(to: text.index(after: index)) }
+        case (.home, []), (.char("a"), .ctrl): scalarCursor = 0
+        case (.end, []), (.char("e"), .ctrl): scalarCursor = text.unicodeScalars.count
         case (.backspace, []):
-            guard cursor > 0 else { return true }
-            characters.remove(at: cursor - 1)
-            cursor -= 1
+            guard index > text.startIndex else { return true }
+            replace(text.index(before: index)..<index, with: "")
         case (.delete, []):
-            guard cursor < characters.count else { return true }
-            characters.remove(at: cursor)
+            guard index < text.endIndex else { return true }
+            replace(index..<text.index(after: index), with: "", cursorAtStart: true)
         case (.char("u"), .ctrl):
-            characters.removeFirst(cursor)
-            cursor = 0
+            replace(text.startIndex..<index, with: "")
         case (.char("w"), .ctrl):
-            var start = cursor
-            while start > 0, characters[start - 1] == " " { start -= 1 }
-            while start > 0, characters[start - 1] != " " { start -= 1 }
-            characters.removeSubrange(start..<cursor)
-            cursor = start
+            var start = index
+            while start > text.startIndex, text[text.index(before: start)] == " " { start = text.index(before: start) }
+            while start > text.startIndex, text[text.index(before: start)] != " " { start = text.index(before: start) }
+            replace(start..<index, with: "")
         default:
             guard let character = key.text, SafeText.placeholder(for: character) == nil else { return false }
-            guard characters.count < limit else { return true }
-            characters.insert(character, at: cursor)
-            cursor += 1
+            insert(character)
         }
-        text = String(characters)
         return true
+    }
+
+    /// Inserts at the cursor and moves the cursor past what was inserted. The inserted scalars
+    /// may join the character before the cursor (or after it), so the result is measured, not
+    /// assumed; an insert that would take the text past `limit` characters is dropped.
+    private mutating func insert(_ character: Character) {
+        let index = cursorIndex
+        var edited = String(text[..<index])
+        edited.unicodeScalars.append(contentsOf: character.unicodeScalars)
+        let end = edited.unicodeScalars.count
+        edited += text[index...]
+        guard edited.count <= limit else { return }
+        text = edited
+        scalarCursor = end
+        snapCursor()
+    }
+
+    /// Replaces a range of whole characters; the cursor goes to where the range ended (or began).
+    private mutating func replace(_ range: Range<String.Index>, with replacement: String, cursorAtStart: Bool = false) {
+        let start = text.unicodeScalars.distance(from: text.startIndex, to: range.lowerBound)
+        text.replaceSubrange(range, with: replacement)
+        scalarCursor = start + (cursorAtStart ? 0 : replacement.unicodeScalars.count)
+        snapCursor()
+    }
+
+    private mutating func moveCursor(to index: String.Index) {
+        scalarCursor = text.unicodeScalars.distance(from: text.startIndex, to: index)
+    }
+
+    /// Moves the cursor to the first character boundary at or after it: joining text can merge
+    /// the characters on both sides of a position that was a boundary before the edit.
+    private mutating func snapCursor() {
+        var boundary = text.startIndex
+        var offset = 0
+        while boundary < text.endIndex, offset < scalarCursor {
+            let next = text.index(after: boundary)
+            offset += text.unicodeScalars.distance(from: boundary, to: next)
+            boundary = next
+        }
+        scalarCursor = offset
+    }
+
+    /// The cursor as an index of `text`, always a character boundary.
+    private var cursorIndex: String.Index {
+        let scalars = text.unicodeScalars
+        let offset = min(max(0, scalarCursor), scalars.count)
+        return scalars.index(scalars.startIndex, offsetBy: offset)
     }
 }

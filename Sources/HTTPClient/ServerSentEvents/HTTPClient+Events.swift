@@ -108,14 +108,20 @@ extension HTTPClient {
                 updates.yield(.connected)
                 logger.debug("event stream connected", metadata: ["path": "\(path)", "lastEventID": "\(state.lastID.map(String.init) ?? "none")"])
             case .bytes(let bytes):
-                for output in parser.feed(bytes) {
-                    deliver(output, state: &state, updates: updates)
+                do throws(ServerSentEventParser.TooLarge) {
+                    for output in try parser.feed(bytes) {
+                        deliver(output, state: &state, updates: updates)
+                    }
+                } catch {
+                    logger.warning("event stream dropped", metadata: ["reason": "\(error)"])
+                    return .undecodable(status: 200, body: [], reason: error.description)
                 }
             case .end(let error):
                 return error ?? .unreachable("the server ended the event stream")
             }
         }
-        return .cancelled
+        // The parts ended without an end of their own: it was dropped from a full buffer.
+        return Task.isCancelled ? .cancelled : .undecodable(status: 200, body: [], reason: "the server sends faster than its stream is read")
     }
 
     /// Hands one parsed output on: a new event to the consumer, a `retry:` to the state.

@@ -12,8 +12,21 @@
 /// A leading byte order mark is dropped; an event not ended by a blank line when the stream ends
 /// is discarded (`feed` never sees it dispatched).
 ///
-/// Pure and value-typed: one per connection; it holds at most one partial line and one event.
+/// Pure and value-typed: one per connection; it holds at most one partial line and one event,
+/// together at most `maxEventBytes`: past that, `feed` throws and the caller drops the
+/// connection, so a hostile server's endless line cannot grow the dashboard's memory.
 public struct ServerSentEventParser: Sendable {
+    /// An event or line longer than the parser keeps.
+    public struct TooLarge: Error, Equatable, CustomStringConvertible {
+        public let limit: Int
+        public init(limit: Int) { self.limit = limit }
+        public var description: String { "an event of the stream is larger than \(limit) bytes" }
+    }
+
+    /// The default bound of one event (its lines, the partial one included): events of the
+    /// micro-app server are a record each, far below it.
+    public static let defaultMaxEventBytes = 1 << 20
+
     /// A dispatched event.
     public struct Event: Sendable, Equatable {
         /// The last event id at dispatch: this event's `id`, or the latest earlier one; nil if none yet.
@@ -44,16 +57,23 @@ public struct ServerSentEventParser: Sendable {
     private var eventName = ""
     private var data = ""
     private var hasData = false
+    /// Bytes held for the current event: its data so far and its other fields' lines.
+    private var heldBytes = 0
+    public let maxEventBytes: Int
     /// The last event id seen (`id:`), kept across events as the format specifies.
     public private(set) var lastEventID: String?
 
     /// - Parameter lastEventID: The id events inherit until the stream sends one.
-    public init(lastEventID: String? = nil) {
+    ///   - maxEventBytes: The most bytes one event (and the line being read) may take.
+    public init(lastEventID: String? = nil, maxEventBytes: Int = defaultMaxEventBytes) {
         self.lastEventID = lastEventID
+        self.maxEventBytes = maxEventBytes
     }
 
     /// Parses the next bytes of the stream; returns the events and retry values they completed.
-    public mutating func feed(_ bytes: some Sequence<UInt8>) -> [Output] {
+    /// - Throws: `TooLarge` when the current event or line outgrows `maxEventBytes`; the parser
+    ///   is of no further use (the connection should be dropped).
+    public mutating func feed(_ bytes: some Sequence<UInt8>) throws(TooLarge) -> [Output] {
         var outputs: [Output] = []
         for byte in bytes {
             if afterCR {
@@ -67,6 +87,7 @@ public struct ServerSentEventParser: Sendable {
             case 0x0A:
                 endLine(into: &outputs)
             default:
+                guard heldBytes + line.count < maxEventBytes else { throw TooLarge(limit: maxEventBytes) }
                 line.append(byte)
             }
         }
@@ -84,6 +105,7 @@ public struct ServerSentEventParser: Sendable {
             return
         }
         if line[0] == UInt8(ascii: ":") { return }
+        heldBytes += line.count
         let field: String
         var value: ArraySlice<UInt8>
         if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
@@ -118,6 +140,7 @@ public struct ServerSentEventParser: Sendable {
             eventName = ""
             data = ""
             hasData = false
+            heldBytes = 0
         }
         guard hasData else { return }
         outputs.append(.event(Event(id: lastEventID, name: eventName.isEmpty ? "message" : eventName, data: data)))

@@ -19,16 +19,14 @@ struct InlineInput: Equatable {
             buffer.write(problem, at: Point(x: 0, y: row - 1), style: theme[.error])
         }
         let x = buffer.write(prompt, at: Point(x: 0, y: row), style: theme[.accent])
-        let characters = Array(field.text)
         // Keep the cursor in view: show the end of a text longer than the line.
         let room = max(1, buffer.size.width - x - 1)
-        var start = 0
-        while DisplayWidth.of(String(characters[start..<field.cursor])) > room { start += 1 }
-        let before = String(characters[start..<field.cursor])
-        let atCursor = field.cursor < characters.count ? String(characters[field.cursor]) : " "
-        let after = field.cursor < characters.count ? String(characters[(field.cursor + 1)...]) : ""
-        var cursorX = buffer.write(before, at: Point(x: x, y: row), style: theme[.text])
+        var before = field.beforeCursor
+        while DisplayWidth.of(String(before)) > room { before = before.dropFirst() }
+        let atCursor = field.atCursor.map(String.init) ?? " "
+        let after = field.afterCursor
+        var cursorX = buffer.write(String(before), at: Point(x: x, y: row), style: theme[.text])
         cursorX = buffer.write(atCursor, at: Point(x: cursorX, y: row), style: theme[.selection])
-        buffer.write(after, at: Point(x: cursorX, y: row), style: theme[.text])
+        buffer.write(String(after), at: Point(x: cursorX, y: row), style: theme[.text])
     }
 }

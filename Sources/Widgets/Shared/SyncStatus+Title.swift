@@ -5,7 +5,8 @@ import MicroAppModel
 extension SyncStatus {
     /// What a pane title adds for this status: nothing when all is well or the dashboard has only
     /// just started; `connecting` when the server takes a while to answer at first; `offline,
-    /// synced 14:02`, the server's trouble, and writes not yet sent otherwise.
+    /// synced 14:02`, the server's trouble, writes not yet sent, and why nothing is kept offline
+    /// when the cache file could not be used.
     func titleSuffix(clock: CanvasClock) -> String {
         var parts: [String] = []
         switch connection {
@@ -17,6 +18,7 @@ extension SyncStatus {
             parts.append(reason)
         }
         if pendingWrites > 0 { parts.append("\(pendingWrites) unsent") }
+        if let notKeptOffline { parts.append("not kept offline: \(notKeptOffline)") }
         return parts.isEmpty ? "" : " · " + parts.joined(separator: " · ")
     }
 }

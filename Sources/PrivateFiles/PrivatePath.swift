@@ -1,0 +1,66 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Directories and files only their owner may open: every directory the product creates is 0700
+/// and every file it keeps data, logs or secrets in is 0600, whatever the umask. (A umask only
+/// takes bits away, so what is created is then set to the exact mode.)
+public enum PrivatePath {
+    /// Creates `url` and whichever of its parents are missing, each 0700, and tightens `url`
+    /// itself to 0700 when it exists with a looser mode (a directory from an older version).
+    /// Parents that already exist are left alone: they are the user's (`~/.local/share`).
+    public static func makeDirectory(_ url: URL) throws(PrivatePathError) {
+        let path = url.standardizedFileURL.path
+        var missing: [String] = []
+        var current = path
+        while !current.isEmpty, current != "/", !exists(current) {
+            missing.append(current)
+            current = (current as NSString).deletingLastPathComponent
+        }
+        for directory in missing.reversed() {
+            guard mkdir(directory, 0o700) == 0 || errno == EEXIST else { throw .io(path: directory, errno: errno) }
+            guard chmod(directory, 0o700) == 0 else { throw .io(path: directory, errno: errno) }
+        }
+        try tighten(path, to: 0o700)
+    }
+
+    /// Creates the file `url` (empty, 0600) when it is missing, in a private directory, and
+    /// tightens it to 0600 when it exists with a looser mode.
+    public static func makeFile(_ url: URL) throws(PrivatePathError) {
+        try makeDirectory(url.deletingLastPathComponent())
+        let fd = open(url.path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw .io(path: url.path, errno: errno) }
+        close(fd)
+        try tighten(url.path, to: 0o600)
+    }
+
+    /// Sets `path` to `mode` when it exists, is this user's and is open to more than `mode`.
+    public static func tighten(_ path: String, to mode: mode_t) throws(PrivatePathError) {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            if errno == ENOENT { return }
+            throw .io(path: path, errno: errno)
+        }
+        guard info.st_uid == getuid(), info.st_mode & 0o777 & ~mode != 0 else { return }
+        guard chmod(path, mode) == 0 else { throw .io(path: path, errno: errno) }
+    }
+
+    private static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0
+    }
+}
+
+/// Why a private directory or file could not be made.
+public struct PrivatePathError: Error, CustomStringConvertible, Equatable {
+    public let path: String
+    public let errno: Int32
+
+    public static func io(path: String, errno: Int32) -> PrivatePathError {
+        PrivatePathError(path: path, errno: errno)
+    }
+
+    public var description: String { "\(path): \(String(cString: strerror(errno)))" }
+}

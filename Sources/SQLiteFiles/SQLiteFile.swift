@@ -1,0 +1,60 @@
+import Foundation
+import GRDB
+import PrivateFiles
+
+/// The SQLite files the product keeps (layouts, the micro-app cache, the server's database):
+/// private from their first byte, and moved aside only when SQLite says they are damaged.
+///
+/// Durability (`PRAGMA synchronous`, all files in WAL mode): the micro-app cache and the server's
+/// database are `FULL`, so a write they acknowledged survives a power loss (the cache holds the
+/// outbox of writes the user was told are saved; the server's answer lets the client drop its
+/// copy). The layout store is `NORMAL`: a power loss may take back the last arrangement steps,
+/// never corrupt the file, and every arrow key in arrange mode does not pay for an fsync.
+public enum SQLiteFile {
+    /// Makes the directory of `url` private (0700) and the database file 0600 before SQLite opens
+    /// it: SQLite gives a new `-wal` and `-shm` the database file's own mode, so they are private
+    /// too. Files of an older version, made under a loose umask, are tightened.
+    public static func prepare(_ url: URL) throws(PrivatePathError) {
+        try PrivatePath.makeFile(url)
+        for suffix in ["-wal", "-shm"] { try PrivatePath.tighten(url.path + suffix, to: 0o600) }
+    }
+
+    /// Whether SQLite said the file is damaged or not a database: the only errors after which a
+    /// file may be moved aside. A full disk, an I/O error or a lock keeps the file where it is.
+    public static func isDamaged(_ error: any Error) -> Bool {
+        guard let error = error as? DatabaseError else { return false }
+        return [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode)
+    }
+
+    /// Renames a damaged database, with its `-wal` and `-shm` (which belong to it and would pair
+    /// with a new file of the same name), to `NAME.corrupt-TIME`, never over an earlier one.
+    /// - Returns: the path it was kept as.
+    public static func moveAside(_ url: URL) throws -> String {
+        let stamp = url.path + ".corrupt-\(Int(Date().timeIntervalSince1970))"
+        var aside = stamp
+        var attempt = 1
+        while FileManager.default.fileExists(atPath: aside) {
+            attempt += 1
+            aside = stamp + "-\(attempt)"
+        }
+        try FileManager.default.moveItem(atPath: url.path, toPath: aside)
+        for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: url.path + suffix) {
+            try FileManager.default.moveItem(atPath: url.path + suffix, toPath: aside + suffix)
+        }
+        return aside
+    }
+
+    /// What went wrong, in a few words a pane title or a notice can show.
+    public static func reason(_ error: any Error) -> String {
+        if let error = error as? PrivatePathError { return error.description }
+        guard let error = error as? DatabaseError else { return "\(error)" }
+        switch error.resultCode {
+        case .SQLITE_FULL: return "the disk is full"
+        case .SQLITE_IOERR: return "disk I/O error"
+        case .SQLITE_BUSY, .SQLITE_LOCKED: return "the file is locked by another program"
+        case .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_CANTOPEN, .SQLITE_AUTH: return "the file cannot be written"
+        case .SQLITE_CORRUPT, .SQLITE_NOTADB: return "the file is damaged"
+        default: return error.message ?? "\(error.resultCode)"
+        }
+    }
+}

@@ -57,6 +57,11 @@ public enum ChatLimits {
     public static let defaultPageSize = 50
     /// The largest `limit` a message list accepts.
     public static let maxPageSize = 100
+    /// How many channels a channel list gives without a `limit`, and the largest `limit` it accepts.
+    public static let defaultChannelPageSize = 100
+    public static let maxChannelPageSize = 500
+    /// How many channels one user may create: channels are shared, so each costs everyone.
+    public static let channelsPerUser = 50
     /// The channel that always exists.
     public static let generalChannel = "general"
 }

@@ -38,6 +38,40 @@ struct ChatTests {
         }
     }
 
+    @Test("the channel list is paged; each user may create a bounded number of channels (403 past it)")
+    func channelPagesAndLimit() async throws {
+        let harness = try BFFHarness()
+        defer { harness.remove() }
+        try harness.addUsers("ann", "bob")
+        try await harness.withServer { client in
+            let ann = try await client.token(for: "ann")
+            let bob = try await client.token(for: "bob")
+            for index in 0..<ChatLimits.channelsPerUser {
+                let response = try await client.send(.post, APIPath.chatChannels, token: ann, json: NewChatChannel(name: "c\(index)"))
+                #expect(response.status == .created)
+            }
+            let refused = try await client.send(.post, APIPath.chatChannels, token: ann, json: NewChatChannel(name: "one-more"))
+            #expect(refused.status == .forbidden)
+            #expect(try refused.decode(APIError.self).field == "name")
+            // Another user still may.
+            #expect(try await client.send(.post, APIPath.chatChannels, token: bob, json: NewChatChannel(name: "bobs")).status == .created)
+
+            var seen: [String] = []
+            var cursor: String?
+            repeat {
+                let query = "?limit=7" + (cursor.map { "&cursor=\($0)" } ?? "")
+                let page = try await client.send(.get, APIPath.chatChannels + query, token: bob).decode(Page<ChatChannel>.self)
+                #expect(page.items.count <= 7)
+                seen += page.items.map(\.id)
+                cursor = page.next
+            } while cursor != nil
+            #expect(seen == seen.sorted())
+            #expect(Set(seen).count == ChatLimits.channelsPerUser + 2)  // general and bob's
+            #expect(try await client.send(.get, APIPath.chatChannels + "?limit=0", token: bob).status == .badRequest)
+            #expect(try await client.send(.get, APIPath.chatChannels + "?cursor=NOT%20A%20NAME", token: bob).status == .badRequest)
+        }
+    }
+
     @Test("messages carry their author from the token, list newest first, page by cursor")
     func messages() async throws {
         let harness = try BFFHarness()

@@ -27,13 +27,8 @@ enum CalendarValidation {
         return result
     }
 
-    /// A title: the todo title rules, and no control characters (C0, DEL, C1), since a calendar
-    /// shows its titles as one line each.
     static func title(_ title: String) throws {
-        try TodoValidation.title(title, limit: CalendarLimits.titleLength)
-        guard !title.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw APIFailure.badRequest("must not contain control characters", field: "title")
-        }
+        try TextValidation.check(title, field: "title", lines: .single, length: CalendarLimits.titleLength)
     }
 
     /// The UTC form of a date-time in the supported years (as a UTC date: `9999-12-31T23:30:00-01:00`

@@ -14,17 +14,24 @@ struct ChatController {
     }
 
     @Sendable func channels(_ request: Request, context: BFFRequestContext) async throws -> Response {
-        try .json(Page(items: try store.chatChannels(), next: nil))
+        let limit = try request.pageLimit(maximum: ChatLimits.maxChannelPageSize, default: ChatLimits.defaultChannelPageSize)
+        let after = try request.pageCursor { ChatValidation.isChannelName($0) ? $0 : nil }
+        let page = try store.chatChannels(after: after, limit: limit)
+        return try .json(Page(items: page.items, next: page.more ? page.items.last?.id : nil))
     }
 
     @Sendable func createChannel(_ request: Request, context: BFFRequestContext) async throws -> Response {
         let user = try context.authenticatedUser()
         let new = try await request.decodeJSON(NewChatChannel.self, context: context)
         try ChatValidation.channelName(new.name)
-        guard let channel = try store.createChatChannel(name: new.name, createdBy: user.name) else {
+        switch try store.createChatChannel(name: new.name, createdBy: user.name) {
+        case .created(let channel):
+            return try .json(channel, status: .created)
+        case .exists:
             throw APIFailure.conflict("channel exists", field: "name")
+        case .limitReached:
+            throw APIFailure(status: .forbidden, body: APIError(error: "a user may create at most \(ChatLimits.channelsPerUser) channels", field: "name"))
         }
-        return try .json(channel, status: .created)
     }
 
     @Sendable func messages(_ request: Request, context: BFFRequestContext) async throws -> Response {

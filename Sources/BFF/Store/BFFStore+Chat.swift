@@ -3,19 +3,36 @@ import GRDB
 import MicroAppAPI
 
 extension BFFStore {
-    /// Every channel, by id.
-    public func chatChannels() throws -> [ChatChannel] {
-        try writer.read { db in try ChatChannelRecord.order(ChatChannelRecord.Columns.id).fetchAll(db).map(\.channel) }
+    /// One page of the channels by id, after the channel `after` if given, and whether more follow.
+    public func chatChannels(after: String?, limit: Int) throws -> (items: [ChatChannel], more: Bool) {
+        try writer.read { db in
+            var request = ChatChannelRecord.order(ChatChannelRecord.Columns.id)
+            if let after { request = request.filter(ChatChannelRecord.Columns.id > after) }
+            let records = try request.limit(limit + 1).fetchAll(db)
+            return (records.prefix(limit).map(\.channel), records.count > limit)
+        }
     }
 
-    /// Creates a channel named `name` (also its id); nil when it exists already.
-    public func createChatChannel(name: String, createdBy: String) throws -> ChatChannel? {
+    /// What creating a channel gave.
+    public enum ChannelCreation: Equatable, Sendable {
+        case created(ChatChannel)
+        case exists
+        /// The user has made `ChatLimits.channelsPerUser` channels already.
+        case limitReached
+    }
+
+    /// Creates a channel named `name` (also its id), unless it exists or `createdBy` has made as
+    /// many channels as a user may: channels are shared by everyone, so one user must not be able
+    /// to grow the list without end.
+    public func createChatChannel(name: String, createdBy: String) throws -> ChannelCreation {
         try writer.write { db in
-            guard try ChatChannelRecord.fetchOne(db, key: name) == nil else { return nil }
+            guard try ChatChannelRecord.fetchOne(db, key: name) == nil else { return .exists }
+            let made = try ChatChannelRecord.filter(ChatChannelRecord.Columns.createdBy == createdBy).fetchCount(db)
+            guard made < ChatLimits.channelsPerUser else { return .limitReached }
             let record = ChatChannelRecord(id: name, name: name, createdBy: createdBy, createdAt: Date())
             try record.insert(db)
             try self.record(.chatChannelCreated, owner: nil, data: record.channel, in: db)
-            return record.channel
+            return .created(record.channel)
         }
     }
 

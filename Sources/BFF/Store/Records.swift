@@ -102,6 +102,7 @@ struct ChatChannelRecord: Codable, FetchableRecord, PersistableRecord {
 
     enum Columns {
         static let id = Column(CodingKeys.id)
+        static let createdBy = Column(CodingKeys.createdBy)
     }
 
     var channel: ChatChannel { ChatChannel(id: id, name: name) }

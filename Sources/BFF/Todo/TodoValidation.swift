@@ -2,18 +2,12 @@ import MicroAppAPI
 
 /// The field rules for todo items; each failure names its field.
 enum TodoValidation {
-    /// A title: not blank, within `limit` characters (todo items and calendar events share this).
-    static func title(_ title: String, limit: ClosedRange<Int> = TodoLimits.titleLength) throws {
-        guard !title.allSatisfy(\.isWhitespace) else { throw APIFailure.badRequest("must not be empty", field: "title") }
-        guard limit.contains(title.count) else {
-            throw APIFailure.badRequest("must be 1 to \(limit.upperBound) characters", field: "title")
-        }
+    static func title(_ title: String) throws {
+        try TextValidation.check(title, field: "title", lines: .single, length: TodoLimits.titleLength)
     }
 
     static func notes(_ notes: String) throws {
-        guard notes.count <= TodoLimits.notesMaxLength else {
-            throw APIFailure.badRequest("must be at most \(TodoLimits.notesMaxLength) characters", field: "notes")
-        }
+        try TextValidation.check(notes, field: "notes", lines: .multiple, length: 0...TodoLimits.notesMaxLength)
     }
 
     static func date(_ date: String, field: String) throws {

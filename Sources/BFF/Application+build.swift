@@ -14,7 +14,8 @@ public func buildApplication(
     _ configuration: BFFConfiguration,
     logger: Logger = Logger(label: "termcanvas.bff")
 ) async throws -> some ApplicationProtocol {
-    let store = try BFFStore.open(at: configuration.databaseURL, bcryptCost: configuration.bcryptCost)
+    let store = try BFFStore.open(at: configuration.databaseURL, bcryptCost: configuration.bcryptCost,
+                                  liveEvents: LiveEventHub(limits: configuration.limits.streams))
     let secret = try configuration.jwtSecret ?? SigningSecret.loadOrCreate(in: configuration.dataDirectory)
     let issuer = await TokenIssuer(secret: secret, lifetime: configuration.tokenLifetime)
     // Before listening, so a client that finds the socket also finds the token.
@@ -23,8 +24,12 @@ public func buildApplication(
     let onServerRunning = configuration.onServerRunning
     let address: BindAddress = configuration.unixSocketPath.map { .unixDomainSocket(path: $0) }
         ?? .hostname(configuration.host, port: configuration.port)
+    let connections = ConnectionLimiter(limits: configuration.limits.connections)
+    let idleTimeout = configuration.limits.idleTimeout
     return Application(
         router: router,
+        server: .http1(configuration: .init(additionalChannelHandlers: [connections.handler()],
+                                            idleTimeout: .nanoseconds(Int64(idleTimeout / .nanoseconds(1))))),
         configuration: .init(address: address, serverName: "termcanvas-bff"),
         services: [LiveEventsService(hub: store.liveEvents, interval: configuration.heartbeatInterval)],
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },

@@ -19,6 +19,8 @@ public struct BFFConfiguration: Sendable {
     /// The bcrypt cost for new password hashes; tests lower it to keep hashing fast.
     public var bcryptCost: UInt8
     public var rateLimits: RateLimits
+    /// Connections, live streams and idle time: what no client, logged in or not, may exceed.
+    public var limits: ServerLimits
     /// How often an idle live event stream gets a keep-alive comment.
     public var heartbeatInterval: Duration
     /// The embedded local server's own account, whose token it publishes at start; nil for a
@@ -40,6 +42,7 @@ public struct BFFConfiguration: Sendable {
         tokenLifetime: TimeInterval = 30 * 24 * 3600,
         bcryptCost: UInt8 = 12,
         rateLimits: RateLimits = RateLimits(),
+        limits: ServerLimits = ServerLimits(),
         heartbeatInterval: Duration = .seconds(25),
         localAccount: LocalAccount? = nil,
         activity: ServerActivity = ServerActivity(),
@@ -54,6 +57,7 @@ public struct BFFConfiguration: Sendable {
         self.tokenLifetime = tokenLifetime
         self.bcryptCost = bcryptCost
         self.rateLimits = rateLimits
+        self.limits = limits
         self.heartbeatInterval = heartbeatInterval
         self.localAccount = localAccount
         self.activity = activity
@@ -82,4 +86,20 @@ public struct RateLimits: Sendable, Equatable {
     public var isOff: Bool { perUserPerSecond == 0 }
     /// Requests per second from one address, all users behind it together.
     public var perAddressPerSecond: Int { perUserPerSecond * 4 }
+}
+
+/// The bounds of what clients hold on the server, whoever they are (rate limits aside).
+public struct ServerLimits: Sendable, Equatable {
+    public var connections: ConnectionLimits
+    public var streams: LiveEventHub.StreamLimits
+    /// A connection with no request in progress, or whose request head or body stalls, is closed
+    /// after this long: half-sent headers cannot hold connections. Live streams are not idle.
+    public var idleTimeout: Duration
+
+    public init(connections: ConnectionLimits = ConnectionLimits(), streams: LiveEventHub.StreamLimits = LiveEventHub.StreamLimits(),
+                idleTimeout: Duration = .seconds(15)) {
+        self.connections = connections
+        self.streams = streams
+        self.idleTimeout = idleTimeout
+    }
 }

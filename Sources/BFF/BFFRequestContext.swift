@@ -1,5 +1,6 @@
 import Hummingbird
 import NIOCore
+import Foundation
 
 /// The per-request context: Hummingbird's core storage, the peer, the authenticated user and the body limit.
 public struct BFFRequestContext: RequestContext, RemoteAddressRequestContext {
@@ -8,6 +9,8 @@ public struct BFFRequestContext: RequestContext, RemoteAddressRequestContext {
     public let remoteAddress: SocketAddress?
     /// The user the bearer token names; set by `BearerAuthMiddleware`, nil on routes without auth.
     public var user: BFFUser?
+    /// When the bearer token expires; set with `user`. Live streams end then.
+    public var tokenExpiry: Date?
     /// Request bodies larger than this get 413 (`NIOTooManyBytesError` from `collect(upTo:)`).
     public var maxUploadSize: Int { 64 * 1024 }
 

@@ -7,6 +7,9 @@ import MicroAppAPI
 
 /// `termcanvas login URL --user NAME`: gets a token from a team's server and keeps it (mode 0600)
 /// for `termcanvas --bff URL`.
+///
+/// What it prints may hold the server's words (its error text): every message goes through
+/// `TerminalText.safe` first, so the server cannot reach the terminal with escape sequences.
 struct LoginCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "login",
@@ -24,18 +27,20 @@ struct LoginCommand: AsyncParsableCommand {
 
     func run() async throws {
         let server = try ServerURL(url)
-        let password = try PasswordInput.read(prompt: "Password for \(user) at \(server): ")
+        let password = try PasswordInput.read(prompt: TerminalText.safe("Password for \(user) at \(server): "))
         let client = HTTPClient(endpoint: .init(baseURL: server.origin))
         let response: TokenResponse
         do {
             response = try await client.post(APIPath.authToken, body: TokenRequest(username: user, password: password))
-        } catch .status(code: 401, _, _) {
-            throw ValidationError("\(server) refused the login: wrong user name or password")
+        } catch .status(code: 401, _, let apiError) {
+            // The server's reason when it gave one, e.g. "wrong username or password".
+            let reason = apiError.map(\.error) ?? "wrong user name or password"
+            throw ValidationError(TerminalText.safe("\(server) refused the login: \(reason)"))
         } catch {
-            throw ValidationError("could not log in to \(server): \(error)")
+            throw ValidationError(TerminalText.safe("could not log in to \(server): \(error)"))
         }
         let paths = Paths(environment: ProcessInfo.processInfo.environment)
         try paths.credentials.save(Credential(server: server, user: user, token: response.token))
-        FileHandle.standardError.write(Data("termcanvas: logged in to \(server) as \(user)\n".utf8))
+        FileHandle.standardError.write(Data((TerminalText.safe("termcanvas: logged in to \(server) as \(user)") + "\n").utf8))
     }
 }

@@ -92,11 +92,14 @@ final class SSEReader: @unchecked Sendable {
     private func nextBlocking(timeout: Duration) throws -> LiveEvent? {
         while true {
             if let event = takeEvent() { return event }
+            if ended { return nil }
             do { try fill(timeout: timeout) } catch SSEReaderError.closed { return nil }
         }
     }
 
     private var body = [UInt8]()
+    /// The last (empty) chunk came: the server ended the response, even if it keeps the connection.
+    private var ended = false
     /// Everything of the body decoded so far, comments included.
     private(set) var receivedText = ""
 
@@ -124,7 +127,10 @@ final class SSEReader: @unchecked Sendable {
             body += pending[lineEnd.upperBound ..< lineEnd.upperBound + size]
             receivedText += String(decoding: pending[lineEnd.upperBound ..< lineEnd.upperBound + size], as: UTF8.self)
             pending.removeSubrange(..<(lineEnd.upperBound + size + 2))
-            if size == 0 { return }
+            if size == 0 {
+                ended = true
+                return
+            }
         }
     }
 

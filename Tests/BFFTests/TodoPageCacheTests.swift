@@ -1,5 +1,6 @@
-import BFF
+@testable import BFF
 import Foundation
+import Hummingbird
 import HummingbirdTesting
 import MicroAppAPI
 import Testing
@@ -58,4 +59,20 @@ struct TodoPageCacheTests {
             }
         }
     }
+
+    @Test("the pages kept are bounded in bytes, however large and many the queries")
+    func boundedInBytes() {
+        let cache = TodoPageCache()
+        let page = ByteBuffer(repeating: UInt8(ascii: "x"), count: 700 << 10)  // a page of long notes
+        for index in 0..<2000 {
+            let key = TodoPageCache.Key(owner: 1, query: TodoQuery(limit: 100, after: Int64(index)))
+            cache.store(page, for: key, readAt: cache.generation(of: 1))
+            #expect(cache.bytes <= cache.capacity)
+        }
+        #expect(cache.bytes > 0)
+        let huge = ByteBuffer(repeating: 0, count: cache.capacity + 1)
+        cache.store(huge, for: TodoPageCache.Key(owner: 2, query: TodoQuery()), readAt: cache.generation(of: 2))
+        #expect(cache.page(for: TodoPageCache.Key(owner: 2, query: TodoQuery())) == nil)
+    }
+
 }

@@ -5,17 +5,21 @@ import NIOPosix
 /// `POST /api/auth/token`: a username and password in, a signed bearer token out.
 ///
 /// Password checks are slow on purpose (bcrypt), so they run on NIO's blocking thread pool, never on
-/// the threads that serve other requests, and each address may try only a few times a minute.
+/// the threads that serve other requests. Each address may try only a few times a minute, and each
+/// user name may fail only 5 times a minute (`LoginThrottle` has the rule, and how the real user
+/// keeps logging in from their usual address meanwhile). Both limits are off with `RateLimits.off`.
 struct AuthController {
     let issuer: TokenIssuer
     let store: BFFStore
     let limiter: TokenBucketLimiter?
+    let throttle: LoginThrottle?
 
     init(issuer: TokenIssuer, store: BFFStore, limits: RateLimits) {
         self.issuer = issuer
         self.store = store
         let perMinute = Double(limits.tokenRequestsPerMinute)
         limiter = limits.isOff || perMinute == 0 ? nil : TokenBucketLimiter(rate: perMinute / 60, burst: perMinute)
+        throttle = limits.isOff ? nil : LoginThrottle()
     }
 
     func addRoutes(to router: Router<BFFRequestContext>) {
@@ -27,14 +31,25 @@ struct AuthController {
     private func token(_ request: Request, context: BFFRequestContext) async throws -> Response {
         if let wait = limiter?.take(context.peerAddress) { throw APIFailure.tooManyRequests(retryAfter: wait) }
         let body = try await request.decodeJSON(TokenRequest.self, context: context)
+        // Logged names are cut short: the body may hold 64 KiB of one.
+        let loggedName = String(body.username.prefix(64))
+        var counted = false
+        switch throttle?.admit(user: body.username, address: context.peerAddress) {
+        case .refuse(let wait):
+            context.logger.info("token throttled", metadata: ["username": "\(loggedName)"])
+            throw APIFailure.tooManyRequests(retryAfter: wait)
+        case .check(let taken): counted = taken
+        case nil: break
+        }
         let store = self.store
         let user = try await NIOThreadPool.singleton.runIfActive {
             try store.authenticate(name: body.username, password: body.password)
         }
         guard let user else {
-            context.logger.info("token refused", metadata: ["username": "\(body.username)"])
+            context.logger.info("token refused", metadata: ["username": "\(loggedName)"])
             throw APIFailure(status: .unauthorized, body: APIError(error: "wrong username or password"))
         }
+        throttle?.succeeded(user: body.username, address: context.peerAddress, counted: counted)
         context.logger.info("token issued", metadata: ["user": "\(user.name)"])
         return try .json(TokenResponse(token: try await issuer.issue(for: user)))
     }

@@ -20,6 +20,7 @@ struct BearerAuthMiddleware: RouterMiddleware {
         }
         var context = context
         context.user = user
+        context.tokenExpiry = claims.exp.value
         context.logger[metadataKey: "user"] = "\(user.name)"
         return try await next(request, context)
     }

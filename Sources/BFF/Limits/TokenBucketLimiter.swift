@@ -1,9 +1,16 @@
 import Foundation
 import Synchronization
 
-/// Token buckets by key (a user, an address): each key may spend `rate` requests per second on
-/// average and `burst` at once. Keys idle long enough to have a full bucket are forgotten, so the
-/// table stays as small as the set of recently active clients.
+/// Token buckets by key (a user, an address, a user name): each key may spend `rate` requests per
+/// second on average and `burst` at once.
+///
+/// The table is bounded whatever the keys: when a new key would take it past `capacity`, keys
+/// idle long enough to have a full bucket are forgotten (they are the same as no bucket), and if
+/// more than half the capacity is still in use, the least recently updated buckets are forgotten
+/// too, down to half. A flood of distinct keys (random user names) therefore costs at most
+/// `capacity` buckets, and each prune makes room for at least `capacity / 2` new keys, so pruning
+/// stays cheap on average. The price under such a flood is that an old bucket may be forgotten
+/// early, i.e. refilled.
 final class TokenBucketLimiter: Sendable {
     private struct Bucket {
         var tokens: Double
@@ -14,23 +21,27 @@ final class TokenBucketLimiter: Sendable {
     let rate: Double
     /// The most tokens a bucket holds: the largest burst.
     let burst: Double
+    /// The most buckets the table holds.
+    let capacity: Int
     private let buckets = Mutex([String: Bucket]())
     private let clock = ContinuousClock()
 
-    init(rate: Double, burst: Double) {
-        precondition(rate > 0 && burst >= 1)
+    init(rate: Double, burst: Double, capacity: Int = 10_000) {
+        precondition(rate > 0 && burst >= 1 && capacity >= 2)
         self.rate = rate
         self.burst = burst
+        self.capacity = capacity
     }
+
+    /// Buckets held now (for tests).
+    var count: Int { buckets.withLock { $0.count } }
 
     /// Takes one token for `key`: nil when allowed, or how long until a token is available.
     func take(_ key: String) -> Duration? {
         let now = clock.now
         return buckets.withLock { buckets in
-            if buckets.count > 10_000 { prune(&buckets, now: now) }
-            var bucket = buckets[key] ?? Bucket(tokens: burst, updated: now)
-            bucket.tokens = min(burst, bucket.tokens + seconds(now - bucket.updated) * rate)
-            bucket.updated = now
+            if buckets[key] == nil, buckets.count >= capacity { prune(&buckets, now: now) }
+            var bucket = refilled(buckets[key], now: now)
             defer { buckets[key] = bucket }
             guard bucket.tokens >= 1 else { return .seconds((1 - bucket.tokens) / rate) }
             bucket.tokens -= 1
@@ -38,10 +49,31 @@ final class TokenBucketLimiter: Sendable {
         }
     }
 
-    /// Forgets buckets that have refilled completely: they are the same as no bucket.
+    /// Gives back a token `take` took (the request turned out not to count), up to `burst`.
+    func refund(_ key: String) {
+        let now = clock.now
+        buckets.withLock { buckets in
+            guard let bucket = buckets[key] else { return }
+            var refunded = refilled(bucket, now: now)
+            refunded.tokens = min(burst, refunded.tokens + 1)
+            buckets[key] = refunded
+        }
+    }
+
+    private func refilled(_ bucket: Bucket?, now: ContinuousClock.Instant) -> Bucket {
+        guard let bucket else { return Bucket(tokens: burst, updated: now) }
+        return Bucket(tokens: min(burst, bucket.tokens + seconds(now - bucket.updated) * rate), updated: now)
+    }
+
+    /// Forgets buckets that have refilled completely, then, while more than half the capacity is
+    /// still in use, the least recently updated ones.
     private func prune(_ buckets: inout [String: Bucket], now: ContinuousClock.Instant) {
         let refill = burst / rate
         buckets = buckets.filter { seconds(now - $0.value.updated) < refill }
+        let keep = capacity / 2
+        guard buckets.count > keep else { return }
+        let newest = buckets.sorted { $0.value.updated > $1.value.updated }.prefix(keep)
+        buckets = Dictionary(uniqueKeysWithValues: newest.map { ($0.key, $0.value) })
     }
 
     private func seconds(_ duration: Duration) -> Double {

@@ -34,74 +34,113 @@ public final class LiveEventHub: Sendable {
     }
 
     private struct Subscriber {
+        let key: Int
         let userID: Int64
         let continuation: AsyncStream<Item>.Continuation
     }
 
+    /// The subscribers, as arrays that `publish` copies under the lock in O(1) (copy on write) and
+    /// walks outside it, so a fan-out to thousands never holds the lock; subscribing and leaving,
+    /// which are rare, pay for the copies instead.
     private struct State {
-        var subscribers: [Int: Subscriber] = [:]
+        var everyone: [Subscriber] = []
+        var byUser: [Int64: [Subscriber]] = [:]
         var nextKey = 0
         var isShutDown = false
     }
 
+    /// How many live streams may be open at once: each holds a connection and a buffer.
+    public struct StreamLimits: Sendable, Equatable {
+        public var perUser: Int
+        public var total: Int
+
+        public init(perUser: Int = 8, total: Int = 1000) {
+            self.perUser = perUser
+            self.total = total
+        }
+    }
+
+    /// A stream past `limits`.
+    struct TooManyStreams: Error {}
+
     private let state = Mutex(State())
     let bufferLimit: Int
+    public let limits: StreamLimits
 
-    public init(bufferLimit: Int = 1024) {
+    public init(bufferLimit: Int = 1024, limits: StreamLimits = StreamLimits()) {
         self.bufferLimit = bufferLimit
+        self.limits = limits
     }
 
     /// The number of connected streams.
-    public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
+    public var subscriberCount: Int { state.withLock { $0.everyone.count } }
 
     /// A stream of the events `userID` may see, from now on; it ends when the hub shuts down, the
     /// subscriber falls too far behind, or the stream's consumer goes away.
-    func subscribe(userID: Int64) -> Subscription {
+    /// - Throws: `TooManyStreams` when the user, or everyone together, has as many open as `limits` allow.
+    func subscribe(userID: Int64) throws(TooManyStreams) -> Subscription {
         let (stream, continuation) = AsyncStream.makeStream(of: Item.self, bufferingPolicy: .bufferingOldest(bufferLimit))
-        let key: Int? = state.withLock { state in
-            guard !state.isShutDown else { return nil }
+        let outcome: Result<Int?, TooManyStreams> = state.withLock { state in
+            guard !state.isShutDown else { return .success(nil) }
+            guard state.everyone.count < limits.total, state.byUser[userID, default: []].count < limits.perUser else {
+                return .failure(TooManyStreams())
+            }
             defer { state.nextKey += 1 }
-            state.subscribers[state.nextKey] = Subscriber(userID: userID, continuation: continuation)
-            return state.nextKey
+            let subscriber = Subscriber(key: state.nextKey, userID: userID, continuation: continuation)
+            state.everyone.append(subscriber)
+            state.byUser[userID, default: []].append(subscriber)
+            return .success(state.nextKey)
         }
         let subscription = Subscription(items: stream, continuation: continuation)
-        guard let key else {
+        guard let key = try outcome.get() else {
             subscription.end()
             return subscription
         }
         continuation.onTermination = { [weak self] _ in
-            self?.state.withLock { _ = $0.subscribers.removeValue(forKey: key) }
+            self?.state.withLock { state in
+                state.everyone.removeAll { $0.key == key }
+                state.byUser[userID]?.removeAll { $0.key == key }
+                if state.byUser[userID]?.isEmpty == true { state.byUser[userID] = nil }
+            }
         }
         return subscription
     }
 
-    /// Hands the event to every subscriber allowed to see it.
+    /// Hands the event to every subscriber allowed to see it: its owner's streams, or everyone's.
     func publish(_ published: Published) {
-        send { userID in published.isVisible(to: userID) ? .event(published.event) : nil }
+        let targets = state.withLock { state in
+            published.ownerID.map { state.byUser[$0] ?? [] } ?? state.everyone
+        }
+        send(.event(published.event), to: targets)
     }
 
     /// Sends a keep-alive tick to every subscriber.
     func heartbeat() {
-        send { _ in .heartbeat }
+        send(.heartbeat, to: state.withLock { $0.everyone })
+    }
+
+    /// Ends every stream of `userID` (the user was deleted).
+    func end(userID: Int64) {
+        for subscriber in state.withLock({ $0.byUser[userID] ?? [] }) { subscriber.continuation.finish() }
     }
 
     /// Ends every stream and refuses new ones: the server is shutting down.
     func shutDown() {
-        let continuations = state.withLock { state in
+        let subscribers = state.withLock { state in
             state.isShutDown = true
-            defer { state.subscribers.removeAll() }
-            return state.subscribers.values.map(\.continuation)
+            defer {
+                state.everyone.removeAll()
+                state.byUser.removeAll()
+            }
+            return state.everyone
         }
-        for continuation in continuations { continuation.finish() }
+        for subscriber in subscribers { subscriber.continuation.finish() }
     }
 
-    private func send(_ item: (Int64) -> Item?) {
-        // Yield outside the lock: the `onTermination` of a stream finished here takes it again.
-        let targets = state.withLock { state in
-            state.subscribers.values.compactMap { subscriber in item(subscriber.userID).map { (subscriber.continuation, $0) } }
-        }
-        for (continuation, item) in targets {
-            if case .dropped = continuation.yield(item) { continuation.finish() }
+    /// Yields outside the lock: the `onTermination` of a stream finished here takes it again.
+    private func send(_ item: Item, to subscribers: [Subscriber]) {
+        for subscriber in subscribers {
+            if case .dropped = subscriber.continuation.yield(item) { subscriber.continuation.finish() }
         }
     }
 }

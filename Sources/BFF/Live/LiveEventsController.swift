@@ -22,7 +22,18 @@ struct LiveEventsController {
     @Sendable func stream(_ request: Request, context: BFFRequestContext) async throws -> Response {
         guard let user = context.user else { throw APIFailure.unauthorized }
         let lastID = try Self.lastEventID(request)
-        let subscription = store.liveEvents.subscribe(userID: user.id)
+        let subscription: LiveEventHub.Subscription
+        do {
+            subscription = try store.liveEvents.subscribe(userID: user.id)
+        } catch {
+            let limits = store.liveEvents.limits
+            throw APIFailure(
+                status: .tooManyRequests,
+                body: APIError(error: "too many live streams (at most \(limits.perUser) per user, \(limits.total) in all); retry later"),
+                headers: [.retryAfter: "5"]
+            )
+        }
+        let expiry = context.tokenExpiry
         let store = self.store
         let activity = self.activity
         let headers: HTTPFields = [
@@ -33,7 +44,15 @@ struct LiveEventsController {
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
             // However the stream ends (shutdown, a failed write to a gone client), unsubscribe.
             activity.begin()
+            // A stream must not outlive its token: it ends when the token expires (the client's
+            // reconnect is then refused, and it asks its user to log in again).
+            let expiring = Task {
+                guard let expiry else { return }
+                try await Task.sleep(for: .seconds(max(0, expiry.timeIntervalSinceNow)))
+                subscription.end()
+            }
             defer {
+                expiring.cancel()
                 subscription.end()
                 activity.end()
             }
@@ -58,6 +77,12 @@ struct LiveEventsController {
                     case .event:
                         continue
                     case .heartbeat:
+                        // Nor its user: one deleted (by `termcanvas user delete`, another process)
+                        // loses the stream at the next tick.
+                        guard try store.user(id: user.id) != nil else {
+                            subscription.end()
+                            continue
+                        }
                         try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
                     }
                 }

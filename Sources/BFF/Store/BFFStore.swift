@@ -35,7 +35,7 @@ public struct BFFStore: Sendable {
     /// Opens (or creates) the database at `url` in WAL mode with a busy timeout.
     /// The directory is made 0700 and the files 0600 (users' data and password hashes); every
     /// commit is `synchronous = FULL`, so an answered write survives a power loss (see `SQLiteFile`).
-    public static func open(at url: URL, bcryptCost: UInt8 = 12) throws -> BFFStore {
+    public static func open(at url: URL, bcryptCost: UInt8 = 12, liveEvents: LiveEventHub = LiveEventHub()) throws -> BFFStore {
         try SQLiteFile.prepare(url)
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
@@ -44,7 +44,7 @@ public struct BFFStore: Sendable {
         let pool = try DatabasePool(path: url.path, configuration: configuration)
         // After the pool's WAL set-up, which sets NORMAL on its one writer connection.
         try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
-        return try BFFStore(pool, bcryptCost: bcryptCost)
+        return try BFFStore(pool, bcryptCost: bcryptCost, liveEvents: liveEvents)
     }
 }
 

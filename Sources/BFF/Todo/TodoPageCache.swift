@@ -16,11 +16,21 @@ final class TodoPageCache: Sendable {
     private struct State {
         var generations: [Int64: UInt64] = [:]
         var pages: [Key: ByteBuffer] = [:]
+        /// The bytes of every page kept.
+        var bytes = 0
     }
 
-    /// Pages kept at most; past it the cache starts over (lists are cheap to read again).
-    static let capacity = 1024
+    /// The most bytes of pages kept (a page of large notes is up to ~800 KiB): past it the cache
+    /// starts over, as lists are cheap to read again. Bytes, not pages, bound the server's memory.
+    let capacity: Int
     private let state = Mutex(State())
+
+    init(capacity: Int = 32 << 20) {
+        self.capacity = capacity
+    }
+
+    /// The bytes of the pages kept now.
+    var bytes: Int { state.withLock { $0.bytes } }
 
     /// The user's generation now: pass it to `store` after reading.
     func generation(of owner: Int64) -> UInt64 {
@@ -34,9 +44,14 @@ final class TodoPageCache: Sendable {
     /// Keeps `page` unless the user's todos changed since `generation` was taken.
     func store(_ page: ByteBuffer, for key: Key, readAt generation: UInt64) {
         state.withLock { state in
-            guard state.generations[key.owner, default: 0] == generation else { return }
-            if state.pages.count >= Self.capacity { state.pages.removeAll(keepingCapacity: true) }
+            guard state.generations[key.owner, default: 0] == generation, page.readableBytes <= capacity else { return }
+            if let replaced = state.pages[key] { state.bytes -= replaced.readableBytes }
+            if state.bytes + page.readableBytes > capacity {
+                state.pages.removeAll(keepingCapacity: true)
+                state.bytes = 0
+            }
             state.pages[key] = page
+            state.bytes += page.readableBytes
         }
     }
 
@@ -45,6 +60,7 @@ final class TodoPageCache: Sendable {
         state.withLock { state in
             state.generations[owner, default: 0] &+= 1
             state.pages = state.pages.filter { $0.key.owner != owner }
+            state.bytes = state.pages.values.reduce(0) { $0 + $1.readableBytes }
         }
     }
 }

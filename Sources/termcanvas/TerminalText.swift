@@ -1,0 +1,13 @@
+import CanvasUI
+
+/// Text for the user's terminal outside the screen the dashboard draws (standard error of the
+/// commands): by the same rules as everything drawn on screen, `SafeText`'s. Every string a server
+/// sent, and every message that may hold one, goes through `safe` before it is printed, so a hostile
+/// server cannot set the window title, clear the screen or hide text with escape sequences.
+enum TerminalText {
+    /// `text` with each control character (and bidi override, line separator) shown as its
+    /// placeholder, e.g. ESC as `␛`.
+    static func safe(_ text: String) -> String {
+        return String(text.map { SafeText.placeholder(for: $0) ?? $0 })
+    }
+}

@@ -296,6 +296,15 @@ public struct LayoutStore: Sendable {
         }
     }
 
+    /// For tests: lets the file grow by no more than `pages` pages from now on, on this store's
+    /// connection, so a write that needs more fails with SQLITE_FULL as on a full disk.
+    func limitGrowth(toPages pages: Int = 0) throws {
+        try writer.writeWithoutTransaction { db in
+            let count = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+            try db.execute(sql: "PRAGMA max_page_count = \(count + pages)")
+        }
+    }
+
     private func read<T>(_ body: (Database) throws -> T) throws -> T {
         try mapErrors { try writer.read(body) }
     }
@@ -316,6 +325,7 @@ public struct LayoutStore: Sendable {
         switch error.resultCode {
         case .SQLITE_BUSY, .SQLITE_LOCKED: .locked(path: path)
         case .SQLITE_READONLY: .readOnly(path: path)
+        case .SQLITE_FULL: .full(path: path)
         default: .other("layout database \(path): \(error.message ?? "\(error.resultCode)")")
         }
     }

@@ -5,6 +5,8 @@ public enum LayoutStoreError: Error, Equatable, CustomStringConvertible {
     case locked(path: String)
     case readOnly(path: String)
     case newerVersion(path: String)
+    /// The disk (or the file's size limit) is full: nothing of the failed write was kept.
+    case full(path: String)
     /// The file was not a usable database; it was kept aside under `keptAs`.
     case corrupt(path: String, keptAs: String)
     case notFound(name: String)
@@ -18,6 +20,7 @@ public enum LayoutStoreError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .locked(let path): "the layout database \(path) is locked by another program; try again in a moment"
         case .readOnly(let path): "the layout database \(path) is read-only; check its permissions"
+        case .full(let path): "the disk is full (layout database \(path)); free some space"
         case .newerVersion(let path): "the layout database \(path) was written by a newer TermCanvas; update TermCanvas to use it"
         case .corrupt(let path, let keptAs): "the layout database \(path) was damaged; it was kept as \(keptAs) and a new one started"
         case .notFound(let name): "no layout named '\(name)'"

@@ -85,10 +85,25 @@ struct Dashboard: AsyncParsableCommand {
         await link.sync.stop()
         host.shutdown()
         await host.effects.drain()
+        let failure = await saveOnExit(host: host, library: fitted, logger: logger)
+        // The terminal first, so the message lands on the normal screen and stays there.
+        terminal.stop()
+        if let failure { FileHandle.standardError.write(Data((TerminalText.safe(failure) + "\n").utf8)) }
+    }
+
+    /// Saves the layout when the loop ended without the host having saved it (a signal, a closed
+    /// terminal, a quit key pressed again while the save ran) and without the user having chosen
+    /// to quit without saving.
+    /// - Returns: the line to print on standard error when the save failed.
+    @MainActor
+    static func saveOnExit(host: CanvasHost, library: some LayoutLibrary, logger: Logger) async -> String? {
+        guard !host.quitSave.isSettled else { return nil }
         do {
-            try await fitted.save(host.currentLayout())
+            try await library.save(host.currentLayout())
+            return nil
         } catch {
             logger.error("could not save the layout on quit", metadata: ["error": "\(error)"])
+            return "termcanvas: could not save the layout: \(error)"
         }
     }
 }

@@ -23,6 +23,8 @@ struct TextRoundTripTests {
                 (APIPath.calendarEvents, #"{"title":"x\u0000","start":"2026-11-23T09:00:00Z","end":"2026-11-23T10:00:00Z"}"#, "title"),
                 (APIPath.chatChannels, #"{"name":"ops\u0000"}"#, "name"),
                 (APIPath.chatMessages(channel: "general"), #"{"text":"hi\u0000there"}"#, "text"),
+                (APIPath.authToken, #"{"username":"ann\nforged","password":"pw-ann"}"#, "username"),
+                (APIPath.authToken, #"{"username":"ann","password":"pw\u0000"}"#, "password"),
             ]
             for (path, body, field) in cases {
                 let response = try await client.send(.post, path, token: token, rawBody: body)

@@ -181,6 +181,7 @@ extension HostMessage {
         case .notice(let notice): "notice: \(notice.text)"
         case .publish(let events): "publish: \(events.map { type(of: $0).name.rawValue })"
         case .saved: "saved"
+        case .quitSaved(let failure): "quitSaved: \(failure ?? "ok")"
         }
     }
 }

@@ -31,6 +31,8 @@ struct AuthController {
     private func token(_ request: Request, context: BFFRequestContext) async throws -> Response {
         if let wait = limiter?.take(context.peerAddress) { throw APIFailure.tooManyRequests(retryAfter: wait) }
         let body = try await request.decodeJSON(TokenRequest.self, context: context)
+        try TextValidation.check(body.username, field: "username", lines: .single, length: 0...Int.max)
+        try TextValidation.check(body.password, field: "password", lines: .multiple, length: 0...Int.max)
         // Logged names are cut short: the body may hold 64 KiB of one.
         let loggedName = String(body.username.prefix(64))
         var counted = false

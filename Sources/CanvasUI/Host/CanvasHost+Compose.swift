@@ -39,7 +39,11 @@ extension CanvasHost {
     }
 
     private func drawTooSmall(into buffer: inout Buffer, needed: Size) {
-        let messages = ["Terminal too small", "\(size.width)×\(size.height), needs \(needed.width)×\(needed.height)", "Enlarge it or press q"]
+        var messages = ["Terminal too small", "\(size.width)×\(size.height), needs \(needed.width)×\(needed.height)", "Enlarge it or press q"]
+        if case .quitting(let failure?, _) = mode {
+            // What quitting would lose must be seen before q is pressed again.
+            messages = ["Could not save the layout: \(failure)", "q again quits without saving, Esc stays"]
+        }
         // Wrapped, so that even a very narrow terminal shows the size it needs.
         let lines = messages.enumerated().flatMap { index, text in wrap(text, width: size.width).map { (index, $0) } }
         let top = max(0, (size.height - lines.count) / 2)
@@ -94,6 +98,8 @@ extension CanvasHost {
         case .savePrompt: (" SAVE ", [KeyHint(keys: "Enter", action: "save"), KeyHint(keys: "Esc", action: "cancel")])
         case .layoutPicker, .themePicker: (" OPEN ", KeyMap.overlay)
         case .confirmRemove: (" ARRANGE ", [KeyHint(keys: "y", action: "remove"), KeyHint(keys: "n", action: "keep")])
+        case .quitting(nil, _): (" QUIT ", [KeyHint(keys: "", action: "saving the layout…"), KeyHint(keys: "^Q", action: "quit now")])
+        case .quitting: (" QUIT ", [KeyHint(keys: "q", action: "quit without saving"), KeyHint(keys: "Esc", action: "stay")])
         }
         var x = buffer.write(badge, at: Point(x: 0, y: y), style: theme[.statusMode], clip: row)
         if let notice {

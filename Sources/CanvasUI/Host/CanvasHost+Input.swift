@@ -13,9 +13,12 @@ extension CanvasHost {
         case .key(let key):
             notice = nil
             guard !isTooSmall else {
-                // Nothing else is on screen to act on: only quitting makes sense.
-                if key == .char("q") || key.modifiers.contains(.ctrl) && (key.code == .char("q") || key.code == .char("c")) {
-                    shouldQuit = true
+                // Nothing else is on screen to act on: only quitting makes sense (and staying, when
+                // the screen says the layout could not be saved).
+                if case .quitting(let failure?, let over) = mode, key == .escape {
+                    handleQuitting(key, failure: failure, over: over)
+                } else if key == .char("q") || key.modifiers.contains(.ctrl) && (key.code == .char("q") || key.code == .char("c")) {
+                    requestQuit()
                 }
                 return
             }
@@ -27,7 +30,7 @@ extension CanvasHost {
     private func handleKey(_ key: Key) {
         // Ctrl-Q and Ctrl-C always quit, even glued to an Esc typed just before (read as Alt).
         if key.modifiers.contains(.ctrl), key.code == .char("q") || key.code == .char("c") {
-            shouldQuit = true
+            requestQuit()
             return
         }
         switch mode {
@@ -40,6 +43,7 @@ extension CanvasHost {
         case .savePrompt(let field): handleSavePrompt(key, field: field)
         case .layoutPicker(let picker): handleLayoutPicker(key, picker: picker)
         case .themePicker(let picker): handleThemePicker(key, picker: picker)
+        case .quitting(let failure, let over): handleQuitting(key, failure: failure, over: over)
         }
     }
 
@@ -70,7 +74,7 @@ extension CanvasHost {
         if capturesText, let focused, withWidget(focused, { try $0.handle(.key(key)) }) == .handled { return }
         switch key {
         case .ctrl("e"): mode = .arrange
-        case .char("q"): shouldQuit = true
+        case .char("q"): requestQuit()
         case .char("?"): mode = .help(over: .normal)
         default:
             guard !capturesText, let focused else { return }
@@ -84,7 +88,7 @@ extension CanvasHost {
             switch key {
             case .char("a"): mode = .catalog(selected: 0)
             case .enter, .escape: mode = .normal
-            case .char("q"): shouldQuit = true
+            case .char("q"): requestQuit()
             case .char("?"): mode = .help(over: .arrange)
             case .char("u"): undo()
             case .ctrl("r"): redo()
@@ -103,7 +107,7 @@ extension CanvasHost {
         case (.char("u"), []): undo()
         case (.char("r"), .ctrl): redo()
         case (.enter, []), (.escape, []): mode = .normal
-        case (.char("q"), []): shouldQuit = true
+        case (.char("q"), []): requestQuit()
         case (.char("?"), []): mode = .help(over: .arrange)
         default: break
         }

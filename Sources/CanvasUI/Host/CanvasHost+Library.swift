@@ -63,6 +63,8 @@ extension CanvasHost {
             theme = loaded
         case .saved(let name):
             notice = .info("Saved as \(name)")
+        case .quitSaved(let failure):
+            finishQuit(failure: failure)
         case .notice(let message):
             notice = message
         case .publish(let events):

@@ -53,6 +53,15 @@ extension CanvasHost {
             ], into: &buffer)
         case .layoutPicker(let picker):
             drawBox(title: "Layouts", lines: layoutPickerLines(picker), into: &buffer)
+        case .quitting(nil, _):
+            return  // saving, which takes a moment: the status bar says so
+        case .quitting(let failure?, _):
+            // Wrapped to the canvas, so a long path is read whole.
+            let width = max(20, canvasArea.width - 6)
+            let lines = quitFailureLines(failure, width: width)
+            drawBox(title: "Layout not saved", lines: lines.enumerated().map { index, text in
+                OverlayLine(text: text, role: index == lines.count - 1 ? .muted : .error)
+            }, into: &buffer)
         case .themePicker(let picker):
             let lines = (picker.names ?? []).enumerated().map { index, name in
                 OverlayLine(text: name, role: index == picker.selected ? .selection : .overlay)

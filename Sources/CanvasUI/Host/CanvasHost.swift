@@ -12,6 +12,8 @@ public final class CanvasHost {
     public internal(set) var size: Size
     public internal(set) var notice: Notice?
     public internal(set) var shouldQuit = false
+    /// How far saving the layout on quit got; see `requestQuit()`.
+    public internal(set) var quitSave: QuitSave = .notTried
     public internal(set) var theme: Theme
     /// The widgets the `a` catalog offers; the dashboard updates it from the BFF's registry.
     public var catalog: WidgetCatalog

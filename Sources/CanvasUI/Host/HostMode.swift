@@ -19,6 +19,9 @@ public enum HostMode: Equatable, Sendable {
     case layoutPicker(LayoutPicker)
     /// Choosing a theme with live preview (Ctrl-T).
     case themePicker(ThemePicker)
+    /// Quitting: the layout is being saved (`failure` nil), or saving it failed and the user
+    /// chooses between quitting without saving (q) and staying (Esc, back to `over`).
+    case quitting(failure: String?, over: BaseMode)
 
     public enum BaseMode: Equatable, Sendable {
         case normal, arrange
@@ -28,7 +31,7 @@ public enum HostMode: Equatable, Sendable {
     public var base: BaseMode {
         switch self {
         case .normal, .savePrompt, .layoutPicker, .themePicker: .normal
-        case .help(let over): over
+        case .help(let over), .quitting(_, let over): over
         case .arrange, .catalog, .confirmRemove, .settings: .arrange
         }
     }

@@ -8,6 +8,8 @@ public enum HostMessage: Sendable {
     case themesListed([String])
     case themeLoaded(Theme)
     case saved(String)
+    /// The save asked for by quitting finished: nil when it succeeded, else why it failed.
+    case quitSaved(failure: String?)
     case notice(Notice)
     /// Events from outside the canvas (the micro-apps' sync engine) to publish on the bus.
     case publish([any BusEvent])

@@ -1,5 +1,7 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
 import Logging
 import MicroAppAPI
 
@@ -26,10 +28,12 @@ public func buildApplication(
         ?? .hostname(configuration.host, port: configuration.port)
     let connections = ConnectionLimiter(limits: configuration.limits.connections)
     let idleTimeout = configuration.limits.idleTimeout
+    var server = HTTPServerBuilder.http1(configuration: .init(additionalChannelHandlers: [connections.handler()],
+                                                              idleTimeout: .nanoseconds(Int64(idleTimeout / .nanoseconds(1)))))
+    if let tls = configuration.tls { server = try .tls(server, tlsConfiguration: try tls.serverConfiguration()) }
     return Application(
         router: router,
-        server: .http1(configuration: .init(additionalChannelHandlers: [connections.handler()],
-                                            idleTimeout: .nanoseconds(Int64(idleTimeout / .nanoseconds(1))))),
+        server: server,
         configuration: .init(address: address, serverName: "termcanvas-bff"),
         services: [LiveEventsService(hub: store.liveEvents, interval: configuration.heartbeatInterval)],
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },

@@ -21,6 +21,8 @@ public struct BFFConfiguration: Sendable {
     public var rateLimits: RateLimits
     /// Connections, live streams and idle time: what no client, logged in or not, may exceed.
     public var limits: ServerLimits
+    /// Serve HTTPS with this certificate and key instead of plain HTTP.
+    public var tls: TLSFiles?
     /// How often an idle live event stream gets a keep-alive comment.
     public var heartbeatInterval: Duration
     /// The embedded local server's own account, whose token it publishes at start; nil for a
@@ -43,6 +45,7 @@ public struct BFFConfiguration: Sendable {
         bcryptCost: UInt8 = 12,
         rateLimits: RateLimits = RateLimits(),
         limits: ServerLimits = ServerLimits(),
+        tls: TLSFiles? = nil,
         heartbeatInterval: Duration = .seconds(25),
         localAccount: LocalAccount? = nil,
         activity: ServerActivity = ServerActivity(),
@@ -58,6 +61,7 @@ public struct BFFConfiguration: Sendable {
         self.bcryptCost = bcryptCost
         self.rateLimits = rateLimits
         self.limits = limits
+        self.tls = tls
         self.heartbeatInterval = heartbeatInterval
         self.localAccount = localAccount
         self.activity = activity
@@ -101,5 +105,16 @@ public struct ServerLimits: Sendable, Equatable {
         self.connections = connections
         self.streams = streams
         self.idleTimeout = idleTimeout
+    }
+}
+
+/// A server certificate (chain) and its private key, as PEM files.
+public struct TLSFiles: Sendable, Equatable {
+    public var certificate: String
+    public var privateKey: String
+
+    public init(certificate: String, privateKey: String) {
+        self.certificate = certificate
+        self.privateKey = privateKey
     }
 }

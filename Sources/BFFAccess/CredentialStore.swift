@@ -5,11 +5,14 @@ public struct Credential: Codable, Sendable, Equatable {
     public let server: String
     public let user: String
     public let token: String
+    /// The certificates `login --ca-file` was told to trust for this server (a PEM file), if any.
+    public let trustedCertificates: String?
 
-    public init(server: ServerURL, user: String, token: String) {
+    public init(server: ServerURL, user: String, token: String, trustedCertificates: String? = nil) {
         self.server = server.origin
         self.user = user
         self.token = token
+        self.trustedCertificates = trustedCertificates
     }
 }
 

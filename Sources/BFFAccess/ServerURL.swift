@@ -23,6 +23,15 @@ public struct ServerURL: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var url: URL { URL(string: origin)! }
+
+    /// Whether what is sent to it stays on this machine: `localhost`, 127.0.0.0/8 or `::1`.
+    public var isLoopback: Bool {
+        guard let host = URLComponents(string: origin)?.host?.trimmingCharacters(in: CharacterSet(charactersIn: "[]")) else { return false }
+        return host == "localhost" || host.hasSuffix(".localhost") || host == "::1" || host.hasPrefix("127.")
+    }
+
+    /// Whether it is plain `http://` to another machine: a password and token sent there can be read on the way.
+    public var isInsecure: Bool { origin.hasPrefix("http://") && !isLoopback }
     public var description: String { origin }
 
     /// A file name that names this server alone (`http_team.example_7450`).

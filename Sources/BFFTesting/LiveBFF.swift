@@ -43,18 +43,18 @@ public struct LiveBFF: Sendable {
         for name in names { try store.addUser(name: name, password: "pw-\(name)") }
     }
 
-    public func configuration(port: Int = 0, unixSocketPath: String? = nil) -> BFFConfiguration {
+    public func configuration(port: Int = 0, unixSocketPath: String? = nil, tls: TLSFiles? = nil) -> BFFConfiguration {
         // No rate limits: tests log in and send as fast as they like (429 handling is tested on a RawServer).
         BFFConfiguration(
             port: port, unixSocketPath: unixSocketPath, dataDirectory: directory, jwtSecret: Self.secret, bcryptCost: 4,
-            rateLimits: .off
+            rateLimits: .off, tls: tls
         )
     }
 
     /// Starts a server and returns once it listens.
-    public func start(port: Int = 0, unixSocketPath: String? = nil) async throws -> RunningBFF {
+    public func start(port: Int = 0, unixSocketPath: String? = nil, tls: TLSFiles? = nil) async throws -> RunningBFF {
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        var configuration = configuration(port: port, unixSocketPath: unixSocketPath)
+        var configuration = configuration(port: port, unixSocketPath: unixSocketPath, tls: tls)
         configuration.onServerRunning = { portContinuation.yield($0) }
         var logger = Logger(label: "http-client-tests.bff")
         logger.logLevel = .warning

@@ -4,6 +4,7 @@ struct Exchange: Sendable {
     var method: HTTPClient.Method
     var url: String
     var unixSocketPath: String?
+    var trustedCertificates: String?
     /// `Name: value` lines, already checked for line breaks.
     var headerLines: [String]
     var body: [UInt8]?
@@ -59,7 +60,7 @@ extension Exchange {
             if !names.contains("expect") { lines.append("Expect:") }
         }
         return Exchange(
-            method: request.method, url: base, unixSocketPath: endpoint.unixSocketPath, headerLines: lines, body: request.body,
+            method: request.method, url: base, unixSocketPath: endpoint.unixSocketPath, trustedCertificates: endpoint.trustedCertificates, headerLines: lines, body: request.body,
             connectTimeoutMilliseconds: connectTimeout.milliseconds(),
             totalTimeoutMilliseconds: totalTimeout.map { $0.milliseconds() } ?? 0,
             idleTimeout: idleTimeout,

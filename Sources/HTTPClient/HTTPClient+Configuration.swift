@@ -5,10 +5,14 @@ extension HTTPClient {
     public struct Endpoint: Sendable, Equatable {
         public var baseURL: String
         public var unixSocketPath: String?
+        /// For `https`: a PEM file of the certificates to trust instead of the system's (a
+        /// team's own certificate authority, or a server's self-signed certificate).
+        public var trustedCertificates: String?
 
-        public init(baseURL: String, unixSocketPath: String? = nil) {
+        public init(baseURL: String, unixSocketPath: String? = nil, trustedCertificates: String? = nil) {
             self.baseURL = baseURL
             self.unixSocketPath = unixSocketPath
+            self.trustedCertificates = trustedCertificates
         }
 
         /// `http://127.0.0.1:PORT`.

@@ -24,6 +24,9 @@ extension Transfer {
         if let socket = exchange.unixSocketPath {
             check(CURLOPT_UNIX_SOCKET_PATH, tc_curl_set_string(handle, CURLOPT_UNIX_SOCKET_PATH, socket))
         }
+        if let certificates = exchange.trustedCertificates {
+            check(CURLOPT_CAINFO, tc_curl_set_string(handle, CURLOPT_CAINFO, certificates))
+        }
         check(CURLOPT_WRITEFUNCTION, tc_curl_set_write_callback(handle, CURLOPT_WRITEFUNCTION, bodyCallback))
         check(CURLOPT_WRITEDATA, tc_curl_set_pointer(handle, CURLOPT_WRITEDATA, context))
         check(CURLOPT_HEADERFUNCTION, tc_curl_set_write_callback(handle, CURLOPT_HEADERFUNCTION, headerCallback))

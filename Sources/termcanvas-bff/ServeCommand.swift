@@ -31,6 +31,10 @@ struct ServeCommand: AsyncParsableCommand {
     var rateLimit = RateLimits().perUserPerSecond
     @Option(help: ArgumentHelp("Where the server keeps its database and signing secret.", valueName: "DIR"))
     var dataDir: String?
+    @Option(help: ArgumentHelp("Serve HTTPS with this certificate (PEM, the chain after it); needs --tls-key.", valueName: "FILE"))
+    var tlsCert: String?
+    @Option(help: ArgumentHelp("The private key (PEM) of --tls-cert.", valueName: "FILE"))
+    var tlsKey: String?
     @Flag(help: "Run as this user's embedded local server on a unix socket (instead of --host/--port).")
     var local = false
     @Option(help: ArgumentHelp("With --local: exit after this many idle seconds; 0 never exits.", valueName: "SECONDS"))
@@ -41,6 +45,8 @@ struct ServeCommand: AsyncParsableCommand {
         guard rateLimit >= 0 else { throw ValidationError("--rate-limit must be 0 (off) or more, got \(rateLimit)") }
         guard idleExit >= 0 else { throw ValidationError("--idle-exit must be 0 (never) or more, got \(idleExit)") }
         do { _ = try MicroApp.parseList(apps) } catch { throw ValidationError("\(error)") }
+        guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
+        guard !local || tlsCert == nil else { throw ValidationError("--local serves on a private unix socket; it takes no --tls-cert") }
     }
 
     func run() async throws {
@@ -51,8 +57,9 @@ struct ServeCommand: AsyncParsableCommand {
             host: host, port: port, apps: try MicroApp.parseList(apps),
             dataDirectory: dataDir.map { URL(fileURLWithPath: $0) } ?? paths.bffDirectory,
             rateLimits: rateLimit == 0 ? .off : RateLimits(perUserPerSecond: rateLimit),
-            onServerRunning: { [host] port in
-                FileHandle.standardError.write(Data("termcanvas: serving on http://\(host):\(port)\n".utf8))
+            tls: tlsCert.map { TLSFiles(certificate: $0, privateKey: tlsKey ?? "") },
+            onServerRunning: { [host, scheme = tlsCert == nil ? "http" : "https"] port in
+                FileHandle.standardError.write(Data("termcanvas: serving on \(scheme)://\(host):\(port)\n".utf8))
             }
         )
         guard local else {

@@ -20,15 +20,31 @@ struct LoginCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The server, e.g. http://team.example:7450.", valueName: "URL"))
     var url: String
     @Option(help: "Your user name on that server.") var user: String
+    @Option(help: ArgumentHelp("Trust the certificates in this PEM file for an https server (its own CA or self-signed certificate).",
+                               valueName: "FILE"))
+    var caFile: String?
+    @Flag(help: "Allow a plain http:// server on another machine: the password and the token cross the network readable.")
+    var insecure = false
 
     func validate() throws {
-        do { _ = try ServerURL(url) } catch { throw ValidationError("\(error)") }
+        let server: ServerURL
+        do { server = try ServerURL(url) } catch { throw ValidationError("\(error)") }
+        guard !server.isInsecure || insecure else {
+            throw ValidationError("""
+                \(server) is plain HTTP to another machine: your password and a 30-day token would cross the network \
+                readable. Use https:// (the server's `serve --tls-cert FILE --tls-key FILE`), or --insecure if you accept that.
+                """)
+        }
+        if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
+            throw ValidationError("--ca-file \(caFile): no such readable file")
+        }
     }
 
     func run() async throws {
         let server = try ServerURL(url)
         let password = try PasswordInput.read(prompt: TerminalText.safe("Password for \(user) at \(server): "))
-        let client = HTTPClient(endpoint: .init(baseURL: server.origin))
+        let trusted = caFile.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        let client = HTTPClient(endpoint: .init(baseURL: server.origin, trustedCertificates: trusted))
         let response: TokenResponse
         do {
             response = try await client.post(APIPath.authToken, body: TokenRequest(username: user, password: password))
@@ -40,7 +56,7 @@ struct LoginCommand: AsyncParsableCommand {
             throw ValidationError(TerminalText.safe("could not log in to \(server): \(error)"))
         }
         let paths = Paths(environment: ProcessInfo.processInfo.environment)
-        try paths.credentials.save(Credential(server: server, user: user, token: response.token))
+        try paths.credentials.save(Credential(server: server, user: user, token: response.token, trustedCertificates: trusted))
         FileHandle.standardError.write(Data((TerminalText.safe("termcanvas: logged in to \(server) as \(user)") + "\n").utf8))
     }
 }

@@ -59,7 +59,8 @@ struct MicroAppLink {
         case .local(let connection):
             HTTPClient(endpoint: .unixSocket(connection.socketPath), token: connection.token, logger: logger)
         case .remote(let credential):
-            HTTPClient(endpoint: HTTPClient.Endpoint(baseURL: credential.server), token: credential.token, logger: logger)
+            HTTPClient(endpoint: HTTPClient.Endpoint(baseURL: credential.server, trustedCertificates: credential.trustedCertificates),
+                       token: credential.token, logger: logger)
         }
     }
 }

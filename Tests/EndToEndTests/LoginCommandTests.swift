@@ -72,6 +72,17 @@ struct LoginCommandTests {
                                           input: "x\n")
         #expect(unreachable.status != 0)
         #expect(unreachable.output.contains("could not log in to http://127.0.0.1:1"), "\(unreachable.output)")
+
+        // Plain HTTP to another machine would send the password readable: refused before asking
+        // for it, unless the user says --insecure (then it only fails to connect).
+        let remote = try await Command.run([binary, "login", "http://team.invalid:7450", "--user", "alice"], environment: environment,
+                                           input: "secret\n")
+        #expect(remote.status != 0)
+        #expect(remote.output.contains("is plain HTTP to another machine"), "\(remote.output)")
+        #expect(!remote.output.contains("Password"))
+        let allowed = try await Command.run([binary, "login", "http://team.invalid:7450", "--user", "alice", "--insecure"],
+                                            environment: environment, input: "secret\n")
+        #expect(allowed.output.contains("could not log in to http://team.invalid:7450"), "\(allowed.output)")
     }
 }
 

@@ -55,7 +55,30 @@ struct AuthTests {
             await keys.add(hmac: HMACKey(from: BFFHarness.secret), digestAlgorithm: .sha256)
             let claims = try await keys.verify(token, as: TokenClaims.self)
             #expect(claims.name == "ann")
-            #expect(claims.exp.value > Date())
+            // It expires after the configured lifetime (30 days by default), not merely later.
+            let lifetime = harness.configuration().tokenLifetime
+            #expect(abs(claims.exp.value.timeIntervalSinceNow - lifetime) < 60, "\(claims.exp.value)")
+        }
+    }
+
+    @Test("a token the server issued is refused once its lifetime has passed, and once its user is deleted")
+    func issuedTokensStopWorking() async throws {
+        let harness = try BFFHarness()
+        defer { harness.remove() }
+        try harness.addUsers("ann", "bob")
+        var configuration = harness.configuration()
+        configuration.tokenLifetime = 2
+        try await harness.withServer(configuration: configuration) { client in
+            let short = try await client.token(for: "ann")
+            #expect(try await client.send(.get, APIPath.todoItems, token: short).status == .ok)
+            try await Task.sleep(for: .milliseconds(3100))
+            #expect(try await client.send(.get, APIPath.todoItems, token: short).status == .unauthorized)
+
+            let bob = try await client.token(for: "bob")
+            #expect(try await client.send(.get, APIPath.todoItems, token: bob).status == .ok)
+            // Deleted as `termcanvas user delete` does it: by another process, on the database file.
+            #expect(try BFFStore.open(at: harness.configuration().databaseURL, bcryptCost: 4).deleteUser(name: "bob"))
+            try await eventually { try await client.send(.get, APIPath.todoItems, token: bob).status == .unauthorized }
         }
     }
 

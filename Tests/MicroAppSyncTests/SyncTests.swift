@@ -113,14 +113,20 @@ struct SyncTests {
                 await first.sync.stop()
 
                 let missed = try await phone.post(APIPath.todoItems, body: NewTodo(title: "While closed"), as: TodoItem.self)
+                let listsBefore = try await todoListRequests(server)
+                #expect(listsBefore > 0, "the first start loaded the list once")
                 let second = try SyncUnderTest(cacheFile: file)
                 second.sync.send(.todo(.load))
                 second.sync.connect(try await client(of: server, as: "ann"))
                 let arrived = try await second.recorder.first(TodoItemCreated.self, timeout: .seconds(5))
                 #expect(arrived.item == missed)
                 try await second.recorder.waitForStatus(of: .todo) { $0.connection == .online && $0.lastSynced != nil }
-                try await Task.sleep(for: .milliseconds(300))
-                #expect(second.recorder.all(TodoItemsLoaded.self).map(\.origin) == [.cache])
+                // Commands run in order: once a load sent now is answered, a refetch queued by the
+                // start would have been published, and counted by the server.
+                second.sync.send(.todo(.load))
+                _ = try await second.recorder.first(TodoItemsLoaded.self) { _ in second.recorder.all(TodoItemsLoaded.self).count == 2 }
+                #expect(second.recorder.all(TodoItemsLoaded.self).map(\.origin) == [.cache, .cache])
+                #expect(try await todoListRequests(server) == listsBefore)
                 await second.sync.stop()
             }
         }
@@ -290,4 +296,13 @@ struct SyncTests {
             }
         }
     }
+}
+
+/// How many todo lists the server has answered, from its `/metrics`.
+func todoListRequests(_ server: RunningBFF) async throws -> Int {
+    let metrics = try await HTTPClient(endpoint: server.endpoint).send(HTTPClient.Request(.get, "/metrics"))
+    return String(decoding: metrics.body, as: UTF8.self).split(separator: "\n")
+        .filter { $0.hasPrefix("bff_http_requests_total{") && $0.contains(#"route="/api/todo/items""#) && $0.contains(#"method="GET""#) }
+        .compactMap { $0.split(separator: " ").last.flatMap { Double($0) } }
+        .reduce(0) { $0 + Int($1) }
 }

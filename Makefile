@@ -4,7 +4,7 @@
 SWIFT ?= swift
 ARGS ?=
 
-.PHONY: run test deps release bench bench-bff bench-widgets
+.PHONY: run test deps release bench bench-bff bench-widgets bench-limits
 
 run: release
 	.build/release/termcanvas $(ARGS)
@@ -41,3 +41,7 @@ bench-bff: release
 bench-widgets: release
 	$(SWIFT) build -c release --static-swift-stdlib --product tc-bench
 	scripts/bench-widgets
+
+# The load held at the caps (issue 12): every live stream and connection taken, /health timed.
+bench-limits: release
+	scripts/bench-limits

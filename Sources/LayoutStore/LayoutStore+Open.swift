@@ -16,9 +16,15 @@ extension LayoutStore {
     /// and a new database is started; the result says so.
     /// - Throws: `LayoutStoreError` for a locked, read-only or newer database.
     public static func open(at url: URL) throws -> Opened {
-        try SQLiteFile.prepare(url)
+        let foreign = SQLiteFile.isForeign(url) ? try SQLiteFile.moveAside(url) : nil
         do {
-            return Opened(store: try openDatabase(at: url), recovered: nil)
+            try SQLiteFile.prepare(url)
+        } catch {
+            let denied = [EACCES, EPERM, EROFS].contains(error.errno)
+            throw denied ? LayoutStoreError.readOnly(path: url.path) : error
+        }
+        do {
+            return Opened(store: try openDatabase(at: url), recovered: foreign.map { .corrupt(path: url.path, keptAs: $0) })
         } catch where SQLiteFile.isDamaged(error) {
             let aside = try SQLiteFile.moveAside(url)
             try SQLiteFile.prepare(url)

@@ -8,8 +8,8 @@ import Glibc
 /// and every file it keeps data, logs or secrets in is 0600, whatever the umask. (A umask only
 /// takes bits away, so what is created is then set to the exact mode.)
 public enum PrivatePath {
-    /// Creates `url` and whichever of its parents are missing, each 0700, and tightens `url`
-    /// itself to 0700 when it exists with a looser mode (a directory from an older version).
+    /// Creates `url` and whichever of its parents are missing, each 0700, and takes from `url`
+    /// itself what others may do when it exists with a looser mode (one of an older version).
     /// Parents that already exist are left alone: they are the user's (`~/.local/share`).
     public static func makeDirectory(_ url: URL) throws(PrivatePathError) {
         let path = url.standardizedFileURL.path
@@ -27,8 +27,10 @@ public enum PrivatePath {
     }
 
     /// Creates the file `url` (empty, 0600) when it is missing, in a private directory, and
-    /// tightens it to 0600 when it exists with a looser mode.
+    /// tightens it when it exists open to others. An existing file is not opened: one the user
+    /// made read-only stays so, for the caller to find out.
     public static func makeFile(_ url: URL) throws(PrivatePathError) {
+        if exists(url.path) { return try tighten(url.path, to: 0o600) }
         try makeDirectory(url.deletingLastPathComponent())
         let fd = open(url.path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw .io(path: url.path, errno: errno) }
@@ -36,15 +38,17 @@ public enum PrivatePath {
         try tighten(url.path, to: 0o600)
     }
 
-    /// Sets `path` to `mode` when it exists, is this user's and is open to more than `mode`.
+    /// Takes from `path` the permissions `mode` does not grant, when it exists and is this
+    /// user's: never adds any (a directory the user made read-only stays read-only).
     public static func tighten(_ path: String, to mode: mode_t) throws(PrivatePathError) {
         var info = stat()
         guard stat(path, &info) == 0 else {
             if errno == ENOENT { return }
             throw .io(path: path, errno: errno)
         }
-        guard info.st_uid == getuid(), info.st_mode & 0o777 & ~mode != 0 else { return }
-        guard chmod(path, mode) == 0 else { throw .io(path: path, errno: errno) }
+        let current = info.st_mode & 0o777
+        guard info.st_uid == getuid(), current & ~mode != 0 else { return }
+        guard chmod(path, current & mode) == 0 else { throw .io(path: path, errno: errno) }
     }
 
     private static func exists(_ path: String) -> Bool {

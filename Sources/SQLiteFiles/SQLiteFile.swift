@@ -26,6 +26,16 @@ public enum SQLiteFile {
         return [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode)
     }
 
+    /// Whether the file holds something other than an SQLite database (its first bytes are not
+    /// SQLite's header). Checked before SQLite opens it: SQLite deletes the `-wal` and `-shm` of a
+    /// file it finds is not a database when its connection closes, so they could not be kept.
+    public static func isForeign(_ url: URL) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: url.path) else { return false }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 16)) ?? Data()
+        return !head.isEmpty && head != Data("SQLite format 3\u{0}".utf8)
+    }
+
     /// Renames a damaged database, with its `-wal` and `-shm` (which belong to it and would pair
     /// with a new file of the same name), to `NAME.corrupt-TIME`, never over an earlier one.
     /// - Returns: the path it was kept as.

@@ -32,6 +32,34 @@ struct EmbeddedBFFTests {
         return (Int(lines.last ?? "") ?? 0, lines.dropLast().joined(separator: "\n"))
     }
 
+    /// How many requests for `route` (a route pattern, e.g. `/api/events`) the local server of
+    /// `runtime` has answered, from its `/metrics`.
+    private func answered(_ runtime: String, route: String) async throws -> Int {
+        let metrics = try await Command.run(["curl", "-sf", "--unix-socket", runtime + "/termcanvas/bff.sock", "http://local/metrics"])
+        guard metrics.status == 0 else { return 0 }
+        return metrics.output.split(separator: "\n")
+            .filter { $0.hasPrefix("bff_http_requests_total{") && $0.contains("route=\"\(route)\"") }
+            .compactMap { $0.split(separator: " ").last.flatMap { Double($0) } }
+            .reduce(0) { $0 + Int($1) }
+    }
+
+    /// Polls `condition` until it holds; throws, naming `what`, when it has not within `timeout`.
+    private func waitUntil(_ what: String, timeout: Duration = .seconds(20), _ condition: () async throws -> Bool) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if try await condition() { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        Issue.record("timed out waiting for \(what)")
+        throw CancellationError()
+    }
+
+    /// How often the dashboards of `environment` (they share one log file) have logged `line`.
+    private func dashboardLogCount(_ environment: [String: String], _ line: String) -> Int {
+        let log = (try? String(contentsOfFile: environment["XDG_STATE_HOME"]! + "/termcanvas/termcanvas.log", encoding: .utf8)) ?? ""
+        return log.components(separatedBy: line).count - 1
+    }
+
     private func mode(_ path: String) throws -> Int {
         try #require(FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
     }
@@ -55,11 +83,21 @@ struct EmbeddedBFFTests {
                                          runtime + "/termcanvas/bff.sock", "http://local/api/todo/items"]).output
         #expect(anonymous == "401")
 
-        // A second dashboard finds the running server instead of starting another.
+        // The first dashboard follows the server's event stream.
+        try await waitUntil("the first dashboard's event stream") { try await answered(runtime, route: "/api/events") >= 1 }
+        let streams = try await answered(runtime, route: "/api/events")
+        #expect(dashboardLogCount(environment, "local BFF ready") == 1)
+
+        // A second dashboard finds the running server instead of starting another: once it says
+        // its server is ready and that server has answered its event stream too (a server of its
+        // own would have), the first server is still the one.
         let second = try await TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"], size: Size(width: 100, height: 30),
                                      environment: environment)
         try await second.waitFor("November 2026")
-        try await Task.sleep(for: .milliseconds(500))
+        try await waitUntil("the second dashboard on the first server") {
+            guard dashboardLogCount(environment, "local BFF ready") == 2 else { return false }
+            return try await answered(runtime, route: "/api/events") > streams
+        }
         #expect(LocalServerProcess.pid(runtimeDirectory: runtime) == server)
         let log = try String(contentsOfFile: environment["XDG_STATE_HOME"]! + "/termcanvas/bff.log", encoding: .utf8)
         #expect(log.components(separatedBy: "local server starting").count - 1 == 1)
@@ -71,6 +109,16 @@ struct EmbeddedBFFTests {
         let dashboardLog = try String(contentsOfFile: environment["XDG_STATE_HOME"]! + "/termcanvas/termcanvas.log", encoding: .utf8)
         #expect(dashboardLog.contains("local BFF ready"))
         #expect(!dashboardLog.contains(token) && !log.contains(token))
+        try await quit(first, second)
+    }
+
+    /// Quits the dashboards before the test stops their server: a dashboard that is still running
+    /// when its server goes starts a new one, which would outlive the test.
+    private func quit(_ sessions: TmuxSession...) async throws {
+        for session in sessions {
+            try await session.send("C-q")
+            #expect(try await session.waitForExit().status == 0)
+        }
     }
 
     @Test func aDeadServerIsReplacedAndTheDataIsKept() async throws {
@@ -101,5 +149,6 @@ struct EmbeddedBFFTests {
         let (status, items) = try await request(runtime, "GET", "/api/todo/items")
         #expect(status == 200)
         #expect(items.contains(#""title":"kept""#))
+        try await quit(next)
     }
 }

@@ -40,6 +40,7 @@ struct HostileInputTests {
     @Test func thousandRandomKeysIncludingEscapeFragments() async throws {
         let session = try await DashboardSessionTests.start(size: Size(width: 100, height: 30))
         try await session.waitFor("November 2026")
+        let title = try await session.format("#{pane_title}")
         var generator = SplitMix64(seed: 2026)
         let fragments = ["\u{1B}", "\u{1B}[", "\u{1B}[1;", "\u{1B}O", "\u{1B}[A", "\u{1B}[1;3C", "\u{1B}[200~",
                          "\u{1B}[<0;5;5M", "\u{1B}]0;title\u{07}", "\t", "\r", "\u{7F}", "é", "日", "🙂"]
@@ -65,10 +66,63 @@ struct HostileInputTests {
         let screen = try await session.waitFor("NORMAL")
         // No raw escape garbage: every row is exactly the terminal width and the frame is whole.
         #expect(screen.prefix(29).allSatisfy { $0.count == 100 })
-        #expect(!screen.joined().contains("\u{1B}"))
+        // No key reached the terminal as a command: the screen with its attributes holds nothing
+        // but colour codes, and the OSC among the keys did not set the title.
+        let foreign = Self.foreignEscapes(try await Self.screenWithAttributes(session))
+        #expect(foreign.isEmpty, "escape sequences on screen: \(foreign)")
+        #expect(try await session.format("#{pane_title}") == title)
         try await session.send("C-q")
         let report = try await session.waitForExit()
         #expect(report.status == 0)
         #expect(report.ttyRestored)
+    }
+
+    /// A layout file is text from anywhere (shared, downloaded): an app kind made of terminal
+    /// commands is drawn as placeholders and never reaches the terminal as commands.
+    @Test func hostileTextInALayoutFileIsDrawnAsPlaceholders() async throws {
+        let environment = try DashboardSessionTests.isolatedEnvironment()
+        let file = URL(fileURLWithPath: environment["HOME"]!).appendingPathComponent("hostile.yaml")
+        // YAML's "\e" is ESC and "\a" BEL: set the title, clear the screen, paint red.
+        try #"""
+            name: "hostile"
+            panes:
+              - { id: 1, app: calendar, x: 0, y: 0, width: 6, height: 12 }
+              - { id: 2, app: "evil\e]0;owned\a\e[2J\e[31mred", x: 6, y: 0, width: 6, height: 12 }
+            """#.write(to: file, atomically: true, encoding: .utf8)
+        let session = try await TmuxSession([Products.termcanvas.path, "--date", "2026-11-22", "--layout", file.path],
+                                            size: Size(width: 100, height: 30), environment: environment)
+        let screen = try await session.waitFor("Unavailable micro-app")
+
+        #expect(screen[0].contains("Unavailable: evil␛]0;owned␇␛[2J␛[31mred"), "\(screen[0])")
+        #expect(screen[1].contains("Unavailable micro-app 'evil␛]0;owned␇␛[2J␛[31mre"), "\(screen[1])")
+        #expect(screen[0].hasPrefix("┏━ 1 Calendar") && screen.last?.contains("NORMAL") == true, "the frame stayed whole")
+        let attributed = try await Self.screenWithAttributes(session)
+        #expect(attributed.contains("\u{1B}["), "the capture keeps the colour codes, so it would show others")
+        let foreign = Self.foreignEscapes(attributed)
+        #expect(foreign.isEmpty, "escape sequences on screen: \(foreign)")
+        let title = try await session.format("#{pane_title}")
+        #expect(!title.contains("owned"), "the OSC set the title: \(title)")
+
+        try await session.send("q")
+        let report = try await session.waitForExit()
+        #expect(report.status == 0)
+        #expect(report.ttyRestored)
+    }
+
+    /// The screen as tmux holds it, with each cell's attributes as the escape sequences that make
+    /// them (`capture-pane -e`): what the program drew, not what it wrote, so a command that
+    /// reached the terminal shows by its effect, and a raw ESC drawn as text by itself.
+    static func screenWithAttributes(_ session: TmuxSession) async throws -> String {
+        let result = try await Command.run(["tmux", "-L", session.socket, "capture-pane", "-e", "-p", "-t", "0"])
+        #expect(result.status == 0, "\(result.output)")
+        return result.output
+    }
+
+    /// Every escape sequence in `text` other than the SGR colour and attribute codes tmux itself
+    /// writes for `capture-pane -e` (`ESC [ … m`).
+    static func foreignEscapes(_ text: String) -> [String] {
+        let sgr = /\x{1B}\[[0-9;:]*m/
+        return text.replacing(sgr, with: "").split(separator: "\u{1B}", omittingEmptySubsequences: false).dropFirst()
+            .map { "ESC" + String($0.prefix(12)).debugDescription }
     }
 }

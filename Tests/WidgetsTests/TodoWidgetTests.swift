@@ -131,6 +131,9 @@ struct TodoWidgetTests {
         #expect(widget.title == "Todo · 4 open · offline · 2 unsent")
         try widget.receive(delivered(SyncStatusChanged(app: .chat, status: SyncStatus(connection: .failing("x")))))
         #expect(widget.title == "Todo · 4 open · offline · 2 unsent", "another app's status is not ours")
+        // A cache file that could not be used: the pane says nothing is kept offline, and why.
+        try widget.receive(delivered(SyncStatusChanged(app: .todo, status: SyncStatus(connection: .online, notKeptOffline: "the disk is full"))))
+        #expect(widget.title == "Todo · 4 open · not kept offline: the disk is full")
     }
 
     @Test("hostile titles show placeholders; wide titles are clipped by columns before the date")

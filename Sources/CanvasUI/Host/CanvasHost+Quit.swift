@@ -1,0 +1,84 @@
+import CanvasCore
+
+/// How far saving the layout on quit got.
+public enum QuitSave: Equatable, Sendable {
+    /// Not asked to quit yet, or asked without a library to save to.
+    case notTried
+    /// The save is queued or running.
+    case saving
+    /// Saved: nothing is left to save.
+    case saved
+    /// The save failed, with the reason shown to the user.
+    case failed(String)
+    /// The save failed and the user chose to quit without saving.
+    case declined
+
+    /// True when the dashboard has nothing left to save after the loop ends.
+    public var isSettled: Bool { self == .saved || self == .declined }
+}
+
+/// Quitting: the arrangement and every widget's state are saved before the loop ends, so that a
+/// failed save (a full disk, a read-only file) is shown while the terminal is still the
+/// dashboard's, and the user decides whether to quit anyway.
+extension CanvasHost {
+    /// A quit key: with a library, saves the layout first and quits once it is saved; without
+    /// one, quits at once. A quit key while the save is running, or after it failed, quits
+    /// without waiting for (or retrying) the save.
+    func requestQuit() {
+        guard let library else { shouldQuit = true; return }
+        switch quitSave {
+        case .saving:
+            shouldQuit = true
+        case .failed:
+            quitSave = .declined
+            shouldQuit = true
+        case .notTried, .saved, .declined:
+            let over = mode.base
+            let layout = currentLayout()
+            quitSave = .saving
+            mode = .quitting(failure: nil, over: over)
+            let effects = effects
+            // After every write asked for before it; its outcome comes back as `.quitSaved`.
+            effects.write("save the layout") {
+                do {
+                    try await library.save(layout)
+                    effects.post(.quitSaved(failure: nil))
+                } catch {
+                    effects.post(.quitSaved(failure: "\(error)"))
+                }
+            }
+        }
+    }
+
+    /// The outcome of the save `requestQuit()` queued.
+    func finishQuit(failure: String?) {
+        guard case .quitting(_, let over) = mode, quitSave == .saving else { return }
+        guard let failure else {
+            quitSave = .saved
+            shouldQuit = true
+            return
+        }
+        logger.error("could not save the layout on quit", metadata: ["error": "\(failure)"])
+        quitSave = .failed(failure)
+        mode = .quitting(failure: failure, over: over)
+    }
+
+    /// Keys while quitting: during the save only a quit key (handled before this) does anything;
+    /// after a failure q quits without saving and Esc goes back to the dashboard.
+    func handleQuitting(_ key: Key, failure: String?, over: HostMode.BaseMode) {
+        guard failure != nil else { return }
+        switch key {
+        case .char("q"), .char("Q"): requestQuit()
+        case .escape:
+            quitSave = .notTried
+            mode = over == .normal ? .normal : .arrange
+        default: break
+        }
+    }
+
+    /// The lines that say why the layout was not saved and what the keys do.
+    func quitFailureLines(_ failure: String, width: Int) -> [String] {
+        wrap("Could not save the layout: \(failure)", width: width)
+            + [""] + wrap("q again quits without saving, Esc stays.", width: width)
+    }
+}

@@ -35,6 +35,14 @@ struct ServeCommand: AsyncParsableCommand {
     var tlsCert: String?
     @Option(help: ArgumentHelp("The private key (PEM) of --tls-cert.", valueName: "FILE"))
     var tlsKey: String?
+    @Option(help: ArgumentHelp("Live event streams one user may hold open.", valueName: "N"))
+    var streamsPerUser = LiveEventHub.StreamLimits().perUser
+    @Option(help: ArgumentHelp("Live event streams open at once, all users together.", valueName: "N"))
+    var streams = LiveEventHub.StreamLimits().total
+    @Option(help: ArgumentHelp("Connections one address may hold open.", valueName: "N"))
+    var connectionsPerAddress = ConnectionLimits().perAddress
+    @Option(help: ArgumentHelp("Connections open at once (keep it below the open-file limit).", valueName: "N"))
+    var connections = ConnectionLimits().total
     @Flag(help: "Run as this user's embedded local server on a unix socket (instead of --host/--port).")
     var local = false
     @Option(help: ArgumentHelp("With --local: exit after this many idle seconds; 0 never exits.", valueName: "SECONDS"))
@@ -45,6 +53,10 @@ struct ServeCommand: AsyncParsableCommand {
         guard rateLimit >= 0 else { throw ValidationError("--rate-limit must be 0 (off) or more, got \(rateLimit)") }
         guard idleExit >= 0 else { throw ValidationError("--idle-exit must be 0 (never) or more, got \(idleExit)") }
         do { _ = try MicroApp.parseList(apps) } catch { throw ValidationError("\(error)") }
+        for (name, value) in [("--streams-per-user", streamsPerUser), ("--streams", streams),
+                              ("--connections-per-address", connectionsPerAddress), ("--connections", connections)] {
+            guard value >= 1 else { throw ValidationError("\(name) must be 1 or more, got \(value)") }
+        }
         guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
         guard !local || tlsCert == nil else { throw ValidationError("--local serves on a private unix socket; it takes no --tls-cert") }
     }
@@ -57,6 +69,8 @@ struct ServeCommand: AsyncParsableCommand {
             host: host, port: port, apps: try MicroApp.parseList(apps),
             dataDirectory: dataDir.map { URL(fileURLWithPath: $0) } ?? paths.bffDirectory,
             rateLimits: rateLimit == 0 ? .off : RateLimits(perUserPerSecond: rateLimit),
+            limits: ServerLimits(connections: ConnectionLimits(total: connections, perAddress: connectionsPerAddress),
+                                 streams: LiveEventHub.StreamLimits(perUser: streamsPerUser, total: streams)),
             tls: tlsCert.map { TLSFiles(certificate: $0, privateKey: tlsKey ?? "") },
             onServerRunning: { [host, scheme = tlsCert == nil ? "http" : "https"] port in
                 FileHandle.standardError.write(Data("termcanvas: serving on \(scheme)://\(host):\(port)\n".utf8))

@@ -53,7 +53,7 @@ let package = Package(
         // Layouts and their history in SQLite (GRDB).
         .target(
             name: "LayoutStore",
-            dependencies: ["CanvasCore", "SQLiteFiles", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["CanvasCore", "PrivateFiles", "SQLiteFiles", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
         // Human-editable layout and theme files (YAML), with errors that name file, line and field.

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The address of a remote BFF as users type it (`http://team.example:7450`), checked and reduced
 /// to its origin, so `http://Team.example:7450/` and `http://team.example:7450` are one server.
@@ -27,7 +30,9 @@ public struct ServerURL: Sendable, Hashable, CustomStringConvertible {
     /// Whether what is sent to it stays on this machine: `localhost`, 127.0.0.0/8 or `::1`.
     public var isLoopback: Bool {
         guard let host = URLComponents(string: origin)?.host?.trimmingCharacters(in: CharacterSet(charactersIn: "[]")) else { return false }
-        return host == "localhost" || host.hasSuffix(".localhost") || host == "::1" || host.hasPrefix("127.")
+        var address = in_addr()
+        let isIPv4Loopback = inet_pton(AF_INET, host, &address) == 1 && UInt32(bigEndian: address.s_addr) >> 24 == 127
+        return host == "localhost" || host.hasSuffix(".localhost") || host == "::1" || isIPv4Loopback
     }
 
     /// Whether it is plain `http://` to another machine: a password and token sent there can be read on the way.

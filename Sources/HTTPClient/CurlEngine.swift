@@ -74,13 +74,13 @@ final class CurlEngine: @unchecked Sendable {
         }
     }
 
-    /// Starts an exchange whose body is handed over as it arrives; ending the consumption of the
-    /// returned stream (cancelling its task, or dropping it) removes the transfer.
     /// The most parts a stream holds that its reader has not taken yet (libcurl hands over at
     /// most 16 KiB at a time, so at most 8 MiB): a server that sends faster than the reader
     /// keeps up is dropped rather than buffered without end.
     static let maxBufferedParts = 512
 
+    /// Starts an exchange whose body is handed over as it arrives; ending the consumption of the
+    /// returned stream (cancelling its task, or dropping it) removes the transfer.
     func stream(_ exchange: Exchange) -> AsyncStream<StreamPart> {
         let id = makeID()
         let (parts, continuation) = AsyncStream.makeStream(of: StreamPart.self, bufferingPolicy: .bufferingOldest(Self.maxBufferedParts))

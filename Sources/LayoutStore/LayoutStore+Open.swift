@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import PrivateFiles
 import SQLiteFiles
 
 extension LayoutStore {
@@ -16,12 +17,11 @@ extension LayoutStore {
     /// and a new database is started; the result says so.
     /// - Throws: `LayoutStoreError` for a locked, read-only or newer database.
     public static func open(at url: URL) throws -> Opened {
-        let foreign = SQLiteFile.isForeign(url) ? try SQLiteFile.moveAside(url) : nil
+        let foreign: String?
         do {
-            try SQLiteFile.prepare(url)
-        } catch {
-            let denied = [EACCES, EPERM, EROFS].contains(error.errno)
-            throw denied ? LayoutStoreError.readOnly(path: url.path) : error
+            foreign = try SQLiteFile.prepare(url)
+        } catch let error as PrivatePathError where [EACCES, EPERM, EROFS].contains(error.errno) {
+            throw LayoutStoreError.readOnly(path: url.path)
         }
         do {
             return Opened(store: try openDatabase(at: url), recovered: foreign.map { .corrupt(path: url.path, keptAs: $0) })

@@ -23,7 +23,6 @@ public struct SyncCache: Sendable {
     /// - Parameter lock: Held as long as the cache is open (see `MicroAppLink` for why one
     ///   process owns a cache file).
     public static func open(at url: URL, holding lock: (any Sendable)? = nil) throws -> SyncCache {
-        if SQLiteFile.isForeign(url) { _ = try SQLiteFile.moveAside(url) }
         try SQLiteFile.prepare(url)
         do {
             return try SyncCache(writer: DatabaseQueue(path: url.path, configuration: configuration), lock: lock)

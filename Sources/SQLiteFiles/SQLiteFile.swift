@@ -13,10 +13,19 @@ import PrivateFiles
 public enum SQLiteFile {
     /// Makes the directory of `url` private (0700) and the database file 0600 before SQLite opens
     /// it: SQLite gives a new `-wal` and `-shm` the database file's own mode, so they are private
-    /// too. Files of an older version, made under a loose umask, are tightened.
-    public static func prepare(_ url: URL) throws(PrivatePathError) {
+    /// too. Files and directories of an older version, made under a loose umask, are tightened
+    /// first; a file that is not an SQLite database at all is then moved aside with its `-wal`
+    /// and `-shm` (see `isForeign`) and a new one made.
+    /// - Returns: the path a foreign file was kept as, if there was one.
+    /// - Throws: `PrivatePathError` when the directory or file cannot be made or tightened, or
+    ///   the error of moving a foreign file.
+    @discardableResult
+    public static func prepare(_ url: URL) throws -> String? {
+        try PrivatePath.makeDirectory(url.deletingLastPathComponent())
+        for suffix in ["", "-wal", "-shm"] { try PrivatePath.tighten(url.path + suffix, to: 0o600) }
+        let keptAs = isForeign(url) ? try moveAside(url) : nil
         try PrivatePath.makeFile(url)
-        for suffix in ["-wal", "-shm"] { try PrivatePath.tighten(url.path + suffix, to: 0o600) }
+        return keptAs
     }
 
     /// Whether SQLite said the file is damaged or not a database: the only errors after which a
@@ -27,9 +36,9 @@ public enum SQLiteFile {
     }
 
     /// Whether the file holds something other than an SQLite database (its first bytes are not
-    /// SQLite's header). Checked before SQLite opens it: SQLite deletes the `-wal` and `-shm` of a
+    /// SQLite's header). Checked before SQLite opens it (by `prepare`): SQLite deletes the `-wal` and `-shm` of a
     /// file it finds is not a database when its connection closes, so they could not be kept.
-    public static func isForeign(_ url: URL) -> Bool {
+    static func isForeign(_ url: URL) -> Bool {
         guard let handle = FileHandle(forReadingAtPath: url.path) else { return false }
         defer { try? handle.close() }
         let head = (try? handle.read(upToCount: 16)) ?? Data()

@@ -65,6 +65,15 @@ struct ServeCommand: AsyncParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         let paths = Paths(environment: environment)
         let logger = LogSetup.bootstrapFile(at: paths.bffLogFile, label: "termcanvas.bff")
+        // A cap above the open-file limit would never be reached: descriptors run out first, and
+        // then every new connection, /health included, waits.
+        let fit = OpenFileLimit.connectionsThatFit()
+        let connections = min(self.connections, fit)
+        if connections < self.connections {
+            let warning = "--connections lowered from \(self.connections) to \(connections) to fit the open-file limit"
+            logger.warning("\(warning)")
+            FileHandle.standardError.write(Data("termcanvas: \(warning)\n".utf8))
+        }
         var configuration = BFFConfiguration(
             host: host, port: port, apps: try MicroApp.parseList(apps),
             dataDirectory: dataDir.map { URL(fileURLWithPath: $0) } ?? paths.bffDirectory,

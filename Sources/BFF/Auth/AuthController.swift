@@ -34,7 +34,7 @@ struct AuthController {
         try TextValidation.check(body.username, field: "username", lines: .single, length: 0...Int.max)
         try TextValidation.check(body.password, field: "password", lines: .multiple, length: 0...Int.max)
         // Logged names are cut short: the body may hold 64 KiB of one.
-        let loggedName = String(body.username.prefix(64))
+        let loggedName = String(decoding: body.username.utf8.prefix(256), as: UTF8.self)
         var counted = false
         switch throttle?.admit(user: body.username, address: context.peerAddress) {
         case .refuse(let wait):

@@ -13,8 +13,6 @@ public final class LiveEventHub: Sendable {
     struct Published: Sendable {
         let event: LiveEvent
         let ownerID: Int64?
-
-        func isVisible(to userID: Int64) -> Bool { ownerID == nil || ownerID == userID }
     }
 
     /// What a subscriber's stream carries.
@@ -24,13 +22,31 @@ public final class LiveEventHub: Sendable {
         case heartbeat
     }
 
-    /// One connected stream: its items, and a way to end it early.
+    /// One connected stream: its items, and a way to end it early. It also ends when the last
+    /// copy of it goes away, so a stream whose response never started (the client left before
+    /// its head was written) still frees its place under the caps.
     struct Subscription: Sendable {
         let items: AsyncStream<Item>
-        fileprivate let continuation: AsyncStream<Item>.Continuation
+        private let ending: Ending
+
+        fileprivate init(items: AsyncStream<Item>, continuation: AsyncStream<Item>.Continuation) {
+            self.items = items
+            ending = Ending(continuation: continuation)
+        }
 
         /// Ends the stream (the server is shutting down); the consumer's loop finishes.
-        func end() { continuation.finish() }
+        func end() { ending.continuation.finish() }
+    }
+
+    /// Finishes a subscription's stream when the subscription is dropped.
+    private final class Ending: Sendable {
+        let continuation: AsyncStream<Item>.Continuation
+
+        init(continuation: AsyncStream<Item>.Continuation) {
+            self.continuation = continuation
+        }
+
+        deinit { continuation.finish() }
     }
 
     private struct Subscriber {
@@ -117,11 +133,6 @@ public final class LiveEventHub: Sendable {
     /// Sends a keep-alive tick to every subscriber.
     func heartbeat() {
         send(.heartbeat, to: state.withLock { $0.everyone })
-    }
-
-    /// Ends every stream of `userID` (the user was deleted).
-    func end(userID: Int64) {
-        for subscriber in state.withLock({ $0.byUser[userID] ?? [] }) { subscriber.continuation.finish() }
     }
 
     /// Ends every stream and refuses new ones: the server is shutting down.

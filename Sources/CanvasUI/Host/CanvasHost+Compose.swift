@@ -98,7 +98,7 @@ extension CanvasHost {
         case .savePrompt: (" SAVE ", [KeyHint(keys: "Enter", action: "save"), KeyHint(keys: "Esc", action: "cancel")])
         case .layoutPicker, .themePicker: (" OPEN ", KeyMap.overlay)
         case .confirmRemove: (" ARRANGE ", [KeyHint(keys: "y", action: "remove"), KeyHint(keys: "n", action: "keep")])
-        case .quitting(nil, _): (" QUIT ", [KeyHint(keys: "", action: "saving the layout…"), KeyHint(keys: "^Q", action: "quit now")])
+        case .quitting(nil, _): (" QUIT ", [KeyHint(keys: "", action: "saving the layout…"), KeyHint(keys: "^Q", action: "quit once saved")])
         case .quitting: (" QUIT ", [KeyHint(keys: "q", action: "quit without saving"), KeyHint(keys: "Esc", action: "stay")])
         }
         var x = buffer.write(badge, at: Point(x: 0, y: y), style: theme[.statusMode], clip: row)
@@ -125,8 +125,12 @@ extension CanvasHost {
         var lines: [String] = []
         var line = ""
         var lineWidth = 0
-        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
-            let wordWidth = DisplayWidth.of(String(word))
+        // A word wider than a line (a long path) is cut into pieces that fit, so it is read whole.
+        let words = text.split(separator: " ", omittingEmptySubsequences: false).flatMap { word in
+            DisplayWidth.of(String(word)) <= width ? [String(word)] : Self.pieces(of: String(word), width: width)
+        }
+        for word in words {
+            let wordWidth = DisplayWidth.of(word)
             if lineWidth > 0, lineWidth + 1 + wordWidth > width {
                 lines.append(line)
                 line = ""
@@ -141,5 +145,24 @@ extension CanvasHost {
         }
         if !line.isEmpty { lines.append(line) }
         return lines
+    }
+
+    /// `word` cut into pieces at most `width` columns wide, by whole characters.
+    private static func pieces(of word: String, width: Int) -> [String] {
+        var pieces: [String] = []
+        var piece = ""
+        var pieceWidth = 0
+        for character in word {
+            let characterWidth = DisplayWidth.of(character)
+            if pieceWidth + characterWidth > width, !piece.isEmpty {
+                pieces.append(piece)
+                piece = ""
+                pieceWidth = 0
+            }
+            piece.append(character)
+            pieceWidth += characterWidth
+        }
+        if !piece.isEmpty { pieces.append(piece) }
+        return pieces
     }
 }

@@ -19,10 +19,18 @@ struct InlineInput: Equatable {
             buffer.write(problem, at: Point(x: 0, y: row - 1), style: theme[.error])
         }
         let x = buffer.write(prompt, at: Point(x: 0, y: row), style: theme[.accent])
-        // Keep the cursor in view: show the end of a text longer than the line.
         let room = max(1, buffer.size.width - x - 1)
-        var before = field.beforeCursor
-        while DisplayWidth.of(String(before)) > room { before = before.dropFirst() }
+        // Keep the cursor in view: as many characters before it as fit, counted back from it once.
+        let text = field.beforeCursor
+        var start = text.endIndex
+        var width = 0
+        while start > text.startIndex {
+            let previous = text.index(before: start)
+            width += DisplayWidth.of(text[previous])
+            guard width <= room else { break }
+            start = previous
+        }
+        let before = text[start...]
         let atCursor = field.atCursor.map(String.init) ?? " "
         let after = field.afterCursor
         var cursorX = buffer.write(String(before), at: Point(x: x, y: row), style: theme[.text])

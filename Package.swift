@@ -14,6 +14,7 @@ let package = Package(
         .executable(name: "termcanvas", targets: ["termcanvas"]),
         .executable(name: "termcanvas-bff", targets: ["termcanvas-bff"]),
         .library(name: "MicroAppAPI", targets: ["MicroAppAPI"]),
+        .library(name: "MicroAppProtocol", targets: ["MicroAppProtocol"]),
         .library(name: "BFF", targets: ["BFF"]),
     ],
     dependencies: [
@@ -56,16 +57,40 @@ let package = Package(
             dependencies: ["CanvasCore", "PrivateFiles", "SQLiteFiles", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
-        // Human-editable layout and theme files (YAML), with errors that name file, line and field.
+        // Human-editable files (YAML): layouts, themes and micro-app manifests, with errors that name
+        // file, line and field; the folders micro-apps are installed in.
         .target(
             name: "CanvasFiles",
-            dependencies: ["CanvasCore", "CanvasUI", .product(name: "Yams", package: "Yams")],
+            dependencies: [
+                "CanvasCore", "CanvasUI", "MicroAppProtocol", "MicroAppModel",
+                .product(name: "Yams", package: "Yams"), .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: swiftSettings
         ),
-        // What micro-app widgets and the sync engine say to each other: commands and canvas events.
-        .target(name: "MicroAppModel", dependencies: ["CanvasCore", "MicroAppAPI"], swiftSettings: swiftSettings),
+        // What micro-app widgets say to what runs them: the sync engine's commands and canvas
+        // events, and a micro-app's connection, status and updates.
+        .target(name: "MicroAppModel", dependencies: ["CanvasCore", "MicroAppAPI", "MicroAppProtocol"], swiftSettings: swiftSettings),
         // Micro-app widgets: pure state and update, rendering into a buffer.
-        .target(name: "Widgets", dependencies: ["CanvasCore", "CanvasUI", "MicroAppAPI", "MicroAppModel"], swiftSettings: swiftSettings),
+        .target(
+            name: "Widgets",
+            dependencies: ["CanvasCore", "CanvasUI", "MicroAppAPI", "MicroAppModel", "MicroAppProtocol"],
+            swiftSettings: swiftSettings
+        ),
+        // The micro-app protocol, version 1: JSON-RPC 2.0 lines, its messages, view nodes and the
+        // manifest, as values; no IO.
+        .target(name: "MicroAppProtocol", swiftSettings: swiftSettings),
+        // The one C shim over starting, waiting for and killing micro-app processes.
+        .target(name: "CAppProcess"),
+        // Runs micro-apps: process apps (supervised: contained, bounded, restarted) and sampled
+        // commands, behind the connection their widget talks to; grants checked here.
+        .target(
+            name: "MicroAppHost",
+            dependencies: [
+                "MicroAppProtocol", "MicroAppModel", "CAppProcess", "CommandSupport", "PrivateFiles",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // Codable request/response types, paths and event names shared by the BFF and its clients.
         .target(name: "MicroAppAPI", swiftSettings: swiftSettings),
         // Micro-app backends: a Hummingbird 2 server with auth, validation and its own GRDB store.
@@ -129,6 +154,7 @@ let package = Package(
             dependencies: [
                 "CanvasCore", "CanvasUI", "NcursesTerminal", "Widgets", "LayoutStore", "CanvasFiles", "BFFAccess", "CommandSupport",
                 "HTTPClient", "MicroAppAPI", "MicroAppModel", "MicroAppSync", "PrivateFiles", "SQLiteFiles",
+                "MicroAppProtocol", "MicroAppHost",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -175,7 +201,16 @@ let package = Package(
         ),
         .testTarget(
             name: "WidgetsTests",
-            dependencies: ["Widgets", "CanvasUI", "CanvasCore", "CanvasTesting", "MicroAppAPI", "MicroAppModel", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "Widgets", "CanvasUI", "CanvasCore", "CanvasTesting", "MicroAppAPI", "MicroAppModel", "MicroAppProtocol",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "MicroAppProtocolTests", dependencies: ["MicroAppProtocol"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "MicroAppHostTests",
+            dependencies: ["MicroAppHost", "MicroAppProtocol", "MicroAppModel", "CanvasFiles"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -217,7 +252,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CanvasFilesTests",
-            dependencies: ["CanvasFiles", "CanvasCore", "CanvasUI", "Widgets"],
+            dependencies: ["CanvasFiles", "CanvasCore", "CanvasUI", "Widgets", "MicroAppProtocol", "MicroAppModel"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -182,6 +182,7 @@ extension HostMessage {
         case .publish(let events): "publish: \(events.map { type(of: $0).name.rawValue })"
         case .saved: "saved"
         case .quitSaved(let failure): "quitSaved: \(failure ?? "ok")"
+        case .widgetNotified(let pane, _): "widgetNotified: \(pane)"
         }
     }
 }

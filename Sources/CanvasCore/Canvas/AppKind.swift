@@ -25,4 +25,7 @@ public struct AppKind: Hashable, Comparable, Sendable, Codable, RawRepresentable
     public static let eventLog: AppKind = "eventlog"
     public static let todo: AppKind = "todo"
     public static let chat: AppKind = "chat"
+
+    /// The kinds compiled into TermCanvas; a micro-app may not take their names.
+    public static let builtIn: Set<AppKind> = [.calendar, .eventLog, .todo, .chat]
 }

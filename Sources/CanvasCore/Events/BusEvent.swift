@@ -3,6 +3,9 @@ import Foundation
 /// A typed event carried by the canvas event bus. Each type declares its one name.
 public protocol BusEvent: Sendable {
     static var name: EventName { get }
+    /// This event's name: the type's, except for events whose names are chosen at run time
+    /// (a micro-app's).
+    var eventName: EventName { get }
     /// One line describing the payload, shown in the Event Log.
     var summary: String { get }
     /// True when only the latest event of a run matters (a selection, not a step), so a log
@@ -11,6 +14,7 @@ public protocol BusEvent: Sendable {
 }
 
 extension BusEvent {
+    public var eventName: EventName { Self.name }
     public static var supersedesPrevious: Bool { false }
 }
 
@@ -26,7 +30,7 @@ public struct CanvasEvent: Sendable {
 
     public init(sequence: Int, source: PaneID?, time: Date, payload: any BusEvent) {
         self.sequence = sequence
-        self.name = type(of: payload).name
+        self.name = payload.eventName
         self.source = source
         self.time = time
         self.payload = payload

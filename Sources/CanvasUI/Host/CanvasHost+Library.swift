@@ -67,6 +67,8 @@ extension CanvasHost {
             finishQuit(failure: failure)
         case .notice(let message):
             notice = message
+        case .widgetNotified(let pane, let mount):
+            notifyWidget(pane, mount: mount)
         case .publish(let events):
             for event in events { bus.publish(event) }
         }

@@ -24,6 +24,7 @@ public final class CanvasHost {
     let clock: CanvasClock
     let logger: Logger
     var mounted: [PaneID: MountedWidget] = [:]
+    private var mounts = 0
 
     /// The smallest pane, in cells, that still shows a border and one line inside.
     public static let minimumPaneCells = Size(width: 8, height: 3)
@@ -63,6 +64,22 @@ public final class CanvasHost {
             _ = withWidget(pane.id) { $0.resize(to: inside.size) }
         }
         tellFocus()
+        tellVisibility()
+    }
+
+    /// Tells widgets when the canvas stops being drawn (a terminal too small for it) and again.
+    private func tellVisibility() {
+        let visible = !isTooSmall
+        for id in mounted.keys where mounted[id]?.toldVisible != visible {
+            mounted[id]?.toldVisible = visible
+            _ = withWidget(id) { $0.visibilityChanged(to: visible) }
+        }
+    }
+
+    /// Hands a widget the news its outside work has, if it is still the widget that asked.
+    func notifyWidget(_ pane: PaneID, mount: Int) {
+        guard mounted[pane]?.mount == mount else { return }
+        _ = withWidget(pane) { try $0.notified() }
     }
 
     /// Tells widgets whose pane gained or lost the focus, however it moved (a key, a click, a
@@ -129,16 +146,19 @@ public final class CanvasHost {
             mounted[pane.id] = MountedWidget(widget: nil)
             return
         }
-        var entry = MountedWidget(widget: descriptor.make(pane.config, pane.state))
-        let context = WidgetContext(pane: pane.id, bus: bus, clock: clock, logger: logger)
+        mounts += 1
+        var entry = MountedWidget(mount: mounts, widget: descriptor.make(pane.config, pane.state))
+        let (effects, id, mount) = (effects, pane.id, mounts)
+        let context = WidgetContext(pane: id, bus: bus, clock: clock, logger: logger,
+                                    notify: { effects.post(.widgetNotified(id, mount: mount)) })
         do {
             try bus.holdingDelivery { try entry.widget?.mount(context) }
         } catch {
             entry.failure = "\(error)"
             logger.error("widget failed to mount", metadata: ["app": "\(pane.app)", "error": "\(error)"])
         }
-        entry.subscriptions = subscribe(pane.id, to: entry.widget?.subscriptions ?? [])
-        mounted[pane.id] = entry
+        entry.subscriptions = subscribe(id, to: entry.widget?.subscriptions ?? [])
+        mounted[id] = entry
     }
 
     /// Subscribes a pane's widget afresh, when a setting changed the events it listens to.

@@ -13,4 +13,7 @@ public enum HostMessage: Sendable {
     case notice(Notice)
     /// Events from outside the canvas (the micro-apps' sync engine) to publish on the bus.
     case publish([any BusEvent])
+    /// A widget's outside work has news (see `WidgetContext.notify`); `mount` tells it from an
+    /// earlier widget of the same pane.
+    case widgetNotified(PaneID, mount: Int)
 }

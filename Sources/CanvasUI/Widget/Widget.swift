@@ -33,6 +33,11 @@ public protocol Widget {
     mutating func resize(to size: Size)
     /// The pane gained or lost the canvas focus (also told once after `mount` when it has it).
     mutating func focusChanged(to focused: Bool)
+    /// The pane can no longer be seen (the terminal is too small for the canvas), or can again.
+    mutating func visibilityChanged(to visible: Bool)
+    /// Work the widget started outside the canvas (a micro-app's process) has news, after the
+    /// widget's `context.notify` was called: take it.
+    mutating func notified() throws
     mutating func handle(_ input: InputEvent) throws -> InputDisposition
     mutating func receive(_ event: CanvasEvent) throws
     /// Sets one setting to the next of its choices.
@@ -50,6 +55,8 @@ extension Widget {
     public mutating func unmount() {}
     public mutating func resize(to size: Size) {}
     public mutating func focusChanged(to focused: Bool) {}
+    public mutating func visibilityChanged(to visible: Bool) {}
+    public mutating func notified() throws {}
     public mutating func receive(_ event: CanvasEvent) throws {}
     public mutating func cycleSetting(_ key: String) throws {}
 }

@@ -1,7 +1,7 @@
 import CanvasCore
 
 /// The user selected a day in a calendar.
-public struct DateSelected: BusEvent, Hashable {
+public struct DateSelected: BusEvent, Hashable, Encodable {
     public static let name: EventName = "calendar.date.selected"
     public static let supersedesPrevious = true
     public let date: CalendarDate
@@ -9,4 +9,12 @@ public struct DateSelected: BusEvent, Hashable {
     public init(date: CalendarDate) { self.date = date }
 
     public var summary: String { date.iso }
+
+    private enum CodingKeys: String, CodingKey { case date }
+
+    /// `{"date": "2026-11-23"}`, as micro-apps hear it.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(date.iso, forKey: .date)
+    }
 }

@@ -1,0 +1,57 @@
+import Crypto
+import Foundation
+import MicroAppModel
+import MicroAppProtocol
+
+/// Where micro-apps are installed: one folder per app holding its `app.yaml`, in the user's
+/// `$XDG_CONFIG_HOME/termcanvas/apps/`, then in the folders shipped with TermCanvas (`apps/`).
+/// The first app of an id wins, so a user's copy replaces a shipped one.
+public struct AppFolders: Sendable {
+    public let user: URL
+    public let shipped: [URL]
+
+    public init(user: URL, shipped: [URL]) {
+        self.user = user
+        self.shipped = shipped
+    }
+
+    public static func standard(configDirectory: URL, executable: URL) -> AppFolders {
+        AppFolders(user: configDirectory.appendingPathComponent("apps"),
+                   shipped: PresetFiles.shippedFolders(executable: executable).map { $0.appendingPathComponent("apps") })
+    }
+
+    public static let manifestName = "app.yaml"
+
+    /// Every app found, sorted by id, and a message for each manifest that could not be read.
+    public func scan() -> (apps: [InstalledApp], problems: [String]) {
+        var apps: [String: InstalledApp] = [:]
+        var problems: [String] = []
+        for (folder, isShipped) in [(user, false)] + shipped.map({ ($0, true) }) {
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+            for entry in entries.sorted() where !entry.hasPrefix(".") {
+                let appFolder = folder.appendingPathComponent(entry)
+                guard FileManager.default.fileExists(atPath: appFolder.appendingPathComponent(Self.manifestName).path) else { continue }
+                do {
+                    let app = try Self.read(appFolder, isShipped: isShipped)
+                    if apps[app.id] == nil { apps[app.id] = app }
+                } catch {
+                    problems.append("\(error)")
+                }
+            }
+        }
+        return (apps.values.sorted { $0.id < $1.id }, problems)
+    }
+
+    /// Reads the app in `folder`.
+    /// - Throws: `FileError` for a malformed manifest, or the error reading it.
+    public static func read(_ folder: URL, isShipped: Bool) throws -> InstalledApp {
+        let file = folder.appendingPathComponent(manifestName)
+        let data = try Data(contentsOf: file)
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw FileError(file: file.path, line: nil, column: nil, field: "", message: "is not UTF-8 text")
+        }
+        let manifest = try AppManifestFile.parse(text, file: file.path)
+        let digest = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+        return InstalledApp(manifest: manifest, folder: folder.standardizedFileURL, digest: digest, isShipped: isShipped)
+    }
+}

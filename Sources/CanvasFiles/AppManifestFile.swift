@@ -1,0 +1,226 @@
+import CanvasCore
+import Foundation
+import MicroAppProtocol
+import Yams
+
+/// The micro-app manifest file format (`app.yaml`):
+///
+/// ```yaml
+/// id: sysmon
+/// name: System monitor
+/// version: 1.0.0
+/// description: CPU, memory, load and top processes
+/// protocol: 1
+/// exec: [python3, sysmon.py]
+/// events: { publishes: [sysmon.cpu.high], subscribes: [calendar.date.selected] }
+/// limits: { startup: 5s, memory: 256MiB }
+/// minSize: { width: 30, height: 8 }
+/// ```
+///
+/// An app without the protocol has `sample: { every: 5s, show: text|gauge|sparkline }` instead of
+/// `protocol`. Every mistake names the file, line, column and field, as layout files do.
+public enum AppManifestFile {
+    static let keys: Set<String> = [
+        "id", "name", "version", "description", "protocol", "exec", "workdir", "env", "events", "backend", "state",
+        "limits", "minSize", "sample",
+    ]
+
+    public static func parse(_ text: String, file: String) throws -> AppManifest {
+        let reader = YAMLReader(file: file)
+        let root = try reader.root(of: text)
+        let rootNode = Node.mapping(root)
+        try reader.rejectUnknownKeys(in: root, allowed: keys, field: "")
+        func required(_ key: String) throws -> Node { try reader.required(key, in: root, at: rootNode, field: "") }
+
+        let idNode = try required("id")
+        let id = try reader.string(idNode, field: "id")
+        guard AppManifest.isValidID(id) else {
+            throw reader.error(at: idNode, field: "id", "expected 1 to 32 of a-z, 0-9 and -, starting with a letter, got '\(id)'")
+        }
+        guard !AppKind.builtIn.contains(AppKind(id)) else {
+            throw reader.error(at: idNode, field: "id", "'\(id)' is a built-in widget; choose another id")
+        }
+        let nameNode = try required("name")
+        let name = try reader.string(nameNode, field: "name")
+        guard (1...40).contains(name.count), !name.contains(where: \.isNewline) else {
+            throw reader.error(at: nameNode, field: "name", "expected 1 to 40 characters on one line")
+        }
+        let versionNode = try required("version")
+        let version = try reader.string(versionNode, field: "version")
+        guard AppManifest.isValidVersion(version) else {
+            throw reader.error(at: versionNode, field: "version", "expected a semantic version such as 1.0.0, got '\(version)'")
+        }
+        var manifest = AppManifest(id: id, name: name, version: version, exec: [])
+        if let node = root["description"] {
+            manifest.description = try reader.string(node, field: "description")
+            guard manifest.description.count <= 200 else { throw reader.error(at: node, field: "description", "expected at most 200 characters") }
+        }
+        manifest.exec = try command(try required("exec"), reader: reader)
+        if let node = root["workdir"] {
+            manifest.workingDirectory = try reader.string(node, field: "workdir")
+        }
+        if let node = root["env"] {
+            manifest.environment = try reader.sequence(node, field: "env").enumerated().map { index, item in
+                let variable = try reader.string(item, field: "env[\(index)]")
+                guard isVariableName(variable) else {
+                    throw reader.error(at: item, field: "env[\(index)]", "expected a variable name such as LANG, got '\(variable)'")
+                }
+                return variable
+            }
+        }
+        if let node = root["events"] { try events(node, into: &manifest, reader: reader) }
+        if let node = root["backend"] {
+            manifest.backend = try reader.sequence(node, field: "backend").enumerated().map { index, item in
+                let path = try reader.string(item, field: "backend[\(index)]")
+                guard path.hasPrefix("/api/"), !path.contains(".."), !path.contains("?"), !path.contains(where: \.isWhitespace) else {
+                    throw reader.error(at: item, field: "backend[\(index)]", "expected a path under /api/ such as /api/todo/items, got '\(path)'")
+                }
+                return path
+            }
+        }
+        if let node = root["state"] { manifest.keepsState = try bool(node, field: "state", reader: reader) }
+        if let node = root["limits"] { manifest.limits = try limits(node, reader: reader) }
+        if let node = root["minSize"] {
+            let mapping = try reader.mapping(node, field: "minSize")
+            try reader.rejectUnknownKeys(in: mapping, allowed: ["width", "height"], field: "minSize")
+            manifest.minimumSize = ViewSize(
+                width: try mapping["width"].map { try reader.int($0, field: "minSize.width", in: 1...500) } ?? manifest.minimumSize.width,
+                height: try mapping["height"].map { try reader.int($0, field: "minSize.height", in: 1...200) } ?? manifest.minimumSize.height)
+        }
+        switch (root["protocol"], root["sample"]) {
+        case (let protocolNode?, nil):
+            let text = try reader.string(protocolNode, field: "protocol")
+            guard let version = ProtocolVersion(text) else {
+                throw reader.error(at: protocolNode, field: "protocol", "expected a protocol version such as 1, got '\(text)'")
+            }
+            manifest.protocolVersion = version
+        case (nil, let sampleNode?):
+            manifest.protocolVersion = nil
+            manifest.sample = try sample(sampleNode, reader: reader)
+        case (_?, let sampleNode?):
+            throw reader.error(at: sampleNode, field: "sample", "an app has either protocol or sample, not both")
+        case (nil, nil):
+            throw reader.error(at: rootNode, field: "protocol", "is missing (or give sample: for an app without the protocol)")
+        }
+        return manifest
+    }
+
+    private static func command(_ node: Node, reader: YAMLReader) throws -> [String] {
+        let arguments: [String]
+        if case .scalar(let scalar) = node {
+            arguments = [scalar.string]
+        } else {
+            arguments = try reader.sequence(node, field: "exec").enumerated().map { index, item in
+                try reader.string(item, field: "exec[\(index)]")
+            }
+        }
+        guard let program = arguments.first, !program.isEmpty, arguments.count <= 64, !arguments.contains(where: { $0.contains("\0") }) else {
+            throw reader.error(at: node, field: "exec", "expected the program and its arguments, e.g. [python3, app.py]")
+        }
+        return arguments
+    }
+
+    private static func events(_ node: Node, into manifest: inout AppManifest, reader: YAMLReader) throws {
+        let mapping = try reader.mapping(node, field: "events")
+        try reader.rejectUnknownKeys(in: mapping, allowed: ["publishes", "subscribes"], field: "events")
+        if let publishes = mapping["publishes"] {
+            manifest.publishes = try reader.sequence(publishes, field: "events.publishes").enumerated().map { index, item in
+                let field = "events.publishes[\(index)]"
+                let name = try reader.string(item, field: field)
+                guard let event = EventName(rawValue: name) else {
+                    throw reader.error(at: item, field: field, "expected a name source.entity.action in a-z, 0-9, - and _, got '\(name)'")
+                }
+                guard event.source == manifest.id else {
+                    throw reader.error(at: item, field: field, "an app publishes only its own events: expected \(manifest.id).entity.action")
+                }
+                return name
+            }
+        }
+        if let subscribes = mapping["subscribes"] {
+            manifest.subscribes = try reader.sequence(subscribes, field: "events.subscribes").enumerated().map { index, item in
+                let field = "events.subscribes[\(index)]"
+                let pattern = try reader.string(item, field: field)
+                guard EventPattern(pattern) != nil else {
+                    throw reader.error(at: item, field: field, "expected a name or a pattern such as calendar.* or *, got '\(pattern)'")
+                }
+                return pattern
+            }
+        }
+    }
+
+    private static func limits(_ node: Node, reader: YAMLReader) throws -> AppManifest.Limits {
+        let mapping = try reader.mapping(node, field: "limits")
+        try reader.rejectUnknownKeys(in: mapping, allowed: ["startup", "memory", "openFiles", "cpu", "publishesPerSecond", "state", "log"],
+                                     field: "limits")
+        var limits = AppManifest.Limits()
+        if let node = mapping["startup"] { limits.startupSeconds = try seconds(node, field: "limits.startup", in: 0.1...60, reader: reader) }
+        if let node = mapping["memory"] { limits.memoryBytes = try bytes(node, field: "limits.memory", in: 16 << 20...16 << 30, reader: reader) }
+        if let node = mapping["openFiles"] { limits.openFiles = try reader.int(node, field: "limits.openFiles", in: 16...4096) }
+        if let node = mapping["cpu"] { limits.cpuSeconds = Int(try seconds(node, field: "limits.cpu", in: 1...86_400 * 365, reader: reader)) }
+        if let node = mapping["publishesPerSecond"] {
+            limits.publishesPerSecond = try reader.int(node, field: "limits.publishesPerSecond", in: 1...1000)
+        }
+        if let node = mapping["state"] { limits.stateBytes = try bytes(node, field: "limits.state", in: 0...1 << 20, reader: reader) }
+        if let node = mapping["log"] { limits.logBytes = try bytes(node, field: "limits.log", in: 4096...64 << 20, reader: reader) }
+        return limits
+    }
+
+    private static func sample(_ node: Node, reader: YAMLReader) throws -> AppManifest.Sample {
+        let mapping = try reader.mapping(node, field: "sample")
+        try reader.rejectUnknownKeys(in: mapping, allowed: ["every", "show"], field: "sample")
+        let every = try seconds(try reader.required("every", in: mapping, at: node, field: "sample"), field: "sample.every",
+                                in: 1...86_400, reader: reader)
+        var show = AppManifest.Sample.Show.text
+        if let showNode = mapping["show"] {
+            let text = try reader.string(showNode, field: "sample.show")
+            guard let value = AppManifest.Sample.Show(rawValue: text) else {
+                throw reader.error(at: showNode, field: "sample.show",
+                                   "expected one of \(AppManifest.Sample.Show.allCases.map(\.rawValue).joined(separator: ", ")), got '\(text)'")
+            }
+            show = value
+        }
+        return AppManifest.Sample(everySeconds: every, show: show)
+    }
+
+    /// `5s`, `500ms`, `2m`, `1h` or a number of seconds.
+    private static func seconds(_ node: Node, field: String, in range: ClosedRange<Double>, reader: YAMLReader) throws -> Double {
+        let text = try reader.string(node, field: field)
+        let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600), ("", 1)]
+        for (suffix, scale) in units where text.hasSuffix(suffix) {
+            if let number = Double(text.dropLast(suffix.count)), number.isFinite, range.contains(number * scale) { return number * scale }
+            break
+        }
+        throw reader.error(at: node, field: field,
+                           "expected a duration from \(describe(range.lowerBound)) to \(describe(range.upperBound)) such as 5s or 500ms, got '\(text)'")
+    }
+
+    /// `64KiB`, `256MiB`, `1GiB` or a number of bytes.
+    private static func bytes(_ node: Node, field: String, in range: ClosedRange<Int>, reader: YAMLReader) throws -> Int {
+        let text = try reader.string(node, field: field)
+        let units: [(String, Int)] = [("KiB", 1 << 10), ("MiB", 1 << 20), ("GiB", 1 << 30), ("", 1)]
+        for (suffix, scale) in units where text.hasSuffix(suffix) {
+            if let number = Int(text.dropLast(suffix.count)), number >= 0, number <= Int.max / scale, range.contains(number * scale) {
+                return number * scale
+            }
+            break
+        }
+        throw reader.error(at: node, field: field, "expected a size from \(range.lowerBound) to \(range.upperBound) bytes such as 64KiB or 256MiB, got '\(text)'")
+    }
+
+    private static func bool(_ node: Node, field: String, reader: YAMLReader) throws -> Bool {
+        switch try reader.string(node, field: field) {
+        case "true", "yes", "on": return true
+        case "false", "no", "off": return false
+        case let other: throw reader.error(at: node, field: field, "expected true or false, got '\(other)'")
+        }
+    }
+
+    private static func isVariableName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, first == "_" || ("A"..."Z").contains(first) || ("a"..."z").contains(first) else { return false }
+        return name.unicodeScalars.allSatisfy { $0 == "_" || ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0) }
+    }
+
+    private static func describe(_ seconds: Double) -> String {
+        seconds < 1 ? "\(Int(seconds * 1000))ms" : "\(Int(seconds))s"
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import MicroAppModel
+import MicroAppProtocol
+import Synchronization
+
+/// Keeps what the user granted each app, by manifest digest: a changed manifest asks again.
+public protocol AppGrants: Sendable {
+    func isGranted(_ app: InstalledApp) async -> Bool
+    func grant(_ app: InstalledApp) async throws
+}
+
+/// A pane's micro-app as its widget sees it: it waits for the dashboard's first frame, asks for
+/// the user's grant when it has none, then hands over to the engine that runs it.
+final class ManagedApp: MicroAppConnection {
+    private enum Phase {
+        case created
+        /// Started by its widget, waiting for the dashboard to begin.
+        case pending
+        case checking
+        case asking
+        case refused
+        case running
+        case stopped
+    }
+
+    private struct State {
+        var phase = Phase.created
+        var parameters: InitializeParams?
+        var wake: (@Sendable () -> Void)?
+        var status: AppStatus?
+        /// Its engine was started, so stopping it must be waited for.
+        var engineStarted = false
+    }
+
+    let app: InstalledApp
+    private let engine: any AppEngine
+    private let grants: any AppGrants
+    private let state = Mutex(State())
+    /// Told when the app may start (the runtime has begun), and when it is gone.
+    private let runtime: any RuntimeLink
+
+    init(app: InstalledApp, engine: any AppEngine, grants: any AppGrants, runtime: any RuntimeLink) {
+        self.app = app
+        self.engine = engine
+        self.grants = grants
+        self.runtime = runtime
+    }
+
+    func start(_ parameters: InitializeParams, wake: @escaping @Sendable () -> Void) {
+        state.withLock { state in
+            guard state.phase == .created else { return }
+            state.parameters = parameters
+            state.wake = wake
+            state.phase = .pending
+        }
+        runtime.register(self)
+    }
+
+    /// The dashboard's first frame is out: check the grant and run.
+    func begin() {
+        guard state.withLock({ state in
+            guard state.phase == .pending else { return false }
+            state.phase = .checking
+            return true
+        }) else { return }
+        Task {
+            let granted = await grants.isGranted(app)
+            if granted { run() } else { ask() }
+        }
+    }
+
+    func send(_ message: HostToApp) { engine.send(message) }
+
+    func takeUpdates() -> AppUpdates {
+        var updates = engine.takeUpdates()
+        state.withLock { state in
+            if let status = state.status, updates.status == nil { updates.status = status }
+            state.status = nil
+        }
+        return updates
+    }
+
+    func grant() {
+        guard state.withLock({ $0.phase == .asking || $0.phase == .refused }) else { return }
+        Task {
+            do {
+                try await grants.grant(app)
+            } catch {
+                runtime.report("could not keep the grant of \(app.id): \(error)")
+            }
+            run()
+        }
+    }
+
+    func refuse() {
+        guard state.withLock({ $0.phase == .asking }) else { return }
+        report(.refused, phase: .refused)
+    }
+
+    func restart() {
+        guard state.withLock({ $0.phase == .running }) else { return }
+        engine.restart()
+    }
+
+    func stop() {
+        let wasRunning = state.withLock { state in
+            defer { state.phase = .stopped }
+            return state.phase == .running
+        }
+        guard wasRunning else {
+            runtime.unregister(self)
+            return
+        }
+        engine.stop()
+        Task {
+            await engine.finished()
+            runtime.unregister(self)
+        }
+    }
+
+    /// Waits until nothing of the app runs.
+    func finished() async {
+        guard state.withLock({ $0.engineStarted }) else { return }
+        await engine.finished()
+    }
+
+    private func run() {
+        let start = state.withLock { state -> (InitializeParams, @Sendable () -> Void)? in
+            guard state.phase == .checking || state.phase == .asking || state.phase == .refused,
+                  let parameters = state.parameters, let wake = state.wake else { return nil }
+            state.phase = .running
+            state.engineStarted = true
+            return (parameters, wake)
+        }
+        guard let (parameters, wake) = start else { return }
+        var granted = parameters
+        granted.permissions = app.manifest.requested
+        engine.start(granted, wake: wake)
+    }
+
+    private func ask() {
+        report(.needsGrant(app.manifest.requested), phase: .asking)
+    }
+
+    private func report(_ status: AppStatus, phase: Phase) {
+        let wake = state.withLock { state -> (@Sendable () -> Void)? in
+            guard state.phase != .stopped else { return nil }
+            state.phase = phase
+            state.status = status
+            return state.wake
+        }
+        wake?()
+    }
+}
+
+/// What a managed app tells its runtime; a protocol so the app needs no main-actor hop.
+protocol RuntimeLink: Sendable {
+    func register(_ app: ManagedApp)
+    func unregister(_ app: ManagedApp)
+    func report(_ problem: String)
+}

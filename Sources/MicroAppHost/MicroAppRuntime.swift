@@ -1,0 +1,113 @@
+import Foundation
+import Logging
+import MicroAppModel
+import MicroAppProtocol
+import Synchronization
+
+/// Runs the dashboard's micro-apps: makes each pane's connection, starts them all once the first
+/// frame is out, and stops every one (and waits for it) when the dashboard closes.
+public final class MicroAppRuntime: Sendable {
+    private struct State {
+        var begun = false
+        var live: [ObjectIdentifier: ManagedApp] = [:]
+    }
+
+    private let environment: [String: String]
+    private let logDirectory: URL
+    private let grants: any AppGrants
+    private let backend: (any AppBackend)?
+    private let logger: Logger
+    private let state = Mutex(State())
+
+    /// - Parameters:
+    ///   - environment: The dashboard's; each app sees only the basic variables and those its
+    ///     manifest names.
+    ///   - logDirectory: Where each app's log goes (`ID.log`).
+    public init(environment: [String: String], logDirectory: URL, grants: any AppGrants, backend: (any AppBackend)?, logger: Logger) {
+        self.environment = environment
+        self.logDirectory = logDirectory
+        self.grants = grants
+        self.backend = backend
+        self.logger = logger
+    }
+
+    /// A new connection for a pane showing `app`; nothing runs until the widget starts it and
+    /// the runtime has begun.
+    public func connection(for app: InstalledApp) -> any MicroAppConnection {
+        let manifest = app.manifest
+        let log = AppLog(url: Self.logFile(of: app.id, in: logDirectory), limit: manifest.limits.logBytes)
+        let launch: Result<AppLaunch, LaunchError>
+        do {
+            launch = .success(try AppLaunch(manifest: manifest, folder: app.folder, hostEnvironment: environment,
+                                            extra: ["TERMCANVAS_APP_ID": app.id, "TERMCANVAS_PROTOCOL": ProtocolVersion.current.description]))
+        } catch {
+            launch = .failure(error)
+        }
+        let engine: any AppEngine = if let sample = manifest.sample {
+            SampleSession(appID: app.id, launch: launch, sample: sample, log: log)
+        } else {
+            ProcessSession(appID: app.id, launch: launch, permissions: manifest.requested, limits: manifest.limits, log: log,
+                           backend: backend)
+        }
+        return ManagedApp(app: app, engine: engine, grants: grants, runtime: Link(runtime: self))
+    }
+
+    /// Starts every app started so far, and any started from now on: call once the dashboard's
+    /// first frame is out.
+    public func begin() {
+        let pending = state.withLock { state in
+            state.begun = true
+            return Array(state.live.values)
+        }
+        pending.forEach { $0.begin() }
+    }
+
+    /// Stops every app and waits until none runs, at most `timeout` seconds.
+    public func stopAll(timeout: Double = 1.5) async {
+        let apps = state.withLock { state in
+            state.begun = false
+            return Array(state.live.values)
+        }
+        apps.forEach { $0.stop() }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                await withTaskGroup(of: Void.self) { each in
+                    for app in apps { each.addTask { await app.finished() } }
+                }
+            }
+            group.addTask { try? await Task.sleep(for: .seconds(timeout)) }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// The log file of an app.
+    public static func logFile(of id: String, in directory: URL) -> URL {
+        directory.appendingPathComponent("\(id).log")
+    }
+
+    /// An app's log, the older file first; nil when it has none.
+    public static func readLog(of id: String, in directory: URL) -> String? {
+        AppLog.read(logFile(of: id, in: directory))
+    }
+
+    private struct Link: RuntimeLink {
+        let runtime: MicroAppRuntime
+
+        func register(_ app: ManagedApp) {
+            let begun = runtime.state.withLock { state in
+                state.live[ObjectIdentifier(app)] = app
+                return state.begun
+            }
+            if begun { app.begin() }
+        }
+
+        func unregister(_ app: ManagedApp) {
+            _ = runtime.state.withLock { $0.live.removeValue(forKey: ObjectIdentifier(app)) }
+        }
+
+        func report(_ problem: String) {
+            runtime.logger.error("\(problem)")
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// A dispatch source, which libdispatch lets any thread resume or cancel, but which Swift's
+/// overlay on Linux does not mark `Sendable`.
+struct SharedSource: @unchecked Sendable {
+    let source: any DispatchSourceProtocol
+}
+
+/// Our end of an app's standard input: writes never block; what the pipe cannot take yet waits,
+/// up to `limit` bytes, and is written as the app reads.
+final class PipeWriter: Sendable {
+    private struct State {
+        var pending: [UInt8] = []
+        var source: SharedSource?
+        var closed = false
+        var closeWhenFlushed = false
+    }
+
+    /// More unread input than this means the app is not reading it.
+    static let limit = 1 << 20
+
+    private let descriptor: Int32
+    private let queue: DispatchQueue
+    private let state = Mutex(State())
+
+    init(descriptor: Int32, queue: DispatchQueue) {
+        self.descriptor = descriptor
+        self.queue = queue
+    }
+
+    deinit {
+        close()
+    }
+
+    /// - Returns: false when the bytes would pass the limit (they are dropped).
+    @discardableResult
+    func write(_ bytes: [UInt8]) -> Bool {
+        state.withLock { state in
+            guard !state.closed, !state.closeWhenFlushed else { return true }
+            guard state.pending.isEmpty else {
+                guard state.pending.count + bytes.count <= Self.limit else { return false }
+                state.pending += bytes
+                return true
+            }
+            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if written == bytes.count { return true }
+            if written < 0, errno != EAGAIN {
+                close(&state)  // the app is gone: its exit will be reported
+                return true
+            }
+            state.pending = Array(bytes[max(0, written)...])
+            watch(&state)
+            return true
+        }
+    }
+
+    /// Closes the app's input once what is pending is written.
+    func closeWhenFlushed() {
+        state.withLock { state in
+            if state.pending.isEmpty { close(&state) } else { state.closeWhenFlushed = true }
+        }
+    }
+
+    func close() {
+        state.withLock { close(&$0) }
+    }
+
+    private func watch(_ state: inout State) {
+        guard state.source == nil else { return }
+        let source = DispatchSource.makeWriteSource(fileDescriptor: descriptor, queue: queue)
+        source.setEventHandler { [weak self] in self?.flush() }
+        state.source = SharedSource(source: source)
+        source.activate()
+    }
+
+    private func flush() {
+        state.withLock { state in
+            guard !state.closed else { return }
+            let written = state.pending.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno != EAGAIN { close(&state) }
+                return
+            }
+            state.pending.removeFirst(written)
+            guard state.pending.isEmpty else { return }
+            state.source?.source.cancel()
+            state.source = nil
+            if state.closeWhenFlushed { close(&state) }
+        }
+    }
+
+    private func close(_ state: inout State) {
+        guard !state.closed else { return }
+        state.closed = true
+        state.pending = []
+        state.source?.source.cancel()
+        state.source = nil
+        Glibc.close(descriptor)
+    }
+}
+
+/// Reads one of an app's output pipes as it becomes readable, a bounded chunk at a time, on the
+/// app's queue; closes it at the end.
+final class PipeReader: Sendable {
+    static let chunk = 64 * 1024
+
+    private let source: SharedSource
+
+    /// - Parameters:
+    ///   - received: each chunk as read; an empty one at the end of the stream.
+    init(descriptor: Int32, queue: DispatchQueue, received: @escaping @Sendable ([UInt8]) -> Void) {
+        let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
+        self.source = SharedSource(source: source)
+        // The handler holds its source until the end of the stream: libdispatch lets go of both once
+        // it is cancelled, so a reader whose owner is gone still drains and closes its pipe.
+        source.setEventHandler {
+            var buffer = [UInt8](repeating: 0, count: Self.chunk)
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, Self.chunk) }
+            if count > 0 {
+                received(Array(buffer[..<count]))
+            } else if count == 0 || errno != EAGAIN && errno != EINTR {
+                received([])
+                source.cancel()
+            }
+        }
+        source.setCancelHandler { Glibc.close(descriptor) }
+        source.activate()
+    }
+
+    func cancel() {
+        source.source.cancel()
+    }
+}

@@ -1,0 +1,107 @@
+import CAppProcess
+import Foundation
+import Synchronization
+
+/// Starts micro-app processes on one thread that lives as long as the dashboard.
+///
+/// Each app is told to die with the thread that forked it (`PR_SET_PDEATHSIG`), so that thread must
+/// never end; and a fork costs the main thread a millisecond it should spend on keys.
+final class Spawner: Sendable {
+    struct Started: Sendable {
+        let pid: pid_t
+        /// The app's standard input, output and error, our ends.
+        let input: Int32
+        let output: Int32
+        let errors: Int32
+    }
+
+    static let shared = Spawner()
+
+    private let requests = Mutex<[@Sendable () -> Void]>([])
+    private let ready = DispatchSemaphore(value: 0)
+
+    private init() {
+        // A write to an app that has exited must fail with EPIPE, not kill the dashboard.
+        signal(SIGPIPE, SIG_IGN)
+        let thread = Thread { [self] in
+            while true {
+                ready.wait()
+                let work = requests.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+                work?()
+            }
+        }
+        thread.name = "termcanvas-spawner"
+        thread.start()
+    }
+
+    /// Starts `launch` with its standard streams on new pipes; `done` runs on the spawner thread.
+    func spawn(_ launch: AppLaunch, done: @escaping @Sendable (Result<Started, LaunchError>) -> Void) {
+        requests.withLock { $0.append { done(Self.start(launch)) } }
+        ready.signal()
+    }
+
+    private static func start(_ launch: AppLaunch) -> Result<Started, LaunchError> {
+        var input: [Int32] = [0, 0], output: [Int32] = [0, 0], errors: [Int32] = [0, 0]
+        guard tc_pipe(&input) == 0 else { return .failure(.failed(step: "pipe", errno: errno)) }
+        guard tc_pipe(&output) == 0 else {
+            closeAll(input)
+            return .failure(.failed(step: "pipe", errno: errno))
+        }
+        guard tc_pipe(&errors) == 0 else {
+            closeAll(input + output)
+            return .failure(.failed(step: "pipe", errno: errno))
+        }
+        var arguments: [UnsafeMutablePointer<CChar>?] = launch.arguments.map { strdup($0) } + [nil]
+        var environment: [UnsafeMutablePointer<CChar>?] = launch.environmentLines.map { strdup($0) } + [nil]
+        defer {
+            arguments.forEach { free($0) }
+            environment.forEach { free($0) }
+        }
+        let limits = tc_app_limits(data_bytes: UInt64(launch.limits.memoryBytes), open_files: UInt64(launch.limits.openFiles),
+                                   cpu_seconds: UInt64(launch.limits.cpuSeconds ?? 0))
+        var pid: pid_t = 0
+        var stage: Int32 = 0
+        let result = tc_spawn_app(launch.program, &arguments, &environment, launch.directory,
+                                  input[0], output[1], errors[1], limits, &pid, &stage)
+        closeAll([input[0], output[1], errors[1]])
+        guard result == 0 else {
+            closeAll([input[1], output[0], errors[0]])
+            return .failure(.failed(step: Self.step(stage, launch), errno: result))
+        }
+        tc_track_group(pid)
+        for descriptor in [input[1], output[0], errors[0]] {
+            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+        }
+        return .success(Started(pid: pid, input: input[1], output: output[0], errors: errors[0]))
+    }
+
+    private static func step(_ stage: Int32, _ launch: AppLaunch) -> String {
+        switch stage {
+        case TC_SPAWN_SESSION: "setsid"
+        case TC_SPAWN_STREAMS: "standard streams"
+        case TC_SPAWN_DIRECTORY: "working directory \(launch.directory)"
+        case TC_SPAWN_LIMITS: "resource limits"
+        case TC_SPAWN_EXEC: launch.program
+        default: "fork"
+        }
+    }
+
+    private static func closeAll(_ descriptors: [Int32]) {
+        for descriptor in descriptors { close(descriptor) }
+    }
+}
+
+/// Waits for an app's exit on a thread of its own (a blocking `waitid`): kills what is left of its
+/// group, runs `gone` while the exited process still holds its id (so nothing can signal a
+/// stranger that took it), then reaps it and reports its status.
+func watchExit(of pid: pid_t, gone: @escaping @Sendable () -> Void, exited: @escaping @Sendable (Int32) -> Void) {
+    let thread = Thread {
+        tc_await_exit(pid)
+        tc_untrack_group(pid)
+        gone()
+        exited(tc_reap_app(pid))
+    }
+    thread.name = "termcanvas-app-\(pid)"
+    thread.stackSize = 64 * 1024
+    thread.start()
+}

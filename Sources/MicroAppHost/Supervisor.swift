@@ -1,0 +1,470 @@
+import Foundation
+import MicroAppModel
+import MicroAppProtocol
+
+/// The life of one process micro-app as a value: inputs (its lines, its exit, timers, the user)
+/// go in, effects (bytes to write, signals, timers, updates for its pane) come out. The IO around
+/// it is `ProcessSession`; everything that decides is here, and tested as values.
+struct Supervisor {
+    enum Input: Sendable {
+        /// Start, with what `initialize` carries (the app's saved state included).
+        case start(InitializeParams)
+        /// The process started; `generation` tells its events from an earlier process's.
+        case spawned(generation: Int)
+        case spawnFailed(generation: Int, String)
+        /// A line the app wrote, read, with its length in bytes.
+        case received(generation: Int, AppToHost, bytes: Int)
+        case unreadable(generation: Int, ProtocolError, answer: HostToApp?)
+        case lineTooLong(generation: Int, bytes: Int)
+        /// Its input pipe holds too much the app has not read.
+        case inputOverflow(generation: Int)
+        case exited(generation: Int, status: Int32)
+        case timer(Timer)
+        case send(HostToApp)
+        case backendAnswered(generation: Int, id: RPCID, Result<HTTPResult, RPCError>)
+        case restart
+        case stop
+    }
+
+    enum Timer: Hashable, Sendable {
+        case startup(generation: Int)
+        case keyAnswer(generation: Int)
+        case restart(generation: Int)
+        case throttleReport
+        case terminate(generation: Int)
+        case kill(generation: Int)
+    }
+
+    enum Effect: Equatable, Sendable {
+        case spawn(generation: Int)
+        case write(HostToApp)
+        /// Closes the app's standard input (after `exit`).
+        case closeInput
+        case signalGroup(Int32)
+        case schedule(Timer, afterSeconds: Double)
+        /// The pane has news in `updates`.
+        case wake
+        case callBackend(generation: Int, id: RPCID, HTTPRequest)
+        case log(String)
+        /// Every process is gone after `stop`.
+        case finished
+    }
+
+    enum Phase: Equatable, Sendable {
+        case idle
+        case spawning
+        /// Waiting for the answer to `initialize` (request id 1 of each process).
+        case initializing
+        case running
+        case waitingToRestart
+        case stopped
+        case stopping
+        case finished
+    }
+
+    let appID: String
+    let limits: AppManifest.Limits
+    let permissions: Permissions
+    /// Seconds a key may go without a view before the pane says the app is not responding.
+    static let keyAnswerSeconds = 2.0
+    /// Crashes within this many seconds that stop the restarts.
+    static let crashWindow = 120.0
+    static let crashesToStop = 5
+    /// A process that ran this long clears the backoff.
+    static let stableSeconds = 60.0
+    static let maximumBackoff = 60.0
+    /// Calls to the backend at once; more are answered "too many requests".
+    static let concurrentCalls = 4
+    /// A publish line longer than this is refused: the event log keeps hundreds of events.
+    static let maximumPublishBytes = 8 * 1024
+    /// Publishes held for a pane that has not taken them (it is busy); more are dropped.
+    static let maximumHeldPublishes = 256
+
+    private(set) var phase: Phase = .idle
+    private(set) var generation = 0
+    private(set) var updates = AppUpdates()
+    private var parameters: InitializeParams?
+    /// A process of this supervisor runs (spawned, its exit not yet seen).
+    private var alive = false
+    /// `r` killed a hung app: start it again when its exit arrives.
+    private var restartOnExit = false
+    private var woken = false
+    private var startedAt: Date?
+    private var crashTimes: [Date] = []
+    private var consecutiveCrashes = 0
+    private var oldestUnansweredKey: Date?
+    private var keyTimerPending = false
+    private var callsInFlight: Set<RPCID> = []
+    private var publishTokens: Double
+    private var tokensAt: Date?
+    private var throttleReportPending = false
+    private var droppedSinceReport = 0
+    private var stateRefusedLogged = false
+    /// What the app would be told if it were running: kept so a restart starts from it.
+    private var size: ViewSize?
+    private var focused = false
+    private var visible = true
+
+    init(appID: String, limits: AppManifest.Limits, permissions: Permissions) {
+        self.appID = appID
+        self.limits = limits
+        self.permissions = permissions
+        publishTokens = Double(limits.publishesPerSecond)
+    }
+
+    /// Hands over what the pane has not taken yet.
+    mutating func takeUpdates() -> AppUpdates {
+        defer {
+            updates = AppUpdates()
+            woken = false
+        }
+        return updates
+    }
+
+    mutating func handle(_ input: Input, now: Date) -> [Effect] {
+        var effects: [Effect] = []
+        switch input {
+        case .start(let start):
+            guard phase == .idle else { break }
+            parameters = start
+            size = start.size
+            focused = start.focused
+            visible = start.visible
+            spawn(&effects)
+        case .spawned(let spawned):
+            guard spawned == generation else { break }
+            alive = true
+            guard phase == .spawning, var start = parameters else {
+                effects.append(.signalGroup(SIGKILL))  // stopped while it was being started
+                break
+            }
+            phase = .initializing
+            startedAt = now
+            start.size = size ?? start.size
+            start.focused = focused
+            start.visible = visible
+            effects.append(.write(.initialize(id: .number(1), start)))
+            effects.append(.schedule(.startup(generation: generation), afterSeconds: limits.startupSeconds))
+        case .spawnFailed(let failed, let reason):
+            guard failed == generation else { break }
+            if phase == .stopping {
+                phase = .finished
+                effects.append(.finished)
+                break
+            }
+            phase = .stopped
+            setStatus(.stopped("could not start: \(reason)"), &effects)
+        case .received(let from, let message, let bytes):
+            guard from == generation, phase == .initializing || phase == .running || phase == .stopping else { break }
+            receive(message, bytes: bytes, now: now, &effects)
+        case .unreadable(let from, let error, let answer):
+            guard from == generation else { break }
+            effects.append(.log("unreadable line: \(error)"))
+            if let answer { effects.append(.write(answer)) }
+        case .lineTooLong(let from, let bytes):
+            guard from == generation else { break }
+            effects.append(.log("dropped a line of \(bytes) bytes (the limit is \(LineFramer.standardLimit))"))
+        case .inputOverflow(let from):
+            guard from == generation, phase == .running || phase == .initializing else { break }
+            setStatus(.notResponding("not reading its input"), &effects)
+        case .exited(let from, let status):
+            guard from == generation else { break }
+            alive = false
+            exited(status: status, now: now, &effects)
+        case .timer(let timer):
+            fire(timer, now: now, &effects)
+        case .send(let message):
+            send(message, now: now, &effects)
+        case .backendAnswered(let from, let id, let result):
+            guard from == generation, callsInFlight.remove(id) != nil else { break }
+            switch result {
+            case .success(let answer): effects.append(.write(.httpResult(id: id, answer)))
+            case .failure(let error): effects.append(.write(.failure(id: id, error)))
+            }
+        case .restart:
+            restart(&effects)
+        case .stop:
+            stop(&effects)
+        }
+        return effects
+    }
+
+    // MARK: Starting and stopping
+
+    private mutating func spawn(_ effects: inout [Effect]) {
+        generation += 1
+        phase = .spawning
+        oldestUnansweredKey = nil
+        callsInFlight = []
+        setStatus(.starting, &effects)
+        effects.append(.spawn(generation: generation))
+    }
+
+    private mutating func restart(_ effects: inout [Effect]) {
+        switch phase {
+        case .stopped, .waitingToRestart:
+            crashTimes = []
+            consecutiveCrashes = 0
+            spawn(&effects)
+        case .initializing, .running:
+            // A hung app: killed, and started again when its exit arrives.
+            crashTimes = []
+            consecutiveCrashes = 0
+            restartOnExit = true
+            phase = .waitingToRestart
+            effects.append(.signalGroup(SIGKILL))
+        case .idle, .spawning, .stopping, .finished:
+            break
+        }
+    }
+
+    private mutating func stop(_ effects: inout [Effect]) {
+        switch phase {
+        case .initializing, .running:
+            phase = .stopping
+            effects.append(.write(.shutdown(id: .number(2))))
+            effects.append(.schedule(.terminate(generation: generation), afterSeconds: 0.3))
+        case .spawning:
+            // Killed when its start is reported; its exit or failure ends it.
+            phase = .stopping
+        case .idle, .stopped, .waitingToRestart:
+            guard alive else {
+                phase = .finished
+                effects.append(.finished)
+                return
+            }
+            // Told to leave but still there (it ignored the signal, or `r` is waiting for it).
+            phase = .stopping
+            effects.append(.signalGroup(SIGTERM))
+            effects.append(.schedule(.kill(generation: generation), afterSeconds: 0.3))
+        case .stopping, .finished:
+            break
+        }
+    }
+
+    private mutating func exited(status: Int32, now: Date, _ effects: inout [Effect]) {
+        let description = Self.describe(status)
+        switch phase {
+        case .stopping:
+            phase = .finished
+            effects.append(.finished)
+            return
+        case .waitingToRestart where restartOnExit:
+            restartOnExit = false
+            spawn(&effects)
+            return
+        case .stopped:
+            return  // e.g. an incompatible app told to leave
+        default:
+            break
+        }
+        effects.append(.log("exited: \(description)"))
+        updates.crashes.append(description)
+        if let startedAt, now.timeIntervalSince(startedAt) >= Self.stableSeconds { consecutiveCrashes = 0 }
+        consecutiveCrashes += 1
+        crashTimes = crashTimes.filter { now.timeIntervalSince($0) < Self.crashWindow } + [now]
+        if crashTimes.count >= Self.crashesToStop {
+            phase = .stopped
+            setStatus(.stopped("\(description); crashed \(crashTimes.count) times in \(Int(Self.crashWindow / 60)) minutes"), &effects)
+            return
+        }
+        let delay = min(Self.maximumBackoff, pow(2, Double(consecutiveCrashes - 1)))
+        phase = .waitingToRestart
+        setStatus(.restarting(exit: description, afterSeconds: Int(delay)), &effects)
+        effects.append(.schedule(.restart(generation: generation), afterSeconds: delay))
+    }
+
+    private mutating func fire(_ timer: Timer, now: Date, _ effects: inout [Effect]) {
+        switch timer {
+        case .startup(let from):
+            guard from == generation, phase == .initializing else { return }
+            phase = .stopped
+            effects.append(.log("no answer to initialize within \(Self.seconds(limits.startupSeconds))"))
+            setStatus(.stopped("did not answer within \(Self.seconds(limits.startupSeconds))"), &effects)
+            effects.append(.signalGroup(SIGKILL))
+        case .keyAnswer(let from):
+            keyTimerPending = false
+            guard from == generation, phase == .running, let oldest = oldestUnansweredKey else { return }
+            let waited = now.timeIntervalSince(oldest)
+            if waited >= Self.keyAnswerSeconds - 0.001 {
+                setStatus(.notResponding("no answer to a key for \(Int(Self.keyAnswerSeconds)) s"), &effects)
+            } else {
+                keyTimerPending = true
+                effects.append(.schedule(.keyAnswer(generation: generation), afterSeconds: Self.keyAnswerSeconds - waited))
+            }
+        case .restart(let from):
+            guard from == generation, phase == .waitingToRestart else { return }
+            spawn(&effects)
+        case .throttleReport:
+            throttleReportPending = false
+            guard droppedSinceReport > 0 else { return }
+            updates.throttled += droppedSinceReport
+            droppedSinceReport = 0
+            wake(&effects)
+        case .terminate(let from):
+            guard from == generation, phase == .stopping else { return }
+            effects.append(.signalGroup(SIGTERM))
+            effects.append(.schedule(.kill(generation: generation), afterSeconds: 0.3))
+        case .kill(let from):
+            guard from == generation, phase == .stopping else { return }
+            effects.append(.signalGroup(SIGKILL))
+        }
+    }
+
+    // MARK: Messages
+
+    private mutating func send(_ message: HostToApp, now: Date, _ effects: inout [Effect]) {
+        switch message {
+        case .resize(let new): size = new
+        case .focus(let new): focused = new
+        case .visible(let new): visible = new
+        default: break
+        }
+        guard phase == .running else { return }
+        if case .key = message {
+            if oldestUnansweredKey == nil { oldestUnansweredKey = now }
+            if !keyTimerPending {
+                keyTimerPending = true
+                effects.append(.schedule(.keyAnswer(generation: generation), afterSeconds: Self.keyAnswerSeconds))
+            }
+        }
+        effects.append(.write(message))
+    }
+
+    private mutating func receive(_ message: AppToHost, bytes: Int, now: Date, _ effects: inout [Effect]) {
+        switch message {
+        case .response(.number(1), let result) where phase == .initializing:
+            initialized(InitializeResult(json: result), &effects)
+        case .failure(.number(1), let error) where phase == .initializing:
+            phase = .stopped
+            setStatus(.stopped("initialize failed: \(error.message)"), &effects)
+            effects.append(.signalGroup(SIGKILL))
+        case .response(.number(2), _) where phase == .stopping:
+            effects.append(.write(.exit))
+            effects.append(.closeInput)
+        case .response, .failure:
+            break
+        case .view(let view):
+            oldestUnansweredKey = nil
+            if case .notResponding? = currentStatus { setStatus(.running, &effects) }
+            updates.view = view
+            wake(&effects)
+        case .publish(let publish):
+            self.publish(publish, bytes: bytes, now: now, &effects)
+        case .http(let id, let request):
+            guard phase == .running else { return }
+            guard permits(request.path) else {
+                effects.append(.log("refused: \(request.method) \(request.path) is not among the backend paths it declared and was granted"))
+                effects.append(.write(.failure(id: id, RPCError(code: RPCError.notPermitted, message: "not permitted: \(request.path)"))))
+                return
+            }
+            guard callsInFlight.count < Self.concurrentCalls, !callsInFlight.contains(id) else {
+                effects.append(.write(.failure(id: id, RPCError(code: RPCError.tooManyRequests,
+                                                               message: "at most \(Self.concurrentCalls) calls at once"))))
+                return
+            }
+            callsInFlight.insert(id)
+            effects.append(.callBackend(generation: generation, id: id, request))
+        case .stateSave(let state):
+            guard permissions.state else {
+                if !stateRefusedLogged { effects.append(.log("refused: state.save without the state permission")) }
+                stateRefusedLogged = true
+                return
+            }
+            guard bytes <= limits.stateBytes + 64 else {
+                effects.append(.log("refused: state of \(bytes) bytes is over its limit of \(limits.stateBytes)"))
+                return
+            }
+            updates.state = state
+            wake(&effects)
+        case .log(let entry):
+            effects.append(.log("\(entry.level): \(entry.message)"))
+        case .unknownRequest(let id, let method):
+            effects.append(.write(.failure(id: id, RPCError(code: RPCError.methodNotFound, message: "unknown method \(method)"))))
+        case .unknownNotification:
+            break
+        }
+    }
+
+    private mutating func initialized(_ result: InitializeResult, _ effects: inout [Effect]) {
+        guard let version = result.version, version.canTalk(to: .current) else {
+            phase = .stopped
+            let spoken = result.protocolVersion.isEmpty ? "no protocol version" : "protocol \(result.protocolVersion)"
+            setStatus(.stopped("speaks \(spoken); this TermCanvas speaks \(ProtocolVersion.current)"), &effects)
+            effects.append(.signalGroup(SIGKILL))
+            return
+        }
+        phase = .running
+        setStatus(.running, &effects)
+        if let view = result.view {
+            updates.view = view
+            wake(&effects)
+        }
+        // What changed while it started.
+        if let size, size != parameters?.size { effects.append(.write(.resize(size))) }
+        if focused != parameters?.focused { effects.append(.write(.focus(focused))) }
+        if visible != parameters?.visible { effects.append(.write(.visible(visible))) }
+    }
+
+    private mutating func publish(_ publish: Publish, bytes: Int, now: Date, _ effects: inout [Effect]) {
+        guard permissions.publish.contains(publish.name) else {
+            effects.append(.log("refused: publish of \(publish.name), which it did not declare or was not granted"))
+            return
+        }
+        guard bytes <= Self.maximumPublishBytes else {
+            effects.append(.log("refused: publish of \(publish.name) of \(bytes) bytes (the limit is \(Self.maximumPublishBytes))"))
+            return
+        }
+        let rate = Double(limits.publishesPerSecond)
+        if let tokensAt { publishTokens = min(rate, publishTokens + now.timeIntervalSince(tokensAt) * rate) }
+        tokensAt = now
+        guard publishTokens >= 1, updates.publishes.count < Self.maximumHeldPublishes else {
+            droppedSinceReport += 1
+            if !throttleReportPending {
+                throttleReportPending = true
+                effects.append(.schedule(.throttleReport, afterSeconds: 1))
+            }
+            return
+        }
+        publishTokens -= 1
+        updates.publishes.append(publish)
+        wake(&effects)
+    }
+
+    /// True when `path` lies under a granted backend prefix (at a segment boundary).
+    func permits(_ path: String) -> Bool {
+        let bare = path.split(separator: "?", maxSplits: 1).first.map(String.init) ?? path
+        guard !bare.split(separator: "/").contains(".."), !bare.contains("%") else { return false }
+        return permissions.http.contains { prefix in bare == prefix || bare.hasPrefix(prefix.hasSuffix("/") ? prefix : prefix + "/") }
+    }
+
+    // MARK: Status
+
+    private var currentStatus: AppStatus?
+
+    private mutating func setStatus(_ status: AppStatus, _ effects: inout [Effect]) {
+        guard status != currentStatus else { return }
+        currentStatus = status
+        updates.status = status
+        wake(&effects)
+    }
+
+    private mutating func wake(_ effects: inout [Effect]) {
+        guard !woken else { return }
+        woken = true
+        effects.append(.wake)
+    }
+
+    /// `exit 1`, `killed by signal 9 (SIGKILL)`.
+    static func describe(_ status: Int32) -> String {
+        guard status < 0 else { return "exit \(status)" }
+        let signal = -status
+        let names: [Int32: String] = [SIGKILL: "SIGKILL", SIGTERM: "SIGTERM", SIGSEGV: "SIGSEGV", SIGABRT: "SIGABRT",
+                                      SIGINT: "SIGINT", SIGBUS: "SIGBUS", SIGXCPU: "SIGXCPU", SIGPIPE: "SIGPIPE"]
+        return "killed by signal \(signal)" + (names[signal].map { " (\($0))" } ?? "")
+    }
+
+    static func seconds(_ value: Double) -> String {
+        value < 1 ? "\(Int(value * 1000)) ms" : value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+    }
+}

@@ -1,0 +1,109 @@
+/// A micro-app's manifest (`app.yaml`): who it is, how to run it, what it may do.
+public struct AppManifest: Hashable, Sendable {
+    /// Lowercase letters, digits and `-`, starting with a letter; the pane kind in layouts.
+    public var id: String
+    public var name: String
+    /// Semantic: `MAJOR.MINOR.PATCH`.
+    public var version: String
+    public var description: String
+    /// The protocol it speaks; nil for a `sample:` app, which speaks none.
+    public var protocolVersion: ProtocolVersion?
+    /// The program and its arguments; a relative program path is taken from the app's folder.
+    public var exec: [String]
+    /// Where it runs, relative to the app's folder (default: the folder itself).
+    public var workingDirectory: String
+    /// Variables of the dashboard's environment it may see, beyond the basic ones.
+    public var environment: [String]
+    /// Event names it publishes (`source.entity.action`).
+    public var publishes: [String]
+    /// Event patterns it hears (`calendar.date.selected`, `todo.*`).
+    public var subscribes: [String]
+    /// Backend path prefixes it may call through the host (`/api/todo/items`).
+    public var backend: [String]
+    /// Whether it keeps state with the layout (`state.save`).
+    public var keepsState: Bool
+    public var limits: Limits
+    public var minimumSize: ViewSize
+    /// Set for an app without the protocol: its command's output, sampled.
+    public var sample: Sample?
+
+    public init(id: String, name: String, version: String, description: String = "",
+                protocolVersion: ProtocolVersion? = .current, exec: [String], workingDirectory: String = ".",
+                environment: [String] = [], publishes: [String] = [], subscribes: [String] = [], backend: [String] = [],
+                keepsState: Bool = true, limits: Limits = Limits(), minimumSize: ViewSize = ViewSize(width: 10, height: 3),
+                sample: Sample? = nil) {
+        self.id = id
+        self.name = name
+        self.version = version
+        self.description = description
+        self.protocolVersion = protocolVersion
+        self.exec = exec
+        self.workingDirectory = workingDirectory
+        self.environment = environment
+        self.publishes = publishes
+        self.subscribes = subscribes
+        self.backend = backend
+        self.keepsState = keepsState
+        self.limits = limits
+        self.minimumSize = minimumSize
+        self.sample = sample
+    }
+
+    /// What the app asks to be granted.
+    public var requested: Permissions {
+        Permissions(publish: publishes, subscribe: subscribes, http: backend, state: keepsState)
+    }
+
+    /// The bounds an app runs within.
+    public struct Limits: Hashable, Sendable {
+        /// How long `initialize` may take to be answered.
+        public var startupSeconds: Double = 5
+        /// Heap and private mappings (RLIMIT_DATA).
+        public var memoryBytes: Int = 512 * 1024 * 1024
+        public var openFiles: Int = 64
+        /// CPU seconds in all (RLIMIT_CPU); nil for none, as a long-running app adds up.
+        public var cpuSeconds: Int?
+        /// Publishes a second; the rest are dropped and reported as `canvas.app.throttled`.
+        public var publishesPerSecond: Int = 20
+        /// The largest state `state.save` may keep, as JSON.
+        public var stateBytes: Int = 64 * 1024
+        /// The app's log file (its stderr and `log` lines); the older half is dropped past it.
+        public var logBytes: Int = 1024 * 1024
+
+        public init() {}
+    }
+
+    /// How a `sample:` app runs and shows its command.
+    public struct Sample: Hashable, Sendable {
+        public enum Show: String, Hashable, Sendable, CaseIterable {
+            /// The output's lines.
+            case text
+            /// The first number of the output as a percentage, the rest of its first line as the label.
+            case gauge
+            /// The first number of each run, as a line of the last values.
+            case sparkline
+        }
+
+        /// Seconds between runs; a run still going at the next one is killed.
+        public var everySeconds: Double
+        public var show: Show
+
+        public init(everySeconds: Double, show: Show) {
+            self.everySeconds = everySeconds
+            self.show = show
+        }
+    }
+
+    /// True for a valid id: 1–32 of `a-z`, `0-9`, `-`, starting with a letter.
+    public static func isValidID(_ id: String) -> Bool {
+        guard let first = id.unicodeScalars.first, ("a"..."z").contains(first), id.unicodeScalars.count <= 32 else { return false }
+        return id.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
+    }
+
+    /// True for `MAJOR.MINOR.PATCH` with an optional `-pre` or `+build` part.
+    public static func isValidVersion(_ version: String) -> Bool {
+        let core = version.split(whereSeparator: { $0 == "-" || $0 == "+" }).first ?? ""
+        let parts = core.split(separator: ".", omittingEmptySubsequences: false)
+        return version.count <= 64 && parts.count == 3 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isASCII) && Int($0) != nil }
+    }
+}

@@ -1,0 +1,124 @@
+/// A whole view with its revision; a view of a revision the host already drew changes nothing.
+public struct ViewUpdate: Hashable, Sendable {
+    public let revision: Int
+    public let root: ViewNode
+
+    public init(revision: Int, root: ViewNode) {
+        self.revision = revision
+        self.root = root
+    }
+
+    init(json: JSONValue) {
+        self.init(revision: json["revision"]?.int ?? 0, root: ViewNode(json: json["root"] ?? .null))
+    }
+}
+
+/// What an app says about itself in answer to `initialize`.
+public struct InitializeResult: Hashable, Sendable {
+    /// The protocol version the app speaks, as it wrote it.
+    public let protocolVersion: String
+    /// The capabilities it declares, kept as sent (`{"keys": true}`); unknown ones are ignored.
+    public let capabilities: JSONValue
+    public let view: ViewUpdate?
+
+    public init(json: JSONValue) {
+        protocolVersion = json["protocol"]?.string ?? json["protocol"]?.displayText ?? ""
+        capabilities = json["capabilities"] ?? .object([:])
+        view = json["view"].map(ViewUpdate.init(json:))
+    }
+
+    /// Nil when the version is unreadable; compare with `ProtocolVersion.current`.
+    public var version: ProtocolVersion? { ProtocolVersion(protocolVersion) }
+}
+
+/// An event an app asks the host to publish on the canvas bus.
+public struct Publish: Hashable, Sendable {
+    public let name: String
+    public let summary: String?
+    public let payload: JSONValue
+
+    public init(name: String, summary: String?, payload: JSONValue) {
+        self.name = name
+        self.summary = summary
+        self.payload = payload
+    }
+}
+
+/// A call an app asks the host to make to its backend, with the user's token.
+public struct HTTPRequest: Hashable, Sendable {
+    public let method: String
+    /// Starts with `/`; may carry a query.
+    public let path: String
+    public let body: JSONValue?
+
+    public init(method: String, path: String, body: JSONValue?) {
+        self.method = method
+        self.path = path
+        self.body = body
+    }
+
+    public static let methods: Set<String> = ["GET", "POST", "PUT", "PATCH", "DELETE"]
+}
+
+/// A line for the app's own log.
+public struct LogEntry: Hashable, Sendable {
+    public let level: String
+    public let message: String
+
+    public init(level: String, message: String) {
+        self.level = level
+        self.message = message
+    }
+}
+
+/// Everything an app may send the host.
+public enum AppToHost: Hashable, Sendable {
+    case view(ViewUpdate)
+    case publish(Publish)
+    case http(id: RPCID, HTTPRequest)
+    case stateSave(JSONValue)
+    case log(LogEntry)
+    /// An answer to one of the host's requests (`initialize`, `shutdown`).
+    case response(id: RPCID, result: JSONValue)
+    case failure(id: RPCID?, RPCError)
+    /// A request of a method the host does not know; answered with "method not found".
+    case unknownRequest(id: RPCID, method: String)
+    /// A notification the host does not know; ignored.
+    case unknownNotification(method: String)
+
+    init(_ message: RPCMessage) throws(ProtocolError) {
+        switch message {
+        case .response(let id, let result):
+            self = .response(id: id, result: result)
+        case .failure(let id, let error):
+            self = .failure(id: id, error)
+        case .notification(let method, let params):
+            switch method {
+            case "view":
+                guard params["root"] != nil else { throw .invalidParams(method: method, "\"root\" is missing") }
+                self = .view(ViewUpdate(json: params))
+            case "bus.publish":
+                guard let name = params["name"]?.string else { throw .invalidParams(method: method, "\"name\" must be a string") }
+                self = .publish(Publish(name: name, summary: params["summary"]?.string, payload: params["payload"] ?? .null))
+            case "state.save":
+                self = .stateSave(params["state"] ?? .null)
+            case "log":
+                self = .log(LogEntry(level: params["level"]?.string ?? "info", message: params["message"]?.displayText ?? ""))
+            default:
+                self = .unknownNotification(method: method)
+            }
+        case .request(let id, let method, let params):
+            guard method == "http" else {
+                self = .unknownRequest(id: id, method: method)
+                return
+            }
+            guard let verb = params["method"]?.string?.uppercased(), HTTPRequest.methods.contains(verb) else {
+                throw .invalidParams(method: method, "\"method\" must be one of \(HTTPRequest.methods.sorted().joined(separator: ", "))")
+            }
+            guard let path = params["path"]?.string, path.hasPrefix("/") else {
+                throw .invalidParams(method: method, "\"path\" must start with /")
+            }
+            self = .http(id: id, HTTPRequest(method: verb, path: path, body: params["body"]))
+        }
+    }
+}

@@ -1,0 +1,242 @@
+import CanvasCore
+import CanvasUI
+import Foundation
+import MicroAppModel
+import MicroAppProtocol
+
+/// The pane of any micro-app that is not compiled in: a process speaking the micro-app protocol
+/// or a sampled command. It draws the app's view tree, sends it keys, sizes, focus and the bus
+/// events it subscribed to, and publishes what it is allowed to; it never waits for it.
+public struct MicroAppWidget: Widget {
+    /// A catalog entry for an installed app; `connect` makes each pane's connection.
+    public static func descriptor(for app: InstalledApp,
+                                  connect: @escaping @MainActor @Sendable (InstalledApp) -> any MicroAppConnection) -> WidgetDescriptor {
+        WidgetDescriptor(kind: AppKind(app.id), name: app.manifest.name, summary: app.manifest.description,
+                         version: app.manifest.version) { config, state in
+            MicroAppWidget(app: app, connection: connect(app), config: config, state: state)
+        }
+    }
+
+    let app: InstalledApp
+    private let connection: any MicroAppConnection
+    private let settings: WidgetValues
+    private(set) var status: AppStatus = .waiting
+    private(set) var view: ViewUpdate?
+    private var savedState: JSONValue
+    /// The text of each `input` node as the user edits it; its first node has the keys.
+    private var inputs: [String: TextField] = [:]
+    private var size = Size.zero
+    private var focused = false
+    private var context: WidgetContext?
+
+    public init(app: InstalledApp, connection: any MicroAppConnection, config: WidgetValues = [:], state: WidgetValues = [:]) {
+        self.app = app
+        self.connection = connection
+        settings = config
+        savedState = state["app"].flatMap { try? JSONDecoder().decode(JSONValue.self, from: Data($0.utf8)) } ?? .null
+    }
+
+    private var manifest: AppManifest { app.manifest }
+
+    public var title: String {
+        switch status {
+        case .waiting, .running: manifest.name
+        case .starting: "\(manifest.name) · starting"
+        case .needsGrant: "\(manifest.name) · asks for permission"
+        case .refused: "\(manifest.name) · not allowed"
+        case .notResponding: "\(manifest.name) · not responding"
+        case .restarting(let exit, _): "\(manifest.name) · \(exit), restarting"
+        case .stopped: "\(manifest.name) · stopped"
+        }
+    }
+
+    public var subscriptions: [EventPattern] { manifest.subscribes.compactMap(EventPattern.init) }
+    public var capturesText: Bool { focused && status == .running && focusedInput != nil }
+    public var config: WidgetValues { settings }
+
+    public var state: WidgetValues {
+        guard manifest.keepsState, savedState != .null, let data = try? JSONEncoder().encode(savedState) else { return [:] }
+        return ["app": String(decoding: data, as: UTF8.self)]
+    }
+
+    public mutating func mount(_ context: WidgetContext) throws {
+        self.context = context
+        let parameters = InitializeParams(
+            instance: "\(manifest.id)-\(context.pane.rawValue)", appID: manifest.id, appVersion: manifest.version,
+            size: ViewSize(width: size.width, height: size.height), focused: focused, visible: true,
+            themeName: "", roles: ThemeRole.allCases.map(\.rawValue), settings: .object(settings.mapValues(JSONValue.string)),
+            state: manifest.keepsState ? savedState : .null, permissions: .none)
+        connection.start(parameters, wake: context.notify)
+    }
+
+    public mutating func unmount() {
+        connection.stop()
+    }
+
+    public mutating func resize(to size: Size) {
+        self.size = size
+        connection.send(.resize(ViewSize(width: size.width, height: size.height)))
+    }
+
+    public mutating func focusChanged(to focused: Bool) {
+        self.focused = focused
+        connection.send(.focus(focused))
+    }
+
+    public mutating func visibilityChanged(to visible: Bool) {
+        connection.send(.visible(visible))
+    }
+
+    public mutating func handle(_ input: InputEvent) throws -> InputDisposition {
+        guard case .key(let key) = input else { return .ignored }
+        switch status {
+        case .needsGrant, .refused:
+            if key == .char("y") {
+                connection.grant()
+            } else if key == .char("n"), case .needsGrant = status {
+                connection.refuse()
+            } else {
+                return .ignored
+            }
+            return .handled
+        case .stopped:
+            guard key == .char("r") else { return .ignored }
+            connection.restart()
+            return .handled
+        case .notResponding:
+            guard key == .char("r") else { return forward(key) }
+            connection.restart()
+            return .handled
+        case .running:
+            return forward(key)
+        case .waiting, .starting, .restarting:
+            return .ignored
+        }
+    }
+
+    /// Sends a key to the app, or edits its input field, whose Enter sends `input.submit`.
+    private mutating func forward(_ key: Key) -> InputDisposition {
+        if let id = focusedInput {
+            if key == .enter {
+                let text = inputs[id]?.text ?? ""
+                inputs[id] = TextField("")
+                connection.send(.inputSubmit(id: id, value: text))
+                return .handled
+            }
+            var field = inputs[id] ?? TextField("")
+            if field.edit(key) {
+                inputs[id] = field
+                return .handled
+            }
+        }
+        connection.send(.key(name: key.name, text: key.text.map(String.init)))
+        return .handled
+    }
+
+    public mutating func receive(_ event: CanvasEvent) throws {
+        let source = event.source.map { "pane:\($0.rawValue)" } ?? "canvas"
+        connection.send(.busEvent(BusEventParams(
+            name: event.name.rawValue, source: source, time: Self.iso(event.time), summary: event.summary,
+            payload: Self.payload(of: event.payload))))
+    }
+
+    public mutating func notified() throws {
+        let updates = connection.takeUpdates()
+        if let status = updates.status { self.status = status }
+        if let view = updates.view {
+            self.view = view
+            adoptInputs(of: view.root)
+        }
+        if let state = updates.state { savedState = state }
+        for publish in updates.publishes {
+            guard let name = EventName(rawValue: publish.name) else { continue }
+            context?.publish(AppEventPublished(eventName: name, app: manifest.id, payload: publish.payload,
+                                               summary: publish.summary ?? ""))
+        }
+        if updates.throttled > 0 { context?.publish(AppThrottled(app: manifest.id, dropped: updates.throttled)) }
+        for crash in updates.crashes { context?.publish(AppCrashed(app: manifest.id, status: crash)) }
+    }
+
+    public func render(into buffer: inout Buffer, theme: Theme, focused: Bool) {
+        let minimum = manifest.minimumSize
+        guard buffer.size.width >= minimum.width, buffer.size.height >= minimum.height else {
+            buffer.write("Needs at least \(minimum.width)×\(minimum.height)", at: .zero, style: theme[.muted])
+            return
+        }
+        let message = statusLines
+        let area = Rect(x: 0, y: 0, width: buffer.size.width, height: buffer.size.height - message.count)
+        if let view, !area.isEmpty {
+            ViewRenderer(theme: theme, focused: focused, inputs: inputs).draw(view.root, in: area, into: &buffer)
+        } else if view == nil, case .running = status {
+            buffer.write("Waiting for its first view…", at: .zero, style: theme[.muted])
+        }
+        let top = view == nil ? 0 : area.height
+        for (row, line) in message.enumerated() {
+            let y = top + row
+            guard y < buffer.size.height else { break }
+            buffer.write(line.text, at: Point(x: 0, y: y), style: theme[line.role])
+        }
+    }
+
+    /// What the pane says about the app beside (or instead of) its view.
+    private var statusLines: [(text: String, role: ThemeRole)] {
+        switch status {
+        case .waiting, .running:
+            return []
+        case .starting:
+            return view == nil ? [("Starting…", .muted)] : []
+        case .needsGrant(let asked):
+            var lines: [(String, ThemeRole)] = [("\(manifest.name) \(manifest.version) asks to:", .heading)]
+            lines.append(("• publish: " + (asked.publish.isEmpty ? "nothing" : asked.publish.joined(separator: ", ")), .text))
+            lines.append(("• hear: " + (asked.subscribe.isEmpty ? "nothing" : asked.subscribe.joined(separator: ", ")), .text))
+            lines.append(("• call: " + (asked.http.isEmpty ? "nothing" : asked.http.joined(separator: ", ")), .text))
+            lines.append(("• keep state with the layout: " + (asked.state ? "yes" : "no"), .text))
+            lines.append(("It runs as a program with your rights and can read your files.", .warning))
+            lines.append(("y allows · n refuses", .accent))
+            return lines
+        case .refused:
+            return [("Not allowed to run.", .warning), ("y allows it · Ctrl-E x removes the pane", .muted)]
+        case .notResponding(let reason):
+            return [("Not responding: \(reason) · r restarts it", .warning)]
+        case .restarting(let exit, let delay):
+            return [("\(exit); restarting in \(delay) s", .warning)]
+        case .stopped(let reason):
+            return [("Stopped: \(reason)", .error), ("r starts it again", .muted)]
+        }
+    }
+
+    /// The first `input` node of the view, which gets the keys.
+    private var focusedInput: String? { view.flatMap { Self.firstInput(in: $0.root) } }
+
+    /// Keeps the text being edited in fields that stay; a new field starts from the app's value.
+    private mutating func adoptInputs(of root: ViewNode) {
+        var kept: [String: TextField] = [:]
+        Self.forEachInput(in: root) { id, value in kept[id] = inputs[id] ?? TextField(value) }
+        inputs = kept
+    }
+
+    private static func firstInput(in node: ViewNode) -> String? {
+        var first: String?
+        forEachInput(in: node) { id, _ in if first == nil { first = id } }
+        return first
+    }
+
+    private static func forEachInput(in node: ViewNode, _ body: (String, String) -> Void) {
+        switch node {
+        case .input(let id, let value, _, _): body(id, value)
+        case .stack(_, let children): children.forEach { forEachInput(in: $0.node, body) }
+        default: break
+        }
+    }
+
+    /// An event's payload as JSON: a micro-app's as it sent it, a built-in event's encoded.
+    static func payload(of event: any BusEvent) -> JSONValue {
+        if let published = event as? AppEventPublished { return published.payload }
+        guard let encodable = event as? any Encodable, let data = try? JSONEncoder().encode(encodable) else { return .null }
+        return (try? JSONDecoder().decode(JSONValue.self, from: data)) ?? .null
+    }
+
+    private static func iso(_ date: Date) -> String {
+        ISO8601DateFormatter.string(from: date, timeZone: .gmt, formatOptions: [.withInternetDateTime, .withFractionalSeconds])
+    }
+}

@@ -23,6 +23,10 @@ public struct Paths: Sendable {
     /// The micro-app server's log, standalone or local.
     public var bffLogFile: URL { stateDirectory.appendingPathComponent("bff.log") }
     public var layoutDatabase: URL { dataDirectory.appendingPathComponent("layouts.sqlite") }
+    /// Micro-apps the user installed, one folder each (`termcanvas apps add`).
+    public var appsDirectory: URL { configDirectory.appendingPathComponent("apps") }
+    /// Each micro-app's own log (its stderr and `log` lines).
+    public var appLogDirectory: URL { stateDirectory.appendingPathComponent("apps") }
     /// The micro-app server's own data (its database and signing secret).
     public var bffDirectory: URL { dataDirectory.appendingPathComponent("bff") }
 

@@ -44,6 +44,13 @@ extension LayoutStore {
                 t.column("value", .text).notNull()
             }
         }
+        migrator.registerMigration("v2: micro-app grants") { db in
+            try db.create(table: "appGrant") { t in
+                t.primaryKey("app", .text)
+                t.column("digest", .text).notNull()
+                t.column("grantedAt", .datetime).notNull()
+            }
+        }
         return migrator
     }
 }

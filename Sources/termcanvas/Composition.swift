@@ -20,6 +20,11 @@ struct Composition {
         self.logger = logger
     }
 
+    /// Adds a problem for the status bar.
+    mutating func note(_ notice: Notice) {
+        notices.append(notice)
+    }
+
     /// Opens the layout database; when it cannot be used, a throwaway one keeps the dashboard running.
     mutating func openStore() -> LayoutStore {
         do {

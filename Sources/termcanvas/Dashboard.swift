@@ -5,6 +5,7 @@ import CanvasUI
 import CommandSupport
 import Foundation
 import Logging
+import MicroAppHost
 import MicroAppModel
 import NcursesTerminal
 import Widgets
@@ -49,13 +50,22 @@ struct Dashboard: AsyncParsableCommand {
         let library = composition.library(store: store, adaptTheme: { $0 })
         let canvas = try composition.startingCanvas(option: options.layout, library: library)
         let baseTheme = try composition.startingTheme(option: options.theme, library: library)
+        let installed = InstalledApps(paths: paths)
+        for problem in installed.problems {
+            logger.warning("micro-app not loaded", metadata: ["problem": "\(problem)"])
+            composition.note(.error("Micro-app not loaded: \(problem)"))
+        }
+        let backend = BackendRelay()
+        let runtime = MicroAppRuntime(environment: ProcessInfo.processInfo.environment, logDirectory: paths.appLogDirectory,
+                                      grants: StoredGrants(store: store, logger: logger), backend: backend, logger: logger)
 
         let terminal = try NcursesTerminal(options: .init(colors: !noColor))
         defer { terminal.stop() }
         let adapt = Composition.themeAdapter(colors: terminal.colorCount, noColor: noColor)
         let fitted = composition.library(store: store, adaptTheme: adapt)
         let host = composition.makeHost(canvas: canvas, theme: adapt(baseTheme), today: options.fixedToday,
-                                        size: terminal.size, library: fitted, catalog: .standard(commands: link.commands),
+                                        size: terminal.size, library: fitted,
+                                        catalog: .standard(commands: link.commands, apps: installed.descriptors(runtime: runtime)),
                                         effects: effects)
         let standardCatalog = host.catalog
         let registry = host.bus.subscribe(to: RegistryLoaded.self) { loaded, _ in
@@ -72,16 +82,21 @@ struct Dashboard: AsyncParsableCommand {
         // and the widgets' first requests are answered from the cache: that work would compete with
         // drawing them. Until the server answers, the widgets show the offline cache.
         await AppLoop.run(host, on: terminal) {
+            runtime.begin()
             link.sync.connect(afterQueuedCommands: {
                 do {
                     let target = if let remote { remote } else { try await connector.connectLocal().value }
-                    return link.client(for: target, logger: logger)
+                    let client = link.client(for: target, logger: logger)
+                    backend.use(client)
+                    return client
                 } catch {
                     effects.post(.notice(.error("Micro-app server unavailable: \(error)")))
                     return nil
                 }
             })
         }
+        // No micro-app outlives the dashboard: each is asked to shut down, then signalled.
+        await runtime.stopAll()
         await link.sync.stop()
         host.shutdown()
         await host.effects.drain()

@@ -36,7 +36,9 @@ struct Render: AsyncParsableCommand {
                                           adaptTheme: Composition.themeAdapter(colors: 256, noColor: !ansi))
         let canvas = try composition.startingCanvas(option: options.layout, library: library)
         let theme = try composition.startingTheme(option: options.theme, library: library)
-        let host = composition.makeHost(canvas: canvas, theme: theme, today: options.fixedToday, size: size, library: nil)
+        let apps = InstalledApps(paths: paths).inertDescriptors
+        let host = composition.makeHost(canvas: canvas, theme: theme, today: options.fixedToday, size: size, library: nil,
+                                        catalog: .standard(commands: .none, apps: apps))
         defer { host.shutdown() }
         let frame = host.compose()
         return ansi ? frame.ansiLines() : frame.text.components(separatedBy: "\n")

@@ -1,0 +1,106 @@
+import CanvasCore
+import CanvasFiles
+import CanvasUI
+import CommandSupport
+import Foundation
+import HTTPClient
+import LayoutStore
+import Logging
+import MicroAppHost
+import MicroAppModel
+import MicroAppProtocol
+import Synchronization
+import Widgets
+
+/// The micro-apps installed on this machine, as the dashboard offers them.
+struct InstalledApps {
+    let apps: [InstalledApp]
+    /// A message for each manifest that could not be read.
+    let problems: [String]
+
+    init(paths: Paths) {
+        (apps, problems) = AppFolders.standard(configDirectory: paths.configDirectory, executable: Paths.executable).scan()
+    }
+
+    /// Catalog entries whose panes run their app through `runtime`.
+    @MainActor
+    func descriptors(runtime: MicroAppRuntime) -> [WidgetDescriptor] {
+        apps.map { MicroAppWidget.descriptor(for: $0, connect: { runtime.connection(for: $0) }) }
+    }
+
+    /// Catalog entries whose panes never start their app (`termcanvas render`).
+    @MainActor
+    var inertDescriptors: [WidgetDescriptor] {
+        apps.map { MicroAppWidget.descriptor(for: $0, connect: { _ in InertConnection() }) }
+    }
+}
+
+extension WidgetCatalog {
+    /// The built-in widgets, then the installed micro-apps.
+    static func standard(commands: AppCommands, apps: [WidgetDescriptor]) -> WidgetCatalog {
+        WidgetCatalog(standard(commands: commands).descriptors + apps)
+    }
+}
+
+/// Grants kept in the layout database, by manifest digest.
+struct StoredGrants: AppGrants {
+    let store: LayoutStore
+    let logger: Logger
+
+    func isGranted(_ app: InstalledApp) async -> Bool {
+        do {
+            return try store.grant(of: app.id)?.digest == app.digest
+        } catch {
+            logger.error("could not read the grant of a micro-app", metadata: ["app": "\(app.id)", "error": "\(error)"])
+            return false
+        }
+    }
+
+    func grant(_ app: InstalledApp) async throws {
+        try store.grant(app: app.id, digest: app.digest)
+    }
+}
+
+/// Makes micro-apps' `http` calls with the dashboard's client (and so its token) once the server
+/// is connected; the token never leaves this process.
+final class BackendRelay: AppBackend {
+    private let client = Mutex<HTTPClient?>(nil)
+    /// An answer longer than this is refused: it goes back to the app as one protocol line.
+    static let answerLimit = 192 * 1024
+
+    func use(_ client: HTTPClient) {
+        self.client.withLock { $0 = client }
+    }
+
+    func call(_ request: HTTPRequest) async -> Result<HTTPResult, RPCError> {
+        guard let client = client.withLock({ $0 }) else {
+            return .failure(RPCError(code: RPCError.backendUnavailable, message: "the micro-app server is not connected yet"))
+        }
+        var body: [UInt8]?
+        if let json = request.body, let data = try? JSONEncoder().encode(json) { body = Array(data) }
+        let headers = body == nil ? [] : [(name: "Content-Type", value: "application/json")]
+        do {
+            let response = try await client.send(HTTPClient.Request(HTTPClient.Method(rawValue: request.method), request.path,
+                                                                    headers: headers, body: body))
+            guard response.body.count <= Self.answerLimit else {
+                return .failure(RPCError(code: RPCError.backendUnavailable, message: "the answer is over \(Self.answerLimit) bytes"))
+            }
+            let answer = (try? JSONDecoder().decode(JSONValue.self, from: Data(response.body)))
+                ?? .string(String(decoding: response.body, as: UTF8.self))
+            return .success(HTTPResult(status: response.status, body: answer))
+        } catch {
+            return .failure(RPCError(code: RPCError.backendUnavailable, message: "\(error)"))
+        }
+    }
+}
+
+/// A connection that never starts its app: `termcanvas render` draws panes, it runs nothing.
+final class InertConnection: MicroAppConnection {
+    func start(_ parameters: InitializeParams, wake: @escaping @Sendable () -> Void) {}
+    func send(_ message: HostToApp) {}
+    func takeUpdates() -> AppUpdates { AppUpdates() }
+    func grant() {}
+    func refuse() {}
+    func restart() {}
+    func stop() {}
+}

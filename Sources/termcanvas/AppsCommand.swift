@@ -1,0 +1,170 @@
+import ArgumentParser
+import CanvasFiles
+import CommandSupport
+import Foundation
+import LayoutStore
+import MicroAppHost
+import MicroAppModel
+import PrivateFiles
+
+/// `termcanvas apps …`: the micro-apps installed on this machine and what they may do. Quiet on
+/// success; errors on stderr with a non-zero exit status.
+struct AppsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "apps",
+        abstract: "List, add, remove, grant, revoke micro-apps and read their logs.",
+        discussion: "A process micro-app runs with your rights: it can read your files. Grant only apps you trust.",
+        subcommands: [List.self, Add.self, Remove.self, Grant.self, Revoke.self, Log.self]
+    )
+
+    static var paths: Paths { Paths(environment: ProcessInfo.processInfo.environment) }
+
+    static func folders(_ paths: Paths) -> AppFolders {
+        AppFolders.standard(configDirectory: paths.configDirectory, executable: Paths.executable)
+    }
+
+    static func store(_ paths: Paths) throws -> LayoutStore {
+        try LayoutStore.open(at: paths.layoutDatabase).store
+    }
+
+    /// The installed app of `id`, or an error that says what is installed.
+    static func app(_ id: String, in paths: Paths) throws -> InstalledApp {
+        let found = folders(paths).scan()
+        guard let app = found.apps.first(where: { $0.id == id }) else {
+            let known = found.apps.map(\.id).joined(separator: ", ")
+            throw AppsError("no micro-app '\(TerminalText.safe(id))' is installed" + (known.isEmpty ? "" : " (installed: \(known))"))
+        }
+        return app
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the installed micro-apps and whether they may run.")
+
+        func run() async throws {
+            let paths = AppsCommand.paths
+            let found = AppsCommand.folders(paths).scan()
+            let store = try AppsCommand.store(paths)
+            for app in found.apps {
+                let grant = try store.grant(of: app.id)
+                let allowed = grant == nil ? "not granted" : grant?.digest == app.digest ? "granted" : "manifest changed since granted"
+                let kind = app.manifest.sample.map { "sample every \(Int($0.everySeconds)) s" } ?? "protocol \(app.manifest.protocolVersion?.description ?? "?")"
+                let fields = [app.id, app.manifest.version, app.manifest.name, kind, app.isShipped ? "shipped" : "user", allowed,
+                              app.folder.path]
+                print(fields.map(TerminalText.safe).joined(separator: "\t"))
+            }
+            for problem in found.problems { FileHandle.standardError.write(Data("termcanvas: \(TerminalText.safe(problem))\n".utf8)) }
+            if !found.problems.isEmpty { throw ExitCode.failure }
+        }
+    }
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Install the micro-app in PATH (a folder with an app.yaml) for this user.")
+
+        @Argument(help: "The app's folder, or its app.yaml.") var path: String
+        @Flag(help: "Replace an installed app of the same id.") var replace = false
+
+        func run() async throws {
+            var source = URL(fileURLWithPath: path).standardizedFileURL
+            if source.lastPathComponent == AppFolders.manifestName { source.deleteLastPathComponent() }
+            guard FileManager.default.fileExists(atPath: source.appendingPathComponent(AppFolders.manifestName).path) else {
+                throw AppsError("\(TerminalText.safe(source.path)) has no \(AppFolders.manifestName)")
+            }
+            let app = try AppFolders.read(source, isShipped: false)
+            let paths = AppsCommand.paths
+            let target = paths.appsDirectory.appendingPathComponent(app.id)
+            if FileManager.default.fileExists(atPath: target.path) {
+                guard replace else { throw AppsError("\(app.id) is already installed in \(target.path); --replace replaces it") }
+                try FileManager.default.removeItem(at: target)
+            }
+            try PrivatePath.makeDirectory(paths.appsDirectory)
+            try Self.copy(source, to: target)
+        }
+
+        /// Copies a folder, each directory 0700 and each file readable only by its owner
+        /// (executables stay executable).
+        static func copy(_ source: URL, to target: URL) throws {
+            try PrivatePath.makeDirectory(target)
+            for name in try FileManager.default.contentsOfDirectory(atPath: source.path) {
+                let from = source.appendingPathComponent(name)
+                let to = target.appendingPathComponent(name)
+                let attributes = try FileManager.default.attributesOfItem(atPath: from.path)
+                switch attributes[.type] as? FileAttributeType {
+                case .typeDirectory?:
+                    try copy(from, to: to)
+                case .typeRegular?:
+                    try FileManager.default.copyItem(at: from, to: to)
+                    let mode = (attributes[.posixPermissions] as? Int ?? 0o600) & 0o100 == 0 ? 0o600 : 0o700
+                    try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: to.path)
+                default:
+                    throw AppsError("\(TerminalText.safe(from.path)): only plain files and folders are copied")
+                }
+            }
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Uninstall a micro-app this user added, and forget its grant.")
+
+        @Argument(help: "The app's id.") var id: String
+
+        func run() async throws {
+            let paths = AppsCommand.paths
+            let app = try AppsCommand.app(id, in: paths)
+            guard !app.isShipped else {
+                throw AppsError("\(app.id) is shipped with TermCanvas and cannot be removed; `termcanvas apps revoke \(app.id)` stops it running")
+            }
+            try FileManager.default.removeItem(at: app.folder)
+            try AppsCommand.store(paths).revokeGrant(of: app.id)
+        }
+    }
+
+    struct Grant: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Let a micro-app run with what its manifest asks for (until the manifest changes).")
+
+        @Argument(help: "The app's id.") var id: String
+
+        func run() async throws {
+            let paths = AppsCommand.paths
+            let app = try AppsCommand.app(id, in: paths)
+            try AppsCommand.store(paths).grant(app: app.id, digest: app.digest)
+        }
+    }
+
+    struct Revoke: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Take back a micro-app's grant: it asks again before it runs.")
+
+        @Argument(help: "The app's id.") var id: String
+
+        func run() async throws {
+            let paths = AppsCommand.paths
+            guard try AppsCommand.store(paths).revokeGrant(of: id) else {
+                throw AppsError("\(TerminalText.safe(id)) has no grant")
+            }
+        }
+    }
+
+    struct Log: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print a micro-app's log: its standard error and what it logged.")
+
+        @Argument(help: "The app's id.") var id: String
+
+        func run() async throws {
+            let paths = AppsCommand.paths
+            let app = try AppsCommand.app(id, in: paths)
+            guard let text = MicroAppRuntime.readLog(of: app.id, in: paths.appLogDirectory) else {
+                throw AppsError("\(app.id) has no log yet")
+            }
+            for line in text.split(separator: "\n") { print(TerminalText.safe(String(line))) }
+        }
+    }
+}
+
+struct AppsError: Error, CustomStringConvertible {
+    let description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}

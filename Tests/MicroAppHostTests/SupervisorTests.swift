@@ -1,0 +1,248 @@
+import Foundation
+@testable import MicroAppHost
+import MicroAppModel
+import MicroAppProtocol
+import Testing
+
+/// A supervisor driven by hand, with a clock the test moves.
+struct Drive {
+    var supervisor: Supervisor
+    var now = Date(timeIntervalSince1970: 1_000_000)
+    var effects: [Supervisor.Effect] = []
+
+    init(limits: AppManifest.Limits = AppManifest.Limits(),
+         permissions: Permissions = Permissions(publish: ["probe.thing.done"], http: ["/api/todo/items"], state: true)) {
+        supervisor = Supervisor(appID: "probe", limits: limits, permissions: permissions)
+    }
+
+    @discardableResult
+    mutating func handle(_ input: Supervisor.Input, after seconds: Double = 0) -> [Supervisor.Effect] {
+        now += seconds
+        effects = supervisor.handle(input, now: now)
+        return effects
+    }
+
+    static let parameters = InitializeParams(
+        instance: "probe-1", appID: "probe", appVersion: "1.0.0", size: ViewSize(width: 20, height: 5), focused: false,
+        visible: true, themeName: "dark", roles: ["text"], settings: .object([:]), state: .null, permissions: .none)
+
+    /// Started, spawned and initialized: running generation `generation`.
+    mutating func run(view: Bool = true) {
+        handle(.start(Self.parameters))
+        handle(.spawned(generation: supervisor.generation))
+        let result: JSONValue = view ? .object(["protocol": "1.0", "view": .object(["revision": 1, "root": .object(["type": "text"])])])
+            : .object(["protocol": "1.0"])
+        handle(.received(generation: supervisor.generation, .response(id: .number(1), result: result), bytes: 50))
+        _ = supervisor.takeUpdates()
+    }
+
+    mutating func receive(_ message: AppToHost, bytes: Int = 50) {
+        handle(.received(generation: supervisor.generation, message, bytes: bytes))
+    }
+
+    var status: AppStatus? { mutating get { supervisor.takeUpdates().status } }
+
+    var logs: [String] { effects.compactMap { if case .log(let line) = $0 { line } else { nil } } }
+    var writes: [HostToApp] { effects.compactMap { if case .write(let message) = $0 { message } else { nil } } }
+    var signals: [Int32] { effects.compactMap { if case .signalGroup(let signal) = $0 { signal } else { nil } } }
+    var timers: [Supervisor.Timer: Double] {
+        Dictionary(effects.compactMap { if case .schedule(let timer, let seconds) = $0 { (timer, seconds) } else { nil } }) { $1 }
+    }
+}
+
+@Suite("Supervisor: an app's life as values")
+struct SupervisorTests {
+    @Test func itStartsInitializesAndShowsTheFirstView() {
+        var drive = Drive()
+        #expect(drive.handle(.start(Drive.parameters)) == [.wake, .spawn(generation: 1)])
+        drive.handle(.spawned(generation: 1))
+        #expect(drive.writes == [.initialize(id: .number(1), Drive.parameters)])
+        #expect(drive.timers == [.startup(generation: 1): 5])
+        drive.receive(.response(id: .number(1), result: .object(["protocol": "1.0", "view": .object(["revision": 1, "root": .object(["type": "text", "text": "hi"])])])))
+        let updates = drive.supervisor.takeUpdates()
+        #expect(updates.status == .running)
+        #expect(updates.view == ViewUpdate(revision: 1, root: .text("hi", role: nil, wrap: true)))
+    }
+
+    @Test func whatChangedWhileStartingIsSentAfterInitialize() {
+        var drive = Drive()
+        drive.handle(.start(Drive.parameters))
+        drive.handle(.send(.resize(ViewSize(width: 40, height: 9))))
+        drive.handle(.send(.key(name: "a", text: "a")))
+        #expect(drive.writes.isEmpty)  // not running yet: dropped, but the size is kept
+        drive.handle(.spawned(generation: 1))
+        guard case .initialize(_, let sent)? = drive.writes.first else {
+            Issue.record("expected initialize")
+            return
+        }
+        #expect(sent.size == ViewSize(width: 40, height: 9))
+    }
+
+    @Test func anAppThatNeverAnswersIsStoppedAtItsStartupLimit() {
+        var drive = Drive()
+        drive.handle(.start(Drive.parameters))
+        drive.handle(.spawned(generation: 1))
+        _ = drive.supervisor.takeUpdates()
+        drive.handle(.timer(.startup(generation: 1)), after: 5)
+        #expect(drive.status == .stopped("did not answer within 5 s"))
+        #expect(drive.signals == [SIGKILL])
+        drive.handle(.exited(generation: 1, status: -9))
+        #expect(drive.status == nil)  // not counted as a crash
+    }
+
+    @Test func aKeyWithoutAViewMarksItNotRespondingUntilItAnswers() {
+        var drive = Drive()
+        drive.run()
+        drive.handle(.send(.key(name: "a", text: "a")))
+        #expect(drive.timers == [.keyAnswer(generation: 1): 2])
+        drive.handle(.send(.key(name: "b", text: "b")), after: 1.5)
+        #expect(drive.timers.isEmpty)  // one timer for the oldest key
+        drive.handle(.timer(.keyAnswer(generation: 1)), after: 0.5)
+        #expect(drive.status == .notResponding("no answer to a key for 2 s"))
+        drive.receive(.view(ViewUpdate(revision: 2, root: .unknown(type: ""))))
+        #expect(drive.status == .running)
+    }
+
+    @Test func aViewInTimeKeepsItResponding() {
+        var drive = Drive()
+        drive.run()
+        drive.handle(.send(.key(name: "a", text: "a")))
+        drive.receive(.view(ViewUpdate(revision: 1, root: .unknown(type: ""))))
+        drive.handle(.send(.key(name: "b", text: "b")), after: 1.9)
+        drive.handle(.timer(.keyAnswer(generation: 1)), after: 0.1)
+        // The first key was answered; the second has waited 0.1 s: checked again later.
+        #expect(abs((drive.timers[.keyAnswer(generation: 1)] ?? 0) - 1.9) < 0.001)
+        #expect(drive.supervisor.takeUpdates().status == nil)
+    }
+
+    @Test func crashesBackOffThenStopAfterFiveInTwoMinutes() {
+        var drive = Drive()
+        drive.run()
+        var delays: [Double] = []
+        for crash in 1...5 {
+            drive.handle(.exited(generation: drive.supervisor.generation, status: 1), after: 1)
+            if crash < 5 {
+                delays.append(drive.timers[.restart(generation: drive.supervisor.generation)] ?? -1)
+                #expect(drive.supervisor.takeUpdates().crashes == ["exit 1"])
+                drive.handle(.timer(.restart(generation: drive.supervisor.generation)), after: delays.last!)
+                #expect(drive.effects.contains(.spawn(generation: drive.supervisor.generation)))
+                drive.handle(.spawned(generation: drive.supervisor.generation))
+            }
+        }
+        #expect(delays == [1, 2, 4, 8])
+        #expect(drive.status == .stopped("exit 1; crashed 5 times in 2 minutes"))
+        drive.handle(.restart)
+        #expect(drive.effects.contains(.spawn(generation: drive.supervisor.generation)))
+    }
+
+    @Test func theBackoffGrowsToAMinuteAndAStableRunClearsIt() {
+        var drive = Drive()
+        drive.run()
+        var delays: [Double] = []
+        for _ in 1...9 {
+            // Crashes far enough apart not to stop it, each right after its start.
+            drive.handle(.exited(generation: drive.supervisor.generation, status: -11), after: 30)
+            let delay = drive.timers[.restart(generation: drive.supervisor.generation)] ?? -1
+            delays.append(delay)
+            drive.handle(.timer(.restart(generation: drive.supervisor.generation)), after: delay)
+            drive.handle(.spawned(generation: drive.supervisor.generation))
+        }
+        #expect(delays == [1, 2, 4, 8, 16, 32, 60, 60, 60])
+        drive.handle(.exited(generation: drive.supervisor.generation, status: -11), after: 61)
+        #expect(drive.timers[.restart(generation: drive.supervisor.generation)] == 1)
+    }
+
+    @Test func publishesAreCheckedAndCappedPerSecond() {
+        var limits = AppManifest.Limits()
+        limits.publishesPerSecond = 3
+        var drive = Drive(limits: limits)
+        drive.run()
+        drive.receive(.publish(Publish(name: "calendar.date.selected", summary: nil, payload: .null)))
+        #expect(drive.logs == ["refused: publish of calendar.date.selected, which it did not declare or was not granted"])
+        drive.receive(.publish(Publish(name: "probe.thing.done", summary: nil, payload: .null)), bytes: 9000)
+        #expect(drive.logs.first?.hasPrefix("refused: publish of probe.thing.done of 9000 bytes") == true)
+        for _ in 1...10 { drive.receive(.publish(Publish(name: "probe.thing.done", summary: nil, payload: .null))) }
+        #expect(drive.supervisor.takeUpdates().publishes.count == 3)
+        drive.handle(.timer(.throttleReport), after: 1)
+        #expect(drive.supervisor.takeUpdates().throttled == 7)
+        drive.receive(.publish(Publish(name: "probe.thing.done", summary: nil, payload: .null)))
+        #expect(drive.supervisor.takeUpdates().publishes.count == 1)  // refilled
+    }
+
+    @Test func backendCallsStayUnderTheirGrantedPaths() {
+        let drive = Drive()
+        #expect(drive.supervisor.permits("/api/todo/items"))
+        #expect(drive.supervisor.permits("/api/todo/items/42?x=1"))
+        #expect(drive.supervisor.permits("/api/todo/items?done=false"))
+        #expect(!drive.supervisor.permits("/api/todo/itemsX"))
+        #expect(!drive.supervisor.permits("/api/todo/items/../../auth/token"))
+        #expect(!drive.supervisor.permits("/api/todo/items/%2e%2e/x"))
+        #expect(!drive.supervisor.permits("/api/chat/channels"))
+    }
+
+    @Test func callsAreRefusedOrMadeAndAnswered() {
+        var drive = Drive()
+        drive.run()
+        drive.receive(.http(id: .number(5), HTTPRequest(method: "GET", path: "/api/chat/channels", body: nil)))
+        #expect(drive.writes == [.failure(id: .number(5), RPCError(code: RPCError.notPermitted, message: "not permitted: /api/chat/channels"))])
+        for id in 1...5 { drive.receive(.http(id: .number(id), HTTPRequest(method: "GET", path: "/api/todo/items", body: nil))) }
+        #expect(drive.writes.first.map { if case .failure(_, let error) = $0 { error.code } else { 0 } } == RPCError.tooManyRequests)
+        drive.handle(.backendAnswered(generation: 1, id: .number(1), .success(HTTPResult(status: 200, body: .null))))
+        #expect(drive.writes == [.httpResult(id: .number(1), HTTPResult(status: 200, body: .null))])
+    }
+
+    @Test func stateIsBounded() {
+        var limits = AppManifest.Limits()
+        limits.stateBytes = 100
+        var drive = Drive(limits: limits)
+        drive.run()
+        drive.receive(.stateSave(.object(["a": 1])), bytes: 150)
+        #expect(drive.supervisor.takeUpdates().state == .object(["a": 1]))
+        drive.receive(.stateSave(.string("big")), bytes: 500)
+        #expect(drive.supervisor.takeUpdates().state == nil)
+        var noState = Drive(permissions: Permissions(state: false))
+        noState.run()
+        noState.receive(.stateSave(.object([:])))
+        #expect(noState.supervisor.takeUpdates().state == nil)
+    }
+
+    @Test func stoppingAsksThenTerminatesThenKills() {
+        var drive = Drive()
+        drive.run()
+        drive.handle(.stop)
+        #expect(drive.writes == [.shutdown(id: .number(2))])
+        drive.handle(.timer(.terminate(generation: 1)), after: 0.3)
+        #expect(drive.signals == [SIGTERM])
+        drive.handle(.timer(.kill(generation: 1)), after: 0.3)
+        #expect(drive.signals == [SIGKILL])
+        #expect(drive.handle(.exited(generation: 1, status: -9)) == [.finished])
+    }
+
+    @Test func aPoliteAppLeavesOnShutdown() {
+        var drive = Drive()
+        drive.run()
+        drive.handle(.stop)
+        drive.receive(.response(id: .number(2), result: .null))
+        #expect(drive.writes == [.exit])
+        #expect(drive.effects.contains(.closeInput))
+        #expect(drive.handle(.exited(generation: 1, status: 0)) == [.finished])
+    }
+
+    @Test func anotherMajorVersionIsShownNotRun() {
+        var drive = Drive()
+        drive.handle(.start(Drive.parameters))
+        drive.handle(.spawned(generation: 1))
+        _ = drive.supervisor.takeUpdates()
+        drive.receive(.response(id: .number(1), result: .object(["protocol": "2.0"])))
+        #expect(drive.status == .stopped("speaks protocol 2.0; this TermCanvas speaks 1.0"))
+        #expect(drive.signals == [SIGKILL])
+    }
+
+    @Test func linesOfAnEarlierProcessAreIgnored() {
+        var drive = Drive()
+        drive.run()
+        drive.handle(.exited(generation: 1, status: 1))
+        drive.handle(.received(generation: 1, .view(ViewUpdate(revision: 9, root: .unknown(type: ""))), bytes: 10))
+        #expect(drive.supervisor.takeUpdates().view == nil)
+    }
+}

@@ -1,0 +1,102 @@
+import CanvasCore
+import CanvasUI
+import MicroAppModel
+import MicroAppProtocol
+import Testing
+import Widgets
+
+@MainActor
+@Suite("The micro-app widget between the canvas and its app")
+struct MicroAppWidgetTests {
+    @Test func keysGoToTheAppByName() throws {
+        let connection = RecordingConnection()
+        var widget = try appWidget(showing: .text("x", role: nil, wrap: true), connection: connection)
+        #expect(try widget.handle(.key(.char("+"))) == .handled)
+        #expect(try widget.handle(.key(.ctrl("j"))) == .handled)
+        #expect(try widget.handle(.key(Key(.pageDown))) == .handled)
+        #expect(connection.sent.suffix(3) == [.key(name: "+", text: "+"), .key(name: "ctrl+j", text: nil), .key(name: "pagedown", text: nil)])
+    }
+
+    @Test func anInputIsEditedByTheHostAndSubmittedOnEnter() throws {
+        let connection = RecordingConnection()
+        var widget = try appWidget(showing: .input(id: "q", value: "", placeholder: "search", label: "Find"), connection: connection)
+        widget.focusChanged(to: true)
+        #expect(widget.capturesText)
+        for character in "déjà" { _ = try widget.handle(.key(.char(character))) }
+        #expect(render(widget, size: Size(width: 12, height: 1)).lines == ["Find déjà   "])
+        _ = try widget.handle(.key(.enter))
+        #expect(connection.sent.last == .inputSubmit(id: "q", value: "déjà"))
+        #expect(!connection.sent.contains { if case .key = $0 { true } else { false } })
+    }
+
+    @Test func theGrantIsAskedInThePane() throws {
+        let connection = RecordingConnection()
+        var widget = try appWidget(connection: connection)
+        connection.deliver { $0.status = .needsGrant(testApp.manifest.requested) }
+        try widget.notified()
+        let screen = render(widget, size: Size(width: 70, height: 8)).lines
+        #expect(screen[0].hasPrefix("Probe 1.0.0 asks to:"))
+        #expect(screen[1].hasPrefix("• publish: probe.thing.done"))
+        #expect(screen.contains { $0.contains("with your rights") })
+        #expect(widget.title == "Probe · asks for permission")
+        #expect(try widget.handle(.key(.char("q"))) == .ignored)  // the canvas still quits
+        _ = try widget.handle(.key(.char("n")))
+        _ = try widget.handle(.key(.char("y")))
+        #expect(connection.calls == ["start", "refuse", "grant"])
+    }
+
+    @Test func whatTheAppPublishesReachesTheBusStamped() throws {
+        let bus = EventBus(now: Fixed.clock.now)
+        let connection = RecordingConnection()
+        var widget = try appWidget(connection: connection, bus: bus)
+        connection.deliver { updates in
+            updates.publishes = [Publish(name: "probe.thing.done", summary: "done", payload: .object(["n": 1]))]
+            updates.throttled = 7
+            updates.crashes = ["exit 2"]
+        }
+        try widget.notified()
+        let events = bus.log.events.map { "\($0.name) \($0.source.map { "\($0.rawValue)" } ?? "-") \($0.summary)" }
+        #expect(events == ["probe.thing.done 1 done", "canvas.app.throttled 1 probe: dropped 7 publishes over its limit",
+                           "canvas.app.crashed 1 probe: exit 2"])
+    }
+
+    @Test func busEventsReachTheAppAsJSON() throws {
+        let bus = EventBus(now: Fixed.clock.now)
+        let connection = RecordingConnection()
+        var widget = try appWidget(connection: connection, bus: bus)
+        bus.publish(DateSelected(date: date("2026-11-24")), from: 2)
+        let event = try #require(bus.log.events.last)
+        try widget.receive(event)
+        guard case .busEvent(let params)? = connection.sent.last else {
+            Issue.record("expected a bus event")
+            return
+        }
+        #expect(params.name == "calendar.date.selected")
+        #expect(params.source == "pane:2")
+        #expect(params.payload == .object(["date": "2026-11-24"]))
+        #expect(widget.subscriptions == [EventPattern("calendar.*")!])
+    }
+
+    @Test func stateIsKeptWithTheLayoutAndHandedBack() throws {
+        let connection = RecordingConnection()
+        var widget = try appWidget(connection: connection)
+        connection.deliver { $0.state = .object(["count": 2]) }
+        try widget.notified()
+        #expect(widget.state == ["app": #"{"count":2}"#])
+        let again = MicroAppWidget(app: testApp, connection: RecordingConnection(), state: widget.state)
+        #expect(again.state == widget.state)
+    }
+
+    @Test func aCrashedAppSaysSoAndRestartsOnR() throws {
+        let connection = RecordingConnection()
+        var widget = try appWidget(showing: .text("last", role: nil, wrap: true), connection: connection)
+        connection.deliver { $0.status = .stopped("exit 1; crashed 5 times in 2 minutes") }
+        try widget.notified()
+        #expect(widget.title == "Probe · stopped")
+        #expect(render(widget, size: Size(width: 45, height: 3)).lines
+            == ["last                                         ", "Stopped: exit 1; crashed 5 times in 2 minutes", "r starts it again                            "])
+        #expect(try widget.handle(.key(.char("x"))) == .ignored)
+        _ = try widget.handle(.key(.char("r")))
+        #expect(connection.calls.last == "restart")
+    }
+}

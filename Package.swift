@@ -264,6 +264,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["termcanvas", "termcanvas-bff", "CanvasTesting", "CanvasCore", "CanvasFiles", "LayoutStore"],
+            exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),
     ]

@@ -96,6 +96,7 @@ public enum AppManifestFile {
             manifest.protocolVersion = version
         case (nil, let sampleNode?):
             manifest.protocolVersion = nil
+            manifest.keepsState = false  // a sampled command has no way to save any
             manifest.sample = try sample(sampleNode, reader: reader)
         case (_?, let sampleNode?):
             throw reader.error(at: sampleNode, field: "sample", "an app has either protocol or sample, not both")
@@ -160,8 +161,9 @@ public enum AppManifestFile {
         if let node = mapping["publishesPerSecond"] {
             limits.publishesPerSecond = try reader.int(node, field: "limits.publishesPerSecond", in: 1...1000)
         }
-        if let node = mapping["state"] { limits.stateBytes = try bytes(node, field: "limits.state", in: 0...1 << 20, reader: reader) }
-        if let node = mapping["log"] { limits.logBytes = try bytes(node, field: "limits.log", in: 4096...64 << 20, reader: reader) }
+        // State travels in one protocol line (256 KiB) with its envelope.
+        if let node = mapping["state"] { limits.stateBytes = try bytes(node, field: "limits.state", in: 0...192 << 10, reader: reader) }
+        if let node = mapping["log"] { limits.logBytes = try bytes(node, field: "limits.log", in: 8192...64 << 20, reader: reader) }
         return limits
     }
 

@@ -15,13 +15,12 @@ struct AppLaunch: Sendable {
     static let basicVariables = ["PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR"]
 
     /// - Throws: `LaunchError` when the program cannot be found or run.
-    init(manifest: AppManifest, folder: URL, hostEnvironment: [String: String], extra: [String: String] = [:],
-         command: [String]? = nil) throws(LaunchError) {
+    init(manifest: AppManifest, folder: URL, hostEnvironment: [String: String], extra: [String: String] = [:]) throws(LaunchError) {
         var environment: [String: String] = [:]
         for name in Self.basicVariables + manifest.environment { environment[name] = hostEnvironment[name] }
         if environment["PATH"] == nil { environment["PATH"] = "/usr/local/bin:/usr/bin:/bin" }
         environment.merge(extra) { $1 }
-        let arguments = command ?? manifest.exec
+        let arguments = manifest.exec
         let directory = manifest.workingDirectory.hasPrefix("/")
             ? URL(fileURLWithPath: manifest.workingDirectory) : folder.appendingPathComponent(manifest.workingDirectory)
         self.program = try Self.find(arguments[0], folder: folder, path: environment["PATH"] ?? "")
@@ -49,13 +48,32 @@ struct AppLaunch: Sendable {
     var environmentLines: [String] { environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" } }
 }
 
+/// What a launch is made from, each time the app starts: so a program installed since the last
+/// try (`r`) is found.
+struct LaunchRecipe: Sendable {
+    let manifest: AppManifest
+    let folder: URL
+    let hostEnvironment: [String: String]
+    let extra: [String: String]
+
+    func make() throws(LaunchError) -> AppLaunch {
+        if let version = manifest.protocolVersion, !version.canTalk(to: .current) {
+            throw .protocolVersion(version)
+        }
+        return try AppLaunch(manifest: manifest, folder: folder, hostEnvironment: hostEnvironment, extra: extra)
+    }
+}
+
 enum LaunchError: Error, Equatable, CustomStringConvertible {
+    /// The manifest names a protocol this host does not speak.
+    case protocolVersion(ProtocolVersion)
     case notFound(String)
     case notExecutable(String)
     case failed(step: String, errno: Int32)
 
     var description: String {
         switch self {
+        case .protocolVersion(let version): "it speaks protocol \(version); this TermCanvas speaks \(ProtocolVersion.current)"
         case .notFound(let name): "\(name) is not in PATH"
         case .notExecutable(let file): "\(file) is not an executable file"
         case .failed(let step, let error): "\(step): \(String(cString: strerror(error)))"

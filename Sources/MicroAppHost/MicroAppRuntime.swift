@@ -36,17 +36,12 @@ public final class MicroAppRuntime: Sendable {
     public func connection(for app: InstalledApp) -> any MicroAppConnection {
         let manifest = app.manifest
         let log = AppLog(url: Self.logFile(of: app.id, in: logDirectory), limit: manifest.limits.logBytes)
-        let launch: Result<AppLaunch, LaunchError>
-        do {
-            launch = .success(try AppLaunch(manifest: manifest, folder: app.folder, hostEnvironment: environment,
-                                            extra: ["TERMCANVAS_APP_ID": app.id, "TERMCANVAS_PROTOCOL": ProtocolVersion.current.description]))
-        } catch {
-            launch = .failure(error)
-        }
+        let recipe = LaunchRecipe(manifest: manifest, folder: app.folder, hostEnvironment: environment,
+                                  extra: ["TERMCANVAS_APP_ID": app.id, "TERMCANVAS_PROTOCOL": ProtocolVersion.current.description])
         let engine: any AppEngine = if let sample = manifest.sample {
-            SampleSession(appID: app.id, launch: launch, sample: sample, log: log)
+            SampleSession(appID: app.id, recipe: recipe, sample: sample, log: log)
         } else {
-            ProcessSession(appID: app.id, launch: launch, permissions: manifest.requested, limits: manifest.limits, log: log,
+            ProcessSession(appID: app.id, recipe: recipe, permissions: manifest.requested, limits: manifest.limits, log: log,
                            backend: backend)
         }
         return ManagedApp(app: app, engine: engine, grants: grants, runtime: Link(runtime: self))

@@ -23,15 +23,15 @@ final class ProcessSession: AppEngine {
         var waiting: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let launch: Result<AppLaunch, LaunchError>
+    private let recipe: LaunchRecipe
     private let log: AppLog
     private let backend: (any AppBackend)?
     private let queue: DispatchQueue
     private let shell: Mutex<Shell>
 
-    init(appID: String, launch: Result<AppLaunch, LaunchError>, permissions: Permissions, limits: AppManifest.Limits,
+    init(appID: String, recipe: LaunchRecipe, permissions: Permissions, limits: AppManifest.Limits,
          log: AppLog, backend: (any AppBackend)?) {
-        self.launch = launch
+        self.recipe = recipe
         self.log = log
         self.backend = backend
         queue = DispatchQueue(label: "termcanvas.app.\(appID)")
@@ -82,9 +82,11 @@ final class ProcessSession: AppEngine {
     private func perform(_ effect: Supervisor.Effect, _ shell: inout Shell) -> Supervisor.Input? {
         switch effect {
         case .spawn(let generation):
-            switch launch {
-            case .success(let launch): spawn(launch, generation: generation)
-            case .failure(let error): return .spawnFailed(generation: generation, error.description)
+            do {
+                spawn(try recipe.make(), generation: generation)
+            } catch {
+                log.write("host", "could not start: \(error)")
+                return .spawnFailed(generation: generation, error.description)
             }
         case .write(let message):
             guard let running = shell.running else { return nil }
@@ -108,6 +110,8 @@ final class ProcessSession: AppEngine {
             }
         case .log(let line):
             log.write("host", line)
+        case .appLog(let line):
+            log.write("app", line)
         case .finished:
             shell.running?.writer.close()
             shell.running?.readers.forEach { $0.cancel() }
@@ -131,20 +135,20 @@ final class ProcessSession: AppEngine {
                 log.write("host", "could not start: \(error)")
                 run(.spawnFailed(generation: generation, error.description))
             case .success(let started):
-                attach(started, generation: generation)
+                attach(started, launch: launch, generation: generation)
                 run(.spawned(generation: generation))
             }
         }
     }
 
-    private func attach(_ started: Spawner.Started, generation: Int) {
+    private func attach(_ started: Spawner.Started, launch: AppLaunch, generation: Int) {
         let output = PipeReader(descriptor: started.output, queue: queue) { [weak self] bytes in
             self?.read(bytes, generation: generation)
         }
         let errors = PipeReader(descriptor: started.errors, queue: queue) { [log] bytes in log.appendErrorOutput(bytes) }
         let writer = PipeWriter(descriptor: started.input, queue: queue)
         shell.withLock { $0.running = Running(generation: generation, pid: started.pid, writer: writer, readers: [output, errors]) }
-        log.write("host", "started \(started.pid): \(launchDescription)")
+        log.write("host", "started \(started.pid): \(([launch.program] + launch.arguments.dropFirst()).joined(separator: " "))")
         watchExit(of: started.pid, gone: { [weak self] in
             // The process is gone but not reaped: no signal may be sent to its id from now on.
             self?.shell.withLock { shell in
@@ -155,10 +159,6 @@ final class ProcessSession: AppEngine {
         }, exited: { [weak self] status in
             self?.run(.exited(generation: generation, status: status))
         })
-    }
-
-    private var launchDescription: String {
-        (try? launch.get()).map { ([$0.program] + $0.arguments.dropFirst()).joined(separator: " ") } ?? ""
     }
 
     /// Frames and decodes output on the app's queue; the supervisor sees whole messages.
@@ -177,7 +177,9 @@ final class ProcessSession: AppEngine {
                 do {
                     run(.received(generation: generation, try MicroAppCodec.decode(line), bytes: line.count))
                 } catch {
-                    run(.unreadable(generation: generation, error, answer: MicroAppCodec.failure(for: line, error)))
+                    let start = String(decoding: line.prefix(120), as: UTF8.self)
+                    run(.unreadable(generation: generation, reason: "\(error): \(start)\(line.count > 120 ? "…" : "")",
+                                    answer: MicroAppCodec.failure(for: line, error)))
                 }
             }
         }

@@ -19,6 +19,7 @@ final class SampleSession: AppEngine {
 
     private struct State {
         var view: SampleView
+        var revision = 0
         var updates = AppUpdates()
         var wake: (@Sendable () -> Void)?
         var woken = false
@@ -33,14 +34,14 @@ final class SampleSession: AppEngine {
 
     static let outputLimit = 64 * 1024
 
-    private let launch: Result<AppLaunch, LaunchError>
+    private let recipe: LaunchRecipe
     private let period: Double
     private let log: AppLog
     private let queue: DispatchQueue
     private let state: Mutex<State>
 
-    init(appID: String, launch: Result<AppLaunch, LaunchError>, sample: AppManifest.Sample, log: AppLog) {
-        self.launch = launch
+    init(appID: String, recipe: LaunchRecipe, sample: AppManifest.Sample, log: AppLog) {
+        self.recipe = recipe
         self.period = sample.everySeconds
         self.log = log
         queue = DispatchQueue(label: "termcanvas.sample.\(appID)")
@@ -118,11 +119,10 @@ final class SampleSession: AppEngine {
         guard let startNow else { return }
         queue.asyncAfter(deadline: .now() + period) { [weak self] in self?.tick(generation) }
         guard startNow else { return }
-        switch launch {
-        case .failure(let error):
+        do {
+            Spawner.shared.spawn(try recipe.make()) { [weak self] result in self?.started(result) }
+        } catch {
             show(output: "", problem: "cannot run: \(error)")
-        case .success(let launch):
-            Spawner.shared.spawn(launch) { [weak self] result in self?.started(result) }
         }
     }
 
@@ -192,7 +192,8 @@ final class SampleSession: AppEngine {
 
     private func show(output: String, problem: String?) {
         state.withLock { state in
-            state.updates.view = ViewUpdate(revision: 0, root: state.view.update(output: output, problem: problem))
+            state.revision += 1
+            state.updates.view = ViewUpdate(revision: state.revision, root: state.view.update(output: output, problem: problem))
         }
         notify()
     }

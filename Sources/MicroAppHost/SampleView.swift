@@ -14,7 +14,7 @@ struct SampleView {
 
     /// Takes one run's output and how it ended (nil: it exited 0), and returns the view to draw.
     mutating func update(output: String, problem: String?) -> ViewNode {
-        let lines = output.split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = output.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
         let firstLine = String(lines.first ?? "")
         let number = Self.firstNumber(in: firstLine)
         var node: ViewNode

@@ -14,7 +14,8 @@ struct Supervisor {
         case spawnFailed(generation: Int, String)
         /// A line the app wrote, read, with its length in bytes.
         case received(generation: Int, AppToHost, bytes: Int)
-        case unreadable(generation: Int, ProtocolError, answer: HostToApp?)
+        /// A line that is not a message: why, with the start of the line.
+        case unreadable(generation: Int, reason: String, answer: HostToApp?)
         case lineTooLong(generation: Int, bytes: Int)
         /// Its input pipe holds too much the app has not read.
         case inputOverflow(generation: Int)
@@ -45,7 +46,10 @@ struct Supervisor {
         /// The pane has news in `updates`.
         case wake
         case callBackend(generation: Int, id: RPCID, HTTPRequest)
+        /// A line for the app's log about what the host did.
         case log(String)
+        /// A line the app asked to log.
+        case appLog(String)
         /// Every process is gone after `stop`.
         case finished
     }
@@ -157,9 +161,9 @@ struct Supervisor {
         case .received(let from, let message, let bytes):
             guard from == generation, phase == .initializing || phase == .running || phase == .stopping else { break }
             receive(message, bytes: bytes, now: now, &effects)
-        case .unreadable(let from, let error, let answer):
+        case .unreadable(let from, let reason, let answer):
             guard from == generation else { break }
-            effects.append(.log("unreadable line: \(error)"))
+            effects.append(.log("unreadable line: \(reason)"))
             if let answer { effects.append(.write(answer)) }
         case .lineTooLong(let from, let bytes):
             guard from == generation else { break }
@@ -352,13 +356,21 @@ struct Supervisor {
         case .publish(let publish):
             self.publish(publish, bytes: bytes, now: now, &effects)
         case .http(let id, let request):
-            guard phase == .running else { return }
+            guard phase == .running else {
+                effects.append(.write(.failure(id: id, RPCError(code: RPCError.invalidRequest,
+                                                               message: "http is answered only between initialize and shutdown"))))
+                return
+            }
             guard permits(request.path) else {
                 effects.append(.log("refused: \(request.method) \(request.path) is not among the backend paths it declared and was granted"))
                 effects.append(.write(.failure(id: id, RPCError(code: RPCError.notPermitted, message: "not permitted: \(request.path)"))))
                 return
             }
-            guard callsInFlight.count < Self.concurrentCalls, !callsInFlight.contains(id) else {
+            guard !callsInFlight.contains(id) else {
+                effects.append(.write(.failure(id: id, RPCError(code: RPCError.invalidRequest, message: "id \(id) is already in use"))))
+                return
+            }
+            guard callsInFlight.count < Self.concurrentCalls else {
                 effects.append(.write(.failure(id: id, RPCError(code: RPCError.tooManyRequests,
                                                                message: "at most \(Self.concurrentCalls) calls at once"))))
                 return
@@ -376,9 +388,10 @@ struct Supervisor {
                 return
             }
             updates.state = state
+            parameters?.state = state  // a restarted process starts from it
             wake(&effects)
         case .log(let entry):
-            effects.append(.log("\(entry.level): \(entry.message)"))
+            effects.append(.appLog("\(entry.level): \(entry.message)"))
         case .unknownRequest(let id, let method):
             effects.append(.write(.failure(id: id, RPCError(code: RPCError.methodNotFound, message: "unknown method \(method)"))))
         case .unknownNotification:

@@ -118,7 +118,7 @@ public enum AppToHost: Hashable, Sendable {
             guard let path = params["path"]?.string, path.hasPrefix("/") else {
                 throw .invalidParams(method: method, "\"path\" must start with /")
             }
-            self = .http(id: id, HTTPRequest(method: verb, path: path, body: params["body"]))
+            self = .http(id: id, HTTPRequest(method: verb, path: path, body: params["body"].flatMap { $0 == .null ? nil : $0 }))
         }
     }
 }

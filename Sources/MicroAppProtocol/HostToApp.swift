@@ -42,7 +42,6 @@ public struct InitializeParams: Hashable, Sendable {
     public var size: ViewSize
     public var focused: Bool
     public var visible: Bool
-    public var themeName: String
     /// The semantic roles spans may name.
     public var roles: [String]
     public var settings: JSONValue
@@ -51,14 +50,13 @@ public struct InitializeParams: Hashable, Sendable {
     public var permissions: Permissions
 
     public init(instance: String, appID: String, appVersion: String, size: ViewSize, focused: Bool, visible: Bool,
-                themeName: String, roles: [String], settings: JSONValue, state: JSONValue, permissions: Permissions) {
+                roles: [String], settings: JSONValue, state: JSONValue, permissions: Permissions) {
         self.instance = instance
         self.appID = appID
         self.appVersion = appVersion
         self.size = size
         self.focused = focused
         self.visible = visible
-        self.themeName = themeName
         self.roles = roles
         self.settings = settings
         self.state = state
@@ -73,7 +71,7 @@ public struct InitializeParams: Hashable, Sendable {
             "size": size.json,
             "focused": .bool(focused),
             "visible": .bool(visible),
-            "theme": .object(["name": .string(themeName), "roles": .array(roles.map(JSONValue.string))]),
+            "theme": .object(["roles": .array(roles.map(JSONValue.string))]),
             "settings": settings,
             "state": state,
             "permissions": permissions.json,
@@ -84,7 +82,7 @@ public struct InitializeParams: Hashable, Sendable {
 /// A canvas event as an app hears it.
 public struct BusEventParams: Hashable, Sendable {
     public var name: String
-    /// Who published it: `canvas`, `pane:3`, or an app's id.
+    /// Who published it: `pane:3` (a pane's widget or app), or `canvas`.
     public var source: String
     /// ISO 8601, UTC.
     public var time: String
@@ -117,7 +115,7 @@ public enum HostToApp: Hashable, Sendable {
     case initialize(id: RPCID, InitializeParams)
     case resize(ViewSize)
     case focus(Bool)
-    /// A key, named as in key maps (`a`, `A`, `ctrl+j`, `enter`, `pageup`, `f5`); `text` is the
+    /// A key, named as in key maps (`a`, `A`, `ctrl+k`, `enter`, `pageup`, `f5`); `text` is the
     /// character typed, when it is one.
     case key(name: String, text: String?)
     case visible(Bool)

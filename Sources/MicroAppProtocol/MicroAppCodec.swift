@@ -14,8 +14,12 @@ public enum MicroAppCodec {
 
     /// The JSON-RPC error answer for a request that could not be read, when it had an id.
     public static func failure(for line: [UInt8], _ error: ProtocolError) -> HostToApp? {
-        guard case .invalidParams = error, let id = (try? json(line))?["id"].flatMap(RPCID.init) else { return nil }
-        return .failure(id: id, RPCError(code: RPCError.invalidParams, message: error.description))
+        guard let id = (try? json(line))?["id"].flatMap(RPCID.init) else { return nil }
+        switch error {
+        case .invalidParams: return .failure(id: id, RPCError(code: RPCError.invalidParams, message: error.description))
+        case .notRPC: return .failure(id: id, RPCError(code: RPCError.invalidRequest, message: error.description))
+        case .notJSON: return nil
+        }
     }
 
     static func json(_ line: [UInt8]) throws(ProtocolError) -> JSONValue {

@@ -82,15 +82,20 @@ final class BackendRelay: AppBackend {
         do {
             let response = try await client.send(HTTPClient.Request(HTTPClient.Method(rawValue: request.method), request.path,
                                                                     headers: headers, body: body))
-            guard response.body.count <= Self.answerLimit else {
-                return .failure(RPCError(code: RPCError.backendUnavailable, message: "the answer is over \(Self.answerLimit) bytes"))
-            }
-            let answer = (try? JSONDecoder().decode(JSONValue.self, from: Data(response.body)))
-                ?? .string(String(decoding: response.body, as: UTF8.self))
-            return .success(HTTPResult(status: response.status, body: answer))
+            return Self.answer(status: response.status, body: response.body)
+        } catch .status(let code, let body, _) {
+            return Self.answer(status: code, body: body)  // the app reads the server's refusal itself
         } catch {
             return .failure(RPCError(code: RPCError.backendUnavailable, message: "\(error)"))
         }
+    }
+
+    private static func answer(status: Int, body: [UInt8]) -> Result<HTTPResult, RPCError> {
+        guard body.count <= answerLimit else {
+            return .failure(RPCError(code: RPCError.backendUnavailable, message: "the answer is over \(answerLimit) bytes"))
+        }
+        let json = (try? JSONDecoder().decode(JSONValue.self, from: Data(body))) ?? .string(String(decoding: body, as: UTF8.self))
+        return .success(HTTPResult(status: status, body: json))
     }
 }
 

@@ -24,7 +24,7 @@ struct Drive {
 
     static let parameters = InitializeParams(
         instance: "probe-1", appID: "probe", appVersion: "1.0.0", size: ViewSize(width: 20, height: 5), focused: false,
-        visible: true, themeName: "dark", roles: ["text"], settings: .object([:]), state: .null, permissions: .none)
+        visible: true, roles: ["text"], settings: .object([:]), state: .null, permissions: .none)
 
     /// Started, spawned and initialized: running generation `generation`.
     mutating func run(view: Bool = true) {

@@ -30,12 +30,12 @@ struct CodecTests {
     @Test func initializeCarriesEverythingTheAppNeeds() throws {
         let parameters = InitializeParams(
             instance: "sysmon-3", appID: "sysmon", appVersion: "1.0.0", size: ViewSize(width: 30, height: 8), focused: false,
-            visible: true, themeName: "dark", roles: ["text", "muted"], settings: .object(["threshold": "90"]),
+            visible: true, roles: ["text", "muted"], settings: .object(["threshold": "90"]),
             state: .object(["sort": "cpu"]), permissions: Permissions(publish: ["sysmon.cpu.high"], state: true))
         let line = encoded(.initialize(id: .number(1), parameters))
         #expect(line == #"{"id":1,"jsonrpc":"2.0","method":"initialize","params":{"app":{"id":"sysmon","version":"1.0.0"},"focused":false,"#
             + #""instance":"sysmon-3","permissions":{"http":[],"publish":["sysmon.cpu.high"],"state":true,"subscribe":[]},"protocol":"1.0","#
-            + #""settings":{"threshold":"90"},"size":{"height":8,"width":30},"state":{"sort":"cpu"},"theme":{"name":"dark","roles":["text","muted"]},"#
+            + #""settings":{"threshold":"90"},"size":{"height":8,"width":30},"state":{"sort":"cpu"},"theme":{"roles":["text","muted"]},"#
             + #""visible":true}}"# + "\n")
     }
 

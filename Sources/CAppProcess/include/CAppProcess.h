@@ -27,8 +27,8 @@ typedef struct {
    stdin, stdout and stderr on the three descriptors given and every other descriptor closed,
    default signal handling, no core dumps, the limits given, and SIGKILL sent to it should the
    dashboard die first. Returns 0 and sets *pid, or an errno and sets *stage.
-   Call it from the main thread: the kernel sends that SIGKILL when the *thread* that forked
-   exits, so a worker thread that ends would take the app with it. */
+   Call it from a thread that lives as long as the dashboard: the kernel sends that SIGKILL when
+   the *thread* that forked exits, so a worker thread that ends would take the app with it. */
 int tc_spawn_app(const char *path, char *const argv[], char *const envp[], const char *directory,
                  int stdin_fd, int stdout_fd, int stderr_fd, tc_app_limits limits,
                  pid_t *pid, int *stage);

@@ -28,6 +28,7 @@ public struct MicroAppWidget: Widget {
     private var size = Size.zero
     private var focused = false
     private var context: WidgetContext?
+    private var lastDelivered = 0
 
     public init(app: InstalledApp, connection: any MicroAppConnection, config: WidgetValues = [:], state: WidgetValues = [:]) {
         self.app = app
@@ -64,7 +65,7 @@ public struct MicroAppWidget: Widget {
         let parameters = InitializeParams(
             instance: "\(manifest.id)-\(context.pane.rawValue)", appID: manifest.id, appVersion: manifest.version,
             size: ViewSize(width: size.width, height: size.height), focused: focused, visible: true,
-            themeName: "", roles: ThemeRole.allCases.map(\.rawValue), settings: .object(settings.mapValues(JSONValue.string)),
+            roles: ThemeRole.allCases.map(\.rawValue), settings: .object(settings.mapValues(JSONValue.string)),
             state: manifest.keepsState ? savedState : .null, permissions: .none)
         connection.start(parameters, wake: context.notify)
     }
@@ -124,6 +125,8 @@ public struct MicroAppWidget: Widget {
                 return .handled
             }
             var field = inputs[id] ?? TextField("")
+            // As in chat: Ctrl-E on an empty line is the canvas's (arrange mode).
+            if key == .ctrl("e"), field.text.isEmpty { return .ignored }
             if field.edit(key) {
                 inputs[id] = field
                 return .handled
@@ -134,6 +137,9 @@ public struct MicroAppWidget: Widget {
     }
 
     public mutating func receive(_ event: CanvasEvent) throws {
+        // Overlapping patterns (`todo.*` and `todo.item.created`) deliver an event once each.
+        guard event.sequence != lastDelivered else { return }
+        lastDelivered = event.sequence
         let source = event.source.map { "pane:\($0.rawValue)" } ?? "canvas"
         connection.send(.busEvent(BusEventParams(
             name: event.name.rawValue, source: source, time: Self.iso(event.time), summary: event.summary,
@@ -143,7 +149,7 @@ public struct MicroAppWidget: Widget {
     public mutating func notified() throws {
         let updates = connection.takeUpdates()
         if let status = updates.status { self.status = status }
-        if let view = updates.view {
+        if let view = updates.view, view != self.view {
             self.view = view
             adoptInputs(of: view.root)
         }
@@ -190,7 +196,8 @@ public struct MicroAppWidget: Widget {
             lines.append(("• publish: " + (asked.publish.isEmpty ? "nothing" : asked.publish.joined(separator: ", ")), .text))
             lines.append(("• hear: " + (asked.subscribe.isEmpty ? "nothing" : asked.subscribe.joined(separator: ", ")), .text))
             lines.append(("• call: " + (asked.http.isEmpty ? "nothing" : asked.http.joined(separator: ", ")), .text))
-            lines.append(("• keep state with the layout: " + (asked.state ? "yes" : "no"), .text))
+            if asked.state { lines.append(("• keep state with the layout", .text)) }
+            if !manifest.environment.isEmpty { lines.append(("• see variables: " + manifest.environment.joined(separator: ", "), .text)) }
             lines.append(("It runs as a program with your rights and can read your files.", .warning))
             lines.append(("y allows · n refuses", .accent))
             return lines

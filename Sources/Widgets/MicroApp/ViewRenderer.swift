@@ -17,7 +17,7 @@ struct ViewRenderer {
         guard !rect.isEmpty else { return }
         switch node {
         case .text(let text, let role, let wrap):
-            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).flatMap { line in
+            let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).flatMap { line in
                 wrap ? Self.wrap(String(line), width: rect.width) : [String(line)]
             }
             for (row, line) in lines.prefix(rect.height).enumerated() {
@@ -141,8 +141,8 @@ struct ViewRenderer {
         return min(selected - height + 1, max(0, count - height))
     }
 
-    /// Fixed sizes first (cut to what fits), then what is left in proportion to `grow`; rounding
-    /// goes to the earlier children.
+    /// Fixed sizes first (cut to what fits), then what is left in proportion to `grow`, each share
+    /// rounded down and the rest to the last growing child.
     static func share(_ length: Int, among children: [ViewNode.StackChild]) -> [Int] {
         var left = length
         var sizes = children.map { child -> Int in

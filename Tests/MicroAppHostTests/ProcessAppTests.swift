@@ -1,0 +1,98 @@
+import Foundation
+import MicroAppHost
+import MicroAppModel
+import MicroAppProtocol
+import Testing
+
+/// Real processes on real pipes: the fixture apps of `Tests/EndToEndTests/Fixtures/apps`.
+@Suite("Process micro-apps, contained", .serialized)
+struct ProcessAppTests {
+    @Test func aKeyUpdatesTheCounterAndItsStateIsKept() async throws {
+        let app = try AppHarness("counter", state: .object(["count": 41]))
+        #expect(await app.wait { $0.viewText.isEmpty == false || $0.view != nil })
+        app.connection.send(.key(name: "+", text: "+"))
+        #expect(await app.wait { $0.state == .object(["count": 42]) && !$0.publishes.isEmpty })
+        #expect(app.publishes.map(\.name) == ["counter.count.changed"])
+        app.connection.stop()
+        await app.runtime.stopAll()
+        #expect(processes(matching: "counter.py").isEmpty)
+    }
+
+    @Test func anAppThatNeverAnswersIsStoppedAndNothingOfItsGroupIsLeft() async throws {
+        let app = try AppHarness("silent")
+        #expect(await app.wait(3) { $0.status == .stopped("did not answer within 1 s") })
+        #expect(await app.wait(2) { _ in processes(matching: "sleep 1000").isEmpty && processes(matching: "silent.sh").isEmpty })
+        await app.runtime.stopAll()
+    }
+
+    @Test func anAppThatIgnoresSIGTERMIsKilledWithinASecond() async throws {
+        let app = try AppHarness("stubborn")
+        #expect(await app.wait { $0.status == .running })
+        let started = ContinuousClock.now
+        await app.runtime.stopAll()
+        #expect(ContinuousClock.now - started < .seconds(1))
+        #expect(processes(matching: "stubborn.py").isEmpty)
+    }
+
+    @Test func aFloodOf100MBKeepsMemoryBoundedAndTheLatestViewOnly() async throws {
+        let before = residentBytes()
+        let app = try AppHarness("flood")
+        #expect(await app.wait(60) { $0.viewText == "flood done" })
+        #expect(residentBytes() - before < 64 << 20)
+        #expect(app.log.contains("dropped a line of 1000000 bytes"))
+        #expect(await app.wait(3) { $0.throttled > 0 })
+        #expect(app.publishes.count < 100)  // 20 a second, over the seconds the flood took
+        #expect(app.publishes.count + app.throttled == 1000)
+        app.connection.send(.key(name: "a", text: "a"))
+        #expect(await app.wait { $0.viewText == "flood answered" })
+        await app.runtime.stopAll()
+    }
+
+    @Test func escapeSequencesStayInTheLogEscapedAndNeverReachATerminal() async throws {
+        let app = try AppHarness("escapes")
+        #expect(await app.wait { $0.view != nil })
+        #expect(await app.wait { $0.log.contains("no terminal") })
+        let log = app.log
+        #expect(!log.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x9B })
+        #expect(log.contains("\\u{1B}]0;pwned"))
+        await app.runtime.stopAll()
+    }
+
+    @Test func crashesRestartWithBackoffAndTheirState() async throws {
+        let app = try AppHarness("crasher")
+        #expect(await app.wait(10) { $0.crashes.count >= 3 })
+        #expect(app.statuses.contains(.restarting(exit: "exit 1", afterSeconds: 1)))
+        #expect(app.statuses.contains(.restarting(exit: "exit 1", afterSeconds: 2)))
+        // Each run started from the state the one before saved.
+        #expect(await app.wait(5) { $0.viewText == "runs 3" || $0.viewText == "runs 4" })
+        await app.runtime.stopAll()
+        #expect(processes(matching: "crasher.py").isEmpty)
+    }
+
+    @Test func theEnvironmentIsScrubbedAndTheFolderIsTheWorkingDirectory() async throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["TERMCANVAS_SECRET"] = "hunter2"
+        environment["TERMCANVAS_ALLOWED"] = "yes"
+        environment["HOME"] = "/tmp"
+        let app = try AppHarness("envprobe", environment: environment)
+        #expect(await app.wait { $0.view != nil }, "\(app.log)")
+        let text = app.viewText
+        #expect(text.contains(" HOME "))
+        #expect(text.contains(" TERMCANVAS_ALLOWED "))
+        #expect(text.contains(" TERMCANVAS_APP_ID "))
+        #expect(!text.contains("TERMCANVAS_SECRET"))
+        #expect(text.hasSuffix("cwd \(AppHarness.fixtures.appendingPathComponent("envprobe").path)"))
+        await app.runtime.stopAll()
+    }
+
+    @Test func aSampleSlowerThanItsPeriodIsKilledNotStartedTwice() async throws {
+        let app = try AppHarness("slowsample")
+        #expect(await app.wait(4) { app in
+            guard case .stack(_, let children)? = app.view?.root, case .text(let problem, _, _)? = children.last?.node else { return false }
+            return problem == "timed out after 1 s"
+        })
+        #expect(processes(matching: "sleep 5").count <= 1)
+        await app.runtime.stopAll()
+        #expect(await app.wait(1) { _ in processes(matching: "sleep 5").isEmpty })
+    }
+}

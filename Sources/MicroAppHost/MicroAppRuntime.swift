@@ -64,15 +64,17 @@ public final class MicroAppRuntime: Sendable {
             return Array(state.live.values)
         }
         apps.forEach { $0.stop() }
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                await withTaskGroup(of: Void.self) { each in
-                    for app in apps { each.addTask { await app.finished() } }
-                }
+        // Unstructured: waiting for an app cannot be cancelled, and the timeout must end the wait.
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let done = ResumeOnce(continuation)
+            Task {
+                for app in apps { await app.finished() }
+                done.resume()
             }
-            group.addTask { try? await Task.sleep(for: .seconds(timeout)) }
-            await group.next()
-            group.cancelAll()
+            Task {
+                try? await Task.sleep(for: .seconds(timeout))
+                done.resume()
+            }
         }
     }
 
@@ -104,5 +106,18 @@ public final class MicroAppRuntime: Sendable {
         func report(_ problem: String) {
             runtime.logger.error("\(problem)")
         }
+    }
+}
+
+/// Resumes a continuation the first time it is asked to, from any thread.
+private final class ResumeOnce: Sendable {
+    private let continuation: Mutex<CheckedContinuation<Void, Never>?>
+
+    init(_ continuation: CheckedContinuation<Void, Never>) {
+        self.continuation = Mutex(continuation)
+    }
+
+    func resume() {
+        continuation.withLock { $0.take() }?.resume()
     }
 }

@@ -75,16 +75,20 @@ final class PipeWriter: Sendable {
         source.activate()
     }
 
+    /// Writes until the pipe is full or nothing is pending (readiness comes by edges, see
+    /// `PipeReader`).
     private func flush() {
         state.withLock { state in
-            guard !state.closed else { return }
-            let written = state.pending.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno != EAGAIN { close(&state) }
-                return
+            while !state.closed, !state.pending.isEmpty {
+                let written = state.pending.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    if errno != EAGAIN { close(&state) }
+                    return
+                }
+                state.pending.removeFirst(written)
             }
-            state.pending.removeFirst(written)
-            guard state.pending.isEmpty else { return }
+            guard !state.closed else { return }
             state.source?.source.cancel()
             state.source = nil
             if state.closeWhenFlushed { close(&state) }
@@ -101,10 +105,15 @@ final class PipeWriter: Sendable {
     }
 }
 
-/// Reads one of an app's output pipes as it becomes readable, a bounded chunk at a time, on the
-/// app's queue; closes it at the end.
+/// Reads one of an app's output pipes as it becomes readable, on the app's queue; closes it at
+/// the end.
+///
+/// libdispatch reports readability by edges on Linux: each wake-up reads until the pipe is empty
+/// (or at its end), or a turn would be lost. A flooding app gets 16 chunks a turn, then the rest of
+/// the queue (its timers) runs before the reading goes on.
 final class PipeReader: Sendable {
     static let chunk = 64 * 1024
+    static let chunksPerTurn = 16
 
     private let source: SharedSource
 
@@ -112,19 +121,30 @@ final class PipeReader: Sendable {
     ///   - received: each chunk as read; an empty one at the end of the stream.
     init(descriptor: Int32, queue: DispatchQueue, received: @escaping @Sendable ([UInt8]) -> Void) {
         let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
-        self.source = SharedSource(source: source)
+        let shared = SharedSource(source: source)
+        self.source = shared
+        @Sendable func drain() {
+            guard !shared.source.isCancelled else { return }
+            var buffer = [UInt8](repeating: 0, count: Self.chunk)
+            for _ in 0..<Self.chunksPerTurn {
+                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, Self.chunk) }
+                if count > 0 {
+                    received(Array(buffer[..<count]))
+                } else if count < 0, errno == EINTR {
+                    continue
+                } else if count < 0, errno == EAGAIN {
+                    return
+                } else {
+                    received([])
+                    shared.source.cancel()
+                    return
+                }
+            }
+            queue.async(execute: drain)
+        }
         // The handler holds its source until the end of the stream: libdispatch lets go of both once
         // it is cancelled, so a reader whose owner is gone still drains and closes its pipe.
-        source.setEventHandler {
-            var buffer = [UInt8](repeating: 0, count: Self.chunk)
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, Self.chunk) }
-            if count > 0 {
-                received(Array(buffer[..<count]))
-            } else if count == 0 || errno != EAGAIN && errno != EINTR {
-                received([])
-                source.cancel()
-            }
-        }
+        source.setEventHandler(handler: drain)
         source.setCancelHandler { Glibc.close(descriptor) }
         source.activate()
     }

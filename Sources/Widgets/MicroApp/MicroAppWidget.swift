@@ -169,7 +169,9 @@ public struct MicroAppWidget: Widget {
             buffer.write("Needs at least \(minimum.width)×\(minimum.height)", at: .zero, style: theme[.muted])
             return
         }
-        let message = statusLines
+        let message = statusLines.flatMap { line in
+            ViewRenderer.wrap(line.text, width: buffer.size.width).map { (text: $0, role: line.role) }
+        }
         let area = Rect(x: 0, y: 0, width: buffer.size.width, height: buffer.size.height - message.count)
         if let view, !area.isEmpty {
             ViewRenderer(theme: theme, focused: focused, inputs: inputs).draw(view.root, in: area, into: &buffer)
@@ -192,14 +194,16 @@ public struct MicroAppWidget: Widget {
         case .starting:
             return view == nil ? [("Starting…", .muted)] : []
         case .needsGrant(let asked):
-            var lines: [(String, ThemeRole)] = [("\(manifest.name) \(manifest.version) asks to:", .heading)]
-            lines.append(("• publish: " + (asked.publish.isEmpty ? "nothing" : asked.publish.joined(separator: ", ")), .text))
-            lines.append(("• hear: " + (asked.subscribe.isEmpty ? "nothing" : asked.subscribe.joined(separator: ", ")), .text))
-            lines.append(("• call: " + (asked.http.isEmpty ? "nothing" : asked.http.joined(separator: ", ")), .text))
+            // What to press first, so that a small pane still shows it.
+            var lines: [(String, ThemeRole)] = [
+                ("\(manifest.name) \(manifest.version) asks to run: y allows · n refuses", .accent),
+                ("It runs as a program with your rights and can read your files.", .warning),
+            ]
+            if !asked.publish.isEmpty { lines.append(("• publish " + asked.publish.joined(separator: ", "), .text)) }
+            if !asked.subscribe.isEmpty { lines.append(("• hear " + asked.subscribe.joined(separator: ", "), .text)) }
+            if !asked.http.isEmpty { lines.append(("• call " + asked.http.joined(separator: ", "), .text)) }
             if asked.state { lines.append(("• keep state with the layout", .text)) }
-            if !manifest.environment.isEmpty { lines.append(("• see variables: " + manifest.environment.joined(separator: ", "), .text)) }
-            lines.append(("It runs as a program with your rights and can read your files.", .warning))
-            lines.append(("y allows · n refuses", .accent))
+            if !manifest.environment.isEmpty { lines.append(("• see the variables " + manifest.environment.joined(separator: ", "), .text)) }
             return lines
         case .refused:
             return [("Not allowed to run.", .warning), ("y allows it · Ctrl-E x removes the pane", .muted)]

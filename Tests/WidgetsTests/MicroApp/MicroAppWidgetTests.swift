@@ -35,9 +35,12 @@ struct MicroAppWidgetTests {
         connection.deliver { $0.status = .needsGrant(testApp.manifest.requested) }
         try widget.notified()
         let screen = render(widget, size: Size(width: 70, height: 8)).lines
-        #expect(screen[0].hasPrefix("Probe 1.0.0 asks to:"))
-        #expect(screen[1].hasPrefix("• publish: probe.thing.done"))
-        #expect(screen.contains { $0.contains("with your rights") })
+        #expect(screen[0].hasPrefix("Probe 1.0.0 asks to run: y allows · n refuses"))
+        #expect(screen[1].hasPrefix("It runs as a program with your rights and can read your files."))
+        #expect(screen[2].hasPrefix("• publish probe.thing.done"))
+        #expect(screen[3].hasPrefix("• hear calendar.*"))
+        let narrow = render(widget, size: Size(width: 20, height: 3)).lines
+        #expect(narrow == ["Probe 1.0.0 asks to ", "run: y allows · n   ", "refuses             "])
         #expect(widget.title == "Probe · asks for permission")
         #expect(try widget.handle(.key(.char("q"))) == .ignored)  // the canvas still quits
         _ = try widget.handle(.key(.char("n")))

@@ -1,0 +1,123 @@
+import CanvasCore
+import CanvasTesting
+import Foundation
+import Testing
+
+/// Process micro-apps in the real dashboard in tmux: the fixture apps of `Fixtures/apps`, installed
+/// and granted with `termcanvas apps`, each beside built-in panes that must keep working.
+@Suite(.serialized)
+struct MicroAppProcessTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/apps")
+
+    /// A dashboard whose default layout holds `panes` (`app x y width height` on the 12×12 grid),
+    /// with `apps` installed and granted.
+    static func start(apps: [String], panes: [String], size: Size = Size(width: 120, height: 36)) async throws
+        -> (session: TmuxSession, environment: [String: String]) {
+        let environment = try DashboardSessionTests.isolatedEnvironment(canvasLayout: false)
+        let layouts = URL(fileURLWithPath: environment["XDG_CONFIG_HOME"]! + "/termcanvas/layouts")
+        try FileManager.default.createDirectory(at: layouts, withIntermediateDirectories: true)
+        let lines = panes.enumerated().map { index, pane in
+            let f = pane.split(separator: " ")
+            return "  - { id: \(index + 1), app: \(f[0]), x: \(f[1]), y: \(f[2]), width: \(f[3]), height: \(f[4]) }"
+        }
+        try (["name: \"default\"", "focused: 1", "panes:"] + lines).joined(separator: "\n")
+            .write(to: layouts.appendingPathComponent("default.yaml"), atomically: true, encoding: .utf8)
+        for app in apps {
+            try run(["apps", "add", fixtures.appendingPathComponent(app).path], environment)
+            try run(["apps", "grant", app], environment)
+        }
+        return (try await TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"], size: size, environment: environment), environment)
+    }
+
+    static func run(_ arguments: [String], _ environment: [String: String]) throws {
+        let result = try Command.runBlocking([Products.termcanvas.path] + arguments, environment: environment)
+        #expect(result.status == 0, "termcanvas \(arguments.joined(separator: " ")): \(result.output)")
+    }
+
+    /// Processes whose command line holds `text`.
+    static func processes(_ text: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { entry in
+            guard Int32(entry) != nil, let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { return nil }
+            let command = String(decoding: data.map { $0 == 0 ? 0x20 : $0 }, as: UTF8.self)
+            return command.contains(text) ? command : nil
+        }
+    }
+
+    static func residentKiB(_ pid: pid_t) -> Int {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+    }
+
+    @Test func keysStateAndEventsGoBothWays() async throws {
+        let (session, environment) = try await Self.start(apps: ["counter"], panes: ["counter 0 0 6 6", "calendar 6 0 6 6", "eventlog 0 6 12 6"])
+        try await session.waitFor("count 0")
+        try await session.send("+")
+        try await session.waitFor("count 1")
+        try await session.waitFor("counter.count.changed count 1")  // its publish, in the Event Log
+        // The calendar's selection reaches the app, which subscribed to it.
+        try await session.send("Tab", "Right")
+        try await session.waitFor(#"heard calendar.date.selected {"date": "2026-11-23"}"#)
+        // What it did not declare is refused: a calendar event it may not publish, a path it may not call.
+        try await session.send("BTab", "x")
+        try await session.send("s")
+        try await session.waitFor(#"answer {"code": -32001, "message": "not permitted:"#)
+        // The refused publish never reached the bus: the log holds the calendar's own selection only.
+        #expect(try await session.screen().filter { $0.contains(/\d\d:\d\d:\d\d calendar\.date\.selected/) }.count == 1)
+        try await session.send("q")
+        #expect(try await session.waitForExit().status == 0)
+        #expect(Self.processes("counter.py").isEmpty)
+
+        // The count was kept with the layout and handed back.
+        let again = try await TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"], size: Size(width: 120, height: 36),
+                                          environment: environment)
+        try await again.waitFor("count 1")
+        try await again.send("q")
+        #expect(try await again.waitForExit().status == 0)
+    }
+
+    @Test func aHungAppNeitherHoldsTheCanvasNorOutlivesIt() async throws {
+        let (session, _) = try await Self.start(apps: ["silent", "stubborn"], panes: ["silent 0 0 6 6", "stubborn 6 0 6 6", "calendar 0 6 12 6"])
+        try await session.waitFor("did not answer within 1 s")
+        try await session.waitFor("stubborn")
+        #expect(Self.processes("sleep 1000").isEmpty, "the silent app's group was killed with it")
+        // Keys to the other panes are answered at once.
+        try await session.send("Tab", "Tab", "Right")
+        try await session.waitFor("Monday, 23 November 2026", timeout: .seconds(2))
+        let pid = try #require(await session.programPID())
+        #expect(Self.processes("stubborn.py").count == 1)
+        let quitting = ContinuousClock.now
+        try await session.send("q")
+        #expect(try await session.waitForExit().status == 0)
+        #expect(ContinuousClock.now - quitting < .seconds(1.5))
+        #expect(kill(pid, 0) != 0)
+        #expect(Self.processes("stubborn.py").isEmpty, "the app that ignores SIGTERM was killed")
+    }
+
+    @Test func floodsAndEscapeSequencesNeitherGrowTheHostNorReachTheTerminal() async throws {
+        let (session, _) = try await Self.start(apps: ["flood", "escapes"], panes: ["flood 0 0 6 6", "escapes 6 0 6 6", "calendar 0 6 12 6"])
+        try await session.waitFor("flood done", timeout: .seconds(60))
+        let pid = try #require(await session.programPID())
+        #expect(Self.residentKiB(pid) < 150 * 1024, "host RSS \(Self.residentKiB(pid)) KiB after 100 MB of views")
+        try await session.send("Tab", "Tab", "Right")
+        try await session.waitFor("Monday, 23 November 2026", timeout: .seconds(2))
+        let attributed = try await HostileInputTests.screenWithAttributes(session)
+        let foreign = HostileInputTests.foreignEscapes(attributed)
+        #expect(foreign.isEmpty, "escape sequences on screen: \(foreign)")
+        #expect(attributed.contains("␛]0;pwned"), "drawn as placeholders")
+        #expect(!(try await session.format("#{pane_title}")).contains("pwned"))
+        try await session.send("q")
+        #expect(try await session.waitForExit().status == 0)
+    }
+
+    @Test func aCrashingAppBacksOffStopsAndComesBackOnRWithItsState() async throws {
+        let (session, _) = try await Self.start(apps: ["crasher"], panes: ["crasher 0 0 6 12", "eventlog 6 0 6 12"])
+        try await session.waitFor("exit 1; restarting in 1 s")
+        try await session.waitFor("canvas.app.crashed crasher: exit 1")
+        try await session.waitFor("crashed 5 times in 2 minutes", timeout: .seconds(40))
+        try await session.send("r")
+        try await session.waitFor("runs 6")  // the state the fifth run saved, handed to the sixth
+        try await session.send("q")
+        #expect(try await session.waitForExit().status == 0)
+    }
+}

@@ -1,0 +1,118 @@
+import CanvasCore
+@testable import CanvasFiles
+import Foundation
+import MicroAppProtocol
+import Testing
+
+@Suite("Micro-app manifests: read whole, mistakes named by file, line and field")
+struct AppManifestFileTests {
+    static let file = "apps/probe/app.yaml"
+
+    /// A full manifest, one key per line, so every line number below is exact.
+    static let base = [
+        "id: probe", //                                          1
+        "name: Probe", //                                        2
+        "version: 1.2.3", //                                     3
+        "description: Tries things", //                          4
+        "protocol: 1", //                                        5
+        "exec: [python3, -u, probe.py]", //                      6
+        "workdir: .", //                                         7
+        "env: [LANG, PROBE_TOKEN]", //                           8
+        "events:", //                                            9
+        "  publishes: [probe.thing.done]", //                    10
+        "  subscribes: [calendar.date.selected, todo.*]", //     11
+        "backend: [/api/todo/items]", //                         12
+        "state: true", //                                        13
+        "limits: { startup: 500ms, memory: 128MiB, openFiles: 32, cpu: 1h, publishesPerSecond: 5, state: 16KiB, log: 64KiB }", // 14
+        "minSize: { width: 30, height: 8 }", //                  15
+    ]
+
+    func parse(_ lines: [String]) throws -> AppManifest {
+        try AppManifestFile.parse(text(lines), file: Self.file)
+    }
+
+    func error(_ lines: [String]) -> FileError? {
+        do {
+            _ = try parse(lines)
+            return nil
+        } catch {
+            return error as? FileError
+        }
+    }
+
+    @Test func everyFieldIsRead() throws {
+        let manifest = try parse(Self.base)
+        var limits = AppManifest.Limits()
+        limits.startupSeconds = 0.5
+        limits.memoryBytes = 128 << 20
+        limits.openFiles = 32
+        limits.cpuSeconds = 3600
+        limits.publishesPerSecond = 5
+        limits.stateBytes = 16 << 10
+        limits.logBytes = 64 << 10
+        #expect(manifest == AppManifest(
+            id: "probe", name: "Probe", version: "1.2.3", description: "Tries things", protocolVersion: ProtocolVersion(major: 1, minor: 0),
+            exec: ["python3", "-u", "probe.py"], workingDirectory: ".", environment: ["LANG", "PROBE_TOKEN"],
+            publishes: ["probe.thing.done"], subscribes: ["calendar.date.selected", "todo.*"], backend: ["/api/todo/items"],
+            keepsState: true, limits: limits, minimumSize: ViewSize(width: 30, height: 8)))
+    }
+
+    @Test func aSampleAppHasNoProtocolAndKeepsNoState() throws {
+        let manifest = try parse(["id: disk", "name: Disk", "version: 1.0.0", "sample: { every: 5s, show: gauge }", "exec: df -P"])
+        #expect(manifest.sample == AppManifest.Sample(everySeconds: 5, show: .gauge))
+        #expect(manifest.protocolVersion == nil)
+        #expect(manifest.exec == ["df -P"])
+        #expect(!manifest.keepsState)
+    }
+
+    @Test(arguments: [
+        (replacing(base, line: 1, with: "id: Probe"), "apps/probe/app.yaml:1:5: id: expected 1 to 32 of a-z, 0-9 and -, starting with a letter, got 'Probe'"),
+        (replacing(base, line: 1, with: "id: todo"), "apps/probe/app.yaml:1:5: id: 'todo' is a built-in widget; choose another id"),
+        (removing(base, line: 2), "apps/probe/app.yaml:1:1: name: is missing"),
+        (replacing(base, line: 3, with: "version: 1.0"), "apps/probe/app.yaml:3:10: version: expected a semantic version such as 1.0.0, got '1.0'"),
+        (replacing(base, line: 5, with: "protocol: one"), "apps/probe/app.yaml:5:11: protocol: expected a protocol version such as 1, got 'one'"),
+        (removing(base, line: 5), "apps/probe/app.yaml:1:1: protocol: is missing (or give sample: for an app without the protocol)"),
+        (replacing(base, line: 6, with: "exec: []"), "apps/probe/app.yaml:6:7: exec: expected the program and its arguments, e.g. [python3, app.py]"),
+        (replacing(base, line: 8, with: "env: [LANG, 'A-B']"), "apps/probe/app.yaml:8:13: env[1]: expected a variable name such as LANG, got 'A-B'"),
+        (replacing(base, line: 10, with: "  publishes: [calendar.date.selected]"),
+         "apps/probe/app.yaml:10:15: events.publishes[0]: an app publishes only its own events: expected probe.entity.action"),
+        (replacing(base, line: 10, with: "  publishes: [probe.done]"),
+         "apps/probe/app.yaml:10:15: events.publishes[0]: expected a name source.entity.action in a-z, 0-9, - and _, got 'probe.done'"),
+        (replacing(base, line: 11, with: "  subscribes: ['todo.*.x']"),
+         "apps/probe/app.yaml:11:16: events.subscribes[0]: expected a name or a pattern such as calendar.* or *, got 'todo.*.x'"),
+        (replacing(base, line: 12, with: "backend: [/api/../etc]"),
+         "apps/probe/app.yaml:12:11: backend[0]: expected a path under /api/ such as /api/todo/items, got '/api/../etc'"),
+        (replacing(base, line: 13, with: "state: maybe"), "apps/probe/app.yaml:13:8: state: expected true or false, got 'maybe'"),
+        (replacing(base, line: 14, with: "limits: { startup: forever }"),
+         "apps/probe/app.yaml:14:20: limits.startup: expected a duration from 100ms to 60s such as 5s or 500ms, got 'forever'"),
+        (replacing(base, line: 14, with: "limits: { memory: 1TiB }"),
+         "apps/probe/app.yaml:14:19: limits.memory: expected a size from 16777216 to 17179869184 bytes such as 64KiB or 256MiB, got '1TiB'"),
+        (replacing(base, line: 14, with: "limits: { nice: 5 }"),
+         "apps/probe/app.yaml:14:11: limits.nice: unknown key; expected one of cpu, log, memory, openFiles, publishesPerSecond, startup, state"),
+        (replacing(base, line: 15, with: "minSize: { width: 0 }"), "apps/probe/app.yaml:15:19: minSize.width: expected a whole number from 1 to 500, got '0'"),
+        (base + ["sample: { every: 5s }"], "apps/probe/app.yaml:16:9: sample: an app has either protocol or sample, not both"),
+        (base + ["colour: red"], "apps/probe/app.yaml:16:1: colour: unknown key; expected one of backend, description, env, events, exec, id, limits, minSize, name, protocol, sample, state, version, workdir"),
+        (["a: &x 1", "b: *x"], "apps/probe/app.yaml:2:4: aliases (*name) are not allowed in this file; write the value out"),
+    ])
+    func mistakesSayWhereAndWhat(lines: [String], message: String) {
+        #expect(error(lines)?.description == message)
+    }
+
+    @Test func foldersAreScannedUserFirstAndBadManifestsReported() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("tc-apps-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        func install(_ folder: String, _ lines: [String]) throws {
+            let url = root.appendingPathComponent(folder)
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            try text(lines).write(to: url.appendingPathComponent("app.yaml"), atomically: true, encoding: .utf8)
+        }
+        try install("user/probe", Self.base)
+        try install("shipped/probe", replacing(Self.base, line: 3, with: "version: 0.9.0"))
+        try install("shipped/broken", ["id: broken"])
+        let found = AppFolders(user: root.appendingPathComponent("user"), shipped: [root.appendingPathComponent("shipped")]).scan()
+        #expect(found.apps.map { "\($0.id) \($0.manifest.version) \($0.isShipped)" } == ["probe 1.2.3 false"])
+        #expect(found.problems.count == 1)
+        #expect(found.problems.first?.hasSuffix("broken/app.yaml:1:1: name: is missing") == true)
+        #expect(found.apps.first?.digest.count == 64)
+    }
+}

@@ -74,6 +74,47 @@ struct MicroAppProcessTests {
         try await again.waitFor("count 1")
         try await again.send("q")
         #expect(try await again.waitForExit().status == 0)
+
+        // A changed manifest is asked about again.
+        let manifest = URL(fileURLWithPath: environment["XDG_CONFIG_HOME"]! + "/termcanvas/apps/counter/app.yaml")
+        try (try String(contentsOf: manifest, encoding: .utf8) + "# changed\n").write(to: manifest, atomically: true, encoding: .utf8)
+        let changed = try await TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"], size: Size(width: 120, height: 36),
+                                            environment: environment)
+        try await changed.waitFor("Counter 1.0.0 asks to run: y allows · n refuses")
+        #expect(Self.processes("counter.py").isEmpty, "nothing runs before the user says so")
+        try await changed.send("y")
+        try await changed.waitFor("count 1")
+        try await changed.send("q")
+        #expect(try await changed.waitForExit().status == 0)
+    }
+
+    @Test func theAppsCommandIsQuietOnSuccessAndClearOnMistakes() throws {
+        let environment = try DashboardSessionTests.isolatedEnvironment(canvasLayout: false)
+        func termcanvas(_ arguments: String...) throws -> (status: Int32, output: String) {
+            let result = try Command.runBlocking([Products.termcanvas.path] + arguments, environment: environment)
+            return (result.status, result.output)
+        }
+        let bad = URL(fileURLWithPath: environment["HOME"]! + "/bad")
+        try FileManager.default.createDirectory(at: bad, withIntermediateDirectories: true)
+        try "id: bad\nname: Bad\nversion: 1.0.0\nprotocol: 1\nexec: [sh, x.sh]\nevents: { publishes: [todo.item.created] }\n"
+            .write(to: bad.appendingPathComponent("app.yaml"), atomically: true, encoding: .utf8)
+        let refused = try termcanvas("apps", "add", bad.path)
+        #expect(refused.status != 0)
+        #expect(refused.output.contains("app.yaml:6:23: events.publishes[0]: an app publishes only its own events"))
+
+        #expect(try termcanvas("apps", "add", Self.fixtures.appendingPathComponent("counter").path) == (0, ""))
+        #expect(try termcanvas("apps", "add", Self.fixtures.appendingPathComponent("counter").path).status != 0)
+        #expect(try termcanvas("apps", "grant", "counter") == (0, ""))
+        let listed = try termcanvas("apps", "list")
+        #expect(listed.output.contains("counter\t1.0.0\tCounter\tprotocol 1.0\tuser\tgranted"))
+        #expect(listed.output.contains("sysmon\t1.0.0\tSystem monitor\tprotocol 1.0\tshipped\tnot granted"))
+        #expect(try termcanvas("apps", "remove", "sysmon").output.contains("sysmon is shipped with TermCanvas and cannot be removed"))
+        #expect(try termcanvas("apps", "log", "counter").output.contains("counter has no log yet"))
+        #expect(try termcanvas("apps", "revoke", "counter") == (0, ""))
+        #expect(try termcanvas("apps", "remove", "counter") == (0, ""))
+        #expect(try termcanvas("apps", "grant", "counter").output.contains("no micro-app 'counter' is installed"))
+        let mode = try FileManager.default.attributesOfItem(atPath: environment["XDG_CONFIG_HOME"]! + "/termcanvas/apps")[.posixPermissions] as? Int
+        #expect(mode == 0o700)
     }
 
     @Test func aHungAppNeitherHoldsTheCanvasNorOutlivesIt() async throws {

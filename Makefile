@@ -4,7 +4,7 @@
 SWIFT ?= swift
 ARGS ?=
 
-.PHONY: run test deps release bench bench-bff bench-widgets bench-limits
+.PHONY: run test deps release bench bench-bff bench-widgets bench-limits bench-apps
 
 run: release
 	.build/release/termcanvas $(ARGS)
@@ -45,3 +45,8 @@ bench-widgets: release
 # The load held at the caps (issue 12): every live stream and connection taken, /health timed.
 bench-limits: release
 	scripts/bench-limits
+
+# Micro-app figures (issue 13): first frames with apps, keys beside them, an app's view to the
+# screen, idle with apps, memory per app (tuiprobe).
+bench-apps: release
+	scripts/bench-apps

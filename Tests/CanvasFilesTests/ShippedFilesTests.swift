@@ -39,9 +39,12 @@ struct ShippedFilesTests {
     func everyShippedLayoutParses(_ path: String) throws {
         let layout = try LayoutFile.parse(try Self.contents(path), file: path)
         #expect(!layout.panes.isEmpty)
-        // Shipped layouts use only widgets TermCanvas ships, and are named after their file.
+        // Shipped layouts use only widgets and micro-apps TermCanvas ships, and are named after their file.
+        let shippedApps = AppFolders(user: Self.root.appendingPathComponent("no-user-apps"), shipped: [Self.root.appendingPathComponent("apps")])
+            .scan().apps.map(\.id)
         for pane in layout.panes {
-            #expect(WidgetCatalog.builtIn.descriptor(for: pane.app) != nil, "\(path): pane \(pane.id) has unknown app \(pane.app)")
+            #expect(WidgetCatalog.builtIn.descriptor(for: pane.app) != nil || shippedApps.contains(pane.app.rawValue),
+                    "\(path): pane \(pane.id) has unknown app \(pane.app)")
         }
         #expect(layout.name == URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent)
         // And they survive being written back.
@@ -61,6 +64,16 @@ struct ShippedFilesTests {
         let theme = try ThemeFile.parse(try Self.contents("themes/dark.yaml"), file: "themes/dark.yaml")
         for role in ThemeRole.allCases {
             #expect(theme[role] == Theme.dark[role], "\(role)")
+        }
+    }
+
+    @Test func everyShippedAppParsesAndItsProgramIsThere() throws {
+        let found = AppFolders(user: Self.root.appendingPathComponent("no-user-apps"), shipped: [Self.root.appendingPathComponent("apps")]).scan()
+        #expect(found.problems == [])
+        #expect(found.apps.map(\.id) == ["homedisk", "pomodoro", "sysmon"])
+        for app in found.apps where app.manifest.sample == nil {
+            let script = try #require(app.manifest.exec.last)
+            #expect(FileManager.default.fileExists(atPath: app.folder.appendingPathComponent(script).path), "\(app.id): \(script)")
         }
     }
 }

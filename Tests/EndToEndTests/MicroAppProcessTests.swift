@@ -129,9 +129,10 @@ struct MicroAppProcessTests {
         #expect(Self.processes("stubborn.py").count == 1)
         let quitting = ContinuousClock.now
         try await session.send("q")
+        while kill(pid, 0) == 0, ContinuousClock.now - quitting < .seconds(5) { try await Task.sleep(for: .milliseconds(5)) }
+        let took = ContinuousClock.now - quitting
+        #expect(took < .seconds(1), "quitting took \(took)")
         #expect(try await session.waitForExit().status == 0)
-        #expect(ContinuousClock.now - quitting < .seconds(1.5))
-        #expect(kill(pid, 0) != 0)
         #expect(Self.processes("stubborn.py").isEmpty, "the app that ignores SIGTERM was killed")
     }
 

@@ -7,6 +7,7 @@ import Testing
 @Suite("Schema migrations")
 struct MigrationTests {
     static let v1 = "v1: layouts, panes, history, preferences"
+    static let v2 = "v2: micro-app grants"
 
     static func appliedMigrations(_ url: URL) throws -> [String] {
         try rawQueue(url).read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier") }
@@ -19,7 +20,7 @@ struct MigrationTests {
         #expect(store.path == scratch.database.path)
         #expect(FileManager.default.fileExists(atPath: scratch.database.path))
 
-        #expect(try Self.appliedMigrations(scratch.database) == [Self.v1])
+        #expect(try Self.appliedMigrations(scratch.database) == [Self.v1, Self.v2])
         let (tables, layoutColumns, paneColumns, journalMode) = try rawQueue(scratch.database).read { db in
             (try ["layout", "pane", "history", "preference"].filter { try db.tableExists($0) },
              try db.columns(in: "layout").map(\.name),
@@ -54,7 +55,7 @@ struct MigrationTests {
             #expect(try store.load(named: Sample.name)?.layout == Sample.swapped)
             #expect(try store.history(named: Sample.name).count == 2)
         }
-        #expect(try Self.appliedMigrations(scratch.database) == [Self.v1])
+        #expect(try Self.appliedMigrations(scratch.database) == [Self.v1, Self.v2])
     }
 
     @Test func anInMemoryStoreMigratesToo() throws {
@@ -72,7 +73,7 @@ struct MigrationTests {
         }
         // A newer TermCanvas applied a migration this one does not know.
         try rawQueue(scratch.database).write { db in
-            try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v2: tags')")
+            try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v3: tags')")
             try db.execute(sql: "CREATE TABLE tag (name TEXT)")
         }
         let filesBefore = try scratch.files()
@@ -82,7 +83,7 @@ struct MigrationTests {
         }
         // Not mistaken for a damaged file: nothing renamed, nothing rolled back.
         #expect(try scratch.files() == filesBefore)
-        #expect(try Self.appliedMigrations(scratch.database) == [Self.v1, "v2: tags"])
+        #expect(try Self.appliedMigrations(scratch.database) == [Self.v1, Self.v2, "v3: tags"])
         #expect(try count("SELECT COUNT(*) FROM layout", in: scratch.database) == 1)
         #expect(LayoutStoreError.newerVersion(path: "/x").description.contains("newer TermCanvas"))
     }

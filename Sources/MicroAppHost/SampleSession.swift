@@ -26,6 +26,9 @@ final class SampleSession: AppEngine {
         /// Bumped by stop and restart, so older ticks do nothing.
         var generation = 0
         var run: Run?
+        /// A run was asked of the spawner and has not started yet: it counts as running, or a
+        /// slow spawner (a loaded machine) would let the next tick start a second one.
+        var spawning = false
         var visible = true
         var stopping = false
         var finished = false
@@ -93,7 +96,11 @@ final class SampleSession: AppEngine {
         state.withLock { state in
             state.stopping = true
             state.generation += 1
-            if let run = state.run { kill(-run.pid, SIGKILL) } else { finish(&state) }
+            if let run = state.run {
+                kill(-run.pid, SIGKILL)
+            } else if !state.spawning {
+                finish(&state)
+            }  // else: killed as it starts, finished when it ends
         }
     }
 
@@ -111,7 +118,11 @@ final class SampleSession: AppEngine {
     private func tick(_ generation: Int) {
         let startNow = state.withLock { state -> Bool? in
             guard generation == state.generation, !state.stopping, state.visible else { return nil }
-            guard let run = state.run else { return true }
+            guard let run = state.run else {
+                guard !state.spawning else { return false }
+                state.spawning = true
+                return true
+            }
             state.run?.timedOut = true
             kill(-run.pid, SIGKILL)
             return false
@@ -122,6 +133,7 @@ final class SampleSession: AppEngine {
         do {
             Spawner.shared.spawn(try recipe.make()) { [weak self] result in self?.started(result) }
         } catch {
+            state.withLock { $0.spawning = false }
             show(output: "", problem: "cannot run: \(error)")
         }
     }
@@ -129,10 +141,16 @@ final class SampleSession: AppEngine {
     private func started(_ result: Result<Spawner.Started, LaunchError>) {
         switch result {
         case .failure(let error):
-            show(output: "", problem: "cannot run: \(error)")
+            let stopped = state.withLock { state in
+                state.spawning = false
+                if state.stopping { finish(&state) }
+                return state.stopping
+            }
+            if !stopped { show(output: "", problem: "cannot run: \(error)") }
         case .success(let started):
             close(started.input)
             let stopNow = state.withLock { state in
+                state.spawning = false
                 state.run = Run(pid: started.pid)
                 return state.stopping
             }

@@ -100,6 +100,12 @@ struct ServerLimitsTests {
             let port = try #require(client.port)
             // From an address of their own: the test client's connection counts for 127.0.0.1.
             let held = try (0..<4).map { _ in try RawSocket(port: port, source: "127.0.0.3") }
+            // Each answered, so the server has counted all four before the fifth arrives (accepted
+            // connections become active on several event loops, in no set order).
+            for socket in held {
+                socket.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+                #expect(socket.read(within: .seconds(3)).hasPrefix("HTTP/1.1 200"))
+            }
             let extra = try RawSocket(port: port, source: "127.0.0.3")
             #expect(extra.closedByServer(within: .seconds(3)))
             let other = try RawSocket(port: port, source: "127.0.0.2")

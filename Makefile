@@ -21,11 +21,11 @@ test: deps
 deps:
 	@scripts/install-deps
 
-# The Swift runtime is linked statically: it starts in ~14 ms instead of ~23 ms. Two products:
-# the dashboard, and the micro-app server it starts (`termcanvas-bff`), installed side by side.
+# The Swift runtime is linked statically: it starts in ~14 ms instead of ~23 ms. One build plan for
+# every product (the dashboard, the micro-app server it starts, `termcanvas-bff`, and `tc-bench`):
+# two `--product` builds rebuild each other's shared modules, so every `make run` took minutes.
 release: deps
-	$(SWIFT) build -c release --static-swift-stdlib --product termcanvas
-	$(SWIFT) build -c release --static-swift-stdlib --product termcanvas-bff
+	$(SWIFT) build -c release --static-swift-stdlib
 
 # Figures for the closing notes: render micro-benchmark and terminal measurements (tuiprobe).
 bench: release
@@ -39,7 +39,6 @@ bench-bff: release
 # Figures of the micro-app widgets (issue 5): first frame with a warm cache, keys with a large
 # history, idle, peak RSS (tuiprobe).
 bench-widgets: release
-	$(SWIFT) build -c release --static-swift-stdlib --product tc-bench
 	scripts/bench-widgets
 
 # The load held at the caps (issue 12): every live stream and connection taken, /health timed.

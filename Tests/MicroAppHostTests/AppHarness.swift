@@ -109,6 +109,18 @@ func processes(matching text: String) -> [Int32] {
     }
 }
 
+/// A process's command line, arguments joined by spaces.
+func commandLine(_ pid: Int32) -> String {
+    String(decoding: (FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") ?? Data()).map { $0 == 0 ? 0x20 : $0 }, as: UTF8.self)
+}
+
+/// A process for a failure message: its id, state, parent, group and command line.
+func describe(_ pid: Int32) -> String {
+    let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+    let fields = stat.split(separator: ")").last.map { $0.split(separator: " ").prefix(4).joined(separator: " ") } ?? ""
+    return "\(pid) [\(fields)] \(commandLine(pid))"
+}
+
 /// This process's resident memory in bytes.
 func residentBytes() -> Int {
     guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }

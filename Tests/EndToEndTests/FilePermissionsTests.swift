@@ -16,15 +16,19 @@ struct FilePermissionsTests {
                            "XDG_CONFIG_HOME": home.path + "/config", "XDG_RUNTIME_DIR": home.path + "/run"]
         let session = try await TmuxSession(["sh", "-c", "umask 022; exec \"$0\" --date 2026-11-22", Products.termcanvas.path],
                                             size: Size(width: 120, height: 40), environment: environment)
-        try await session.waitForScreen("online") { screen in
-            let text = screen.joined()
-            return text.contains("Chat #general") && !text.contains("· connecting") && !text.contains("· offline")
-        }
+        try await session.waitFor("Chat #general")
         try await session.send("M-1")
         try await session.send("n")
         try await session.sendLiteral("Private")
         try await session.send("Enter")
-        try await session.waitFor("[ ] Private")
+        // The first frame says nothing of a server that is still starting, so a quiet title is no
+        // sign of one: wait until the embedded server has written its token and taken the todo.
+        let token = home.appendingPathComponent("run/termcanvas/bff.token").path
+        try await session.waitForScreen(timeout: .seconds(20), "the todo sent to a running server") { screen in
+            let text = screen.joined()
+            return FileManager.default.fileExists(atPath: token) && text.contains("[ ] Private")
+                && !text.contains("unsent") && !text.contains("· connecting") && !text.contains("· offline")
+        }
         try await session.send("C-q")
         #expect(try await session.waitForExit().status == 0)
 

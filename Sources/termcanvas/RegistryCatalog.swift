@@ -10,7 +10,8 @@ extension WidgetCatalog {
     func matching(registry apps: [MicroAppInfo]) -> WidgetCatalog {
         let served = apps.compactMap { app in
             descriptor(for: AppKind(app.id)).map { widget in
-                WidgetDescriptor(kind: widget.kind, name: app.name, summary: app.description, version: app.version, make: widget.make)
+                WidgetDescriptor(kind: widget.kind, name: app.name, summary: app.description, version: app.version,
+                                 commands: widget.commands, make: widget.make)
             }
         }
         let serverless = all.filter { MicroAppID(rawValue: $0.kind.rawValue) == nil }

@@ -116,9 +116,9 @@ struct ArrangeModeTests {
     @Test func aDigitPicksACatalogEntryAndEscCancels() throws {
         let host = try Self.arranging()
         host.press(.char("a"), .char("4"))
-        #expect(host.mode == .catalog(selected: 3))
+        #expect((host.overlay as? CatalogOverlay)?.selected == 3)
         host.press(.escape)
-        #expect(host.mode == .arrange)
+        #expect(host.mode == .arrange && host.overlay == nil)
         #expect(host.manager.panes.count == 2)
         host.press(.char("a"), .char("4"), .enter)
         #expect(host.screen.contains { $0.contains(" 3 A very long") })

@@ -16,8 +16,8 @@ struct HostChromeTests {
             #expect(screen[row] == "┃" + padded("", 28) + "┃│" + padded("", 28) + "│")
         }
         #expect(screen[18] == "┗" + String(repeating: "━", count: 28) + "┛" + "└" + String(repeating: "─", count: 28) + "┘")
-        // Hints that do not fit are cut; the layout name stays flush right with its padding.
-        #expect(screen[19] == " NORMAL  Tab focus Alt+←↑↓→ focus dir ^E arrange ? hel test ")
+        // A hint that does not fit is left out whole; the layout name stays flush right with its padding.
+        #expect(screen[19] == padded(" NORMAL  ^E arrange Tab focus ^P commands ? help", 54) + " test ")
     }
 
     @Test func theFocusedPaneHasTheHeavyBorderAndFocusedStyles() throws {
@@ -40,7 +40,7 @@ struct HostChromeTests {
 
     @Test func theStatusBarShowsTheNormalModeHintsAndTheLayoutName() throws {
         let host = try makeHost(halves, size: Size(width: 80, height: 20))
-        let hints = " NORMAL  Tab focus Alt+←↑↓→ focus dir ^E arrange ? help q quit"
+        let hints = " NORMAL  ^E arrange Tab focus ^P commands ? help q quit Alt+←↑↓→ focus dir"
         #expect(host.statusBar == padded(hints, 74) + " test ")
         let frame = host.compose()
         #expect(frame[1, 19].style == host.theme[.statusMode])
@@ -51,7 +51,7 @@ struct HostChromeTests {
     @Test func theStatusBarShowsTheArrangeModeHints() throws {
         let host = try makeHost(halves, size: Size(width: 120, height: 20))
         host.press(.ctrl("e"))
-        let hints = " ARRANGE  ←↑↓→ move Shift+←↑↓→ resize Tab next a add x remove s settings u undo ^R redo Enter done"
+        let hints = " ARRANGE  ←↑↓→ move Shift+←↑↓→ resize a add x remove s settings u undo ^R redo Enter done Tab focus ^P commands"
         #expect(host.statusBar == padded(hints, 114) + " test ")
     }
 

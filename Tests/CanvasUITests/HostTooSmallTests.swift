@@ -42,7 +42,7 @@ struct HostTooSmallTests {
             "┃Probe bo┃│Probe bo│",
             "┃colour r┃│colour r│",
             "┗━━━━━━━━┛└────────┘",
-            " NORMAL  Tab f test ",
+            " NORMAL        test ",
         ])
     }
 

@@ -25,12 +25,12 @@ struct LayoutPickerTests {
 
     /// The names of the layouts the picker shows, in order.
     func listed(_ rig: Rig) -> [String] {
-        guard case .layoutPicker(let picker) = rig.host.mode else { return [] }
+        guard let picker = rig.host.overlay as? LayoutPicker else { return [] }
         return picker.visible.map(\.name)
     }
 
     func highlighted(_ rig: Rig) -> String? {
-        guard case .layoutPicker(let picker) = rig.host.mode else { return nil }
+        guard let picker = rig.host.overlay as? LayoutPicker else { return nil }
         return picker.highlighted?.name
     }
 
@@ -103,10 +103,10 @@ struct LayoutPickerTests {
         try await openPicker(rig)
         rig.type("pla")
         rig.press(.enter)  // leaves the filter
-        #expect(rig.host.mode != .normal)
+        #expect(rig.host.overlay != nil)
         let messages = try await rig.press(.enter, expecting: 1)
         #expect(messages.map(\.kind) == ["layoutLoaded"])
-        #expect(rig.host.mode == .normal)
+        #expect(rig.host.overlay == nil && rig.host.mode == .normal)
         #expect(rig.host.manager.layout.name == "planner")
         #expect(rig.statusBar.contains("  Loaded planner "))
         #expect(paneTitles(rig.screen) == ["1 Calendar", "2 Calendar", "3 Event Log"])
@@ -168,7 +168,7 @@ struct LayoutPickerTests {
         #expect(listed(rig) == ["default", "monitor", "planner", "workbench"])
         #expect(!listed(rig).contains("work"))
         #expect(highlighted(rig) == "workbench")
-        #expect(rig.host.mode != .normal, "the picker stays open")
+        #expect(rig.host.overlay != nil, "the picker stays open")
         await rig.settle()
         #expect(try rig.store.layout(named: "work") == nil)
         #expect(try rig.storedNames().isEmpty)
@@ -198,7 +198,7 @@ struct LayoutPickerTests {
         #expect(rig.statusBar.contains("monitor is a preset file; it cannot be deleted here"))
         #expect(!rig.text.contains("Delete monitor?"))
         #expect(listed(rig) == ["default", "monitor", "planner", "workbench"])
-        #expect(rig.host.mode != .normal)
+        #expect(rig.host.overlay != nil)
         #expect(try await rig.inbox.isQuiet())
     }
 
@@ -250,7 +250,7 @@ struct LayoutPickerTests {
         try await rig.press(.enter, expecting: 1)
         #expect(rig.text.contains("job (current) — 2 panes"))
         rig.press(.escape)
-        #expect(rig.host.mode == .normal)
+        #expect(rig.host.overlay == nil && rig.host.mode == .normal)
         #expect(rig.statusBar.hasSuffix(" job "))
         // Steps go on under the new name; the old one does not come back.
         rig.press(.ctrl("e"), .right, .enter)
@@ -278,7 +278,7 @@ struct LayoutPickerTests {
         #expect(try rig.storedNames() == ["other", "work"])
         #expect(rig.host.manager.layout.name == "work", "the current layout keeps its name")
         rig.press(.escape, .escape)
-        #expect(rig.host.mode == .normal)
+        #expect(rig.host.overlay == nil && rig.host.mode == .normal)
         #expect(rig.statusBar.hasSuffix(" work "))
         // A step now must not overwrite the other layout.
         rig.press(.ctrl("e"), .right, .enter)
@@ -303,7 +303,7 @@ struct LayoutPickerTests {
         #expect(!rig.text.contains("Rename"))
         #expect(rig.text.contains("Layouts"))
         rig.press(.escape)
-        #expect(rig.host.mode == .normal)
+        #expect(rig.host.overlay == nil && rig.host.mode == .normal)
         #expect(!rig.text.contains("Layouts"))
         #expect(rig.statusBar.hasPrefix(" NORMAL "))
         await rig.settle()

@@ -54,7 +54,7 @@ struct QuitSaveTests {
 
         // Esc stays: the dashboard as it was, and the next q tries again.
         rig.press(.escape)
-        #expect(rig.host.mode == .normal)
+        #expect(rig.host.overlay == nil && rig.host.mode == .normal)
         #expect(!rig.host.shouldQuit)
         #expect(!rig.text.contains("Could not save the layout"))
         try await rig.press(.char("q"), expecting: 1)

@@ -91,7 +91,7 @@ struct SaveAsTests {
         rig.press(.ctrl("s"), .ctrl("u"))
         rig.type("work")
         rig.press(.escape)
-        #expect(rig.host.mode == .normal)
+        #expect(rig.host.overlay == nil && rig.host.mode == .normal)
         #expect(!rig.text.contains("Save layout"))
         #expect(rig.statusBar.hasSuffix(" default "))
         #expect(rig.host.manager.layout.name == "default")
@@ -114,6 +114,6 @@ struct SaveAsTests {
         await rig.settle()
         #expect(try rig.storedNames().isEmpty)
         rig.press(.escape)
-        #expect(rig.host.mode == .normal)
+        #expect(rig.host.overlay == nil && rig.host.mode == .normal)
     }
 }

@@ -178,6 +178,7 @@ extension HostMessage {
         case .historyLoaded: "historyLoaded"
         case .themesListed: "themesListed"
         case .themeLoaded: "themeLoaded"
+        case .themeChosen: "themeChosen"
         case .notice(let notice): "notice: \(notice.text)"
         case .publish(let events): "publish: \(events.map { type(of: $0).name.rawValue })"
         case .saved: "saved"

@@ -33,7 +33,7 @@ struct ThemePickerTests {
     }
 
     func themePicker(_ rig: Rig) -> ThemePicker? {
-        guard case .themePicker(let picker) = rig.host.mode else { return nil }
+        guard let picker = rig.host.overlay as? ThemePicker else { return nil }
         return picker
     }
 
@@ -94,7 +94,7 @@ struct ThemePickerTests {
         try await rig.press(.down, expecting: 1)
         #expect(rig.host.theme.name == "high-contrast")
         rig.press(.escape)
-        #expect(rig.host.mode == .normal)
+        #expect(rig.host.overlay == nil && rig.host.mode == .normal)
         #expect(rig.host.theme == Theme.dark)
         #expect(rig.host.compose() == before, "the screen is as it was before the picker")
         await rig.settle()
@@ -106,7 +106,7 @@ struct ThemePickerTests {
         try await openPicker(rig)
         try await rig.press(.down, expecting: 1)
         rig.press(.enter)
-        #expect(rig.host.mode == .normal)
+        #expect(rig.host.overlay == nil && rig.host.mode == .normal)
         #expect(rig.host.theme == (try highContrast()))
         #expect(badgeStyle(rig) == (try highContrast())[.statusMode])
         await rig.settle()

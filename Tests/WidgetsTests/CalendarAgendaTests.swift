@@ -28,9 +28,9 @@ struct CalendarAgendaTests {
         let log = CommandLog()
         var widget = try mounted(log: log)
         #expect(log.commands == [.calendar(.load(DayRange(first: "2026-11-01", last: "2026-11-30"))), .todo(.load)])
-        _ = try widget.handle(.key(Key(.pageDown)))
+        _ = try widget.press(Key(.pageDown))
         #expect(log.commands.last == .calendar(.load(DayRange(first: "2026-12-01", last: "2026-12-31"))))
-        _ = try widget.handle(.key(.right))
+        _ = try widget.press(.right)
         #expect(log.commands.count == 3, "the same month is not asked for again")
     }
 
@@ -59,9 +59,9 @@ struct CalendarAgendaTests {
         shown = text(widget)
         #expect(!shown.contains("[ ] Buy milk"))
         #expect(shown.contains { $0.contains("•27") })
-        _ = try widget.handle(.key(.right))
-        _ = try widget.handle(.key(.right))
-        _ = try widget.handle(.key(.right))
+        _ = try widget.press(.right)
+        _ = try widget.press(.right)
+        _ = try widget.press(.right)
         #expect(text(widget).contains("all day Holiday"))
     }
 
@@ -70,22 +70,22 @@ struct CalendarAgendaTests {
         let log = CommandLog()
         let berlin = CanvasClock(now: Fixed.clock.now, timeZone: TimeZone(identifier: "Europe/Berlin")!)
         var widget = try mounted(log: log, clock: berlin)
-        _ = try widget.handle(.key(.char("n")))
+        _ = try widget.press(.char("n"))
         #expect(widget.capturesText)
-        for character in "Party" { _ = try widget.handle(.key(.char(character))) }
-        _ = try widget.handle(.key(.enter))
+        for character in "Party" { _ = try widget.press(.char(character)) }
+        _ = try widget.press(.enter)
         #expect(log.commands.last == .calendar(.create(NewCalendarEvent(title: "Party", start: "2026-11-22T00:00:00Z",
                                                                          end: "2026-11-23T00:00:00Z", allDay: true))))
-        _ = try widget.handle(.key(.char("n")))
-        for character in "09:30-11:00 Review" { _ = try widget.handle(.key(.char(character))) }
-        _ = try widget.handle(.key(.enter))
+        _ = try widget.press(.char("n"))
+        for character in "09:30-11:00 Review" { _ = try widget.press(.char(character)) }
+        _ = try widget.press(.enter)
         #expect(log.commands.last == .calendar(.create(NewCalendarEvent(title: "Review", start: "2026-11-22T08:30:00Z",
                                                                          end: "2026-11-22T10:00:00Z", allDay: false))))
-        _ = try widget.handle(.key(.char("n")))
-        for character in "25:00 Nope" { _ = try widget.handle(.key(.char(character))) }
-        _ = try widget.handle(.key(.enter))
+        _ = try widget.press(.char("n"))
+        for character in "25:00 Nope" { _ = try widget.press(.char(character)) }
+        _ = try widget.press(.enter)
         #expect(text(widget).contains { $0.hasPrefix("'25:00' is not a time") })
-        _ = try widget.handle(.key(.escape))
+        _ = try widget.press(.escape)
         #expect(!widget.capturesText)
     }
 }

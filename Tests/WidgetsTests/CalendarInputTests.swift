@@ -31,7 +31,7 @@ struct CalendarInputTests {
         ]
         for (code, expected) in steps {
             let before = bus.log.count
-            #expect(try widget.handle(.key(Key(code))) == .handled)
+            #expect(try widget.press(Key(code)) == .handled)
             #expect(selectedDates(on: bus).last == expected, "after \(code)")
             #expect(bus.log.count == before + 1, "after \(code)")
         }
@@ -43,18 +43,18 @@ struct CalendarInputTests {
     @Test func keysThatKeepTheDayPublishNothing() throws {
         let bus = EventBus(now: Fixed.clock.now)
         var widget = try Self.mounted(bus: bus)
-        #expect(try widget.handle(.key(Key(.home))) == .handled)
-        #expect(try widget.handle(.key(.char("t"))) == .handled)
-        #expect(try widget.handle(.key(.char("z"))) == .ignored)
-        #expect(try widget.handle(.key(.shift(.right))) == .ignored)
-        #expect(try widget.handle(.key(.enter)) == .ignored)
+        #expect(try widget.press(Key(.home)) == .handled)
+        #expect(try widget.press(.char("t")) == .handled)
+        #expect(try widget.press(.char("z")) == .ignored)
+        #expect(try widget.press(.shift(.right)) == .ignored)
+        #expect(try widget.press(.enter) == .ignored)
         #expect(bus.log.count == 0)
     }
 
     @Test func theViewFollowsTheSelection() throws {
         let bus = EventBus(now: Fixed.clock.now)
         var widget = try Self.mounted(bus: bus)
-        _ = try widget.handle(.key(Key(.pageDown)))
+        _ = try widget.press(Key(.pageDown))
         let lines = render(widget, size: Size(width: 28, height: 11)).lines
         #expect(lines[0] == "       December 2026        ")
         #expect(lines[2] == "       1   2   3   4   5   6")
@@ -71,7 +71,7 @@ struct CalendarInputTests {
     func pageDownClampsToTheEndOfAShorterMonth(from: String, to: String) throws {
         let bus = EventBus(now: Fixed.clock.now)
         var widget = try Self.mounted(state: ["selected": from], bus: bus)
-        _ = try widget.handle(.key(Key(.pageDown)))
+        _ = try widget.press(Key(.pageDown))
         #expect(selectedDates(on: bus) == [to])
         #expect(widget.state == ["selected": to])
     }
@@ -79,7 +79,7 @@ struct CalendarInputTests {
     @Test func pageUpClampsToo() throws {
         let bus = EventBus(now: Fixed.clock.now)
         var widget = try Self.mounted(state: ["selected": "2026-03-31"], bus: bus)
-        _ = try widget.handle(.key(Key(.pageUp)))
+        _ = try widget.press(Key(.pageUp))
         #expect(selectedDates(on: bus) == ["2026-02-28"])
         #expect(Self.footer(widget) == "Saturday, 28 February 2026")
     }
@@ -111,7 +111,7 @@ struct CalendarInputTests {
         let bus = EventBus(now: Fixed.clock.now)
         var widget = try Self.mounted(bus: bus)
         #expect(widget.state == ["selected": "2026-11-22"])
-        _ = try widget.handle(.key(.right))
+        _ = try widget.press(.right)
         #expect(widget.state == ["selected": "2026-11-23"])
 
         let restored = try Self.mounted(state: widget.state, bus: bus)

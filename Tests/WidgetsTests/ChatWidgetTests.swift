@@ -30,7 +30,7 @@ struct ChatWidgetTests {
     }
 
     func type(_ text: String, into widget: inout ChatWidget) throws {
-        for character in text { _ = try widget.handle(.key(.char(character))) }
+        for character in text { _ = try widget.press(.char(character)) }
     }
 
     @Test("mounting loads the channels and opens the current one; messages show newest at the bottom")
@@ -58,7 +58,7 @@ struct ChatWidgetTests {
         var widget = try mounted(log: log)
         try type("hi all", into: &widget)
         #expect(lines(widget).last == "> hi all")
-        _ = try widget.handle(.key(.enter))
+        _ = try widget.press(.enter)
         #expect(log.commands.last == .chat(.post(channel: "general", text: "hi all")))
         #expect(lines(widget).last == ">")
         let local = ChatMessage(id: -1, channel: "general", author: "me", text: "hi all", sentAt: "2026-11-22T10:05:00.000Z")
@@ -82,10 +82,10 @@ struct ChatWidgetTests {
         #expect(lines(widget)[0] == "#general(1) #ops(1)")
         widget.focusChanged(to: true)
         #expect(widget.title == "Chat #general (1)")
-        _ = try widget.handle(.key(.ctrl("n")))
+        _ = try widget.press(.ctrl("n"))
         #expect(widget.title == "Chat #ops")
         #expect(log.commands.last == .chat(.open(channel: "ops")))
-        _ = try widget.handle(.key(.ctrl("p")))
+        _ = try widget.press(.ctrl("b"))
         #expect(widget.title == "Chat #general")
     }
 
@@ -93,35 +93,35 @@ struct ChatWidgetTests {
     func editingAndHistory() throws {
         let log = CommandLog()
         var widget = try mounted(log: log)
-        #expect(try widget.handle(.key(.ctrl("e"))) == .ignored)
+        #expect(try widget.press(.ctrl("e")) == .ignored)
         try type("hello world", into: &widget)
-        _ = try widget.handle(.key(.ctrl("w")))
+        _ = try widget.press(.ctrl("w"))
         #expect(lines(widget).last == "> hello")
-        _ = try widget.handle(.key(.ctrl("a")))
+        _ = try widget.press(.ctrl("a"))
         try type("oh ", into: &widget)
-        let endOfLine = try widget.handle(.key(.ctrl("e")))
+        let endOfLine = try widget.press(.ctrl("e"))
         #expect(endOfLine == .handled)
         try type("!", into: &widget)
         #expect(lines(widget).last == "> oh hello !", "Ctrl-W leaves the space before the word")
-        _ = try widget.handle(.key(Key(.backspace)))
-        _ = try widget.handle(.key(.left))
-        _ = try widget.handle(.key(.left))
-        _ = try widget.handle(.key(Key(.delete)))
+        _ = try widget.press(Key(.backspace))
+        _ = try widget.press(.left)
+        _ = try widget.press(.left)
+        _ = try widget.press(Key(.delete))
         #expect(lines(widget).last == "> oh hell")
-        _ = try widget.handle(.key(.enter))
+        _ = try widget.press(.enter)
         try type("second", into: &widget)
-        _ = try widget.handle(.key(.enter))
-        _ = try widget.handle(.key(.up))
+        _ = try widget.press(.enter)
+        _ = try widget.press(.up)
         #expect(lines(widget).last == "> second")
-        _ = try widget.handle(.key(.up))
+        _ = try widget.press(.up)
         #expect(lines(widget).last == "> oh hell")
-        _ = try widget.handle(.key(.down))
-        _ = try widget.handle(.key(.down))
+        _ = try widget.press(.down)
+        _ = try widget.press(.down)
         #expect(lines(widget).last == ">")
-        _ = try widget.handle(.key(.ctrl("u")))
+        _ = try widget.press(.ctrl("u"))
         #expect(widget.state["history"] == "oh hell \nsecond")
         // q and ? are text here.
-        #expect(try widget.handle(.key(.char("q"))) == .handled)
+        #expect(try widget.press(.char("q")) == .handled)
     }
 
     @Test("/join switches channel, creating it when new; bad names and too-long text are refused with the reason")
@@ -129,16 +129,16 @@ struct ChatWidgetTests {
         let log = CommandLog()
         var widget = try mounted(log: log)
         try type("/join dev-ops", into: &widget)
-        _ = try widget.handle(.key(.enter))
+        _ = try widget.press(.enter)
         #expect(log.commands.suffix(2) == [.chat(.createChannel(name: "dev-ops")), .chat(.open(channel: "dev-ops"))])
         #expect(widget.title == "Chat #dev-ops")
         try type("/join Bad!", into: &widget)
-        _ = try widget.handle(.key(.enter))
+        _ = try widget.press(.enter)
         #expect(lines(widget).contains { $0.hasPrefix("Channel names:") })
-        _ = try widget.handle(.key(.escape))
+        _ = try widget.press(.escape)
         try type(String(repeating: "x", count: ChatLimits.textMaxLength + 1), into: &widget)
         let count = log.commands.count
-        _ = try widget.handle(.key(.enter))
+        _ = try widget.press(.enter)
         #expect(log.commands.count == count)
         #expect(lines(widget).contains { $0.hasPrefix("Messages have at most 4000 characters") })
     }
@@ -149,16 +149,16 @@ struct ChatWidgetTests {
         var widget = try mounted(log: log)
         let page = (51...100).reversed().map { Self.message(Int64($0), "message \($0)") }
         try widget.receive(delivered(ChatMessagesLoaded(channel: "general", before: nil, messages: page, complete: false, origin: .server)))
-        for _ in 0..<20 { _ = try widget.handle(.key(Key(.pageUp))) }
+        for _ in 0..<20 { _ = try widget.press(Key(.pageUp)) }
         #expect(log.commands.filter { if case .chat(.older) = $0 { true } else { false } } == [.chat(.older(channel: "general", before: 51))])
         #expect(lines(widget)[1].contains("message 51"))
         let older = (1...50).reversed().map { Self.message(Int64($0), "message \($0)") }
         try widget.receive(delivered(ChatMessagesLoaded(channel: "general", before: 51, messages: older, complete: true, origin: .server)))
-        for _ in 0..<40 { _ = try widget.handle(.key(Key(.pageUp))) }
+        for _ in 0..<40 { _ = try widget.press(Key(.pageUp)) }
         #expect(lines(widget)[1].contains("message 1"))
 
         // A long history arriving live keeps at most the window while reading the newest.
-        for _ in 0..<40 { _ = try widget.handle(.key(Key(.pageDown))) }
+        for _ in 0..<40 { _ = try widget.press(Key(.pageDown)) }
         for id in 101...1_200 { try widget.receive(delivered(ChatMessageReceived(message: Self.message(Int64(id), "live \(id)"), mine: false))) }
         #expect(widget.logs["general"]?.messages.count == ChannelLog.window)
         #expect(lines(widget)[6].hasSuffix("live 1200"))

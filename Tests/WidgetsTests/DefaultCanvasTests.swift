@@ -19,7 +19,7 @@ struct DefaultCanvasTests {
         #expect(screen[7].hasPrefix("┃     23   24   25   26   27   28   29  ┃│"))
         #expect(screen[10].hasPrefix("┃       Tuesday, 24 November 2026       ┃│"))
         #expect(screen[28] == "┗" + String(repeating: "━", count: 39) + "┛└" + String(repeating: "─", count: 57) + "┘")
-        #expect(screen[29].hasPrefix(" NORMAL  Tab focus Alt+←↑↓→ focus dir ^E arrange ? help q quit "))
+        #expect(screen[29].hasPrefix(" NORMAL  ^E arrange Tab focus ^P commands ? help q quit Alt+←↑↓→ focus dir "))
         #expect(screen[29].hasSuffix(" default "))
 
         let frame = host.compose()

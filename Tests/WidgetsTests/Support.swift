@@ -47,6 +47,20 @@ func makeHost(_ layout: LayoutData = defaultLayout, size: Size, bus: EventBus = 
     try CanvasHost(layout: layout, catalog: .builtIn, bus: bus, clock: Fixed.clock, theme: .dark, logger: Fixed.logger, size: size)
 }
 
+extension Widget {
+    /// A key as the canvas routes it in normal mode: a text field first, then the widget's own
+    /// commands by their default keys, then the widget.
+    @discardableResult
+    mutating func press(_ key: Key) throws -> InputDisposition {
+        if capturesText, try handle(.key(key)) == .handled { return .handled }
+        if let command = Self.commands.first(where: { $0.defaultKeys.contains(key) }) {
+            try perform(command.id)
+            return .handled
+        }
+        return capturesText ? .ignored : try handle(.key(key))
+    }
+}
+
 extension CanvasHost {
     func press(_ keys: Key...) {
         for key in keys { handle(.key(key)) }

@@ -60,17 +60,17 @@ struct TodoWidgetTests {
         #expect(widget.title == "Todo · Mon 23 Nov · 1 open")
         #expect(widget.state["filter"] == "2026-11-23")
 
-        _ = try widget.handle(.key(.char("n")))
+        _ = try widget.press(.char("n"))
         #expect(widget.capturesText)
-        for character in "Eggs" { _ = try widget.handle(.key(.char(character))) }
+        for character in "Eggs" { _ = try widget.press(.char(character)) }
         #expect(lines(widget).last == "New: Eggs")
-        _ = try widget.handle(.key(.enter))
+        _ = try widget.press(.enter)
         #expect(log.commands.last == .todo(.create(NewTodo(title: "Eggs", due: "2026-11-23"))))
         #expect(!widget.capturesText)
 
         try widget.receive(delivered(DateSelected(date: date("2026-11-24"))))
         #expect(lines(widget)[0].hasPrefix("Nothing due on Tue 24 Nov. c shows"))
-        _ = try widget.handle(.key(.char("c")))
+        _ = try widget.press(.char("c"))
         #expect(lines(widget)[3] == "[x] Call mum")
         #expect(widget.state["filter"] == nil)
     }
@@ -85,11 +85,11 @@ struct TodoWidgetTests {
 
         let log = CommandLog()
         var widget = try mounted([], log: log)
-        _ = try widget.handle(.key(.char("n")))
-        _ = try widget.handle(.key(.enter))
+        _ = try widget.press(.char("n"))
+        _ = try widget.press(.enter)
         #expect(lines(widget).contains("A todo needs a title."))
         #expect(log.commands == [.todo(.load)], "nothing is sent")
-        _ = try widget.handle(.key(.escape))
+        _ = try widget.press(.escape)
         #expect(!widget.capturesText)
     }
 
@@ -97,23 +97,23 @@ struct TodoWidgetTests {
     func editing() throws {
         let log = CommandLog()
         var widget = try mounted(Self.items, log: log)
-        _ = try widget.handle(.key(.down))  // Buy milk
-        _ = try widget.handle(.key(.char(" ")))
+        _ = try widget.press(.down)  // Buy milk
+        _ = try widget.press(.char(" "))
         #expect(log.commands.last == .todo(.update(id: 1, TodoPatch(done: true))))
 
-        _ = try widget.handle(.key(.char("e")))
+        _ = try widget.press(.char("e"))
         #expect(lines(widget).last == "Edit: Buy milk @2026-11-23")
-        for _ in 0..<"@2026-11-23".count { _ = try widget.handle(.key(Key(.backspace))) }
-        for character in "@none" { _ = try widget.handle(.key(.char(character))) }
-        _ = try widget.handle(.key(.enter))
+        for _ in 0..<"@2026-11-23".count { _ = try widget.press(Key(.backspace)) }
+        for character in "@none" { _ = try widget.press(.char(character)) }
+        _ = try widget.press(.enter)
         #expect(log.commands.last == .todo(.update(id: 1, TodoPatch(title: "Buy milk", due: .some(nil)))))
 
-        _ = try widget.handle(.key(.char("d")))
+        _ = try widget.press(.char("d"))
         #expect(lines(widget).last == "Delete \"Buy milk\"? y/n")
-        _ = try widget.handle(.key(.char("n")))
+        _ = try widget.press(.char("n"))
         #expect(log.commands.last != .todo(.delete(id: 1)))
-        _ = try widget.handle(.key(.char("d")))
-        _ = try widget.handle(.key(.char("y")))
+        _ = try widget.press(.char("d"))
+        _ = try widget.press(.char("y"))
         #expect(log.commands.last == .todo(.delete(id: 1)))
     }
 
@@ -155,12 +155,12 @@ struct TodoWidgetTests {
         let log = CommandLog()
         var widget = try mounted((1...10_000).map { TodoItem(id: Int64($0), title: "Item \($0)") }, log: log)
         #expect(lines(widget)[0] == "[ ] Item 1")
-        _ = try widget.handle(.key(Key(.end)))
+        _ = try widget.press(Key(.end))
         #expect(lines(widget).last == "[ ] Item 10000")
-        _ = try widget.handle(.key(Key(.pageUp)))
-        _ = try widget.handle(.key(.up))
+        _ = try widget.press(Key(.pageUp))
+        _ = try widget.press(.up)
         #expect(widget.state["selected"] == "9992")
-        _ = try widget.handle(.key(Key(.home)))
+        _ = try widget.press(Key(.home))
         #expect(widget.state["selected"] == "1")
         try widget.receive(delivered(TodoItemDeleted(id: 1)))
         #expect(lines(widget)[0] == "[ ] Item 2")

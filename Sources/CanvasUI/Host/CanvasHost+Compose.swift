@@ -10,7 +10,7 @@ extension CanvasHost {
         }
         for pane in manager.panes { drawPane(pane, into: &buffer) }
         drawStatusBar(into: &buffer)
-        drawOverlay(into: &buffer)
+        overlay?.render(into: &buffer, overlayContext)
         return buffer
     }
 
@@ -40,12 +40,12 @@ extension CanvasHost {
 
     private func drawTooSmall(into buffer: inout Buffer, needed: Size) {
         var messages = ["Terminal too small", "\(size.width)×\(size.height), needs \(needed.width)×\(needed.height)", "Enlarge it or press q"]
-        if case .quitting(let failure?, _) = mode {
+        if let failure = (overlay as? QuitOverlay)?.failure {
             // What quitting would lose must be seen before q is pressed again.
             messages = ["Could not save the layout: \(failure)", "q again quits without saving, Esc stays"]
         }
         // Wrapped, so that even a very narrow terminal shows the size it needs.
-        let lines = messages.enumerated().flatMap { index, text in wrap(text, width: size.width).map { (index, $0) } }
+        let lines = messages.enumerated().flatMap { index, text in TextWrap.lines(text, width: size.width).map { (index, $0) } }
         let top = max(0, (size.height - lines.count) / 2)
         for (offset, (index, line)) in lines.enumerated() {
             buffer.writeCentered(line, row: top + offset, in: buffer.bounds, style: index == 0 ? theme[.error] : theme[.text])
@@ -55,7 +55,7 @@ extension CanvasHost {
     private func drawPane(_ pane: Pane, into buffer: inout Buffer) {
         let rect = cellRect(of: pane)
         let focused = pane.id == manager.focusedPaneID
-        let arranging = focused && mode.base == .arrange
+        let arranging = focused && mode == .arrange
         let borderStyle = theme[arranging ? .borderArranging : focused ? .borderFocused : .border]
         let inside = rect.inset(by: 1)
         buffer.drawBox(rect, lines: focused ? .heavy : .light, style: borderStyle)
@@ -75,7 +75,7 @@ extension CanvasHost {
         var content = Buffer(size: inside.size, filling: background)
         if let failure = entry.failure {
             content.write("This widget failed:", at: .zero, style: theme[.error])
-            wrap(failure, width: inside.width).prefix(max(0, inside.height - 1)).enumerated().forEach { row, line in
+            TextWrap.lines(failure, width: inside.width).prefix(max(0, inside.height - 1)).enumerated().forEach { row, line in
                 content.write(line, at: Point(x: 0, y: row + 1), style: theme[.text])
             }
         } else if let widget = entry.widget {
@@ -91,16 +91,8 @@ extension CanvasHost {
         let y = size.height - 1
         let row = Rect(x: 0, y: y, width: size.width, height: 1)
         buffer.fill(row, with: Cell(" ", style: theme[.statusBar]))
-        let (badge, hints): (String, [KeyHint]) = switch mode {
-        case .normal, .help(over: .normal): (" NORMAL ", KeyMap.normal)
-        case .arrange, .help(over: .arrange): (" ARRANGE ", KeyMap.arrange)
-        case .catalog, .settings: (" ARRANGE ", KeyMap.overlay)
-        case .savePrompt: (" SAVE ", [KeyHint(keys: "Enter", action: "save"), KeyHint(keys: "Esc", action: "cancel")])
-        case .layoutPicker, .themePicker: (" OPEN ", KeyMap.overlay)
-        case .confirmRemove: (" ARRANGE ", [KeyHint(keys: "y", action: "remove"), KeyHint(keys: "n", action: "keep")])
-        case .quitting(nil, _): (" QUIT ", [KeyHint(keys: "", action: "saving the layout…"), KeyHint(keys: "^Q", action: "quit once saved")])
-        case .quitting: (" QUIT ", [KeyHint(keys: "q", action: "quit without saving"), KeyHint(keys: "Esc", action: "stay")])
-        }
+        let context = overlayContext
+        let badge = overlay?.badge ?? (mode == .normal ? " NORMAL " : " ARRANGE ")
         var x = buffer.write(badge, at: Point(x: 0, y: y), style: theme[.statusMode], clip: row)
         if let notice {
             // A notice takes the whole bar, so even a long error can be read.
@@ -109,60 +101,17 @@ extension CanvasHost {
             buffer.write(" \(notice.text)", at: Point(x: x, y: y), style: style, clip: row)
             return
         }
+        let hints = overlay?.hints(context) ?? commands.hints(in: mode == .normal ? [.normal, .canvas] : [.arrange, .canvas])
         let name = manager.layout.name
         let nameWidth = DisplayWidth.of(name) + 2
-        let hintsClip = Rect(x: 0, y: y, width: max(0, size.width - nameWidth), height: 1)
+        // Whole hints only: one that does not fit before the layout's name is left out, with
+        // every hint after it, so no word is ever cut.
         for hint in hints {
-            x = buffer.write(" \(hint.keys)", at: Point(x: x, y: y), style: theme[.statusKey], clip: hintsClip)
-            x = buffer.write(" \(hint.action)", at: Point(x: x, y: y), style: theme[.statusBar], clip: hintsClip)
+            let width = (hint.keys.isEmpty ? 0 : 1 + DisplayWidth.of(hint.keys)) + 1 + DisplayWidth.of(hint.action)
+            guard x + width <= size.width - nameWidth else { break }
+            if !hint.keys.isEmpty { x = buffer.write(" \(hint.keys)", at: Point(x: x, y: y), style: theme[.statusKey], clip: row) }
+            x = buffer.write(" \(hint.action)", at: Point(x: x, y: y), style: theme[.statusBar], clip: row)
         }
         buffer.write(" \(name) ", at: Point(x: max(x, size.width - nameWidth), y: y), style: theme[.statusBar], clip: row)
-    }
-
-    /// Splits text into lines of at most `width` columns, breaking at spaces where it can.
-    func wrap(_ text: String, width: Int) -> [String] {
-        guard width > 0 else { return [] }
-        var lines: [String] = []
-        var line = ""
-        var lineWidth = 0
-        // A word wider than a line (a long path) is cut into pieces that fit, so it is read whole.
-        let words = text.split(separator: " ", omittingEmptySubsequences: false).flatMap { word in
-            DisplayWidth.of(String(word)) <= width ? [String(word)] : Self.pieces(of: String(word), width: width)
-        }
-        for word in words {
-            let wordWidth = DisplayWidth.of(word)
-            if lineWidth > 0, lineWidth + 1 + wordWidth > width {
-                lines.append(line)
-                line = ""
-                lineWidth = 0
-            }
-            if lineWidth > 0 {
-                line += " "
-                lineWidth += 1
-            }
-            line += word
-            lineWidth += wordWidth
-        }
-        if !line.isEmpty { lines.append(line) }
-        return lines
-    }
-
-    /// `word` cut into pieces at most `width` columns wide, by whole characters.
-    private static func pieces(of word: String, width: Int) -> [String] {
-        var pieces: [String] = []
-        var piece = ""
-        var pieceWidth = 0
-        for character in word {
-            let characterWidth = DisplayWidth.of(character)
-            if pieceWidth + characterWidth > width, !piece.isEmpty {
-                pieces.append(piece)
-                piece = ""
-                pieceWidth = 0
-            }
-            piece.append(character)
-            pieceWidth += characterWidth
-        }
-        if !piece.isEmpty { pieces.append(piece) }
-        return pieces
     }
 }

@@ -33,10 +33,9 @@ extension CanvasHost {
             quitSave = .declined
             shouldQuit = true
         case .notTried, .saved, .declined:
-            let over = mode.base
             let layout = currentLayout()
             quitSave = .saving
-            mode = .quitting(failure: nil, over: over)
+            overlay = QuitOverlay(failure: nil)
             let effects = effects
             // After every write asked for before it; its outcome comes back as `.quitSaved`.
             effects.write("save the layout") {
@@ -52,7 +51,7 @@ extension CanvasHost {
 
     /// The outcome of the save `requestQuit()` queued.
     func finishQuit(failure: String?) {
-        guard case .quitting(_, let over) = mode, quitSave == .saving else { return }
+        guard overlay is QuitOverlay, quitSave == .saving else { return }
         guard let failure else {
             quitSave = .saved
             shouldQuit = true
@@ -60,25 +59,6 @@ extension CanvasHost {
         }
         logger.error("could not save the layout on quit", metadata: ["error": "\(failure)"])
         quitSave = .failed(failure)
-        mode = .quitting(failure: failure, over: over)
-    }
-
-    /// Keys while quitting: during the save only a quit key (handled before this) does anything;
-    /// after a failure q quits without saving and Esc goes back to the dashboard.
-    func handleQuitting(_ key: Key, failure: String?, over: HostMode.BaseMode) {
-        guard failure != nil else { return }
-        switch key {
-        case .char("q"), .char("Q"): requestQuit()
-        case .escape:
-            quitSave = .notTried
-            mode = over == .normal ? .normal : .arrange
-        default: break
-        }
-    }
-
-    /// The lines that say why the layout was not saved and what the keys do.
-    func quitFailureLines(_ failure: String, width: Int) -> [String] {
-        wrap("Could not save the layout: \(failure)", width: width)
-            + [""] + wrap("q again quits without saving, Esc stays.", width: width)
+        overlay = QuitOverlay(failure: failure)
     }
 }

@@ -9,6 +9,12 @@ import Logging
 public final class CanvasHost {
     public internal(set) var manager: CanvasManager
     public internal(set) var mode: HostMode = .normal
+    /// The component over the canvas that gets the keys (help, palette, a picker), if any.
+    public internal(set) var overlay: (any Overlay)?
+    /// What every key does; the dashboard applies the user's key map to it.
+    public var commands: CommandTable
+    /// Commands run from the palette, most recent first: the palette lists them first.
+    public internal(set) var recentCommands: [CommandID] = []
     public internal(set) var size: Size
     public internal(set) var notice: Notice?
     public internal(set) var shouldQuit = false
@@ -31,17 +37,19 @@ public final class CanvasHost {
 
     public convenience init(
         layout: LayoutData, catalog: WidgetCatalog, bus: EventBus, clock: CanvasClock,
-        theme: Theme, logger: Logger, size: Size, library: (any LayoutLibrary)? = nil
+        theme: Theme, logger: Logger, size: Size, library: (any LayoutLibrary)? = nil, commands: CommandTable? = nil
     ) throws(CanvasError) {
         self.init(manager: try CanvasManager(layout: layout), catalog: catalog, bus: bus, clock: clock,
-                  theme: theme, logger: logger, size: size, library: library)
+                  theme: theme, logger: logger, size: size, library: library, commands: commands)
     }
 
     /// Starts the canvas from a manager, e.g. one restored with its undo history.
     public init(
         manager: CanvasManager, catalog: WidgetCatalog, bus: EventBus, clock: CanvasClock,
-        theme: Theme, logger: Logger, size: Size, library: (any LayoutLibrary)?, effects: Effects = Effects()
+        theme: Theme, logger: Logger, size: Size, library: (any LayoutLibrary)?, effects: Effects = Effects(),
+        commands: CommandTable? = nil
     ) {
+        self.commands = commands ?? CommandTable.standard(for: catalog)
         self.effects = effects
         self.manager = manager
         self.library = library

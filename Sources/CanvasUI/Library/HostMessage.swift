@@ -6,7 +6,10 @@ public enum HostMessage: Sendable {
     case layoutLoaded(CanvasManager)
     case historyLoaded(layout: String, UndoHistory<LayoutData>)
     case themesListed([String])
+    /// A theme to preview in the theme picker.
     case themeLoaded(Theme)
+    /// A theme chosen in the palette: used and remembered.
+    case themeChosen(Theme)
     case saved(String)
     /// The save asked for by quitting finished: nil when it succeeded, else why it failed.
     case quitSaved(failure: String?)

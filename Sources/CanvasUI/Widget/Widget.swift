@@ -14,6 +14,9 @@ public enum InputDisposition: Sendable {
 /// Whatever a widget throws is shown in its own pane; the canvas and other panes carry on.
 @MainActor
 public protocol Widget {
+    /// The widget's own commands (`todo.item.new` …), in the context `.widget(kind)`; its
+    /// descriptor hands them to the canvas's command table.
+    nonisolated static var commands: [Command] { get }
     /// The pane title, without its number.
     var title: String { get }
     /// Bus events the canvas delivers to `receive`.
@@ -38,7 +41,12 @@ public protocol Widget {
     /// Work the widget started outside the canvas (a micro-app's process) has news, after the
     /// widget's `context.notify` was called: take it.
     mutating func notified() throws
+    /// Keys that run none of the canvas's or the widget's commands: a text field's typing, a
+    /// list's arrows.
     mutating func handle(_ input: InputEvent) throws -> InputDisposition
+    /// Runs one of the widget's own commands (its descriptor's `commands`), from its key or
+    /// from the palette.
+    mutating func perform(_ command: CommandID) throws
     mutating func receive(_ event: CanvasEvent) throws
     /// Sets one setting to the next of its choices.
     mutating func cycleSetting(_ key: String) throws
@@ -47,6 +55,7 @@ public protocol Widget {
 }
 
 extension Widget {
+    public nonisolated static var commands: [Command] { [] }
     public var subscriptions: [EventPattern] { [] }
     public var capturesText: Bool { false }
     public var state: WidgetValues { [:] }
@@ -59,4 +68,5 @@ extension Widget {
     public mutating func notified() throws {}
     public mutating func receive(_ event: CanvasEvent) throws {}
     public mutating func cycleSetting(_ key: String) throws {}
+    public mutating func perform(_ command: CommandID) throws {}
 }

@@ -6,17 +6,20 @@ public struct WidgetDescriptor: Sendable {
     public let name: String
     public let summary: String
     public let version: String
+    /// The widget's own commands (`todo.item.new` …), in the context `.widget(kind)`.
+    public let commands: [Command]
     /// Creates the widget from its pane's saved config and state.
     public let make: @MainActor @Sendable (_ config: WidgetValues, _ state: WidgetValues) -> any Widget
 
     public init(
-        kind: AppKind, name: String, summary: String, version: String,
+        kind: AppKind, name: String, summary: String, version: String, commands: [Command] = [],
         make: @escaping @MainActor @Sendable (_ config: WidgetValues, _ state: WidgetValues) -> any Widget
     ) {
         self.kind = kind
         self.name = name
         self.summary = summary
         self.version = version
+        self.commands = commands
         self.make = make
     }
 }

@@ -11,10 +11,16 @@ import MicroAppModel
 public struct CalendarWidget: Widget {
     public nonisolated static func descriptor(commands: AppCommands) -> WidgetDescriptor {
         WidgetDescriptor(kind: .calendar, name: "Calendar", summary: "Month view with events; selecting a day filters other apps",
-                         version: "1.1.0") { config, state in
+                         version: "1.1.0", commands: Self.commands) { config, state in
             CalendarWidget(config: config, state: state, commands: commands)
         }
     }
+
+    public nonisolated static let commands = [
+        Command(.calendarNewEvent, "New event on the selected day (Title, 09:30 Title, 09:30-11:00 Title)", in: .widget(.calendar),
+                keys: [.char("n")]),
+        Command(.calendarToday, "Go to today", in: .widget(.calendar), keys: [.char("t")]),
+    ]
 
     private(set) var selected: CalendarDate?
     private var weekStart: MonthGrid.Weekday
@@ -92,10 +98,7 @@ public struct CalendarWidget: Widget {
             case .down: next = current.adding(days: 7)
             case .pageUp: next = current.adding(months: -1)
             case .pageDown: next = current.adding(months: 1)
-            case .home, .char("t"): next = today ?? current
-            case .char("n"):
-                self.input = InlineInput(prompt: "New on \(DayLabel.short(current)): ")
-                return .handled
+            case .home: next = today ?? current
             default: return .ignored
             }
         case .mouse(let mouse):
@@ -111,6 +114,15 @@ public struct CalendarWidget: Widget {
         }
         select(next)
         return .handled
+    }
+
+    public mutating func perform(_ command: CommandID) throws {
+        guard input == nil, let current = selected else { return }
+        switch command {
+        case .calendarNewEvent: input = InlineInput(prompt: "New on \(DayLabel.short(current)): ")
+        case .calendarToday: select(today ?? current)
+        default: break
+        }
     }
 
     private mutating func handleInput(_ key: Key) -> InputDisposition {
@@ -188,4 +200,9 @@ public struct CalendarWidget: Widget {
             buffer.write("+\(lines.count - shown) more", at: Point(x: area.minX, y: area.minY + shown), style: theme[.muted], clip: area)
         }
     }
+}
+
+extension CommandID {
+    static let calendarNewEvent: CommandID = "calendar.event.new"
+    static let calendarToday: CommandID = "calendar.today"
 }

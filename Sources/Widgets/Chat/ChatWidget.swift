@@ -9,14 +9,20 @@ import MicroAppModel
 ///
 /// Keys: Enter sends (`/join NAME` switches to a channel, making it if needed); Left/Right,
 /// Home/End, Backspace/Delete, Ctrl-A/E/U/W edit; Up/Down walk the sent history when the line is
-/// empty; PgUp/PgDn scroll; Ctrl-N/Ctrl-P switch channel. Ctrl-E on an empty line is the
-/// canvas's (arrange mode).
+/// empty; PgUp/PgDn scroll; its commands switch channel (Ctrl-N, Ctrl-B: Ctrl-P is the
+/// palette's). Ctrl-E on an empty line is the canvas's (arrange mode).
 public struct ChatWidget: Widget {
     public nonisolated static func descriptor(commands: AppCommands) -> WidgetDescriptor {
-        WidgetDescriptor(kind: .chat, name: "Chat", summary: "Channels shared with everyone on the server", version: "1.0.0") { config, state in
+        WidgetDescriptor(kind: .chat, name: "Chat", summary: "Channels shared with everyone on the server", version: "1.0.0",
+                         commands: Self.commands) { config, state in
             ChatWidget(config: config, state: state, commands: commands)
         }
     }
+
+    public nonisolated static let commands = [
+        Command(.chatNextChannel, "Next channel", in: .widget(.chat), keys: [.ctrl("n")]),
+        Command(.chatPreviousChannel, "Previous channel", in: .widget(.chat), keys: [.ctrl("b")]),
+    ]
 
     static let historyLimit = 50
     /// Panes at least this wide list the channels in a column of their own.
@@ -136,8 +142,6 @@ public struct ChatWidget: Widget {
         case (.enter, []): submit()
         case (.pageUp, []): scroll(by: page)
         case (.pageDown, []): scroll(by: -page)
-        case (.char("n"), .ctrl): switchChannel(by: 1)
-        case (.char("p"), .ctrl): switchChannel(by: -1)
         case (.up, []) where input.field.text.isEmpty || historyIndex != nil: walkHistory(by: -1)
         case (.down, []) where historyIndex != nil: walkHistory(by: 1)
         case (.char("e"), .ctrl) where input.field.text.isEmpty: return .ignored
@@ -151,6 +155,14 @@ public struct ChatWidget: Widget {
             historyIndex = nil
         }
         return .handled
+    }
+
+    public mutating func perform(_ command: CommandID) throws {
+        switch command {
+        case .chatNextChannel: switchChannel(by: 1)
+        case .chatPreviousChannel: switchChannel(by: -1)
+        default: break
+        }
     }
 
     private mutating func submit() {
@@ -324,4 +336,9 @@ public struct ChatWidget: Widget {
             a == ChatLimits.generalChannel ? b != ChatLimits.generalChannel : b == ChatLimits.generalChannel ? false : a < b
         }
     }
+}
+
+extension CommandID {
+    static let chatNextChannel: CommandID = "chat.channel.next"
+    static let chatPreviousChannel: CommandID = "chat.channel.previous"
 }

@@ -170,7 +170,7 @@ public struct MicroAppWidget: Widget {
             return
         }
         let message = statusLines.flatMap { line in
-            ViewRenderer.wrap(line.text, width: buffer.size.width).map { (text: $0, role: line.role) }
+            TextWrap.lines(line.text, width: buffer.size.width).map { (text: $0, role: line.role) }
         }
         let area = Rect(x: 0, y: 0, width: buffer.size.width, height: buffer.size.height - message.count)
         if let view, !area.isEmpty {

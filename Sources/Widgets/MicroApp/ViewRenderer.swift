@@ -18,7 +18,7 @@ struct ViewRenderer {
         switch node {
         case .text(let text, let role, let wrap):
             let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).flatMap { line in
-                wrap ? Self.wrap(String(line), width: rect.width) : [String(line)]
+                wrap ? TextWrap.lines(String(line), width: rect.width) : [String(line)]
             }
             for (row, line) in lines.prefix(rect.height).enumerated() {
                 buffer.write(line, at: Point(x: rect.minX, y: rect.minY + row), style: style(role), clip: rect)
@@ -199,41 +199,5 @@ struct ViewRenderer {
             let level = Int(((min(top, max(bottom, value)) - bottom) / span * Double(sparkBlocks.count - 1)).rounded())
             return sparkBlocks[level]
         })
-    }
-
-    /// Words greedily onto lines of at most `width` columns; a longer word is cut.
-    static func wrap(_ text: String, width: Int) -> [String] {
-        guard width > 0, DisplayWidth.of(text) > width else { return [text] }
-        var lines: [String] = []
-        var line = ""
-        var lineWidth = 0
-        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
-            var word = String(word)
-            var wordWidth = DisplayWidth.of(word)
-            if lineWidth > 0, lineWidth + 1 + wordWidth <= width {
-                line += " " + word
-                lineWidth += 1 + wordWidth
-                continue
-            }
-            if lineWidth > 0 || !line.isEmpty { lines.append(line) }
-            while wordWidth > width {
-                var head = ""
-                var headWidth = 0
-                for character in word {
-                    let characterWidth = DisplayWidth.of(character)
-                    guard headWidth + characterWidth <= width else { break }
-                    head.append(character)
-                    headWidth += characterWidth
-                }
-                guard !head.isEmpty else { break }
-                lines.append(head)
-                word.removeFirst(head.count)
-                wordWidth -= headWidth
-            }
-            line = word
-            lineWidth = wordWidth
-        }
-        lines.append(line)
-        return lines
     }
 }

@@ -10,10 +10,19 @@ import MicroAppModel
 /// the cache at once, then from the server) are what it shows.
 public struct TodoWidget: Widget {
     public nonisolated static func descriptor(commands: AppCommands) -> WidgetDescriptor {
-        WidgetDescriptor(kind: .todo, name: "Todo", summary: "Your todo list; follows the calendar's day", version: "1.0.0") { config, state in
+        WidgetDescriptor(kind: .todo, name: "Todo", summary: "Your todo list; follows the calendar's day", version: "1.0.0",
+                         commands: Self.commands) { config, state in
             TodoWidget(config: config, state: state, commands: commands)
         }
     }
+
+    public nonisolated static let commands = [
+        Command(.todoNew, "New todo (@2026-11-24, @today, @tomorrow set the date)", in: .widget(.todo), keys: [.char("n")]),
+        Command(.todoToggle, "Mark the todo done / not done", in: .widget(.todo), keys: [.char(" ")]),
+        Command(.todoEdit, "Edit the todo (@none clears the date)", in: .widget(.todo), keys: [.char("e")]),
+        Command(.todoDelete, "Delete the todo (asks first)", in: .widget(.todo), keys: [.char("d")]),
+        Command(.todoClearFilter, "Show every day's todos (clear the calendar's filter)", in: .widget(.todo), keys: [.char("c")]),
+    ]
 
     enum Mode: Equatable {
         case list
@@ -122,24 +131,31 @@ public struct TodoWidget: Widget {
         case .pageDown: move(by: page)
         case .home: move(by: -list.visible.count)
         case .end: move(by: list.visible.count)
-        case .char(" "):
-            guard let item = list.selectedItem else { return .handled }
-            commands.send(.todo(.update(id: item.id, TodoPatch(done: !item.done))))
-        case .char("n"):
-            mode = .input(InlineInput(prompt: "New: "), editing: nil)
-        case .char("e"):
-            guard let item = list.selectedItem else { return .handled }
-            mode = .input(InlineInput(prompt: "Edit: ", text: TodoEntry.text(of: item)), editing: item.id)
-        case .char("d"):
-            guard let item = list.selectedItem else { return .handled }
-            mode = .confirmDelete(item)
-        case .char("c"):
-            list.filter = nil
-            scrollToSelection()
         default:
             return .ignored
         }
         return .handled
+    }
+
+    public mutating func perform(_ command: CommandID) throws {
+        guard mode == .list else { return }
+        switch command {
+        case .todoNew:
+            mode = .input(InlineInput(prompt: "New: "), editing: nil)
+        case .todoToggle:
+            guard let item = list.selectedItem else { return }
+            commands.send(.todo(.update(id: item.id, TodoPatch(done: !item.done))))
+        case .todoEdit:
+            guard let item = list.selectedItem else { return }
+            mode = .input(InlineInput(prompt: "Edit: ", text: TodoEntry.text(of: item)), editing: item.id)
+        case .todoDelete:
+            guard let item = list.selectedItem else { return }
+            mode = .confirmDelete(item)
+        case .todoClearFilter:
+            list.filter = nil
+            scrollToSelection()
+        default: break
+        }
     }
 
     private mutating func handleInput(_ key: Key, entry: inout InlineInput, editing: Int64?) -> InputDisposition {
@@ -233,4 +249,12 @@ public struct TodoWidget: Widget {
             buffer.write(dueText, at: Point(x: width - dueWidth, y: row), style: style)
         }
     }
+}
+
+extension CommandID {
+    static let todoNew: CommandID = "todo.item.new"
+    static let todoToggle: CommandID = "todo.item.toggle"
+    static let todoEdit: CommandID = "todo.item.edit"
+    static let todoDelete: CommandID = "todo.item.delete"
+    static let todoClearFilter: CommandID = "todo.filter.clear"
 }

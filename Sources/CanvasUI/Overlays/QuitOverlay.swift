@@ -1,0 +1,43 @@
+import CanvasCore
+
+/// Quitting: the layout is being saved (`failure` nil, nothing drawn: the status bar says so),
+/// or saving it failed and the user chooses between quitting without saving (q) and staying (Esc).
+public struct QuitOverlay: Overlay, Equatable {
+    public let failure: String?
+
+    public init(failure: String?) {
+        self.failure = failure
+    }
+
+    public var badge: String? { " QUIT " }
+
+    public func hints(_ context: OverlayContext) -> [KeyHint] {
+        failure == nil
+            ? [KeyHint(keys: "", action: "saving the layout…"), KeyHint(keys: "^Q", action: "quit once saved")]
+            : [KeyHint(keys: "q", action: "quit without saving"), KeyHint(keys: "Esc", action: "stay")]
+    }
+
+    public mutating func handle(_ key: Key, _ context: OverlayContext) -> [HostAction] {
+        guard failure != nil else { return [] }
+        switch key {
+        case .char("q"), .char("Q"): return [.quitWithoutSaving]
+        case .escape: return [.stay]
+        default: return []
+        }
+    }
+
+    public func render(into buffer: inout Buffer, _ context: OverlayContext) {
+        guard let failure else { return }
+        // Wrapped to the canvas, so a long path is read whole.
+        let lines = Self.lines(failure, width: max(20, context.area.width - 6))
+        OverlayBox.draw(title: "Layout not saved", lines: lines.enumerated().map { index, text in
+            OverlayLine(text, index == lines.count - 1 ? .muted : .error)
+        }, into: &buffer, context)
+    }
+
+    /// The lines that say why the layout was not saved and what the keys do.
+    static func lines(_ failure: String, width: Int) -> [String] {
+        TextWrap.lines("Could not save the layout: \(failure)", width: width)
+            + [""] + TextWrap.lines("q again quits without saving, Esc stays.", width: width)
+    }
+}

@@ -1,0 +1,35 @@
+import CanvasCore
+
+/// Asks for a name to save the layout under (Ctrl-S), the current one offered.
+public struct SavePromptOverlay: Overlay, Equatable {
+    public private(set) var field: TextField
+
+    public init(name: String) {
+        field = TextField(name, limit: 64)
+    }
+
+    public var badge: String? { " SAVE " }
+
+    public func hints(_ context: OverlayContext) -> [KeyHint] {
+        [KeyHint(keys: "Enter", action: "save"), KeyHint(keys: "Esc", action: "cancel")]
+    }
+
+    public mutating func handle(_ key: Key, _ context: OverlayContext) -> [HostAction] {
+        switch key.code {
+        case .escape: return [.close]
+        case .enter:
+            let name = field.text.trimmingCharacters(in: .whitespaces)
+            return name.isEmpty ? [] : [.close, .saveLayout(as: name)]
+        default:
+            _ = field.edit(key)
+            return []
+        }
+    }
+
+    public func render(into buffer: inout Buffer, _ context: OverlayContext) {
+        OverlayBox.draw(title: "Save layout", lines: [
+            OverlayLine("Name: " + field.text + "▏"),
+            OverlayLine("Enter saves, Esc cancels.", .muted),
+        ], into: &buffer, context)
+    }
+}

@@ -7,6 +7,14 @@ struct YAMLReader {
 
     /// Parses the document; the root must be a mapping.
     func root(of text: String) throws -> Node.Mapping {
+        guard let root = try optionalRoot(of: text) else {
+            throw FileError(file: file, line: nil, column: nil, field: "", message: "the file is empty")
+        }
+        return root
+    }
+
+    /// Parses the document; nil when it holds nothing (only comments), else the root must be a mapping.
+    func optionalRoot(of text: String) throws -> Node.Mapping? {
         if let alias = YAMLAliases.first(in: text) {
             throw FileError(file: file, line: alias.line, column: alias.column, field: "",
                             message: "aliases (*name) are not allowed in this file; write the value out")
@@ -19,8 +27,7 @@ struct YAMLReader {
         } catch let error as YamlError {
             throw syntaxError(error)
         }
-        guard let node else { throw FileError(file: file, line: nil, column: nil, field: "", message: "the file is empty") }
-        return try mapping(node, field: "")
+        return try node.map { try mapping($0, field: "") }
     }
 
     func mapping(_ node: Node, field: String) throws -> Node.Mapping {

@@ -23,6 +23,8 @@ public struct Paths: Sendable {
     /// The micro-app server's log, standalone or local.
     public var bffLogFile: URL { stateDirectory.appendingPathComponent("bff.log") }
     public var layoutDatabase: URL { dataDirectory.appendingPathComponent("layouts.sqlite") }
+    /// The user's changes to the default keys.
+    public var keyMap: URL { configDirectory.appendingPathComponent("keys.yaml") }
     /// Micro-apps the user installed, one folder each (`termcanvas apps add`).
     public var appsDirectory: URL { configDirectory.appendingPathComponent("apps") }
     /// Each micro-app's own log (its stderr and `log` lines).

@@ -94,11 +94,35 @@ struct Composition {
         }
     }
 
-    func makeHost(canvas: CanvasManager, theme: Theme, today: CalendarDate?, size: Size,
-                  library: DashboardLibrary?, catalog: WidgetCatalog = .builtIn, effects: Effects = Effects()) -> CanvasHost {
+    /// What every key does: the defaults for `catalog`, changed by the user's `keys.yaml`.
+    /// - Throws: `FileError` naming file:line for a mistake in it; a missing file is no mistake.
+    func commandTable(for catalog: WidgetCatalog) throws -> CommandTable {
+        let standard = CommandTable.standard(for: catalog)
+        let file = paths.keyMap
+        guard let text = try? String(contentsOf: file, encoding: .utf8) else {
+            guard FileManager.default.fileExists(atPath: file.path) else { return standard }
+            throw FileError(file: file.path, line: nil, column: nil, field: "", message: "cannot be read as UTF-8 text")
+        }
+        return try KeyMapFile.apply(text, file: file.path, to: standard)
+    }
+
+    /// `commandTable(for:)`, or the defaults with a notice saying why the user's keys are not in use.
+    mutating func commandTableOrDefaults(for catalog: WidgetCatalog) -> CommandTable {
+        do {
+            return try commandTable(for: catalog)
+        } catch {
+            logger.error("key map not used", metadata: ["error": "\(error)"])
+            notices.append(.error("Default keys in use: \(error)"))
+            return CommandTable.standard(for: catalog)
+        }
+    }
+
+    mutating func makeHost(canvas: CanvasManager, theme: Theme, today: CalendarDate?, size: Size,
+                           library: DashboardLibrary?, catalog: WidgetCatalog = .builtIn, effects: Effects = Effects()) -> CanvasHost {
         let clock = today.map(CanvasClock.fixed) ?? CanvasClock()
+        let commands = commandTableOrDefaults(for: catalog)
         let host = CanvasHost(manager: canvas, catalog: catalog, bus: EventBus(now: clock.now), clock: clock,
-                              theme: theme, logger: logger, size: size, library: library, effects: effects)
+                              theme: theme, logger: logger, size: size, library: library, effects: effects, commands: commands)
         if let notice = notices.last { host.show(notice) }
         return host
     }

@@ -59,3 +59,32 @@ struct KeyTests {
         #expect(Key.alt(.left) == Key(.left, .alt))
     }
 }
+
+@Suite("Key names, as key maps write them")
+struct KeyNameTests {
+    @Test(arguments: [
+        ("ctrl+j", Key.ctrl("j")), ("CTRL+J", .ctrl("j")), ("alt+1", .alt(.char("1"))), ("shift+up", .shift(.up)),
+        ("f1", Key(.function(1))), ("F12", Key(.function(12))), ("?", .char("?")), ("space", .char(" ")), ("enter", .enter),
+        ("escape", .escape), ("esc", .escape), ("backtab", .backTab), ("shift+tab", .backTab), ("ctrl+alt+q", Key(.char("q"), [.ctrl, .alt])),
+        ("+", .char("+")), ("ctrl++", .ctrl("+")), ("pagedown", Key(.pageDown)), ("Q", .char("Q")),
+    ])
+    func readsAName(_ name: String, _ key: Key) {
+        #expect(Key(name: name) == key)
+    }
+
+    @Test(arguments: ["", "hyper+j", "ctrl+", "jj", "f13", "f0", "ctrl+space+x", " ", "\u{1b}"])
+    func refusesWhatNoKeyIs(_ name: String) {
+        #expect(Key(name: name) == nil)
+    }
+
+    @Test func everyNameReadsBack() {
+        let codes: [KeyCode] = [.char("a"), .char(" "), .enter, .tab, .backTab, .escape, .backspace, .delete, .insert, .up, .down, .left,
+                                .right, .home, .end, .pageUp, .pageDown, .function(5)]
+        for code in codes {
+            for modifiers: Modifiers in [[], .ctrl, .alt, .shift, [.ctrl, .alt]] {
+                let key = Key(code, modifiers).normalized
+                #expect(Key(name: key.name) == key, "\(key.name)")
+            }
+        }
+    }
+}

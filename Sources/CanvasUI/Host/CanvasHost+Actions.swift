@@ -3,7 +3,7 @@ import CanvasCore
 /// Applying what overlays ask for.
 extension CanvasHost {
     /// What an overlay may read of the host now.
-    var overlayContext: OverlayContext {
+    public var overlayContext: OverlayContext {
         let focused = manager.focusedPane.map { pane in
             (id: pane.id, title: title(of: pane), settings: mounted[pane.id]?.widget?.settings ?? [])
         }

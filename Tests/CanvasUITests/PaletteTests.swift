@@ -1,0 +1,107 @@
+import CanvasCore
+import CanvasUI
+import Testing
+
+@MainActor
+@Suite("The command palette")
+struct PaletteTests {
+    func palette(_ host: CanvasHost) -> PaletteOverlay? { host.overlay as? PaletteOverlay }
+
+    func titles(_ host: CanvasHost) -> [String] {
+        let context = host.overlayContext
+        return palette(host)?.items(context).map(\.title) ?? []
+    }
+
+    @Test func ctrlPOrColonOpensItWithEveryCommandThatAppliesNow() throws {
+        let host = try makeHost(halves, size: Size(width: 100, height: 60))
+        host.press(.ctrl("p"))
+        #expect(palette(host) != nil)
+        let screen = host.screen
+        #expect(screen.contains { $0.contains("┏━ Commands ━") })
+        #expect(screen.contains { $0.contains("┃ > ▏") })
+        #expect(screen.contains { $0.contains("Save the layout under a name") && $0.contains("Ctrl-S") })
+        #expect(host.statusBar.hasPrefix(" COMMAND  type search ↑↓ choose Enter run Esc close "))
+        // Normal mode's commands and the canvas's, not arrange mode's nor the palette itself.
+        let listed = titles(host)
+        #expect(listed.contains("Arrange panes: move, resize, add, remove"))
+        #expect(!listed.contains("Undo the last arrangement step"))
+        #expect(!listed.contains { $0.hasPrefix("Command palette") })
+        host.press(.escape)
+        #expect(host.overlay == nil)
+        host.press(.char(":"))
+        #expect(palette(host) != nil)
+    }
+
+    @Test func colonIsTypedWhenATextFieldHasTheFocus() throws {
+        let recorder = Recorder()
+        let host = try makeHost([pane(1, .typing, 0, 0, 12, 12)], recorder: recorder)
+        host.press(.char(":"))
+        #expect(host.overlay == nil)
+        #expect(recorder.keys(of: 1) == [.char(":")])
+        host.press(.ctrl("p"))
+        #expect(palette(host) != nil, "Ctrl-P opens it over the field")
+    }
+
+    @Test func typingPartOfATitleFindsItAndEnterRunsIt() throws {
+        let host = try makeHost(halves, size: Size(width: 100, height: 30))
+        host.press(.ctrl("p"))
+        for character in "save lay" { host.press(.char(character)) }
+        #expect(titles(host).first == "Save the layout under a name")
+        host.press(.enter)
+        // layout.save ran: without a layout database it says it cannot save (with one, the prompt opens).
+        #expect(host.overlay == nil)
+        #expect(host.notice == .error("Layouts cannot be saved: no layout database"))
+        #expect(host.recentCommands == [.saveLayout])
+    }
+
+    @Test func recentCommandsComeFirst() throws {
+        let host = try makeHost(halves, size: Size(width: 100, height: 30))
+        for query in ["theme", "arrange"] {
+            host.press(.ctrl("p"))
+            for character in query { host.press(.char(character)) }
+            host.press(.enter)
+            host.press(.escape)
+        }
+        #expect(host.recentCommands == [.arrange, .pickTheme])
+        host.press(.ctrl("p"))
+        #expect(Array(titles(host).prefix(2)) == ["Arrange panes: move, resize, add, remove", "Choose a theme (live preview)"])
+    }
+
+    @Test func inArrangeModeItOffersArrangeCommands() throws {
+        let host = try makeHost(halves, focused: 1, size: Size(width: 100, height: 30))
+        host.press(.ctrl("e"), .ctrl("p"))
+        for character in "grow right" { host.press(.char(character)) }
+        #expect(titles(host).first == "Grow the pane right (shrinks neighbours)")
+        host.press(.enter)
+        #expect(host.manager.pane(1)?.frame.width == 7)
+        #expect(host.mode == .arrange)
+    }
+
+    @Test func layoutsAndThemesAreEntriesToo() throws {
+        let host = try makeHost(halves, size: Size(width: 100, height: 30))
+        host.press(.ctrl("p"))
+        host.receive(.layoutsListed([LayoutSummary(name: "planner", paneCount: 3, updatedAt: nil, isPreset: true)]))
+        host.receive(.themesListed(["dark", "light"]))
+        for character in "planner" { host.press(.char(character)) }
+        #expect(titles(host).first == "layout: planner")
+        for _ in 0..<7 { host.press(Key(.backspace)) }
+        for character in "theme: light" { host.press(.char(character)) }
+        #expect(titles(host).first == "theme: light")
+    }
+
+    @Test func nothingMatchingSaysSo() throws {
+        let host = try makeHost(halves, size: Size(width: 100, height: 30))
+        host.press(.ctrl("p"))
+        for character in "zzzqqq" { host.press(.char(character)) }
+        #expect(host.screen.contains { $0.contains("┃ Nothing matches. ") })
+        host.press(.enter)
+        #expect(palette(host) != nil, "Enter with nothing highlighted does nothing")
+    }
+
+    @Test func fuzzyScoresPreferWordStartsAndRuns() {
+        #expect(FuzzyMatch.score("sl", in: "Save the layout") != nil)
+        #expect(FuzzyMatch.score("xyz", in: "Save the layout") == nil)
+        #expect(FuzzyMatch.score("lay", in: "layout: planner")! > FuzzyMatch.score("lay", in: "Help: every command and its keys, play") ?? 0)
+        #expect(FuzzyMatch.score("", in: "anything") == 0)
+    }
+}

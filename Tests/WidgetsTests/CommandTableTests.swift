@@ -1,0 +1,73 @@
+import CanvasCore
+import CanvasUI
+import Testing
+import Widgets
+
+/// The dashboard's real command table: the canvas's commands and the built-in widgets'.
+@MainActor
+@Suite("The command table: defaults, dispatch and help")
+struct CommandTableTests {
+    static let table = CommandTable.standard(for: .builtIn)
+
+    /// Where a command of `context` is looked up, most specific first, as the host does.
+    static func lookup(_ context: CommandContext) -> [CommandContext] {
+        switch context {
+        case .canvas: [.canvas]
+        case .normal: [.normal, .canvas]
+        case .arrange: [.arrange, .canvas]
+        case .widget: [context, .normal, .canvas]
+        }
+    }
+
+    @Test func everyDefaultKeyResolvesToItsCommand() {
+        #expect(Self.table.commands.count > 40)
+        for command in Self.table.commands {
+            #expect(!command.defaultKeys.isEmpty, "\(command.id) has no key")
+            for key in command.defaultKeys {
+                #expect(Self.table.command(for: key, in: Self.lookup(command.context))?.id == command.id, "\(key.name) → \(command.id)")
+                #expect(Key(name: key.name) == key.normalized, "\(key.name) reads back")
+            }
+        }
+    }
+
+    @Test func noKeyRunsTwoCommandsAtOnceAndNoIDRepeats() {
+        #expect(Self.table.conflicts.map { "\($0.key.name): \($0.first) \($0.second)" } == [])
+        let ids = Self.table.commands.map(\.id)
+        #expect(Set(ids).count == ids.count)
+    }
+
+    @Test func commandIDsAreNamespacedLikeEvents() {
+        for command in Self.table.commands {
+            let parts = command.id.rawValue.split(separator: ".", omittingEmptySubsequences: false)
+            #expect(parts.count >= 2 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isLowercase || $0.isNumber } }, "\(command.id)")
+        }
+    }
+
+    @Test func everyCommandIsInTheHelpWithItsKeys() throws {
+        let host = try makeHost(size: Size(width: 200, height: 120))
+        host.press(.char("?"))
+        let screen = host.screen.joined(separator: "\n")
+        for command in Self.table.commands {
+            let keys = Self.table.keys(for: command.id).map(\.description).joined(separator: " / ")
+            #expect(screen.contains(keys), "\(command.id)'s keys \(keys)")
+            #expect(screen.contains(command.title), "\(command.id)")
+        }
+        for heading in ["Everywhere", "Normal mode", "Arrange mode (Ctrl-E)", "Todo", "Calendar", "Chat"] {
+            #expect(screen.contains("┃ \(heading) "), "\(heading)")
+        }
+    }
+
+    @Test func aWidgetsCommandRunsOnlyInItsOwnPane() throws {
+        let bus = EventBus(now: Fixed.clock.now)
+        let host = try makeHost(size: Size(width: 120, height: 40), bus: bus)
+        // The calendar has the focus: t goes to today, n starts a new event there.
+        host.press(.right, .char("t"))
+        #expect(host.screen.contains { $0.contains("Sunday, 22 November 2026") })
+        host.press(.char("n"))
+        #expect(host.screen.contains { $0.contains("New on ") })
+        host.press(.escape, .tab)
+        // The event log has no command on n: nothing happens, and nothing fails.
+        host.press(.char("n"))
+        #expect(!host.screen.contains { $0.contains("New on ") || $0.contains("failed") })
+    }
+}

@@ -138,8 +138,12 @@ int tc_start(int escape_delay_ms, int want_colors, int want_mouse) {
         use_default_colors();
     }
     if (want_mouse) {
-        mousemask(BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
+        mousemask(BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON4_PRESSED | BUTTON5_PRESSED | REPORT_MOUSE_POSITION, NULL);
         mouseinterval(0);
+        /* Button-event tracking: motion is reported only while a button is held (a drag), so a
+           pointer passing over the dashboard sends nothing. */
+        fputs("\x1b[?1002h", stdout);
+        fflush(stdout);
     }
     return 0;
 }
@@ -259,9 +263,13 @@ int tc_read_mouse(int *y, int *x, int *kind) {
     if (getmouse(&event) != OK) return ERR;
     *y = event.y;
     *x = event.x;
-    if (event.bstate & BUTTON4_PRESSED) *kind = 2;
+    /* ncurses reports motion with a button held as the position alone, and only button-event
+       tracking (1002) is on: motion is a drag. */
+    if (event.bstate & REPORT_MOUSE_POSITION) *kind = 5;
+    else if (event.bstate & BUTTON4_PRESSED) *kind = 2;
     else if (event.bstate & BUTTON5_PRESSED) *kind = 3;
     else if (event.bstate & BUTTON1_PRESSED) *kind = 1;
+    else if (event.bstate & BUTTON1_RELEASED) *kind = 4;
     else *kind = 0;
     return OK;
 }

@@ -167,6 +167,8 @@ public final class NcursesTerminal: Terminal {
         case 1: return MouseEvent(.press, at: position)
         case 2: return MouseEvent(.wheelUp, at: position)
         case 3: return MouseEvent(.wheelDown, at: position)
+        case 4: return MouseEvent(.release, at: position)
+        case 5: return MouseEvent(.drag, at: position)
         default: return nil
         }
     }

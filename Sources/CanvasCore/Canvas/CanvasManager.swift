@@ -148,6 +148,16 @@ public struct CanvasManager: Sendable {
         try updateWidgetSize(id, to: Size(width: frame.width + delta.x, height: frame.height + delta.y))
     }
 
+    /// Several steps taken as one (a mouse drag): one undo brings back the arrangement before
+    /// them all. Steps after the first that fails are not taken.
+    public mutating func asOneStep(_ steps: (inout CanvasManager) throws(CanvasError) -> Void) {
+        var scratch = self
+        try? steps(&scratch)
+        guard scratch.layout != layout else { return }
+        history.record(layout)
+        layout = scratch.layout
+    }
+
     // MARK: State that is not an arrangement step
 
     /// Stores a widget's current settings and state; not an undoable step.

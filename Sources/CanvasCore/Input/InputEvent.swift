@@ -2,6 +2,9 @@
 public struct MouseEvent: Hashable, Sendable {
     public enum Action: Hashable, Sendable {
         case press, wheelUp, wheelDown
+        /// The pointer moved with the button held.
+        case drag
+        case release
     }
 
     public var position: Point

@@ -29,6 +29,7 @@ extension CanvasHost {
     }
 
     private func handleKey(_ key: Key) {
+        endDrag()
         if quitsFromAnywhere(key) {
             requestQuit()
             return
@@ -72,15 +73,20 @@ extension CanvasHost {
         }
     }
 
-    /// A press focuses the pane under the pointer; in normal mode the widget also gets the
-    /// press or wheel, in its own coordinates.
+    /// A press focuses the pane under the pointer; in arrange mode it may start a drag; in normal
+    /// mode the widget also gets the press or wheel, in its own coordinates.
     private func handleMouse(_ mouse: MouseEvent) {
-        guard overlay == nil,
-              let pane = manager.panes.first(where: { cellRect(of: $0).contains(mouse.position) })
-        else { return }
+        guard overlay == nil else { return }
+        switch mouse.action {
+        case .drag: return continueDrag(to: mouse.position)
+        case .release: return endDrag()
+        case .press, .wheelUp, .wheelDown: break
+        }
+        guard let pane = manager.panes.first(where: { cellRect(of: $0).contains(mouse.position) }) else { return }
         if mouse.action == .press {
             changeFocus { _ = $0.focus(pane.id) }
         }
+        if beginDrag(mouse, on: pane) { return }
         let inside = cellRect(of: pane).inset(by: 1)
         guard mode == .normal, inside.contains(mouse.position) else { return }
         let local = Point(x: mouse.position.x - inside.minX, y: mouse.position.y - inside.minY)

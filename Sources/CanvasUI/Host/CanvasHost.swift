@@ -30,6 +30,8 @@ public final class CanvasHost {
     let clock: CanvasClock
     let logger: Logger
     var mounted: [PaneID: MountedWidget] = [:]
+    /// A pane being dragged with the mouse in arrange mode.
+    var drag: PaneDrag?
     private var mounts = 0
 
     /// The smallest pane, in cells, that still shows a border and one line inside.

@@ -108,6 +108,7 @@ public struct CalendarWidget: Widget {
             case .press:
                 guard let day = lastLayout?.day(at: mouse.position, month: current, weekStart: weekStart) else { return .ignored }
                 next = day
+            case .drag, .release: return .ignored
             }
         default:
             return .ignored

@@ -126,7 +126,7 @@ public struct ChatWidget: Widget {
             switch mouse.action {
             case .wheelUp: scroll(by: 3)
             case .wheelDown: scroll(by: -3)
-            case .press: return .ignored
+            case .press, .drag, .release: return .ignored
             }
             return .handled
         case .key(let key):

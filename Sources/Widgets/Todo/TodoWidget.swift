@@ -114,6 +114,7 @@ public struct TodoWidget: Widget {
             case .wheelUp: move(by: -3)
             case .wheelDown: move(by: 3)
             case .press: list.select(top + mouse.position.y)
+            case .drag, .release: return .ignored
             }
             return .handled
         default:

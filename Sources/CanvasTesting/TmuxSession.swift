@@ -85,6 +85,24 @@ public final class TmuxSession: Sendable {
         try await tmux(["send-keys", "-t", "0", "-l", "--", text])
     }
 
+    /// What a mouse report says happened.
+    public enum MouseReport: Int, Sendable {
+        case press = 0
+        case release = 3
+        /// Motion with the left button held.
+        case drag = 32
+        case wheelUp = 64
+        case wheelDown = 65
+    }
+
+    /// Sends a mouse report at a cell (0-based, below column and row 223), as an xterm sends it
+    /// in X10 encoding, which tmux-256color's kmous (ESC [ M) announces: button, column and row,
+    /// each + 32, as raw bytes (past 95 they are not ASCII, and a literal would send UTF-8).
+    public func mouse(_ report: MouseReport, x: Int, y: Int) async throws {
+        let bytes = [0x1B, 0x5B, 0x4D, 32 + report.rawValue, 33 + x, 33 + y].map { String($0, radix: 16) }
+        try await tmux(["send-keys", "-t", "0", "-H"] + bytes)
+    }
+
     /// Resizes the terminal; the program gets SIGWINCH.
     public func resize(to size: Size) async throws {
         try await tmux(["resize-window", "-t", "0", "-x", "\(size.width)", "-y", "\(size.height)"])

@@ -7,7 +7,8 @@ enum KeyDecoder {
     static func character(_ value: UInt32) -> Key? {
         switch value {
         case 9: return .tab
-        case 10, 13: return .enter
+        // In raw mode with `nonl`, Enter sends CR; LF is Ctrl-J, which a key map may bind.
+        case 13: return .enter
         case 27: return .escape
         case 8, 127: return Key(.backspace)
         case 0: return .ctrl(" ")

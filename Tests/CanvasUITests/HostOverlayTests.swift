@@ -32,7 +32,7 @@ struct HostOverlayTests {
         var screen = host.screen
         #expect(screen.contains { $0.contains("┃ Everywhere ") })
         #expect(screen.contains { $0.contains("┃ Lines 1–11 of ") })
-        #expect(!screen.contains { $0.contains("drag a title") })
+        #expect(!screen.contains { $0.contains("drag a corner") })
 
         host.press(Key(.pageDown))
         screen = host.screen
@@ -41,11 +41,24 @@ struct HostOverlayTests {
 
         host.press(Key(.end))
         screen = host.screen
-        #expect(screen.contains { $0.contains("drag a title to move a pane") }, "the last line after End")
+        #expect(screen.contains { $0.contains("   drag a corner        Resize the pane from its bottom-right corner (arrange mode) ") },
+                "the last line after End")
         host.press(.down, .down)
         #expect(host.screen == screen, "nothing past the end")
         host.press(Key(.home))
         #expect(host.screen.contains { $0.contains("┃ Everywhere ") })
+    }
+
+    @Test func aTitleTooLongForTheTerminalWrapsUnderItself() throws {
+        let host = try makeHost(halves, size: Size(width: 60, height: 40))
+        host.press(.char("?"))
+        for character in "arrange panes" { host.press(.char(character)) }
+        let screen = host.screen
+        #expect(screen.contains { $0.contains("┃   Ctrl-E  Arrange panes: move, resize, add, remove ┃") })
+        host.handle(.resize(Size(width: 40, height: 40)))
+        let narrow = host.screen
+        #expect(narrow.contains { $0.contains("┃   Ctrl-E  Arrange panes: move, ┃") })
+        #expect(narrow.contains { $0.contains("┃           resize, add, remove  ┃") })
     }
 
     @Test func typingFiltersTheHelp() throws {

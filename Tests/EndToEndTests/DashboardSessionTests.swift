@@ -146,14 +146,9 @@ struct DashboardSessionTests {
     @Test func mouseClickFocusesAndWheelScrollsThePaneUnderThePointer() async throws {
         let session = try await Self.start(size: Size(width: 100, height: 30))
         try await session.waitFor("November 2026")
-        // xterm X10 mouse reports, as tmux-256color's kmous (ESC [ M) announces: button, column, row, each + 32.
-        func report(button: Int, x: Int, y: Int) -> String {
-            "\u{1B}[M" + String(UnicodeScalar(UInt8(32 + button))) + String(UnicodeScalar(UInt8(33 + x)))
-                + String(UnicodeScalar(UInt8(33 + y)))
-        }
-        try await session.sendLiteral(report(button: 0, x: 60, y: 4))
+        try await session.mouse(.press, x: 60, y: 4)
         try await session.waitFor("┏━ 2 Event Log")
-        try await session.sendLiteral(report(button: 65, x: 10, y: 5))  // wheel down over the calendar
+        try await session.mouse(.wheelDown, x: 10, y: 5)  // over the calendar
         try await session.waitFor("December 2026")
         #expect(try await session.screen()[0].contains("┏━ 2 Event Log"))  // the wheel does not move focus
         try await session.send("C-q")

@@ -67,7 +67,7 @@ struct KeyDecoderTests {
 
     @Test func characters() {
         #expect(KeyDecoder.character(9) == .tab)
-        #expect(KeyDecoder.character(10) == .enter)
+        #expect(KeyDecoder.character(10) == .ctrl("j"))
         #expect(KeyDecoder.character(13) == .enter)
         #expect(KeyDecoder.character(27) == .escape)
         #expect(KeyDecoder.character(8) == Key(.backspace))

@@ -48,44 +48,48 @@ public struct HelpOverlay: Overlay, Equatable {
     /// Content lines that fit between the filter line and the position line.
     static func page(in area: Rect) -> Int { max(1, OverlayBox.capacity(in: area) - 2) }
 
-    /// The sections whose commands match `filter`: a heading, then one line per command.
+    /// The sections whose entries match `filter`: a heading, then each command with its keys,
+    /// a long title wrapped under itself so the box fits the canvas.
     static func content(_ context: OverlayContext, filter: String) -> [OverlayLine] {
         let table = context.commands
         let arrangeKeys = table.keys(for: .arrange).first.map { " (\($0))" } ?? ""
-        var sections: [(heading: String, commands: [Command])] = [
-            ("Everywhere", table.commands(in: [.canvas])),
-            ("Normal mode", table.commands(in: [.normal])),
-            ("Arrange mode\(arrangeKeys)", table.commands(in: [.arrange])),
+        let entries = { (commands: [Command]) in
+            commands.map { command in
+                let keys = table.keys(for: command.id).map(\.description)
+                return (keys: keys.isEmpty ? "(no key)" : keys.joined(separator: " / "), title: command.title, id: command.id.rawValue)
+            }
+        }
+        var sections = [
+            ("Everywhere", entries(table.commands(in: [.canvas]))),
+            ("Normal mode", entries(table.commands(in: [.normal]))),
+            ("Arrange mode\(arrangeKeys)", entries(table.commands(in: [.arrange]))),
         ]
         for descriptor in context.catalog.all {
             let commands = table.commands(in: [.widget(descriptor.kind)])
-            if !commands.isEmpty { sections.append((descriptor.name, commands)) }
+            if !commands.isEmpty { sections.append((descriptor.name, entries(commands))) }
         }
+        sections.append(("Mouse", [
+            ("click", "Focus the pane under the pointer", ""), ("wheel", "Scroll the pane under the pointer", ""),
+            ("drag a title", "Move the pane (arrange mode)", ""), ("drag a corner", "Resize the pane from its bottom-right corner (arrange mode)", ""),
+        ]))
         let needle = filter.lowercased()
-        let label = { (command: Command) in
-            let keys = table.keys(for: command.id).map(\.description)
-            return keys.isEmpty ? "(no key)" : keys.joined(separator: " / ")
-        }
-        let matching = sections.map { section in
-            (section.heading, section.commands.filter { command in
-                needle.isEmpty || [command.title, command.id.rawValue, label(command)].contains { $0.lowercased().contains(needle) }
-            })
+        let matching = sections.map { heading, rows in
+            (heading, rows.filter { row in needle.isEmpty || [row.keys, row.title, row.id].contains { $0.lowercased().contains(needle) } })
         }.filter { !$0.1.isEmpty }
-        let keyWidth = min(24, matching.flatMap(\.1).map { DisplayWidth.of(label($0)) }.max() ?? 0)
+        let keyWidth = min(24, matching.flatMap(\.1).map { DisplayWidth.of($0.keys) }.max() ?? 0)
+        // The box's inside less the space each line starts with.
+        let titleWidth = max(10, context.area.width - 4 - (2 + keyWidth + 2))
         var lines: [OverlayLine] = []
-        for (heading, commands) in matching {
+        for (heading, rows) in matching {
             if !lines.isEmpty { lines.append(OverlayLine("")) }
             lines.append(OverlayLine(heading, .heading))
-            for command in commands {
-                let keys = label(command)
-                let pad = String(repeating: " ", count: max(0, keyWidth - DisplayWidth.of(keys)))
-                lines.append(OverlayLine("  \(keys)\(pad)  \(command.title)"))
+            for row in rows {
+                let pad = String(repeating: " ", count: max(0, keyWidth - DisplayWidth.of(row.keys)))
+                for (index, part) in TextWrap.lines(row.title, width: titleWidth).enumerated() {
+                    let lead = index == 0 ? "  \(row.keys)\(pad)  " : String(repeating: " ", count: 2 + keyWidth + 2)
+                    lines.append(OverlayLine(lead + part))
+                }
             }
-        }
-        if needle.isEmpty {
-            lines += [OverlayLine(""), OverlayLine("Mouse", .heading),
-                      OverlayLine("  A click focuses a pane, the wheel scrolls it."),
-                      OverlayLine("  In arrange mode, drag a title to move a pane and its bottom-right corner to resize it.")]
         }
         return lines
     }

@@ -95,12 +95,16 @@ public final class TmuxSession: Sendable {
         case wheelDown = 65
     }
 
-    /// Sends a mouse report at a cell (0-based, below column and row 223), as an xterm sends it
-    /// in X10 encoding, which tmux-256color's kmous (ESC [ M) announces: button, column and row,
-    /// each + 32, as raw bytes (past 95 they are not ASCII, and a literal would send UTF-8).
+    /// Sends a mouse report at a cell (0-based), as an xterm sends it in X10 encoding, which
+    /// tmux-256color's kmous (ESC [ M) announces: button, column and row, each + 32.
+    ///
+    /// Only cells below column and row 95, where the report is ASCII: it then goes in one write,
+    /// so the terminal reads it whole even on a loaded machine. (Sent byte by byte, a reader that
+    /// waits out its Esc delay between them would see an Esc key.)
     public func mouse(_ report: MouseReport, x: Int, y: Int) async throws {
-        let bytes = [0x1B, 0x5B, 0x4D, 32 + report.rawValue, 33 + x, 33 + y].map { String($0, radix: 16) }
-        try await tmux(["send-keys", "-t", "0", "-H"] + bytes)
+        precondition((0..<95).contains(x) && (0..<95).contains(y), "X10 mouse reports in one write reach column and row 94")
+        let bytes = [0x1B, 0x5B, 0x4D, 32 + report.rawValue, 33 + x, 33 + y].map(UInt8.init)
+        try await sendLiteral(String(decoding: bytes, as: UTF8.self))
     }
 
     /// Resizes the terminal; the program gets SIGWINCH.

@@ -1,4 +1,5 @@
 import CanvasCore
+import CanvasTesting
 import CanvasUI
 import Testing
 
@@ -103,5 +104,29 @@ struct PaletteTests {
         #expect(FuzzyMatch.score("xyz", in: "Save the layout") == nil)
         #expect(FuzzyMatch.score("lay", in: "layout: planner")! > FuzzyMatch.score("lay", in: "Help: every command and its keys, play") ?? 0)
         #expect(FuzzyMatch.score("", in: "anything") == 0)
+    }
+}
+
+/// Random keys into the palette and the help, with text whose scalars join: nothing traps, the
+/// overlay stays drawable, and every Enter runs at most one command.
+@MainActor
+@Suite("The palette and help under random keys")
+struct OverlayRandomKeyTests {
+    static let keys: [Key] = ["a", "s", "v", "l", "y", "e\u{301}", "\u{1F468}\u{200D}\u{1F469}", "\u{301}", "\u{200D}", " ", ":", "?"]
+        .map { Key(.char(Character($0))) }
+        + [.up, .down, .left, .right, .enter, .escape, Key(.backspace), Key(.pageUp), Key(.pageDown), Key(.home), Key(.end), .ctrl("u"),
+           .ctrl("w"), .ctrl("p"), Key(.function(1))]
+
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func randomKeys(seed: UInt64) throws {
+        var generator = SplitMix64(seed: seed)
+        let host = try makeHost(halves, size: Size(width: 70, height: 22))
+        for step in 0..<3000 {
+            if host.overlay == nil { host.press(step % 2 == 0 ? .ctrl("p") : Key(.function(1))) }
+            if host.shouldQuit { return }  // the palette may well have run Quit
+            host.press(Self.keys.randomElement(using: &generator)!)
+            if step % 500 == 0 { host.handle(.resize(Size(width: Int.random(in: 20...120, using: &generator), height: 22))) }
+            _ = host.compose()
+        }
     }
 }

@@ -105,8 +105,9 @@ struct CommandsEndToEndTests {
     }
 
     @Test func aMouseDragMovesAndResizesAPaneAndUUndoesEach() async throws {
-        // 100×30: the canvas is 100×29 cells, a grid column 8 or 9 cells; the calendar is columns 0–4.
-        let session = try await Self.start(size: Size(width: 100, height: 30))
+        // 80×24: the canvas is 80×23 cells; grid column c starts at cell c × 80 / 12, so the
+        // calendar (columns 0–4) covers cells 0–32 and column 9 starts at cell 60.
+        let session = try await Self.start(size: Size(width: 80, height: 24))
         try await session.waitFor("November 2026")
         try await session.send("C-e")
         try await session.waitFor(" 0,0 5×12 ")
@@ -118,9 +119,9 @@ struct CommandsEndToEndTests {
         try await session.mouse(.release, x: 70, y: 0)
         try await session.waitFor(" 5,0 7×12 ")
         // Its bottom-right corner, dragged left into grid column 9: 5 columns wide.
-        try await session.mouse(.press, x: 99, y: 28)
-        try await session.mouse(.drag, x: 80, y: 28)
-        try await session.mouse(.release, x: 80, y: 28)
+        try await session.mouse(.press, x: 79, y: 22)
+        try await session.mouse(.drag, x: 62, y: 22)
+        try await session.mouse(.release, x: 62, y: 22)
         try await session.waitFor(" 5,0 5×12 ")
         try await session.sendLiteral("u")
         try await session.waitFor(" 5,0 7×12 ")

@@ -1,0 +1,86 @@
+import CanvasCore
+
+/// The widgets' lifecycle: mounted for new panes, unmounted for gone ones, subscribed to the bus,
+/// and every call into one guarded so that what it throws shows in its own pane.
+extension CanvasHost {
+    /// Mounts widgets for new panes and unmounts those whose panes are gone.
+    func reconcileWidgets() {
+        let live = Set(manager.panes.map(\.id))
+        for id in mounted.keys where !live.contains(id) { unmount(id) }
+        for pane in manager.panes where mounted[pane.id] == nil { mount(pane) }
+        resizeWidgets()
+    }
+
+    private func mount(_ pane: Pane) {
+        guard let descriptor = catalog.descriptor(for: pane.app) else {
+            logger.warning("unknown app kind in layout", metadata: ["app": "\(pane.app)", "pane": "\(pane.id)"])
+            mounted[pane.id] = MountedWidget(widget: nil)
+            return
+        }
+        mounts += 1
+        var entry = MountedWidget(mount: mounts, widget: descriptor.make(pane.config, pane.state))
+        let (effects, id, mount) = (effects, pane.id, mounts)
+        let context = WidgetContext(pane: id, bus: bus, clock: clock, logger: logger,
+                                    notify: { effects.post(.widgetNotified(id, mount: mount)) })
+        do {
+            try bus.holdingDelivery { try entry.widget?.mount(context) }
+        } catch {
+            entry.failure = "\(error)"
+            logger.error("widget failed to mount", metadata: ["app": "\(pane.app)", "error": "\(error)"])
+        }
+        entry.subscriptions = subscribe(id, to: entry.widget?.subscriptions ?? [])
+        mounted[id] = entry
+    }
+
+    /// Subscribes a pane's widget afresh, when a setting changed the events it listens to.
+    func resubscribe(_ id: PaneID) {
+        mounted[id]?.subscriptions.forEach { $0.cancel() }
+        let patterns = mounted[id]?.widget?.subscriptions ?? []
+        mounted[id]?.subscriptions = subscribe(id, to: patterns)
+    }
+
+    private func subscribe(_ id: PaneID, to patterns: [EventPattern]) -> [Subscription] {
+        patterns.map { pattern in
+            bus.subscribe(pattern) { [weak self] event in try self?.deliver(event, to: id) }
+        }
+    }
+
+    func unmount(_ id: PaneID) {
+        guard let entry = mounted.removeValue(forKey: id) else { return }
+        entry.subscriptions.forEach { $0.cancel() }
+        var widget = entry.widget
+        widget?.unmount()
+    }
+
+    /// Delivers a bus event to a pane's widget; a failure shows in the pane and is rethrown so
+    /// the bus reports it as `canvas.listener.failed`.
+    private func deliver(_ event: CanvasEvent, to id: PaneID) throws {
+        guard mounted[id]?.failure == nil else { return }
+        do {
+            try mounted[id]?.widget?.receive(event)
+        } catch {
+            mounted[id]?.failure = "\(error)"
+            throw error
+        }
+    }
+
+    /// Runs a widget call, showing what it throws in the widget's own pane.
+    func withWidget<T>(_ id: PaneID, _ body: (inout any Widget) throws -> T) -> T? {
+        guard mounted[id]?.failure == nil, mounted[id]?.widget != nil else { return nil }
+        do {
+            return try bus.holdingDelivery { try body(&mounted[id]!.widget!) }
+        } catch {
+            mounted[id]?.failure = "\(error)"
+            logger.error("widget failed", metadata: ["pane": "\(id)", "error": "\(error)"])
+            return nil
+        }
+    }
+
+    /// Copies every widget's settings and state into the layout.
+    func syncWidgetValues() {
+        for (id, entry) in mounted {
+            guard let widget = entry.widget else { continue }
+            manager.updateValues(of: id, config: widget.config, state: widget.state)
+        }
+    }
+}

@@ -1,12 +1,14 @@
+import CanvasCore
 import MicroAppAPI
 
 /// What a micro-app widget asks of its backend. Widgets never call the network or the disk: they
-/// hand commands to an `AppCommands` sink, and the answers come back as bus events (see
-/// `TodoEvents`, `CalendarEvents`, `ChatEvents`, `SyncStatusChanged`).
+/// return commands as requests (`WidgetEffects`), the canvas hands them to the sync engine, and
+/// the answers come back as bus events (see `TodoEvents`, `CalendarEvents`, `ChatEvents`,
+/// `SyncStatusChanged`).
 ///
 /// Writes are applied to the local cache at once and sent to the BFF from an ordered outbox, so
 /// they work offline; each carries an idempotency key, so a retried write is applied once.
-public enum AppCommand: Sendable, Equatable {
+public enum AppCommand: Sendable, Equatable, WidgetRequest {
     case todo(TodoCommand)
     case calendar(CalendarCommand)
     case chat(ChatCommand)

@@ -118,11 +118,13 @@ struct Composition {
     }
 
     mutating func makeHost(canvas: CanvasManager, theme: Theme, today: CalendarDate?, size: Size,
-                           library: DashboardLibrary?, catalog: WidgetCatalog = .builtIn, effects: Effects = Effects()) -> CanvasHost {
+                           library: DashboardLibrary?, catalog: WidgetCatalog = .builtIn, effects: Effects = Effects(),
+                           requests: @escaping @MainActor (any WidgetRequest) -> Void = { _ in }) -> CanvasHost {
         let clock = today.map(CanvasClock.fixed) ?? CanvasClock()
         let commands = commandTableOrDefaults(for: catalog)
         let host = CanvasHost(manager: canvas, catalog: catalog, bus: EventBus(now: clock.now), clock: clock,
-                              theme: theme, logger: logger, size: size, library: library, effects: effects, commands: commands)
+                              theme: theme, logger: logger, size: size, library: library, effects: effects, commands: commands,
+                              requests: requests)
         if let notice = notices.last { host.show(notice) }
         return host
     }

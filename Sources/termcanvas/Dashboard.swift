@@ -65,8 +65,8 @@ struct Dashboard: AsyncParsableCommand {
         let fitted = composition.library(store: store, adaptTheme: adapt)
         let host = composition.makeHost(canvas: canvas, theme: adapt(baseTheme), today: options.fixedToday,
                                         size: terminal.size, library: fitted,
-                                        catalog: .standard(commands: link.commands, apps: installed.descriptors(runtime: runtime)),
-                                        effects: effects)
+                                        catalog: .standard(apps: installed.descriptors(runtime: runtime)),
+                                        effects: effects, requests: { link.handle($0) })
         let standardCatalog = host.catalog
         let registry = host.bus.subscribe(to: RegistryLoaded.self) { loaded, _ in
             host.catalog = standardCatalog.matching(registry: loaded.apps)

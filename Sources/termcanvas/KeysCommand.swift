@@ -26,7 +26,7 @@ struct KeysCommand: AsyncParsableCommand {
     @MainActor
     static func lines(paths: Paths) throws -> [String] {
         let logger = Logger(label: "termcanvas.keys", factory: { _ in SwiftLogNoOpLogHandler() })
-        let catalog = WidgetCatalog.standard(commands: .none, apps: InstalledApps(paths: paths).inertDescriptors)
+        let catalog = WidgetCatalog.standard(apps: InstalledApps(paths: paths).inertDescriptors)
         let table: CommandTable
         do {
             table = try Composition(paths: paths, logger: logger).commandTable(for: catalog)

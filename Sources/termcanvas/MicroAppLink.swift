@@ -1,4 +1,5 @@
 import BFFAccess
+import CanvasCore
 import CanvasUI
 import CommandSupport
 import Foundation
@@ -10,11 +11,10 @@ import MicroAppModel
 import MicroAppSync
 
 /// The dashboard's link to its micro-apps' data: the sync engine with its cache file, the
-/// commands widgets send to it, and its events reaching the canvas through the app loop.
+/// commands widgets ask of it, and its events reaching the canvas through the app loop.
 @MainActor
 struct MicroAppLink {
     let sync: MicroAppSync
-    let commands: AppCommands
 
     /// - Parameters:
     ///   - remote: The team server of `--bff`, or nil for this user's local one.
@@ -34,7 +34,12 @@ struct MicroAppLink {
             }
         }, logger: syncLogger, publish: { effects.post(.publish($0)) })
         self.sync = sync
-        commands = AppCommands { sync.send($0) }
+    }
+
+    /// Hands the widgets' requests to the sync engine: the commands of micro-apps' widgets.
+    func handle(_ request: any WidgetRequest) {
+        guard let command = request as? AppCommand else { return }
+        sync.send(command)
     }
 
     /// Opens the first cache file of `name` no other dashboard holds: `local.sqlite`, then

@@ -37,8 +37,8 @@ struct InstalledApps {
 
 extension WidgetCatalog {
     /// The built-in widgets, then the installed micro-apps.
-    static func standard(commands: AppCommands, apps: [WidgetDescriptor]) -> WidgetCatalog {
-        WidgetCatalog(standard(commands: commands).descriptors + apps)
+    static func standard(apps: [WidgetDescriptor]) -> WidgetCatalog {
+        WidgetCatalog(builtIn.descriptors + apps)
     }
 }
 

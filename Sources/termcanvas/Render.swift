@@ -38,7 +38,7 @@ struct Render: AsyncParsableCommand {
         let theme = try composition.startingTheme(option: options.theme, library: library)
         let apps = InstalledApps(paths: paths).inertDescriptors
         let host = composition.makeHost(canvas: canvas, theme: theme, today: options.fixedToday, size: size, library: nil,
-                                        catalog: .standard(commands: .none, apps: apps))
+                                        catalog: .standard(apps: apps))
         defer { host.shutdown() }
         let frame = host.compose()
         return ansi ? frame.ansiLines() : frame.text.components(separatedBy: "\n")

@@ -60,15 +60,16 @@ struct ProbeWidget: Widget {
         [WidgetSetting(key: "colour", label: "Colour", value: colour, choices: ["red", "green", "blue"])]
     }
 
-    mutating func mount(_ context: WidgetContext) throws {
+    mutating func mount(_ context: WidgetContext) throws -> WidgetEffects {
         pane = context.pane
+        return .none
     }
 
     mutating func resize(to size: Size) {
         recorder.sizes[pane] = size
     }
 
-    mutating func handle(_ input: InputEvent) throws -> InputDisposition {
+    mutating func handle(_ input: InputEvent) throws -> InputResult {
         recorder.received.append(.init(pane: pane, input: input))
         if failsOnInput { throw ProbeFailure(description: "disk on fire at sector 7 while reading the index") }
         return .handled

@@ -116,6 +116,21 @@ struct ThemePickerTests {
         #expect(try composition.startingTheme(option: nil, library: rig.library) == (try highContrast()))
     }
 
+    @Test func thePaletteChoosesAThemeByNameAndRemembersIt() async throws {
+        let rig = try Rig()
+        rig.press(.ctrl("p"))
+        let listed = try await rig.deliver(2)  // the layouts and the themes, for its entries
+        #expect(Set(listed.map(\.kind)) == ["layoutsListed", "themesListed"])
+        rig.type("theme: high")
+        #expect((rig.host.overlay as? PaletteOverlay)?.items(rig.host.overlayContext).first?.title == "theme: high-contrast")
+        let chosen = try await rig.press(.enter, expecting: 1)
+        #expect(chosen.map(\.kind) == ["themeChosen"])
+        #expect(rig.host.overlay == nil)
+        #expect(rig.host.theme == (try highContrast()))
+        await rig.settle()
+        #expect(try rig.store.preference(DashboardLibrary.themePreference) == "high-contrast")
+    }
+
     @Test func aPreviewArrivingAfterTheHighlightMovedOnDoesNotWin() async throws {
         // Previews are read concurrently, so they can come back in either order; the app loop
         // hands them over as they come. The screen must show the highlighted theme either way.

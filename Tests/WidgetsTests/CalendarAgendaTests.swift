@@ -13,8 +13,8 @@ struct CalendarAgendaTests {
     static let short = Size(width: 40, height: 10)
 
     func mounted(log: CommandLog, clock: CanvasClock = Fixed.clock) throws -> CalendarWidget {
-        var widget = CalendarWidget(commands: log.sink)
-        try widget.mount(WidgetContext(pane: 1, bus: EventBus(now: clock.now), clock: clock, logger: Fixed.logger))
+        var widget = CalendarWidget()
+        log.record(try widget.mount(WidgetContext(pane: 1, bus: EventBus(now: clock.now), clock: clock, logger: Fixed.logger)))
         widget.resize(to: Self.tall)
         return widget
     }
@@ -28,9 +28,9 @@ struct CalendarAgendaTests {
         let log = CommandLog()
         var widget = try mounted(log: log)
         #expect(log.commands == [.calendar(.load(DayRange(first: "2026-11-01", last: "2026-11-30"))), .todo(.load)])
-        _ = try widget.press(Key(.pageDown))
+        _ = try widget.press(Key(.pageDown), log: log)
         #expect(log.commands.last == .calendar(.load(DayRange(first: "2026-12-01", last: "2026-12-31"))))
-        _ = try widget.press(.right)
+        _ = try widget.press(.right, log: log)
         #expect(log.commands.count == 3, "the same month is not asked for again")
     }
 
@@ -39,11 +39,11 @@ struct CalendarAgendaTests {
         let log = CommandLog()
         var widget = try mounted(log: log)
         let november = DayRange(first: "2026-11-01", last: "2026-11-30")
-        try widget.receive(delivered(CalendarEventsLoaded(range: november, events: [
+        _ = try widget.receive(delivered(CalendarEventsLoaded(range: november, events: [
             CalendarEvent(id: 1, title: "Standup", start: "2026-11-22T09:30:00Z", end: "2026-11-22T10:00:00Z"),
             CalendarEvent(id: 2, title: "Holiday", start: "2026-11-25T00:00:00Z", end: "2026-11-26T00:00:00Z", allDay: true),
         ], origin: .cache)))
-        try widget.receive(delivered(TodoItemsLoaded(items: [
+        _ = try widget.receive(delivered(TodoItemsLoaded(items: [
             TodoItem(id: 7, title: "Buy milk", due: "2026-11-22"),
             TodoItem(id: 8, title: "Done already", done: true, due: "2026-11-27"),
         ], origin: .cache)))
@@ -54,14 +54,14 @@ struct CalendarAgendaTests {
         #expect(shown.contains("[ ] Buy milk"))
         #expect(!text(widget, Self.short).contains("09:30–10:00 Standup"), "no agenda in a short pane")
 
-        try widget.receive(delivered(TodoItemCompleted(item: TodoItem(id: 7, title: "Buy milk", done: true, due: "2026-11-22"))))
-        try widget.receive(delivered(TodoItemCreated(item: TodoItem(id: -1, title: "New", due: "2026-11-27"))))
+        _ = try widget.receive(delivered(TodoItemCompleted(item: TodoItem(id: 7, title: "Buy milk", done: true, due: "2026-11-22"))))
+        _ = try widget.receive(delivered(TodoItemCreated(item: TodoItem(id: -1, title: "New", due: "2026-11-27"))))
         shown = text(widget)
         #expect(!shown.contains("[ ] Buy milk"))
         #expect(shown.contains { $0.contains("•27") })
-        _ = try widget.press(.right)
-        _ = try widget.press(.right)
-        _ = try widget.press(.right)
+        _ = try widget.press(.right, log: log)
+        _ = try widget.press(.right, log: log)
+        _ = try widget.press(.right, log: log)
         #expect(text(widget).contains("all day Holiday"))
     }
 
@@ -70,22 +70,22 @@ struct CalendarAgendaTests {
         let log = CommandLog()
         let berlin = CanvasClock(now: Fixed.clock.now, timeZone: TimeZone(identifier: "Europe/Berlin")!)
         var widget = try mounted(log: log, clock: berlin)
-        _ = try widget.press(.char("n"))
+        _ = try widget.press(.char("n"), log: log)
         #expect(widget.capturesText)
-        for character in "Party" { _ = try widget.press(.char(character)) }
-        _ = try widget.press(.enter)
+        for character in "Party" { _ = try widget.press(.char(character), log: log) }
+        _ = try widget.press(.enter, log: log)
         #expect(log.commands.last == .calendar(.create(NewCalendarEvent(title: "Party", start: "2026-11-22T00:00:00Z",
                                                                          end: "2026-11-23T00:00:00Z", allDay: true))))
-        _ = try widget.press(.char("n"))
-        for character in "09:30-11:00 Review" { _ = try widget.press(.char(character)) }
-        _ = try widget.press(.enter)
+        _ = try widget.press(.char("n"), log: log)
+        for character in "09:30-11:00 Review" { _ = try widget.press(.char(character), log: log) }
+        _ = try widget.press(.enter, log: log)
         #expect(log.commands.last == .calendar(.create(NewCalendarEvent(title: "Review", start: "2026-11-22T08:30:00Z",
                                                                          end: "2026-11-22T10:00:00Z", allDay: false))))
-        _ = try widget.press(.char("n"))
-        for character in "25:00 Nope" { _ = try widget.press(.char(character)) }
-        _ = try widget.press(.enter)
+        _ = try widget.press(.char("n"), log: log)
+        for character in "25:00 Nope" { _ = try widget.press(.char(character), log: log) }
+        _ = try widget.press(.enter, log: log)
         #expect(text(widget).contains { $0.hasPrefix("'25:00' is not a time") })
-        _ = try widget.press(.escape)
+        _ = try widget.press(.escape, log: log)
         #expect(!widget.capturesText)
     }
 }

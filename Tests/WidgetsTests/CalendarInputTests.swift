@@ -9,7 +9,7 @@ import Testing
 struct CalendarInputTests {
     static func mounted(state: WidgetValues = [:], bus: EventBus, pane: PaneID = 1) throws -> CalendarWidget {
         var widget = CalendarWidget(state: state)
-        try widget.mount(context(pane: pane, bus: bus))
+        CommandLog(bus: bus, pane: pane).record(try widget.mount(context(pane: pane, bus: bus)))
         widget.resize(to: Size(width: 28, height: 11))
         return widget
     }
@@ -24,6 +24,7 @@ struct CalendarInputTests {
     @Test func everyKeyThatChangesTheDayPublishesItOnce() throws {
         let bus = EventBus(now: Fixed.clock.now)
         var widget = try Self.mounted(bus: bus)
+        let log = CommandLog(bus: bus)
         #expect(bus.log.count == 0, "mounting publishes nothing")
         let steps: [(KeyCode, String)] = [
             (.right, "2026-11-23"), (.down, "2026-11-30"), (.pageDown, "2026-12-30"), (.up, "2026-12-23"),
@@ -31,7 +32,7 @@ struct CalendarInputTests {
         ]
         for (code, expected) in steps {
             let before = bus.log.count
-            #expect(try widget.press(Key(code)) == .handled)
+            #expect(try widget.press(Key(code), log: log) == .handled)
             #expect(selectedDates(on: bus).last == expected, "after \(code)")
             #expect(bus.log.count == before + 1, "after \(code)")
         }
@@ -43,18 +44,20 @@ struct CalendarInputTests {
     @Test func keysThatKeepTheDayPublishNothing() throws {
         let bus = EventBus(now: Fixed.clock.now)
         var widget = try Self.mounted(bus: bus)
-        #expect(try widget.press(Key(.home)) == .handled)
-        #expect(try widget.press(.char("t")) == .handled)
-        #expect(try widget.press(.char("z")) == .ignored)
-        #expect(try widget.press(.shift(.right)) == .ignored)
-        #expect(try widget.press(.enter) == .ignored)
+        let log = CommandLog(bus: bus)
+        #expect(try widget.press(Key(.home), log: log) == .handled)
+        #expect(try widget.press(.char("t"), log: log) == .handled)
+        #expect(try widget.press(.char("z"), log: log) == .ignored)
+        #expect(try widget.press(.shift(.right), log: log) == .ignored)
+        #expect(try widget.press(.enter, log: log) == .ignored)
         #expect(bus.log.count == 0)
     }
 
     @Test func theViewFollowsTheSelection() throws {
         let bus = EventBus(now: Fixed.clock.now)
         var widget = try Self.mounted(bus: bus)
-        _ = try widget.press(Key(.pageDown))
+        let log = CommandLog(bus: bus)
+        _ = try widget.press(Key(.pageDown), log: log)
         let lines = render(widget, size: Size(width: 28, height: 11)).lines
         #expect(lines[0] == "       December 2026        ")
         #expect(lines[2] == "       1   2   3   4   5   6")
@@ -71,7 +74,8 @@ struct CalendarInputTests {
     func pageDownClampsToTheEndOfAShorterMonth(from: String, to: String) throws {
         let bus = EventBus(now: Fixed.clock.now)
         var widget = try Self.mounted(state: ["selected": from], bus: bus)
-        _ = try widget.press(Key(.pageDown))
+        let log = CommandLog(bus: bus)
+        _ = try widget.press(Key(.pageDown), log: log)
         #expect(selectedDates(on: bus) == [to])
         #expect(widget.state == ["selected": to])
     }
@@ -79,7 +83,8 @@ struct CalendarInputTests {
     @Test func pageUpClampsToo() throws {
         let bus = EventBus(now: Fixed.clock.now)
         var widget = try Self.mounted(state: ["selected": "2026-03-31"], bus: bus)
-        _ = try widget.press(Key(.pageUp))
+        let log = CommandLog(bus: bus)
+        _ = try widget.press(Key(.pageUp), log: log)
         #expect(selectedDates(on: bus) == ["2026-02-28"])
         #expect(Self.footer(widget) == "Saturday, 28 February 2026")
     }
@@ -87,31 +92,34 @@ struct CalendarInputTests {
     @Test func aPressOnADaySelectsIt() throws {
         let bus = EventBus(now: Fixed.clock.now)
         var widget = try Self.mounted(bus: bus)
+        let log = CommandLog(bus: bus)
         // Row 4 holds 9–15; columns 12–15 are Thursday, where 12 is drawn at 13–15.
-        #expect(try widget.handle(.mouse(MouseEvent(.press, at: Point(x: 14, y: 4)))) == .handled)
+        #expect(try widget.send(.mouse(MouseEvent(.press, at: Point(x: 14, y: 4))), log: log) == .handled)
         #expect(selectedDates(on: bus) == ["2026-11-12"])
         #expect(Self.footer(widget) == "Thursday, 12 November 2026")
         // The blank cells before the 1st and the heading select nothing.
-        #expect(try widget.handle(.mouse(MouseEvent(.press, at: Point(x: 2, y: 2)))) == .ignored)
-        #expect(try widget.handle(.mouse(MouseEvent(.press, at: Point(x: 2, y: 0)))) == .ignored)
-        #expect(try widget.handle(.mouse(MouseEvent(.press, at: Point(x: 6, y: 7)))) == .ignored)
+        #expect(try widget.send(.mouse(MouseEvent(.press, at: Point(x: 2, y: 2))), log: log) == .ignored)
+        #expect(try widget.send(.mouse(MouseEvent(.press, at: Point(x: 2, y: 0))), log: log) == .ignored)
+        #expect(try widget.send(.mouse(MouseEvent(.press, at: Point(x: 6, y: 7))), log: log) == .ignored)
         #expect(selectedDates(on: bus) == ["2026-11-12"])
     }
 
     @Test func theWheelTurnsMonths() throws {
         let bus = EventBus(now: Fixed.clock.now)
         var widget = try Self.mounted(bus: bus)
-        _ = try widget.handle(.mouse(MouseEvent(.wheelDown, at: .zero)))
-        _ = try widget.handle(.mouse(MouseEvent(.wheelUp, at: .zero)))
-        _ = try widget.handle(.mouse(MouseEvent(.wheelUp, at: .zero)))
+        let log = CommandLog(bus: bus)
+        _ = try widget.send(.mouse(MouseEvent(.wheelDown, at: .zero)), log: log)
+        _ = try widget.send(.mouse(MouseEvent(.wheelUp, at: .zero)), log: log)
+        _ = try widget.send(.mouse(MouseEvent(.wheelUp, at: .zero)), log: log)
         #expect(selectedDates(on: bus) == ["2026-12-22", "2026-11-22", "2026-10-22"])
     }
 
     @Test func theSelectedDayRoundTripsThroughState() throws {
         let bus = EventBus(now: Fixed.clock.now)
         var widget = try Self.mounted(bus: bus)
+        let log = CommandLog(bus: bus)
         #expect(widget.state == ["selected": "2026-11-22"])
-        _ = try widget.press(.right)
+        _ = try widget.press(.right, log: log)
         #expect(widget.state == ["selected": "2026-11-23"])
 
         let restored = try Self.mounted(state: widget.state, bus: bus)

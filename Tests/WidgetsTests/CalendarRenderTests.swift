@@ -8,7 +8,7 @@ import Testing
 struct CalendarRenderTests {
     static func mounted(config: WidgetValues = [:], state: WidgetValues = [:], bus: EventBus = EventBus(now: Fixed.clock.now)) throws -> CalendarWidget {
         var widget = CalendarWidget(config: config, state: state)
-        try widget.mount(context(bus: bus))
+        _ = try widget.mount(context(bus: bus))
         return widget
     }
 

@@ -13,11 +13,11 @@ struct ChatWidgetTests {
     static let wide = Size(width: 60, height: 8)
 
     func mounted(size: Size = narrow, log: CommandLog, focused: Bool = true) throws -> ChatWidget {
-        var widget = ChatWidget(commands: log.sink)
-        try widget.mount(context(bus: EventBus(now: Fixed.clock.now)))
+        var widget = ChatWidget()
+        log.record(try widget.mount(context(bus: EventBus(now: Fixed.clock.now))))
         widget.resize(to: size)
         widget.focusChanged(to: focused)
-        try widget.receive(delivered(ChatChannelsLoaded(channels: [ChatChannel(id: "general", name: "general"), ChatChannel(id: "ops", name: "ops")], origin: .server)))
+        _ = try widget.receive(delivered(ChatChannelsLoaded(channels: [ChatChannel(id: "general", name: "general"), ChatChannel(id: "ops", name: "ops")], origin: .server)))
         return widget
     }
 
@@ -30,7 +30,7 @@ struct ChatWidgetTests {
     }
 
     func type(_ text: String, into widget: inout ChatWidget) throws {
-        for character in text { _ = try widget.press(.char(character)) }
+        for character in text { try widget.press(.char(character)) }
     }
 
     @Test("mounting loads the channels and opens the current one; messages show newest at the bottom")
@@ -38,7 +38,7 @@ struct ChatWidgetTests {
         let log = CommandLog()
         var widget = try mounted(log: log)
         #expect(log.commands == [.chat(.loadChannels), .chat(.open(channel: "general"))])
-        try widget.receive(delivered(ChatMessagesLoaded(channel: "general", before: nil,
+        _ = try widget.receive(delivered(ChatMessagesLoaded(channel: "general", before: nil,
                                                         messages: [Self.message(2, "second"), Self.message(1, "first")], complete: true, origin: .server)))
         let shown = lines(widget)
         #expect(shown[0] == "#general #ops")
@@ -58,15 +58,15 @@ struct ChatWidgetTests {
         var widget = try mounted(log: log)
         try type("hi all", into: &widget)
         #expect(lines(widget).last == "> hi all")
-        _ = try widget.press(.enter)
+        _ = try widget.press(.enter, log: log)
         #expect(log.commands.last == .chat(.post(channel: "general", text: "hi all")))
         #expect(lines(widget).last == ">")
         let local = ChatMessage(id: -1, channel: "general", author: "me", text: "hi all", sentAt: "2026-11-22T10:05:00.000Z")
-        try widget.receive(delivered(ChatMessageReceived(message: local, mine: true)))
+        _ = try widget.receive(delivered(ChatMessageReceived(message: local, mine: true)))
         // The live echo may come before the sync.
         let server = ChatMessage(id: 7, channel: "general", author: "me", text: "hi all", sentAt: "2026-11-22T10:05:00.000Z")
-        try widget.receive(delivered(ChatMessageReceived(message: server, mine: true)))
-        try widget.receive(delivered(ChatMessageSynced(localID: -1, message: server)))
+        _ = try widget.receive(delivered(ChatMessageReceived(message: server, mine: true)))
+        _ = try widget.receive(delivered(ChatMessageSynced(localID: -1, message: server)))
         #expect(lines(widget).filter { $0.contains("hi all") } == ["10:05 me: hi all"])
         #expect(widget.title == "Chat #general", "own messages are never unread")
     }
@@ -75,17 +75,17 @@ struct ChatWidgetTests {
     func unread() throws {
         let log = CommandLog()
         var widget = try mounted(log: log, focused: false)
-        try widget.receive(delivered(ChatMessageReceived(message: Self.message(1, "one"), mine: false)))
-        try widget.receive(delivered(ChatMessageReceived(message: Self.message(2, "two", channel: "ops"), mine: false)))
-        try widget.receive(delivered(ChatMessageReceived(message: Self.message(2, "two", channel: "ops"), mine: false)))
+        _ = try widget.receive(delivered(ChatMessageReceived(message: Self.message(1, "one"), mine: false)))
+        _ = try widget.receive(delivered(ChatMessageReceived(message: Self.message(2, "two", channel: "ops"), mine: false)))
+        _ = try widget.receive(delivered(ChatMessageReceived(message: Self.message(2, "two", channel: "ops"), mine: false)))
         #expect(widget.title == "Chat #general (2)")
         #expect(lines(widget)[0] == "#general(1) #ops(1)")
         widget.focusChanged(to: true)
         #expect(widget.title == "Chat #general (1)")
-        _ = try widget.press(.ctrl("n"))
+        _ = try widget.press(.ctrl("n"), log: log)
         #expect(widget.title == "Chat #ops")
         #expect(log.commands.last == .chat(.open(channel: "ops")))
-        _ = try widget.press(.ctrl("b"))
+        _ = try widget.press(.ctrl("b"), log: log)
         #expect(widget.title == "Chat #general")
     }
 
@@ -93,35 +93,35 @@ struct ChatWidgetTests {
     func editingAndHistory() throws {
         let log = CommandLog()
         var widget = try mounted(log: log)
-        #expect(try widget.press(.ctrl("e")) == .ignored)
+        #expect(try widget.press(.ctrl("e"), log: log) == .ignored)
         try type("hello world", into: &widget)
-        _ = try widget.press(.ctrl("w"))
+        _ = try widget.press(.ctrl("w"), log: log)
         #expect(lines(widget).last == "> hello")
-        _ = try widget.press(.ctrl("a"))
+        _ = try widget.press(.ctrl("a"), log: log)
         try type("oh ", into: &widget)
-        let endOfLine = try widget.press(.ctrl("e"))
+        let endOfLine = try widget.press(.ctrl("e"), log: log)
         #expect(endOfLine == .handled)
         try type("!", into: &widget)
         #expect(lines(widget).last == "> oh hello !", "Ctrl-W leaves the space before the word")
-        _ = try widget.press(Key(.backspace))
-        _ = try widget.press(.left)
-        _ = try widget.press(.left)
-        _ = try widget.press(Key(.delete))
+        _ = try widget.press(Key(.backspace), log: log)
+        _ = try widget.press(.left, log: log)
+        _ = try widget.press(.left, log: log)
+        _ = try widget.press(Key(.delete), log: log)
         #expect(lines(widget).last == "> oh hell")
-        _ = try widget.press(.enter)
+        _ = try widget.press(.enter, log: log)
         try type("second", into: &widget)
-        _ = try widget.press(.enter)
-        _ = try widget.press(.up)
+        _ = try widget.press(.enter, log: log)
+        _ = try widget.press(.up, log: log)
         #expect(lines(widget).last == "> second")
-        _ = try widget.press(.up)
+        _ = try widget.press(.up, log: log)
         #expect(lines(widget).last == "> oh hell")
-        _ = try widget.press(.down)
-        _ = try widget.press(.down)
+        _ = try widget.press(.down, log: log)
+        _ = try widget.press(.down, log: log)
         #expect(lines(widget).last == ">")
-        _ = try widget.press(.ctrl("u"))
+        _ = try widget.press(.ctrl("u"), log: log)
         #expect(widget.state["history"] == "oh hell \nsecond")
         // q and ? are text here.
-        #expect(try widget.press(.char("q")) == .handled)
+        #expect(try widget.press(.char("q"), log: log) == .handled)
     }
 
     @Test("/join switches channel, creating it when new; bad names and too-long text are refused with the reason")
@@ -129,16 +129,16 @@ struct ChatWidgetTests {
         let log = CommandLog()
         var widget = try mounted(log: log)
         try type("/join dev-ops", into: &widget)
-        _ = try widget.press(.enter)
+        _ = try widget.press(.enter, log: log)
         #expect(log.commands.suffix(2) == [.chat(.createChannel(name: "dev-ops")), .chat(.open(channel: "dev-ops"))])
         #expect(widget.title == "Chat #dev-ops")
         try type("/join Bad!", into: &widget)
-        _ = try widget.press(.enter)
+        _ = try widget.press(.enter, log: log)
         #expect(lines(widget).contains { $0.hasPrefix("Channel names:") })
-        _ = try widget.press(.escape)
+        _ = try widget.press(.escape, log: log)
         try type(String(repeating: "x", count: ChatLimits.textMaxLength + 1), into: &widget)
         let count = log.commands.count
-        _ = try widget.press(.enter)
+        _ = try widget.press(.enter, log: log)
         #expect(log.commands.count == count)
         #expect(lines(widget).contains { $0.hasPrefix("Messages have at most 4000 characters") })
     }
@@ -148,17 +148,17 @@ struct ChatWidgetTests {
         let log = CommandLog()
         var widget = try mounted(log: log)
         let page = (51...100).reversed().map { Self.message(Int64($0), "message \($0)") }
-        try widget.receive(delivered(ChatMessagesLoaded(channel: "general", before: nil, messages: page, complete: false, origin: .server)))
-        for _ in 0..<20 { _ = try widget.press(Key(.pageUp)) }
+        _ = try widget.receive(delivered(ChatMessagesLoaded(channel: "general", before: nil, messages: page, complete: false, origin: .server)))
+        for _ in 0..<20 { _ = try widget.press(Key(.pageUp), log: log) }
         #expect(log.commands.filter { if case .chat(.older) = $0 { true } else { false } } == [.chat(.older(channel: "general", before: 51))])
         #expect(lines(widget)[1].contains("message 51"))
         let older = (1...50).reversed().map { Self.message(Int64($0), "message \($0)") }
-        try widget.receive(delivered(ChatMessagesLoaded(channel: "general", before: 51, messages: older, complete: true, origin: .server)))
-        for _ in 0..<40 { _ = try widget.press(Key(.pageUp)) }
+        _ = try widget.receive(delivered(ChatMessagesLoaded(channel: "general", before: 51, messages: older, complete: true, origin: .server)))
+        for _ in 0..<40 { _ = try widget.press(Key(.pageUp), log: log) }
         #expect(lines(widget)[1].contains("message 1"))
 
         // A long history arriving live keeps at most the window while reading the newest.
-        for _ in 0..<40 { _ = try widget.press(Key(.pageDown)) }
+        for _ in 0..<40 { _ = try widget.press(Key(.pageDown), log: log) }
         for id in 101...1_200 { try widget.receive(delivered(ChatMessageReceived(message: Self.message(Int64(id), "live \(id)"), mine: false))) }
         #expect(widget.logs["general"]?.messages.count == ChannelLog.window)
         #expect(lines(widget)[6].hasSuffix("live 1200"))
@@ -168,7 +168,7 @@ struct ChatWidgetTests {
     func hostileAndWide() throws {
         let log = CommandLog()
         var widget = try mounted(log: log)
-        try widget.receive(delivered(ChatMessagesLoaded(channel: "general", before: nil, messages: [
+        _ = try widget.receive(delivered(ChatMessagesLoaded(channel: "general", before: nil, messages: [
             Self.message(2, "漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字 🎉 ok"),
             Self.message(1, "x\u{1B}[2J\u{1B}]0;t\u{07}\r\u{8}\u{9B}1m\u{7F}\u{202E}y\nnext line"),
         ], complete: true, origin: .server)))

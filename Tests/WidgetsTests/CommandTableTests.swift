@@ -1,5 +1,7 @@
 import CanvasCore
 import CanvasUI
+import MicroAppAPI
+import MicroAppModel
 import Testing
 import Widgets
 
@@ -69,5 +71,31 @@ struct CommandTableTests {
         // The event log has no command on n: nothing happens, and nothing fails.
         host.press(.char("n"))
         #expect(!host.screen.contains { $0.contains("New on ") || $0.contains("failed") })
+    }
+}
+
+/// The canvas carries out what widgets return: their events reach the bus from their pane, their
+/// requests reach the dashboard's handler.
+@MainActor
+@Suite("The host carries out what widgets ask for")
+struct WidgetEffectsTests {
+    @Test func requestsReachTheHandlerAndEventsTheBus() throws {
+        var asked: [AppCommand] = []
+        let bus = EventBus(now: Fixed.clock.now)
+        let host = try CanvasHost(layout: defaultLayout, catalog: .builtIn, bus: bus, clock: Fixed.clock, theme: .dark,
+                                  logger: Fixed.logger, size: Size(width: 120, height: 40),
+                                  requests: { asked.append($0 as! AppCommand) })
+        #expect(asked == [.calendar(.load(DayRange(first: "2026-11-01", last: "2026-11-30"))), .todo(.load)], "mounting asks for data")
+        host.press(Key(.pageDown))
+        #expect(asked.last == .calendar(.load(DayRange(first: "2026-12-01", last: "2026-12-31"))))
+        #expect(bus.log.events.last.map { "\($0.name) \($0.source.map(\.rawValue) ?? 0)" } == "calendar.date.selected 1")
+        host.press(.char("n"))
+        for character in "Party" { host.press(.char(character)) }
+        host.press(.enter)
+        guard case .calendar(.create(let event)) = asked.last else {
+            Issue.record("no event created: \(asked)")
+            return
+        }
+        #expect(event.title == "Party")
     }
 }

@@ -9,7 +9,7 @@ import Testing
 struct EventLogTests {
     static func mounted(config: WidgetValues = [:], state: WidgetValues = [:], bus: EventBus, height: Int = 6) throws -> EventLogWidget {
         var widget = EventLogWidget(config: config, state: state)
-        try widget.mount(context(pane: 9, bus: bus))
+        _ = try widget.mount(context(pane: 9, bus: bus))
         widget.resize(to: Size(width: 50, height: height))
         return widget
     }
@@ -44,7 +44,7 @@ struct EventLogTests {
         let bus = EventBus(now: Fixed.clock.now)
         var widget = try Self.mounted(bus: bus)
         for day in ["2026-11-23", "2026-11-24", "2026-11-25"] {
-            try widget.receive(CanvasEvent(sequence: 1, source: 1, time: Fixed.clock.now(), payload: DateSelected(date: date(day))))
+            _ = try widget.receive(CanvasEvent(sequence: 1, source: 1, time: Fixed.clock.now(), payload: DateSelected(date: date(day))))
         }
         #expect(Self.text(widget) == ["12:00:00 calendar.date.selected 2026-11-25 ×3"])
     }
@@ -52,8 +52,8 @@ struct EventLogTests {
     @Test func selectionsFromDifferentPanesAreNotCollapsed() throws {
         let bus = EventBus(now: Fixed.clock.now)
         var widget = try Self.mounted(bus: bus)
-        try widget.receive(CanvasEvent(sequence: 1, source: 1, time: Fixed.clock.now(), payload: DateSelected(date: date("2026-11-23"))))
-        try widget.receive(CanvasEvent(sequence: 2, source: 3, time: Fixed.clock.now(), payload: DateSelected(date: date("2026-11-24"))))
+        _ = try widget.receive(CanvasEvent(sequence: 1, source: 1, time: Fixed.clock.now(), payload: DateSelected(date: date("2026-11-23"))))
+        _ = try widget.receive(CanvasEvent(sequence: 2, source: 3, time: Fixed.clock.now(), payload: DateSelected(date: date("2026-11-24"))))
         #expect(Self.text(widget) == [
             "12:00:00 calendar.date.selected 2026-11-23",
             "12:00:00 calendar.date.selected 2026-11-24",
@@ -94,7 +94,7 @@ struct EventLogTests {
         #expect(Self.text(widget, height: 5).first == "12:00:00 canvas.layout.changed step 101")
 
         for step in 601...650 {
-            try widget.receive(CanvasEvent(sequence: step, source: nil, time: Fixed.clock.now(), payload: LayoutChanged(step: "step \(step)")))
+            _ = try widget.receive(CanvasEvent(sequence: step, source: nil, time: Fixed.clock.now(), payload: LayoutChanged(step: "step \(step)")))
         }
         #expect(widget.entries.count == 500)
         _ = try widget.handle(.key(Key(.end)))

@@ -49,15 +49,32 @@ func makeHost(_ layout: LayoutData = defaultLayout, size: Size, bus: EventBus = 
 
 extension Widget {
     /// A key as the canvas routes it in normal mode: a text field first, then the widget's own
-    /// commands by their default keys, then the widget.
+    /// commands by their default keys, then the widget. What it asks for goes into `log`.
     @discardableResult
-    mutating func press(_ key: Key) throws -> InputDisposition {
-        if capturesText, try handle(.key(key)) == .handled { return .handled }
+    mutating func press(_ key: Key, log: CommandLog? = nil) throws -> InputDisposition {
+        if capturesText {
+            let result = try handle(.key(key))
+            log?.record(result.effects)
+            if result.disposition == .handled { return .handled }
+        }
         if let command = Self.commands.first(where: { $0.defaultKeys.contains(key) }) {
-            try perform(command.id)
+            log?.record(try perform(command.id))
             return .handled
         }
-        return capturesText ? .ignored : try handle(.key(key))
+        guard !capturesText else { return .ignored }
+        let result = try handle(.key(key))
+        log?.record(result.effects)
+        return result.disposition
+    }
+}
+
+extension Widget {
+    /// An input straight to the widget, what it asks for going into `log`.
+    @discardableResult
+    mutating func send(_ input: InputEvent, log: CommandLog? = nil) throws -> InputDisposition {
+        let result = try handle(input)
+        log?.record(result.effects)
+        return result.disposition
     }
 }
 
@@ -73,11 +90,25 @@ func padded(_ text: String, _ width: Int) -> String {
     text + String(repeating: " ", count: max(0, width - DisplayWidth.of(text)))
 }
 
-/// Collects the commands a widget sends.
+/// Collects what a widget's calls return: the commands it asks of the sync engine, and the
+/// events it wants published, which it publishes on `bus` as the canvas would (from `pane`).
 @MainActor
 final class CommandLog {
     var commands: [AppCommand] = []
-    var sink: AppCommands { AppCommands { [self] in commands.append($0) } }
+    var events: [any BusEvent] = []
+    let bus: EventBus?
+    let pane: PaneID
+
+    init(bus: EventBus? = nil, pane: PaneID = 1) {
+        self.bus = bus
+        self.pane = pane
+    }
+
+    func record(_ effects: WidgetEffects) {
+        commands += effects.requests.map { $0 as! AppCommand }
+        events += effects.events
+        for event in effects.events { bus?.publish(event, from: pane) }
+    }
 }
 
 /// A canvas event as the bus would deliver it.

@@ -12,10 +12,10 @@ struct TodoWidgetTests {
     static let size = Size(width: 40, height: 8)
 
     func mounted(_ items: [TodoItem] = [], state: WidgetValues = [:], log: CommandLog) throws -> TodoWidget {
-        var widget = TodoWidget(state: state, commands: log.sink)
-        try widget.mount(context(bus: EventBus(now: Fixed.clock.now)))
+        var widget = TodoWidget(state: state)
+        log.record(try widget.mount(context(bus: EventBus(now: Fixed.clock.now))))
         widget.resize(to: Self.size)
-        try widget.receive(delivered(TodoItemsLoaded(items: items, origin: .cache)))
+        _ = try widget.receive(delivered(TodoItemsLoaded(items: items, origin: .cache)))
         return widget
     }
 
@@ -54,23 +54,23 @@ struct TodoWidgetTests {
     func dateFilter() throws {
         let log = CommandLog()
         var widget = try mounted(Self.items, log: log)
-        try widget.receive(delivered(DateSelected(date: date("2026-11-23"))))
+        _ = try widget.receive(delivered(DateSelected(date: date("2026-11-23"))))
         #expect(lines(widget)[0].hasPrefix("[ ] Buy milk"))
         #expect(lines(widget)[1].isEmpty)
         #expect(widget.title == "Todo · Mon 23 Nov · 1 open")
         #expect(widget.state["filter"] == "2026-11-23")
 
-        _ = try widget.press(.char("n"))
+        _ = try widget.press(.char("n"), log: log)
         #expect(widget.capturesText)
-        for character in "Eggs" { _ = try widget.press(.char(character)) }
+        for character in "Eggs" { _ = try widget.press(.char(character), log: log) }
         #expect(lines(widget).last == "New: Eggs")
-        _ = try widget.press(.enter)
+        _ = try widget.press(.enter, log: log)
         #expect(log.commands.last == .todo(.create(NewTodo(title: "Eggs", due: "2026-11-23"))))
         #expect(!widget.capturesText)
 
-        try widget.receive(delivered(DateSelected(date: date("2026-11-24"))))
+        _ = try widget.receive(delivered(DateSelected(date: date("2026-11-24"))))
         #expect(lines(widget)[0].hasPrefix("Nothing due on Tue 24 Nov. c shows"))
-        _ = try widget.press(.char("c"))
+        _ = try widget.press(.char("c"), log: log)
         #expect(lines(widget)[3] == "[x] Call mum")
         #expect(widget.state["filter"] == nil)
     }
@@ -85,11 +85,11 @@ struct TodoWidgetTests {
 
         let log = CommandLog()
         var widget = try mounted([], log: log)
-        _ = try widget.press(.char("n"))
-        _ = try widget.press(.enter)
+        _ = try widget.press(.char("n"), log: log)
+        _ = try widget.press(.enter, log: log)
         #expect(lines(widget).contains("A todo needs a title."))
         #expect(log.commands == [.todo(.load)], "nothing is sent")
-        _ = try widget.press(.escape)
+        _ = try widget.press(.escape, log: log)
         #expect(!widget.capturesText)
     }
 
@@ -97,23 +97,23 @@ struct TodoWidgetTests {
     func editing() throws {
         let log = CommandLog()
         var widget = try mounted(Self.items, log: log)
-        _ = try widget.press(.down)  // Buy milk
-        _ = try widget.press(.char(" "))
+        _ = try widget.press(.down, log: log)  // Buy milk
+        _ = try widget.press(.char(" "), log: log)
         #expect(log.commands.last == .todo(.update(id: 1, TodoPatch(done: true))))
 
-        _ = try widget.press(.char("e"))
+        _ = try widget.press(.char("e"), log: log)
         #expect(lines(widget).last == "Edit: Buy milk @2026-11-23")
-        for _ in 0..<"@2026-11-23".count { _ = try widget.press(Key(.backspace)) }
-        for character in "@none" { _ = try widget.press(.char(character)) }
-        _ = try widget.press(.enter)
+        for _ in 0..<"@2026-11-23".count { _ = try widget.press(Key(.backspace), log: log) }
+        for character in "@none" { _ = try widget.press(.char(character), log: log) }
+        _ = try widget.press(.enter, log: log)
         #expect(log.commands.last == .todo(.update(id: 1, TodoPatch(title: "Buy milk", due: .some(nil)))))
 
-        _ = try widget.press(.char("d"))
+        _ = try widget.press(.char("d"), log: log)
         #expect(lines(widget).last == "Delete \"Buy milk\"? y/n")
-        _ = try widget.press(.char("n"))
+        _ = try widget.press(.char("n"), log: log)
         #expect(log.commands.last != .todo(.delete(id: 1)))
-        _ = try widget.press(.char("d"))
-        _ = try widget.press(.char("y"))
+        _ = try widget.press(.char("d"), log: log)
+        _ = try widget.press(.char("y"), log: log)
         #expect(log.commands.last == .todo(.delete(id: 1)))
     }
 
@@ -121,18 +121,18 @@ struct TodoWidgetTests {
     func pendingItems() throws {
         let log = CommandLog()
         var widget = try mounted(Self.items, log: log)
-        try widget.receive(delivered(TodoItemCreated(item: TodoItem(id: -1, title: "Offline one"))))
+        _ = try widget.receive(delivered(TodoItemCreated(item: TodoItem(id: -1, title: "Offline one"))))
         #expect(lines(widget).contains("[ ] Offline one …"))
         #expect(widget.state["selected"] == "-1")
-        try widget.receive(delivered(TodoItemSynced(localID: -1, item: TodoItem(id: 9, title: "Offline one"))))
+        _ = try widget.receive(delivered(TodoItemSynced(localID: -1, item: TodoItem(id: 9, title: "Offline one"))))
         #expect(lines(widget).contains("[ ] Offline one"))
         #expect(widget.state["selected"] == "9")
-        try widget.receive(delivered(SyncStatusChanged(app: .todo, status: SyncStatus(connection: .offline, pendingWrites: 2))))
+        _ = try widget.receive(delivered(SyncStatusChanged(app: .todo, status: SyncStatus(connection: .offline, pendingWrites: 2))))
         #expect(widget.title == "Todo · 4 open · offline · 2 unsent")
-        try widget.receive(delivered(SyncStatusChanged(app: .chat, status: SyncStatus(connection: .failing("x")))))
+        _ = try widget.receive(delivered(SyncStatusChanged(app: .chat, status: SyncStatus(connection: .failing("x")))))
         #expect(widget.title == "Todo · 4 open · offline · 2 unsent", "another app's status is not ours")
         // A cache file that could not be used: the pane says nothing is kept offline, and why.
-        try widget.receive(delivered(SyncStatusChanged(app: .todo, status: SyncStatus(connection: .online, notKeptOffline: "the disk is full"))))
+        _ = try widget.receive(delivered(SyncStatusChanged(app: .todo, status: SyncStatus(connection: .online, notKeptOffline: "the disk is full"))))
         #expect(widget.title == "Todo · 4 open · not kept offline: the disk is full")
     }
 
@@ -155,14 +155,14 @@ struct TodoWidgetTests {
         let log = CommandLog()
         var widget = try mounted((1...10_000).map { TodoItem(id: Int64($0), title: "Item \($0)") }, log: log)
         #expect(lines(widget)[0] == "[ ] Item 1")
-        _ = try widget.press(Key(.end))
+        _ = try widget.press(Key(.end), log: log)
         #expect(lines(widget).last == "[ ] Item 10000")
-        _ = try widget.press(Key(.pageUp))
-        _ = try widget.press(.up)
+        _ = try widget.press(Key(.pageUp), log: log)
+        _ = try widget.press(.up, log: log)
         #expect(widget.state["selected"] == "9992")
-        _ = try widget.press(Key(.home))
+        _ = try widget.press(Key(.home), log: log)
         #expect(widget.state["selected"] == "1")
-        try widget.receive(delivered(TodoItemDeleted(id: 1)))
+        _ = try widget.receive(delivered(TodoItemDeleted(id: 1)))
         #expect(lines(widget)[0] == "[ ] Item 2")
     }
 }

@@ -50,13 +50,13 @@ extension CanvasHost {
             return
         }
         guard let focused, let pane = manager.pane(focused), commands.command(id)?.context == .widget(pane.app) else { return }
-        _ = withWidget(focused) { try $0.perform(id) }
+        withWidgetEffects(focused) { try $0.perform(id) }
     }
 
     private func openPalette() {
         overlay = PaletteOverlay()
         guard let library else { return }
-        effects.perform { (try? await library.summaries()).map { .layoutsListed($0) } }
+        listLayouts()
         effects.perform { .themesListed(await library.themeNames()) }
     }
 

@@ -48,13 +48,13 @@ extension CanvasHost {
         }
         let focused = manager.focusedPaneID
         let capturesText = mode == .normal && (focused.flatMap { mounted[$0]?.widget?.capturesText } ?? false)
-        if capturesText, let focused, withWidget(focused, { try $0.handle(.key(key)) }) == .handled { return }
+        if capturesText, let focused, send(.key(key), to: focused) == .handled { return }
         if let command = commands.command(for: key, in: contexts) {
             run(command.id)
             return
         }
         guard mode == .normal, !capturesText, let focused else { return }
-        _ = withWidget(focused) { try $0.handle(.key(key)) }
+        _ = send(.key(key), to: focused)
     }
 
     /// A Ctrl key bound to quit (Ctrl-Q, Ctrl-C) quits from any overlay and text field, even
@@ -90,6 +90,6 @@ extension CanvasHost {
         let inside = cellRect(of: pane).inset(by: 1)
         guard mode == .normal, inside.contains(mouse.position) else { return }
         let local = Point(x: mouse.position.x - inside.minX, y: mouse.position.y - inside.minY)
-        _ = withWidget(pane.id) { try $0.handle(.mouse(MouseEvent(mouse.action, at: local))) }
+        _ = send(.mouse(MouseEvent(mouse.action, at: local)), to: pane.id)
     }
 }

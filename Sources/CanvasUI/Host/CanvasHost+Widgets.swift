@@ -22,14 +22,16 @@ extension CanvasHost {
         let (effects, id, mount) = (effects, pane.id, mounts)
         let context = WidgetContext(pane: id, bus: bus, clock: clock, logger: logger,
                                     notify: { effects.post(.widgetNotified(id, mount: mount)) })
+        var asked = WidgetEffects.none
         do {
-            try bus.holdingDelivery { try entry.widget?.mount(context) }
+            asked = try entry.widget?.mount(context) ?? .none
         } catch {
             entry.failure = "\(error)"
             logger.error("widget failed to mount", metadata: ["app": "\(pane.app)", "error": "\(error)"])
         }
         entry.subscriptions = subscribe(id, to: entry.widget?.subscriptions ?? [])
         mounted[id] = entry
+        carryOut(asked, for: id)
     }
 
     /// Subscribes a pane's widget afresh, when a setting changed the events it listens to.
@@ -57,11 +59,32 @@ extension CanvasHost {
     private func deliver(_ event: CanvasEvent, to id: PaneID) throws {
         guard mounted[id]?.failure == nil else { return }
         do {
-            try mounted[id]?.widget?.receive(event)
+            let asked = try mounted[id]?.widget?.receive(event) ?? .none
+            carryOut(asked, for: id)
         } catch {
             mounted[id]?.failure = "\(error)"
             throw error
         }
+    }
+
+    /// Does what a widget asked: publishes its events with its pane as the source, and hands its
+    /// requests to the dashboard's handler.
+    func carryOut(_ asked: WidgetEffects, for id: PaneID) {
+        for event in asked.events { bus.publish(event, from: id) }
+        for request in asked.requests { requestHandler(request) }
+    }
+
+    /// A widget call that may ask for something, carried out once the call is done.
+    func withWidgetEffects(_ id: PaneID, _ body: (inout any Widget) throws -> WidgetEffects) {
+        guard let asked = withWidget(id, body) else { return }
+        carryOut(asked, for: id)
+    }
+
+    /// Hands a widget an input; nil when it has none or failed.
+    func send(_ input: InputEvent, to id: PaneID) -> InputDisposition? {
+        guard let result = withWidget(id, { try $0.handle(input) }) else { return nil }
+        carryOut(result.effects, for: id)
+        return result.disposition
     }
 
     /// Runs a widget call, showing what it throws in the widget's own pane.

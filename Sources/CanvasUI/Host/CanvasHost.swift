@@ -32,6 +32,8 @@ public final class CanvasHost {
     var mounted: [PaneID: MountedWidget] = [:]
     /// A pane being dragged with the mouse in arrange mode.
     var drag: PaneDrag?
+    /// Where widgets' requests go (the micro-apps' sync engine).
+    let requestHandler: @MainActor (any WidgetRequest) -> Void
     /// Mounts so far: each mount has its own number.
     var mounts = 0
 
@@ -40,19 +42,21 @@ public final class CanvasHost {
 
     public convenience init(
         layout: LayoutData, catalog: WidgetCatalog, bus: EventBus, clock: CanvasClock,
-        theme: Theme, logger: Logger, size: Size, library: (any LayoutLibrary)? = nil, commands: CommandTable? = nil
+        theme: Theme, logger: Logger, size: Size, library: (any LayoutLibrary)? = nil, commands: CommandTable? = nil,
+        requests: @escaping @MainActor (any WidgetRequest) -> Void = { _ in }
     ) throws(CanvasError) {
         self.init(manager: try CanvasManager(layout: layout), catalog: catalog, bus: bus, clock: clock,
-                  theme: theme, logger: logger, size: size, library: library, commands: commands)
+                  theme: theme, logger: logger, size: size, library: library, commands: commands, requests: requests)
     }
 
     /// Starts the canvas from a manager, e.g. one restored with its undo history.
     public init(
         manager: CanvasManager, catalog: WidgetCatalog, bus: EventBus, clock: CanvasClock,
         theme: Theme, logger: Logger, size: Size, library: (any LayoutLibrary)?, effects: Effects = Effects(),
-        commands: CommandTable? = nil
+        commands: CommandTable? = nil, requests: @escaping @MainActor (any WidgetRequest) -> Void = { _ in }
     ) {
         self.commands = commands ?? CommandTable.standard(for: catalog)
+        self.requestHandler = requests
         self.effects = effects
         self.manager = manager
         self.library = library
@@ -90,7 +94,7 @@ public final class CanvasHost {
     /// Hands a widget the news its outside work has, if it is still the widget that asked.
     func notifyWidget(_ pane: PaneID, mount: Int) {
         guard mounted[pane]?.mount == mount else { return }
-        _ = withWidget(pane) { try $0.notified() }
+        withWidgetEffects(pane) { try $0.notified() }
     }
 
     /// Tells widgets whose pane gained or lost the focus, however it moved (a key, a click, a

@@ -9,7 +9,8 @@ public enum InputDisposition: Sendable {
 /// `mount` → (`resize` | `handle` | `receive` | `render`)* → `unmount`.
 ///
 /// A widget never touches the terminal: it renders into a buffer the size of its pane's inside.
-/// It talks to other widgets only through the event bus in its context. What it reports in
+/// It never calls out either: what it wants done (events for the other widgets, requests for
+/// what serves it) it returns as `WidgetEffects`, which the canvas carries out. What it reports in
 /// `state` is saved with the layout and handed back to its factory on the next start.
 /// Whatever a widget throws is shown in its own pane; the canvas and other panes carry on.
 @MainActor
@@ -30,7 +31,7 @@ public protocol Widget {
     /// The settings a user can change, with their current values.
     var settings: [WidgetSetting] { get }
 
-    mutating func mount(_ context: WidgetContext) throws
+    mutating func mount(_ context: WidgetContext) throws -> WidgetEffects
     mutating func unmount()
     /// The inside of the pane changed size.
     mutating func resize(to size: Size)
@@ -40,14 +41,14 @@ public protocol Widget {
     mutating func visibilityChanged(to visible: Bool)
     /// Work the widget started outside the canvas (a micro-app's process) has news, after the
     /// widget's `context.notify` was called: take it.
-    mutating func notified() throws
+    mutating func notified() throws -> WidgetEffects
     /// Keys that run none of the canvas's or the widget's commands: a text field's typing, a
     /// list's arrows.
-    mutating func handle(_ input: InputEvent) throws -> InputDisposition
+    mutating func handle(_ input: InputEvent) throws -> InputResult
     /// Runs one of the widget's own commands (its descriptor's `commands`), from its key or
     /// from the palette.
-    mutating func perform(_ command: CommandID) throws
-    mutating func receive(_ event: CanvasEvent) throws
+    mutating func perform(_ command: CommandID) throws -> WidgetEffects
+    mutating func receive(_ event: CanvasEvent) throws -> WidgetEffects
     /// Sets one setting to the next of its choices.
     mutating func cycleSetting(_ key: String) throws
     /// Draws the pane's inside; `buffer` is exactly that size.
@@ -65,8 +66,9 @@ extension Widget {
     public mutating func resize(to size: Size) {}
     public mutating func focusChanged(to focused: Bool) {}
     public mutating func visibilityChanged(to visible: Bool) {}
-    public mutating func notified() throws {}
-    public mutating func receive(_ event: CanvasEvent) throws {}
+    public mutating func mount(_ context: WidgetContext) throws -> WidgetEffects { .none }
+    public mutating func notified() throws -> WidgetEffects { .none }
+    public mutating func receive(_ event: CanvasEvent) throws -> WidgetEffects { .none }
     public mutating func cycleSetting(_ key: String) throws {}
-    public mutating func perform(_ command: CommandID) throws {}
+    public mutating func perform(_ command: CommandID) throws -> WidgetEffects { .none }
 }

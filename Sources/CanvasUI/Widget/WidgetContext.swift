@@ -2,8 +2,9 @@ import CanvasCore
 import Foundation
 import Logging
 
-/// What a widget gets when it is mounted: its pane, the bus, a clock, a logger, and a way for work
-/// it started elsewhere to reach it.
+/// What a widget gets when it is mounted: its pane, the bus (to read its log; events a widget
+/// wants published it returns), a clock, a logger, and a way for work it started elsewhere to
+/// reach it.
 @MainActor
 public struct WidgetContext {
     public let pane: PaneID
@@ -20,10 +21,5 @@ public struct WidgetContext {
         self.clock = clock
         self.logger = logger
         self.notify = notify
-    }
-
-    /// Publishes an event with this pane as its source.
-    public func publish(_ event: any BusEvent) {
-        bus.publish(event, from: pane)
     }
 }

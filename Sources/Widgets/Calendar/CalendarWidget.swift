@@ -9,11 +9,11 @@ import MicroAppModel
 /// Days with events (from its backend) or open todos due (from the todo app's events) carry a
 /// `•`; a tall enough pane lists the selected day's agenda; `n` adds an event on that day.
 public struct CalendarWidget: Widget {
-    public nonisolated static func descriptor(commands: AppCommands) -> WidgetDescriptor {
-        WidgetDescriptor(kind: .calendar, name: "Calendar", summary: "Month view with events; selecting a day filters other apps",
-                         version: "1.1.0", commands: Self.commands) { config, state in
-            CalendarWidget(config: config, state: state, commands: commands)
-        }
+    public nonisolated static let descriptor = WidgetDescriptor(
+        kind: .calendar, name: "Calendar", summary: "Month view with events; selecting a day filters other apps", version: "1.1.0",
+        commands: commands
+    ) { config, state in
+        CalendarWidget(config: config, state: state)
     }
 
     public nonisolated static let commands = [
@@ -30,10 +30,8 @@ public struct CalendarWidget: Widget {
     private(set) var status: SyncStatus?
     /// The month whose events were last asked for.
     private var loadedMonth: CalendarDate?
-    private let commands: AppCommands
 
-    public init(config: WidgetValues = [:], state: WidgetValues = [:], commands: AppCommands = .none) {
-        self.commands = commands
+    public init(config: WidgetValues = [:], state: WidgetValues = [:]) {
         weekStart = config["weekStart"].flatMap(MonthGrid.Weekday.init(rawValue:)) ?? .monday
         selected = state["selected"].flatMap(CalendarDate.init(iso:))
     }
@@ -53,12 +51,13 @@ public struct CalendarWidget: Widget {
     /// Read from the clock each time, so the mark moves at midnight.
     var today: CalendarDate? { context?.clock.today }
 
-    public mutating func mount(_ context: WidgetContext) throws {
+    public mutating func mount(_ context: WidgetContext) throws -> WidgetEffects {
         self.context = context
         if selected == nil { selected = today }
-        loadMonthIfNeeded()
+        var effects = loadMonthIfNeeded()
         // Days with open todos are marked even on a canvas without a todo list.
-        commands.send(.todo(.load))
+        effects.request(AppCommand.todo(.load))
+        return effects
     }
 
     public mutating func cycleSetting(_ key: String) throws {
@@ -66,7 +65,7 @@ public struct CalendarWidget: Widget {
         weekStart = weekStart == .monday ? .sunday : .monday
     }
 
-    public mutating func receive(_ event: CanvasEvent) throws {
+    public mutating func receive(_ event: CanvasEvent) throws -> WidgetEffects {
         let clock = clock
         switch event.payload {
         case let loaded as CalendarEventsLoaded: agenda.replaceEvents(in: loaded.range, with: loaded.events, clock: clock)
@@ -83,9 +82,10 @@ public struct CalendarWidget: Widget {
         case let changed as SyncStatusChanged where changed.app == .calendar: status = changed.status
         default: break
         }
+        return .none
     }
 
-    public mutating func handle(_ input: InputEvent) throws -> InputDisposition {
+    public mutating func handle(_ input: InputEvent) throws -> InputResult {
         if self.input != nil, case .key(let key) = input { return handleInput(key) }
         guard let current = selected else { return .ignored }
         let next: CalendarDate
@@ -113,28 +113,29 @@ public struct CalendarWidget: Widget {
         default:
             return .ignored
         }
-        select(next)
-        return .handled
+        return .handled(select(next))
     }
 
-    public mutating func perform(_ command: CommandID) throws {
-        guard input == nil, let current = selected else { return }
+    public mutating func perform(_ command: CommandID) throws -> WidgetEffects {
+        guard input == nil, let current = selected else { return .none }
         switch command {
         case .calendarNewEvent: input = InlineInput(prompt: "New on \(DayLabel.short(current)): ")
-        case .calendarToday: select(today ?? current)
+        case .calendarToday: return select(today ?? current)
         default: break
         }
+        return .none
     }
 
-    private mutating func handleInput(_ key: Key) -> InputDisposition {
+    private mutating func handleInput(_ key: Key) -> InputResult {
         guard var entry = input, let day = selected else { return .ignored }
         switch key.code {
         case .escape:
             input = nil
         case .enter:
             do {
-                commands.send(.calendar(.create(try EventEntry.parse(entry.field.text, on: day, clock: clock))))
+                let event = try EventEntry.parse(entry.field.text, on: day, clock: clock)
                 input = nil
+                return .handled(WidgetEffects(requests: [AppCommand.calendar(.create(event))]))
             } catch {
                 entry.problem = error.description
                 input = entry
@@ -148,19 +149,21 @@ public struct CalendarWidget: Widget {
         return .handled
     }
 
-    private mutating func select(_ date: CalendarDate) {
-        guard date != selected else { return }
+    /// Selects a day: publishes it, and asks for its month's events if they were not asked for.
+    private mutating func select(_ date: CalendarDate) -> WidgetEffects {
+        guard date != selected else { return .none }
         selected = date
-        context?.publish(DateSelected(date: date))
-        loadMonthIfNeeded()
+        var effects = WidgetEffects(events: [DateSelected(date: date)])
+        effects.append(loadMonthIfNeeded())
+        return effects
     }
 
     /// Asks for the shown month's events when the month changed.
-    private mutating func loadMonthIfNeeded() {
-        guard let month = selected?.firstOfMonth, month != loadedMonth else { return }
+    private mutating func loadMonthIfNeeded() -> WidgetEffects {
+        guard let month = selected?.firstOfMonth, month != loadedMonth else { return .none }
         loadedMonth = month
         let last = month.adding(days: month.daysInMonth - 1)
-        commands.send(.calendar(.load(DayRange(first: month.iso, last: last.iso))))
+        return WidgetEffects(requests: [AppCommand.calendar(.load(DayRange(first: month.iso, last: last.iso)))])
     }
 
     /// The drawing geometry for the last size the canvas gave, for mouse hit-testing.

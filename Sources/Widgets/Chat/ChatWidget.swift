@@ -12,11 +12,10 @@ import MicroAppModel
 /// empty; PgUp/PgDn scroll; its commands switch channel (Ctrl-N, Ctrl-B: Ctrl-P is the
 /// palette's). Ctrl-E on an empty line is the canvas's (arrange mode).
 public struct ChatWidget: Widget {
-    public nonisolated static func descriptor(commands: AppCommands) -> WidgetDescriptor {
-        WidgetDescriptor(kind: .chat, name: "Chat", summary: "Channels shared with everyone on the server", version: "1.0.0",
-                         commands: Self.commands) { config, state in
-            ChatWidget(config: config, state: state, commands: commands)
-        }
+    public nonisolated static let descriptor = WidgetDescriptor(
+        kind: .chat, name: "Chat", summary: "Channels shared with everyone on the server", version: "1.0.0", commands: commands
+    ) { config, state in
+        ChatWidget(config: config, state: state)
     }
 
     public nonisolated static let commands = [
@@ -42,10 +41,8 @@ public struct ChatWidget: Widget {
     private(set) var status: SyncStatus?
     private var viewport = Size.zero
     private var clock = CanvasClock()
-    private let commands: AppCommands
 
-    public init(config: WidgetValues = [:], state: WidgetValues = [:], commands: AppCommands = .none) {
-        self.commands = commands
+    public init(config: WidgetValues = [:], state: WidgetValues = [:]) {
         current = state["channel"].flatMap { Self.isChannelName($0) ? $0 : nil } ?? ChatLimits.generalChannel
         history = state["history"].map { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }?
             .filter { !$0.isEmpty }.suffix(Self.historyLimit).map { $0 } ?? []
@@ -64,10 +61,9 @@ public struct ChatWidget: Widget {
         ["channel": current, "history": history.suffix(Self.historyLimit).joined(separator: "\n")]
     }
 
-    public mutating func mount(_ context: WidgetContext) throws {
+    public mutating func mount(_ context: WidgetContext) throws -> WidgetEffects {
         clock = context.clock
-        commands.send(.chat(.loadChannels))
-        commands.send(.chat(.open(channel: current)))
+        return WidgetEffects(requests: [AppCommand.chat(.loadChannels), AppCommand.chat(.open(channel: current))])
     }
 
     public mutating func focusChanged(to focused: Bool) {
@@ -81,7 +77,7 @@ public struct ChatWidget: Widget {
 
     // MARK: Events
 
-    public mutating func receive(_ event: CanvasEvent) throws {
+    public mutating func receive(_ event: CanvasEvent) throws -> WidgetEffects {
         switch event.payload {
         case let loaded as ChatChannelsLoaded:
             channels = Self.ordered(Set(loaded.channels.map(\.id) + [current]))
@@ -116,19 +112,19 @@ public struct ChatWidget: Widget {
         default:
             break
         }
+        return .none
     }
 
     // MARK: Keys
 
-    public mutating func handle(_ input: InputEvent) throws -> InputDisposition {
+    public mutating func handle(_ input: InputEvent) throws -> InputResult {
         switch input {
         case .mouse(let mouse):
             switch mouse.action {
-            case .wheelUp: scroll(by: 3)
-            case .wheelDown: scroll(by: -3)
+            case .wheelUp: return .handled(scroll(by: 3))
+            case .wheelDown: return .handled(scroll(by: -3))
             case .press, .drag, .release: return .ignored
             }
-            return .handled
         case .key(let key):
             return handleKey(key)
         case .resize:
@@ -136,12 +132,12 @@ public struct ChatWidget: Widget {
         }
     }
 
-    private mutating func handleKey(_ key: Key) -> InputDisposition {
+    private mutating func handleKey(_ key: Key) -> InputResult {
         let page = max(1, messageRows - 1)
         switch (key.code, key.modifiers) {
-        case (.enter, []): submit()
-        case (.pageUp, []): scroll(by: page)
-        case (.pageDown, []): scroll(by: -page)
+        case (.enter, []): return .handled(submit())
+        case (.pageUp, []): return .handled(scroll(by: page))
+        case (.pageDown, []): return .handled(scroll(by: -page))
         case (.up, []) where input.field.text.isEmpty || historyIndex != nil: walkHistory(by: -1)
         case (.down, []) where historyIndex != nil: walkHistory(by: 1)
         case (.char("e"), .ctrl) where input.field.text.isEmpty: return .ignored
@@ -157,38 +153,41 @@ public struct ChatWidget: Widget {
         return .handled
     }
 
-    public mutating func perform(_ command: CommandID) throws {
+    public mutating func perform(_ command: CommandID) throws -> WidgetEffects {
         switch command {
         case .chatNextChannel: switchChannel(by: 1)
         case .chatPreviousChannel: switchChannel(by: -1)
-        default: break
+        default: .none
         }
     }
 
-    private mutating func submit() {
+    /// Enter: a message to post, or `/join NAME`.
+    private mutating func submit() -> WidgetEffects {
         let text = input.field.text
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { return }
+        guard !trimmed.isEmpty else { return .none }
+        var effects = WidgetEffects()
         if trimmed.hasPrefix("/join") {
             let name = trimmed.dropFirst(5).trimmingCharacters(in: .whitespaces).drop { $0 == "#" }
             guard Self.isChannelName(String(name)) else {
                 input.problem = "Channel names: a-z, 0-9, _ and -, up to 32, e.g. /join ops"
-                return
+                return .none
             }
-            if !channels.contains(String(name)) { commands.send(.chat(.createChannel(name: String(name)))) }
-            open(String(name))
+            if !channels.contains(String(name)) { effects.request(AppCommand.chat(.createChannel(name: String(name)))) }
+            effects.append(open(String(name)))
         } else {
             guard trimmed.count <= ChatLimits.textMaxLength else {
                 input.problem = "Messages have at most \(ChatLimits.textMaxLength) characters (this has \(trimmed.count))."
-                return
+                return .none
             }
-            commands.send(.chat(.post(channel: current, text: text)))
+            effects.request(AppCommand.chat(.post(channel: current, text: text)))
             scrollBack = 0
         }
         history.append(text)
         if history.count > Self.historyLimit { history.removeFirst(history.count - Self.historyLimit) }
         historyIndex = nil
         input = InlineInput(prompt: input.prompt, limit: input.field.limit)
+        return effects
     }
 
     private mutating func walkHistory(by step: Int) {
@@ -203,30 +202,33 @@ public struct ChatWidget: Widget {
         input = InlineInput(prompt: input.prompt, text: history[historyIndex!], limit: input.field.limit)
     }
 
-    private mutating func switchChannel(by step: Int) {
-        guard let index = channels.firstIndex(of: current), channels.count > 1 else { return }
-        open(channels[(index + step + channels.count) % channels.count])
+    private mutating func switchChannel(by step: Int) -> WidgetEffects {
+        guard let index = channels.firstIndex(of: current), channels.count > 1 else { return .none }
+        return open(channels[(index + step + channels.count) % channels.count])
     }
 
-    private mutating func open(_ channel: String) {
+    private mutating func open(_ channel: String) -> WidgetEffects {
         current = channel
         scrollBack = 0
         logs[channel, default: ChannelLog()].unread = 0
         if !channels.contains(channel) { channels = Self.ordered(Set(channels + [channel])) }
-        commands.send(.chat(.open(channel: channel)))
+        return WidgetEffects(requests: [AppCommand.chat(.open(channel: channel))])
     }
 
-    private mutating func scroll(by lines: Int) {
+    /// Scrolls back (positive) or forward; at the top of what is held, asks for the page before it.
+    private mutating func scroll(by lines: Int) -> WidgetEffects {
         let total = totalLines(limit: scrollBack + lines + messageRows + 1)
         scrollBack = max(0, min(scrollBack + lines, max(0, total - messageRows)))
         var log = logs[current] ?? ChannelLog()
+        var effects = WidgetEffects()
         // At the top of what is held: ask for the page before it, once.
         if scrollBack + messageRows >= total, !log.complete, !log.loadingOlder, let oldest = log.oldestServerID {
             log.loadingOlder = true
-            commands.send(.chat(.older(channel: current, before: oldest)))
+            effects.request(AppCommand.chat(.older(channel: current, before: oldest)))
         }
         if scrollBack == 0 { log.trim() }
         logs[current] = log
+        return effects
     }
 
     // MARK: Layout

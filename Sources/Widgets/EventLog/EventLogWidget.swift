@@ -34,11 +34,12 @@ public struct EventLogWidget: Widget {
         [WidgetSetting(key: "filter", label: "Show events", value: filter, choices: Self.filters)]
     }
 
-    public mutating func mount(_ context: WidgetContext) throws {
+    public mutating func mount(_ context: WidgetContext) throws -> WidgetEffects {
         clock = context.clock
         let pattern = EventPattern(filter) ?? .all
         for event in context.bus.log.events where pattern.matches(event.name) { append(event) }
         scrollBack = min(scrollBack, maxScrollBack)
+        return .none
     }
 
     /// Changing the filter shows matching events from now on (the bus log fills the view on the next start).
@@ -47,10 +48,11 @@ public struct EventLogWidget: Widget {
         filter = setting.nextValue
     }
 
-    public mutating func receive(_ event: CanvasEvent) throws {
-        guard EventPattern(filter)?.matches(event.name) ?? true else { return }
+    public mutating func receive(_ event: CanvasEvent) throws -> WidgetEffects {
+        guard EventPattern(filter)?.matches(event.name) ?? true else { return .none }
         append(event)
         if scrollBack > 0, entries.last?.count == 1 { scrollBack = min(scrollBack + 1, maxScrollBack) }
+        return .none
     }
 
     public mutating func resize(to size: Size) {
@@ -58,7 +60,7 @@ public struct EventLogWidget: Widget {
         scrollBack = min(scrollBack, maxScrollBack)
     }
 
-    public mutating func handle(_ input: InputEvent) throws -> InputDisposition {
+    public mutating func handle(_ input: InputEvent) throws -> InputResult {
         let page = max(1, viewport.height - 1)
         switch input {
         case .key(let key) where key.modifiers.isEmpty:

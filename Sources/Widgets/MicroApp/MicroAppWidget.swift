@@ -27,7 +27,6 @@ public struct MicroAppWidget: Widget {
     private var inputs: [String: TextField] = [:]
     private var size = Size.zero
     private var focused = false
-    private var context: WidgetContext?
     private var lastDelivered = 0
 
     public init(app: InstalledApp, connection: any MicroAppConnection, config: WidgetValues = [:], state: WidgetValues = [:]) {
@@ -60,14 +59,14 @@ public struct MicroAppWidget: Widget {
         return ["app": String(decoding: data, as: UTF8.self)]
     }
 
-    public mutating func mount(_ context: WidgetContext) throws {
-        self.context = context
+    public mutating func mount(_ context: WidgetContext) throws -> WidgetEffects {
         let parameters = InitializeParams(
             instance: "\(manifest.id)-\(context.pane.rawValue)", appID: manifest.id, appVersion: manifest.version,
             size: ViewSize(width: size.width, height: size.height), focused: focused, visible: true,
             roles: ThemeRole.allCases.map(\.rawValue), settings: .object(settings.mapValues(JSONValue.string)),
             state: manifest.keepsState ? savedState : .null, permissions: .none)
         connection.start(parameters, wake: context.notify)
+        return .none
     }
 
     public mutating func unmount() {
@@ -88,7 +87,7 @@ public struct MicroAppWidget: Widget {
         connection.send(.visible(visible))
     }
 
-    public mutating func handle(_ input: InputEvent) throws -> InputDisposition {
+    public mutating func handle(_ input: InputEvent) throws -> InputResult {
         guard case .key(let key) = input else { return .ignored }
         switch status {
         case .needsGrant, .refused:
@@ -116,7 +115,7 @@ public struct MicroAppWidget: Widget {
     }
 
     /// Sends a key to the app, or edits its input field, whose Enter sends `input.submit`.
-    private mutating func forward(_ key: Key) -> InputDisposition {
+    private mutating func forward(_ key: Key) -> InputResult {
         if let id = focusedInput {
             if key == .enter {
                 let text = inputs[id]?.text ?? ""
@@ -136,17 +135,19 @@ public struct MicroAppWidget: Widget {
         return .handled
     }
 
-    public mutating func receive(_ event: CanvasEvent) throws {
+    public mutating func receive(_ event: CanvasEvent) throws -> WidgetEffects {
         // Overlapping patterns (`todo.*` and `todo.item.created`) deliver an event once each.
-        guard event.sequence != lastDelivered else { return }
+        guard event.sequence != lastDelivered else { return .none }
         lastDelivered = event.sequence
         let source = event.source.map { "pane:\($0.rawValue)" } ?? "canvas"
         connection.send(.busEvent(BusEventParams(
             name: event.name.rawValue, source: source, time: Self.iso(event.time), summary: event.summary,
             payload: Self.payload(of: event.payload))))
+        return .none
     }
 
-    public mutating func notified() throws {
+    /// Takes what the app sent: its view, status and state, and the events it publishes.
+    public mutating func notified() throws -> WidgetEffects {
         let updates = connection.takeUpdates()
         if let status = updates.status { self.status = status }
         if let view = updates.view, view != self.view {
@@ -154,13 +155,14 @@ public struct MicroAppWidget: Widget {
             adoptInputs(of: view.root)
         }
         if let state = updates.state { savedState = state }
+        var effects = WidgetEffects()
         for publish in updates.publishes {
             guard let name = EventName(rawValue: publish.name) else { continue }
-            context?.publish(AppEventPublished(eventName: name, app: manifest.id, payload: publish.payload,
-                                               summary: publish.summary ?? ""))
+            effects.publish(AppEventPublished(eventName: name, app: manifest.id, payload: publish.payload, summary: publish.summary ?? ""))
         }
-        if updates.throttled > 0 { context?.publish(AppThrottled(app: manifest.id, dropped: updates.throttled)) }
-        for crash in updates.crashes { context?.publish(AppCrashed(app: manifest.id, status: crash)) }
+        if updates.throttled > 0 { effects.publish(AppThrottled(app: manifest.id, dropped: updates.throttled)) }
+        for crash in updates.crashes { effects.publish(AppCrashed(app: manifest.id, status: crash)) }
+        return effects
     }
 
     public func render(into buffer: inout Buffer, theme: Theme, focused: Bool) {

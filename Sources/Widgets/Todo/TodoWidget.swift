@@ -6,14 +6,13 @@ import MicroAppModel
 /// The todo micro-app: the user's items with done state and due dates, filtered to the day the
 /// calendar selects (`calendar.date.selected`; `c` clears it).
 ///
-/// It changes nothing itself: keys send commands to the sync engine, whose `todo.*` events (from
-/// the cache at once, then from the server) are what it shows.
+/// It changes nothing itself: its keys return commands for the sync engine (`AppCommand`
+/// requests), whose `todo.*` events (from the cache at once, then from the server) are what it shows.
 public struct TodoWidget: Widget {
-    public nonisolated static func descriptor(commands: AppCommands) -> WidgetDescriptor {
-        WidgetDescriptor(kind: .todo, name: "Todo", summary: "Your todo list; follows the calendar's day", version: "1.0.0",
-                         commands: Self.commands) { config, state in
-            TodoWidget(config: config, state: state, commands: commands)
-        }
+    public nonisolated static let descriptor = WidgetDescriptor(
+        kind: .todo, name: "Todo", summary: "Your todo list; follows the calendar's day", version: "1.0.0", commands: commands
+    ) { config, state in
+        TodoWidget(config: config, state: state)
     }
 
     public nonisolated static let commands = [
@@ -37,12 +36,10 @@ public struct TodoWidget: Widget {
     private var top = 0
     private var viewport = Size.zero
     private var clock = CanvasClock()
-    private let commands: AppCommands
     /// The item selected when the layout was saved, until the items arrive.
     private var restoreSelection: Int64?
 
-    public init(config: WidgetValues = [:], state: WidgetValues = [:], commands: AppCommands = .none) {
-        self.commands = commands
+    public init(config: WidgetValues = [:], state: WidgetValues = [:]) {
         list = TodoList(filter: state["filter"].flatMap(CalendarDate.init(iso:)))
         restoreSelection = state["selected"].flatMap { Int64($0) }
     }
@@ -68,9 +65,9 @@ public struct TodoWidget: Widget {
         return state
     }
 
-    public mutating func mount(_ context: WidgetContext) throws {
+    public mutating func mount(_ context: WidgetContext) throws -> WidgetEffects {
         clock = context.clock
-        commands.send(.todo(.load))
+        return WidgetEffects(requests: [AppCommand.todo(.load)])
     }
 
     public mutating func resize(to size: Size) {
@@ -78,7 +75,7 @@ public struct TodoWidget: Widget {
         scrollToSelection()
     }
 
-    public mutating func receive(_ event: CanvasEvent) throws {
+    public mutating func receive(_ event: CanvasEvent) throws -> WidgetEffects {
         switch event.payload {
         case let loaded as TodoItemsLoaded:
             list.replaceAll(loaded.items)
@@ -95,20 +92,21 @@ public struct TodoWidget: Widget {
         case let synced as TodoItemSynced: list.replace(synced.localID, with: synced.item)
         case let selected as DateSelected: list.filter = selected.date
         case let changed as SyncStatusChanged where changed.app == .todo: status = changed.status
-        default: return
+        default: return .none
         }
         scrollToSelection()
+        return .none
     }
 
-    public mutating func handle(_ input: InputEvent) throws -> InputDisposition {
+    public mutating func handle(_ input: InputEvent) throws -> InputResult {
         switch (mode, input) {
-        case (.list, .key(let key)): return handleList(key)
+        case (.list, .key(let key)): return InputResult(handleList(key))
         case (.input(var entry, let editing), .key(let key)):
             return handleInput(key, entry: &entry, editing: editing)
         case (.confirmDelete(let item), .key(let key)):
-            if key == .char("y") || key == .char("Y") { commands.send(.todo(.delete(id: item.id))) }
             mode = .list
-            return .handled
+            guard key == .char("y") || key == .char("Y") else { return .handled }
+            return .handled(WidgetEffects(requests: [AppCommand.todo(.delete(id: item.id))]))
         case (.list, .mouse(let mouse)):
             switch mouse.action {
             case .wheelUp: move(by: -3)
@@ -138,28 +136,29 @@ public struct TodoWidget: Widget {
         return .handled
     }
 
-    public mutating func perform(_ command: CommandID) throws {
-        guard mode == .list else { return }
+    public mutating func perform(_ command: CommandID) throws -> WidgetEffects {
+        guard mode == .list else { return .none }
         switch command {
         case .todoNew:
             mode = .input(InlineInput(prompt: "New: "), editing: nil)
         case .todoToggle:
-            guard let item = list.selectedItem else { return }
-            commands.send(.todo(.update(id: item.id, TodoPatch(done: !item.done))))
+            guard let item = list.selectedItem else { return .none }
+            return WidgetEffects(requests: [AppCommand.todo(.update(id: item.id, TodoPatch(done: !item.done)))])
         case .todoEdit:
-            guard let item = list.selectedItem else { return }
+            guard let item = list.selectedItem else { return .none }
             mode = .input(InlineInput(prompt: "Edit: ", text: TodoEntry.text(of: item)), editing: item.id)
         case .todoDelete:
-            guard let item = list.selectedItem else { return }
+            guard let item = list.selectedItem else { return .none }
             mode = .confirmDelete(item)
         case .todoClearFilter:
             list.filter = nil
             scrollToSelection()
         default: break
         }
+        return .none
     }
 
-    private mutating func handleInput(_ key: Key, entry: inout InlineInput, editing: Int64?) -> InputDisposition {
+    private mutating func handleInput(_ key: Key, entry: inout InlineInput, editing: Int64?) -> InputResult {
         switch key.code {
         case .escape:
             mode = .list
@@ -168,19 +167,18 @@ public struct TodoWidget: Widget {
             let today = clock.today
             do {
                 let parsed = try TodoEntry.parse(entry.field.text, today: today)
+                mode = .list
                 if let id = editing {
                     let due: String?? = parsed.due.map { $0?.iso }
-                    commands.send(.todo(.update(id: id, TodoPatch(title: parsed.title, due: due))))
-                } else {
-                    let due = parsed.due ?? list.filter
-                    commands.send(.todo(.create(NewTodo(title: parsed.title, due: due?.iso))))
+                    return .handled(WidgetEffects(requests: [AppCommand.todo(.update(id: id, TodoPatch(title: parsed.title, due: due)))]))
                 }
-                mode = .list
+                let due = parsed.due ?? list.filter
+                return .handled(WidgetEffects(requests: [AppCommand.todo(.create(NewTodo(title: parsed.title, due: due?.iso)))]))
             } catch {
                 entry.problem = error.description
                 mode = .input(entry, editing: editing)
+                return .handled
             }
-            return .handled
         default:
             // Ctrl-E on an empty line is the canvas's (arrange mode); every other key is the field's.
             if key == .ctrl("e"), entry.field.text.isEmpty { return .ignored }

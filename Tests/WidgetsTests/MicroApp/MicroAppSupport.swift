@@ -43,12 +43,12 @@ let testApp = InstalledApp(
 func appWidget(showing root: ViewNode? = nil, connection: RecordingConnection = RecordingConnection(),
                bus: EventBus = EventBus(now: Fixed.clock.now)) throws -> MicroAppWidget {
     var widget = MicroAppWidget(app: testApp, connection: connection)
-    try widget.mount(context(bus: bus))
+    _ = try widget.mount(context(bus: bus))
     connection.deliver { updates in
         updates.status = .running
         if let root { updates.view = ViewUpdate(revision: 1, root: root) }
     }
-    try widget.notified()
+    _ = try widget.notified()
     return widget
 }
 

@@ -11,9 +11,9 @@ struct MicroAppWidgetTests {
     @Test func keysGoToTheAppByName() throws {
         let connection = RecordingConnection()
         var widget = try appWidget(showing: .text("x", role: nil, wrap: true), connection: connection)
-        #expect(try widget.handle(.key(.char("+"))) == .handled)
-        #expect(try widget.handle(.key(.ctrl("j"))) == .handled)
-        #expect(try widget.handle(.key(Key(.pageDown))) == .handled)
+        #expect(try widget.send(.key(.char("+"))) == .handled)
+        #expect(try widget.send(.key(.ctrl("j"))) == .handled)
+        #expect(try widget.send(.key(Key(.pageDown))) == .handled)
         #expect(connection.sent.suffix(3) == [.key(name: "+", text: "+"), .key(name: "ctrl+j", text: nil), .key(name: "pagedown", text: nil)])
     }
 
@@ -33,7 +33,7 @@ struct MicroAppWidgetTests {
         let connection = RecordingConnection()
         var widget = try appWidget(connection: connection)
         connection.deliver { $0.status = .needsGrant(testApp.manifest.requested) }
-        try widget.notified()
+        _ = try widget.notified()
         let screen = render(widget, size: Size(width: 70, height: 8)).lines
         #expect(screen[0].hasPrefix("Probe 1.0.0 asks to run: y allows · n refuses"))
         #expect(screen[1].hasPrefix("It runs as a program with your rights and can read your files."))
@@ -42,13 +42,13 @@ struct MicroAppWidgetTests {
         let narrow = render(widget, size: Size(width: 20, height: 3)).lines
         #expect(narrow == ["Probe 1.0.0 asks to ", "run: y allows · n   ", "refuses             "])
         #expect(widget.title == "Probe · asks for permission")
-        #expect(try widget.handle(.key(.char("q"))) == .ignored)  // the canvas still quits
+        #expect(try widget.send(.key(.char("q"))) == .ignored)  // the canvas still quits
         _ = try widget.handle(.key(.char("n")))
         _ = try widget.handle(.key(.char("y")))
         #expect(connection.calls == ["start", "refuse", "grant"])
     }
 
-    @Test func whatTheAppPublishesReachesTheBusStamped() throws {
+    @Test func whatTheAppPublishesIsReturnedForTheBus() throws {
         let bus = EventBus(now: Fixed.clock.now)
         let connection = RecordingConnection()
         var widget = try appWidget(connection: connection, bus: bus)
@@ -57,7 +57,7 @@ struct MicroAppWidgetTests {
             updates.throttled = 7
             updates.crashes = ["exit 2"]
         }
-        try widget.notified()
+        CommandLog(bus: bus, pane: 1).record(try widget.notified())
         let events = bus.log.events.map { "\($0.name) \($0.source.map { "\($0.rawValue)" } ?? "-") \($0.summary)" }
         #expect(events == ["probe.thing.done 1 done", "canvas.app.throttled 1 probe: dropped 7 publishes over its limit",
                            "canvas.app.crashed 1 probe: exit 2"])
@@ -69,7 +69,7 @@ struct MicroAppWidgetTests {
         var widget = try appWidget(connection: connection, bus: bus)
         bus.publish(DateSelected(date: date("2026-11-24")), from: 2)
         let event = try #require(bus.log.events.last)
-        try widget.receive(event)
+        _ = try widget.receive(event)
         guard case .busEvent(let params)? = connection.sent.last else {
             Issue.record("expected a bus event")
             return
@@ -84,7 +84,7 @@ struct MicroAppWidgetTests {
         let connection = RecordingConnection()
         var widget = try appWidget(connection: connection)
         connection.deliver { $0.state = .object(["count": 2]) }
-        try widget.notified()
+        _ = try widget.notified()
         #expect(widget.state == ["app": #"{"count":2}"#])
         let again = MicroAppWidget(app: testApp, connection: RecordingConnection(), state: widget.state)
         #expect(again.state == widget.state)
@@ -94,11 +94,11 @@ struct MicroAppWidgetTests {
         let connection = RecordingConnection()
         var widget = try appWidget(showing: .text("last", role: nil, wrap: true), connection: connection)
         connection.deliver { $0.status = .stopped("exit 1; crashed 5 times in 2 minutes") }
-        try widget.notified()
+        _ = try widget.notified()
         #expect(widget.title == "Probe · stopped")
         #expect(render(widget, size: Size(width: 45, height: 3)).lines
             == ["last                                         ", "Stopped: exit 1; crashed 5 times in 2 minutes", "r starts it again                            "])
-        #expect(try widget.handle(.key(.char("x"))) == .ignored)
+        #expect(try widget.send(.key(.char("x"))) == .ignored)
         _ = try widget.handle(.key(.char("r")))
         #expect(connection.calls.last == "restart")
     }

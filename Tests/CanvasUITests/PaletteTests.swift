@@ -88,6 +88,9 @@ struct PaletteTests {
         for _ in 0..<7 { host.press(Key(.backspace)) }
         for character in "theme: light" { host.press(.char(character)) }
         #expect(titles(host).first == "theme: light")
+        // Opened again, it has them at once, before they are listed afresh.
+        host.press(.escape, .ctrl("p"))
+        #expect(titles(host).suffix(3) == ["layout: planner", "theme: dark", "theme: light"])
     }
 
     @Test func nothingMatchingSaysSo() throws {

@@ -53,8 +53,15 @@ extension CanvasHost {
         withWidgetEffects(focused) { try $0.perform(id) }
     }
 
+    /// Opens the palette with the names last listed, and lists them again.
     private func openPalette() {
-        overlay = PaletteOverlay()
+        overlay = PaletteOverlay(layouts: knownNames.layouts, themes: knownNames.themes)
+        listNames()
+    }
+
+    /// Lists the layouts and themes (`layoutsListed`, `themesListed`) for the palette, e.g. once
+    /// the first frame is out, so it opens with them.
+    public func listNames() {
         guard let library else { return }
         listLayouts()
         effects.perform { .themesListed(await library.themeNames()) }

@@ -60,6 +60,8 @@ extension CanvasHost {
         defer { resizeWidgets() }
         switch message {
         case .layoutsListed, .themesListed, .themeLoaded:
+            if case .layoutsListed(let items) = message { knownNames.layouts = items.map(\.name) }
+            if case .themesListed(let names) = message { knownNames.themes = names }
             guard var top = overlay else { return }
             let actions = top.receive(message, overlayContext)
             overlay = top

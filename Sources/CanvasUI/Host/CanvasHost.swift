@@ -15,6 +15,8 @@ public final class CanvasHost {
     public var commands: CommandTable
     /// Commands run from the palette, most recent first: the palette lists them first.
     public internal(set) var recentCommands: [CommandID] = []
+    /// The layouts' and themes' names as last listed, so the palette opens with them at once.
+    var knownNames = (layouts: [String](), themes: [String]())
     public internal(set) var size: Size
     public internal(set) var notice: Notice?
     public internal(set) var shouldQuit = false

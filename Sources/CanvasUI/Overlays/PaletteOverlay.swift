@@ -19,10 +19,14 @@ public struct PaletteOverlay: Overlay, Equatable {
 
     public private(set) var query = TextField(limit: 80)
     public private(set) var selected = 0
-    private var layouts: [String] = []
-    private var themes: [String] = []
+    private var layouts: [String]
+    private var themes: [String]
 
-    public init() {}
+    /// - Parameters: layouts, themes: the names known now; fresher lists may follow.
+    public init(layouts: [String] = [], themes: [String] = []) {
+        self.layouts = layouts
+        self.themes = themes
+    }
 
     public var badge: String? { " COMMAND " }
 

@@ -82,7 +82,6 @@ struct Dashboard: AsyncParsableCommand {
         // and the widgets' first requests are answered from the cache: that work would compete with
         // drawing them. Until the server answers, the widgets show the offline cache.
         await AppLoop.run(host, on: terminal) {
-            host.listNames()
             runtime.begin()
             link.sync.connect(afterQueuedCommands: {
                 do {

@@ -24,6 +24,10 @@ struct DashboardLibrary: LayoutLibrary {
         return (stored + presetItems).sorted { $0.name.localizedCaseInsensitiveCompare($1.name) == .orderedAscending }
     }
 
+    func layoutNames() async throws -> [String] {
+        Set(try store.summaries().map(\.name) + presets.layoutNames()).sorted { $0.localizedCaseInsensitiveCompare($1) == .orderedAscending }
+    }
+
     func load(_ name: String) async throws -> CanvasManager {
         if let stored = try store.load(named: name) {
             return try CanvasManager(layout: stored.layout, history: stored.history)

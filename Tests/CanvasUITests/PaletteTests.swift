@@ -81,8 +81,7 @@ struct PaletteTests {
     @Test func layoutsAndThemesAreEntriesToo() throws {
         let host = try makeHost(halves, size: Size(width: 100, height: 30))
         host.press(.ctrl("p"))
-        host.receive(.layoutsListed([LayoutSummary(name: "planner", paneCount: 3, updatedAt: nil, isPreset: true)]))
-        host.receive(.themesListed(["dark", "light"]))
+        host.receive(.namesListed(layouts: ["planner"], themes: ["dark", "light"]))
         for character in "planner" { host.press(.char(character)) }
         #expect(titles(host).first == "layout: planner")
         for _ in 0..<7 { host.press(Key(.backspace)) }

@@ -179,6 +179,7 @@ extension HostMessage {
         case .themesListed: "themesListed"
         case .themeLoaded: "themeLoaded"
         case .themeChosen: "themeChosen"
+        case .namesListed: "namesListed"
         case .notice(let notice): "notice: \(notice.text)"
         case .publish(let events): "publish: \(events.map { type(of: $0).name.rawValue })"
         case .saved: "saved"

@@ -59,9 +59,8 @@ extension CanvasHost {
     public func receive(_ message: HostMessage) {
         defer { resizeWidgets() }
         switch message {
-        case .layoutsListed, .themesListed, .themeLoaded:
-            if case .layoutsListed(let items) = message { knownNames.layouts = items.map(\.name) }
-            if case .themesListed(let names) = message { knownNames.themes = names }
+        case .layoutsListed, .themesListed, .themeLoaded, .namesListed:
+            if case .namesListed(let layouts, let themes) = message { knownNames = (layouts, themes) }
             guard var top = overlay else { return }
             let actions = top.receive(message, overlayContext)
             overlay = top

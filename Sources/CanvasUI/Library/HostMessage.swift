@@ -6,6 +6,8 @@ public enum HostMessage: Sendable {
     case layoutLoaded(CanvasManager)
     case historyLoaded(layout: String, UndoHistory<LayoutData>)
     case themesListed([String])
+    /// The layouts' and themes' names, for the palette.
+    case namesListed(layouts: [String], themes: [String])
     /// A theme to preview in the theme picker.
     case themeLoaded(Theme)
     /// A theme chosen in the palette: used and remembered.

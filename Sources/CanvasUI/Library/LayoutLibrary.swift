@@ -4,6 +4,9 @@ import CanvasCore
 public protocol LayoutLibrary: Sendable {
     /// Stored layouts and presets, by name.
     func summaries() async throws -> [LayoutSummary]
+    /// The names alone of stored layouts and presets, sorted: cheaper than `summaries()`, which
+    /// reads every preset file.
+    func layoutNames() async throws -> [String]
     /// A stored layout with its undo history, or a preset with a fresh one.
     func load(_ name: String) async throws -> CanvasManager
     /// The stored undo history of a layout, or nil when it was never saved.

@@ -36,10 +36,9 @@ public struct PaletteOverlay: Overlay, Equatable {
     }
 
     public mutating func receive(_ message: HostMessage, _ context: OverlayContext) -> [HostAction] {
-        switch message {
-        case .layoutsListed(let summaries): layouts = summaries.map(\.name)
-        case .themesListed(let names): themes = names
-        default: break
+        if case .namesListed(let layouts, let themes) = message {
+            self.layouts = layouts
+            self.themes = themes
         }
         return []
     }

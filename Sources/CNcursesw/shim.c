@@ -107,6 +107,17 @@ static void remove_fatal_handlers(void) {
     fatal_handlers_installed = 0;
 }
 
+static int mouse_wanted = 0;
+
+/* Button-event tracking (1002): motion is reported only while a button is held (a drag), so a
+   pointer passing over the dashboard sends nothing. ncurses itself sets and resets only 1000, and
+   some terminals keep 1002 on until told otherwise. */
+static void button_events(int on) {
+    if (!mouse_wanted) return;
+    fputs(on ? "\x1b[?1002h" : "\x1b[?1002l", stdout);
+    fflush(stdout);
+}
+
 int tc_start(int escape_delay_ms, int want_colors, int want_mouse) {
     static int registered_at_exit = 0;
     if (started) return 0;
@@ -137,13 +148,11 @@ int tc_start(int escape_delay_ms, int want_colors, int want_mouse) {
         start_color();
         use_default_colors();
     }
+    mouse_wanted = want_mouse;
     if (want_mouse) {
         mousemask(BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON4_PRESSED | BUTTON5_PRESSED | REPORT_MOUSE_POSITION, NULL);
         mouseinterval(0);
-        /* Button-event tracking: motion is reported only while a button is held (a drag), so a
-           pointer passing over the dashboard sends nothing. */
-        fputs("\x1b[?1002h", stdout);
-        fflush(stdout);
+        button_events(1);
     }
     return 0;
 }
@@ -151,6 +160,7 @@ int tc_start(int escape_delay_ms, int want_colors, int want_mouse) {
 void tc_stop(void) {
     if (!started) return;
     started = 0;
+    button_events(0);
     mousemask(0, NULL);
     curs_set(1);
     endwin();
@@ -170,6 +180,7 @@ void tc_suspend(void) {
     sigemptyset(&stop);
     sigaddset(&stop, SIGTSTP);
     def_prog_mode();
+    button_events(0);
     endwin();
     sigaction(SIGTSTP, &default_action, &previous_action);
     pthread_sigmask(SIG_UNBLOCK, &stop, &previous_mask);
@@ -179,6 +190,7 @@ void tc_suspend(void) {
     reset_prog_mode();
     clearok(curscr, TRUE);
     refresh();
+    button_events(1);
 }
 
 int tc_colors(void) { return has_colors() && started ? COLORS : 0; }

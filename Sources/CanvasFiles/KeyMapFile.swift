@@ -44,10 +44,14 @@ public enum KeyMapFile {
         if let unbind = root["unbind"] {
             for item in try reader.sequence(unbind, field: "unbind") {
                 let name = try reader.string(item, field: "unbind")
-                // Command names have dots; key names never do.
-                let target: KeyMapEdits.Unbind.Target = name.count > 1 && name.contains(".")
-                    ? .command(CommandID(rawValue: name))
-                    : .key(try key(name, at: item, field: "unbind", reader: reader))
+                // A key name, else a command's (they have dots; `alt+.` is a key).
+                let target: KeyMapEdits.Unbind.Target = if let key = Key(name: name) {
+                    .key(key)
+                } else if name.contains(".") {
+                    .command(CommandID(rawValue: name))
+                } else {
+                    .key(try key(name, at: item, field: "unbind", reader: reader))
+                }
                 edits.unbinds.append(KeyMapEdits.Unbind(target, line: item.mark?.line))
             }
         }

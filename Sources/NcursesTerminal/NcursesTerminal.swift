@@ -138,7 +138,7 @@ public final class NcursesTerminal: Terminal {
             if result == KEY_CODE_YES {
                 let code = Int32(value)
                 if code == KEY_MOUSE {
-                    if let mouse = readMouse() { joiner.add(.mouse(mouse)) }
+                    for mouse in readMouse() { joiner.add(.mouse(mouse)) }
                     continue
                 }
                 if code == KEY_RESIZE { continue }  // already reported through the signal pipe
@@ -159,17 +159,23 @@ public final class NcursesTerminal: Terminal {
         return events
     }
 
-    private func readMouse() -> MouseEvent? {
+    /// Every mouse event ncurses has queued, oldest first. Reports that arrive together (a press
+    /// and the drag after it, on a busy machine) come as one `KEY_MOUSE`, and `getmouse` hands
+    /// the queue out newest first: reading one per key would lose the press.
+    private func readMouse() -> [MouseEvent] {
+        var events: [MouseEvent] = []
         var y: Int32 = 0, x: Int32 = 0, kind: Int32 = 0
-        guard tc_read_mouse(&y, &x, &kind) == OK else { return nil }
-        let position = Point(x: Int(x), y: Int(y))
-        switch kind {
-        case 1: return MouseEvent(.press, at: position)
-        case 2: return MouseEvent(.wheelUp, at: position)
-        case 3: return MouseEvent(.wheelDown, at: position)
-        case 4: return MouseEvent(.release, at: position)
-        case 5: return MouseEvent(.drag, at: position)
-        default: return nil
+        while events.count < 16, tc_read_mouse(&y, &x, &kind) == OK {
+            let position = Point(x: Int(x), y: Int(y))
+            switch kind {
+            case 1: events.append(MouseEvent(.press, at: position))
+            case 2: events.append(MouseEvent(.wheelUp, at: position))
+            case 3: events.append(MouseEvent(.wheelDown, at: position))
+            case 4: events.append(MouseEvent(.release, at: position))
+            case 5: events.append(MouseEvent(.drag, at: position))
+            default: continue
+            }
         }
+        return events.reversed()
     }
 }

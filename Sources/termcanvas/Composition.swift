@@ -125,7 +125,12 @@ struct Composition {
         let host = CanvasHost(manager: canvas, catalog: catalog, bus: EventBus(now: clock.now), clock: clock,
                               theme: theme, logger: logger, size: size, library: library, effects: effects, commands: commands,
                               requests: requests)
-        if let notice = notices.last { host.show(notice) }
+        // Every problem found while starting, the first (usually the gravest: a layout database
+        // that cannot be used) first.
+        if !notices.isEmpty {
+            let text = notices.map(\.text).joined(separator: " · ")
+            host.show(notices.contains { $0.kind == .error } ? .error(text) : .info(text))
+        }
         return host
     }
 

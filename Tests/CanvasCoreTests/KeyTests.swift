@@ -44,15 +44,6 @@ struct KeyTests {
         #expect(Key.enter.text == nil)
     }
 
-    @Test func arrowKeysAreDirections() {
-        #expect(KeyCode.left.direction == .left)
-        #expect(KeyCode.right.direction == .right)
-        #expect(KeyCode.up.direction == .up)
-        #expect(KeyCode.down.direction == .down)
-        #expect(KeyCode.home.direction == nil)
-        #expect(KeyCode.char("h").direction == nil)
-    }
-
     @Test func ctrlKeysEqualTheirSpelledOutForm() {
         #expect(Key.ctrl("e") == Key(.char("e"), .ctrl))
         #expect(Key.ctrl("e") != Key.ctrl("E"))

@@ -37,6 +37,8 @@ struct KeyMapFileTests {
                       field: "bind.ctrl+s", message: "ctrl+s already runs layout.save; add it to unbind first"),
         ExpectedError(label: "unbinding a free key", text: text(replacing(valid, line: 6, with: "  - ctrl+g")), line: 6,
                       field: "unbind", message: "ctrl+g is not bound to anything"),
+        ExpectedError(label: "a key with a dot, to unbind", text: text(replacing(valid, line: 6, with: "  - alt+.")), line: 6,
+                      field: "unbind", message: "alt+. is not bound to anything"),
         ExpectedError(label: "bind is a list", text: "bind: [ctrl+j]\n", line: 1, field: "bind", message: "expected a mapping of keys to values"),
         ExpectedError(label: "unbind is a mapping", text: "unbind: { tab: x }\n", line: 1, field: "unbind", message: "expected a list"),
         ExpectedError(label: "unknown top-level key", text: text(replacing(valid, line: 5, with: "unbound:")), line: 5,

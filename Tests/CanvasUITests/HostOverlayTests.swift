@@ -61,6 +61,21 @@ struct HostOverlayTests {
         #expect(narrow.contains { $0.contains("┃           resize, add, remove  ┃") })
     }
 
+    @Test func textThatFitsKeepsItsLeadingSpaces() {
+        #expect(TextWrap.lines("  indented", width: 20) == ["  indented"])
+        #expect(TextWrap.lines("one two three", width: 7) == ["one two", "three"])
+        #expect(TextWrap.lines("", width: 5) == [""])
+    }
+
+    @Test func theLayoutPickerHighlightsTheCurrentLayoutAmongTheFilteredOnes() throws {
+        let host = try makeHost(halves, name: "workshop")
+        var picker = LayoutPicker()
+        for character in "wo" { _ = picker.handle(.char(character), host.overlayContext) }
+        let names = ["a", "b", "work", "workshop"].map { LayoutSummary(name: $0, paneCount: 2, updatedAt: nil, isPreset: false) }
+        _ = picker.receive(.layoutsListed(names), host.overlayContext)
+        #expect(picker.highlighted?.name == "workshop")
+    }
+
     @Test func typingFiltersTheHelp() throws {
         let host = try makeHost(halves, size: Size(width: 100, height: 40))
         host.press(.char("?"))

@@ -63,6 +63,14 @@ struct KeyMapTests {
         }
     }
 
+    @Test func aKeyWrittenTwiceIsBoundOnce() throws {
+        let table = try Self.defaults.applying(KeyMapEdits(binds: [Self.bind("ctrl+s", .saveLayout), Self.bind("CTRL+S", .saveLayout, line: 3),
+                                                                   Self.bind("esc", .help, line: 4), Self.bind("escape", .help, line: 5)],
+                                                           unbinds: [.init(.key(.escape), line: 1)]))
+        #expect(table.keys(for: .saveLayout) == [.ctrl("s")])
+        #expect(table.keys(for: .help) == [.escape, .char("?"), Key(.function(1))])
+    }
+
     @Test func shiftTabIsBackTabHoweverItIsWritten() throws {
         #expect(Key(name: "shift+tab") == .backTab)
         let table = try Self.defaults.applying(KeyMapEdits(unbinds: [.init(.key(Key(name: "shift+tab")!), line: 1)]))

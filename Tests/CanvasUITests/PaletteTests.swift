@@ -92,6 +92,15 @@ struct PaletteTests {
         #expect(titles(host).suffix(3) == ["layout: planner", "theme: dark", "theme: light"])
     }
 
+    @Test func commandsThatWouldDoNothingAreNotOffered() throws {
+        let recorder = Recorder()
+        let host = try makeHost([pane(1, .typing, 0, 0, 6, 12), pane(2, .probe, 6, 0, 6, 12)], focused: 1, recorder: recorder)
+        host.press(.ctrl("p"))
+        let listed = titles(host)
+        #expect(listed.contains("Focus pane 2 (its number is in its title)"))
+        #expect(!listed.contains("Focus pane 3 (its number is in its title)"), "two panes")
+    }
+
     @Test func nothingMatchingSaysSo() throws {
         let host = try makeHost(halves, size: Size(width: 100, height: 30))
         host.press(.ctrl("p"))

@@ -159,7 +159,7 @@ struct ChatWidgetTests {
 
         // A long history arriving live keeps at most the window while reading the newest.
         for _ in 0..<40 { _ = try widget.press(Key(.pageDown), log: log) }
-        for id in 101...1_200 { try widget.receive(delivered(ChatMessageReceived(message: Self.message(Int64(id), "live \(id)"), mine: false))) }
+        for id in 101...1_200 { _ = try widget.receive(delivered(ChatMessageReceived(message: Self.message(Int64(id), "live \(id)"), mine: false))) }
         #expect(widget.logs["general"]?.messages.count == ChannelLog.window)
         #expect(lines(widget)[6].hasSuffix("live 1200"))
     }

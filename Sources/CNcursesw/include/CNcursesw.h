@@ -59,8 +59,9 @@ void tc_install_signal_pipe(int fd);
 /* Reads a key without waiting: returns ERR, OK (character in *ch) or KEY_CODE_YES. */
 int tc_get_key(wint_t *ch);
 
-/* Decodes the pending mouse event. kind: 1 press, 2 wheel up, 3 wheel down, 4 release,
-   5 motion with the button held (a drag), 0 other. */
+/* Decodes the newest pending mouse event and takes it off ncurses' queue (ERR when none is left).
+   kind: 1 press, 2 wheel up, 3 wheel down, 4 release, 5 motion with the button held (a drag),
+   0 other. */
 int tc_read_mouse(int *y, int *x, int *kind);
 
 /* The terminfo name of a key code, e.g. "kLFT3" for Alt+Left; NULL when unknown. */

@@ -14,17 +14,6 @@ public enum KeyCode: Hashable, Sendable {
     case enter, tab, backTab, escape, backspace, delete, insert
     case up, down, left, right, home, end, pageUp, pageDown
     case function(Int)
-
-    /// The arrow keys as directions.
-    public var direction: Direction? {
-        switch self {
-        case .left: .left
-        case .right: .right
-        case .up: .up
-        case .down: .down
-        default: nil
-        }
-    }
 }
 
 /// A key press as the terminal decoded it, e.g. Ctrl-E is `.char("e")` with `.ctrl`.

@@ -1,7 +1,7 @@
 import CanvasCore
 
-/// Every command and the keys it has now: dispatch, the help overlay, the status bar hints and
-/// the palette all read this one table, so they cannot disagree.
+/// Every command and the keys it has now: dispatch, the help overlay, the status bar hints, the
+/// palette and the overlays' own key labels all read this one table, so they cannot disagree.
 public struct CommandTable: Sendable {
     /// In the order the help lists them.
     public let commands: [Command]
@@ -31,6 +31,12 @@ public struct CommandTable: Sendable {
 
     /// The keys a command has now, the user's first.
     public func keys(for id: CommandID) -> [Key] { keysByCommand[id] ?? [] }
+
+    /// The first of a command's keys that `matches`, as the status bar writes it (`^Q`); nil
+    /// when it has none.
+    public func label(for id: CommandID, where matches: (Key) -> Bool = { _ in true }) -> String? {
+        keys(for: id).first(where: matches).map(KeyLabel.short)
+    }
 
     /// The command a key runs in the first of `contexts` (most specific first) that binds it.
     /// With `beforeTyping`, only commands that act over a text field, by keys that type nothing.
@@ -99,6 +105,8 @@ public struct CommandTable: Sendable {
                 throw KeyMapProblem(line: bind.line, field: "bind.\(bind.key.name)",
                                     message: "\(bind.key.name) already runs \(holder); add it to unbind first")
             }
+            // The same key written twice (`esc` and `escape`): once is enough.
+            if (table.keysByCommand[command.id] ?? []).prefix(userKeys[command.id, default: 0]).contains(key) { continue }
             table.keysByCommand[command.id, default: []].removeAll { $0 == key }
             table.commandsByKey[key, default: []].removeAll { $0 == command.id }
             // The user's keys come first, in the file's order, so help and hints show them.

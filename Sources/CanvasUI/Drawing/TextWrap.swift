@@ -1,9 +1,11 @@
 /// Text broken into lines that fit a width, at spaces where it can.
 public enum TextWrap {
     /// Lines of at most `width` columns; a word wider than a line (a long path) is cut into
-    /// pieces that fit, so it is read whole. Empty text is one empty line.
+    /// pieces that fit, so it is read whole. Text that fits is one line as it is, leading spaces
+    /// and all.
     public static func lines(_ text: String, width: Int) -> [String] {
         guard width > 0 else { return [] }
+        guard DisplayWidth.of(text) > width else { return [text] }
         var lines: [String] = []
         var line = ""
         var lineWidth = 0

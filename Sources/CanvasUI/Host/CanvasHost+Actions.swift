@@ -7,8 +7,21 @@ extension CanvasHost {
         let focused = manager.focusedPane.map { pane in
             (id: pane.id, title: title(of: pane), settings: mounted[pane.id]?.widget?.settings ?? [])
         }
-        return OverlayContext(area: canvasArea, theme: theme, commands: commands, contexts: commandContexts,
+        let typing = mode == .normal && (focused.flatMap { mounted[$0.id]?.widget?.capturesText } ?? false)
+        let contexts = commandContexts.filter { context in
+            if case .widget = context { return !typing }
+            return true
+        }
+        return OverlayContext(area: canvasArea, theme: theme, commands: commands, contexts: contexts, idle: idleCommands,
                               layoutName: manager.layout.name, catalog: catalog, focused: focused, recentCommands: recentCommands)
+    }
+
+    /// Commands that would do nothing now.
+    private var idleCommands: Set<CommandID> {
+        var idle = Set((1...9).filter { $0 > manager.panes.count }.map { CommandID.focus(pane: $0) })
+        if manager.focusedPaneID == nil { idle.formUnion([.removePane, .paneSettings]) }
+        if catalog.descriptors.isEmpty { idle.insert(.addPane) }
+        return idle
     }
 
     func apply(_ actions: [HostAction]) {
@@ -18,7 +31,6 @@ extension CanvasHost {
     private func apply(_ action: HostAction) {
         switch action {
         case .close: overlay = nil
-        case .open(let next): overlay = next
         case .run(let id):
             recentCommands.removeAll { $0 == id }
             recentCommands.insert(id, at: 0)

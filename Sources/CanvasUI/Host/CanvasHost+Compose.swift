@@ -39,7 +39,8 @@ extension CanvasHost {
     }
 
     private func drawTooSmall(into buffer: inout Buffer, needed: Size) {
-        var messages = ["Terminal too small", "\(size.width)×\(size.height), needs \(needed.width)×\(needed.height)", "Enlarge it or press q"]
+        var messages = ["Terminal too small", "\(size.width)×\(size.height), needs \(needed.width)×\(needed.height)",
+                        "Enlarge it" + (commands.label(for: .quit).map { " or press \($0)" } ?? "")]
         if let failure = (overlay as? QuitOverlay)?.failure {
             // What quitting would lose must be seen before q is pressed again.
             messages = ["Could not save the layout: \(failure)", "q again quits without saving, Esc stays"]

@@ -1,8 +1,9 @@
 import CanvasCore
 
 extension CanvasHost {
-    /// Routes one input: the overlay on top gets every key; otherwise commands that act over a
-    /// text field, then a focused text field, then the other commands, then the focused widget.
+    /// Routes one input: a Ctrl key bound to quit quits from anywhere; else the overlay on top gets
+    /// the key; else commands that act over a text field, then a focused text field, then the other
+    /// commands, then the focused widget.
     public func handle(_ input: InputEvent) {
         logger.trace("input", metadata: ["event": "\(input)"])
         switch input {

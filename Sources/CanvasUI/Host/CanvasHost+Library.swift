@@ -67,6 +67,7 @@ extension CanvasHost {
             apply(actions)
         case .historyLoaded(let name, let history):
             guard manager.layout.name == name else { return }
+            endDrag()
             manager.adoptEarlierHistory(history)
         case .layoutLoaded(let loaded):
             replace(with: loaded)

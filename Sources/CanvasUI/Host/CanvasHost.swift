@@ -173,6 +173,7 @@ public final class CanvasHost {
 
     /// Replaces the whole canvas, e.g. with a loaded layout: every widget is mounted afresh.
     func replace(with newManager: CanvasManager) {
+        drag = nil
         for id in mounted.keys { unmount(id) }
         manager = newManager
         reconcileWidgets()

@@ -23,7 +23,8 @@ public struct ConfirmRemoveOverlay: Overlay, Equatable {
     public func render(into buffer: inout Buffer, _ context: OverlayContext) {
         OverlayBox.draw(title: "Remove pane", lines: [
             OverlayLine("Remove pane \(title)?"),
-            OverlayLine("y removes it (u undoes), any other key keeps it.", .muted),
+            OverlayLine("y removes it" + (context.commands.label(for: .undo).map { " (\($0) undoes)" } ?? "") + ", any other key keeps it.",
+                        .muted),
         ], into: &buffer, context)
     }
 }

@@ -16,8 +16,10 @@ public struct HelpOverlay: Overlay, Equatable {
     public mutating func handle(_ key: Key, _ context: OverlayContext) -> [HostAction] {
         let page = Self.page(in: context.area)
         let last = max(0, Self.content(context, filter: filter.text).count - page)
+        // A help key that types nothing (F1) closes it too; `?` goes to the filter.
+        if key.text == nil, context.commands.command(for: key, in: [.canvas])?.id == .help { return [.close] }
         switch (key.code, key.modifiers) {
-        case (.escape, _), (.enter, _), (.function(1), _): return [.close]
+        case (.escape, _), (.enter, _): return [.close]
         case (.up, []): scroll -= 1
         case (.down, []): scroll += 1
         case (.pageUp, []): scroll -= page

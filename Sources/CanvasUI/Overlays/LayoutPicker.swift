@@ -40,7 +40,7 @@ public struct LayoutPicker: Overlay, Hashable, Sendable {
     public mutating func receive(_ message: HostMessage, _ context: OverlayContext) -> [HostAction] {
         guard case .layoutsListed(let listed) = message else { return [] }
         items = listed
-        selected = listed.firstIndex { $0.name == context.layoutName } ?? 0
+        selected = visible.firstIndex { $0.name == context.layoutName } ?? 0
         return []
     }
 

@@ -27,8 +27,11 @@ public struct OverlayContext {
     public let area: Rect
     public let theme: Theme
     public let commands: CommandTable
-    /// The contexts whose commands apply under the overlay, most specific first.
+    /// The contexts whose commands apply under the overlay, most specific first (a widget's own
+    /// only while it is not typing).
     public let contexts: [CommandContext]
+    /// Commands of those contexts that would do nothing now (focus pane 7 of 3, settings of no pane).
+    public let idle: Set<CommandID>
     public let layoutName: String
     public let catalog: WidgetCatalog
     /// The focused pane, its title and its widget's settings.
@@ -40,8 +43,6 @@ public struct OverlayContext {
 public enum HostAction {
     /// Closes the overlay.
     case close
-    /// Replaces the overlay with another.
-    case open(any Overlay)
     /// Runs a command as its key would, under the overlay.
     case run(CommandID)
     case notice(Notice)

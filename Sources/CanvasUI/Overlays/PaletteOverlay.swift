@@ -68,10 +68,10 @@ public struct PaletteOverlay: Overlay, Equatable {
     }
 
     /// What the query matches, best first; with no query, recent commands first, then the
-    /// table's order, then layouts and themes.
+    /// table's order, then layouts and themes. Commands that would do nothing now are left out.
     public func items(_ context: OverlayContext) -> [Item] {
         let table = context.commands
-        let commands = table.commands(in: context.contexts).filter { $0.id != .palette }
+        let commands = table.commands(in: context.contexts).filter { $0.id != .palette && !context.idle.contains($0.id) }
         let all = commands.map { command in
             Item(title: command.title, keys: table.keys(for: command.id).map(\.description).joined(separator: " / "),
                  target: .command(command.id))

@@ -12,9 +12,12 @@ public struct QuitOverlay: Overlay, Equatable {
     public var badge: String? { " QUIT " }
 
     public func hints(_ context: OverlayContext) -> [KeyHint] {
-        failure == nil
-            ? [KeyHint(keys: "", action: "saving the layout…"), KeyHint(keys: "^Q", action: "quit once saved")]
-            : [KeyHint(keys: "q", action: "quit without saving"), KeyHint(keys: "Esc", action: "stay")]
+        guard failure == nil else {
+            return [KeyHint(keys: "q", action: "quit without saving"), KeyHint(keys: "Esc", action: "stay")]
+        }
+        // Only a Ctrl key bound to quit reaches past an overlay.
+        let quit = context.commands.label(for: .quit) { $0.modifiers.contains(.ctrl) }
+        return [KeyHint(keys: "", action: "saving the layout…")] + (quit.map { [KeyHint(keys: $0, action: "quit once saved")] } ?? [])
     }
 
     public mutating func handle(_ key: Key, _ context: OverlayContext) -> [HostAction] {

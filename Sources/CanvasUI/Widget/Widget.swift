@@ -42,8 +42,9 @@ public protocol Widget {
     /// Work the widget started outside the canvas (a micro-app's process) has news, after the
     /// widget's `context.notify` was called: take it.
     mutating func notified() throws -> WidgetEffects
-    /// Keys that run none of the canvas's or the widget's commands: a text field's typing, a
-    /// list's arrows.
+    /// An input for the widget: while it `capturesText`, every key but those of commands that act
+    /// over typing (Tab, Ctrl-P, Ctrl-Q …); otherwise keys that run no command (a list's arrows),
+    /// and mouse presses and wheels in its pane.
     mutating func handle(_ input: InputEvent) throws -> InputResult
     /// Runs one of the widget's own commands (its descriptor's `commands`), from its key or
     /// from the palette.

@@ -14,8 +14,6 @@ public struct WidgetEffects: Sendable {
 
     public static let none = WidgetEffects()
 
-    public var isEmpty: Bool { events.isEmpty && requests.isEmpty }
-
     public mutating func publish(_ event: any BusEvent) { events.append(event) }
     public mutating func request(_ request: any WidgetRequest) { requests.append(request) }
 

@@ -8,13 +8,24 @@ import Testing
 struct LayoutPersistenceTests {
     @Test func savedLayoutComesBackExactlyAfterARestart() async throws {
         let environment = try DashboardSessionTests.isolatedEnvironment()
-        let size = Size(width: 100, height: 30)
-        func start(_ arguments: [String] = []) async throws -> TmuxSession {
-            try await TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"] + arguments, size: size, environment: environment)
+        let start = { (arguments: [String]) in
+            try await TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"] + arguments, size: Size(width: 100, height: 30),
+                                  environment: environment)
         }
+        // Each run in a function of its own: a session, once released, stops the local server
+        // its dashboard used, which must not happen under the next run's feet.
+        let saved = try await Self.arrangeAndSave(try await start([]))
+        try await Self.restoreAndUndo(try await start(["--layout", "work"]), saved: saved)
+        try await Self.lastUsedComesBack(try await start([]))
+    }
 
-        // Arrange: move the event log left (swap), grow it, pick a day; then save as "work" and quit.
-        var session = try await start()
+    /// The calendar's title says so while its server connects: compare settled screens.
+    static func settled(_ screen: [String]) -> Bool {
+        !screen.joined().contains("· connecting") && !screen.joined().contains("· offline")
+    }
+
+    /// Moves the event log left (swap), grows it, picks a day; saves as "work" and quits.
+    static func arrangeAndSave(_ session: TmuxSession) async throws -> [String] {
         try await session.waitFor("November 2026")
         try await session.send("C-e")
         try await session.waitFor("ARRANGE")
@@ -31,16 +42,15 @@ struct LayoutPersistenceTests {
         try await session.sendLiteral("work")
         try await session.send("Enter")
         try await session.waitFor("Saved as work")
-        // The calendar's title says so while its server connects: compare settled screens.
-        func settled(_ screen: [String]) -> Bool {
-            !screen.joined().contains("· connecting") && !screen.joined().contains("· offline")
-        }
         let saved = try await session.waitForScreen("the status bar settled") { $0.last?.contains("work") == true && settled($0) }
         try await session.send("q")
         #expect(try await session.waitForExit().status == 0)
+        return saved
+    }
 
-        // Start again with that layout: the same panes, places and selected day.
-        session = try await start(["--layout", "work"])
+    /// Started with that layout: the same panes, places and selected day; undo reaches back
+    /// across the restart.
+    static func restoreAndUndo(_ session: TmuxSession, saved: [String]) async throws {
         // Waits for the whole first frame (its status bar), not just its first rows.
         let restored = try await session.waitForScreen("the restored frame") { screen in
             screen.contains { $0.contains("Tuesday, 24 November 2026") } && screen.last?.contains("work") == true && settled(screen)
@@ -50,16 +60,17 @@ struct LayoutPersistenceTests {
         #expect(restored.dropLast().map { $0.dropFirst(50) } == saved.dropLast().map { $0.dropFirst(50) })
         #expect(restored.last?.contains("work") == true)
 
-        // Undo reaches back across the restart: the grow step is undone.
+        // The grow step is undone.
         try await session.send("C-e")
         try await session.waitFor("ARRANGE")
         try await session.send("Tab", "u")
         try await session.waitFor(" 0,0 5×12 ")
         try await session.send("q")
         #expect(try await session.waitForExit().status == 0)
+    }
 
-        // Without --layout the last used layout comes back, as it was left.
-        session = try await start()
+    /// Without --layout the last used layout comes back, as it was left.
+    static func lastUsedComesBack(_ session: TmuxSession) async throws {
         try await session.waitForScreen("the work layout, undone once") { rows in
             // The calendar's border starts at 5/12 of 100 columns again.
             rows.last?.contains("work") == true && rows[0].contains("2 Event Log")

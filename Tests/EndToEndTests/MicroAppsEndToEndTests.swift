@@ -15,6 +15,14 @@ struct MicroAppsEndToEndTests {
         return text.contains("Chat #general") && text.contains("November 2026") && !text.contains("· connecting") && !text.contains("· offline")
     }
 
+    /// Waits until the dashboard is online. For its first second a title says nothing of a server
+    /// still starting (`MicroAppSync.quietStart`), so a quiet title means online only after it.
+    static func waitUntilOnline(_ session: TmuxSession) async throws {
+        try await session.waitFor("Chat #general")
+        try await Task.sleep(for: .milliseconds(1_200))
+        try await session.waitForScreen("online") { isOnline($0) }
+    }
+
     @Test("two dashboards: chat within a second, todos both ways, the calendar filters the todos")
     func twoDashboards() async throws {
         let server = try await TeamServer.start(users: ["alice"])
@@ -22,7 +30,7 @@ struct MicroAppsEndToEndTests {
         let environment = try await server.logIn("alice")
         let one = try await server.dashboard(environment)
         let two = try await server.dashboard(environment)
-        for session in [one, two] { try await session.waitForScreen("online") { Self.isOnline($0) } }
+        for session in [one, two] { try await Self.waitUntilOnline(session) }
 
         // Chat: typed in one, on the other's screen within a second of showing in the first.
         try await one.send("M-3")
@@ -63,7 +71,7 @@ struct MicroAppsEndToEndTests {
         defer { server.stop() }
         let environment = try await server.logIn("alice")
         let session = try await server.dashboard(environment)
-        try await session.waitForScreen("online") { Self.isOnline($0) }
+        try await Self.waitUntilOnline(session)
 
         server.stop()
         try await session.waitForScreen("the todo pane offline") { $0.contains { $0.contains("Todo") && $0.contains("offline") } }
@@ -89,7 +97,7 @@ struct MicroAppsEndToEndTests {
         defer { server.stop() }
         let environment = try await server.logIn("alice")
         let session = try await server.dashboard(environment)
-        try await session.waitForScreen("online") { Self.isOnline($0) }
+        try await Self.waitUntilOnline(session)
 
         let mallory = try await server.token("mallory")
         let hostile = #"{"text":"pwn \u001b[2J\u001b]0;owned\u0007 \u009b31m red\u001b[0m \r\b end"}"#

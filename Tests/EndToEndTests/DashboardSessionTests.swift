@@ -37,7 +37,8 @@ struct DashboardSessionTests {
         let session = try await Self.start(size: Size(width: 100, height: 30))
 
         // Start: the calendar is focused (heavy border) beside the event log.
-        var screen = try await session.waitFor("November 2026")
+        // The whole first frame, to its status bar (a capture can land while it is being written).
+        var screen = try await session.waitForScreen("the first frame") { $0.joined().contains("November 2026") && $0.last?.contains("NORMAL") == true }
         #expect(screen[0].hasPrefix("┏━ 1 Calendar"))
         #expect(screen[0].contains("┌─ 2 Event Log ─"))
         #expect(screen.last?.contains("NORMAL") == true)

@@ -7,7 +7,7 @@ extension CanvasHost {
         let focused = manager.focusedPane.map { pane in
             (id: pane.id, title: title(of: pane), settings: mounted[pane.id]?.widget?.settings ?? [])
         }
-        let typing = mode == .normal && (focused.flatMap { mounted[$0.id]?.widget?.capturesText } ?? false)
+        let typing = isTyping
         let contexts = commandContexts.filter { context in
             if case .widget = context { return !typing }
             return true

@@ -92,7 +92,6 @@ extension CanvasHost {
         let y = size.height - 1
         let row = Rect(x: 0, y: y, width: size.width, height: 1)
         buffer.fill(row, with: Cell(" ", style: theme[.statusBar]))
-        let context = overlayContext
         let badge = overlay?.badge ?? (mode == .normal ? " NORMAL " : " ARRANGE ")
         var x = buffer.write(badge, at: Point(x: 0, y: y), style: theme[.statusMode], clip: row)
         if let notice {
@@ -102,7 +101,7 @@ extension CanvasHost {
             buffer.write(" \(notice.text)", at: Point(x: x, y: y), style: style, clip: row)
             return
         }
-        let hints = overlay?.hints(context) ?? commands.hints(in: mode == .normal ? [.normal, .canvas] : [.arrange, .canvas])
+        let hints = overlay?.hints(overlayContext) ?? commands.hints(in: mode == .normal ? [.normal, .canvas] : [.arrange, .canvas])
         let name = manager.layout.name
         let nameWidth = DisplayWidth.of(name) + 2
         // Whole hints only: one that does not fit before the layout's name is left out, with

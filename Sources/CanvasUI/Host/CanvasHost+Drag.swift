@@ -35,9 +35,7 @@ extension CanvasHost {
         let before = drag.start.saveLayout()
         guard manager.saveLayout() != before else { return }
         let step = if case .move = drag.kind { "move" } else { "resize" }
-        bus.publish(LayoutChanged(step: step))
-        let layout = manager.saveLayout()
-        persist("record the step") { try await $0.recordStep(step, layout: layout, before: before) }
+        record(step, before: before)
     }
 
     /// The grid unit under a cell of the canvas.

@@ -48,7 +48,7 @@ extension CanvasHost {
             return
         }
         let focused = manager.focusedPaneID
-        let capturesText = mode == .normal && (focused.flatMap { mounted[$0]?.widget?.capturesText } ?? false)
+        let capturesText = isTyping
         if capturesText, let focused, send(.key(key), to: focused) == .handled { return }
         if let command = commands.command(for: key, in: contexts) {
             run(command.id)
@@ -63,6 +63,11 @@ extension CanvasHost {
     private func quitsFromAnywhere(_ key: Key) -> Bool {
         guard key.modifiers.contains(.ctrl) else { return false }
         return commands.command(for: Key(key.code, key.modifiers.subtracting(.alt)), in: [.canvas])?.id == .quit
+    }
+
+    /// True while the focused widget's text field has the keys (normal mode only).
+    var isTyping: Bool {
+        mode == .normal && (manager.focusedPaneID.flatMap { mounted[$0]?.widget?.capturesText } ?? false)
     }
 
     /// Where commands apply now, most specific first: the focused widget's kind (normal mode),

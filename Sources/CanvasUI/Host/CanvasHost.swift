@@ -157,12 +157,17 @@ public final class CanvasHost {
         do {
             try change(&manager)
             reconcileWidgets()
-            bus.publish(LayoutChanged(step: step))
-            let layout = manager.saveLayout()
-            persist("record the step") { try await $0.recordStep(step, layout: layout, before: before) }
+            record(step, before: before)
         } catch {
             notice = .error("Can't \(step): \(error)")
         }
+    }
+
+    /// Announces an arrangement step taken and records it in the layout's history on disk.
+    func record(_ step: String, before: LayoutData) {
+        bus.publish(LayoutChanged(step: step))
+        let layout = manager.saveLayout()
+        persist("record the step") { try await $0.recordStep(step, layout: layout, before: before) }
     }
 
     /// Queues a write to the library, if there is one.

@@ -32,14 +32,23 @@ public struct LayoutStore: Sendable {
         try writer.write { db in
             if try Self.migrator.hasBeenSuperseded(db) { throw LayoutStoreError.newerVersion(path: path ?? ":memory:") }
         }
-        do {
-            try Self.migrator.migrate(writer)
-        } catch {
-            // Another program may have migrated the same new file at the same moment, making
-            // this attempt fail ("table already exists"): that is fine once the schema is complete.
-            guard try writer.read({ try Self.migrator.hasCompletedMigrations($0) }) else { throw error }
+        // Another program may be migrating the same new file at the same moment, making an attempt
+        // fail ("table already exists") once it has committed a step this one also tried. That is
+        // fine once the schema is complete; until then, go on from the steps it committed (with
+        // several migrations, it may have done the first and not yet the second).
+        for attempt in 1...Self.migrationAttempts {
+            do {
+                try Self.migrator.migrate(writer)
+                return
+            } catch {
+                if try writer.read({ try Self.migrator.hasCompletedMigrations($0) }) { return }
+                if attempt == Self.migrationAttempts { throw error }
+            }
         }
     }
+
+    /// Each failed attempt means the other program committed a step: more than the steps there are.
+    private static let migrationAttempts = 5
 
     /// An in-memory store, for tests and `render` without a data directory.
     public static func inMemory() throws -> LayoutStore {

@@ -29,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.70.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.0.0"..<"5.0.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.21.0"),
     ],
     targets: [
         // Pure core: geometry, grid, canvas manager, focus, undo, event bus, input events.
@@ -110,6 +111,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             resources: [.embedInCode("openapi.yaml")],
             swiftSettings: swiftSettings
@@ -132,7 +134,7 @@ let package = Package(
         .target(
             name: "MicroAppSync",
             dependencies: [
-                "CanvasCore", "MicroAppAPI", "MicroAppModel", "HTTPClient", "SQLiteFiles",
+                "CanvasCore", "MicroAppAPI", "MicroAppModel", "MicroAppProtocol", "HTTPClient", "SQLiteFiles",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings

@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import Hummingbird
 import HummingbirdCore
@@ -22,7 +23,9 @@ public func buildApplication(
     let issuer = await TokenIssuer(secret: secret, lifetime: configuration.tokenLifetime)
     // Before listening, so a client that finds the socket also finds the token.
     try await configuration.localAccount?.prepare(store: store, issuer: issuer)
-    let router = buildRouter(store: store, issuer: issuer, configuration: configuration)
+    try store.registerBuiltIns(configuration.apps)
+    let registry = RegistryServices(store: store, configuration: configuration, logger: logger)
+    let router = buildRouter(store: store, issuer: issuer, configuration: configuration, registry: registry)
     let onServerRunning = configuration.onServerRunning
     let address: BindAddress = configuration.unixSocketPath.map { .unixDomainSocket(path: $0) }
         ?? .hostname(configuration.host, port: configuration.port)
@@ -35,7 +38,7 @@ public func buildApplication(
         router: router,
         server: server,
         configuration: .init(address: address, serverName: "termcanvas-bff"),
-        services: [LiveEventsService(hub: store.liveEvents, interval: configuration.heartbeatInterval)],
+        services: [LiveEventsService(hub: store.liveEvents, interval: configuration.heartbeatInterval), registry.health, registry.hooks],
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
         logger: logger
     )
@@ -43,7 +46,9 @@ public func buildApplication(
 
 /// The routes. Open: `/health`, `/ready`, `/metrics`, `/openapi.yaml` and the token route; everything
 /// else under `/api` needs a bearer token. Per-address limits guard everything, per-user limits the API.
-func buildRouter(store: BFFStore, issuer: TokenIssuer, configuration: BFFConfiguration) -> Router<BFFRequestContext> {
+func buildRouter(store: BFFStore, issuer: TokenIssuer, configuration: BFFConfiguration,
+                 registry: RegistryServices? = nil) -> Router<BFFRequestContext> {
+    let registry = registry ?? RegistryServices(store: store, configuration: configuration, logger: Logger(label: "termcanvas.bff"))
     let router = Router(context: BFFRequestContext.self)
     let metrics = RequestMetrics()
     router.add(middleware: ActivityMiddleware(activity: configuration.activity))
@@ -58,6 +63,8 @@ func buildRouter(store: BFFStore, issuer: TokenIssuer, configuration: BFFConfigu
     }
     OperationsController(store: store, metrics: metrics).addRoutes(to: router)
     AuthController(issuer: issuer, store: store, limits: limits).addRoutes(to: router)
+    // Signed with the app's secret, not a token.
+    HookController(store: store, deliverer: registry.hooks).addRoutes(to: router)
 
     let api = router.group("api").add(middleware: BearerAuthMiddleware(issuer: issuer, store: store))
     if !limits.isOff {
@@ -66,10 +73,22 @@ func buildRouter(store: BFFStore, issuer: TokenIssuer, configuration: BFFConfigu
     }
     api.add(middleware: IdempotencyMiddleware(store: store))
     let apps = configuration.apps
-    RegistryController(apps: apps).addRoutes(to: api.group("registry"))
+    RegistryController(store: store, health: registry.health).addRoutes(to: api.group("registry"))
     LiveEventsController(store: store, activity: configuration.activity).addRoutes(to: api)
     if apps.contains(.todo) { TodoController(store: store).addRoutes(to: api.group("todo")) }
     if apps.contains(.calendar) { CalendarController(store: store).addRoutes(to: api.group("calendar")) }
     if apps.contains(.chat) { ChatController(store: store).addRoutes(to: api.group("chat")) }
     return router
+}
+
+/// What the registry runs beside the routes: the health checks of remote apps and the webhook
+/// delivery queue.
+struct RegistryServices: Sendable {
+    let health: AppHealthMonitor
+    let hooks: HookDeliverer
+
+    init(store: BFFStore, configuration: BFFConfiguration, logger: Logger) {
+        health = AppHealthMonitor(store: store, client: .shared, interval: configuration.healthInterval, logger: logger)
+        hooks = HookDeliverer(store: store, logger: logger)
+    }
 }

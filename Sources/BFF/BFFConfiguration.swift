@@ -25,6 +25,9 @@ public struct BFFConfiguration: Sendable {
     public var tls: TLSFiles?
     /// How often an idle live event stream gets a keep-alive comment.
     public var heartbeatInterval: Duration
+    /// How often the health of each remote micro-app's entry is checked (also on demand, at each
+    /// publish, and when a proxied call finds it unreachable).
+    public var healthInterval: Duration
     /// The embedded local server's own account, whose token it publishes at start; nil for a
     /// team server.
     public var localAccount: LocalAccount?
@@ -47,6 +50,7 @@ public struct BFFConfiguration: Sendable {
         limits: ServerLimits = ServerLimits(),
         tls: TLSFiles? = nil,
         heartbeatInterval: Duration = .seconds(25),
+        healthInterval: Duration = .seconds(10),
         localAccount: LocalAccount? = nil,
         activity: ServerActivity = ServerActivity(),
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
@@ -63,6 +67,7 @@ public struct BFFConfiguration: Sendable {
         self.limits = limits
         self.tls = tls
         self.heartbeatInterval = heartbeatInterval
+        self.healthInterval = healthInterval
         self.localAccount = localAccount
         self.activity = activity
         self.onServerRunning = onServerRunning

@@ -51,6 +51,10 @@ public struct AppFolders: Sendable {
             throw FileError(file: file.path, line: nil, column: nil, field: "", message: "is not UTF-8 text")
         }
         let manifest = try AppManifestFile.parse(text, file: file.path)
+        guard manifest.entry == nil else {
+            throw FileError(file: file.path, line: nil, column: nil, field: "entry",
+                            message: "is a remote app's: publish it to a server (termcanvas apps publish) rather than install it")
+        }
         let digest = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
         return InstalledApp(manifest: manifest, folder: folder.standardizedFileURL, digest: digest, isShipped: isShipped)
     }

@@ -18,10 +18,11 @@ import Yams
 /// ```
 ///
 /// An app without the protocol has `sample: { every: 5s, show: text|gauge|sparkline }` instead of
-/// `protocol`. Every mistake names the file, line, column and field, as layout files do.
+/// `protocol`. A remote app, published to a server's registry, has `entry: URL` (where it runs)
+/// instead of `exec`. Every mistake names the file, line, column and field, as layout files do.
 public enum AppManifestFile {
     static let keys: Set<String> = [
-        "id", "name", "version", "description", "protocol", "exec", "workdir", "env", "events", "backend", "state",
+        "id", "name", "version", "description", "protocol", "exec", "entry", "workdir", "env", "events", "backend", "state",
         "limits", "minSize", "sample",
     ]
 
@@ -55,7 +56,17 @@ public enum AppManifestFile {
             manifest.description = try reader.string(node, field: "description")
             guard manifest.description.count <= 200 else { throw reader.error(at: node, field: "description", "expected at most 200 characters") }
         }
-        manifest.exec = try command(try required("exec"), reader: reader)
+        switch (root["exec"], root["entry"]) {
+        case (let execNode?, nil):
+            manifest.exec = try command(execNode, reader: reader)
+        case (nil, let entryNode?):
+            manifest.entry = try entry(entryNode, reader: reader)
+            guard root["sample"] == nil else { throw reader.error(at: entryNode, field: "entry", "a remote app speaks the protocol: no sample") }
+        case (_?, let entryNode?):
+            throw reader.error(at: entryNode, field: "entry", "an app has either exec (it runs here) or entry (it runs there), not both")
+        case (nil, nil):
+            throw reader.error(at: rootNode, field: "exec", "is missing (or give entry: for a remote app)")
+        }
         if let node = root["workdir"] {
             manifest.workingDirectory = try reader.string(node, field: "workdir")
         }
@@ -119,6 +130,17 @@ public enum AppManifestFile {
             throw reader.error(at: node, field: "exec", "expected the program and its arguments, e.g. [python3, app.py]")
         }
         return arguments
+    }
+
+    /// An `http` or `https` URL with a host and no credentials, query or fragment.
+    private static func entry(_ node: Node, reader: YAMLReader) throws -> URL {
+        let text = try reader.string(node, field: "entry")
+        guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
+              scheme == "http" || scheme == "https", components.host?.isEmpty == false, components.user == nil,
+              components.password == nil, components.query == nil, components.fragment == nil, let url = components.url else {
+            throw reader.error(at: node, field: "entry", "expected an http or https URL such as https://deploys.example.com/app, got '\(text)'")
+        }
+        return url
     }
 
     private static func events(_ node: Node, into manifest: inout AppManifest, reader: YAMLReader) throws {

@@ -33,6 +33,13 @@ extension HTTPClient {
         try Self.decode(Value.self, from: try await send(try Self.jsonRequest(.patch, path, body: body)))
     }
 
+    /// `PUT path` with `body` as JSON, the answer decoded as `Value`. Not retried.
+    public func put<Body: Encodable, Value: Decodable>(
+        _ path: String, body: Body, as type: Value.Type = Value.self
+    ) async throws(HTTPClientError) -> Value {
+        try Self.decode(Value.self, from: try await send(try Self.jsonRequest(.put, path, body: body)))
+    }
+
     /// `DELETE path`; any 2xx is success and its body is ignored.
     public func delete(_ path: String) async throws(HTTPClientError) {
         _ = try await send(Request(.delete, path))

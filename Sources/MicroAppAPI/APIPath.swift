@@ -11,6 +11,17 @@ public enum APIPath {
     public static let registryApps = "/api/registry/apps"
     public static let events = "/api/events"
 
+    /// One app of the registry.
+    public static func registryApp(_ id: String) -> String { "\(registryApps)/\(id)" }
+    /// The caller's grant of a remote app.
+    public static func registryGrant(_ id: String) -> String { "\(registryApps)/\(id)/grant" }
+    /// Checks a remote app's health now.
+    public static func registryHealth(_ id: String) -> String { "\(registryApps)/\(id)/health" }
+    /// The server's proxy of a remote app's entry.
+    public static func appProxy(_ id: String) -> String { "/api/apps/\(id)" }
+    /// Where outside systems send a remote app's webhook events.
+    public static func hook(_ app: String) -> String { "/api/hooks/\(app)" }
+
     /// The path of one todo item.
     public static func todoItem(_ id: Int64) -> String { "\(todoItems)/\(id)" }
     /// The path of one calendar event.

@@ -16,6 +16,12 @@ public enum EventName: String, Codable, Sendable, CaseIterable {
     case chatChannelCreated = "chat.channel.created"
     /// A `ChatMessage`.
     case chatMessagePosted = "chat.message.posted"
+    /// A `MicroAppInfo`: a version of a remote micro-app was published (everyone hears it).
+    case registryAppPublished = "registry.app.published"
+    /// `{"id": "deploys"}`: a remote micro-app was withdrawn.
+    case registryAppWithdrawn = "registry.app.withdrawn"
+    /// `{"id": "deploys", "health": AppHealth}`: a remote micro-app's health changed.
+    case registryAppHealth = "registry.app.health"
     /// `{}`: the `Last-Event-ID` a client resumed from is older than the server keeps, so events
     /// were missed; the client should reload what it shows.
     case streamReset = "bff.stream.reset"

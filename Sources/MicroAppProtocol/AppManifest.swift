@@ -1,3 +1,5 @@
+import Foundation
+
 /// A micro-app's manifest (`app.yaml`): who it is, how to run it, what it may do.
 public struct AppManifest: Hashable, Sendable {
     /// Lowercase letters, digits and `-`, starting with a letter; the pane kind in layouts.
@@ -9,7 +11,10 @@ public struct AppManifest: Hashable, Sendable {
     /// The protocol it speaks; nil for a `sample:` app, which speaks none.
     public var protocolVersion: ProtocolVersion?
     /// The program and its arguments; a relative program path is taken from the app's folder.
+    /// Empty for a remote app.
     public var exec: [String]
+    /// Set for a remote app: the HTTP entry, speaking the protocol, that runs it elsewhere.
+    public var entry: URL?
     /// Where it runs, relative to the app's folder (default: the folder itself).
     public var workingDirectory: String
     /// Variables of the dashboard's environment it may see, beyond the basic ones.

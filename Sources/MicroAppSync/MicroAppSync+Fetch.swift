@@ -31,10 +31,11 @@ extension MicroAppSync {
         await synced(.chat)
     }
 
-    private func refreshRegistry() async {
+    /// Reloads the registry: at each connect, and when a live event says it changed.
+    func refreshRegistry() async {
         guard let client else { return }
         do {
-            let apps = try await client.get(APIPath.registryApps, as: Page<MicroAppInfo>.self).items
+            let apps = try await client.get(APIPath.registryApps + "?limit=200", as: Page<MicroAppInfo>.self).items
             try await cache.setRegistry(apps)
             publish([RegistryLoaded(apps: apps, origin: .server)])
         } catch {

@@ -3,6 +3,7 @@ import Foundation
 import HTTPClient
 import MicroAppAPI
 import MicroAppModel
+import MicroAppProtocol
 
 extension MicroAppSync {
     /// How long a complete cache is trusted to be kept current by resumed streams alone; after
@@ -45,8 +46,14 @@ extension MicroAppSync {
     }
 
     private func apply(_ event: LiveEvent) async {
-        guard let name = event.knownName else { return }
+        guard let name = event.knownName else {
+            publishForeign(event)
+            return
+        }
         switch name {
+        case .registryAppPublished, .registryAppWithdrawn, .registryAppHealth:
+            spawn { await $0.refreshRegistry() }
+            return
         case .streamReset:
             try? await cache.setLastEventID(event.id)
             spawn { await $0.refreshAll() }
@@ -80,8 +87,21 @@ extension MicroAppSync {
         case .calendarEventDeleted: return .eventDeleted(try decoder.decode(DeletedEntity.self, from: data).id)
         case .chatChannelCreated: return .channel(try decoder.decode(ChatChannel.self, from: data))
         case .chatMessagePosted: return .message(try decoder.decode(ChatMessage.self, from: data))
-        case .streamReset, .streamOpened: throw HTTPClientError.invalidRequest("the stream's own events carry no change")
+        case .streamReset, .streamOpened, .registryAppPublished, .registryAppWithdrawn, .registryAppHealth:
+            throw HTTPClientError.invalidRequest("the stream's own and the registry's events carry no change")
         }
+    }
+
+    /// An event of a remote micro-app (a webhook's): on the canvas bus as the app's own, for the
+    /// Event Log and every widget or micro-app that subscribes to it.
+    private func publishForeign(_ event: LiveEvent) {
+        guard let name = CanvasCore.EventName(rawValue: event.name),
+              let payload = try? JSONDecoder().decode(JSONValue.self, from: Data(event.data.utf8)) else {
+            logger.warning("live event not understood", metadata: ["event": "\(event.name.prefix(100))"])
+            return
+        }
+        let summary = event.data.count > 120 ? String(event.data.prefix(119)) + "…" : event.data
+        publish([AppEventPublished(eventName: name, app: String(name.source), payload: payload, summary: summary)])
     }
 
     /// The connection state an error leaves: offline when the server cannot be reached, failing

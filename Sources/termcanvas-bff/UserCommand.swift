@@ -26,11 +26,12 @@ struct UserCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Add a user; the password is asked for, or read from standard input when it is not a terminal.")
         @Argument var name: String
+        @Flag(help: "The user may publish and withdraw micro-apps in the registry.") var admin = false
         @OptionGroup var location: Location
 
         func run() async throws {
             let password = try PasswordInput.read(prompt: "Password for \(name): ")
-            try location.store().addUser(name: name, password: password)
+            try location.store().addUser(name: name, password: password, isAdmin: admin)
         }
     }
 
@@ -39,7 +40,7 @@ struct UserCommand: AsyncParsableCommand {
         @OptionGroup var location: Location
 
         func run() async throws {
-            for user in try location.store().users() { print(user.name) }
+            for user in try location.store().users() { print(user.name + (user.isAdmin ? "\tadmin" : "")) }
         }
     }
 

@@ -86,7 +86,7 @@ struct Dashboard: AsyncParsableCommand {
             link.sync.connect(afterQueuedCommands: {
                 do {
                     let target = if let remote { remote } else { try await connector.connectLocal().value }
-                    let client = link.client(for: target, logger: logger)
+                    let client = target.client(logger: logger)
                     backend.use(client)
                     return client
                 } catch {

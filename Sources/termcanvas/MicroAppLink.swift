@@ -57,10 +57,12 @@ struct MicroAppLink {
         }
         throw BFFAccessError.io(path: name.path, errno: EWOULDBLOCK)
     }
+}
 
-    /// A client of the server `target` reaches.
-    nonisolated func client(for target: BFFTarget, logger: Logger) -> HTTPClient {
-        switch target {
+extension BFFTarget {
+    /// A client of the server this target reaches.
+    func client(logger: Logger) -> HTTPClient {
+        switch self {
         case .local(let connection):
             HTTPClient(endpoint: .unixSocket(connection.socketPath), token: connection.token, logger: logger)
         case .remote(let credential):

@@ -5,11 +5,12 @@ import MicroAppModel
 
 extension WidgetCatalog {
     /// The catalog as a BFF's registry describes it: the micro-apps it hosts that this dashboard
-    /// has a widget for, with the registry's name, version and description, in the registry's
+    /// has a widget for, with the registry's name, version and description, in this catalog's
     /// order; then the widgets that need no server (the Event Log). Every kind stays mountable.
     func matching(registry apps: [MicroAppInfo]) -> WidgetCatalog {
-        let served = apps.compactMap { app in
-            descriptor(for: AppKind(app.id)).map { widget in
+        let byID = Dictionary(apps.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let served = all.compactMap { widget in
+            byID[widget.kind.rawValue].map { app in
                 WidgetDescriptor(kind: widget.kind, name: app.name, summary: app.description, version: app.version,
                                  commands: widget.commands, make: widget.make)
             }

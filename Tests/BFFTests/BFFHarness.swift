@@ -26,6 +26,12 @@ struct BFFHarness {
         for name in names { try store.addUser(name: name, password: "pw-\(name)") }
     }
 
+    /// Adds admins (who may publish micro-apps), as `addUsers` does users.
+    func addAdmins(_ names: String...) throws {
+        let store = try BFFStore.open(at: configuration().databaseURL, bcryptCost: 4)
+        for name in names { try store.addUser(name: name, password: "pw-\(name)", isAdmin: true) }
+    }
+
     /// Runs `body` against a freshly built server on this directory, over real HTTP on loopback.
     func withServer<Value: Sendable>(
         secret: String? = Self.secret,

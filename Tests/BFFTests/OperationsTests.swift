@@ -75,8 +75,8 @@ struct OperationsTests {
             let ann = try await client.token(for: "ann")
             #expect(try await client.send(.get, APIPath.registryApps).status == .unauthorized)
             let page = try await client.send(.get, APIPath.registryApps, token: ann).decode(Page<MicroAppInfo>.self)
-            #expect(page.items.map(\.id) == ["todo", "calendar", "chat"] && page.next == nil)
-            let chat = try #require(page.items.last)
+            #expect(page.items.map(\.id) == ["calendar", "chat", "todo"] && page.next == nil)
+            let chat = try #require(page.items.first { $0.id == "chat" })
             #expect(chat.basePath == "/api/chat" && chat.events == ["chat.channel.created", "chat.message.posted"])
             #expect(!chat.name.isEmpty && !chat.description.isEmpty && !chat.version.isEmpty)
         }

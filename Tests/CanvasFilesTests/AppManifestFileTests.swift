@@ -91,7 +91,7 @@ struct AppManifestFileTests {
          "apps/probe/app.yaml:14:11: limits.nice: unknown key; expected one of cpu, log, memory, openFiles, publishesPerSecond, startup, state"),
         (replacing(base, line: 15, with: "minSize: { width: 0 }"), "apps/probe/app.yaml:15:19: minSize.width: expected a whole number from 1 to 500, got '0'"),
         (base + ["sample: { every: 5s }"], "apps/probe/app.yaml:16:9: sample: an app has either protocol or sample, not both"),
-        (base + ["colour: red"], "apps/probe/app.yaml:16:1: colour: unknown key; expected one of backend, description, env, events, exec, id, limits, minSize, name, protocol, sample, state, version, workdir"),
+        (base + ["colour: red"], "apps/probe/app.yaml:16:1: colour: unknown key; expected one of backend, description, entry, env, events, exec, id, limits, minSize, name, protocol, sample, state, version, workdir"),
         (["a: &x 1", "b: *x"], "apps/probe/app.yaml:2:4: aliases (*name) are not allowed in this file; write the value out"),
     ])
     func mistakesSayWhereAndWhat(lines: [String], message: String) {

@@ -24,9 +24,14 @@ public struct LocalAccount: Sendable {
         return name
     }
 
-    /// Makes sure the user exists and publishes a token for it.
+    /// Makes sure the user exists, as the admin of their own server (they publish its micro-apps),
+    /// and publishes a token for it.
     func prepare(store: BFFStore, issuer: TokenIssuer) async throws {
-        let user = try store.user(named: userName) ?? store.addUser(name: userName, password: nil)
+        var user = try store.user(named: userName) ?? store.addUser(name: userName, password: nil, isAdmin: true)
+        if !user.isAdmin {
+            try store.setAdmin(name: userName, true)
+            user.isAdmin = true
+        }
         try publishToken(try await issuer.issue(for: user))
     }
 }

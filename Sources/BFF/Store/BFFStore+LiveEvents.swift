@@ -40,13 +40,19 @@ extension BFFStore {
     /// connected streams only once that transaction commits, and never if it rolls back.
     func record(_ name: EventName, owner: Int64?, data: some Encodable, in db: Database) throws {
         let json = String(decoding: try JSONEncoder().encode(data), as: UTF8.self)
-        var record = LiveEventRecord(id: nil, name: name.rawValue, ownerId: owner, data: json, createdAt: Date())
+        try record(name.rawValue, owner: owner, json: json, in: db)
+    }
+
+    /// Records an event by name with its data as JSON text: a webhook's, which the server passes on
+    /// as it came.
+    func record(_ name: String, owner: Int64?, json: String, in db: Database) throws {
+        var record = LiveEventRecord(id: nil, name: name, ownerId: owner, data: json, createdAt: Date())
         try record.insert(db)
         guard let id = record.id else { return }
         if id % 256 == 0 {
             try LiveEventRecord.filter(LiveEventRecord.Columns.id <= id - Self.retainedLiveEvents).deleteAll(db)
         }
-        if name.app == "todo", let owner {
+        if EventName(rawValue: name)?.app == "todo", let owner {
             let pages = todoPages
             db.afterNextTransaction(onCommit: { _ in pages.invalidate(owner: owner) })
         }

@@ -87,6 +87,55 @@ extension BFFStore {
             }
             try db.create(index: "idempotencyKey_createdAt", on: "idempotencyKey", columns: ["createdAt"])
         }
+        migrator.registerMigration("v4: registry, admins, app grants, webhooks") { db in
+            try db.alter(table: "user") { t in t.add(column: "isAdmin", .boolean).notNull().defaults(to: false) }
+            // One row per app ever published; `withdrawnAt` hides it without forgetting its versions,
+            // so a later publish must still be newer. The secrets are made at the first publish.
+            try db.create(table: "registryApp") { t in
+                t.primaryKey("id", .text)
+                t.column("kind", .text).notNull()
+                t.column("name", .text).notNull()
+                t.column("description", .text).notNull()
+                t.column("currentVersion", .text).notNull()
+                t.column("withdrawnAt", .datetime)
+                t.column("hookSecret", .text)
+                t.column("entrySecret", .text)
+            }
+            try db.create(table: "registryVersion") { t in
+                t.column("appId", .text).notNull().references("registryApp", onDelete: .cascade)
+                t.column("version", .text).notNull()
+                // The `RegistryManifest` as JSON; NULL for a built-in app.
+                t.column("manifest", .text)
+                t.column("entry", .text)
+                t.column("publishedAt", .text).notNull()
+                t.column("publishedBy", .text)
+                t.primaryKey(["appId", "version"])
+            }
+            // Which users let a remote app reach them: its proxied sessions and its webhooks' events.
+            try db.create(table: "appGrant") { t in
+                t.column("userId", .integer).notNull().references("user", onDelete: .cascade)
+                t.column("appId", .text).notNull().references("registryApp", onDelete: .cascade)
+                t.column("grantedAt", .datetime).notNull()
+                t.primaryKey(["userId", "appId"])
+            }
+            // The signatures of accepted webhooks while their timestamp is fresh: a replay is refused.
+            try db.create(table: "hookReceipt") { t in
+                t.column("appId", .text).notNull()
+                t.column("signature", .text).notNull()
+                t.column("receivedAt", .double).notNull()
+                t.primaryKey(["appId", "signature"])
+            }
+            // Webhook events accepted and not yet delivered to their users' live streams: kept until
+            // delivered, so a restart loses none.
+            try db.create(table: "hookDelivery") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("appId", .text).notNull()
+                t.column("event", .text).notNull()
+                t.column("data", .text).notNull()
+                t.column("attempts", .integer).notNull().defaults(to: 0)
+                t.column("receivedAt", .datetime).notNull()
+            }
+        }
         return migrator
     }
 }

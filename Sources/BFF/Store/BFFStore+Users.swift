@@ -6,6 +6,8 @@ import HummingbirdBcrypt
 public struct BFFUser: Sendable, Equatable {
     public let id: Int64
     public let name: String
+    /// May publish and withdraw micro-apps in the registry.
+    public var isAdmin = false
 
     /// The rule for user names: 1 to 64 letters, digits, '.', '_' or '-'.
     public static func isValidName(_ name: String) -> Bool {
@@ -15,10 +17,10 @@ public struct BFFUser: Sendable, Equatable {
 
 extension BFFStore {
     /// Adds a user with a bcrypt hash of `password`; with no password, an account that only a
-    /// token opens (the embedded server's local user).
+    /// token opens (the embedded server's local user). An admin may publish micro-apps.
     /// - Throws: `BFFStoreError.userExists` or `.invalidUserName`.
     @discardableResult
-    public func addUser(name: String, password: String?) throws -> BFFUser {
+    public func addUser(name: String, password: String?, isAdmin: Bool = false) throws -> BFFUser {
         guard BFFUser.isValidName(name) else {
             throw BFFStoreError.invalidUserName("1 to 64 letters, digits, '.', '_' or '-'")
         }
@@ -27,9 +29,9 @@ extension BFFStore {
             if try UserRecord.filter(UserRecord.Columns.name == name).fetchCount(db) > 0 {
                 throw BFFStoreError.userExists(name: name)
             }
-            var record = UserRecord(id: nil, name: name, passwordHash: hash, createdAt: Date())
+            var record = UserRecord(id: nil, name: name, passwordHash: hash, isAdmin: isAdmin, createdAt: Date())
             try record.insert(db)
-            return BFFUser(id: record.id!, name: name)
+            return BFFUser(id: record.id!, name: name, isAdmin: isAdmin)
         }
     }
 
@@ -41,7 +43,7 @@ extension BFFStore {
             _ = Bcrypt.hash(password, cost: bcryptCost)
             return nil
         }
-        return Bcrypt.verify(password, hash: record.passwordHash) ? BFFUser(id: id, name: record.name) : nil
+        return Bcrypt.verify(password, hash: record.passwordHash) ? record.user(id: id) : nil
     }
 
     /// The user with this id, or nil when there is none (e.g. deleted since a token was issued).
@@ -49,8 +51,8 @@ extension BFFStore {
         // Every authenticated request asks this: one cached statement, no query building, no
         // transaction around it (a single SELECT is atomic).
         try writer.unsafeRead { db in
-            try String.fetchOne(try db.cachedStatement(sql: "SELECT name FROM user WHERE id = ?"), arguments: [id])
-                .map { BFFUser(id: id, name: $0) }
+            try Row.fetchOne(try db.cachedStatement(sql: "SELECT name, isAdmin FROM user WHERE id = ?"), arguments: [id])
+                .map { BFFUser(id: id, name: $0["name"], isAdmin: $0["isAdmin"]) }
         }
     }
 
@@ -58,7 +60,7 @@ extension BFFStore {
     public func user(named name: String) throws -> BFFUser? {
         try writer.read { db in
             try UserRecord.filter(UserRecord.Columns.name == name).fetchOne(db).flatMap { record in
-                record.id.map { BFFUser(id: $0, name: record.name) }
+                record.id.map(record.user)
             }
         }
     }
@@ -67,8 +69,17 @@ extension BFFStore {
     public func users() throws -> [BFFUser] {
         try writer.read { db in
             try UserRecord.order(UserRecord.Columns.name).fetchAll(db).compactMap { record in
-                record.id.map { BFFUser(id: $0, name: record.name) }
+                record.id.map(record.user)
             }
+        }
+    }
+
+    /// Makes a user an admin or not; returns whether there is such a user.
+    @discardableResult
+    public func setAdmin(name: String, _ isAdmin: Bool) throws -> Bool {
+        try writer.write { db in
+            try db.execute(sql: "UPDATE user SET isAdmin = ? WHERE name = ?", arguments: [isAdmin, name])
+            return db.changesCount > 0
         }
     }
 

@@ -8,6 +8,7 @@ struct UserRecord: Codable, FetchableRecord, MutablePersistableRecord {
     var id: Int64?
     var name: String
     var passwordHash: String
+    var isAdmin: Bool
     var createdAt: Date
 
     /// The hash of an account without a password: no bcrypt hash looks like it, so no password
@@ -21,6 +22,8 @@ struct UserRecord: Codable, FetchableRecord, MutablePersistableRecord {
     mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID
     }
+
+    func user(id: Int64) -> BFFUser { BFFUser(id: id, name: name, isAdmin: isAdmin) }
 }
 
 /// A row of `todoItem`: one user's todo, `due` kept as `YYYY-MM-DD` text so ranges compare as strings.

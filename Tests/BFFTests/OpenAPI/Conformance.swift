@@ -10,14 +10,20 @@ struct Conformance {
     let client: any TestClientProtocol
     let checker: SchemaChecker
     let token: String
-    /// The id each collection's POST returned, for the paths below it.
-    private var createdIDs: [String: String] = [:]
+    /// The hook secret of the app the webhook route is tried on (`{app}`).
+    let hook: (app: String, secret: String)
+    /// The id each collection's POST returned, for the paths below it; given for collections
+    /// whose items are made otherwise (the registry's, by PUT).
+    private var createdIDs: [String: String]
     private(set) var checkedOperations = 0
 
-    init(client: any TestClientProtocol, checker: SchemaChecker, token: String) {
+    init(client: any TestClientProtocol, checker: SchemaChecker, token: String, knownIDs: [String: String] = [:],
+         hook: (app: String, secret: String)) {
         self.client = client
         self.checker = checker
         self.token = token
+        self.hook = hook
+        createdIDs = knownIDs
     }
 
     mutating func check(_ operation: OpenAPIConformanceTests.Operation) async throws {
@@ -50,8 +56,10 @@ struct Conformance {
         }
     }
 
-    /// The path with `{id}` filled from the POST to the collection above it (`general` for chat).
+    /// The path with `{id}` filled from the POST to the collection above it (`general` for chat),
+    /// and `{app}` with the hook's app.
     private func uri(for operation: OpenAPIConformanceTests.Operation) throws -> String {
+        if operation.isSignedHook { return operation.path.replacingOccurrences(of: "{app}", with: hook.app) }
         guard let range = operation.path.range(of: "{id}") else { return operation.path }
         let collection = String(operation.path[..<range.lowerBound].dropLast())
         let id = try #require(createdIDs[collection], "\(operation): nothing was created at \(collection) to address")
@@ -70,8 +78,17 @@ struct Conformance {
         operation.spec["requestBody"]?["content"]?["application/json"]?["example"]?.jsonText
     }
 
+    /// Sends the operation; a webhook is signed instead of carrying the token (unsigned without one).
     private func send(_ operation: OpenAPIConformanceTests.Operation, uri: String, token: String?, body: String?) async throws -> TestResponse {
-        try await client.send(HTTPRequest.Method(operation.method.uppercased())!, uri, token: token, rawBody: body)
+        let method = HTTPRequest.Method(operation.method.uppercased())!
+        guard operation.isSignedHook else { return try await client.send(method, uri, token: token, rawBody: body) }
+        var headers: HTTPFields = [.contentType: "application/json"]
+        if token != nil {
+            let timestamp = String(Int(Date().timeIntervalSince1970))
+            headers[HookSignature.timestampHeader] = timestamp
+            headers[HookSignature.header] = HookSignature.sign(Data((body ?? "").utf8), timestamp: timestamp, secret: hook.secret)
+        }
+        return try await client.execute(uri: uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })
     }
 
     /// The status is the one expected and documented, and the body has the documented shape.

@@ -1,0 +1,51 @@
+import Foundation
+import Hummingbird
+import MicroAppAPI
+
+/// `POST /api/hooks/{app}`: an outside system (a CI, a monitoring system) sends a remote app's
+/// event, signed with the app's hook secret (`HookSignature`), instead of a bearer token. The event
+/// must be one the app's manifest publishes. It is stored at once and then delivered to the live
+/// streams of every user the app is granted to (`HookDeliverer`).
+struct HookController {
+    let store: BFFStore
+    let deliverer: HookDeliverer
+
+    func addRoutes(to router: Router<BFFRequestContext>) {
+        router.post("api/hooks/{app}", use: receive)
+    }
+
+    @Sendable func receive(_ request: Request, context: BFFRequestContext) async throws -> Response {
+        guard let id = context.parameters.get("app"), RegistryValidation.isAppID(id),
+              let app = try store.registryApp(id), let secrets = app.secrets, let manifest = app.manifest else {
+            throw APIFailure.notFound
+        }
+        let body = try await request.body.collect(upTo: context.maxUploadSize)
+        let bytes = Data(buffer: body)
+        let signature = request.headers[HookSignature.header]
+        if let problem = HookSignature.problem(with: bytes, signature: signature,
+                                               timestamp: request.headers[HookSignature.timestampHeader],
+                                               secret: secrets.hook, now: Date()) {
+            throw APIFailure(status: .unauthorized, body: APIError(error: problem, field: nil))
+        }
+        let (event, data) = try Self.parse(bytes, publishes: manifest.events.publishes)
+        guard let signature, let queued = try store.acceptHook(app: app.id, signature: signature, event: event, data: data) else {
+            throw APIFailure(status: .unauthorized, body: APIError(error: "this signature was used before: a replay", field: nil))
+        }
+        deliverer.wake()
+        return try .json(HookAccepted(id: queued), status: .accepted)
+    }
+
+    /// `{"event": NAME, "data": ANY}`: the name, and the data as JSON text (`{}` without).
+    static func parse(_ body: Data, publishes: [String]) throws -> (String, String) {
+        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {
+            throw APIFailure.badRequest("body must be a JSON object", field: nil)
+        }
+        guard let event = object["event"] as? String else { throw APIFailure.badRequest("is required, a string", field: "event") }
+        guard publishes.contains(event) else {
+            throw APIFailure.badRequest("must be an event the app's manifest publishes (\(publishes.joined(separator: ", ")))", field: "event")
+        }
+        let data = object["data"] ?? [String: Any]()
+        let json = try JSONSerialization.data(withJSONObject: data, options: [.fragmentsAllowed, .withoutEscapingSlashes])
+        return (event, String(decoding: json, as: UTF8.self))
+    }
+}

@@ -1,0 +1,112 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import MicroAppAPI
+import NIOCore
+import ServiceLifecycle
+import Synchronization
+
+/// Knows each remote micro-app's health: checks `GET ENTRY/health` of every one on a period, and
+/// one at once when asked (a publish, `POST …/health`, a proxied call that found it unreachable).
+/// A change is recorded as the live event `registry.app.health`, which every dashboard hears.
+///
+/// An entry answers `200` with `{"status": "up"}` or `{"status": "degraded", "reason": "…"}` (any
+/// other 2xx is up); anything else, or nothing within `timeout`, is down.
+final class AppHealthMonitor: Service, Sendable {
+    private let store: BFFStore
+    private let client: HTTPClient
+    private let interval: Duration
+    private let logger: Logger
+    private let board = Mutex<[String: AppHealth]>([:])
+    static let timeout = TimeAmount.seconds(3)
+    /// Reasons longer than this are cut: they end up in pane titles.
+    static let maximumReason = 120
+
+    init(store: BFFStore, client: HTTPClient, interval: Duration, logger: Logger) {
+        self.store = store
+        self.client = client
+        self.interval = interval
+        self.logger = logger
+    }
+
+    /// The app's last known health; nil when never checked.
+    func health(of id: String) -> AppHealth? { board.withLock { $0[id] } }
+
+    /// Forgets a withdrawn app.
+    func forget(_ id: String) { _ = board.withLock { $0.removeValue(forKey: id) } }
+
+    func run() async throws {
+        try? await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                await self.checkAll()
+                try await Task.sleep(for: self.interval)
+            }
+        }
+    }
+
+    func checkAll() async {
+        guard let entries = try? store.remoteEntries() else { return }
+        await withTaskGroup(of: Void.self) { group in
+            for (id, entry) in entries { group.addTask { _ = await self.check(id, entry: entry) } }
+        }
+    }
+
+    /// Checks one app now and records what changed.
+    @discardableResult
+    func check(_ id: String, entry: URL) async -> AppHealth {
+        let observed = await observe(entry)
+        let now = BFFStore.timestamp(Date())
+        let (health, changed) = board.withLock { board -> (AppHealth, Bool) in
+            let previous = board[id]
+            var health = observed
+            health.since = previous?.state == observed.state ? previous?.since : now
+            board[id] = health
+            return (health, previous?.state != health.state || previous?.reason != health.reason)
+        }
+        if changed {
+            logger.info("micro-app health", metadata: ["app": "\(id)", "state": "\(health.state.rawValue)"])
+            do {
+                try store.recordHealth(AppHealthChange(id: id, health: health))
+            } catch {
+                logger.error("could not record a health change", metadata: ["app": "\(id)", "error": "\(error)"])
+            }
+        }
+        return health
+    }
+
+    private func observe(_ entry: URL) async -> AppHealth {
+        var request = HTTPClientRequest(url: entry.appendingPathComponent("health").absoluteString)
+        request.method = .GET
+        do {
+            let response = try await client.execute(request, timeout: Self.timeout)
+            let body = try await response.body.collect(upTo: 4096)
+            guard (200..<300).contains(response.status.code) else {
+                return AppHealth(state: .down, reason: "health answered \(response.status.code)")
+            }
+            let answer = try? JSONDecoder().decode(EntryHealth.self, from: Data(buffer: body))
+            guard answer?.status == "degraded" else { return AppHealth(state: .up) }
+            return AppHealth(state: .degraded, reason: Self.clean(answer?.reason ?? "no reason given"))
+        } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout {
+            return AppHealth(state: .down, reason: "no answer within \(Self.timeout.nanoseconds / 1_000_000_000) s")
+        } catch {
+            return AppHealth(state: .down, reason: "unreachable")
+        }
+    }
+
+    /// One line of at most `maximumReason` characters without control characters.
+    static func clean(_ reason: String) -> String {
+        String(String(reason.unicodeScalars.filter { $0.properties.generalCategory != .control }).prefix(maximumReason))
+    }
+
+    private struct EntryHealth: Decodable {
+        let status: String?
+        let reason: String?
+    }
+}
+
+extension BFFStore {
+    /// Records a health change for every dashboard's live stream.
+    func recordHealth(_ change: AppHealthChange) throws {
+        try writer.write { db in try record(.registryAppHealth, owner: nil, data: change, in: db) }
+    }
+}

@@ -1,0 +1,220 @@
+import Foundation
+import GRDB
+import MicroAppAPI
+
+/// An app as the registry keeps it: every version, the current one's manifest and entry, and
+/// (for a remote app) its secrets.
+struct RegistryEntry: Sendable, Equatable {
+    let id: String
+    let kind: RegistryAppKind
+    let name: String
+    let description: String
+    let current: SemanticVersion
+    /// The current version's; nil for a built-in app.
+    let manifest: RegistryManifest?
+    let entry: URL?
+    let versions: [PublishedVersion]
+    let secrets: AppSecrets?
+}
+
+/// What a publish did.
+enum PublishOutcome: Equatable, Sendable {
+    /// Published; `created` says it was the app's first version, whose secrets were just made.
+    case published(RegistryEntry, created: Bool)
+    /// A version as new or newer is already published (or was, before a withdrawal).
+    case notNewer(current: SemanticVersion)
+    /// The id is a built-in app's.
+    case builtIn
+}
+
+extension BFFStore {
+    /// Makes the registry list the built-in apps this server hosts, at the server's version, and
+    /// no others: one it no longer hosts (`--apps`) is withdrawn, one it hosts again comes back.
+    func registerBuiltIns(_ apps: Set<MicroApp>) throws {
+        let version = MicroApp.version
+        let now = Self.timestamp(Date())
+        try writer.write { db in
+            for app in MicroApp.allCases {
+                let info = app.info
+                let hosted = apps.contains(app)
+                try db.execute(sql: """
+                    INSERT INTO registryApp (id, kind, name, description, currentVersion, withdrawnAt)
+                    VALUES (?, 'builtin', ?, ?, ?, ?)
+                    ON CONFLICT(id) DO UPDATE SET name = excluded.name, description = excluded.description,
+                        currentVersion = excluded.currentVersion, withdrawnAt = excluded.withdrawnAt
+                    """, arguments: [info.id, info.name, info.description, version, hosted ? nil : Date()])
+                try db.execute(sql: """
+                    INSERT OR IGNORE INTO registryVersion (appId, version, manifest, entry, publishedAt, publishedBy)
+                    VALUES (?, ?, NULL, NULL, ?, NULL)
+                    """, arguments: [info.id, version, now])
+            }
+        }
+    }
+
+    /// One page of the apps not withdrawn, by id after `cursor`, whose id, name or description
+    /// contains `text` (ignoring case), of `kind` if given; and whether more follow.
+    func registryApps(matching text: String?, kind: RegistryAppKind?, after cursor: String?, limit: Int) throws
+        -> (items: [RegistryEntry], more: Bool) {
+        try writer.read { db in
+            var conditions = ["withdrawnAt IS NULL"]
+            var arguments: StatementArguments = []
+            if let text, !text.isEmpty {
+                conditions.append("(id LIKE ? ESCAPE '\\' OR name LIKE ? ESCAPE '\\' OR description LIKE ? ESCAPE '\\')")
+                let pattern = "%" + Self.escapeLike(text) + "%"
+                arguments += [pattern, pattern, pattern]
+            }
+            if let kind {
+                conditions.append("kind = ?")
+                arguments += [kind.rawValue]
+            }
+            if let cursor {
+                conditions.append("id > ?")
+                arguments += [cursor]
+            }
+            let ids = try String.fetchAll(db, sql: "SELECT id FROM registryApp WHERE \(conditions.joined(separator: " AND ")) ORDER BY id LIMIT ?",
+                                          arguments: arguments + [limit + 1])
+            let items = try ids.prefix(limit).compactMap { try Self.registryEntry($0, in: db) }
+            return (items, ids.count > limit)
+        }
+    }
+
+    /// The app, withdrawn or not (nil when never published).
+    func registryApp(_ id: String, includingWithdrawn: Bool = false) throws -> RegistryEntry? {
+        try writer.read { db in
+            guard let withdrawn = try Row.fetchOne(db, sql: "SELECT withdrawnAt FROM registryApp WHERE id = ?", arguments: [id]) else {
+                return nil
+            }
+            if !includingWithdrawn, (withdrawn["withdrawnAt"] as Date?) != nil { return nil }
+            return try Self.registryEntry(id, in: db)
+        }
+    }
+
+    /// The entries of every remote app not withdrawn, for the health checks.
+    func remoteEntries() throws -> [(id: String, entry: URL)] {
+        try writer.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT a.id, v.entry FROM registryApp a JOIN registryVersion v ON v.appId = a.id AND v.version = a.currentVersion
+                WHERE a.kind = 'remote' AND a.withdrawnAt IS NULL ORDER BY a.id
+                """).compactMap { row in (row["entry"] as String?).flatMap(URL.init(string:)).map { (row["id"], $0) } }
+        }
+    }
+
+    /// Publishes `manifest` at `entry` as the app's new current version, by `user`; the first
+    /// publish makes its secrets. A withdrawn app comes back.
+    func publish(_ manifest: RegistryManifest, version: SemanticVersion, entry: URL, by user: BFFUser,
+                 makeSecret: () -> String) throws -> PublishOutcome {
+        try writer.write { db in
+            let existing = try Row.fetchOne(db, sql: "SELECT kind FROM registryApp WHERE id = ?", arguments: [manifest.id])
+            if let existing, existing["kind"] as String == RegistryAppKind.builtin.rawValue { return .builtIn }
+            let published = try String.fetchAll(db, sql: "SELECT version FROM registryVersion WHERE appId = ?", arguments: [manifest.id])
+                .compactMap(SemanticVersion.init)
+            if let newest = published.max(), version <= newest { return .notNewer(current: newest) }
+            let json = String(decoding: try JSONEncoder().encode(manifest), as: UTF8.self)
+            if existing == nil {
+                try db.execute(sql: """
+                    INSERT INTO registryApp (id, kind, name, description, currentVersion, withdrawnAt, hookSecret, entrySecret)
+                    VALUES (?, 'remote', ?, ?, ?, NULL, ?, ?)
+                    """, arguments: [manifest.id, manifest.name, manifest.description, version.description, makeSecret(), makeSecret()])
+            } else {
+                try db.execute(sql: """
+                    UPDATE registryApp SET name = ?, description = ?, currentVersion = ?, withdrawnAt = NULL WHERE id = ?
+                    """, arguments: [manifest.name, manifest.description, version.description, manifest.id])
+            }
+            try db.execute(sql: """
+                INSERT INTO registryVersion (appId, version, manifest, entry, publishedAt, publishedBy) VALUES (?, ?, ?, ?, ?, ?)
+                """, arguments: [manifest.id, version.description, json, entry.absoluteString, Self.timestamp(Date()), user.name])
+            guard let entry = try Self.registryEntry(manifest.id, in: db) else { throw BFFStoreError.newerVersion }
+            try record(.registryAppPublished, owner: nil, data: entry.info(health: nil), in: db)
+            return .published(entry, created: existing == nil)
+        }
+    }
+
+    /// Withdraws a remote app: it is no longer listed or mounted, its versions are kept. Nil when
+    /// there is no such app (or it is withdrawn already); `.builtIn` for a built-in one.
+    func withdraw(_ id: String) throws -> PublishOutcome? {
+        try writer.write { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT kind FROM registryApp WHERE id = ? AND withdrawnAt IS NULL",
+                                             arguments: [id]) else { return nil }
+            if row["kind"] as String == RegistryAppKind.builtin.rawValue { return .builtIn }
+            try db.execute(sql: "UPDATE registryApp SET withdrawnAt = ? WHERE id = ?", arguments: [Date(), id])
+            try db.execute(sql: "DELETE FROM hookDelivery WHERE appId = ?", arguments: [id])
+            try record(.registryAppWithdrawn, owner: nil, data: DeletedApp(id: id), in: db)
+            guard let entry = try Self.registryEntry(id, in: db) else { return nil }
+            return .published(entry, created: false)
+        }
+    }
+
+    /// Lets `app` reach `user` (its sessions, its webhooks' events); false when there is no such app.
+    func grant(_ app: String, to user: Int64) throws -> Bool {
+        try writer.write { db in
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM registryApp WHERE id = ? AND kind = 'remote' AND withdrawnAt IS NULL",
+                                    arguments: [app]) != nil else { return false }
+            try db.execute(sql: "INSERT OR IGNORE INTO appGrant (userId, appId, grantedAt) VALUES (?, ?, ?)",
+                           arguments: [user, app, Date()])
+            return true
+        }
+    }
+
+    /// Takes the grant back; false when there was none.
+    func revoke(_ app: String, from user: Int64) throws -> Bool {
+        try writer.write { db in
+            try db.execute(sql: "DELETE FROM appGrant WHERE userId = ? AND appId = ?", arguments: [user, app])
+            return db.changesCount > 0
+        }
+    }
+
+    func isGranted(_ app: String, to user: Int64) throws -> Bool {
+        try writer.read { db in
+            try Bool.fetchOne(db, sql: "SELECT 1 FROM appGrant WHERE userId = ? AND appId = ?", arguments: [user, app]) != nil
+        }
+    }
+
+    static func timestamp(_ date: Date) -> String { date.formatted(.iso8601) }
+
+    private static func escapeLike(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
+    }
+
+    private static func registryEntry(_ id: String, in db: Database) throws -> RegistryEntry? {
+        guard let app = try Row.fetchOne(db, sql: "SELECT * FROM registryApp WHERE id = ?", arguments: [id]),
+              let kind = RegistryAppKind(rawValue: app["kind"]),
+              let current = SemanticVersion(app["currentVersion"]) else { return nil }
+        let versions = try Row.fetchAll(db, sql: "SELECT * FROM registryVersion WHERE appId = ?", arguments: [id])
+        let sorted = versions.compactMap { row -> (SemanticVersion, Row)? in SemanticVersion(row["version"]).map { ($0, row) } }
+            .sorted { $0.0 > $1.0 }
+        let currentRow = sorted.first { $0.0 == current }?.1
+        let manifest = try (currentRow?["manifest"] as String?).map { try JSONDecoder().decode(RegistryManifest.self, from: Data($0.utf8)) }
+        let secrets: AppSecrets? = if let hook = app["hookSecret"] as String?, let entry = app["entrySecret"] as String? {
+            AppSecrets(hook: hook, entry: entry)
+        } else {
+            nil
+        }
+        return RegistryEntry(
+            id: id, kind: kind, name: app["name"], description: app["description"], current: current, manifest: manifest,
+            entry: (currentRow?["entry"] as String?).flatMap(URL.init(string:)),
+            versions: sorted.map { PublishedVersion(version: $0.0.description, publishedAt: $0.1["publishedAt"], publishedBy: $0.1["publishedBy"]) },
+            secrets: secrets)
+    }
+}
+
+extension RegistryEntry {
+    /// The app as the registry lists it, with its health (nil: not checked, or built in).
+    func info(health: AppHealth?) -> MicroAppInfo {
+        switch kind {
+        case .builtin:
+            var info = MicroApp(rawValue: id)?.info ?? MicroAppInfo(id: id, name: name, version: current.description,
+                                                                     description: description, basePath: "/api/\(id)", events: [])
+            info.health = .up
+            return info
+        case .remote:
+            return MicroAppInfo(id: id, name: name, version: current.description, description: description,
+                                basePath: APIPath.appProxy(id), events: manifest?.events.publishes ?? [], kind: .remote,
+                                health: health ?? AppHealth(state: .unknown), manifest: manifest)
+        }
+    }
+}
+
+/// `{"id": "deploys"}`: the data of `registry.app.withdrawn`.
+struct DeletedApp: Codable, Sendable {
+    let id: String
+}

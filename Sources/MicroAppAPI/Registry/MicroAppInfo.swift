@@ -1,0 +1,146 @@
+/// One micro-app in the registry (`GET /api/registry/apps`): what the dashboard's widget catalog
+/// shows, its current version's manifest, its health, and where a built-in app's API lives.
+public struct MicroAppInfo: Codable, Sendable, Equatable {
+    /// The app's id, also its widget kind: `todo`, `calendar`, `chat`, `deploys`.
+    public var id: String
+    public var name: String
+    /// The current (newest published) version.
+    public var version: String
+    public var description: String
+    /// The prefix of the app's routes: `/api/todo` for a built-in app, `/api/apps/ID` (the proxy
+    /// of its entry) for a remote one.
+    public var basePath: String
+    /// The live events it publishes.
+    public var events: [String]
+    /// Nil from a server older than the registry: a built-in app.
+    public var kind: RegistryAppKind?
+    /// Nil from a server older than the registry: never checked.
+    public var health: AppHealth?
+    /// The current version's manifest; nil for built-in apps, which the dashboard knows.
+    public var manifest: RegistryManifest?
+
+    public init(id: String, name: String, version: String, description: String, basePath: String, events: [String],
+                kind: RegistryAppKind = .builtin, health: AppHealth? = nil, manifest: RegistryManifest? = nil) {
+        self.id = id
+        self.name = name
+        self.version = version
+        self.description = description
+        self.basePath = basePath
+        self.events = events
+        self.kind = kind
+        self.health = health
+        self.manifest = manifest
+    }
+}
+
+/// Where an app runs: inside the server (todo, calendar, chat) or at an entry the server proxies.
+public enum RegistryAppKind: String, Codable, Sendable, CaseIterable {
+    case builtin
+    case remote
+}
+
+/// A remote app's health as the server last saw it (`GET ENTRY/health`, on a period and on demand).
+public struct AppHealth: Codable, Sendable, Equatable {
+    public enum State: String, Codable, Sendable {
+        /// Not checked yet.
+        case unknown
+        case up
+        /// It answers, but says something is wrong (`reason`).
+        case degraded
+        /// No answer, or an error; since `since`.
+        case down
+    }
+
+    public var state: State
+    /// Why it is degraded or down.
+    public var reason: String?
+    /// When it entered this state, ISO 8601 UTC.
+    public var since: String?
+
+    public init(state: State, reason: String? = nil, since: String? = nil) {
+        self.state = state
+        self.reason = reason
+        self.since = since
+    }
+
+    /// A built-in app runs in the server itself.
+    public static let up = AppHealth(state: .up)
+}
+
+/// `GET /api/registry/apps/{id}`: the app, every version published, and (for admins) its entry.
+public struct MicroAppDetail: Codable, Sendable, Equatable {
+    public var app: MicroAppInfo
+    /// Newest first.
+    public var versions: [PublishedVersion]
+    /// The remote app's entry URL; only admins see it.
+    public var entry: String?
+    /// Only in the answer to the publish that created the app: its secrets, shown once.
+    public var secrets: AppSecrets?
+
+    public init(app: MicroAppInfo, versions: [PublishedVersion], entry: String? = nil, secrets: AppSecrets? = nil) {
+        self.app = app
+        self.versions = versions
+        self.entry = entry
+        self.secrets = secrets
+    }
+}
+
+/// One version of an app in the registry.
+public struct PublishedVersion: Codable, Sendable, Equatable {
+    public var version: String
+    /// ISO 8601 UTC.
+    public var publishedAt: String
+    /// The admin who published it; nil for a built-in app.
+    public var publishedBy: String?
+
+    public init(version: String, publishedAt: String, publishedBy: String?) {
+        self.version = version
+        self.publishedAt = publishedAt
+        self.publishedBy = publishedBy
+    }
+}
+
+/// A remote app's secrets, made when it is first published.
+public struct AppSecrets: Codable, Sendable, Equatable {
+    /// Signs webhooks (`X-Signature` of `POST /api/hooks/{app}`).
+    public var hook: String
+    /// Signs the identity header the server sends its entry (`X-TermCanvas-Signature`).
+    public var entry: String
+
+    public init(hook: String, entry: String) {
+        self.hook = hook
+        self.entry = entry
+    }
+}
+
+/// `PUT /api/registry/apps/{id}`: publish a version.
+public struct PublishRequest: Codable, Sendable, Equatable {
+    public var manifest: RegistryManifest
+    /// The remote app's entry: an `http` or `https` URL speaking the micro-app protocol over HTTP.
+    public var entry: String
+
+    public init(manifest: RegistryManifest, entry: String) {
+        self.manifest = manifest
+        self.entry = entry
+    }
+}
+
+/// The data of `registry.app.health`.
+public struct AppHealthChange: Codable, Sendable, Equatable {
+    public var id: String
+    public var health: AppHealth
+
+    public init(id: String, health: AppHealth) {
+        self.id = id
+        self.health = health
+    }
+}
+
+/// The answer to an accepted webhook (202): its place in the delivery queue.
+public struct HookAccepted: Codable, Sendable, Equatable {
+    public var id: Int64
+
+    public init(id: Int64) {
+        self.id = id
+    }
+}

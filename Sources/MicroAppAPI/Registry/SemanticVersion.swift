@@ -1,0 +1,101 @@
+/// A semantic version, `MAJOR.MINOR.PATCH` with an optional `-prerelease` and `+build`, ordered
+/// by the rules of semver.org: build metadata does not count, a pre-release comes before its
+/// release, pre-release identifiers compare numerically when both are numbers.
+public struct SemanticVersion: Sendable, Hashable, Comparable, LosslessStringConvertible, Codable {
+    public let major: Int
+    public let minor: Int
+    public let patch: Int
+    public let prerelease: [String]
+    public let build: String?
+
+    /// Parses `1.2.3`, `1.2.3-rc.1`, `1.2.3+abc`; nil for anything else (at most 64 characters).
+    public init?(_ text: String) {
+        guard text.count <= 64, text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || ".-+".contains($0)) }) else {
+            return nil
+        }
+        var rest = Substring(text)
+        var build: String?
+        if let plus = rest.firstIndex(of: "+") {
+            build = String(rest[rest.index(after: plus)...])
+            rest = rest[..<plus]
+            guard let build, Self.isValidIdentifiers(build, numericMayLeadWithZero: true) else { return nil }
+        }
+        var prerelease: [String] = []
+        if let dash = rest.firstIndex(of: "-") {
+            let text = String(rest[rest.index(after: dash)...])
+            guard Self.isValidIdentifiers(text, numericMayLeadWithZero: false) else { return nil }
+            prerelease = text.split(separator: ".").map(String.init)
+            rest = rest[..<dash]
+        }
+        let core = rest.split(separator: ".", omittingEmptySubsequences: false)
+        guard core.count == 3, core.allSatisfy(Self.isNumber) else { return nil }
+        guard let major = Int(core[0]), let minor = Int(core[1]), let patch = Int(core[2]) else { return nil }
+        self.major = major
+        self.minor = minor
+        self.patch = patch
+        self.prerelease = prerelease
+        self.build = build
+    }
+
+    public var description: String {
+        "\(major).\(minor).\(patch)" + (prerelease.isEmpty ? "" : "-" + prerelease.joined(separator: ".")) + (build.map { "+\($0)" } ?? "")
+    }
+
+    public static func < (lhs: SemanticVersion, rhs: SemanticVersion) -> Bool {
+        if (lhs.major, lhs.minor, lhs.patch) != (rhs.major, rhs.minor, rhs.patch) {
+            return (lhs.major, lhs.minor, lhs.patch) < (rhs.major, rhs.minor, rhs.patch)
+        }
+        switch (lhs.prerelease.isEmpty, rhs.prerelease.isEmpty) {
+        case (true, _): return false
+        case (false, true): return true
+        case (false, false): break
+        }
+        for (left, right) in zip(lhs.prerelease, rhs.prerelease) where left != right {
+            switch (Int(left), Int(right)) {
+            case let (l?, r?): return l < r
+            case (.some, nil): return true
+            case (nil, .some): return false
+            case (nil, nil): return left < right
+            }
+        }
+        return lhs.prerelease.count < rhs.prerelease.count
+    }
+
+    /// Equal precedence: versions that differ only in build metadata are the same version.
+    public static func == (lhs: SemanticVersion, rhs: SemanticVersion) -> Bool {
+        (lhs.major, lhs.minor, lhs.patch) == (rhs.major, rhs.minor, rhs.patch) && lhs.prerelease == rhs.prerelease
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(major)
+        hasher.combine(minor)
+        hasher.combine(patch)
+        hasher.combine(prerelease)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let version = SemanticVersion(text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                                                    debugDescription: "expected a version such as 1.2.3, got '\(text.prefix(64))'"))
+        }
+        self = version
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+
+    private static func isNumber(_ part: Substring) -> Bool {
+        !part.isEmpty && part.allSatisfy(\.isNumber) && (part == "0" || part.first != "0") && part.count <= 9
+    }
+
+    private static func isValidIdentifiers(_ text: String, numericMayLeadWithZero: Bool) -> Bool {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.allSatisfy { part in
+            guard !part.isEmpty, part.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) else { return false }
+            return numericMayLeadWithZero || !part.allSatisfy(\.isNumber) || isNumber(part)
+        }
+    }
+}

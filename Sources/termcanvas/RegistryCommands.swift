@@ -1,0 +1,109 @@
+import ArgumentParser
+import BFFAccess
+import CanvasFiles
+import CommandSupport
+import Foundation
+import HTTPClient
+import Logging
+import MicroAppAPI
+import MicroAppModel
+
+/// `--bff URL`, or this user's local server (started if none runs): the server whose registry
+/// the `apps publish` and `apps search` commands use.
+struct RegistryServer: ParsableArguments {
+    @Option(help: ArgumentHelp("The server (after `termcanvas login`); without it, this user's local server.", valueName: "URL"))
+    var bff: String?
+
+    /// A client of the server, logging to the dashboard's log file.
+    func client() async throws -> HTTPClient {
+        let paths = AppsCommand.paths
+        let logger = LogSetup.bootstrapFile(at: paths.logFile, label: "termcanvas.apps")
+        let connector = BFFConnector(paths: paths, environment: ProcessInfo.processInfo.environment, logger: logger)
+        let target = if let remote = try connector.remoteTarget(bff) { remote } else { try await connector.connectLocal().value }
+        return target.client(logger: logger)
+    }
+
+    /// What went wrong, for a person: the server's own reason when it gave one.
+    static func explain(_ error: HTTPClientError, doing what: String) -> AppsError {
+        switch error {
+        case .status(let code, _, let apiError?):
+            AppsError(TerminalText.safe("the server refused to \(what): \(apiError.error)\(apiError.field.map { " (\($0))" } ?? "") [\(code)]"))
+        default:
+            AppsError(TerminalText.safe("could not \(what): \(error)"))
+        }
+    }
+}
+
+extension AppsCommand {
+    struct Publish: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Publish a remote micro-app (an app.yaml with entry:) to a server's registry; admins only.",
+            discussion: """
+                The version must be newer than every version published before. The first publish prints the \
+                app's two secrets, once: the hook secret signs its webhooks (POST /api/hooks/ID), the entry \
+                secret lets its entry check the X-TermCanvas-Signature of the server's calls.
+                """)
+
+        @Argument(help: "The app's app.yaml, or its folder.") var manifest: String
+        @Option(help: ArgumentHelp("The entry URL, instead of the manifest's entry:.", valueName: "URL")) var entry: String?
+        @OptionGroup var server: RegistryServer
+
+        func run() async throws {
+            var file = URL(fileURLWithPath: manifest).standardizedFileURL
+            if (try? file.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true {
+                file.appendPathComponent(AppFolders.manifestName)
+            }
+            let text: String
+            do {
+                text = try String(contentsOf: file, encoding: .utf8)
+            } catch {
+                throw AppsError(TerminalText.safe("cannot read \(file.path): \(error.localizedDescription)"))
+            }
+            let parsed = try AppManifestFile.parse(text, file: file.path)
+            guard let entry = entry ?? parsed.entry?.absoluteString else {
+                throw AppsError(TerminalText.safe("\(file.path): a remote app needs entry: (or --entry URL)"))
+            }
+            let client = try await server.client()
+            let detail: MicroAppDetail
+            do {
+                detail = try await client.put(APIPath.registryApp(parsed.id),
+                                              body: PublishRequest(manifest: RegistryManifest(parsed), entry: entry))
+            } catch {
+                throw RegistryServer.explain(error, doing: "publish \(parsed.id) \(parsed.version)")
+            }
+            print(TerminalText.safe("published \(detail.app.id) \(detail.app.version)"))
+            if let secrets = detail.secrets {
+                print("hook secret (signs webhooks; shown once):  \(secrets.hook)")
+                print("entry secret (your entry checks X-TermCanvas-Signature with it; shown once):  \(secrets.entry)")
+            }
+        }
+    }
+
+    struct Search: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Find micro-apps in a server's registry by id, name or description: id, version, kind, health, name.")
+
+        @Argument(help: "Text to find; every app without it.") var text: String = ""
+        @Option(help: "Only apps of this kind: builtin or remote.") var kind: RegistryAppKind?
+        @OptionGroup var server: RegistryServer
+
+        func run() async throws {
+            let client = try await server.client()
+            var query = [(name: "q", value: text), (name: "limit", value: "200")]
+            if let kind { query.append((name: "kind", value: kind.rawValue)) }
+            let page: Page<MicroAppInfo>
+            do {
+                page = try await client.get(APIPath.registryApps, query: query)
+            } catch {
+                throw RegistryServer.explain(error, doing: "search the registry")
+            }
+            for app in page.items {
+                let health = app.health?.label() ?? "unknown"
+                let fields = [app.id, app.version, (app.kind ?? .builtin).rawValue, health, app.name, app.description]
+                print(fields.map(TerminalText.safe).joined(separator: "\t"))
+            }
+        }
+    }
+}
+
+extension RegistryAppKind: ExpressibleByArgument {}

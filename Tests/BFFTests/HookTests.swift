@@ -1,0 +1,134 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import MicroAppAPI
+import Testing
+@testable import BFF
+
+@Suite("BFF webhooks (/api/hooks/{app})")
+struct HookTests {
+    /// Publishes `deploys` as root, grants it to ann (not bob); returns the hook secret.
+    static func prepare(_ client: some TestClientProtocol) async throws -> String {
+        let root = try await client.token(for: "root")
+        let published = try await RegistryTests.publish(client, token: root, RegistryTests.manifest(version: "1.0.0"))
+        let secret = try #require(try published.decode(MicroAppDetail.self).secrets?.hook)
+        let ann = try await client.token(for: "ann")
+        #expect(try await client.send(.put, APIPath.registryGrant("deploys"), token: ann).status == .noContent)
+        return secret
+    }
+
+    static func send(_ client: some TestClientProtocol, _ body: String, secret: String?, timestamp: Date = Date(),
+                     signature: String? = nil) async throws -> TestResponse {
+        var headers: HTTPFields = [.contentType: "application/json"]
+        let stamp = String(Int(timestamp.timeIntervalSince1970))
+        headers[HookSignature.timestampHeader] = stamp
+        if let secret { headers[HookSignature.header] = signature ?? HookSignature.sign(Data(body.utf8), timestamp: stamp, secret: secret) }
+        return try await client.execute(uri: APIPath.hook("deploys"), method: .post, headers: headers, body: ByteBuffer(string: body))
+    }
+
+    static let event = #"{"event": "deploys.build.finished", "data": {"build": 412, "status": "passed"}}"#
+
+    @Test("a signed webhook reaches the live streams of the users who granted the app, and no one else's")
+    func delivered() async throws {
+        let harness = try BFFHarness()
+        defer { harness.remove() }
+        try harness.addAdmins("root")
+        try harness.addUsers("ann", "bob")
+        try await harness.withServer { client in
+            let secret = try await Self.prepare(client)
+            let port = try #require(client.port)
+            let ann = try SSEReader(port: port, token: try await client.token(for: "ann"))
+            let bob = try SSEReader(port: port, token: try await client.token(for: "bob"))
+            _ = try await ann.readHead()
+            _ = try await bob.readHead()
+            _ = try await ann.next()  // bff.stream.opened
+            _ = try await bob.next()
+            let accepted = try await Self.send(client, Self.event, secret: secret)
+            #expect(accepted.status == .accepted)
+            #expect(try accepted.decode(HookAccepted.self).id > 0)
+            let event = try #require(try await ann.next(timeout: .seconds(2)))
+            #expect(event.name == "deploys.build.finished")
+            let data = try JSONSerialization.jsonObject(with: Data(event.data.utf8)) as? [String: Any]
+            #expect(data?["build"] as? Int == 412 && data?["status"] as? String == "passed")
+            #expect(try await bob.staysQuiet(for: .milliseconds(300)))
+        }
+    }
+
+    @Test("unsigned, badly signed, stale and replayed webhooks are 401 and reach nobody")
+    func refused() async throws {
+        let harness = try BFFHarness()
+        defer { harness.remove() }
+        try harness.addAdmins("root")
+        try harness.addUsers("ann")
+        try await harness.withServer { client in
+            let secret = try await Self.prepare(client)
+            let ann = try SSEReader(port: try #require(client.port), token: try await client.token(for: "ann"))
+            _ = try await ann.readHead()
+            _ = try await ann.next()
+            let unsigned = try await Self.send(client, Self.event, secret: nil)
+            #expect(unsigned.status == .unauthorized)
+            let wrongKey = try await Self.send(client, Self.event, secret: String(repeating: "0", count: 64))
+            #expect(wrongKey.status == .unauthorized && wrongKey.apiError?.error.contains("does not match") == true)
+            let garbage = try await Self.send(client, Self.event, secret: secret, signature: "sha256=zz")
+            #expect(garbage.status == .unauthorized)
+            let stale = try await Self.send(client, Self.event, secret: secret, timestamp: Date().addingTimeInterval(-600))
+            #expect(stale.status == .unauthorized && stale.apiError?.error.contains("X-Timestamp") == true)
+
+            let stamp = String(Int(Date().timeIntervalSince1970))
+            let signature = HookSignature.sign(Data(Self.event.utf8), timestamp: stamp, secret: secret)
+            var headers: HTTPFields = [.contentType: "application/json", HookSignature.timestampHeader: stamp, HookSignature.header: signature]
+            headers[HookSignature.header] = signature
+            let first = try await client.execute(uri: APIPath.hook("deploys"), method: .post, headers: headers, body: ByteBuffer(string: Self.event))
+            #expect(first.status == .accepted)
+            #expect(try await ann.next(timeout: .seconds(2))?.name == "deploys.build.finished")
+            let replay = try await client.execute(uri: APIPath.hook("deploys"), method: .post, headers: headers, body: ByteBuffer(string: Self.event))
+            #expect(replay.status == .unauthorized && replay.apiError?.error.contains("replay") == true)
+            #expect(try await ann.staysQuiet(for: .milliseconds(300)))
+        }
+    }
+
+    @Test("an event the manifest does not publish is 400 naming event; an unknown app is 404")
+    func checked() async throws {
+        let harness = try BFFHarness()
+        defer { harness.remove() }
+        try harness.addAdmins("root")
+        try harness.addUsers("ann")
+        try await harness.withServer { client in
+            let secret = try await Self.prepare(client)
+            let foreign = try await Self.send(client, #"{"event": "todo.item.created", "data": {}}"#, secret: secret)
+            #expect(foreign.status == .badRequest && foreign.apiError?.field == "event")
+            let notJSON = try await Self.send(client, "[1, 2]", secret: secret)
+            #expect(notJSON.status == .badRequest)
+            let unknown = try await client.execute(uri: APIPath.hook("nothing"), method: .post, headers: [:], body: ByteBuffer(string: "{}"))
+            #expect(unknown.status == .notFound)
+        }
+    }
+
+    @Test("an accepted webhook survives a restart before delivery: the next server delivers it")
+    func survivesRestart() async throws {
+        let harness = try BFFHarness()
+        defer { harness.remove() }
+        try harness.addAdmins("root")
+        try harness.addUsers("ann")
+        try await harness.withServer { client in _ = try await Self.prepare(client) }
+        // Accepted while no server delivers (as if it stopped right after answering 202).
+        let store = try BFFStore.open(at: harness.configuration().databaseURL, bcryptCost: 4)
+        #expect(try store.acceptHook(app: "deploys", signature: "sha256=one", event: "deploys.build.finished", data: #"{"n":1}"#) != nil)
+        #expect(try store.pendingHookDeliveries(limit: 10).count == 1)
+        let ann = try #require(try store.user(named: "ann"))
+        let before = try store.newestLiveEventID()
+        try await harness.withServer { _ in
+            let deadline = ContinuousClock.now + .seconds(3)
+            while try store.pendingHookDeliveries(limit: 10).count > 0, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+        }
+        #expect(try store.pendingHookDeliveries(limit: 10).isEmpty)
+        guard case .events(let events) = try store.liveEvents(after: before, visibleTo: ann.id) else {
+            Issue.record("reset")
+            return
+        }
+        #expect(events.filter { $0.name == "deploys.build.finished" }.map(\.data) == [#"{"n":1}"#])
+    }
+}

@@ -74,6 +74,8 @@ func buildRouter(store: BFFStore, issuer: TokenIssuer, configuration: BFFConfigu
     api.add(middleware: IdempotencyMiddleware(store: store))
     let apps = configuration.apps
     RegistryController(store: store, health: registry.health).addRoutes(to: api.group("registry"))
+    AppProxyController(store: store, sessions: registry.sessions, health: registry.health, client: .shared)
+        .addRoutes(to: api.group("apps"))
     LiveEventsController(store: store, activity: configuration.activity).addRoutes(to: api)
     if apps.contains(.todo) { TodoController(store: store).addRoutes(to: api.group("todo")) }
     if apps.contains(.calendar) { CalendarController(store: store).addRoutes(to: api.group("calendar")) }
@@ -86,6 +88,7 @@ func buildRouter(store: BFFStore, issuer: TokenIssuer, configuration: BFFConfigu
 struct RegistryServices: Sendable {
     let health: AppHealthMonitor
     let hooks: HookDeliverer
+    let sessions = RemoteSessions()
 
     init(store: BFFStore, configuration: BFFConfiguration, logger: Logger) {
         health = AppHealthMonitor(store: store, client: .shared, interval: configuration.healthInterval, logger: logger)

@@ -33,7 +33,8 @@ public struct AppFolders: Sendable {
                 guard FileManager.default.fileExists(atPath: appFolder.appendingPathComponent(Self.manifestName).path) else { continue }
                 do {
                     let app = try Self.read(appFolder, isShipped: isShipped)
-                    if apps[app.id] == nil { apps[app.id] = app }
+                    // A remote app's manifest (`entry:`) is for publishing to a server; it runs there.
+                    if apps[app.id] == nil, app.manifest.entry == nil { apps[app.id] = app }
                 } catch {
                     problems.append("\(error)")
                 }
@@ -51,10 +52,6 @@ public struct AppFolders: Sendable {
             throw FileError(file: file.path, line: nil, column: nil, field: "", message: "is not UTF-8 text")
         }
         let manifest = try AppManifestFile.parse(text, file: file.path)
-        guard manifest.entry == nil else {
-            throw FileError(file: file.path, line: nil, column: nil, field: "entry",
-                            message: "is a remote app's: publish it to a server (termcanvas apps publish) rather than install it")
-        }
         let digest = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
         return InstalledApp(manifest: manifest, folder: folder.standardizedFileURL, digest: digest, isShipped: isShipped)
     }

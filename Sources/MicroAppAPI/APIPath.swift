@@ -19,6 +19,14 @@ public enum APIPath {
     public static func registryHealth(_ id: String) -> String { "\(registryApps)/\(id)/health" }
     /// The server's proxy of a remote app's entry.
     public static func appProxy(_ id: String) -> String { "/api/apps/\(id)" }
+    /// Opens a session of a remote app (`POST`, the `initialize` request as the body).
+    public static func appSessions(_ id: String) -> String { "\(appProxy(id))/sessions" }
+    /// One session of a remote app (`DELETE` ends it).
+    public static func appSession(_ id: String, _ session: String) -> String { "\(appSessions(id))/\(session)" }
+    /// What the app sends, as server-sent events, one protocol line each.
+    public static func appSessionEvents(_ id: String, _ session: String) -> String { "\(appSession(id, session))/events" }
+    /// Where the host's messages go (`POST`, one protocol line).
+    public static func appSessionMessages(_ id: String, _ session: String) -> String { "\(appSession(id, session))/messages" }
     /// Where outside systems send a remote app's webhook events.
     public static func hook(_ app: String) -> String { "/api/hooks/\(app)" }
 

@@ -16,6 +16,7 @@ public final class MicroAppRuntime: Sendable {
     private let logDirectory: URL
     private let grants: any AppGrants
     private let backend: (any AppBackend)?
+    private let remote: (any RemoteAppTransport)?
     private let logger: Logger
     private let state = Mutex(State())
 
@@ -23,11 +24,14 @@ public final class MicroAppRuntime: Sendable {
     ///   - environment: The dashboard's; each app sees only the basic variables and those its
     ///     manifest names.
     ///   - logDirectory: Where each app's log goes (`ID.log`).
-    public init(environment: [String: String], logDirectory: URL, grants: any AppGrants, backend: (any AppBackend)?, logger: Logger) {
+    ///   - remote: How remote apps' sessions are reached (the server's proxy); nil runs none.
+    public init(environment: [String: String], logDirectory: URL, grants: any AppGrants, backend: (any AppBackend)?,
+                remote: (any RemoteAppTransport)? = nil, logger: Logger) {
         self.environment = environment
         self.logDirectory = logDirectory
         self.grants = grants
         self.backend = backend
+        self.remote = remote
         self.logger = logger
     }
 
@@ -36,13 +40,19 @@ public final class MicroAppRuntime: Sendable {
     public func connection(for app: InstalledApp) -> any MicroAppConnection {
         let manifest = app.manifest
         let log = AppLog(url: Self.logFile(of: app.id, in: logDirectory), limit: manifest.limits.logBytes)
-        let recipe = LaunchRecipe(manifest: manifest, folder: app.folder, hostEnvironment: environment,
-                                  extra: ["TERMCANVAS_APP_ID": app.id, "TERMCANVAS_PROTOCOL": ProtocolVersion.current.description])
-        let engine: any AppEngine = if let sample = manifest.sample {
-            SampleSession(appID: app.id, recipe: recipe, sample: sample, log: log)
+        let engine: any AppEngine
+        if app.isRemote {
+            engine = RemoteSession(appID: app.id, transport: remote ?? NoRemote(), permissions: manifest.requested,
+                                   limits: manifest.limits, log: log, backend: backend)
         } else {
-            ProcessSession(appID: app.id, recipe: recipe, permissions: manifest.requested, limits: manifest.limits, log: log,
-                           backend: backend)
+            let recipe = LaunchRecipe(manifest: manifest, folder: app.folder, hostEnvironment: environment,
+                                      extra: ["TERMCANVAS_APP_ID": app.id, "TERMCANVAS_PROTOCOL": ProtocolVersion.current.description])
+            engine = if let sample = manifest.sample {
+                SampleSession(appID: app.id, recipe: recipe, sample: sample, log: log)
+            } else {
+                ProcessSession(appID: app.id, recipe: recipe, permissions: manifest.requested, limits: manifest.limits, log: log,
+                               backend: backend)
+            }
         }
         return ManagedApp(app: app, engine: engine, grants: grants, runtime: Link(runtime: self))
     }
@@ -107,6 +117,17 @@ public final class MicroAppRuntime: Sendable {
             runtime.logger.error("\(problem)")
         }
     }
+}
+
+/// Where no server is connected: every session fails to open.
+private struct NoRemote: RemoteAppTransport {
+    func open(app: String, initialize: [UInt8]) async throws(RemoteAppFailure) -> (session: String, answer: [UInt8]) {
+        throw RemoteAppFailure("no micro-app server")
+    }
+
+    func lines(app: String, session: String) -> AsyncStream<RemoteLine> { AsyncStream { $0.finish() } }
+    func send(app: String, session: String, line: [UInt8]) async throws(RemoteAppFailure) {}
+    func close(app: String, session: String) async {}
 }
 
 /// Resumes a continuation the first time it is asked to, from any thread.

@@ -20,6 +20,8 @@ struct Supervisor {
         /// Its input pipe holds too much the app has not read.
         case inputOverflow(generation: Int)
         case exited(generation: Int, status: Int32)
+        /// A remote app's session ended or could not be reached; why.
+        case lost(generation: Int, reason: String)
         case timer(Timer)
         case send(HostToApp)
         case backendAnswered(generation: Int, id: RPCID, Result<HTTPResult, RPCError>)
@@ -69,6 +71,11 @@ struct Supervisor {
     let appID: String
     let limits: AppManifest.Limits
     let permissions: Permissions
+    /// A remote app: a lost session is the network's doing, not a crash of the app, so it is
+    /// retried (at most `maximumRemoteBackoff` apart) for as long as the pane shows it, never
+    /// stopped after `crashesToStop`, and not reported as `canvas.app.crashed`.
+    let isRemote: Bool
+    static let maximumRemoteBackoff = 30.0
     /// Seconds a key may go without a view before the pane says the app is not responding.
     static let keyAnswerSeconds = 2.0
     /// Crashes within this many seconds that stop the restarts.
@@ -109,10 +116,11 @@ struct Supervisor {
     private var focused = false
     private var visible = true
 
-    init(appID: String, limits: AppManifest.Limits, permissions: Permissions) {
+    init(appID: String, limits: AppManifest.Limits, permissions: Permissions, isRemote: Bool = false) {
         self.appID = appID
         self.limits = limits
         self.permissions = permissions
+        self.isRemote = isRemote
         publishTokens = Double(limits.publishesPerSecond)
     }
 
@@ -174,7 +182,11 @@ struct Supervisor {
         case .exited(let from, let status):
             guard from == generation else { break }
             alive = false
-            exited(status: status, now: now, &effects)
+            ended(Self.describe(status), now: now, &effects)
+        case .lost(let from, let reason):
+            guard from == generation, alive else { break }
+            alive = false
+            ended(reason, now: now, &effects)
         case .timer(let timer):
             fire(timer, now: now, &effects)
         case .send(let message):
@@ -246,8 +258,8 @@ struct Supervisor {
         }
     }
 
-    private mutating func exited(status: Int32, now: Date, _ effects: inout [Effect]) {
-        let description = Self.describe(status)
+    /// Its process exited, or its remote session was lost.
+    private mutating func ended(_ description: String, now: Date, _ effects: inout [Effect]) {
         switch phase {
         case .stopping:
             phase = .finished
@@ -262,17 +274,17 @@ struct Supervisor {
         default:
             break
         }
-        effects.append(.log("exited: \(description)"))
-        updates.crashes.append(description)
+        effects.append(.log(isRemote ? "session lost: \(description)" : "exited: \(description)"))
+        if !isRemote { updates.crashes.append(description) }
         if let startedAt, now.timeIntervalSince(startedAt) >= Self.stableSeconds { consecutiveCrashes = 0 }
         consecutiveCrashes += 1
         crashTimes = crashTimes.filter { now.timeIntervalSince($0) < Self.crashWindow } + [now]
-        if crashTimes.count >= Self.crashesToStop {
+        if !isRemote, crashTimes.count >= Self.crashesToStop {
             phase = .stopped
             setStatus(.stopped("\(description); crashed \(crashTimes.count) times in \(Int(Self.crashWindow / 60)) minutes"), &effects)
             return
         }
-        let delay = min(Self.maximumBackoff, pow(2, Double(consecutiveCrashes - 1)))
+        let delay = min(isRemote ? Self.maximumRemoteBackoff : Self.maximumBackoff, pow(2, Double(consecutiveCrashes - 1)))
         phase = .waitingToRestart
         setStatus(.restarting(exit: description, afterSeconds: Int(delay)), &effects)
         effects.append(.schedule(.restart(generation: generation), afterSeconds: delay))
@@ -282,6 +294,13 @@ struct Supervisor {
         switch timer {
         case .startup(let from):
             guard from == generation, phase == .initializing else { return }
+            if isRemote {
+                // The network's doing as often as the app's: tried again like a lost session.
+                alive = false
+                ended("no answer to initialize within \(Self.seconds(limits.startupSeconds))", now: now, &effects)
+                effects.append(.signalGroup(SIGKILL))
+                return
+            }
             phase = .stopped
             effects.append(.log("no answer to initialize within \(Self.seconds(limits.startupSeconds))"))
             setStatus(.stopped("did not answer within \(Self.seconds(limits.startupSeconds))"), &effects)

@@ -43,6 +43,8 @@ struct ServeCommand: AsyncParsableCommand {
     var connectionsPerAddress = ConnectionLimits().perAddress
     @Option(help: ArgumentHelp("Connections open at once (keep it below the open-file limit).", valueName: "N"))
     var connections = ConnectionLimits().total
+    @Option(help: ArgumentHelp("Seconds between health checks of each remote micro-app's entry.", valueName: "SECONDS"))
+    var healthInterval = 10
     @Flag(help: "Run as this user's embedded local server on a unix socket (instead of --host/--port).")
     var local = false
     @Option(help: ArgumentHelp("With --local: exit after this many idle seconds; 0 never exits.", valueName: "SECONDS"))
@@ -51,6 +53,7 @@ struct ServeCommand: AsyncParsableCommand {
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0 to 65535, got \(port)") }
         guard rateLimit >= 0 else { throw ValidationError("--rate-limit must be 0 (off) or more, got \(rateLimit)") }
+        guard healthInterval >= 1 else { throw ValidationError("--health-interval must be 1 or more, got \(healthInterval)") }
         guard idleExit >= 0 else { throw ValidationError("--idle-exit must be 0 (never) or more, got \(idleExit)") }
         do { _ = try MicroApp.parseList(apps) } catch { throw ValidationError("\(error)") }
         for (name, value) in [("--streams-per-user", streamsPerUser), ("--streams", streams),
@@ -81,6 +84,7 @@ struct ServeCommand: AsyncParsableCommand {
             limits: ServerLimits(connections: ConnectionLimits(total: connections, perAddress: connectionsPerAddress),
                                  streams: LiveEventHub.StreamLimits(perUser: streamsPerUser, total: streams)),
             tls: tlsCert.map { TLSFiles(certificate: $0, privateKey: tlsKey ?? "") },
+            healthInterval: .seconds(healthInterval),
             onServerRunning: { [host, scheme = tlsCert == nil ? "http" : "https"] port in
                 FileHandle.standardError.write(Data("termcanvas: serving on \(scheme)://\(host):\(port)\n".utf8))
             }

@@ -71,6 +71,9 @@ struct AppsCommand: AsyncParsableCommand {
                 throw AppsError("\(TerminalText.safe(source.path)) has no \(AppFolders.manifestName)")
             }
             let app = try AppFolders.read(source, isShipped: false)
+            guard app.manifest.entry == nil else {
+                throw AppsError("\(app.id) is a remote app (its manifest has entry:): `termcanvas apps publish \(TerminalText.safe(source.path))` publishes it to a server")
+            }
             let paths = AppsCommand.paths
             let target = paths.appsDirectory.appendingPathComponent(app.id)
             if FileManager.default.fileExists(atPath: target.path) {

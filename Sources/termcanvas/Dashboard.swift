@@ -56,8 +56,9 @@ struct Dashboard: AsyncParsableCommand {
             composition.note(.error("Micro-app not loaded: \(problem)"))
         }
         let backend = BackendRelay()
+        let remoteApps = RemoteRelay(local: StoredGrants(store: store, logger: logger))
         let runtime = MicroAppRuntime(environment: ProcessInfo.processInfo.environment, logDirectory: paths.appLogDirectory,
-                                      grants: StoredGrants(store: store, logger: logger), backend: backend, logger: logger)
+                                      grants: remoteApps, backend: backend, remote: remoteApps, logger: logger)
 
         let terminal = try NcursesTerminal(options: .init(colors: !noColor))
         defer { terminal.stop() }
@@ -69,7 +70,7 @@ struct Dashboard: AsyncParsableCommand {
                                         effects: effects, requests: { link.handle($0) })
         let standardCatalog = host.catalog
         let registry = host.bus.subscribe(to: RegistryLoaded.self) { loaded, _ in
-            host.catalog = standardCatalog.matching(registry: loaded.apps)
+            host.catalog = standardCatalog.matching(registry: loaded.apps, remote: WidgetCatalog.remote(loaded.apps, runtime: runtime))
         }
         let watchdog = remote == nil ? LocalServerWatchdog(connector: connector, bus: host.bus) : nil
         defer {
@@ -88,6 +89,7 @@ struct Dashboard: AsyncParsableCommand {
                     let target = if let remote { remote } else { try await connector.connectLocal().value }
                     let client = target.client(logger: logger)
                     backend.use(client)
+                    remoteApps.use(client)
                     return client
                 } catch {
                     effects.post(.notice(.error("Micro-app server unavailable: \(error)")))

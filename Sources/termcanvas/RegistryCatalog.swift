@@ -6,8 +6,10 @@ import MicroAppModel
 extension WidgetCatalog {
     /// The catalog as a BFF's registry describes it: the micro-apps it hosts that this dashboard
     /// has a widget for, with the registry's name, version and description, in this catalog's
-    /// order; then the widgets that need no server (the Event Log). Every kind stays mountable.
-    func matching(registry apps: [MicroAppInfo]) -> WidgetCatalog {
+    /// order; then the widgets that need no server (the Event Log, the apps installed here); then
+    /// the registry's remote apps that are not down. Every kind stays mountable.
+    func matching(registry apps: [MicroAppInfo],
+                  remote: (offered: [WidgetDescriptor], all: [WidgetDescriptor]) = ([], [])) -> WidgetCatalog {
         let byID = Dictionary(apps.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let served = all.compactMap { widget in
             byID[widget.kind.rawValue].map { app in
@@ -16,6 +18,6 @@ extension WidgetCatalog {
             }
         }
         let serverless = all.filter { MicroAppID(rawValue: $0.kind.rawValue) == nil }
-        return WidgetCatalog(served + serverless, alsoMounting: all)
+        return WidgetCatalog(served + serverless + remote.offered, alsoMounting: all + remote.all)
     }
 }

@@ -20,8 +20,8 @@ final class SSEReader: @unchecked Sendable {
     /// The `bff.stream.opened` event a fresh stream started with, once `readHead` read it.
     private(set) var opened: LiveEvent?
 
-    init(port: Int, token: String, lastEventID: Int64? = nil) throws {
-        opensFresh = lastEventID == nil
+    init(port: Int, token: String, lastEventID: Int64? = nil, path: String = APIPath.events) throws {
+        opensFresh = lastEventID == nil && path == APIPath.events
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -31,7 +31,7 @@ final class SSEReader: @unchecked Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else { close(fd); throw SSEReaderError.connect(errno) }
-        var request = "GET \(APIPath.events) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\nAccept: text/event-stream\r\n"
+        var request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\nAccept: text/event-stream\r\n"
         if let lastEventID { request += "Last-Event-ID: \(lastEventID)\r\n" }
         request += "\r\n"
         _ = request.withCString { send(fd, $0, strlen($0), 0) }

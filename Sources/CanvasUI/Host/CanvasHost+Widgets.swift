@@ -11,6 +11,20 @@ extension CanvasHost {
         resizeWidgets()
     }
 
+    /// Mounts the panes shown as unavailable whose kind the catalog now has.
+    func mountNewlyKnownKinds() {
+        let known = manager.panes.filter { pane in
+            guard let entry = mounted[pane.id] else { return false }
+            return entry.widget == nil && entry.failure == nil && catalog.descriptor(for: pane.app) != nil
+        }
+        guard !known.isEmpty else { return }
+        for pane in known {
+            unmount(pane.id)
+            mount(pane)
+        }
+        resizeWidgets()
+    }
+
     private func mount(_ pane: Pane) {
         guard let descriptor = catalog.descriptor(for: pane.app) else {
             logger.warning("unknown app kind in layout", metadata: ["app": "\(pane.app)", "pane": "\(pane.id)"])

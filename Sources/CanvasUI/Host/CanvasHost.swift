@@ -24,7 +24,11 @@ public final class CanvasHost {
     public internal(set) var quitSave: QuitSave = .notTried
     public internal(set) var theme: Theme
     /// The widgets the `a` catalog offers; the dashboard updates it from the BFF's registry.
-    public var catalog: WidgetCatalog
+    /// What panes may show; a pane of a kind it did not know (a remote app before the registry
+    /// was read) is mounted as soon as it does.
+    public var catalog: WidgetCatalog {
+        didSet { mountNewlyKnownKinds() }
+    }
     public let bus: EventBus
     /// Where layouts and themes are kept; nil runs the canvas without persistence.
     public let library: (any LayoutLibrary)?

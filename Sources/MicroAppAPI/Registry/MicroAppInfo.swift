@@ -144,3 +144,24 @@ public struct HookAccepted: Codable, Sendable, Equatable {
         self.id = id
     }
 }
+
+/// The answer to opening a remote app's session: its id, for the session's other paths, and the
+/// app's answer to `initialize`.
+public struct RemoteSession: Codable, Sendable, Equatable {
+    /// 1 to 64 of `A-Z`, `a-z`, `0-9`, `-` and `_`.
+    public var session: String
+    /// The app's answer to `initialize`, one protocol line (JSON-RPC), as the entry sent it.
+    public var answer: String
+
+    public init(session: String, answer: String) {
+        self.session = session
+        self.answer = answer
+    }
+
+    public static func isValidID(_ id: String) -> Bool {
+        (1...64).contains(id.utf8.count) && id.utf8.allSatisfy { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+        }
+    }
+}

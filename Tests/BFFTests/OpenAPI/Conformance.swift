@@ -16,6 +16,8 @@ struct Conformance {
     /// whose items are made otherwise (the registry's, by PUT).
     private var createdIDs: [String: String]
     private(set) var checkedOperations = 0
+    /// The remote app session the proxy's `{session}` paths use, once opened.
+    private var session: String?
 
     init(client: any TestClientProtocol, checker: SchemaChecker, token: String, knownIDs: [String: String] = [:],
          hook: (app: String, secret: String)) {
@@ -39,6 +41,9 @@ struct Conformance {
             if operation.method == "post", let id = try? JSONValue.json(Data(response.body.readableBytesView))["id"] {
                 createdIDs[operation.path] = id.string ?? id.number.map { String(Int64($0)) }
             }
+            if operation.method == "post", let session = try? JSONValue.json(Data(response.body.readableBytesView))["session"]?.string {
+                self.session = session
+            }
         }
         if operation.isSecured {
             try expect(try await send(operation, uri: uri, token: nil, body: example(operation)), operation, status: 401)
@@ -46,6 +51,7 @@ struct Conformance {
         if operation.documentedStatuses.contains("404"), operation.path.contains("{id}") {
             let unknown = operation.path.hasPrefix("/api/chat/") ? "no-such-channel" : "987654321"
             let missing = operation.path.replacingOccurrences(of: "{id}", with: unknown)
+                .replacingOccurrences(of: "{session}", with: "no-such-session")
             try expect(try await send(operation, uri: missing, token: token, body: example(operation)), operation, status: 404)
         }
         if let required = requestSchema(operation)?["required"]?.array?.compactMap(\.string), !required.isEmpty {
@@ -60,10 +66,14 @@ struct Conformance {
     /// and `{app}` with the hook's app.
     private func uri(for operation: OpenAPIConformanceTests.Operation) throws -> String {
         if operation.isSignedHook { return operation.path.replacingOccurrences(of: "{app}", with: hook.app) }
-        guard let range = operation.path.range(of: "{id}") else { return operation.path }
-        let collection = String(operation.path[..<range.lowerBound].dropLast())
+        var path = operation.path
+        if path.contains("{session}") {
+            path = path.replacingOccurrences(of: "{session}", with: try #require(session, "\(operation): no session was opened"))
+        }
+        guard let range = path.range(of: "{id}") else { return path }
+        let collection = String(path[..<range.lowerBound].dropLast())
         let id = try #require(createdIDs[collection], "\(operation): nothing was created at \(collection) to address")
-        return operation.path.replacingCharacters(in: range, with: id)
+        return path.replacingCharacters(in: range, with: id)
     }
 
     private func requestSchema(_ operation: OpenAPIConformanceTests.Operation) -> JSONValue? {
@@ -113,7 +123,7 @@ struct Conformance {
     }
 
     private func checkEventStream(_ operation: OpenAPIConformanceTests.Operation, uri: String) async throws {
-        let stream = try SSEReader(port: try #require(client.port), token: token)
+        let stream = try SSEReader(port: try #require(client.port), token: token, path: uri)
         let head = try await stream.readHead()
         #expect(head.hasPrefix("HTTP/1.1 200"), "\(operation): \(head)")
         #expect(head.lowercased().contains("content-type: text/event-stream"), "\(operation): \(head)")

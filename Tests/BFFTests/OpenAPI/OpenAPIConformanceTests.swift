@@ -27,7 +27,7 @@ struct OpenAPIConformanceTests {
     }
 
     /// Operations in an order where each collection's POST comes before the paths below it use its
-    /// new id, and every DELETE comes last, the deepest path's first.
+    /// new id, and every DELETE comes last, the deepest paths' first.
     static func operations(in document: JSONValue) -> [Operation] {
         let methods = ["post", "put", "get", "patch", "delete"]
         let all = (document["paths"]?.object ?? [:]).sorted { $0.key < $1.key }.flatMap { path, item in
@@ -41,7 +41,11 @@ struct OpenAPIConformanceTests {
                 return Operation(path: path, method: method, spec: spec)
             }
         }
-        return all.filter { $0.method != "delete" } + all.filter { $0.method == "delete" }.reversed()
+        let deletes = all.filter { $0.method == "delete" }.sorted { left, right in
+            let (l, r) = (left.path.split(separator: "/").count, right.path.split(separator: "/").count)
+            return l != r ? l > r : left.path < right.path
+        }
+        return all.filter { $0.method != "delete" } + deletes
     }
 
     @Test func everyServerRouteIsDocumentedAndEveryDocumentedRouteExists() async throws {
@@ -65,27 +69,32 @@ struct OpenAPIConformanceTests {
         // The document's own token example logs in as this user, an admin who may publish.
         let store = try BFFStore.open(at: harness.configuration().databaseURL, bcryptCost: 4)
         let alice = try store.addUser(name: "alice", password: "correct horse", isAdmin: true)
-        // The remote app the registry's `{id}` routes and the webhook route are tried on: an
-        // older version than the document's example, which publishes the next one.
-        let manifest = RegistryManifest(id: "deploys", name: "Deploys", version: "0.9.0",
-                                        events: .init(publishes: ["deploys.build.finished"]))
-        _ = try store.publish(manifest, version: SemanticVersion("0.9.0")!, entry: URL(string: "http://127.0.0.1:9/")!, by: alice,
-                              makeSecret: { "secret-\(UUID().uuidString)" })
-        let secret = try #require(try store.registryApp("deploys")?.secrets?.hook)
-        try await harness.withServer { client in
-            let served = try await client.execute(uri: "/openapi.yaml", method: .get)
-            #expect(served.status == .ok)
-            #expect(served.headers[.contentType]?.hasPrefix("application/yaml") == true)
-            let document = try JSONValue.yaml(String(buffer: served.body))
-            #expect(document["openapi"]?.string?.hasPrefix("3.") == true)
-            let token = try await client.send(.post, APIPath.authToken, json: TokenRequest(username: "alice", password: "correct horse"))
-                .decode(TokenResponse.self).token
-            var conformance = Conformance(client: client, checker: SchemaChecker(document: document), token: token,
-                                          knownIDs: [APIPath.registryApps: "deploys"], hook: ("deploys", secret))
-            for operation in Self.operations(in: document) {
-                try await conformance.check(operation)
+        try await TestEntry.application().test(.live) { entry in
+            // The remote app the registry's `{id}` routes, the proxy and the webhook route are tried
+            // on: an older version than the document's example, which publishes the next one.
+            let manifest = RegistryManifest(id: "deploys", name: "Deploys", version: "0.9.0",
+                                            events: .init(publishes: ["deploys.build.finished"]))
+            let url = URL(string: "http://127.0.0.1:\(try #require(entry.port))/")!
+            _ = try store.publish(manifest, version: SemanticVersion("0.9.0")!, entry: url, by: alice,
+                                  makeSecret: { "secret-\(UUID().uuidString)" })
+            #expect(try store.grant("deploys", to: alice.id))
+            let secret = try #require(try store.registryApp("deploys")?.secrets?.hook)
+            try await harness.withServer { client in
+                let served = try await client.execute(uri: "/openapi.yaml", method: .get)
+                #expect(served.status == .ok)
+                #expect(served.headers[.contentType]?.hasPrefix("application/yaml") == true)
+                let document = try JSONValue.yaml(String(buffer: served.body))
+                #expect(document["openapi"]?.string?.hasPrefix("3.") == true)
+                let token = try await client.send(.post, APIPath.authToken, json: TokenRequest(username: "alice", password: "correct horse"))
+                    .decode(TokenResponse.self).token
+                var conformance = Conformance(client: client, checker: SchemaChecker(document: document), token: token,
+                                              knownIDs: [APIPath.registryApps: "deploys", "/api/apps": "deploys"],
+                                              hook: ("deploys", secret))
+                for operation in Self.operations(in: document) {
+                    try await conformance.check(operation)
+                }
+                #expect(conformance.checkedOperations == Self.operations(in: document).count)
             }
-            #expect(conformance.checkedOperations == Self.operations(in: document).count)
         }
     }
 }

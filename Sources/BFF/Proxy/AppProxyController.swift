@@ -1,0 +1,175 @@
+import AsyncHTTPClient
+import Foundation
+import Hummingbird
+import Logging
+import MicroAppAPI
+import NIOCore
+import NIOHTTP1
+
+/// `/api/apps/{id}/…`: the proxy of a remote micro-app's entry, for the users who granted it.
+///
+/// The entry speaks the micro-app protocol over HTTP (`docs/microapp-protocol.md`): `POST
+/// /sessions` starts one with the `initialize` request, `GET /sessions/S/events` streams the app's
+/// lines as server-sent events, `POST /sessions/S/messages` takes the host's, `DELETE
+/// /sessions/S` ends it. The proxy tells the entry who calls in signed headers (`EntryIdentity`),
+/// never with the user's token; bounds every body and event (`EntryEventFramer`) and times out
+/// every call but the stream; keeps each session to the user who opened it; and numbers the
+/// events afresh, so nothing the entry sends reaches a client unframed.
+struct AppProxyController {
+    let store: BFFStore
+    let sessions: RemoteSessions
+    let health: AppHealthMonitor
+    let client: HTTPClient
+    /// Below a remote app's start-up limit (5 s by default), so an entry that is down is
+    /// reported as such before the dashboard gives up waiting.
+    static let callTimeout = TimeAmount.seconds(3)
+    /// The largest answer to a session's opening, message or end.
+    static let maximumAnswer = 64 * 1024
+
+    func addRoutes(to group: RouterGroup<BFFRequestContext>) {
+        group.post("{id}/sessions", use: open)
+        group.get("{id}/sessions/{session}/events", use: events)
+        group.post("{id}/sessions/{session}/messages", use: message)
+        group.delete("{id}/sessions/{session}", use: close)
+    }
+
+    /// A granted remote app and its caller.
+    private struct Target {
+        let app: String
+        let entry: URL
+        let secret: String
+        let user: BFFUser
+
+        func request(_ method: HTTPMethod, _ path: String, body: ByteBuffer? = nil) -> HTTPClientRequest {
+            var request = HTTPClientRequest(url: entry.appendingPathComponent(String(path.dropFirst())).absoluteString)
+            request.method = method
+            for (name, value) in EntryIdentity.headers(user: user.name, app: app, method: method.rawValue, path: path, secret: secret) {
+                request.headers.add(name: name, value: value)
+            }
+            if let body {
+                request.headers.add(name: "Content-Type", value: "application/json")
+                request.body = .bytes(body)
+            }
+            return request
+        }
+    }
+
+    @Sendable func open(_ request: Request, context: BFFRequestContext) async throws -> Response {
+        let target = try target(context)
+        guard sessions.hasRoom(for: target.user.id) else {
+            throw APIFailure(status: .tooManyRequests, body: APIError(error: "too many sessions of remote apps open; close some"),
+                             headers: [.retryAfter: "5"])
+        }
+        let body = try await request.body.collect(upTo: context.maxUploadSize)
+        let (answer, location) = try await call(target, target.request(.POST, "/sessions", body: body), context: context)
+        // `Location: …/sessions/ID`, and the answer to `initialize` as the body, one line.
+        guard let session = location?.split(separator: "/").last.map(String.init), RemoteSession.isValidID(session),
+              let line = String(validating: answer.readableBytesView, as: UTF8.self)?.trimmingCharacters(in: .whitespacesAndNewlines),
+              !line.contains("\n"), (try? JSONSerialization.jsonObject(with: Data(line.utf8))) is [String: Any] else {
+            throw Self.badEntry("a new session needs Location: …/sessions/ID and the answer to initialize as its body")
+        }
+        let opened = RemoteSession(session: session, answer: line)
+        sessions.add(.init(app: target.app, session: opened.session), owner: target.user.id)
+        return try .json(opened, status: .created)
+    }
+
+    @Sendable func message(_ request: Request, context: BFFRequestContext) async throws -> Response {
+        let (target, session) = try owned(context)
+        let body = try await request.body.collect(upTo: context.maxUploadSize)
+        try await call(target, target.request(.POST, "/sessions/\(session)/messages", body: body), context: context)
+        return Response(status: .noContent)
+    }
+
+    @Sendable func close(_ request: Request, context: BFFRequestContext) async throws -> Response {
+        let (target, session) = try owned(context)
+        sessions.remove(.init(app: target.app, session: session))
+        _ = try? await call(target, target.request(.DELETE, "/sessions/\(session)"), context: context)
+        return Response(status: .noContent)
+    }
+
+    @Sendable func events(_ request: Request, context: BFFRequestContext) async throws -> Response {
+        let (target, session) = try owned(context)
+        let key = RemoteSessions.Key(app: target.app, session: session)
+        let response: HTTPClientResponse
+        do {
+            response = try await client.execute(target.request(.GET, "/sessions/\(session)/events"), deadline: .distantFuture,
+                                                logger: context.logger)
+        } catch {
+            throw await unreachable(target, error)
+        }
+        guard response.status == .ok else {
+            throw Self.badEntry("its event stream answered \(response.status.code)")
+        }
+        let sessions = sessions
+        let headers: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-cache"]
+        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            defer { sessions.remove(key) }
+            var framer = EntryEventFramer()
+            var id = 0
+            do {
+                for try await buffer in response.body {
+                    for item in framer.feed(buffer.readableBytesView) {
+                        switch item {
+                        case .data(let line):
+                            id += 1
+                            let data = line.split(separator: "\n", omittingEmptySubsequences: false).map { "data: \($0)\n" }.joined()
+                            try await writer.write(ByteBuffer(string: "id: \(id)\nevent: message\n\(data)\n"))
+                        case .tooLong(let bytes):
+                            context.logger.warning("remote app event dropped", metadata: ["app": "\(target.app)", "bytes": "\(bytes)"])
+                        }
+                    }
+                }
+            } catch {
+                context.logger.info("remote app stream ended", metadata: ["app": "\(target.app)", "error": "\(error)"])
+            }
+            try await writer.finish(nil)
+        })
+    }
+
+    private func target(_ context: BFFRequestContext) throws -> Target {
+        let user = try context.authenticatedUser()
+        guard let id = context.parameters.get("id"), RegistryValidation.isAppID(id), let app = try store.registryApp(id),
+              let entry = app.entry, let secrets = app.secrets else { throw APIFailure.notFound }
+        guard try store.isGranted(id, to: user.id) else {
+            throw APIFailure(status: .forbidden, body: APIError(error: "you have not granted \(id); PUT \(APIPath.registryGrant(id)) first"))
+        }
+        return Target(app: id, entry: entry, secret: secrets.entry, user: user)
+    }
+
+    private func owned(_ context: BFFRequestContext) throws -> (Target, String) {
+        let target = try target(context)
+        guard let session = context.parameters.get("session"), RemoteSession.isValidID(session),
+              sessions.owner(of: .init(app: target.app, session: session)) == target.user.id else { throw APIFailure.notFound }
+        return (target, session)
+    }
+
+    /// One bounded, timed call; its 2xx answer's body and `Location`, or 502 (503 when unreachable).
+    @discardableResult
+    private func call(_ target: Target, _ request: HTTPClientRequest, context: BFFRequestContext) async throws -> (ByteBuffer, String?) {
+        let response: HTTPClientResponse
+        let body: ByteBuffer
+        do {
+            response = try await client.execute(request, timeout: Self.callTimeout, logger: context.logger)
+            body = try await response.body.collect(upTo: Self.maximumAnswer)
+        } catch {
+            throw await unreachable(target, error)
+        }
+        guard (200..<300).contains(response.status.code) else {
+            if response.status == .notFound { throw APIFailure.notFound }
+            throw Self.badEntry("it answered \(response.status.code)")
+        }
+        return (body, response.headers.first(name: "Location"))
+    }
+
+    /// The entry did not answer: its health is checked now, so dashboards hear it is down.
+    private func unreachable(_ target: Target, _ error: any Error) async -> APIFailure {
+        Task { await health.check(target.app, entry: target.entry) }
+        let reason = (error as? HTTPClientError).map { $0 == .deadlineExceeded || $0 == .readTimeout ? "too slow" : "unreachable" }
+            ?? (error is NIOTooManyBytesError ? "answered too much" : "unreachable")
+        return APIFailure(status: .serviceUnavailable, body: APIError(error: "the app's entry is \(reason)"), headers: [.retryAfter: "5"])
+    }
+
+    private static func badEntry(_ reason: String) -> APIFailure {
+        APIFailure(status: .badGateway, body: APIError(error: "the app's entry answered badly: \(reason)"))
+    }
+}

@@ -1,0 +1,26 @@
+import Crypto
+import Foundation
+import HTTPTypes
+
+/// Who is calling, as the server tells a remote app's entry: never the user's token, but their
+/// name signed with the app's entry secret, so the entry can trust it.
+///
+/// `X-TermCanvas-Signature: sha256=HEX`, the HMAC-SHA256 with the entry secret of
+/// `TIMESTAMP.USER.METHOD PATH` (`1795426200.ann.POST /sessions/4f2a/messages`).
+enum EntryIdentity {
+    static let user = HTTPField.Name("X-TermCanvas-User")!
+    static let app = HTTPField.Name("X-TermCanvas-App")!
+    static let timestamp = HTTPField.Name("X-TermCanvas-Timestamp")!
+    static let signature = HTTPField.Name("X-TermCanvas-Signature")!
+
+    /// The headers of one call to the entry.
+    static func headers(user: String, app: String, method: String, path: String, secret: String, now: Date = Date()) -> [(String, String)] {
+        let stamp = String(Int(now.timeIntervalSince1970))
+        let message = "\(stamp).\(user).\(method) \(path)"
+        let code = HMAC<SHA256>.authenticationCode(for: Data(message.utf8), using: SymmetricKey(data: Data(secret.utf8)))
+        return [
+            (Self.user.rawName, user), (Self.app.rawName, app), (Self.timestamp.rawName, stamp),
+            (Self.signature.rawName, "sha256=" + code.map { String(format: "%02x", $0) }.joined()),
+        ]
+    }
+}

@@ -66,9 +66,9 @@ struct RegistryController {
         _ = try admin(context)
         let id = try appID(context)
         switch try store.withdraw(id) {
-        case nil: throw APIFailure.notFound
+        case .notFound: throw APIFailure.notFound
         case .builtIn: throw APIFailure.conflict("'\(id)' is built into the server: leave it out of --apps", field: nil)
-        case .published, .notNewer:
+        case .withdrawn:
             health.forget(id)
             return Response(status: .noContent)
         }

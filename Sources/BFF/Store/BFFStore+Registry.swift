@@ -27,6 +27,15 @@ enum PublishOutcome: Equatable, Sendable {
     case builtIn
 }
 
+/// What a withdrawal did.
+enum WithdrawOutcome: Equatable, Sendable {
+    case withdrawn
+    /// No such app, or it is withdrawn already.
+    case notFound
+    /// The id is a built-in app's.
+    case builtIn
+}
+
 extension BFFStore {
     /// Makes the registry list the built-in apps this server hosts, at the server's version, and
     /// no others: one it no longer hosts (`--apps`) is withdrawn, one it hosts again comes back.
@@ -78,13 +87,12 @@ extension BFFStore {
         }
     }
 
-    /// The app, withdrawn or not (nil when never published).
-    func registryApp(_ id: String, includingWithdrawn: Bool = false) throws -> RegistryEntry? {
+    /// The app; nil when it was never published or is withdrawn.
+    func registryApp(_ id: String) throws -> RegistryEntry? {
         try writer.read { db in
-            guard let withdrawn = try Row.fetchOne(db, sql: "SELECT withdrawnAt FROM registryApp WHERE id = ?", arguments: [id]) else {
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM registryApp WHERE id = ? AND withdrawnAt IS NULL", arguments: [id]) != nil else {
                 return nil
             }
-            if !includingWithdrawn, (withdrawn["withdrawnAt"] as Date?) != nil { return nil }
             return try Self.registryEntry(id, in: db)
         }
     }
@@ -123,24 +131,24 @@ extension BFFStore {
             try db.execute(sql: """
                 INSERT INTO registryVersion (appId, version, manifest, entry, publishedAt, publishedBy) VALUES (?, ?, ?, ?, ?, ?)
                 """, arguments: [manifest.id, version.description, json, entry.absoluteString, Self.timestamp(Date()), user.name])
-            guard let entry = try Self.registryEntry(manifest.id, in: db) else { throw BFFStoreError.newerVersion }
+            guard let entry = try Self.registryEntry(manifest.id, in: db) else {
+                throw BFFStoreError.unreadableRow("registryApp \(manifest.id), just written")
+            }
             try record(.registryAppPublished, owner: nil, data: entry.info(health: nil), in: db)
             return .published(entry, created: existing == nil)
         }
     }
 
-    /// Withdraws a remote app: it is no longer listed or mounted, its versions are kept. Nil when
-    /// there is no such app (or it is withdrawn already); `.builtIn` for a built-in one.
-    func withdraw(_ id: String) throws -> PublishOutcome? {
+    /// Withdraws a remote app: it is no longer listed or mounted, its versions are kept.
+    func withdraw(_ id: String) throws -> WithdrawOutcome {
         try writer.write { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT kind FROM registryApp WHERE id = ? AND withdrawnAt IS NULL",
-                                             arguments: [id]) else { return nil }
+                                             arguments: [id]) else { return .notFound }
             if row["kind"] as String == RegistryAppKind.builtin.rawValue { return .builtIn }
             try db.execute(sql: "UPDATE registryApp SET withdrawnAt = ? WHERE id = ?", arguments: [Date(), id])
             try db.execute(sql: "DELETE FROM hookDelivery WHERE appId = ?", arguments: [id])
             try record(.registryAppWithdrawn, owner: nil, data: DeletedApp(id: id), in: db)
-            guard let entry = try Self.registryEntry(id, in: db) else { return nil }
-            return .published(entry, created: false)
+            return .withdrawn
         }
     }
 

@@ -3,12 +3,15 @@ public enum BFFStoreError: Error, Equatable, CustomStringConvertible {
     case newerVersion
     case userExists(name: String)
     case invalidUserName(String)
+    /// A row the store wrote or expects cannot be read back (the database was changed under it).
+    case unreadableRow(String)
 
     public var description: String {
         switch self {
         case .newerVersion: "the BFF database was written by a newer TermCanvas; update TermCanvas to use it"
         case .userExists(let name): "a user named '\(name)' already exists"
         case .invalidUserName(let reason): "invalid user name: \(reason)"
+        case .unreadableRow(let row): "the BFF database has an unreadable row: \(row)"
         }
     }
 }

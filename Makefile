@@ -4,7 +4,7 @@
 SWIFT ?= swift
 ARGS ?=
 
-.PHONY: run test deps release bench bench-bff bench-widgets bench-limits bench-apps
+.PHONY: run test deps release bench bench-bff bench-widgets bench-limits bench-apps bench-remote
 
 run: release
 	.build/release/termcanvas $(ARGS)
@@ -53,3 +53,8 @@ bench-limits: release
 # screen, idle with apps, memory per app (tuiprobe).
 bench-apps: release
 	scripts/bench-apps
+
+# Remote micro-app figures (issue 15): webhook to screen and key round trip through the server's
+# proxy and apps/deploys' entry (tuiprobe's pseudo-terminal).
+bench-remote: release
+	scripts/bench-remote

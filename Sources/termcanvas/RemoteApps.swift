@@ -129,8 +129,8 @@ extension WidgetCatalog {
         for info in apps where info.kind == .remote {
             guard let manifest = info.manifest else { continue }
             let app = InstalledApp(remote: AppManifest(remote: manifest))
-            var descriptor = MicroAppWidget.descriptor(for: app, connect: { runtime.connection(for: $0) })
             let health = info.health ?? AppHealth(state: .unknown)
+            var descriptor = MicroAppWidget.descriptor(for: app, health: health, connect: { runtime.connection(for: $0) })
             descriptor = WidgetDescriptor(kind: descriptor.kind, name: descriptor.name,
                                           summary: "\(info.description) · remote, \(health.label())", version: info.version,
                                           commands: descriptor.commands, make: descriptor.make)

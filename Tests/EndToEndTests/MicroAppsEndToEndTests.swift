@@ -117,19 +117,24 @@ struct MicroAppsEndToEndTests {
 final class TeamServer: @unchecked Sendable {
     let home: String
     let port: Int
+    /// More options of `serve`.
+    private let options: [String]
     private var pid: pid_t?
     var url: String { "http://127.0.0.1:\(port)" }
 
-    private init(home: String, port: Int) {
+    private init(home: String, port: Int, options: [String]) {
         self.home = home
         self.port = port
+        self.options = options
     }
 
-    static func start(users: [String]) async throws -> TeamServer {
+    /// - Parameter admins: those of `users` who may publish to the registry.
+    static func start(users: [String], admins: Set<String> = [], options: [String] = []) async throws -> TeamServer {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("tc-team-\(UUID().uuidString.prefix(8))").path
-        let server = TeamServer(home: home, port: Int.random(in: 20_000...40_000))
+        let server = TeamServer(home: home, port: Int.random(in: 20_000...40_000), options: options)
         for user in users {
-            let added = try await Command.run([Products.termcanvas.path, "user", "add", user, "--data-dir", home + "/bff"],
+            let added = try await Command.run([Products.termcanvas.path, "user", "add", user, "--data-dir", home + "/bff"]
+                                              + (admins.contains(user) ? ["--admin"] : []),
                                               environment: ["XDG_STATE_HOME": home + "/state"], input: "pw-\(user)\n")
             try #require(added.status == 0, "\(added.output)")
         }
@@ -139,7 +144,7 @@ final class TeamServer: @unchecked Sendable {
 
     /// Starts the server (again, on the same port and data).
     func restart() async throws {
-        pid = try Command.start([Products.termcanvas.path, "serve", "--port", "\(port)", "--data-dir", home + "/bff"],
+        pid = try Command.start([Products.termcanvas.path, "serve", "--port", "\(port)", "--data-dir", home + "/bff"] + options,
                                 environment: ["XDG_STATE_HOME": home + "/state"])
         for _ in 0..<200 {
             if try await Command.run(["curl", "-sf", url + "/health"]).status == 0 { return }
@@ -154,9 +159,10 @@ final class TeamServer: @unchecked Sendable {
         self.pid = nil
     }
 
-    /// A user's own environment, logged in to this server.
-    func logIn(_ user: String) async throws -> [String: String] {
-        let environment = try DashboardSessionTests.isolatedEnvironment(canvasLayout: false)
+    /// A user's own environment, logged in to this server; with `canvasLayout`, its dashboard
+    /// shows a calendar and the Event Log rather than todo, calendar and chat.
+    func logIn(_ user: String, canvasLayout: Bool = false) async throws -> [String: String] {
+        let environment = try DashboardSessionTests.isolatedEnvironment(canvasLayout: canvasLayout)
         let login = try await Command.run([Products.termcanvas.path, "login", url, "--user", user], environment: environment,
                                           input: "pw-\(user)\n")
         try #require(login.status == 0, "\(login.output)")

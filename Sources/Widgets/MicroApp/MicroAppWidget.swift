@@ -1,6 +1,7 @@
 import CanvasCore
 import CanvasUI
 import Foundation
+import struct MicroAppAPI.AppHealth
 import MicroAppModel
 import MicroAppProtocol
 
@@ -8,12 +9,13 @@ import MicroAppProtocol
 /// or a sampled command. It draws the app's view tree, sends it keys, sizes, focus and the bus
 /// events it subscribed to, and publishes what it is allowed to; it never waits for it.
 public struct MicroAppWidget: Widget {
-    /// A catalog entry for an installed app; `connect` makes each pane's connection.
-    public static func descriptor(for app: InstalledApp,
+    /// A catalog entry for an installed app; `connect` makes each pane's connection. A remote
+    /// app's panes start with the `health` the registry reported.
+    public static func descriptor(for app: InstalledApp, health: AppHealth? = nil,
                                   connect: @escaping @MainActor @Sendable (InstalledApp) -> any MicroAppConnection) -> WidgetDescriptor {
         WidgetDescriptor(kind: AppKind(app.id), name: app.manifest.name, summary: app.manifest.description,
                          version: app.manifest.version) { config, state in
-            MicroAppWidget(app: app, connection: connect(app), config: config, state: state)
+            MicroAppWidget(app: app, connection: connect(app), config: config, state: state, health: health)
         }
     }
 
@@ -28,29 +30,53 @@ public struct MicroAppWidget: Widget {
     private var size = Size.zero
     private var focused = false
     private var lastDelivered = 0
+    /// A remote app's health as the registry last reported it (`RegistryLoaded`); nil for a local app.
+    private(set) var health: AppHealth?
 
-    public init(app: InstalledApp, connection: any MicroAppConnection, config: WidgetValues = [:], state: WidgetValues = [:]) {
+    public init(app: InstalledApp, connection: any MicroAppConnection, config: WidgetValues = [:], state: WidgetValues = [:],
+                health: AppHealth? = nil) {
         self.app = app
         self.connection = connection
+        self.health = app.isRemote ? health : nil
         settings = config
         savedState = state["app"].flatMap { try? JSONDecoder().decode(JSONValue.self, from: Data($0.utf8)) } ?? .null
     }
 
     private var manifest: AppManifest { app.manifest }
 
+    /// The app's name and state; a remote app's also says the version this pane mounted and,
+    /// while it runs or waits for its entry, the entry's health (`up`, `down since 14:02`).
     public var title: String {
+        let name = app.isRemote ? "\(manifest.name) \(manifest.version)" : manifest.name
         switch status {
-        case .waiting, .running: manifest.name
-        case .starting: "\(manifest.name) · starting"
-        case .needsGrant: "\(manifest.name) · asks for permission"
-        case .refused: "\(manifest.name) · not allowed"
-        case .notResponding: "\(manifest.name) · not responding"
-        case .restarting(let exit, _): "\(manifest.name) · \(exit), restarting"
-        case .stopped: "\(manifest.name) · stopped"
+        case .needsGrant: return "\(name) · asks for permission"
+        case .refused: return "\(name) · not allowed"
+        case .stopped: return "\(name) · stopped"
+        default: break
+        }
+        if let health = shownHealth { return "\(name) · \(health.label())" }
+        switch status {
+        case .starting: return "\(name) · starting"
+        case .notResponding: return "\(name) · not responding"
+        case .restarting(let exit, _): return "\(name) · \(exit), restarting"
+        default: return name
         }
     }
 
-    public var subscriptions: [EventPattern] { manifest.subscribes.compactMap(EventPattern.init) }
+    /// The health worth a title: any but `unknown`; `up` only while the app runs, since a session
+    /// being restarted says more than an entry that answers its health checks.
+    private var shownHealth: AppHealth? {
+        guard let health, health.state != .unknown else { return nil }
+        switch (health.state, status) {
+        case (.up, .running), (.up, .waiting), (.down, _), (.degraded, _): return health
+        default: return nil
+        }
+    }
+
+    public var subscriptions: [EventPattern] {
+        let own = manifest.subscribes.compactMap(EventPattern.init)
+        return app.isRemote ? own + [.exact(RegistryLoaded.name)] : own
+    }
     public var capturesText: Bool { focused && status == .running && focusedInput != nil }
     public var config: WidgetValues { settings }
 
@@ -139,6 +165,11 @@ public struct MicroAppWidget: Widget {
         // Overlapping patterns (`todo.*` and `todo.item.created`) deliver an event once each.
         guard event.sequence != lastDelivered else { return .none }
         lastDelivered = event.sequence
+        if let loaded = event.payload as? RegistryLoaded {
+            // The pane's own news, not the app's: its health.
+            if let info = loaded.apps.first(where: { $0.id == manifest.id }) { health = info.health }
+            return .none
+        }
         let source = event.source.map { "pane:\($0.rawValue)" } ?? "canvas"
         connection.send(.busEvent(BusEventParams(
             name: event.name.rawValue, source: source, time: Self.iso(event.time), summary: event.summary,
@@ -199,7 +230,9 @@ public struct MicroAppWidget: Widget {
             // What to press first, so that a small pane still shows it.
             var lines: [(String, ThemeRole)] = [
                 ("\(manifest.name) \(manifest.version) asks to run: y allows · n refuses", .accent),
-                ("It runs as a program with your rights and can read your files.", .warning),
+                app.isRemote
+                    ? ("It runs at its entry, a server of your team's registry, and gets the keys you type in its pane.", .warning)
+                    : ("It runs as a program with your rights and can read your files.", .warning),
             ]
             if !asked.publish.isEmpty { lines.append(("• publish " + asked.publish.joined(separator: ", "), .text)) }
             if !asked.subscribe.isEmpty { lines.append(("• hear " + asked.subscribe.joined(separator: ", "), .text)) }

@@ -1,5 +1,7 @@
 import CanvasCore
 import CanvasUI
+import struct MicroAppAPI.AppHealth
+import struct MicroAppAPI.MicroAppInfo
 import MicroAppModel
 import MicroAppProtocol
 import Testing
@@ -101,5 +103,54 @@ struct MicroAppWidgetTests {
         #expect(try widget.send(.key(.char("x"))) == .ignored)
         _ = try widget.handle(.key(.char("r")))
         #expect(connection.calls.last == "restart")
+    }
+
+    @Test func aRemotePaneNamesItsVersionAndTheHealthTheRegistryReports() throws {
+        let bus = EventBus(now: Fixed.clock.now)
+        let connection = RecordingConnection()
+        let remote = InstalledApp(remote: testApp.manifest)
+        var widget = MicroAppWidget(app: remote, connection: connection, health: AppHealth(state: .up))
+        _ = try widget.mount(context(bus: bus))
+        connection.deliver { $0.status = .needsGrant(testApp.manifest.requested) }
+        _ = try widget.notified()
+        #expect(widget.title == "Probe 1.0.0 · asks for permission")
+        #expect(render(widget, size: Size(width: 100, height: 4)).lines[1]
+            .hasPrefix("It runs at its entry, a server of your team's registry, and gets the keys you type in its pane."))
+        connection.deliver { $0.status = .starting }
+        _ = try widget.notified()
+        #expect(widget.title == "Probe 1.0.0 · starting")  // its session says more than an entry that is up
+        connection.deliver { $0.status = .running }
+        _ = try widget.notified()
+        #expect(widget.title == "Probe 1.0.0 · up")
+        #expect(widget.subscriptions.contains(.exact(RegistryLoaded.name)))
+
+        func report(_ health: AppHealth, for id: String = "probe") throws {
+            let info = MicroAppInfo(id: id, name: "Probe", version: "1.1.0", description: "", basePath: "", events: [],
+                                    kind: .remote, health: health)
+            bus.publish(RegistryLoaded(apps: [info], origin: .server))
+            _ = try widget.receive(try #require(bus.log.events.last))
+        }
+        let down = AppHealth(state: .down, since: "2026-11-23T14:02:00Z")
+        try report(down)
+        // The version stays the one mounted, a newer one is for the next mount.
+        #expect(widget.title == "Probe 1.0.0 · \(down.label())")
+        #expect(down.label().hasPrefix("down since "))
+        try report(AppHealth(state: .up), for: "other")
+        #expect(widget.title.hasPrefix("Probe 1.0.0 · down since "))
+        connection.deliver { $0.status = .restarting(exit: "the app's entry is unreachable", afterSeconds: 2) }
+        _ = try widget.notified()
+        try report(AppHealth(state: .up))
+        #expect(widget.title == "Probe 1.0.0 · the app's entry is unreachable, restarting")
+        try report(AppHealth(state: .degraded, reason: "slow disk"))
+        #expect(widget.title == "Probe 1.0.0 · degraded (slow disk)")
+        // The registry's news is the pane's, never sent to the app.
+        #expect(!connection.sent.contains { if case .busEvent = $0 { true } else { false } })
+    }
+
+    @Test func aLocalPaneSaysNothingOfHealth() throws {
+        var widget = MicroAppWidget(app: testApp, connection: RecordingConnection(), health: AppHealth(state: .down))
+        _ = try widget.mount(context(bus: EventBus(now: Fixed.clock.now)))
+        #expect(widget.title == "Probe")
+        #expect(widget.subscriptions == [EventPattern("calendar.*")!])
     }
 }

@@ -74,7 +74,7 @@ func buildRouter(store: BFFStore, issuer: TokenIssuer, configuration: BFFConfigu
     api.add(middleware: IdempotencyMiddleware(store: store))
     let apps = configuration.apps
     RegistryController(store: store, health: registry.health).addRoutes(to: api.group("registry"))
-    AppProxyController(store: store, sessions: registry.sessions, health: registry.health, client: .shared)
+    AppProxyController(store: store, sessions: registry.sessions, health: registry.health)
         .addRoutes(to: api.group("apps"))
     LiveEventsController(store: store, activity: configuration.activity).addRoutes(to: api)
     if apps.contains(.todo) { TodoController(store: store).addRoutes(to: api.group("todo")) }
@@ -91,7 +91,7 @@ struct RegistryServices: Sendable {
     let sessions = RemoteSessions()
 
     init(store: BFFStore, configuration: BFFConfiguration, logger: Logger) {
-        health = AppHealthMonitor(store: store, client: .shared, interval: configuration.healthInterval, logger: logger)
+        health = AppHealthMonitor(store: store, interval: configuration.healthInterval, logger: logger)
         hooks = HookDeliverer(store: store, logger: logger)
     }
 }

@@ -10,6 +10,7 @@ import Testing
 struct RemoteAppsEndToEndTests {
     static let deploys = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("apps/deploys")
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/entries")
 
     @Test("published, offered in the catalog, mounted, answering keys; down and up with its entry; a newer version at the next mount")
     func publishMountHealthAndVersions() async throws {
@@ -107,6 +108,67 @@ struct RemoteAppsEndToEndTests {
             try await session.send("C-q")
             #expect(try await session.waitForExit().status == 0)
         }
+    }
+
+    @Test("entries that hang, flood, send garbage or escape sequences: the dashboard answers keys and nothing reaches the terminal raw")
+    func hostileEntries() async throws {
+        let server = try await TeamServer.start(users: ["alice"], admins: ["alice"], options: ["--health-interval", "1"])
+        defer { server.stop() }
+        let environment = try await server.logIn("alice", canvasLayout: false)
+        let modes = ["hang", "flood", "garbage", "escapes"]
+        var entries: [pid_t] = []
+        defer { for pid in entries { kill(pid, SIGKILL); _ = waitpid(pid, nil, 0) } }
+        for mode in modes {
+            let port = Int.random(in: 40_001...50_000)
+            entries.append(try Command.start(["python3", Self.fixtures.appendingPathComponent("hostile.py").path, "--mode", mode, "--port", "\(port)"]))
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tc-hostile-\(UUID().uuidString.prefix(8))")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try """
+                id: hostile-\(mode)
+                name: Hostile \(mode)
+                version: 1.0.0
+                protocol: 1
+                entry: http://127.0.0.1:\(port)/
+                state: false
+                minSize: { width: 10, height: 3 }
+                """.write(to: folder.appendingPathComponent("app.yaml"), atomically: true, encoding: .utf8)
+            _ = try await DeploysEntry.publish(folder, entry: "http://127.0.0.1:\(port)/", to: server, environment)
+        }
+        let layouts = URL(fileURLWithPath: environment["XDG_CONFIG_HOME"]! + "/termcanvas/layouts")
+        try FileManager.default.createDirectory(at: layouts, withIntermediateDirectories: true)
+        try """
+            name: "default"
+            focused: 1
+            panes:
+              - { id: 1, app: calendar, x: 0, y: 0, width: 6, height: 6 }
+              - { id: 2, app: hostile-hang, x: 6, y: 0, width: 6, height: 6 }
+              - { id: 3, app: hostile-flood, x: 0, y: 6, width: 4, height: 6 }
+              - { id: 4, app: hostile-garbage, x: 4, y: 6, width: 4, height: 6 }
+              - { id: 5, app: hostile-escapes, x: 8, y: 6, width: 4, height: 6 }
+            """.write(to: layouts.appendingPathComponent("default.yaml"), atomically: true, encoding: .utf8)
+
+        let session = try await server.dashboard(environment)
+        try await session.waitFor("Hostile escapes 1.0.0 asks to run")
+        for pane in 2...5 { try await session.send("M-\(pane)", "y") }
+        try await session.waitFor("T␛]0;pwned")
+        try await session.waitFor("flood ")
+        try await session.waitFor("garbage 1")
+        try await session.waitFor("Hostile hang 1.0.0 · down since", timeout: .seconds(15))
+        // The hung entry's session is given up on (the proxy's timeout) and tried again later.
+        try await session.waitFor("the app's entry is too slow; restarting in", timeout: .seconds(15))
+
+        // The calendar answers at once beside them.
+        try await session.send("M-1", "Right")
+        try await session.waitFor("Monday, 23 November 2026", timeout: .seconds(2))
+        let attributed = try await HostileInputTests.screenWithAttributes(session)
+        #expect(HostileInputTests.foreignEscapes(attributed).isEmpty, "escape sequences on screen: \(HostileInputTests.foreignEscapes(attributed))")
+        #expect(!(try await session.format("#{pane_title}")).contains("pwned"))
+        let pid = try #require(await session.programPID())
+        #expect(MicroAppProcessTests.residentKiB(pid) < 150 * 1024, "dashboard RSS \(MicroAppProcessTests.residentKiB(pid)) KiB")
+        try await session.send("C-q")
+        let exit = try await session.waitForExit()
+        #expect(exit.status == 0 && exit.ttyRestored)
+        #expect(!exit.stderr.contains("\u{1B}"), "\(exit.stderr.debugDescription)")
     }
 
     // MARK: Helpers

@@ -12,18 +12,13 @@ import Synchronization
 /// stays cheap on average. The price under such a flood is that an old bucket may be forgotten
 /// early, i.e. refilled.
 final class TokenBucketLimiter: Sendable {
-    private struct Bucket {
-        var tokens: Double
-        var updated: ContinuousClock.Instant
-    }
-
     /// Tokens added per second.
     let rate: Double
     /// The most tokens a bucket holds: the largest burst.
     let burst: Double
     /// The most buckets the table holds.
     let capacity: Int
-    private let buckets = Mutex([String: Bucket]())
+    private let buckets = Mutex([String: TokenBucket]())
     private let clock = ContinuousClock()
 
     init(rate: Double, burst: Double, capacity: Int = 10_000) {
@@ -41,11 +36,9 @@ final class TokenBucketLimiter: Sendable {
         let now = clock.now
         return buckets.withLock { buckets in
             if buckets[key] == nil, buckets.count >= capacity { prune(&buckets, now: now) }
-            var bucket = refilled(buckets[key], now: now)
+            var bucket = buckets[key] ?? TokenBucket(rate: rate, burst: burst, now: now)
             defer { buckets[key] = bucket }
-            guard bucket.tokens >= 1 else { return .seconds((1 - bucket.tokens) / rate) }
-            bucket.tokens -= 1
-            return nil
+            return bucket.take(now: now)
         }
     }
 
@@ -53,31 +46,17 @@ final class TokenBucketLimiter: Sendable {
     func refund(_ key: String) {
         let now = clock.now
         buckets.withLock { buckets in
-            guard let bucket = buckets[key] else { return }
-            var refunded = refilled(bucket, now: now)
-            refunded.tokens = min(burst, refunded.tokens + 1)
-            buckets[key] = refunded
+            buckets[key]?.giveBack(now: now)
         }
-    }
-
-    private func refilled(_ bucket: Bucket?, now: ContinuousClock.Instant) -> Bucket {
-        guard let bucket else { return Bucket(tokens: burst, updated: now) }
-        return Bucket(tokens: min(burst, bucket.tokens + seconds(now - bucket.updated) * rate), updated: now)
     }
 
     /// Forgets buckets that have refilled completely, then, while more than half the capacity is
     /// still in use, the least recently updated ones.
-    private func prune(_ buckets: inout [String: Bucket], now: ContinuousClock.Instant) {
-        let refill = burst / rate
-        buckets = buckets.filter { seconds(now - $0.value.updated) < refill }
+    private func prune(_ buckets: inout [String: TokenBucket], now: ContinuousClock.Instant) {
+        buckets = buckets.filter { !$0.value.isFull(at: now) }
         let keep = capacity / 2
         guard buckets.count > keep else { return }
         let newest = buckets.sorted { $0.value.updated > $1.value.updated }.prefix(keep)
         buckets = Dictionary(uniqueKeysWithValues: newest.map { ($0.key, $0.value) })
-    }
-
-    private func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }

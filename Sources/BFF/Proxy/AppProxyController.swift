@@ -19,12 +19,15 @@ struct AppProxyController {
     let store: BFFStore
     let sessions: RemoteSessions
     let health: AppHealthMonitor
-    let client: HTTPClient
     /// Below a remote app's start-up limit (5 s by default), so an entry that is down is
     /// reported as such before the dashboard gives up waiting.
     static let callTimeout = TimeAmount.seconds(3)
     /// The largest answer to a session's opening, message or end.
     static let maximumAnswer = 64 * 1024
+    /// What one stream may take of the server once past its burst: a view is a few kilobytes,
+    /// and the protocol's longest line fits the burst.
+    static let streamBytesPerSecond = 256.0 * 1024
+    static let streamBurst = 1024.0 * 1024
 
     func addRoutes(to group: RouterGroup<BFFRequestContext>) {
         group.post("{id}/sessions", use: open)
@@ -92,22 +95,29 @@ struct AppProxyController {
         let key = RemoteSessions.Key(app: target.app, session: session)
         let response: HTTPClientResponse
         do {
-            response = try await client.execute(target.request(.GET, "/sessions/\(session)/events"), deadline: .distantFuture,
-                                                logger: context.logger)
+            // The head within the call timeout; then the stream lasts while the entry sends at
+            // least every `EntryClient.idleLimit`.
+            response = try await EntryClient.shared.execute(target.request(.GET, "/sessions/\(session)/events"),
+                                                            timeout: Self.callTimeout, logger: context.logger)
         } catch {
             throw await unreachable(target, error)
         }
         guard response.status == .ok else {
             throw Self.badEntry("its event stream answered \(response.status.code)")
         }
+        sessions.streaming(key)
         let sessions = sessions
         let headers: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-cache"]
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
             defer { sessions.remove(key) }
             var framer = EntryEventFramer()
+            var pace = TokenBucket(rate: Self.streamBytesPerSecond, burst: Self.streamBurst, now: .now)
             var id = 0
             do {
                 for try await buffer in response.body {
+                    // A flood is read no faster than the pace: the entry's own sends block.
+                    let wait = pace.spend(Double(buffer.readableBytes), now: .now)
+                    if wait > .zero { try await Task.sleep(for: wait) }
                     for item in framer.feed(buffer.readableBytesView) {
                         switch item {
                         case .data(let line):
@@ -146,19 +156,17 @@ struct AppProxyController {
     /// One bounded, timed call; its 2xx answer's body and `Location`, or 502 (503 when unreachable).
     @discardableResult
     private func call(_ target: Target, _ request: HTTPClientRequest, context: BFFRequestContext) async throws -> (ByteBuffer, String?) {
-        let response: HTTPClientResponse
-        let body: ByteBuffer
+        let answer: (response: HTTPClientResponse, body: ByteBuffer)
         do {
-            response = try await client.execute(request, timeout: Self.callTimeout, logger: context.logger)
-            body = try await response.body.collect(upTo: Self.maximumAnswer)
+            answer = try await EntryClient.call(request, timeout: Self.callTimeout, maximumBody: Self.maximumAnswer, logger: context.logger)
         } catch {
             throw await unreachable(target, error)
         }
-        guard (200..<300).contains(response.status.code) else {
-            if response.status == .notFound { throw APIFailure.notFound }
-            throw Self.badEntry("it answered \(response.status.code)")
+        guard (200..<300).contains(answer.response.status.code) else {
+            if answer.response.status == .notFound { throw APIFailure.notFound }
+            throw Self.badEntry("it answered \(answer.response.status.code)")
         }
-        return (body, response.headers.first(name: "Location"))
+        return (answer.body, answer.response.headers.first(name: "Location"))
     }
 
     /// The entry did not answer: its health is checked now, so dashboards hear it is down.

@@ -14,7 +14,6 @@ import Synchronization
 /// other 2xx is up); anything else, or nothing within `timeout`, is down.
 final class AppHealthMonitor: Service, Sendable {
     private let store: BFFStore
-    private let client: HTTPClient
     private let interval: Duration
     private let logger: Logger
     private let board = Mutex<[String: AppHealth]>([:])
@@ -22,9 +21,8 @@ final class AppHealthMonitor: Service, Sendable {
     /// Reasons longer than this are cut: they end up in pane titles.
     static let maximumReason = 120
 
-    init(store: BFFStore, client: HTTPClient, interval: Duration, logger: Logger) {
+    init(store: BFFStore, interval: Duration, logger: Logger) {
         self.store = store
-        self.client = client
         self.interval = interval
         self.logger = logger
     }
@@ -78,8 +76,7 @@ final class AppHealthMonitor: Service, Sendable {
         var request = HTTPClientRequest(url: entry.appendingPathComponent("health").absoluteString)
         request.method = .GET
         do {
-            let response = try await client.execute(request, timeout: Self.timeout)
-            let body = try await response.body.collect(upTo: 4096)
+            let (response, body) = try await EntryClient.call(request, timeout: Self.timeout, maximumBody: 4096, logger: logger)
             guard (200..<300).contains(response.status.code) else {
                 return AppHealth(state: .down, reason: "health answered \(response.status.code)")
             }

@@ -1,0 +1,182 @@
+@testable import BFF
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import MicroAppAPI
+import Synchronization
+import Testing
+
+/// The proxy of remote apps' entries against entries that misbehave, each a real server on
+/// loopback: one that hangs, one that trickles its answer, one whose stream never starts, one that
+/// floods its stream; and a well-behaved one with many panes open at once.
+@Suite(.serialized)
+struct ProxyTests {
+    enum Behaviour: Sendable {
+        case answers, hangs, trickles, neverStreams, floods
+    }
+
+    static let answer = #"{"jsonrpc":"2.0","id":1,"result":{"protocol":"1.0","capabilities":{}}}"#
+    /// How long an entry hangs or keeps a stream open: past the proxy's timeouts, short enough
+    /// for the entry's shutdown, which waits for them, to be quick.
+    static let lifetime = Duration.seconds(5)
+
+    /// An entry behaving as told; every session's stream stays open for `lifetime`.
+    static func entry(_ behaviour: Behaviour) -> some ApplicationProtocol {
+        let router = Router()
+        let opened = Atomic<Int>(0)
+        router.post("sessions") { _, _ in
+            switch behaviour {
+            case .hangs:
+                try await Task.sleep(for: lifetime)
+            case .trickles:
+                return Response(status: .created, headers: [.location: "/sessions/s1", .contentType: "application/json"],
+                                body: ResponseBody { writer in
+                                    for _ in 0..<10 {
+                                        try await writer.write(ByteBuffer(string: " "))
+                                        try await Task.sleep(for: .milliseconds(500))
+                                    }
+                                    try await writer.finish(nil)
+                                })
+            default:
+                break
+            }
+            let number = opened.add(1, ordering: .relaxed).newValue
+            return Response(status: .created, headers: [.location: "/sessions/s\(number)", .contentType: "application/json"],
+                            body: .init(byteBuffer: ByteBuffer(string: answer)))
+        }
+        router.get("sessions/{session}/events") { _, _ in
+            if behaviour == .neverStreams { try await Task.sleep(for: lifetime) }
+            return Response(status: .ok, headers: [.contentType: "text/event-stream"], body: ResponseBody { writer in
+                let view = #"{"jsonrpc":"2.0","method":"view","params":{"revision":1,"root":{"type":"text","text":"\#(String(repeating: "x", count: 16_000))"}}}"#
+                let deadline = ContinuousClock.now + lifetime
+                while ContinuousClock.now < deadline {
+                    if behaviour == .floods {
+                        try await writer.write(ByteBuffer(string: "data: \(view)\n\n"))
+                    } else {
+                        try await writer.write(ByteBuffer(string: ": still here\n\n"))
+                        try await Task.sleep(for: .milliseconds(500))
+                    }
+                }
+                try await writer.finish(nil)
+            })
+        }
+        router.post("sessions/{session}/messages") { _, _ in Response(status: .accepted) }
+        router.delete("sessions/{session}") { _, _ in Response(status: .noContent) }
+        return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+    }
+
+    /// `body` with a server whose registry has `deploys` at an entry behaving as told, granted to alice.
+    static func withProxy(_ behaviour: Behaviour,
+                          _ body: @Sendable (_ client: any TestClientProtocol, _ token: String) async throws -> Void) async throws {
+        let harness = try BFFHarness()
+        defer { harness.remove() }
+        let store = try BFFStore.open(at: harness.configuration().databaseURL, bcryptCost: 4)
+        let alice = try store.addUser(name: "alice", password: "pw-alice", isAdmin: true)
+        try await entry(behaviour).test(.live) { entry in
+            let url = URL(string: "http://127.0.0.1:\(try #require(entry.port))/")!
+            let manifest = RegistryManifest(id: "deploys", name: "Deploys", version: "1.0.0")
+            _ = try store.publish(manifest, version: SemanticVersion("1.0.0")!, entry: url, by: alice, makeSecret: { "s-\(UUID())" })
+            #expect(try store.grant("deploys", to: alice.id))
+            try await harness.withServer { client in
+                try await body(client, try await client.token(for: "alice"))
+            }
+        }
+    }
+
+    static func open(_ client: any TestClientProtocol, _ token: String) async throws -> TestResponse {
+        try await client.send(.post, APIPath.appSessions("deploys"), token: token,
+                              rawBody: #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#)
+    }
+
+    @Test func aHungEntryIsCutOffWithinTheCallTimeout() async throws {
+        try await Self.withProxy(.hangs) { client, token in
+            let started = ContinuousClock.now
+            let response = try await Self.open(client, token)
+            #expect(response.status == .serviceUnavailable)
+            #expect(String(buffer: response.body).contains("the app's entry is too slow"))
+            #expect(ContinuousClock.now - started < .seconds(4))
+        }
+    }
+
+    @Test func anEntryThatTricklesItsAnswerIsCutOffToo() async throws {
+        try await Self.withProxy(.trickles) { client, token in
+            let started = ContinuousClock.now
+            let response = try await Self.open(client, token)
+            #expect(response.status == .serviceUnavailable)
+            #expect(ContinuousClock.now - started < .seconds(4))
+        }
+    }
+
+    @Test func aStreamThatNeverStartsIsCutOff() async throws {
+        try await Self.withProxy(.neverStreams) { client, token in
+            let session = try await Self.open(client, token).decode(RemoteSession.self).session
+            let started = ContinuousClock.now
+            let stream = try await client.send(.get, APIPath.appSessionEvents("deploys", session), token: token, data: nil)
+            #expect(stream.status == .serviceUnavailable)
+            #expect(ContinuousClock.now - started < .seconds(4))
+        }
+    }
+
+    @Test func aFloodedStreamIsPaced() async throws {
+        try await Self.withProxy(.floods) { client, token in
+            let session = try await Self.open(client, token).decode(RemoteSession.self).session
+            let reader = try SSEReader(port: try #require(client.port), token: token, path: APIPath.appSessionEvents("deploys", session))
+            _ = try await reader.readHead()
+            let window = Duration.seconds(2)
+            let end = ContinuousClock.now + window
+            var bytes = 0
+            while ContinuousClock.now < end, let event = try await reader.next() { bytes += event.data.utf8.count }
+            // At most the burst and two seconds' pace (and the event in flight); well more than nothing.
+            let bound = Int(AppProxyController.streamBurst + 2 * AppProxyController.streamBytesPerSecond) + 64 * 1024
+            #expect(bytes <= bound, "\(bytes) bytes in \(window)")
+            #expect(bytes >= 512 * 1024, "\(bytes) bytes in \(window)")
+        }
+    }
+
+    @Test func manyPanesOfOneEntryAllAnswer() async throws {
+        try await Self.withProxy(.answers) { client, token in
+            var readers: [SSEReader] = []
+            var sessions: [String] = []
+            for _ in 0..<12 {
+                let session = try await Self.open(client, token).decode(RemoteSession.self).session
+                let reader = try SSEReader(port: try #require(client.port), token: token, path: APIPath.appSessionEvents("deploys", session))
+                _ = try await reader.readHead()
+                readers.append(reader)
+                sessions.append(session)
+            }
+            // Twelve streams hold twelve connections to the entry; the messages still get through.
+            for session in sessions {
+                let started = ContinuousClock.now
+                let sent = try await client.send(.post, APIPath.appSessionMessages("deploys", session), token: token,
+                                                 rawBody: #"{"jsonrpc":"2.0","method":"key","params":{"key":"c"}}"#)
+                #expect(sent.status == .noContent)
+                #expect(ContinuousClock.now - started < .seconds(1))
+            }
+            withExtendedLifetime(readers) {}
+        }
+    }
+}
+
+/// The per-user and total bounds of proxied sessions, and the expiry of sessions never streamed.
+struct RemoteSessionsTests {
+    @Test func aSessionNeverStreamedExpiresAndOneStreamingStays() {
+        let sessions = RemoteSessions(perUser: 2, total: 10, unstreamedLifetime: .seconds(30))
+        let start = ContinuousClock.now
+        sessions.add(.init(app: "a", session: "1"), owner: 1, now: start)
+        sessions.add(.init(app: "a", session: "2"), owner: 1, now: start)
+        sessions.streaming(.init(app: "a", session: "2"))
+        #expect(!sessions.hasRoom(for: 1, now: start + .seconds(29)))
+        #expect(sessions.hasRoom(for: 2, now: start + .seconds(29)))
+        #expect(sessions.hasRoom(for: 1, now: start + .seconds(30)))
+        #expect(sessions.owner(of: .init(app: "a", session: "1")) == nil)
+        #expect(sessions.owner(of: .init(app: "a", session: "2")) == 1)
+    }
+
+    @Test func theTotalBoundsEveryone() {
+        let sessions = RemoteSessions(perUser: 5, total: 3)
+        for index in 0..<3 { sessions.add(.init(app: "a", session: "\(index)"), owner: Int64(index)) }
+        #expect(!sessions.hasRoom(for: 9))
+        sessions.remove(.init(app: "a", session: "0"))
+        #expect(sessions.hasRoom(for: 9))
+    }
+}

@@ -4,7 +4,7 @@
 SWIFT ?= swift
 ARGS ?=
 
-.PHONY: run test deps release bench bench-bff bench-widgets bench-limits bench-apps bench-remote
+.PHONY: run test deps release bench bench-bff bench-widgets bench-limits bench-apps bench-remote bench-hostile-entries
 
 run: release
 	.build/release/termcanvas $(ARGS)
@@ -58,3 +58,9 @@ bench-apps: release
 # proxy and apps/deploys' entry (tuiprobe's pseudo-terminal).
 bench-remote: release
 	scripts/bench-remote
+
+# Hostile entries against the server's other routes (issue 15): GET /api/todo/items under wrk alone,
+# beside 16 busy sessions of a well-behaved entry, and beside 16 of entries that hang, flood, send
+# garbage or escapes.
+bench-hostile-entries: release
+	scripts/bench-hostile-entries

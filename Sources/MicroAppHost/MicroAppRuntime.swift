@@ -42,16 +42,16 @@ public final class MicroAppRuntime: Sendable {
         let log = AppLog(url: Self.logFile(of: app.id, in: logDirectory), limit: manifest.limits.logBytes)
         let engine: any AppEngine
         if app.isRemote {
-            engine = RemoteSession(appID: app.id, transport: remote ?? NoRemote(), permissions: manifest.requested,
-                                   limits: manifest.limits, log: log, backend: backend)
+            engine = SupervisedSession.remote(appID: app.id, transport: remote ?? NoRemote(), permissions: manifest.requested,
+                                              limits: manifest.limits, log: log, backend: backend)
         } else {
             let recipe = LaunchRecipe(manifest: manifest, folder: app.folder, hostEnvironment: environment,
                                       extra: ["TERMCANVAS_APP_ID": app.id, "TERMCANVAS_PROTOCOL": ProtocolVersion.current.description])
             engine = if let sample = manifest.sample {
                 SampleSession(appID: app.id, recipe: recipe, sample: sample, log: log)
             } else {
-                ProcessSession(appID: app.id, recipe: recipe, permissions: manifest.requested, limits: manifest.limits, log: log,
-                               backend: backend)
+                SupervisedSession.process(appID: app.id, recipe: recipe, permissions: manifest.requested, limits: manifest.limits,
+                                          log: log, backend: backend)
             }
         }
         return ManagedApp(app: app, engine: engine, grants: grants, runtime: Link(runtime: self))

@@ -37,7 +37,7 @@ let package = Package(
         // Cells, buffers, display width, themes, the widget protocol, chrome and the app loop.
         .target(
             name: "CanvasUI",
-            dependencies: ["CanvasCore", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CanvasCore", "MicroAppAPI", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         // The one C shim over ncursesw (wide-character API).
@@ -46,10 +46,11 @@ let package = Package(
         .target(name: "NcursesTerminal", dependencies: ["CanvasUI", "CanvasCore", "CNcursesw"], swiftSettings: swiftSettings),
         // Directories (0700) and files (0600) only their owner may open, whatever the umask.
         .target(name: "PrivateFiles", swiftSettings: swiftSettings),
-        // The SQLite files the product keeps: made private, moved aside only when damaged (GRDB).
+        // The SQLite files the product keeps: made private, moved aside only when damaged; days and
+        // moments stored as their ISO text (GRDB).
         .target(
             name: "SQLiteFiles",
-            dependencies: ["PrivateFiles", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["PrivateFiles", "MicroAppAPI", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
         // Layouts and their history in SQLite (GRDB).
@@ -196,6 +197,7 @@ let package = Package(
         .target(name: "CanvasTesting", dependencies: ["CanvasCore", "CanvasUI"], swiftSettings: swiftSettings),
 
         .testTarget(name: "CanvasCoreTests", dependencies: ["CanvasCore", "CanvasTesting"], swiftSettings: swiftSettings),
+        .testTarget(name: "MicroAppAPITests", dependencies: ["MicroAppAPI"], swiftSettings: swiftSettings),
         .testTarget(name: "NcursesTerminalTests", dependencies: ["NcursesTerminal", "CanvasCore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "CanvasUITests",

@@ -5,11 +5,11 @@
 public struct CalendarEvent: Codable, Sendable, Equatable {
     public var id: Int64
     public var title: String
-    public var start: String
-    public var end: String
+    public var start: UTCInstant
+    public var end: UTCInstant
     public var allDay: Bool
 
-    public init(id: Int64, title: String, start: String, end: String, allDay: Bool = false) {
+    public init(id: Int64, title: String, start: UTCInstant, end: UTCInstant, allDay: Bool = false) {
         self.id = id
         self.title = title
         self.start = start

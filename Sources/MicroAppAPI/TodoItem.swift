@@ -4,10 +4,10 @@ public struct TodoItem: Codable, Sendable, Equatable {
     public var title: String
     public var notes: String
     public var done: Bool
-    /// An ISO 8601 calendar date, `YYYY-MM-DD`, or nil for no due date.
-    public var due: String?
+    /// `YYYY-MM-DD` on the wire; nil for no due date.
+    public var due: CalendarDate?
 
-    public init(id: Int64, title: String, notes: String = "", done: Bool = false, due: String? = nil) {
+    public init(id: Int64, title: String, notes: String = "", done: Bool = false, due: CalendarDate? = nil) {
         self.id = id
         self.title = title
         self.notes = notes

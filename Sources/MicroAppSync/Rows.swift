@@ -35,7 +35,7 @@ extension TodoItem {
         if let title = patch.title { item.title = title }
         if let notes = patch.notes { item.notes = notes }
         if let done = patch.done { item.done = done }
-        if let due = patch.due { item.due = due }
+        if let due = patch.due { item.due = due.flatMap(CalendarDate.init(iso:)) }
         return item
     }
 }
@@ -59,8 +59,8 @@ extension CalendarEvent {
     func patched(_ patch: CalendarEventPatch) -> CalendarEvent {
         var event = self
         if let title = patch.title { event.title = title }
-        if let start = patch.start { event.start = start }
-        if let end = patch.end { event.end = end }
+        if let start = patch.start.flatMap(UTCInstant.init(iso:)) { event.start = start }
+        if let end = patch.end.flatMap(UTCInstant.init(iso:)) { event.end = end }
         if let allDay = patch.allDay { event.allDay = allDay }
         return event
     }

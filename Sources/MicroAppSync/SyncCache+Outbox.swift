@@ -21,7 +21,7 @@ extension SyncCache {
     func applyLocally(_ write: PendingWrite, in db: Database) throws -> [any BusEvent] {
         switch write {
         case .createTodo(let id, let new):
-            let item = TodoItem(id: id, title: new.title, notes: new.notes ?? "", done: false, due: new.due)
+            let item = TodoItem(id: id, title: new.title, notes: new.notes ?? "", done: false, due: new.due.flatMap(CalendarDate.init(iso:)))
             try item.save(in: db)
             return [TodoItemCreated(item: item)]
         case .updateTodo(let id, let patch):
@@ -33,7 +33,9 @@ extension SyncCache {
             try db.execute(sql: "DELETE FROM todo WHERE id = ?", arguments: [id])
             return [TodoItemDeleted(id: id)]
         case .createEvent(let id, let new):
-            let event = CalendarEvent(id: id, title: new.title, start: new.start, end: new.end, allDay: new.allDay ?? false)
+            // Written by the widgets, which send UTC; one the server would refuse shows only once it answers.
+            guard let start = UTCInstant(iso: new.start), let end = UTCInstant(iso: new.end) else { return [] }
+            let event = CalendarEvent(id: id, title: new.title, start: start, end: end, allDay: new.allDay ?? false)
             try event.save(in: db)
             return [CalendarEventCreated(event: event)]
         case .updateEvent(let id, let patch):

@@ -1,5 +1,6 @@
 import BFF
 import Foundation
+import struct MicroAppAPI.CalendarDate
 
 /// `tc-bench seed DATA_DIR TODOS MESSAGES`: fills a BFF data directory (the local server's is
 /// `$XDG_DATA_HOME/termcanvas/bff`) with this OS user's todos (a tenth due each day from
@@ -15,7 +16,7 @@ func seed(arguments: [String]) throws {
     let name = LocalAccount.defaultUserName
     let user = try store.user(named: name) ?? store.addUser(name: name, password: nil)
     for index in 0..<todos {
-        let due = index % 10 == 0 ? String(format: "2026-11-%02d", 1 + index / 10 % 28) : nil
+        let due = index % 10 == 0 ? CalendarDate(year: 2026, month: 11, day: 1 + index / 10 % 28) : nil
         _ = try store.createTodo(owner: user.id, title: "Seeded item \(index + 1)", notes: "", due: due)
     }
     for index in 0..<messages {

@@ -12,6 +12,7 @@ import Foundation
 import LayoutStore
 import Logging
 import Widgets
+import struct MicroAppAPI.CalendarDate
 
 @MainActor
 func makeHost(size: Size) throws -> CanvasHost {

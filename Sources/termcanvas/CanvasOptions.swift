@@ -1,5 +1,6 @@
 import ArgumentParser
 import CanvasCore
+import struct MicroAppAPI.CalendarDate
 
 /// Options every command that builds a canvas shares.
 struct CanvasOptions: ParsableArguments {

@@ -6,6 +6,7 @@ import Foundation
 import LayoutStore
 import Logging
 import Widgets
+import struct MicroAppAPI.CalendarDate
 
 /// Builds the canvas from its parts; the one place that chooses concrete types.
 @MainActor

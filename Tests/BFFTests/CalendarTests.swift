@@ -79,7 +79,7 @@ struct CalendarTests {
         try harness.addUsers("ann")
         try await harness.withServer { client in
             let token = try await client.token(for: "ann")
-            for (new, start, end) in [
+            for (new, start, end): (NewCalendarEvent, UTCInstant, UTCInstant) in [
                 (NewCalendarEvent(title: "instant", start: "2026-11-23T09:00:00Z", end: "2026-11-23T09:00:00Z"),
                  "2026-11-23T09:00:00Z", "2026-11-23T09:00:00Z"),
                 (NewCalendarEvent(title: "366 days", start: "2028-01-01T00:00:00Z", end: "2029-01-01T00:00:00Z", allDay: true),

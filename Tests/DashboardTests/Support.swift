@@ -7,6 +7,7 @@ import Logging
 import Testing
 @testable import termcanvas
 import Widgets
+import struct MicroAppAPI.CalendarDate
 
 // The real pieces, put together as the dashboard does: a SQLite layout store in a fresh temporary
 // directory, the repository's preset layouts and themes, a `DashboardLibrary` and a `CanvasHost`.

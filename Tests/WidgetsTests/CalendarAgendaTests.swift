@@ -40,12 +40,12 @@ struct CalendarAgendaTests {
         var widget = try mounted(log: log)
         let november = DayRange(first: "2026-11-01", last: "2026-11-30")
         _ = try widget.receive(delivered(CalendarEventsLoaded(range: november, events: [
-            CalendarEvent(id: 1, title: "Standup", start: "2026-11-22T09:30:00Z", end: "2026-11-22T10:00:00Z"),
-            CalendarEvent(id: 2, title: "Holiday", start: "2026-11-25T00:00:00Z", end: "2026-11-26T00:00:00Z", allDay: true),
+            CalendarEvent(id: 1, title: "Standup", start: instant("2026-11-22T09:30:00Z"), end: instant("2026-11-22T10:00:00Z")),
+            CalendarEvent(id: 2, title: "Holiday", start: instant("2026-11-25T00:00:00Z"), end: instant("2026-11-26T00:00:00Z"), allDay: true),
         ], origin: .cache)))
         _ = try widget.receive(delivered(TodoItemsLoaded(items: [
-            TodoItem(id: 7, title: "Buy milk", due: "2026-11-22"),
-            TodoItem(id: 8, title: "Done already", done: true, due: "2026-11-27"),
+            TodoItem(id: 7, title: "Buy milk", due: date("2026-11-22")),
+            TodoItem(id: 8, title: "Done already", done: true, due: date("2026-11-27")),
         ], origin: .cache)))
         var shown = text(widget)
         #expect(shown.contains { $0.hasSuffix("•22") })
@@ -54,8 +54,8 @@ struct CalendarAgendaTests {
         #expect(shown.contains("[ ] Buy milk"))
         #expect(!text(widget, Self.short).contains("09:30–10:00 Standup"), "no agenda in a short pane")
 
-        _ = try widget.receive(delivered(TodoItemCompleted(item: TodoItem(id: 7, title: "Buy milk", done: true, due: "2026-11-22"))))
-        _ = try widget.receive(delivered(TodoItemCreated(item: TodoItem(id: -1, title: "New", due: "2026-11-27"))))
+        _ = try widget.receive(delivered(TodoItemCompleted(item: TodoItem(id: 7, title: "Buy milk", done: true, due: date("2026-11-22")))))
+        _ = try widget.receive(delivered(TodoItemCreated(item: TodoItem(id: -1, title: "New", due: date("2026-11-27")))))
         shown = text(widget)
         #expect(!shown.contains("[ ] Buy milk"))
         #expect(shown.contains { $0.contains("•27") })

@@ -5,6 +5,8 @@ import CanvasUI
 import Logging
 import Testing
 import Widgets
+import struct MicroAppAPI.CalendarDate
+import struct MicroAppAPI.UTCInstant
 
 // Shared fixtures for the widget tests: a fixed day, a silent logger, and helpers that mount a
 // widget on a bus and read what it draws as text.
@@ -16,6 +18,7 @@ enum Fixed {
 }
 
 func date(_ iso: String) -> CalendarDate { CalendarDate(iso: iso)! }
+func instant(_ iso: String) -> UTCInstant { UTCInstant(iso: iso)! }
 
 @MainActor
 func context(pane: PaneID = 1, bus: EventBus) -> WidgetContext {

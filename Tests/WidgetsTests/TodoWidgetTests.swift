@@ -24,9 +24,9 @@ struct TodoWidgetTests {
     }
 
     static let items = [
-        TodoItem(id: 1, title: "Buy milk", due: "2026-11-23"),
+        TodoItem(id: 1, title: "Buy milk", due: date("2026-11-23")),
         TodoItem(id: 2, title: "Call mum", done: true),
-        TodoItem(id: 3, title: "Pay rent", due: "2026-11-20"),
+        TodoItem(id: 3, title: "Pay rent", due: date("2026-11-20")),
         TodoItem(id: 4, title: "Read book"),
     ]
 
@@ -140,8 +140,8 @@ struct TodoWidgetTests {
     func hostileAndWide() throws {
         let log = CommandLog()
         let widget = try mounted([
-            TodoItem(id: 1, title: "evil \u{1B}[2J\u{9B}31m\r", due: "2026-11-23"),
-            TodoItem(id: 2, title: String(repeating: "漢字", count: 20), due: "2026-11-24"),
+            TodoItem(id: 1, title: "evil \u{1B}[2J\u{9B}31m\r", due: date("2026-11-23")),
+            TodoItem(id: 2, title: String(repeating: "漢字", count: 20), due: date("2026-11-24")),
         ], log: log)
         let shown = render(widget, size: Self.size).lines
         #expect(shown[0].contains("evil ␛[2J�31m␍"))

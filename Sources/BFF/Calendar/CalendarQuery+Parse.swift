@@ -15,8 +15,8 @@ extension CalendarQuery {
         after = try request.pageCursor(Cursor.init)
     }
 
-    private static func bound(_ text: String, field: String, dayTime: String) throws -> String {
-        if ISODate.isValid(text) { return try CalendarValidation.dateTime(text + dayTime, field: field) }
+    private static func bound(_ text: String, field: String, dayTime: String) throws -> UTCInstant {
+        if CalendarDate(iso: text) != nil { return try CalendarValidation.dateTime(text + dayTime, field: field) }
         return try CalendarValidation.dateTime(text, field: field)
     }
 }

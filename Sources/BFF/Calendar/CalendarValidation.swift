@@ -4,7 +4,7 @@ import MicroAppAPI
 /// date-times in UTC.
 enum CalendarValidation {
     /// A new event, checked and normalised.
-    static func validated(_ new: NewCalendarEvent) throws -> (title: String, start: String, end: String, allDay: Bool) {
+    static func validated(_ new: NewCalendarEvent) throws -> (title: String, start: UTCInstant, end: UTCInstant, allDay: Bool) {
         try title(new.title)
         let start = try dateTime(new.start, field: "start")
         let end = try dateTime(new.end, field: "end")
@@ -31,30 +31,29 @@ enum CalendarValidation {
         try TextValidation.check(title, field: "title", lines: .single, length: CalendarLimits.titleLength)
     }
 
-    /// The UTC form of a date-time in the supported years (as a UTC date: `9999-12-31T23:30:00-01:00`
-    /// is in the year 10000).
-    static func dateTime(_ text: String, field: String) throws -> String {
-        guard let utc = ISODateTime.utc(text), let year = Int(utc.prefix { $0 != "-" }), CalendarLimits.years.contains(year) else {
+    /// A date-time in the supported years (as a UTC date: `9999-12-31T23:30:00-01:00` is in the
+    /// year 10000).
+    static func dateTime(_ text: String, field: String) throws -> UTCInstant {
+        guard let instant = UTCInstant(iso: text), CalendarLimits.years.contains(instant.day.year) else {
             throw APIFailure.badRequest(
                 "must be an ISO 8601 date-time with a zone, e.g. 2026-11-22T09:30:00Z, in the years "
                     + "\(CalendarLimits.years.lowerBound)–\(CalendarLimits.years.upperBound)",
                 field: field
             )
         }
-        return utc
+        return instant
     }
 
-    private static func span(start: String, end: String, allDay: Bool) throws {
+    private static func span(start: UTCInstant, end: UTCInstant, allDay: Bool) throws {
         guard end >= start else { throw APIFailure.badRequest("must not be before 'start'", field: "end") }
-        let seconds = (ISODateTime.seconds(end) ?? 0) - (ISODateTime.seconds(start) ?? 0)
-        guard seconds <= Int64(CalendarLimits.maxDurationDays) * 86_400 else {
+        guard end.secondsSinceEpoch - start.secondsSinceEpoch <= Int64(CalendarLimits.maxDurationDays) * 86_400 else {
             throw APIFailure.badRequest("an event may last at most \(CalendarLimits.maxDurationDays) days", field: "end")
         }
         if allDay {
-            guard start.hasSuffix("T00:00:00Z") else {
+            guard start.secondsIntoDay == 0 else {
                 throw APIFailure.badRequest("must be midnight UTC for an all-day event", field: "start")
             }
-            guard end.hasSuffix("T00:00:00Z"), end > start else {
+            guard end.secondsIntoDay == 0, end > start else {
                 throw APIFailure.badRequest("must be a later midnight UTC for an all-day event", field: "end")
             }
         }

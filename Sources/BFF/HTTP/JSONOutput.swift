@@ -111,7 +111,7 @@ extension TodoItem: JSONWritable {
             json.field("title", title)
             json.field("notes", notes)
             json.field("done", done)
-            json.field("due", due)
+            json.field("due", due?.iso)
         }
     }
 }
@@ -121,8 +121,8 @@ extension CalendarEvent: JSONWritable {
         json.object { json in
             json.field("id", id)
             json.field("title", title)
-            json.field("start", start)
-            json.field("end", end)
+            json.field("start", start.iso)
+            json.field("end", end.iso)
             json.field("allDay", allDay)
         }
     }

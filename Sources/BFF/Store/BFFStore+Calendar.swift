@@ -4,7 +4,7 @@ import MicroAppAPI
 
 extension BFFStore {
     /// Creates an event owned by `owner`; the fields must already be valid and in UTC.
-    public func createCalendarEvent(owner: Int64, title: String, start: String, end: String, allDay: Bool) throws -> CalendarEvent {
+    public func createCalendarEvent(owner: Int64, title: String, start: UTCInstant, end: UTCInstant, allDay: Bool) throws -> CalendarEvent {
         try writer.write { db in
             let now = Date()
             var record = CalendarEventRecord(

@@ -4,7 +4,7 @@ import MicroAppAPI
 
 extension BFFStore {
     /// Creates an item owned by `owner`; the fields must already be valid.
-    public func createTodo(owner: Int64, title: String, notes: String, due: String?) throws -> TodoItem {
+    public func createTodo(owner: Int64, title: String, notes: String, due: CalendarDate?) throws -> TodoItem {
         try writer.write { db in
             let now = Date()
             var record = TodoRecord(
@@ -48,14 +48,14 @@ extension BFFStore {
         }
     }
 
-    /// Applies a valid patch to `owner`'s item; nil when there is no such item of theirs.
-    public func updateTodo(id: Int64, owner: Int64, patch: TodoPatch) throws -> TodoItem? {
+    /// Applies a valid change to `owner`'s item; nil when there is no such item of theirs.
+    public func updateTodo(id: Int64, owner: Int64, change: TodoChange) throws -> TodoItem? {
         try writer.write { db in
             guard var record = try ownedTodo(db, id: id, owner: owner) else { return nil }
-            if let title = patch.title { record.title = title }
-            if let notes = patch.notes { record.notes = notes }
-            if let done = patch.done { record.done = done }
-            if let due = patch.due { record.due = due }
+            if let title = change.title { record.title = title }
+            if let notes = change.notes { record.notes = notes }
+            if let done = change.done { record.done = done }
+            if let due = change.due { record.due = due }
             record.updatedAt = Date()
             try record.update(db)
             try self.record(.todoItemUpdated, owner: owner, data: record.item, in: db)

@@ -34,7 +34,7 @@ struct TodoRecord: Codable, FetchableRecord, MutablePersistableRecord {
     var title: String
     var notes: String
     var done: Bool
-    var due: String?
+    var due: CalendarDate?
     var createdAt: Date
     var updatedAt: Date
 
@@ -66,8 +66,8 @@ struct CalendarEventRecord: Codable, FetchableRecord, MutablePersistableRecord {
     var id: Int64?
     var ownerId: Int64
     var title: String
-    var start: String
-    var end: String
+    var start: UTCInstant
+    var end: UTCInstant
     var allDay: Bool
     var createdAt: Date
     var updatedAt: Date

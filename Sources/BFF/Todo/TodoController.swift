@@ -28,8 +28,8 @@ struct TodoController {
     @Sendable func create(_ request: Request, context: BFFRequestContext) async throws -> Response {
         let owner = try context.userID()
         let new = try await request.decodeJSON(NewTodo.self, context: context)
-        try TodoValidation.validate(new)
-        let item = try store.createTodo(owner: owner, title: new.title, notes: new.notes ?? "", due: new.due)
+        let valid = try TodoValidation.validated(new)
+        let item = try store.createTodo(owner: owner, title: valid.title, notes: valid.notes, due: valid.due)
         var response = try Response.json(item, status: .created)
         response.headers[.location] = APIPath.todoItem(item.id)
         return response
@@ -44,8 +44,8 @@ struct TodoController {
         let owner = try context.userID()
         let id = try context.numericID()
         let patch = try await request.decodeJSON(TodoPatch.self, context: context)
-        try TodoValidation.validate(patch)
-        guard let item = try store.updateTodo(id: id, owner: owner, patch: patch) else { throw APIFailure.notFound }
+        let change = try TodoValidation.validated(patch)
+        guard let item = try store.updateTodo(id: id, owner: owner, change: change) else { throw APIFailure.notFound }
         return try .json(item)
     }
 

@@ -14,14 +14,8 @@ extension TodoQuery {
             default: throw APIFailure.badRequest("must be true or false", field: "done")
             }
         }
-        if let from = parameters.get("from") {
-            try TodoValidation.date(from, field: "from")
-            self.from = from
-        }
-        if let to = parameters.get("to") {
-            try TodoValidation.date(to, field: "to")
-            self.to = to
-        }
+        if let from = parameters.get("from") { self.from = try TodoValidation.date(from, field: "from") }
+        if let to = parameters.get("to") { self.to = try TodoValidation.date(to, field: "to") }
         if let from = self.from, let to = self.to, from > to {
             throw APIFailure.badRequest("must not be after 'to'", field: "from")
         }

@@ -1,5 +1,6 @@
 import CanvasCore
 import Foundation
+import struct MicroAppAPI.CalendarDate
 
 /// The time source of the canvas; tests fix it.
 public struct CanvasClock: Sendable {

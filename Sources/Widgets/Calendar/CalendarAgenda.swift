@@ -43,7 +43,7 @@ struct CalendarAgenda: Equatable {
     /// Remembers an open todo's due day; forgets a done or undated one.
     mutating func noteTodo(_ item: TodoItem) {
         removeTodo(item.id)
-        guard !item.done, let due = item.due.flatMap(CalendarDate.init(iso:)) else { return }
+        guard !item.done, let due = item.due else { return }
         dueTodos[item.id] = DueTodo(day: due, title: item.title)
         dueDays[due, default: []].insert(item.id)
     }

@@ -1,5 +1,6 @@
 import CanvasCore
 import CanvasUI
+import struct MicroAppAPI.CalendarDate
 
 /// How a month is laid out in a pane of a given size: day cells 3 to 5 columns wide, centred.
 struct CalendarLayout: Equatable {

@@ -1,4 +1,5 @@
 import CanvasCore
+import struct MicroAppAPI.CalendarDate
 
 /// The user selected a day in a calendar.
 public struct DateSelected: BusEvent, Hashable, Encodable {

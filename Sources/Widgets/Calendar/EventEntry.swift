@@ -23,8 +23,8 @@ enum EventEntry {
         guard let (start, end) = times else {
             return NewCalendarEvent(title: title, start: day.iso + "T00:00:00Z", end: day.adding(days: 1).iso + "T00:00:00Z", allDay: true)
         }
-        return NewCalendarEvent(title: title, start: EventTime.iso(EventTime.instant(day: day, minutes: start, clock: clock)),
-                                end: EventTime.iso(EventTime.instant(day: day, minutes: end, clock: clock)), allDay: false)
+        return NewCalendarEvent(title: title, start: EventTime.instant(day: day, minutes: start, clock: clock).iso,
+                                end: EventTime.instant(day: day, minutes: end, clock: clock).iso, allDay: false)
     }
 
     /// Minutes after midnight of `HH:MM` (up to 24:00).

@@ -1,4 +1,5 @@
 import CanvasCore
+import struct MicroAppAPI.CalendarDate
 
 /// Where each day of a month sits in a week-by-week grid: pure geometry the calendar draws and
 /// hit-tests with.

@@ -1,4 +1,5 @@
 import CanvasCore
+import struct MicroAppAPI.CalendarDate
 
 /// Short day labels for lists and titles: `Mon 23 Nov`.
 enum DayLabel {

@@ -66,7 +66,7 @@ struct TodoList: Equatable {
     /// (strings and all) was the main actor's largest cost in taking in a reload (per `perf`).
     private mutating func reorder(keeping id: Int64? = nil) {
         let keep = id ?? selectedItem?.id
-        let day = filter?.iso
+        let day = filter
         var keys: [OrderKey] = []
         keys.reserveCapacity(items.count)
         for item in items.values where day == nil || item.due == day { keys.append(OrderKey(item)) }
@@ -83,7 +83,7 @@ struct TodoList: Equatable {
     /// What the order looks at of an item.
     private struct OrderKey: Comparable {
         let done: Bool
-        let due: String?
+        let due: CalendarDate?
         let id: Int64
 
         init(_ item: TodoItem) {

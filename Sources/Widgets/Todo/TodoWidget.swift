@@ -233,7 +233,7 @@ public struct TodoWidget: Widget {
         let width = buffer.size.width
         let base = selected ? theme[focused ? .selection : .selectionUnfocused] : theme[item.done ? .muted : .text]
         if selected { buffer.fill(Rect(x: 0, y: row, width: width, height: 1), with: Cell(" ", style: base)) }
-        let due = item.due.flatMap(CalendarDate.init(iso:))
+        let due = item.due
         let dueText = due.map { " " + DayLabel.short($0) } ?? ""
         let dueWidth = DisplayWidth.of(dueText)
         let titleClip = Rect(x: 0, y: row, width: max(0, width - dueWidth), height: 1)

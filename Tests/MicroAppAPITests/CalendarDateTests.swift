@@ -1,4 +1,4 @@
-import CanvasCore
+import MicroAppAPI
 import Foundation
 import Testing
 

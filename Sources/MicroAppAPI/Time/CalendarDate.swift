@@ -105,3 +105,11 @@ public struct CalendarDate: Hashable, Comparable, Sendable, Codable, CustomStrin
         try container.encode(iso)
     }
 }
+
+extension CalendarDate: ExpressibleByStringLiteral {
+    /// `"2026-11-22"` in code; a literal that names no day is a programmer's error and traps.
+    public init(stringLiteral text: String) {
+        guard let date = CalendarDate(iso: text) else { preconditionFailure("not an ISO 8601 date: \(text)") }
+        self = date
+    }
+}

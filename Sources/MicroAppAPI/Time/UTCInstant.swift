@@ -1,0 +1,113 @@
+/// A moment, to the second, as the APIs carry it: ISO 8601 in UTC on the wire,
+/// `2026-11-22T09:30:00Z`, a form that also sorts as text (the databases compare it so).
+///
+/// It reads any ISO 8601 date-time with a zone (`…+01:00`, `…Z`, with or without fractional
+/// seconds, which are dropped); day arithmetic is `CalendarDate`'s.
+public struct UTCInstant: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+    public let secondsSinceEpoch: Int64
+
+    public init(secondsSinceEpoch: Int64) {
+        self.secondsSinceEpoch = secondsSinceEpoch
+    }
+
+    /// The moment `seconds` into a UTC day.
+    public init(day: CalendarDate, seconds: Int = 0) {
+        secondsSinceEpoch = Int64(day.daysSinceEpoch) * 86_400 + Int64(seconds)
+    }
+
+    /// Parses an ISO 8601 date-time with a zone; nil when it is not one (or names no real day or time).
+    public init?(iso text: String) {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 20, bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
+              let day = CalendarDate(iso: String(decoding: bytes[0..<10], as: UTF8.self)),
+              let hour = Self.number(bytes, 11..<13), let minute = Self.number(bytes, 14..<16), let second = Self.number(bytes, 17..<19),
+              hour < 24, minute < 60, second < 60
+        else { return nil }
+        var index = 19
+        if bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            let digits = bytes[index...].prefix { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }.count
+            guard (1...9).contains(digits) else { return nil }
+            index += digits
+        }
+        let zone = bytes[index...]
+        let offset: Int
+        if zone.elementsEqual("Z".utf8) {
+            offset = 0
+        } else if zone.count == 6, zone.first == UInt8(ascii: "+") || zone.first == UInt8(ascii: "-"),
+                  bytes[index + 3] == UInt8(ascii: ":"),
+                  let hours = Self.number(bytes, index + 1..<index + 3), let minutes = Self.number(bytes, index + 4..<index + 6),
+                  hours < 24, minutes < 60 {
+            offset = (zone.first == UInt8(ascii: "+") ? 1 : -1) * (hours * 3600 + minutes * 60)
+        } else {
+            return nil
+        }
+        self.init(day: day, seconds: hour * 3600 + minute * 60 + second - offset)
+    }
+
+    /// Its UTC day.
+    public var day: CalendarDate {
+        CalendarDate(daysSinceEpoch: Int(secondsSinceEpoch.floorDivided(by: 86_400)))
+    }
+
+    /// Seconds since its UTC day began, 0..<86 400.
+    public var secondsIntoDay: Int {
+        Int(secondsSinceEpoch - secondsSinceEpoch.floorDivided(by: 86_400) * 86_400)
+    }
+
+    public func adding(seconds: Int64) -> UTCInstant {
+        UTCInstant(secondsSinceEpoch: secondsSinceEpoch + seconds)
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SSZ`.
+    public var iso: String {
+        let time = secondsIntoDay
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(day.iso)T\(two(time / 3600)):\(two(time / 60 % 60)):\(two(time % 60))Z"
+    }
+
+    public var description: String { iso }
+
+    public static func < (lhs: UTCInstant, rhs: UTCInstant) -> Bool {
+        lhs.secondsSinceEpoch < rhs.secondsSinceEpoch
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let instant = UTCInstant(iso: text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                                                    debugDescription: "expected an ISO 8601 date-time like 2026-11-22T09:30:00Z, got '\(text)'"))
+        }
+        self = instant
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(iso)
+    }
+
+    private static func number(_ bytes: [UInt8], _ range: Range<Int>) -> Int? {
+        var value = 0
+        for byte in bytes[range] {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return value
+    }
+}
+
+extension Int64 {
+    /// Division rounding towards negative infinity, for moments before 1970.
+    fileprivate func floorDivided(by divisor: Int64) -> Int64 {
+        let quotient = self / divisor
+        return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? quotient - 1 : quotient
+    }
+}
+
+extension UTCInstant: ExpressibleByStringLiteral {
+    /// `"2026-11-22T09:30:00Z"` in code; a literal that is no date-time is a programmer's error and traps.
+    public init(stringLiteral text: String) {
+        guard let instant = UTCInstant(iso: text) else { preconditionFailure("not an ISO 8601 date-time: \(text)") }
+        self = instant
+    }
+}

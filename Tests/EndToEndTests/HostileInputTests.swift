@@ -22,16 +22,18 @@ struct HostileInputTests {
     @Test func resizeStormLeavesACleanFrame() async throws {
         let session = try await DashboardSessionTests.start(size: Size(width: 100, height: 30))
         try await session.waitFor("November 2026")
-        let start = ContinuousClock.now
         for index in 0..<50 {
             try await session.resize(to: Size(width: 40 + (index * 37) % 120, height: 8 + (index * 11) % 40))
         }
-        #expect(ContinuousClock.now - start < .seconds(5))
+        // Timed from the storm's end, not over it: how fast tmux runs fifty commands says nothing of
+        // the dashboard, and much of the machine's load when tests run side by side.
         try await session.resize(to: Size(width: 90, height: 25))
+        let stormEnded = ContinuousClock.now
         let screen = try await session.waitForScreen("a clean 90×25 frame") { rows in
             rows.count >= 25 && rows[0].hasPrefix("┏━ 1 Calendar") && rows[0].hasSuffix("┐")
                 && rows[23].hasPrefix("┗") && rows[24].contains("NORMAL")
         }
+        #expect(ContinuousClock.now - stormEnded < .seconds(2), "the dashboard caught up with the storm late")
         #expect(screen.prefix(24).allSatisfy { $0.count == 90 })
         try await session.send("q")
         #expect(try await session.waitForExit().status == 0)

@@ -17,13 +17,13 @@ public func buildApplication(
     _ configuration: BFFConfiguration,
     logger: Logger = Logger(label: "termcanvas.bff")
 ) async throws -> some ApplicationProtocol {
-    let store = try BFFStore.open(at: configuration.databaseURL, bcryptCost: configuration.bcryptCost,
+    let store = try SQLiteStore.open(at: configuration.databaseURL, bcryptCost: configuration.bcryptCost,
                                   liveEvents: LiveEventHub(limits: configuration.limits.streams))
     let secret = try configuration.jwtSecret ?? SigningSecret.loadOrCreate(in: configuration.dataDirectory)
     let issuer = await TokenIssuer(secret: secret, lifetime: configuration.tokenLifetime)
     // Before listening, so a client that finds the socket also finds the token.
     try await configuration.localAccount?.prepare(store: store, issuer: issuer)
-    try store.registerBuiltIns(configuration.apps)
+    try await store.registerBuiltIns(configuration.apps)
     let registry = RegistryServices(store: store, configuration: configuration, logger: logger)
     let router = buildRouter(store: store, issuer: issuer, configuration: configuration, registry: registry)
     let onServerRunning = configuration.onServerRunning
@@ -46,7 +46,7 @@ public func buildApplication(
 
 /// The routes. Open: `/health`, `/ready`, `/metrics`, `/openapi.yaml` and the token route; everything
 /// else under `/api` needs a bearer token. Per-address limits guard everything, per-user limits the API.
-func buildRouter(store: BFFStore, issuer: TokenIssuer, configuration: BFFConfiguration,
+func buildRouter(store: any BFFStore, issuer: TokenIssuer, configuration: BFFConfiguration,
                  registry: RegistryServices? = nil) -> Router<BFFRequestContext> {
     let registry = registry ?? RegistryServices(store: store, configuration: configuration, logger: Logger(label: "termcanvas.bff"))
     let router = Router(context: BFFRequestContext.self)
@@ -90,7 +90,7 @@ struct RegistryServices: Sendable {
     let hooks: HookDeliverer
     let sessions = RemoteSessions()
 
-    init(store: BFFStore, configuration: BFFConfiguration, logger: Logger) {
+    init(store: any BFFStore, configuration: BFFConfiguration, logger: Logger) {
         health = AppHealthMonitor(store: store, interval: configuration.healthInterval, logger: logger)
         hooks = HookDeliverer(store: store, logger: logger)
     }

@@ -25,7 +25,7 @@ public struct LiveBFF: Sendable {
     ) async throws -> T {
         let bff = try LiveBFF()
         defer { bff.remove() }
-        try bff.addUsers(users)
+        try await bff.addUsers(users)
         let server = try await bff.start(unixSocketPath: unixSocketPath)
         do {
             let value = try await body(server)
@@ -38,9 +38,9 @@ public struct LiveBFF: Sendable {
     }
 
     /// Adds users (password `pw-NAME`) straight to the database the servers open.
-    public func addUsers(_ names: [String]) throws {
-        let store = try BFFStore.open(at: configuration().databaseURL, bcryptCost: 4)
-        for name in names { try store.addUser(name: name, password: "pw-\(name)") }
+    public func addUsers(_ names: [String]) async throws {
+        let store = try SQLiteStore.open(at: configuration().databaseURL, bcryptCost: 4)
+        for name in names { _ = try await store.addUser(name: name, password: "pw-\(name)") }
     }
 
     public func configuration(port: Int = 0, unixSocketPath: String? = nil, tls: TLSFiles? = nil) -> BFFConfiguration {

@@ -115,8 +115,8 @@ func storeBenchmarks() throws {
 }
 
 if CommandLine.arguments.dropFirst().first == "seed" {
-    try seed(arguments: Array(CommandLine.arguments.dropFirst(2)))
+    try await seed(arguments: Array(CommandLine.arguments.dropFirst(2)))
 } else {
-    try MainActor.assumeIsolated { try main() }
+    try await MainActor.run { try main() }
     try storeBenchmarks()
 }

@@ -15,10 +15,10 @@ struct UserCommand: AsyncParsableCommand {
         @Option(help: ArgumentHelp("The server's data directory (as for `serve`).", valueName: "DIR"))
         var dataDir: String?
 
-        func store() throws -> BFFStore {
+        func store() throws -> any BFFStore {
             let directory = dataDir.map { URL(fileURLWithPath: $0) }
                 ?? Paths(environment: ProcessInfo.processInfo.environment).bffDirectory
-            return try BFFStore.open(at: BFFConfiguration(dataDirectory: directory).databaseURL)
+            return try SQLiteStore.open(at: BFFConfiguration(dataDirectory: directory).databaseURL)
         }
     }
 
@@ -31,7 +31,7 @@ struct UserCommand: AsyncParsableCommand {
 
         func run() async throws {
             let password = try PasswordInput.read(prompt: "Password for \(name): ")
-            try location.store().addUser(name: name, password: password, isAdmin: admin)
+            _ = try await location.store().addUser(name: name, password: password, isAdmin: admin)
         }
     }
 
@@ -40,7 +40,7 @@ struct UserCommand: AsyncParsableCommand {
         @OptionGroup var location: Location
 
         func run() async throws {
-            for user in try location.store().users() { print(user.name + (user.isAdmin ? "\tadmin" : "")) }
+            for user in try await location.store().users() { print(user.name + (user.isAdmin ? "\tadmin" : "")) }
         }
     }
 
@@ -50,7 +50,7 @@ struct UserCommand: AsyncParsableCommand {
         @OptionGroup var location: Location
 
         func run() async throws {
-            guard try location.store().deleteUser(name: name) else { throw ValidationError("no user named '\(name)'") }
+            guard try await location.store().deleteUser(name: name) else { throw ValidationError("no user named '\(name)'") }
         }
     }
 }

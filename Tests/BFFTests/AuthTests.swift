@@ -11,7 +11,7 @@ struct AuthTests {
     func rejectsMissingBadAndExpiredTokens() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addUsers("ann")
+        try await harness.addUsers("ann")
 
         // A well-signed token that expired a minute ago, and one signed with a different secret.
         let keys = JWTKeyCollection()
@@ -40,7 +40,7 @@ struct AuthTests {
     func issuesTokensOnlyForRightPasswords() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addUsers("ann")
+        try await harness.addUsers("ann")
         try await harness.withServer { client in
             let wrong = try await client.send(.post, APIPath.authToken, json: TokenRequest(username: "ann", password: "nope"))
             #expect(wrong.status == .unauthorized)
@@ -65,7 +65,7 @@ struct AuthTests {
     func issuedTokensStopWorking() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addUsers("ann", "bob")
+        try await harness.addUsers("ann", "bob")
         var configuration = harness.configuration()
         configuration.tokenLifetime = 2
         try await harness.withServer(configuration: configuration) { client in
@@ -77,7 +77,7 @@ struct AuthTests {
             let bob = try await client.token(for: "bob")
             #expect(try await client.send(.get, APIPath.todoItems, token: bob).status == .ok)
             // Deleted as `termcanvas user delete` does it: by another process, on the database file.
-            #expect(try BFFStore.open(at: harness.configuration().databaseURL, bcryptCost: 4).deleteUser(name: "bob"))
+            #expect(try await SQLiteStore.open(at: harness.configuration().databaseURL, bcryptCost: 4).deleteUser(name: "bob"))
             try await eventually { try await client.send(.get, APIPath.todoItems, token: bob).status == .unauthorized }
         }
     }
@@ -86,7 +86,7 @@ struct AuthTests {
     func secretsNeverLogged() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addUsers("ann")
+        try await harness.addUsers("ann")
         let logs = LogCapture()
         let token = try await harness.withServer(logs: logs) { client in
             _ = try await client.send(.post, APIPath.authToken, json: TokenRequest(username: "ann", password: "wrong-secret-pw"))
@@ -122,7 +122,7 @@ struct AuthTests {
     func generatedSecretIsKeptPrivate() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addUsers("ann")
+        try await harness.addUsers("ann")
         let token = try await harness.withServer(secret: nil) { client in try await client.token(for: "ann") }
         let path = harness.directory.appendingPathComponent("jwt-secret").path
         let attributes = try FileManager.default.attributesOfItem(atPath: path)

@@ -21,15 +21,15 @@ struct BFFHarness {
     }
 
     /// Adds users straight to the database file the server will open.
-    func addUsers(_ names: String...) throws {
-        let store = try BFFStore.open(at: configuration().databaseURL, bcryptCost: 4)
-        for name in names { try store.addUser(name: name, password: "pw-\(name)") }
+    func addUsers(_ names: String...) async throws {
+        let store = try SQLiteStore.open(at: configuration().databaseURL, bcryptCost: 4)
+        for name in names { _ = try await store.addUser(name: name, password: "pw-\(name)") }
     }
 
     /// Adds admins (who may publish micro-apps), as `addUsers` does users.
-    func addAdmins(_ names: String...) throws {
-        let store = try BFFStore.open(at: configuration().databaseURL, bcryptCost: 4)
-        for name in names { try store.addUser(name: name, password: "pw-\(name)", isAdmin: true) }
+    func addAdmins(_ names: String...) async throws {
+        let store = try SQLiteStore.open(at: configuration().databaseURL, bcryptCost: 4)
+        for name in names { _ = try await store.addUser(name: name, password: "pw-\(name)", isAdmin: true) }
     }
 
     /// Runs `body` against a freshly built server on this directory, over real HTTP on loopback.

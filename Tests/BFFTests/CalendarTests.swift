@@ -10,7 +10,7 @@ struct CalendarTests {
     func crud() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addUsers("ann")
+        try await harness.addUsers("ann")
         try await harness.withServer { client in
             let token = try await client.token(for: "ann")
             let new = NewCalendarEvent(title: "stand-up", start: "2026-11-23T09:30:00.250+01:00", end: "2026-11-23T09:45:00+01:00")
@@ -63,7 +63,7 @@ struct CalendarTests {
     func validation(body: String, field: String) async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addUsers("ann")
+        try await harness.addUsers("ann")
         try await harness.withServer { client in
             let token = try await client.token(for: "ann")
             let response = try await client.send(.post, APIPath.calendarEvents, token: token, rawBody: body)
@@ -76,7 +76,7 @@ struct CalendarTests {
     func edgesAreAccepted() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addUsers("ann")
+        try await harness.addUsers("ann")
         try await harness.withServer { client in
             let token = try await client.token(for: "ann")
             for (new, start, end): (NewCalendarEvent, UTCInstant, UTCInstant) in [
@@ -107,7 +107,7 @@ struct CalendarTests {
     func patchIsValidatedAsAWhole() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addUsers("ann")
+        try await harness.addUsers("ann")
         try await harness.withServer { client in
             let token = try await client.token(for: "ann")
             let event = try await client.send(.post, APIPath.calendarEvents, token: token, json: NewCalendarEvent(
@@ -136,7 +136,7 @@ struct CalendarTests {
     func rangeAndPages() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addUsers("ann")
+        try await harness.addUsers("ann")
         try await harness.withServer { client in
             let token = try await client.token(for: "ann")
             func create(_ title: String, _ start: String, _ end: String, allDay: Bool = false) async throws -> CalendarEvent {
@@ -196,7 +196,7 @@ struct CalendarTests {
     func usersAreIsolated() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addUsers("ann", "bob")
+        try await harness.addUsers("ann", "bob")
         try await harness.withServer { client in
             let ann = try await client.token(for: "ann")
             let bob = try await client.token(for: "bob")
@@ -224,7 +224,7 @@ struct CalendarTests {
     func liveEvents() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addUsers("ann", "bob")
+        try await harness.addUsers("ann", "bob")
         try await harness.withServer { client in
             let port = try #require(client.port)
             let ann = try await client.token(for: "ann")
@@ -254,7 +254,7 @@ struct CalendarTests {
     func appsOption() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addUsers("ann")
+        try await harness.addUsers("ann")
         try await harness.withServer(configuration: harness.configuration(apps: [.todo])) { client in
             let token = try await client.token(for: "ann")
             #expect(try await client.send(.get, APIPath.calendarEvents, token: token).status == .notFound)

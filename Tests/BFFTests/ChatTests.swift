@@ -10,7 +10,7 @@ struct ChatTests {
     func channels() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addUsers("ann", "bob")
+        try await harness.addUsers("ann", "bob")
         try await harness.withServer { client in
             let ann = try await client.token(for: "ann")
             let bob = try await client.token(for: "bob")
@@ -42,7 +42,7 @@ struct ChatTests {
     func channelPagesAndLimit() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addUsers("ann", "bob")
+        try await harness.addUsers("ann", "bob")
         try await harness.withServer { client in
             let ann = try await client.token(for: "ann")
             let bob = try await client.token(for: "bob")
@@ -76,7 +76,7 @@ struct ChatTests {
     func messages() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addUsers("ann", "bob")
+        try await harness.addUsers("ann", "bob")
         try await harness.withServer { client in
             let ann = try await client.token(for: "ann")
             let bob = try await client.token(for: "bob")
@@ -126,7 +126,7 @@ struct ChatTests {
     func text() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addUsers("ann")
+        try await harness.addUsers("ann")
         try await harness.withServer { client in
             let token = try await client.token(for: "ann")
             let general = APIPath.chatMessages(channel: ChatLimits.generalChannel)
@@ -159,7 +159,7 @@ struct ChatTests {
     func liveEvents() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addUsers("ann", "bob")
+        try await harness.addUsers("ann", "bob")
         try await harness.withServer { client in
             let port = try #require(client.port)
             let ann = try await client.token(for: "ann")

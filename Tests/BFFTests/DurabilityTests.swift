@@ -6,15 +6,15 @@ import Testing
 @Suite("BFF database durability and privacy")
 struct DurabilityTests {
     @Test("commits are synchronous=FULL on the writer (an answered write survives a power loss); the files are 0600 in a 0700 directory")
-    func fullAndPrivate() throws {
+    func fullAndPrivate() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
         let previous = umask(0o022)
         defer { umask(previous) }
         let url = harness.directory.appendingPathComponent("data/bff.sqlite")
-        let store = try BFFStore.open(at: url, bcryptCost: 4)
-        #expect(try store.writer.write { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") } == 2)
-        _ = try store.addUser(name: "ann", password: nil)
+        let store = try SQLiteStore.open(at: url, bcryptCost: 4)
+        #expect(try await store.writer.write { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") } == 2)
+        _ = try await store.addUser(name: "ann", password: nil)
         for (path, mode) in [(url.deletingLastPathComponent().path, 0o700), (url.path, 0o600), (url.path + "-wal", 0o600)] as [(String, mode_t)] {
             var info = stat()
             #expect(stat(path, &info) == 0)

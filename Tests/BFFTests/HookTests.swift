@@ -33,8 +33,8 @@ struct HookTests {
     func delivered() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addAdmins("root")
-        try harness.addUsers("ann", "bob")
+        try await harness.addAdmins("root")
+        try await harness.addUsers("ann", "bob")
         try await harness.withServer { client in
             let secret = try await Self.prepare(client)
             let port = try #require(client.port)
@@ -58,8 +58,8 @@ struct HookTests {
     func refused() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addAdmins("root")
-        try harness.addUsers("ann")
+        try await harness.addAdmins("root")
+        try await harness.addUsers("ann")
         try await harness.withServer { client in
             let secret = try await Self.prepare(client)
             let ann = try SSEReader(port: try #require(client.port), token: try await client.token(for: "ann"))
@@ -89,8 +89,8 @@ struct HookTests {
     func checked() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addAdmins("root")
-        try harness.addUsers("ann")
+        try await harness.addAdmins("root")
+        try await harness.addUsers("ann")
         try await harness.withServer { client in
             let secret = try await Self.prepare(client)
             let foreign = try await Self.send(client, #"{"event": "todo.item.created", "data": {}}"#, secret: secret)
@@ -106,23 +106,23 @@ struct HookTests {
     func survivesRestart() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addAdmins("root")
-        try harness.addUsers("ann")
+        try await harness.addAdmins("root")
+        try await harness.addUsers("ann")
         try await harness.withServer { client in _ = try await Self.prepare(client) }
         // Accepted while no server delivers (as if it stopped right after answering 202).
-        let store = try BFFStore.open(at: harness.configuration().databaseURL, bcryptCost: 4)
-        #expect(try store.acceptHook(app: "deploys", signature: "sha256=one", event: "deploys.build.finished", data: #"{"n":1}"#) != nil)
-        #expect(try store.pendingHookDeliveries(limit: 10).count == 1)
-        let ann = try #require(try store.user(named: "ann"))
-        let before = try store.newestLiveEventID()
+        let store = try SQLiteStore.open(at: harness.configuration().databaseURL, bcryptCost: 4)
+        #expect(try await store.acceptHook(app: "deploys", signature: "sha256=one", event: "deploys.build.finished", data: #"{"n":1}"#) != nil)
+        #expect(try await store.pendingHookDeliveries(limit: 10).count == 1)
+        let ann = try #require(try await store.user(named: "ann"))
+        let before = try await store.newestLiveEventID()
         try await harness.withServer { _ in
             let deadline = ContinuousClock.now + .seconds(3)
-            while try store.pendingHookDeliveries(limit: 10).count > 0, ContinuousClock.now < deadline {
+            while try await store.pendingHookDeliveries(limit: 10).count > 0, ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(20))
             }
         }
-        #expect(try store.pendingHookDeliveries(limit: 10).isEmpty)
-        guard case .events(let events) = try store.liveEvents(after: before, visibleTo: ann.id) else {
+        #expect(try await store.pendingHookDeliveries(limit: 10).isEmpty)
+        guard case .events(let events) = try await store.liveEvents(after: before, visibleTo: ann.id) else {
             Issue.record("reset")
             return
         }

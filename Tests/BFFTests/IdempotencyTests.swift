@@ -11,7 +11,7 @@ struct IdempotencyTests {
     func resentCreateCountsOnce() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addUsers("ann")
+        try await harness.addUsers("ann")
         try await harness.withServer { client in
             let token = try await client.token(for: "ann")
             let first = try await client.send(.post, APIPath.todoItems, token: token, key: "k-1", json: NewTodo(title: "milk"))
@@ -31,7 +31,7 @@ struct IdempotencyTests {
     func everyWriteRoute() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addUsers("ann")
+        try await harness.addUsers("ann")
         try await harness.withServer { client in
             let token = try await client.token(for: "ann")
             let item = try await client.send(.post, APIPath.todoItems, token: token, json: NewTodo(title: "milk")).decode(TodoItem.self)
@@ -83,7 +83,7 @@ struct IdempotencyTests {
     func keyReusedForAnotherRequest() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addUsers("ann")
+        try await harness.addUsers("ann")
         try await harness.withServer { client in
             let token = try await client.token(for: "ann")
             _ = try await client.send(.post, APIPath.todoItems, token: token, key: "k", json: NewTodo(title: "milk"))
@@ -103,7 +103,7 @@ struct IdempotencyTests {
     func failureFreesTheKey() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addUsers("ann")
+        try await harness.addUsers("ann")
         try await harness.withServer { client in
             let token = try await client.token(for: "ann")
             let refused = try await client.send(.post, APIPath.todoItems, token: token, key: "k", json: NewTodo(title: " "))
@@ -120,7 +120,7 @@ struct IdempotencyTests {
     func keysArePerUser() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addUsers("ann", "bob")
+        try await harness.addUsers("ann", "bob")
         try await harness.withServer { client in
             let ann = try await client.token(for: "ann")
             let bob = try await client.token(for: "bob")
@@ -136,7 +136,7 @@ struct IdempotencyTests {
     func badKeys(_ key: String) async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addUsers("ann")
+        try await harness.addUsers("ann")
         try await harness.withServer { client in
             let token = try await client.token(for: "ann")
             let answer = try await client.send(.post, APIPath.todoItems, token: token, key: key, json: NewTodo(title: "milk"))
@@ -147,31 +147,31 @@ struct IdempotencyTests {
     }
 
     @Test("a key whose request still runs is in progress; one abandoned for a minute is claimed again; kept a day")
-    func claimsOverTime() throws {
+    func claimsOverTime() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addUsers("ann")
-        let store = try BFFStore.open(at: harness.configuration().databaseURL, bcryptCost: 4)
-        let ann = try #require(try store.users().first).id
+        try await harness.addUsers("ann")
+        let store = try SQLiteStore.open(at: harness.configuration().databaseURL, bcryptCost: 4)
+        let ann = try #require(try await store.users().first).id
         let print = Data("POST /api/todo/items".utf8)
         let start = Date(timeIntervalSince1970: 1_800_000_000)
 
         let first = start.timeIntervalSince1970
-        #expect(try store.claimIdempotencyKey(owner: ann, key: "k", fingerprint: print, now: start) == .claimed(at: first))
-        #expect(try store.claimIdempotencyKey(owner: ann, key: "k", fingerprint: print, now: start + 59) == .inProgress)
-        #expect(try store.claimIdempotencyKey(owner: ann, key: "k", fingerprint: Data("other".utf8), now: start + 59) == .mismatch)
-        #expect(try store.claimIdempotencyKey(owner: ann, key: "k", fingerprint: print, now: start + 60) == .claimed(at: first + 60))
+        #expect(try await store.claimIdempotencyKey(owner: ann, key: "k", fingerprint: print, now: start) == .claimed(at: first))
+        #expect(try await store.claimIdempotencyKey(owner: ann, key: "k", fingerprint: print, now: start + 59) == .inProgress)
+        #expect(try await store.claimIdempotencyKey(owner: ann, key: "k", fingerprint: Data("other".utf8), now: start + 59) == .mismatch)
+        #expect(try await store.claimIdempotencyKey(owner: ann, key: "k", fingerprint: print, now: start + 60) == .claimed(at: first + 60))
 
         // The first request, past its minute, can neither free nor answer the second's claim.
         let answer = StoredAnswer(status: 201, contentType: "application/json", location: "/api/todo/items/1", body: Data("{}".utf8))
-        try store.releaseIdempotencyKey(owner: ann, key: "k", claimedAt: first)
-        try store.completeIdempotencyKey(owner: ann, key: "k", claimedAt: first, answer: answer)
-        #expect(try store.claimIdempotencyKey(owner: ann, key: "k", fingerprint: print, now: start + 61) == .inProgress)
+        try await store.releaseIdempotencyKey(owner: ann, key: "k", claimedAt: first)
+        try await store.completeIdempotencyKey(owner: ann, key: "k", claimedAt: first, answer: answer)
+        #expect(try await store.claimIdempotencyKey(owner: ann, key: "k", fingerprint: print, now: start + 61) == .inProgress)
 
-        try store.completeIdempotencyKey(owner: ann, key: "k", claimedAt: first + 60, answer: answer)
-        try store.releaseIdempotencyKey(owner: ann, key: "k", claimedAt: first + 60)  // a completed key is not released
-        #expect(try store.claimIdempotencyKey(owner: ann, key: "k", fingerprint: print, now: start + 3600) == .replay(answer))
-        #expect(try store.claimIdempotencyKey(owner: ann, key: "k", fingerprint: print, now: start + 61 + 86_400) == .claimed(at: first + 61 + 86_400))
+        try await store.completeIdempotencyKey(owner: ann, key: "k", claimedAt: first + 60, answer: answer)
+        try await store.releaseIdempotencyKey(owner: ann, key: "k", claimedAt: first + 60)  // a completed key is not released
+        #expect(try await store.claimIdempotencyKey(owner: ann, key: "k", fingerprint: print, now: start + 3600) == .replay(answer))
+        #expect(try await store.claimIdempotencyKey(owner: ann, key: "k", fingerprint: print, now: start + 61 + 86_400) == .claimed(at: first + 61 + 86_400))
     }
 }
 

@@ -10,7 +10,7 @@ struct IdleExitTests {
     @Test func waitsForOpenStreamsThenReturns() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addUsers("ann")
+        try await harness.addUsers("ann")
         var configuration = harness.configuration()
         // Fast keep-alives, so the server notices the closed stream at once.
         configuration.heartbeatInterval = .milliseconds(50)

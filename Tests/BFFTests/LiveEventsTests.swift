@@ -10,7 +10,7 @@ struct LiveEventsTests {
     func delivery() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addUsers("ann", "bob")
+        try await harness.addUsers("ann", "bob")
         try await harness.withServer { client in
             let port = try #require(client.port)
             let ann = try await client.token(for: "ann")
@@ -41,7 +41,7 @@ struct LiveEventsTests {
     func failedWritePublishesNothing() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addUsers("ann")
+        try await harness.addUsers("ann")
         try await harness.withServer { client in
             let ann = try await client.token(for: "ann")
             let stream = try SSEReader(port: try #require(client.port), token: ann)
@@ -57,7 +57,7 @@ struct LiveEventsTests {
     func openedMarksThePosition() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addUsers("ann")
+        try await harness.addUsers("ann")
         try await harness.withServer { client in
             let port = try #require(client.port)
             let ann = try await client.token(for: "ann")
@@ -84,7 +84,7 @@ struct LiveEventsTests {
     func resume() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addUsers("ann", "bob")
+        try await harness.addUsers("ann", "bob")
         try await harness.withServer { client in
             let port = try #require(client.port)
             let ann = try await client.token(for: "ann")
@@ -117,7 +117,7 @@ struct LiveEventsTests {
     func resumeAcrossRestartAndReset() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addUsers("ann")
+        try await harness.addUsers("ann")
         let lastSeen: Int64 = try await harness.withServer { client in
             let ann = try await client.token(for: "ann")
             let stream = try SSEReader(port: try #require(client.port), token: ann)
@@ -162,7 +162,7 @@ struct LiveEventsTests {
     func heartbeatAndShutdown() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addUsers("ann")
+        try await harness.addUsers("ann")
         var configuration = harness.configuration()
         configuration.heartbeatInterval = .milliseconds(100)
         let stream: SSEReader = try await harness.withServer(configuration: configuration) { client in

@@ -17,7 +17,7 @@ struct LoginThrottleTests {
     func perAccount() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addUsers("ann")
+        try await harness.addUsers("ann")
         // The per-address limit is far off: only the per-account one can answer 429 here.
         let configuration = harness.configuration(rateLimits: RateLimits(perUserPerSecond: 50, tokenRequestsPerMinute: 100))
         try await harness.withServer(configuration: configuration) { client in

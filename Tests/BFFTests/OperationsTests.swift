@@ -29,7 +29,7 @@ struct OperationsTests {
     func metrics() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addUsers("ann")
+        try await harness.addUsers("ann")
         try await harness.withServer { client in
             let ann = try await client.token(for: "ann")
             let item = try await client.send(.post, APIPath.todoItems, token: ann, json: NewTodo(title: "a")).decode(TodoItem.self)
@@ -70,7 +70,7 @@ struct OperationsTests {
     func registryAndApps() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addUsers("ann")
+        try await harness.addUsers("ann")
         try await harness.withServer { client in
             let ann = try await client.token(for: "ann")
             #expect(try await client.send(.get, APIPath.registryApps).status == .unauthorized)

@@ -10,7 +10,7 @@ struct RateLimitTests {
     func perUser() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addUsers("ann", "bob")
+        try await harness.addUsers("ann", "bob")
         // 1 per second, bursts of 2.
         let configuration = harness.configuration(rateLimits: RateLimits(perUserPerSecond: 1, tokenRequestsPerMinute: 100))
         try await harness.withServer(configuration: configuration) { client in
@@ -52,7 +52,7 @@ struct RateLimitTests {
     func tokenRoute() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addUsers("ann")
+        try await harness.addUsers("ann")
         let configuration = harness.configuration(rateLimits: RateLimits(perUserPerSecond: 50, tokenRequestsPerMinute: 3))
         try await harness.withServer(configuration: configuration) { client in
             var statuses: [Int] = []
@@ -71,7 +71,7 @@ struct RateLimitTests {
     func off() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addUsers("ann")
+        try await harness.addUsers("ann")
         try await harness.withServer(configuration: harness.configuration(rateLimits: .off)) { client in
             let ann = try await client.token(for: "ann")
             for _ in 0..<300 {

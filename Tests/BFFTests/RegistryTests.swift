@@ -22,8 +22,8 @@ struct RegistryTests {
     func publishAndVersions() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addAdmins("root")
-        try harness.addUsers("ann")
+        try await harness.addAdmins("root")
+        try await harness.addUsers("ann")
         try await harness.withServer { client in
             let root = try await client.token(for: "root")
             let ann = try await client.token(for: "ann")
@@ -56,7 +56,7 @@ struct RegistryTests {
     func noDowngrade() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addAdmins("root")
+        try await harness.addAdmins("root")
         try await harness.withServer { client in
             let root = try await client.token(for: "root")
             #expect(try await Self.publish(client, token: root, Self.manifest(version: "2.0.0")).status == .created)
@@ -78,8 +78,8 @@ struct RegistryTests {
     func adminOnly() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addAdmins("root")
-        try harness.addUsers("ann")
+        try await harness.addAdmins("root")
+        try await harness.addUsers("ann")
         try await harness.withServer { client in
             let root = try await client.token(for: "root")
             let ann = try await client.token(for: "ann")
@@ -96,7 +96,7 @@ struct RegistryTests {
     func withdrawal() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addAdmins("root")
+        try await harness.addAdmins("root")
         try await harness.withServer { client in
             let root = try await client.token(for: "root")
             _ = try await Self.publish(client, token: root, Self.manifest(version: "1.0.0"))
@@ -116,7 +116,7 @@ struct RegistryTests {
     func search() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addAdmins("root")
+        try await harness.addAdmins("root")
         try await harness.withServer { client in
             let root = try await client.token(for: "root")
             _ = try await Self.publish(client, token: root, Self.manifest(version: "1.0.0"))
@@ -153,7 +153,7 @@ struct RegistryTests {
     func validation(body: String, field: String) async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addAdmins("root")
+        try await harness.addAdmins("root")
         try await harness.withServer { client in
             let root = try await client.token(for: "root")
             let refused = try await client.send(.put, APIPath.registryApp("deploys"), token: root, rawBody: body)

@@ -14,7 +14,7 @@ struct ServerLimitsTests {
     func streamCaps() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addUsers("ann", "bob", "cat")
+        try await harness.addUsers("ann", "bob", "cat")
         var configuration = harness.configuration()
         configuration.limits.streams = LiveEventHub.StreamLimits(perUser: 3, total: 5)
         // A stream learns its client left when a write fails: keep-alives come often here.
@@ -51,7 +51,7 @@ struct ServerLimitsTests {
     func streamEndsWithToken() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addUsers("ann")
+        try await harness.addUsers("ann")
         var configuration = harness.configuration()
         configuration.tokenLifetime = 2
         try await harness.withServer(configuration: configuration) { client in
@@ -65,14 +65,14 @@ struct ServerLimitsTests {
     func streamEndsWithUser() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addUsers("ann")
+        try await harness.addUsers("ann")
         var configuration = harness.configuration()
         configuration.heartbeatInterval = .milliseconds(200)
         try await harness.withServer(configuration: configuration) { client in
             let reader = try SSEReader(port: try #require(client.port), token: try await client.token(for: "ann"))
             try await reader.readHead()
             #expect(try await !reader.endsWithin(.seconds(1)))
-            #expect(try BFFStore.open(at: harness.configuration().databaseURL, bcryptCost: 4).deleteUser(name: "ann"))
+            #expect(try await SQLiteStore.open(at: harness.configuration().databaseURL, bcryptCost: 4).deleteUser(name: "ann"))
             #expect(try await reader.endsWithin(.seconds(5)))
         }
     }

@@ -11,7 +11,7 @@ struct TextRoundTripTests {
     func refused() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addUsers("ann")
+        try await harness.addUsers("ann")
         try await harness.withServer { client in
             let token = try await client.token(for: "ann")
             let cases: [(path: String, body: String, field: String)] = [
@@ -46,7 +46,7 @@ struct TextRoundTripTests {
     func roundTrip(seed: UInt64) async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addUsers("ann")
+        try await harness.addUsers("ann")
         try await harness.withServer { client in
             let token = try await client.token(for: "ann")
             var random = SeededRandom(seed: seed)

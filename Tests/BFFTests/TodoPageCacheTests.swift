@@ -13,7 +13,7 @@ struct TodoPageCacheTests {
     func changesShowAtOnce() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addUsers("ann", "bob")
+        try await harness.addUsers("ann", "bob")
         try await harness.withServer { client in
             let ann = try await client.token(for: "ann")
             let bob = try await client.token(for: "bob")
@@ -45,7 +45,7 @@ struct TodoPageCacheTests {
     func concurrentReadsAndWrites() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addUsers("ann")
+        try await harness.addUsers("ann")
         try await harness.withServer { client in
             let ann = try await client.token(for: "ann")
             for round in 1...20 {

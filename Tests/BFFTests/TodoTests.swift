@@ -10,7 +10,7 @@ struct TodoTests {
     func crud() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addUsers("ann")
+        try await harness.addUsers("ann")
         try await harness.withServer { client in
             let token = try await client.token(for: "ann")
             let created = try await client.send(.post, APIPath.todoItems, token: token, json: NewTodo(title: "milk", due: "2026-11-22"))
@@ -41,7 +41,7 @@ struct TodoTests {
     func usersAreIsolated() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addUsers("ann", "bob")
+        try await harness.addUsers("ann", "bob")
         try await harness.withServer { client in
             let ann = try await client.token(for: "ann")
             let bob = try await client.token(for: "bob")
@@ -72,7 +72,7 @@ struct TodoTests {
     func createValidation(body: String, field: String) async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addUsers("ann")
+        try await harness.addUsers("ann")
         try await harness.withServer { client in
             let token = try await client.token(for: "ann")
             let response = try await client.send(.post, APIPath.todoItems, token: token, rawBody: body)
@@ -86,7 +86,7 @@ struct TodoTests {
     func edgesAndOtherValidation() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addUsers("ann")
+        try await harness.addUsers("ann")
         try await harness.withServer { client in
             let token = try await client.token(for: "ann")
             let longest = NewTodo(title: String(repeating: "é", count: 200), notes: String(repeating: "n", count: 2000), due: "2028-02-29")
@@ -129,7 +129,7 @@ struct TodoTests {
     func oversizedBody() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addUsers("ann")
+        try await harness.addUsers("ann")
         try await harness.withServer { client in
             let token = try await client.token(for: "ann")
             let huge = "{\"title\": \"t\", \"notes\": \"\(String(repeating: "n", count: 64 * 1024))\"}"
@@ -147,7 +147,7 @@ struct TodoTests {
     func paginationAndFilters() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addUsers("ann")
+        try await harness.addUsers("ann")
         try await harness.withServer { client in
             let token = try await client.token(for: "ann")
             var ids: [Int64] = []
@@ -200,7 +200,7 @@ struct TodoTests {
     func restartKeepsData() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        try harness.addUsers("ann")
+        try await harness.addUsers("ann")
         let (token, item) = try await harness.withServer { client in
             let token = try await client.token(for: "ann")
             let item = try await client.send(.post, APIPath.todoItems, token: token, json: NewTodo(title: "kept", notes: "n", due: "2026-12-24"))

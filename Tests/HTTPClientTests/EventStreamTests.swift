@@ -56,7 +56,7 @@ struct EventStreamTests {
     func resumeAfterRestart() async throws {
         let bff = try LiveBFF()
         defer { bff.remove() }
-        try bff.addUsers(["ann"])
+        try await bff.addUsers(["ann"])
         let first = try await bff.start()
         let port = first.port
         let reader = HTTPClient(endpoint: first.endpoint)
@@ -79,9 +79,9 @@ struct EventStreamTests {
             guard case .disconnected = await updates.next() else { throw DeadlineExceeded(limit: .zero) }
 
             // Missed for certain: written while no server runs (the store records the events).
-            let store = try BFFStore.open(at: bff.configuration().databaseURL, bcryptCost: 4)
-            let ann = try #require(try store.users().first)
-            _ = try store.createTodo(owner: ann.id, title: "while down", notes: "", due: nil)
+            let store = try SQLiteStore.open(at: bff.configuration().databaseURL, bcryptCost: 4)
+            let ann = try #require(try await store.users().first)
+            _ = try await store.createTodo(owner: ann.id, title: "while down", notes: "", due: nil)
 
             let second = try await bff.start(port: port)
             // Posted by another client as soon as the new server is up.

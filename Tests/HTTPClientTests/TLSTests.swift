@@ -30,7 +30,7 @@ struct TLSTests {
     func httpsOnly() async throws {
         let bff = try LiveBFF()
         defer { bff.remove() }
-        try bff.addUsers(["ann"])
+        try await bff.addUsers(["ann"])
         let tls = try await Self.makeCertificate(in: bff.directory)
         let server = try await bff.start(tls: tls)
         let https = "https://127.0.0.1:\(server.port)"

@@ -38,7 +38,7 @@ struct SyncTests {
         try await withTemporaryDirectory { directory in
             let bff = try LiveBFF()
             defer { bff.remove() }
-            try bff.addUsers(["ann"])
+            try await bff.addUsers(["ann"])
             var server = try await bff.start()
             let port = server.port
             let login = try await client(of: server, as: "ann")
@@ -139,7 +139,7 @@ struct SyncTests {
             let november = DayRange(first: "2026-11-01", last: "2026-11-30")
             let bff = try LiveBFF()
             defer { bff.remove() }
-            try bff.addUsers(["ann"])
+            try await bff.addUsers(["ann"])
             let server = try await bff.start()
             let phone = try await client(of: server, as: "ann")
             let gone = try await phone.post(APIPath.todoItems, body: NewTodo(title: "Gone"), as: TodoItem.self)

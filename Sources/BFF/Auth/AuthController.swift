@@ -10,11 +10,11 @@ import NIOPosix
 /// keeps logging in from their usual address meanwhile). Both limits are off with `RateLimits.off`.
 struct AuthController {
     let issuer: TokenIssuer
-    let store: BFFStore
+    let store: any BFFStore
     let limiter: TokenBucketLimiter?
     let throttle: LoginThrottle?
 
-    init(issuer: TokenIssuer, store: BFFStore, limits: RateLimits) {
+    init(issuer: TokenIssuer, store: any BFFStore, limits: RateLimits) {
         self.issuer = issuer
         self.store = store
         let perMinute = Double(limits.tokenRequestsPerMinute)
@@ -43,10 +43,7 @@ struct AuthController {
         case .check(let taken): counted = taken
         case nil: break
         }
-        let store = self.store
-        let user = try await NIOThreadPool.singleton.runIfActive {
-            try store.authenticate(name: body.username, password: body.password)
-        }
+        let user = try await store.authenticate(name: body.username, password: body.password)
         guard let user else {
             context.logger.info("token refused", metadata: ["username": "\(loggedName)"])
             throw APIFailure(status: .unauthorized, body: APIError(error: "wrong username or password"))

@@ -6,7 +6,7 @@ import Hummingbird
 struct BearerAuthMiddleware: RouterMiddleware {
     typealias Context = BFFRequestContext
     let issuer: TokenIssuer
-    let store: BFFStore
+    let store: any BFFStore
     let users = RecentUsers()
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -14,7 +14,7 @@ struct BearerAuthMiddleware: RouterMiddleware {
               header.count > 7, header.prefix(7).lowercased() == "bearer ",
               let claims = await issuer.verify(Self.trimmingSpaces(header.dropFirst(7))),
               let id = claims.userID,
-              let user = try users.user(id: id, lookUp: store.user(id:))
+              let user = try await users.user(id: id, lookUp: store.user(id:))
         else {
             throw APIFailure.unauthorized
         }

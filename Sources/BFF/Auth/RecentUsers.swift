@@ -15,10 +15,10 @@ final class RecentUsers: Sendable {
     }
 
     /// The user with `id`, from memory when looked up within `validity`, else from `lookUp`.
-    func user(id: Int64, lookUp: (Int64) throws -> BFFUser?) rethrows -> BFFUser? {
+    func user(id: Int64, lookUp: (Int64) async throws -> BFFUser?) async rethrows -> BFFUser? {
         let now = ContinuousClock.now
         if let recent = found.withLock({ $0[id] }), recent.at.duration(to: now) < validity { return recent.user }
-        guard let user = try lookUp(id) else {
+        guard let user = try await lookUp(id) else {
             found.withLock { _ = $0.removeValue(forKey: id) }
             return nil
         }

@@ -4,7 +4,7 @@ import MicroAppAPI
 /// `/api/chat`: channels and their messages, shared by every user; each message carries its author,
 /// the user whose token posted it.
 struct ChatController {
-    let store: BFFStore
+    let store: any BFFStore
 
     func addRoutes(to group: RouterGroup<BFFRequestContext>) {
         group.get("channels", use: channels)
@@ -16,7 +16,7 @@ struct ChatController {
     @Sendable func channels(_ request: Request, context: BFFRequestContext) async throws -> Response {
         let limit = try request.pageLimit(maximum: ChatLimits.maxChannelPageSize, default: ChatLimits.defaultChannelPageSize)
         let after = try request.pageCursor { ChatValidation.isChannelName($0) ? $0 : nil }
-        let page = try store.chatChannels(after: after, limit: limit)
+        let page = try await store.chatChannels(after: after, limit: limit)
         return try .json(Page(items: page.items, next: page.more ? page.items.last?.id : nil))
     }
 
@@ -24,7 +24,7 @@ struct ChatController {
         let user = try context.authenticatedUser()
         let new = try await request.decodeJSON(NewChatChannel.self, context: context)
         try ChatValidation.channelName(new.name)
-        switch try store.createChatChannel(name: new.name, createdBy: user.name) {
+        switch try await store.createChatChannel(name: new.name, createdBy: user.name) {
         case .created(let channel):
             return try .json(channel, status: .created)
         case .exists:
@@ -37,7 +37,7 @@ struct ChatController {
     @Sendable func messages(_ request: Request, context: BFFRequestContext) async throws -> Response {
         let limit = try request.pageLimit(maximum: ChatLimits.maxPageSize, default: ChatLimits.defaultPageSize)
         let before = try request.pageCursor(Request.idCursor)
-        guard let page = try store.chatMessages(channel: try channel(context), before: before, limit: limit) else {
+        guard let page = try await store.chatMessages(channel: try channel(context), before: before, limit: limit) else {
             throw APIFailure.notFound
         }
         return try .json(Page(items: page.items, next: page.more ? page.items.last.map { String($0.id) } : nil))
@@ -48,7 +48,7 @@ struct ChatController {
         let channel = try channel(context)
         let new = try await request.decodeJSON(NewChatMessage.self, context: context)
         try ChatValidation.text(new.text)
-        guard let message = try store.postChatMessage(channel: channel, author: user.name, text: new.text) else {
+        guard let message = try await store.postChatMessage(channel: channel, author: user.name, text: new.text) else {
             throw APIFailure.notFound
         }
         return try .json(message, status: .created)

@@ -7,7 +7,7 @@ import MicroAppAPI
 /// must be one the app's manifest publishes. It is stored at once and then delivered to the live
 /// streams of every user the app is granted to (`HookDeliverer`).
 struct HookController {
-    let store: BFFStore
+    let store: any BFFStore
     let deliverer: HookDeliverer
 
     func addRoutes(to router: Router<BFFRequestContext>) {
@@ -16,7 +16,7 @@ struct HookController {
 
     @Sendable func receive(_ request: Request, context: BFFRequestContext) async throws -> Response {
         guard let id = context.parameters.get("app"), RegistryValidation.isAppID(id),
-              let app = try store.registryApp(id), let secrets = app.secrets, let manifest = app.manifest else {
+              let app = try await store.registryApp(id), let secrets = app.secrets, let manifest = app.manifest else {
             throw APIFailure.notFound
         }
         let body = try await request.body.collect(upTo: context.maxUploadSize)
@@ -28,7 +28,7 @@ struct HookController {
             throw APIFailure(status: .unauthorized, body: APIError(error: problem, field: nil))
         }
         let (event, data) = try Self.parse(bytes, publishes: manifest.events.publishes)
-        guard let signature, let queued = try store.acceptHook(app: app.id, signature: signature, event: event, data: data) else {
+        guard let signature, let queued = try await store.acceptHook(app: app.id, signature: signature, event: event, data: data) else {
             throw APIFailure(status: .unauthorized, body: APIError(error: "this signature was used before: a replay", field: nil))
         }
         deliverer.wake()

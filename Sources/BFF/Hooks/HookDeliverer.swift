@@ -6,14 +6,14 @@ import ServiceLifecycle
 /// for any a stopped server left, and again after a back-off (1 s doubling to a minute) when a
 /// delivery fails, so none is lost.
 final class HookDeliverer: Service, Sendable {
-    private let store: BFFStore
+    private let store: any BFFStore
     private let logger: Logger
     private let wakes: AsyncStream<Void>
     private let waker: AsyncStream<Void>.Continuation
     static let batch = 100
     static let maximumBackoff: Duration = .seconds(60)
 
-    init(store: BFFStore, logger: Logger) {
+    init(store: any BFFStore, logger: Logger) {
         self.store = store
         self.logger = logger
         (wakes, waker) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
@@ -27,7 +27,7 @@ final class HookDeliverer: Service, Sendable {
             var backoff: Duration = .seconds(1)
             self.wake()
             for await _ in self.wakes {
-                if self.deliverPending() {
+                if await self.deliverPending() {
                     backoff = .seconds(1)
                 } else {
                     try await Task.sleep(for: backoff)
@@ -40,11 +40,11 @@ final class HookDeliverer: Service, Sendable {
     }
 
     /// Delivers every queued event; false when one failed (it stays queued).
-    func deliverPending() -> Bool {
+    func deliverPending() async -> Bool {
         while true {
             let pending: [HookDelivery]
             do {
-                pending = try store.pendingHookDeliveries(limit: Self.batch)
+                pending = try await store.pendingHookDeliveries(limit: Self.batch)
             } catch {
                 logger.error("could not read the webhook queue", metadata: ["error": "\(error)"])
                 return false
@@ -52,12 +52,12 @@ final class HookDeliverer: Service, Sendable {
             guard !pending.isEmpty else { return true }
             for delivery in pending {
                 do {
-                    try store.deliver(delivery)
+                    try await store.deliver(delivery)
                 } catch {
                     logger.error("webhook delivery failed; retrying",
                                  metadata: ["app": "\(delivery.app)", "event": "\(delivery.event)", "attempts": "\(delivery.attempts + 1)",
                                             "error": "\(error)"])
-                    try? store.recordFailedDelivery(delivery)
+                    try? await store.recordFailedDelivery(delivery)
                     return false
                 }
             }

@@ -20,7 +20,7 @@ import MicroAppAPI
 struct IdempotencyMiddleware: RouterMiddleware {
     typealias Context = BFFRequestContext
 
-    let store: BFFStore
+    let store: any BFFStore
 
     static let keyHeader = HTTPField.Name("Idempotency-Key")!
     static let replayedHeader = HTTPField.Name("Idempotent-Replayed")!
@@ -37,7 +37,7 @@ struct IdempotencyMiddleware: RouterMiddleware {
         let body = try await request.collectBody(upTo: context.maxUploadSize)
         let fingerprint = Self.fingerprint(request, body: body)
         let claimedAt: Double
-        switch try store.claimIdempotencyKey(owner: owner, key: key, fingerprint: fingerprint) {
+        switch try await store.claimIdempotencyKey(owner: owner, key: key, fingerprint: fingerprint) {
         case .claimed(let time):
             claimedAt = time
         case .replay(let answer):
@@ -56,18 +56,18 @@ struct IdempotencyMiddleware: RouterMiddleware {
         do {
             response = try await next(request, context)
         } catch {
-            try? store.releaseIdempotencyKey(owner: owner, key: key, claimedAt: claimedAt)
+            try? await store.releaseIdempotencyKey(owner: owner, key: key, claimedAt: claimedAt)
             throw error
         }
         guard (200..<300).contains(response.status.code) else {
-            try? store.releaseIdempotencyKey(owner: owner, key: key, claimedAt: claimedAt)
+            try? await store.releaseIdempotencyKey(owner: owner, key: key, claimedAt: claimedAt)
             return response
         }
         var answered = response
         let answerBody = try await response.body.collected()
         answered.body = ResponseBody(byteBuffer: answerBody)
         do {
-            try store.completeIdempotencyKey(owner: owner, key: key, claimedAt: claimedAt, answer: StoredAnswer(
+            try await store.completeIdempotencyKey(owner: owner, key: key, claimedAt: claimedAt, answer: StoredAnswer(
                 status: response.status.code, contentType: response.headers[.contentType], location: response.headers[.location],
                 body: Data(answerBody.readableBytesView)))
         } catch {

@@ -11,7 +11,7 @@ import ServiceLifecycle
 /// replays and skips ids it already sent, so nothing falls between the two. When the missed events
 /// are no longer kept, it sends `bff.stream.reset` and the client reloads.
 struct LiveEventsController {
-    let store: BFFStore
+    let store: any BFFStore
     /// An open stream is activity: it keeps the embedded server from exiting when idle.
     let activity: ServerActivity
 
@@ -64,7 +64,7 @@ struct LiveEventsController {
             } else {
                 // Read after subscribing: a change committed meanwhile comes through the
                 // subscription with a higher id.
-                sent = try store.newestLiveEventID()
+                sent = try await store.newestLiveEventID()
                 let opened = LiveEvent(id: sent, name: EventName.streamOpened.rawValue, data: "{}")
                 try await writer.write(ByteBuffer(string: opened.wireFormat))
             }
@@ -79,7 +79,7 @@ struct LiveEventsController {
                     case .heartbeat:
                         // Nor its user: one deleted (by `termcanvas user delete`, another process)
                         // loses the stream at the next tick.
-                        guard try store.user(id: user.id) != nil else {
+                        guard try await store.user(id: user.id) != nil else {
                             subscription.end()
                             continue
                         }
@@ -95,11 +95,11 @@ struct LiveEventsController {
 
     /// Writes the kept events after `lastID` page by page; returns the id of the last one written.
     private static func replay(
-        after lastID: Int64, user: Int64, store: BFFStore, writer: inout any ResponseBodyWriter
+        after lastID: Int64, user: Int64, store: any BFFStore, writer: inout any ResponseBodyWriter
     ) async throws -> Int64 {
         var sent = lastID
         while true {
-            switch try store.liveEvents(after: sent, visibleTo: user) {
+            switch try await store.liveEvents(after: sent, visibleTo: user) {
             case .reset(let newest):
                 let reset = LiveEvent(id: newest, name: EventName.streamReset.rawValue, data: "{}")
                 try await writer.write(ByteBuffer(string: reset.wireFormat))

@@ -26,10 +26,12 @@ public struct LocalAccount: Sendable {
 
     /// Makes sure the user exists, as the admin of their own server (they publish its micro-apps),
     /// and publishes a token for it.
-    func prepare(store: BFFStore, issuer: TokenIssuer) async throws {
-        var user = try store.user(named: userName) ?? store.addUser(name: userName, password: nil, isAdmin: true)
+    func prepare(store: any BFFStore, issuer: TokenIssuer) async throws {
+        var user = if let found = try await store.user(named: userName) { found } else {
+            try await store.addUser(name: userName, password: nil, isAdmin: true)
+        }
         if !user.isAdmin {
-            try store.setAdmin(name: userName, true)
+            try await store.setAdmin(name: userName, true)
             user.isAdmin = true
         }
         try publishToken(try await issuer.issue(for: user))

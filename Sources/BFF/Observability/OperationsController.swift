@@ -4,7 +4,7 @@ import MicroAppAPI
 /// The routes for operators and tools, open without a token: liveness, readiness, metrics and the
 /// API's own description.
 struct OperationsController {
-    let store: BFFStore
+    let store: any BFFStore
     let metrics: RequestMetrics
 
     func addRoutes(to router: Router<BFFRequestContext>) {
@@ -13,7 +13,7 @@ struct OperationsController {
         }
         router.get(RouterPath(APIPath.ready)) { _, context in
             do {
-                try store.checkReadable()
+                try await store.checkReadable()
                 return try Response.json(["status": "ready"])
             } catch {
                 context.logger.error("not ready: database unreachable", metadata: ["error": "\(error)"])

@@ -16,7 +16,7 @@ import NIOHTTP1
 /// every call but the stream; keeps each session to the user who opened it; and numbers the
 /// events afresh, so nothing the entry sends reaches a client unframed.
 struct AppProxyController {
-    let store: BFFStore
+    let store: any BFFStore
     let sessions: RemoteSessions
     let health: AppHealthMonitor
     /// Below a remote app's start-up limit (5 s by default), so an entry that is down is
@@ -58,7 +58,7 @@ struct AppProxyController {
     }
 
     @Sendable func open(_ request: Request, context: BFFRequestContext) async throws -> Response {
-        let target = try target(context)
+        let target = try await target(context)
         guard sessions.hasRoom(for: target.user.id) else {
             throw APIFailure(status: .tooManyRequests, body: APIError(error: "too many sessions of remote apps open; close some"),
                              headers: [.retryAfter: "5"])
@@ -77,21 +77,21 @@ struct AppProxyController {
     }
 
     @Sendable func message(_ request: Request, context: BFFRequestContext) async throws -> Response {
-        let (target, session) = try owned(context)
+        let (target, session) = try await owned(context)
         let body = try await request.body.collect(upTo: context.maxUploadSize)
         try await call(target, target.request(.POST, "/sessions/\(session)/messages", body: body), context: context)
         return Response(status: .noContent)
     }
 
     @Sendable func close(_ request: Request, context: BFFRequestContext) async throws -> Response {
-        let (target, session) = try owned(context)
+        let (target, session) = try await owned(context)
         sessions.remove(.init(app: target.app, session: session))
         _ = try? await call(target, target.request(.DELETE, "/sessions/\(session)"), context: context)
         return Response(status: .noContent)
     }
 
     @Sendable func events(_ request: Request, context: BFFRequestContext) async throws -> Response {
-        let (target, session) = try owned(context)
+        let (target, session) = try await owned(context)
         let key = RemoteSessions.Key(app: target.app, session: session)
         let response: HTTPClientResponse
         do {
@@ -136,18 +136,18 @@ struct AppProxyController {
         })
     }
 
-    private func target(_ context: BFFRequestContext) throws -> Target {
+    private func target(_ context: BFFRequestContext) async throws -> Target {
         let user = try context.authenticatedUser()
-        guard let id = context.parameters.get("id"), RegistryValidation.isAppID(id), let app = try store.registryApp(id),
+        guard let id = context.parameters.get("id"), RegistryValidation.isAppID(id), let app = try await store.registryApp(id),
               let entry = app.entry, let secrets = app.secrets else { throw APIFailure.notFound }
-        guard try store.isGranted(id, to: user.id) else {
+        guard try await store.isGranted(id, to: user.id) else {
             throw APIFailure(status: .forbidden, body: APIError(error: "you have not granted \(id); PUT \(APIPath.registryGrant(id)) first"))
         }
         return Target(app: id, entry: entry, secret: secrets.entry, user: user)
     }
 
-    private func owned(_ context: BFFRequestContext) throws -> (Target, String) {
-        let target = try target(context)
+    private func owned(_ context: BFFRequestContext) async throws -> (Target, String) {
+        let target = try await target(context)
         guard let session = context.parameters.get("session"), RemoteSession.isValidID(session),
               sessions.owner(of: .init(app: target.app, session: session)) == target.user.id else { throw APIFailure.notFound }
         return (target, session)

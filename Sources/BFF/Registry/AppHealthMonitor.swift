@@ -13,7 +13,7 @@ import Synchronization
 /// An entry answers `200` with `{"status": "up"}` or `{"status": "degraded", "reason": "…"}` (any
 /// other 2xx is up); anything else, or nothing within `timeout`, is down.
 final class AppHealthMonitor: Service, Sendable {
-    private let store: BFFStore
+    private let store: any BFFStore
     private let interval: Duration
     private let logger: Logger
     private let board = Mutex<[String: AppHealth]>([:])
@@ -21,7 +21,7 @@ final class AppHealthMonitor: Service, Sendable {
     /// Reasons longer than this are cut: they end up in pane titles.
     static let maximumReason = 120
 
-    init(store: BFFStore, interval: Duration, logger: Logger) {
+    init(store: any BFFStore, interval: Duration, logger: Logger) {
         self.store = store
         self.interval = interval
         self.logger = logger
@@ -43,7 +43,7 @@ final class AppHealthMonitor: Service, Sendable {
     }
 
     func checkAll() async {
-        guard let entries = try? store.remoteEntries() else { return }
+        guard let entries = try? await store.remoteEntries() else { return }
         await withTaskGroup(of: Void.self) { group in
             for (id, entry) in entries { group.addTask { _ = await self.check(id, entry: entry) } }
         }
@@ -53,7 +53,7 @@ final class AppHealthMonitor: Service, Sendable {
     @discardableResult
     func check(_ id: String, entry: URL) async -> AppHealth {
         let observed = await observe(entry)
-        let now = BFFStore.timestamp(Date())
+        let now = UTCInstant.now.iso
         let (health, changed) = board.withLock { board -> (AppHealth, Bool) in
             let previous = board[id]
             var health = observed
@@ -64,7 +64,7 @@ final class AppHealthMonitor: Service, Sendable {
         if changed {
             logger.info("micro-app health", metadata: ["app": "\(id)", "state": "\(health.state.rawValue)"])
             do {
-                try store.recordHealth(AppHealthChange(id: id, health: health))
+                try await store.recordHealth(AppHealthChange(id: id, health: health))
             } catch {
                 logger.error("could not record a health change", metadata: ["app": "\(id)", "error": "\(error)"])
             }
@@ -101,9 +101,3 @@ final class AppHealthMonitor: Service, Sendable {
     }
 }
 
-extension BFFStore {
-    /// Records a health change for every dashboard's live stream.
-    func recordHealth(_ change: AppHealthChange) throws {
-        try writer.write { db in try record(.registryAppHealth, owner: nil, data: change, in: db) }
-    }
-}

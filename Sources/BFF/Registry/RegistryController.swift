@@ -6,7 +6,7 @@ import MicroAppAPI
 /// `/api/registry/apps`: the micro-apps of this server, built in and remote. Anyone signed in
 /// lists, searches and reads them and grants them to themselves; only admins publish and withdraw.
 struct RegistryController {
-    let store: BFFStore
+    let store: any BFFStore
     let health: AppHealthMonitor
 
     static let defaultPageSize = 50
@@ -33,14 +33,14 @@ struct RegistryController {
             }
             return kind
         }
-        let page = try store.registryApps(matching: text, kind: kind, after: cursor, limit: limit)
+        let page = try await store.registryApps(matching: text, kind: kind, after: cursor, limit: limit)
         return try .json(Page(items: page.items.map { $0.info(health: health.health(of: $0.id)) },
                               next: page.more ? page.items.last?.id : nil))
     }
 
     @Sendable func detail(_ request: Request, context: BFFRequestContext) async throws -> Response {
         let user = try context.authenticatedUser()
-        guard let entry = try store.registryApp(try appID(context)) else { throw APIFailure.notFound }
+        guard let entry = try await store.registryApp(try appID(context)) else { throw APIFailure.notFound }
         return try .json(detail(of: entry, for: user))
     }
 
@@ -49,7 +49,7 @@ struct RegistryController {
         let id = try appID(context)
         let published = try await request.decodeJSON(PublishRequest.self, context: context)
         let (version, entry) = try RegistryValidation.validate(published, id: id)
-        switch try store.publish(published.manifest, version: version, entry: entry, by: user, makeSecret: Self.makeSecret) {
+        switch try await store.publish(published.manifest, version: version, entry: entry, by: user, makeSecret: Self.makeSecret) {
         case .published(let app, let created):
             Task { await health.check(app.id, entry: entry) }
             var answer = detail(of: app, for: user)
@@ -65,7 +65,7 @@ struct RegistryController {
     @Sendable func withdraw(_ request: Request, context: BFFRequestContext) async throws -> Response {
         _ = try admin(context)
         let id = try appID(context)
-        switch try store.withdraw(id) {
+        switch try await store.withdraw(id) {
         case .notFound: throw APIFailure.notFound
         case .builtIn: throw APIFailure.conflict("'\(id)' is built into the server: leave it out of --apps", field: nil)
         case .withdrawn:
@@ -75,17 +75,17 @@ struct RegistryController {
     }
 
     @Sendable func grant(_ request: Request, context: BFFRequestContext) async throws -> Response {
-        guard try store.grant(try appID(context), to: context.userID()) else { throw APIFailure.notFound }
+        guard try await store.grant(try appID(context), to: context.userID()) else { throw APIFailure.notFound }
         return Response(status: .noContent)
     }
 
     @Sendable func revoke(_ request: Request, context: BFFRequestContext) async throws -> Response {
-        guard try store.revoke(try appID(context), from: context.userID()) else { throw APIFailure.notFound }
+        guard try await store.revoke(try appID(context), from: context.userID()) else { throw APIFailure.notFound }
         return Response(status: .noContent)
     }
 
     @Sendable func checkHealth(_ request: Request, context: BFFRequestContext) async throws -> Response {
-        guard let app = try store.registryApp(try appID(context)) else { throw APIFailure.notFound }
+        guard let app = try await store.registryApp(try appID(context)) else { throw APIFailure.notFound }
         guard let entry = app.entry else { return try .json(AppHealth.up) }
         return try .json(await health.check(app.id, entry: entry))
     }

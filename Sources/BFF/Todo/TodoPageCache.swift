@@ -7,7 +7,7 @@ import Synchronization
 /// A user's pages are dropped when a change to their todos commits (`BFFStore.record`). A page
 /// read while such a change commits could hold the old data: each user's generation, taken
 /// before the read and checked when the page is stored, keeps such a page out.
-final class TodoPageCache: Sendable {
+public final class TodoPageCache: Sendable {
     struct Key: Hashable {
         let owner: Int64
         let query: TodoQuery

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A moment, to the second, as the APIs carry it: ISO 8601 in UTC on the wire,
 /// `2026-11-22T09:30:00Z`, a form that also sorts as text (the databases compare it so).
 ///
@@ -9,6 +11,13 @@ public struct UTCInstant: Hashable, Comparable, Sendable, Codable, CustomStringC
     public init(secondsSinceEpoch: Int64) {
         self.secondsSinceEpoch = secondsSinceEpoch
     }
+
+    /// `date`, to the second below.
+    public init(_ date: Date) {
+        secondsSinceEpoch = Int64(date.timeIntervalSince1970.rounded(.down))
+    }
+
+    public static var now: UTCInstant { UTCInstant(Date()) }
 
     /// The moment `seconds` into a UTC day.
     public init(day: CalendarDate, seconds: Int = 0) {

@@ -52,7 +52,7 @@ struct OpenAPIConformanceTests {
         let harness = try BFFHarness()
         defer { harness.remove() }
         let configuration = harness.configuration()
-        let store = try BFFStore.open(at: configuration.databaseURL, bcryptCost: 4)
+        let store = try SQLiteStore.open(at: configuration.databaseURL, bcryptCost: 4)
         let router = buildRouter(store: store, issuer: await TokenIssuer(secret: BFFHarness.secret, lifetime: 60),
                                  configuration: configuration)
         let served = Set(router.routes.map { "\($0.method.rawValue) \($0.path)".replacingOccurrences(of: "//", with: "/") })
@@ -67,18 +67,18 @@ struct OpenAPIConformanceTests {
         let harness = try BFFHarness()
         defer { harness.remove() }
         // The document's own token example logs in as this user, an admin who may publish.
-        let store = try BFFStore.open(at: harness.configuration().databaseURL, bcryptCost: 4)
-        let alice = try store.addUser(name: "alice", password: "correct horse", isAdmin: true)
+        let store = try SQLiteStore.open(at: harness.configuration().databaseURL, bcryptCost: 4)
+        let alice = try await store.addUser(name: "alice", password: "correct horse", isAdmin: true)
         try await TestEntry.application().test(.live) { entry in
             // The remote app the registry's `{id}` routes, the proxy and the webhook route are tried
             // on: an older version than the document's example, which publishes the next one.
             let manifest = RegistryManifest(id: "deploys", name: "Deploys", version: "0.9.0",
                                             events: .init(publishes: ["deploys.build.finished"]))
             let url = URL(string: "http://127.0.0.1:\(try #require(entry.port))/")!
-            _ = try store.publish(manifest, version: SemanticVersion("0.9.0")!, entry: url, by: alice,
+            _ = try await store.publish(manifest, version: SemanticVersion("0.9.0")!, entry: url, by: alice,
                                   makeSecret: { "secret-\(UUID().uuidString)" })
-            #expect(try store.grant("deploys", to: alice.id))
-            let secret = try #require(try store.registryApp("deploys")?.secrets?.hook)
+            #expect(try await store.grant("deploys", to: alice.id))
+            let secret = try #require(try await store.registryApp("deploys")?.secrets?.hook)
             try await harness.withServer { client in
                 let served = try await client.execute(uri: "/openapi.yaml", method: .get)
                 #expect(served.status == .ok)

@@ -32,7 +32,7 @@ public enum LiveEventReplay: Equatable, Sendable {
     case reset(newest: Int64)
 }
 
-extension BFFStore {
+extension SQLiteStore {
     /// How many events the database keeps for `Last-Event-ID` resume; older ones are pruned.
     static let retainedLiveEvents: Int64 = 10_000
 
@@ -62,8 +62,8 @@ extension BFFStore {
     }
 
     /// The id of the newest live event ever made (0 for none), kept even when that event is pruned.
-    public func newestLiveEventID() throws -> Int64 {
-        try writer.read { db in try Self.newestLiveEventID(db) }
+    public func newestLiveEventID() async throws -> Int64 {
+        try read { db in try Self.newestLiveEventID(db) }
     }
 
     private static func newestLiveEventID(_ db: Database) throws -> Int64 {
@@ -72,8 +72,8 @@ extension BFFStore {
 
     /// The events after `lastID` that `user` may see, oldest first, at most `limit`; or `.reset`
     /// when some of them are no longer kept.
-    public func liveEvents(after lastID: Int64, visibleTo user: Int64, limit: Int = 1000) throws -> LiveEventReplay {
-        try writer.read { db in
+    public func liveEvents(after lastID: Int64, visibleTo user: Int64, limit: Int) async throws -> LiveEventReplay {
+        try read { db in
             let newest = try Self.newestLiveEventID(db)
             let oldest = try Int64.fetchOne(db, sql: "SELECT MIN(id) FROM liveEvent") ?? newest + 1
             guard lastID <= newest, lastID + 1 >= oldest else { return .reset(newest: newest) }

@@ -2,10 +2,10 @@ import Foundation
 import GRDB
 import MicroAppAPI
 
-extension BFFStore {
+extension SQLiteStore {
     /// Creates an item owned by `owner`; the fields must already be valid.
-    public func createTodo(owner: Int64, title: String, notes: String, due: CalendarDate?) throws -> TodoItem {
-        try writer.write { db in
+    public func createTodo(owner: Int64, title: String, notes: String, due: CalendarDate?) async throws -> TodoItem {
+        try write { db in
             let now = Date()
             var record = TodoRecord(
                 id: nil, ownerId: owner, title: title, notes: notes, done: false, due: due, createdAt: now, updatedAt: now
@@ -17,8 +17,8 @@ extension BFFStore {
     }
 
     /// The item with this id if `owner` owns it; nil otherwise, so ids of others' items do not leak.
-    public func todo(id: Int64, owner: Int64) throws -> TodoItem? {
-        try writer.read { db in try ownedTodo(db, id: id, owner: owner)?.item }
+    public func todo(id: Int64, owner: Int64) async throws -> TodoItem? {
+        try read { db in try ownedTodo(db, id: id, owner: owner)?.item }
     }
 
     /// One page of `owner`'s items in id order, and whether more follow.
@@ -27,7 +27,7 @@ extension BFFStore {
     /// combination of filters) read through a cursor: the query builder's SQL generation and row
     /// copies cost more than SQLite's own work. One SELECT is atomic in SQLite, so it runs without
     /// the explicit read transaction a `read` would wrap it in.
-    public func todos(owner: Int64, query: TodoQuery) throws -> (items: [TodoItem], more: Bool) {
+    public func todos(owner: Int64, query: TodoQuery) async throws -> (items: [TodoItem], more: Bool) {
         var sql = "SELECT id, title, notes, done, due FROM todoItem WHERE ownerId = ?"
         var arguments: StatementArguments = [owner]
         if let done = query.done { sql += " AND done = ?"; arguments += [done] }
@@ -36,7 +36,7 @@ extension BFFStore {
         if let after = query.after { sql += " AND id > ?"; arguments += [after] }
         sql += " ORDER BY id LIMIT ?"
         arguments += [query.limit + 1]
-        return try writer.unsafeRead { db in
+        return try unsafeRead { db in
             let rows = try Row.fetchCursor(try db.cachedStatement(sql: sql), arguments: arguments)
             var items: [TodoItem] = []
             items.reserveCapacity(query.limit)
@@ -49,8 +49,8 @@ extension BFFStore {
     }
 
     /// Applies a valid change to `owner`'s item; nil when there is no such item of theirs.
-    public func updateTodo(id: Int64, owner: Int64, change: TodoChange) throws -> TodoItem? {
-        try writer.write { db in
+    public func updateTodo(id: Int64, owner: Int64, change: TodoChange) async throws -> TodoItem? {
+        try write { db in
             guard var record = try ownedTodo(db, id: id, owner: owner) else { return nil }
             if let title = change.title { record.title = title }
             if let notes = change.notes { record.notes = notes }
@@ -64,8 +64,8 @@ extension BFFStore {
     }
 
     /// Deletes `owner`'s item; returns whether there was one.
-    public func deleteTodo(id: Int64, owner: Int64) throws -> Bool {
-        try writer.write { db in
+    public func deleteTodo(id: Int64, owner: Int64) async throws -> Bool {
+        try write { db in
             let deleted = try TodoRecord
                 .filter(TodoRecord.Columns.id == id && TodoRecord.Columns.ownerId == owner)
                 .deleteAll(db) > 0

@@ -2,10 +2,10 @@ import Foundation
 import GRDB
 import MicroAppAPI
 
-extension BFFStore {
+extension SQLiteStore {
     /// Creates an event owned by `owner`; the fields must already be valid and in UTC.
-    public func createCalendarEvent(owner: Int64, title: String, start: UTCInstant, end: UTCInstant, allDay: Bool) throws -> CalendarEvent {
-        try writer.write { db in
+    public func createCalendarEvent(owner: Int64, title: String, start: UTCInstant, end: UTCInstant, allDay: Bool) async throws -> CalendarEvent {
+        try write { db in
             let now = Date()
             var record = CalendarEventRecord(
                 id: nil, ownerId: owner, title: title, start: start, end: end, allDay: allDay, createdAt: now, updatedAt: now
@@ -17,15 +17,15 @@ extension BFFStore {
     }
 
     /// The event with this id if `owner` owns it; nil otherwise, so ids of others' events do not leak.
-    public func calendarEvent(id: Int64, owner: Int64) throws -> CalendarEvent? {
-        try writer.read { db in try ownedCalendarEvent(db, id: id, owner: owner)?.event }
+    public func calendarEvent(id: Int64, owner: Int64) async throws -> CalendarEvent? {
+        try read { db in try ownedCalendarEvent(db, id: id, owner: owner)?.event }
     }
 
     /// One page of `owner`'s events that overlap the query's range, by start then id, and whether
     /// more follow. An event overlaps when it starts by `to` and has not ended before `from` (an
     /// event ending exactly at `from` does not overlap, unless it is an instant at `from`).
-    public func calendarEvents(owner: Int64, query: CalendarQuery) throws -> (items: [CalendarEvent], more: Bool) {
-        try writer.read { db in
+    public func calendarEvents(owner: Int64, query: CalendarQuery) async throws -> (items: [CalendarEvent], more: Bool) {
+        try read { db in
             typealias Columns = CalendarEventRecord.Columns
             var request = CalendarEventRecord.filter(Columns.ownerId == owner)
             if let to = query.to { request = request.filter(Columns.start <= to) }
@@ -42,8 +42,8 @@ extension BFFStore {
 
     /// Replaces `owner`'s event by what `change` makes of it (which validates); nil when there is
     /// no such event of theirs.
-    public func updateCalendarEvent(id: Int64, owner: Int64, applying change: (CalendarEvent) throws -> CalendarEvent) throws -> CalendarEvent? {
-        try writer.write { db in
+    public func updateCalendarEvent(id: Int64, owner: Int64, applying change: (CalendarEvent) throws -> CalendarEvent) async throws -> CalendarEvent? {
+        try write { db in
             guard var record = try ownedCalendarEvent(db, id: id, owner: owner) else { return nil }
             let changed = try change(record.event)
             record.title = changed.title
@@ -58,8 +58,8 @@ extension BFFStore {
     }
 
     /// Deletes `owner`'s event; returns whether there was one.
-    public func deleteCalendarEvent(id: Int64, owner: Int64) throws -> Bool {
-        try writer.write { db in
+    public func deleteCalendarEvent(id: Int64, owner: Int64) async throws -> Bool {
+        try write { db in
             let deleted = try CalendarEventRecord
                 .filter(CalendarEventRecord.Columns.id == id && CalendarEventRecord.Columns.ownerId == owner)
                 .deleteAll(db) > 0

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-extension BFFStore {
+extension SQLiteStore {
     /// The schema, as numbered migrations: append new ones, never edit a shipped one.
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()

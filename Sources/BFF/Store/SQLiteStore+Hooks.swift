@@ -1,19 +1,11 @@
 import Foundation
 import GRDB
 
-/// A webhook event waiting to be delivered.
-struct HookDelivery: Sendable, Equatable {
-    let id: Int64
-    let app: String
-    let event: String
-    let attempts: Int
-}
-
-extension BFFStore {
+extension SQLiteStore {
     /// Keeps a webhook's event for delivery and its signature against replays, in one transaction;
     /// nil when the signature was seen before (a replay), else the delivery's id.
-    func acceptHook(app: String, signature: String, event: String, data: String, now: Date = Date()) throws -> Int64? {
-        try writer.write { db in
+    public func acceptHook(app: String, signature: String, event: String, data: String, now: Date) async throws -> Int64? {
+        try write { db in
             // Receipts older than a timestamp may be are of no more use: their requests are refused anyway.
             try db.execute(sql: "DELETE FROM hookReceipt WHERE receivedAt < ?",
                            arguments: [now.timeIntervalSince1970 - 2 * HookSignature.tolerance])
@@ -27,8 +19,8 @@ extension BFFStore {
     }
 
     /// The oldest deliveries waiting, at most `limit`.
-    func pendingHookDeliveries(limit: Int) throws -> [HookDelivery] {
-        try writer.read { db in
+    public func pendingHookDeliveries(limit: Int) async throws -> [HookDelivery] {
+        try read { db in
             try Row.fetchAll(db, sql: "SELECT id, appId, event, attempts FROM hookDelivery ORDER BY id LIMIT ?", arguments: [limit])
                 .map { HookDelivery(id: $0["id"], app: $0["appId"], event: $0["event"], attempts: $0["attempts"]) }
         }
@@ -36,8 +28,8 @@ extension BFFStore {
 
     /// Delivers a webhook event to the live streams of every user its app is granted to, and
     /// removes it from the queue, in one transaction: it is delivered once, or not at all.
-    func deliver(_ delivery: HookDelivery) throws {
-        try writer.write { db in
+    public func deliver(_ delivery: HookDelivery) async throws {
+        try write { db in
             guard let data = try String.fetchOne(db, sql: "SELECT data FROM hookDelivery WHERE id = ?", arguments: [delivery.id]) else {
                 return
             }
@@ -48,8 +40,8 @@ extension BFFStore {
     }
 
     /// Counts a failed attempt, for the log and the back-off.
-    func recordFailedDelivery(_ delivery: HookDelivery) throws {
-        try writer.write { db in
+    public func recordFailedDelivery(_ delivery: HookDelivery) async throws {
+        try write { db in
             try db.execute(sql: "UPDATE hookDelivery SET attempts = attempts + 1 WHERE id = ?", arguments: [delivery.id])
         }
     }

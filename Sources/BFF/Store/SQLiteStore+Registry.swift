@@ -2,47 +2,13 @@ import Foundation
 import GRDB
 import MicroAppAPI
 
-/// An app as the registry keeps it: every version, the current one's manifest and entry, and
-/// (for a remote app) its secrets.
-struct RegistryEntry: Sendable, Equatable {
-    let id: String
-    let kind: RegistryAppKind
-    let name: String
-    let description: String
-    let current: SemanticVersion
-    /// The current version's; nil for a built-in app.
-    let manifest: RegistryManifest?
-    let entry: URL?
-    let versions: [PublishedVersion]
-    let secrets: AppSecrets?
-}
-
-/// What a publish did.
-enum PublishOutcome: Equatable, Sendable {
-    /// Published; `created` says it was the app's first version, whose secrets were just made.
-    case published(RegistryEntry, created: Bool)
-    /// A version as new or newer is already published (or was, before a withdrawal).
-    case notNewer(current: SemanticVersion)
-    /// The id is a built-in app's.
-    case builtIn
-}
-
-/// What a withdrawal did.
-enum WithdrawOutcome: Equatable, Sendable {
-    case withdrawn
-    /// No such app, or it is withdrawn already.
-    case notFound
-    /// The id is a built-in app's.
-    case builtIn
-}
-
-extension BFFStore {
+extension SQLiteStore {
     /// Makes the registry list the built-in apps this server hosts, at the server's version, and
     /// no others: one it no longer hosts (`--apps`) is withdrawn, one it hosts again comes back.
-    func registerBuiltIns(_ apps: Set<MicroApp>) throws {
+    public func registerBuiltIns(_ apps: Set<MicroApp>) async throws {
         let version = MicroApp.version
-        let now = Self.timestamp(Date())
-        try writer.write { db in
+        let now = UTCInstant.now.iso
+        try write { db in
             for app in MicroApp.allCases {
                 let info = app.info
                 let hosted = apps.contains(app)
@@ -62,9 +28,9 @@ extension BFFStore {
 
     /// One page of the apps not withdrawn, by id after `cursor`, whose id, name or description
     /// contains `text` (ignoring case), of `kind` if given; and whether more follow.
-    func registryApps(matching text: String?, kind: RegistryAppKind?, after cursor: String?, limit: Int) throws
+    public func registryApps(matching text: String?, kind: RegistryAppKind?, after cursor: String?, limit: Int) async throws
         -> (items: [RegistryEntry], more: Bool) {
-        try writer.read { db in
+        try read { db in
             var conditions = ["withdrawnAt IS NULL"]
             var arguments: StatementArguments = []
             if let text, !text.isEmpty {
@@ -88,8 +54,8 @@ extension BFFStore {
     }
 
     /// The app; nil when it was never published or is withdrawn.
-    func registryApp(_ id: String) throws -> RegistryEntry? {
-        try writer.read { db in
+    public func registryApp(_ id: String) async throws -> RegistryEntry? {
+        try read { db in
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM registryApp WHERE id = ? AND withdrawnAt IS NULL", arguments: [id]) != nil else {
                 return nil
             }
@@ -98,8 +64,8 @@ extension BFFStore {
     }
 
     /// The entries of every remote app not withdrawn, for the health checks.
-    func remoteEntries() throws -> [(id: String, entry: URL)] {
-        try writer.read { db in
+    public func remoteEntries() async throws -> [(id: String, entry: URL)] {
+        try read { db in
             try Row.fetchAll(db, sql: """
                 SELECT a.id, v.entry FROM registryApp a JOIN registryVersion v ON v.appId = a.id AND v.version = a.currentVersion
                 WHERE a.kind = 'remote' AND a.withdrawnAt IS NULL ORDER BY a.id
@@ -109,9 +75,9 @@ extension BFFStore {
 
     /// Publishes `manifest` at `entry` as the app's new current version, by `user`; the first
     /// publish makes its secrets. A withdrawn app comes back.
-    func publish(_ manifest: RegistryManifest, version: SemanticVersion, entry: URL, by user: BFFUser,
-                 makeSecret: () -> String) throws -> PublishOutcome {
-        try writer.write { db in
+    public func publish(_ manifest: RegistryManifest, version: SemanticVersion, entry: URL, by user: BFFUser,
+                 makeSecret: () -> String) async throws -> PublishOutcome {
+        try write { db in
             let existing = try Row.fetchOne(db, sql: "SELECT kind FROM registryApp WHERE id = ?", arguments: [manifest.id])
             if let existing, existing["kind"] as String == RegistryAppKind.builtin.rawValue { return .builtIn }
             let published = try String.fetchAll(db, sql: "SELECT version FROM registryVersion WHERE appId = ?", arguments: [manifest.id])
@@ -130,7 +96,7 @@ extension BFFStore {
             }
             try db.execute(sql: """
                 INSERT INTO registryVersion (appId, version, manifest, entry, publishedAt, publishedBy) VALUES (?, ?, ?, ?, ?, ?)
-                """, arguments: [manifest.id, version.description, json, entry.absoluteString, Self.timestamp(Date()), user.name])
+                """, arguments: [manifest.id, version.description, json, entry.absoluteString, UTCInstant.now.iso, user.name])
             guard let entry = try Self.registryEntry(manifest.id, in: db) else {
                 throw BFFStoreError.unreadableRow("registryApp \(manifest.id), just written")
             }
@@ -140,8 +106,8 @@ extension BFFStore {
     }
 
     /// Withdraws a remote app: it is no longer listed or mounted, its versions are kept.
-    func withdraw(_ id: String) throws -> WithdrawOutcome {
-        try writer.write { db in
+    public func withdraw(_ id: String) async throws -> WithdrawOutcome {
+        try write { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT kind FROM registryApp WHERE id = ? AND withdrawnAt IS NULL",
                                              arguments: [id]) else { return .notFound }
             if row["kind"] as String == RegistryAppKind.builtin.rawValue { return .builtIn }
@@ -153,8 +119,8 @@ extension BFFStore {
     }
 
     /// Lets `app` reach `user` (its sessions, its webhooks' events); false when there is no such app.
-    func grant(_ app: String, to user: Int64) throws -> Bool {
-        try writer.write { db in
+    public func grant(_ app: String, to user: Int64) async throws -> Bool {
+        try write { db in
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM registryApp WHERE id = ? AND kind = 'remote' AND withdrawnAt IS NULL",
                                     arguments: [app]) != nil else { return false }
             try db.execute(sql: "INSERT OR IGNORE INTO appGrant (userId, appId, grantedAt) VALUES (?, ?, ?)",
@@ -164,20 +130,22 @@ extension BFFStore {
     }
 
     /// Takes the grant back; false when there was none.
-    func revoke(_ app: String, from user: Int64) throws -> Bool {
-        try writer.write { db in
+    public func revoke(_ app: String, from user: Int64) async throws -> Bool {
+        try write { db in
             try db.execute(sql: "DELETE FROM appGrant WHERE userId = ? AND appId = ?", arguments: [user, app])
             return db.changesCount > 0
         }
     }
 
-    func isGranted(_ app: String, to user: Int64) throws -> Bool {
-        try writer.read { db in
+    public func isGranted(_ app: String, to user: Int64) async throws -> Bool {
+        try read { db in
             try Bool.fetchOne(db, sql: "SELECT 1 FROM appGrant WHERE userId = ? AND appId = ?", arguments: [user, app]) != nil
         }
     }
 
-    static func timestamp(_ date: Date) -> String { date.formatted(.iso8601) }
+    public func recordHealth(_ change: AppHealthChange) async throws {
+        try write { db in try record(.registryAppHealth, owner: nil, data: change, in: db) }
+    }
 
     private static func escapeLike(_ text: String) -> String {
         text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")

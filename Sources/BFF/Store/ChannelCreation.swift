@@ -1,0 +1,9 @@
+import MicroAppAPI
+
+/// What creating a channel gave.
+public enum ChannelCreation: Equatable, Sendable {
+    case created(ChatChannel)
+    case exists
+    /// The user has made `ChatLimits.channelsPerUser` channels already.
+    case limitReached
+}

@@ -1,0 +1,76 @@
+import Foundation
+import GRDB
+import SQLiteFiles
+import HummingbirdBcrypt
+import MicroAppAPI
+
+/// The server's data in one SQLite file (WAL): the embedded default, one server process to a file.
+/// A change's live event is recorded in its transaction (`record(_:owner:data:in:)`) and published
+/// once it commits.
+///
+/// Its functions are `async` for the protocol's sake but run GRDB's synchronous calls on the
+/// caller's thread, as before the protocol: they are short, and WAL readers never wait on the writer.
+public struct SQLiteStore: BFFStore {
+    let writer: any DatabaseWriter
+    /// The bcrypt cost for new password hashes (log2 rounds, 4...31).
+    let bcryptCost: UInt8
+    /// Where committed changes are published to the live event streams.
+    public let liveEvents: LiveEventHub
+    /// Todo list pages as last served; `record` drops a user's when their todos change.
+    public let todoPages = TodoPageCache()
+
+    /// Wraps an open database and brings its schema up to date.
+    /// - Throws: `BFFStoreError.newerVersion` when the file was written by a newer schema.
+    public init(_ writer: any DatabaseWriter, bcryptCost: UInt8 = 12, liveEvents: LiveEventHub = LiveEventHub()) throws {
+        self.writer = writer
+        self.liveEvents = liveEvents
+        self.bcryptCost = min(max(bcryptCost, 4), 31)
+        let migrator = Self.migrator
+        if try writer.read({ db in try migrator.hasBeenSuperseded(db) }) {
+            throw BFFStoreError.newerVersion
+        }
+        try migrator.migrate(writer)
+    }
+
+    /// Opens (or creates) the database at `url` in WAL mode with a busy timeout.
+    /// The directory is made 0700 and the files 0600 (users' data and password hashes); every
+    /// commit is `synchronous = FULL`, so an answered write survives a power loss (see `SQLiteFile`).
+    public static func open(at url: URL, bcryptCost: UInt8 = 12, liveEvents: LiveEventHub = LiveEventHub()) throws -> SQLiteStore {
+        try SQLiteFile.prepare(url)
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        configuration.journalMode = .wal
+        configuration.label = "bff"
+        let pool = try DatabasePool(path: url.path, configuration: configuration)
+        // After the pool's WAL set-up, which sets NORMAL on its one writer connection.
+        try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+        return try SQLiteStore(pool, bcryptCost: bcryptCost, liveEvents: liveEvents)
+    }
+}
+
+extension SQLiteStore {
+    // GRDB's synchronous calls, for the store's functions: in an `async` function GRDB's own
+    // `async` overloads would be chosen, which hop to its queues.
+
+    func write<T>(_ body: (Database) throws -> T) throws -> T { try writer.write(body) }
+    func read<T>(_ body: (Database) throws -> T) throws -> T { try writer.read(body) }
+    func unsafeRead<T>(_ body: (Database) throws -> T) throws -> T { try writer.unsafeRead(body) }
+}
+
+extension SQLiteStore {
+    /// Throws unless the database file can be opened afresh and read, for `/ready`.
+    ///
+    /// The server's own connections keep working on a file that was deleted or damaged under them
+    /// (its writes would then be lost), so this opens a new read-only connection to the path.
+    public func checkReadable() async throws {
+        try Self.probe(writer.path)
+    }
+
+    private static func probe(_ path: String) throws {
+        var configuration = Configuration()
+        configuration.readonly = true
+        let probe = try DatabaseQueue(path: path, configuration: configuration)
+        _ = try probe.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM user") }
+        try probe.close()
+    }
+}

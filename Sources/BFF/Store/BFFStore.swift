@@ -19,6 +19,7 @@ public protocol BFFStore: Sendable {
 
     // MARK: Users
 
+    @discardableResult
     func addUser(name: String, password: String?, isAdmin: Bool) async throws -> BFFUser
     /// The user if the password is theirs; a user without a password (the local one) never matches.
     func authenticate(name: String, password: String) async throws -> BFFUser?
@@ -26,8 +27,10 @@ public protocol BFFStore: Sendable {
     func user(named name: String) async throws -> BFFUser?
     func users() async throws -> [BFFUser]
     /// Returns whether there is such a user.
+    @discardableResult
     func setAdmin(name: String, _ isAdmin: Bool) async throws -> Bool
     /// Deletes the user and everything of theirs; returns whether there was one.
+    @discardableResult
     func deleteUser(name: String) async throws -> Bool
 
     // MARK: Todo
@@ -101,6 +104,7 @@ public protocol BFFStore: Sendable {
 }
 
 extension BFFStore {
+    @discardableResult
     public func addUser(name: String, password: String?) async throws -> BFFUser {
         try await addUser(name: name, password: password, isAdmin: false)
     }

@@ -47,7 +47,8 @@ def main():
     parser.add_argument("tuiprobe")
     parser.add_argument("server")
     parser.add_argument("secret")
-    parser.add_argument("--webhooks", type=int, default=40)
+    # entry.py keeps the last 50 builds, whose count the bench waits for.
+    parser.add_argument("--webhooks", type=int, default=40, choices=range(1, 51), metavar="1-50")
     parser.add_argument("--keys", type=int, default=60)
     split = sys.argv.index("--") if "--" in sys.argv else len(sys.argv)
     arguments = parser.parse_args(sys.argv[1:split])
@@ -72,7 +73,7 @@ def main():
         webhooks = []
         for build in range(1, arguments.webhooks + 1):
             sent = tuiprobe.now()
-            with urllib.request.urlopen(signed_hook(arguments.server, arguments.secret, build)) as answer:
+            with urllib.request.urlopen(signed_hook(arguments.server, arguments.secret, build), timeout=10) as answer:
                 assert answer.status == 202
             wait_for(f"{build} builds, {build} passed")
             settle()

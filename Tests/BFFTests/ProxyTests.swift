@@ -15,7 +15,6 @@ struct ProxyTests {
         case answers, hangs, trickles, neverStreams, floods
     }
 
-    static let answer = #"{"jsonrpc":"2.0","id":1,"result":{"protocol":"1.0","capabilities":{}}}"#
     /// How long an entry hangs or keeps a stream open: past the proxy's timeouts, short enough
     /// for the entry's shutdown, which waits for them, to be quick.
     static let lifetime = Duration.seconds(5)
@@ -42,7 +41,7 @@ struct ProxyTests {
             }
             let number = opened.add(1, ordering: .relaxed).newValue
             return Response(status: .created, headers: [.location: "/sessions/s\(number)", .contentType: "application/json"],
-                            body: .init(byteBuffer: ByteBuffer(string: answer)))
+                            body: .init(byteBuffer: ByteBuffer(string: TestEntry.answer)))
         }
         router.get("sessions/{session}/events") { _, _ in
             if behaviour == .neverStreams { try await Task.sleep(for: lifetime) }

@@ -53,9 +53,11 @@ final class SSEReader: @unchecked Sendable {
         try await blocking { try self.readHeadBlocking(timeout: timeout) }
     }
 
-    /// The next event (comments and `retry:` skipped), or nil when the server ends the stream.
-    func next(timeout: Duration = .seconds(5)) async throws -> LiveEvent? {
-        try await blocking { try self.nextBlocking(timeout: timeout) }
+    /// The next event (comments, `retry:` and events `ignored` skipped), or nil when the server
+    /// ends the stream.
+    func next(timeout: Duration = .seconds(5), ignoring ignored: @escaping @Sendable (LiveEvent) -> Bool = { _ in false })
+        async throws -> LiveEvent? {
+        try await blocking { try self.nextBlocking(timeout: timeout, ignoring: ignored) }
     }
 
     /// Collects events until `count` arrived or the stream ended.
@@ -67,11 +69,19 @@ final class SSEReader: @unchecked Sendable {
         }
     }
 
-    /// Whether nothing but comments arrives within `window`.
-    func staysQuiet(for window: Duration) async throws -> Bool {
+    /// Whether nothing but comments (and events `ignored`) arrives within `window`.
+    func staysQuiet(for window: Duration, ignoring ignored: @escaping @Sendable (LiveEvent) -> Bool = { _ in false }) async throws -> Bool {
         try await blocking {
-            do { return try self.nextBlocking(timeout: window) == nil } catch SSEReaderError.timeout { return true }
+            do { return try self.nextBlocking(timeout: window, ignoring: ignored) == nil } catch SSEReaderError.timeout { return true }
         }
+    }
+
+    private func nextBlocking(timeout: Duration, ignoring ignored: (LiveEvent) -> Bool) throws -> LiveEvent? {
+        let deadline = ContinuousClock.now + timeout
+        while let event = try nextBlocking(timeout: max(.zero, deadline - .now)) {
+            if !ignored(event) { return event }
+        }
+        return nil
     }
 
     private func readHeadBlocking(timeout: Duration) throws -> String {

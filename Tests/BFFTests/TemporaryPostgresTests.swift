@@ -4,8 +4,8 @@ import Logging
 import PostgresNIO
 import Testing
 
-/// The PostgreSQL server the store's tests start for themselves: a real one, reached on its
-/// socket, gone with its files once stopped.
+/// The PostgreSQL server tests start for themselves (for the PostgreSQL store of issue 16, under
+/// way): a real one, reached on its socket, gone with its files once stopped.
 @Suite struct TemporaryPostgresTests {
     @Test func aServerOfTheTestsOwnStartsAnswersAndGoes() async throws {
         let server = try TemporaryPostgres.start()

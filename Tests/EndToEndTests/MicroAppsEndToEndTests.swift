@@ -191,4 +191,5 @@ final class TeamServer: @unchecked Sendable {
 
 enum TeamServerError: Error {
     case didNotStart(Int)
+    case healthNotReached(app: String, wanted: String, last: String)
 }

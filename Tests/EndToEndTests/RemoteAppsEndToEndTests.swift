@@ -51,6 +51,7 @@ struct RemoteAppsEndToEndTests {
         // A newer version published while the canvas runs: the pane keeps the one it mounted, the
         // next mount takes the new one.
         let newer = try Self.copy(of: Self.deploys, version: "1.1.0")
+        defer { try? FileManager.default.removeItem(at: newer) }
         #expect(try await DeploysEntry.publish(newer, entry: entry.url, to: server, environment) == nil)  // secrets only at the first
         let again = try await Self.addFromCatalog("Deploys 1.1.0", session)
         try await session.waitFor("\(again.number) Deploys 1.1.0 · up")
@@ -83,7 +84,10 @@ struct RemoteAppsEndToEndTests {
 
         let sent = ContinuousClock.now
         try await Self.sendHook(#"{"event":"deploys.build.finished","data":{"build":41}}"#, secret: secrets.hook, to: server)
-        for session in dashboards.prefix(2) { try await session.waitFor(#"{"build":41}"#, timeout: .seconds(1)) }
+        // One second for both, from the send.
+        for session in dashboards.prefix(2) {
+            try await session.waitFor(#"{"build":41}"#, timeout: .seconds(1) - (ContinuousClock.now - sent))
+        }
         print("webhook to both screens: \(ContinuousClock.now - sent) (hook.sh, openssl and curl included)")
 
         let good = try await Self.signed(#"{"event":"deploys.build.finished","data":{"build":42}}"#, secret: secrets.hook)
@@ -122,6 +126,7 @@ struct RemoteAppsEndToEndTests {
             let port = Int.random(in: 40_001...50_000)
             entries.append(try Command.start(["python3", Self.fixtures.appendingPathComponent("hostile.py").path, "--mode", mode, "--port", "\(port)"]))
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tc-hostile-\(UUID().uuidString.prefix(8))")
+            defer { try? FileManager.default.removeItem(at: folder) }
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try """
                 id: hostile-\(mode)
@@ -151,8 +156,9 @@ struct RemoteAppsEndToEndTests {
         try await session.waitFor("Hostile escapes 1.0.0 asks to run")
         for pane in 2...5 { try await session.send("M-\(pane)", "y") }
         try await session.waitFor("T␛]0;pwned")
-        try await session.waitFor("flood ")
-        try await session.waitFor("garbage 1")
+        // The views, not the titles: the flood's keeps coming, the garbage's first stays.
+        try await session.waitFor("flood view ")
+        try await session.waitFor("garbage view 1")
         try await session.waitFor("Hostile hang 1.0.0 · down since", timeout: .seconds(15))
         // The hung entry's session is given up on (the proxy's timeout) and tried again later.
         try await session.waitFor("the app's entry is too slow; restarting in", timeout: .seconds(15))
@@ -280,13 +286,15 @@ extension TeamServer {
     /// Waits until the registry reports `state` for the app.
     func waitForHealth(of app: String, _ state: String, as user: String) async throws {
         let token = try await token(user)
+        var last = ""
         for _ in 0..<100 {
             let answer = try await Command.run(["curl", "-sf", url + "/api/registry/apps/" + app, "-H", "Authorization: Bearer \(token)"])
             let detail = try? JSONSerialization.jsonObject(with: Data(answer.output.utf8)) as? [String: Any]
             let health = (detail?["app"] as? [String: Any])?["health"] as? [String: Any]
-            if health?["state"] as? String == state { return }
+            last = health?["state"] as? String ?? answer.output
+            if last == state { return }
             try await Task.sleep(for: .milliseconds(100))
         }
-        throw TeamServerError.didNotStart(port)
+        throw TeamServerError.healthNotReached(app: app, wanted: state, last: last)
     }
 }

@@ -66,6 +66,14 @@ class Session:
             pass  # the host is not reading: drop, as a flooded pipe would
 
 
+def forget(key):
+    """Ends a session and lets it go."""
+    with LOCK:
+        session = SESSIONS.pop(key, None)
+    if session is not None:
+        session.closed = True
+
+
 def signed(handler):
     """The user the server vouches for, or None."""
     user = handler.headers.get("X-TermCanvas-User", "")
@@ -132,6 +140,9 @@ class Entry(BaseHTTPRequestHandler):
                 self.wfile.flush()
         except OSError:
             pass
+        finally:
+            # The server forgets a session whose stream ended, without a DELETE: so does the entry.
+            forget(self.path.split("/")[2])
         self.close_connection = True
 
     def do_POST(self):
@@ -156,9 +167,7 @@ class Entry(BaseHTTPRequestHandler):
         session = self.session(user)
         if session is None:
             return self.answer(404, {"error": "no such session"})
-        session.closed = True
-        with LOCK:
-            SESSIONS.pop(self.path.split("/")[2], None)
+        forget(self.path.split("/")[2])
         self.answer(204)
 
     def start(self, user, message):

@@ -1,7 +1,7 @@
 /// A semantic version, `MAJOR.MINOR.PATCH` with an optional `-prerelease` and `+build`, ordered
 /// by the rules of semver.org: build metadata does not count, a pre-release comes before its
 /// release, pre-release identifiers compare numerically when both are numbers.
-public struct SemanticVersion: Sendable, Hashable, Comparable, LosslessStringConvertible, Codable {
+public struct SemanticVersion: Sendable, Hashable, Comparable, LosslessStringConvertible, TextCoded {
     public let major: Int
     public let minor: Int
     public let patch: Int
@@ -73,19 +73,8 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, LosslessStringCon
         hasher.combine(prerelease)
     }
 
-    public init(from decoder: any Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        guard let version = SemanticVersion(text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
-                                                    debugDescription: "expected a version such as 1.2.3, got '\(text.prefix(64))'"))
-        }
-        self = version
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(description)
-    }
+    public static func parse(_ text: String) -> Self? { SemanticVersion(text) }
+    public static let expected = "a version such as 1.2.3"
 
     private static func isNumber(_ part: Substring) -> Bool {
         !part.isEmpty && part.allSatisfy(\.isNumber) && (part == "0" || part.first != "0") && part.count <= 9

@@ -1,7 +1,7 @@
 /// A day in the proleptic Gregorian calendar, as a plain value with day arithmetic.
 ///
 /// Conversions use the days-from-civil algorithm (H. Hinnant), so no time zone or locale is involved.
-public struct CalendarDate: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+public struct CalendarDate: Hashable, Comparable, Sendable, TextCoded {
     public let year: Int
     public let month: Int
     public let day: Int
@@ -91,25 +91,9 @@ public struct CalendarDate: Hashable, Comparable, Sendable, Codable, CustomStrin
 
     public var description: String { iso }
 
-    public init(from decoder: any Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        guard let date = CalendarDate(iso: text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
-                                                    debugDescription: "expected an ISO 8601 date like 2026-11-22, got '\(text)'"))
-        }
-        self = date
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(iso)
-    }
+    public static func parse(_ text: String) -> Self? { CalendarDate(iso: text) }
+    public static let expected = "an ISO 8601 date like 2026-11-22"
 }
 
-extension CalendarDate: ExpressibleByStringLiteral {
-    /// `"2026-11-22"` in code; a literal that names no day is a programmer's error and traps.
-    public init(stringLiteral text: String) {
-        guard let date = CalendarDate(iso: text) else { preconditionFailure("not an ISO 8601 date: \(text)") }
-        self = date
-    }
-}
+/// `"2026-11-22"` in code.
+extension CalendarDate: ExpressibleByStringLiteral {}

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// It reads any ISO 8601 date-time with a zone (`…+01:00`, `…Z`, with or without fractional
 /// seconds, which are dropped); day arithmetic is `CalendarDate`'s.
-public struct UTCInstant: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+public struct UTCInstant: Hashable, Comparable, Sendable, TextCoded {
     public let secondsSinceEpoch: Int64
 
     public init(secondsSinceEpoch: Int64) {
@@ -81,19 +81,8 @@ public struct UTCInstant: Hashable, Comparable, Sendable, Codable, CustomStringC
         lhs.secondsSinceEpoch < rhs.secondsSinceEpoch
     }
 
-    public init(from decoder: any Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        guard let instant = UTCInstant(iso: text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
-                                                    debugDescription: "expected an ISO 8601 date-time like 2026-11-22T09:30:00Z, got '\(text)'"))
-        }
-        self = instant
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(iso)
-    }
+    public static func parse(_ text: String) -> Self? { UTCInstant(iso: text) }
+    public static let expected = "an ISO 8601 date-time like 2026-11-22T09:30:00Z"
 
     private static func number(_ bytes: [UInt8], _ range: Range<Int>) -> Int? {
         var value = 0
@@ -113,10 +102,5 @@ extension Int64 {
     }
 }
 
-extension UTCInstant: ExpressibleByStringLiteral {
-    /// `"2026-11-22T09:30:00Z"` in code; a literal that is no date-time is a programmer's error and traps.
-    public init(stringLiteral text: String) {
-        guard let instant = UTCInstant(iso: text) else { preconditionFailure("not an ISO 8601 date-time: \(text)") }
-        self = instant
-    }
-}
+/// `"2026-11-22T09:30:00Z"` in code.
+extension UTCInstant: ExpressibleByStringLiteral {}

@@ -31,7 +31,7 @@ def view(revision, mode):
             {"type": "kv", "items": [["K" + EVIL, "V" + EVIL]], "size": 1},
         ]}
     else:
-        root = {"type": "text", "text": f"{mode} {revision} " + ("x" * 4000 if mode == "flood" else "")}
+        root = {"type": "text", "text": f"{mode} view {revision} " + ("x" * 4000 if mode == "flood" else "")}
     return {"revision": revision, "root": root}
 
 
@@ -46,8 +46,8 @@ class Entry(BaseHTTPRequestHandler):
         while True:
             time.sleep(3600)
 
-    def send_json(self, status, body, headers=()):
-        data = json.dumps(body).encode()
+    def send_json(self, status, body=None, headers=()):
+        data = b"" if body is None else json.dumps(body).encode()
         self.send_response(status)
         for name, value in headers:
             self.send_header(name, value)
@@ -94,14 +94,12 @@ class Entry(BaseHTTPRequestHandler):
             result = {"protocol": "1.0", "capabilities": {}, "view": view(1, self.mode)}
             return self.send_json(201, {"jsonrpc": "2.0", "id": message.get("id"), "result": result},
                                   headers=[("Location", f"/sessions/s{next(SESSIONS)}")])
-        if message.get("method") == "shutdown":
-            return self.send_json(202, {})
-        self.send_json(202, {})
+        self.send_json(202)
 
     def do_DELETE(self):
         if self.mode == "hang":
             return self.hang()
-        self.send_json(204, {})
+        self.send_json(204)
 
 
 def main():

@@ -96,7 +96,8 @@ let package = Package(
         ),
         // Codable request/response types, paths and event names shared by the BFF and its clients.
         .target(name: "MicroAppAPI", swiftSettings: swiftSettings),
-        // Micro-app backends: a Hummingbird 2 server with auth, validation and its own GRDB store.
+        // Micro-app backends: a Hummingbird 2 server with auth, validation and its store: SQLite (GRDB)
+        // embedded, or PostgreSQL (postgres-nio) for any number of instances.
         .target(
             name: "BFF",
             dependencies: [
@@ -115,6 +116,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             resources: [.embedInCode("openapi.yaml")],
             swiftSettings: swiftSettings

@@ -17,13 +17,9 @@ public func buildApplication(
     _ configuration: BFFConfiguration,
     logger: Logger = Logger(label: "termcanvas.bff")
 ) async throws -> some ApplicationProtocol {
-    let store = try SQLiteStore.open(at: configuration.databaseURL, bcryptCost: configuration.bcryptCost,
-                                  liveEvents: LiveEventHub(limits: configuration.limits.streams))
-    let secret = try configuration.jwtSecret ?? SigningSecret.loadOrCreate(in: configuration.dataDirectory)
-    let issuer = await TokenIssuer(secret: secret, lifetime: configuration.tokenLifetime)
-    // Before listening, so a client that finds the socket also finds the token.
-    try await configuration.localAccount?.prepare(store: store, issuer: issuer)
-    try await store.registerBuiltIns(configuration.apps)
+    let opened = try await OpenedStore.open(configuration, logger: logger)
+    let store = opened.store
+    let issuer = await TokenIssuer(secret: opened.signingSecret, lifetime: configuration.tokenLifetime)
     let registry = RegistryServices(store: store, configuration: configuration, logger: logger)
     let router = buildRouter(store: store, issuer: issuer, configuration: configuration, registry: registry)
     let onServerRunning = configuration.onServerRunning
@@ -34,14 +30,23 @@ public func buildApplication(
     var server = HTTPServerBuilder.http1(configuration: .init(additionalChannelHandlers: [connections.handler()],
                                                               idleTimeout: .nanoseconds(Int64(idleTimeout / .nanoseconds(1)))))
     if let tls = configuration.tls { server = try .tls(server, tlsConfiguration: try tls.serverConfiguration()) }
-    return Application(
+    var application = Application(
         router: router,
         server: server,
         configuration: .init(address: address, serverName: "termcanvas-bff"),
-        services: [LiveEventsService(hub: store.liveEvents, interval: configuration.heartbeatInterval), registry.health, registry.hooks],
+        // The store's own first: they stop last.
+        services: opened.services + [LiveEventsService(hub: store.liveEvents, interval: configuration.heartbeatInterval),
+                                     registry.health, registry.hooks],
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
         logger: logger
     )
+    // Once the store's services run, and before listening, so a client that finds the socket also
+    // finds the token.
+    application.beforeServerStarts { [localAccount = configuration.localAccount, apps = configuration.apps] in
+        try await localAccount?.prepare(store: store, issuer: issuer)
+        try await store.registerBuiltIns(apps)
+    }
+    return application
 }
 
 /// The routes. Open: `/health`, `/ready`, `/metrics`, `/openapi.yaml` and the token route; everything

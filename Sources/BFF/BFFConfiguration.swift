@@ -12,6 +12,14 @@ public struct BFFConfiguration: Sendable {
     public var apps: Set<MicroApp>
     /// Holds `bff.sqlite` and, when no secret is given, the generated `jwt-secret` (mode 0600).
     public var dataDirectory: URL
+    /// Where the data is kept; nil for `bff.sqlite` in `dataDirectory`. On PostgreSQL the signing
+    /// secret, when none is given, is kept in the database for every instance.
+    public var database: DatabaseLocation?
+    /// The most connections to PostgreSQL this instance opens (one of them listens for live events).
+    public var databaseConnections: Int
+    /// Bring an older PostgreSQL schema up to date at start; without it an instance waits until
+    /// `termcanvas-bff migrate` has.
+    public var migrateDatabase: Bool
     /// The HS256 signing secret; nil to use (or create) the one kept in `dataDirectory`.
     public var jwtSecret: String?
     /// How long an issued token stays valid.
@@ -36,6 +44,9 @@ public struct BFFConfiguration: Sendable {
     /// Called with the bound port (0 on a unix socket) once the server listens, so a caller that
     /// asked for port 0 learns it.
     public var onServerRunning: @Sendable (Int) async -> Void
+    /// Called while the server waits for `termcanvas-bff migrate` to bring the database's schema
+    /// up to date, with what it waits for.
+    public var onWaitingForSchema: @Sendable (String) -> Void
 
     public init(
         host: String = "127.0.0.1",
@@ -43,6 +54,9 @@ public struct BFFConfiguration: Sendable {
         unixSocketPath: String? = nil,
         apps: Set<MicroApp> = Set(MicroApp.allCases),
         dataDirectory: URL,
+        database: DatabaseLocation? = nil,
+        databaseConnections: Int = 20,
+        migrateDatabase: Bool = false,
         jwtSecret: String? = nil,
         tokenLifetime: TimeInterval = 30 * 24 * 3600,
         bcryptCost: UInt8 = 12,
@@ -53,13 +67,17 @@ public struct BFFConfiguration: Sendable {
         healthInterval: Duration = .seconds(10),
         localAccount: LocalAccount? = nil,
         activity: ServerActivity = ServerActivity(),
-        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in },
+        onWaitingForSchema: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.host = host
         self.port = port
         self.unixSocketPath = unixSocketPath
         self.apps = apps
         self.dataDirectory = dataDirectory
+        self.database = database
+        self.databaseConnections = databaseConnections
+        self.migrateDatabase = migrateDatabase
         self.jwtSecret = jwtSecret
         self.tokenLifetime = tokenLifetime
         self.bcryptCost = bcryptCost
@@ -71,10 +89,14 @@ public struct BFFConfiguration: Sendable {
         self.localAccount = localAccount
         self.activity = activity
         self.onServerRunning = onServerRunning
+        self.onWaitingForSchema = onWaitingForSchema
     }
 
     /// The database file inside `dataDirectory`.
     public var databaseURL: URL { dataDirectory.appendingPathComponent("bff.sqlite") }
+
+    /// Where the data is kept, the default filled in.
+    public var databaseLocation: DatabaseLocation { database ?? .sqlite(databaseURL) }
 }
 
 /// Request rates the server allows before answering 429 with `Retry-After`.

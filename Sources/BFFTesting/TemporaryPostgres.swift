@@ -8,7 +8,8 @@ import Glibc
 /// `pg_ctl` listening on a unix socket in that directory only (no TCP port to collide with or to
 /// expose), one superuser with trust authentication, stopped and removed by `stop()`.
 ///
-/// The programs are found on `PATH` or in Debian's `/usr/lib/postgresql/VERSION/bin` (the newest).
+/// The programs (`initdb`, `pg_ctl`, `psql`) are found on `PATH` or in Debian's
+/// `/usr/lib/postgresql/VERSION/bin` (the newest).
 /// PostgreSQL refuses to run as root, so as root (CI) the server runs as the `postgres` user that
 /// Debian's package creates, through `runuser`.
 public final class TemporaryPostgres: Sendable {
@@ -19,19 +20,17 @@ public final class TemporaryPostgres: Sendable {
     /// The socket file, for a client's `unixSocketPath`.
     public var socketPath: String { directory.appendingPathComponent(".s.PGSQL.\(Self.port)").path }
 
-    private let bin: URL
     private let runAs: [String]
     private static let port = 5432
 
-    private init(directory: URL, bin: URL, runAs: [String]) {
+    private init(directory: URL, runAs: [String]) {
         self.directory = directory
-        self.bin = bin
         self.runAs = runAs
     }
 
     /// Creates, starts and waits for a new server.
     public static func start() throws -> TemporaryPostgres {
-        guard let bin = programs() else { throw TemporaryPostgresError.notInstalled }
+        guard find("initdb") != nil, find("pg_ctl") != nil else { throw TemporaryPostgresError.notInstalled }
         // Short, for a unix socket's path has a limit of about a hundred bytes. As root, in the
         // postgres user's home, which it can reach (a /tmp of mode 0700 it could not).
         let account = geteuid() == 0 ? getpwnam("postgres") : nil
@@ -47,13 +46,13 @@ public final class TemporaryPostgres: Sendable {
             }
             runAs = ["runuser", "-u", "postgres", "--"]
         }
-        let server = TemporaryPostgres(directory: directory, bin: bin, runAs: runAs)
+        let server = TemporaryPostgres(directory: directory, runAs: runAs)
         do {
             let data = directory.appendingPathComponent("data").path
             try server.run("initdb", ["-D", data, "-U", server.user, "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C"])
             // Durability is not what these tests are about; speed is worth having.
             try server.run("pg_ctl", ["-D", data, "-l", directory.appendingPathComponent("log").path, "-w", "-o",
-                                      "-k \(directory.path) -c listen_addresses='' -p \(port) -c fsync=off -c max_connections=200",
+                                      "-k \(directory.path) -c listen_addresses='' -p \(port) -c fsync=off -c max_connections=500",
                                       "start"])
         } catch {
             server.stop()
@@ -71,10 +70,17 @@ public final class TemporaryPostgres: Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
+    /// Runs one SQL statement as the superuser, connected to the `postgres` database.
+    public func psql(_ statement: String) throws {
+        try run("psql", ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", directory.path, "-p", "\(Self.port)", "-U", user, "-d", "postgres",
+                         "-c", statement])
+    }
+
     /// Runs one of the server's programs, its output to a file, and waits with `waitpid`
     /// (Foundation's `Process` would wait, after `pg_ctl start`, for as long as the server runs).
     private func run(_ program: String, _ arguments: [String]) throws {
-        let command = runAs + [bin.appendingPathComponent(program).path] + arguments
+        guard let executable = Self.find(program) else { throw TemporaryPostgresError.notInstalled }
+        let command = runAs + [executable.path] + arguments
         let outputFile = FileManager.default.temporaryDirectory.appendingPathComponent("tc-pg-\(UUID().uuidString.prefix(8)).out")
         defer { try? FileManager.default.removeItem(at: outputFile) }
         let result = try Command.runBlocking(["sh", "-c", #"exec "$@" > "$0" 2>&1"#, outputFile.path] + command, capturingOutput: false)
@@ -84,16 +90,15 @@ public final class TemporaryPostgres: Sendable {
         }
     }
 
-    /// The directory holding `initdb` and `pg_ctl`.
-    private static func programs() -> URL? {
+    /// Where a program of PostgreSQL's is: on `PATH`, else in the newest of Debian's versions.
+    private static func find(_ program: String) -> URL? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
         let onPath = path.split(separator: ":").map { URL(fileURLWithPath: String($0)) }
         let debian = ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? [])
             .sorted { (Int($0) ?? 0) > (Int($1) ?? 0) }
             .map { URL(fileURLWithPath: "/usr/lib/postgresql/\($0)/bin") }
-        return (onPath + debian).first { directory in
-            ["initdb", "pg_ctl"].allSatisfy { FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent($0).path) }
-        }
+        return (onPath + debian).map { $0.appendingPathComponent(program) }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 }
 
@@ -104,7 +109,7 @@ public enum TemporaryPostgresError: Error, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .notInstalled: "PostgreSQL's initdb and pg_ctl were not found (apt-get install postgresql; scripts/install-deps does)"
+        case .notInstalled: "PostgreSQL's initdb, pg_ctl or psql was not found (apt-get install postgresql; scripts/install-deps does)"
         case .noPostgresUser: "running as root needs the postgres user to run PostgreSQL as (Debian's postgresql package makes it)"
         case .failed(let command, let output): "\(command) failed: \(output)"
         }

@@ -29,8 +29,16 @@ struct ServeCommand: AsyncParsableCommand {
         "Requests per second each user may make (bursts of twice that; 4× per address); 0 turns rate limits off.",
         valueName: "N"))
     var rateLimit = RateLimits().perUserPerSecond
-    @Option(help: ArgumentHelp("Where the server keeps its database and signing secret.", valueName: "DIR"))
-    var dataDir: String?
+    @OptionGroup var database: DatabaseOptions
+    @Option(help: ArgumentHelp("With PostgreSQL: the most database connections this instance opens.", valueName: "N"))
+    var databaseConnections = 20
+    @Flag(help: "With PostgreSQL: bring an older schema up to date at start, instead of waiting for `termcanvas-bff migrate`.")
+    var migrate = false
+    @Option(help: ArgumentHelp(
+        "A file holding the secret tokens are signed with (32 characters or more), the same for every instance. "
+            + "Default: one kept beside a SQLite database, or in the PostgreSQL database.",
+        valueName: "FILE"))
+    var jwtSecretFile: String?
     @Option(help: ArgumentHelp("Serve HTTPS with this certificate (PEM, the chain after it); needs --tls-key.", valueName: "FILE"))
     var tlsCert: String?
     @Option(help: ArgumentHelp("The private key (PEM) of --tls-cert.", valueName: "FILE"))
@@ -62,6 +70,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
         guard !local || tlsCert == nil else { throw ValidationError("--local serves on a private unix socket; it takes no --tls-cert") }
+        guard databaseConnections >= 2 else { throw ValidationError("--database-connections must be 2 or more, got \(databaseConnections)") }
     }
 
     func run() async throws {
@@ -77,9 +86,13 @@ struct ServeCommand: AsyncParsableCommand {
             logger.warning("\(warning)")
             FileHandle.standardError.write(Data("termcanvas: \(warning)\n".utf8))
         }
+        let location = try database.location(environment)
+        if local, case .postgres = location { throw ValidationError("--local keeps its data in SQLite; it takes no postgres:// database") }
         var configuration = BFFConfiguration(
             host: host, port: port, apps: try MicroApp.parseList(apps),
-            dataDirectory: dataDir.map { URL(fileURLWithPath: $0) } ?? paths.bffDirectory,
+            dataDirectory: database.dataDirectory(environment),
+            database: location, databaseConnections: databaseConnections, migrateDatabase: migrate,
+            jwtSecret: try jwtSecretFile.map(Self.readSecret),
             rateLimits: rateLimit == 0 ? .off : RateLimits(perUserPerSecond: rateLimit),
             limits: ServerLimits(connections: ConnectionLimits(total: connections, perAddress: connectionsPerAddress),
                                  streams: LiveEventHub.StreamLimits(perUser: streamsPerUser, total: streams)),
@@ -87,8 +100,10 @@ struct ServeCommand: AsyncParsableCommand {
             healthInterval: .seconds(healthInterval),
             onServerRunning: { [host, scheme = tlsCert == nil ? "http" : "https"] port in
                 FileHandle.standardError.write(Data("termcanvas: serving on \(scheme)://\(host):\(port)\n".utf8))
-            }
+            },
+            onWaitingForSchema: { message in FileHandle.standardError.write(Data("termcanvas: \(message)\n".utf8)) }
         )
+        if let location { logger.info("database", metadata: ["location": "\(location)"]) }
         guard local else {
             try await buildApplication(configuration, logger: logger).runService()
             return
@@ -123,6 +138,22 @@ struct ServeCommand: AsyncParsableCommand {
         )).run()
         logger.info("local server stopped")
         withExtendedLifetime(lock) {}
+    }
+
+    /// The secret in `path`, which must be private: every instance given it can sign tokens.
+    private static func readSecret(_ path: String) throws -> String {
+        let secret: String
+        do {
+            secret = try String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        } catch {
+            throw ValidationError("cannot read --jwt-secret-file \(path): \(error.localizedDescription)")
+        }
+        guard secret.count >= 32 else { throw ValidationError("--jwt-secret-file \(path) must hold 32 characters or more") }
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & 0o077 == 0 else {
+            throw ValidationError("--jwt-secret-file \(path) must be readable by its owner only (chmod 600)")
+        }
+        return secret
     }
 }
 

@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// `termcanvas-bff`: the micro-app server and its users. `termcanvas serve` and `termcanvas user`
+/// `termcanvas-bff`: the micro-app server, its users and its database schema. `termcanvas serve` and `termcanvas user`
 /// run this executable, so the dashboard's own binary carries none of the server's libraries.
 @main
 struct TermCanvasBFF: AsyncParsableCommand {
@@ -8,6 +8,6 @@ struct TermCanvasBFF: AsyncParsableCommand {
         commandName: "termcanvas-bff",
         abstract: "The TermCanvas micro-app server (what `termcanvas serve` and `termcanvas user` run).",
         version: "0.1.0",
-        subcommands: [ServeCommand.self, UserCommand.self]
+        subcommands: [ServeCommand.self, UserCommand.self, MigrateCommand.self]
     )
 }

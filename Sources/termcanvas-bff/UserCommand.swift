@@ -12,13 +12,13 @@ struct UserCommand: AsyncParsableCommand {
     )
 
     struct Location: ParsableArguments {
-        @Option(help: ArgumentHelp("The server's data directory (as for `serve`).", valueName: "DIR"))
-        var dataDir: String?
+        @OptionGroup var database: DatabaseOptions
 
-        func store() throws -> any BFFStore {
-            let directory = dataDir.map { URL(fileURLWithPath: $0) }
-                ?? Paths(environment: ProcessInfo.processInfo.environment).bffDirectory
-            return try SQLiteStore.open(at: BFFConfiguration(dataDirectory: directory).databaseURL)
+        /// Runs `body` with the server's store.
+        func withStore<T: Sendable>(_ body: (any BFFStore) async throws -> T) async throws -> T {
+            let environment = ProcessInfo.processInfo.environment
+            let logger = LogSetup.bootstrapFile(at: Paths(environment: environment).bffLogFile, label: "termcanvas.bff")
+            return try await BFFStores.with(try database.resolvedLocation(environment), logger: logger, body)
         }
     }
 
@@ -31,7 +31,7 @@ struct UserCommand: AsyncParsableCommand {
 
         func run() async throws {
             let password = try PasswordInput.read(prompt: "Password for \(name): ")
-            _ = try await location.store().addUser(name: name, password: password, isAdmin: admin)
+            try await location.withStore { store in _ = try await store.addUser(name: name, password: password, isAdmin: admin) }
         }
     }
 
@@ -40,7 +40,7 @@ struct UserCommand: AsyncParsableCommand {
         @OptionGroup var location: Location
 
         func run() async throws {
-            for user in try await location.store().users() { print(user.name + (user.isAdmin ? "\tadmin" : "")) }
+            for user in try await location.withStore({ store in try await store.users() }) { print(user.name + (user.isAdmin ? "\tadmin" : "")) }
         }
     }
 
@@ -50,7 +50,7 @@ struct UserCommand: AsyncParsableCommand {
         @OptionGroup var location: Location
 
         func run() async throws {
-            guard try await location.store().deleteUser(name: name) else { throw ValidationError("no user named '\(name)'") }
+            guard try await location.withStore({ store in try await store.deleteUser(name: name) }) else { throw ValidationError("no user named '\(name)'") }
         }
     }
 }

@@ -1,4 +1,5 @@
 import BFF
+import BFFTesting
 import Foundation
 import HummingbirdTesting
 import JWTKit
@@ -76,8 +77,8 @@ struct AuthTests {
 
             let bob = try await client.token(for: "bob")
             #expect(try await client.send(.get, APIPath.todoItems, token: bob).status == .ok)
-            // Deleted as `termcanvas user delete` does it: by another process, on the database file.
-            #expect(try await SQLiteStore.open(at: harness.configuration().databaseURL, bcryptCost: 4).deleteUser(name: "bob"))
+            // Deleted as `termcanvas user delete` does it: by another process, on the database.
+            #expect(try await harness.withStore { try await $0.deleteUser(name: "bob") })
             try await eventually { try await client.send(.get, APIPath.todoItems, token: bob).status == .unauthorized }
         }
     }
@@ -118,15 +119,19 @@ struct AuthTests {
         }
     }
 
-    @Test("without a configured secret one is generated, kept with mode 0600 and reused after a restart")
+    @Test("without a configured secret one is generated, kept (SQLite: in a file of mode 0600; PostgreSQL: in the database) and reused after a restart")
     func generatedSecretIsKeptPrivate() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
         try await harness.addUsers("ann")
         let token = try await harness.withServer(secret: nil) { client in try await client.token(for: "ann") }
         let path = harness.directory.appendingPathComponent("jwt-secret").path
-        let attributes = try FileManager.default.attributesOfItem(atPath: path)
-        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        if TestDatabase.isPostgres {
+            #expect(!FileManager.default.fileExists(atPath: path))
+        } else {
+            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        }
         try await harness.withServer(secret: nil) { client in
             let response = try await client.send(.get, APIPath.todoItems, token: token)
             #expect(response.status == .ok)

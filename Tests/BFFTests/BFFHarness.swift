@@ -1,35 +1,49 @@
 import BFF
+import BFFTesting
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
 import MicroAppAPI
 
-/// A BFF on a temporary data directory: users made up front, then the real server on a loopback port.
+/// A BFF on a temporary data directory and database (SQLite, or PostgreSQL: see `TestDatabase`):
+/// users made up front, then the real server on a loopback port.
 struct BFFHarness {
     static let secret = "bff-tests-secret-0123456789abcdef0123456789"
     let directory: URL
+    /// Nil: `bff.sqlite` in `directory`.
+    let database: DatabaseLocation?
 
     init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("bff-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        database = try TestDatabase.make()
     }
 
     /// Rate limits are off unless a test is about them, so tests can send as fast as they like.
     func configuration(secret: String? = Self.secret, rateLimits: RateLimits = .off, apps: Set<MicroApp> = Set(MicroApp.allCases)) -> BFFConfiguration {
-        BFFConfiguration(apps: apps, dataDirectory: directory, jwtSecret: secret, bcryptCost: 4, rateLimits: rateLimits)
+        // A few connections each: many tests run at once on one PostgreSQL server.
+        BFFConfiguration(apps: apps, dataDirectory: directory, database: database, databaseConnections: 4, migrateDatabase: true,
+                         jwtSecret: secret, bcryptCost: 4, rateLimits: rateLimits)
     }
 
-    /// Adds users straight to the database file the server will open.
+    /// Runs `body` with the store the server opens, as another process (`termcanvas-bff user`) would.
+    func withStore<T: Sendable>(_ body: (any BFFStore) async throws -> T) async throws -> T {
+        try await BFFStores.with(configuration().databaseLocation, bcryptCost: 4, migrate: true, body)
+    }
+
+    /// Adds users straight to the database the server will open.
     func addUsers(_ names: String...) async throws {
-        let store = try SQLiteStore.open(at: configuration().databaseURL, bcryptCost: 4)
-        for name in names { _ = try await store.addUser(name: name, password: "pw-\(name)") }
+        try await withStore { store in
+            for name in names { _ = try await store.addUser(name: name, password: "pw-\(name)") }
+        }
     }
 
     /// Adds admins (who may publish micro-apps), as `addUsers` does users.
     func addAdmins(_ names: String...) async throws {
-        let store = try SQLiteStore.open(at: configuration().databaseURL, bcryptCost: 4)
-        for name in names { _ = try await store.addUser(name: name, password: "pw-\(name)", isAdmin: true) }
+        try await withStore { store in
+            for name in names { _ = try await store.addUser(name: name, password: "pw-\(name)", isAdmin: true) }
+        }
     }
 
     /// Runs `body` against a freshly built server on this directory, over real HTTP on loopback.
@@ -49,6 +63,7 @@ struct BFFHarness {
 
     func remove() {
         try? FileManager.default.removeItem(at: directory)
+        TestDatabase.remove(database)
     }
 }
 

@@ -1,9 +1,10 @@
 @testable import BFF
 import Foundation
+import BFFTesting
 import GRDB
 import Testing
 
-@Suite("BFF database durability and privacy")
+@Suite("BFF database durability and privacy (SQLite's files)", .enabled(if: !TestDatabase.isPostgres))
 struct DurabilityTests {
     @Test("commits are synchronous=FULL on the writer (an answered write survives a power loss); the files are 0600 in a 0700 directory")
     func fullAndPrivate() async throws {

@@ -114,22 +114,23 @@ struct HookTests {
         try await harness.addUsers("ann")
         try await harness.withServer { client in _ = try await Self.prepare(client) }
         // Accepted while no server delivers (as if it stopped right after answering 202).
-        let store = try SQLiteStore.open(at: harness.configuration().databaseURL, bcryptCost: 4)
-        #expect(try await store.acceptHook(app: "deploys", signature: "sha256=one", event: "deploys.build.finished", data: #"{"n":1}"#) != nil)
-        #expect(try await store.pendingHookDeliveries(limit: 10).count == 1)
-        let ann = try #require(try await store.user(named: "ann"))
-        let before = try await store.newestLiveEventID()
-        try await harness.withServer { _ in
-            let deadline = ContinuousClock.now + .seconds(3)
-            while try await store.pendingHookDeliveries(limit: 10).count > 0, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(20))
+        try await harness.withStore { store in
+            #expect(try await store.acceptHook(app: "deploys", signature: "sha256=one", event: "deploys.build.finished", data: #"{"n":1}"#) != nil)
+            #expect(try await store.pendingHookDeliveries(limit: 10).count == 1)
+            let ann = try #require(try await store.user(named: "ann"))
+            let before = try await store.newestLiveEventID()
+            try await harness.withServer { _ in
+                let deadline = ContinuousClock.now + .seconds(3)
+                while try await store.pendingHookDeliveries(limit: 10).count > 0, ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(20))
+                }
             }
+            #expect(try await store.pendingHookDeliveries(limit: 10).isEmpty)
+            guard case .events(let events) = try await store.liveEvents(after: before, visibleTo: ann.id) else {
+                Issue.record("reset")
+                return
+            }
+            #expect(events.filter { $0.name == "deploys.build.finished" }.map(\.data) == [#"{"n":1}"#])
         }
-        #expect(try await store.pendingHookDeliveries(limit: 10).isEmpty)
-        guard case .events(let events) = try await store.liveEvents(after: before, visibleTo: ann.id) else {
-            Issue.record("reset")
-            return
-        }
-        #expect(events.filter { $0.name == "deploys.build.finished" }.map(\.data) == [#"{"n":1}"#])
     }
 }

@@ -151,27 +151,28 @@ struct IdempotencyTests {
         let harness = try BFFHarness()
         defer { harness.remove() }
         try await harness.addUsers("ann")
-        let store = try SQLiteStore.open(at: harness.configuration().databaseURL, bcryptCost: 4)
-        let ann = try #require(try await store.users().first).id
-        let print = Data("POST /api/todo/items".utf8)
-        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        try await harness.withStore { store in
+            let ann = try #require(try await store.users().first).id
+            let print = Data("POST /api/todo/items".utf8)
+            let start = Date(timeIntervalSince1970: 1_800_000_000)
 
-        let first = start.timeIntervalSince1970
-        #expect(try await store.claimIdempotencyKey(owner: ann, key: "k", fingerprint: print, now: start) == .claimed(at: first))
-        #expect(try await store.claimIdempotencyKey(owner: ann, key: "k", fingerprint: print, now: start + 59) == .inProgress)
-        #expect(try await store.claimIdempotencyKey(owner: ann, key: "k", fingerprint: Data("other".utf8), now: start + 59) == .mismatch)
-        #expect(try await store.claimIdempotencyKey(owner: ann, key: "k", fingerprint: print, now: start + 60) == .claimed(at: first + 60))
+            let first = start.timeIntervalSince1970
+            #expect(try await store.claimIdempotencyKey(owner: ann, key: "k", fingerprint: print, now: start) == .claimed(at: first))
+            #expect(try await store.claimIdempotencyKey(owner: ann, key: "k", fingerprint: print, now: start + 59) == .inProgress)
+            #expect(try await store.claimIdempotencyKey(owner: ann, key: "k", fingerprint: Data("other".utf8), now: start + 59) == .mismatch)
+            #expect(try await store.claimIdempotencyKey(owner: ann, key: "k", fingerprint: print, now: start + 60) == .claimed(at: first + 60))
 
-        // The first request, past its minute, can neither free nor answer the second's claim.
-        let answer = StoredAnswer(status: 201, contentType: "application/json", location: "/api/todo/items/1", body: Data("{}".utf8))
-        try await store.releaseIdempotencyKey(owner: ann, key: "k", claimedAt: first)
-        try await store.completeIdempotencyKey(owner: ann, key: "k", claimedAt: first, answer: answer)
-        #expect(try await store.claimIdempotencyKey(owner: ann, key: "k", fingerprint: print, now: start + 61) == .inProgress)
+            // The first request, past its minute, can neither free nor answer the second's claim.
+            let answer = StoredAnswer(status: 201, contentType: "application/json", location: "/api/todo/items/1", body: Data("{}".utf8))
+            try await store.releaseIdempotencyKey(owner: ann, key: "k", claimedAt: first)
+            try await store.completeIdempotencyKey(owner: ann, key: "k", claimedAt: first, answer: answer)
+            #expect(try await store.claimIdempotencyKey(owner: ann, key: "k", fingerprint: print, now: start + 61) == .inProgress)
 
-        try await store.completeIdempotencyKey(owner: ann, key: "k", claimedAt: first + 60, answer: answer)
-        try await store.releaseIdempotencyKey(owner: ann, key: "k", claimedAt: first + 60)  // a completed key is not released
-        #expect(try await store.claimIdempotencyKey(owner: ann, key: "k", fingerprint: print, now: start + 3600) == .replay(answer))
-        #expect(try await store.claimIdempotencyKey(owner: ann, key: "k", fingerprint: print, now: start + 61 + 86_400) == .claimed(at: first + 61 + 86_400))
+            try await store.completeIdempotencyKey(owner: ann, key: "k", claimedAt: first + 60, answer: answer)
+            try await store.releaseIdempotencyKey(owner: ann, key: "k", claimedAt: first + 60)  // a completed key is not released
+            #expect(try await store.claimIdempotencyKey(owner: ann, key: "k", fingerprint: print, now: start + 3600) == .replay(answer))
+            #expect(try await store.claimIdempotencyKey(owner: ann, key: "k", fingerprint: print, now: start + 61 + 86_400) == .claimed(at: first + 61 + 86_400))
+        }
     }
 }
 

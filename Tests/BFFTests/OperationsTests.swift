@@ -1,4 +1,5 @@
 import BFF
+import BFFTesting
 import Foundation
 import HummingbirdTesting
 import MicroAppAPI
@@ -6,7 +7,7 @@ import Testing
 
 @Suite("BFF operations: health, readiness, metrics, registry, request ids")
 struct OperationsTests {
-    @Test("/health and /ready answer without a token; /ready is 503 once the database file is gone")
+    @Test("/health and /ready answer without a token; /ready is 503 once the database is gone")
     func healthAndReady() async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
@@ -15,10 +16,14 @@ struct OperationsTests {
             let ready = try await client.send(.get, APIPath.ready)
             #expect(ready.status == .ok && String(buffer: ready.body).contains("ready"))
 
-            // The database is deleted under the running server (its open connections would go on
-            // writing into the void).
-            let database = harness.configuration().databaseURL.path
-            for suffix in ["", "-wal", "-shm"] { try FileManager.default.removeItem(atPath: database + suffix) }
+            // The database is deleted under the running server (SQLite's open connections would go
+            // on writing into the void; PostgreSQL's are closed).
+            if TestDatabase.isPostgres {
+                TestDatabase.remove(harness.database)
+            } else {
+                let database = harness.configuration().databaseURL.path
+                for suffix in ["", "-wal", "-shm"] { try FileManager.default.removeItem(atPath: database + suffix) }
+            }
             let notReady = try await client.send(.get, APIPath.ready)
             #expect(notReady.status == .serviceUnavailable)
             #expect(notReady.apiError?.error == "database unreachable")

@@ -69,13 +69,14 @@ struct ProxyTests {
                           _ body: @Sendable (_ client: any TestClientProtocol, _ token: String) async throws -> Void) async throws {
         let harness = try BFFHarness()
         defer { harness.remove() }
-        let store = try SQLiteStore.open(at: harness.configuration().databaseURL, bcryptCost: 4)
-        let alice = try await store.addUser(name: "alice", password: "pw-alice", isAdmin: true)
         try await entry(behaviour).test(.live) { entry in
             let url = URL(string: "http://127.0.0.1:\(try #require(entry.port))/")!
             let manifest = RegistryManifest(id: "deploys", name: "Deploys", version: "1.0.0")
-            _ = try await store.publish(manifest, version: SemanticVersion("1.0.0")!, entry: url, by: alice, makeSecret: { "s-\(UUID())" })
-            #expect(try await store.grant("deploys", to: alice.id))
+            try await harness.withStore { store in
+                let alice = try await store.addUser(name: "alice", password: "pw-alice", isAdmin: true)
+                _ = try await store.publish(manifest, version: SemanticVersion("1.0.0")!, entry: url, by: alice, makeSecret: { "s-\(UUID())" })
+                #expect(try await store.grant("deploys", to: alice.id))
+            }
             try await harness.withServer { client in
                 try await body(client, try await client.token(for: "alice"))
             }

@@ -72,7 +72,7 @@ struct ServerLimitsTests {
             let reader = try SSEReader(port: try #require(client.port), token: try await client.token(for: "ann"))
             try await reader.readHead()
             #expect(try await !reader.endsWithin(.seconds(1)))
-            #expect(try await SQLiteStore.open(at: harness.configuration().databaseURL, bcryptCost: 4).deleteUser(name: "ann"))
+            #expect(try await harness.withStore { try await $0.deleteUser(name: "ann") })
             #expect(try await reader.endsWithin(.seconds(5)))
         }
     }

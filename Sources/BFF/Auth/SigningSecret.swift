@@ -2,9 +2,16 @@ import Foundation
 import PrivateFiles
 
 /// The secret tokens are signed with, when none is configured: generated once and kept in the data
-/// directory, readable by its owner only, so tokens survive a restart.
+/// directory (beside a SQLite database; a PostgreSQL one keeps it for every instance), readable by
+/// its owner only, so tokens survive a restart.
 enum SigningSecret {
     static let fileName = "jwt-secret"
+
+    /// A new secret: 32 random bytes as hex.
+    static func make() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max, using: &generator)) }.joined()
+    }
 
     /// Reads the secret file in `directory`, creating it (mode 0600) with 32 random bytes if absent.
     static func loadOrCreate(in directory: URL) throws -> String {
@@ -16,9 +23,7 @@ enum SigningSecret {
             return existing
         }
         try PrivatePath.makeDirectory(directory)
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        let secret = bytes.map { String(format: "%02x", $0) }.joined()
+        let secret = make()
         // Create with 0600 from the start: never a moment where others could read it.
         let fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         guard fd >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: url.path]) }

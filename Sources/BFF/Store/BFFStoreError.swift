@@ -1,6 +1,8 @@
 /// Why the BFF store could not do what was asked.
 public enum BFFStoreError: Error, Equatable, CustomStringConvertible {
     case newerVersion
+    /// The database's schema is older than this build's (`termcanvas-bff migrate` brings it up to date).
+    case schemaBehind(version: Int, wanted: Int)
     case userExists(name: String)
     case invalidUserName(String)
     /// A row the store wrote or expects cannot be read back (the database was changed under it).
@@ -9,6 +11,8 @@ public enum BFFStoreError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .newerVersion: "the BFF database was written by a newer TermCanvas; update TermCanvas to use it"
+        case .schemaBehind(let version, let wanted):
+            "the BFF database's schema is at version \(version), this TermCanvas needs \(wanted): run `termcanvas-bff migrate`"
         case .userExists(let name): "a user named '\(name)' already exists"
         case .invalidUserName(let reason): "invalid user name: \(reason)"
         case .unreadableRow(let row): "the BFF database has an unreadable row: \(row)"

@@ -34,3 +34,49 @@ public enum WithdrawOutcome: Equatable, Sendable {
     /// The id is a built-in app's.
     case builtIn
 }
+
+extension RegistryEntry {
+    /// A registry row as both engines keep it, its manifest as JSON text.
+    struct StoredApp {
+        let id: String
+        let kind: String
+        let name: String
+        let description: String
+        let currentVersion: String
+        let hookSecret: String?
+        let entrySecret: String?
+    }
+
+    /// A row of an app's versions.
+    struct StoredVersion {
+        let version: String
+        let manifest: String?
+        let entry: String?
+        let publishedAt: String
+        let publishedBy: String?
+    }
+
+    /// The entry the rows make, newest version first; nil when they are not rows this server wrote
+    /// (an unknown kind, a current version that does not parse).
+    init?(_ app: StoredApp, versions: [StoredVersion]) throws {
+        guard let kind = RegistryAppKind(rawValue: app.kind), let current = SemanticVersion(app.currentVersion) else { return nil }
+        let sorted = versions.compactMap { row in SemanticVersion(row.version).map { ($0, row) } }.sorted { $0.0 > $1.0 }
+        let currentRow = sorted.first { $0.0 == current }?.1
+        let manifest = try currentRow?.manifest.map { try JSONDecoder().decode(RegistryManifest.self, from: Data($0.utf8)) }
+        let secrets: AppSecrets? = if let hook = app.hookSecret, let entry = app.entrySecret { AppSecrets(hook: hook, entry: entry) } else { nil }
+        self.init(
+            id: app.id, kind: kind, name: app.name, description: app.description, current: current, manifest: manifest,
+            entry: currentRow?.entry.flatMap(URL.init(string:)),
+            versions: sorted.map { PublishedVersion(version: $0.0.description, publishedAt: $0.1.publishedAt, publishedBy: $0.1.publishedBy) },
+            secrets: secrets)
+    }
+}
+
+extension RegistryEntry {
+    /// A `LIKE … ESCAPE '\'` pattern matching text that contains `text`, its wildcards taken literally.
+    static func containsPattern(_ text: String) -> String {
+        let escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_")
+        return "%" + escaped + "%"
+    }
+}

@@ -35,7 +35,7 @@ extension SQLiteStore {
             var arguments: StatementArguments = []
             if let text, !text.isEmpty {
                 conditions.append("(id LIKE ? ESCAPE '\\' OR name LIKE ? ESCAPE '\\' OR description LIKE ? ESCAPE '\\')")
-                let pattern = "%" + Self.escapeLike(text) + "%"
+                let pattern = RegistryEntry.containsPattern(text)
                 arguments += [pattern, pattern, pattern]
             }
             if let kind {
@@ -147,29 +147,16 @@ extension SQLiteStore {
         try write { db in try record(.registryAppHealth, owner: nil, data: change, in: db) }
     }
 
-    private static func escapeLike(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
-    }
-
     private static func registryEntry(_ id: String, in db: Database) throws -> RegistryEntry? {
-        guard let app = try Row.fetchOne(db, sql: "SELECT * FROM registryApp WHERE id = ?", arguments: [id]),
-              let kind = RegistryAppKind(rawValue: app["kind"]),
-              let current = SemanticVersion(app["currentVersion"]) else { return nil }
-        let versions = try Row.fetchAll(db, sql: "SELECT * FROM registryVersion WHERE appId = ?", arguments: [id])
-        let sorted = versions.compactMap { row -> (SemanticVersion, Row)? in SemanticVersion(row["version"]).map { ($0, row) } }
-            .sorted { $0.0 > $1.0 }
-        let currentRow = sorted.first { $0.0 == current }?.1
-        let manifest = try (currentRow?["manifest"] as String?).map { try JSONDecoder().decode(RegistryManifest.self, from: Data($0.utf8)) }
-        let secrets: AppSecrets? = if let hook = app["hookSecret"] as String?, let entry = app["entrySecret"] as String? {
-            AppSecrets(hook: hook, entry: entry)
-        } else {
-            nil
+        guard let app = try Row.fetchOne(db, sql: "SELECT * FROM registryApp WHERE id = ?", arguments: [id]) else { return nil }
+        let versions = try Row.fetchAll(db, sql: "SELECT * FROM registryVersion WHERE appId = ?", arguments: [id]).map { row in
+            RegistryEntry.StoredVersion(version: row["version"], manifest: row["manifest"], entry: row["entry"],
+                                        publishedAt: row["publishedAt"], publishedBy: row["publishedBy"])
         }
-        return RegistryEntry(
-            id: id, kind: kind, name: app["name"], description: app["description"], current: current, manifest: manifest,
-            entry: (currentRow?["entry"] as String?).flatMap(URL.init(string:)),
-            versions: sorted.map { PublishedVersion(version: $0.0.description, publishedAt: $0.1["publishedAt"], publishedBy: $0.1["publishedBy"]) },
-            secrets: secrets)
+        return try RegistryEntry(
+            .init(id: id, kind: app["kind"], name: app["name"], description: app["description"], currentVersion: app["currentVersion"],
+                  hookSecret: app["hookSecret"], entrySecret: app["entrySecret"]),
+            versions: versions)
     }
 }
 

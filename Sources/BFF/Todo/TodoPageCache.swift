@@ -55,6 +55,16 @@ public final class TodoPageCache: Sendable {
         }
     }
 
+    /// Drops every user's pages: changes may have committed unseen (another instance's, while its
+    /// notifications could not reach this one).
+    func invalidateAll() {
+        state.withLock { state in
+            for owner in state.generations.keys { state.generations[owner]! &+= 1 }
+            state.pages.removeAll()
+            state.bytes = 0
+        }
+    }
+
     /// Drops the user's pages; called once a change to their todos has committed.
     func invalidate(owner: Int64) {
         state.withLock { state in

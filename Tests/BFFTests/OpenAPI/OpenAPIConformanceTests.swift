@@ -52,10 +52,11 @@ struct OpenAPIConformanceTests {
         let harness = try BFFHarness()
         defer { harness.remove() }
         let configuration = harness.configuration()
-        let store = try SQLiteStore.open(at: configuration.databaseURL, bcryptCost: 4)
-        let router = buildRouter(store: store, issuer: await TokenIssuer(secret: BFFHarness.secret, lifetime: 60),
-                                 configuration: configuration)
-        let served = Set(router.routes.map { "\($0.method.rawValue) \($0.path)".replacingOccurrences(of: "//", with: "/") })
+        let served = try await harness.withStore { store in
+            let router = buildRouter(store: store, issuer: await TokenIssuer(secret: BFFHarness.secret, lifetime: 60),
+                                     configuration: configuration)
+            return Set(router.routes.map { "\($0.method.rawValue) \($0.path)".replacingOccurrences(of: "//", with: "/") })
+        }
         let document = try JSONValue.yaml(String(decoding: PackageResources.openapi_yaml, as: UTF8.self))
         let documented = Set(Self.operations(in: document).map { "\($0.method.uppercased()) \($0.path)" })
         #expect(served.subtracting(documented).isEmpty, "served but not documented: \(served.subtracting(documented).sorted())")
@@ -67,18 +68,19 @@ struct OpenAPIConformanceTests {
         let harness = try BFFHarness()
         defer { harness.remove() }
         // The document's own token example logs in as this user, an admin who may publish.
-        let store = try SQLiteStore.open(at: harness.configuration().databaseURL, bcryptCost: 4)
-        let alice = try await store.addUser(name: "alice", password: "correct horse", isAdmin: true)
         try await TestEntry.application().test(.live) { entry in
             // The remote app the registry's `{id}` routes, the proxy and the webhook route are tried
             // on: an older version than the document's example, which publishes the next one.
             let manifest = RegistryManifest(id: "deploys", name: "Deploys", version: "0.9.0",
                                             events: .init(publishes: ["deploys.build.finished"]))
             let url = URL(string: "http://127.0.0.1:\(try #require(entry.port))/")!
-            _ = try await store.publish(manifest, version: SemanticVersion("0.9.0")!, entry: url, by: alice,
-                                  makeSecret: { "secret-\(UUID().uuidString)" })
-            #expect(try await store.grant("deploys", to: alice.id))
-            let secret = try #require(try await store.registryApp("deploys")?.secrets?.hook)
+            let secret = try await harness.withStore { store in
+                let alice = try await store.addUser(name: "alice", password: "correct horse", isAdmin: true)
+                _ = try await store.publish(manifest, version: SemanticVersion("0.9.0")!, entry: url, by: alice,
+                                            makeSecret: { "secret-\(UUID().uuidString)" })
+                #expect(try await store.grant("deploys", to: alice.id))
+                return try #require(try await store.registryApp("deploys")?.secrets?.hook)
+            }
             try await harness.withServer { client in
                 let served = try await client.execute(uri: "/openapi.yaml", method: .get)
                 #expect(served.status == .ok)

@@ -1,0 +1,65 @@
+import Logging
+import MicroAppAPI
+import PostgresNIO
+import ServiceLifecycle
+
+/// Hands every committed live event, whichever instance wrote it, to this instance's streams, in
+/// id order and once each, and drops the todo pages of the users whose todos changed.
+///
+/// It holds one connection that `LISTEN`s. At each notification, and once right after it starts
+/// listening (to catch up on what came before), it reads the rows after the last id it handed on:
+/// a notification only says that something committed, so a missed or coalesced one loses nothing.
+/// When the connection is lost (the database restarts) it connects again with a growing pause,
+/// and drops every todo page kept meanwhile, as it cannot know which changed.
+struct PostgresLiveEventFeed: Service {
+    let store: PostgresStore
+    let logger: Logger
+
+    func run() async throws {
+        try await cancelWhenGracefulShutdown {
+            var last: Int64?
+            var pause = Duration.milliseconds(100)
+            while !Task.isCancelled {
+                do {
+                    try await store.client.withConnection { connection in
+                        try await connection.listen(on: PostgresStore.liveEventChannel) { notifications in
+                            store.todoPages.invalidateAll()
+                            var lastPublished = if let last { last } else { try await store.newestLiveEventID() }
+                            lastPublished = try await publish(after: lastPublished)
+                            last = lastPublished
+                            pause = .milliseconds(100)
+                            logger.info("live event feed listening", metadata: ["after": "\(lastPublished)"])
+                            for try await _ in notifications {
+                                lastPublished = try await publish(after: lastPublished)
+                                last = lastPublished
+                            }
+                        }
+                    }
+                    logger.warning("live event feed: notifications ended; listening again")
+                } catch {
+                    guard !Task.isCancelled else { break }
+                    logger.warning("live event feed lost its connection; retrying", metadata: ["error": "\(String(reflecting: error))",
+                                                                                               "pause": "\(pause)"])
+                    try? await Task.sleep(for: pause)
+                    pause = min(pause * 2, .seconds(5))
+                }
+            }
+        }
+    }
+
+    /// Publishes the committed events after `lastID`; returns the id of the last one.
+    private func publish(after lastID: Int64) async throws -> Int64 {
+        var last = lastID
+        while true {
+            let events = try await store.committedLiveEvents(after: last, limit: 1000)
+            for published in events {
+                if let owner = published.ownerID, EventName(rawValue: published.event.name)?.app == "todo" {
+                    store.todoPages.invalidate(owner: owner)
+                }
+                store.liveEvents.publish(published)
+            }
+            guard let newest = events.last?.event.id else { return last }
+            last = newest
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import MicroAppAPI
+import PostgresNIO
+
+extension PostgresStore {
+    /// The channel that announces each committed live event's id to every instance.
+    static let liveEventChannel = "termcanvas_live_events"
+    /// The transaction-wide lock every writer of a live event takes just before it takes its id:
+    /// ids are then given and committed in one order, so a reader that has seen id N has seen
+    /// every committed event before it, which `Last-Event-ID` and the feed rely on.
+    private static let liveEventLock: Int64 = 0x7463_6c69_7665_6576 // "tclivev"
+
+    /// Records a live event in the transaction of its change, and announces it: PostgreSQL delivers
+    /// the notification only once that transaction commits, and never if it rolls back.
+    func record(_ name: EventName, owner: Int64?, data: some Encodable, on connection: PostgresConnection) async throws {
+        let json = String(decoding: try JSONEncoder().encode(data), as: UTF8.self)
+        try await record(name.rawValue, owner: owner, json: json, on: connection)
+    }
+
+    /// Records an event by name with its data as JSON text (a webhook's, passed on as it came).
+    func record(_ name: String, owner: Int64?, json: String, on connection: PostgresConnection) async throws {
+        try await connection.run("SELECT pg_advisory_xact_lock(\(Self.liveEventLock))", logger: logger)
+        let id = try await connection.rows("""
+            WITH event AS (INSERT INTO live_events (name, owner_id, data) VALUES (\(name), \(owner), \(json)) RETURNING id)
+            SELECT id, pg_notify(\(Self.liveEventChannel), id::text)::text FROM event
+            """, as: (Int64, String).self, logger: logger)[0].0
+        if id % 256 == 0 {
+            try await connection.run("DELETE FROM live_events WHERE id <= \(id - SQLiteStore.retainedLiveEvents)", logger: logger)
+        }
+    }
+
+    /// The newest committed event's id: every event up to it has committed (see `liveEventLock`).
+    public func newestLiveEventID() async throws -> Int64 {
+        try await rows("SELECT COALESCE(MAX(id), 0)::bigint FROM live_events", as: Int64.self)[0]
+    }
+
+    public func liveEvents(after lastID: Int64, visibleTo user: Int64, limit: Int) async throws -> LiveEventReplay {
+        let (oldest, newest) = try await rows("SELECT MIN(id), COALESCE(MAX(id), 0)::bigint FROM live_events",
+                                              as: (Int64?, Int64).self)[0]
+        guard lastID <= newest, lastID + 1 >= (oldest ?? newest + 1) else { return .reset(newest: newest) }
+        let events = try await rows("""
+            SELECT id, name, data FROM live_events WHERE id > \(lastID) AND (owner_id IS NULL OR owner_id = \(user))
+            ORDER BY id LIMIT \(Int64(limit))
+            """, as: (Int64, String, String).self)
+        return .events(events.map { LiveEvent(id: $0.0, name: $0.1, data: $0.2) })
+    }
+
+    /// The committed events after `lastID`, oldest first, at most `limit`, with who may see them:
+    /// what the feed hands to this instance's streams.
+    func committedLiveEvents(after lastID: Int64, limit: Int) async throws -> [LiveEventHub.Published] {
+        try await rows("SELECT id, name, owner_id, data FROM live_events WHERE id > \(lastID) ORDER BY id LIMIT \(Int64(limit))",
+                       as: (Int64, String, Int64?, String).self)
+            .map { LiveEventHub.Published(event: LiveEvent(id: $0.0, name: $0.1, data: $0.3), ownerID: $0.2) }
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import PostgresNIO
+
+extension PostgresStore {
+    /// The schema in PostgreSQL's dialect, numbered as `SQLiteStore.migrator`'s (version N here is
+    /// version N there): append new ones, never edit a shipped one. Version 1 also holds the signing
+    /// secret, which SQLite's server keeps in a file beside its database.
+    static let migrations: [(name: String, statements: [PostgresQuery])] = [
+        ("v1: users and todo items", [
+            """
+            CREATE TABLE users (id BIGSERIAL PRIMARY KEY, name TEXT NOT NULL UNIQUE, password_hash TEXT NOT NULL,
+                created_at TIMESTAMPTZ NOT NULL DEFAULT now())
+            """,
+            """
+            CREATE TABLE todo_items (id BIGSERIAL PRIMARY KEY,
+                owner_id BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                title TEXT NOT NULL, notes TEXT NOT NULL, done BOOLEAN NOT NULL DEFAULT false, due TEXT,
+                created_at TIMESTAMPTZ NOT NULL DEFAULT now(), updated_at TIMESTAMPTZ NOT NULL DEFAULT now())
+            """,
+            "CREATE INDEX todo_items_owner_id ON todo_items (owner_id, id)",
+            // One row: the secret every instance signs tokens with, made by the first to start.
+            "CREATE TABLE signing_secret (only_row BOOLEAN PRIMARY KEY DEFAULT true CHECK (only_row), secret TEXT NOT NULL)",
+        ]),
+        ("v2: live events, calendar events, chat", [
+            // Every change in commit order (see `record`), for the live streams of every instance
+            // and their `Last-Event-ID` resume. `owner_id` NULL: every user sees it.
+            """
+            CREATE TABLE live_events (id BIGSERIAL PRIMARY KEY, name TEXT NOT NULL,
+                owner_id BIGINT REFERENCES users (id) ON DELETE CASCADE, data TEXT NOT NULL,
+                created_at TIMESTAMPTZ NOT NULL DEFAULT now())
+            """,
+            // UTC ISO 8601 text, `YYYY-MM-DDTHH:MM:SSZ`, so ranges compare as strings (as in SQLite).
+            """
+            CREATE TABLE calendar_events (id BIGSERIAL PRIMARY KEY,
+                owner_id BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                title TEXT NOT NULL, start_at TEXT COLLATE "C" NOT NULL, end_at TEXT COLLATE "C" NOT NULL,
+                all_day BOOLEAN NOT NULL DEFAULT false,
+                created_at TIMESTAMPTZ NOT NULL DEFAULT now(), updated_at TIMESTAMPTZ NOT NULL DEFAULT now())
+            """,
+            "CREATE INDEX calendar_events_owner_start ON calendar_events (owner_id, start_at)",
+            """
+            CREATE TABLE chat_channels (id TEXT COLLATE "C" PRIMARY KEY, name TEXT NOT NULL, created_by TEXT,
+                created_at TIMESTAMPTZ NOT NULL DEFAULT now())
+            """,
+            "INSERT INTO chat_channels (id, name) VALUES ('general', 'general')",
+            """
+            CREATE TABLE chat_messages (id BIGSERIAL PRIMARY KEY,
+                channel_id TEXT COLLATE "C" NOT NULL REFERENCES chat_channels (id) ON DELETE CASCADE,
+                author TEXT NOT NULL, text TEXT NOT NULL, sent_at TEXT NOT NULL)
+            """,
+            "CREATE INDEX chat_messages_channel_id ON chat_messages (channel_id, id)",
+        ]),
+        ("v3: idempotency keys", [
+            """
+            CREATE TABLE idempotency_keys (owner_id BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                key TEXT NOT NULL, fingerprint BYTEA NOT NULL, status INTEGER, content_type TEXT, location TEXT,
+                body BYTEA, created_at DOUBLE PRECISION NOT NULL, PRIMARY KEY (owner_id, key))
+            """,
+            "CREATE INDEX idempotency_keys_created_at ON idempotency_keys (created_at)",
+        ]),
+        ("v4: registry, admins, app grants, webhooks", [
+            "ALTER TABLE users ADD COLUMN is_admin BOOLEAN NOT NULL DEFAULT false",
+            """
+            CREATE TABLE registry_apps (id TEXT COLLATE "C" PRIMARY KEY, kind TEXT NOT NULL, name TEXT NOT NULL,
+                description TEXT NOT NULL, current_version TEXT NOT NULL, withdrawn_at TIMESTAMPTZ,
+                hook_secret TEXT, entry_secret TEXT)
+            """,
+            """
+            CREATE TABLE registry_versions (app_id TEXT COLLATE "C" NOT NULL REFERENCES registry_apps (id) ON DELETE CASCADE,
+                version TEXT NOT NULL, manifest TEXT, entry TEXT, published_at TEXT NOT NULL, published_by TEXT,
+                PRIMARY KEY (app_id, version))
+            """,
+            """
+            CREATE TABLE app_grants (user_id BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                app_id TEXT COLLATE "C" NOT NULL REFERENCES registry_apps (id) ON DELETE CASCADE,
+                granted_at TIMESTAMPTZ NOT NULL DEFAULT now(), PRIMARY KEY (user_id, app_id))
+            """,
+            """
+            CREATE TABLE hook_receipts (app_id TEXT NOT NULL, signature TEXT NOT NULL, received_at DOUBLE PRECISION NOT NULL,
+                PRIMARY KEY (app_id, signature))
+            """,
+            """
+            CREATE TABLE hook_deliveries (id BIGSERIAL PRIMARY KEY, app_id TEXT NOT NULL, event TEXT NOT NULL,
+                data TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, received_at TIMESTAMPTZ NOT NULL DEFAULT now())
+            """,
+        ]),
+    ]
+
+    /// The advisory lock migrations take, so that of instances started together one migrates and
+    /// the others then find the schema done.
+    private static let migrationLock: Int64 = 0x7463_6d69_6772_6174 // "tcmigrat"
+
+    /// The number of migrations applied (0 for an empty database).
+    public func schemaVersion() async throws -> Int {
+        let table = try await rows("SELECT to_regclass('schema_migrations')::text", as: String?.self)
+        guard table.first ?? nil != nil else { return 0 }
+        return try await rows("SELECT COALESCE(MAX(version), 0)::bigint FROM schema_migrations", as: Int64.self).first.map(Int.init) ?? 0
+    }
+
+    /// Applies the migrations this database lacks, in one transaction under `migrationLock`;
+    /// returns how many it applied.
+    /// - Throws: `BFFStoreError.newerVersion` when a newer build migrated the database.
+    @discardableResult
+    public func migrate() async throws -> Int {
+        try await transaction { connection in
+            try await connection.run("SELECT pg_advisory_xact_lock(\(Self.migrationLock))", logger: logger)
+            try await connection.run("""
+                CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL,
+                    applied_at TIMESTAMPTZ NOT NULL DEFAULT now())
+                """, logger: logger)
+            let applied = try await connection.rows("SELECT COALESCE(MAX(version), 0)::bigint FROM schema_migrations",
+                                                    as: Int64.self, logger: logger).first.map(Int.init) ?? 0
+            guard applied <= Self.migrations.count else { throw BFFStoreError.newerVersion }
+            for (index, migration) in Self.migrations.enumerated().dropFirst(applied) {
+                for statement in migration.statements { try await connection.run(statement, logger: logger) }
+                try await connection.run("INSERT INTO schema_migrations (version, name) VALUES (\(index + 1), \(migration.name))",
+                                         logger: logger)
+            }
+            return Self.migrations.count - applied
+        }
+    }
+
+    /// The secret all instances sign tokens with: the one in the database, or `make()`'s, kept
+    /// there by whichever instance asked first.
+    public func signingSecret(orMake make: () -> String) async throws -> String {
+        let candidate = make()
+        return try await transaction { connection in
+            try await connection.run("INSERT INTO signing_secret (secret) VALUES (\(candidate)) ON CONFLICT DO NOTHING", logger: logger)
+            guard let secret = try await connection.rows("SELECT secret FROM signing_secret", as: String.self, logger: logger).first else {
+                throw BFFStoreError.unreadableRow("signing_secret, just written")
+            }
+            return secret
+        }
+    }
+}

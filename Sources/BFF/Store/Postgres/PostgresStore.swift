@@ -1,0 +1,133 @@
+import Foundation
+import Logging
+import NIOSSL
+import PostgresNIO
+
+/// The server's data in a PostgreSQL database that any number of server instances share.
+///
+/// What instances must agree on is decided by the database: ids, the order of live events, users,
+/// the signing secret, idempotency keys, webhook receipts and deliveries. Live events are rows
+/// written in the transaction of their change; `PostgresLiveEventFeed` hands each committed one to
+/// this instance's streams, whichever instance wrote it (`LISTEN/NOTIFY`).
+///
+/// `client` must run (it is a `Service`) for any function to work.
+public struct PostgresStore: BFFStore {
+    public let client: PostgresClient
+    let logger: Logger
+    /// The bcrypt cost for new password hashes (log2 rounds, 4...31).
+    let bcryptCost: UInt8
+    public let liveEvents: LiveEventHub
+    public let todoPages = TodoPageCache()
+
+    public init(client: PostgresClient, bcryptCost: UInt8 = 12, liveEvents: LiveEventHub = LiveEventHub(), logger: Logger) {
+        self.client = client
+        self.bcryptCost = min(max(bcryptCost, 4), 31)
+        self.liveEvents = liveEvents
+        self.logger = logger
+    }
+
+    /// A client for `location` with at most `connections` connections (one of them is the feed's,
+    /// held while it listens).
+    public static func client(for location: PostgresLocation, connections: Int, logger: Logger) throws -> PostgresClient {
+        var configuration = switch location.endpoint {
+        case .tcp(let host, let port):
+            PostgresClient.Configuration(host: host, port: port, username: location.user, password: location.password,
+                                         database: location.database, tls: try tls(location))
+        case .unixSocket(let path):
+            PostgresClient.Configuration(unixSocketPath: path, username: location.user, password: location.password,
+                                         database: location.database)
+        }
+        configuration.options.maximumConnections = max(connections, 2)
+        configuration.options.connectTimeout = .seconds(5)
+        return PostgresClient(configuration: configuration, backgroundLogger: logger)
+    }
+
+    private static func tls(_ location: PostgresLocation) throws -> PostgresClient.Configuration.TLS {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        if let root = location.rootCertificate {
+            configuration.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(root))
+        }
+        switch location.tls {
+        case .disable: return .disable
+        case .allow, .prefer:
+            configuration.certificateVerification = .none
+            return .prefer(configuration)
+        case .require:
+            // As libpq: encrypted, the certificate unchecked (unless a root certificate is given).
+            configuration.certificateVerification = location.rootCertificate == nil ? .none : .noHostnameVerification
+            return .require(configuration)
+        case .verifyCA:
+            configuration.certificateVerification = .noHostnameVerification
+            return .require(configuration)
+        case .verifyFull:
+            configuration.certificateVerification = .fullVerification
+            return .require(configuration)
+        }
+    }
+
+    /// Throws unless the database answers within two seconds and its schema is this build's, for `/ready`.
+    public func checkReadable() async throws {
+        try await withDeadline(.seconds(2)) {
+            let version = try await schemaVersion()
+            guard version == Self.migrations.count else { throw BFFStoreError.schemaBehind(version: version, wanted: Self.migrations.count) }
+        }
+    }
+
+    /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
+    /// The body's own error comes out as it was thrown (a validation error stays one).
+    func transaction<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        do {
+            return try await client.withTransaction(logger: logger) { connection in try await body(connection) }
+        } catch let error as PostgresTransactionError {
+            throw error.closureError ?? error
+        }
+    }
+
+    /// The rows of a query outside any transaction, each decoded as `type`.
+    func rows<each Column: PostgresDecodable & Sendable>(_ query: PostgresQuery, as type: (repeat each Column).Type) async throws
+        -> [(repeat each Column)] {
+        try await Self.decode(try await client.query(query, logger: logger), as: type)
+    }
+
+    static func decode<each Column: PostgresDecodable & Sendable>(_ rows: PostgresRowSequence, as type: (repeat each Column).Type) async throws
+        -> [(repeat each Column)] {
+        var decoded: [(repeat each Column)] = []
+        for try await row in rows.decode(type) { decoded.append(row) }
+        return decoded
+    }
+}
+
+extension PostgresConnection {
+    /// The rows of a query in this connection's transaction, each decoded as `type`.
+    func rows<each Column: PostgresDecodable & Sendable>(_ query: PostgresQuery, as type: (repeat each Column).Type, logger: Logger)
+        async throws -> [(repeat each Column)] {
+        try await PostgresStore.decode(try await self.query(query, logger: logger), as: type)
+    }
+
+    /// Runs a statement for its effect; returns how many rows it returned (a change that must be
+    /// counted says `RETURNING 1`: postgres-nio does not tell how many rows a statement changed).
+    @discardableResult
+    func run(_ query: PostgresQuery, logger: Logger) async throws -> Int {
+        var count = 0
+        for try await _ in try await self.query(query, logger: logger) { count += 1 }
+        return count
+    }
+}
+
+/// Runs `body`, or throws `DeadlineExceeded` once `duration` has passed, cancelling it.
+func withDeadline<T: Sendable>(_ duration: Duration, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+    try await withThrowingTaskGroup(of: T.self) { group in
+        group.addTask { try await body() }
+        group.addTask {
+            try await Task.sleep(for: duration)
+            throw DeadlineExceeded(duration: duration)
+        }
+        defer { group.cancelAll() }
+        return try await group.next()!
+    }
+}
+
+struct DeadlineExceeded: Error, CustomStringConvertible {
+    let duration: Duration
+    var description: String { "no answer within \(duration)" }
+}

@@ -25,7 +25,7 @@ public func buildApplication(
     let onServerRunning = configuration.onServerRunning
     let address: BindAddress = configuration.unixSocketPath.map { .unixDomainSocket(path: $0) }
         ?? .hostname(configuration.host, port: configuration.port)
-    let connections = ConnectionLimiter(limits: configuration.limits.connections)
+    let connections = ConnectionLimiter(limits: configuration.limits.connections, proxies: configuration.trustedProxies)
     let idleTimeout = configuration.limits.idleTimeout
     var server = HTTPServerBuilder.http1(configuration: .init(additionalChannelHandlers: [connections.handler()],
                                                               idleTimeout: .nanoseconds(Int64(idleTimeout / .nanoseconds(1)))))
@@ -56,6 +56,7 @@ func buildRouter(store: any BFFStore, issuer: TokenIssuer, configuration: BFFCon
     let registry = registry ?? RegistryServices(store: store, configuration: configuration, logger: Logger(label: "termcanvas.bff"))
     let router = Router(context: BFFRequestContext.self)
     let metrics = RequestMetrics()
+    if !configuration.trustedProxies.isEmpty { router.add(middleware: ForwardedForMiddleware(trusted: configuration.trustedProxies)) }
     router.add(middleware: ActivityMiddleware(activity: configuration.activity))
     router.add(middleware: RequestIDMiddleware())
     router.add(middleware: MetricsMiddleware(metrics: metrics))
@@ -63,7 +64,7 @@ func buildRouter(store: any BFFStore, issuer: TokenIssuer, configuration: BFFCon
     router.add(middleware: LogRequestsMiddleware<BFFRequestContext>(.info))
     let limits = configuration.rateLimits
     if !limits.isOff {
-        let perAddress = Double(limits.perAddressPerSecond)
+        let perAddress = limits.share(limits.perAddressPerSecond)
         router.add(middleware: RateLimitMiddleware(limiter: .init(rate: perAddress, burst: 2 * perAddress), key: .address))
     }
     OperationsController(store: store, metrics: metrics).addRoutes(to: router)
@@ -73,7 +74,7 @@ func buildRouter(store: any BFFStore, issuer: TokenIssuer, configuration: BFFCon
 
     let api = router.group("api").add(middleware: BearerAuthMiddleware(issuer: issuer, store: store))
     if !limits.isOff {
-        let perUser = Double(limits.perUserPerSecond)
+        let perUser = limits.share(limits.perUserPerSecond)
         api.add(middleware: RateLimitMiddleware(limiter: .init(rate: perUser, burst: 2 * perUser), key: .user))
     }
     api.add(middleware: IdempotencyMiddleware(store: store))

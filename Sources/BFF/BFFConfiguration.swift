@@ -29,6 +29,9 @@ public struct BFFConfiguration: Sendable {
     public var rateLimits: RateLimits
     /// Connections, live streams and idle time: what no client, logged in or not, may exceed.
     public var limits: ServerLimits
+    /// Addresses of reverse proxies in front of the server: their `X-Forwarded-For` names the client
+    /// for per-address limits, and their connections count against the total connections only.
+    public var trustedProxies: Set<String>
     /// Serve HTTPS with this certificate and key instead of plain HTTP.
     public var tls: TLSFiles?
     /// How often an idle live event stream gets a keep-alive comment.
@@ -62,6 +65,7 @@ public struct BFFConfiguration: Sendable {
         bcryptCost: UInt8 = 12,
         rateLimits: RateLimits = RateLimits(),
         limits: ServerLimits = ServerLimits(),
+        trustedProxies: Set<String> = [],
         tls: TLSFiles? = nil,
         heartbeatInterval: Duration = .seconds(25),
         healthInterval: Duration = .seconds(10),
@@ -83,6 +87,7 @@ public struct BFFConfiguration: Sendable {
         self.bcryptCost = bcryptCost
         self.rateLimits = rateLimits
         self.limits = limits
+        self.trustedProxies = trustedProxies
         self.tls = tls
         self.heartbeatInterval = heartbeatInterval
         self.healthInterval = healthInterval
@@ -100,15 +105,22 @@ public struct BFFConfiguration: Sendable {
 }
 
 /// Request rates the server allows before answering 429 with `Retry-After`.
+///
+/// With several instances behind a load balancer each enforces its share, `1/instances` of every
+/// rate: a balancer that spreads requests evenly (round robin) then gives each user the whole rate
+/// in all, at no cost per request, where a bucket in the database would cost a write per request.
 public struct RateLimits: Sendable, Equatable {
     /// Requests per second each user may make, with bursts of twice that; 0 turns every limit off.
     public var perUserPerSecond: Int
     /// Token requests (password checks) per minute from one address, against password guessing.
     public var tokenRequestsPerMinute: Int
+    /// How many instances share the limits.
+    public var instances: Int
 
-    public init(perUserPerSecond: Int = 50, tokenRequestsPerMinute: Int = 10) {
+    public init(perUserPerSecond: Int = 50, tokenRequestsPerMinute: Int = 10, instances: Int = 1) {
         self.perUserPerSecond = perUserPerSecond
         self.tokenRequestsPerMinute = tokenRequestsPerMinute
+        self.instances = max(instances, 1)
     }
 
     /// No limits at all (`--rate-limit 0`, for benchmarks).
@@ -117,6 +129,9 @@ public struct RateLimits: Sendable, Equatable {
     public var isOff: Bool { perUserPerSecond == 0 }
     /// Requests per second from one address, all users behind it together.
     public var perAddressPerSecond: Int { perUserPerSecond * 4 }
+
+    /// This instance's share of a rate.
+    func share(_ rate: Int) -> Double { Double(rate) / Double(instances) }
 }
 
 /// The bounds of what clients hold on the server, whoever they are (rate limits aside).

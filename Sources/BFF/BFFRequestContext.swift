@@ -7,6 +7,9 @@ public struct BFFRequestContext: RequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The peer's address; nil on a unix socket.
     public let remoteAddress: SocketAddress?
+    /// The client's address, for per-address limits: the peer's (everyone on a unix socket shares
+    /// "local"), or behind a trusted proxy the one it forwarded (`ForwardedForMiddleware`).
+    public var clientAddress: String
     /// The user the bearer token names; set by `BearerAuthMiddleware`, nil on routes without auth.
     public var user: BFFUser?
     /// When the bearer token expires; set with `user`. Live streams end then.
@@ -17,6 +20,7 @@ public struct BFFRequestContext: RequestContext, RemoteAddressRequestContext {
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
         self.remoteAddress = source.channel.remoteAddress
+        self.clientAddress = remoteAddress?.ipAddress ?? "local"
     }
 }
 

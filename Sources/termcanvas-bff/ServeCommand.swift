@@ -29,6 +29,14 @@ struct ServeCommand: AsyncParsableCommand {
         "Requests per second each user may make (bursts of twice that; 4× per address); 0 turns rate limits off.",
         valueName: "N"))
     var rateLimit = RateLimits().perUserPerSecond
+    @Option(help: ArgumentHelp(
+        "How many instances share the database behind a load balancer that spreads requests evenly: each enforces its share of every rate limit.",
+        valueName: "N"))
+    var instances = 1
+    @Option(help: ArgumentHelp(
+        "The address of a reverse proxy in front of the server (repeatable): its X-Forwarded-For names the client for per-address limits, and its connections count against --connections only.",
+        valueName: "ADDRESS"))
+    var trustedProxy: [String] = []
     @OptionGroup var database: DatabaseOptions
     @Option(help: ArgumentHelp("With PostgreSQL: the most database connections this instance opens.", valueName: "N"))
     var databaseConnections = 20
@@ -53,6 +61,8 @@ struct ServeCommand: AsyncParsableCommand {
     var connections = ConnectionLimits().total
     @Option(help: ArgumentHelp("Seconds between health checks of each remote micro-app's entry.", valueName: "SECONDS"))
     var healthInterval = 10
+    @Option(help: ArgumentHelp("On SIGTERM, seconds to finish requests under way before they are cut off.", valueName: "SECONDS"))
+    var drainTimeout = 10
     @Flag(help: "Run as this user's embedded local server on a unix socket (instead of --host/--port).")
     var local = false
     @Option(help: ArgumentHelp("With --local: exit after this many idle seconds; 0 never exits.", valueName: "SECONDS"))
@@ -70,6 +80,8 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
         guard !local || tlsCert == nil else { throw ValidationError("--local serves on a private unix socket; it takes no --tls-cert") }
+        guard drainTimeout >= 1 else { throw ValidationError("--drain-timeout must be 1 or more, got \(drainTimeout)") }
+        guard instances >= 1 else { throw ValidationError("--instances must be 1 or more, got \(instances)") }
         guard databaseConnections >= 2 else { throw ValidationError("--database-connections must be 2 or more, got \(databaseConnections)") }
     }
 
@@ -93,9 +105,10 @@ struct ServeCommand: AsyncParsableCommand {
             dataDirectory: database.dataDirectory(environment),
             database: location, databaseConnections: databaseConnections, migrateDatabase: migrate,
             jwtSecret: try jwtSecretFile.map(Self.readSecret),
-            rateLimits: rateLimit == 0 ? .off : RateLimits(perUserPerSecond: rateLimit),
+            rateLimits: rateLimit == 0 ? .off : RateLimits(perUserPerSecond: rateLimit, instances: instances),
             limits: ServerLimits(connections: ConnectionLimits(total: connections, perAddress: connectionsPerAddress),
                                  streams: LiveEventHub.StreamLimits(perUser: streamsPerUser, total: streams)),
+            trustedProxies: Set(trustedProxy),
             tls: tlsCert.map { TLSFiles(certificate: $0, privateKey: tlsKey ?? "") },
             healthInterval: .seconds(healthInterval),
             onServerRunning: { [host, scheme = tlsCert == nil ? "http" : "https"] port in
@@ -105,7 +118,13 @@ struct ServeCommand: AsyncParsableCommand {
         )
         if let location { logger.info("database", metadata: ["location": "\(location)"]) }
         guard local else {
-            try await buildApplication(configuration, logger: logger).runService()
+            // SIGTERM drains: no new connections, live streams told to reconnect (elsewhere),
+            // requests under way finished; what is left after --drain-timeout is cancelled.
+            var group = ServiceGroupConfiguration(services: [.init(service: try await buildApplication(configuration, logger: logger))],
+                                                  gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+            group.maximumGracefulShutdownDuration = .seconds(drainTimeout)
+            group.maximumCancellationDuration = .seconds(2)
+            try await ServiceGroup(configuration: group).run()
             return
         }
         let directory = RuntimeDirectory(environment: environment)

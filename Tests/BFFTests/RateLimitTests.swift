@@ -1,5 +1,6 @@
-import BFF
+@testable import BFF
 import Foundation
+import Hummingbird
 import HummingbirdTesting
 import MicroAppAPI
 import Testing
@@ -89,5 +90,51 @@ struct RateLimitTests {
                 #expect(try await client.send(.get, APIPath.todoItems, token: ann).status == .ok)
             }
         }
+    }
+
+    @Test("with --instances N each instance enforces its share of a user's rate")
+    func sharedByInstances() async throws {
+        let harness = try BFFHarness()
+        defer { harness.remove() }
+        try await harness.addUsers("ann")
+        /// How many of four requests at once pass.
+        func passing(_ limits: RateLimits) async throws -> Int {
+            try await harness.withServer(configuration: harness.configuration(rateLimits: limits)) { client in
+                let ann = try await client.token(for: "ann")
+                return try await withThrowingTaskGroup(of: Bool.self) { group in
+                    for _ in 0..<4 { group.addTask { try await client.send(.get, APIPath.todoItems, token: ann).status == .ok } }
+                    return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+                }
+            }
+        }
+        // 2 per second: a burst of 4 alone; of 2 (and at most a refill) as one of two instances.
+        #expect(try await passing(RateLimits(perUserPerSecond: 2, tokenRequestsPerMinute: 100)) == 4)
+        #expect(try await passing(RateLimits(perUserPerSecond: 2, tokenRequestsPerMinute: 100, instances: 2)) <= 3)
+    }
+
+    @Test("behind a trusted proxy each forwarded client has its own per-address limit; from others the header is ignored")
+    func forwardedFor() async throws {
+        let harness = try BFFHarness()
+        defer { harness.remove() }
+        /// Whether `forwarded` is still served after another client spent the per-address burst (8).
+        func servedAfterABurst(_ forwarded: String, trusting proxies: Set<String>) async throws -> Bool {
+            var configuration = harness.configuration(rateLimits: RateLimits(perUserPerSecond: 1, tokenRequestsPerMinute: 100))
+            configuration.trustedProxies = proxies
+            return try await harness.withServer(configuration: configuration) { client in
+                func health(_ forwarded: String) async throws -> HTTPResponse.Status {
+                    try await client.execute(uri: APIPath.health, method: .get, headers: [ForwardedForMiddleware.header: forwarded]).status
+                }
+                let burst = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                    for _ in 0..<12 { group.addTask { try await health("10.0.0.1") } }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
+                #expect(burst.contains(.tooManyRequests))
+                return try await health(forwarded) == .ok
+            }
+        }
+        #expect(try await servedAfterABurst("10.0.0.2", trusting: ["127.0.0.1"]))
+        // The client's own header is kept in front; the proxy's last entry names it.
+        #expect(try await !servedAfterABurst("10.0.0.2, 10.0.0.1", trusting: ["127.0.0.1"]))
+        #expect(try await !servedAfterABurst("10.0.0.2", trusting: []))
     }
 }

@@ -17,7 +17,7 @@ struct AuthController {
     init(issuer: TokenIssuer, store: any BFFStore, limits: RateLimits) {
         self.issuer = issuer
         self.store = store
-        let perMinute = Double(limits.tokenRequestsPerMinute)
+        let perMinute = limits.share(limits.tokenRequestsPerMinute)
         limiter = limits.isOff || perMinute == 0 ? nil : TokenBucketLimiter(rate: perMinute / 60, burst: perMinute)
         throttle = limits.isOff ? nil : LoginThrottle()
     }
@@ -29,14 +29,14 @@ struct AuthController {
     }
 
     private func token(_ request: Request, context: BFFRequestContext) async throws -> Response {
-        if let wait = limiter?.take(context.peerAddress) { throw APIFailure.tooManyRequests(retryAfter: wait) }
+        if let wait = limiter?.take(context.clientAddress) { throw APIFailure.tooManyRequests(retryAfter: wait) }
         let body = try await request.decodeJSON(TokenRequest.self, context: context)
         try TextValidation.check(body.username, field: "username", lines: .single, length: 0...Int.max)
         try TextValidation.check(body.password, field: "password", lines: .multiple, length: 0...Int.max)
         // Logged names are cut short: the body may hold 64 KiB of one.
         let loggedName = String(decoding: body.username.utf8.prefix(256), as: UTF8.self)
         var counted = false
-        switch throttle?.admit(user: body.username, address: context.peerAddress) {
+        switch throttle?.admit(user: body.username, address: context.clientAddress) {
         case .refuse(let wait):
             context.logger.info("token throttled", metadata: ["username": "\(loggedName)"])
             throw APIFailure.tooManyRequests(retryAfter: wait)
@@ -48,7 +48,7 @@ struct AuthController {
             context.logger.info("token refused", metadata: ["username": "\(loggedName)"])
             throw APIFailure(status: .unauthorized, body: APIError(error: "wrong username or password"))
         }
-        throttle?.succeeded(user: body.username, address: context.peerAddress, counted: counted)
+        throttle?.succeeded(user: body.username, address: context.clientAddress, counted: counted)
         context.logger.info("token issued", metadata: ["user": "\(user.name)"])
         return try .json(TokenResponse(token: try await issuer.issue(for: user)))
     }

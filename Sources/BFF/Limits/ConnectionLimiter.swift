@@ -23,16 +23,20 @@ final class ConnectionLimiter: Sendable {
     }
 
     let limits: ConnectionLimits
+    /// Reverse proxies carry many clients' requests: their connections count against the total only.
+    let proxies: Set<String>
     private let counts = Mutex(Counts())
 
-    init(limits: ConnectionLimits) {
+    init(limits: ConnectionLimits, proxies: Set<String> = []) {
         self.limits = limits
+        self.proxies = proxies
     }
 
     /// Counts a new connection from `address`; false (and not counted) past a cap.
     func open(from address: String) -> Bool {
         counts.withLock { counts in
-            guard counts.total < limits.total, counts.byAddress[address, default: 0] < limits.perAddress else { return false }
+            guard counts.total < limits.total,
+                  proxies.contains(address) || counts.byAddress[address, default: 0] < limits.perAddress else { return false }
             counts.total += 1
             counts.byAddress[address, default: 0] += 1
             return true

@@ -19,20 +19,12 @@ struct RateLimitMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let name: String? = switch key {
-        case .address: context.peerAddress
+        case .address: context.clientAddress
         case .user: context.user.map { String($0.id) }
         }
         if let name, let wait = limiter.take(name) {
             throw APIFailure.tooManyRequests(retryAfter: wait)
         }
         return try await next(request, context)
-    }
-}
-
-extension BFFRequestContext {
-    /// The client's address for per-address limits; everyone on a unix socket shares "local".
-    var peerAddress: String {
-        guard let address = remoteAddress else { return "local" }
-        return address.ipAddress ?? "local"
     }
 }

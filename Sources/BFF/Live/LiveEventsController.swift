@@ -89,9 +89,14 @@ struct LiveEventsController {
             } onGracefulShutdown: {
                 subscription.end()
             }
+            // The server drains (SIGTERM): the client should come back at once, to another instance.
+            if Task.isShuttingDownGracefully { try await writer.write(ByteBuffer(string: "retry: \(Self.drainRetry)\n: server shutting down\n\n")) }
             try await writer.finish(nil)
         })
     }
+
+    /// The reconnect delay (ms) a stream ended by a draining server asks for.
+    static let drainRetry = 100
 
     /// Writes the kept events after `lastID` page by page; returns the id of the last one written.
     private static func replay(

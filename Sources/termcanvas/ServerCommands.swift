@@ -6,7 +6,7 @@ import Foundation
 import Glibc
 #endif
 
-/// `termcanvas serve …` and `termcanvas user …` run `termcanvas-bff`, the server's executable
+/// `termcanvas serve …`, `termcanvas user …` and `termcanvas migrate …` run `termcanvas-bff`, the server's executable
 /// beside this one, with the same arguments (its `--help` describes them).
 ///
 /// The server's libraries (Hummingbird, SwiftNIO, swift-crypto) live in that binary only: in
@@ -50,6 +50,16 @@ struct UserCommand: ServerSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "user",
         abstract: "Add, list and delete the users of the micro-app server (`termcanvas user --help`).",
+        helpNames: []
+    )
+
+    @Argument(parsing: .captureForPassthrough) var arguments: [String] = []
+}
+
+struct MigrateCommand: ServerSubcommand {
+    static let configuration = CommandConfiguration(
+        commandName: "migrate",
+        abstract: "Bring the micro-app server's database schema up to date (`termcanvas migrate --help`).",
         helpNames: []
     )
 

@@ -7,7 +7,7 @@ struct TermCanvas: AsyncParsableCommand {
         commandName: "termcanvas",
         abstract: "A terminal canvas dashboard of widget panes you arrange by keyboard.",
         version: "0.1.0",
-        subcommands: [Dashboard.self, Render.self, LayoutCommand.self, AppsCommand.self, KeysCommand.self, ServeCommand.self, UserCommand.self, LoginCommand.self],
+        subcommands: [Dashboard.self, Render.self, LayoutCommand.self, AppsCommand.self, KeysCommand.self, ServeCommand.self, UserCommand.self, MigrateCommand.self, LoginCommand.self],
         defaultSubcommand: Dashboard.self
     )
 }

@@ -1,0 +1,153 @@
+"""The README's team deployment on loopback, for deploy/test-two-instances and
+scripts/bench-instances: a PostgreSQL server of its own (on a unix socket; as root, run as the
+`postgres` user), `termcanvas-bff` instances on it and deploy/nginx.conf in front of them."""
+import glob, http.client, json, os, pwd, shutil, socket, subprocess, sys, tempfile, time, uuid
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def pg_program(name):
+    found = shutil.which(name)
+    if found:
+        return found
+    versions = sorted(glob.glob("/usr/lib/postgresql/*/bin/" + name), key=lambda p: int(p.split("/")[4]))
+    if not versions:
+        sys.exit(f"test-two-instances: PostgreSQL's {name} is missing (scripts/install-deps installs it)")
+    return versions[-1]
+
+
+class Postgres:
+    """A PostgreSQL server of this script's own on a unix socket only (as root: as `postgres`)."""
+
+    def __init__(self):
+        self.as_postgres = os.geteuid() == 0
+        home = pwd.getpwnam("postgres").pw_dir if self.as_postgres else tempfile.gettempdir()
+        self.dir = os.path.join(home, f"tc-deploy-{uuid.uuid4().hex[:8]}")
+        os.mkdir(self.dir, 0o700)
+        if self.as_postgres:
+            entry = pwd.getpwnam("postgres")
+            os.chown(self.dir, entry.pw_uid, entry.pw_gid)
+        self.data = os.path.join(self.dir, "data")
+        self.run("initdb", "-D", self.data, "-U", "termcanvas", "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C")
+        self.start()
+        self.run("psql", "-X", "-q", "-h", self.dir, "-U", "termcanvas", "-d", "postgres", "-c", "CREATE DATABASE termcanvas")
+
+    def run(self, program, *arguments):
+        command = [pg_program(program), *arguments]
+        if self.as_postgres:
+            command = ["runuser", "-u", "postgres", "--", *command]
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def start(self):
+        self.run("pg_ctl", "-D", self.data, "-l", os.path.join(self.dir, "log"), "-w", "-o",
+                 f"-k {self.dir} -c listen_addresses='' -c fsync=off -c max_connections=200", "start")
+
+    def stop(self, mode="fast"):
+        self.run("pg_ctl", "-D", self.data, "-m", mode, "-w", "stop")
+
+    @property
+    def url(self):
+        return f"postgres://termcanvas@/termcanvas?host={self.dir}"
+
+    def remove(self):
+        try:
+            self.stop("immediate")
+        except subprocess.CalledProcessError:
+            pass
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def request(port, method, path, body=None, token=None, headers=None, timeout=5):
+    """(status, headers, body) of one request on a new connection."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    sent = dict(headers or {})
+    if token:
+        sent["Authorization"] = f"Bearer {token}"
+    data = None
+    if body is not None:
+        data = json.dumps(body).encode()
+        sent["Content-Type"] = "application/json"
+    try:
+        connection.request(method, path, body=data, headers=sent)
+        response = connection.getresponse()
+        return response.status, dict(response.getheaders()), response.read()
+    finally:
+        connection.close()
+
+
+def wait_until(condition, seconds, step=0.05):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            if condition():
+                return True
+        except OSError:
+            pass
+        time.sleep(step)
+    return False
+
+
+class Deployment:
+    """Instances of `bff` on `postgres` (named "a", "b", …, each on a free port) and nginx in front
+    (on `ports["lb"]`), in a private work directory; `stop()` ends them all."""
+
+    def __init__(self, bff, postgres, extra_arguments=()):
+        self.bff, self.postgres, self.extra = bff, postgres, list(extra_arguments)
+        self.work = tempfile.mkdtemp(prefix="tc-deploy-")
+        self.processes = {}
+        self.ports = {"lb": free_port()}
+        self.env = dict(os.environ, XDG_STATE_HOME=os.path.join(self.work, "state"),
+                        XDG_DATA_HOME=os.path.join(self.work, "data"), XDG_CONFIG_HOME=os.path.join(self.work, "config"),
+                        XDG_RUNTIME_DIR=os.path.join(self.work, "run"))
+
+    def bff_command(self, *arguments, input=None):
+        subprocess.run([self.bff, *arguments, "--database", self.postgres.url], env=self.env, check=True,
+                       stdout=subprocess.DEVNULL, input=input)
+
+    def start_instance(self, name, instances=2):
+        """Starts (or restarts) instance `name`; returns whether it became ready within 30 s."""
+        self.ports.setdefault(name, free_port())
+        log = open(os.path.join(self.work, f"{name}.err"), "ab")
+        self.processes[name] = subprocess.Popen(
+            [self.bff, "serve", "--host", "127.0.0.1", "--port", str(self.ports[name]), "--database", self.postgres.url,
+             "--instances", str(instances), "--trusted-proxy", "127.0.0.1", "--data-dir", os.path.join(self.work, name),
+             *self.extra],
+            env=self.env, stdout=log, stderr=log)
+        return wait_until(lambda: request(self.ports[name], "GET", "/ready")[0] == 200, 30)
+
+    def start_nginx(self, names=("a", "b")):
+        """deploy/nginx.conf with its upstreams moved to the named instances' ports; returns whether it answers."""
+        nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+        if not os.path.exists(nginx):
+            sys.exit("nginx is missing (scripts/install-deps installs it)")
+        conf_dir = os.path.join(self.work, "nginx")
+        os.makedirs(os.path.join(conf_dir, "tmp"), exist_ok=True)
+        conf = open(os.path.join(ROOT, "deploy/nginx.conf")).read()
+        servers = "".join(f"        server 127.0.0.1:{self.ports[n]} max_fails=1 fail_timeout=2s;\n" for n in names)
+        default = "        server 127.0.0.1:7451 max_fails=1 fail_timeout=2s;\n        server 127.0.0.1:7452 max_fails=1 fail_timeout=2s;\n"
+        assert default in conf
+        conf = conf.replace(default, servers).replace("listen 7450;", f"listen 127.0.0.1:{self.ports['lb']};")
+        open(os.path.join(conf_dir, "nginx.conf"), "w").write(conf)
+        self.processes["nginx"] = subprocess.Popen([nginx, "-p", conf_dir + "/", "-c", "nginx.conf", "-g", "daemon off;"],
+                                                   stdout=subprocess.DEVNULL, stderr=open(os.path.join(self.work, "nginx.err"), "ab"))
+        return wait_until(lambda: request(self.ports["lb"], "GET", "/health")[0] == 200, 10)
+
+    def token(self, user, port=None):
+        body = request(port or self.ports["lb"], "POST", "/api/auth/token", {"username": user, "password": f"pw-{user}"})[2]
+        return json.loads(body)["token"]
+
+    def stop(self, keep=False):
+        for process in self.processes.values():
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+        if keep:
+            print(f"kept {self.work}")
+        else:
+            shutil.rmtree(self.work, ignore_errors=True)

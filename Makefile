@@ -4,7 +4,7 @@
 SWIFT ?= swift
 ARGS ?=
 
-.PHONY: run test deps release bench bench-bff bench-widgets bench-limits bench-apps bench-remote bench-hostile-entries
+.PHONY: run test deps release bench bench-bff bench-widgets bench-limits bench-apps bench-remote bench-hostile-entries bench-instances
 
 run: release
 	.build/release/termcanvas $(ARGS)
@@ -15,11 +15,12 @@ run: release
 # each (apps writing 100 MB among them, which would slow the terminal tests' timing, and each
 # pass checks no app process is left), and the HTTP client's and the
 # sync engine's tests, which measure timeouts, backoff and reconnects against the clock. The server's
-# suite runs twice: on SQLite with the rest, then on a PostgreSQL server it starts for itself; last,
+# suite runs twice: on SQLite with the rest, then on a PostgreSQL server it starts for itself, one test
+# at a time (its servers, each with a database of its own, would otherwise starve the timing tests); last,
 # the README's two instances behind nginx, started on loopback and checked (deploy/test-two-instances).
 test: deps
 	$(SWIFT) test --skip HTTPClientTests --skip MicroAppSyncTests --skip EndToEndTests --skip ProcessAppTests
-	TERMCANVAS_TEST_DATABASE=postgres $(SWIFT) test --skip-build --filter BFFTests
+	TERMCANVAS_TEST_DATABASE=postgres $(SWIFT) test --skip-build --filter BFFTests --no-parallel
 	$(SWIFT) test --skip-build --filter EndToEndTests --skip MicroAppProcessTests
 	$(SWIFT) test --skip-build --filter ProcessAppTests
 	$(SWIFT) test --skip-build --filter MicroAppProcessTests
@@ -68,3 +69,8 @@ bench-remote: release
 # garbage or escapes.
 bench-hostile-entries: release
 	scripts/bench-hostile-entries
+
+# Several instances on PostgreSQL (issue 16): wrk through one and two instances beside SQLite, fan-out
+# to 500 clients over two instances, streams resuming after an instance is killed.
+bench-instances: release
+	scripts/bench-instances

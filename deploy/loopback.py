@@ -1,7 +1,7 @@
 """The README's team deployment on loopback, for deploy/test-two-instances and
 scripts/bench-instances: a PostgreSQL server of its own (on a unix socket; as root, run as the
 `postgres` user), `termcanvas-bff` instances on it and deploy/nginx.conf in front of them."""
-import glob, http.client, json, os, pwd, shutil, socket, subprocess, sys, tempfile, time, uuid
+import glob, http.client, json, os, pwd, shutil, socket, subprocess, sys, tempfile, threading, time, uuid
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -142,7 +142,15 @@ class Deployment:
         body = request(port or self.ports["lb"], "POST", "/api/auth/token", {"username": user, "password": f"pw-{user}"})[2]
         return json.loads(body)["token"]
 
+    def stop_nginx(self):
+        """SIGTERM: nginx's master ends its workers too (SIGKILL would leave them serving)."""
+        process = self.processes.pop("nginx", None)
+        if process and process.poll() is None:
+            process.terminate()
+            process.wait()
+
     def stop(self, keep=False):
+        self.stop_nginx()
         for process in self.processes.values():
             if process.poll() is None:
                 process.kill()
@@ -151,3 +159,97 @@ class Deployment:
             print(f"kept {self.work}")
         else:
             shutil.rmtree(self.work, ignore_errors=True)
+
+
+class StreamClient:
+    """A dashboard's live stream: reconnects (through `port`) with its Last-Event-ID whenever its
+    stream ends, as the product's client does, and records every chat message it receives."""
+
+    def __init__(self, port, token, reconnect_delay=0.05):
+        self.port, self.token, self.reconnect_delay = port, token, reconnect_delay
+        self.last_id = None
+        self.messages = []
+        # When each message's text arrived.
+        self.arrived = {}
+        self.instances = []
+        self.reconnected_at = []
+        self.retry_hints = []
+        self.stopping = False
+        self.lock = threading.Lock()
+        self.connected = threading.Event()
+        threading.Thread(target=self.loop, daemon=True).start()
+
+    def loop(self):
+        while not self.stopping:
+            try:
+                self.stream()
+            except OSError:
+                pass
+            if not self.stopping:
+                time.sleep(self.reconnect_delay)
+
+    def stream(self):
+        sock = socket.create_connection(("127.0.0.1", self.port), timeout=30)
+        self.sock = sock
+        resume = f"Last-Event-ID: {self.last_id}\r\n" if self.last_id is not None else ""
+        sock.sendall(f"GET /api/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {self.token}\r\n{resume}\r\n".encode())
+        buffer = b""
+        while b"\r\n\r\n" not in buffer:
+            chunk = sock.recv(65536)
+            if not chunk:
+                return
+            buffer += chunk
+        head, buffer = buffer.split(b"\r\n\r\n", 1)
+        if not head.startswith(b"HTTP/1.1 200"):
+            return
+        with self.lock:
+            self.reconnected_at.append(time.monotonic())
+        self.connected.set()
+        chunked = b"transfer-encoding: chunked" in head.lower()
+        raw, text = buffer, b""
+        ended = False
+        while True:
+            if chunked:
+                # Decodes whole chunks only: a chunk's size line or body may arrive in pieces.
+                while b"\r\n" in raw and not ended:
+                    size_line, rest = raw.split(b"\r\n", 1)
+                    size = int(size_line.split(b";")[0], 16)
+                    ended = size == 0
+                    if len(rest) < size + 2:
+                        break
+                    text += rest[:size]
+                    raw = rest[size + 2:]
+            else:
+                text, raw = text + raw, b""
+            while b"\n\n" in text:
+                frame, text = text.split(b"\n\n", 1)
+                self.frame(frame.decode(errors="replace"))
+            if ended:
+                return
+            chunk = sock.recv(65536)
+            if not chunk:
+                return
+            raw += chunk
+
+    def frame(self, frame):
+        fields = {}
+        for line in frame.split("\n"):
+            if ":" in line and not line.startswith(":"):
+                name, value = line.split(":", 1)
+                fields[name] = value.strip()
+        if "id" in fields:
+            self.last_id = int(fields["id"])
+        if "retry" in fields:
+            self.retry_hints.append(int(fields["retry"]))
+        if fields.get("event") == "chat.message.posted":
+            text = json.loads(fields["data"])["text"]
+            with self.lock:
+                self.messages.append(text)
+                self.arrived[text] = time.monotonic()
+
+    def close(self):
+        self.stopping = True
+        try:
+            self.sock.close()
+        except (OSError, AttributeError):
+            pass

@@ -4,7 +4,10 @@
 from the POST being sent to the event arriving is recorded. Prints the percentiles over all
 (message, client) deliveries and the slowest message's complete fan-out.
 
-usage: sse-fanout.py BASE_URL TOKEN [--clients 500] [--messages 20]
+usage: sse-fanout.py BASE_URL[,BASE_URL…] TOKEN [--clients 500] [--messages 20]
+
+With several servers (instances on one database) the clients are spread over them in turn and the
+messages are posted to the first.
 """
 import argparse, asyncio, json, statistics, time, urllib.parse
 
@@ -59,11 +62,12 @@ async def main():
     parser.add_argument("--clients", type=int, default=500)
     parser.add_argument("--messages", type=int, default=20)
     args = parser.parse_args()
-    url = urllib.parse.urlparse(args.base)
+    urls = [urllib.parse.urlparse(base) for base in args.base.split(",")]
+    url = urls[0]
     streams = []
     for start in range(0, args.clients, 50):  # connect in batches, not all at once
-        streams += await asyncio.gather(*(open_stream(url.hostname, url.port, args.token)
-                                          for _ in range(start, min(args.clients, start + 50))))
+        streams += await asyncio.gather(*(open_stream(urls[i % len(urls)].hostname, urls[i % len(urls)].port, args.token)
+                                          for i in range(start, min(args.clients, start + 50))))
     arrivals = {}
     tasks = [asyncio.create_task(consume(reader, arrivals, i)) for i, (reader, _) in enumerate(streams)]
     await asyncio.sleep(0.5)

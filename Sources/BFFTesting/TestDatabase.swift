@@ -7,19 +7,38 @@ import Foundation
 public enum TestDatabase {
     public static let isPostgres = ProcessInfo.processInfo.environment["TERMCANVAS_TEST_DATABASE"] == "postgres"
 
-    /// A new, empty database for one test; nil on SQLite.
-    public static func make() throws -> DatabaseLocation? {
+    /// A new, empty database for one test; nil on SQLite. Its server is started, and the database
+    /// made, by programs (`initdb`, `psql`) waited for on a thread of their own: blocking one of
+    /// Swift's few cooperative threads would stall every test's server meanwhile.
+    public static func make() async throws -> DatabaseLocation? {
         guard isPostgres else { return nil }
-        let server = try sharedServer.get()
         let name = "t_" + UUID().uuidString.prefix(12).lowercased().replacingOccurrences(of: "-", with: "")
-        try server.psql("CREATE DATABASE \(name)")
-        return .postgres(server.location(database: name))
+        return try await offThePool {
+            let server = try sharedServer.get()
+            try server.psql("CREATE DATABASE \(name)")
+            return .postgres(server.location(database: name))
+        }
     }
 
-    /// Drops a database `make` made, whoever is still connected to it.
+    /// Drops a database `make` made, whoever is still connected to it, in the background.
     public static func remove(_ location: DatabaseLocation?) {
-        guard case .postgres(let postgres) = location, let server = try? sharedServer.get() else { return }
-        try? server.psql("DROP DATABASE IF EXISTS \(postgres.database) WITH (FORCE)")
+        DispatchQueue.global().async { try? dropNow(location) }
+    }
+
+    /// Drops a database `make` made, whoever is still connected to it; returns once it is gone.
+    public static func drop(_ location: DatabaseLocation?) async throws {
+        try await offThePool { try dropNow(location) }
+    }
+
+    private static func dropNow(_ location: DatabaseLocation?) throws {
+        guard case .postgres(let postgres) = location else { return }
+        try sharedServer.get().psql("DROP DATABASE IF EXISTS \(postgres.database) WITH (FORCE)")
+    }
+
+    private static func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
+        }
     }
 
     private static let sharedServer: Result<TemporaryPostgres, any Error> = {

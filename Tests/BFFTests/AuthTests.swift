@@ -10,7 +10,7 @@ import Testing
 struct AuthTests {
     @Test("no token, a malformed one, one signed with another secret, an expired one: all 401 JSON")
     func rejectsMissingBadAndExpiredTokens() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addUsers("ann")
 
@@ -39,7 +39,7 @@ struct AuthTests {
 
     @Test("a wrong password or unknown user gets 401; a token names its user and expires")
     func issuesTokensOnlyForRightPasswords() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addUsers("ann")
         try await harness.withServer { client in
@@ -64,7 +64,7 @@ struct AuthTests {
 
     @Test("a token the server issued is refused once its lifetime has passed, and once its user is deleted")
     func issuedTokensStopWorking() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addUsers("ann", "bob")
         var configuration = harness.configuration()
@@ -85,7 +85,7 @@ struct AuthTests {
 
     @Test("neither passwords nor tokens appear in the logs, even at trace level")
     func secretsNeverLogged() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addUsers("ann")
         let logs = LogCapture()
@@ -106,7 +106,7 @@ struct AuthTests {
 
     @Test("health needs no token; unknown routes get 404 JSON")
     func healthAndUnknownRoutes() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.withServer { client in
             #expect(try await client.send(.get, APIPath.health).status == .ok)
@@ -121,7 +121,7 @@ struct AuthTests {
 
     @Test("without a configured secret one is generated, kept (SQLite: in a file of mode 0600; PostgreSQL: in the database) and reused after a restart")
     func generatedSecretIsKeptPrivate() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addUsers("ann")
         let token = try await harness.withServer(secret: nil) { client in try await client.token(for: "ann") }

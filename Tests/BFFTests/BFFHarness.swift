@@ -14,10 +14,10 @@ struct BFFHarness {
     /// Nil: `bff.sqlite` in `directory`.
     let database: DatabaseLocation?
 
-    init() throws {
+    init() async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("bff-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        database = try TestDatabase.make()
+        database = try await TestDatabase.make()
     }
 
     /// Rate limits are off unless a test is about them, so tests can send as fast as they like.

@@ -8,7 +8,7 @@ import Testing
 struct CalendarTests {
     @Test("create (offsets stored in UTC), read, patch, delete an event")
     func crud() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addUsers("ann")
         try await harness.withServer { client in
@@ -61,7 +61,7 @@ struct CalendarTests {
         (#"{"title": "a", "start": "2026-11-23T09:00:00Z", "end": "2026-11-23T10:00:00Z", "allDay": "yes"}"#, "allDay"),
     ])
     func validation(body: String, field: String) async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addUsers("ann")
         try await harness.withServer { client in
@@ -74,7 +74,7 @@ struct CalendarTests {
 
     @Test("the limits themselves are accepted")
     func edgesAreAccepted() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addUsers("ann")
         try await harness.withServer { client in
@@ -105,7 +105,7 @@ struct CalendarTests {
 
     @Test("a patch is validated with the event it changes")
     func patchIsValidatedAsAWhole() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addUsers("ann")
         try await harness.withServer { client in
@@ -134,7 +134,7 @@ struct CalendarTests {
 
     @Test("a range lists the events overlapping it, by start, page by page")
     func rangeAndPages() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addUsers("ann")
         try await harness.withServer { client in
@@ -194,7 +194,7 @@ struct CalendarTests {
 
     @Test("a user never sees or changes another user's events: 404, not 403")
     func usersAreIsolated() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addUsers("ann", "bob")
         try await harness.withServer { client in
@@ -222,7 +222,7 @@ struct CalendarTests {
 
     @Test("changes reach their owner's live stream, the event as data, {id} when deleted; nobody else's")
     func liveEvents() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addUsers("ann", "bob")
         try await harness.withServer { client in
@@ -252,7 +252,7 @@ struct CalendarTests {
 
     @Test("a server without the calendar app has no calendar routes")
     func appsOption() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addUsers("ann")
         try await harness.withServer(configuration: harness.configuration(apps: [.todo])) { client in

@@ -8,7 +8,7 @@ import Testing
 struct ChatTests {
     @Test("channels are shared; general always exists; names are checked; duplicates are 409")
     func channels() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addUsers("ann", "bob")
         try await harness.withServer { client in
@@ -40,7 +40,7 @@ struct ChatTests {
 
     @Test("the channel list is paged; each user may create a bounded number of channels (403 past it)")
     func channelPagesAndLimit() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addUsers("ann", "bob")
         try await harness.withServer { client in
@@ -74,7 +74,7 @@ struct ChatTests {
 
     @Test("messages carry their author from the token, list newest first, page by cursor")
     func messages() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addUsers("ann", "bob")
         try await harness.withServer { client in
@@ -124,7 +124,7 @@ struct ChatTests {
 
     @Test("text is kept exactly, escape sequences included; NUL, blank and overlong text are refused")
     func text() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addUsers("ann")
         try await harness.withServer { client in
@@ -157,7 +157,7 @@ struct ChatTests {
 
     @Test("chat reaches every user's live stream; calendar changes only their owner's")
     func liveEvents() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addUsers("ann", "bob")
         try await harness.withServer { client in

@@ -8,7 +8,7 @@ import Testing
 struct DurabilityTests {
     @Test("commits are synchronous=FULL on the writer (an answered write survives a power loss); the files are 0600 in a 0700 directory")
     func fullAndPrivate() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         let previous = umask(0o022)
         defer { umask(previous) }

@@ -35,7 +35,7 @@ struct HookTests {
 
     @Test("a signed webhook reaches the live streams of the users who granted the app, and no one else's")
     func delivered() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addAdmins("root")
         try await harness.addUsers("ann", "bob")
@@ -60,7 +60,7 @@ struct HookTests {
 
     @Test("unsigned, badly signed, stale and replayed webhooks are 401 and reach nobody")
     func refused() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addAdmins("root")
         try await harness.addUsers("ann")
@@ -91,7 +91,7 @@ struct HookTests {
 
     @Test("an event the manifest does not publish is 400 naming event; an unknown app is 404")
     func checked() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addAdmins("root")
         try await harness.addUsers("ann")
@@ -108,7 +108,7 @@ struct HookTests {
 
     @Test("an accepted webhook survives a restart before delivery: the next server delivers it")
     func survivesRestart() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addAdmins("root")
         try await harness.addUsers("ann")

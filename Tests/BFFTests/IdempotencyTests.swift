@@ -9,7 +9,7 @@ import Testing
 struct IdempotencyTests {
     @Test("a create resent with its key makes one item and answers the same, marked as replayed")
     func resentCreateCountsOnce() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addUsers("ann")
         try await harness.withServer { client in
@@ -29,7 +29,7 @@ struct IdempotencyTests {
 
     @Test("every write route honours the key: todo and calendar patch and delete, event, channel and message creation")
     func everyWriteRoute() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addUsers("ann")
         try await harness.withServer { client in
@@ -81,7 +81,7 @@ struct IdempotencyTests {
 
     @Test("the same key on a different request is 422 and changes nothing")
     func keyReusedForAnotherRequest() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addUsers("ann")
         try await harness.withServer { client in
@@ -101,7 +101,7 @@ struct IdempotencyTests {
 
     @Test("a refused write frees its key: corrected and resent, it runs")
     func failureFreesTheKey() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addUsers("ann")
         try await harness.withServer { client in
@@ -118,7 +118,7 @@ struct IdempotencyTests {
 
     @Test("keys are per user: two users' same key are two requests")
     func keysArePerUser() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addUsers("ann", "bob")
         try await harness.withServer { client in
@@ -134,7 +134,7 @@ struct IdempotencyTests {
 
     @Test("a key that is empty, too long or not visible ASCII is 400", arguments: ["", String(repeating: "k", count: 256), "a b", "ké", "a\u{1B}b"])
     func badKeys(_ key: String) async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addUsers("ann")
         try await harness.withServer { client in
@@ -148,7 +148,7 @@ struct IdempotencyTests {
 
     @Test("a key whose request still runs is in progress; one abandoned for a minute is claimed again; kept a day")
     func claimsOverTime() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addUsers("ann")
         try await harness.withStore { store in

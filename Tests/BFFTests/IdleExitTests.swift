@@ -8,7 +8,7 @@ import Testing
 /// last one closes.
 struct IdleExitTests {
     @Test func waitsForOpenStreamsThenReturns() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addUsers("ann")
         var configuration = harness.configuration()

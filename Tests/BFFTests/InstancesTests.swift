@@ -13,7 +13,7 @@ struct InstancesTests {
     static func withTwoInstances(
         _ body: @Sendable (_ a: any TestClientProtocol, _ b: any TestClientProtocol, _ ann: String) async throws -> Void
     ) async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addUsers("ann")
         try await harness.withServer { a in

@@ -8,7 +8,7 @@ import Testing
 struct LiveEventsTests {
     @Test("a change reaches the owner's stream as source.entity.action with the item as data, and only theirs")
     func delivery() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addUsers("ann", "bob")
         try await harness.withServer { client in
@@ -39,7 +39,7 @@ struct LiveEventsTests {
 
     @Test("a failed write publishes nothing")
     func failedWritePublishesNothing() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addUsers("ann")
         try await harness.withServer { client in
@@ -55,7 +55,7 @@ struct LiveEventsTests {
 
     @Test("a fresh stream starts with bff.stream.opened at the newest event; resuming from it gets exactly what came after")
     func openedMarksThePosition() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addUsers("ann")
         try await harness.withServer { client in
@@ -82,7 +82,7 @@ struct LiveEventsTests {
 
     @Test("Last-Event-ID resumes after a reconnect: the missed events, in order, then live ones, no duplicates")
     func resume() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addUsers("ann", "bob")
         try await harness.withServer { client in
@@ -115,7 +115,7 @@ struct LiveEventsTests {
 
     @Test("resume works across a server restart; an id the server does not know gets bff.stream.reset")
     func resumeAcrossRestartAndReset() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addUsers("ann")
         let lastSeen: Int64 = try await harness.withServer { client in
@@ -150,7 +150,7 @@ struct LiveEventsTests {
 
     @Test("the stream needs a token")
     func needsToken() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.withServer { client in
             let response = try await client.send(.get, APIPath.events)
@@ -160,7 +160,7 @@ struct LiveEventsTests {
 
     @Test("idle streams get keep-alive comments, and shutting the server down ends open streams")
     func heartbeatAndShutdown() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addUsers("ann")
         var configuration = harness.configuration()

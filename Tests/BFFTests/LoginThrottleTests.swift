@@ -15,7 +15,7 @@ struct LoginThrottleTests {
         .enabled(if: AddressedClient.canBind("127.0.0.4"), "needs 127.0.0.2–4 on the loopback interface (Linux has all of 127/8)")
     )
     func perAccount() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addUsers("ann")
         // The per-address limit is far off: only the per-account one can answer 429 here.

@@ -9,7 +9,7 @@ import Testing
 struct OperationsTests {
     @Test("/health and /ready answer without a token; /ready is 503 once the database is gone")
     func healthAndReady() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.withServer { client in
             #expect(try await client.send(.get, APIPath.health).status == .ok)
@@ -19,7 +19,7 @@ struct OperationsTests {
             // The database is deleted under the running server (SQLite's open connections would go
             // on writing into the void; PostgreSQL's are closed).
             if TestDatabase.isPostgres {
-                TestDatabase.remove(harness.database)
+                try await TestDatabase.drop(harness.database)
             } else {
                 let database = harness.configuration().databaseURL.path
                 for suffix in ["", "-wal", "-shm"] { try FileManager.default.removeItem(atPath: database + suffix) }
@@ -32,7 +32,7 @@ struct OperationsTests {
 
     @Test("/metrics counts requests per route pattern, method and status, with latency histograms")
     func metrics() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addUsers("ann")
         try await harness.withServer { client in
@@ -56,7 +56,7 @@ struct OperationsTests {
 
     @Test("every response, errors included, carries the request id its log lines carry")
     func requestIDs() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         let logs = LogCapture()
         try await harness.withServer(logs: logs) { client in
@@ -73,7 +73,7 @@ struct OperationsTests {
 
     @Test("the registry lists the hosted micro-apps; --apps leaves the others out, routes and all")
     func registryAndApps() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addUsers("ann")
         try await harness.withServer { client in
@@ -106,7 +106,7 @@ struct OperationsTests {
 
     @Test("the OpenAPI document is served as YAML")
     func openAPIServed() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.withServer { client in
             let response = try await client.send(.get, APIPath.openAPI)

@@ -67,7 +67,7 @@ struct ProxyTests {
     /// `body` with a server whose registry has `deploys` at an entry behaving as told, granted to alice.
     static func withProxy(_ behaviour: Behaviour,
                           _ body: @Sendable (_ client: any TestClientProtocol, _ token: String) async throws -> Void) async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await entry(behaviour).test(.live) { entry in
             let url = URL(string: "http://127.0.0.1:\(try #require(entry.port))/")!

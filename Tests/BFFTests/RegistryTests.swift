@@ -20,7 +20,7 @@ struct RegistryTests {
 
     @Test("an admin publishes: the first version makes the app and its secrets, newer ones follow, newest first")
     func publishAndVersions() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addAdmins("root")
         try await harness.addUsers("ann")
@@ -54,7 +54,7 @@ struct RegistryTests {
 
     @Test("an older or equal version is refused (409 naming manifest.version), also after a withdrawal")
     func noDowngrade() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addAdmins("root")
         try await harness.withServer { client in
@@ -76,7 +76,7 @@ struct RegistryTests {
 
     @Test("only admins write: a user's publish and withdrawal are 403, and change nothing")
     func adminOnly() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addAdmins("root")
         try await harness.addUsers("ann")
@@ -94,7 +94,7 @@ struct RegistryTests {
 
     @Test("withdrawal: no longer listed or found; built-in apps cannot be published over or withdrawn")
     func withdrawal() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addAdmins("root")
         try await harness.withServer { client in
@@ -114,7 +114,7 @@ struct RegistryTests {
 
     @Test("search by text in id, name or description (any case), by kind, in pages; built-in apps are entries too")
     func search() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addAdmins("root")
         try await harness.withServer { client in
@@ -151,7 +151,7 @@ struct RegistryTests {
         (#"{"manifest": {"id": "deploys", "name": "D", "version": "1.0.0", "description": "", "protocol": 1, "events": {"publishes": [], "subscribes": []}, "backend": [], "state": false}, "entry": "http://h/"}"#, "manifest.minSize"),
     ])
     func validation(body: String, field: String) async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addAdmins("root")
         try await harness.withServer { client in

@@ -12,7 +12,7 @@ import Glibc
 struct ServerLimitsTests {
     @Test("live streams are capped per user and in all: 429 with Retry-After past a cap, others unaffected")
     func streamCaps() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addUsers("ann", "bob", "cat")
         var configuration = harness.configuration()
@@ -49,7 +49,7 @@ struct ServerLimitsTests {
 
     @Test("a live stream ends when its token expires")
     func streamEndsWithToken() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addUsers("ann")
         var configuration = harness.configuration()
@@ -63,7 +63,7 @@ struct ServerLimitsTests {
 
     @Test("a live stream ends when its user is deleted (by another process, at the next keep-alive)")
     func streamEndsWithUser() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addUsers("ann")
         var configuration = harness.configuration()
@@ -79,7 +79,7 @@ struct ServerLimitsTests {
 
     @Test("a connection whose request head never completes is closed after the idle timeout")
     func halfSentHeader() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         var configuration = harness.configuration()
         configuration.limits.idleTimeout = .seconds(1)
@@ -92,7 +92,7 @@ struct ServerLimitsTests {
 
     @Test("past the connections one address may hold, a new one is closed at once; other addresses are served")
     func connectionCap() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         var configuration = harness.configuration()
         configuration.limits.connections = ConnectionLimits(total: 100, perAddress: 4)

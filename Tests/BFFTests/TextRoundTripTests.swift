@@ -9,7 +9,7 @@ import Testing
 struct TextRoundTripTests {
     @Test("NUL is refused in every text field, naming it; control characters in every single-line field")
     func refused() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addUsers("ann")
         try await harness.withServer { client in
@@ -44,7 +44,7 @@ struct TextRoundTripTests {
 
     @Test("what a write returns, a read returns: random text of every kind the rules accept", arguments: [1, 2, 3] as [UInt64])
     func roundTrip(seed: UInt64) async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addUsers("ann")
         try await harness.withServer { client in

@@ -11,7 +11,7 @@ import Testing
 struct TodoPageCacheTests {
     @Test("each change shows in the next list; another user's list and other queries stay their own")
     func changesShowAtOnce() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addUsers("ann", "bob")
         try await harness.withServer { client in
@@ -43,7 +43,7 @@ struct TodoPageCacheTests {
 
     @Test("lists read while changes commit never keep an old page")
     func concurrentReadsAndWrites() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addUsers("ann")
         try await harness.withServer { client in

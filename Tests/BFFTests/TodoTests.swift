@@ -8,7 +8,7 @@ import Testing
 struct TodoTests {
     @Test("create, read, patch, delete an item")
     func crud() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addUsers("ann")
         try await harness.withServer { client in
@@ -39,7 +39,7 @@ struct TodoTests {
 
     @Test("a user never sees or changes another user's items: 404, not 403")
     func usersAreIsolated() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addUsers("ann", "bob")
         try await harness.withServer { client in
@@ -70,7 +70,7 @@ struct TodoTests {
         (#"{"title": "t", "due": 20261122}"#, "due"),
     ])
     func createValidation(body: String, field: String) async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addUsers("ann")
         try await harness.withServer { client in
@@ -84,7 +84,7 @@ struct TodoTests {
 
     @Test("limits at the edge are accepted; patches, query parameters and bodies are checked too")
     func edgesAndOtherValidation() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addUsers("ann")
         try await harness.withServer { client in
@@ -127,7 +127,7 @@ struct TodoTests {
 
     @Test("a body over 64 KiB gets 413 and changes nothing")
     func oversizedBody() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addUsers("ann")
         try await harness.withServer { client in
@@ -145,7 +145,7 @@ struct TodoTests {
 
     @Test("lists page with a cursor and filter by done and by due range")
     func paginationAndFilters() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addUsers("ann")
         try await harness.withServer { client in
@@ -198,7 +198,7 @@ struct TodoTests {
 
     @Test("items and tokens survive a restart of the server on the same database file")
     func restartKeepsData() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addUsers("ann")
         let (token, item) = try await harness.withServer { client in

@@ -49,7 +49,7 @@ struct OpenAPIConformanceTests {
     }
 
     @Test func everyServerRouteIsDocumentedAndEveryDocumentedRouteExists() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         let configuration = harness.configuration()
         let served = try await harness.withStore { store in
@@ -65,7 +65,7 @@ struct OpenAPIConformanceTests {
     }
 
     @Test func everyOperationAnswersWithItsDocumentedShapes() async throws {
-        let harness = try BFFHarness()
+        let harness = try await BFFHarness()
         defer { harness.remove() }
         // The document's own token example logs in as this user, an admin who may publish.
         try await TestEntry.application().test(.live) { entry in

@@ -25,7 +25,10 @@ def pg_program(name):
 class Postgres:
     """A PostgreSQL server of this script's own on a unix socket only (as root: as `postgres`)."""
 
-    def __init__(self):
+    def __init__(self, durable=False):
+        # Durable: every commit flushed to disk, as SQLite's synchronous=FULL (for figures);
+        # else fsync is off, as tests need no power-loss safety.
+        self.durable = durable
         self.as_postgres = os.geteuid() == 0
         home = pwd.getpwnam("postgres").pw_dir if self.as_postgres else tempfile.gettempdir()
         self.dir = os.path.join(home, f"tc-deploy-{uuid.uuid4().hex[:8]}")
@@ -46,7 +49,7 @@ class Postgres:
 
     def start(self):
         self.run("pg_ctl", "-D", self.data, "-l", os.path.join(self.dir, "log"), "-w", "-o",
-                 f"-k {self.dir} -c listen_addresses='' -c fsync=off -c max_connections=200", "start")
+                 f"-k {self.dir} -c listen_addresses='' -c max_connections=200" + ("" if self.durable else " -c fsync=off"), "start")
 
     def stop(self, mode="fast"):
         self.run("pg_ctl", "-D", self.data, "-m", mode, "-w", "stop")

@@ -4,6 +4,20 @@ import NIOPosix
 /// bcrypt, off the server's event loops and Swift's cooperative threads: a hash at cost 12 takes
 /// about a quarter of a second, so it runs on NIO's thread pool, whichever store calls it.
 enum Passwords {
+    /// The hash of an account without a password: no bcrypt hash looks like it, so no password
+    /// matches (the same convention as `!` in /etc/shadow).
+    static let none = "!"
+
+    /// What a new user's row keeps: their name checked, their password hashed (or `none`).
+    /// - Throws: `BFFStoreError.invalidUserName`.
+    static func newUserHash(name: String, password: String?, cost: UInt8) async throws -> String {
+        guard BFFUser.isValidName(name) else {
+            throw BFFStoreError.invalidUserName("1 to 64 letters, digits, '.', '_' or '-'")
+        }
+        guard let password else { return none }
+        return try await hash(password, cost: cost)
+    }
+
     static func hash(_ password: String, cost: UInt8) async throws -> String {
         try await NIOThreadPool.singleton.runIfActive { Bcrypt.hash(password, cost: cost) }
     }

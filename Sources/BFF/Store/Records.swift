@@ -11,10 +11,6 @@ struct UserRecord: Codable, FetchableRecord, MutablePersistableRecord {
     var isAdmin: Bool
     var createdAt: Date
 
-    /// The hash of an account without a password: no bcrypt hash looks like it, so no password
-    /// matches (the same convention as `!` in /etc/shadow).
-    static let noPassword = "!"
-
     enum Columns {
         static let name = Column(CodingKeys.name)
     }

@@ -7,11 +7,7 @@ extension SQLiteStore {
     /// - Throws: `BFFStoreError.userExists` or `.invalidUserName`.
     @discardableResult
     public func addUser(name: String, password: String?, isAdmin: Bool) async throws -> BFFUser {
-        guard BFFUser.isValidName(name) else {
-            throw BFFStoreError.invalidUserName("1 to 64 letters, digits, '.', '_' or '-'")
-        }
-        var hash = UserRecord.noPassword
-        if let password { hash = try await Passwords.hash(password, cost: bcryptCost) }
+        let hash = try await Passwords.newUserHash(name: name, password: password, cost: bcryptCost)
         return try write { db in
             if try UserRecord.filter(UserRecord.Columns.name == name).fetchCount(db) > 0 {
                 throw BFFStoreError.userExists(name: name)
@@ -25,7 +21,7 @@ extension SQLiteStore {
     /// The user whose name and password match, or nil; takes as long for an unknown name as for a wrong password.
     public func authenticate(name: String, password: String) async throws -> BFFUser? {
         let record = try read { db in try UserRecord.filter(UserRecord.Columns.name == name).fetchOne(db) }
-        guard let record, let id = record.id, record.passwordHash != UserRecord.noPassword else {
+        guard let record, let id = record.id, record.passwordHash != Passwords.none else {
             try await Passwords.spendAsMuchAsACheck(password, cost: bcryptCost)
             return nil
         }

@@ -4,11 +4,7 @@ import PostgresNIO
 extension PostgresStore {
     @discardableResult
     public func addUser(name: String, password: String?, isAdmin: Bool) async throws -> BFFUser {
-        guard BFFUser.isValidName(name) else {
-            throw BFFStoreError.invalidUserName("1 to 64 letters, digits, '.', '_' or '-'")
-        }
-        var hash = UserRecord.noPassword
-        if let password { hash = try await Passwords.hash(password, cost: bcryptCost) }
+        let hash = try await Passwords.newUserHash(name: name, password: password, cost: bcryptCost)
         let inserted = try await rows("""
             INSERT INTO users (name, password_hash, is_admin) VALUES (\(name), \(hash), \(isAdmin))
             ON CONFLICT (name) DO NOTHING RETURNING id
@@ -19,7 +15,7 @@ extension PostgresStore {
 
     public func authenticate(name: String, password: String) async throws -> BFFUser? {
         let found = try await rows("SELECT id, password_hash, is_admin FROM users WHERE name = \(name)", as: (Int64, String, Bool).self)
-        guard let (id, hash, isAdmin) = found.first, hash != UserRecord.noPassword else {
+        guard let (id, hash, isAdmin) = found.first, hash != Passwords.none else {
             try await Passwords.spendAsMuchAsACheck(password, cost: bcryptCost)
             return nil
         }

@@ -22,16 +22,19 @@ struct OpenedStore {
             let secret = try configuration.jwtSecret ?? SigningSecret.loadOrCreate(in: url.deletingLastPathComponent())
             return OpenedStore(store: store, services: [], signingSecret: secret)
         case .postgres(let location):
-            let secret = try await BFFStores.withPostgres(location, bcryptCost: configuration.bcryptCost, logger: logger) { setup in
+            let (secret, newest) = try await BFFStores.withPostgres(location, bcryptCost: configuration.bcryptCost, logger: logger) {
+                setup in
                 try await setup.waitForSchema(migrating: configuration.migrateDatabase, logger: logger,
                                               onWaiting: configuration.onWaitingForSchema)
-                if let secret = configuration.jwtSecret { return secret }
-                return try await setup.signingSecret(orMake: SigningSecret.make)
+                // Before any stream can open: the feed hands on every event after it.
+                let newest = try await setup.newestLiveEventID()
+                if let secret = configuration.jwtSecret { return (secret, newest) }
+                return (try await setup.signingSecret(orMake: SigningSecret.make), newest)
             }
             let client = try PostgresStore.client(for: location, connections: configuration.databaseConnections, logger: logger)
             let store = PostgresStore(client: client, bcryptCost: configuration.bcryptCost, liveEvents: hub, logger: logger)
-            return OpenedStore(store: store, services: [client, PostgresLiveEventFeed(store: store, logger: logger)],
-                               signingSecret: secret)
+            let feed = PostgresLiveEventFeed(store: store, startingAfter: newest, logger: logger)
+            return OpenedStore(store: store, services: [client, feed], signingSecret: secret)
         }
     }
 }

@@ -6,32 +6,52 @@ import ServiceLifecycle
 /// Hands every committed live event, whichever instance wrote it, to this instance's streams, in
 /// id order and once each, and drops the todo pages of the users whose todos changed.
 ///
-/// It holds one connection that `LISTEN`s. At each notification, and once right after it starts
-/// listening (to catch up on what came before), it reads the rows after the last id it handed on:
-/// a notification only says that something committed, so a missed or coalesced one loses nothing.
-/// When the connection is lost (the database restarts) it connects again with a growing pause,
-/// and drops every todo page kept meanwhile, as it cannot know which changed.
+/// It holds one connection that `LISTEN`s. At each notification, once right after it starts
+/// listening (to catch up on what came before), and every `pollInterval` (a listening connection
+/// that silently died, as through a dropped NAT entry, would otherwise stop this instance's events
+/// for good), it reads the rows after the last id it handed on: a notification only says that
+/// something committed, so a missed or coalesced one loses nothing. When the connection is lost
+/// (the database restarts) it connects again with a growing pause, and drops every todo page kept
+/// meanwhile, as it cannot know which changed.
 struct PostgresLiveEventFeed: Service {
     let store: PostgresStore
+    /// The newest event when the server started, before any stream could open.
+    let startingAfter: Int64
     let logger: Logger
+    static let pollInterval = Duration.seconds(5)
+
+    private enum Wake: Sendable {
+        case notified
+        case tick
+    }
 
     func run() async throws {
-        try await cancelWhenGracefulShutdown {
-            var last: Int64?
+        await cancelWhenGracefulShutdown {
+            var last = startingAfter
             var pause = Duration.milliseconds(100)
             while !Task.isCancelled {
                 do {
                     try await store.client.withConnection { connection in
                         try await connection.listen(on: PostgresStore.liveEventChannel) { notifications in
                             store.todoPages.invalidateAll()
-                            var lastPublished = if let last { last } else { try await store.newestLiveEventID() }
-                            lastPublished = try await publish(after: lastPublished)
-                            last = lastPublished
+                            last = try await publish(after: last)
                             pause = .milliseconds(100)
-                            logger.info("live event feed listening", metadata: ["after": "\(lastPublished)"])
-                            for try await _ in notifications {
-                                lastPublished = try await publish(after: lastPublished)
-                                last = lastPublished
+                            logger.info("live event feed listening", metadata: ["after": "\(last)"])
+                            let (wakes, waker) = AsyncStream.makeStream(of: Wake.self, bufferingPolicy: .bufferingNewest(1))
+                            try await withThrowingTaskGroup(of: Void.self) { group in
+                                group.addTask {
+                                    defer { waker.finish() }
+                                    for try await _ in notifications { waker.yield(.notified) }
+                                }
+                                group.addTask {
+                                    while true {
+                                        try await Task.sleep(for: Self.pollInterval)
+                                        waker.yield(.tick)
+                                    }
+                                }
+                                for await _ in wakes { last = try await publish(after: last) }
+                                group.cancelAll()
+                                try await group.next()
                             }
                         }
                     }

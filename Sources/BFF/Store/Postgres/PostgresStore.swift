@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NIOSSL
 import PostgresNIO
+import Synchronization
 
 /// The server's data in a PostgreSQL database that any number of server instances share.
 ///
@@ -114,16 +115,32 @@ extension PostgresConnection {
     }
 }
 
-/// Runs `body`, or throws `DeadlineExceeded` once `duration` has passed, cancelling it.
+/// Runs `body`, or throws `DeadlineExceeded` once `duration` has passed, cancelling it. It does
+/// not wait for `body` to end: a query on a dead connection ignores cancellation, and `/ready`
+/// must answer anyway.
 func withDeadline<T: Sendable>(_ duration: Duration, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-    try await withThrowingTaskGroup(of: T.self) { group in
-        group.addTask { try await body() }
-        group.addTask {
-            try await Task.sleep(for: duration)
-            throw DeadlineExceeded(duration: duration)
+    let outcome = Mutex<CheckedContinuation<T, any Error>?>(nil)
+    let finish: @Sendable (Result<T, any Error>) -> Void = { result in
+        outcome.withLock { continuation in
+            continuation?.resume(with: result)
+            continuation = nil
         }
-        defer { group.cancelAll() }
-        return try await group.next()!
+    }
+    var work: Task<Void, Never>?
+    var timer: Task<Void, Never>?
+    defer {
+        work?.cancel()
+        timer?.cancel()
+    }
+    return try await withCheckedThrowingContinuation { continuation in
+        outcome.withLock { $0 = continuation }
+        work = Task {
+            do { finish(.success(try await body())) } catch { finish(.failure(error)) }
+        }
+        timer = Task {
+            guard (try? await Task.sleep(for: duration)) != nil else { return }
+            finish(.failure(DeadlineExceeded(duration: duration)))
+        }
     }
 }
 

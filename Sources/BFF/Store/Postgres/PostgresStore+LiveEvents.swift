@@ -34,15 +34,20 @@ extension PostgresStore {
         try await rows("SELECT COALESCE(MAX(id), 0)::bigint FROM live_events", as: Int64.self)[0]
     }
 
+    /// The bounds and the rows are read in one snapshot, so a prune between them cannot leave a gap
+    /// where a `.reset` is due.
     public func liveEvents(after lastID: Int64, visibleTo user: Int64, limit: Int) async throws -> LiveEventReplay {
-        let (oldest, newest) = try await rows("SELECT MIN(id), COALESCE(MAX(id), 0)::bigint FROM live_events",
-                                              as: (Int64?, Int64).self)[0]
-        guard lastID <= newest, lastID + 1 >= (oldest ?? newest + 1) else { return .reset(newest: newest) }
-        let events = try await rows("""
-            SELECT id, name, data FROM live_events WHERE id > \(lastID) AND (owner_id IS NULL OR owner_id = \(user))
-            ORDER BY id LIMIT \(Int64(limit))
-            """, as: (Int64, String, String).self)
-        return .events(events.map { LiveEvent(id: $0.0, name: $0.1, data: $0.2) })
+        try await transaction { connection in
+            try await connection.run("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
+            let (oldest, newest) = try await connection.rows("SELECT MIN(id), COALESCE(MAX(id), 0)::bigint FROM live_events",
+                                                             as: (Int64?, Int64).self, logger: logger)[0]
+            guard lastID <= newest, lastID + 1 >= (oldest ?? newest + 1) else { return .reset(newest: newest) }
+            let events = try await connection.rows("""
+                SELECT id, name, data FROM live_events WHERE id > \(lastID) AND (owner_id IS NULL OR owner_id = \(user))
+                ORDER BY id LIMIT \(Int64(limit))
+                """, as: (Int64, String, String).self, logger: logger)
+            return .events(events.map { LiveEvent(id: $0.0, name: $0.1, data: $0.2) })
+        }
     }
 
     /// The committed events after `lastID`, oldest first, at most `limit`, with who may see them:

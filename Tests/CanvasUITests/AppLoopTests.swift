@@ -48,6 +48,18 @@ struct AppLoopTests {
         #expect(terminal.screen == after)
     }
 
+    /// Resized smaller and back before a frame is drawn, the terminal keeps only the small corner
+    /// of the last frame: the next one, though of the same size as the last, is sent whole.
+    @Test func aFrameAfterResizesIsSentWholeEvenAtTheSameSize() async throws {
+        let host = try makeHost(halves)
+        let terminal = HeadlessTerminal(size: Size(width: 60, height: 20), script: [
+            [.key(.char("k"))],
+            [.resize(Size(width: 12, height: 5)), .resize(Size(width: 60, height: 20))],
+        ])
+        await AppLoop.run(host, on: terminal)
+        #expect(terminal.screen.lines == host.compose().lines)
+    }
+
     @Test func quittingStopsReadingInput() async throws {
         let recorder = Recorder()
         let host = try makeHost(halves, recorder: recorder)

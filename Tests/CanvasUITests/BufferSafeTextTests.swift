@@ -11,10 +11,11 @@ struct BufferSafeTextTests {
         #expect(buffer.lines == ["e\u{301}x  "])
     }
 
-    @Test func aZeroWidthClusterJoinsThePreviousCell() {
+    /// A zero-width space breaks clusters on both sides, so the accent after it stands alone.
+    @Test func aZeroWidthClusterTakesNoCellAndOnlyItsMarksJoinThePreviousOne() {
         var buffer = Buffer(size: Size(width: 4, height: 1))
-        let end = buffer.write("a\u{200B}b", at: .zero, style: .plain)
-        #expect(buffer.cells.map(\.symbol) == ["a\u{200B}", "b", " ", " "])
+        let end = buffer.write("a\u{200B}\u{301}b", at: .zero, style: .plain)
+        #expect(buffer.cells.map(\.symbol) == ["a\u{301}", "b", " ", " "])
         #expect(end == 2)
     }
 

@@ -19,7 +19,7 @@ struct LoginCommandTests {
         let binary = Products.termcanvas.path
         #expect(try await Command.run([binary, "user", "add", "alice", "--data-dir", home + "/bff"], environment: environment,
                                 input: "correct horse\n").status == 0)
-        let port = Int.random(in: 20_000...40_000)
+        let port = LoopbackPort.random()
         let server = try Command.start([binary, "serve", "--port", "\(port)", "--data-dir", home + "/bff"], environment: environment)
         defer { kill(server, SIGKILL) }
         var healthy = false

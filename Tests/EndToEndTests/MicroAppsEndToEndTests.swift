@@ -131,7 +131,7 @@ final class TeamServer: @unchecked Sendable {
     /// - Parameter admins: those of `users` who may publish to the registry.
     static func start(users: [String], admins: Set<String> = [], options: [String] = []) async throws -> TeamServer {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("tc-team-\(UUID().uuidString.prefix(8))").path
-        let server = TeamServer(home: home, port: Int.random(in: 20_000...40_000), options: options)
+        let server = TeamServer(home: home, port: LoopbackPort.random(), options: options)
         for user in users {
             let added = try await Command.run([Products.termcanvas.path, "user", "add", user, "--data-dir", home + "/bff"]
                                               + (admins.contains(user) ? ["--admin"] : []),

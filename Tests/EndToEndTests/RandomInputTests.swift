@@ -69,13 +69,19 @@ extension HostileInputTests {
                 try await session.send("Escape")
                 try await Task.sleep(for: .milliseconds(100))
             }
-            let screen = try await session.waitForScreen("a whole frame in normal mode") { rows in
-                // Borders top and bottom, the status bar last. (Row widths are not compared: tmux and
-                // the dashboard may measure a ZWJ sequence differently.)
+            // Once every change is on the server: the screen must not change for a reason of its own.
+            let screen = try await session.waitForScreen(timeout: .seconds(30), "a whole frame in normal mode, all sent") { rows in
                 rows.count >= 30 && rows[29].contains("NORMAL") && ["┏", "┌"].contains(rows[0].prefix(1))
-                    && ["┗", "└"].contains(rows[28].prefix(1))
+                    && ["┗", "└"].contains(rows[28].prefix(1)) && !rows.contains { $0.contains("unsent") }
             }
             #expect(!screen.joined().contains("\u{1B}"))
+            // What tmux shows is what the dashboard drew: a full repaint, forced by a resize away and
+            // back, changes nothing. Cells lost to resizes between two frames, or shifted by a
+            // cluster tmux and curses measure differently, would come back changed.
+            try await session.resize(to: Size(width: 100, height: 31))
+            try await session.waitForScreen("the status bar one row lower") { $0.count >= 31 && $0[30].contains("NORMAL") }
+            try await session.resize(to: Size(width: 100, height: 30))
+            try await session.waitForScreen("the same screen after a full repaint:\n\(screen.joined(separator: "\n"))\nbut") { $0 == screen }
             #expect(try session.exitReport() == nil, "the dashboard is still running")
             try await session.send("C-q")
             let report = try await session.waitForExit()

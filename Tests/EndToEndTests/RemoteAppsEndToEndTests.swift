@@ -123,8 +123,8 @@ struct RemoteAppsEndToEndTests {
         var entries: [pid_t] = []
         defer { for pid in entries { kill(pid, SIGKILL); _ = waitpid(pid, nil, 0) } }
         for mode in modes {
-            let port = Int.random(in: 40_001...50_000)
-            entries.append(try Command.start(["python3", Self.fixtures.appendingPathComponent("hostile.py").path, "--mode", mode, "--port", "\(port)"]))
+            let (pid, port) = try await Self.startHostileEntry(mode)
+            entries.append(pid)
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tc-hostile-\(UUID().uuidString.prefix(8))")
             defer { try? FileManager.default.removeItem(at: folder) }
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -178,6 +178,24 @@ struct RemoteAppsEndToEndTests {
     }
 
     // MARK: Helpers
+
+    /// `hostile.py` in `mode`, listening when this returns: the dashboard's first session must not
+    /// find it still starting, or gone for want of its port (another one is then tried).
+    static func startHostileEntry(_ mode: String) async throws -> (pid: pid_t, port: Int) {
+        for _ in 0..<5 {
+            let port = LoopbackPort.random()
+            let pid = try Command.start(["python3", fixtures.appendingPathComponent("hostile.py").path, "--mode", mode, "--port", "\(port)"])
+            for _ in 0..<100 {
+                guard waitpid(pid, nil, WNOHANG) == 0 else { break }  // it exited: the port was taken
+                // curl's 7: nothing listens yet. The hang entry never answers: its timeout (28) also means it listens.
+                let probe = try await Command.run(["curl", "-s", "-o", "/dev/null", "--max-time", "0.5", "http://127.0.0.1:\(port)/health"])
+                if probe.status != 7 { return (pid, port) }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            if kill(pid, SIGKILL) == 0 { _ = waitpid(pid, nil, 0) }
+        }
+        throw TeamServerError.didNotStart(0)
+    }
 
     /// Adds the pane of the catalog entry whose line holds `entry` (arrange mode, `a`, its
     /// number, Enter) and goes back to normal mode (Enter: an Escape followed by a key would
@@ -246,7 +264,7 @@ struct RemoteAppsEndToEndTests {
 
 /// `apps/deploys/entry.py` run as its README says, on a loopback port of its own.
 final class DeploysEntry: @unchecked Sendable {
-    let port = Int.random(in: 40_001...50_000)
+    let port = LoopbackPort.random()
     private var pid: pid_t?
     var url: String { "http://127.0.0.1:\(port)/" }
 

@@ -21,7 +21,7 @@ struct ServeCommandTests {
         #expect(empty.status != 0)
         #expect(empty.output.contains("the password must not be empty"))
 
-        let port = Int.random(in: 20_000...40_000)
+        let port = LoopbackPort.random()
         let server = try Command.start([binary, "serve", "--port", "\(port)", "--data-dir", data], environment: environment)
         defer { kill(server, SIGKILL) }
         var health: Command.Result?

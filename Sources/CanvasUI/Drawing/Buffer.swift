@@ -38,11 +38,15 @@ public struct Buffer: Hashable, Sendable {
         for original in text {
             guard x < limit.maxX else { break }
             let character = SafeText.placeholder(for: original) ?? original
+            if let letters = DrawnCluster.letters(of: character) {
+                x = writeASCII(letters.utf8, at: Point(x: x, y: point.y), style: style, limit: limit)
+                continue
+            }
             let width = DisplayWidth.of(character)
             if width == 0 {
-                // A lone zero-width cluster joins the cell before it, if that cell is ours.
+                // A lone zero-width cluster's marks join the cell before it, if that cell is ours.
                 if x - 1 >= max(limit.minX, point.x), !cells[row + x - 1].isContinuation {
-                    cells[row + x - 1].symbol.append(character)
+                    appendMarks(of: character, toCellAt: row + x - 1)
                 }
                 continue
             }
@@ -55,7 +59,7 @@ public struct Buffer: Hashable, Sendable {
                 }
                 clearWideOverlap(at: x, row: row)
                 if width == 2 { clearWideOverlap(at: x + 1, row: row) }
-                cells[row + x] = Cell(String(character), style: style)
+                cells[row + x] = Cell(DrawnCluster.symbol(of: character), style: style)
                 if width == 2 { cells[row + x + 1] = Cell("", style: style) }
             } else if width == 2, x + 1 == limit.minX {
                 clearWideOverlap(at: x + 1, row: row)
@@ -64,6 +68,12 @@ public struct Buffer: Hashable, Sendable {
             x += width
         }
         return x
+    }
+
+    private mutating func appendMarks(of character: Character, toCellAt index: Int) {
+        let room = DrawnCluster.maxScalars - cells[index].symbol.unicodeScalars.count
+        guard room > 0 else { return }
+        cells[index].symbol.unicodeScalars.append(contentsOf: DrawnCluster.marks(of: character).prefix(room))
     }
 
     /// The common case, without grapheme breaking: printable ASCII, one column per byte.

@@ -1,8 +1,9 @@
-/// How many terminal columns text occupies, measured per grapheme cluster.
+/// How many terminal columns text occupies, measured per grapheme cluster in the form it is
+/// drawn in (`DrawnCluster`).
 ///
 /// The rules follow what terminals and glibc's `wcwidth` do, without depending on the locale:
 /// combining marks and format characters take 0 columns, East Asian wide and fullwidth
-/// characters and emoji presentation take 2, everything else 1.
+/// characters and emoji presentation take 2, a flag's letters 1 each, everything else 1.
 public enum DisplayWidth {
     /// Columns taken by one grapheme cluster.
     public static func of(_ character: Character) -> Int {
@@ -13,15 +14,15 @@ public enum DisplayWidth {
         if scalars.count == 1, (0xA0..<0x300).contains(base.value) || (0x2500..<0x25A0).contains(base.value) {
             return 1
         }
+        if DrawnCluster.isRegionalIndicator(base) { return scalars.count(where: DrawnCluster.isRegionalIndicator) }
         switch base.properties.generalCategory {
         case .nonspacingMark, .enclosingMark, .format, .control, .lineSeparator, .paragraphSeparator:
             return 0
         default:
-            break
+            if DrawnCluster.isCombining(base) { return 0 }
         }
+        // Only the first scalar is drawn, so VS16 after a text-presentation emoji does not widen it.
         if base.properties.isEmojiPresentation { return 2 }
-        // An emoji with text presentation turns wide when variation selector 16 follows it.
-        if base.properties.isEmoji, scalars.contains("\u{FE0F}") { return 2 }
         return isWide(base.value) ? 2 : 1
     }
 

@@ -19,7 +19,7 @@ public enum AppLoop {
     ///   start-up work that must not delay it.
     public static func run(_ host: CanvasHost, on terminal: some Terminal, afterFirstFrame: () -> Void = {}) async {
         // A terminal starts blank, so blank cells of the first frame need not be sent.
-        var previous = Buffer(size: terminal.size)
+        var previous: Buffer? = Buffer(size: terminal.size)
         func render() {
             let frame = host.compose()
             terminal.present(frame.changes(since: previous), frame: frame)
@@ -52,6 +52,9 @@ public enum AppLoop {
             queued.subtract(1, ordering: .sequentiallyConsistent)
             switch event {
             case .inputs(let inputs):
+                // A resize cuts the terminal's copy of the screen to what fits, and a later one back
+                // to the frame's size does not restore it: the next frame is sent whole.
+                if inputs.contains(where: { if case .resize = $0 { true } else { false } }) { previous = nil }
                 for input in inputs where !host.shouldQuit { host.handle(input) }
             case .message(let message):
                 host.receive(message)

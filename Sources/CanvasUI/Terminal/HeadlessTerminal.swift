@@ -20,7 +20,12 @@ public final class HeadlessTerminal: Terminal {
     public func nextInputs() async -> [InputEvent]? {
         guard !script.isEmpty else { return nil }
         let batch = script.removeFirst()
-        for case .resize(let newSize) in batch { size = newSize }
+        for case .resize(let newSize) in batch {
+            // As curses resizes its copy of the screen: what fits stays, the rest is blank.
+            var resized = Buffer(size: newSize)
+            resized.draw(screen, at: .zero)
+            (size, screen) = (newSize, resized)
+        }
         return batch
     }
 

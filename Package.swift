@@ -135,6 +135,13 @@ let package = Package(
             dependencies: ["CCurl", "MicroAppAPI", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
+        // A language model behind an OpenAI-compatible chat-completions endpoint (ai.yaml), on the
+        // product's HTTP client: streamed answers, retries, errors that say what to fix.
+        .target(
+            name: "ModelClient",
+            dependencies: ["HTTPClient", .product(name: "Yams", package: "Yams"), .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
         // The micro-apps' data on this machine and its sync with the BFF: cache, outbox, live stream.
         .target(
             name: "MicroAppSync",
@@ -251,6 +258,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .testTarget(name: "ModelClientTests", dependencies: ["ModelClient", "BFFTesting"], swiftSettings: swiftSettings),
         .testTarget(
             name: "MicroAppSyncTests",
             dependencies: [

@@ -235,7 +235,7 @@ final class CurlEngine: @unchecked Sendable {
             case .success(let response) where (200..<300).contains(response.status):
                 continuation.yield(.end(nil))
             case .success(let response):
-                continuation.yield(.end(.status(for: response)))
+                continuation.yield(.refused(response))
             case .failure(let error):
                 continuation.yield(.end(error))
             }

@@ -1,11 +1,13 @@
 import CCurl
 
-/// What an event stream's transfer hands its consumer, in order: the head of a 2xx response once,
-/// its body bytes as they arrive, then one end (nil for a clean end of the response; a non-2xx
-/// response yields no head or bytes, only an end with `.status`).
-enum StreamPart: Sendable {
+/// What a streamed transfer hands its consumer, in order: the head of a 2xx response once, its
+/// body bytes as they arrive, then one end (nil for a clean end of the response). A non-2xx
+/// response yields no head or bytes, only `refused` with the whole response (its `Retry-After`
+/// included), and nothing after it.
+public enum StreamPart: Sendable {
     case head(headers: [(name: String, value: String)])
     case bytes([UInt8])
+    case refused(HTTPClient.Response)
     case end(HTTPClientError?)
 }
 
@@ -13,8 +15,8 @@ enum StreamPart: Sendable {
 enum TransferSink {
     /// A whole response (any status) or a failure, to one awaiting call.
     case buffered(CheckedContinuation<Result<HTTPClient.Response, HTTPClientError>, Never>)
-    /// Parts as they arrive, to an event stream. A non-2xx response is collected and ends the
-    /// stream with `.status` instead.
+    /// Parts as they arrive, to a stream. A non-2xx response is collected and ends the stream
+    /// with `.refused` instead.
     case streaming(AsyncStream<StreamPart>.Continuation)
 }
 

@@ -116,6 +116,8 @@ extension HTTPClient {
                     logger.warning("event stream dropped", metadata: ["reason": "\(error)"])
                     return .undecodable(status: 200, body: [], reason: error.description)
                 }
+            case .refused(let response):
+                return .status(for: response)
             case .end(let error):
                 return error ?? .unreachable("the server ended the event stream")
             }

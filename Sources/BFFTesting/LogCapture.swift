@@ -1,15 +1,18 @@
 import Logging
 import Synchronization
 
-/// Collects every log line, message and metadata, so a test can check what the client wrote.
-final class LogCapture: Sendable {
+/// Collects every log line, message and metadata, so a test can check what was written (and that
+/// no secret was).
+public final class LogCapture: Sendable {
     private let storage = Mutex<[String]>([])
 
-    var lines: [String] { storage.withLock { $0 } }
+    public init() {}
+
+    public var lines: [String] { storage.withLock { $0 } }
 
     /// A logger at trace level writing into this capture.
-    func logger() -> Logger {
-        Logger(label: "http-client-tests") { _ in CapturingLogHandler(capture: self) }
+    public func logger(label: String = "tests") -> Logger {
+        Logger(label: label) { _ in CapturingLogHandler(capture: self) }
     }
 
     fileprivate func append(_ line: String) { storage.withLock { $0.append(line) } }

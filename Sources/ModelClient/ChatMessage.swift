@@ -1,0 +1,61 @@
+/// One message of a conversation with the model.
+public struct ChatMessage: Sendable, Equatable, Codable {
+    public enum Role: String, Sendable, Codable {
+        case system, user, assistant
+    }
+
+    public var role: Role
+    public var content: String
+
+    public init(_ role: Role, _ content: String) {
+        self.role = role
+        self.content = content
+    }
+}
+
+/// The wire format of OpenAI-style chat completions, as much of it as TermCanvas reads.
+enum Completions {
+    struct Request: Encodable {
+        let model: String
+        let messages: [ChatMessage]
+        let stream: Bool
+    }
+
+    /// One event of a streamed answer: its piece of text in `delta`.
+    struct Chunk: Decodable {
+        struct Choice: Decodable {
+            struct Delta: Decodable { let content: String? }
+            let delta: Delta?
+            /// A server that ignores `stream` sends the whole message instead.
+            let message: Delta?
+        }
+
+        let choices: [Choice]?
+        let error: Failure?
+
+        var text: String { choices?.first.flatMap { $0.delta?.content ?? $0.message?.content } ?? "" }
+    }
+
+    /// An error body: OpenAI's `{"error": {"message"}}`, or a bare `{"message"}` (Cerebras, others).
+    struct Failure: Decodable {
+        let message: String?
+        let error: Nested?
+
+        struct Nested: Decodable { let message: String? }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            message = try? container.decode(String.self, forKey: .message)
+            // OpenAI nests an object; some servers put a string in `error`.
+            if let nested = try? container.decode(Nested.self, forKey: .error) {
+                error = nested
+            } else {
+                error = (try? container.decode(String.self, forKey: .error)).map { Nested(message: $0) }
+            }
+        }
+
+        private enum CodingKeys: String, CodingKey { case message, error }
+
+        var text: String? { error?.message ?? message }
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import HTTPClient
+import Logging
+
+/// Asks an OpenAI-compatible chat-completions endpoint for an answer, streamed: each piece of text
+/// is handed on as it arrives.
+///
+/// A 429 or 5xx answer, or an endpoint not reached, is tried again (at most `Limits.attempts` in
+/// all) after the server's `Retry-After` or a short backoff, but only while no text has been handed
+/// on. Logs say how each attempt ended and how long it took; never the key, the prompt or the answer.
+public final class ModelClient: Sendable {
+    public struct Limits: Sendable {
+        public var attempts: Int
+        /// A `Retry-After` longer than this is not waited for: the error says how long to wait.
+        public var longestWait: Duration
+        public var connectTimeout: Duration
+        /// The longest one attempt may take, streaming included.
+        public var attemptTimeout: Duration
+        /// The longest silence within an answer.
+        public var idleTimeout: Duration
+        /// The most text one answer may hold.
+        public var maxAnswerBytes: Int
+
+        public init(attempts: Int = 3, longestWait: Duration = .seconds(60), connectTimeout: Duration = .seconds(10),
+                    attemptTimeout: Duration = .seconds(300), idleTimeout: Duration = .seconds(60), maxAnswerBytes: Int = 256 << 10) {
+            self.attempts = attempts
+            self.longestWait = longestWait
+            self.connectTimeout = connectTimeout
+            self.attemptTimeout = attemptTimeout
+            self.idleTimeout = idleTimeout
+            self.maxAnswerBytes = maxAnswerBytes
+        }
+    }
+
+    public let settings: ModelSettings
+    let limits: Limits
+    private let http: HTTPClient
+    private let logger: Logger
+
+    /// - Parameter key: The API key (from `ModelSettings.key(in:)`), sent as a bearer token.
+    public init(settings: ModelSettings, key: String?, limits: Limits = Limits(), logger: Logger = Logger(label: "termcanvas.model")) {
+        self.settings = settings
+        self.limits = limits
+        self.logger = logger
+        let configuration = HTTPClient.Configuration(connectTimeout: limits.connectTimeout, totalTimeout: limits.attemptTimeout,
+                                                     retry: .none, maxConnectionsPerHost: 2, maxResponseBytes: limits.maxAnswerBytes * 4)
+        http = HTTPClient(endpoint: HTTPClient.Endpoint(baseURL: settings.baseURL), token: key, configuration: configuration, logger: logger)
+    }
+
+    /// The model's answer to `messages`; `onText` gets each piece as it arrives.
+    public func complete(_ messages: [ChatMessage], onText: @Sendable (String) -> Void = { _ in }) async throws(ModelError) -> String {
+        let body: [UInt8]
+        do {
+            body = Array(try JSONEncoder().encode(Completions.Request(model: settings.model, messages: messages, stream: true)))
+        } catch {
+            throw .malformed("the request could not be encoded")
+        }
+        let request = HTTPClient.Request(.post, "/chat/completions", headers: [(name: "Accept", value: "text/event-stream")], body: body)
+        var attempt = 1
+        while true {
+            let started = ContinuousClock.now
+            var answer = Answer(limit: limits.maxAnswerBytes)
+            let outcome = await receive(request, into: &answer, onText: onText)
+            let elapsed = started.duration(to: .now).components
+            let milliseconds = elapsed.seconds * 1000 + elapsed.attoseconds / 1_000_000_000_000_000
+            logger.info("model answer", metadata: ["attempt": "\(attempt)", "outcome": "\(outcome.summary)", "ms": "\(milliseconds)",
+                                                   "bytes": "\(answer.bytes)"])
+            switch outcome {
+            case .answered:
+                return answer.text
+            case .failed(let error):
+                throw error
+            case .retryable(let error, let wait):
+                guard attempt < limits.attempts, answer.bytes == 0 else { throw error }
+                let delay = wait ?? .milliseconds(500 << min(attempt - 1, 4))
+                guard delay <= limits.longestWait else { throw error }
+                do {
+                    try await Task.sleep(for: delay)
+                } catch {
+                    throw .cancelled
+                }
+                attempt += 1
+            }
+        }
+    }
+
+    /// The text received so far, bounded.
+    struct Answer {
+        let limit: Int
+        var text = ""
+        var bytes: Int { text.utf8.count }
+
+        mutating func append(_ piece: String) throws(ModelError) {
+            guard bytes + piece.utf8.count <= limit else { throw .malformed("the answer is longer than \(limit) bytes") }
+            text += piece
+        }
+    }
+
+    enum Outcome {
+        case answered
+        case failed(ModelError)
+        case retryable(ModelError, wait: Duration?)
+
+        var summary: String {
+            switch self {
+            case .answered: "answered"
+            case .failed(let error), .retryable(let error, _): "\(error)"
+            }
+        }
+    }
+
+    /// One attempt.
+    private func receive(_ request: HTTPClient.Request, into answer: inout Answer, onText: (String) -> Void) async -> Outcome {
+        var reader: StreamReader?
+        for await part in http.stream(request, idleTimeout: limits.idleTimeout) {
+            do throws(ModelError) {
+                switch part {
+                case .head(let headers):
+                    let type = headers.first { $0.name.lowercased() == "content-type" }?.value.lowercased() ?? ""
+                    reader = StreamReader(isEventStream: type.hasPrefix("text/event-stream"), maxBytes: limits.maxAnswerBytes * 4)
+                case .bytes(let bytes):
+                    for piece in try reader?.feed(bytes) ?? [] {
+                        try answer.append(piece)
+                        onText(piece)
+                    }
+                case .refused(let response):
+                    return refusal(response)
+                case .end(nil):
+                    for piece in try reader?.finish() ?? [] {
+                        try answer.append(piece)
+                        onText(piece)
+                    }
+                    guard reader?.sawAnswer == true else { return .failed(.malformed("the answer ended before any completion")) }
+                    return .answered
+                case .end(let error?):
+                    return failure(error)
+                }
+            } catch {
+                return .failed(error)
+            }
+        }
+        return .failed(.cancelled)
+    }
+
+    private func refusal(_ response: HTTPClient.Response) -> Outcome {
+        let message = (try? JSONDecoder().decode(Completions.Failure.self, from: Data(response.body)))?.text
+            ?? String(decoding: response.body.prefix(200), as: UTF8.self)
+        switch response.status {
+        case 401, 403:
+            return .failed(.keyRefused(variable: settings.keyVariable, status: response.status))
+        case 404:
+            return .failed(.unknownModel(settings.model, message: message))
+        case 400 where message.lowercased().contains("model"):
+            return .failed(.unknownModel(settings.model, message: message))
+        case 429, 500, 502, 503, 504:
+            let seconds = response.header("Retry-After").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            return .retryable(.busy(status: response.status, retryAfterSeconds: seconds), wait: seconds.map { .seconds(max(0, $0)) })
+        default:
+            return .failed(.refused(status: response.status, message: message))
+        }
+    }
+
+    private func failure(_ error: HTTPClientError) -> Outcome {
+        switch error {
+        case .unreachable(let reason): .retryable(.unreachable(baseURL: settings.baseURL, reason: reason), wait: nil)
+        case .timeout: .failed(.timeout)
+        case .cancelled: .failed(.cancelled)
+        case .invalidRequest(let reason): .failed(.settings("cannot send to \(settings.baseURL): \(reason)"))
+        case .status(let code, _, _): .failed(.refused(status: code, message: ""))
+        case .undecodable(_, _, let reason): .failed(.malformed(reason))
+        }
+    }
+}

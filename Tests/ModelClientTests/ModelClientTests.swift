@@ -1,0 +1,175 @@
+import BFFTesting
+import Foundation
+import ModelClient
+import Synchronization
+import Testing
+
+/// The model client against a scripted OpenAI-compatible server on loopback (`RawServer`): each
+/// connection gets the answer its index picks.
+@Suite("ModelClient: streamed answers, retries and errors from an OpenAI-compatible endpoint")
+struct ModelClientTests {
+    static let key = "sk-test-5eCr3T"
+    static let prompt = "a stopwatch that counts laps"
+
+    static func client(_ server: RawServer, limits: ModelClient.Limits = ModelClient.Limits(), capture: LogCapture = LogCapture()) -> ModelClient {
+        ModelClient(settings: ModelSettings(baseURL: "http://127.0.0.1:\(server.port)/v1", model: "llama-test", keyVariable: "TC_TEST_KEY"),
+                    key: key, limits: limits, logger: capture.logger())
+    }
+
+    static func events(_ pieces: [String]) -> String {
+        pieces.map { piece in
+            let chunk = #"{"choices":[{"index":0,"delta":{"content":\#(json(piece))},"finish_reason":null}]}"#
+            return "data: \(chunk)\n\n"
+        }.joined() + "data: [DONE]\n\n"
+    }
+
+    static func json(_ text: String) -> String {
+        String(decoding: try! JSONEncoder().encode(text), as: UTF8.self)
+    }
+
+    /// Writes an event stream in pieces, as a model does.
+    static func stream(_ connection: RawConnection, _ pieces: [String]) {
+        connection.write("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n")
+        for piece in pieces {
+            connection.write(events([piece]).replacingOccurrences(of: "data: [DONE]\n\n", with: ""))
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        connection.write("data: [DONE]\n\n")
+        connection.close()
+    }
+
+    @Test func aStreamedAnswerArrivesPieceByPieceWithTheKeyAndNothingSecretIsLogged() async throws {
+        let server = try RawServer { connection, _ in
+            connection.readRequest()
+            Self.stream(connection, ["id: ", "demo\n", "name: Demo"])
+        }
+        defer { server.stop() }
+        let capture = LogCapture()
+        let pieces = Mutex<[String]>([])
+        let answer = try await Self.client(server, capture: capture).complete([ChatMessage(.user, Self.prompt)]) { piece in
+            pieces.withLock { $0.append(piece) }
+        }
+        #expect(answer == "id: demo\nname: Demo")
+        #expect(pieces.withLock { $0 } == ["id: ", "demo\n", "name: Demo"])
+        let head = try #require(server.requests.first)
+        #expect(head.hasPrefix("POST /v1/chat/completions HTTP/1.1"))
+        #expect(head.contains("Authorization: Bearer \(Self.key)"))
+        let logged = capture.lines.joined(separator: "\n")
+        #expect(logged.contains("model answer"))
+        for secret in [Self.key, Self.prompt, "Demo"] { #expect(!logged.contains(secret), "\(secret) logged: \(logged)") }
+    }
+
+    @Test func aServerThatIgnoresStreamingAnswersInOnePiece() async throws {
+        let server = try RawServer { connection, _ in
+            connection.readRequest()
+            connection.respond(status: "200 OK", headers: ["Content-Type: application/json"],
+                               body: #"{"choices":[{"index":0,"message":{"role":"assistant","content":"whole"}}]}"#)
+        }
+        defer { server.stop() }
+        #expect(try await Self.client(server).complete([ChatMessage(.user, "hi")]) == "whole")
+    }
+
+    @Test func a429IsTriedAgainAfterItsRetryAfter() async throws {
+        let server = try RawServer { connection, index in
+            connection.readRequest()
+            if index == 0 {
+                connection.respond(status: "429 Too Many Requests", headers: ["Retry-After: 1", "Content-Type: application/json"],
+                                   body: #"{"message":"slow down"}"#)
+            } else {
+                Self.stream(connection, ["ok"])
+            }
+        }
+        defer { server.stop() }
+        let started = ContinuousClock.now
+        #expect(try await Self.client(server).complete([ChatMessage(.user, "hi")]) == "ok")
+        #expect(ContinuousClock.now - started >= .milliseconds(950))
+        #expect(server.connections == 2)
+    }
+
+    @Test func aRetryAfterTooLongIsNotWaitedForAndTheErrorSaysHowLong() async throws {
+        let server = try RawServer { connection, _ in
+            connection.readRequest()
+            connection.respond(status: "429 Too Many Requests", headers: ["Retry-After: 3600"])
+        }
+        defer { server.stop() }
+        let started = ContinuousClock.now
+        let error = await #expect(throws: ModelError.self) { try await Self.client(server).complete([ChatMessage(.user, "hi")]) }
+        #expect(error == .busy(status: 429, retryAfterSeconds: 3600))
+        #expect(error?.description.contains("3600 s") == true)
+        #expect(ContinuousClock.now - started < .seconds(2))
+        #expect(server.connections == 1)
+    }
+
+    @Test func serverErrorsAreTriedThreeTimesInAll() async throws {
+        let server = try RawServer { connection, _ in
+            connection.readRequest()
+            connection.respond(status: "503 Service Unavailable", headers: ["Retry-After: 0"])
+        }
+        defer { server.stop() }
+        await #expect(throws: ModelError.busy(status: 503, retryAfterSeconds: 0)) {
+            try await Self.client(server).complete([ChatMessage(.user, "hi")])
+        }
+        #expect(server.connections == 3)
+    }
+
+    @Test func anEndpointThatNeverAnswersTimesOut() async throws {
+        let server = try RawServer { connection, _ in
+            connection.readRequest()
+            connection.waitForClose()
+        }
+        defer { server.stop() }
+        let limits = ModelClient.Limits(attemptTimeout: .seconds(5), idleTimeout: .milliseconds(500))
+        let started = ContinuousClock.now
+        await #expect(throws: ModelError.timeout) { try await Self.client(server, limits: limits).complete([ChatMessage(.user, "hi")]) }
+        #expect(ContinuousClock.now - started < .seconds(4))
+    }
+
+    @Test func aStreamThatStopsHalfwayTimesOutWithoutATryAgain() async throws {
+        let server = try RawServer { connection, _ in
+            connection.readRequest()
+            connection.write("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n" + Self.events(["half"]).replacingOccurrences(of: "data: [DONE]\n\n", with: ""))
+            connection.waitForClose()
+        }
+        defer { server.stop() }
+        let limits = ModelClient.Limits(idleTimeout: .milliseconds(500))
+        await #expect(throws: ModelError.timeout) { try await Self.client(server, limits: limits).complete([ChatMessage(.user, "hi")]) }
+        #expect(server.connections == 1)
+    }
+
+    @Test(arguments: [
+        ("401 Unauthorized", #"{"error":{"message":"invalid api key"}}"#, ModelError.keyRefused(variable: "TC_TEST_KEY", status: 401)),
+        ("404 Not Found", #"{"error":{"message":"The model llama-test does not exist"}}"#,
+         ModelError.unknownModel("llama-test", message: "The model llama-test does not exist")),
+        ("400 Bad Request", #"{"message":"messages must not be empty"}"#, ModelError.refused(status: 400, message: "messages must not be empty")),
+    ])
+    func refusalsSayWhatToFix(status: String, body: String, expected: ModelError) async throws {
+        let server = try RawServer { connection, _ in
+            connection.readRequest()
+            connection.respond(status: status, headers: ["Content-Type: application/json"], body: body)
+        }
+        defer { server.stop() }
+        await #expect(throws: expected) { try await Self.client(server).complete([ChatMessage(.user, "hi")]) }
+        #expect(server.connections == 1)
+        #expect(!expected.description.contains(Self.key))
+    }
+
+    @Test func garbageInTheStreamIsMalformed() async throws {
+        let server = try RawServer { connection, _ in
+            connection.readRequest()
+            connection.write("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\ndata: {not json\n\n")
+            connection.close()
+        }
+        defer { server.stop() }
+        let error = await #expect(throws: ModelError.self) { try await Self.client(server).complete([ChatMessage(.user, "hi")]) }
+        guard case .malformed? = error else { Issue.record("\(String(describing: error))"); return }
+    }
+
+    @Test func anEndpointThatIsDownIsNamed() async throws {
+        let closed = try ClosedPort()
+        let client = ModelClient(settings: ModelSettings(baseURL: "http://127.0.0.1:\(closed.port)/v1", model: "m", keyVariable: nil),
+                                 key: nil, limits: ModelClient.Limits(attempts: 2))
+        let error = await #expect(throws: ModelError.self) { try await client.complete([ChatMessage(.user, "hi")]) }
+        guard case .unreachable(let baseURL, _)? = error else { Issue.record("\(String(describing: error))"); return }
+        #expect(baseURL == "http://127.0.0.1:\(closed.port)/v1")
+    }
+}

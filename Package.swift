@@ -142,6 +142,16 @@ let package = Package(
             dependencies: ["HTTPClient", .product(name: "Yams", package: "Yams"), .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
+        // Micro-apps from a sentence: the model writes one, the host checks and runs it before
+        // anyone trusts it (`termcanvas apps new`).
+        .target(
+            name: "MicroAppGenerator",
+            dependencies: [
+                "ModelClient", "CanvasCore", "CanvasFiles", "MicroAppHost", "MicroAppModel", "MicroAppProtocol", "PrivateFiles", "Widgets",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // The micro-apps' data on this machine and its sync with the BFF: cache, outbox, live stream.
         .target(
             name: "MicroAppSync",
@@ -168,7 +178,7 @@ let package = Package(
             dependencies: [
                 "CanvasCore", "CanvasUI", "NcursesTerminal", "Widgets", "LayoutStore", "CanvasFiles", "BFFAccess", "CommandSupport",
                 "HTTPClient", "MicroAppAPI", "MicroAppModel", "MicroAppSync", "PrivateFiles", "SQLiteFiles",
-                "MicroAppProtocol", "MicroAppHost",
+                "MicroAppProtocol", "MicroAppHost", "MicroAppGenerator", "ModelClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -260,6 +270,12 @@ let package = Package(
         ),
         .testTarget(name: "ModelClientTests", dependencies: ["ModelClient", "BFFTesting"], swiftSettings: swiftSettings),
         .testTarget(
+            name: "MicroAppGeneratorTests",
+            dependencies: ["MicroAppGenerator", "ModelClient", "CanvasFiles", "BFFTesting"],
+            exclude: ["Fixtures"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "MicroAppSyncTests",
             dependencies: [
                 "MicroAppSync", "MicroAppModel", "MicroAppAPI", "HTTPClient", "BFFTesting", "CanvasCore",
@@ -280,7 +296,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["termcanvas", "termcanvas-bff", "CanvasTesting", "CanvasCore", "CanvasFiles", "LayoutStore"],
+            dependencies: ["termcanvas", "termcanvas-bff", "CanvasTesting", "CanvasCore", "CanvasFiles", "LayoutStore", "BFFTesting"],
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),

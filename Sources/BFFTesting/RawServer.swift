@@ -16,11 +16,14 @@ public final class RawServer: Sendable {
     private let listener: Int32
     private let stopped = Atomic<Bool>(false)
     private let heads = Mutex<[String]>([])
+    private let bodies = Mutex<[String]>([])
     private let closes = Atomic<Int>(0)
     private let accepted = Atomic<Int>(0)
 
     /// The request heads read so far, in order.
     public var requests: [String] { heads.withLock { $0 } }
+    /// Their bodies (`Content-Length` ones), in the same order.
+    public var requestBodies: [String] { bodies.withLock { $0 } }
     /// Connections whose client closed them (seen by `waitForClose`).
     public var closedByClient: Int { closes.load(ordering: .relaxed) }
     /// Connections accepted so far.
@@ -81,7 +84,10 @@ public final class RawServer: Sendable {
         close(listener)
     }
 
-    fileprivate func record(head: String) { heads.withLock { $0.append(head) } }
+    fileprivate func record(head: String, body: String) {
+        heads.withLock { $0.append(head) }
+        bodies.withLock { $0.append(body) }
+    }
     fileprivate func recordClose() { closes.add(1, ordering: .relaxed) }
 }
 
@@ -112,13 +118,13 @@ public final class RawConnection: @unchecked Sendable {
                 let length = head.split(separator: "\r\n")
                     .first { $0.lowercased().hasPrefix("content-length:") }
                     .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
-                var body = data.count - end.upperBound
-                while body < length {
+                var body = Array(data[end.upperBound...])
+                while body.count < length {
                     let count = read(fd, &buffer, buffer.count)
                     if count <= 0 { break }
-                    body += count
+                    body += buffer[..<count]
                 }
-                server.record(head: head)
+                server.record(head: head, body: String(decoding: body, as: UTF8.self))
                 return head
             }
             let count = read(fd, &buffer, buffer.count)

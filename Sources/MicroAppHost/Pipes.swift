@@ -8,6 +8,49 @@ struct SharedSource: @unchecked Sendable {
     let source: any DispatchSourceProtocol
 }
 
+/// A descriptor closed only once no dispatch source watches it. libdispatch keeps a cancelled
+/// source's descriptor registered until the source's cancel handler runs; closed before that, its
+/// number could go to another app's new pipe while still registered, and libdispatch's event loop
+/// crashed (seen as a SIGSEGV in `_dispatch_event_loop_drain`).
+final class WatchedDescriptor: Sendable {
+    private struct State {
+        var sources = 0
+        var closing = false
+        var closed = false
+    }
+
+    let value: Int32
+    private let state = Mutex(State())
+
+    init(_ value: Int32) {
+        self.value = value
+    }
+
+    /// A source on it was made; its cancel handler must call `released`.
+    func watched() {
+        state.withLock { $0.sources += 1 }
+    }
+
+    func released() {
+        closeIfDue { $0.sources -= 1 }
+    }
+
+    /// Closes it now, or when the last source watching it is let go of.
+    func close() {
+        closeIfDue { $0.closing = true }
+    }
+
+    private func closeIfDue(_ change: (inout State) -> Void) {
+        let due = state.withLock { state in
+            change(&state)
+            guard state.closing, state.sources == 0, !state.closed else { return false }
+            state.closed = true
+            return true
+        }
+        if due { Glibc.close(value) }
+    }
+}
+
 /// Our end of an app's standard input: writes never block; what the pipe cannot take yet waits,
 /// up to `limit` bytes, and is written as the app reads.
 final class PipeWriter: Sendable {
@@ -21,12 +64,12 @@ final class PipeWriter: Sendable {
     /// More unread input than this means the app is not reading it.
     static let limit = 1 << 20
 
-    private let descriptor: Int32
+    private let descriptor: WatchedDescriptor
     private let queue: DispatchQueue
     private let state = Mutex(State())
 
     init(descriptor: Int32, queue: DispatchQueue) {
-        self.descriptor = descriptor
+        self.descriptor = WatchedDescriptor(descriptor)
         self.queue = queue
     }
 
@@ -44,7 +87,7 @@ final class PipeWriter: Sendable {
                 state.pending += bytes
                 return true
             }
-            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            let written = bytes.withUnsafeBytes { Glibc.write(descriptor.value, $0.baseAddress, $0.count) }
             if written == bytes.count { return true }
             if written < 0, errno != EAGAIN {
                 close(&state)  // the app is gone: its exit will be reported
@@ -69,8 +112,10 @@ final class PipeWriter: Sendable {
 
     private func watch(_ state: inout State) {
         guard state.source == nil else { return }
-        let source = DispatchSource.makeWriteSource(fileDescriptor: descriptor, queue: queue)
+        let source = DispatchSource.makeWriteSource(fileDescriptor: descriptor.value, queue: queue)
         source.setEventHandler { [weak self] in self?.flush() }
+        descriptor.watched()
+        source.setCancelHandler { [descriptor] in descriptor.released() }
         state.source = SharedSource(source: source)
         source.activate()
     }
@@ -80,7 +125,7 @@ final class PipeWriter: Sendable {
     private func flush() {
         state.withLock { state in
             while !state.closed, !state.pending.isEmpty {
-                let written = state.pending.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+                let written = state.pending.withUnsafeBytes { Glibc.write(descriptor.value, $0.baseAddress, $0.count) }
                 if written < 0 {
                     if errno == EINTR { continue }
                     if errno != EAGAIN { close(&state) }
@@ -101,7 +146,7 @@ final class PipeWriter: Sendable {
         state.pending = []
         state.source?.source.cancel()
         state.source = nil
-        Glibc.close(descriptor)
+        descriptor.close()
     }
 }
 

@@ -3,6 +3,7 @@ import CanvasFiles
 import CommandSupport
 import Foundation
 import LayoutStore
+import MicroAppGenerator
 import MicroAppHost
 import MicroAppModel
 import PrivateFiles
@@ -14,7 +15,7 @@ struct AppsCommand: AsyncParsableCommand {
         commandName: "apps",
         abstract: "List, add, remove, grant, revoke micro-apps and read their logs; publish and search a registry.",
         discussion: "A process micro-app runs with your rights: it can read your files. Grant only apps you trust.",
-        subcommands: [List.self, Add.self, Remove.self, Grant.self, Revoke.self, Log.self, Publish.self, Search.self]
+        subcommands: [List.self, Add.self, New.self, Remove.self, Grant.self, Revoke.self, Log.self, Publish.self, Search.self]
     )
 
     static var paths: Paths { Paths(environment: ProcessInfo.processInfo.environment) }
@@ -48,8 +49,10 @@ struct AppsCommand: AsyncParsableCommand {
                 let grant = try store.grant(of: app.id)
                 let allowed = grant == nil ? "not granted" : grant?.digest == app.digest ? "granted" : "manifest changed since granted"
                 let kind = app.manifest.sample.map { "sample every \(Int($0.everySeconds)) s" } ?? "protocol \(app.manifest.protocolVersion?.description ?? "?")"
-                let fields = [app.id, app.manifest.version, app.manifest.name, kind, app.isShipped ? "shipped" : "user", allowed,
-                              app.folder.path]
+                // A generated app shows as such, and last the description it was made from.
+                let prompt = try? String(contentsOf: app.folder.appendingPathComponent(GeneratedApp.promptFile), encoding: .utf8)
+                let source = app.isShipped ? "shipped" : prompt == nil ? "user" : "generated"
+                let fields = [app.id, app.manifest.version, app.manifest.name, kind, source, allowed, app.folder.path] + (prompt.map { [$0] } ?? [])
                 print(fields.map(TerminalText.safe).joined(separator: "\t"))
             }
             for problem in found.problems { FileHandle.standardError.write(Data("termcanvas: \(TerminalText.safe(problem))\n".utf8)) }

@@ -10,4 +10,9 @@ enum TerminalText {
     static func safe(_ text: String) -> String {
         return String(text.map { SafeText.placeholder(for: $0) ?? $0 })
     }
+
+    /// As `safe`, keeping line breaks: for text of several lines, such as a script.
+    static func safeLines(_ text: String) -> String {
+        return String(text.map { $0 == "\n" ? $0 : SafeText.placeholder(for: $0) ?? $0 })
+    }
 }

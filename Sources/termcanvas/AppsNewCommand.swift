@@ -1,0 +1,112 @@
+import ArgumentParser
+import CanvasUI
+import CommandSupport
+import Foundation
+import MicroAppGenerator
+import MicroAppProtocol
+import ModelClient
+
+extension ScriptLanguage: ExpressibleByArgument {}
+
+extension AppsCommand {
+    /// `termcanvas apps new "DESCRIPTION"`: a micro-app written by a language model, checked and
+    /// run once with no permission before the user sees it, installed only when the user says so.
+    struct New: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Ask a language model for a micro-app; check it, preview it, and install it when you press Enter.",
+            discussion: """
+                The model is any OpenAI-compatible chat-completions endpoint, set in \
+                $XDG_CONFIG_HOME/termcanvas/ai.yaml (baseURL, model, and keyVariable: the name of the \
+                environment variable holding the API key) or with the options below. The app is run once, \
+                with no permission, before you see it; Esc leaves nothing on disk.
+                """
+        )
+
+        @Argument(help: "What the app should do, in words.") var description: String
+        @Option(help: "The app's id (default: the model chooses one).") var id: String?
+        @Option(help: "The script's language: python or sh.") var lang: ScriptLanguage = .python
+        @Option(name: .customLong("base-url"), help: "The endpoint's base URL, e.g. https://api.cerebras.ai/v1 (over ai.yaml).")
+        var baseURL: String?
+        @Option(help: "The model's name (over ai.yaml).") var model: String?
+        @Option(name: .customLong("key-variable"), help: "The environment variable holding the API key (over ai.yaml).")
+        var keyVariable: String?
+        @Flag(help: "Install without asking.") var yes = false
+
+        func validate() throws {
+            guard !description.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+                throw ValidationError("describe the app in words, e.g. termcanvas apps new \"a stopwatch with laps\"")
+            }
+            if let id, id.isEmpty || !id.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }) {
+                throw ValidationError("--id must be lowercase letters, digits and dashes")
+            }
+        }
+
+        func run() async throws {
+            let paths = AppsCommand.paths
+            let environment = ProcessInfo.processInfo.environment
+            let logger = LogSetup.bootstrapFile(at: paths.logFile, label: "termcanvas.apps")
+            let settingsFile = paths.configDirectory.appendingPathComponent(ModelSettings.fileName)
+            let fields = try ModelSettings.Fields.read(settingsFile)
+                .overridden(by: ModelSettings.Fields(baseURL: baseURL, model: model, keyVariable: keyVariable))
+            let settings = try ModelSettings(fields, file: settingsFile)
+            let client = ModelClient(settings: settings, key: try settings.key(in: environment), logger: logger)
+            let prompt = try GenerationPrompt.shipped(in: AppsCommand.folders(paths).shipped, language: lang)
+            let generator = MicroAppGenerator(model: client, prompt: prompt)
+            let request = GenerationRequest(description: description, id: id, language: lang)
+            let generated = try await generator.generate(request, environment: environment) { progress in
+                Self.show(progress, model: settings.model)
+            }
+            Self.present(generated)
+            Self.say("\nEnter installs \(generated.app.id) into \(paths.appsDirectory.path)/; Esc discards it. ")
+            guard yes || Confirmation.ask() else {
+                generated.discard()
+                Self.say("\nDiscarded: nothing was written.\n")
+                return
+            }
+            let folder = try generated.install(into: paths.appsDirectory, description: description)
+            Self.say("\nInstalled in \(folder.path). Add its pane from the catalog (a in arrange mode); it asks before it runs.\n")
+        }
+
+        /// The conversation (progress, the answer as it streams, the preview, the question) goes to
+        /// standard output unbuffered, in order; errors go to standard error as for every command.
+        private static func say(_ text: String) {
+            FileHandle.standardOutput.write(Data(text.utf8))
+        }
+
+        private static func show(_ progress: MicroAppGenerator.Progress, model: String) {
+            switch progress {
+            case .asking(let attempt):
+                say(attempt == 1 ? "Asking \(TerminalText.safe(model))…\n" : "\nAsking again (\(attempt) of 3), with the problem…\n")
+            case .text(let piece):
+                say(TerminalText.safeLines(piece))
+            case .checking:
+                say("\nChecking the manifest and running the app once, with no permission…\n")
+            case .problem(let problem):
+                say("Problem: \(TerminalText.safeLines(problem.description))\n")
+            }
+        }
+
+        /// The preview, the script and what the app asks for, all made safe for the terminal.
+        private static func present(_ generated: GeneratedApp) {
+            let manifest = generated.app.manifest
+            let width = GeneratedApp.previewSize.width
+            var lines = ["", "\(manifest.name) \(manifest.version) (\(manifest.id)): its first view", "┌" + String(repeating: "─", count: width) + "┐"]
+            lines += generated.preview.map { line in
+                let safe = TerminalText.safe(line)
+                return "│" + safe + String(repeating: " ", count: max(0, width - DisplayWidth.of(safe))) + "│"
+            }
+            lines += ["└" + String(repeating: "─", count: width) + "┘", "", "── \(generated.scriptName) ──", TerminalText.safeLines(generated.script)]
+            lines += ["── it asks for ──"] + describe(generated.permissions)
+            say(lines.map(TerminalText.safeLines).joined(separator: "\n") + "\n")
+        }
+
+        private static func describe(_ permissions: Permissions) -> [String] {
+            var lines: [String] = []
+            if !permissions.publish.isEmpty { lines.append("publish bus events: " + permissions.publish.joined(separator: ", ")) }
+            if !permissions.subscribe.isEmpty { lines.append("receive bus events: " + permissions.subscribe.joined(separator: ", ")) }
+            if !permissions.http.isEmpty { lines.append("call the server: " + permissions.http.joined(separator: ", ")) }
+            if permissions.state { lines.append("keep state between runs") }
+            return lines.isEmpty ? ["nothing"] : lines.map(TerminalText.safe)
+        }
+    }
+}

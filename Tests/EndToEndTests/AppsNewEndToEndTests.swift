@@ -1,0 +1,87 @@
+import BFFTesting
+import CanvasCore
+import CanvasTesting
+import Foundation
+import Testing
+
+/// `termcanvas apps new` as a user runs it, in tmux, against a scripted OpenAI-compatible server on
+/// loopback answering with the generator tests' fixture.
+@Suite("termcanvas apps new end to end", .serialized)
+struct AppsNewEndToEndTests {
+    static let answer = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../MicroAppGeneratorTests/Fixtures/answers/good.txt").standardizedFileURL
+
+    /// A model that streams the fixture's answer to every request.
+    static func model() throws -> RawServer {
+        let text = try String(contentsOf: answer, encoding: .utf8)
+        return try RawServer { connection, _ in
+            connection.readRequest()
+            connection.write("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n")
+            for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+                let json = String(decoding: try! JSONEncoder().encode(String(line) + "\n"), as: UTF8.self)
+                connection.write("data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\(json)}}]}\n\n")
+            }
+            connection.write("data: [DONE]\n\n")
+            connection.close()
+        }
+    }
+
+    /// An isolated user whose temporary files go to a folder of their own, to see what is left.
+    static func environment() throws -> [String: String] {
+        var environment = try DashboardSessionTests.isolatedEnvironment()
+        let temporary = environment["HOME"]! + "/tmp"
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+        environment["TMPDIR"] = temporary
+        return environment
+    }
+
+    static func appsNew(_ server: RawServer, _ environment: [String: String]) async throws -> TmuxSession {
+        try await TmuxSession([Products.termcanvas.path, "apps", "new", "count my laps", "--base-url", "http://127.0.0.1:\(server.port)/v1",
+                               "--model", "scripted"], size: Size(width: 100, height: 110), environment: environment)
+    }
+
+    @Test("the preview, then Enter installs; the app's pane, added from the catalog, answers keys")
+    func enterInstalls() async throws {
+        let server = try Self.model()
+        defer { server.stop() }
+        let environment = try Self.environment()
+        let session = try await Self.appsNew(server, environment)
+        let screen = try await session.waitFor("Enter installs lap-counter", timeout: .seconds(30))
+        #expect(screen.contains { $0.contains("│laps 0") }, "the preview: \(screen.joined(separator: "\n"))")
+        #expect(screen.contains { $0.contains("── it asks for ──") })
+        try await session.send("Enter")
+        try await session.waitFor("Installed in")
+        #expect(try await session.waitForExit().status == 0)
+        let folder = environment["XDG_CONFIG_HOME"]! + "/termcanvas/apps/lap-counter"
+        #expect(FileManager.default.fileExists(atPath: folder + "/app.py"))
+        let listed = try await Command.run([Products.termcanvas.path, "apps", "list"], environment: environment)
+        #expect(listed.output.contains("lap-counter\t1.0.0\tLap counter\tprotocol 1.0\tgenerated\tnot granted"), "\(listed.output)")
+        #expect(listed.output.contains("count my laps"))
+
+        let dashboard = try await TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"], size: Size(width: 100, height: 30),
+                                              environment: environment)
+        try await dashboard.waitFor("Calendar")
+        _ = try await RemoteAppsEndToEndTests.addFromCatalog("Lap counter", dashboard)
+        try await dashboard.waitFor("Lap counter 1.0.0 asks to run")
+        try await dashboard.send("y")
+        try await dashboard.waitFor("laps 0")
+        try await dashboard.send("+")
+        try await dashboard.waitFor("laps 1")
+        try await dashboard.send("C-q")
+        #expect(try await dashboard.waitForExit().status == 0)
+    }
+
+    @Test("Esc discards: nothing is left on disk")
+    func escapeDiscards() async throws {
+        let server = try Self.model()
+        defer { server.stop() }
+        let environment = try Self.environment()
+        let session = try await Self.appsNew(server, environment)
+        try await session.waitFor("Enter installs lap-counter", timeout: .seconds(30))
+        try await session.send("Escape")
+        try await session.waitFor("Discarded: nothing was written.")
+        #expect(try await session.waitForExit().status == 0)
+        #expect(!FileManager.default.fileExists(atPath: environment["XDG_CONFIG_HOME"]! + "/termcanvas/apps"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: environment["TMPDIR"]!).isEmpty)
+    }
+}

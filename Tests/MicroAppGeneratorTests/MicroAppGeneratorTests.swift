@@ -1,0 +1,100 @@
+import BFFTesting
+import CanvasFiles
+import Foundation
+import MicroAppGenerator
+import ModelClient
+import Testing
+
+/// The generator against a scripted OpenAI-compatible server on loopback that answers, connection
+/// by connection, with fixture files (`Fixtures/answers/`), streamed in pieces as a model does.
+@Suite("MicroAppGenerator: an app from a sentence, checked and run before anyone is asked", .serialized)
+struct MicroAppGeneratorTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/answers")
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// A server giving `answers[i]` to the i-th request (the last one to any after).
+    static func server(_ answers: [String]) throws -> RawServer {
+        let texts = try answers.map { try String(contentsOf: fixtures.appendingPathComponent($0 + ".txt"), encoding: .utf8) }
+        return try RawServer { connection, index in
+            connection.readRequest()
+            connection.write("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n")
+            var rest = Substring(texts[min(index, texts.count - 1)])
+            while !rest.isEmpty {
+                let piece = String(rest.prefix(40))
+                rest = rest.dropFirst(40)
+                let json = String(decoding: try! JSONEncoder().encode(piece), as: UTF8.self)
+                connection.write("data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\(json)}}]}\n\n")
+            }
+            connection.write("data: [DONE]\n\n")
+            connection.close()
+        }
+    }
+
+    static func generator(_ server: RawServer) throws -> MicroAppGenerator {
+        let model = ModelClient(settings: ModelSettings(baseURL: "http://127.0.0.1:\(server.port)/v1", model: "scripted", keyVariable: nil),
+                                key: nil)
+        var generator = MicroAppGenerator(model: model, prompt: try GenerationPrompt.shipped(in: [repository.appendingPathComponent("apps")],
+                                                                                           language: .python))
+        generator.trialLimit = .seconds(8)
+        return generator
+    }
+
+    static let request = GenerationRequest(description: "count my laps", language: .python)
+    static var environment: [String: String] { ProcessInfo.processInfo.environment }
+
+    @Test func aGoodAnswerIsRunPreviewedAndInstalledPrivately() async throws {
+        let server = try Self.server(["good"])
+        defer { server.stop() }
+        let generated = try await Self.generator(server).generate(Self.request, environment: Self.environment)
+        #expect(generated.app.id == "lap-counter")
+        #expect(generated.preview.first?.hasPrefix("laps 0") == true, "\(generated.preview)")
+        #expect(generated.script.contains("def view():"))
+        #expect(!generated.script.contains("```"))
+        #expect(generated.permissions.publish.isEmpty && generated.permissions.http.isEmpty && generated.permissions.subscribe.isEmpty)
+        // The request carried the protocol document, the example and the description.
+        let body = try #require(server.requestBodies.first)
+        #expect(body.contains("view nodes") && body.contains("sysmon") && body.contains("count my laps"))
+
+        let apps = FileManager.default.temporaryDirectory.appendingPathComponent("tc-gen-\(UUID().uuidString.prefix(8))/apps")
+        defer { try? FileManager.default.removeItem(at: apps.deletingLastPathComponent()) }
+        let folder = try generated.install(into: apps, description: "count my laps")
+        #expect(!FileManager.default.fileExists(atPath: generated.app.folder.path), "the temporary folder is gone")
+        let installed = try AppFolders.read(folder, isShipped: false)
+        #expect(installed.digest == generated.app.digest)
+        #expect(try String(contentsOf: folder.appendingPathComponent(GeneratedApp.promptFile), encoding: .utf8) == "count my laps")
+        for path in [folder.path, folder.appendingPathComponent("app.py").path, folder.appendingPathComponent("app.yaml").path] {
+            let mode = try #require(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
+            #expect(mode & 0o077 == 0, "\(path) is \(String(mode, radix: 8))")
+        }
+    }
+
+    @Test func aMalformedAnswerIsSentBackWithItsProblemThenTheGoodOneIsTaken() async throws {
+        let server = try Self.server(["malformed", "good"])
+        defer { server.stop() }
+        let generated = try await Self.generator(server).generate(Self.request, environment: Self.environment)
+        generated.discard()
+        #expect(server.connections == 2)
+        let second = try #require(server.requestBodies.last)
+        #expect(second.contains("could not be used"))
+        #expect(second.contains("has no '=== FILE: app.yaml ===' line"))
+    }
+
+    @Test(arguments: [("crashes", "exited"), ("silent", "")])
+    func anAppThatCrashesOrNeverAnswersIsCaughtAndReported(fixture: String, reason: String) async throws {
+        let server = try Self.server([fixture])
+        defer { server.stop() }
+        var generator = try Self.generator(server)
+        generator.trialLimit = .seconds(3)
+        let before = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix("termcanvas-new-") }
+        let error = await #expect(throws: GenerationProblem.self) { try await generator.generate(Self.request, environment: Self.environment) }
+        #expect(server.connections == 3, "the first answer and two more after the problem")
+        #expect(error?.description.contains("trial run") == true, "\(String(describing: error))")
+        if fixture == "crashes" {
+            #expect(error?.description.contains(reason) == true && error?.description.contains("NameError") == true,
+                    "\(String(describing: error))")
+            #expect(server.requestBodies.last?.contains("NameError") == true, "the app's stderr is sent back")
+        }
+        let after = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix("termcanvas-new-") }
+        #expect(Set(after).subtracting(before).isEmpty, "nothing left on disk")
+    }
+}

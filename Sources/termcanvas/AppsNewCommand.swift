@@ -42,6 +42,17 @@ extension AppsCommand {
         }
 
         func run() async throws {
+            do {
+                try await generateAndAsk()
+            } catch let error as ValidationError {
+                throw error
+            } catch {
+                // The model's and the app's words may be in it: never raw onto the terminal.
+                throw AppsError(TerminalText.safeLines("\(error)"))
+            }
+        }
+
+        private func generateAndAsk() async throws {
             let paths = AppsCommand.paths
             let environment = ProcessInfo.processInfo.environment
             let logger = LogSetup.bootstrapFile(at: paths.logFile, label: "termcanvas.apps")

@@ -71,6 +71,33 @@ struct AppsNewEndToEndTests {
         #expect(try await dashboard.waitForExit().status == 0)
     }
 
+    @Test("no key in the environment: an error naming the variable, and no request sent")
+    func aMissingKeyIsNamed() async throws {
+        let server = try Self.model()
+        defer { server.stop() }
+        let result = try await Command.run([Products.termcanvas.path, "apps", "new", "count my laps", "--base-url",
+                                            "http://127.0.0.1:\(server.port)/v1", "--model", "scripted", "--key-variable", "TC_TEST_UNSET_KEY"],
+                                           environment: try Self.environment())
+        #expect(result.status != 0)
+        #expect(result.output.contains("TC_TEST_UNSET_KEY"), "\(result.output)")
+        #expect(server.connections == 0)
+    }
+
+    @Test("an endpoint's error, escape sequences and all, reaches the terminal as placeholders")
+    func aHostileRefusalIsMadeSafe() async throws {
+        let server = try RawServer { connection, _ in
+            connection.readRequest()
+            connection.respond(status: "400 Bad Request", headers: ["Content-Type: application/json"],
+                               body: #"{"error":{"message":"bad \u001b]0;pwned\u0007\u001b[2J request"}}"#)
+        }
+        defer { server.stop() }
+        let result = try await Command.run([Products.termcanvas.path, "apps", "new", "count my laps", "--base-url",
+                                            "http://127.0.0.1:\(server.port)/v1", "--model", "scripted"], environment: try Self.environment())
+        #expect(result.status != 0)
+        #expect(result.output.contains("bad ␛]0;pwned␇␛[2J request"), "\(result.output)")
+        #expect(!result.output.contains("\u{1B}"))
+    }
+
     @Test("Esc discards: nothing is left on disk")
     func escapeDiscards() async throws {
         let server = try Self.model()

@@ -28,7 +28,8 @@ enum AnswerFormat {
         var order: [String] = []
         var current: String?
         var ended = false
-        for line in answer.split(separator: "\n", omittingEmptySubsequences: false) {
+        // `\.isNewline`: in Swift "\r\n" is one character, which splitting at "\n" would not split.
+        for line in answer.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed == end {
                 ended = true

@@ -11,6 +11,8 @@ import Widgets
 /// view it drew on its trial run, and what it asks for. Nothing of it is installed yet.
 public struct GeneratedApp: Sendable {
     public let app: InstalledApp
+    /// `app.yaml` as the model wrote it.
+    public let manifestText: String
     public let script: String
     public let scriptName: String
     /// Its first view, drawn at `previewSize`.
@@ -34,15 +36,10 @@ public struct GeneratedApp: Sendable {
         } catch {
             throw GenerationProblem("\(error)")
         }
+        try checkRunsOnlyWhatIsShown(manifest, language: language)
         if let id = request.id, manifest.id != id { throw GenerationProblem("app.yaml: id must be \(id), not \(manifest.id)") }
-        guard manifest.entry == nil, manifest.sample == nil else {
-            throw GenerationProblem("app.yaml: a protocol app is wanted, without entry: or sample:")
-        }
-        // The interpreter and the script, with options between them (python3 -u) at most.
-        let exec = manifest.exec
-        guard exec.first == language.exec.first, exec.last == language.scriptName, exec.dropFirst().dropLast().allSatisfy({ $0.hasPrefix("-") })
-        else {
-            throw GenerationProblem("app.yaml: exec must be [\(language.exec.joined(separator: ", "))]")
+        if request.takenIDs.contains(manifest.id) {
+            throw GenerationProblem("app.yaml: id \(manifest.id) is taken by an installed app; choose another id")
         }
         let workspace = FileManager.default.temporaryDirectory.appendingPathComponent("termcanvas-new-\(UUID().uuidString.prefix(8))")
         let folder = workspace.appendingPathComponent(manifest.id)
@@ -63,13 +60,30 @@ public struct GeneratedApp: Sendable {
         switch await MicroAppTrial.run(app, size: size, environment: environment, logFile: workspace.appendingPathComponent("trial.log"),
                                        limit: trialLimit) {
         case .view(let view, _):
-            return GeneratedApp(app: app, script: files.script, scriptName: language.scriptName,
+            return GeneratedApp(app: app, manifestText: files.manifest, script: files.script, scriptName: language.scriptName,
                                 preview: ViewPreview.lines(view, size: previewSize), workspace: workspace)
         case .failed(let reason, let log):
             try? FileManager.default.removeItem(at: workspace)
             let tail = log.suffix(1500)
             throw GenerationProblem("on its trial run \(reason)" + (tail.isEmpty ? "" : "; its stderr and log ended with:\n\(tail)"))
         }
+    }
+
+    /// The user reviews the manifest and one script: nothing else may run, and the app may see
+    /// none of the dashboard's variables (the model's API key is one).
+    private static func checkRunsOnlyWhatIsShown(_ manifest: AppManifest, language: ScriptLanguage) throws(GenerationProblem) {
+        guard manifest.entry == nil, manifest.sample == nil else {
+            throw GenerationProblem("app.yaml: a protocol app is wanted, without entry: or sample:")
+        }
+        // The interpreter and the script, with at most harmless options between them (python3 -u).
+        let exec = manifest.exec
+        guard exec.first == language.exec.first, exec.last == language.scriptName,
+              exec.dropFirst().dropLast().allSatisfy(language.allowedOptions.contains)
+        else {
+            throw GenerationProblem("app.yaml: exec must be [\(language.exec.joined(separator: ", "))]")
+        }
+        guard manifest.environment.isEmpty else { throw GenerationProblem("app.yaml: env must be left out: the app sees no variables") }
+        guard manifest.workingDirectory == "." else { throw GenerationProblem("app.yaml: workdir must be left out") }
     }
 
     /// Copies the app into `appsDirectory/ID/` (private, as every file TermCanvas writes), with the
@@ -80,11 +94,20 @@ public struct GeneratedApp: Sendable {
         guard !FileManager.default.fileExists(atPath: target.path) else {
             throw GenerationProblem("an app \(app.id) is already installed in \(target.path); `termcanvas apps remove \(app.id)` first, or pass --id")
         }
+        // The reviewed files only: not what the trial run may have left in the folder.
+        let files = [AnswerFormat.manifestName: Data(manifestText.utf8), scriptName: Data(script.utf8), Self.promptFile: Data(description.utf8)]
         try PrivatePath.makeDirectory(appsDirectory)
-        try FileManager.default.copyItem(at: app.folder, to: target)
-        let prompt = target.appendingPathComponent(Self.promptFile)
-        try PrivatePath.makeFile(prompt)
-        try Data(description.utf8).write(to: prompt)
+        do {
+            try PrivatePath.makeDirectory(target)
+            for (name, data) in files {
+                let file = target.appendingPathComponent(name)
+                try PrivatePath.makeFile(file)
+                try data.write(to: file)
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: target)  // no half-installed app
+            throw error
+        }
         discard()
         return target
     }

@@ -47,7 +47,8 @@ public struct GenerationPrompt: Sendable {
             \(AnswerFormat.end)
 
             Rules:
-            - The manifest's id is \(id); version: 1.0.0; protocol: 1; exec: [\(language.exec.joined(separator: ", "))].
+            - The manifest's id is \(id); version: 1.0.0; protocol: 1; exec: [\(language.exec.joined(separator: ", "))]; \
+            no env: and no workdir:.
             - Answer `initialize` at once and send a `view` right after it; send a new view whenever what it shows changes.
             - Ask for permissions (publishes, subscribes, backend, state) only when the description needs them. \
             The app is first run with none granted: it must still draw a view when a request is refused.
@@ -77,10 +78,13 @@ public struct GenerationRequest: Sendable, Equatable {
     /// The app's id, when the user chose it.
     public var id: String?
     public var language: ScriptLanguage
+    /// Ids of the apps already installed or shipped, which the new one must not take.
+    public var takenIDs: Set<String>
 
-    public init(description: String, id: String? = nil, language: ScriptLanguage = .python) {
+    public init(description: String, id: String? = nil, language: ScriptLanguage = .python, takenIDs: Set<String> = []) {
         self.description = description
         self.id = id
         self.language = language
+        self.takenIDs = takenIDs
     }
 }

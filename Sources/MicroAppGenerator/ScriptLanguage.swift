@@ -19,6 +19,15 @@ public enum ScriptLanguage: String, Sendable, CaseIterable {
         }
     }
 
+    /// Interpreter options allowed between the interpreter and the script: none that runs code of
+    /// its own (`python3 -c`) or reads another file.
+    var allowedOptions: Set<String> {
+        switch self {
+        case .python: ["-u", "-B"]
+        case .sh: ["-e", "-u"]
+        }
+    }
+
     /// The shipped app shown to the model as an example (`apps/ID`), and its script.
     var example: (app: String, script: String) {
         switch self {

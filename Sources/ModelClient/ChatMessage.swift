@@ -33,29 +33,43 @@ enum Completions {
         let choices: [Choice]?
         let error: Failure?
 
+        /// Empty for a chunk of no text (a role, a finish reason, usage figures).
         var text: String { choices?.first.flatMap { $0.delta?.content ?? $0.message?.content } ?? "" }
     }
 
-    /// An error body: OpenAI's `{"error": {"message"}}`, or a bare `{"message"}` (Cerebras, others).
+    /// An error body: OpenAI's `{"error": {"message", "code"}}`, or a bare `{"message", "code"}`
+    /// (Cerebras, others).
     struct Failure: Decodable {
         let message: String?
+        let code: String?
         let error: Nested?
 
-        struct Nested: Decodable { let message: String? }
+        struct Nested: Decodable {
+            let message: String?
+            let code: String?
+        }
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             message = try? container.decode(String.self, forKey: .message)
+            code = try? container.decode(String.self, forKey: .code)
             // OpenAI nests an object; some servers put a string in `error`.
             if let nested = try? container.decode(Nested.self, forKey: .error) {
                 error = nested
             } else {
-                error = (try? container.decode(String.self, forKey: .error)).map { Nested(message: $0) }
+                error = (try? container.decode(String.self, forKey: .error)).map { Nested(message: $0, code: nil) }
             }
         }
 
-        private enum CodingKeys: String, CodingKey { case message, error }
+        private enum CodingKeys: String, CodingKey { case message, code, error }
 
         var text: String? { error?.message ?? message }
+
+        /// The endpoint says it has no such model (not, say, that the prompt is too long for it).
+        var isUnknownModel: Bool {
+            if (error?.code ?? code) == "model_not_found" { return true }
+            let text = (self.text ?? "").lowercased()
+            return text.contains("model") && (text.contains("does not exist") || text.contains("not found") || text.contains("unknown model"))
+        }
     }
 }

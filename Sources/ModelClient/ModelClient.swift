@@ -55,7 +55,8 @@ public final class ModelClient: Sendable {
         } catch {
             throw .malformed("the request could not be encoded")
         }
-        let request = HTTPClient.Request(.post, "/chat/completions", headers: [(name: "Accept", value: "text/event-stream")], body: body)
+        let request = HTTPClient.Request(.post, "/chat/completions", headers: [(name: "Accept", value: "text/event-stream"),
+                                                                              (name: "Content-Type", value: "application/json")], body: body)
         var attempt = 1
         while true {
             let started = ContinuousClock.now
@@ -101,10 +102,11 @@ public final class ModelClient: Sendable {
         case failed(ModelError)
         case retryable(ModelError, wait: Duration?)
 
+        /// For the log: how it ended, without the endpoint's words (which may echo the prompt).
         var summary: String {
             switch self {
             case .answered: "answered"
-            case .failed(let error), .retryable(let error, _): "\(error)"
+            case .failed(let error), .retryable(let error, _): error.kind
             }
         }
     }
@@ -143,18 +145,18 @@ public final class ModelClient: Sendable {
     }
 
     private func refusal(_ response: HTTPClient.Response) -> Outcome {
-        let message = (try? JSONDecoder().decode(Completions.Failure.self, from: Data(response.body)))?.text
-            ?? String(decoding: response.body.prefix(200), as: UTF8.self)
+        let failure = try? JSONDecoder().decode(Completions.Failure.self, from: Data(response.body))
+        let message = failure?.text ?? String(decoding: response.body.prefix(200), as: UTF8.self)
         switch response.status {
         case 401, 403:
             return .failed(.keyRefused(variable: settings.keyVariable, status: response.status))
         case 404:
             return .failed(.unknownModel(settings.model, message: message))
-        case 400 where message.lowercased().contains("model"):
+        case 400 where failure?.isUnknownModel == true:
             return .failed(.unknownModel(settings.model, message: message))
         case 429, 500, 502, 503, 504:
-            let seconds = response.header("Retry-After").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-            return .retryable(.busy(status: response.status, retryAfterSeconds: seconds), wait: seconds.map { .seconds(max(0, $0)) })
+            let seconds = response.header("Retry-After").flatMap { RetryAfter.seconds($0) }
+            return .retryable(.busy(status: response.status, retryAfterSeconds: seconds), wait: seconds.map { Duration.seconds($0) })
         default:
             return .failed(.refused(status: response.status, message: message))
         }

@@ -22,6 +22,24 @@ public enum ModelError: Error, Sendable, Equatable {
     case cancelled
 }
 
+extension ModelError {
+    /// What kind of failure, without the endpoint's words: for the log.
+    var kind: String {
+        switch self {
+        case .settings: "settings"
+        case .noKey: "no key"
+        case .keyRefused(_, let status): "key refused \(status)"
+        case .unknownModel: "unknown model"
+        case .unreachable: "unreachable"
+        case .timeout: "timeout"
+        case .busy(let status, _): "busy \(status)"
+        case .refused(let status, _): "refused \(status)"
+        case .malformed: "malformed"
+        case .cancelled: "cancelled"
+        }
+    }
+}
+
 extension ModelError: CustomStringConvertible {
     public var description: String {
         switch self {

@@ -55,7 +55,6 @@ struct StreamReader {
             throw .malformed("a part is not JSON of a completion: \(String(decoding: json.prefix(80), as: UTF8.self))")
         }
         if let failure = chunk.error { throw .refused(status: 200, message: failure.text ?? "an error without a message") }
-        guard chunk.choices != nil else { throw .malformed("a part has no choices") }
         return chunk.text
     }
 }

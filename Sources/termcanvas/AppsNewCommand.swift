@@ -63,7 +63,11 @@ extension AppsCommand {
             let client = ModelClient(settings: settings, key: try settings.key(in: environment), logger: logger)
             let prompt = try GenerationPrompt.shipped(in: AppsCommand.folders(paths).shipped, language: lang)
             let generator = MicroAppGenerator(model: client, prompt: prompt)
-            let request = GenerationRequest(description: description, id: id, language: lang)
+            let taken = Set(AppsCommand.folders(paths).scan().apps.map(\.id))
+            if let id, taken.contains(id) {
+                throw AppsError("an app \(id) is already installed; `termcanvas apps remove \(id)` first, or choose another --id")
+            }
+            let request = GenerationRequest(description: description, id: id, language: lang, takenIDs: taken)
             let generated = try await generator.generate(request, environment: environment) { progress in
                 Self.show(progress, model: settings.model)
             }
@@ -74,7 +78,13 @@ extension AppsCommand {
                 Self.say("\nDiscarded: nothing was written.\n")
                 return
             }
-            let folder = try generated.install(into: paths.appsDirectory, description: description)
+            let folder: URL
+            do {
+                folder = try generated.install(into: paths.appsDirectory, description: description)
+            } catch {
+                generated.discard()
+                throw error
+            }
             Self.say("\nInstalled in \(folder.path). Add its pane from the catalog (a in arrange mode); it asks before it runs.\n")
         }
 
@@ -106,7 +116,8 @@ extension AppsCommand {
                 let safe = TerminalText.safe(line)
                 return "│" + safe + String(repeating: " ", count: max(0, width - DisplayWidth.of(safe))) + "│"
             }
-            lines += ["└" + String(repeating: "─", count: width) + "┘", "", "── \(generated.scriptName) ──", TerminalText.safeLines(generated.script)]
+            lines += ["└" + String(repeating: "─", count: width) + "┘", "", "── app.yaml ──", generated.manifestText,
+                      "── \(generated.scriptName) ──", generated.script]
             lines += ["── it asks for ──"] + describe(generated.permissions)
             say(lines.map(TerminalText.safeLines).joined(separator: "\n") + "\n")
         }

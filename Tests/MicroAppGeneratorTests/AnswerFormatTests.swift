@@ -1,3 +1,4 @@
+import Foundation
 @testable import MicroAppGenerator
 import Testing
 
@@ -18,6 +19,11 @@ struct AnswerFormatTests {
 
     @Test func filesAreReadWithoutProseAroundThemOrFencesAroundEach() throws {
         let files = try AnswerFormat.parse(Self.good, scriptName: "app.py")
+        #expect(files == AnswerFormat.Files(manifest: "id: x\n", script: "print(\"hi\")\n"))
+    }
+
+    @Test func anAnswerWithCRLFLineEndsIsRead() throws {
+        let files = try AnswerFormat.parse(Self.good.replacingOccurrences(of: "\n", with: "\r\n"), scriptName: "app.py")
         #expect(files == AnswerFormat.Files(manifest: "id: x\n", script: "print(\"hi\")\n"))
     }
 

@@ -54,9 +54,23 @@ struct ModelClientTests {
         let head = try #require(server.requests.first)
         #expect(head.hasPrefix("POST /v1/chat/completions HTTP/1.1"))
         #expect(head.contains("Authorization: Bearer \(Self.key)"))
+        #expect(head.contains("Content-Type: application/json"))
         let logged = capture.lines.joined(separator: "\n")
         #expect(logged.contains("model answer"))
         for secret in [Self.key, Self.prompt, "Demo"] { #expect(!logged.contains(secret), "\(secret) logged: \(logged)") }
+    }
+
+    @Test func chunksWithoutTextAreSkipped() async throws {
+        let server = try RawServer { connection, _ in
+            connection.readRequest()
+            connection.write("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n")
+            connection.write(#"data: {"choices":[{"delta":{"role":"assistant"}}]}"# + "\n\n")
+            connection.write(Self.events(["text"]))
+            connection.write(#"data: {"usage":{"total_tokens":12}}"# + "\n\n")
+            connection.close()
+        }
+        defer { server.stop() }
+        #expect(try await Self.client(server).complete([ChatMessage(.user, "hi")]) == "text")
     }
 
     @Test func aServerThatIgnoresStreamingAnswersInOnePiece() async throws {
@@ -141,6 +155,10 @@ struct ModelClientTests {
         ("404 Not Found", #"{"error":{"message":"The model llama-test does not exist"}}"#,
          ModelError.unknownModel("llama-test", message: "The model llama-test does not exist")),
         ("400 Bad Request", #"{"message":"messages must not be empty"}"#, ModelError.refused(status: 400, message: "messages must not be empty")),
+        ("400 Bad Request", #"{"message":"This model's maximum context length is 8192 tokens"}"#,
+         ModelError.refused(status: 400, message: "This model's maximum context length is 8192 tokens")),
+        ("400 Bad Request", #"{"error":{"message":"no such thing","code":"model_not_found"}}"#,
+         ModelError.unknownModel("llama-test", message: "no such thing")),
     ])
     func refusalsSayWhatToFix(status: String, body: String, expected: ModelError) async throws {
         let server = try RawServer { connection, _ in

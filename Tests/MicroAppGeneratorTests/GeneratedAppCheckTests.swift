@@ -1,0 +1,39 @@
+import Foundation
+@testable import MicroAppGenerator
+import Testing
+
+/// The checks before the trial run: the user reviews one manifest and one script, so nothing
+/// else may run and the app may see none of the dashboard's variables.
+@Suite("GeneratedApp.check: nothing runs but what is shown")
+struct GeneratedAppCheckTests {
+    static func answer(_ manifestExtra: String, exec: String = "[python3, app.py]", id: String = "lap-counter") -> String {
+        """
+        === FILE: app.yaml ===
+        id: \(id)
+        name: Lap counter
+        version: 1.0.0
+        protocol: 1
+        exec: \(exec)
+        \(manifestExtra)
+        === FILE: app.py ===
+        print("never run")
+        === END ===
+        """
+    }
+
+    @Test(arguments: [
+        (answer("env: [CEREBRAS_API_KEY]"), "env must be left out"),
+        (answer("workdir: .."), "workdir must be left out"),
+        (answer("", exec: #"[python3, -c, "import os", app.py]"#), "exec must be [python3, app.py]"),
+        (answer("", exec: "[bash, app.py]"), "exec must be [python3, app.py]"),
+        (answer("", id: "sysmon"), "id sysmon is taken"),
+        (answer("sample: { every: 5s, show: text }"), "sample: an app has either protocol or sample"),
+    ])
+    func refusedBeforeAnythingRuns(answer: String, problem: String) async {
+        let request = GenerationRequest(description: "laps", language: .python, takenIDs: ["sysmon"])
+        let error = await #expect(throws: GenerationProblem.self) {
+            try await GeneratedApp.check(answer, for: request, environment: [:], trialLimit: .seconds(1))
+        }
+        #expect(error?.description.contains(problem) == true, "\(String(describing: error))")
+    }
+}

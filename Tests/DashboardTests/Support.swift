@@ -73,7 +73,11 @@ final class Inbox {
     }
 
     /// Waits until `count` messages have arrived and takes them, oldest first.
-    func take(_ count: Int, timeout: Duration = .seconds(10)) async throws -> [HostMessage] {
+    ///
+    /// Messages are collected on the main actor, which `make test`'s first pass shares with
+    /// hundreds of main-actor tests: on a loaded 2-core machine they queued behind them for over
+    /// 30 s. The bound only matters when a message never comes.
+    func take(_ count: Int, timeout: Duration = .seconds(90)) async throws -> [HostMessage] {
         let deadline = ContinuousClock.now + timeout
         while pending.count < count {
             guard ContinuousClock.now < deadline else {
@@ -130,7 +134,7 @@ final class Rig {
 
     /// Waits for the next `count` messages of the host's IO and hands them to the host.
     @discardableResult
-    func deliver(_ count: Int = 1, timeout: Duration = .seconds(30)) async throws -> [HostMessage] {
+    func deliver(_ count: Int = 1, timeout: Duration = .seconds(90)) async throws -> [HostMessage] {
         let messages = try await inbox.take(count, timeout: timeout)
         for message in messages { host.receive(message) }
         return messages

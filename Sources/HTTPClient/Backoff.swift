@@ -1,7 +1,8 @@
-/// Exponential backoff with equal jitter, shared by request retries and stream reconnects.
-enum Backoff {
+/// Exponential backoff with equal jitter, shared by request retries, stream reconnects and the
+/// model client's retries.
+public enum Backoff {
     /// `base × 2^(failures-1)`, capped at `cap`, then half of it fixed and half random.
-    static func delay(failures: Int, base: Duration, cap: Duration, using random: inout some RandomNumberGenerator) -> Duration {
+    public static func delay(failures: Int, base: Duration, cap: Duration, using random: inout some RandomNumberGenerator) -> Duration {
         let exponent = min(max(failures - 1, 0), 30)
         let full = min(cap, base * (1 << exponent))
         let half = full / 2
@@ -20,7 +21,7 @@ extension Duration {
     }
 
     /// The duration in whole milliseconds, rounded up, at least `minimum`: libcurl reads 0 as "no limit".
-    func milliseconds(atLeast minimum: Int = 1) -> Int {
+    public func milliseconds(atLeast minimum: Int = 1) -> Int {
         let nanos = nanoseconds
         return max(minimum, Int(nanos / 1_000_000) + (nanos % 1_000_000 > 0 ? 1 : 0))
     }

@@ -62,8 +62,7 @@ public final class ModelClient: Sendable {
             let started = ContinuousClock.now
             var answer = Answer(limit: limits.maxAnswerBytes)
             let outcome = await receive(request, into: &answer, onText: onText)
-            let elapsed = started.duration(to: .now).components
-            let milliseconds = elapsed.seconds * 1000 + elapsed.attoseconds / 1_000_000_000_000_000
+            let milliseconds = started.duration(to: .now).milliseconds(atLeast: 0)
             logger.info("model answer", metadata: ["attempt": "\(attempt)", "outcome": "\(outcome.summary)", "ms": "\(milliseconds)",
                                                    "bytes": "\(answer.bytes)"])
             switch outcome {
@@ -73,7 +72,8 @@ public final class ModelClient: Sendable {
                 throw error
             case .retryable(let error, let wait):
                 guard attempt < limits.attempts, answer.bytes == 0 else { throw error }
-                let delay = wait ?? .milliseconds(500 << min(attempt - 1, 4))
+                var random = SystemRandomNumberGenerator()
+                let delay = wait ?? Backoff.delay(failures: attempt, base: .milliseconds(500), cap: limits.longestWait, using: &random)
                 guard delay <= limits.longestWait else { throw error }
                 do {
                     try await Task.sleep(for: delay)

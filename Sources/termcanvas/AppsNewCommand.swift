@@ -68,8 +68,9 @@ extension AppsCommand {
                 throw AppsError("an app \(id) is already installed; `termcanvas apps remove \(id)` first, or choose another --id")
             }
             let request = GenerationRequest(description: description, id: id, language: lang, takenIDs: taken)
+            let attempts = generator.retries + 1
             let generated = try await generator.generate(request, environment: environment) { progress in
-                Self.show(progress, model: settings.model)
+                Self.show(progress, model: settings.model, attempts: attempts)
             }
             Self.present(generated)
             Self.say("\nEnter installs \(generated.app.id) into \(paths.appsDirectory.path)/; Esc discards it. ")
@@ -94,10 +95,10 @@ extension AppsCommand {
             FileHandle.standardOutput.write(Data(text.utf8))
         }
 
-        private static func show(_ progress: MicroAppGenerator.Progress, model: String) {
+        private static func show(_ progress: MicroAppGenerator.Progress, model: String, attempts: Int) {
             switch progress {
             case .asking(let attempt):
-                say(attempt == 1 ? "Asking \(TerminalText.safe(model))…\n" : "\nAsking again (\(attempt) of 3), with the problem…\n")
+                say(attempt == 1 ? "Asking \(TerminalText.safe(model))…\n" : "\nAsking again (\(attempt) of \(attempts)), with the problem…\n")
             case .text(let piece):
                 say(TerminalText.safeLines(piece))
             case .checking:

@@ -23,6 +23,8 @@ public final class TmuxSession: Sendable {
     private let programName: String
     /// The session's `XDG_RUNTIME_DIR`, where a dashboard starts its local BFF.
     private let runtimeDirectory: String?
+    /// The dashboard's log under the session's `XDG_STATE_HOME`: its tail goes with a timeout.
+    private let logFile: String?
 
     /// Starts `command` (an executable and its arguments) in a terminal of `size`.
     public init(_ command: [String], size: Size, environment: [String: String] = [:]) async throws {
@@ -35,6 +37,7 @@ public final class TmuxSession: Sendable {
         let script = "stty -g > \(dir)/stty.before; \(quoted) 2> \(dir)/stderr; echo $? > \(dir)/status; "
             + "stty -g > \(dir)/stty.after; printf 'PROGRAM-EXITED'; sleep 600"
         runtimeDirectory = environment["XDG_RUNTIME_DIR"]
+        logFile = environment["XDG_STATE_HOME"].map { $0 + "/termcanvas/termcanvas.log" }
         var env = ["TERM": "tmux-256color", "LANG": "C.UTF-8"]
         env.merge(environment) { $1 }
         let assignments = env.map { "\($0.key)=\(Self.shellQuote($0.value))" }.joined(separator: " ")
@@ -131,7 +134,13 @@ public final class TmuxSession: Sendable {
             if condition(last) { return last }
             try await Task.sleep(for: .milliseconds(30))
         }
-        throw Failure(description: "timed out waiting for \(what); screen was:\n" + last.joined(separator: "\n"))
+        throw Failure(description: "timed out waiting for \(what); screen was:\n" + last.joined(separator: "\n") + logTail())
+    }
+
+    /// The last lines of the program's log, to tell a key never read from a program stuck on it.
+    private func logTail(lines: Int = 30) -> String {
+        guard let logFile, let log = try? String(contentsOfFile: logFile, encoding: .utf8) else { return "" }
+        return "\nthe end of \(logFile):\n" + log.split(separator: "\n").suffix(lines).joined(separator: "\n")
     }
 
     /// Waits until some row contains `text`.

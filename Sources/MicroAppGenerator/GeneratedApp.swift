@@ -7,8 +7,9 @@ import MicroAppProtocol
 import PrivateFiles
 import Widgets
 
-/// An app the model wrote that passed every check: its files in a private temporary folder, the
-/// view it drew on its trial run, and what it asks for. Nothing of it is installed yet.
+/// An app the model wrote that passed every check: its files' text, the view it drew on its trial
+/// run, and what it asks for. Nothing of it is on disk: the trial's folder is gone once the trial
+/// ends, so an app the user turns down (or a Ctrl-C at the question) leaves nothing behind.
 public struct GeneratedApp: Sendable {
     public let app: InstalledApp
     /// `app.yaml` as the model wrote it.
@@ -17,12 +18,20 @@ public struct GeneratedApp: Sendable {
     public let scriptName: String
     /// Its first view, drawn at `previewSize`.
     public let preview: [String]
-    /// The temporary folder holding `app` (its files) and the trial's log.
-    let workspace: URL
 
     public static let previewSize = Size(width: 60, height: 12)
 
     public var permissions: Permissions { app.manifest.requested }
+
+    /// What the manifest asks for, a line each, for the user's review ("nothing" when nothing).
+    public var requestedInWords: [String] {
+        var lines: [String] = []
+        if !permissions.publish.isEmpty { lines.append("publish bus events: " + permissions.publish.joined(separator: ", ")) }
+        if !permissions.subscribe.isEmpty { lines.append("receive bus events: " + permissions.subscribe.joined(separator: ", ")) }
+        if !permissions.http.isEmpty { lines.append("call the server: " + permissions.http.joined(separator: ", ")) }
+        if permissions.state { lines.append("keep state between runs") }
+        return lines.isEmpty ? ["nothing"] : lines
+    }
 
     /// Checks `answer`: its format, its manifest (errors name the field), and a trial run with no
     /// permission granted that must answer `initialize` and draw a view.
@@ -41,7 +50,8 @@ public struct GeneratedApp: Sendable {
         if request.takenIDs.contains(manifest.id) {
             throw GenerationProblem("app.yaml: id \(manifest.id) is taken by an installed app; choose another id")
         }
-        let workspace = FileManager.default.temporaryDirectory.appendingPathComponent("termcanvas-new-\(UUID().uuidString.prefix(8))")
+        let workspace = FileManager.default.temporaryDirectory.appendingPathComponent("\(workspacePrefix)\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: workspace) }
         let folder = workspace.appendingPathComponent(manifest.id)
         let app: InstalledApp
         do {
@@ -53,7 +63,6 @@ public struct GeneratedApp: Sendable {
             }
             app = try AppFolders.read(folder, isShipped: false)
         } catch {
-            try? FileManager.default.removeItem(at: workspace)
             throw GenerationProblem("the app could not be written to \(folder.path): \(error)")
         }
         let size = ViewSize(width: previewSize.width, height: previewSize.height)
@@ -61,9 +70,8 @@ public struct GeneratedApp: Sendable {
                                        limit: trialLimit) {
         case .view(let view, _):
             return GeneratedApp(app: app, manifestText: files.manifest, script: files.script, scriptName: language.scriptName,
-                                preview: ViewPreview.lines(view, size: previewSize), workspace: workspace)
+                                preview: ViewPreview.lines(view, size: previewSize))
         case .failed(let reason, let log):
-            try? FileManager.default.removeItem(at: workspace)
             let tail = log.suffix(1500)
             throw GenerationProblem("on its trial run \(reason)" + (tail.isEmpty ? "" : "; its stderr and log ended with:\n\(tail)"))
         }
@@ -86,15 +94,14 @@ public struct GeneratedApp: Sendable {
         guard manifest.workingDirectory == "." else { throw GenerationProblem("app.yaml: workdir must be left out") }
     }
 
-    /// Copies the app into `appsDirectory/ID/` (private, as every file TermCanvas writes), with the
-    /// description that made it, and removes the temporary folder.
+    /// Writes the app into `appsDirectory/ID/` (private, as every file TermCanvas writes): the
+    /// reviewed manifest and script, and the description that made it.
     /// - Returns: the installed folder.
     public func install(into appsDirectory: URL, description: String) throws -> URL {
         let target = appsDirectory.appendingPathComponent(app.id)
         guard !FileManager.default.fileExists(atPath: target.path) else {
             throw GenerationProblem("an app \(app.id) is already installed in \(target.path); `termcanvas apps remove \(app.id)` first, or pass --id")
         }
-        // The reviewed files only: not what the trial run may have left in the folder.
         let files = [AnswerFormat.manifestName: Data(manifestText.utf8), scriptName: Data(script.utf8), Self.promptFile: Data(description.utf8)]
         try PrivatePath.makeDirectory(appsDirectory)
         do {
@@ -108,13 +115,23 @@ public struct GeneratedApp: Sendable {
             try? FileManager.default.removeItem(at: target)  // no half-installed app
             throw error
         }
-        discard()
         return target
     }
 
-    /// Removes the temporary folder: nothing of the app is left on disk.
-    public func discard() {
-        try? FileManager.default.removeItem(at: workspace)
+    /// The start of a trial folder's name in the temporary directory.
+    static let workspacePrefix = "termcanvas-new-"
+
+    /// Removes trial folders a killed run left (a Ctrl-C during a trial): those older than any
+    /// trial lasts, so another run's trial under way is left alone.
+    static func removeAbandonedWorkspaces(olderThan age: Duration = .seconds(600)) {
+        let files = FileManager.default
+        let temporary = files.temporaryDirectory
+        let cutoff = Date().addingTimeInterval(-Double(age.components.seconds))
+        for name in (try? files.contentsOfDirectory(atPath: temporary.path)) ?? [] where name.hasPrefix(workspacePrefix) {
+            let folder = temporary.appendingPathComponent(name)
+            guard let modified = (try? files.attributesOfItem(atPath: folder.path))?[.modificationDate] as? Date, modified < cutoff else { continue }
+            try? files.removeItem(at: folder)
+        }
     }
 
     /// Beside the manifest of a generated app: the description it was made from.

@@ -28,6 +28,7 @@ public struct MicroAppGenerator: Sendable {
     ///   problem when no answer passed.
     public func generate(_ request: GenerationRequest, environment: [String: String],
                          progress: @escaping @Sendable (Progress) -> Void = { _ in }) async throws -> GeneratedApp {
+        GeneratedApp.removeAbandonedWorkspaces()
         var messages = prompt.messages(for: request)
         var attempt = 1
         while true {

@@ -3,7 +3,6 @@ import CanvasUI
 import CommandSupport
 import Foundation
 import MicroAppGenerator
-import MicroAppProtocol
 import ModelClient
 
 extension ScriptLanguage: ExpressibleByArgument {}
@@ -56,36 +55,22 @@ extension AppsCommand {
             let paths = AppsCommand.paths
             let environment = ProcessInfo.processInfo.environment
             let logger = LogSetup.bootstrapFile(at: paths.logFile, label: "termcanvas.apps")
-            let settingsFile = paths.configDirectory.appendingPathComponent(ModelSettings.fileName)
-            let fields = try ModelSettings.Fields.read(settingsFile)
-                .overridden(by: ModelSettings.Fields(baseURL: baseURL, model: model, keyVariable: keyVariable))
-            let settings = try ModelSettings(fields, file: settingsFile)
-            let client = ModelClient(settings: settings, key: try settings.key(in: environment), logger: logger)
-            let prompt = try GenerationPrompt.shipped(in: AppsCommand.folders(paths).shipped, language: lang)
-            let generator = MicroAppGenerator(model: client, prompt: prompt)
-            let taken = Set(AppsCommand.folders(paths).scan().apps.map(\.id))
-            if let id, taken.contains(id) {
+            let writer = try AppWriter(paths: paths, options: ModelSettings.Fields(baseURL: baseURL, model: model, keyVariable: keyVariable),
+                                       language: lang, environment: environment, logger: logger)
+            if let id, writer.takenIDs.contains(id) {
                 throw AppsError("an app \(id) is already installed; `termcanvas apps remove \(id)` first, or choose another --id")
             }
-            let request = GenerationRequest(description: description, id: id, language: lang, takenIDs: taken)
-            let attempts = generator.retries + 1
-            let generated = try await generator.generate(request, environment: environment) { progress in
-                Self.show(progress, model: settings.model, attempts: attempts)
+            let request = GenerationRequest(description: description, id: id, language: lang, takenIDs: writer.takenIDs)
+            let generated = try await writer.generator.generate(request, environment: environment) { progress in
+                Self.show(writer.shown(progress))
             }
             Self.present(generated)
             Self.say("\nEnter installs \(generated.app.id) into \(paths.appsDirectory.path)/; Esc discards it. ")
             guard yes || Confirmation.ask() else {
-                generated.discard()
                 Self.say("\nDiscarded: nothing was written.\n")
                 return
             }
-            let folder: URL
-            do {
-                folder = try generated.install(into: paths.appsDirectory, description: description)
-            } catch {
-                generated.discard()
-                throw error
-            }
+            let folder = try generated.install(into: paths.appsDirectory, description: description)
             Self.say("\nInstalled in \(folder.path). Add its pane from the catalog (a in arrange mode); it asks before it runs.\n")
         }
 
@@ -95,16 +80,13 @@ extension AppsCommand {
             FileHandle.standardOutput.write(Data(text.utf8))
         }
 
-        private static func show(_ progress: MicroAppGenerator.Progress, model: String, attempts: Int) {
+        /// Each status on a line of its own: those that follow the model's answer (which need not end
+        /// its last line) start a new one.
+        private static func show(_ progress: AppGenerationProgress) {
             switch progress {
-            case .asking(let attempt):
-                say(attempt == 1 ? "Asking \(TerminalText.safe(model))…\n" : "\nAsking again (\(attempt) of \(attempts)), with the problem…\n")
-            case .text(let piece):
-                say(TerminalText.safeLines(piece))
-            case .checking:
-                say("\nChecking the manifest and running the app once, with no permission…\n")
-            case .problem(let problem):
-                say("Problem: \(TerminalText.safeLines(problem.description))\n")
+            case .text(let piece): say(TerminalText.safeLines(piece))
+            case .asking(_, 1, _), .problem: say(TerminalText.safeLines(progress.status ?? "") + "\n")
+            case .asking, .checking: say("\n" + TerminalText.safeLines(progress.status ?? "") + "\n")
             }
         }
 
@@ -119,17 +101,8 @@ extension AppsCommand {
             }
             lines += ["└" + String(repeating: "─", count: width) + "┘", "", "── app.yaml ──", generated.manifestText,
                       "── \(generated.scriptName) ──", generated.script]
-            lines += ["── it asks for ──"] + describe(generated.permissions)
+            lines += ["── it asks for ──"] + generated.requestedInWords
             say(lines.map(TerminalText.safeLines).joined(separator: "\n") + "\n")
-        }
-
-        private static func describe(_ permissions: Permissions) -> [String] {
-            var lines: [String] = []
-            if !permissions.publish.isEmpty { lines.append("publish bus events: " + permissions.publish.joined(separator: ", ")) }
-            if !permissions.subscribe.isEmpty { lines.append("receive bus events: " + permissions.subscribe.joined(separator: ", ")) }
-            if !permissions.http.isEmpty { lines.append("call the server: " + permissions.http.joined(separator: ", ")) }
-            if permissions.state { lines.append("keep state between runs") }
-            return lines.isEmpty ? ["nothing"] : lines.map(TerminalText.safe)
         }
     }
 }

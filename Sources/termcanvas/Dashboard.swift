@@ -68,9 +68,12 @@ struct Dashboard: AsyncParsableCommand {
                                         size: terminal.size, library: fitted,
                                         catalog: .standard(apps: installed.descriptors(runtime: runtime)),
                                         effects: effects, requests: { link.handle($0) })
+        host.appGenerator = DashboardAppWriter(paths: paths, environment: ProcessInfo.processInfo.environment, runtime: runtime,
+                                               logger: logger)
         let standardCatalog = host.catalog
         let registry = host.bus.subscribe(to: RegistryLoaded.self) { loaded, _ in
-            host.catalog = standardCatalog.matching(registry: loaded.apps, remote: WidgetCatalog.remote(loaded.apps, runtime: runtime))
+            host.catalog = standardCatalog.adding(host.generatedApps)
+                .matching(registry: loaded.apps, remote: WidgetCatalog.remote(loaded.apps, runtime: runtime))
         }
         let watchdog = remote == nil ? LocalServerWatchdog(connector: connector, bus: host.bus) : nil
         defer {

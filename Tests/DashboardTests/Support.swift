@@ -190,6 +190,7 @@ extension HostMessage {
         case .saved: "saved"
         case .quitSaved(let failure): "quitSaved: \(failure ?? "ok")"
         case .widgetNotified(let pane, _): "widgetNotified: \(pane)"
+        case .appGeneration: "appGeneration"
         }
     }
 }

@@ -111,4 +111,80 @@ struct AppsNewEndToEndTests {
         #expect(!FileManager.default.fileExists(atPath: environment["XDG_CONFIG_HOME"]! + "/termcanvas/apps"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: environment["TMPDIR"]!).isEmpty)
     }
+
+    /// A dashboard whose `ai.yaml` points at `server`, as a user sets it up.
+    static func dashboard(_ server: RawServer, _ environment: [String: String]) async throws -> TmuxSession {
+        let settings = environment["XDG_CONFIG_HOME"]! + "/termcanvas/ai.yaml"
+        try FileManager.default.createDirectory(atPath: (settings as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try "baseURL: http://127.0.0.1:\(server.port)/v1\nmodel: scripted\n".write(toFile: settings, atomically: true, encoding: .utf8)
+        let session = try await TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"], size: Size(width: 100, height: 30),
+                                            environment: environment)
+        try await session.waitFor("Calendar")
+        return session
+    }
+
+    /// The trial runs' temporary folders left in the session's `TMPDIR`.
+    static func leftovers(_ environment: [String: String]) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: environment["TMPDIR"]!).filter { $0.hasPrefix("termcanvas-new-") }
+    }
+
+    @Test("from the dashboard's palette: the answer streams, the review, Enter adds the pane, which asks, runs and answers keys")
+    func fromThePalette() async throws {
+        let server = try Self.model()
+        defer { server.stop() }
+        let environment = try Self.environment()
+        let dashboard = try await Self.dashboard(server, environment)
+        try await dashboard.send("C-p")
+        try await dashboard.sendLiteral("new micro")
+        try await dashboard.send("Enter")
+        try await dashboard.waitFor("Describe the micro-app in words")
+        try await dashboard.sendLiteral("count my laps")
+        try await dashboard.send("Enter")
+        let review = try await dashboard.waitFor("New micro-app: Lap counter 1.0.0", timeout: .seconds(30))
+        #expect(review.contains { $0.contains("│laps 0") }, "the preview: \(review.joined(separator: "\n"))")
+        #expect(review.contains { $0.contains("keep state between runs") })
+        #expect(review.contains { $0.contains("exec: [python3, app.py]") })
+        try await dashboard.send("End")
+        try await dashboard.waitFor("-32601")  // the script's last line
+        try await dashboard.send("Enter")
+        try await dashboard.waitFor("Lap counter 1.0.0 asks to run")
+        try await dashboard.send("y")
+        try await dashboard.waitFor("laps 0")
+        try await dashboard.send("+")
+        try await dashboard.waitFor("laps 1")
+        let folder = environment["XDG_CONFIG_HOME"]! + "/termcanvas/apps/lap-counter"
+        #expect(try String(contentsOfFile: folder + "/generated-from.txt", encoding: .utf8) == "count my laps")
+        #expect(try Self.leftovers(environment).isEmpty)
+        try await dashboard.send("C-q")
+        #expect(try await dashboard.waitForExit().status == 0)
+        // Neither the prompt nor the answer is in the log.
+        let log = try String(contentsOfFile: environment["XDG_STATE_HOME"]! + "/termcanvas/termcanvas.log", encoding: .utf8)
+        #expect(log.contains("micro-app installed"))
+        #expect(!log.contains("count my laps") && !log.contains("lap-counter\nname"))
+    }
+
+    @Test("from the dashboard's catalog: Esc on the review leaves nothing on disk")
+    func fromTheCatalogEscDiscards() async throws {
+        let server = try Self.model()
+        defer { server.stop() }
+        let environment = try Self.environment()
+        let dashboard = try await Self.dashboard(server, environment)
+        try await dashboard.send("C-e")
+        try await dashboard.waitFor("ARRANGE")
+        try await dashboard.send("a")
+        let catalog = try await dashboard.waitFor("New micro-app…")
+        let line = try #require(catalog.first { $0.contains("New micro-app…") })
+        let number = try #require(RemoteAppsEndToEndTests.number(before: "New micro-app…", in: line))
+        try await dashboard.send(String(number), "Enter")
+        try await dashboard.waitFor("Describe the micro-app in words")
+        try await dashboard.sendLiteral("count my laps")
+        try await dashboard.send("Enter")
+        try await dashboard.waitFor("New micro-app: Lap counter 1.0.0", timeout: .seconds(30))
+        try await dashboard.send("Escape")
+        try await dashboard.waitForScreen("the review closed") { !$0.contains { $0.contains("New micro-app") } }
+        #expect(!FileManager.default.fileExists(atPath: environment["XDG_CONFIG_HOME"]! + "/termcanvas/apps"))
+        #expect(try Self.leftovers(environment).isEmpty)
+        try await dashboard.send("C-q")
+        #expect(try await dashboard.waitForExit().status == 0)
+    }
 }

@@ -208,18 +208,25 @@ struct RemoteAppsEndToEndTests {
         let line = try #require(catalog.first { $0.contains(entry) })
         let index = try #require(number(before: entry, in: line))
         try await session.send(String(index), "Enter")
-        let panes = try await session.waitForScreen("the new pane") { screen in
+        _ = try await session.waitForScreen("the catalog closed") { screen in
             !screen.contains { $0.contains("Add a widget") }
         }
         try await session.send("Enter")
-        try await session.waitForScreen("normal mode") { !$0.contains { $0.contains("ARRANGE") } }
-        return (try #require(panes.compactMap { number(before: entry, in: $0) }.max()), line)
+        // Numbers read from pane titles only, on a frame drawn after the catalog's: a screen caught
+        // while the catalog was being erased could still show its "8 Deploys 1.1.0" line.
+        let panes = try await session.waitForScreen("normal mode") { !$0.contains { $0.contains("ARRANGE") } }
+        return (try #require(panes.flatMap { titleNumbers(of: entry, in: $0) }.max()), line)
     }
 
-    /// The number just before `entry` in a catalog line or a pane's title.
+    /// The number just before `entry` in a catalog line.
     static func number(before entry: String, in line: String) -> Int? {
         guard let range = line.range(of: " " + entry) else { return nil }
         return line[..<range.lowerBound].split(separator: " ").last.flatMap { Int($0) }
+    }
+
+    /// The numbers of panes titled `entry` on a line of the screen (`─ 4 Deploys 1.1.0 · up ─`).
+    static func titleNumbers(of entry: String, in line: String) -> [Int] {
+        (1...9).filter { number in ["─", "━"].contains { line.contains("\($0) \(number) \(entry)") } }
     }
 
     /// `apps/deploys/hook.sh`, as a CI runs it.

@@ -36,4 +36,16 @@ struct GeneratedAppCheckTests {
         }
         #expect(error?.description.contains(problem) == true, "\(String(describing: error))")
     }
+
+    @Test func trialFoldersAKilledRunLeftAreRemovedAndARunningTrialsAreNot() throws {
+        let files = FileManager.default
+        let abandoned = files.temporaryDirectory.appendingPathComponent(GeneratedApp.workspacePrefix + "old-\(UUID().uuidString.prefix(6))")
+        let running = files.temporaryDirectory.appendingPathComponent(GeneratedApp.workspacePrefix + "new-\(UUID().uuidString.prefix(6))")
+        for folder in [abandoned, running] { try files.createDirectory(at: folder.appendingPathComponent("app"), withIntermediateDirectories: true) }
+        defer { try? files.removeItem(at: running) }
+        try files.setAttributes([.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: abandoned.path)
+        GeneratedApp.removeAbandonedWorkspaces()
+        #expect(!files.fileExists(atPath: abandoned.path))
+        #expect(files.fileExists(atPath: running.path))
+    }
 }

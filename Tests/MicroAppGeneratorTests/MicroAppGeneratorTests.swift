@@ -54,11 +54,11 @@ struct MicroAppGeneratorTests {
         // The request carried the protocol document, the example and the description.
         let body = try #require(server.requestBodies.first)
         #expect(body.contains("view nodes") && body.contains("sysmon") && body.contains("count my laps"))
+        #expect(!FileManager.default.fileExists(atPath: generated.app.folder.path), "nothing on disk before it is installed")
 
         let apps = FileManager.default.temporaryDirectory.appendingPathComponent("tc-gen-\(UUID().uuidString.prefix(8))/apps")
         defer { try? FileManager.default.removeItem(at: apps.deletingLastPathComponent()) }
         let folder = try generated.install(into: apps, description: "count my laps")
-        #expect(!FileManager.default.fileExists(atPath: generated.app.folder.path), "the temporary folder is gone")
         let installed = try AppFolders.read(folder, isShipped: false)
         #expect(installed.digest == generated.app.digest)
         #expect(try String(contentsOf: folder.appendingPathComponent(GeneratedApp.promptFile), encoding: .utf8) == "count my laps")
@@ -71,8 +71,7 @@ struct MicroAppGeneratorTests {
     @Test func aMalformedAnswerIsSentBackWithItsProblemThenTheGoodOneIsTaken() async throws {
         let server = try Self.server(["malformed", "good"])
         defer { server.stop() }
-        let generated = try await Self.generator(server).generate(Self.request, environment: Self.environment)
-        generated.discard()
+        _ = try await Self.generator(server).generate(Self.request, environment: Self.environment)
         #expect(server.connections == 2)
         let second = try #require(server.requestBodies.last)
         #expect(second.contains("could not be used"))

@@ -16,6 +16,7 @@ extension CommandID {
     public static let removePane: CommandID = "pane.remove"
     public static let paneSettings: CommandID = "pane.settings"
     public static let arrangeDone: CommandID = "arrange.done"
+    public static let newApp: CommandID = "app.new"
 
     /// `canvas.focus.left` …: focus the pane in that direction.
     public static func focus(_ direction: Direction) -> CommandID { CommandID(rawValue: "canvas.focus.\(direction.rawValue)") }
@@ -52,6 +53,8 @@ public enum CanvasCommands {
         Command(.saveLayout, "Save the layout under a name", in: .canvas, keys: [.ctrl("s")], whileTyping: true),
         Command(.openLayout, "Open a layout (filter, load, d delete, r rename)", in: .canvas, keys: [.ctrl("o")], whileTyping: true),
         Command(.pickTheme, "Choose a theme (live preview)", in: .canvas, keys: [.ctrl("t")], whileTyping: true),
+        Command(.newApp, NewAppOverlay.entryTitle + " (describe it; a language model writes it)", in: .canvas, keys: [],
+                whileTyping: true),
     ]
 
     static let normal: [Command] = [

@@ -20,7 +20,10 @@ extension CanvasHost {
     private var idleCommands: Set<CommandID> {
         var idle = Set((1...9).filter { $0 > manager.panes.count }.map { CommandID.focus(pane: $0) })
         if manager.focusedPaneID == nil { idle.formUnion([.removePane, .paneSettings]) }
-        if catalog.descriptors.isEmpty { idle.insert(.addPane) }
+        if appGenerator == nil {
+            idle.insert(.newApp)
+            if catalog.descriptors.isEmpty { idle.insert(.addPane) }
+        }
         return idle
     }
 
@@ -61,6 +64,9 @@ extension CanvasHost {
         case .stay:
             quitSave = .notTried
             overlay = nil
+        case .generateApp(let description): generateApp(description)
+        case .installGeneratedApp: installGeneratedApp()
+        case .discardGeneratedApp: discardGeneratedApp()
         }
     }
 

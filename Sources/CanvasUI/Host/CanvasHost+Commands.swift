@@ -18,7 +18,8 @@ extension CanvasHost {
         case .pickTheme: openThemePicker()
         case .undo: undo()
         case .redo: redo()
-        case .addPane: overlay = catalog.descriptors.isEmpty ? nil : CatalogOverlay()
+        case .addPane: overlay = catalog.descriptors.isEmpty && appGenerator == nil ? nil : CatalogOverlay()
+        case .newApp: openNewApp()
         case .removePane:
             guard let focused, let pane = manager.pane(focused) else { return }
             overlay = ConfirmRemoveOverlay(pane: focused, title: title(of: pane))

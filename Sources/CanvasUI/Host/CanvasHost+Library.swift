@@ -85,6 +85,8 @@ extension CanvasHost {
             notifyWidget(pane, mount: mount)
         case .publish(let events):
             for event in events { bus.publish(event) }
+        case .appGeneration(let run, let update):
+            receive(update, of: run)
         }
     }
 

@@ -42,6 +42,17 @@ public final class CanvasHost {
     let requestHandler: @MainActor (any WidgetRequest) -> Void
     /// Mounts so far: each mount has its own number.
     var mounts = 0
+    /// Writes micro-apps from a description ("New micro-app…"); nil leaves the entry out.
+    public var appGenerator: (any AppGenerating)?
+    /// The generator's run under way, if any.
+    var appGeneration: Task<Void, Never>?
+    /// Counts the generator's runs (and turned-down apps): news of an earlier run is ignored.
+    var appGenerationRun = 0
+    /// The app written and waiting for the user's review.
+    var pendingReview: AppReview?
+    /// Apps written and installed since the dashboard started: a catalog built again (from the
+    /// registry) must keep them.
+    public internal(set) var generatedApps: [WidgetDescriptor] = []
 
     /// The smallest pane, in cells, that still shows a border and one line inside.
     public static let minimumPaneCells = Size(width: 8, height: 3)
@@ -131,6 +142,7 @@ public final class CanvasHost {
 
     /// Unmounts every widget; call once when the dashboard closes.
     public func shutdown() {
+        discardGeneratedApp()
         syncWidgetValues()
         for id in mounted.keys { unmount(id) }
     }

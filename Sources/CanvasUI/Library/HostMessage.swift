@@ -21,4 +21,7 @@ public enum HostMessage: Sendable {
     /// A widget's outside work has news (see `WidgetContext.notify`); `mount` tells it from an
     /// earlier widget of the same pane.
     case widgetNotified(PaneID, mount: Int)
+    /// News of the micro-app being written from a description ("New micro-app…"); `run` tells
+    /// one run of the generator from the next.
+    case appGeneration(run: Int, AppGenerationUpdate)
 }

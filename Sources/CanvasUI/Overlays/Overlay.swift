@@ -65,4 +65,10 @@ public enum HostAction {
     case quitWithoutSaving
     /// After a failed save on quit: back to the dashboard.
     case stay
+    /// Writes a micro-app from this description (`HostMessage.appGeneration` tells how it goes).
+    case generateApp(String)
+    /// Installs the app written for review and adds its pane.
+    case installGeneratedApp
+    /// Stops writing the app, or discards the one written: nothing of it stays on disk.
+    case discardGeneratedApp
 }

@@ -41,4 +41,12 @@ public struct WidgetCatalog: Sendable {
 
     /// Every kind it can mount, listed or not.
     public var all: [WidgetDescriptor] { descriptors + unlisted.filter { kind in !descriptors.contains { $0.kind == kind.kind } } }
+
+    /// The catalog with `added` listed last, or in place of an entry of its kind.
+    public func adding(_ added: [WidgetDescriptor]) -> WidgetCatalog {
+        let kinds = Set(added.map(\.kind))
+        return WidgetCatalog(descriptors.filter { !kinds.contains($0.kind) } + added, alsoMounting: unlisted)
+    }
+
+    public func adding(_ added: WidgetDescriptor) -> WidgetCatalog { adding([added]) }
 }

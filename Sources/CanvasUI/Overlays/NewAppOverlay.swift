@@ -1,0 +1,221 @@
+import CanvasCore
+
+/// "New micro-app…" (the palette, the `a` catalog): a description typed in, the app written
+/// while the model's answer streams by, then the review (its first view, what it asks for, the
+/// manifest and the script, scrollable); Enter installs it and adds its pane, Esc turns it down.
+///
+/// The overlay only shows and asks: the host runs the generator and sends its news back.
+public struct NewAppOverlay: Overlay {
+    public enum Stage {
+        case describing
+        case writing(AppWritingLog)
+        /// `scroll` is the first line of the review shown.
+        case reviewing(AppReview, scroll: Int)
+        case installing(AppReview)
+        case failed(String)
+    }
+
+    /// Its entry in the palette and the catalog.
+    public nonisolated static let entryTitle = "New micro-app…"
+
+    public private(set) var description: TextField
+    public private(set) var stage: Stage = .describing
+
+    public init(description: String = "") {
+        self.description = TextField(description, limit: 500)
+    }
+
+    public var badge: String? { " NEW APP " }
+
+    public func hints(_ context: OverlayContext) -> [KeyHint] {
+        switch stage {
+        case .describing: [KeyHint(keys: "Enter", action: "write it"), KeyHint(keys: "Esc", action: "cancel")]
+        case .writing: [KeyHint(keys: "Esc", action: "stop and discard")]
+        case .reviewing:
+            [KeyHint(keys: "↑↓ PgUp PgDn", action: "scroll"), KeyHint(keys: "Enter", action: "install and add"),
+             KeyHint(keys: "Esc", action: "discard")]
+        case .installing: [KeyHint(keys: "", action: "installing…")]
+        case .failed: [KeyHint(keys: "Enter", action: "edit and retry"), KeyHint(keys: "Esc", action: "close")]
+        }
+    }
+
+    public mutating func handle(_ key: Key, _ context: OverlayContext) -> [HostAction] {
+        switch stage {
+        case .describing:
+            switch key.code {
+            case .escape: return [.close]
+            case .enter:
+                let text = description.text.trimmingCharacters(in: .whitespaces)
+                guard !text.isEmpty else { return [] }
+                stage = .writing(AppWritingLog())
+                return [.generateApp(text)]
+            default:
+                _ = description.edit(key)
+                return []
+            }
+        case .writing:
+            return key == .escape ? [.discardGeneratedApp, .close] : []
+        case .reviewing(let review, let scroll):
+            let page = Self.page(in: context.area)
+            let last = max(0, Self.reviewLines(review, width: Self.width(in: context.area)).count - page)
+            var top = scroll
+            switch (key.code, key.modifiers) {
+            case (.escape, _): return [.discardGeneratedApp, .close]
+            case (.enter, _):
+                stage = .installing(review)
+                return [.installGeneratedApp]
+            case (.up, []): top -= 1
+            case (.down, []): top += 1
+            case (.pageUp, []): top -= page
+            case (.pageDown, []): top += page
+            case (.home, []): top = 0
+            case (.end, []): top = last
+            default: break
+            }
+            stage = .reviewing(review, scroll: min(max(0, top), last))
+            return []
+        case .installing:
+            return []
+        case .failed:
+            switch key.code {
+            case .escape: return [.close]
+            case .enter:
+                stage = .describing
+                return []
+            default: return []
+            }
+        }
+    }
+
+    public mutating func receive(_ message: HostMessage, _ context: OverlayContext) -> [HostAction] {
+        guard case .appGeneration(_, let update) = message else { return [] }
+        switch (stage, update) {
+        case (.writing(var log), .progress(let progress)):
+            log.add(progress)
+            stage = .writing(log)
+        case (.writing, .ready(let review)):
+            stage = .reviewing(review, scroll: 0)
+        case (.writing, .failed(let reason)), (.installing, .installFailed(let reason)):
+            stage = .failed(reason)
+        default:
+            break
+        }
+        return []
+    }
+
+    public func render(into buffer: inout Buffer, _ context: OverlayContext) {
+        let width = Self.width(in: context.area)
+        let wrap = { (text: String, role: ThemeRole) in Self.wrapped(text, width: width).map { OverlayLine($0, role) } }
+        switch stage {
+        case .describing:
+            let field = String(description.beforeCursor) + "▏" + String(description.text[description.beforeCursor.endIndex...])
+            let lines = wrap("Describe the micro-app in words. A language model writes it; it runs once, with no permission, "
+                             + "before you see it.", .muted)
+                + [OverlayLine("")] + wrap("> " + field, .accent) + [OverlayLine(""), OverlayLine("Enter writes it · Esc cancels", .muted)]
+            OverlayBox.draw(title: "New micro-app", lines: Self.fixedWidth(lines, width), into: &buffer, context)
+        case .writing(let log):
+            let room = max(1, OverlayBox.capacity(in: context.area) - 5)
+            var lines = wrap(description.text, .muted).prefix(2).map { $0 } + [OverlayLine(log.status, .accent)]
+            if let problem = log.problem { lines += wrap("Problem: " + problem, .error).prefix(3) }
+            lines += [OverlayLine("")] + wrap(log.answer, .overlay).suffix(max(1, room - lines.count + 3))
+            lines.append(OverlayLine("Esc stops and discards it", .muted))
+            OverlayBox.draw(title: "New micro-app: writing", lines: Self.fixedWidth(lines, width), into: &buffer, context)
+        case .reviewing(let review, let scroll):
+            let content = Self.reviewLines(review, width: width)
+            let page = Self.page(in: context.area)
+            let top = min(scroll, max(0, content.count - page))
+            let shown = Array(content[top..<min(content.count, top + page)])
+            let position = content.count > page ? "Lines \(top + 1)–\(top + shown.count) of \(content.count) · " : ""
+            OverlayBox.draw(title: "New micro-app: \(review.name) \(review.version)",
+                            lines: Self.fixedWidth(shown + [OverlayLine(position + "Enter installs and adds it · Esc discards", .muted)], width),
+                            into: &buffer, context)
+        case .installing(let review):
+            OverlayBox.draw(title: "New micro-app", lines: [OverlayLine("Installing \(review.name)…", .accent)], into: &buffer, context)
+        case .failed(let reason):
+            let lines = wrap("No app was written: " + reason, .error) + [OverlayLine("")]
+                + [OverlayLine("Enter edits the description and tries again · Esc closes", .muted)]
+            OverlayBox.draw(title: "New micro-app", lines: Self.fixedWidth(lines, width), into: &buffer, context)
+        }
+    }
+
+    /// The review, top to bottom: the first view in a frame, what the app asks for, its manifest
+    /// and its script.
+    static func reviewLines(_ review: AppReview, width: Int) -> [OverlayLine] {
+        // Its rows down to the last one drawn on: the script gets the room below.
+        let preview = Array(review.preview.reversed().drop { $0.allSatisfy(\.isWhitespace) }.reversed())
+        let previewWidth = preview.map(DisplayWidth.of).max() ?? 0
+        var lines = [OverlayLine("\(review.name) (\(review.id)): its first view, run with no permission", .heading),
+                     OverlayLine("┌" + String(repeating: "─", count: previewWidth) + "┐", .muted)]
+        lines += preview.map { line in
+            OverlayLine("│" + line + String(repeating: " ", count: max(0, previewWidth - DisplayWidth.of(line))) + "│")
+        }
+        lines.append(OverlayLine("└" + String(repeating: "─", count: previewWidth) + "┘", .muted))
+        lines.append(OverlayLine("It asks for:", .heading))
+        lines += review.permissions.flatMap { wrapped("  " + $0, width: width) }.map { OverlayLine($0, .warning) }
+        lines.append(OverlayLine("── app.yaml ──", .heading))
+        lines += code(review.manifest, width: width)
+        lines.append(OverlayLine("── \(review.scriptName) ──", .heading))
+        lines += code(review.script, width: width)
+        return lines
+    }
+
+    /// Source text, tabs expanded, long lines wrapped.
+    private static func code(_ text: String, width: Int) -> [OverlayLine] {
+        text.replacingOccurrences(of: "\t", with: "    ").split(separator: "\n", omittingEmptySubsequences: false)
+            .flatMap { line in line.isEmpty ? [""] : TextWrap.lines(String(line), width: width) }
+            .map { OverlayLine($0) }
+    }
+
+    /// `text` wrapped to `width`, its own line breaks kept.
+    private static func wrapped(_ text: String, width: Int) -> [String] {
+        text.split(separator: "\n", omittingEmptySubsequences: false).flatMap { line in
+            line.isEmpty ? [""] : TextWrap.lines(String(line), width: width)
+        }
+    }
+
+    /// Pads the first line so the box keeps one width while its text changes.
+    private static func fixedWidth(_ lines: [OverlayLine], _ width: Int) -> [OverlayLine] {
+        guard let first = lines.first else { return lines }
+        return [OverlayLine(first.text + String(repeating: " ", count: max(0, width - DisplayWidth.of(first.text))), first.role)]
+            + lines.dropFirst()
+    }
+
+    /// The text width inside the box: the preview's 60 columns and its frame, or less on a
+    /// small canvas.
+    static func width(in area: Rect) -> Int { max(10, min(area.width - 6, 76)) }
+
+    /// Review lines shown at once: the box less the footer.
+    static func page(in area: Rect) -> Int { max(1, OverlayBox.capacity(in: area) - 1) }
+}
+
+/// What the overlay shows while the app is written: where it is, the last problem, and the
+/// end of the model's answer (bounded: the answer itself may be up to 256 KiB).
+public struct AppWritingLog: Equatable, Sendable {
+    public private(set) var status = "Starting…"
+    public private(set) var problem: String?
+    public private(set) var answer = ""
+
+    /// The most of the answer kept for display.
+    static let answerLimit = 4096
+
+    public init() {}
+
+    public mutating func add(_ progress: AppGenerationProgress) {
+        switch progress {
+        case .asking:
+            answer = ""
+        case .text(let piece):
+            answer += piece
+            if answer.utf8.count > Self.answerLimit {
+                answer = String(answer.suffix(Self.answerLimit / 2))
+            }
+            return
+        case .problem(let text):
+            problem = text
+            return
+        case .checking:
+            break
+        }
+        status = progress.status ?? status
+    }
+}

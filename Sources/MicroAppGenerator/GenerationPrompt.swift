@@ -3,7 +3,8 @@ import ModelClient
 
 /// What the model is told: the protocol, an example, the format, and the user's description.
 public struct GenerationPrompt: Sendable {
-    /// `docs/microapp-protocol.md`: the protocol, the view-node reference and the manifest.
+    /// What a writer of an app needs of `docs/microapp-protocol.md`: the messages, the view-node
+    /// reference, the permissions and the manifest (see `essentials(of:)`).
     public let protocolDocument: String
     /// A shipped app in the chosen language: its manifest and its script.
     public let example: (manifest: String, script: String)
@@ -23,9 +24,30 @@ public struct GenerationPrompt: Sendable {
                   let manifest = try? String(contentsOf: example.appendingPathComponent("app.yaml"), encoding: .utf8),
                   let script = try? String(contentsOf: example.appendingPathComponent(language.example.script), encoding: .utf8)
             else { continue }
-            return GenerationPrompt(protocolDocument: text, example: (manifest, script))
+            return GenerationPrompt(protocolDocument: essentials(of: text), example: (manifest, script))
         }
         throw GenerationProblem("TermCanvas's docs/microapp-protocol.md and apps/\(language.example.app) were not found beside it")
+    }
+
+    /// Sections of the protocol document for hosts and operators, not for a writer of one
+    /// local app. Left out, the prompt is 16 KB (some 4 000 tokens) shorter: 57 KB with sysmon.
+    static let sectionsLeftOut = ["### The design rule", "### 6.1", "### 6.2", "### 6.4", "### 6.5", "### 7.3", "### 7.4",
+                                  "## 8.", "## 9.", "## Appendix"]
+
+    /// `document` without `sectionsLeftOut` (a `##` heading leaves out its `###` sections too).
+    static func essentials(of document: String) -> String {
+        var kept: [Substring] = []
+        var inLeftOutSection = false, inLeftOutSubsection = false
+        for line in document.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("## ") {
+                inLeftOutSection = sectionsLeftOut.contains { line.hasPrefix($0) }
+                inLeftOutSubsection = false
+            } else if line.hasPrefix("### ") {
+                inLeftOutSubsection = sectionsLeftOut.contains { line.hasPrefix($0) }
+            }
+            if !inLeftOutSection && !inLeftOutSubsection { kept.append(line) }
+        }
+        return kept.joined(separator: "\n")
     }
 
     public func messages(for request: GenerationRequest) -> [ChatMessage] {

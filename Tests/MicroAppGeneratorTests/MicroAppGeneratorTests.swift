@@ -68,6 +68,8 @@ struct MicroAppGeneratorTests {
         let apps = FileManager.default.temporaryDirectory.appendingPathComponent("tc-gen-\(UUID().uuidString.prefix(8))/apps")
         defer { try? FileManager.default.removeItem(at: apps.deletingLastPathComponent()) }
         let folder = try generated.install(into: apps, description: "count my laps")
+        // What the user reviewed, and the description: nothing a trial run may have written.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["app.py", "app.yaml", GeneratedApp.promptFile])
         let installed = try AppFolders.read(folder, isShipped: false)
         #expect(installed.digest == generated.app.digest)
         #expect(try String(contentsOf: folder.appendingPathComponent(GeneratedApp.promptFile), encoding: .utf8) == "count my laps")

@@ -1,6 +1,6 @@
 import BFFTesting
 import Foundation
-import ModelClient
+@testable import ModelClient
 import Synchronization
 import Testing
 
@@ -166,9 +166,14 @@ struct ModelClientTests {
             connection.respond(status: status, headers: ["Content-Type: application/json"], body: body)
         }
         defer { server.stop() }
-        await #expect(throws: expected) { try await Self.client(server).complete([ChatMessage(.user, "hi")]) }
+        let capture = LogCapture()
+        await #expect(throws: expected) { try await Self.client(server, capture: capture).complete([ChatMessage(.user, "hi")]) }
         #expect(server.connections == 1)
         #expect(!expected.description.contains(Self.key))
+        // The log has the kind of refusal, never the endpoint's words (they may echo the prompt).
+        let logged = capture.lines.joined(separator: "\n")
+        #expect(logged.contains("\"outcome\": \(expected.kind)"), "\(logged)")
+        #expect(!logged.contains(expected.description) && !logged.contains("tokens") && !logged.contains("such thing"), "\(logged)")
     }
 
     @Test func garbageInTheStreamIsMalformed() async throws {

@@ -101,7 +101,7 @@ public final class HTTPClient: Sendable {
             case .success(let response):
                 error = .status(for: response)
                 if response.status == 429 || response.status == 503 {
-                    retryAfter = response.header("Retry-After").flatMap(Self.retryAfter)
+                    retryAfter = response.header("Retry-After").flatMap { RetryAfter.seconds($0) }.map { .seconds($0) }
                 }
             case .failure(let failure):
                 error = failure
@@ -125,14 +125,5 @@ public final class HTTPClient: Sendable {
     /// Log metadata of one attempt: never headers (the token) or bodies.
     private static func metadata(_ request: Request, attempt: Int, milliseconds: Int, outcome: String) -> Logger.Metadata {
         ["method": "\(request.method)", "path": "\(request.path)", "attempt": "\(attempt)", "ms": "\(milliseconds)", "outcome": "\(outcome)"]
-    }
-
-    /// A `Retry-After` of whole seconds (the form the BFF sends); nil for an HTTP date or garbage,
-    /// which leaves the usual backoff in charge.
-    static func retryAfter(_ value: String) -> Duration? {
-        let text = value.trimmingSpaces
-        guard !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
-              let seconds = Int64(text) else { return nil }
-        return .seconds(seconds)
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 @testable import HTTPClient
 import Testing
 
@@ -89,12 +90,19 @@ struct RequestBuildingTests {
         }
     }
 
-    @Test("Retry-After: whole seconds only")
+    @Test("Retry-After: whole seconds or an HTTP date")
     func retryAfter() {
-        #expect(HTTPClient.retryAfter("3") == .seconds(3))
-        #expect(HTTPClient.retryAfter(" 0 ") == .seconds(0))
-        #expect(HTTPClient.retryAfter("Wed, 21 Oct 2026 07:28:00 GMT") == nil)
-        #expect(HTTPClient.retryAfter("-1") == nil && HTTPClient.retryAfter("") == nil)
+        let now = Date(timeIntervalSince1970: 1_795_000_000)  // Mon, 24 Nov 2026 … GMT
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        #expect(RetryAfter.seconds("3", now: now) == 3)
+        #expect(RetryAfter.seconds(" 0 ", now: now) == 0)
+        #expect(RetryAfter.seconds(formatter.string(from: now.addingTimeInterval(30)), now: now) == 30)
+        #expect(RetryAfter.seconds(formatter.string(from: now.addingTimeInterval(-30)), now: now) == 0)
+        #expect(RetryAfter.seconds("-1", now: now) == nil && RetryAfter.seconds("", now: now) == nil)
+        #expect(RetryAfter.seconds("soon", now: now) == nil)
     }
 
     @Test("durations become whole milliseconds, rounded up and never 0 (libcurl's 'no limit')")

@@ -6,11 +6,13 @@ import CanvasUI
 /// server cannot set the window title, clear the screen or hide text with escape sequences.
 enum TerminalText {
     /// `text` with each control character (and bidi override, line separator) shown as its
-    /// placeholder, e.g. ESC as `␛`; line breaks too unless `keepingLines` (a script, a preview).
-    static func safe(_ text: String, keepingLines: Bool = false) -> String {
-        String(text.map { keepingLines && $0 == "\n" ? $0 : SafeText.placeholder(for: $0) ?? $0 })
-    }
+    /// placeholder, e.g. ESC as `␛`.
+    static func safe(_ text: String) -> String { placeholders(text, keepingLines: false) }
 
     /// As `safe`, keeping line breaks: for text of several lines, such as a script.
-    static func safeLines(_ text: String) -> String { safe(text, keepingLines: true) }
+    static func safeLines(_ text: String) -> String { placeholders(text, keepingLines: true) }
+
+    private static func placeholders(_ text: String, keepingLines: Bool) -> String {
+        String(text.map { keepingLines && $0 == "\n" ? $0 : SafeText.placeholder(for: $0) ?? $0 })
+    }
 }

@@ -18,18 +18,12 @@ public struct HelpOverlay: Overlay, Equatable {
         let last = max(0, Self.content(context, filter: filter.text).count - page)
         // A help key that types nothing (F1) closes it too; `?` goes to the filter.
         if key.text == nil, context.commands.command(for: key, in: [.canvas])?.id == .help { return [.close] }
-        switch (key.code, key.modifiers) {
-        case (.escape, _), (.enter, _): return [.close]
-        case (.up, []): scroll -= 1
-        case (.down, []): scroll += 1
-        case (.pageUp, []): scroll -= page
-        case (.pageDown, []): scroll += page
-        case (.home, []): scroll = 0
-        case (.end, []): scroll = last
-        default:
-            if filter.edit(key) { scroll = 0 }
+        if key.code == .escape || key.code == .enter { return [.close] }
+        if let top = OverlayScroll.top(after: key, from: scroll, page: page, last: last) {
+            scroll = top
+        } else if filter.edit(key) {
+            scroll = 0
         }
-        scroll = min(max(0, scroll), last)
         return []
     }
 

@@ -58,22 +58,15 @@ public struct NewAppOverlay: Overlay {
         case .reviewing(let review, let scroll):
             let page = Self.page(in: context.area)
             let last = max(0, Self.reviewLines(review, width: Self.width(in: context.area)).count - page)
-            var top = scroll
-            switch (key.code, key.modifiers) {
-            case (.escape, _): return [.discardGeneratedApp, .close]
-            case (.enter, _):
+            switch key.code {
+            case .escape: return [.discardGeneratedApp, .close]
+            case .enter:
                 stage = .installing(review)
                 return [.installGeneratedApp]
-            case (.up, []): top -= 1
-            case (.down, []): top += 1
-            case (.pageUp, []): top -= page
-            case (.pageDown, []): top += page
-            case (.home, []): top = 0
-            case (.end, []): top = last
-            default: break
+            default:
+                if let top = OverlayScroll.top(after: key, from: scroll, page: page, last: last) { stage = .reviewing(review, scroll: top) }
+                return []
             }
-            stage = .reviewing(review, scroll: min(max(0, top), last))
-            return []
         case .installing:
             return []
         case .failed:

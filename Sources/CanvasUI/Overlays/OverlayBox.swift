@@ -44,3 +44,21 @@ public enum OverlayBox {
     /// The hints of overlays that are lists.
     public static let listHints = [KeyHint(keys: "↑↓", action: "choose"), KeyHint(keys: "Enter", action: "select"), KeyHint(keys: "Esc", action: "close")]
 }
+
+/// The keys that scroll an overlay's text: ↑↓ a line, PgUp PgDn a page, Home End to either end.
+enum OverlayScroll {
+    /// The first line shown after `key`, within `0...last`; nil when `key` does not scroll.
+    static func top(after key: Key, from top: Int, page: Int, last: Int) -> Int? {
+        let moved: Int
+        switch (key.code, key.modifiers) {
+        case (.up, []): moved = top - 1
+        case (.down, []): moved = top + 1
+        case (.pageUp, []): moved = top - page
+        case (.pageDown, []): moved = top + page
+        case (.home, []): moved = 0
+        case (.end, []): moved = last
+        default: return nil
+        }
+        return min(max(0, moved), max(0, last))
+    }
+}

@@ -20,11 +20,6 @@ struct PostgresLiveEventFeed: Service {
     let logger: Logger
     static let pollInterval = Duration.seconds(5)
 
-    private enum Wake: Sendable {
-        case notified
-        case tick
-    }
-
     func run() async throws {
         await cancelWhenGracefulShutdown {
             var last = startingAfter
@@ -37,16 +32,17 @@ struct PostgresLiveEventFeed: Service {
                             last = try await publish(after: last)
                             pause = .milliseconds(100)
                             logger.info("live event feed listening", metadata: ["after": "\(last)"])
-                            let (wakes, waker) = AsyncStream.makeStream(of: Wake.self, bufferingPolicy: .bufferingNewest(1))
+                            // A notification or a tick: either means "read what came"; one pending is enough.
+                            let (wakes, waker) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
                             try await withThrowingTaskGroup(of: Void.self) { group in
                                 group.addTask {
                                     defer { waker.finish() }
-                                    for try await _ in notifications { waker.yield(.notified) }
+                                    for try await _ in notifications { waker.yield() }
                                 }
                                 group.addTask {
                                     while true {
                                         try await Task.sleep(for: Self.pollInterval)
-                                        waker.yield(.tick)
+                                        waker.yield()
                                     }
                                 }
                                 for await _ in wakes { last = try await publish(after: last) }

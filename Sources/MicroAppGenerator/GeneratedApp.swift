@@ -11,7 +11,7 @@ import Widgets
 /// run, and what it asks for. Nothing of it is on disk: the trial's folder is gone once the trial
 /// ends, so an app the user turns down (or a Ctrl-C at the question) leaves nothing behind.
 public struct GeneratedApp: Sendable {
-    public let app: InstalledApp
+    public let manifest: AppManifest
     /// `app.yaml` as the model wrote it.
     public let manifestText: String
     public let script: String
@@ -21,7 +21,7 @@ public struct GeneratedApp: Sendable {
 
     public static let previewSize = Size(width: 60, height: 12)
 
-    public var permissions: Permissions { app.manifest.requested }
+    public var permissions: Permissions { manifest.requested }
 
     /// What the manifest asks for, a line each, for the user's review ("nothing" when nothing).
     public var requestedInWords: [String] {
@@ -69,7 +69,7 @@ public struct GeneratedApp: Sendable {
         switch await MicroAppTrial.run(app, size: size, environment: environment, logFile: workspace.appendingPathComponent("trial.log"),
                                        limit: trialLimit) {
         case .view(let view, _):
-            return GeneratedApp(app: app, manifestText: files.manifest, script: files.script, scriptName: language.scriptName,
+            return GeneratedApp(manifest: manifest, manifestText: files.manifest, script: files.script, scriptName: language.scriptName,
                                 preview: ViewPreview.lines(view, size: previewSize))
         case .failed(let reason, let log):
             let tail = log.suffix(1500)
@@ -98,9 +98,9 @@ public struct GeneratedApp: Sendable {
     /// reviewed manifest and script, and the description that made it.
     /// - Returns: the installed folder.
     public func install(into appsDirectory: URL, description: String) throws -> URL {
-        let target = appsDirectory.appendingPathComponent(app.id)
+        let target = appsDirectory.appendingPathComponent(manifest.id)
         guard !FileManager.default.fileExists(atPath: target.path) else {
-            throw GenerationProblem("an app \(app.id) is already installed in \(target.path); `termcanvas apps remove \(app.id)` first, or pass --id")
+            throw GenerationProblem("an app \(manifest.id) is already installed in \(target.path); remove it first (termcanvas apps remove \(manifest.id))")
         }
         let files = [AnswerFormat.manifestName: Data(manifestText.utf8), scriptName: Data(script.utf8), Self.promptFile: Data(description.utf8)]
         try PrivatePath.makeDirectory(appsDirectory)
@@ -123,9 +123,9 @@ public struct GeneratedApp: Sendable {
 
     /// Removes trial folders a killed run left (a Ctrl-C during a trial): those older than any
     /// trial lasts, so another run's trial under way is left alone.
-    static func removeAbandonedWorkspaces(olderThan age: Duration = .seconds(600)) {
+    static func removeAbandonedWorkspaces(in temporary: URL = FileManager.default.temporaryDirectory,
+                                          olderThan age: Duration = .seconds(600)) {
         let files = FileManager.default
-        let temporary = files.temporaryDirectory
         let cutoff = Date().addingTimeInterval(-Double(age.components.seconds))
         for name in (try? files.contentsOfDirectory(atPath: temporary.path)) ?? [] where name.hasPrefix(workspacePrefix) {
             let folder = temporary.appendingPathComponent(name)

@@ -50,7 +50,7 @@ extension ModelError: CustomStringConvertible {
         case .keyRefused(let variable, let status):
             "the endpoint refused the API key (HTTP \(status))" + (variable.map { ": check \($0)" } ?? ": set keyVariable in ai.yaml")
         case .unknownModel(let model, let message):
-            "the endpoint has no model '\(model)' (set model in ai.yaml or pass --model): \(message)"
+            "the endpoint has no model '\(model)' (set model in ai.yaml; apps new also takes --model): \(message)"
         case .unreachable(let baseURL, let reason):
             "the model endpoint \(baseURL) cannot be reached (\(reason)): is it running, and is baseURL in ai.yaml right?"
         case .timeout:

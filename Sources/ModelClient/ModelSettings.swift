@@ -70,13 +70,13 @@ public struct ModelSettings: Sendable, Equatable {
     /// Settings from fields that must name an endpoint and a model; `file` is named in the error.
     public init(_ fields: Fields, file: URL) throws(ModelError) {
         guard let baseURL = fields.baseURL?.trimmingCharacters(in: .whitespaces), !baseURL.isEmpty else {
-            throw .settings("no model endpoint: set baseURL in \(file.path) (e.g. https://api.cerebras.ai/v1) or pass --base-url")
+            throw .settings("no model endpoint: set baseURL in \(file.path) (e.g. https://api.cerebras.ai/v1; apps new also takes --base-url)")
         }
         guard baseURL.hasPrefix("http://") || baseURL.hasPrefix("https://") else {
             throw .settings("baseURL must start with http:// or https://, got '\(baseURL)'")
         }
         guard let model = fields.model?.trimmingCharacters(in: .whitespaces), !model.isEmpty else {
-            throw .settings("no model: set model in \(file.path) or pass --model")
+            throw .settings("no model: set model in \(file.path) (apps new also takes --model)")
         }
         let variable = fields.keyVariable?.trimmingCharacters(in: .whitespaces)
         if let variable, !variable.isEmpty,

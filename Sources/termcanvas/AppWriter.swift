@@ -54,15 +54,20 @@ struct DashboardAppWriter: AppGenerating {
         let request = GenerationRequest(description: description, language: .python, takenIDs: writer.takenIDs)
         let generated = try await writer.generator.generate(request, environment: environment) { progress(writer.shown($0)) }
         let (appsDirectory, runtime) = (paths.appsDirectory, runtime)
-        let manifest = generated.app.manifest
+        let manifest = generated.manifest
         return AppReview(
             id: manifest.id, name: manifest.name, version: manifest.version, preview: generated.preview,
             manifest: generated.manifestText, scriptName: generated.scriptName, script: generated.script,
             permissions: generated.requestedInWords,
             install: {
                 let folder = try generated.install(into: appsDirectory, description: description)
-                let app = try AppFolders.read(folder, isShipped: false)
-                return await MicroAppWidget.descriptor(for: app, connect: { runtime.connection(for: $0) })
+                do {
+                    let app = try AppFolders.read(folder, isShipped: false)
+                    return await MicroAppWidget.descriptor(for: app, connect: { runtime.connection(for: $0) })
+                } catch {
+                    try? FileManager.default.removeItem(at: folder)  // installed whole, or not at all
+                    throw error
+                }
             })
     }
 }

@@ -65,7 +65,7 @@ extension AppsCommand {
                 Self.show(writer.shown(progress))
             }
             Self.present(generated)
-            Self.say("\nEnter installs \(generated.app.id) into \(paths.appsDirectory.path)/; Esc discards it. ")
+            Self.say("\nEnter installs \(generated.manifest.id) into \(paths.appsDirectory.path)/; Esc discards it. ")
             guard yes || Confirmation.ask() else {
                 Self.say("\nDiscarded: nothing was written.\n")
                 return
@@ -92,7 +92,7 @@ extension AppsCommand {
 
         /// The preview, the script and what the app asks for, all made safe for the terminal.
         private static func present(_ generated: GeneratedApp) {
-            let manifest = generated.app.manifest
+            let manifest = generated.manifest
             let width = GeneratedApp.previewSize.width
             var lines = ["", "\(manifest.name) \(manifest.version) (\(manifest.id)): its first view", "┌" + String(repeating: "─", count: width) + "┐"]
             lines += generated.preview.map { line in

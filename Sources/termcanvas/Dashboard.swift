@@ -104,6 +104,7 @@ struct Dashboard: AsyncParsableCommand {
         await runtime.stopAll()
         await link.sync.stop()
         host.shutdown()
+        await host.generatorStopped()
         await host.effects.drain()
         let failure = await saveOnExit(host: host, library: fitted, logger: logger)
         // The terminal first, so the message lands on the normal screen and stays there.

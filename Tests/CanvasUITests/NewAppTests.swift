@@ -16,24 +16,36 @@ struct NewAppTests {
     }
 
     /// Streams `pieces`, passes `gate`, if any, and returns a review named after the description,
-    /// or throws `failure`.
+    /// or throws `failure`; its install throws `installFailure`, if any.
     struct ScriptedGenerator: AppGenerating {
         let installs: Installs
         let recorder: Recorder
         var pieces = ["=== FILE: app.yaml ===\n", "id: laps\n"]
         var failure: String?
+        var installFailure: String?
         var gate: Gate?
 
         struct Failure: Error, CustomStringConvertible { let description: String }
 
-        /// Holds the first run that reaches it until that run is stopped; later runs pass.
+        /// Holds the first run until it is stopped (then says so), and the second until released.
         final class Gate: Sendable {
+            private let (released, release) = AsyncStream<Void>.makeStream()
             private let never = AsyncStream<Void> { _ in }
-            private let runs = Mutex(0)
+            private let state = Mutex((runs: 0, firstEnded: false))
+            var firstEnded: Bool { state.withLock { $0.firstEnded } }
+
             func pass() async {
-                guard runs.withLock({ $0 += 1; return $0 == 1 }) else { return }
-                for await _ in never {}
+                switch state.withLock({ $0.runs += 1; return $0.runs }) {
+                case 1:
+                    for await _ in never {}
+                    state.withLock { $0.firstEnded = true }
+                case 2:
+                    for await _ in released { break }
+                default: break
+                }
             }
+
+            func releaseSecond() { release.yield() }
         }
 
         func generate(_ description: String, progress: @escaping @Sendable (AppGenerationProgress) -> Void) async throws -> AppReview {
@@ -42,12 +54,13 @@ struct NewAppTests {
             progress(.checking)
             await gate?.pass()
             if let failure { throw Failure(description: failure) }
-            let (installs, recorder) = (installs, recorder)
+            let (installs, recorder, installFailure) = (installs, recorder, installFailure)
             return AppReview(
                 id: "laps", name: description, version: "1.0.0", preview: ["laps 0", "+ adds a lap", "", ""],
                 manifest: "id: laps\nexec: [python3, app.py]", scriptName: "app.py",
                 script: (1...60).map { "line \($0)" }.joined(separator: "\n"), permissions: ["keep state between runs"],
                 install: {
+                    if let installFailure { throw Failure(description: installFailure) }
                     installs.add(description)
                     return WidgetDescriptor(kind: "laps", name: description, summary: "Counts laps", version: "1.0.0") { config, _ in
                         ProbeWidget(title: "Laps", recorder: recorder, config: config)
@@ -63,18 +76,33 @@ struct NewAppTests {
         let installs = Installs()
         var messages: AsyncStream<HostMessage>.Iterator
 
-        init(_ configure: (inout ScriptedGenerator) -> Void = { _ in }) throws {
+        init(_ panes: [Pane] = halves, grid: GridSpec = .standard, size: Size = Size(width: 100, height: 40),
+             _ configure: (inout ScriptedGenerator) -> Void = { _ in }) throws {
             let recorder = Recorder()
-            host = try makeHost(halves, size: Size(width: 100, height: 40), recorder: recorder)
+            host = try CanvasHost(layout: LayoutData(name: "test", grid: grid, panes: panes), catalog: .probes(recorder),
+                                  bus: EventBus(now: Fixed.clock.now), clock: Fixed.clock, theme: .dark, logger: Fixed.logger, size: size)
             var generator = ScriptedGenerator(installs: installs, recorder: recorder)
             configure(&generator)
             host.appGenerator = generator
             messages = host.effects.messages.makeAsyncIterator()
         }
 
-        /// Hands the host its messages until `condition` holds.
-        func deliver(until condition: () -> Bool) async throws {
+        /// Hands the host its messages until `condition` holds; fails after 90 s (a message posted
+        /// then wakes it). So long because `make test`'s first pass shares the main actor among
+        /// hundreds of tests.
+        func deliver(until condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+            let deadline = ContinuousClock.now + .seconds(90)
+            let effects = host.effects
+            let alarm = Task {
+                try await Task.sleep(until: deadline)
+                effects.post(.notice(.info("deliver: time is up")))
+            }
+            defer { alarm.cancel() }
             while !condition() {
+                guard ContinuousClock.now < deadline else {
+                    Issue.record("the condition did not hold within 90 s", sourceLocation: sourceLocation)
+                    throw CancellationError()
+                }
                 var iterator = messages
                 let next = await iterator.next(isolation: MainActor.shared)
                 messages = iterator
@@ -149,7 +177,7 @@ struct NewAppTests {
         #expect(host.statusBar.hasPrefix(" NEW APP "))
     }
 
-    @Test func enterInstallsAddsTheFocusedPaneAndKeepsItInTheCatalog() async throws {
+    @Test func enterInstallsAddsTheFocusedPaneAndListsItInTheCatalog() async throws {
         let fixture = try Fixture()
         let host = fixture.host
         fixture.describe()
@@ -184,14 +212,75 @@ struct NewAppTests {
         try await fixture.deliver { host.screen.contains { $0.contains("Checking the manifest") } }
         host.press(.escape)
         #expect(host.overlay == nil)
-        // The first run, stopped, still says how it ended (a review, as the gate lets it go on):
-        // that news reaches the host among the second run's, and is ignored.
+        // The first run, stopped, still says how it ended (a review: the gate lets it go on). Its
+        // news is queued before the second run starts, so it arrives while that one is written.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !gate.firstEnded, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        try await Task.sleep(for: .milliseconds(50))
         fixture.describe("Second")
+        try await fixture.deliver { fixture.stage != "writing" || host.screen.contains { $0.contains("Checking the manifest") } }
+        #expect(fixture.stage == "writing", "the first run's review is not shown")
+        gate.releaseSecond()
         try await fixture.deliver { fixture.stage == "reviewing" }
         #expect(host.screen.contains { $0.contains("New micro-app: Second 1.0.0") })
         host.press(.enter)
         try await fixture.deliver { host.overlay == nil }
         #expect(fixture.installs.installed == ["Second"])
+    }
+
+    @Test func qQuestionMarkAndColonAreTypedIntoTheDescription() throws {
+        let fixture = try Fixture()
+        let host = fixture.host
+        host.press(.ctrl("p"))
+        fixture.type("new micro")
+        host.press(.enter)
+        fixture.type("q?: timer")
+        #expect(fixture.overlay?.description.text == "q?: timer")
+        #expect(host.shouldQuit == false)
+    }
+
+    @Test func aTinyTerminalShowsTheFieldAndEveryStageWhole() async throws {
+        let fixture = try Fixture(size: Size(width: 24, height: 7))
+        let host = fixture.host
+        host.press(.ctrl("p"))
+        fixture.type("new micro")
+        host.press(.enter)
+        fixture.type("laps")
+        expectWellFormed(host.compose())
+        #expect(host.screen.contains { $0.contains("> laps▏") }, "\(host.screen.joined(separator: "\n"))")
+        host.press(.enter)
+        try await fixture.deliver { fixture.stage == "reviewing" }
+        expectWellFormed(host.compose())
+        host.press(Key(.end))
+        expectWellFormed(host.compose())
+        #expect(host.screen.contains { $0.contains("line 60") })
+    }
+
+    @Test func anInstallThatFailsSaysSoAndNothingIsAdded() async throws {
+        let fixture = try Fixture { $0.installFailure = "the disk is full" }
+        let host = fixture.host
+        fixture.describe()
+        try await fixture.deliver { fixture.stage == "reviewing" }
+        host.press(.enter)
+        try await fixture.deliver { fixture.stage == "failed" }
+        #expect(host.screen.contains { $0.contains("The app was not installed: the disk is full") })
+        #expect(host.manager.panes.count == 2)
+        #expect(host.generatedApps.isEmpty)
+    }
+
+    @Test func anAppInstalledOnAFullCanvasIsListedAndTheNoticeSaysItHasNoPane() async throws {
+        // Two panes of the smallest size fill a 4×2 grid: no room for a third.
+        let grid = GridSpec(columns: 4, rows: 2, minimumPaneSize: Size(width: 2, height: 2))
+        let fixture = try Fixture([pane(1, .probe, 0, 0, 2, 2), pane(2, .probe, 2, 0, 2, 2)], grid: grid)
+        let host = fixture.host
+        fixture.describe()
+        try await fixture.deliver { fixture.stage == "reviewing" }
+        host.press(.enter)
+        try await fixture.deliver { host.overlay == nil }
+        #expect(host.manager.panes.count == 2)
+        #expect(host.catalog.descriptors.last?.kind == "laps")
+        #expect(host.notice?.kind == .error)
+        #expect(host.notice?.text.hasPrefix("Installed Lap counter, but its pane did not fit") == true, "\(String(describing: host.notice))")
     }
 
     @Test func aFailureSaysWhyAndEnterTriesAgainWithTheDescriptionKept() async throws {
@@ -220,5 +309,8 @@ struct NewAppTests {
         for _ in 0..<1000 { log.add(.text(String(repeating: "x", count: 100) + "\n")) }
         #expect(log.answer.utf8.count <= 4096)
         #expect(log.answer.hasSuffix("x\n"))
+        // One character of thousands of combining marks is cut too.
+        log.add(.text("e" + String(repeating: "\u{301}", count: 10_000)))
+        #expect(log.answer.utf8.count <= 4096)
     }
 }

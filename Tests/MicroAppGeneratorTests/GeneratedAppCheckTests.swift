@@ -39,12 +39,14 @@ struct GeneratedAppCheckTests {
 
     @Test func trialFoldersAKilledRunLeftAreRemovedAndARunningTrialsAreNot() throws {
         let files = FileManager.default
-        let abandoned = files.temporaryDirectory.appendingPathComponent(GeneratedApp.workspacePrefix + "old-\(UUID().uuidString.prefix(6))")
-        let running = files.temporaryDirectory.appendingPathComponent(GeneratedApp.workspacePrefix + "new-\(UUID().uuidString.prefix(6))")
+        // A temporary directory of its own: the generator's tests beside it count what is in the shared one.
+        let temporary = files.temporaryDirectory.appendingPathComponent("tc-sweep-\(UUID().uuidString.prefix(8))")
+        defer { try? files.removeItem(at: temporary) }
+        let abandoned = temporary.appendingPathComponent(GeneratedApp.workspacePrefix + "old")
+        let running = temporary.appendingPathComponent(GeneratedApp.workspacePrefix + "new")
         for folder in [abandoned, running] { try files.createDirectory(at: folder.appendingPathComponent("app"), withIntermediateDirectories: true) }
-        defer { try? files.removeItem(at: running) }
         try files.setAttributes([.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: abandoned.path)
-        GeneratedApp.removeAbandonedWorkspaces()
+        GeneratedApp.removeAbandonedWorkspaces(in: temporary)
         #expect(!files.fileExists(atPath: abandoned.path))
         #expect(files.fileExists(atPath: running.path))
     }

@@ -39,14 +39,20 @@ struct MicroAppGeneratorTests {
         return generator
     }
 
+    /// The trial runs' folders in the temporary directory.
+    static func trialFolders() throws -> Set<String> {
+        Set(try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix("termcanvas-new-") })
+    }
+
     static let request = GenerationRequest(description: "count my laps", language: .python)
     static var environment: [String: String] { ProcessInfo.processInfo.environment }
 
     @Test func aGoodAnswerIsRunPreviewedAndInstalledPrivately() async throws {
         let server = try Self.server(["good"])
         defer { server.stop() }
+        let before = try Self.trialFolders()
         let generated = try await Self.generator(server).generate(Self.request, environment: Self.environment)
-        #expect(generated.app.id == "lap-counter")
+        #expect(generated.manifest.id == "lap-counter")
         #expect(generated.preview.first?.hasPrefix("laps 0") == true, "\(generated.preview)")
         #expect(generated.script.contains("def view():"))
         #expect(!generated.script.contains("```"))
@@ -63,7 +69,7 @@ struct MicroAppGeneratorTests {
             #expect(!body.contains(leftOut), "\(leftOut)")
         }
         #expect(body.utf8.count < 60_000, "\(body.utf8.count) bytes")
-        #expect(!FileManager.default.fileExists(atPath: generated.app.folder.path), "nothing on disk before it is installed")
+        #expect(try Self.trialFolders() == before, "nothing on disk before it is installed")
 
         let apps = FileManager.default.temporaryDirectory.appendingPathComponent("tc-gen-\(UUID().uuidString.prefix(8))/apps")
         defer { try? FileManager.default.removeItem(at: apps.deletingLastPathComponent()) }
@@ -71,7 +77,7 @@ struct MicroAppGeneratorTests {
         // What the user reviewed, and the description: nothing a trial run may have written.
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["app.py", "app.yaml", GeneratedApp.promptFile])
         let installed = try AppFolders.read(folder, isShipped: false)
-        #expect(installed.digest == generated.app.digest)
+        #expect(installed.manifest == generated.manifest)
         #expect(try String(contentsOf: folder.appendingPathComponent(GeneratedApp.promptFile), encoding: .utf8) == "count my laps")
         for path in [folder.path, folder.appendingPathComponent("app.py").path, folder.appendingPathComponent("app.yaml").path] {
             let mode = try #require(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
@@ -95,7 +101,7 @@ struct MicroAppGeneratorTests {
         defer { server.stop() }
         var generator = try Self.generator(server)
         generator.trialLimit = .seconds(3)
-        let before = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix("termcanvas-new-") }
+        let before = try Self.trialFolders()
         let error = await #expect(throws: GenerationProblem.self) { try await generator.generate(Self.request, environment: Self.environment) }
         #expect(server.connections == 3, "the first answer and two more after the problem")
         #expect(error?.description.contains("trial run") == true, "\(String(describing: error))")
@@ -104,7 +110,6 @@ struct MicroAppGeneratorTests {
                     "\(String(describing: error))")
             #expect(server.requestBodies.last?.contains("NameError") == true, "the app's stderr is sent back")
         }
-        let after = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix("termcanvas-new-") }
-        #expect(Set(after).subtracting(before).isEmpty, "nothing left on disk")
+        #expect(try Self.trialFolders().subtracting(before).isEmpty, "nothing left on disk")
     }
 }

@@ -48,6 +48,8 @@ public final class CanvasHost {
     var appGeneration: Task<Void, Never>?
     /// Counts the generator's runs (and turned-down apps): news of an earlier run is ignored.
     var appGenerationRun = 0
+    /// The run `shutdown()` stopped, for `generatorStopped()`.
+    var stoppedGeneration: Task<Void, Never>?
     /// The app written and waiting for the user's review.
     var pendingReview: AppReview?
     /// Apps written and installed since the dashboard started: a catalog built again (from the
@@ -140,8 +142,9 @@ public final class CanvasHost {
         self.notice = notice
     }
 
-    /// Unmounts every widget; call once when the dashboard closes.
+    /// Unmounts every widget and stops the generator; call once when the dashboard closes.
     public func shutdown() {
+        stoppedGeneration = appGeneration
         discardGeneratedApp()
         syncWidgetValues()
         for id in mounted.keys { unmount(id) }

@@ -12,7 +12,9 @@ public struct NewAppOverlay: Overlay {
         /// `scroll` is the first line of the review shown.
         case reviewing(AppReview, scroll: Int)
         case installing(AppReview)
-        case failed(String)
+        /// What went wrong, in words, and the first of its lines shown (a trial run's traceback
+        /// can be long).
+        case failed(String, scroll: Int)
     }
 
     /// Its entry in the palette and the catalog.
@@ -35,7 +37,9 @@ public struct NewAppOverlay: Overlay {
             [KeyHint(keys: "↑↓ PgUp PgDn", action: "scroll"), KeyHint(keys: "Enter", action: "install and add"),
              KeyHint(keys: "Esc", action: "discard")]
         case .installing: [KeyHint(keys: "", action: "installing…")]
-        case .failed: [KeyHint(keys: "Enter", action: "edit and retry"), KeyHint(keys: "Esc", action: "close")]
+        case .failed:
+            [KeyHint(keys: "↑↓ PgUp PgDn", action: "scroll"), KeyHint(keys: "Enter", action: "edit and retry"),
+             KeyHint(keys: "Esc", action: "close")]
         }
     }
 
@@ -56,26 +60,28 @@ public struct NewAppOverlay: Overlay {
         case .writing:
             return key == .escape ? [.discardGeneratedApp, .close] : []
         case .reviewing(let review, let scroll):
-            let page = Self.page(in: context.area)
-            let last = max(0, Self.reviewLines(review, width: Self.width(in: context.area)).count - page)
             switch key.code {
             case .escape: return [.discardGeneratedApp, .close]
             case .enter:
                 stage = .installing(review)
                 return [.installGeneratedApp]
             default:
-                if let top = OverlayScroll.top(after: key, from: scroll, page: page, last: last) { stage = .reviewing(review, scroll: top) }
+                let count = Self.reviewLines(review, width: Self.width(in: context.area)).count
+                if let top = Self.scroll(key, from: scroll, lines: count, context.area) { stage = .reviewing(review, scroll: top) }
                 return []
             }
         case .installing:
             return []
-        case .failed:
+        case .failed(let message, let scroll):
             switch key.code {
             case .escape: return [.close]
             case .enter:
                 stage = .describing
                 return []
-            default: return []
+            default:
+                let count = Self.wrapped(message, width: Self.width(in: context.area)).count
+                if let top = Self.scroll(key, from: scroll, lines: count, context.area) { stage = .failed(message, scroll: top) }
+                return []
             }
         }
     }
@@ -88,8 +94,10 @@ public struct NewAppOverlay: Overlay {
             stage = .writing(log)
         case (.writing, .ready(let review)):
             stage = .reviewing(review, scroll: 0)
-        case (.writing, .failed(let reason)), (.installing, .installFailed(let reason)):
-            stage = .failed(reason)
+        case (.writing, .failed(let reason)):
+            stage = .failed("No app was written: " + reason, scroll: 0)
+        case (.installing, .installFailed(let reason)):
+            stage = .failed("The app was not installed: " + reason, scroll: 0)
         default:
             break
         }
@@ -101,32 +109,28 @@ public struct NewAppOverlay: Overlay {
         let wrap = { (text: String, role: ThemeRole) in Self.wrapped(text, width: width).map { OverlayLine($0, role) } }
         switch stage {
         case .describing:
+            // The field first: on a small terminal it is what stays in the box.
             let field = String(description.beforeCursor) + "▏" + String(description.text[description.beforeCursor.endIndex...])
-            let lines = wrap("Describe the micro-app in words. A language model writes it; it runs once, with no permission, "
-                             + "before you see it.", .muted)
-                + [OverlayLine("")] + wrap("> " + field, .accent) + [OverlayLine(""), OverlayLine("Enter writes it · Esc cancels", .muted)]
+            let lines = wrap("> " + field, .accent) + [OverlayLine("")]
+                + wrap("Describe the micro-app in words. A language model writes it; it runs once, with no permission, "
+                       + "before you see it. Enter writes it · Esc cancels", .muted)
             OverlayBox.draw(title: "New micro-app", lines: Self.fixedWidth(lines, width), into: &buffer, context)
         case .writing(let log):
             let room = max(1, OverlayBox.capacity(in: context.area) - 5)
-            var lines = wrap(description.text, .muted).prefix(2).map { $0 } + [OverlayLine(log.status, .accent)]
+            var lines = Array(wrap(description.text, .muted).prefix(2)) + wrap(log.status, .accent)
             if let problem = log.problem { lines += wrap("Problem: " + problem, .error).prefix(3) }
             lines += [OverlayLine("")] + wrap(log.answer, .overlay).suffix(max(1, room - lines.count + 3))
             lines.append(OverlayLine("Esc stops and discards it", .muted))
             OverlayBox.draw(title: "New micro-app: writing", lines: Self.fixedWidth(lines, width), into: &buffer, context)
         case .reviewing(let review, let scroll):
-            let content = Self.reviewLines(review, width: width)
-            let page = Self.page(in: context.area)
-            let top = min(scroll, max(0, content.count - page))
-            let shown = Array(content[top..<min(content.count, top + page)])
-            let position = content.count > page ? "Lines \(top + 1)–\(top + shown.count) of \(content.count) · " : ""
-            OverlayBox.draw(title: "New micro-app: \(review.name) \(review.version)",
-                            lines: Self.fixedWidth(shown + [OverlayLine(position + "Enter installs and adds it · Esc discards", .muted)], width),
-                            into: &buffer, context)
+            let lines = Self.page(of: Self.reviewLines(review, width: width), from: scroll, context.area,
+                                  footer: "Enter installs and adds it · Esc discards")
+            OverlayBox.draw(title: "New micro-app: \(review.name) \(review.version)", lines: Self.fixedWidth(lines, width), into: &buffer, context)
         case .installing(let review):
             OverlayBox.draw(title: "New micro-app", lines: [OverlayLine("Installing \(review.name)…", .accent)], into: &buffer, context)
-        case .failed(let reason):
-            let lines = wrap("No app was written: " + reason, .error) + [OverlayLine("")]
-                + [OverlayLine("Enter edits the description and tries again · Esc closes", .muted)]
+        case .failed(let message, let scroll):
+            let lines = Self.page(of: wrap(message, .error), from: scroll, context.area,
+                                  footer: "Enter edits the description and tries again · Esc closes")
             OverlayBox.draw(title: "New micro-app", lines: Self.fixedWidth(lines, width), into: &buffer, context)
         }
     }
@@ -137,8 +141,8 @@ public struct NewAppOverlay: Overlay {
         // Its rows down to the last one drawn on: the script gets the room below.
         let preview = Array(review.preview.reversed().drop { $0.allSatisfy(\.isWhitespace) }.reversed())
         let previewWidth = preview.map(DisplayWidth.of).max() ?? 0
-        var lines = [OverlayLine("\(review.name) (\(review.id)): its first view, run with no permission", .heading),
-                     OverlayLine("┌" + String(repeating: "─", count: previewWidth) + "┐", .muted)]
+        var lines = wrapped("\(review.name) (\(review.id)): its first view, run with no permission", width: width).map { OverlayLine($0, .heading) }
+        lines.append(OverlayLine("┌" + String(repeating: "─", count: previewWidth) + "┐", .muted))
         lines += preview.map { line in
             OverlayLine("│" + line + String(repeating: " ", count: max(0, previewWidth - DisplayWidth.of(line))) + "│")
         }
@@ -173,12 +177,27 @@ public struct NewAppOverlay: Overlay {
             + lines.dropFirst()
     }
 
-    /// The text width inside the box: the preview's 60 columns and its frame, or less on a
-    /// small canvas.
+    /// The text width inside the box: 76 columns (a script's usual 72 and some), or what a
+    /// small canvas has.
     static func width(in area: Rect) -> Int { max(10, min(area.width - 6, 76)) }
 
-    /// Review lines shown at once: the box less the footer.
-    static func page(in area: Rect) -> Int { max(1, OverlayBox.capacity(in: area) - 1) }
+    /// Lines of scrolled text shown at once: the box less the footer.
+    static func pageSize(in area: Rect) -> Int { max(1, OverlayBox.capacity(in: area) - 1) }
+
+    /// The first line shown after a scrolling `key`, for text of `lines` lines; nil for other keys.
+    static func scroll(_ key: Key, from top: Int, lines: Int, _ area: Rect) -> Int? {
+        let page = pageSize(in: area)
+        return OverlayScroll.top(after: key, from: top, page: page, last: max(0, lines - page))
+    }
+
+    /// The page of `content` from line `top`, then a footer that says where it is when it scrolls.
+    static func page(of content: [OverlayLine], from top: Int, _ area: Rect, footer: String) -> [OverlayLine] {
+        let page = pageSize(in: area)
+        let first = min(top, max(0, content.count - page))
+        let shown = Array(content[first..<min(content.count, first + page)])
+        let position = content.count > page ? "Lines \(first + 1)–\(first + shown.count) of \(content.count) · " : ""
+        return shown + [OverlayLine(position + footer, .muted)]
+    }
 }
 
 /// What the overlay shows while the app is written: where it is, the last problem, and the
@@ -199,8 +218,9 @@ public struct AppWritingLog: Equatable, Sendable {
             answer = ""
         case .text(let piece):
             answer += piece
+            // By bytes, not characters: one character can hold thousands of combining marks.
             if answer.utf8.count > Self.answerLimit {
-                answer = String(answer.suffix(Self.answerLimit / 2))
+                answer = String(decoding: answer.utf8.suffix(Self.answerLimit / 2), as: UTF8.self)
             }
             return
         case .problem(let text):

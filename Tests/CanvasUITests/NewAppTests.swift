@@ -128,6 +128,12 @@ struct NewAppTests {
             for character in text { host.press(.char(character)) }
         }
 
+        /// Asks for an app and waits for its review.
+        func review() async throws {
+            describe()
+            try await deliver { stage == "reviewing" }
+        }
+
         /// Opens it from the palette and asks for `description`.
         func describe(_ description: String = "Lap counter") {
             host.press(.ctrl("p"))
@@ -180,8 +186,7 @@ struct NewAppTests {
     @Test func enterInstallsAddsTheFocusedPaneAndListsItInTheCatalog() async throws {
         let fixture = try Fixture()
         let host = fixture.host
-        fixture.describe()
-        try await fixture.deliver { fixture.stage == "reviewing" }
+        try await fixture.review()
         host.press(.enter)
         try await fixture.deliver { host.overlay == nil }
         #expect(fixture.installs.installed == ["Lap counter"])
@@ -194,8 +199,7 @@ struct NewAppTests {
     @Test func escTurnsTheReviewedAppDown() async throws {
         let fixture = try Fixture()
         let host = fixture.host
-        fixture.describe()
-        try await fixture.deliver { fixture.stage == "reviewing" }
+        try await fixture.review()
         host.press(.escape)
         #expect(host.overlay == nil)
         #expect(host.manager.panes.count == 2)
@@ -259,8 +263,7 @@ struct NewAppTests {
     @Test func anInstallThatFailsSaysSoAndNothingIsAdded() async throws {
         let fixture = try Fixture { $0.installFailure = "the disk is full" }
         let host = fixture.host
-        fixture.describe()
-        try await fixture.deliver { fixture.stage == "reviewing" }
+        try await fixture.review()
         host.press(.enter)
         try await fixture.deliver { fixture.stage == "failed" }
         #expect(host.screen.contains { $0.contains("The app was not installed: the disk is full") })
@@ -273,8 +276,7 @@ struct NewAppTests {
         let grid = GridSpec(columns: 4, rows: 2, minimumPaneSize: Size(width: 2, height: 2))
         let fixture = try Fixture([pane(1, .probe, 0, 0, 2, 2), pane(2, .probe, 2, 0, 2, 2)], grid: grid)
         let host = fixture.host
-        fixture.describe()
-        try await fixture.deliver { fixture.stage == "reviewing" }
+        try await fixture.review()
         host.press(.enter)
         try await fixture.deliver { host.overlay == nil }
         #expect(host.manager.panes.count == 2)

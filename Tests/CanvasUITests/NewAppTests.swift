@@ -162,6 +162,11 @@ struct NewAppTests {
         host.press(.char("5"), .enter)
         #expect(fixture.stage == "describing")
         #expect(host.screen.contains { $0.contains("┏━ New micro-app ━") })
+        // And its own key, F2, from normal mode.
+        host.press(.escape, .escape)
+        #expect(host.overlay == nil && host.mode == .normal)
+        host.press(Key(.function(2)))
+        #expect(fixture.stage == "describing")
     }
 
     @Test func theAnswerStreamsThenTheReviewShowsTheViewWhatItAsksForAndTheScript() async throws {

@@ -53,7 +53,7 @@ public enum CanvasCommands {
         Command(.saveLayout, "Save the layout under a name", in: .canvas, keys: [.ctrl("s")], whileTyping: true),
         Command(.openLayout, "Open a layout (filter, load, d delete, r rename)", in: .canvas, keys: [.ctrl("o")], whileTyping: true),
         Command(.pickTheme, "Choose a theme (live preview)", in: .canvas, keys: [.ctrl("t")], whileTyping: true),
-        Command(.newApp, NewAppOverlay.entryTitle + " (describe it; a language model writes it)", in: .canvas, keys: [],
+        Command(.newApp, NewAppOverlay.entryTitle + " (describe it; a language model writes it)", in: .canvas, keys: [Key(.function(2))],
                 whileTyping: true),
     ]
 

@@ -71,6 +71,9 @@ final class ProcessDriver: SessionDriver {
             case .success(let started):
                 attach(started, launch: launch, generation: generation, feed: feed)
                 feed(.spawned(generation: generation))
+                // Only now: an app that exits at once must not have its exit fed before its
+                // start, or the supervisor would wait for an exit that came already.
+                followExit(of: started.pid, generation: generation, feed: feed)
             }
         }
     }
@@ -84,7 +87,10 @@ final class ProcessDriver: SessionDriver {
         let writer = PipeWriter(descriptor: started.input, queue: queue)
         running.withLock { $0 = Running(generation: generation, pid: started.pid, writer: writer, readers: [output, errors]) }
         log.write("host", "started \(started.pid): \(([launch.program] + launch.arguments.dropFirst()).joined(separator: " "))")
-        watchExit(of: started.pid, gone: { [weak self] in
+    }
+
+    private func followExit(of pid: pid_t, generation: Int, feed: @escaping @Sendable (Supervisor.Input) -> Void) {
+        watchExit(of: pid, gone: { [weak self] in
             // The process is gone but not reaped: no signal may be sent to its id from now on.
             self?.running.withLock { running in
                 guard running?.generation == generation else { return }

@@ -117,6 +117,23 @@ struct ProxyTests {
         }
     }
 
+    @Test func anIdleStreamPassesTheEntrysKeepAlivesOn() async throws {
+        try await Self.withProxy(.answers) { client, token in
+            let session = try await Self.open(client, token).decode(RemoteSession.self).session
+            let reader = try SSEReader(port: try #require(client.port), token: token, path: APIPath.appSessionEvents("deploys", session))
+            _ = try await reader.readHead()
+            // The entry sends a comment every 500 ms and no event.
+            #expect(try await reader.staysQuiet(for: .milliseconds(1500)))
+            #expect(reader.receivedText.contains(": keep-alive\n\n"), "\(reader.receivedText)")
+        }
+    }
+
+    @Test func theFramerReportsCommentsAndNumbersNothingOfTheirs() {
+        var framer = EntryEventFramer()
+        let items = framer.feed(Array(": ping\n\ndata: {\"a\":1}\n\n:x\r\n".utf8))
+        #expect(items == [.comment, .data(#"{"a":1}"#), .comment])
+    }
+
     @Test func aFloodedStreamIsPaced() async throws {
         try await Self.withProxy(.floods) { client, token in
             let session = try await Self.open(client, token).decode(RemoteSession.self).session

@@ -126,6 +126,11 @@ struct AppProxyController {
                             try await writer.write(ByteBuffer(string: "id: \(id)\nevent: message\n\(data)\n"))
                         case .tooLong(let bytes):
                             context.logger.warning("remote app event dropped", metadata: ["app": "\(target.app)", "bytes": "\(bytes)"])
+                        case .comment:
+                            // The entry's keep-alive, passed on: the client sees the stream is alive
+                            // while the app is idle, and a client gone is noticed at this write,
+                            // which ends the stream and frees its session.
+                            try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
                         }
                     }
                 }

@@ -1,6 +1,7 @@
 /// Reads an entry's `text/event-stream` bytes and gives back the data of each event: one
-/// micro-app protocol line. Comments, `event:`, `id:` and `retry:` fields are dropped (the proxy
-/// numbers the events itself); an event whose data passes `limit` bytes is dropped whole, as a
+/// micro-app protocol line, and that a comment came (an entry's keep-alive, which the proxy passes
+/// on as its own). `event:`, `id:` and `retry:` fields are dropped (the proxy numbers the events
+/// itself); an event whose data passes `limit` bytes is dropped whole, as a
 /// process app's over-long line is, so an entry cannot make the server hold more than that.
 struct EntryEventFramer {
     /// The protocol's line limit.
@@ -9,6 +10,8 @@ struct EntryEventFramer {
     enum Item: Equatable {
         case data(String)
         case tooLong(bytes: Int)
+        /// A comment line (`: …`); its text is dropped.
+        case comment
     }
 
     let limit: Int
@@ -47,6 +50,7 @@ struct EntryEventFramer {
             lineTooLong = false
         }
         if line.isEmpty && !lineTooLong { return dispatch() }
+        if line.first == UInt8(ascii: ":") { return .comment }
         guard line.starts(with: Array("data".utf8)) else { return nil }
         var value = line.dropFirst(4)
         guard value.isEmpty || value.first == UInt8(ascii: ":") else { return nil }

@@ -128,6 +128,17 @@ struct ProxyTests {
         }
     }
 
+    @Test func aSecondStreamOfOneSessionIsRefused() async throws {
+        try await Self.withProxy(.answers) { client, token in
+            let session = try await Self.open(client, token).decode(RemoteSession.self).session
+            let reader = try SSEReader(port: try #require(client.port), token: token, path: APIPath.appSessionEvents("deploys", session))
+            _ = try await reader.readHead()
+            let second = try await client.send(.get, APIPath.appSessionEvents("deploys", session), token: token, data: nil)
+            #expect(second.status == .conflict)
+            withExtendedLifetime(reader) {}
+        }
+    }
+
     @Test func theFramerReportsCommentsAndNumbersNothingOfTheirs() {
         var framer = EntryEventFramer()
         let items = framer.feed(Array(": ping\n\ndata: {\"a\":1}\n\n:x\r\n".utf8))
@@ -181,7 +192,9 @@ struct RemoteSessionsTests {
         let start = ContinuousClock.now
         sessions.add(.init(app: "a", session: "1"), owner: 1, now: start)
         sessions.add(.init(app: "a", session: "2"), owner: 1, now: start)
-        sessions.streaming(.init(app: "a", session: "2"))
+        #expect(sessions.streaming(.init(app: "a", session: "2")))
+        #expect(!sessions.streaming(.init(app: "a", session: "2")), "one stream per session")
+        #expect(!sessions.streaming(.init(app: "a", session: "3")), "no stream for a session not opened")
         #expect(!sessions.hasRoom(for: 1, now: start + .seconds(29)))
         #expect(sessions.hasRoom(for: 2, now: start + .seconds(29)))
         #expect(sessions.hasRoom(for: 1, now: start + .seconds(30)))

@@ -93,6 +93,9 @@ struct AppProxyController {
     @Sendable func events(_ request: Request, context: BFFRequestContext) async throws -> Response {
         let (target, session) = try await owned(context)
         let key = RemoteSessions.Key(app: target.app, session: session)
+        guard sessions.mayStream(key) else {
+            throw APIFailure.conflict("this session's event stream is open already; open a new session", field: nil)
+        }
         let response: HTTPClientResponse
         do {
             // The head within the call timeout; then the stream lasts while the entry sends at
@@ -105,10 +108,16 @@ struct AppProxyController {
         guard response.status == .ok else {
             throw Self.badEntry("its event stream answered \(response.status.code)")
         }
-        sessions.streaming(key)
         let sessions = sessions
         let headers: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-cache"]
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            // Claimed here, not before: a client gone before the head was written never runs this,
+            // and its session expires unstreamed rather than holding its place for good. A second
+            // stream that raced this one past `mayStream` ends at once.
+            guard sessions.streaming(key) else {
+                try await writer.finish(nil)
+                return
+            }
             defer { sessions.remove(key) }
             var framer = EntryEventFramer()
             var pace = TokenBucket(rate: Self.streamBytesPerSecond, burst: Self.streamBurst, now: .now)

@@ -51,9 +51,19 @@ final class RemoteSessions: Sendable {
         }
     }
 
-    /// Its stream is open: it lasts until the stream ends.
-    func streaming(_ key: Key) {
-        state.withLock { $0.sessions[key]?.unstreamedSince = nil }
+    /// Whether the session is there and its stream not open yet: one stream per session.
+    func mayStream(_ key: Key) -> Bool {
+        state.withLock { $0.sessions[key]?.unstreamedSince != nil }
+    }
+
+    /// Claims the session's one stream: it lasts until the stream ends. False when the session
+    /// has gone (deleted, expired) or another stream has it.
+    func streaming(_ key: Key) -> Bool {
+        state.withLock { state in
+            guard state.sessions[key]?.unstreamedSince != nil else { return false }
+            state.sessions[key]?.unstreamedSince = nil
+            return true
+        }
     }
 
     func owner(of key: Key) -> Int64? { state.withLock { $0.sessions[key]?.owner } }

@@ -25,12 +25,7 @@ public struct GeneratedApp: Sendable {
 
     /// What the manifest asks for, a line each, for the user's review ("nothing" when nothing).
     public var requestedInWords: [String] {
-        var lines: [String] = []
-        if !permissions.publish.isEmpty { lines.append("publish bus events: " + permissions.publish.joined(separator: ", ")) }
-        if !permissions.subscribe.isEmpty { lines.append("receive bus events: " + permissions.subscribe.joined(separator: ", ")) }
-        if !permissions.http.isEmpty { lines.append("call the server: " + permissions.http.joined(separator: ", ")) }
-        if permissions.state { lines.append("keep state between runs") }
-        return lines.isEmpty ? ["nothing"] : lines
+        permissions.inWords.isEmpty ? ["nothing"] : permissions.inWords
     }
 
     /// Checks `answer`: its format, its manifest (errors name the field), and a trial run with no

@@ -28,6 +28,16 @@ public struct Permissions: Hashable, Sendable {
 
     public static let none = Permissions()
 
+    /// Each permission in words, as the user is asked for it (empty for none).
+    public var inWords: [String] {
+        var lines: [String] = []
+        if !publish.isEmpty { lines.append("publish " + publish.joined(separator: ", ")) }
+        if !subscribe.isEmpty { lines.append("hear " + subscribe.joined(separator: ", ")) }
+        if !http.isEmpty { lines.append("call " + http.joined(separator: ", ")) }
+        if state { lines.append("keep state with the layout") }
+        return lines
+    }
+
     var json: JSONValue {
         .object(["publish": .array(publish.map(JSONValue.string)), "subscribe": .array(subscribe.map(JSONValue.string)),
                  "http": .array(http.map(JSONValue.string)), "state": .bool(state)])

@@ -58,7 +58,7 @@ struct NewAppTests {
             return AppReview(
                 id: "laps", name: description, version: "1.0.0", preview: ["laps 0", "+ adds a lap", "", ""],
                 manifest: "id: laps\nexec: [python3, app.py]", scriptName: "app.py",
-                script: (1...60).map { "line \($0)" }.joined(separator: "\n"), permissions: ["keep state between runs"],
+                script: (1...60).map { "line \($0)" }.joined(separator: "\n"), permissions: ["keep state with the layout"],
                 install: {
                     if let installFailure { throw Failure(description: installFailure) }
                     installs.add(description)
@@ -180,7 +180,7 @@ struct NewAppTests {
         let screen = host.screen
         #expect(screen.contains { $0.contains("┏━ New micro-app: Lap counter 1.0.0 ━") })
         #expect(screen.contains { $0.contains("│laps 0      │") }, "framed to its widest row")
-        #expect(screen.contains { $0.contains("keep state between runs") })
+        #expect(screen.contains { $0.contains("keep state with the layout") })
         #expect(screen.contains { $0.contains("── app.py ──") })
         #expect(!screen.contains { $0.contains("line 60") })
         host.press(Key(.end))

@@ -148,7 +148,7 @@ struct AppsNewEndToEndTests {
         try await dashboard.send("Enter")
         let review = try await Self.describeAndReview(dashboard)
         #expect(review.contains { $0.contains("│laps 0") }, "the preview: \(review.joined(separator: "\n"))")
-        #expect(review.contains { $0.contains("keep state between runs") })
+        #expect(review.contains { $0.contains("keep state with the layout") })
         #expect(review.contains { $0.contains("exec: [python3, app.py]") })
         try await dashboard.send("End")
         try await dashboard.waitFor("-32601")  // the script's last line

@@ -234,10 +234,7 @@ public struct MicroAppWidget: Widget {
                     ? ("It runs at its entry, a server of your team's registry, and gets the keys you type in its pane.", .warning)
                     : ("It runs as a program with your rights and can read your files.", .warning),
             ]
-            if !asked.publish.isEmpty { lines.append(("• publish " + asked.publish.joined(separator: ", "), .text)) }
-            if !asked.subscribe.isEmpty { lines.append(("• hear " + asked.subscribe.joined(separator: ", "), .text)) }
-            if !asked.http.isEmpty { lines.append(("• call " + asked.http.joined(separator: ", "), .text)) }
-            if asked.state { lines.append(("• keep state with the layout", .text)) }
+            lines += asked.inWords.map { ("• " + $0, .text) }
             if !manifest.environment.isEmpty { lines.append(("• see the variables " + manifest.environment.joined(separator: ", "), .text)) }
             return lines
         case .refused:

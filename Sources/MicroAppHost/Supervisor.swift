@@ -90,6 +90,8 @@ struct Supervisor {
     static let maximumPublishBytes = 8 * 1024
     /// Publishes held for a pane that has not taken them (it is busy); more are dropped.
     static let maximumHeldPublishes = 256
+    /// Refused nodes of one view named in the log; the rest are counted.
+    static let refusalsLogged = 5
 
     private(set) var phase: Phase = .idle
     private(set) var generation = 0
@@ -111,6 +113,8 @@ struct Supervisor {
     private var throttleReportPending = false
     private var droppedSinceReport = 0
     private var stateRefusedLogged = false
+    /// The refused nodes of the last view, as logged.
+    private var loggedRefusals: [String] = []
     /// What the app would be told if it were running: kept so a restart starts from it.
     private var size: ViewSize?
     private var focused = false
@@ -370,8 +374,7 @@ struct Supervisor {
         case .view(let view):
             oldestUnansweredKey = nil
             if case .notResponding? = currentStatus { setStatus(.running, &effects) }
-            updates.view = view
-            wake(&effects)
+            show(view, &effects)
         case .publish(let publish):
             self.publish(publish, bytes: bytes, now: now, &effects)
         case .http(let id, let request):
@@ -428,14 +431,24 @@ struct Supervisor {
         }
         phase = .running
         setStatus(.running, &effects)
-        if let view = result.view {
-            updates.view = view
-            wake(&effects)
-        }
+        if let view = result.view { show(view, &effects) }
         // What changed while it started.
         if let size, size != parameters?.size { effects.append(.write(.resize(size))) }
         if focused != parameters?.focused { effects.append(.write(.focus(focused))) }
         if visible != parameters?.visible { effects.append(.write(.visible(visible))) }
+    }
+
+    /// Hands a view to the pane; what it refuses of it (numbers out of range) is logged when it
+    /// changes, not for every view an app sends many times a second.
+    private mutating func show(_ view: ViewUpdate, _ effects: inout [Effect]) {
+        let refusals = view.root.refusals
+        if refusals != loggedRefusals {
+            loggedRefusals = refusals
+            for refusal in refusals.prefix(Self.refusalsLogged) { effects.append(.log("refused a node of its view: \(refusal)")) }
+            if refusals.count > Self.refusalsLogged { effects.append(.log("refused \(refusals.count - Self.refusalsLogged) more nodes")) }
+        }
+        updates.view = view
+        wake(&effects)
     }
 
     private mutating func publish(_ publish: Publish, bytes: Int, now: Date, _ effects: inout [Effect]) {

@@ -8,8 +8,14 @@ public struct ViewUpdate: Hashable, Sendable {
         self.root = root
     }
 
+    /// A revision out of range refuses the whole view (its root becomes `.refused`).
     init(json: JSONValue) {
-        self.init(revision: json["revision"]?.int ?? 0, root: ViewNode(json: json["root"] ?? .null))
+        do throws(ViewNode.NumberRefusal) {
+            let revision = try ViewNode.integer(json["revision"], field: "revision", in: ViewNode.Limits.revision) ?? 0
+            self.init(revision: revision, root: ViewNode(json: json["root"] ?? .null))
+        } catch {
+            self.init(revision: 0, root: .refused(type: "view", reason: error.reason))
+        }
     }
 }
 

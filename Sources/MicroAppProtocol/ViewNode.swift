@@ -2,6 +2,8 @@
 ///
 /// Read leniently, so that old hosts run new apps: an unknown node type becomes `.unknown` (drawn
 /// as nothing), an unknown field is ignored, a missing or mistyped field takes its default.
+/// Numbers are read strictly, since the host sizes and indexes with them: a number out of its
+/// range (`Limits`) makes its node `.refused`, which the pane shows and the app's log explains.
 /// Text is kept as the app sent it; the host makes it safe when it draws.
 public indirect enum ViewNode: Hashable, Sendable {
     /// Text, split at line breaks and, when `wrap`, wrapped at the pane's width.
@@ -24,6 +26,9 @@ public indirect enum ViewNode: Hashable, Sendable {
     case lines([[Span]])
     /// A node of a type this host does not know; drawn as nothing.
     case unknown(type: String)
+    /// A node with a number out of its range: drawn as a line that says so, never as the app
+    /// meant it. `reason` names the field and the range (`size is -3, not an integer in 0…10000`).
+    case refused(type: String, reason: String)
 
     public enum Direction: String, Hashable, Sendable {
         case rows, columns
@@ -83,6 +88,30 @@ public indirect enum ViewNode: Hashable, Sendable {
     public static let maximumDepth = 16
     /// How many nodes, rows and spans a view may hold in all; the rest is dropped.
     public static let maximumElements = 20_000
+
+    /// The ranges numbers in a node must lie in; anything else refuses the node.
+    public enum Limits {
+        /// A stack child's `size` and a column's `width`, in cells: more than any terminal has.
+        public static let extent = 0...10_000
+        /// A stack child's `grow`.
+        public static let grow = 0...1_000
+        /// A list's or table's `selected` row; -1 (or null) selects none.
+        public static let selected = -1...ViewNode.maximumElements
+        /// A sparkline's `values`, `min` and `max`, and a gauge's `value` (then drawn clamped to
+        /// 0…1): finite, and small enough that their differences are finite too.
+        public static let magnitude = 1e300
+        /// A view's `revision`.
+        public static let revision = 0...1_000_000_000_000_000
+    }
+
+    /// Why each refused node in the tree was refused, as `type: reason`, in drawing order.
+    public var refusals: [String] {
+        switch self {
+        case .refused(let type, let reason): ["\(type): \(reason)"]
+        case .stack(_, let children): children.flatMap(\.node.refusals)
+        default: []
+        }
+    }
 }
 
 extension ViewNode {
@@ -102,47 +131,72 @@ extension ViewNode {
             self = .unknown(type: type)
             return
         }
+        do throws(NumberRefusal) {
+            self = try Self.read(type: type, object, depth: depth, budget: &budget)
+        } catch {
+            self = .refused(type: type, reason: error.reason)
+        }
+    }
+
+    private static func read(type: String, _ object: [String: JSONValue], depth: Int,
+                             budget: inout Int) throws(NumberRefusal) -> ViewNode {
         func text(_ key: String) -> String { object[key]?.string ?? "" }
         switch type {
         case "text":
-            self = .text(text("text"), role: object["role"]?.string, wrap: object["wrap"]?.bool ?? true)
+            return .text(text("text"), role: object["role"]?.string, wrap: object["wrap"]?.bool ?? true)
         case "list":
-            let items = Self.elements(object["items"], budget: &budget).map(Span.init(json:))
-            self = .list(items: items, selected: object["selected"]?.int)
+            let items = elements(object["items"], budget: &budget).map(Span.init(json:))
+            return .list(items: items, selected: try selected(object["selected"]))
         case "table":
-            let columns = Self.elements(object["columns"], budget: &budget).map(Column.init(json:))
-            let rows = Self.elements(object["rows"], budget: &budget).map { row in
+            var columns: [Column] = []
+            for (index, column) in elements(object["columns"], budget: &budget).enumerated() {
+                columns.append(try Column(json: column, index: index))
+            }
+            let rows = elements(object["rows"], budget: &budget).map { row in
                 (row.array ?? []).prefix(columns.count).map { $0.string ?? $0.displayText }
             }
-            self = .table(columns: columns, rows: rows, selected: object["selected"]?.int)
+            return .table(columns: columns, rows: rows, selected: try selected(object["selected"]))
         case "kv":
-            self = .keyValues(Self.elements(object["items"], budget: &budget).map(KeyValue.init(json:)))
+            return .keyValues(elements(object["items"], budget: &budget).map(KeyValue.init(json:)))
         case "gauge":
-            let value = object["value"]?.number ?? 0
-            self = .gauge(label: text("label"), value: value.isFinite ? min(1, max(0, value)) : 0,
-                          text: object["text"]?.string, role: object["role"]?.string)
+            let value = try plotted(object["value"], field: "value") ?? 0
+            return .gauge(label: text("label"), value: min(1, max(0, value)), text: object["text"]?.string, role: object["role"]?.string)
         case "sparkline":
-            let values = Self.elements(object["values"], budget: &budget).compactMap(\.number).filter(\.isFinite)
-            self = .sparkline(label: text("label"), values: values,
-                              min: object["min"]?.number.flatMap { $0.isFinite ? $0 : nil },
-                              max: object["max"]?.number.flatMap { $0.isFinite ? $0 : nil })
+            var values: [Double] = []
+            for (index, element) in elements(object["values"], budget: &budget).enumerated() {
+                if let value = try plotted(element, field: "values[\(index)]") { values.append(value) }
+            }
+            return .sparkline(label: text("label"), values: values, min: try plotted(object["min"], field: "min"),
+                              max: try plotted(object["max"], field: "max"))
         case "input":
-            self = .input(id: text("id"), value: text("value"), placeholder: text("placeholder"), label: text("label"))
+            return .input(id: text("id"), value: text("value"), placeholder: text("placeholder"), label: text("label"))
         case "stack":
             let direction = Direction(rawValue: object["direction"]?.string ?? "") ?? .rows
-            let children = Self.elements(object["children"], budget: &budget).map { child in
-                StackChild(ViewNode(json: child, depth: depth + 1, budget: &budget),
-                           size: child["size"]?.int.map { max(0, $0) }, grow: max(0, child["grow"]?.int ?? 1))
+            var children: [StackChild] = []
+            for child in elements(object["children"], budget: &budget) {
+                // A child's own numbers refuse the child, not the stack around it.
+                let node = ViewNode(json: child, depth: depth + 1, budget: &budget)
+                do throws(NumberRefusal) {
+                    children.append(StackChild(node, size: try integer(child["size"], field: "size", in: Limits.extent),
+                                               grow: try integer(child["grow"], field: "grow", in: Limits.grow) ?? 1))
+                } catch {
+                    children.append(StackChild(.refused(type: child["type"]?.string ?? "", reason: error.reason), size: 1))
+                }
             }
-            self = .stack(direction: direction, children: children)
+            return .stack(direction: direction, children: children)
         case "lines":
-            let lines = Self.elements(object["lines"], budget: &budget).map { line in
-                Self.elements(line, budget: &budget).map(Span.init(json:))
+            let lines = elements(object["lines"], budget: &budget).map { line in
+                elements(line, budget: &budget).map(Span.init(json:))
             }
-            self = .lines(lines)
+            return .lines(lines)
         default:
-            self = .unknown(type: type)
+            return .unknown(type: type)
         }
+    }
+
+    /// A list's or table's selected row: nil when absent, null or -1.
+    private static func selected(_ json: JSONValue?) throws(NumberRefusal) -> Int? {
+        try integer(json, field: "selected", in: Limits.selected).flatMap { $0 < 0 ? nil : $0 }
     }
 
     /// The elements of a JSON array, as many as the budget allows.
@@ -163,9 +217,36 @@ extension ViewNode.Span {
 
 extension ViewNode.Column {
     /// A column is `{"title": …, "width": …, "align": "right"}` or just its title.
-    init(json: JSONValue) {
-        self.init(json.string ?? json["title"]?.string ?? "", width: json["width"]?.int.map { max(0, $0) },
+    init(json: JSONValue, index: Int) throws(ViewNode.NumberRefusal) {
+        self.init(json.string ?? json["title"]?.string ?? "",
+                  width: try ViewNode.integer(json["width"], field: "columns[\(index)].width", in: ViewNode.Limits.extent),
                   alignRight: json["align"]?.string == "right")
+    }
+}
+
+extension ViewNode {
+    /// Why a node's number was refused.
+    struct NumberRefusal: Error {
+        let reason: String
+    }
+
+    /// A whole number in `range`; nil when the field is absent or not a number (lenient, like
+    /// every mistyped field), a refusal when it is a number of any other value.
+    static func integer(_ json: JSONValue?, field: String, in range: ClosedRange<Int>) throws(NumberRefusal) -> Int? {
+        guard let json, json.number != nil else { return nil }
+        guard let value = json.int, range.contains(value) else {
+            throw NumberRefusal(reason: "\(field) is \(json.displayText), not a whole number in \(range.lowerBound)…\(range.upperBound)")
+        }
+        return value
+    }
+
+    /// A value to plot; nil when absent or not a number, a refusal when beyond ±`Limits.magnitude`.
+    static func plotted(_ json: JSONValue?, field: String) throws(NumberRefusal) -> Double? {
+        guard let json, let number = json.number else { return nil }
+        guard number.isFinite, abs(number) <= Limits.magnitude else {
+            throw NumberRefusal(reason: "\(field) is \(json.displayText), beyond ±1e300")
+        }
+        return number
     }
 }
 

@@ -78,6 +78,11 @@ struct ViewRenderer {
                     x = buffer.write(span.text, at: Point(x: x, y: rect.minY + row), style: style(span.role), clip: rect)
                 }
             }
+        case .refused(let type, let reason):
+            let lines = TextWrap.lines("⚠ \(type.isEmpty ? "a node" : type) not shown: \(reason)", width: rect.width)
+            for (row, line) in lines.prefix(rect.height).enumerated() {
+                buffer.write(line, at: Point(x: rect.minX, y: rect.minY + row), style: theme[.error], clip: rect)
+            }
         case .unknown:
             break
         }
@@ -127,7 +132,7 @@ struct ViewRenderer {
             x += labelRoom
         }
         let barWidth = max(0, rect.maxX - x - suffixWidth)
-        let filled = Int((value * Double(barWidth)).rounded())
+        let filled = Self.cells(value, of: barWidth)
         buffer.write(String(repeating: "█", count: filled), at: Point(x: x, y: y), style: style(role ?? "accent"), clip: rect)
         buffer.write(String(repeating: "░", count: barWidth - filled), at: Point(x: x + filled, y: y), style: theme[.muted], clip: rect)
         buffer.write(suffix, at: Point(x: x + barWidth, y: y), style: theme[.text], clip: rect)
@@ -190,14 +195,18 @@ struct ViewRenderer {
 
     /// ▁▂▃▄▅▆▇█ for `values`, scaled from `low` to `high` (default: their own range).
     static func sparkline(_ values: some Collection<Double>, low: Double?, high: Double?) -> String {
-        guard !values.isEmpty else { return "" }
-        let bottom = low ?? values.min()!
-        let top = high ?? values.max()!
-        let span = top - bottom
+        guard let least = values.min(), let most = values.max() else { return "" }
+        let bottom = low ?? least
+        let span = (high ?? most) - bottom
         return String(values.map { value in
-            guard span > 0 else { return sparkBlocks[0] }
-            let level = Int(((min(top, max(bottom, value)) - bottom) / span * Double(sparkBlocks.count - 1)).rounded())
-            return sparkBlocks[level]
+            span > 0 ? sparkBlocks[cells((value - bottom) / span, of: sparkBlocks.count - 1)] : sparkBlocks[0]
         })
+    }
+
+    /// How many of `count` cells a fraction fills, rounded: 0…`count` whatever the fraction
+    /// (beyond 0…1, infinite or not a number, as a zero or negative span gives).
+    static func cells(_ fraction: Double, of count: Int) -> Int {
+        guard fraction.isFinite, count > 0 else { return 0 }
+        return Int((min(1, max(0, fraction)) * Double(count)).rounded())
     }
 }

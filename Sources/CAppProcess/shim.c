@@ -140,29 +140,65 @@ static const int fatal_signals[] = {SIGILL, SIGTRAP, SIGSEGV, SIGBUS, SIGABRT, S
 static struct sigaction previous_actions[FATAL_SIGNAL_COUNT];
 static atomic_flag handler_installed = ATOMIC_FLAG_INIT;
 
-static void kill_tracked_groups(int signo) {
+/* The crash mark: a descriptor and two note buffers, the one being written and the one a crash
+   reads, so a note is never read half-copied by a crash on another thread. */
+#define NOTE_BYTES 160
+static _Atomic int crash_mark = -1;
+static char notes[2][NOTE_BYTES];
+static _Atomic int current_note = -1;
+
+static size_t append_text(char *line, size_t length, size_t capacity, const char *text) {
+    while (*text && length < capacity) line[length++] = *text++;
+    return length;
+}
+
+static void write_crash_line(int signo) {
+    int fd = atomic_load(&crash_mark);
+    if (fd < 0) return;
+    char line[NOTE_BYTES + 32];
+    size_t length = append_text(line, 0, sizeof line - 1, "crash ");
+    char digits[12];
+    int count = 0;
+    for (int value = signo; count == 0 || value > 0; value /= 10) digits[count++] = (char)('0' + value % 10);
+    while (count > 0 && length < sizeof line - 1) line[length++] = digits[--count];
+    int note = atomic_load(&current_note);
+    if (note >= 0) {
+        line[length++] = ' ';
+        length = append_text(line, length, sizeof line - 1, notes[note]);
+    }
+    line[length++] = '\n';
+    lseek(fd, 0, SEEK_END);
+    ssize_t ignored = write(fd, line, length);
+    (void)ignored;
+}
+
+static void on_fatal_signal(int signo) {
     for (int i = 0; i < TRACKED_GROUPS; i++) {
         pid_t group = atomic_load(&tracked_groups[i]);
         if (group > 0) kill(-group, SIGKILL);
     }
+    write_crash_line(signo);
     for (unsigned i = 0; i < FATAL_SIGNAL_COUNT; i++) {
         if (fatal_signals[i] == signo) sigaction(signo, &previous_actions[i], NULL);
     }
     raise(signo);
 }
 
-void tc_track_group(pid_t group) {
-    if (!atomic_flag_test_and_set(&handler_installed)) {
-        struct sigaction action;
-        memset(&action, 0, sizeof action);
-        action.sa_handler = kill_tracked_groups;
-        sigemptyset(&action.sa_mask);
-        action.sa_flags = SA_RESETHAND;
-        for (unsigned i = 0; i < FATAL_SIGNAL_COUNT; i++) {
-            sigaction(fatal_signals[i], NULL, &previous_actions[i]);
-            if (previous_actions[i].sa_handler != SIG_IGN) sigaction(fatal_signals[i], &action, NULL);
-        }
+static void install_fatal_handler(void) {
+    if (atomic_flag_test_and_set(&handler_installed)) return;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_fatal_signal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESETHAND;
+    for (unsigned i = 0; i < FATAL_SIGNAL_COUNT; i++) {
+        sigaction(fatal_signals[i], NULL, &previous_actions[i]);
+        if (previous_actions[i].sa_handler != SIG_IGN) sigaction(fatal_signals[i], &action, NULL);
     }
+}
+
+void tc_track_group(pid_t group) {
+    install_fatal_handler();
     for (int i = 0; i < TRACKED_GROUPS; i++) {
         pid_t empty = 0;
         if (atomic_compare_exchange_strong(&tracked_groups[i], &empty, group)) return;
@@ -174,4 +210,18 @@ void tc_untrack_group(pid_t group) {
         pid_t expected = group;
         if (atomic_compare_exchange_strong(&tracked_groups[i], &expected, 0)) return;
     }
+}
+
+void tc_crash_mark(int fd) {
+    install_fatal_handler();
+    atomic_store(&crash_mark, fd);
+}
+
+void tc_crash_note(const char *subject, const char *what) {
+    int next = atomic_load(&current_note) == 0 ? 1 : 0;
+    size_t length = append_text(notes[next], 0, NOTE_BYTES - 1, subject);
+    if (length < NOTE_BYTES - 1) notes[next][length++] = ' ';
+    length = append_text(notes[next], length, NOTE_BYTES - 1, what);
+    notes[next][length] = 0;
+    atomic_store(&current_note, next);
 }

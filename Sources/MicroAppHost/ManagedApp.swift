@@ -16,6 +16,8 @@ final class ManagedApp: MicroAppConnection {
         case created
         /// Started by its widget, waiting for the dashboard to begin.
         case pending
+        /// Held before its start until the user asks for it (`r`).
+        case paused
         case checking
         case asking
         case refused
@@ -59,7 +61,7 @@ final class ManagedApp: MicroAppConnection {
     /// The dashboard's first frame is out: check the grant and run.
     func begin() {
         guard state.withLock({ state in
-            guard state.phase == .pending else { return false }
+            guard state.phase == .pending || state.phase == .paused else { return false }
             state.phase = .checking
             return true
         }) else { return }
@@ -69,7 +71,21 @@ final class ManagedApp: MicroAppConnection {
         }
     }
 
-    func send(_ message: HostToApp) { engine.send(message) }
+    /// Sends a message to the running app. Before it runs, what the pane tells of itself (its
+    /// size, focus, visibility) is kept for its `initialize`, and the rest is dropped.
+    func send(_ message: HostToApp) {
+        let running = state.withLock { state in
+            guard state.phase != .running else { return true }
+            switch message {
+            case .resize(let size): state.parameters?.size = size
+            case .focus(let focused): state.parameters?.focused = focused
+            case .visible(let visible): state.parameters?.visible = visible
+            default: break
+            }
+            return false
+        }
+        if running { engine.send(message) }
+    }
 
     func takeUpdates() -> AppUpdates {
         var updates = engine.takeUpdates()
@@ -97,9 +113,19 @@ final class ManagedApp: MicroAppConnection {
         report(.refused, phase: .refused)
     }
 
+    /// Restarts a running app; starts a paused one.
     func restart() {
-        guard state.withLock({ $0.phase == .running }) else { return }
-        engine.restart()
+        switch state.withLock({ $0.phase }) {
+        case .running: engine.restart()
+        case .paused: begin()
+        default: break
+        }
+    }
+
+    /// Holds the app before its start, saying why, until `restart()`.
+    func pause(_ reason: String) {
+        guard state.withLock({ $0.phase == .pending }) else { return }
+        report(.paused(reason), phase: .paused)
     }
 
     func stop() {
@@ -124,18 +150,17 @@ final class ManagedApp: MicroAppConnection {
         await engine.finished()
     }
 
+    /// Starts the engine under the lock, so that no size `send` keeps for `initialize` can slip
+    /// between reading the parameters and the engine having them.
     private func run() {
-        let start = state.withLock { state -> (InitializeParams, @Sendable () -> Void)? in
+        state.withLock { state in
             guard state.phase == .checking || state.phase == .asking || state.phase == .refused,
-                  let parameters = state.parameters, let wake = state.wake else { return nil }
+                  var parameters = state.parameters, let wake = state.wake else { return }
             state.phase = .running
             state.engineStarted = true
-            return (parameters, wake)
+            parameters.permissions = app.manifest.requested
+            engine.start(parameters, wake: wake)
         }
-        guard let (parameters, wake) = start else { return }
-        var granted = parameters
-        granted.permissions = app.manifest.requested
-        engine.start(granted, wake: wake)
     }
 
     private func ask() {

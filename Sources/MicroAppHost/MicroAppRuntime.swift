@@ -58,13 +58,21 @@ public final class MicroAppRuntime: Sendable {
     }
 
     /// Starts every app started so far, and any started from now on: call once the dashboard's
-    /// first frame is out.
-    public func begin() {
+    /// first frame is out. With `pausing`, the apps started so far (the starting layout's) are
+    /// held instead, showing why, until the user starts each (`r`); later ones start as usual.
+    public func begin(pausing reason: String? = nil) {
         let pending = state.withLock { state in
             state.begun = true
             return Array(state.live.values)
         }
-        pending.forEach { $0.begin() }
+        for app in pending {
+            if let reason { app.pause(reason) } else { app.begin() }
+        }
+    }
+
+    /// Writes a line from the dashboard itself into an app's log (`termcanvas apps log ID`).
+    public func log(_ line: String, forApp id: String, limit: Int = AppManifest.Limits().logBytes) {
+        AppLog(url: Self.logFile(of: id, in: logDirectory), limit: limit).write("host", line)
     }
 
     /// Stops every app and waits until none runs, at most `timeout` seconds.

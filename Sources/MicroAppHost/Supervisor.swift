@@ -504,10 +504,14 @@ struct Supervisor {
     static func describe(_ status: Int32) -> String {
         guard status < 0 else { return "exit \(status)" }
         let signal = -status
-        let names: [Int32: String] = [SIGKILL: "SIGKILL", SIGTERM: "SIGTERM", SIGSEGV: "SIGSEGV", SIGABRT: "SIGABRT",
-                                      SIGINT: "SIGINT", SIGBUS: "SIGBUS", SIGXCPU: "SIGXCPU", SIGPIPE: "SIGPIPE"]
-        return "killed by signal \(signal)" + (names[signal].map { " (\($0))" } ?? "")
+        return "killed by signal \(signal)" + (signalNames[signal].map { " (\($0))" } ?? "")
     }
+
+    /// The names of the signals an app or the dashboard is likely to end by.
+    static let signalNames: [Int32: String] = [
+        SIGKILL: "SIGKILL", SIGTERM: "SIGTERM", SIGSEGV: "SIGSEGV", SIGABRT: "SIGABRT", SIGINT: "SIGINT", SIGBUS: "SIGBUS",
+        SIGXCPU: "SIGXCPU", SIGPIPE: "SIGPIPE", SIGILL: "SIGILL", SIGTRAP: "SIGTRAP", SIGFPE: "SIGFPE", SIGHUP: "SIGHUP",
+    ]
 
     static func seconds(_ value: Double) -> String {
         value < 1 ? "\(Int(value * 1000)) ms" : value == value.rounded() ? "\(Int(value)) s" : "\(value) s"

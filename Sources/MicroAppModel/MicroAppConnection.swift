@@ -4,6 +4,9 @@ import MicroAppProtocol
 public enum AppStatus: Hashable, Sendable {
     /// Not started yet: apps start after the dashboard's first frame.
     case waiting
+    /// Not started, and not to be until the user presses `r`: why (the last run of the
+    /// dashboard ended unexpectedly).
+    case paused(String)
     /// The user has not granted what the app asks for.
     case needsGrant(Permissions)
     /// The user refused; `y` asks again.

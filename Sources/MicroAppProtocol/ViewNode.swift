@@ -104,6 +104,15 @@ public indirect enum ViewNode: Hashable, Sendable {
         public static let revision = 0...1_000_000_000_000_000
     }
 
+    /// True when the tree holds a text node of exactly `text`.
+    public func holdsText(_ text: String) -> Bool {
+        switch self {
+        case .text(let own, _, _): own == text
+        case .stack(_, let children): children.contains { $0.node.holdsText(text) }
+        default: false
+        }
+    }
+
     /// Why each refused node in the tree was refused, as `type: reason`, in drawing order.
     public var refusals: [String] {
         switch self {

@@ -38,6 +38,7 @@ struct Dashboard: AsyncParsableCommand {
     @MainActor
     private static func runDashboard(options: CanvasOptions, bff: String?, paths: Paths, logger: Logger) async throws {
         let noColor = !(ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+        MicroAppWidget.trapText = ProcessInfo.processInfo.environment["TERMCANVAS_TEST_TRAP"]
         // Everything that can fail on bad input is resolved before the terminal changes mode,
         // so its message lands on a normal screen.
         let connector = BFFConnector(paths: paths, environment: ProcessInfo.processInfo.environment, logger: logger)
@@ -59,6 +60,12 @@ struct Dashboard: AsyncParsableCommand {
         let remoteApps = RemoteRelay(local: StoredGrants(store: store, logger: logger))
         let runtime = MicroAppRuntime(environment: ProcessInfo.processInfo.environment, logDirectory: paths.appLogDirectory,
                                       grants: remoteApps, backend: backend, remote: remoteApps, logger: logger)
+        let crashed = CrashRecovery.previousRun(of: canvas.layout.name, runs: paths.runDirectory, runtime: runtime,
+                                                installed: installed.apps, logger: logger)
+        if let crashed { composition.note(.error(crashed.notice)) }
+        let runMark = CrashRecovery.mark(paths.runDirectory, layout: canvas.layout.name, logger: logger)
+        // Only a clean end removes the mark: a thrown error is one, a trap or a kill is not.
+        defer { runMark?.end() }
 
         let terminal = try NcursesTerminal(options: .init(colors: !noColor))
         defer { terminal.stop() }
@@ -68,6 +75,9 @@ struct Dashboard: AsyncParsableCommand {
                                         size: terminal.size, library: fitted,
                                         catalog: .standard(apps: installed.descriptors(runtime: runtime)),
                                         effects: effects, requests: { link.handle($0) })
+        if let runMark {
+            host.willCallWidget = { app, doing in runMark.noteCall(app: app.rawValue, doing: doing) }
+        }
         host.appGenerator = DashboardAppWriter(paths: paths, environment: ProcessInfo.processInfo.environment, runtime: runtime,
                                                logger: logger)
         let standardCatalog = host.catalog
@@ -75,9 +85,11 @@ struct Dashboard: AsyncParsableCommand {
             host.catalog = standardCatalog.adding(host.generatedApps)
                 .matching(registry: loaded.apps, remote: WidgetCatalog.remote(loaded.apps, runtime: runtime))
         }
+        let layoutShown = host.bus.subscribe(to: LayoutChanged.self) { _, _ in runMark?.layoutChanged(to: host.manager.layout.name) }
         let watchdog = remote == nil ? LocalServerWatchdog(connector: connector, bus: host.bus) : nil
         defer {
             registry.cancel()
+            layoutShown.cancel()
             watchdog?.cancel()
         }
         // A layout read from a file starts a history of its own.
@@ -86,7 +98,7 @@ struct Dashboard: AsyncParsableCommand {
         // and the widgets' first requests are answered from the cache: that work would compete with
         // drawing them. Until the server answers, the widgets show the offline cache.
         await AppLoop.run(host, on: terminal) {
-            runtime.begin()
+            runtime.begin(pausing: crashed.map { _ in CrashRecovery.pausedReason })
             link.sync.connect(afterQueuedCommands: {
                 do {
                     let target = if let remote { remote } else { try await connector.connectLocal().value }

@@ -3,7 +3,8 @@
 
 /* The one C shim over the process calls that Swift cannot make safely: starting a micro-app
    between fork and exec (where only async-signal-safe calls are allowed), waiting for it
-   without reaping it, and killing what is left of its group if the dashboard dies. */
+   without reaping it, and, in a fatal-signal handler, killing what is left of its group and
+   noting what the dashboard was doing when it died. */
 
 #include <sys/types.h>
 
@@ -49,5 +50,12 @@ int tc_reap_app(pid_t pid);
    handler on first use, in front of any handler already there, which it then runs. */
 void tc_track_group(pid_t group);
 void tc_untrack_group(pid_t group);
+
+/* The crash mark: should the dashboard die of a fatal signal (a Swift trap is SIGILL or SIGTRAP),
+   the handler appends "crash SIGNAL NOTE\n" to `fd` first, NOTE being the last tc_crash_note
+   (what the main thread was handling). Installs the handler on first use, like tc_track_group. */
+void tc_crash_mark(int fd);
+/* Sets the note: `subject` (a pane's app), a space, `what` (the call), cut at 159 bytes. */
+void tc_crash_note(const char *subject, const char *what);
 
 #endif

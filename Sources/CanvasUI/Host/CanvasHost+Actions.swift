@@ -46,7 +46,7 @@ extension CanvasHost {
             arrange("remove") { m throws(CanvasError) in try m.removeWidget(id) }
         case .cycleSetting(let id, let key):
             let subscriptions = mounted[id]?.widget?.subscriptions
-            _ = withWidget(id) { try $0.cycleSetting(key) }
+            _ = withWidget(id, doing: "changing a setting") { try $0.cycleSetting(key) }
             if mounted[id]?.widget?.subscriptions != subscriptions { resubscribe(id) }
         case .saveLayout(let name): save(as: name)
         case .loadLayout(let name): load(name)

@@ -51,7 +51,7 @@ extension CanvasHost {
             return
         }
         guard let focused, let pane = manager.pane(focused), commands.command(id)?.context == .widget(pane.app) else { return }
-        withWidgetEffects(focused) { try $0.perform(id) }
+        withWidgetEffects(focused, doing: "running one of its commands") { try $0.perform(id) }
     }
 
     /// Opens the palette with the names last listed, and lists them again. (Not listed before

@@ -28,16 +28,17 @@ extension CanvasHost {
     private func mount(_ pane: Pane) {
         guard let descriptor = catalog.descriptor(for: pane.app) else {
             logger.warning("unknown app kind in layout", metadata: ["app": "\(pane.app)", "pane": "\(pane.id)"])
-            mounted[pane.id] = MountedWidget(widget: nil)
+            mounted[pane.id] = MountedWidget(kind: pane.app, widget: nil)
             return
         }
         mounts += 1
-        var entry = MountedWidget(mount: mounts, widget: descriptor.make(pane.config, pane.state))
+        var entry = MountedWidget(kind: pane.app, mount: mounts, widget: descriptor.make(pane.config, pane.state))
         let (effects, id, mount) = (effects, pane.id, mounts)
         let context = WidgetContext(pane: id, bus: bus, clock: clock, logger: logger,
                                     notify: { effects.post(.widgetNotified(id, mount: mount)) })
         var asked = WidgetEffects.none
         do {
+            willCallWidget?(pane.app, "mounting its pane")
             asked = try entry.widget?.mount(context) ?? .none
         } catch {
             entry.failure = "\(error)"
@@ -65,6 +66,7 @@ extension CanvasHost {
         guard let entry = mounted.removeValue(forKey: id) else { return }
         entry.subscriptions.forEach { $0.cancel() }
         var widget = entry.widget
+        willCallWidget?(entry.kind, "unmounting its pane")
         widget?.unmount()
     }
 
@@ -73,6 +75,7 @@ extension CanvasHost {
     private func deliver(_ event: CanvasEvent, to id: PaneID) throws {
         guard mounted[id]?.failure == nil else { return }
         do {
+            if let kind = mounted[id]?.kind { willCallWidget?(kind, "handing it a bus event") }
             let asked = try mounted[id]?.widget?.receive(event) ?? .none
             carryOut(asked, for: id)
         } catch {
@@ -89,21 +92,23 @@ extension CanvasHost {
     }
 
     /// A widget call that may ask for something, carried out once the call is done.
-    func withWidgetEffects(_ id: PaneID, _ body: (inout any Widget) throws -> WidgetEffects) {
-        guard let asked = withWidget(id, body) else { return }
+    func withWidgetEffects(_ id: PaneID, doing: StaticString, _ body: (inout any Widget) throws -> WidgetEffects) {
+        guard let asked = withWidget(id, doing: doing, body) else { return }
         carryOut(asked, for: id)
     }
 
     /// Hands a widget an input; nil when it has none or failed.
     func send(_ input: InputEvent, to id: PaneID) -> InputDisposition? {
-        guard let result = withWidget(id, { try $0.handle(input) }) else { return nil }
+        guard let result = withWidget(id, doing: "handing it a key or the mouse", { try $0.handle(input) }) else { return nil }
         carryOut(result.effects, for: id)
         return result.disposition
     }
 
-    /// Runs a widget call, showing what it throws in the widget's own pane.
-    func withWidget<T>(_ id: PaneID, _ body: (inout any Widget) throws -> T) -> T? {
-        guard mounted[id]?.failure == nil, mounted[id]?.widget != nil else { return nil }
+    /// Runs a widget call, showing what it throws in the widget's own pane; `doing` says what
+    /// it is, for a crash's note.
+    func withWidget<T>(_ id: PaneID, doing: StaticString, _ body: (inout any Widget) throws -> T) -> T? {
+        guard let entry = mounted[id], entry.failure == nil, entry.widget != nil else { return nil }
+        willCallWidget?(entry.kind, doing)
         do {
             return try bus.holdingDelivery { try body(&mounted[id]!.widget!) }
         } catch {

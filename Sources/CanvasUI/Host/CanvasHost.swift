@@ -55,6 +55,9 @@ public final class CanvasHost {
     /// Apps written and installed since the dashboard started: a catalog built again (from the
     /// registry) must keep them.
     public internal(set) var generatedApps: [WidgetDescriptor] = []
+    /// Told, before every call into a widget and every draw of a pane, which app's pane it is
+    /// and what is being done, so that a crash can say (the dashboard's `RunMark`).
+    public var willCallWidget: ((_ app: AppKind, _ doing: StaticString) -> Void)?
 
     /// The smallest pane, in cells, that still shows a border and one line inside.
     public static let minimumPaneCells = Size(width: 8, height: 3)
@@ -95,7 +98,7 @@ public final class CanvasHost {
             let inside = cellRect(of: pane).inset(by: 1)
             guard !inside.isEmpty, mounted[pane.id]?.contentSize != inside.size else { continue }
             mounted[pane.id]?.contentSize = inside.size
-            _ = withWidget(pane.id) { $0.resize(to: inside.size) }
+            _ = withWidget(pane.id, doing: "resizing its pane") { $0.resize(to: inside.size) }
         }
         tellFocus()
         tellVisibility()
@@ -106,14 +109,14 @@ public final class CanvasHost {
         let visible = !isTooSmall
         for id in mounted.keys where mounted[id]?.toldVisible != visible {
             mounted[id]?.toldVisible = visible
-            _ = withWidget(id) { $0.visibilityChanged(to: visible) }
+            _ = withWidget(id, doing: "showing or hiding its pane") { $0.visibilityChanged(to: visible) }
         }
     }
 
     /// Hands a widget the news its outside work has, if it is still the widget that asked.
     func notifyWidget(_ pane: PaneID, mount: Int) {
         guard mounted[pane]?.mount == mount else { return }
-        withWidgetEffects(pane) { try $0.notified() }
+        withWidgetEffects(pane, doing: "taking its news (a view, a status, its events)") { try $0.notified() }
     }
 
     /// Tells widgets whose pane gained or lost the focus, however it moved (a key, a click, a
@@ -122,7 +125,7 @@ public final class CanvasHost {
         let focused = manager.focusedPaneID
         for id in mounted.keys where mounted[id]?.toldFocused != (id == focused) {
             mounted[id]?.toldFocused = id == focused
-            _ = withWidget(id) { $0.focusChanged(to: id == focused) }
+            _ = withWidget(id, doing: "telling it of the focus") { $0.focusChanged(to: id == focused) }
         }
     }
 

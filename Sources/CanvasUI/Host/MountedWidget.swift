@@ -3,6 +3,8 @@ import CanvasCore
 /// A pane's live widget, its bus subscriptions, and the error it failed with, if any.
 @MainActor
 struct MountedWidget {
+    /// The pane's app.
+    let kind: AppKind
     /// Tells this mount from earlier ones of the same pane.
     var mount = 0
     /// `nil` when the pane's app kind is not in the catalog.

@@ -52,6 +52,7 @@ public struct MicroAppWidget: Widget {
         case .needsGrant: return "\(name) · asks for permission"
         case .refused: return "\(name) · not allowed"
         case .stopped: return "\(name) · stopped"
+        case .paused: return "\(name) · paused"
         default: break
         }
         if let health = shownHealth { return "\(name) · \(health.label())" }
@@ -125,7 +126,7 @@ public struct MicroAppWidget: Widget {
                 return .ignored
             }
             return .handled
-        case .stopped:
+        case .stopped, .paused:
             guard key == .char("r") else { return .ignored }
             connection.restart()
             return .handled
@@ -177,10 +178,17 @@ public struct MicroAppWidget: Widget {
         return .none
     }
 
+    /// A fault switch for tests of what follows a crash (`TERMCANVAS_TEST_TRAP`): a view holding a
+    /// text node of exactly this text ends the dashboard with a trap, as a bug would.
+    public static var trapText: String?
+
     /// Takes what the app sent: its view, status and state, and the events it publishes.
     public mutating func notified() throws -> WidgetEffects {
         let updates = connection.takeUpdates()
         if let status = updates.status { self.status = status }
+        if let view = updates.view, let trap = Self.trapText, view.root.holdsText(trap) {
+            preconditionFailure("the fault switch TERMCANVAS_TEST_TRAP was hit")
+        }
         if let view = updates.view, view != self.view {
             self.view = view
             adoptInputs(of: view.root)
@@ -245,6 +253,8 @@ public struct MicroAppWidget: Widget {
             return [("\(exit); restarting in \(delay) s", .warning)]
         case .stopped(let reason):
             return [("Stopped: \(reason)", .error), ("r starts it again", .muted)]
+        case .paused(let reason):
+            return [("\(manifest.name) \(reason)", .warning)]
         }
     }
 

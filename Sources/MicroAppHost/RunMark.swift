@@ -1,0 +1,127 @@
+import CAppProcess
+import Foundation
+import PrivateFiles
+
+/// This run of the dashboard, marked on disk until it ends cleanly, so that the next start can
+/// tell a run that ended unexpectedly (a Swift trap, a crash, `kill -9`, a power cut) and start
+/// its layout with the micro-apps paused rather than repeat what ended it.
+///
+/// A mark is `runs/PID.mark` in the state directory: the process id, the layout shown, and — when
+/// a fatal signal ended the run — a line the signal handler appended (`tc_crash_mark`) naming the
+/// pane's app and what the main thread was doing with it (`noteCall`). A trap cannot be caught,
+/// so this is written before anything can go wrong and removed by `end()` only.
+@MainActor
+public final class RunMark {
+    /// A run that ended without removing its mark.
+    public struct EndedRun: Equatable, Sendable {
+        public let pid: Int32
+        public let layout: String
+        /// The fatal signal that ended it, when one did (not for `kill -9` or a power cut).
+        public let signal: Int32?
+        /// The app of the pane being handled then (a kind: an app's id or a built-in widget's).
+        public let app: String?
+        /// What the dashboard was doing with it: `drawing its pane`, `taking its news` …
+        public let doing: String?
+
+        /// `signal 4 (SIGILL) while drawing its pane`, or what little is known.
+        public var summary: String {
+            guard let signal else { return "without a word (killed with SIGKILL, or the machine stopped)" }
+            let named = Supervisor.signalNames[signal].map { " (\($0))" } ?? ""
+            return "on signal \(signal)\(named)" + (doing.map { " while \($0)" } ?? "")
+        }
+    }
+
+    private let file: URL
+    private let descriptor: Int32
+    private var layout: String
+
+    /// Marks this run, showing `layout`; nil (and a reason) when the mark cannot be written, in
+    /// which case the dashboard runs unmarked.
+    public init(directory: URL, layout: String) throws(PrivatePathError) {
+        try PrivatePath.makeDirectory(directory)
+        file = directory.appendingPathComponent("\(getpid()).mark")
+        descriptor = open(file.path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw .io(path: file.path, errno: errno) }
+        _ = fchmod(descriptor, 0o600)
+        self.layout = layout
+        write()
+        tc_crash_mark(descriptor)
+    }
+
+    /// The layout shown changed: a crash from now on pauses this one's apps next time.
+    public func layoutChanged(to name: String) {
+        guard name != layout else { return }
+        layout = name
+        write()
+    }
+
+    /// What the main thread is about to do with a pane's app, for the crash line. Costs a copy of
+    /// a few bytes; called before every call into a widget and every draw of a pane.
+    public func noteCall(app: String, doing: StaticString) {
+        app.withCString { subject in
+            doing.withUTF8Buffer { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { what in tc_crash_note(subject, what.baseAddress) }
+            }
+        }
+    }
+
+    /// The run ended cleanly: its mark goes.
+    public func end() {
+        tc_crash_mark(-1)
+        close(descriptor)
+        unlink(file.path)
+    }
+
+    private func write() {
+        let text = "pid \(getpid())\nlayout \(Self.escaped(layout))\n"
+        _ = ftruncate(descriptor, 0)
+        _ = text.withCString { pwrite(descriptor, $0, strlen($0), 0) }
+    }
+
+    // MARK: Runs before this one
+
+    /// The runs that left a mark and are no longer running (this process's own id excluded:
+    /// a mark with it is an earlier process's that had the same id).
+    public static func endedRuns(in directory: URL) -> [(run: EndedRun, file: URL)] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.filter { $0.hasSuffix(".mark") }.sorted().compactMap { name in
+            let file = directory.appendingPathComponent(name)
+            guard let data = FileManager.default.contents(atPath: file.path), data.count <= 4096,
+                  let run = parse(String(decoding: data, as: UTF8.self)), !isRunning(run.pid) else { return nil }
+            return (run, file)
+        }
+    }
+
+    /// Reads a mark; nil when it is not one.
+    static func parse(_ text: String) -> EndedRun? {
+        var pid: Int32?, layout: String?, signal: Int32?, app: String?, doing: String?
+        for line in text.split(separator: "\n") {
+            let fields = line.split(separator: " ", maxSplits: 1).map(String.init)
+            guard fields.count == 2 else { continue }
+            switch fields[0] {
+            case "pid": pid = Int32(fields[1])
+            case "layout": layout = fields[1].removingPercentEncoding
+            case "crash":
+                let parts = fields[1].split(separator: " ", maxSplits: 2).map(String.init)
+                signal = parts.first.flatMap { Int32($0) }
+                app = parts.count > 1 ? parts[1] : nil
+                doing = parts.count > 2 ? parts[2] : nil
+            default: break
+            }
+        }
+        guard let pid, pid > 0, let layout else { return nil }
+        return EndedRun(pid: pid, layout: layout, signal: signal, app: app, doing: doing)
+    }
+
+    /// A dashboard with this id runs now (not this one: its mark is new).
+    private static func isRunning(_ pid: Int32) -> Bool {
+        guard pid != getpid(), kill(pid, 0) == 0 || errno == EPERM else { return false }
+        let name = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) ?? ""
+        return name.hasPrefix("termcanvas")
+    }
+
+    /// A layout name on one line.
+    private static func escaped(_ name: String) -> String {
+        name.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-_."))) ?? name
+    }
+}

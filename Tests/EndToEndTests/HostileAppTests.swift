@@ -1,0 +1,81 @@
+import CanvasCore
+import CanvasTesting
+import Foundation
+import Testing
+
+/// The `hostile` fixture app in the real dashboard: what an app does on purpose must neither end
+/// the canvas nor, when a bug does end it, end every later start too.
+extension MicroAppProcessTests {
+    static let hostilePanes = ["hostile 0 0 6 12", "calendar 6 0 6 6", "eventlog 6 6 6 6"]
+
+    @Test func aViewWithNumbersAtTheEdgeOfJSONIsRefusedNotFatal() async throws {
+        let (session, environment) = try await Self.start(apps: ["hostile"], panes: Self.hostilePanes)
+        try await session.waitFor("size ")
+        try await session.send("v")
+        try await session.waitFor("sparkline not shown: values[0] is")
+        // The canvas goes on: keys reach the calendar.
+        try await session.send("Tab", "Right")
+        try await session.waitFor("Monday, 23 November 2026")
+        try await session.send("q")
+        #expect(try await session.waitForExit().status == 0)
+        let log = try Self.appLog("hostile", environment)
+        #expect(log.contains("refused a node of its view: sparkline: values[0] is 1e+308, beyond ±1e300"), "\(log)")
+    }
+
+    @Test func aStartAfterACrashComesUpWithItsAppsPaused() async throws {
+        var (session, environment) = try await Self.start(apps: ["hostile"], panes: Self.hostilePanes)
+        environment["TERMCANVAS_TEST_TRAP"] = "HOSTILE-TRAP"
+        environment["SWIFT_BACKTRACE"] = "enable=no"  // its report would wait for a key on the terminal
+        session = try await TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"], size: Size(width: 120, height: 36),
+                                        environment: environment)
+        try await session.waitFor("size ")
+        try await session.send("t")
+        let ended = try await session.waitForExit()
+        #expect(ended.status == 128 + SIGILL || ended.status == 128 + SIGTRAP, "ended with \(ended.status)")
+
+        // The next start does not repeat it: the app is paused, the user told once.
+        environment["TERMCANVAS_TEST_TRAP"] = nil
+        let again = try await TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"], size: Size(width: 120, height: 36),
+                                          environment: environment)
+        try await again.waitFor("Hostile paused after the last run ended unexpectedly · r")
+        try await again.waitFor("The last run ended unexpectedly in hostile's pane")
+        #expect(Self.processes("hostile.py").isEmpty, "a paused app is not started")
+        // The other panes work; r starts the app.
+        try await again.send("Tab", "Right")
+        try await again.waitFor("Monday, 23 November 2026")
+        try await again.send("BTab", "r")
+        try await again.waitFor("size ")
+        try await again.send("q")
+        #expect(try await again.waitForExit().status == 0)
+        let log = try Self.appLog("hostile", environment)
+        #expect(log.contains("the dashboard's last run ended unexpectedly on signal"), "\(log)")
+        #expect(log.contains("while taking its news"), "\(log)")
+
+        // A clean end leaves no mark: the start after it runs the app at once.
+        let third = try await TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"], size: Size(width: 120, height: 36),
+                                          environment: environment)
+        try await third.waitFor("size ")
+        #expect(!(try await third.screen().joined().contains("paused")))
+        try await third.send("q")
+        #expect(try await third.waitForExit().status == 0)
+    }
+
+    @Test func anAppIsToldItsPanesSizeAtOnceAndWhenItChanges() async throws {
+        let (session, _) = try await Self.start(apps: ["hostile"], panes: Self.hostilePanes)
+        // 120×36: the left half of the columns, the whole height but the status bar, less the border.
+        try await session.waitFor("size 58x33")
+        // Arranged narrower (arrange mode, Shift-Left), it is told again.
+        try await session.send("C-e", "S-Left", "Escape")
+        try await session.waitFor("size 48x33")
+        try await session.resize(to: Size(width: 100, height: 30))
+        try await session.waitFor("size 39x27")
+        try await session.send("q")
+        #expect(try await session.waitForExit().status == 0)
+    }
+
+    /// An app's log as `termcanvas apps log` prints it.
+    static func appLog(_ id: String, _ environment: [String: String]) throws -> String {
+        let result = try Command.runBlocking([Products.termcanvas.path, "apps", "log", id], environment: environment)
+        return result.output
+    }
+}

@@ -13,7 +13,27 @@ final class ProcessDriver: SessionDriver {
         let writer: PipeWriter
         let readers: [PipeReader]
         var framer = LineFramer()
+        /// Output wasted (see `Supervisor.Input.excess`) not yet reported.
+        var unreportedExcess = 0
+
+        /// The lines `bytes` complete, and the waste to report, if it is time to.
+        mutating func frame(_ bytes: [UInt8]) -> ([LineFramer.Item], Int?) {
+            let dropped = framer.droppedInAll
+            let items = framer.feed(bytes)
+            return (items, waste(framer.droppedInAll - dropped))
+        }
+
+        /// Counts wasted output; what to report once there is enough to be worth an input.
+        mutating func waste(_ bytes: Int) -> Int? {
+            unreportedExcess += bytes
+            guard unreportedExcess >= ProcessDriver.excessReport else { return nil }
+            defer { unreportedExcess = 0 }
+            return unreportedExcess
+        }
     }
+
+    /// Wasted output is reported to the supervisor in steps of this many bytes.
+    static let excessReport = 256 * 1024
 
     private let recipe: LaunchRecipe
     private let log: AppLog
@@ -83,10 +103,19 @@ final class ProcessDriver: SessionDriver {
         let output = PipeReader(descriptor: started.output, queue: queue) { [weak self] bytes in
             self?.read(bytes, generation: generation, feed: feed)
         }
-        let errors = PipeReader(descriptor: started.errors, queue: queue) { [log] bytes in log.appendErrorOutput(bytes) }
+        let errors = PipeReader(descriptor: started.errors, queue: queue) { [weak self, log] bytes in
+            log.appendErrorOutput(bytes)
+            self?.wasted(bytes.count, generation: generation, feed: feed)
+        }
         let writer = PipeWriter(descriptor: started.input, queue: queue)
         running.withLock { $0 = Running(generation: generation, pid: started.pid, writer: writer, readers: [output, errors]) }
         log.write("host", "started \(started.pid): \(([launch.program] + launch.arguments.dropFirst()).joined(separator: " "))")
+    }
+
+    /// Counts standard error as wasted output.
+    private func wasted(_ bytes: Int, generation: Int, feed: @Sendable (Supervisor.Input) -> Void) {
+        let excess = running.withLock { running in running?.generation == generation ? running?.waste(bytes) : nil }
+        if let excess { feed(.excess(generation: generation, bytes: excess)) }
     }
 
     private func followExit(of pid: pid_t, generation: Int, feed: @escaping @Sendable (Supervisor.Input) -> Void) {
@@ -105,10 +134,11 @@ final class ProcessDriver: SessionDriver {
     /// Frames and decodes output on the app's queue.
     private func read(_ bytes: [UInt8], generation: Int, feed: @Sendable (Supervisor.Input) -> Void) {
         guard !bytes.isEmpty else { return }
-        let items = running.withLock { running -> [LineFramer.Item] in
-            guard running?.generation == generation else { return [] }
-            return running?.framer.feed(bytes) ?? []
+        let (items, excess) = running.withLock { running -> ([LineFramer.Item], Int?) in
+            guard running?.generation == generation else { return ([], nil) }
+            return running?.frame(bytes) ?? ([], nil)
         }
+        if let excess { feed(.excess(generation: generation, bytes: excess)) }
         for item in items {
             switch item {
             case .tooLong(let count):

@@ -17,6 +17,9 @@ struct Supervisor {
         /// A line that is not a message: why, with the start of the line.
         case unreadable(generation: Int, reason: String, answer: HostToApp?)
         case lineTooLong(generation: Int, bytes: Int)
+        /// Output the host could not use or only logs: bytes of lines over the limit (an endless
+        /// line among them, counted as it comes) and of standard error.
+        case excess(generation: Int, bytes: Int)
         /// Its input pipe holds too much the app has not read.
         case inputOverflow(generation: Int)
         case exited(generation: Int, status: Int32)
@@ -113,6 +116,7 @@ struct Supervisor {
     private var throttleReportPending = false
     private var droppedSinceReport = 0
     private var stateRefusedLogged = false
+    private var excess = OutputBudget()
     /// The refused nodes of the last view, as logged.
     private var loggedRefusals: [String] = []
     /// What the app would be told if it were running: kept so a restart starts from it.
@@ -180,6 +184,14 @@ struct Supervisor {
         case .lineTooLong(let from, let bytes):
             guard from == generation else { break }
             effects.append(.log("dropped a line of \(bytes) bytes (the limit is \(LineFramer.standardLimit))"))
+        case .excess(let from, let bytes):
+            guard from == generation, phase == .initializing || phase == .running else { break }
+            guard excess.add(bytes, now: now) else { break }
+            phase = .stopped
+            effects.append(.log("stopped: flooding its output, \(excess.total(now: now) >> 20) MiB of lines over \(LineFramer.standardLimit >> 10) KiB "
+                                + "and standard error within \(Int(OutputBudget.window)) s (the budget is \(OutputBudget.bytes >> 20) MiB)"))
+            setStatus(.stopped("flooding its output"), &effects)
+            effects.append(.signalGroup(SIGKILL))
         case .inputOverflow(let from):
             guard from == generation, phase == .running || phase == .initializing else { break }
             setStatus(.notResponding("not reading its input"), &effects)
@@ -213,6 +225,7 @@ struct Supervisor {
 
     private mutating func spawn(_ effects: inout [Effect]) {
         generation += 1
+        excess = OutputBudget()
         phase = .spawning
         oldestUnansweredKey = nil
         callsInFlight = []

@@ -14,6 +14,9 @@ public struct LineFramer: Sendable {
     public static let standardLimit = 256 * 1024
 
     public let limit: Int
+    /// Bytes dropped so far in all (of lines over the limit, their ends included): what an app
+    /// flooding one endless line is measured by.
+    public private(set) var droppedInAll = 0
     private var pending: [UInt8] = []
     /// Bytes of the current line dropped so far, when it is over the limit.
     private var dropped = 0
@@ -29,6 +32,7 @@ public struct LineFramer: Sendable {
         while let newline = rest.firstIndex(of: 0x0A) {
             let part = rest[..<newline]
             if dropped > 0 || pending.count + part.count > limit {
+                droppedInAll += (dropped > 0 ? 0 : pending.count) + part.count + 1
                 items.append(.tooLong(bytes: dropped + pending.count + part.count))
             } else {
                 var line = pending
@@ -42,8 +46,10 @@ public struct LineFramer: Sendable {
         }
         if dropped > 0 {
             dropped += rest.count
+            droppedInAll += rest.count
         } else if pending.count + rest.count > limit {
             dropped = pending.count + rest.count
+            droppedInAll += dropped
             pending = []
         } else {
             pending.append(contentsOf: rest)

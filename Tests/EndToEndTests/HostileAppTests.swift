@@ -73,6 +73,23 @@ extension MicroAppProcessTests {
         #expect(try await session.waitForExit().status == 0)
     }
 
+    @Test func anAppFloodingOneEndlessLineIsStoppedAndSaysSo() async throws {
+        let (session, environment) = try await Self.start(apps: ["hostile"], panes: Self.hostilePanes)
+        try await session.waitFor("size ")
+        try await session.send("f")
+        try await session.waitFor("Stopped: flooding its output")
+        #expect(Self.processes("hostile.py").isEmpty)
+        // It no longer costs the dashboard anything: keys are answered, and r starts it again.
+        try await session.send("Tab", "Right")
+        try await session.waitFor("Monday, 23 November 2026")
+        try await session.send("BTab", "r")
+        try await session.waitFor("size ")
+        try await session.send("q")
+        #expect(try await session.waitForExit().status == 0)
+        let log = try Self.appLog("hostile", environment)
+        #expect(log.contains("stopped: flooding its output"), "\(log)")
+    }
+
     /// An app's log as `termcanvas apps log` prints it.
     static func appLog(_ id: String, _ environment: [String: String]) throws -> String {
         let result = try Command.runBlocking([Products.termcanvas.path, "apps", "log", id], environment: environment)

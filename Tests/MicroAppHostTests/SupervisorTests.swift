@@ -246,3 +246,36 @@ struct SupervisorTests {
         #expect(drive.supervisor.takeUpdates().view == nil)
     }
 }
+
+@Suite("Supervisor: an app that floods its output is stopped")
+struct SupervisorFloodTests {
+    @Test func wastedOutputPastTheBudgetStopsTheApp() {
+        var drive = Drive()
+        drive.run()
+        let step = 256 * 1024
+        // 16 MiB in 10 s is the budget: spread over more than the window, it is never reached.
+        for _ in 0..<70 {
+            drive.handle(.excess(generation: 1, bytes: step), after: 0.2)
+            #expect(drive.signals.isEmpty)
+        }
+        #expect(drive.status == nil)
+        // At once, it is, on the report that passes it.
+        var reports = 0
+        while drive.signals.isEmpty, reports < 100 {
+            drive.handle(.excess(generation: 1, bytes: step), after: 0.001)
+            reports += 1
+        }
+        #expect(drive.signals == [SIGKILL])
+        #expect((10...65).contains(reports), "stopped after \(reports) more reports")
+        #expect(drive.logs.first?.hasPrefix("stopped: flooding its output, 16 MiB of lines over 256 KiB and standard error within 10 s") == true,
+                "\(drive.logs)")
+        #expect(drive.status == .stopped("flooding its output"))
+        // Its exit is no crash to restart from; r starts it with a budget of its own.
+        drive.handle(.exited(generation: 1, status: -SIGKILL))
+        #expect(drive.timers.isEmpty)
+        drive.handle(.restart)
+        #expect(drive.effects.contains(.spawn(generation: 2)))
+        drive.handle(.excess(generation: 1, bytes: 32 << 20))
+        #expect(drive.signals.isEmpty, "an earlier process's output counts for nothing")
+    }
+}

@@ -38,3 +38,20 @@ struct LineFramerTests {
         #expect(framer.feed([0x0A]) == [.tooLong(bytes: 32 * 1024 * 1024)])
     }
 }
+
+@Suite("Line framer: what it drops is counted as it comes")
+struct LineFramerDroppedTests {
+    @Test func anEndlessLineIsCountedBeforeItEnds() {
+        var framer = LineFramer(limit: 10)
+        #expect(framer.feed(Array("abc\n".utf8)) == [.line(Array("abc".utf8))])
+        #expect(framer.droppedInAll == 0)
+        _ = framer.feed([UInt8](repeating: 0x78, count: 8))
+        #expect(framer.droppedInAll == 0, "within the limit, held")
+        _ = framer.feed([UInt8](repeating: 0x78, count: 8))
+        #expect(framer.droppedInAll == 16)
+        _ = framer.feed([UInt8](repeating: 0x78, count: 100))
+        #expect(framer.droppedInAll == 116)
+        #expect(framer.feed(Array("x\nok\n".utf8)) == [.tooLong(bytes: 117), .line(Array("ok".utf8))])
+        #expect(framer.droppedInAll == 118)
+    }
+}

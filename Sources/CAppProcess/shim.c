@@ -44,9 +44,176 @@ static void close_from(int first, int keep) {
     }
 }
 
+/* Closes every descriptor from 3 up but `keep`. */
+static void close_above_stdio(int keep) { close_from(3, keep); }
+
+static void report_to(int fd, int first, int second) {
+    int report[2] = {first, second};
+    ssize_t ignored = write(fd, report, sizeof report);
+    (void)ignored;
+}
+
+/* Reads a whole report; 0 when the pipe ended first (the writer exec'd or died). */
+static int read_report(int fd, int report[2]) {
+    ssize_t got;
+    do {
+        got = read(fd, report, 2 * sizeof(int));
+    } while (got < 0 && errno == EINTR);
+    return got == (ssize_t)(2 * sizeof(int));
+}
+
+/* A decimal number from `text` up to a non-digit; -1 when there is none. */
+static long parse_number(const char *text) {
+    long value = -1;
+    for (; *text >= '0' && *text <= '9'; text++) value = (value < 0 ? 0 : value * 10) + (*text - '0');
+    return value;
+}
+
+/* SIGKILLs every live child of the keeper (each process whose parent it is, found in /proc with
+   raw system calls: nothing here may allocate), and returns how many it found. */
+static int kill_children(pid_t self) {
+    int directory = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (directory < 0) return 0;
+    int found = 0;
+    char entries[4096];
+    long count;
+    while ((count = syscall(SYS_getdents64, directory, entries, sizeof entries)) > 0) {
+        for (long offset = 0; offset < count;) {
+            struct { unsigned long long ino; long long off; unsigned short reclen; unsigned char type; char name[]; } *entry =
+                (void *)(entries + offset);
+            offset += entry->reclen;
+            long pid = parse_number(entry->name);
+            if (pid <= 0 || pid == self) continue;
+            char path[64] = "/proc/";
+            size_t length = 6;
+            for (const char *c = entry->name; *c && length < 50; c++) path[length++] = *c;
+            memcpy(path + length, "/stat", 6);
+            int stat_fd = open(path, O_RDONLY | O_CLOEXEC);
+            if (stat_fd < 0) continue;
+            char stat[512];
+            ssize_t got = read(stat_fd, stat, sizeof stat - 1);
+            close(stat_fd);
+            if (got <= 0) continue;
+            stat[got] = 0;
+            /* "pid (comm) state ppid …": comm may hold spaces and parentheses, so from the last ')'. */
+            char *end = NULL;
+            for (char *c = stat; *c; c++) if (*c == ')') end = c;
+            if (end == NULL || end[1] != ' ' || end[2] == 0 || end[3] != ' ') continue;
+            if (parse_number(end + 4) == self && end[2] != 'Z') {
+                kill((pid_t)pid, SIGKILL);
+                found++;
+            }
+        }
+    }
+    close(directory);
+    return found;
+}
+
+/* Ends every descendant: as a subreaper the keeper inherits the orphans of what it kills, so it
+   kills its children and reaps until it has none left. */
+static void end_descendants(pid_t self) {
+    for (;;) {
+        kill_children(self);
+        if (waitpid(-1, NULL, 0) < 0 && errno == ECHILD) return;
+    }
+}
+
+/* Dies as the app did: of the same signal, or with the same exit status. */
+static void exit_like(int status) {
+    if (WIFSIGNALED(status)) {
+        int signo = WTERMSIG(status);
+        struct sigaction standard;
+        memset(&standard, 0, sizeof standard);
+        standard.sa_handler = SIG_DFL;
+        sigaction(signo, &standard, NULL);
+        sigset_t only;
+        sigemptyset(&only);
+        sigaddset(&only, signo);
+        sigprocmask(SIG_UNBLOCK, &only, NULL);
+        kill(getpid(), signo);
+        _exit(128 + signo);
+    }
+    _exit(WIFEXITED(status) ? WEXITSTATUS(status) : 127);
+}
+
+/* The keeper: starts the app as its child and stays, a subreaper, until the app has exited and
+   every process the app started has been killed; then exits as the app did. It forwards the
+   signals the dashboard queues to it (SIGUSR1 carrying the signal) to the app's group, and on
+   SIGHUP (the dashboard died: PR_SET_PDEATHSIG), SIGTERM or SIGINT kills the app and all it
+   started. Runs in a fork of a threaded process: system calls only, no allocation. */
+static void keeper(pid_t dashboard, int report, const char *path, char *const argv[], char *const envp[],
+                   const char *directory, tc_app_limits limits) {
+    pid_t self = getpid();
+    int inner[2];
+    if (pipe2(inner, O_CLOEXEC) != 0) child_fail(report, TC_SPAWN_KEEPER);
+    pid_t app = fork();
+    if (app < 0) child_fail(report, TC_SPAWN_KEEPER);
+    if (app == 0) {
+        close(report);
+        close(inner[0]);
+        int own = inner[1];
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != self) _exit(127);
+        if (setsid() < 0) child_fail(own, TC_SPAWN_SESSION);
+        if (directory && chdir(directory) != 0) child_fail(own, TC_SPAWN_DIRECTORY);
+        struct rlimit no_core = {0, 0};
+        if (setrlimit(RLIMIT_CORE, &no_core) != 0 || set_limit(RLIMIT_DATA, limits.data_bytes) != 0 ||
+            set_limit(RLIMIT_NOFILE, limits.open_files) != 0 || set_limit(RLIMIT_CPU, limits.cpu_seconds) != 0) {
+            child_fail(own, TC_SPAWN_LIMITS);
+        }
+        sigset_t none;
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, NULL);
+        execve(path, argv, envp);
+        child_fail(own, TC_SPAWN_EXEC);
+    }
+    close(inner[1]);
+    /* The app's streams are the app's: the keeper keeps none of them open. */
+    close(0);
+    close(1);
+    close(2);
+    int failure[2];
+    if (read_report(inner[0], failure)) {
+        report_to(report, failure[0], failure[1]);
+        waitpid(app, NULL, 0);
+        _exit(127);
+    }
+    close(inner[0]);
+    report_to(report, 0, app);
+    close(report);
+
+    sigset_t waited;
+    sigemptyset(&waited);
+    int signals[] = {SIGCHLD, SIGHUP, SIGTERM, SIGINT, SIGQUIT, SIGUSR1};
+    for (unsigned i = 0; i < sizeof signals / sizeof signals[0]; i++) sigaddset(&waited, signals[i]);
+    int app_status = 0, app_done = 0;
+    while (!app_done) {
+        siginfo_t info;
+        if (sigwaitinfo(&waited, &info) < 0) continue;
+        if (info.si_signo == SIGUSR1) {
+            if (info.si_code == SI_QUEUE && info.si_pid == dashboard) kill(-app, info.si_value.sival_int);
+        } else if (info.si_signo == SIGCHLD) {
+            int status;
+            pid_t reaped;
+            while ((reaped = waitpid(-1, &status, WNOHANG)) > 0) {
+                if (reaped == app) {
+                    app_status = status;
+                    app_done = 1;
+                }
+            }
+        } else {
+            kill(-app, SIGKILL);
+            kill(app, SIGKILL);
+            waitpid(app, &app_status, 0);
+            app_done = 1;
+        }
+    }
+    end_descendants(self);
+    exit_like(app_status);
+}
+
 int tc_spawn_app(const char *path, char *const argv[], char *const envp[], const char *directory,
                  int stdin_fd, int stdout_fd, int stderr_fd, tc_app_limits limits,
-                 pid_t *pid, int *stage) {
+                 pid_t *keeper_pid, pid_t *app_pid, int *stage) {
     int status_pipe[2];
     if (pipe2(status_pipe, O_CLOEXEC) != 0) {
         *stage = TC_SPAWN_FORK;
@@ -55,7 +222,8 @@ int tc_spawn_app(const char *path, char *const argv[], char *const envp[], const
     pid_t parent = getpid();
     sigset_t all, previous;
     sigfillset(&all);
-    /* No handler of the dashboard may run in the child between fork and exec. */
+    /* No handler of the dashboard may run in the keeper, which keeps every signal blocked and
+       takes them with sigwaitinfo; the app unblocks them before exec. */
     pthread_sigmask(SIG_SETMASK, &all, &previous);
     pid_t child = fork();
     if (child == 0) {
@@ -65,7 +233,9 @@ int tc_spawn_app(const char *path, char *const argv[], char *const envp[], const
         memset(&standard, 0, sizeof standard);
         standard.sa_handler = SIG_DFL;
         for (int signal = 1; signal < NSIG; signal++) sigaction(signal, &standard, NULL);
-        if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent) _exit(127);
+        if (prctl(PR_SET_PDEATHSIG, SIGHUP) != 0 || getppid() != parent) _exit(127);
+        if (prctl(PR_SET_CHILD_SUBREAPER, 1) != 0) child_fail(report, TC_SPAWN_KEEPER);
+        prctl(PR_SET_NAME, "tc-app-keeper");
         if (setsid() < 0) child_fail(report, TC_SPAWN_SESSION);
         /* Move the streams above 2 first, so that one dup2 cannot close another's source. */
         int in = fcntl(stdin_fd, F_DUPFD_CLOEXEC, 3), out = fcntl(stdout_fd, F_DUPFD_CLOEXEC, 3),
@@ -73,18 +243,9 @@ int tc_spawn_app(const char *path, char *const argv[], char *const envp[], const
         if (in < 0 || out < 0 || err < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0) {
             child_fail(report, TC_SPAWN_STREAMS);
         }
-        close_from(3, report);
-        if (directory && chdir(directory) != 0) child_fail(report, TC_SPAWN_DIRECTORY);
-        struct rlimit no_core = {0, 0};
-        if (setrlimit(RLIMIT_CORE, &no_core) != 0 || set_limit(RLIMIT_DATA, limits.data_bytes) != 0 ||
-            set_limit(RLIMIT_NOFILE, limits.open_files) != 0 || set_limit(RLIMIT_CPU, limits.cpu_seconds) != 0) {
-            child_fail(report, TC_SPAWN_LIMITS);
-        }
-        sigset_t none;
-        sigemptyset(&none);
-        sigprocmask(SIG_SETMASK, &none, NULL);
-        execve(path, argv, envp);
-        child_fail(report, TC_SPAWN_EXEC);
+        /* Nothing of the dashboard's (its terminal, database, other apps' pipes) stays open. */
+        close_above_stdio(report);
+        keeper(parent, report, path, argv, envp, directory, limits);
     }
     int fork_errno = errno;
     pthread_sigmask(SIG_SETMASK, &previous, NULL);
@@ -95,19 +256,22 @@ int tc_spawn_app(const char *path, char *const argv[], char *const envp[], const
         return fork_errno;
     }
     int report[2];
-    ssize_t got;
-    do {
-        got = read(status_pipe[0], report, sizeof report);
-    } while (got < 0 && errno == EINTR);
+    int got = read_report(status_pipe[0], report);
     close(status_pipe[0]);
-    if (got == (ssize_t)sizeof report) {
-        int status;
-        waitpid(child, &status, 0);
-        *stage = report[0];
-        return report[1];
+    if (!got || report[0] != 0) {
+        waitpid(child, NULL, 0);
+        *stage = got ? report[0] : TC_SPAWN_KEEPER;
+        return got ? report[1] : ECHILD;
     }
-    *pid = child;
+    *keeper_pid = child;
+    *app_pid = report[1];
     return 0;
+}
+
+int tc_signal_app(pid_t keeper_pid, int signo) {
+    union sigval value;
+    value.sival_int = signo;
+    return sigqueue(keeper_pid, SIGUSR1, value);
 }
 
 int tc_pipe(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
@@ -119,7 +283,6 @@ void tc_await_exit(pid_t pid) {
         memset(&info, 0, sizeof info);
         result = waitid(P_PID, (id_t)pid, &info, WEXITED | WNOWAIT);
     } while (result != 0 && errno == EINTR);
-    kill(-pid, SIGKILL);
 }
 
 int tc_reap_app(pid_t pid) {
@@ -132,9 +295,9 @@ int tc_reap_app(pid_t pid) {
     return -1000;
 }
 
-/* Crash clean-up: a fixed table, so the handler needs no allocation or lock. */
-#define TRACKED_GROUPS 256
-static _Atomic pid_t tracked_groups[TRACKED_GROUPS];
+/* Crash clean-up: a fixed table of keepers, so the handler needs no allocation or lock. */
+#define TRACKED_KEEPERS 256
+static _Atomic pid_t tracked_keepers[TRACKED_KEEPERS];
 static const int fatal_signals[] = {SIGILL, SIGTRAP, SIGSEGV, SIGBUS, SIGABRT, SIGFPE};
 #define FATAL_SIGNAL_COUNT (sizeof fatal_signals / sizeof fatal_signals[0])
 static struct sigaction previous_actions[FATAL_SIGNAL_COUNT];
@@ -173,9 +336,9 @@ static void write_crash_line(int signo) {
 }
 
 static void on_fatal_signal(int signo) {
-    for (int i = 0; i < TRACKED_GROUPS; i++) {
-        pid_t group = atomic_load(&tracked_groups[i]);
-        if (group > 0) kill(-group, SIGKILL);
+    for (int i = 0; i < TRACKED_KEEPERS; i++) {
+        pid_t keeper_pid = atomic_load(&tracked_keepers[i]);
+        if (keeper_pid > 0) kill(keeper_pid, SIGHUP);
     }
     write_crash_line(signo);
     for (unsigned i = 0; i < FATAL_SIGNAL_COUNT; i++) {
@@ -197,18 +360,18 @@ static void install_fatal_handler(void) {
     }
 }
 
-void tc_track_group(pid_t group) {
+void tc_track_keeper(pid_t keeper_pid) {
     install_fatal_handler();
-    for (int i = 0; i < TRACKED_GROUPS; i++) {
+    for (int i = 0; i < TRACKED_KEEPERS; i++) {
         pid_t empty = 0;
-        if (atomic_compare_exchange_strong(&tracked_groups[i], &empty, group)) return;
+        if (atomic_compare_exchange_strong(&tracked_keepers[i], &empty, keeper_pid)) return;
     }
 }
 
-void tc_untrack_group(pid_t group) {
-    for (int i = 0; i < TRACKED_GROUPS; i++) {
-        pid_t expected = group;
-        if (atomic_compare_exchange_strong(&tracked_groups[i], &expected, 0)) return;
+void tc_untrack_keeper(pid_t keeper_pid) {
+    for (int i = 0; i < TRACKED_KEEPERS; i++) {
+        pid_t expected = keeper_pid;
+        if (atomic_compare_exchange_strong(&tracked_keepers[i], &expected, 0)) return;
     }
 }
 

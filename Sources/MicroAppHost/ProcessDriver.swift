@@ -9,7 +9,7 @@ import Synchronization
 final class ProcessDriver: SessionDriver {
     private struct Running {
         let generation: Int
-        let pid: pid_t
+        let process: Spawner.Started
         let writer: PipeWriter
         let readers: [PipeReader]
         var framer = LineFramer()
@@ -64,7 +64,7 @@ final class ProcessDriver: SessionDriver {
             running.withLock { $0?.writer.closeWhenFlushed() }
         case .signalGroup(let signal):
             running.withLock { running in
-                if let running { kill(-running.pid, signal) }
+                running?.process.signal(signal)
             }
         case .finished:
             running.withLock { running in
@@ -81,7 +81,7 @@ final class ProcessDriver: SessionDriver {
     private func spawn(_ launch: AppLaunch, generation: Int, feed: @escaping @Sendable (Supervisor.Input) -> Void) {
         Spawner.shared.spawn(launch) { [weak self] result in
             guard let self else {
-                if case .success(let started) = result { kill(-started.pid, SIGKILL) }
+                if case .success(let started) = result { started.signal(SIGKILL) }
                 return
             }
             switch result {
@@ -93,7 +93,7 @@ final class ProcessDriver: SessionDriver {
                 feed(.spawned(generation: generation))
                 // Only now: an app that exits at once must not have its exit fed before its
                 // start, or the supervisor would wait for an exit that came already.
-                followExit(of: started.pid, generation: generation, feed: feed)
+                followExit(of: started.keeper, generation: generation, feed: feed)
             }
         }
     }
@@ -108,8 +108,8 @@ final class ProcessDriver: SessionDriver {
             self?.wasted(bytes.count, generation: generation, feed: feed)
         }
         let writer = PipeWriter(descriptor: started.input, queue: queue)
-        running.withLock { $0 = Running(generation: generation, pid: started.pid, writer: writer, readers: [output, errors]) }
-        log.write("host", "started \(started.pid): \(([launch.program] + launch.arguments.dropFirst()).joined(separator: " "))")
+        running.withLock { $0 = Running(generation: generation, process: started, writer: writer, readers: [output, errors]) }
+        log.write("host", "started \(started.app): \(([launch.program] + launch.arguments.dropFirst()).joined(separator: " "))")
     }
 
     /// Counts standard error as wasted output.

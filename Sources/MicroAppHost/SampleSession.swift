@@ -9,7 +9,7 @@ import Synchronization
 /// Runs only while its pane can be seen.
 final class SampleSession: AppEngine {
     private struct Run {
-        let pid: pid_t
+        let process: Spawner.Started
         var output: [UInt8] = []
         var timedOut = false
         /// Its output reached its end; with its exit, the run is over.
@@ -97,7 +97,7 @@ final class SampleSession: AppEngine {
             state.stopping = true
             state.generation += 1
             if let run = state.run {
-                kill(-run.pid, SIGKILL)
+                run.process.signal(SIGKILL)
             } else if !state.spawning {
                 finish(&state)
             }  // else: killed as it starts, finished when it ends
@@ -124,7 +124,7 @@ final class SampleSession: AppEngine {
                 return true
             }
             state.run?.timedOut = true
-            kill(-run.pid, SIGKILL)
+            run.process.signal(SIGKILL)
             return false
         }
         guard let startNow else { return }
@@ -151,13 +151,13 @@ final class SampleSession: AppEngine {
             close(started.input)
             let stopNow = state.withLock { state in
                 state.spawning = false
-                state.run = Run(pid: started.pid)
+                state.run = Run(process: started)
                 return state.stopping
             }
-            if stopNow { kill(-started.pid, SIGKILL) }
+            if stopNow { started.signal(SIGKILL) }
             _ = PipeReader(descriptor: started.output, queue: queue) { [weak self] bytes in self?.read(bytes) }
             _ = PipeReader(descriptor: started.errors, queue: queue) { [log] bytes in log.appendErrorOutput(bytes) }
-            watchExit(of: started.pid, gone: {}, exited: { [weak self] status in
+            watchExit(of: started.keeper, gone: {}, exited: { [weak self] status in
                 guard let session = self else { return }
                 session.queue.async { session.ended(status: status) }
             })

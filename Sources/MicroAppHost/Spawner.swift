@@ -2,13 +2,17 @@ import CAppProcess
 import Foundation
 import Synchronization
 
-/// Starts micro-app processes on one thread that lives as long as the dashboard.
+/// Starts micro-app processes, each under its keeper (see `tc_spawn_app`), on one thread that
+/// lives as long as the dashboard.
 ///
-/// Each app is told to die with the thread that forked it (`PR_SET_PDEATHSIG`), so that thread must
-/// never end; and a fork costs the main thread a millisecond it should spend on keys.
+/// Each keeper is told to end its app with the thread that forked it (`PR_SET_PDEATHSIG`), so
+/// that thread must never end; and a fork costs the main thread a millisecond it should spend on keys.
 final class Spawner: Sendable {
     struct Started: Sendable {
-        let pid: pid_t
+        /// The process to wait for and to signal the app through (`signal(_:)`).
+        let keeper: pid_t
+        /// The app's own process, for the log.
+        let app: pid_t
         /// The app's standard input, output and error, our ends.
         let input: Int32
         let output: Int32
@@ -59,20 +63,21 @@ final class Spawner: Sendable {
         }
         let limits = tc_app_limits(data_bytes: UInt64(launch.limits.memoryBytes), open_files: UInt64(launch.limits.openFiles),
                                    cpu_seconds: UInt64(launch.limits.cpuSeconds ?? 0))
-        var pid: pid_t = 0
+        var keeper: pid_t = 0
+        var app: pid_t = 0
         var stage: Int32 = 0
         let result = tc_spawn_app(launch.program, &arguments, &environment, launch.directory,
-                                  input[0], output[1], errors[1], limits, &pid, &stage)
+                                  input[0], output[1], errors[1], limits, &keeper, &app, &stage)
         closeAll([input[0], output[1], errors[1]])
         guard result == 0 else {
             closeAll([input[1], output[0], errors[0]])
             return .failure(.failed(step: Self.step(stage, launch), errno: result))
         }
-        tc_track_group(pid)
+        tc_track_keeper(keeper)
         for descriptor in [input[1], output[0], errors[0]] {
             _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
         }
-        return .success(Started(pid: pid, input: input[1], output: output[0], errors: errors[0]))
+        return .success(Started(keeper: keeper, app: app, input: input[1], output: output[0], errors: errors[0]))
     }
 
     private static func step(_ stage: Int32, _ launch: AppLaunch) -> String {
@@ -82,6 +87,7 @@ final class Spawner: Sendable {
         case TC_SPAWN_DIRECTORY: "working directory \(launch.directory)"
         case TC_SPAWN_LIMITS: "resource limits"
         case TC_SPAWN_EXEC: launch.program
+        case TC_SPAWN_KEEPER: "its keeper process"
         default: "fork"
         }
     }
@@ -91,17 +97,25 @@ final class Spawner: Sendable {
     }
 }
 
-/// Waits for an app's exit on a thread of its own (a blocking `waitid`): kills what is left of its
-/// group, runs `gone` while the exited process still holds its id (so nothing can signal a
-/// stranger that took it), then reaps it and reports its status.
-func watchExit(of pid: pid_t, gone: @escaping @Sendable () -> Void, exited: @escaping @Sendable (Int32) -> Void) {
-    let thread = Thread {
-        tc_await_exit(pid)
-        tc_untrack_group(pid)
-        gone()
-        exited(tc_reap_app(pid))
+extension Spawner.Started {
+    /// Has the keeper send `signal` to the app's process group. Only while the keeper is not
+    /// reaped (`watchExit`'s `gone` has not run), or the id could be a stranger's.
+    func signal(_ signal: Int32) {
+        _ = tc_signal_app(keeper, signal)
     }
-    thread.name = "termcanvas-app-\(pid)"
+}
+
+/// Waits for an app's keeper to exit — after the app, and everything the app started, ended —
+/// on a thread of its own (a blocking `waitid`); runs `gone` while the keeper still holds its
+/// id (so nothing can signal a stranger that took it), then reaps it and reports the app's status.
+func watchExit(of keeper: pid_t, gone: @escaping @Sendable () -> Void, exited: @escaping @Sendable (Int32) -> Void) {
+    let thread = Thread {
+        tc_await_exit(keeper)
+        tc_untrack_keeper(keeper)
+        gone()
+        exited(tc_reap_app(keeper))
+    }
+    thread.name = "termcanvas-app-\(keeper)"
     thread.stackSize = 64 * 1024
     thread.start()
 }

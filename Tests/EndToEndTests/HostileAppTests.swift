@@ -90,6 +90,72 @@ extension MicroAppProcessTests {
         #expect(log.contains("stopped: flooding its output"), "\(log)")
     }
 
+    /// Starts the hostile app's daemon (a double fork into a session of its own) and a child in
+    /// its group; returns their ids, both running.
+    static func startDescendants(_ session: TmuxSession) async throws -> [pid_t] {
+        var pids: [pid_t] = []
+        for (key, label) in [("d", "daemon"), ("g", "child")] {
+            try await session.send(key)
+            let screen = try await session.waitFor("\(label) ")
+            let match = try #require(screen.joined().firstMatch(of: try Regex("\(label) ([0-9]+)")))
+            let digits = match.output[1].substring.map(String.init) ?? ""
+            pids.append(try #require(pid_t(digits)))
+        }
+        #expect(pids.allSatisfy(isRunning), "the app's descendants run: \(pids)")
+        return pids
+    }
+
+    /// True while `pid` is a live process (not a zombie waiting to be reaped).
+    static func isRunning(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let end = stat.lastIndex(of: ")") else { return false }
+        return !stat[end...].hasPrefix(") Z")
+    }
+
+    static func expectGone(_ pids: [pid_t], _ when: String) async throws {
+        let deadline = ContinuousClock.now + .seconds(3)
+        while pids.contains(where: isRunning), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(!pids.contains(where: isRunning), "\(when): still running: \(pids.filter(isRunning))")
+        for pid in pids where isRunning(pid) { kill(pid, SIGKILL) }
+    }
+
+    @Test func whatAnAppStartsEndsWithItsPane() async throws {
+        let (session, _) = try await Self.start(apps: ["hostile"], panes: Self.hostilePanes)
+        try await session.waitFor("size ")
+        let pids = try await Self.startDescendants(session)
+        try await session.send("C-e", "x", "y")
+        try await session.waitForScreen("the pane is gone") { !$0.joined().contains("Hostile") }
+        try await Self.expectGone(pids, "after the pane was removed")
+        try await session.send("Enter", "q")
+        #expect(try await session.waitForExit().status == 0)
+    }
+
+    @Test func whatAnAppStartsEndsWhenTheDashboardQuitsOrIsKilled() async throws {
+        let (session, environment) = try await Self.start(apps: ["hostile"], panes: Self.hostilePanes)
+        try await session.waitFor("size ")
+        var pids = try await Self.startDescendants(session)
+        try await session.send("q")
+        #expect(try await session.waitForExit().status == 0)
+        try await Self.expectGone(pids, "after quitting")
+
+        // kill -9 gives the dashboard no say: the app's keeper ends them when it dies.
+        let again = try await TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"], size: Size(width: 120, height: 36),
+                                          environment: environment)
+        try await again.waitFor("size ")
+        pids = try await Self.startDescendants(again)
+        pids.append(try #require(Self.pidOf("hostile.py")))
+        kill(try #require(await again.programPID()), SIGKILL)
+        try await Self.expectGone(pids, "after kill -9 of the dashboard")
+    }
+
+    /// The id of the one process whose command line holds `text`.
+    static func pidOf(_ text: String) -> pid_t? {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { entry -> pid_t? in
+            guard let pid = pid_t(entry), let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { return nil }
+            return String(decoding: data, as: UTF8.self).contains(text) ? pid : nil
+        }.first
+    }
+
     /// An app's log as `termcanvas apps log` prints it.
     static func appLog(_ id: String, _ environment: [String: String]) throws -> String {
         let result = try Command.runBlocking([Products.termcanvas.path, "apps", "log", id], environment: environment)

@@ -2,9 +2,9 @@
 #define CAPPPROCESS_H
 
 /* The one C shim over the process calls that Swift cannot make safely: starting a micro-app
-   between fork and exec (where only async-signal-safe calls are allowed), waiting for it
-   without reaping it, and, in a fatal-signal handler, killing what is left of its group and
-   noting what the dashboard was doing when it died. */
+   under a keeper process (between fork and exec, and in the keeper, only async-signal-safe
+   calls are allowed), waiting for it without reaping it, and, in a fatal-signal handler,
+   telling the keepers to end their apps and noting what the dashboard was doing when it died. */
 
 #include <sys/types.h>
 
@@ -22,38 +22,47 @@ typedef struct {
 #define TC_SPAWN_DIRECTORY 4
 #define TC_SPAWN_LIMITS 5
 #define TC_SPAWN_EXEC 6
+#define TC_SPAWN_KEEPER 7
 
-/* Starts `path` with `argv` and exactly the environment `envp` in `directory`, in a session and
-   process group of its own (so it has no controlling terminal: /dev/tty cannot be opened), with
-   stdin, stdout and stderr on the three descriptors given and every other descriptor closed,
-   default signal handling, no core dumps, the limits given, and SIGKILL sent to it should the
-   dashboard die first. Returns 0 and sets *pid, or an errno and sets *stage.
-   Call it from a thread that lives as long as the dashboard: the kernel sends that SIGKILL when
-   the *thread* that forked exits, so a worker thread that ends would take the app with it. */
+/* Starts a micro-app under a keeper: a fork of the dashboard that is a subreaper
+   (PR_SET_CHILD_SUBREAPER), so that every process the app starts — daemons that fork twice into
+   sessions of their own included — stays its descendant, and that ends them all when the app
+   exits, when the dashboard asks, or when the dashboard dies (the keeper's PR_SET_PDEATHSIG is
+   SIGHUP; the app's, SIGKILL, follows the keeper). The keeper then exits as the app did.
+
+   The app is `path` with `argv` and exactly the environment `envp`, in `directory`, in a session
+   and process group of its own (so it has no controlling terminal: /dev/tty cannot be opened),
+   with stdin, stdout and stderr on the three descriptors given and every other descriptor
+   closed, default signal handling, no core dumps and the limits given. Returns 0 and sets
+   *keeper_pid (the process to wait for and signal through) and *app_pid, or an errno and *stage.
+   Call it from a thread that lives as long as the dashboard: the kernel sends the keeper its
+   SIGHUP when the *thread* that forked exits. */
 int tc_spawn_app(const char *path, char *const argv[], char *const envp[], const char *directory,
                  int stdin_fd, int stdout_fd, int stderr_fd, tc_app_limits limits,
-                 pid_t *pid, int *stage);
+                 pid_t *keeper_pid, pid_t *app_pid, int *stage);
+
+/* Has the keeper send `signo` to its app's process group (while the app runs). */
+int tc_signal_app(pid_t keeper_pid, int signo);
 
 /* pipe2(fds, O_CLOEXEC), which Swift does not import (it is declared only under _GNU_SOURCE). */
 int tc_pipe(int fds[2]);
 
-/* Blocks until `pid` exits, then kills whatever is left in its process group. The exited
-   process is not reaped, so its id (and its group's) cannot be reused until tc_reap_app:
-   signals sent to the group until then reach no stranger. */
+/* Blocks until the keeper `pid` exits, without reaping it: its id cannot be reused until
+   tc_reap_app, so nothing signalled through it until then reaches a stranger. */
 void tc_await_exit(pid_t pid);
 
-/* Reaps an exited app. Returns its exit status (0-255), or minus the signal that killed it,
-   or -1000 on error. */
+/* Reaps an exited keeper. Returns its app's exit status (0-255), or minus the signal that
+   killed it, or -1000 on error. */
 int tc_reap_app(pid_t pid);
 
-/* Remembers a group to SIGKILL if the dashboard dies of a fatal signal (a crash); installs the
-   handler on first use, in front of any handler already there, which it then runs. */
-void tc_track_group(pid_t group);
-void tc_untrack_group(pid_t group);
+/* Remembers a keeper to tell (SIGHUP: end everything) if the dashboard dies of a fatal signal;
+   installs the handler on first use, in front of any handler already there, which it then runs. */
+void tc_track_keeper(pid_t keeper_pid);
+void tc_untrack_keeper(pid_t keeper_pid);
 
 /* The crash mark: should the dashboard die of a fatal signal (a Swift trap is SIGILL or SIGTRAP),
    the handler appends "crash SIGNAL NOTE\n" to `fd` first, NOTE being the last tc_crash_note
-   (what the main thread was handling). Installs the handler on first use, like tc_track_group. */
+   (what the main thread was handling). Installs the handler on first use, like tc_track_keeper. */
 void tc_crash_mark(int fd);
 /* Sets the note: `subject` (a pane's app), a space, `what` (the call), cut at 159 bytes. */
 void tc_crash_note(const char *subject, const char *what);

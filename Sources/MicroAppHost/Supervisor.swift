@@ -117,6 +117,8 @@ struct Supervisor {
     private var droppedSinceReport = 0
     private var stateRefusedLogged = false
     private var excess = OutputBudget()
+    /// The last signal sent to the app's group, and why.
+    private var lastSignal: (signal: Int32, why: String)?
     /// The refused nodes of the last view, as logged.
     private var loggedRefusals: [String] = []
     /// What the app would be told if it were running: kept so a restart starts from it.
@@ -155,7 +157,7 @@ struct Supervisor {
             guard spawned == generation else { break }
             alive = true
             guard phase == .spawning, var start = parameters else {
-                effects.append(.signalGroup(SIGKILL))  // stopped while it was being started
+                signal(SIGKILL, because: "it was stopped while it was being started", &effects)
                 break
             }
             phase = .initializing
@@ -191,13 +193,15 @@ struct Supervisor {
             effects.append(.log("stopped: flooding its output, \(excess.total(now: now) >> 20) MiB of lines over \(LineFramer.standardLimit >> 10) KiB "
                                 + "and standard error within \(Int(OutputBudget.window)) s (the budget is \(OutputBudget.bytes >> 20) MiB)"))
             setStatus(.stopped("flooding its output"), &effects)
-            effects.append(.signalGroup(SIGKILL))
+            signal(SIGKILL, because: "it was flooding its output", &effects)
         case .inputOverflow(let from):
             guard from == generation, phase == .running || phase == .initializing else { break }
             setStatus(.notResponding("not reading its input"), &effects)
         case .exited(let from, let status):
             guard from == generation else { break }
             alive = false
+            effects.append(.log("ended: \(Self.describe(status))\(sentBy(status))"))
+            lastSignal = nil
             ended(Self.describe(status), now: now, &effects)
         case .lost(let from, let reason):
             guard from == generation, alive else { break }
@@ -245,7 +249,7 @@ struct Supervisor {
             consecutiveCrashes = 0
             restartOnExit = true
             phase = .waitingToRestart
-            effects.append(.signalGroup(SIGKILL))
+            signal(SIGKILL, because: "the user restarted it (r)", &effects)
         case .idle, .spawning, .stopping, .finished:
             break
         }
@@ -268,7 +272,7 @@ struct Supervisor {
             }
             // Told to leave but still there (it ignored the signal, or `r` is waiting for it).
             phase = .stopping
-            effects.append(.signalGroup(SIGTERM))
+            signal(SIGTERM, because: "its pane closed while it was still there", &effects)
             effects.append(.schedule(.kill(generation: generation), afterSeconds: 0.3))
         case .stopping, .finished:
             break
@@ -291,7 +295,7 @@ struct Supervisor {
         default:
             break
         }
-        effects.append(.log(isRemote ? "session lost: \(description)" : "exited: \(description)"))
+        if isRemote { effects.append(.log("session lost: \(description)")) }
         if !isRemote { updates.crashes.append(description) }
         if let startedAt, now.timeIntervalSince(startedAt) >= Self.stableSeconds { consecutiveCrashes = 0 }
         consecutiveCrashes += 1
@@ -315,13 +319,13 @@ struct Supervisor {
                 // The network's doing as often as the app's: tried again like a lost session.
                 alive = false
                 ended("no answer to initialize within \(Self.seconds(limits.startupSeconds))", now: now, &effects)
-                effects.append(.signalGroup(SIGKILL))
+                signal(SIGKILL, because: "it did not answer initialize in time", &effects)
                 return
             }
             phase = .stopped
             effects.append(.log("no answer to initialize within \(Self.seconds(limits.startupSeconds))"))
             setStatus(.stopped("did not answer within \(Self.seconds(limits.startupSeconds))"), &effects)
-            effects.append(.signalGroup(SIGKILL))
+            signal(SIGKILL, because: "it did not answer initialize within \(Self.seconds(limits.startupSeconds))", &effects)
         case .keyAnswer(let from):
             keyTimerPending = false
             guard from == generation, phase == .running, let oldest = oldestUnansweredKey else { return }
@@ -338,17 +342,32 @@ struct Supervisor {
         case .throttleReport:
             throttleReportPending = false
             guard droppedSinceReport > 0 else { return }
+            effects.append(.log("refused: \(droppedSinceReport) publishes over its rate of \(limits.publishesPerSecond) a second "
+                                + "(or while the pane was busy), reported as canvas.app.throttled"))
             updates.throttled += droppedSinceReport
             droppedSinceReport = 0
             wake(&effects)
         case .terminate(let from):
             guard from == generation, phase == .stopping else { return }
-            effects.append(.signalGroup(SIGTERM))
+            signal(SIGTERM, because: "its pane closed and it had not left 0.3 s after shutdown", &effects)
             effects.append(.schedule(.kill(generation: generation), afterSeconds: 0.3))
         case .kill(let from):
             guard from == generation, phase == .stopping else { return }
-            effects.append(.signalGroup(SIGKILL))
+            signal(SIGKILL, because: "its pane closed and it had not left 0.3 s after SIGTERM", &effects)
         }
+    }
+
+    /// Signals the app's process group, remembering why for its stop line.
+    private mutating func signal(_ signal: Int32, because why: String, _ effects: inout [Effect]) {
+        lastSignal = (signal, why)
+        effects.append(.signalGroup(signal))
+    }
+
+    /// Who ended a process killed by a signal: TermCanvas (and why), or not.
+    private func sentBy(_ status: Int32) -> String {
+        guard status < 0 else { return "" }
+        if let lastSignal, lastSignal.signal == -status { return ", sent by TermCanvas: \(lastSignal.why)" }
+        return -status == SIGXCPU ? ", its CPU limit" : ", not sent by TermCanvas"
     }
 
     // MARK: Messages
@@ -377,8 +396,9 @@ struct Supervisor {
             initialized(InitializeResult(json: result), &effects)
         case .failure(.number(1), let error) where phase == .initializing:
             phase = .stopped
+            effects.append(.log("initialize failed: \(error.message) (error \(error.code))"))
             setStatus(.stopped("initialize failed: \(error.message)"), &effects)
-            effects.append(.signalGroup(SIGKILL))
+            signal(SIGKILL, because: "its initialize failed", &effects)
         case .response(.number(2), _) where phase == .stopping:
             effects.append(.write(.exit))
             effects.append(.closeInput)
@@ -438,8 +458,9 @@ struct Supervisor {
         guard let version = result.version, version.canTalk(to: .current) else {
             phase = .stopped
             let spoken = result.protocolVersion.isEmpty ? "no protocol version" : "protocol \(result.protocolVersion)"
+            effects.append(.log("initialize answered with \(spoken); this TermCanvas speaks \(ProtocolVersion.current)"))
             setStatus(.stopped("speaks \(spoken); this TermCanvas speaks \(ProtocolVersion.current)"), &effects)
-            effects.append(.signalGroup(SIGKILL))
+            signal(SIGKILL, because: "it speaks another protocol", &effects)
             return
         }
         phase = .running
@@ -466,11 +487,11 @@ struct Supervisor {
 
     private mutating func publish(_ publish: Publish, bytes: Int, now: Date, _ effects: inout [Effect]) {
         guard permissions.publish.contains(publish.name) else {
-            effects.append(.log("refused: publish of \(publish.name), which it did not declare or was not granted"))
+            refuse("publish of \(publish.name), which it did not declare or was not granted", &effects)
             return
         }
         guard bytes <= Self.maximumPublishBytes else {
-            effects.append(.log("refused: publish of \(publish.name) of \(bytes) bytes (the limit is \(Self.maximumPublishBytes))"))
+            refuse("publish of \(publish.name) of \(bytes) bytes (the limit is \(Self.maximumPublishBytes))", &effects)
             return
         }
         let rate = Double(limits.publishesPerSecond)
@@ -486,6 +507,13 @@ struct Supervisor {
         }
         publishTokens -= 1
         updates.publishes.append(publish)
+        wake(&effects)
+    }
+
+    /// A publish refused: said in the log, counted for the pane's title.
+    private mutating func refuse(_ what: String, _ effects: inout [Effect]) {
+        effects.append(.log("refused: \(what)"))
+        updates.refused += 1
         wake(&effects)
     }
 

@@ -29,6 +29,9 @@ public struct AppUpdates: Sendable {
     public var publishes: [Publish] = []
     /// Publishes dropped over the app's rate since the last report.
     public var throttled = 0
+    /// Publishes refused since the last look: not declared or granted, or too big (the app's log
+    /// says which and why).
+    public var refused = 0
     /// Set when the app saved state (or `.null` to clear it).
     public var state: JSONValue?
     /// The exit status of a crash, for `canvas.app.crashed`.
@@ -37,7 +40,7 @@ public struct AppUpdates: Sendable {
     public init() {}
 
     public var isEmpty: Bool {
-        status == nil && view == nil && publishes.isEmpty && throttled == 0 && state == nil && crashes.isEmpty
+        status == nil && view == nil && publishes.isEmpty && throttled == 0 && refused == 0 && state == nil && crashes.isEmpty
     }
 }
 

@@ -156,6 +156,21 @@ extension MicroAppProcessTests {
         }.first
     }
 
+    @Test func refusedPublishesShowInTheTitleAndTheLogSaysWhy() async throws {
+        let (session, environment) = try await Self.start(apps: ["hostile"], panes: Self.hostilePanes)
+        try await session.waitFor("size ")
+        try await session.send("p")
+        try await session.waitFor("Hostile · 3 refused")
+        // Until the pane gains the focus again.
+        try await session.send("Tab", "BTab")
+        try await session.waitForScreen("the mark is gone from the title") { $0.first?.contains("refused") == false }
+        try await session.send("q")
+        #expect(try await session.waitForExit().status == 0)
+        let log = try Self.appLog("hostile", environment)
+        #expect(log.contains("refused: publish of calendar.date.selected, which it did not declare or was not granted"), "\(log)")
+        #expect(log.contains("ended: exit 0"), "the stop line: \(log)")
+    }
+
     /// An app's log as `termcanvas apps log` prints it.
     static func appLog(_ id: String, _ environment: [String: String]) throws -> String {
         let result = try Command.runBlocking([Products.termcanvas.path, "apps", "log", id], environment: environment)

@@ -162,8 +162,11 @@ struct SupervisorTests {
         drive.receive(.publish(Publish(name: "probe.thing.done", summary: nil, payload: .null)), bytes: 9000)
         #expect(drive.logs.first?.hasPrefix("refused: publish of probe.thing.done of 9000 bytes") == true)
         for _ in 1...10 { drive.receive(.publish(Publish(name: "probe.thing.done", summary: nil, payload: .null))) }
-        #expect(drive.supervisor.takeUpdates().publishes.count == 3)
+        let taken = drive.supervisor.takeUpdates()
+        #expect(taken.publishes.count == 3)
+        #expect(taken.refused == 2, "the two refused above, for the pane's title")
         drive.handle(.timer(.throttleReport), after: 1)
+        #expect(drive.logs == ["refused: 7 publishes over its rate of 3 a second (or while the pane was busy), reported as canvas.app.throttled"])
         #expect(drive.supervisor.takeUpdates().throttled == 7)
         drive.receive(.publish(Publish(name: "probe.thing.done", summary: nil, payload: .null)))
         #expect(drive.supervisor.takeUpdates().publishes.count == 1)  // refilled
@@ -215,7 +218,9 @@ struct SupervisorTests {
         #expect(drive.signals == [SIGTERM])
         drive.handle(.timer(.kill(generation: 1)), after: 0.3)
         #expect(drive.signals == [SIGKILL])
-        #expect(drive.handle(.exited(generation: 1, status: -9)) == [.finished])
+        #expect(drive.handle(.exited(generation: 1, status: -9))
+            == [.log("ended: killed by signal 9 (SIGKILL), sent by TermCanvas: its pane closed and it had not left 0.3 s after SIGTERM"),
+                .finished])
     }
 
     @Test func aPoliteAppLeavesOnShutdown() {
@@ -225,7 +230,33 @@ struct SupervisorTests {
         drive.receive(.response(id: .number(2), result: .null))
         #expect(drive.writes == [.exit])
         #expect(drive.effects.contains(.closeInput))
-        #expect(drive.handle(.exited(generation: 1, status: 0)) == [.finished])
+        #expect(drive.handle(.exited(generation: 1, status: 0)) == [.log("ended: exit 0"), .finished])
+    }
+
+    @Test func everyEndIsLoggedWithWhoEndedIt() {
+        var crashed = Drive()
+        crashed.run()
+        crashed.handle(.exited(generation: 1, status: 3))
+        #expect(crashed.logs == ["ended: exit 3"])
+        crashed.handle(.timer(.restart(generation: 1)), after: 1)
+        crashed.handle(.spawned(generation: 2))
+        crashed.handle(.exited(generation: 2, status: -SIGKILL))
+        #expect(crashed.logs == ["ended: killed by signal 9 (SIGKILL), not sent by TermCanvas"])
+
+        var restarted = Drive()
+        restarted.run()
+        restarted.handle(.restart)
+        restarted.handle(.exited(generation: 1, status: -SIGKILL))
+        #expect(restarted.logs == ["ended: killed by signal 9 (SIGKILL), sent by TermCanvas: the user restarted it (r)"])
+
+        var refused = Drive()
+        refused.handle(.start(Drive.parameters))
+        refused.handle(.spawned(generation: 1))
+        refused.receive(.failure(id: .number(1), RPCError(code: -32000, message: "no config file")))
+        #expect(refused.logs == ["initialize failed: no config file (error -32000)"])
+        #expect(refused.status == .stopped("initialize failed: no config file"))
+        refused.handle(.exited(generation: 1, status: -SIGKILL))
+        #expect(refused.logs == ["ended: killed by signal 9 (SIGKILL), sent by TermCanvas: its initialize failed"])
     }
 
     @Test func anotherMajorVersionIsShownNotRun() {

@@ -30,6 +30,9 @@ public struct MicroAppWidget: Widget {
     private var size = Size.zero
     private var focused = false
     private var lastDelivered = 0
+    /// Publishes refused (not granted, too big, over its rate) since the pane last had the focus:
+    /// its title says how many until it has it again.
+    private(set) var refusedPublishes = 0
     /// A remote app's health as the registry last reported it (`RegistryLoaded`); nil for a local app.
     private(set) var health: AppHealth?
 
@@ -55,12 +58,13 @@ public struct MicroAppWidget: Widget {
         case .paused: return "\(name) · paused"
         default: break
         }
-        if let health = shownHealth { return "\(name) · \(health.label())" }
+        let refused = refusedPublishes > 0 ? " · \(refusedPublishes) refused" : ""
+        if let health = shownHealth { return "\(name) · \(health.label())\(refused)" }
         switch status {
         case .starting: return "\(name) · starting"
-        case .notResponding: return "\(name) · not responding"
+        case .notResponding: return "\(name) · not responding\(refused)"
         case .restarting(let exit, _): return "\(name) · \(exit), restarting"
-        default: return name
+        default: return name + refused
         }
     }
 
@@ -107,6 +111,7 @@ public struct MicroAppWidget: Widget {
 
     public mutating func focusChanged(to focused: Bool) {
         self.focused = focused
+        if focused { refusedPublishes = 0 }
         connection.send(.focus(focused))
     }
 
@@ -200,6 +205,7 @@ public struct MicroAppWidget: Widget {
             effects.publish(AppEventPublished(eventName: name, app: manifest.id, payload: publish.payload, summary: publish.summary ?? ""))
         }
         if updates.throttled > 0 { effects.publish(AppThrottled(app: manifest.id, dropped: updates.throttled)) }
+        refusedPublishes += updates.refused + updates.throttled
         for crash in updates.crashes { effects.publish(AppCrashed(app: manifest.id, status: crash)) }
         return effects
     }

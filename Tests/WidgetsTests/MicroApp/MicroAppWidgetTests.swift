@@ -65,6 +65,19 @@ struct MicroAppWidgetTests {
                            "canvas.app.crashed 1 probe: exit 2"])
     }
 
+    @Test func refusedPublishesAreCountedInTheTitleUntilThePaneHasTheFocus() throws {
+        let connection = RecordingConnection()
+        var widget = try appWidget(connection: connection)
+        connection.deliver { updates in
+            updates.refused = 2
+            updates.throttled = 1
+        }
+        _ = try widget.notified()
+        #expect(widget.title == "Probe · 3 refused")
+        widget.focusChanged(to: true)
+        #expect(widget.title == "Probe")
+    }
+
     @Test func busEventsReachTheAppAsJSON() throws {
         let bus = EventBus(now: Fixed.clock.now)
         let connection = RecordingConnection()

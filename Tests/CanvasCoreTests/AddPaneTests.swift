@@ -123,10 +123,27 @@ struct AddPaneTests {
 
     @Test func placementSplitsAlongTheLongerSide() {
         let minimum = Size(width: 2, height: 2)
-        #expect(Placement.split(rect(0, 0, 8, 4), minimum: minimum)! == (rect(0, 0, 4, 4), rect(4, 0, 4, 4)))
-        #expect(Placement.split(rect(2, 1, 4, 9), minimum: minimum)! == (rect(2, 1, 4, 5), rect(2, 6, 4, 4)))
+        #expect(Placement.split(rect(0, 0, 8, 4), keeping: minimum, giving: minimum)! == (rect(0, 0, 4, 4), rect(4, 0, 4, 4)))
+        #expect(Placement.split(rect(2, 1, 4, 9), keeping: minimum, giving: minimum)! == (rect(2, 1, 4, 5), rect(2, 6, 4, 4)))
         // Halves too narrow for a wide minimum: stacked even though wider than tall.
-        #expect(Placement.split(rect(0, 0, 5, 4), minimum: Size(width: 3, height: 1))! == (rect(0, 0, 5, 2), rect(0, 2, 5, 2)))
-        #expect(Placement.split(rect(0, 0, 3, 3), minimum: minimum) == nil)
+        #expect(Placement.split(rect(0, 0, 5, 4), keeping: Size(width: 3, height: 1), giving: Size(width: 3, height: 1))! == (rect(0, 0, 5, 2), rect(0, 2, 5, 2)))
+        #expect(Placement.split(rect(0, 0, 3, 3), keeping: minimum, giving: minimum) == nil)
+        // A new pane's larger minimum is cut from the side when half is less.
+        #expect(Placement.split(rect(0, 0, 12, 12), keeping: minimum, giving: Size(width: 8, height: 3))!
+            == (rect(0, 0, 4, 12), rect(4, 0, 8, 12)))
+        #expect(Placement.split(rect(0, 0, 4, 12), keeping: minimum, giving: Size(width: 3, height: 8))!
+            == (rect(0, 0, 4, 4), rect(0, 4, 4, 8)))
+    }
+
+    @Test func aPaneWithALargerMinimumGetsAtLeastItOrIsRefused() throws {
+        // Free space of 2×12 is too narrow for 4×4: the pane is split instead.
+        var manager = try makeManager([pane(1, rect(0, 0, 10, 12))])
+        let id = try manager.addWidget(NewPane(app: .calendar, minimumSize: Size(width: 4, height: 4)))
+        #expect(frames(manager) == [1: rect(0, 0, 10, 6), id: rect(0, 6, 10, 6)])
+        // With no pane that can give 11 columns and keep its own minimum, it says why.
+        var full = try makeManager([pane(1, rect(0, 0, 6, 12)), pane(2, rect(6, 0, 6, 12))])
+        expectRefused(&full, throwing: .noRoomFor(minimum: Size(width: 11, height: 2))) {
+            try $0.addWidget(NewPane(app: .calendar, minimumSize: Size(width: 11, height: 2)))
+        }
     }
 }

@@ -10,6 +10,8 @@ public enum CanvasError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The step would push `PaneID` below its minimum size.
     case neighbourAtMinimum(PaneID)
     case noRoom
+    /// No room for a new pane of at least `minimum` grid units, its app's minimum size.
+    case noRoomFor(minimum: Size)
 
     public var description: String {
         switch self {
@@ -24,6 +26,7 @@ public enum CanvasError: Error, Hashable, Sendable, CustomStringConvertible {
         case .overlap(let a, let b): "panes \(a) and \(b) overlap"
         case .neighbourAtMinimum(let id): "pane \(id) is already at its minimum size"
         case .noRoom: "no room for another pane: shrink or remove one first"
+        case .noRoomFor(let minimum): "no room for a pane of its minimum size (\(minimum.width)×\(minimum.height) grid units): shrink or remove one first"
         }
     }
 }

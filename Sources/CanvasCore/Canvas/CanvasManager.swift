@@ -66,7 +66,7 @@ public struct CanvasManager: Sendable {
         if let frame = new.frame {
             next.panes.append(Pane(id: id, app: new.app, frame: frame, config: new.config, state: new.state))
         } else {
-            let placement = try Placement.findSpace(in: layout)
+            let placement = try Placement.findSpace(in: layout, minimum: new.minimumSize ?? grid.minimumPaneSize)
             if let split = placement.splitting {
                 next.panes[split.index].frame = split.remainder
             }

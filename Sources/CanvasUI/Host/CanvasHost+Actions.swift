@@ -41,7 +41,7 @@ extension CanvasHost {
             run(id)
         case .notice(let message): notice = message
         case .addPane(let kind, let name):
-            arrange("add \(name)") { m throws(CanvasError) in try m.addWidget(NewPane(app: kind)) }
+            addPane(kind, name: name)
         case .removePane(let id):
             arrange("remove") { m throws(CanvasError) in try m.removeWidget(id) }
         case .cycleSetting(let id, let key):
@@ -72,4 +72,45 @@ extension CanvasHost {
 
     /// How many commands the palette remembers as recent.
     static let recentCommandLimit = 8
+}
+
+extension CanvasHost {
+    /// Adds a pane from the catalog, at least as large as its widget's minimum, or says why not.
+    func addPane(_ kind: AppKind, name: String) {
+        guard let inside = catalog.descriptor(for: kind)?.minimumSize else {
+            arrange("add \(name)") { m throws(CanvasError) in try m.addWidget(NewPane(app: kind)) }
+            return
+        }
+        guard let units = gridUnits(holding: inside) else {
+            notice = .error("Can't add \(name): it needs at least \(inside.width)×\(inside.height) cells inside its pane, "
+                            + "more than the terminal has; enlarge it")
+            return
+        }
+        var trial = manager
+        do {
+            try trial.addWidget(NewPane(app: kind, minimumSize: units))
+        } catch .noRoomFor {
+            notice = .error("Can't add \(name): no room for its minimum of \(inside.width)×\(inside.height) cells; "
+                            + "shrink or remove a pane, or enlarge the terminal")
+            return
+        } catch {}
+        arrange("add \(name)") { m throws(CanvasError) in try m.addWidget(NewPane(app: kind, minimumSize: units)) }
+    }
+
+    /// The fewest grid units whose pane has an inside of at least `inside` cells wherever it is
+    /// put on this terminal, nil when the whole canvas is too small. `w` units anywhere span at
+    /// least ⌊w·cells/units⌋ cells (`GridSpec.cellRect` rounds both edges down), and the border
+    /// takes two.
+    func gridUnits(holding inside: Size) -> Size? {
+        let grid = manager.grid, area = canvasArea
+        guard area.width > 0, area.height > 0 else { return nil }
+        func units(_ cells: Int, of length: Int, in count: Int) -> Int? {
+            let wanted = (cells + 2) * count
+            let needed = wanted / length + (wanted % length == 0 ? 0 : 1)
+            return needed <= count ? needed : nil
+        }
+        guard let width = units(inside.width, of: area.width, in: grid.columns),
+              let height = units(inside.height, of: area.height, in: grid.rows) else { return nil }
+        return Size(width: max(width, grid.minimumPaneSize.width), height: max(height, grid.minimumPaneSize.height))
+    }
 }

@@ -8,14 +8,18 @@ public struct WidgetDescriptor: Sendable {
     public let version: String
     /// The widget's own commands (`todo.item.new` …), in the context `.widget(kind)`.
     public let commands: [Command]
+    /// The least inside of its pane, in cells, that it can be drawn in (a micro-app's `minSize`);
+    /// a pane added from the catalog is placed with at least this.
+    public let minimumSize: Size?
     /// Creates the widget from its pane's saved config and state.
     public let make: @MainActor @Sendable (_ config: WidgetValues, _ state: WidgetValues) -> any Widget
 
     public init(
-        kind: AppKind, name: String, summary: String, version: String, commands: [Command] = [],
+        kind: AppKind, name: String, summary: String, version: String, commands: [Command] = [], minimumSize: Size? = nil,
         make: @escaping @MainActor @Sendable (_ config: WidgetValues, _ state: WidgetValues) -> any Widget
     ) {
         self.kind = kind
+        self.minimumSize = minimumSize
         self.name = name
         self.summary = summary
         self.version = version

@@ -14,7 +14,8 @@ public struct MicroAppWidget: Widget {
     public static func descriptor(for app: InstalledApp, health: AppHealth? = nil,
                                   connect: @escaping @MainActor @Sendable (InstalledApp) -> any MicroAppConnection) -> WidgetDescriptor {
         WidgetDescriptor(kind: AppKind(app.id), name: app.manifest.name, summary: app.manifest.description,
-                         version: app.manifest.version) { config, state in
+                         version: app.manifest.version,
+                         minimumSize: Size(width: app.manifest.minimumSize.width, height: app.manifest.minimumSize.height)) { config, state in
             MicroAppWidget(app: app, connection: connect(app), config: config, state: state, health: health)
         }
     }

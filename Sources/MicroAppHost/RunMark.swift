@@ -82,7 +82,7 @@ public final class RunMark {
 
     /// The runs that left a mark and are no longer running (this process's own id excluded:
     /// a mark with it is an earlier process's that had the same id).
-    public static func endedRuns(in directory: URL) -> [(run: EndedRun, file: URL)] {
+    public nonisolated static func endedRuns(in directory: URL) -> [(run: EndedRun, file: URL)] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         return names.filter { $0.hasSuffix(".mark") }.sorted().compactMap { name in
             let file = directory.appendingPathComponent(name)
@@ -92,8 +92,17 @@ public final class RunMark {
         }
     }
 
+    /// The process ids of the dashboards running now, by their marks.
+    public nonisolated static func runningDashboards(in directory: URL) -> [Int32] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.compactMap { name in
+            guard name.hasSuffix(".mark"), let pid = Int32(name.dropLast(5)), pid != getpid(), isRunning(pid) else { return nil }
+            return pid
+        }
+    }
+
     /// Reads a mark; nil when it is not one.
-    static func parse(_ text: String) -> EndedRun? {
+    nonisolated static func parse(_ text: String) -> EndedRun? {
         var pid: Int32?, layout: String?, signal: Int32?, app: String?, doing: String?
         for line in text.split(separator: "\n") {
             let fields = line.split(separator: " ", maxSplits: 1).map(String.init)
@@ -114,14 +123,14 @@ public final class RunMark {
     }
 
     /// A dashboard with this id runs now (not this one: its mark is new).
-    private static func isRunning(_ pid: Int32) -> Bool {
+    private nonisolated static func isRunning(_ pid: Int32) -> Bool {
         guard pid != getpid(), kill(pid, 0) == 0 || errno == EPERM else { return false }
         let name = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) ?? ""
         return name.hasPrefix("termcanvas")
     }
 
     /// A layout name on one line.
-    private static func escaped(_ name: String) -> String {
+    private nonisolated static func escaped(_ name: String) -> String {
         name.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-_."))) ?? name
     }
 }

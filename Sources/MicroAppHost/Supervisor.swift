@@ -243,19 +243,27 @@ struct Supervisor {
             crashTimes = []
             consecutiveCrashes = 0
             spawn(&effects)
-        case .initializing, .running:
-            // A hung app: killed, and started again when its exit arrives.
+        case .running:
+            // Asked to leave as when its pane closes (it may be hung: then signalled), and
+            // started again, with its saved state, when its exit arrives.
+            crashTimes = []
+            consecutiveCrashes = 0
+            stop(&effects)
+            restartOnExit = true
+        case .initializing:
+            // Hung at its start: killed, and started again when its exit arrives.
             crashTimes = []
             consecutiveCrashes = 0
             restartOnExit = true
             phase = .waitingToRestart
-            signal(SIGKILL, because: "the user restarted it (r)", &effects)
+            signal(SIGKILL, because: "the user restarted it", &effects)
         case .idle, .spawning, .stopping, .finished:
             break
         }
     }
 
     private mutating func stop(_ effects: inout [Effect]) {
+        restartOnExit = false
         switch phase {
         case .initializing, .running:
             phase = .stopping
@@ -282,13 +290,13 @@ struct Supervisor {
     /// Its process exited, or its remote session was lost.
     private mutating func ended(_ description: String, now: Date, _ effects: inout [Effect]) {
         switch phase {
+        case .stopping where restartOnExit, .waitingToRestart where restartOnExit:
+            restartOnExit = false
+            spawn(&effects)
+            return
         case .stopping:
             phase = .finished
             effects.append(.finished)
-            return
-        case .waitingToRestart where restartOnExit:
-            restartOnExit = false
-            spawn(&effects)
             return
         case .stopped:
             return  // e.g. an incompatible app told to leave
@@ -349,13 +357,16 @@ struct Supervisor {
             wake(&effects)
         case .terminate(let from):
             guard from == generation, phase == .stopping else { return }
-            signal(SIGTERM, because: "its pane closed and it had not left 0.3 s after shutdown", &effects)
+            signal(SIGTERM, because: "\(leaving) and it had not left 0.3 s after shutdown", &effects)
             effects.append(.schedule(.kill(generation: generation), afterSeconds: 0.3))
         case .kill(let from):
             guard from == generation, phase == .stopping else { return }
-            signal(SIGKILL, because: "its pane closed and it had not left 0.3 s after SIGTERM", &effects)
+            signal(SIGKILL, because: "\(leaving) and it had not left 0.3 s after SIGTERM", &effects)
         }
     }
+
+    /// Why it is being asked to leave, for its stop line.
+    private var leaving: String { restartOnExit ? "it was being restarted" : "its pane closed" }
 
     /// Signals the app's process group, remembering why for its stop line.
     private mutating func signal(_ signal: Int32, because why: String, _ effects: inout [Effect]) {

@@ -79,12 +79,18 @@ struct AppsCommand: AsyncParsableCommand {
             }
             let paths = AppsCommand.paths
             let target = paths.appsDirectory.appendingPathComponent(app.id)
-            if FileManager.default.fileExists(atPath: target.path) {
-                guard replace else { throw AppsError("\(app.id) is already installed in \(target.path); --replace replaces it") }
-                try FileManager.default.removeItem(at: target)
-            }
+            let replacing = FileManager.default.fileExists(atPath: target.path)
+            if replacing, !replace { throw AppsError("\(app.id) is already installed in \(target.path); --replace replaces it") }
             try PrivatePath.makeDirectory(paths.appsDirectory)
-            try Self.copy(source, to: target)
+            // Copied beside it, then swapped in: a dashboard reading the folder never sees half an app.
+            let staged = paths.appsDirectory.appendingPathComponent(".\(app.id).new-\(getpid())")
+            let old = paths.appsDirectory.appendingPathComponent(".\(app.id).old-\(getpid())")
+            defer { [staged, old].forEach { try? FileManager.default.removeItem(at: $0) } }
+            try Self.copy(source, to: staged)
+            if replacing { try FileManager.default.moveItem(at: target, to: old) }
+            try FileManager.default.moveItem(at: staged, to: target)
+            // Running dashboards take it now; a running copy of it restarts with its saved state.
+            AppsReinstalled.tellRunningDashboards(paths: paths)
         }
 
         /// Copies a folder, each directory 0700 and each file readable only by its owner

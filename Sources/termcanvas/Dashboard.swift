@@ -63,6 +63,7 @@ struct Dashboard: AsyncParsableCommand {
         let crashed = CrashRecovery.previousRun(of: canvas.layout.name, runs: paths.runDirectory, runtime: runtime,
                                                 installed: installed.apps, logger: logger)
         if let crashed { composition.note(.error(crashed.notice)) }
+        AppsReinstalled.prepare()
         let runMark = CrashRecovery.mark(paths.runDirectory, layout: canvas.layout.name, logger: logger)
         // Only a clean end removes the mark: a thrown error is one, a trap or a kill is not.
         defer { runMark?.end() }
@@ -82,14 +83,16 @@ struct Dashboard: AsyncParsableCommand {
                                                logger: logger)
         let standardCatalog = host.catalog
         let registry = host.bus.subscribe(to: RegistryLoaded.self) { loaded, _ in
-            host.catalog = standardCatalog.adding(host.generatedApps)
+            host.catalog = standardCatalog.adding(host.addedApps)
                 .matching(registry: loaded.apps, remote: WidgetCatalog.remote(loaded.apps, runtime: runtime))
         }
         let layoutShown = host.bus.subscribe(to: LayoutChanged.self) { _, _ in runMark?.layoutChanged(to: host.manager.layout.name) }
+        let reinstalls = AppsReinstalled(paths: paths, installed: installed.apps, runtime: runtime, effects: effects, logger: logger)
         let watchdog = remote == nil ? LocalServerWatchdog(connector: connector, bus: host.bus) : nil
         defer {
             registry.cancel()
             layoutShown.cancel()
+            reinstalls.cancel()
             watchdog?.cancel()
         }
         // A layout read from a file starts a history of its own.

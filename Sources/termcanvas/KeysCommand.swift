@@ -34,7 +34,8 @@ struct KeysCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data((TerminalText.safe("\(error)") + "\n").utf8))
             throw ExitCode(1)
         }
-        let sections: [(String, CommandContext)] = [("Everywhere", .canvas), ("Normal mode", .normal), ("Arrange mode", .arrange)]
+        let sections: [(String, CommandContext)] = [("Everywhere", .canvas), ("Normal mode", .normal), ("Arrange mode", .arrange),
+                                                    ("Any micro-app you added", .microApp)]
             + catalog.all.map { ($0.name, .widget($0.kind)) }
         let idWidth = table.commands.map(\.id.rawValue.count).max() ?? 0
         var lines: [String] = []

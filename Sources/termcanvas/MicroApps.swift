@@ -22,6 +22,11 @@ struct InstalledApps {
         (apps, problems) = AppFolders.standard(configDirectory: paths.configDirectory, executable: Paths.executable).scan()
     }
 
+    init(apps: [InstalledApp]) {
+        self.apps = apps
+        problems = []
+    }
+
     /// Catalog entries whose panes run their app through `runtime`.
     @MainActor
     func descriptors(runtime: MicroAppRuntime) -> [WidgetDescriptor] {

@@ -197,7 +197,7 @@ struct NewAppTests {
         #expect(fixture.installs.installed == ["Lap counter"])
         #expect(host.manager.focusedPane?.app == "laps")
         #expect(host.catalog.descriptors.last?.kind == "laps")
-        #expect(host.generatedApps.map(\.kind) == ["laps"])
+        #expect(host.addedApps.map(\.kind) == ["laps"])
         #expect(host.notice == .info("Installed Lap counter: its pane asks before the app runs"))
     }
 
@@ -273,7 +273,7 @@ struct NewAppTests {
         try await fixture.deliver { fixture.stage == "failed" }
         #expect(host.screen.contains { $0.contains("The app was not installed: the disk is full") })
         #expect(host.manager.panes.count == 2)
-        #expect(host.generatedApps.isEmpty)
+        #expect(host.addedApps.isEmpty)
     }
 
     @Test func anAppInstalledOnAFullCanvasIsListedAndTheNoticeSaysItHasNoPane() async throws {

@@ -191,6 +191,7 @@ extension HostMessage {
         case .quitSaved(let failure): "quitSaved: \(failure ?? "ok")"
         case .widgetNotified(let pane, _): "widgetNotified: \(pane)"
         case .appGeneration: "appGeneration"
+        case .appsReinstalled(let descriptors): "appsReinstalled: \(descriptors.map(\.kind.rawValue))"
         }
     }
 }

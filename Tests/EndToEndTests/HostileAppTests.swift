@@ -171,6 +171,26 @@ extension MicroAppProcessTests {
         #expect(log.contains("ended: exit 0"), "the stop line: \(log)")
     }
 
+    @Test func f5AndAnInstallAgainRestartARunningAppWithItsState() async throws {
+        let (session, environment) = try await Self.start(apps: ["hostile"], panes: Self.hostilePanes)
+        try await session.waitFor("run 1")
+        try await session.send("F5")
+        try await session.waitFor("run 2")
+        // Installed again from a changed copy while it runs: its pane restarts it, the new one.
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent("hostile"), to: copy)
+        defer { try? FileManager.default.removeItem(at: copy) }
+        let script = copy.appendingPathComponent("hostile.py")
+        try (try String(contentsOf: script, encoding: .utf8)).replacingOccurrences(of: "f\"size {size} run {runs}\"", with: "f\"size {size} run {runs} v2\"")
+            .write(to: script, atomically: true, encoding: .utf8)
+        try Self.run(["apps", "add", copy.path, "--replace"], environment)
+        try await session.waitFor("run 3 v2")
+        try await session.send("q")
+        #expect(try await session.waitForExit().status == 0)
+        let log = try Self.appLog("hostile", environment)
+        #expect(log.contains("sent by TermCanvas: it was being restarted") || log.contains("ended: exit 0"), "\(log)")
+    }
+
     /// An app's log as `termcanvas apps log` prints it.
     static func appLog(_ id: String, _ environment: [String: String]) throws -> String {
         let result = try Command.runBlocking([Products.termcanvas.path, "apps", "log", id], environment: environment)

@@ -233,6 +233,29 @@ struct SupervisorTests {
         #expect(drive.handle(.exited(generation: 1, status: 0)) == [.log("ended: exit 0"), .finished])
     }
 
+    @Test func aRunningAppIsRestartedPolitelyWithItsState() {
+        var drive = Drive()
+        drive.run()
+        drive.receive(.stateSave(.object(["count": 4])))
+        drive.handle(.restart)
+        #expect(drive.writes == [.shutdown(id: .number(2))])
+        drive.receive(.response(id: .number(2), result: .null))
+        #expect(drive.writes == [.exit])
+        drive.handle(.exited(generation: 1, status: 0))
+        #expect(drive.effects.contains(.spawn(generation: 2)))
+        drive.handle(.spawned(generation: 2))
+        guard case .initialize(_, let parameters)? = drive.writes.first else {
+            Issue.record("no initialize: \(drive.effects)")
+            return
+        }
+        #expect(parameters.state == .object(["count": 4]))
+        // Closing the pane while it restarts ends it for good.
+        drive.handle(.restart)
+        drive.handle(.stop)
+        drive.handle(.exited(generation: 2, status: 0))
+        #expect(drive.effects.contains(.finished))
+    }
+
     @Test func everyEndIsLoggedWithWhoEndedIt() {
         var crashed = Drive()
         crashed.run()
@@ -246,8 +269,9 @@ struct SupervisorTests {
         var restarted = Drive()
         restarted.run()
         restarted.handle(.restart)
-        restarted.handle(.exited(generation: 1, status: -SIGKILL))
-        #expect(restarted.logs == ["ended: killed by signal 9 (SIGKILL), sent by TermCanvas: the user restarted it (r)"])
+        restarted.handle(.timer(.terminate(generation: 1)), after: 0.3)
+        restarted.handle(.exited(generation: 1, status: -SIGTERM))
+        #expect(restarted.logs == ["ended: killed by signal 15 (SIGTERM), sent by TermCanvas: it was being restarted and it had not left 0.3 s after shutdown"])
 
         var refused = Drive()
         refused.handle(.start(Drive.parameters))

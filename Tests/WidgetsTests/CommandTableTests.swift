@@ -18,6 +18,7 @@ struct CommandTableTests {
         case .normal: [.normal, .canvas]
         case .arrange: [.arrange, .canvas]
         case .widget: [context, .normal, .canvas]
+        case .microApp: [.widget("any-app"), .microApp, .normal, .canvas]
         }
     }
 

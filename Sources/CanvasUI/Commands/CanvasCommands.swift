@@ -17,6 +17,7 @@ extension CommandID {
     public static let paneSettings: CommandID = "pane.settings"
     public static let arrangeDone: CommandID = "arrange.done"
     public static let newApp: CommandID = "app.new"
+    public static let restartApp: CommandID = "app.restart"
 
     /// `canvas.focus.left` …: focus the pane in that direction.
     public static func focus(_ direction: Direction) -> CommandID { CommandID(rawValue: "canvas.focus.\(direction.rawValue)") }
@@ -32,7 +33,7 @@ extension CommandID {
 public enum CanvasCommands {
     static let directions: [Direction] = [.left, .up, .down, .right]
 
-    public static let all: [Command] = everywhere + normal + arrange
+    public static let all: [Command] = everywhere + normal + microApp + arrange
 
     static let everywhere: [Command] = [
         Command(.focusNext, "Focus the next pane", in: .canvas, keys: [.tab], hint: "focus", whileTyping: true),
@@ -59,6 +60,11 @@ public enum CanvasCommands {
 
     static let normal: [Command] = [
         Command(.arrange, "Arrange panes: move, resize, add, remove", in: .normal, keys: [.ctrl("e")], hint: "arrange"),
+    ]
+
+    /// The focused micro-app's widget performs these (`Widget.perform`).
+    static let microApp: [Command] = [
+        Command(.restartApp, "Restart the micro-app, running or not, with its saved state", in: .microApp, keys: [Key(.function(5))]),
     ]
 
     static let arrange: [Command] = directions.map { direction in

@@ -20,13 +20,16 @@ public enum CommandContext: Hashable, Sendable {
     case arrange
     /// In normal mode, while a pane of this kind has the focus.
     case widget(AppKind)
+    /// In normal mode, while the pane of any micro-app (one added without a build) has the focus.
+    case microApp
 
     /// True when a key could mean a command of either context at the same moment, so one key
     /// must not be bound in both.
     public func overlaps(_ other: CommandContext) -> Bool {
         switch (self, other) {
         case (.canvas, _), (_, .canvas): true
-        case (.normal, .widget), (.widget, .normal): true
+        case (.normal, .widget), (.widget, .normal), (.normal, .microApp), (.microApp, .normal): true
+        case (.microApp, .widget), (.widget, .microApp): true
         default: self == other
         }
     }

@@ -10,6 +10,7 @@ extension CanvasHost {
         let typing = isTyping
         let contexts = commandContexts.filter { context in
             if case .widget = context { return !typing }
+            if case .microApp = context { return !typing }
             return true
         }
         return OverlayContext(area: canvasArea, theme: theme, commands: commands, contexts: contexts, idle: idleCommands,

@@ -50,7 +50,9 @@ extension CanvasHost {
             changeFocus { _ = $0.focus(number: number) }
             return
         }
-        guard let focused, let pane = manager.pane(focused), commands.command(id)?.context == .widget(pane.app) else { return }
+        guard let focused, let pane = manager.pane(focused), let context = commands.command(id)?.context,
+              context == .widget(pane.app) || (context == .microApp && catalog.descriptor(for: pane.app)?.isMicroApp == true)
+        else { return }
         withWidgetEffects(focused, doing: "running one of its commands") { try $0.perform(id) }
     }
 

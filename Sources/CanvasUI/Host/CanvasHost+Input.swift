@@ -74,7 +74,10 @@ extension CanvasHost {
     /// the mode, then the canvas.
     var commandContexts: [CommandContext] {
         switch mode {
-        case .normal: (manager.focusedPane.map { [CommandContext.widget($0.app)] } ?? []) + [.normal, .canvas]
+        case .normal:
+            (manager.focusedPane.map { pane in
+                [CommandContext.widget(pane.app)] + (catalog.descriptor(for: pane.app)?.isMicroApp == true ? [.microApp] : [])
+            } ?? []) + [.normal, .canvas]
         case .arrange: [.arrange, .canvas]
         }
     }

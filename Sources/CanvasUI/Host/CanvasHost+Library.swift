@@ -87,6 +87,13 @@ extension CanvasHost {
             for event in events { bus.publish(event) }
         case .appGeneration(let run, let update):
             receive(update, of: run)
+        case .appsReinstalled(let descriptors):
+            addedApps.removeAll { added in descriptors.contains { $0.kind == added.kind } }
+            addedApps += descriptors
+            catalog = catalog.adding(descriptors)
+            let kinds = Set(descriptors.map(\.kind))
+            let restarted = remount(manager.panes.filter { kinds.contains($0.app) }.map(\.id))
+            if restarted > 0 { notice = .info("Restarted \(descriptors.map(\.name).joined(separator: ", ")), installed again") }
         }
     }
 

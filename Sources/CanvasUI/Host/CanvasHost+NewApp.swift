@@ -63,7 +63,7 @@ extension CanvasHost {
     func receive(_ update: AppGenerationUpdate, of run: Int) {
         if case .installed(let descriptor) = update {
             logger.info("micro-app installed", metadata: ["app": "\(descriptor.kind)"])
-            generatedApps.append(descriptor)
+            addedApps.append(descriptor)
             catalog = catalog.adding(descriptor)
         }
         guard run == appGenerationRun else { return }

@@ -18,11 +18,20 @@ extension CanvasHost {
             return entry.widget == nil && entry.failure == nil && catalog.descriptor(for: pane.app) != nil
         }
         guard !known.isEmpty else { return }
-        for pane in known {
+        _ = remount(known.map(\.id))
+    }
+
+    /// Mounts the widgets of `panes` afresh (their kind's descriptor changed), with the settings
+    /// and state their widgets had; returns how many.
+    func remount(_ panes: [PaneID]) -> Int {
+        syncWidgetValues()
+        let found = manager.panes.filter { panes.contains($0.id) }
+        for pane in found {
             unmount(pane.id)
             mount(pane)
         }
         resizeWidgets()
+        return found.count
     }
 
     private func mount(_ pane: Pane) {

@@ -52,9 +52,9 @@ public final class CanvasHost {
     var stoppedGeneration: Task<Void, Never>?
     /// The app written and waiting for the user's review.
     var pendingReview: AppReview?
-    /// Apps written and installed since the dashboard started: a catalog built again (from the
-    /// registry) must keep them.
-    public internal(set) var generatedApps: [WidgetDescriptor] = []
+    /// Apps written, installed or installed again since the dashboard started: a catalog built
+    /// again (from the registry) must keep them.
+    public internal(set) var addedApps: [WidgetDescriptor] = []
     /// Told, before every call into a widget and every draw of a pane, which app's pane it is
     /// and what is being done, so that a crash can say (the dashboard's `RunMark`).
     public var willCallWidget: ((_ app: AppKind, _ doing: StaticString) -> Void)?

@@ -24,4 +24,7 @@ public enum HostMessage: Sendable {
     /// News of the micro-app being written from a description ("New micro-app…"); `run` tells
     /// one run of the generator from the next.
     case appGeneration(run: Int, AppGenerationUpdate)
+    /// Micro-apps installed again while the dashboard runs (`termcanvas apps add --replace`):
+    /// the catalog takes them, and their panes start afresh, keeping their saved state.
+    case appsReinstalled([WidgetDescriptor])
 }

@@ -59,6 +59,7 @@ public struct HelpOverlay: Overlay, Equatable {
             ("Everywhere", entries(table.commands(in: [.canvas]))),
             ("Normal mode", entries(table.commands(in: [.normal]))),
             ("Arrange mode\(arrangeKeys)", entries(table.commands(in: [.arrange]))),
+            ("Any micro-app you added", entries(table.commands(in: [.microApp]))),
         ]
         for descriptor in context.catalog.all {
             let commands = table.commands(in: [.widget(descriptor.kind)])

@@ -11,14 +11,17 @@ public struct WidgetDescriptor: Sendable {
     /// The least inside of its pane, in cells, that it can be drawn in (a micro-app's `minSize`);
     /// a pane added from the catalog is placed with at least this.
     public let minimumSize: Size?
+    /// A micro-app added without a build: its pane also takes the `.microApp` commands.
+    public let isMicroApp: Bool
     /// Creates the widget from its pane's saved config and state.
     public let make: @MainActor @Sendable (_ config: WidgetValues, _ state: WidgetValues) -> any Widget
 
     public init(
         kind: AppKind, name: String, summary: String, version: String, commands: [Command] = [], minimumSize: Size? = nil,
-        make: @escaping @MainActor @Sendable (_ config: WidgetValues, _ state: WidgetValues) -> any Widget
+        isMicroApp: Bool = false, make: @escaping @MainActor @Sendable (_ config: WidgetValues, _ state: WidgetValues) -> any Widget
     ) {
         self.kind = kind
+        self.isMicroApp = isMicroApp
         self.minimumSize = minimumSize
         self.name = name
         self.summary = summary

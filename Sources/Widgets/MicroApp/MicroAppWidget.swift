@@ -15,7 +15,8 @@ public struct MicroAppWidget: Widget {
                                   connect: @escaping @MainActor @Sendable (InstalledApp) -> any MicroAppConnection) -> WidgetDescriptor {
         WidgetDescriptor(kind: AppKind(app.id), name: app.manifest.name, summary: app.manifest.description,
                          version: app.manifest.version,
-                         minimumSize: Size(width: app.manifest.minimumSize.width, height: app.manifest.minimumSize.height)) { config, state in
+                         minimumSize: Size(width: app.manifest.minimumSize.width, height: app.manifest.minimumSize.height),
+                         isMicroApp: true) { config, state in
             MicroAppWidget(app: app, connection: connect(app), config: config, state: state, health: health)
         }
     }
@@ -145,6 +146,12 @@ public struct MicroAppWidget: Widget {
         case .waiting, .starting, .restarting:
             return .ignored
         }
+    }
+
+    /// `app.restart`: starts the app afresh whatever its state, with its saved state.
+    public mutating func perform(_ command: CommandID) throws -> WidgetEffects {
+        if command == .restartApp { connection.restart() }
+        return .none
     }
 
     /// Sends a key to the app, or edits its input field, whose Enter sends `input.submit`.

@@ -7,7 +7,8 @@ g  a child in its own process group, which sleeps; its pid is shown
 p  three publishes it may not make
 f  one endless line without a newline
 w  views as fast as it can (about 1000 a second), for good
-Its view always says the size it was told, in initialize and in each resize.
+Its view always says the size it was told, in initialize and in each resize, and which run it
+is (counted in its saved state).
 """
 import json
 import os
@@ -15,6 +16,7 @@ import sys
 import time
 
 size = "unknown"
+runs = 0
 note = ""
 revision = 0
 
@@ -27,7 +29,7 @@ def send(message):
 
 def tree():
     return {"type": "stack", "children": [
-        {"type": "text", "text": f"size {size}", "size": 1},
+        {"type": "text", "text": f"size {size} run {runs}", "size": 1},
         {"type": "text", "text": note, "size": 1},
     ]}
 
@@ -76,7 +78,9 @@ for line in sys.stdin:
     params = message.get("params") or {}
     if method == "initialize":
         told(params.get("size") or {})
+        runs = ((params.get("state") or {}).get("runs") or 0) + 1
         send({"id": message["id"], "result": {"protocol": "1.0", "view": {"revision": 0, "root": tree()}}})
+        send({"method": "state.save", "params": {"state": {"runs": runs}}})
     elif method == "resize":
         told(params)
         view()

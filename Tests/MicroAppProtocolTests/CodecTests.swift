@@ -115,3 +115,25 @@ struct CodecTests {
         #expect(InitializeResult(json: .object(["protocol": .number(1)])).version == ProtocolVersion(major: 1, minor: 0))
     }
 }
+
+/// The JSON limits the protocol document states (section 2), so that a change to them is seen.
+@Suite("Codec: JSON's own limits, as documented")
+struct CodecJSONLimitTests {
+    static func readable(_ extra: String) -> Bool {
+        (try? MicroAppCodec.decode(Array(#"{"jsonrpc":"2.0","method":"log","params":{"message":"x","extra":\#(extra)}}"#.utf8))) != nil
+    }
+
+    @Test func nestingStopsAt512Levels() {
+        // The message and its params are two levels.
+        #expect(Self.readable(String(repeating: "[", count: 510) + String(repeating: "]", count: 510)))
+        #expect(!Self.readable(String(repeating: "[", count: 511) + String(repeating: "]", count: 511)))
+    }
+
+    @Test func aNumberADoubleCannotHoldMakesTheLineUnreadable() {
+        #expect(Self.readable("1.7976931348623157e308"))
+        #expect(Self.readable("123456789012345678901234567890"))
+        #expect(!Self.readable("1e400"))
+        #expect(!Self.readable("-1.8e308"))
+        #expect(!Self.readable("1e-400"))
+    }
+}

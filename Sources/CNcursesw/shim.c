@@ -118,6 +118,11 @@ static void button_events(int on) {
     fflush(stdout);
 }
 
+static void bracketed_paste(int on) {
+    fputs(on ? "\x1b[?2004h" : "\x1b[?2004l", stdout);
+    fflush(stdout);
+}
+
 int tc_start(int escape_delay_ms, int want_colors, int want_mouse) {
     static int registered_at_exit = 0;
     if (started) return 0;
@@ -133,6 +138,7 @@ int tc_start(int escape_delay_ms, int want_colors, int want_mouse) {
     append_exit_capability("sgr0");
     append_exit_capability("cnorm");
     if (want_mouse) append_exit_text("\x1b[?1000l\x1b[?1002l\x1b[?1006l");
+    append_exit_text("\x1b[?2004l");
     append_exit_capability("rmkx");
     append_exit_capability("rmcup");
     install_fatal_handlers();
@@ -148,6 +154,10 @@ int tc_start(int escape_delay_ms, int want_colors, int want_mouse) {
         start_color();
         use_default_colors();
     }
+    /* Bracketed paste: pasted text comes between these two, which curses reads as two keys. */
+    define_key("\x1b[200~", TC_KEY_PASTE_START);
+    define_key("\x1b[201~", TC_KEY_PASTE_END);
+    bracketed_paste(1);
     mouse_wanted = want_mouse;
     if (want_mouse) {
         mousemask(BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON4_PRESSED | BUTTON5_PRESSED | REPORT_MOUSE_POSITION, NULL);
@@ -161,6 +171,7 @@ void tc_stop(void) {
     if (!started) return;
     started = 0;
     button_events(0);
+    bracketed_paste(0);
     mousemask(0, NULL);
     curs_set(1);
     endwin();
@@ -181,6 +192,7 @@ void tc_suspend(void) {
     sigaddset(&stop, SIGTSTP);
     def_prog_mode();
     button_events(0);
+    bracketed_paste(0);
     endwin();
     sigaction(SIGTSTP, &default_action, &previous_action);
     pthread_sigmask(SIG_UNBLOCK, &stop, &previous_mask);
@@ -191,6 +203,7 @@ void tc_suspend(void) {
     clearok(curscr, TRUE);
     refresh();
     button_events(1);
+    bracketed_paste(1);
 }
 
 int tc_colors(void) { return has_colors() && started ? COLORS : 0; }

@@ -88,6 +88,13 @@ public final class TmuxSession: Sendable {
         try await tmux(["send-keys", "-t", "0", "-l", "--", text])
     }
 
+    /// Pastes `text` as a terminal does, between bracketed paste's markers when the program
+    /// asked for them (tmux's `paste-buffer -p`).
+    public func paste(_ text: String) async throws {
+        try await tmux(["set-buffer", "--", text])
+        try await tmux(["paste-buffer", "-p", "-d", "-t", "0"])
+    }
+
     /// What a mouse report says happened.
     public enum MouseReport: Int, Sendable {
         case press = 0

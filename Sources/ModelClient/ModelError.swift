@@ -46,7 +46,7 @@ extension ModelError: CustomStringConvertible {
         case .settings(let message):
             message
         case .noKey(let variable):
-            "no API key: the environment variable \(variable) (keyVariable in ai.yaml) is not set"
+            "no API key: the environment variable \(variable) (keyVariable in ai.yaml) is not set; a keyFile in ai.yaml needs no restart"
         case .keyRefused(let variable, let status):
             "the endpoint refused the API key (HTTP \(status))" + (variable.map { ": check \($0)" } ?? ": set keyVariable in ai.yaml")
         case .unknownModel(let model, let message):

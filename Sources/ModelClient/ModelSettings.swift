@@ -5,20 +5,25 @@ import Yams
 /// flags over it. Any OpenAI-compatible chat-completions endpoint will do (a hosted API such as
 /// Cerebras', or a local llama.cpp or Ollama server).
 ///
-/// The API key itself is never in a file: the settings name the environment variable holding it.
+/// The API key itself is never in `ai.yaml`: the settings name the environment variable holding
+/// it, or a file of its own readable only by the user (`keyFile`), read afresh at each use, so a
+/// key set after the dashboard started needs no restart.
 public struct ModelSettings: Sendable, Equatable {
     /// The API's base, the part before `/chat/completions`, e.g. `https://api.cerebras.ai/v1`.
     public var baseURL: String
     public var model: String
     /// The environment variable holding the API key; nil for an endpoint that wants none.
     public var keyVariable: String?
+    /// A file holding the API key (`~/` is the home folder), used when `keyVariable` is unset.
+    public var keyFile: String?
 
     public static let fileName = "ai.yaml"
 
-    public init(baseURL: String, model: String, keyVariable: String?) {
+    public init(baseURL: String, model: String, keyVariable: String?, keyFile: String? = nil) {
         self.baseURL = baseURL
         self.model = model
         self.keyVariable = keyVariable
+        self.keyFile = keyFile
     }
 
     /// The fields of `ai.yaml`, or of flags; each may be missing.
@@ -26,11 +31,13 @@ public struct ModelSettings: Sendable, Equatable {
         public var baseURL: String?
         public var model: String?
         public var keyVariable: String?
+        public var keyFile: String?
 
-        public init(baseURL: String? = nil, model: String? = nil, keyVariable: String? = nil) {
+        public init(baseURL: String? = nil, model: String? = nil, keyVariable: String? = nil, keyFile: String? = nil) {
             self.baseURL = baseURL
             self.model = model
             self.keyVariable = keyVariable
+            self.keyFile = keyFile
         }
 
         /// `file`'s fields; none when it does not exist.
@@ -57,13 +64,14 @@ public struct ModelSettings: Sendable, Equatable {
                  DecodingError.valueNotFound(_, let context) where !context.codingPath.isEmpty:
                 context.codingPath.map(\.stringValue).joined(separator: ".") + " must be a string"
             default:
-                "not YAML of baseURL, model and keyVariable"
+                "not YAML of baseURL, model, keyVariable and keyFile"
             }
         }
 
         /// These fields, with `other`'s where it has them.
         public func overridden(by other: Fields) -> Fields {
-            Fields(baseURL: other.baseURL ?? baseURL, model: other.model ?? model, keyVariable: other.keyVariable ?? keyVariable)
+            Fields(baseURL: other.baseURL ?? baseURL, model: other.model ?? model, keyVariable: other.keyVariable ?? keyVariable,
+                   keyFile: other.keyFile ?? keyFile)
         }
     }
 
@@ -83,15 +91,37 @@ public struct ModelSettings: Sendable, Equatable {
            !variable.unicodeScalars.allSatisfy({ $0 == "_" || ($0.isASCII && $0.properties.isAlphabetic) || ("0"..."9").contains($0) }) {
             throw .settings("keyVariable must be the name of an environment variable (letters, digits, _), got '\(variable)'")
         }
+        let keyFile = fields.keyFile?.trimmingCharacters(in: .whitespaces)
         self.init(baseURL: String(baseURL.reversed().drop { $0 == "/" }.reversed()), model: model,
-                  keyVariable: variable?.isEmpty == false ? variable : nil)
+                  keyVariable: variable?.isEmpty == false ? variable : nil, keyFile: keyFile?.isEmpty == false ? keyFile : nil)
     }
 
-    /// The API key from `environment`; nil when the endpoint wants none.
-    /// - Throws: `.noKey` when the named variable is unset or empty.
+    /// The API key: `keyVariable`'s in `environment`, else `keyFile`'s; nil when the settings
+    /// name neither (an endpoint that wants none).
+    /// - Throws: `.noKey` when the variable is unset and there is no key file; `.settings` when
+    ///   the key file is missing, empty, not the user's, or readable by others.
     public func key(in environment: [String: String]) throws(ModelError) -> String? {
-        guard let keyVariable else { return nil }
-        guard let key = environment[keyVariable], !key.isEmpty else { throw .noKey(variable: keyVariable) }
+        if let keyVariable, let key = environment[keyVariable], !key.isEmpty { return key }
+        if let keyFile { return try Self.key(inFile: keyFile, home: environment["HOME"] ?? NSHomeDirectory()) }
+        if let keyVariable { throw .noKey(variable: keyVariable) }
+        return nil
+    }
+
+    /// The first line of a private file.
+    private static func key(inFile path: String, home: String) throws(ModelError) -> String {
+        let file = path.hasPrefix("~/") ? home + path.dropFirst(1) : path
+        var info = stat()
+        guard stat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            throw .settings("keyFile \(path) (in ai.yaml) is not a file")
+        }
+        guard info.st_uid == getuid(), info.st_mode & 0o077 == 0 else {
+            throw .settings("keyFile \(path) (in ai.yaml) must be yours and readable by you only: chmod 600 \(path)")
+        }
+        guard info.st_size <= 4096, let data = FileManager.default.contents(atPath: file),
+              let key = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first?
+                  .trimmingCharacters(in: .whitespaces), !key.isEmpty else {
+            throw .settings("keyFile \(path) (in ai.yaml) holds no key")
+        }
         return key
     }
 }

@@ -35,6 +35,7 @@ public final class NcursesTerminal: Terminal {
     private var running = true
     /// Input wakes in a row that read nothing while the terminal still polled readable.
     private var emptyWakes = 0
+    private var paste = PasteReader()
 
     /// Starts curses on standard input and output.
     /// - Throws: `NcursesError` when they are not a terminal, TERM names no known terminal
@@ -134,6 +135,11 @@ public final class NcursesTerminal: Terminal {
             var value: wint_t = 0
             let result = tc_get_key(&value)
             if result == ERR { break }
+            if let text = paste.take(result == KEY_CODE_YES ? .code(Int32(value)) : .character(UInt32(value))) {
+                joiner.add(.paste(text))
+                continue
+            }
+            if paste.isOpen { continue }
             let key: Key?
             if result == KEY_CODE_YES {
                 let code = Int32(value)

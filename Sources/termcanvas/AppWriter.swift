@@ -49,6 +49,15 @@ struct DashboardAppWriter: AppGenerating {
     let runtime: MicroAppRuntime
     let logger: Logger
 
+    func problem() async -> String? {
+        do {
+            _ = try AppWriter(paths: paths, language: .python, environment: environment, logger: logger)
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
     func generate(_ description: String, progress: @escaping @Sendable (AppGenerationProgress) -> Void) async throws -> AppReview {
         let writer = try AppWriter(paths: paths, language: .python, environment: environment, logger: logger)
         let request = GenerationRequest(description: description, language: .python, takenIDs: writer.takenIDs)

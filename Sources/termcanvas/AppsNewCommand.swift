@@ -29,6 +29,8 @@ extension AppsCommand {
         @Option(help: "The model's name (over ai.yaml).") var model: String?
         @Option(name: .customLong("key-variable"), help: "The environment variable holding the API key (over ai.yaml).")
         var keyVariable: String?
+        @Option(name: .customLong("key-file"), help: "A file holding the API key, readable by you only (over ai.yaml).")
+        var keyFile: String?
         @Flag(help: "Install without asking.") var yes = false
 
         func validate() throws {
@@ -55,7 +57,7 @@ extension AppsCommand {
             let paths = AppsCommand.paths
             let environment = ProcessInfo.processInfo.environment
             let logger = LogSetup.bootstrapFile(at: paths.logFile, label: "termcanvas.apps")
-            let writer = try AppWriter(paths: paths, options: ModelSettings.Fields(baseURL: baseURL, model: model, keyVariable: keyVariable),
+            let writer = try AppWriter(paths: paths, options: ModelSettings.Fields(baseURL: baseURL, model: model, keyVariable: keyVariable, keyFile: keyFile),
                                        language: lang, environment: environment, logger: logger)
             if let id, writer.takenIDs.contains(id) {
                 throw AppsError("an app \(id) is already installed; `termcanvas apps remove \(id)` first, or choose another --id")

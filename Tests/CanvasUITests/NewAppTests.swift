@@ -24,6 +24,8 @@ struct NewAppTests {
         var failure: String?
         var installFailure: String?
         var gate: Gate?
+        /// What its settings lack, as `problem()` finds it.
+        var settingsProblem: String?
 
         struct Failure: Error, CustomStringConvertible { let description: String }
 
@@ -47,6 +49,8 @@ struct NewAppTests {
 
             func releaseSecond() { release.yield() }
         }
+
+        func problem() async -> String? { settingsProblem }
 
         func generate(_ description: String, progress: @escaping @Sendable (AppGenerationProgress) -> Void) async throws -> AppReview {
             progress(.asking(model: "scripted", attempt: 1, of: 3))
@@ -246,6 +250,32 @@ struct NewAppTests {
         fixture.type("q?: timer")
         #expect(fixture.overlay?.description.text == "q?: timer")
         #expect(host.shouldQuit == false)
+    }
+
+    @Test func aPastedLineBreakIsTextNotEnter() throws {
+        let fixture = try Fixture()
+        let host = fixture.host
+        host.press(.ctrl("p"))
+        fixture.type("new micro")
+        host.press(.enter)
+        host.handle(.paste("a timer\nthat beeps\r\n"))
+        #expect(fixture.stage == "describing", "the paste did not submit it")
+        #expect(fixture.overlay?.description.text == "a timer that beeps ")  // "\r\n" is one character
+        // With no text field to take it, a paste runs nothing (q would quit).
+        host.press(.escape)
+        host.handle(.paste("q"))
+        #expect(host.shouldQuit == false)
+        #expect(host.notice?.text == "Nothing to paste into: no text field has the focus")
+    }
+
+    @Test func whatStopsWritingAnAppIsSaidAsTheBoxOpens() async throws {
+        let fixture = try Fixture { $0.settingsProblem = "no API key: the environment variable K (keyVariable in ai.yaml) is not set" }
+        let host = fixture.host
+        host.press(.ctrl("p"))
+        fixture.type("new micro")
+        host.press(.enter)
+        try await fixture.deliver { fixture.overlay?.problem != nil }
+        #expect(host.screen.joined().contains("To fix first: no API key"))
     }
 
     @Test func aTinyTerminalShowsTheFieldAndEveryStageWhole() async throws {

@@ -40,6 +40,35 @@ struct AppsNewEndToEndTests {
                                "--model", "scripted"], size: Size(width: 100, height: 110), environment: environment)
     }
 
+    @Test("F2 reads ai.yaml as it opens and takes a paste as text, line breaks included")
+    func theBoxReadsItsSettingsAfreshAndTakesAPasteAsText() async throws {
+        let environment = try Self.environment()
+        let session = try await TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"], size: Size(width: 120, height: 36),
+                                            environment: environment)
+        try await session.waitFor("November 2026")
+        try await session.send("F2")
+        try await session.waitFor("To fix first: no model endpoint")
+        // Fixed while the dashboard runs, with the key in a private file: no restart.
+        let config = environment["XDG_CONFIG_HOME"]! + "/termcanvas"
+        try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+        try "baseURL: http://127.0.0.1:9/v1\nmodel: scripted\nkeyFile: ~/ai.key\n".write(toFile: config + "/ai.yaml", atomically: true, encoding: .utf8)
+        _ = FileManager.default.createFile(atPath: environment["HOME"]! + "/ai.key", contents: Data("sk-test\n".utf8),
+                                           attributes: [.posixPermissions: 0o600])
+        try await session.send("Escape")
+        try await session.waitForScreen("the box closed") { !$0.joined().contains("New micro-app") }
+        try await session.send("F2")
+        try await session.waitFor("Describe the micro-app in words")
+        #expect(!(try await session.screen().joined().contains("To fix first")))
+        // A pasted line break does not send the description half-written.
+        try await session.paste("count my\nlaps")
+        try await session.waitFor("> count my laps")
+        #expect(!(try await session.screen().joined().contains("writing")))
+        try await session.send("Escape")
+        try await session.waitForScreen("the box closed again") { !$0.joined().contains("New micro-app") }
+        try await session.send("q")
+        #expect(try await session.waitForExit().status == 0)
+    }
+
     @Test("the preview, then Enter installs; the app's pane, added from the catalog, answers keys")
     func enterInstalls() async throws {
         let server = try Self.model()

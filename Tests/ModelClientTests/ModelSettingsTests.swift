@@ -30,6 +30,27 @@ struct ModelSettingsTests {
         #expect(error?.description.contains("--base-url") == true)
     }
 
+    @Test func aKeyFileIsReadAtEachUseAndMustBePrivate() throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("tc-home-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let url = try Self.file("baseURL: https://api.example.com/v1\nmodel: m\nkeyVariable: EXAMPLE_KEY\nkeyFile: ~/ai.key\n")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let settings = try ModelSettings(try ModelSettings.Fields.read(url), file: url)
+        let environment = ["HOME": home.path]
+        #expect(throws: ModelError.settings("keyFile ~/ai.key (in ai.yaml) is not a file")) { try settings.key(in: environment) }
+        // Written after the settings were read: found at the next use, no restart.
+        let keyFile = home.appendingPathComponent("ai.key")
+        _ = FileManager.default.createFile(atPath: keyFile.path, contents: Data("sk-123\n".utf8), attributes: [.posixPermissions: 0o644])
+        #expect(throws: ModelError.settings("keyFile ~/ai.key (in ai.yaml) must be yours and readable by you only: chmod 600 ~/ai.key")) {
+            try settings.key(in: environment)
+        }
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: keyFile.path)
+        #expect(try settings.key(in: environment) == "sk-123")
+        // The variable, when set, comes first.
+        #expect(try settings.key(in: environment.merging(["EXAMPLE_KEY": "sk-env"]) { $1 }) == "sk-env")
+    }
+
     @Test func anEndpointWithoutAKeyVariableNeedsNoKey() throws {
         let url = try Self.file("baseURL: http://127.0.0.1:8080/v1\nmodel: local\n")
         defer { try? FileManager.default.removeItem(at: url) }
@@ -42,7 +63,7 @@ struct ModelSettingsTests {
         ("baseURL: ftp://host\nmodel: m\n", "http://"),
         ("baseURL: http://h\n", "model"),
         ("baseURL: http://h\nmodel: m\nkeyVariable: \"sk-abc def\"\n", "keyVariable"),
-        ("- not\n- a map\n", "baseURL, model and keyVariable"),
+        ("- not\n- a map\n", "baseURL, model, keyVariable and keyFile"),
     ])
     func badFilesSayWhichField(text: String, named: String) throws {
         let url = try Self.file(text)

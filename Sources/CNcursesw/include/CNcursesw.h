@@ -59,6 +59,11 @@ void tc_install_signal_pipe(int fd);
 /* Reads a key without waiting: returns ERR, OK (character in *ch) or KEY_CODE_YES. */
 int tc_get_key(wint_t *ch);
 
+/* The key codes of bracketed paste's markers (tc_start turns it on): what comes between them
+   was pasted. Far above ncurses' own and its extended keys' codes. */
+#define TC_KEY_PASTE_START 0x7100
+#define TC_KEY_PASTE_END 0x7101
+
 /* Decodes the newest pending mouse event and takes it off ncurses' queue (ERR when none is left).
    kind: 1 press, 2 wheel up, 3 wheel down, 4 release, 5 motion with the button held (a drag),
    0 other. */

@@ -22,4 +22,13 @@ public enum InputEvent: Hashable, Sendable {
     case mouse(MouseEvent)
     /// The terminal now has this many columns and rows.
     case resize(Size)
+    /// Text the user pasted (bracketed paste): text for a text field, never keys that run
+    /// commands; line breaks included, as `\n`.
+    case paste(String)
+
+    /// The event for a log line: a paste by its length only, as it may be a secret.
+    public var logged: String {
+        if case .paste(let text) = self { return "paste(\(text.count) characters)" }
+        return "\(self)"
+    }
 }

@@ -8,6 +8,9 @@ public protocol AppGenerating: Sendable {
     /// - Throws: an error whose description says what to fix (no key, the model's endpoint down,
     ///   every answer failed its checks).
     func generate(_ description: String, progress: @escaping @Sendable (AppGenerationProgress) -> Void) async throws -> AppReview
+    /// What would stop it now (no endpoint, no key), with its settings read afresh; nil when
+    /// nothing does. Asked each time "New micro-app…" opens.
+    func problem() async -> String?
 }
 
 /// How far writing an app got, for the progress display.
@@ -71,4 +74,6 @@ public enum AppGenerationUpdate: Sendable {
     case failed(String)
     case installed(WidgetDescriptor)
     case installFailed(String)
+    /// What would stop writing an app, found as the box opened; nil: nothing.
+    case checked(problem: String?)
 }

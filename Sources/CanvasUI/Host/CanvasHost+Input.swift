@@ -5,7 +5,7 @@ extension CanvasHost {
     /// the key; else commands that act over a text field, then a focused text field, then the other
     /// commands, then the focused widget.
     public func handle(_ input: InputEvent) {
-        logger.trace("input", metadata: ["event": "\(input)"])
+        logger.trace("input", metadata: ["event": "\(input.logged)"])
         switch input {
         case .resize(let newSize):
             size = newSize
@@ -25,8 +25,25 @@ extension CanvasHost {
                 return
             }
             handleKey(key)
+        case .paste(let text):
+            notice = nil
+            guard !isTooSmall else { return }
+            paste(text)
         }
         resizeWidgets()
+    }
+
+    /// Types pasted text into the text field that has the keys, a line break as a space (every
+    /// field is one line: a pasted line break must not submit it); with no field, says so
+    /// rather than run its characters as commands.
+    private func paste(_ text: String) {
+        guard overlay?.capturesText ?? isTyping else {
+            notice = .info("Nothing to paste into: no text field has the focus")
+            return
+        }
+        for character in text {
+            handleKey(.char(character.isNewline || character == "\t" ? " " : character))
+        }
     }
 
     private func handleKey(_ key: Key) {

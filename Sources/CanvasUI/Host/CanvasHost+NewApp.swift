@@ -6,9 +6,11 @@ import CanvasCore
 extension CanvasHost {
     /// Opens the box; a run left going under another box (the quit box took its place) is stopped.
     func openNewApp() {
-        guard appGenerator != nil else { return }
+        guard let appGenerator else { return }
         discardGeneratedApp()
         overlay = NewAppOverlay()
+        let run = appGenerationRun
+        effects.perform { .appGeneration(run: run, .checked(problem: await appGenerator.problem())) }
     }
 
     /// Starts writing an app from `description`; a run already under way is stopped first.
@@ -80,7 +82,7 @@ extension CanvasHost {
             overlay = nil
             addInstalledApp(descriptor)
             return
-        case .progress, .installFailed:
+        case .progress, .installFailed, .checked:
             break
         }
         guard var top = overlay as? NewAppOverlay else { return }

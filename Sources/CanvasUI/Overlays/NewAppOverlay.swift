@@ -22,12 +22,19 @@ public struct NewAppOverlay: Overlay {
 
     public private(set) var description: TextField
     public private(set) var stage: Stage = .describing
+    /// What would stop writing an app, as found when the box opened (the settings are read
+    /// again at Enter, so fixing them needs no restart).
+    public private(set) var problem: String?
 
     public init(description: String = "") {
         self.description = TextField(description, limit: 500)
     }
 
     public var badge: String? { " NEW APP " }
+
+    public var capturesText: Bool {
+        if case .describing = stage { true } else { false }
+    }
 
     public func hints(_ context: OverlayContext) -> [KeyHint] {
         switch stage {
@@ -98,6 +105,8 @@ public struct NewAppOverlay: Overlay {
             stage = .failed("No app was written: " + reason, scroll: 0)
         case (.installing, .installFailed(let reason)):
             stage = .failed("The app was not installed: " + reason, scroll: 0)
+        case (.describing, .checked(let found)):
+            problem = found
         default:
             break
         }
@@ -111,7 +120,8 @@ public struct NewAppOverlay: Overlay {
         case .describing:
             // The field first: on a small terminal it is what stays in the box.
             let field = String(description.beforeCursor) + "▏" + String(description.text[description.beforeCursor.endIndex...])
-            let lines = wrap("> " + field, .accent) + [OverlayLine("")]
+            let fix = problem.map { wrap("To fix first: \($0) (read again at Enter)", .error) + [OverlayLine("")] } ?? []
+            let lines = wrap("> " + field, .accent) + [OverlayLine("")] + fix
                 + wrap("Describe the micro-app in words. A language model writes it; it runs once, with no permission, "
                        + "before you see it. Enter writes it · Esc cancels", .muted)
             OverlayBox.draw(title: "New micro-app", lines: Self.fixedWidth(lines, width), into: &buffer, context)

@@ -7,6 +7,8 @@ import CanvasCore
 public protocol Overlay {
     /// The status bar's badge while it is open; nil shows the mode underneath.
     var badge: String? { get }
+    /// True while a text field of it has the keys: pasted text is typed into it.
+    var capturesText: Bool { get }
     /// The status bar's hints while it is open.
     func hints(_ context: OverlayContext) -> [KeyHint]
     mutating func handle(_ key: Key, _ context: OverlayContext) -> [HostAction]
@@ -17,6 +19,7 @@ public protocol Overlay {
 
 extension Overlay {
     public var badge: String? { nil }
+    public var capturesText: Bool { false }
     public mutating func receive(_ message: HostMessage, _ context: OverlayContext) -> [HostAction] { [] }
 }
 

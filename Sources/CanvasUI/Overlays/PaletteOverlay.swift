@@ -3,6 +3,7 @@ import CanvasCore
 /// The command palette (Ctrl-P, `:`): a fuzzy search over the commands that apply now, the
 /// layouts and the themes; Enter runs the highlighted one. Recently run commands come first.
 public struct PaletteOverlay: Overlay, Equatable {
+    public var capturesText: Bool { true }
     /// One thing the palette can run.
     public struct Item: Hashable, Sendable {
         public enum Target: Hashable, Sendable {

@@ -2,6 +2,7 @@ import CanvasCore
 
 /// Asks for a name to save the layout under (Ctrl-S), the current one offered.
 public struct SavePromptOverlay: Overlay, Equatable {
+    public var capturesText: Bool { true }
     public private(set) var field: TextField
 
     public init(name: String) {

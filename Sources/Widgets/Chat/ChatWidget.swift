@@ -127,8 +127,8 @@ public struct ChatWidget: Widget {
             }
         case .key(let key):
             return handleKey(key)
-        case .resize:
-            return .ignored
+        case .resize, .paste:
+            return .ignored  // the host types a paste in as keys
         }
     }
 

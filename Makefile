@@ -4,7 +4,7 @@
 SWIFT ?= swift
 ARGS ?=
 
-.PHONY: run test deps release bench bench-bff bench-widgets bench-limits bench-apps bench-remote bench-hostile-entries bench-instances
+.PHONY: run test deps release bench bench-bff bench-widgets bench-limits bench-apps bench-hostile-apps bench-remote bench-hostile-entries bench-instances
 
 run: release
 	.build/release/termcanvas $(ARGS)
@@ -59,6 +59,11 @@ bench-limits: release
 # screen, idle with apps, memory per app (tuiprobe).
 bench-apps: release
 	scripts/bench-apps
+
+# Beside a hostile micro-app (issue 25): the dashboard's CPU over 10 s and key latency in another
+# pane, beside an app that floods one endless line and one that sends ~1000 views a second.
+bench-hostile-apps: release
+	scripts/bench-hostile-apps
 
 # Remote micro-app figures (issue 15): webhook to screen and key round trip through the server's
 # proxy and apps/deploys' entry (tuiprobe's pseudo-terminal).

@@ -303,8 +303,8 @@ struct Supervisor {
         default:
             break
         }
-        if isRemote { effects.append(.log("session lost: \(description)")) }
-        if !isRemote { updates.crashes.append(description) }
+        // A process's end is logged as it comes (`exited`); a remote session's here.
+        if isRemote { effects.append(.log("session lost: \(description)")) } else { updates.crashes.append(description) }
         if let startedAt, now.timeIntervalSince(startedAt) >= Self.stableSeconds { consecutiveCrashes = 0 }
         consecutiveCrashes += 1
         crashTimes = crashTimes.filter { now.timeIntervalSince($0) < Self.crashWindow } + [now]

@@ -87,12 +87,12 @@ struct Dashboard: AsyncParsableCommand {
                 .matching(registry: loaded.apps, remote: WidgetCatalog.remote(loaded.apps, runtime: runtime))
         }
         let layoutShown = host.bus.subscribe(to: LayoutChanged.self) { _, _ in runMark?.layoutChanged(to: host.manager.layout.name) }
-        let reinstalls = AppsReinstalled(paths: paths, installed: installed.apps, runtime: runtime, effects: effects, logger: logger)
+        var reinstalls: AppsReinstalled?
         let watchdog = remote == nil ? LocalServerWatchdog(connector: connector, bus: host.bus) : nil
         defer {
             registry.cancel()
             layoutShown.cancel()
-            reinstalls.cancel()
+            reinstalls?.cancel()
             watchdog?.cancel()
         }
         // A layout read from a file starts a history of its own.
@@ -102,6 +102,8 @@ struct Dashboard: AsyncParsableCommand {
         // drawing them. Until the server answers, the widgets show the offline cache.
         await AppLoop.run(host, on: terminal) {
             runtime.begin(pausing: crashed.map { _ in CrashRecovery.pausedReason })
+            // After the first frame: its dispatch source costs the start a thread.
+            reinstalls = AppsReinstalled(paths: paths, installed: installed.apps, runtime: runtime, effects: effects, logger: logger)
             link.sync.connect(afterQueuedCommands: {
                 do {
                     let target = if let remote { remote } else { try await connector.connectLocal().value }

@@ -138,11 +138,16 @@ struct NewAppTests {
             try await deliver { stage == "reviewing" }
         }
 
-        /// Opens it from the palette and asks for `description`.
-        func describe(_ description: String = "Lap counter") {
+        /// Opens it from the palette.
+        func open() {
             host.press(.ctrl("p"))
             type("new micro")
             host.press(.enter)
+        }
+
+        /// Opens it from the palette and asks for `description`.
+        func describe(_ description: String = "Lap counter") {
+            open()
             type(description)
             host.press(.enter)
         }
@@ -244,9 +249,7 @@ struct NewAppTests {
     @Test func qQuestionMarkAndColonAreTypedIntoTheDescription() throws {
         let fixture = try Fixture()
         let host = fixture.host
-        host.press(.ctrl("p"))
-        fixture.type("new micro")
-        host.press(.enter)
+        fixture.open()
         fixture.type("q?: timer")
         #expect(fixture.overlay?.description.text == "q?: timer")
         #expect(host.shouldQuit == false)
@@ -255,9 +258,7 @@ struct NewAppTests {
     @Test func aPastedLineBreakIsTextNotEnter() throws {
         let fixture = try Fixture()
         let host = fixture.host
-        host.press(.ctrl("p"))
-        fixture.type("new micro")
-        host.press(.enter)
+        fixture.open()
         host.handle(.paste("a timer\nthat beeps\r\n"))
         #expect(fixture.stage == "describing", "the paste did not submit it")
         #expect(fixture.overlay?.description.text == "a timer that beeps ")  // "\r\n" is one character
@@ -271,9 +272,7 @@ struct NewAppTests {
     @Test func whatStopsWritingAnAppIsSaidAsTheBoxOpens() async throws {
         let fixture = try Fixture { $0.settingsProblem = "no API key: the environment variable K (keyVariable in ai.yaml) is not set" }
         let host = fixture.host
-        host.press(.ctrl("p"))
-        fixture.type("new micro")
-        host.press(.enter)
+        fixture.open()
         try await fixture.deliver { fixture.overlay?.problem != nil }
         #expect(host.screen.joined().contains("To fix first: no API key"))
     }
@@ -281,9 +280,7 @@ struct NewAppTests {
     @Test func aTinyTerminalShowsTheFieldAndEveryStageWhole() async throws {
         let fixture = try Fixture(size: Size(width: 24, height: 7))
         let host = fixture.host
-        host.press(.ctrl("p"))
-        fixture.type("new micro")
-        host.press(.enter)
+        fixture.open()
         fixture.type("laps")
         expectWellFormed(host.compose())
         #expect(host.screen.contains { $0.contains("> laps▏") }, "\(host.screen.joined(separator: "\n"))")

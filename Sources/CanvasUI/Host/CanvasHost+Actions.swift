@@ -104,7 +104,8 @@ extension CanvasHost {
     /// takes two.
     func gridUnits(holding inside: Size) -> Size? {
         let grid = manager.grid, area = canvasArea
-        guard area.width > 0, area.height > 0 else { return nil }
+        // Checked first, so the products below stay small whatever the minimum came from.
+        guard inside.width >= 0, inside.height >= 0, inside.width < area.width, inside.height < area.height else { return nil }
         func units(_ cells: Int, of length: Int, in count: Int) -> Int? {
             let wanted = (cells + 2) * count
             let needed = wanted / length + (wanted % length == 0 ? 0 : 1)

@@ -7,6 +7,9 @@ g  a child in its own process group, which sleeps; its pid is shown
 p  three publishes it may not make
 f  one endless line without a newline
 w  views as fast as it can (about 1000 a second), for good
+With HOSTILE_MODE=flood it does f right after initialize; with HOSTILE_MODE=views, w, but with a
+picture that changes once a thousand views (every view is new, its revision); with
+HOSTILE_MODE=views-changing, w (scripts/bench-hostile-apps measures the dashboard beside each).
 Its view always says the size it was told, in initialize and in each resize, and which run it
 is (counted in its saved state).
 """
@@ -38,6 +41,20 @@ def view(root=None):
     global revision
     revision += 1
     send({"method": "view", "params": {"revision": revision, "root": root or tree()}})
+
+
+def flood():
+    chunk = "x" * 65536
+    while True:
+        sys.stdout.write(chunk)
+
+
+def views(changing=True):
+    global note
+    while True:
+        note = f"view {revision if changing else revision // 1000 * 1000}"
+        view()
+        time.sleep(0.001)
 
 
 def told(params):
@@ -81,6 +98,13 @@ for line in sys.stdin:
         runs = ((params.get("state") or {}).get("runs") or 0) + 1
         send({"id": message["id"], "result": {"protocol": "1.0", "view": {"revision": 0, "root": tree()}}})
         send({"method": "state.save", "params": {"state": {"runs": runs}}})
+        mode = os.environ.get("HOSTILE_MODE")
+        if mode == "flood":
+            flood()
+        elif mode == "views":
+            views(changing=False)
+        elif mode == "views-changing":
+            views()
     elif method == "resize":
         told(params)
         view()
@@ -102,14 +126,9 @@ for line in sys.stdin:
             note = "published 3"
             view()
         elif key == "f":
-            chunk = "x" * 65536
-            while True:
-                sys.stdout.write(chunk)
+            flood()
         elif key == "w":
-            while True:
-                note = f"view {revision}"
-                view()
-                time.sleep(0.001)
+            views()
     elif method == "shutdown":
         send({"id": message["id"], "result": None})
     elif method == "exit":

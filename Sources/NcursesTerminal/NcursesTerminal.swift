@@ -135,11 +135,17 @@ public final class NcursesTerminal: Terminal {
             var value: wint_t = 0
             let result = tc_get_key(&value)
             if result == ERR { break }
-            if let text = paste.take(result == KEY_CODE_YES ? .code(Int32(value)) : .character(UInt32(value))) {
+            switch paste.take(result == KEY_CODE_YES ? .code(Int32(value)) : .character(UInt32(value))) {
+            case .taken:
+                continue
+            case .pasted(let text):
                 joiner.add(.paste(text))
                 continue
+            case .cutShort(let text):
+                joiner.add(.paste(text))
+            case .key:
+                break
             }
-            if paste.isOpen { continue }
             let key: Key?
             if result == KEY_CODE_YES {
                 let code = Int32(value)

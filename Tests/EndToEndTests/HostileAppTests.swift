@@ -26,8 +26,7 @@ extension MicroAppProcessTests {
         var (session, environment) = try await Self.start(apps: ["hostile"], panes: Self.hostilePanes)
         environment["TERMCANVAS_TEST_TRAP"] = "HOSTILE-TRAP"
         environment["SWIFT_BACKTRACE"] = "enable=no"  // its report would wait for a key on the terminal
-        session = try await TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"], size: Size(width: 120, height: 36),
-                                        environment: environment)
+        session = try await Self.dashboard(environment)
         try await session.waitFor("size ")
         try await session.send("t")
         let ended = try await session.waitForExit()
@@ -35,8 +34,7 @@ extension MicroAppProcessTests {
 
         // The next start does not repeat it: the app is paused, the user told once.
         environment["TERMCANVAS_TEST_TRAP"] = nil
-        let again = try await TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"], size: Size(width: 120, height: 36),
-                                          environment: environment)
+        let again = try await Self.dashboard(environment)
         try await again.waitFor("Hostile paused after the last run ended unexpectedly · r")
         try await again.waitFor("The last run ended unexpectedly in hostile's pane")
         #expect(Self.processes("hostile.py").isEmpty, "a paused app is not started")
@@ -52,8 +50,7 @@ extension MicroAppProcessTests {
         #expect(log.contains("while taking its news"), "\(log)")
 
         // A clean end leaves no mark: the start after it runs the app at once.
-        let third = try await TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"], size: Size(width: 120, height: 36),
-                                          environment: environment)
+        let third = try await Self.dashboard(environment)
         try await third.waitFor("size ")
         #expect(!(try await third.screen().joined().contains("paused")))
         try await third.send("q")
@@ -139,8 +136,7 @@ extension MicroAppProcessTests {
         try await Self.expectGone(pids, "after quitting")
 
         // kill -9 gives the dashboard no say: the app's keeper ends them when it dies.
-        let again = try await TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"], size: Size(width: 120, height: 36),
-                                          environment: environment)
+        let again = try await Self.dashboard(environment)
         try await again.waitFor("size ")
         pids = try await Self.startDescendants(again)
         pids.append(try #require(Self.pidOf("hostile.py")))
@@ -189,6 +185,11 @@ extension MicroAppProcessTests {
         #expect(try await session.waitForExit().status == 0)
         let log = try Self.appLog("hostile", environment)
         #expect(log.contains("sent by TermCanvas: it was being restarted") || log.contains("ended: exit 0"), "\(log)")
+    }
+
+    /// The dashboard again, in the environment `start` made.
+    static func dashboard(_ environment: [String: String]) async throws -> TmuxSession {
+        try await TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"], size: Size(width: 120, height: 36), environment: environment)
     }
 
     /// An app's log as `termcanvas apps log` prints it.

@@ -87,7 +87,7 @@ public final class RunMark {
         return names.filter { $0.hasSuffix(".mark") }.sorted().compactMap { name in
             let file = directory.appendingPathComponent(name)
             guard let data = FileManager.default.contents(atPath: file.path), data.count <= 4096,
-                  let run = parse(String(decoding: data, as: UTF8.self)), !isRunning(run.pid) else { return nil }
+                  let run = parse(String(decoding: data, as: UTF8.self)), !holds(file, pid: run.pid) else { return nil }
             return (run, file)
         }
     }
@@ -96,7 +96,8 @@ public final class RunMark {
     public nonisolated static func runningDashboards(in directory: URL) -> [Int32] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         return names.compactMap { name in
-            guard name.hasSuffix(".mark"), let pid = Int32(name.dropLast(5)), pid != getpid(), isRunning(pid) else { return nil }
+            guard name.hasSuffix(".mark"), let pid = Int32(name.dropLast(5)), pid != getpid(),
+                  holds(directory.appendingPathComponent(name), pid: pid) else { return nil }
             return pid
         }
     }
@@ -122,11 +123,16 @@ public final class RunMark {
         return EndedRun(pid: pid, layout: layout, signal: signal, app: app, doing: doing)
     }
 
-    /// A dashboard with this id runs now (not this one: its mark is new).
-    private nonisolated static func isRunning(_ pid: Int32) -> Bool {
-        guard pid != getpid(), kill(pid, 0) == 0 || errno == EPERM else { return false }
-        let name = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) ?? ""
-        return name.hasPrefix("termcanvas")
+    /// The dashboard that wrote `mark` runs now: process `pid` (not this one, whose mark is new)
+    /// holds the mark open, as a running dashboard does. A process that merely got the id of a
+    /// dead dashboard does not, so it is neither taken for that run nor sent its signals.
+    private nonisolated static func holds(_ mark: URL, pid: Int32) -> Bool {
+        guard pid != getpid() else { return false }
+        let descriptors = "/proc/\(pid)/fd"
+        let target = mark.resolvingSymlinksInPath().path
+        return ((try? FileManager.default.contentsOfDirectory(atPath: descriptors)) ?? []).contains { descriptor in
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "\(descriptors)/\(descriptor)")) == target
+        }
     }
 
     /// A layout name on one line.

@@ -23,10 +23,13 @@ extension MicroAppProcessTests {
     }
 
     @Test func aStartAfterACrashComesUpWithItsAppsPaused() async throws {
-        var (session, environment) = try await Self.start(apps: ["hostile"], panes: Self.hostilePanes)
+        let (first, installed) = try await Self.start(apps: ["hostile"], panes: Self.hostilePanes)
+        try await first.send("q")
+        #expect(try await first.waitForExit().status == 0)
+        var environment = installed
         environment["TERMCANVAS_TEST_TRAP"] = "HOSTILE-TRAP"
         environment["SWIFT_BACKTRACE"] = "enable=no"  // its report would wait for a key on the terminal
-        session = try await Self.dashboard(environment)
+        let session = try await Self.dashboard(environment)
         try await session.waitFor("size ")
         try await session.send("t")
         let ended = try await session.waitForExit()

@@ -77,14 +77,30 @@ struct HookTests {
             let stale = try await Self.send(client, Self.event, secret: secret, timestamp: Date().addingTimeInterval(-600))
             #expect(stale.status == .unauthorized && stale.apiError?.error.contains("X-Timestamp") == true)
 
-            let stamp = String(Int(Date().timeIntervalSince1970))
-            let signature = HookSignature.sign(Data(Self.event.utf8), timestamp: stamp, secret: secret)
+            // A second whose MAC has a byte written 0X, which "+X" also spells (for the replay below).
+            let now = Int(Date().timeIntervalSince1970)
+            let (stamp, signature, zero) = try #require((0..<120).lazy.compactMap { back -> (String, String, Int)? in
+                let stamp = String(now - back)
+                let signature = HookSignature.sign(Data(Self.event.utf8), timestamp: stamp, secret: secret)
+                let hex = Array(signature.dropFirst(7))
+                return stride(from: 0, to: 64, by: 2).first { hex[$0] == "0" }.map { (stamp, signature, $0) }
+            }.first)
             let headers: HTTPFields = [.contentType: "application/json", HookSignature.timestampHeader: stamp, HookSignature.header: signature]
             let first = try await client.execute(uri: APIPath.hook("deploys"), method: .post, headers: headers, body: ByteBuffer(string: Self.event))
             #expect(first.status == .accepted)
             #expect(try await ann.next(timeout: .seconds(2), ignoring: Self.registryNews)?.name == "deploys.build.finished")
             let replay = try await client.execute(uri: APIPath.hook("deploys"), method: .post, headers: headers, body: ByteBuffer(string: Self.event))
             #expect(replay.status == .unauthorized && replay.apiError?.error.contains("replay") == true)
+            // Spelled again (capitals, a sign before a byte), the same MAC is no new signature.
+            var hex = Array(signature.dropFirst(7))
+            let capitals = "sha256=" + String(hex).uppercased()
+            hex[zero] = "+"
+            for respelled in [capitals, "sha256=" + String(hex)] {
+                var again = headers
+                again[HookSignature.header] = respelled
+                let answer = try await client.execute(uri: APIPath.hook("deploys"), method: .post, headers: again, body: ByteBuffer(string: Self.event))
+                #expect(answer.status == .unauthorized, "\(respelled)")
+            }
             #expect(try await ann.staysQuiet(for: .milliseconds(300), ignoring: Self.registryNews))
         }
     }

@@ -17,32 +17,50 @@ enum HookSignature {
         return "sha256=" + code.map { String(format: "%02x", $0) }.joined()
     }
 
-    /// Why the headers do not prove the app's secret signed `body` just now; nil when they do.
-    static func problem(with body: some DataProtocol, signature: String?, timestamp: String?, secret: String, now: Date) -> String? {
-        guard let timestamp, let seconds = Int64(timestamp) else { return "X-Timestamp must be the time in Unix seconds" }
+    /// What the headers prove: the MAC the app's secret made of `body` just now, as the key of
+    /// its receipt (64 lowercase hex digits), or why they prove nothing.
+    static func verify(_ body: some DataProtocol, signature: String?, timestamp: String?, secret: String,
+                       now: Date) -> Result<String, HookSignatureProblem> {
+        guard let timestamp, let seconds = Int64(timestamp) else { return .failure(.init("X-Timestamp must be the time in Unix seconds")) }
         guard abs(now.timeIntervalSince1970 - TimeInterval(seconds)) <= tolerance else {
-            return "X-Timestamp is more than \(Int(tolerance)) s from the server's clock"
+            return .failure(.init("X-Timestamp is more than \(Int(tolerance)) s from the server's clock"))
         }
-        guard let signature, signature.hasPrefix("sha256="), let code = hexBytes(signature.dropFirst(7)) else {
-            return "X-Signature must be sha256= and the hex HMAC-SHA256 of TIMESTAMP.BODY"
+        guard let signature, signature.hasPrefix("sha256="), let code = hexBytes(signature.utf8.dropFirst(7)) else {
+            return .failure(.init("X-Signature must be sha256= and 64 lowercase hex digits, the HMAC-SHA256 of TIMESTAMP.BODY"))
         }
         let message = Data(timestamp.utf8) + Data(".".utf8) + Data(body)
         guard HMAC<SHA256>.isValidAuthenticationCode(code, authenticating: message, using: SymmetricKey(data: Data(secret.utf8))) else {
-            return "X-Signature does not match"
+            return .failure(.init("X-Signature does not match"))
         }
-        return nil
+        return .success(String(signature.dropFirst(7)))
     }
 
-    private static func hexBytes(_ text: Substring) -> [UInt8]? {
-        guard text.count == 64 else { return nil }
+    /// Exactly 64 lowercase hex digits, and nothing else: no capitals, signs or spaces, so that a
+    /// MAC has one spelling and a replay cannot pass as new by spelling it again.
+    private static func hexBytes(_ text: Substring.UTF8View) -> [UInt8]? {
+        func digit(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+            default: nil
+            }
+        }
+        let digits = Array(text)
+        guard digits.count == 64 else { return nil }
         var bytes: [UInt8] = []
-        var index = text.startIndex
-        while index < text.endIndex {
-            let next = text.index(index, offsetBy: 2)
-            guard let byte = UInt8(text[index..<next], radix: 16) else { return nil }
-            bytes.append(byte)
-            index = next
+        for index in stride(from: 0, to: 64, by: 2) {
+            guard let high = digit(digits[index]), let low = digit(digits[index + 1]) else { return nil }
+            bytes.append(high << 4 | low)
         }
         return bytes
+    }
+}
+
+/// Why a webhook's headers prove nothing, in words for the sender.
+struct HookSignatureProblem: Error {
+    let message: String
+
+    init(_ message: String) {
+        self.message = message
     }
 }

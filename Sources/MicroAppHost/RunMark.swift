@@ -23,7 +23,7 @@ public final class RunMark {
         /// What the dashboard was doing with it: `drawing its pane`, `taking its news` …
         public let doing: String?
 
-        /// `signal 4 (SIGILL) while drawing its pane`, or what little is known.
+        /// `on signal 4 (SIGILL) while drawing its pane`, or what little is known.
         public var summary: String {
             guard let signal else { return "without a word (killed with SIGKILL, or the machine stopped)" }
             let named = Supervisor.signalNames[signal].map { " (\($0))" } ?? ""
@@ -35,8 +35,8 @@ public final class RunMark {
     private let descriptor: Int32
     private var layout: String
 
-    /// Marks this run, showing `layout`; nil (and a reason) when the mark cannot be written, in
-    /// which case the dashboard runs unmarked.
+    /// Marks this run, showing `layout`; throws when the mark cannot be written (the dashboard
+    /// then runs unmarked: `CrashRecovery.mark`).
     public init(directory: URL, layout: String) throws(PrivatePathError) {
         try PrivatePath.makeDirectory(directory)
         file = directory.appendingPathComponent("\(getpid()).mark")

@@ -19,12 +19,14 @@ public enum SQLiteFile {
     /// - Returns: the path a foreign file was kept as, if there was one.
     /// - Throws: `PrivatePathError` when the directory or file cannot be made or tightened, or
     ///   the error of moving a foreign file.
+    /// - Parameter directory: what to do with the file's folder when it exists (`.keep` for a
+    ///   path the user named).
     @discardableResult
-    public static func prepare(_ url: URL) throws -> String? {
-        try PrivatePath.makeDirectory(url.deletingLastPathComponent())
+    public static func prepare(_ url: URL, directory: PrivatePath.Existing = .tighten) throws -> String? {
+        try PrivatePath.makeDirectory(url.deletingLastPathComponent(), existing: directory)
         for suffix in ["", "-wal", "-shm"] { try PrivatePath.tighten(url.path + suffix, to: 0o600) }
         let keptAs = isForeign(url) ? try moveAside(url) : nil
-        try PrivatePath.makeFile(url)
+        try PrivatePath.makeFile(url, directory: directory)
         return keptAs
     }
 

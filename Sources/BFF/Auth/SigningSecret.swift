@@ -22,7 +22,7 @@ enum SigningSecret {
             try PrivatePath.tighten(url.path, to: 0o600)
             return existing
         }
-        try PrivatePath.makeDirectory(directory)
+        try PrivatePath.makeDirectory(directory, existing: .keep)
         let secret = make()
         // Create with 0600 from the start: never a moment where others could read it.
         let fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)

@@ -18,7 +18,7 @@ struct OpenedStore {
         let hub = LiveEventHub(limits: configuration.limits.streams)
         switch configuration.databaseLocation {
         case .sqlite(let url):
-            let store = try SQLiteStore.open(at: url, bcryptCost: configuration.bcryptCost, liveEvents: hub)
+            let store = try SQLiteStore.open(at: url, bcryptCost: configuration.bcryptCost, liveEvents: hub, logger: logger)
             let secret = try configuration.jwtSecret ?? SigningSecret.loadOrCreate(in: url.deletingLastPathComponent())
             return OpenedStore(store: store, services: [], signingSecret: secret)
         case .postgres(let location):
@@ -49,7 +49,7 @@ public enum BFFStores {
     ) async throws -> T {
         switch location {
         case .sqlite(let url):
-            return try await body(try SQLiteStore.open(at: url, bcryptCost: bcryptCost))
+            return try await body(try SQLiteStore.open(at: url, bcryptCost: bcryptCost, logger: logger))
         case .postgres(let postgres):
             return try await withPostgres(postgres, bcryptCost: bcryptCost, logger: logger) { store in
                 if migrate { try await store.migrate() }

@@ -2,6 +2,8 @@ import Foundation
 import GRDB
 import SQLiteFiles
 import HummingbirdBcrypt
+import Logging
+import PrivateFiles
 import MicroAppAPI
 
 /// The server's data in one SQLite file (WAL): the embedded default, one server process to a file.
@@ -33,10 +35,18 @@ public struct SQLiteStore: BFFStore {
     }
 
     /// Opens (or creates) the database at `url` in WAL mode with a busy timeout.
-    /// The directory is made 0700 and the files 0600 (users' data and password hashes); every
-    /// commit is `synchronous = FULL`, so an answered write survives a power loss (see `SQLiteFile`).
-    public static func open(at url: URL, bcryptCost: UInt8 = 12, liveEvents: LiveEventHub = LiveEventHub()) throws -> SQLiteStore {
-        try SQLiteFile.prepare(url)
+    /// A missing directory is made 0700 and the files 0600 (users' data and password hashes); an
+    /// existing directory is the user's choice and keeps its mode (it must be the user's, and a
+    /// warning is logged when others may write in it). Every commit is `synchronous = FULL`, so an
+    /// answered write survives a power loss (see `SQLiteFile`).
+    public static func open(at url: URL, bcryptCost: UInt8 = 12, liveEvents: LiveEventHub = LiveEventHub(),
+                            logger: Logger = Logger(label: "termcanvas.bff")) throws -> SQLiteStore {
+        try SQLiteFile.prepare(url, directory: .keep)
+        let directory = url.deletingLastPathComponent()
+        if PrivatePath.othersMayWrite(directory) {
+            logger.warning("the database's folder is writable by others, who could remove or replace its files; its mode is left as it is",
+                           metadata: ["folder": "\(directory.path)"])
+        }
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
         configuration.journalMode = .wal

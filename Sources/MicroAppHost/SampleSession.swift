@@ -15,6 +15,13 @@ final class SampleSession: AppEngine {
         /// Its output reached its end; with its exit, the run is over.
         var outputEnded = false
         var status: Int32?
+        /// Its keeper exited (not yet reaped): its id may not be signalled from now on.
+        var keeperGone = false
+
+        /// Ends the run, unless its keeper is gone already (and with it the run).
+        func kill() {
+            if !keeperGone { process.signal(SIGKILL) }
+        }
     }
 
     private struct State {
@@ -97,7 +104,7 @@ final class SampleSession: AppEngine {
             state.stopping = true
             state.generation += 1
             if let run = state.run {
-                run.process.signal(SIGKILL)
+                run.kill()
             } else if !state.spawning {
                 finish(&state)
             }  // else: killed as it starts, finished when it ends
@@ -124,7 +131,7 @@ final class SampleSession: AppEngine {
                 return true
             }
             state.run?.timedOut = true
-            run.process.signal(SIGKILL)
+            run.kill()
             return false
         }
         guard let startNow else { return }
@@ -157,7 +164,8 @@ final class SampleSession: AppEngine {
             if stopNow { started.signal(SIGKILL) }
             _ = PipeReader(descriptor: started.output, queue: queue) { [weak self] bytes in self?.read(bytes) }
             _ = PipeReader(descriptor: started.errors, queue: queue) { [log] bytes in log.appendErrorOutput(bytes) }
-            watchExit(of: started.keeper, gone: {}, exited: { [weak self] status in
+            watchExit(of: started.keeper, gone: { [weak self] in self?.state.withLock { $0.run?.keeperGone = true } },
+                      exited: { [weak self] status in
                 guard let session = self else { return }
                 session.queue.async { session.ended(status: status) }
             })

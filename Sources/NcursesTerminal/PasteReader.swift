@@ -21,14 +21,14 @@ struct PasteReader {
         case taken
         /// The paste ended, by its end marker, with this text.
         case pasted(String)
-        /// The paste so far, ended by this read, which is to be handled as a key.
+        /// The paste so far (never empty), ended by this read, which is to be handled as a key.
         case cutShort(String)
     }
 
     static let limit = 64 * 1024
     static let silence = Duration.seconds(1)
 
-    private(set) var isOpen = false
+    private var isOpen = false
     private var text = String.UnicodeScalarView()
     private var count = 0
     private var lastRead = ContinuousClock.now
@@ -42,21 +42,21 @@ struct PasteReader {
             isOpen = true
             return .taken
         }
-        if now - lastRead > Self.silence { return .cutShort(finish()) }
+        if now - lastRead > Self.silence { return cutShort() }
         switch read {
         case .code(TC_KEY_PASTE_END):
             return .pasted(finish())
         case .code(TC_KEY_PASTE_START):
             return .taken
         case .code:
-            return .cutShort(finish())
+            return cutShort()
         case .character(let value):
             defer { afterReturn = value == 13 }
             switch value {
             case 13: append("\n")
             case 10: if !afterReturn { append("\n") }
             case 9: append("\t")
-            case 0..<32, 127..<160: return .cutShort(finish())
+            case 0..<32, 127..<160: return cutShort()
             default: if let scalar = Unicode.Scalar(value) { append(scalar) }
             }
             return .taken
@@ -67,6 +67,12 @@ struct PasteReader {
         guard count < Self.limit else { return }
         text.append(scalar)
         count += 1
+    }
+
+    /// Ends the paste early: what it held, if anything, and the read is a key either way.
+    private mutating func cutShort() -> Outcome {
+        let text = finish()
+        return text.isEmpty ? .key : .cutShort(text)
     }
 
     private mutating func finish() -> String {

@@ -44,3 +44,11 @@ struct PasteReaderTests {
         #expect(text.unicodeScalars.count == PasteReader.limit)
     }
 }
+
+extension PasteReaderTests {
+    @Test func anEmptyPasteCutShortIsJustTheKey() {
+        var reader = PasteReader()
+        _ = reader.take(.code(TC_KEY_PASTE_START))
+        #expect(reader.take(.character(27)) == .key, "a lone start marker then Esc: no empty paste")
+    }
+}

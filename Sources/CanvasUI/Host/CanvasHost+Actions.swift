@@ -9,9 +9,10 @@ extension CanvasHost {
         }
         let typing = isTyping
         let contexts = commandContexts.filter { context in
-            if case .widget = context { return !typing }
-            if case .microApp = context { return !typing }
-            return true
+            switch context {
+            case .widget, .microApp: !typing
+            case .canvas, .normal, .arrange: true
+            }
         }
         return OverlayContext(area: canvasArea, theme: theme, commands: commands, contexts: contexts, idle: idleCommands,
                               layoutName: manager.layout.name, catalog: catalog, focused: focused, recentCommands: recentCommands)
@@ -87,15 +88,11 @@ extension CanvasHost {
                             + "more than the terminal has; enlarge it")
             return
         }
-        var trial = manager
-        do {
-            try trial.addWidget(NewPane(app: kind, minimumSize: units))
-        } catch .noRoomFor {
-            notice = .error("Can't add \(name): no room for its minimum of \(inside.width)×\(inside.height) cells; "
-                            + "shrink or remove a pane, or enlarge the terminal")
-            return
-        } catch {}
-        arrange("add \(name)") { m throws(CanvasError) in try m.addWidget(NewPane(app: kind, minimumSize: units)) }
+        arrange("add \(name)", explaining: { error in
+            guard case .noRoomFor = error else { return nil }
+            return "Can't add \(name): no room for its minimum of \(inside.width)×\(inside.height) cells; "
+                + "shrink or remove a pane, or enlarge the terminal"
+        }) { m throws(CanvasError) in try m.addWidget(NewPane(app: kind, minimumSize: units)) }
     }
 
     /// The fewest grid units whose pane has an inside of at least `inside` cells wherever it is

@@ -51,7 +51,7 @@ extension CanvasHost {
             return
         }
         guard let focused, let pane = manager.pane(focused), let context = commands.command(id)?.context,
-              context == .widget(pane.app) || (context == .microApp && catalog.descriptor(for: pane.app)?.isMicroApp == true)
+              context == .widget(pane.app) || (context == .microApp && isMicroApp(pane.app))
         else { return }
         withWidgetEffects(focused, doing: "running one of its commands") { try $0.perform(id) }
     }

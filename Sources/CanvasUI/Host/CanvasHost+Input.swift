@@ -93,7 +93,7 @@ extension CanvasHost {
         switch mode {
         case .normal:
             (manager.focusedPane.map { pane in
-                [CommandContext.widget(pane.app)] + (catalog.descriptor(for: pane.app)?.isMicroApp == true ? [.microApp] : [])
+                [CommandContext.widget(pane.app)] + (isMicroApp(pane.app) ? [.microApp] : [])
             } ?? []) + [.normal, .canvas]
         case .arrange: [.arrange, .canvas]
         }

@@ -157,6 +157,11 @@ public final class CanvasHost {
     var canvasArea: Rect { Rect(x: 0, y: 0, width: size.width, height: max(0, size.height - 1)) }
 
     /// Where a pane sits on screen, in cells.
+    /// True when panes of `kind` are a micro-app's, which take the `.microApp` commands.
+    func isMicroApp(_ kind: AppKind) -> Bool {
+        catalog.descriptor(for: kind)?.isMicroApp == true
+    }
+
     public func cellRect(of pane: Pane) -> Rect {
         manager.grid.cellRect(for: pane.frame, in: canvasArea)
     }
@@ -173,7 +178,9 @@ public final class CanvasHost {
 
     /// Applies an arrangement step, mounting or unmounting widgets it adds or removes, and
     /// records it in the layout's history on disk.
-    func arrange(_ step: String, _ change: (inout CanvasManager) throws(CanvasError) -> Void) {
+    /// `explaining` may word a refusal better than the error's own description does.
+    func arrange(_ step: String, explaining: (CanvasError) -> String? = { _ in nil },
+                 _ change: (inout CanvasManager) throws(CanvasError) -> Void) {
         syncWidgetValues()
         let before = manager.saveLayout()
         do {
@@ -181,7 +188,7 @@ public final class CanvasHost {
             reconcileWidgets()
             record(step, before: before)
         } catch {
-            notice = .error("Can't \(step): \(error)")
+            notice = .error(explaining(error) ?? "Can't \(step): \(error)")
         }
     }
 

@@ -3,6 +3,7 @@
 #include "CNcursesw.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <pthread.h>
@@ -15,6 +16,10 @@
 #include <unistd.h>
 
 static SCREEN *screen = NULL;
+/* Curses draws through its own duplicate of the terminal, not stdout, so a dying process can
+   silence every draw at once (another thread may be mid-frame) while stdout stays the terminal
+   for the crash report that follows. */
+static FILE *screen_output = NULL;
 static int started = 0;
 static volatile sig_atomic_t signal_fd = -1;
 
@@ -63,6 +68,13 @@ static void append_exit_text(const char *text) {
 
 static void on_fatal_signal(int signo) {
     int saved_errno = errno;
+    if (screen_output != NULL) {
+        int null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+        if (null_fd >= 0) {
+            dup2(null_fd, fileno(screen_output));
+            close(null_fd);
+        }
+    }
     if (exit_sequence_length > 0) {
         ssize_t ignored = write(STDOUT_FILENO, exit_sequence, exit_sequence_length);
         (void)ignored;
@@ -114,13 +126,13 @@ static int mouse_wanted = 0;
    some terminals keep 1002 on until told otherwise. */
 static void button_events(int on) {
     if (!mouse_wanted) return;
-    fputs(on ? "\x1b[?1002h" : "\x1b[?1002l", stdout);
-    fflush(stdout);
+    fputs(on ? "\x1b[?1002h" : "\x1b[?1002l", screen_output);
+    fflush(screen_output);
 }
 
 static void bracketed_paste(int on) {
-    fputs(on ? "\x1b[?2004h" : "\x1b[?2004l", stdout);
-    fflush(stdout);
+    fputs(on ? "\x1b[?2004h" : "\x1b[?2004l", screen_output);
+    fflush(screen_output);
 }
 
 int tc_start(int escape_delay_ms, int want_colors, int want_mouse) {
@@ -128,7 +140,15 @@ int tc_start(int escape_delay_ms, int want_colors, int want_mouse) {
     if (started) return 0;
     have_original_termios = tcgetattr(STDIN_FILENO, &original_termios) == 0;
     /* Unlike initscr, which exits the process, newterm reports an unknown terminal with NULL. */
-    if (screen == NULL) screen = newterm(NULL, stdout, stdin);
+    if (screen_output == NULL) {
+        int fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+        screen_output = fd < 0 ? NULL : fdopen(fd, "w");
+        if (screen_output == NULL) {
+            if (fd >= 0) close(fd);
+            return -1;
+        }
+    }
+    if (screen == NULL) screen = newterm(NULL, screen_output, stdin);
     if (screen == NULL) return -1;
     set_term(screen);
     started = 1;

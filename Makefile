@@ -18,7 +18,8 @@ run: release
 # backoff and reconnects against the clock. The server's suite runs twice: on SQLite with the rest,
 # then on a PostgreSQL server it starts for itself, one test at a time (its servers, each with a
 # database of its own, would otherwise starve the timing tests); last, the README's two instances
-# behind nginx, started on loopback and checked (deploy/test-two-instances).
+# behind nginx, started on loopback and checked (deploy/test-two-instances), and the server under
+# faults: PostgreSQL restarted under writers, SIGKILL amid keyed writes (deploy/test-faults).
 test: deps
 	$(SWIFT) test --skip HTTPClientTests --skip MicroAppSyncTests --skip ModelClientTests --skip EndToEndTests --skip ProcessAppTests --skip MicroAppGeneratorTests
 	TERMCANVAS_TEST_DATABASE=postgres $(SWIFT) test --skip-build --filter BFFTests --no-parallel
@@ -27,6 +28,7 @@ test: deps
 	$(SWIFT) test --skip-build --filter MicroAppProcessTests
 	$(SWIFT) test --skip-build --filter "HTTPClientTests|MicroAppSyncTests|ModelClientTests"
 	deploy/test-two-instances --bff .build/debug/termcanvas-bff
+	deploy/test-faults --bff .build/debug/termcanvas-bff
 
 deps:
 	@scripts/install-deps

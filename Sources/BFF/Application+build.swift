@@ -77,7 +77,7 @@ func buildRouter(store: any BFFStore, issuer: TokenIssuer, configuration: BFFCon
         let perUser = limits.share(limits.perUserPerSecond)
         api.add(middleware: RateLimitMiddleware(limiter: .init(rate: perUser, burst: 2 * perUser), key: .user))
     }
-    api.add(middleware: IdempotencyMiddleware(store: store))
+    api.add(middleware: IdempotencyMiddleware())
     let apps = configuration.apps
     RegistryController(store: store, health: registry.health).addRoutes(to: api.group("registry"))
     AppProxyController(store: store, sessions: registry.sessions, health: registry.health)

@@ -48,8 +48,9 @@ extension MicroAppSync {
 
     /// Sends one queued write with its idempotency key. A change to a record someone deleted
     /// meanwhile (404) has nothing left to do, and a channel someone made first (409) exists.
-    /// When the server is still running an earlier send of the same write (409 naming the
-    /// `Idempotency-Key`), its answer comes to a resend once that finishes.
+    /// A server of an earlier version answers 409 naming the `Idempotency-Key` while it still
+    /// runs an earlier send of the same write (today's waits for it instead): its answer comes to
+    /// a resend once that finishes.
     /// - Returns: the server's copy of the record it made or changed, if any.
     private func send(_ entry: OutboxEntry, with client: HTTPClient) async throws -> ServerRecord? {
         var waits = 0

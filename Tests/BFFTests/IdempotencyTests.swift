@@ -91,8 +91,8 @@ struct IdempotencyTests {
             #expect(otherBody.status == .unprocessableContent)
             #expect(otherBody.apiError == APIError(error: "this Idempotency-Key was used for a different request", field: "Idempotency-Key"))
             let otherPath = try await client.send(.post, APIPath.calendarEvents, token: token, key: "k",
-                                                  json: NewCalendarEvent(title: "x", start: "2026-11-23", end: "2026-11-24", allDay: true))
-            #expect(otherPath.status == .unprocessableContent)
+                                                  json: NewCalendarEvent(title: "x", start: "2026-11-23T09:00:00Z", end: "2026-11-23T10:00:00Z"))
+            #expect(otherPath.status == .unprocessableContent, "\(String(buffer: otherPath.body))")
 
             let items = try await client.send(.get, APIPath.todoItems, token: token).decode(Page<TodoItem>.self).items
             #expect(items.map(\.title) == ["milk"])
@@ -146,8 +146,8 @@ struct IdempotencyTests {
         }
     }
 
-    @Test("a key whose request still runs is in progress; one abandoned for a minute is claimed again; kept a day")
-    func claimsOverTime() async throws {
+    @Test("a keyed write keeps its key and result in its own transaction: replayed for a day, nothing kept when nothing changed")
+    func keptWithTheWrite() async throws {
         let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addUsers("ann")
@@ -155,23 +155,38 @@ struct IdempotencyTests {
             let ann = try #require(try await store.users().first).id
             let print = Data("POST /api/todo/items".utf8)
             let start = Date(timeIntervalSince1970: 1_800_000_000)
+            func create(_ key: String, _ fingerprint: Data = print, at time: Date) async throws -> (TodoItem, replayed: Bool) {
+                let request = IdempotentRequest(owner: ann, key: key, fingerprint: fingerprint, now: time)
+                let item = try await IdempotentRequest.$current.withValue(request) {
+                    try await store.createTodo(owner: ann, title: "milk", notes: "", due: nil)
+                }
+                return (item, request.wasReplayed)
+            }
 
-            let first = start.timeIntervalSince1970
-            #expect(try await store.claimIdempotencyKey(owner: ann, key: "k", fingerprint: print, now: start) == .claimed(at: first))
-            #expect(try await store.claimIdempotencyKey(owner: ann, key: "k", fingerprint: print, now: start + 59) == .inProgress)
-            #expect(try await store.claimIdempotencyKey(owner: ann, key: "k", fingerprint: Data("other".utf8), now: start + 59) == .mismatch)
-            #expect(try await store.claimIdempotencyKey(owner: ann, key: "k", fingerprint: print, now: start + 60) == .claimed(at: first + 60))
+            let (first, firstReplayed) = try await create("k", at: start)
+            let (again, replayed) = try await create("k", at: start + 3600)
+            #expect(!firstReplayed && replayed && again == first)
+            await #expect(throws: IdempotencyMismatch.self) { try await create("k", Data("other".utf8), at: start + 3600) }
+            let (later, laterReplayed) = try await create("k", at: start + 86_401)
+            #expect(!laterReplayed && later.id != first.id)
 
-            // The first request, past its minute, can neither free nor answer the second's claim.
-            let answer = StoredAnswer(status: 201, contentType: "application/json", location: "/api/todo/items/1", body: Data("{}".utf8))
-            try await store.releaseIdempotencyKey(owner: ann, key: "k", claimedAt: first)
-            try await store.completeIdempotencyKey(owner: ann, key: "k", claimedAt: first, answer: answer)
-            #expect(try await store.claimIdempotencyKey(owner: ann, key: "k", fingerprint: print, now: start + 61) == .inProgress)
+            // An update of no item changes nothing and keeps no key: the same key then runs.
+            let missing = IdempotentRequest(owner: ann, key: "u", fingerprint: print, now: start)
+            let none = try await IdempotentRequest.$current.withValue(missing) {
+                try await store.updateTodo(id: 999_999, owner: ann, change: TodoChange(done: true))
+            }
+            #expect(none == nil)
+            let (made, madeReplayed) = try await create("u", at: start)
+            #expect(!madeReplayed && made.title == "milk")
 
-            try await store.completeIdempotencyKey(owner: ann, key: "k", claimedAt: first + 60, answer: answer)
-            try await store.releaseIdempotencyKey(owner: ann, key: "k", claimedAt: first + 60)  // a completed key is not released
-            #expect(try await store.claimIdempotencyKey(owner: ann, key: "k", fingerprint: print, now: start + 3600) == .replay(answer))
-            #expect(try await store.claimIdempotencyKey(owner: ann, key: "k", fingerprint: print, now: start + 61 + 86_400) == .claimed(at: first + 61 + 86_400))
+            // One key sent eight times at once runs once; the others get its result.
+            let items = try await withThrowingTaskGroup(of: (TodoItem, Bool).self) { group in
+                for _ in 1...8 { group.addTask { try await create("together", at: start) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(Set(items.map(\.0.id)).count == 1)
+            #expect(items.filter { !$0.1 }.count == 1)
+            #expect(try await store.todos(owner: ann, query: TodoQuery()).items.count == 4)
         }
     }
 }

@@ -12,6 +12,11 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             var response = try Response.json(failure.body, status: failure.status)
             response.headers.append(contentsOf: failure.headers)
             return response
+        } catch BFFStoreError.unavailable(let reason) {
+            context.logger.warning("database unavailable", metadata: ["reason": "\(reason)"])
+            var response = try Response.json(APIError(error: "the database is unavailable; try again shortly"), status: .serviceUnavailable)
+            response.headers[.retryAfter] = "1"
+            return response
         } catch let error as any HTTPResponseError {
             return try .json(APIError(error: Self.message(for: error.status)), status: error.status)
         } catch {

@@ -7,7 +7,8 @@ import MicroAppAPI
 ///
 /// Writes are named after intent; every todo and calendar operation takes the owner's id, so one
 /// user can never read or change another's data. Every write that changes data records its live
-/// event in the same transaction, published to `liveEvents` once it commits.
+/// event in the same transaction, published to `liveEvents` once it commits. The writes a client
+/// may retry keep the request's `Idempotency-Key` in that transaction too (`IdempotentRequest`).
 public protocol BFFStore: Sendable {
     /// Where committed changes are published to this server's live event streams.
     var liveEvents: LiveEventHub { get }
@@ -47,7 +48,7 @@ public protocol BFFStore: Sendable {
     func calendarEvent(id: Int64, owner: Int64) async throws -> CalendarEvent?
     func calendarEvents(owner: Int64, query: CalendarQuery) async throws -> (items: [CalendarEvent], more: Bool)
     /// Applies `change` to `owner`'s event in one transaction; nil when there is no such event of theirs.
-    func updateCalendarEvent(id: Int64, owner: Int64, applying change: (CalendarEvent) throws -> CalendarEvent) async throws
+    func updateCalendarEvent(id: Int64, owner: Int64, applying change: @escaping @Sendable (CalendarEvent) throws -> CalendarEvent) async throws
         -> CalendarEvent?
     func deleteCalendarEvent(id: Int64, owner: Int64) async throws -> Bool
 
@@ -68,12 +69,6 @@ public protocol BFFStore: Sendable {
     /// when some of them are no longer kept.
     func liveEvents(after lastID: Int64, visibleTo user: Int64, limit: Int) async throws -> LiveEventReplay
 
-    // MARK: Idempotency keys
-
-    func claimIdempotencyKey(owner: Int64, key: String, fingerprint: Data, now: Date) async throws -> IdempotencyClaim
-    func completeIdempotencyKey(owner: Int64, key: String, claimedAt: Double, answer: StoredAnswer) async throws
-    func releaseIdempotencyKey(owner: Int64, key: String, claimedAt: Double) async throws
-
     // MARK: Registry
 
     /// Makes the built-in apps rows of the registry, and withdraws those not hosted.
@@ -84,7 +79,7 @@ public protocol BFFStore: Sendable {
     /// Every remote app not withdrawn, with its current entry.
     func remoteEntries() async throws -> [(id: String, entry: URL)]
     func publish(_ manifest: RegistryManifest, version: SemanticVersion, entry: URL, by user: BFFUser,
-                 makeSecret: () -> String) async throws -> PublishOutcome
+                 makeSecret: @escaping @Sendable () -> String) async throws -> PublishOutcome
     func withdraw(_ id: String) async throws -> WithdrawOutcome
     /// Returns whether the app exists.
     func grant(_ app: String, to user: Int64) async throws -> Bool
@@ -111,10 +106,6 @@ extension BFFStore {
 
     public func liveEvents(after lastID: Int64, visibleTo user: Int64) async throws -> LiveEventReplay {
         try await liveEvents(after: lastID, visibleTo: user, limit: 1000)
-    }
-
-    func claimIdempotencyKey(owner: Int64, key: String, fingerprint: Data) async throws -> IdempotencyClaim {
-        try await claimIdempotencyKey(owner: owner, key: key, fingerprint: fingerprint, now: Date())
     }
 
     func acceptHook(app: String, signature: String, event: String, data: String) async throws -> Int64? {

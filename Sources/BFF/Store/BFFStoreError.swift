@@ -7,6 +7,9 @@ public enum BFFStoreError: Error, Equatable, CustomStringConvertible {
     case invalidUserName(String)
     /// A row the store wrote or expects cannot be read back (the database was changed under it).
     case unreadableRow(String)
+    /// The database is away or did not answer in time. The API answers 503 with `Retry-After`:
+    /// a write may have committed or not, so a client resends it with its `Idempotency-Key`.
+    case unavailable(String)
 
     public var description: String {
         switch self {
@@ -16,6 +19,7 @@ public enum BFFStoreError: Error, Equatable, CustomStringConvertible {
         case .userExists(let name): "a user named '\(name)' already exists"
         case .invalidUserName(let reason): "invalid user name: \(reason)"
         case .unreadableRow(let row): "the BFF database has an unreadable row: \(row)"
+        case .unavailable(let reason): "the BFF database is unavailable: \(reason)"
         }
     }
 }

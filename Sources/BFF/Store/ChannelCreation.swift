@@ -1,7 +1,7 @@
 import MicroAppAPI
 
 /// What creating a channel gave.
-public enum ChannelCreation: Equatable, Sendable {
+public enum ChannelCreation: Equatable, Sendable, Codable {
     case created(ChatChannel)
     case exists
     /// The user has made `ChatLimits.channelsPerUser` channels already.

@@ -3,7 +3,7 @@ import MicroAppAPI
 
 /// An app as the registry keeps it: every version, the current one's manifest and entry, and
 /// (for a remote app) its secrets.
-public struct RegistryEntry: Sendable, Equatable {
+public struct RegistryEntry: Sendable, Equatable, Codable {
     let id: String
     let kind: RegistryAppKind
     let name: String
@@ -17,7 +17,7 @@ public struct RegistryEntry: Sendable, Equatable {
 }
 
 /// What a publish did.
-public enum PublishOutcome: Equatable, Sendable {
+public enum PublishOutcome: Equatable, Sendable, Codable {
     /// Published; `created` says it was the app's first version, whose secrets were just made.
     case published(RegistryEntry, created: Bool)
     /// A version as new or newer is already published (or was, before a withdrawal).
@@ -27,7 +27,7 @@ public enum PublishOutcome: Equatable, Sendable {
 }
 
 /// What a withdrawal did.
-public enum WithdrawOutcome: Equatable, Sendable {
+public enum WithdrawOutcome: Equatable, Sendable, Codable {
     case withdrawn
     /// No such app, or it is withdrawn already.
     case notFound

@@ -5,7 +5,7 @@ import MicroAppAPI
 extension SQLiteStore {
     /// Creates an event owned by `owner`; the fields must already be valid and in UTC.
     public func createCalendarEvent(owner: Int64, title: String, start: UTCInstant, end: UTCInstant, allDay: Bool) async throws -> CalendarEvent {
-        try write { db in
+        try keyedWrite { db in
             let now = Date()
             var record = CalendarEventRecord(
                 id: nil, ownerId: owner, title: title, start: start, end: end, allDay: allDay, createdAt: now, updatedAt: now
@@ -42,8 +42,8 @@ extension SQLiteStore {
 
     /// Replaces `owner`'s event by what `change` makes of it (which validates); nil when there is
     /// no such event of theirs.
-    public func updateCalendarEvent(id: Int64, owner: Int64, applying change: (CalendarEvent) throws -> CalendarEvent) async throws -> CalendarEvent? {
-        try write { db in
+    public func updateCalendarEvent(id: Int64, owner: Int64, applying change: @escaping @Sendable (CalendarEvent) throws -> CalendarEvent) async throws -> CalendarEvent? {
+        try keyedWrite { db in
             guard var record = try ownedCalendarEvent(db, id: id, owner: owner) else { return nil }
             let changed = try change(record.event)
             record.title = changed.title
@@ -59,7 +59,7 @@ extension SQLiteStore {
 
     /// Deletes `owner`'s event; returns whether there was one.
     public func deleteCalendarEvent(id: Int64, owner: Int64) async throws -> Bool {
-        try write { db in
+        try keyedWrite { db in
             let deleted = try CalendarEventRecord
                 .filter(CalendarEventRecord.Columns.id == id && CalendarEventRecord.Columns.ownerId == owner)
                 .deleteAll(db) > 0

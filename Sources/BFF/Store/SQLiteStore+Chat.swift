@@ -17,7 +17,7 @@ extension SQLiteStore {
     /// many channels as a user may: channels are shared by everyone, so one user must not be able
     /// to grow the list without end.
     public func createChatChannel(name: String, createdBy: String) async throws -> ChannelCreation {
-        try write { db in
+        try keyedWrite { db in
             guard try ChatChannelRecord.fetchOne(db, key: name) == nil else { return .exists }
             let made = try ChatChannelRecord.filter(ChatChannelRecord.Columns.createdBy == createdBy).fetchCount(db)
             guard made < ChatLimits.channelsPerUser else { return .limitReached }
@@ -30,7 +30,7 @@ extension SQLiteStore {
 
     /// Posts a message; nil when there is no such channel.
     public func postChatMessage(channel: String, author: String, text: String) async throws -> ChatMessage? {
-        try write { db in
+        try keyedWrite { db in
             guard try ChatChannelRecord.fetchOne(db, key: channel) != nil else { return nil }
             let sentAt = Date().formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
             var record = ChatMessageRecord(id: nil, channelId: channel, author: author, text: text, sentAt: sentAt)

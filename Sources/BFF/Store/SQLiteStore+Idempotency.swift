@@ -2,50 +2,24 @@ import Foundation
 import GRDB
 
 extension SQLiteStore {
-    /// Claims `key` of `owner` for the request `fingerprint` describes, in one write transaction,
-    /// so two requests with one key never both run. Also forgets keys past their retention.
-    public func claimIdempotencyKey(owner: Int64, key: String, fingerprint: Data, now: Date) async throws -> IdempotencyClaim {
-        let time = now.timeIntervalSince1970
+    /// `write`, keeping the current request's `Idempotency-Key` (if any) in the same transaction:
+    /// a key already kept returns its result without running `body`; else `body` runs and, when
+    /// it changed something, its result is kept with the key. SQLite runs one write at a time, so
+    /// two requests with one key never both run `body`.
+    func keyedWrite<Result: KeyedResult>(_ body: (Database) throws -> Result) throws -> Result {
+        guard let request = IdempotentRequest.take() else { return try write(body) }
         return try write { db in
-            try db.execute(sql: "DELETE FROM idempotencyKey WHERE createdAt < ?", arguments: [time - IdempotencyKeys.retention])
-            let row = try Row.fetchOne(
-                db, sql: "SELECT fingerprint, status, contentType, location, body, createdAt FROM idempotencyKey WHERE ownerId = ? AND key = ?",
-                arguments: [owner, key])
-            guard let row else {
-                try db.execute(sql: "INSERT INTO idempotencyKey (ownerId, key, fingerprint, createdAt) VALUES (?, ?, ?, ?)",
-                               arguments: [owner, key, fingerprint, time])
-                return .claimed(at: time)
+            try db.execute(sql: "DELETE FROM idempotentWrite WHERE createdAt < ?", arguments: [request.expiredBefore])
+            if let row = try Row.fetchOne(db, sql: "SELECT fingerprint, result FROM idempotentWrite WHERE ownerId = ? AND key = ?",
+                                          arguments: [request.owner, request.key]) {
+                return try request.replay(fingerprint: row["fingerprint"], result: row["result"])
             }
-            guard row["fingerprint"] as Data == fingerprint else { return .mismatch }
-            if let status = row["status"] as Int? {
-                return .replay(StoredAnswer(status: status, contentType: row["contentType"], location: row["location"],
-                                            body: row["body"] ?? Data()))
+            let result = try body(db)
+            if let kept = try request.kept(result) {
+                try db.execute(sql: "INSERT INTO idempotentWrite (ownerId, key, fingerprint, result, createdAt) VALUES (?, ?, ?, ?, ?)",
+                               arguments: [request.owner, request.key, request.fingerprint, kept, request.now.timeIntervalSince1970])
             }
-            let claimedAt: Double = row["createdAt"]
-            guard time - claimedAt >= IdempotencyKeys.abandonedAfter else { return .inProgress }
-            try db.execute(sql: "UPDATE idempotencyKey SET createdAt = ? WHERE ownerId = ? AND key = ?", arguments: [time, owner, key])
-            return .claimed(at: time)
-        }
-    }
-
-    /// Keeps the successful `answer` to the key claimed at `claimedAt` for replay.
-    public func completeIdempotencyKey(owner: Int64, key: String, claimedAt: Double, answer: StoredAnswer) async throws {
-        try write { db in
-            try db.execute(
-                sql: """
-                    UPDATE idempotencyKey SET status = ?, contentType = ?, location = ?, body = ?
-                    WHERE ownerId = ? AND key = ? AND createdAt = ? AND status IS NULL
-                    """,
-                arguments: [answer.status, answer.contentType, answer.location, answer.body, owner, key, claimedAt])
-        }
-    }
-
-    /// Frees the key claimed at `claimedAt` whose request failed, changing nothing, so a retry
-    /// runs it afresh.
-    public func releaseIdempotencyKey(owner: Int64, key: String, claimedAt: Double) async throws {
-        try write { db in
-            try db.execute(sql: "DELETE FROM idempotencyKey WHERE ownerId = ? AND key = ? AND createdAt = ? AND status IS NULL",
-                           arguments: [owner, key, claimedAt])
+            return result
         }
     }
 }

@@ -136,6 +136,22 @@ extension SQLiteStore {
                 t.column("receivedAt", .datetime).notNull()
             }
         }
+        migrator.registerMigration("v5: a keyed write commits with its key") { db in
+            // A write's `Idempotency-Key`, per user, kept in the transaction of the write it guards:
+            // which request used it (method, path and a SHA-256 of its body) and what the write
+            // returned (JSON), replayed to a retry. Rows go after a day. The v3 table's keys are
+            // dropped: one "in progress" there may belong to a write that committed or not.
+            try db.drop(table: "idempotencyKey")
+            try db.create(table: "idempotentWrite") { t in
+                t.column("ownerId", .integer).notNull().references("user", onDelete: .cascade)
+                t.column("key", .text).notNull()
+                t.column("fingerprint", .blob).notNull()
+                t.column("result", .blob).notNull()
+                t.column("createdAt", .double).notNull()
+                t.primaryKey(["ownerId", "key"])
+            }
+            try db.create(index: "idempotentWrite_createdAt", on: "idempotentWrite", columns: ["createdAt"])
+        }
         return migrator
     }
 }

@@ -76,8 +76,8 @@ extension SQLiteStore {
     /// Publishes `manifest` at `entry` as the app's new current version, by `user`; the first
     /// publish makes its secrets. A withdrawn app comes back.
     public func publish(_ manifest: RegistryManifest, version: SemanticVersion, entry: URL, by user: BFFUser,
-                 makeSecret: () -> String) async throws -> PublishOutcome {
-        try write { db in
+                 makeSecret: @escaping @Sendable () -> String) async throws -> PublishOutcome {
+        try keyedWrite { db in
             let existing = try Row.fetchOne(db, sql: "SELECT kind FROM registryApp WHERE id = ?", arguments: [manifest.id])
             if let existing, existing["kind"] as String == RegistryAppKind.builtin.rawValue { return .builtIn }
             let published = try String.fetchAll(db, sql: "SELECT version FROM registryVersion WHERE appId = ?", arguments: [manifest.id])
@@ -107,7 +107,7 @@ extension SQLiteStore {
 
     /// Withdraws a remote app: it is no longer listed or mounted, its versions are kept.
     public func withdraw(_ id: String) async throws -> WithdrawOutcome {
-        try write { db in
+        try keyedWrite { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT kind FROM registryApp WHERE id = ? AND withdrawnAt IS NULL",
                                              arguments: [id]) else { return .notFound }
             if row["kind"] as String == RegistryAppKind.builtin.rawValue { return .builtIn }

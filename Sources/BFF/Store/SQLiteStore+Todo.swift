@@ -5,7 +5,7 @@ import MicroAppAPI
 extension SQLiteStore {
     /// Creates an item owned by `owner`; the fields must already be valid.
     public func createTodo(owner: Int64, title: String, notes: String, due: CalendarDate?) async throws -> TodoItem {
-        try write { db in
+        try keyedWrite { db in
             let now = Date()
             var record = TodoRecord(
                 id: nil, ownerId: owner, title: title, notes: notes, done: false, due: due, createdAt: now, updatedAt: now
@@ -50,7 +50,7 @@ extension SQLiteStore {
 
     /// Applies a valid change to `owner`'s item; nil when there is no such item of theirs.
     public func updateTodo(id: Int64, owner: Int64, change: TodoChange) async throws -> TodoItem? {
-        try write { db in
+        try keyedWrite { db in
             guard var record = try ownedTodo(db, id: id, owner: owner) else { return nil }
             if let title = change.title { record.title = title }
             if let notes = change.notes { record.notes = notes }
@@ -65,7 +65,7 @@ extension SQLiteStore {
 
     /// Deletes `owner`'s item; returns whether there was one.
     public func deleteTodo(id: Int64, owner: Int64) async throws -> Bool {
-        try write { db in
+        try keyedWrite { db in
             let deleted = try TodoRecord
                 .filter(TodoRecord.Columns.id == id && TodoRecord.Columns.ownerId == owner)
                 .deleteAll(db) > 0

@@ -62,8 +62,18 @@ extension SQLiteStore {
     // GRDB's synchronous calls, for the store's functions: in an `async` function GRDB's own
     // `async` overloads would be chosen, which hop to its queues.
 
-    func write<T>(_ body: (Database) throws -> T) throws -> T { try writer.write(body) }
-    func read<T>(_ body: (Database) throws -> T) throws -> T { try writer.read(body) }
+    func write<T>(_ body: (Database) throws -> T) throws -> T { try availably { try writer.write(body) } }
+    func read<T>(_ body: (Database) throws -> T) throws -> T { try availably { try writer.read(body) } }
+
+    /// A database still locked by another process after the busy timeout (a `termcanvas-bff user`
+    /// command, a backup) is `unavailable`: 503 with `Retry-After`, not 500.
+    private func availably<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
+            throw BFFStoreError.unavailable(error.message ?? "database is locked")
+        }
+    }
     func unsafeRead<T>(_ body: (Database) throws -> T) throws -> T { try writer.unsafeRead(body) }
 }
 

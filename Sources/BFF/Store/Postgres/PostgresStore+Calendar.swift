@@ -5,7 +5,7 @@ import PostgresNIO
 extension PostgresStore {
     public func createCalendarEvent(owner: Int64, title: String, start: UTCInstant, end: UTCInstant, allDay: Bool) async throws
         -> CalendarEvent {
-        try await transaction { connection in
+        try await keyedTransaction { connection in
             let id = try await connection.rows("""
                 INSERT INTO calendar_events (owner_id, title, start_at, end_at, all_day)
                 VALUES (\(owner), \(title), \(start.iso), \(end.iso), \(allDay)) RETURNING id
@@ -41,9 +41,9 @@ extension PostgresStore {
         return (found.prefix(query.limit).compactMap(Self.calendarEvent), found.count > query.limit)
     }
 
-    public func updateCalendarEvent(id: Int64, owner: Int64, applying change: (CalendarEvent) throws -> CalendarEvent) async throws
+    public func updateCalendarEvent(id: Int64, owner: Int64, applying change: @escaping @Sendable (CalendarEvent) throws -> CalendarEvent) async throws
         -> CalendarEvent? {
-        try await transaction { connection -> CalendarEvent? in
+        try await keyedTransaction { connection -> CalendarEvent? in
             guard let current = try await connection.rows("""
                 SELECT id, title, start_at, end_at, all_day FROM calendar_events WHERE id = \(id) AND owner_id = \(owner) FOR UPDATE
                 """, as: EventColumns.self, logger: logger).first.flatMap(Self.calendarEvent) else { return nil }
@@ -59,7 +59,7 @@ extension PostgresStore {
     }
 
     public func deleteCalendarEvent(id: Int64, owner: Int64) async throws -> Bool {
-        try await transaction { connection in
+        try await keyedTransaction { connection in
             let deleted = try await connection.run("DELETE FROM calendar_events WHERE id = \(id) AND owner_id = \(owner) RETURNING 1",
                                                    logger: logger) > 0
             if deleted { try await record(.calendarEventDeleted, owner: owner, data: DeletedEntity(id: id), on: connection) }

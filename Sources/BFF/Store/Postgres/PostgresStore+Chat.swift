@@ -14,7 +14,7 @@ extension PostgresStore {
     /// As `SQLiteStore`'s; the creator's channels are counted under a lock of theirs, so two
     /// instances creating at once cannot pass the limit together.
     public func createChatChannel(name: String, createdBy: String) async throws -> ChannelCreation {
-        try await transaction { connection in
+        try await keyedTransaction { connection in
             try await connection.run("SELECT pg_advisory_xact_lock(hashtext(\("chat.channel." + createdBy)))", logger: logger)
             let made = try await connection.rows("SELECT COUNT(*) FROM chat_channels WHERE created_by = \(createdBy)",
                                                  as: Int64.self, logger: logger)[0]
@@ -32,7 +32,7 @@ extension PostgresStore {
     }
 
     public func postChatMessage(channel: String, author: String, text: String) async throws -> ChatMessage? {
-        try await transaction { connection -> ChatMessage? in
+        try await keyedTransaction { connection -> ChatMessage? in
             let sentAt = Date().formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
             // The channel's row is locked against a concurrent delete; none means no such channel.
             guard try await connection.run("SELECT 1 FROM chat_channels WHERE id = \(channel) FOR SHARE", logger: logger) > 0 else {

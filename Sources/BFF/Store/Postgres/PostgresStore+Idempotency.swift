@@ -2,47 +2,42 @@ import Foundation
 import PostgresNIO
 
 extension PostgresStore {
-    /// As `SQLiteStore`'s. The key's row is taken with `INSERT … ON CONFLICT DO NOTHING` and, when it
-    /// was there, locked, so that two instances given one key at once never both run its request.
-    public func claimIdempotencyKey(owner: Int64, key: String, fingerprint: Data, now: Date) async throws -> IdempotencyClaim {
-        let time = now.timeIntervalSince1970
-        return try await transaction { connection -> IdempotencyClaim in
-            try await connection.run("DELETE FROM idempotency_keys WHERE created_at < \(time - IdempotencyKeys.retention)", logger: logger)
-            let inserted = try await connection.run("""
-                INSERT INTO idempotency_keys (owner_id, key, fingerprint, created_at) VALUES (\(owner), \(key), \(fingerprint), \(time))
-                ON CONFLICT (owner_id, key) DO NOTHING RETURNING 1
-                """, logger: logger)
-            if inserted > 0 { return .claimed(at: time) }
-            guard let (stored, status, contentType, location, body, claimedAt) = try await connection.rows("""
-                SELECT fingerprint, status, content_type, location, body, created_at FROM idempotency_keys
-                WHERE owner_id = \(owner) AND key = \(key) FOR UPDATE
-                """, as: (Data, Int?, String?, String?, Data?, Double).self, logger: logger).first else {
-                // Deleted between the two statements (its owner went): nothing to replay.
-                return .inProgress
+    /// As `SQLiteStore.keyedWrite`, over instances that write at once: two requests with one key
+    /// may both find it free and run `body`; the second's insert of the key then waits for the
+    /// first's transaction and, when that commits, finds the key taken, so its own write is
+    /// rolled back and it returns the first's result instead.
+    func keyedTransaction<Result: KeyedResult>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
+        guard let request = IdempotentRequest.take() else { return try await transaction(body) }
+        do {
+            return try await transaction { connection in
+                try await connection.run("DELETE FROM idempotent_writes WHERE created_at < \(request.expiredBefore)", logger: logger)
+                if let kept: Result = try await kept(request, on: connection) { return kept }
+                let result = try await body(connection)
+                if let kept = try request.kept(result) {
+                    let inserted = try await connection.run("""
+                        INSERT INTO idempotent_writes (owner_id, key, fingerprint, result, created_at)
+                        VALUES (\(request.owner), \(request.key), \(request.fingerprint), \(kept), \(request.now.timeIntervalSince1970))
+                        ON CONFLICT (owner_id, key) DO NOTHING RETURNING 1
+                        """, logger: logger)
+                    guard inserted > 0 else { throw KeyTakenMeanwhile() }
+                }
+                return result
             }
-            guard stored == fingerprint else { return .mismatch }
-            if let status {
-                return .replay(StoredAnswer(status: status, contentType: contentType, location: location, body: body ?? Data()))
+        } catch is KeyTakenMeanwhile {
+            return try await transaction { connection in
+                guard let kept: Result = try await kept(request, on: connection) else { throw KeyTakenMeanwhile() }
+                return kept
             }
-            guard time - claimedAt >= IdempotencyKeys.abandonedAfter else { return .inProgress }
-            try await connection.run("UPDATE idempotency_keys SET created_at = \(time) WHERE owner_id = \(owner) AND key = \(key)",
-                                     logger: logger)
-            return .claimed(at: time)
         }
     }
 
-    public func completeIdempotencyKey(owner: Int64, key: String, claimedAt: Double, answer: StoredAnswer) async throws {
-        _ = try await rows("""
-            UPDATE idempotency_keys SET status = \(answer.status), content_type = \(answer.contentType), location = \(answer.location),
-                body = \(answer.body)
-            WHERE owner_id = \(owner) AND key = \(key) AND created_at = \(claimedAt) AND status IS NULL RETURNING 1
-            """, as: Int64.self)
-    }
-
-    public func releaseIdempotencyKey(owner: Int64, key: String, claimedAt: Double) async throws {
-        _ = try await rows("""
-            DELETE FROM idempotency_keys WHERE owner_id = \(owner) AND key = \(key) AND created_at = \(claimedAt) AND status IS NULL
-            RETURNING 1
-            """, as: Int64.self)
+    private func kept<Result: KeyedResult>(_ request: IdempotentRequest, on connection: PostgresConnection) async throws -> Result? {
+        guard let (fingerprint, result) = try await connection.rows("""
+            SELECT fingerprint, result FROM idempotent_writes WHERE owner_id = \(request.owner) AND key = \(request.key)
+            """, as: (Data, Data).self, logger: logger).first else { return nil }
+        return try request.replay(fingerprint: fingerprint, result: result)
     }
 }
+
+/// Another request with the same key committed while this one ran.
+private struct KeyTakenMeanwhile: Error {}

@@ -41,7 +41,7 @@ extension PostgresStore {
         let ids = try await rows(sql.query, as: String.self)
         var items: [RegistryEntry] = []
         for id in ids.prefix(limit) {
-            if let entry = try await client.withConnection({ connection in try await registryEntry(id, on: connection) }) {
+            if let entry = try await withConnection({ connection in try await registryEntry(id, on: connection) }) {
                 items.append(entry)
             }
         }
@@ -65,8 +65,8 @@ extension PostgresStore {
 
     /// As `SQLiteStore`'s; publishes of one app are one at a time across instances (a lock of the app's).
     public func publish(_ manifest: RegistryManifest, version: SemanticVersion, entry: URL, by user: BFFUser,
-                        makeSecret: () -> String) async throws -> PublishOutcome {
-        try await transaction { connection -> PublishOutcome in
+                        makeSecret: @escaping @Sendable () -> String) async throws -> PublishOutcome {
+        try await keyedTransaction { connection -> PublishOutcome in
             try await connection.run("SELECT pg_advisory_xact_lock(hashtext(\("registry.app." + manifest.id)))", logger: logger)
             let existing = try await connection.rows("SELECT kind FROM registry_apps WHERE id = \(manifest.id)", as: String.self,
                                                      logger: logger).first
@@ -100,7 +100,7 @@ extension PostgresStore {
     }
 
     public func withdraw(_ id: String) async throws -> WithdrawOutcome {
-        try await transaction { connection -> WithdrawOutcome in
+        try await keyedTransaction { connection -> WithdrawOutcome in
             guard let kind = try await connection.rows("SELECT kind FROM registry_apps WHERE id = \(id) AND withdrawn_at IS NULL FOR UPDATE",
                                                        as: String.self, logger: logger).first else { return .notFound }
             if kind == RegistryAppKind.builtin.rawValue { return .builtIn }

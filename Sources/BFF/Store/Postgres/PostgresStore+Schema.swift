@@ -84,6 +84,16 @@ extension PostgresStore {
                 data TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, received_at TIMESTAMPTZ NOT NULL DEFAULT now())
             """,
         ]),
+        // As SQLite's v5: a keyed write's key and result, committed in the write's transaction.
+        ("v5: a keyed write commits with its key", [
+            "DROP TABLE idempotency_keys",
+            """
+            CREATE TABLE idempotent_writes (owner_id BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                key TEXT NOT NULL, fingerprint BYTEA NOT NULL, result BYTEA NOT NULL, created_at DOUBLE PRECISION NOT NULL,
+                PRIMARY KEY (owner_id, key))
+            """,
+            "CREATE INDEX idempotent_writes_created_at ON idempotent_writes (created_at)",
+        ]),
     ]
 
     /// The advisory lock migrations take, so that of instances started together one migrates and

@@ -4,7 +4,7 @@ import PostgresNIO
 
 extension PostgresStore {
     public func createTodo(owner: Int64, title: String, notes: String, due: CalendarDate?) async throws -> TodoItem {
-        let item = try await transaction { connection in
+        let item = try await keyedTransaction { connection in
             let id = try await connection.rows("""
                 INSERT INTO todo_items (owner_id, title, notes, due) VALUES (\(owner), \(title), \(notes), \(due?.iso)) RETURNING id
                 """, as: Int64.self, logger: logger)[0]
@@ -33,7 +33,7 @@ extension PostgresStore {
     }
 
     public func updateTodo(id: Int64, owner: Int64, change: TodoChange) async throws -> TodoItem? {
-        let item = try await transaction { connection -> TodoItem? in
+        let item = try await keyedTransaction { connection -> TodoItem? in
             guard let current = try await connection.rows("""
                 SELECT id, title, notes, done, due FROM todo_items WHERE id = \(id) AND owner_id = \(owner) FOR UPDATE
                 """, as: TodoColumns.self, logger: logger).first.map(Self.todoItem) else { return nil }
@@ -54,7 +54,7 @@ extension PostgresStore {
     }
 
     public func deleteTodo(id: Int64, owner: Int64) async throws -> Bool {
-        let deleted = try await transaction { connection in
+        let deleted = try await keyedTransaction { connection in
             let deleted = try await connection.run("DELETE FROM todo_items WHERE id = \(id) AND owner_id = \(owner) RETURNING 1",
                                                    logger: logger) > 0
             if deleted { try await record(.todoItemDeleted, owner: owner, data: DeletedEntity(id: id), on: connection) }

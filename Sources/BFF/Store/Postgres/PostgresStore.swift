@@ -76,18 +76,47 @@ public struct PostgresStore: BFFStore {
 
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
     /// The body's own error comes out as it was thrown (a validation error stays one).
-    func transaction<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
-        do {
-            return try await client.withTransaction(logger: logger) { connection in try await body(connection) }
-        } catch let error as PostgresTransactionError {
-            throw error.closureError ?? error
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        try await withConnection { [logger] connection in
+            do {
+                return try await connection.withTransaction(logger: logger) { connection in try await body(connection) }
+            } catch let error as PostgresTransactionError {
+                // The body's error as thrown; else the BEGIN's, COMMIT's or ROLLBACK's own (a lost
+                // connection there is `unavailable` too).
+                throw error.closureError ?? error.beginError ?? error.commitError ?? error.rollbackError ?? error
+            }
         }
     }
 
     /// The rows of a query outside any transaction, each decoded as `type`.
     func rows<each Column: PostgresDecodable & Sendable>(_ query: PostgresQuery, as type: (repeat each Column).Type) async throws
         -> [(repeat each Column)] {
-        try await Self.decode(try await client.query(query, logger: logger), as: type)
+        try await withConnection { [logger] connection in try await connection.rows(query, as: type, logger: logger) }
+    }
+
+    /// How long one call of the database may take, waiting for a connection included.
+    static let callDeadline = Duration.seconds(5)
+
+    /// Runs `body` on a pooled connection within `callDeadline`. Past it, or when the connection
+    /// is lost (the database restarted or went away), it throws `BFFStoreError.unavailable`, which
+    /// the API answers with 503 and `Retry-After`; at the deadline the connection is closed, so
+    /// whatever still waits on it fails and its lease returns to the pool, which opens another.
+    /// Nothing is left waiting for good: not a request, and not the pool at shutdown.
+    func withConnection<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        let held = Mutex<PostgresConnection?>(nil)
+        do {
+            return try await withDeadline(Self.callDeadline) { [client] in
+                try await client.withConnection { connection in
+                    held.withLock { $0 = connection }
+                    return try await body(connection)
+                }
+            }
+        } catch let error as DeadlineExceeded {
+            held.withLock { $0 }?.close().whenComplete { _ in }
+            throw BFFStoreError.unavailable("\(error)")
+        } catch let error as PSQLError where error.isConnectionLoss {
+            throw BFFStoreError.unavailable("\(error.code)")
+        }
     }
 
     static func decode<each Column: PostgresDecodable & Sendable>(_ rows: PostgresRowSequence, as type: (repeat each Column).Type) async throws
@@ -140,6 +169,20 @@ func withDeadline<T: Sendable>(_ duration: Duration, _ body: @escaping @Sendable
         timer = Task {
             guard (try? await Task.sleep(for: duration)) != nil else { return }
             finish(.failure(DeadlineExceeded(duration: duration)))
+        }
+    }
+}
+
+extension PSQLError {
+    /// The connection went, or the server is shutting down or starting: the request may be sent
+    /// again, and the pool replaces the connection.
+    var isConnectionLoss: Bool {
+        switch code {
+        case .serverClosedConnection, .clientClosedConnection, .connectionError, .uncleanShutdown: true
+        case .server:
+            // SQLSTATE class 08 (connection exception) or 57 (operator intervention: shutdown, restart).
+            serverInfo?[.sqlState].map { $0.hasPrefix("08") || $0.hasPrefix("57") } ?? false
+        default: false
         }
     }
 }

@@ -74,7 +74,7 @@ extension SQLiteStore {
             throw BFFStoreError.unavailable(error.message ?? "database is locked")
         }
     }
-    func unsafeRead<T>(_ body: (Database) throws -> T) throws -> T { try writer.unsafeRead(body) }
+    func unsafeRead<T>(_ body: (Database) throws -> T) throws -> T { try availably { try writer.unsafeRead(body) } }
 }
 
 extension SQLiteStore {

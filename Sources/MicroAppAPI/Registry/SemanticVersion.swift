@@ -50,12 +50,14 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, LosslessStringCon
         case (false, true): return true
         case (false, false): break
         }
+        // Identifiers of digits only compare as numbers and come before the others, which compare
+        // in ASCII order; `-1` is not a number but an alphanumeric identifier (Int would read it).
         for (left, right) in zip(lhs.prerelease, rhs.prerelease) where left != right {
-            switch (Int(left), Int(right)) {
-            case let (l?, r?): return l < r
-            case (.some, nil): return true
-            case (nil, .some): return false
-            case (nil, nil): return left < right
+            switch (isDigits(left), isDigits(right)) {
+            case (true, true): return left.count != right.count ? left.count < right.count : left < right
+            case (true, false): return true
+            case (false, true): return false
+            case (false, false): return Array(left.utf8).lexicographicallyPrecedes(right.utf8)
             }
         }
         return lhs.prerelease.count < rhs.prerelease.count
@@ -75,6 +77,11 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, LosslessStringCon
 
     public static func parse(_ text: String) -> Self? { SemanticVersion(text) }
     public static let expected = "a version such as 1.2.3"
+
+    /// A numeric identifier: ASCII digits only (without a leading zero, as parsing checked).
+    private static func isDigits(_ identifier: String) -> Bool {
+        identifier.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+    }
 
     private static func isNumber(_ part: Substring) -> Bool {
         !part.isEmpty && part.allSatisfy(\.isNumber) && (part == "0" || part.first != "0") && part.count <= 9

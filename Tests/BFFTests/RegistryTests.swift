@@ -92,6 +92,40 @@ struct RegistryTests {
         }
     }
 
+    @Test("an app's health reason (an internal host's words) reaches admins only; only admins trigger a check")
+    func healthReasonsAreForAdmins() async throws {
+        let harness = try await BFFHarness()
+        defer { harness.remove() }
+        try await harness.addAdmins("root")
+        try await harness.addUsers("ann")
+        try await harness.withServer { client in
+            let port = try #require(client.port)
+            let root = try await client.token(for: "root")
+            let ann = try await client.token(for: "ann")
+            let stream = try SSEReader(port: port, token: ann)
+            _ = try await stream.readHead()
+            // Nothing listens on port 9: the publish's own check finds it down, "unreachable".
+            #expect(try await Self.publish(client, token: root, Self.manifest(version: "1.0.0")).status == .created)
+            let events = try await stream.events(2)
+            #expect(events.map(\.name) == ["registry.app.published", "registry.app.health"])
+            let event = try #require(events.last)
+            let heard = try JSONDecoder().decode(AppHealthChange.self, from: Data(event.data.utf8))
+            #expect(heard.health.state == .down && heard.health.reason == nil)
+
+            let seenByAnn = try await client.send(.get, APIPath.registryApp("deploys"), token: ann).decode(MicroAppDetail.self)
+            #expect(seenByAnn.app.health?.state == .down && seenByAnn.app.health?.reason == nil)
+            let listed = try await client.send(.get, APIPath.registryApps, token: ann).decode(Page<MicroAppInfo>.self)
+            #expect(listed.items.allSatisfy { $0.health?.reason == nil })
+            let seenByRoot = try await client.send(.get, APIPath.registryApp("deploys"), token: root).decode(MicroAppDetail.self)
+            #expect(seenByRoot.app.health?.reason == "unreachable")
+
+            let refused = try await client.send(.post, APIPath.registryHealth("deploys"), token: ann, rawBody: nil)
+            #expect(refused.status == .forbidden)
+            let checked = try await client.send(.post, APIPath.registryHealth("deploys"), token: root, rawBody: nil)
+            #expect(try checked.status == .ok && checked.decode(AppHealth.self).reason == "unreachable")
+        }
+    }
+
     @Test("withdrawal: no longer listed or found; built-in apps cannot be published over or withdrawn")
     func withdrawal() async throws {
         let harness = try await BFFHarness()

@@ -48,6 +48,11 @@ final class IdempotentRequest: Sendable {
     /// retries a write.
     var expiredBefore: Double { now.timeIntervalSince1970 - 24 * 60 * 60 }
 
+    /// Whether this write also deletes the expired keys: one in 64, so the keyed write costs no
+    /// extra statement most of the time. A kept key past `expiredBefore` is forgotten whether or
+    /// not it was deleted yet.
+    var prunes: Bool { UInt8.random(in: 0...63) == 0 }
+
     /// The result kept for this key, decoded; `IdempotencyMismatch` if the key was used for a
     /// different request.
     func replay<Result: KeyedResult>(fingerprint kept: Data, result: Data) throws -> Result {

@@ -7,8 +7,9 @@ import ServiceLifecycle
 import Synchronization
 
 /// Knows each remote micro-app's health: checks `GET ENTRY/health` of every one on a period, and
-/// one at once when asked (a publish, `POST …/health`, a proxied call that found it unreachable).
-/// A change is recorded as the live event `registry.app.health`, which every dashboard hears.
+/// one at once when asked (a publish, an admin's `POST …/health`, a proxied call that found it
+/// unreachable). A change is recorded as the live event `registry.app.health`, which every
+/// dashboard hears, without the reason: only admins see that.
 ///
 /// An entry answers `200` with `{"status": "up"}` or `{"status": "degraded", "reason": "…"}` (any
 /// other 2xx is up); anything else, or nothing within `timeout`, is down.
@@ -62,9 +63,11 @@ final class AppHealthMonitor: Service, Sendable {
             return (health, previous?.state != health.state || previous?.reason != health.reason)
         }
         if changed {
-            logger.info("micro-app health", metadata: ["app": "\(id)", "state": "\(health.state.rawValue)"])
+            logger.info("micro-app health", metadata: ["app": "\(id)", "state": "\(health.state.rawValue)",
+                                                       "reason": "\(health.reason ?? "")"])
             do {
-                try await store.recordHealth(AppHealthChange(id: id, health: health))
+                // Every user hears the event: the state only (admins read the reason from the app).
+                try await store.recordHealth(AppHealthChange(id: id, health: health.withoutReason))
             } catch {
                 logger.error("could not record a health change", metadata: ["app": "\(id)", "error": "\(error)"])
             }

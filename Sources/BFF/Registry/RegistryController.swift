@@ -33,8 +33,9 @@ struct RegistryController {
             }
             return kind
         }
+        let user = try context.authenticatedUser()
         let page = try await store.registryApps(matching: text, kind: kind, after: cursor, limit: limit)
-        return try .json(Page(items: page.items.map { $0.info(health: health.health(of: $0.id)) },
+        return try .json(Page(items: page.items.map { $0.info(health: health(of: $0.id, seenBy: user)) },
                               next: page.more ? page.items.last?.id : nil))
     }
 
@@ -84,14 +85,16 @@ struct RegistryController {
         return Response(status: .noContent)
     }
 
+    /// Admins only: a check makes the server call the entry, and its answer says why it is down.
     @Sendable func checkHealth(_ request: Request, context: BFFRequestContext) async throws -> Response {
+        _ = try admin(context, doing: "check an app's health")
         guard let app = try await store.registryApp(try appID(context)) else { throw APIFailure.notFound }
         guard let entry = app.entry else { return try .json(AppHealth.up) }
         return try .json(await health.check(app.id, entry: entry))
     }
 
     private func detail(of entry: RegistryEntry, for user: BFFUser) -> MicroAppDetail {
-        MicroAppDetail(app: entry.info(health: health.health(of: entry.id)), versions: entry.versions,
+        MicroAppDetail(app: entry.info(health: health(of: entry.id, seenBy: user)), versions: entry.versions,
                        entry: user.isAdmin ? entry.entry?.absoluteString : nil)
     }
 
@@ -100,12 +103,18 @@ struct RegistryController {
         return id
     }
 
-    private func admin(_ context: BFFRequestContext) throws -> BFFUser {
+    private func admin(_ context: BFFRequestContext, doing what: String = "publish or withdraw apps") throws -> BFFUser {
         let user = try context.authenticatedUser()
         guard user.isAdmin else {
-            throw APIFailure(status: .forbidden, body: APIError(error: "only an admin may publish or withdraw apps (termcanvas user add NAME --admin)"))
+            throw APIFailure(status: .forbidden, body: APIError(error: "only an admin may \(what) (termcanvas user add NAME --admin)"))
         }
         return user
+    }
+
+    /// The app's last known health; its reason for admins only.
+    private func health(of id: String, seenBy user: BFFUser) -> AppHealth? {
+        let known = health.health(of: id)
+        return user.isAdmin ? known : known?.withoutReason
     }
 
     /// 256 random bits, in hex.

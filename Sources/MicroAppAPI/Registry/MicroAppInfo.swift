@@ -52,7 +52,7 @@ public struct AppHealth: Codable, Sendable, Equatable {
     }
 
     public var state: State
-    /// Why it is degraded or down.
+    /// Why it is degraded or down; for admins only (nil for other users).
     public var reason: String?
     /// When it entered this state, ISO 8601 UTC.
     public var since: String?
@@ -65,6 +65,10 @@ public struct AppHealth: Codable, Sendable, Equatable {
 
     /// A built-in app runs in the server itself.
     public static let up = AppHealth(state: .up)
+
+    /// As users other than admins see it: the state only. The reason may be an internal host's
+    /// own words (an error, an address), so only admins see it.
+    public var withoutReason: AppHealth { AppHealth(state: state, since: since) }
 }
 
 /// `GET /api/registry/apps/{id}`: the app, every version published, and (for admins) its entry.

@@ -79,8 +79,8 @@ func buildRouter(store: any BFFStore, issuer: TokenIssuer, configuration: BFFCon
     }
     api.add(middleware: IdempotencyMiddleware())
     let apps = configuration.apps
-    RegistryController(store: store, health: registry.health).addRoutes(to: api.group("registry"))
-    AppProxyController(store: store, sessions: registry.sessions, health: registry.health)
+    RegistryController(store: store, health: registry.health, entries: registry.entries).addRoutes(to: api.group("registry"))
+    AppProxyController(store: store, sessions: registry.sessions, health: registry.health, entries: registry.entries)
         .addRoutes(to: api.group("apps"))
     LiveEventsController(store: store, activity: configuration.activity).addRoutes(to: api)
     if apps.contains(.todo) { TodoController(store: store).addRoutes(to: api.group("todo")) }
@@ -92,12 +92,14 @@ func buildRouter(store: any BFFStore, issuer: TokenIssuer, configuration: BFFCon
 /// What the registry runs beside the routes: the health checks of remote apps and the webhook
 /// delivery queue.
 struct RegistryServices: Sendable {
+    let entries: EntryClient
     let health: AppHealthMonitor
     let hooks: HookDeliverer
     let sessions = RemoteSessions()
 
     init(store: any BFFStore, configuration: BFFConfiguration, logger: Logger) {
-        health = AppHealthMonitor(store: store, interval: configuration.healthInterval, logger: logger)
+        entries = EntryClient(policy: configuration.entryNetworkPolicy)
+        health = AppHealthMonitor(store: store, entries: entries, interval: configuration.healthInterval, logger: logger)
         hooks = HookDeliverer(store: store, logger: logger)
     }
 }

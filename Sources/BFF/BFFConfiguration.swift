@@ -39,6 +39,11 @@ public struct BFFConfiguration: Sendable {
     /// How often the health of each remote micro-app's entry is checked (also on demand, at each
     /// publish, and when a proxied call finds it unreachable).
     public var healthInterval: Duration
+    /// Networks a remote app's entry may be in beyond the public internet (loopback, private
+    /// ranges); see `EntryNetworkPolicy`.
+    public var allowedEntryNetworks: [IPNetwork]
+    /// Whether an entry may be plain `http://` on an address that is not loopback.
+    public var allowsHTTPEntries: Bool
     /// The embedded local server's own account, whose token it publishes at start; nil for a
     /// team server.
     public var localAccount: LocalAccount?
@@ -69,6 +74,8 @@ public struct BFFConfiguration: Sendable {
         tls: TLSFiles? = nil,
         heartbeatInterval: Duration = .seconds(25),
         healthInterval: Duration = .seconds(10),
+        allowedEntryNetworks: [IPNetwork] = [],
+        allowsHTTPEntries: Bool = false,
         localAccount: LocalAccount? = nil,
         activity: ServerActivity = ServerActivity(),
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in },
@@ -91,6 +98,8 @@ public struct BFFConfiguration: Sendable {
         self.tls = tls
         self.heartbeatInterval = heartbeatInterval
         self.healthInterval = healthInterval
+        self.allowedEntryNetworks = allowedEntryNetworks
+        self.allowsHTTPEntries = allowsHTTPEntries
         self.localAccount = localAccount
         self.activity = activity
         self.onServerRunning = onServerRunning
@@ -102,6 +111,15 @@ public struct BFFConfiguration: Sendable {
 
     /// Where the data is kept, the default filled in.
     public var databaseLocation: DatabaseLocation { database ?? .sqlite(databaseURL) }
+
+    /// The addresses entries may have: loopback ones only when this server itself listens on
+    /// loopback (or a unix socket), or inside `allowedEntryNetworks`.
+    var entryNetworkPolicy: EntryNetworkPolicy {
+        let listensOnLoopback = unixSocketPath != nil || host == "localhost"
+            || IPAddress(host).map { EntryNetworkPolicy.kind(of: $0.unmapped) == .loopback } == true
+        return EntryNetworkPolicy(allowedNetworks: allowedEntryNetworks, allowsLoopback: listensOnLoopback,
+                                  allowsPlainHTTP: allowsHTTPEntries)
+    }
 }
 
 /// Request rates the server allows before answering 429 with `Retry-After`.

@@ -61,6 +61,13 @@ struct ServeCommand: AsyncParsableCommand {
     var connections = ConnectionLimits().total
     @Option(help: ArgumentHelp("Seconds between health checks of each remote micro-app's entry.", valueName: "SECONDS"))
     var healthInterval = 10
+    @Option(help: ArgumentHelp(
+        "A network remote apps' entries may be in besides the public internet (repeatable): a private range, or loopback when "
+            + "the server does not listen on loopback itself. Link-local, multicast and unspecified addresses are never allowed.",
+        valueName: "CIDR"))
+    var allowEntryNetwork: [String] = []
+    @Flag(help: "Allow remote apps' entries over plain http:// on addresses that are not loopback (their traffic crosses the network in clear).")
+    var allowHTTPEntries = false
     @Option(help: ArgumentHelp("On SIGTERM, seconds to finish requests under way before they are cut off.", valueName: "SECONDS"))
     var drainTimeout = 10
     @Flag(help: "Run as this user's embedded local server on a unix socket (instead of --host/--port).")
@@ -82,6 +89,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard !local || tlsCert == nil else { throw ValidationError("--local serves on a private unix socket; it takes no --tls-cert") }
         guard drainTimeout >= 1 else { throw ValidationError("--drain-timeout must be 1 or more, got \(drainTimeout)") }
         guard instances >= 1 else { throw ValidationError("--instances must be 1 or more, got \(instances)") }
+        for network in allowEntryNetwork where IPNetwork(network) == nil {
+            throw ValidationError("--allow-entry-network takes a network such as 10.0.0.0/8 or fd00::/8, got \(network)")
+        }
         guard databaseConnections >= 2 else { throw ValidationError("--database-connections must be 2 or more, got \(databaseConnections)") }
     }
 
@@ -111,6 +121,8 @@ struct ServeCommand: AsyncParsableCommand {
             trustedProxies: Set(trustedProxy),
             tls: tlsCert.map { TLSFiles(certificate: $0, privateKey: tlsKey ?? "") },
             healthInterval: .seconds(healthInterval),
+            allowedEntryNetworks: allowEntryNetwork.compactMap(IPNetwork.init),
+            allowsHTTPEntries: allowHTTPEntries,
             onServerRunning: { [host, scheme = tlsCert == nil ? "http" : "https"] port in
                 FileHandle.standardError.write(Data("termcanvas: serving on \(scheme)://\(host):\(port)\n".utf8))
             },

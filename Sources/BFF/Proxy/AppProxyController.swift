@@ -19,6 +19,7 @@ struct AppProxyController {
     let store: any BFFStore
     let sessions: RemoteSessions
     let health: AppHealthMonitor
+    let entries: EntryClient
     /// Below a remote app's start-up limit (5 s by default), so an entry that is down is
     /// reported as such before the dashboard gives up waiting.
     static let callTimeout = TimeAmount.seconds(3)
@@ -100,8 +101,10 @@ struct AppProxyController {
         do {
             // The head within the call timeout; then the stream lasts while the entry sends at
             // least every `EntryClient.idleLimit`.
-            response = try await EntryClient.shared.execute(target.request(.GET, "/sessions/\(session)/events"),
-                                                            timeout: Self.callTimeout, logger: context.logger)
+            response = try await entries.stream(target.request(.GET, "/sessions/\(session)/events"), to: target.entry,
+                                                timeout: Self.callTimeout, logger: context.logger)
+        } catch let refused as EntryRefused {
+            throw Self.refused(refused, app: target.app, logger: context.logger)
         } catch {
             throw await unreachable(target, error)
         }
@@ -172,7 +175,10 @@ struct AppProxyController {
     private func call(_ target: Target, _ request: HTTPClientRequest, context: BFFRequestContext) async throws -> (ByteBuffer, String?) {
         let answer: (response: HTTPClientResponse, body: ByteBuffer)
         do {
-            answer = try await EntryClient.call(request, timeout: Self.callTimeout, maximumBody: Self.maximumAnswer, logger: context.logger)
+            answer = try await entries.call(request, to: target.entry, timeout: Self.callTimeout, maximumBody: Self.maximumAnswer,
+                                            logger: context.logger)
+        } catch let refused as EntryRefused {
+            throw Self.refused(refused, app: target.app, logger: context.logger)
         } catch {
             throw await unreachable(target, error)
         }
@@ -189,6 +195,13 @@ struct AppProxyController {
         let reason = (error as? HTTPClientError).map { $0 == .deadlineExceeded || $0 == .readTimeout ? "too slow" : "unreachable" }
             ?? (error is NIOTooManyBytesError ? "answered too much" : "unreachable")
         return APIFailure(status: .serviceUnavailable, body: APIError(error: "the app's entry is \(reason)"), headers: [.retryAfter: "5"])
+    }
+
+    /// The entry's address is one the server may not call (its name moved there since the
+    /// publish, or the rules changed): 502, and the why is logged, not shown to the user.
+    private static func refused(_ refused: EntryRefused, app: String, logger: Logger) -> APIFailure {
+        logger.warning("entry refused", metadata: ["app": "\(app)", "reason": "\(refused.reason)"])
+        return badEntry("its address is not one this server calls")
     }
 
     private static func badEntry(_ reason: String) -> APIFailure {

@@ -15,6 +15,7 @@ import Synchronization
 /// other 2xx is up); anything else, or nothing within `timeout`, is down.
 final class AppHealthMonitor: Service, Sendable {
     private let store: any BFFStore
+    private let entries: EntryClient
     private let interval: Duration
     private let logger: Logger
     private let board = Mutex<[String: AppHealth]>([:])
@@ -22,8 +23,9 @@ final class AppHealthMonitor: Service, Sendable {
     /// Reasons longer than this are cut: they end up in pane titles.
     static let maximumReason = 120
 
-    init(store: any BFFStore, interval: Duration, logger: Logger) {
+    init(store: any BFFStore, entries: EntryClient, interval: Duration, logger: Logger) {
         self.store = store
+        self.entries = entries
         self.interval = interval
         self.logger = logger
     }
@@ -79,13 +81,15 @@ final class AppHealthMonitor: Service, Sendable {
         var request = HTTPClientRequest(url: entry.appendingPathComponent("health").absoluteString)
         request.method = .GET
         do {
-            let (response, body) = try await EntryClient.call(request, timeout: Self.timeout, maximumBody: 4096, logger: logger)
+            let (response, body) = try await entries.call(request, to: entry, timeout: Self.timeout, maximumBody: 4096, logger: logger)
             guard (200..<300).contains(response.status.code) else {
                 return AppHealth(state: .down, reason: "health answered \(response.status.code)")
             }
             let answer = try? JSONDecoder().decode(EntryHealth.self, from: Data(buffer: body))
             guard answer?.status == "degraded" else { return AppHealth(state: .up) }
             return AppHealth(state: .degraded, reason: Self.clean(answer?.reason ?? "no reason given"))
+        } catch let refused as EntryRefused {
+            return AppHealth(state: .down, reason: Self.clean(refused.description))
         } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout {
             return AppHealth(state: .down, reason: "no answer within \(Self.timeout.nanoseconds / 1_000_000_000) s")
         } catch {

@@ -8,6 +8,7 @@ import MicroAppAPI
 struct RegistryController {
     let store: any BFFStore
     let health: AppHealthMonitor
+    let entries: EntryClient
 
     static let defaultPageSize = 50
     static let maximumPageSize = 200
@@ -50,6 +51,11 @@ struct RegistryController {
         let id = try appID(context)
         let published = try await request.decodeJSON(PublishRequest.self, context: context)
         let (version, entry) = try RegistryValidation.validate(published, id: id)
+        do {
+            try await entries.check(entry)
+        } catch {
+            throw APIFailure.badRequest("is not an address this server calls: \(error.reason)", field: "entry")
+        }
         switch try await store.publish(published.manifest, version: version, entry: entry, by: user, makeSecret: Self.makeSecret) {
         case .published(let app, let created):
             Task { await health.check(app.id, entry: entry) }

@@ -1,4 +1,5 @@
 @testable import BFF
+import Crypto
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -208,5 +209,22 @@ struct RemoteSessionsTests {
         #expect(!sessions.hasRoom(for: 9))
         sessions.remove(.init(app: "a", session: "0"))
         #expect(sessions.hasRoom(for: 9))
+    }
+}
+
+/// What the server signs for an entry (docs/microapp-protocol.md, "Who calls").
+struct EntryIdentityTests {
+    @Test func theSignatureCoversTheBody() throws {
+        let now = Date(timeIntervalSince1970: 1_795_426_200)
+        func signature(_ body: String) throws -> String {
+            let headers = EntryIdentity.headers(user: "ann", app: "deploys", method: "POST", path: "/sessions/4f2a/messages",
+                                                body: Array(body.utf8), secret: "s3cret", now: now)
+            return try #require(headers.first { $0.0 == "X-TermCanvas-Signature" }?.1)
+        }
+        let digest = SHA256.hash(data: Data(#"{"method":"key"}"#.utf8)).map { String(format: "%02x", $0) }.joined()
+        let message = "1795426200.ann.POST /sessions/4f2a/messages.\(digest)"
+        let expected = HMAC<SHA256>.authenticationCode(for: Data(message.utf8), using: SymmetricKey(data: Data("s3cret".utf8)))
+        #expect(try signature(#"{"method":"key"}"#) == "sha256=" + expected.map { String(format: "%02x", $0) }.joined())
+        #expect(try signature(#"{"method":"key"}"#) != signature(#"{"method":"exit"}"#))
     }
 }

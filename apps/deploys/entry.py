@@ -74,14 +74,16 @@ def forget(key):
         session.closed = True
 
 
-def signed(handler):
-    """The user the server vouches for, or None."""
+def signed(handler, body=b""):
+    """The user the server vouches for, or None: the signature covers the time, the user, the
+    method, the path and the body's SHA-256."""
     user = handler.headers.get("X-TermCanvas-User", "")
     stamp = handler.headers.get("X-TermCanvas-Timestamp", "")
     signature = handler.headers.get("X-TermCanvas-Signature", "")
     if not user or not stamp.isdigit() or abs(time.time() - int(stamp)) > 300:
         return None
-    message = f"{stamp}.{user}.{handler.command} {handler.path}".encode()
+    digest = hashlib.sha256(body).hexdigest()
+    message = f"{stamp}.{user}.{handler.command} {handler.path}.{digest}".encode()
     expected = "sha256=" + hmac.new(SECRET, message, hashlib.sha256).hexdigest()
     return user if hmac.compare_digest(expected, signature) else None
 
@@ -102,14 +104,10 @@ class Entry(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
-    def body(self):
+    def raw_body(self):
+        """The body's bytes, or None past MAX_BODY."""
         length = int(self.headers.get("Content-Length") or 0)
-        if length > MAX_BODY:
-            return None
-        try:
-            return json.loads(self.rfile.read(length) or b"null")
-        except ValueError:
-            return None
+        return None if length > MAX_BODY else self.rfile.read(length)
 
     def session(self, user):
         parts = self.path.split("/")
@@ -146,10 +144,16 @@ class Entry(BaseHTTPRequestHandler):
         self.close_connection = True
 
     def do_POST(self):
-        user = signed(self)
+        raw = self.raw_body()
+        if raw is None:
+            return self.answer(413, {"error": "too large"})
+        user = signed(self, raw)
         if user is None:
             return self.answer(401, {"error": "unsigned"})
-        message = self.body()
+        try:
+            message = json.loads(raw or b"null")
+        except ValueError:
+            message = None
         if not isinstance(message, dict):
             return self.answer(400, {"error": "one JSON-RPC message"})
         if self.path == "/sessions":

@@ -47,7 +47,9 @@ struct AppProxyController {
         func request(_ method: HTTPMethod, _ path: String, body: ByteBuffer? = nil) -> HTTPClientRequest {
             var request = HTTPClientRequest(url: entry.appendingPathComponent(String(path.dropFirst())).absoluteString)
             request.method = method
-            for (name, value) in EntryIdentity.headers(user: user.name, app: app, method: method.rawValue, path: path, secret: secret) {
+            let signed = EntryIdentity.headers(user: user.name, app: app, method: method.rawValue, path: path,
+                                               body: body.map { Array($0.readableBytesView) } ?? [], secret: secret)
+            for (name, value) in signed {
                 request.headers.add(name: name, value: value)
             }
             if let body {

@@ -3,10 +3,12 @@ import Foundation
 import HTTPTypes
 
 /// Who is calling, as the server tells a remote app's entry: never the user's token, but their
-/// name signed with the app's entry secret, so the entry can trust it.
+/// name signed with the app's entry secret, so the entry can trust it, and the body with it, so
+/// a call cannot be replayed with another message.
 ///
 /// `X-TermCanvas-Signature: sha256=HEX`, the HMAC-SHA256 with the entry secret of
-/// `TIMESTAMP.USER.METHOD PATH` (`1795426200.ann.POST /sessions/4f2a/messages`).
+/// `TIMESTAMP.USER.METHOD PATH.BODY-SHA256` (the body's SHA-256 in hex, of no bytes when there is
+/// no body): `1795426200.ann.POST /sessions/4f2a/messages.9f86d0…`.
 enum EntryIdentity {
     static let user = HTTPField.Name("X-TermCanvas-User")!
     static let app = HTTPField.Name("X-TermCanvas-App")!
@@ -14,9 +16,11 @@ enum EntryIdentity {
     static let signature = HTTPField.Name("X-TermCanvas-Signature")!
 
     /// The headers of one call to the entry.
-    static func headers(user: String, app: String, method: String, path: String, secret: String, now: Date = Date()) -> [(String, String)] {
+    static func headers(user: String, app: String, method: String, path: String, body: some DataProtocol, secret: String,
+                        now: Date = Date()) -> [(String, String)] {
         let stamp = String(Int(now.timeIntervalSince1970))
-        let message = "\(stamp).\(user).\(method) \(path)"
+        let digest = SHA256.hash(data: body).map { String(format: "%02x", $0) }.joined()
+        let message = "\(stamp).\(user).\(method) \(path).\(digest)"
         let code = HMAC<SHA256>.authenticationCode(for: Data(message.utf8), using: SymmetricKey(data: Data(secret.utf8)))
         return [
             (Self.user.rawName, user), (Self.app.rawName, app), (Self.timestamp.rawName, stamp),

@@ -41,11 +41,15 @@ extension AppsCommand {
             discussion: """
                 The version must be newer than every version published before. The first publish prints the \
                 app's two secrets, once: the hook secret signs its webhooks (POST /api/hooks/ID), the entry \
-                secret lets its entry check the X-TermCanvas-Signature of the server's calls.
+                secret lets its entry check the X-TermCanvas-Signature of the server's calls. A publish after \
+                a withdrawal makes new secrets; --rotate-secrets makes new ones for a live app (the version may \
+                stay the same), the old ones still valid for 10 minutes.
                 """)
 
         @Argument(help: "The app's app.yaml, or its folder.") var manifest: String
         @Option(help: ArgumentHelp("The entry URL, instead of the manifest's entry:.", valueName: "URL")) var entry: String?
+        @Flag(help: "Make new hook and entry secrets; the old ones stay valid for 10 minutes, so a deploy under way is not cut off.")
+        var rotateSecrets = false
         @OptionGroup var server: RegistryServer
 
         func run() async throws {
@@ -67,7 +71,8 @@ extension AppsCommand {
             let detail: MicroAppDetail
             do {
                 detail = try await client.put(APIPath.registryApp(parsed.id),
-                                              body: PublishRequest(manifest: RegistryManifest(parsed), entry: entry))
+                                              body: PublishRequest(manifest: RegistryManifest(parsed), entry: entry,
+                                                                   rotateSecrets: rotateSecrets ? true : nil))
             } catch {
                 throw RegistryServer.explain(error, doing: "publish \(parsed.id) \(parsed.version)")
             }
@@ -75,6 +80,9 @@ extension AppsCommand {
             if let secrets = detail.secrets {
                 print("hook secret (signs webhooks; shown once):  \(secrets.hook)")
                 print("entry secret (your entry checks X-TermCanvas-Signature with it; shown once):  \(secrets.entry)")
+                if rotateSecrets {
+                    print("the previous secrets stay valid for \(Int(AppSecrets.rotationOverlap / 60)) minutes: give your CI and entry the new ones")
+                }
             }
         }
     }

@@ -150,3 +150,83 @@ struct HookTests {
         }
     }
 }
+
+@Suite("BFF app secrets: new after a withdrawal, rotated with an overlap")
+struct AppSecretsTests {
+    static func publish(_ client: some TestClientProtocol, token: String, version: String, rotate: Bool? = nil) async throws -> TestResponse {
+        let request = PublishRequest(manifest: RegistryTests.manifest(version: version), entry: "http://127.0.0.1:9/", rotateSecrets: rotate)
+        return try await client.send(.put, APIPath.registryApp("deploys"), token: token, json: request)
+    }
+
+    @Test("published again after a withdrawal, the app gets new secrets; the old hook secret signs nothing")
+    func newSecretsAfterWithdrawal() async throws {
+        let harness = try await BFFHarness()
+        defer { harness.remove() }
+        try await harness.addAdmins("root")
+        try await harness.withServer { client in
+            let root = try await client.token(for: "root")
+            let first = try #require(try await Self.publish(client, token: root, version: "1.0.0").decode(MicroAppDetail.self).secrets)
+            #expect(try await client.send(.delete, APIPath.registryApp("deploys"), token: root).status == .noContent)
+            let again = try await Self.publish(client, token: root, version: "1.1.0")
+            #expect(again.status == .ok)
+            let renewed = try #require(try again.decode(MicroAppDetail.self).secrets)
+            #expect(renewed.hook != first.hook && renewed.entry != first.entry)
+            #expect(try await HookTests.send(client, HookTests.event, secret: first.hook).status == .unauthorized)
+            #expect(try await HookTests.send(client, HookTests.event, secret: renewed.hook).status == .accepted)
+        }
+    }
+
+    @Test("--rotate-secrets: new secrets for a live app, same version; both sign for the overlap, then only the new")
+    func rotation() async throws {
+        let harness = try await BFFHarness()
+        defer { harness.remove() }
+        try await harness.addAdmins("root")
+        try await harness.addUsers("ann")
+        try await harness.withServer { client in
+            let root = try await client.token(for: "root")
+            let ann = try await client.token(for: "ann")
+            let first = try #require(try await Self.publish(client, token: root, version: "1.0.0").decode(MicroAppDetail.self).secrets)
+            #expect(try await Self.publish(client, token: ann, version: "1.0.0", rotate: true).status == .forbidden)
+            let rotated = try await Self.publish(client, token: root, version: "1.0.0", rotate: true)
+            #expect(rotated.status == .ok)
+            let detail = try rotated.decode(MicroAppDetail.self)
+            let new = try #require(detail.secrets)
+            #expect(new.hook != first.hook && new.entry != first.entry)
+            #expect(detail.versions.map(\.version) == ["1.0.0"], "a rotation adds no version")
+            #expect(try await HookTests.send(client, HookTests.event, secret: new.hook).status == .accepted)
+            let old = try await HookTests.send(client, HookTests.event, secret: first.hook, timestamp: Date() - 1)
+            #expect(old.status == .accepted, "the old secret signs during the overlap")
+            // A newer version without --rotate-secrets keeps the secrets and shows none.
+            let newer = try await Self.publish(client, token: root, version: "1.1.0")
+            #expect(try newer.status == .ok && newer.decode(MicroAppDetail.self).secrets == nil)
+        }
+        try await harness.withStore { store in
+            let app = try #require(try await store.registryApp("deploys"))
+            let now = Date()
+            #expect(app.stillValidPreviousSecrets(at: now)?.hook != nil)
+            #expect(app.stillValidPreviousSecrets(at: now + AppSecrets.rotationOverlap + 1) == nil)
+        }
+    }
+
+    @Test("a withdrawn app is not rotated at its old version: a publish after a withdrawal must be newer")
+    func noRotationOfAWithdrawnApp() async throws {
+        let harness = try await BFFHarness()
+        defer { harness.remove() }
+        try await harness.addAdmins("root")
+        try await harness.withServer { client in
+            let root = try await client.token(for: "root")
+            _ = try await Self.publish(client, token: root, version: "1.0.0")
+            _ = try await client.send(.delete, APIPath.registryApp("deploys"), token: root)
+            #expect(try await Self.publish(client, token: root, version: "1.0.0", rotate: true).status == .conflict)
+        }
+    }
+
+    @Test func theEntryHearsBothSignaturesDuringTheOverlap() throws {
+        let headers = EntryIdentity.headers(user: "ann", app: "deploys", method: "DELETE", path: "/sessions/s1", body: [UInt8](),
+                                            secret: "new", previousSecret: "old")
+        let names = headers.map(\.0)
+        #expect(names.contains("X-TermCanvas-Signature") && names.contains("X-TermCanvas-Signature-Previous"))
+        let alone = EntryIdentity.headers(user: "ann", app: "deploys", method: "DELETE", path: "/sessions/s1", body: [UInt8](), secret: "new")
+        #expect(!alone.map(\.0).contains("X-TermCanvas-Signature-Previous"))
+    }
+}

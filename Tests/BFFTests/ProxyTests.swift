@@ -75,7 +75,7 @@ struct ProxyTests {
             let manifest = RegistryManifest(id: "deploys", name: "Deploys", version: "1.0.0")
             try await harness.withStore { store in
                 let alice = try await store.addUser(name: "alice", password: "pw-alice", isAdmin: true)
-                _ = try await store.publish(manifest, version: SemanticVersion("1.0.0")!, entry: url, by: alice, makeSecret: { "s-\(UUID())" })
+                _ = try await store.publish(manifest, version: SemanticVersion("1.0.0")!, entry: url, by: alice, rotateSecrets: false, makeSecret: { "s-\(UUID())" })
                 #expect(try await store.grant("deploys", to: alice.id))
             }
             try await harness.withServer { client in

@@ -76,16 +76,18 @@ def forget(key):
 
 def signed(handler, body=b""):
     """The user the server vouches for, or None: the signature covers the time, the user, the
-    method, the path and the body's SHA-256."""
+    method, the path and the body's SHA-256. For a while after the app's secrets are rotated, the
+    server also signs with the previous secret (-Previous), so this entry works until it is
+    restarted with the new one."""
     user = handler.headers.get("X-TermCanvas-User", "")
     stamp = handler.headers.get("X-TermCanvas-Timestamp", "")
-    signature = handler.headers.get("X-TermCanvas-Signature", "")
     if not user or not stamp.isdigit() or abs(time.time() - int(stamp)) > 300:
         return None
     digest = hashlib.sha256(body).hexdigest()
     message = f"{stamp}.{user}.{handler.command} {handler.path}.{digest}".encode()
     expected = "sha256=" + hmac.new(SECRET, message, hashlib.sha256).hexdigest()
-    return user if hmac.compare_digest(expected, signature) else None
+    signatures = [handler.headers.get(name, "") for name in ("X-TermCanvas-Signature", "X-TermCanvas-Signature-Previous")]
+    return user if any(hmac.compare_digest(expected, signature) for signature in signatures) else None
 
 
 class Entry(BaseHTTPRequestHandler):

@@ -21,9 +21,15 @@ struct HookController {
         }
         let body = try await request.body.collect(upTo: context.maxUploadSize)
         let bytes = Data(buffer: body)
+        // After a rotation the previous secret signs too, for a while (a CI mid-deploy).
+        let now = Date()
+        let valid = [secrets.hook] + (app.stillValidPreviousSecrets(at: now).map { [$0.hook] } ?? [])
+        let verdicts = valid.map { secret in
+            HookSignature.verify(bytes, signature: request.headers[HookSignature.header],
+                                 timestamp: request.headers[HookSignature.timestampHeader], secret: secret, now: now)
+        }
         let mac: String
-        switch HookSignature.verify(bytes, signature: request.headers[HookSignature.header],
-                                    timestamp: request.headers[HookSignature.timestampHeader], secret: secrets.hook, now: Date()) {
+        switch verdicts.first(where: { if case .success = $0 { true } else { false } }) ?? verdicts[0] {
         case .success(let verified): mac = verified
         case .failure(let problem): throw APIFailure(status: .unauthorized, body: APIError(error: problem.message, field: nil))
         }

@@ -42,13 +42,16 @@ struct AppProxyController {
         let app: String
         let entry: URL
         let secret: String
+        /// The entry secret before a rotation, while still valid.
+        let previousSecret: String?
         let user: BFFUser
 
         func request(_ method: HTTPMethod, _ path: String, body: ByteBuffer? = nil) -> HTTPClientRequest {
             var request = HTTPClientRequest(url: entry.appendingPathComponent(String(path.dropFirst())).absoluteString)
             request.method = method
             let signed = EntryIdentity.headers(user: user.name, app: app, method: method.rawValue, path: path,
-                                               body: body.map { Array($0.readableBytesView) } ?? [], secret: secret)
+                                               body: body.map { Array($0.readableBytesView) } ?? [], secret: secret,
+                                               previousSecret: previousSecret)
             for (name, value) in signed {
                 request.headers.add(name: name, value: value)
             }
@@ -162,7 +165,8 @@ struct AppProxyController {
         guard try await store.isGranted(id, to: user.id) else {
             throw APIFailure(status: .forbidden, body: APIError(error: "you have not granted \(id); PUT \(APIPath.registryGrant(id)) first"))
         }
-        return Target(app: id, entry: entry, secret: secrets.entry, user: user)
+        return Target(app: id, entry: entry, secret: secrets.entry, previousSecret: app.stillValidPreviousSecrets(at: Date())?.entry,
+                      user: user)
     }
 
     private func owned(_ context: BFFRequestContext) async throws -> (Target, String) {

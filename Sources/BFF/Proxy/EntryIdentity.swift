@@ -14,17 +14,22 @@ enum EntryIdentity {
     static let app = HTTPField.Name("X-TermCanvas-App")!
     static let timestamp = HTTPField.Name("X-TermCanvas-Timestamp")!
     static let signature = HTTPField.Name("X-TermCanvas-Signature")!
+    /// The same signature with the entry secret before a rotation, while that is still valid: an
+    /// entry not yet given the new secret checks this one.
+    static let previousSignature = HTTPField.Name("X-TermCanvas-Signature-Previous")!
 
     /// The headers of one call to the entry.
     static func headers(user: String, app: String, method: String, path: String, body: some DataProtocol, secret: String,
-                        now: Date = Date()) -> [(String, String)] {
+                        previousSecret: String? = nil, now: Date = Date()) -> [(String, String)] {
         let stamp = String(Int(now.timeIntervalSince1970))
         let digest = SHA256.hash(data: body).map { String(format: "%02x", $0) }.joined()
-        let message = "\(stamp).\(user).\(method) \(path).\(digest)"
-        let code = HMAC<SHA256>.authenticationCode(for: Data(message.utf8), using: SymmetricKey(data: Data(secret.utf8)))
+        let message = Data("\(stamp).\(user).\(method) \(path).\(digest)".utf8)
+        func sign(_ secret: String) -> String {
+            "sha256=" + HMAC<SHA256>.authenticationCode(for: message, using: SymmetricKey(data: Data(secret.utf8)))
+                .map { String(format: "%02x", $0) }.joined()
+        }
         return [
-            (Self.user.rawName, user), (Self.app.rawName, app), (Self.timestamp.rawName, stamp),
-            (Self.signature.rawName, "sha256=" + code.map { String(format: "%02x", $0) }.joined()),
-        ]
+            (Self.user.rawName, user), (Self.app.rawName, app), (Self.timestamp.rawName, stamp), (Self.signature.rawName, sign(secret)),
+        ] + (previousSecret.map { [(Self.previousSignature.rawName, sign($0))] } ?? [])
     }
 }

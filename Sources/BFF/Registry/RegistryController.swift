@@ -56,11 +56,12 @@ struct RegistryController {
         } catch {
             throw APIFailure.badRequest("is not an address this server calls: \(error.reason)", field: "entry")
         }
-        switch try await store.publish(published.manifest, version: version, entry: entry, by: user, makeSecret: Self.makeSecret) {
-        case .published(let app, let created):
+        switch try await store.publish(published.manifest, version: version, entry: entry, by: user,
+                                       rotateSecrets: published.rotateSecrets == true, makeSecret: Self.makeSecret) {
+        case .published(let app, let created, let newSecrets):
             Task { await health.check(app.id, entry: entry) }
             var answer = detail(of: app, for: user)
-            if created { answer.secrets = app.secrets }
+            if newSecrets { answer.secrets = app.secrets }
             return try .json(answer, status: created ? .created : .ok)
         case .notNewer(let current):
             throw APIFailure.conflict("must be newer than \(current), the newest version published", field: "manifest.version")

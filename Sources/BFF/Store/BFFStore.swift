@@ -78,7 +78,7 @@ public protocol BFFStore: Sendable {
     func registryApp(_ id: String) async throws -> RegistryEntry?
     /// Every remote app not withdrawn, with its current entry.
     func remoteEntries() async throws -> [(id: String, entry: URL)]
-    func publish(_ manifest: RegistryManifest, version: SemanticVersion, entry: URL, by user: BFFUser,
+    func publish(_ manifest: RegistryManifest, version: SemanticVersion, entry: URL, by user: BFFUser, rotateSecrets: Bool,
                  makeSecret: @escaping @Sendable () -> String) async throws -> PublishOutcome
     func withdraw(_ id: String) async throws -> WithdrawOutcome
     /// Returns whether the app exists.

@@ -14,12 +14,25 @@ public struct RegistryEntry: Sendable, Equatable, Codable {
     let entry: URL?
     let versions: [PublishedVersion]
     let secrets: AppSecrets?
+    /// The secrets before the last rotation, and when it was: still valid for
+    /// `AppSecrets.rotationOverlap` after it, so a CI or an entry mid-deploy is not cut off.
+    let previousSecrets: AppSecrets?
+    let secretsRotatedAt: Date?
+
+    /// The previous secrets while they are still valid at `now`.
+    func stillValidPreviousSecrets(at now: Date) -> AppSecrets? {
+        guard let previousSecrets, let secretsRotatedAt, now.timeIntervalSince(secretsRotatedAt) < AppSecrets.rotationOverlap else {
+            return nil
+        }
+        return previousSecrets
+    }
 }
 
 /// What a publish did.
 public enum PublishOutcome: Equatable, Sendable, Codable {
-    /// Published; `created` says it was the app's first version, whose secrets were just made.
-    case published(RegistryEntry, created: Bool)
+    /// Published; `created` says the app was new, `newSecrets` that its secrets were just made
+    /// (its first publish, a publish after a withdrawal, or a rotation): the answer shows them, once.
+    case published(RegistryEntry, created: Bool, newSecrets: Bool)
     /// A version as new or newer is already published (or was, before a withdrawal).
     case notNewer(current: SemanticVersion)
     /// The id is a built-in app's.
@@ -45,6 +58,10 @@ extension RegistryEntry {
         let currentVersion: String
         let hookSecret: String?
         let entrySecret: String?
+        let previousHookSecret: String?
+        let previousEntrySecret: String?
+        /// Seconds since 1970.
+        let secretsRotatedAt: Double?
     }
 
     /// A row of an app's versions.
@@ -64,11 +81,16 @@ extension RegistryEntry {
         let currentRow = sorted.first { $0.0 == current }?.1
         let manifest = try currentRow?.manifest.map { try JSONDecoder().decode(RegistryManifest.self, from: Data($0.utf8)) }
         let secrets: AppSecrets? = if let hook = app.hookSecret, let entry = app.entrySecret { AppSecrets(hook: hook, entry: entry) } else { nil }
+        let previous: AppSecrets? = if let hook = app.previousHookSecret, let entry = app.previousEntrySecret {
+            AppSecrets(hook: hook, entry: entry)
+        } else {
+            nil
+        }
         self.init(
             id: app.id, kind: kind, name: app.name, description: app.description, current: current, manifest: manifest,
             entry: currentRow?.entry.flatMap(URL.init(string:)),
             versions: sorted.map { PublishedVersion(version: $0.0.description, publishedAt: $0.1.publishedAt, publishedBy: $0.1.publishedBy) },
-            secrets: secrets)
+            secrets: secrets, previousSecrets: previous, secretsRotatedAt: app.secretsRotatedAt.map(Date.init(timeIntervalSince1970:)))
     }
 }
 

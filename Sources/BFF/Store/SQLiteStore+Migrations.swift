@@ -152,6 +152,15 @@ extension SQLiteStore {
             }
             try db.create(index: "idempotentWrite_createdAt", on: "idempotentWrite", columns: ["createdAt"])
         }
+        migrator.registerMigration("v6: secrets rotate") { db in
+            // The secrets before the last rotation, valid beside the new ones for a while
+            // (`AppSecrets.rotationOverlap`), and when it was (seconds since 1970).
+            try db.alter(table: "registryApp") { t in
+                t.add(column: "previousHookSecret", .text)
+                t.add(column: "previousEntrySecret", .text)
+                t.add(column: "secretsRotatedAt", .double)
+            }
+        }
         return migrator
     }
 }

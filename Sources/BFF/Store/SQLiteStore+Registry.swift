@@ -73,35 +73,53 @@ extension SQLiteStore {
         }
     }
 
-    /// Publishes `manifest` at `entry` as the app's new current version, by `user`; the first
-    /// publish makes its secrets. A withdrawn app comes back.
-    public func publish(_ manifest: RegistryManifest, version: SemanticVersion, entry: URL, by user: BFFUser,
-                 makeSecret: @escaping @Sendable () -> String) async throws -> PublishOutcome {
+    /// Publishes `manifest` at `entry` as the app's new current version, by `user` (`PublishPlan`
+    /// says what changes). A withdrawn app comes back, with new secrets.
+    public func publish(_ manifest: RegistryManifest, version: SemanticVersion, entry: URL, by user: BFFUser, rotateSecrets: Bool,
+                        makeSecret: @escaping @Sendable () -> String) async throws -> PublishOutcome {
         try keyedWrite { db in
-            let existing = try Row.fetchOne(db, sql: "SELECT kind FROM registryApp WHERE id = ?", arguments: [manifest.id])
-            if let existing, existing["kind"] as String == RegistryAppKind.builtin.rawValue { return .builtIn }
+            let existing = try Row.fetchOne(db, sql: "SELECT kind, withdrawnAt FROM registryApp WHERE id = ?", arguments: [manifest.id])
             let published = try String.fetchAll(db, sql: "SELECT version FROM registryVersion WHERE appId = ?", arguments: [manifest.id])
                 .compactMap(SemanticVersion.init)
-            if let newest = published.max(), version <= newest { return .notNewer(current: newest) }
-            let json = String(decoding: try JSONEncoder().encode(manifest), as: UTF8.self)
-            if existing == nil {
+            let plan = PublishPlan(kind: existing?["kind"], withdrawn: existing?["withdrawnAt"] as Date? != nil, newest: published.max(),
+                                   version: version, rotateSecrets: rotateSecrets)
+            let secrets: (hook: String, entry: String)? = plan.secrets == .keep ? nil : (makeSecret(), makeSecret())
+            switch plan.outcome {
+            case .refused(let outcome): return outcome
+            case .create:
                 try db.execute(sql: """
-                    INSERT INTO registryApp (id, kind, name, description, currentVersion, withdrawnAt, hookSecret, entrySecret)
-                    VALUES (?, 'remote', ?, ?, ?, NULL, ?, ?)
-                    """, arguments: [manifest.id, manifest.name, manifest.description, version.description, makeSecret(), makeSecret()])
-            } else {
+                    INSERT INTO registryApp (id, kind, name, description, currentVersion, withdrawnAt) VALUES (?, 'remote', ?, ?, ?, NULL)
+                    """, arguments: [manifest.id, manifest.name, manifest.description, version.description])
+            case .keepVersion: break
+            case .update:
                 try db.execute(sql: """
                     UPDATE registryApp SET name = ?, description = ?, currentVersion = ?, withdrawnAt = NULL WHERE id = ?
                     """, arguments: [manifest.name, manifest.description, version.description, manifest.id])
             }
-            try db.execute(sql: """
-                INSERT INTO registryVersion (appId, version, manifest, entry, publishedAt, publishedBy) VALUES (?, ?, ?, ?, ?, ?)
-                """, arguments: [manifest.id, version.description, json, entry.absoluteString, UTCInstant.now.iso, user.name])
+            switch plan.secrets {
+            case .keep: break
+            case .replace:
+                try db.execute(sql: """
+                    UPDATE registryApp SET hookSecret = ?, entrySecret = ?, previousHookSecret = NULL, previousEntrySecret = NULL,
+                        secretsRotatedAt = NULL WHERE id = ?
+                    """, arguments: [secrets?.hook, secrets?.entry, manifest.id])
+            case .rotate:
+                try db.execute(sql: """
+                    UPDATE registryApp SET previousHookSecret = hookSecret, previousEntrySecret = entrySecret, hookSecret = ?,
+                        entrySecret = ?, secretsRotatedAt = ? WHERE id = ?
+                    """, arguments: [secrets?.hook, secrets?.entry, Date().timeIntervalSince1970, manifest.id])
+            }
+            if plan.addsVersion {
+                let json = String(decoding: try JSONEncoder().encode(manifest), as: UTF8.self)
+                try db.execute(sql: """
+                    INSERT INTO registryVersion (appId, version, manifest, entry, publishedAt, publishedBy) VALUES (?, ?, ?, ?, ?, ?)
+                    """, arguments: [manifest.id, version.description, json, entry.absoluteString, UTCInstant.now.iso, user.name])
+            }
             guard let entry = try Self.registryEntry(manifest.id, in: db) else {
                 throw BFFStoreError.unreadableRow("registryApp \(manifest.id), just written")
             }
-            try record(.registryAppPublished, owner: nil, data: entry.info(health: nil), in: db)
-            return .published(entry, created: existing == nil)
+            if plan.addsVersion { try record(.registryAppPublished, owner: nil, data: entry.info(health: nil), in: db) }
+            return .published(entry, created: plan.outcome == .create, newSecrets: plan.secrets != .keep)
         }
     }
 
@@ -155,7 +173,8 @@ extension SQLiteStore {
         }
         return try RegistryEntry(
             .init(id: id, kind: app["kind"], name: app["name"], description: app["description"], currentVersion: app["currentVersion"],
-                  hookSecret: app["hookSecret"], entrySecret: app["entrySecret"]),
+                  hookSecret: app["hookSecret"], entrySecret: app["entrySecret"], previousHookSecret: app["previousHookSecret"],
+                  previousEntrySecret: app["previousEntrySecret"], secretsRotatedAt: app["secretsRotatedAt"]),
             versions: versions)
     }
 }

@@ -104,8 +104,12 @@ public struct PublishedVersion: Codable, Sendable, Equatable {
     }
 }
 
-/// A remote app's secrets, made when it is first published.
+/// A remote app's secrets, made when it is first published (and again when it is published after
+/// a withdrawal, or rotated).
 public struct AppSecrets: Codable, Sendable, Equatable {
+    /// How long (seconds) the secrets before a rotation stay valid beside the new ones.
+    public static let rotationOverlap: Double = 10 * 60
+
     /// Signs webhooks (`X-Signature` of `POST /api/hooks/{app}`).
     public var hook: String
     /// Signs the identity header the server sends its entry (`X-TermCanvas-Signature`).
@@ -122,10 +126,14 @@ public struct PublishRequest: Codable, Sendable, Equatable {
     public var manifest: RegistryManifest
     /// The remote app's entry: an `http` or `https` URL speaking the micro-app protocol over HTTP.
     public var entry: String
+    /// Make new secrets for a live app (admin only, as every publish); the old ones stay valid for
+    /// `AppSecrets.rotationOverlap`. The version may then be the current one.
+    public var rotateSecrets: Bool?
 
-    public init(manifest: RegistryManifest, entry: String) {
+    public init(manifest: RegistryManifest, entry: String, rotateSecrets: Bool? = nil) {
         self.manifest = manifest
         self.entry = entry
+        self.rotateSecrets = rotateSecrets
     }
 }
 

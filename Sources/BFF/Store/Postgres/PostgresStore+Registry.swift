@@ -64,38 +64,57 @@ extension PostgresStore {
     }
 
     /// As `SQLiteStore`'s; publishes of one app are one at a time across instances (a lock of the app's).
-    public func publish(_ manifest: RegistryManifest, version: SemanticVersion, entry: URL, by user: BFFUser,
+    public func publish(_ manifest: RegistryManifest, version: SemanticVersion, entry: URL, by user: BFFUser, rotateSecrets: Bool,
                         makeSecret: @escaping @Sendable () -> String) async throws -> PublishOutcome {
         try await keyedTransaction { connection -> PublishOutcome in
             try await connection.run("SELECT pg_advisory_xact_lock(hashtext(\("registry.app." + manifest.id)))", logger: logger)
-            let existing = try await connection.rows("SELECT kind FROM registry_apps WHERE id = \(manifest.id)", as: String.self,
-                                                     logger: logger).first
-            if existing == RegistryAppKind.builtin.rawValue { return .builtIn }
+            let existing = try await connection.rows("SELECT kind, withdrawn_at IS NOT NULL FROM registry_apps WHERE id = \(manifest.id)",
+                                                     as: (String, Bool).self, logger: logger).first
             let published = try await connection.rows("SELECT version FROM registry_versions WHERE app_id = \(manifest.id)",
                                                       as: String.self, logger: logger).compactMap(SemanticVersion.init)
-            if let newest = published.max(), version <= newest { return .notNewer(current: newest) }
-            let json = String(decoding: try JSONEncoder().encode(manifest), as: UTF8.self)
-            if existing == nil {
+            let plan = PublishPlan(kind: existing?.0, withdrawn: existing?.1 ?? false, newest: published.max(), version: version,
+                                   rotateSecrets: rotateSecrets)
+            let (hook, entrySecret) = plan.secrets == .keep ? (nil, nil) : (makeSecret(), makeSecret())
+            switch plan.outcome {
+            case .refused(let outcome): return outcome
+            case .create:
                 try await connection.run("""
-                    INSERT INTO registry_apps (id, kind, name, description, current_version, hook_secret, entry_secret)
-                    VALUES (\(manifest.id), 'remote', \(manifest.name), \(manifest.description), \(version.description),
-                            \(makeSecret()), \(makeSecret()))
+                    INSERT INTO registry_apps (id, kind, name, description, current_version)
+                    VALUES (\(manifest.id), 'remote', \(manifest.name), \(manifest.description), \(version.description))
                     """, logger: logger)
-            } else {
+            case .keepVersion: break
+            case .update:
                 try await connection.run("""
                     UPDATE registry_apps SET name = \(manifest.name), description = \(manifest.description),
                         current_version = \(version.description), withdrawn_at = NULL WHERE id = \(manifest.id)
                     """, logger: logger)
             }
-            try await connection.run("""
-                INSERT INTO registry_versions (app_id, version, manifest, entry, published_at, published_by)
-                VALUES (\(manifest.id), \(version.description), \(json), \(entry.absoluteString), \(UTCInstant.now.iso), \(user.name))
-                """, logger: logger)
+            switch plan.secrets {
+            case .keep: break
+            case .replace:
+                try await connection.run("""
+                    UPDATE registry_apps SET hook_secret = \(hook), entry_secret = \(entrySecret), previous_hook_secret = NULL,
+                        previous_entry_secret = NULL, secrets_rotated_at = NULL WHERE id = \(manifest.id)
+                    """, logger: logger)
+            case .rotate:
+                try await connection.run("""
+                    UPDATE registry_apps SET previous_hook_secret = hook_secret, previous_entry_secret = entry_secret,
+                        hook_secret = \(hook), entry_secret = \(entrySecret), secrets_rotated_at = \(Date().timeIntervalSince1970)
+                    WHERE id = \(manifest.id)
+                    """, logger: logger)
+            }
+            if plan.addsVersion {
+                let json = String(decoding: try JSONEncoder().encode(manifest), as: UTF8.self)
+                try await connection.run("""
+                    INSERT INTO registry_versions (app_id, version, manifest, entry, published_at, published_by)
+                    VALUES (\(manifest.id), \(version.description), \(json), \(entry.absoluteString), \(UTCInstant.now.iso), \(user.name))
+                    """, logger: logger)
+            }
             guard let entry = try await registryEntry(manifest.id, on: connection) else {
                 throw BFFStoreError.unreadableRow("registry_apps \(manifest.id), just written")
             }
-            try await record(.registryAppPublished, owner: nil, data: entry.info(health: nil), on: connection)
-            return .published(entry, created: existing == nil)
+            if plan.addsVersion { try await record(.registryAppPublished, owner: nil, data: entry.info(health: nil), on: connection) }
+            return .published(entry, created: plan.outcome == .create, newSecrets: plan.secrets != .keep)
         }
     }
 
@@ -136,13 +155,17 @@ extension PostgresStore {
 
     private func registryEntry(_ id: String, on connection: PostgresConnection) async throws -> RegistryEntry? {
         guard let app = try await connection.rows("""
-            SELECT kind, name, description, current_version, hook_secret, entry_secret FROM registry_apps WHERE id = \(id)
-            """, as: (String, String, String, String, String?, String?).self, logger: logger).first else { return nil }
+            SELECT kind, name, description, current_version, hook_secret, entry_secret, previous_hook_secret, previous_entry_secret,
+                secrets_rotated_at FROM registry_apps WHERE id = \(id)
+            """, as: (String, String, String, String, String?, String?, String?, String?, Double?).self, logger: logger).first else {
+            return nil
+        }
         let versions = try await connection.rows("""
             SELECT version, manifest, entry, published_at, published_by FROM registry_versions WHERE app_id = \(id)
             """, as: (String, String?, String?, String, String?).self, logger: logger)
         return try RegistryEntry(
-            .init(id: id, kind: app.0, name: app.1, description: app.2, currentVersion: app.3, hookSecret: app.4, entrySecret: app.5),
+            .init(id: id, kind: app.0, name: app.1, description: app.2, currentVersion: app.3, hookSecret: app.4, entrySecret: app.5,
+                  previousHookSecret: app.6, previousEntrySecret: app.7, secretsRotatedAt: app.8),
             versions: versions.map { .init(version: $0.0, manifest: $0.1, entry: $0.2, publishedAt: $0.3, publishedBy: $0.4) })
     }
 }

@@ -94,6 +94,11 @@ extension PostgresStore {
             """,
             "CREATE INDEX idempotent_writes_created_at ON idempotent_writes (created_at)",
         ]),
+        ("v6: secrets rotate", [
+            "ALTER TABLE registry_apps ADD COLUMN previous_hook_secret TEXT",
+            "ALTER TABLE registry_apps ADD COLUMN previous_entry_secret TEXT",
+            "ALTER TABLE registry_apps ADD COLUMN secrets_rotated_at DOUBLE PRECISION",
+        ]),
     ]
 
     /// The advisory lock migrations take, so that of instances started together one migrates and

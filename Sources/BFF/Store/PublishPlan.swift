@@ -1,0 +1,53 @@
+import MicroAppAPI
+
+/// What a publish changes, decided from what the registry holds: the rules both engines follow.
+///
+/// - the first publish creates the app and makes its secrets;
+/// - a newer version becomes the current one; after a withdrawal it brings the app back with new
+///   secrets (the old ones may have leaked with the app's retirement);
+/// - `rotateSecrets` makes new secrets for a live app, the old ones valid a while longer
+///   (`AppSecrets.rotationOverlap`), with a newer version or the current one again;
+/// - anything else older or equal is refused, as is a built-in app's id.
+struct PublishPlan: Equatable {
+    enum Outcome: Equatable {
+        case refused(PublishOutcome)
+        case create
+        /// A newer version becomes the current one.
+        case update
+        /// Only the secrets change.
+        case keepVersion
+    }
+
+    enum Secrets: Equatable {
+        case keep
+        /// New secrets; none of the old ones stay valid.
+        case replace
+        /// New secrets; the old ones stay valid for the overlap.
+        case rotate
+    }
+
+    let outcome: Outcome
+    let secrets: Secrets
+
+    /// Whether a row of the app's versions is added (and `registry.app.published` recorded).
+    var addsVersion: Bool { outcome == .create || outcome == .update }
+
+    /// `kind` and `withdrawn` of the app's row (nil kind: no row); `newest`, the newest version
+    /// ever published.
+    init(kind: String?, withdrawn: Bool, newest: SemanticVersion?, version: SemanticVersion, rotateSecrets: Bool) {
+        switch (kind, newest) {
+        case (RegistryAppKind.builtin.rawValue?, _):
+            (outcome, secrets) = (.refused(.builtIn), .keep)
+        case (nil, _):
+            (outcome, secrets) = (.create, .replace)
+        case (_, let newest?) where version <= newest:
+            if rotateSecrets, !withdrawn, version == newest {
+                (outcome, secrets) = (.keepVersion, .rotate)
+            } else {
+                (outcome, secrets) = (.refused(.notNewer(current: newest)), .keep)
+            }
+        default:
+            (outcome, secrets) = (.update, withdrawn ? .replace : rotateSecrets ? .rotate : .keep)
+        }
+    }
+}

@@ -72,7 +72,8 @@ func buildRouter(store: any BFFStore, issuer: TokenIssuer, configuration: BFFCon
     // Signed with the app's secret, not a token.
     HookController(store: store, deliverer: registry.hooks).addRoutes(to: router)
 
-    let api = router.group("api").add(middleware: BearerAuthMiddleware(issuer: issuer, store: store))
+    let users = RecentUsers()
+    let api = router.group("api").add(middleware: BearerAuthMiddleware(issuer: issuer, store: store, users: users))
     if !limits.isOff {
         let perUser = limits.share(limits.perUserPerSecond)
         api.add(middleware: RateLimitMiddleware(limiter: .init(rate: perUser, burst: 2 * perUser), key: .user))
@@ -82,7 +83,7 @@ func buildRouter(store: any BFFStore, issuer: TokenIssuer, configuration: BFFCon
     RegistryController(store: store, health: registry.health, entries: registry.entries).addRoutes(to: api.group("registry"))
     AppProxyController(store: store, sessions: registry.sessions, health: registry.health, entries: registry.entries)
         .addRoutes(to: api.group("apps"))
-    LiveEventsController(store: store, activity: configuration.activity).addRoutes(to: api)
+    LiveEventsController(store: store, activity: configuration.activity, users: users).addRoutes(to: api)
     if apps.contains(.todo) { TodoController(store: store).addRoutes(to: api.group("todo")) }
     if apps.contains(.calendar) { CalendarController(store: store).addRoutes(to: api.group("calendar")) }
     if apps.contains(.chat) { ChatController(store: store).addRoutes(to: api.group("chat")) }

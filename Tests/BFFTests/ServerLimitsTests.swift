@@ -77,6 +77,26 @@ struct ServerLimitsTests {
         }
     }
 
+    @Test("a deleted user's stream gets no event after the deletion (another process's) and ends at the next one")
+    func noEventAfterTheUserIsDeleted() async throws {
+        let harness = try await BFFHarness()
+        defer { harness.remove() }
+        try await harness.addUsers("ann", "bob")
+        try await harness.withServer { client in
+            let reader = try SSEReader(port: try #require(client.port), token: try await client.token(for: "ann"))
+            try await reader.readHead()
+            let bob = try await client.token(for: "bob")
+            _ = try await client.send(.post, APIPath.chatMessages(channel: "general"), token: bob, json: NewChatMessage(text: "before"))
+            #expect(try await reader.events(1).map(\.name) == ["chat.message.posted"])
+            #expect(try await harness.withStore { try await $0.deleteUser(name: "ann") })
+            try await Task.sleep(for: .milliseconds(1100))  // past the one second users are remembered
+            _ = try await client.send(.post, APIPath.chatMessages(channel: "general"), token: bob, json: NewChatMessage(text: "after"))
+            // The heartbeat is 25 s away: the stream ends now, and without the message.
+            #expect(try await reader.events(1, timeout: .seconds(2)).isEmpty)
+            #expect(try await reader.endsWithin(.seconds(1)))
+        }
+    }
+
     @Test("a connection whose request head never completes is closed after the idle timeout")
     func halfSentHeader() async throws {
         let harness = try await BFFHarness()

@@ -7,7 +7,8 @@ struct BearerAuthMiddleware: RouterMiddleware {
     typealias Context = BFFRequestContext
     let issuer: TokenIssuer
     let store: any BFFStore
-    let users = RecentUsers()
+    /// Shared with the live streams, which check their user before each event.
+    let users: RecentUsers
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let header = request.headers[.authorization],

@@ -14,6 +14,10 @@ struct LiveEventsController {
     let store: any BFFStore
     /// An open stream is activity: it keeps the embedded server from exiting when idle.
     let activity: ServerActivity
+    /// The users the token check found in the last second: a stream checks its user is still
+    /// there before each event, so a deleted user (by `termcanvas user delete`, another process)
+    /// gets nothing more and the stream ends, without a database read per event.
+    let users: RecentUsers
 
     func addRoutes(to group: RouterGroup<BFFRequestContext>) {
         group.get("events", use: stream)
@@ -36,6 +40,7 @@ struct LiveEventsController {
         let expiry = context.tokenExpiry
         let store = self.store
         let activity = self.activity
+        let users = self.users
         let headers: HTTPFields = [
             .contentType: "text/event-stream; charset=utf-8",
             .cacheControl: "no-cache",
@@ -72,6 +77,10 @@ struct LiveEventsController {
                 for await item in subscription.items {
                     switch item {
                     case .event(let event) where event.id > sent:
+                        guard try await users.user(id: user.id, lookUp: store.user(id:)) != nil else {
+                            subscription.end()
+                            continue
+                        }
                         try await writer.write(ByteBuffer(string: event.wireFormat))
                         sent = event.id
                     case .event:

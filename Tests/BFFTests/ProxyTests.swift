@@ -13,7 +13,7 @@ import Testing
 @Suite(.serialized)
 struct ProxyTests {
     enum Behaviour: Sendable {
-        case answers, hangs, trickles, neverStreams, floods
+        case answers, hangs, trickles, neverStreams, floods, refusesMessages
     }
 
     /// How long an entry hangs or keeps a stream open: past the proxy's timeouts, short enough
@@ -60,7 +60,10 @@ struct ProxyTests {
                 try await writer.finish(nil)
             })
         }
-        router.post("sessions/{session}/messages") { _, _ in Response(status: .accepted) }
+        router.post("sessions/{session}/messages") { _, _ in
+            guard behaviour == .refusesMessages else { return Response(status: .accepted) }
+            return Response(status: .unprocessableContent, body: .init(byteBuffer: ByteBuffer(string: "no such key\u{1B}[2J")))
+        }
         router.delete("sessions/{session}") { _, _ in Response(status: .noContent) }
         return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
     }
@@ -93,8 +96,8 @@ struct ProxyTests {
         try await Self.withProxy(.hangs) { client, token in
             let started = ContinuousClock.now
             let response = try await Self.open(client, token)
-            #expect(response.status == .serviceUnavailable)
-            #expect(String(buffer: response.body).contains("the app's entry is too slow"))
+            #expect(response.status == .gatewayTimeout)
+            #expect(String(buffer: response.body).contains("the app's entry did not answer in time"))
             #expect(ContinuousClock.now - started < .seconds(4))
         }
     }
@@ -103,8 +106,23 @@ struct ProxyTests {
         try await Self.withProxy(.trickles) { client, token in
             let started = ContinuousClock.now
             let response = try await Self.open(client, token)
-            #expect(response.status == .serviceUnavailable)
+            #expect(response.status == .gatewayTimeout)
             #expect(ContinuousClock.now - started < .seconds(4))
+        }
+    }
+
+    /// The app's own refusal (a 4xx) is its answer, not the server's failure; a message past the
+    /// protocol's line limit is 413 naming it, before the entry is asked.
+    @Test func anAppsRefusalPassesThroughAndTheLimitIsNamed() async throws {
+        try await Self.withProxy(.refusesMessages) { client, token in
+            let session = try await Self.open(client, token).decode(RemoteSession.self).session
+            let refused = try await client.send(.post, APIPath.appSessionMessages("deploys", session), token: token, rawBody: #"{"jsonrpc":"2.0","method":"key","params":{"key":"x"}}"#)
+            #expect(refused.status == .unprocessableContent)
+            #expect(refused.apiError?.error == "the app answered 422: no such key[2J", "control characters are dropped")
+            let huge = #"{"jsonrpc":"2.0","method":"key","params":{"key":""# + String(repeating: "x", count: 256 * 1024) + #""}}"#
+            let tooLarge = try await client.send(.post, APIPath.appSessionMessages("deploys", session), token: token, rawBody: huge)
+            #expect(tooLarge.status == .contentTooLarge)
+            #expect(tooLarge.apiError?.error == "a message to a remote app is at most 256 KiB")
         }
     }
 
@@ -113,7 +131,7 @@ struct ProxyTests {
             let session = try await Self.open(client, token).decode(RemoteSession.self).session
             let started = ContinuousClock.now
             let stream = try await client.send(.get, APIPath.appSessionEvents("deploys", session), token: token, data: nil)
-            #expect(stream.status == .serviceUnavailable)
+            #expect(stream.status == .gatewayTimeout)
             #expect(ContinuousClock.now - started < .seconds(4))
         }
     }
@@ -191,24 +209,39 @@ struct RemoteSessionsTests {
     @Test func aSessionNeverStreamedExpiresAndOneStreamingStays() {
         let sessions = RemoteSessions(perUser: 2, total: 10, unstreamedLifetime: .seconds(30))
         let start = ContinuousClock.now
-        sessions.add(.init(app: "a", session: "1"), owner: 1, now: start)
-        sessions.add(.init(app: "a", session: "2"), owner: 1, now: start)
+        for session in ["1", "2"] {
+            #expect(sessions.reserve(for: 1, now: start).reserved)
+            sessions.add(.init(app: "a", session: session), owner: 1, now: start)
+        }
         #expect(sessions.streaming(.init(app: "a", session: "2")))
         #expect(!sessions.streaming(.init(app: "a", session: "2")), "one stream per session")
         #expect(!sessions.streaming(.init(app: "a", session: "3")), "no stream for a session not opened")
-        #expect(!sessions.hasRoom(for: 1, now: start + .seconds(29)))
-        #expect(sessions.hasRoom(for: 2, now: start + .seconds(29)))
-        #expect(sessions.hasRoom(for: 1, now: start + .seconds(30)))
+        #expect(!sessions.reserve(for: 1, now: start + .seconds(29)).reserved)
+        #expect(sessions.reserve(for: 2, now: start + .seconds(29)).reserved)
+        let later = sessions.reserve(for: 1, now: start + .seconds(30))
+        #expect(later.reserved && later.expired == [.init(key: .init(app: "a", session: "1"), owner: 1)], "ended at its entry by the caller")
         #expect(sessions.owner(of: .init(app: "a", session: "1")) == nil)
         #expect(sessions.owner(of: .init(app: "a", session: "2")) == 1)
     }
 
     @Test func theTotalBoundsEveryone() {
         let sessions = RemoteSessions(perUser: 5, total: 3)
-        for index in 0..<3 { sessions.add(.init(app: "a", session: "\(index)"), owner: Int64(index)) }
-        #expect(!sessions.hasRoom(for: 9))
+        for index in 0..<3 {
+            #expect(sessions.reserve(for: Int64(index)).reserved)
+            sessions.add(.init(app: "a", session: "\(index)"), owner: Int64(index))
+        }
+        #expect(!sessions.reserve(for: 9).reserved)
         sessions.remove(.init(app: "a", session: "0"))
-        #expect(sessions.hasRoom(for: 9))
+        #expect(sessions.reserve(for: 9).reserved)
+    }
+
+    /// Places are taken before the entry is asked, so opens at once cannot all pass the check.
+    @Test func reservationsCountAtOnce() {
+        let sessions = RemoteSessions(perUser: 2, total: 10)
+        #expect(sessions.reserve(for: 1).reserved && sessions.reserve(for: 1).reserved)
+        #expect(!sessions.reserve(for: 1).reserved, "two opens under way fill the user's two places")
+        sessions.release(for: 1)
+        #expect(sessions.reserve(for: 1).reserved, "a failed open gives its place back")
     }
 }
 

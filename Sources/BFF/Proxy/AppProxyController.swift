@@ -25,6 +25,9 @@ struct AppProxyController {
     static let callTimeout = TimeAmount.seconds(3)
     /// The largest answer to a session's opening, message or end.
     static let maximumAnswer = 64 * 1024
+    /// The largest message to an entry (a session's opening or a line for the app): the
+    /// protocol's longest line, as for the entry's own events; 413 naming the limit beyond.
+    static let maximumMessage = 256 * 1024
     /// What one stream may take of the server once past its burst: a view is a few kilobytes,
     /// and the protocol's longest line fits the burst.
     static let streamBytesPerSecond = 256.0 * 1024
@@ -65,11 +68,15 @@ struct AppProxyController {
 
     @Sendable func open(_ request: Request, context: BFFRequestContext) async throws -> Response {
         let target = try await target(context)
-        guard sessions.hasRoom(for: target.user.id) else {
+        let (reserved, expired) = sessions.reserve(for: target.user.id)
+        endAtTheirEntries(expired, logger: context.logger)
+        guard reserved else {
             throw APIFailure(status: .tooManyRequests, body: APIError(error: "too many sessions of remote apps open; close some"),
                              headers: [.retryAfter: "5"])
         }
-        let body = try await request.body.collect(upTo: context.maxUploadSize)
+        var added = false
+        defer { if !added { sessions.release(for: target.user.id) } }
+        let body = try await Self.message(request)
         let (answer, location) = try await call(target, target.request(.POST, "/sessions", body: body), context: context)
         // `Location: …/sessions/ID`, and the answer to `initialize` as the body, one line.
         guard let session = location?.split(separator: "/").last.map(String.init), RemoteSession.isValidID(session),
@@ -79,12 +86,13 @@ struct AppProxyController {
         }
         let opened = RemoteSession(session: session, answer: line)
         sessions.add(.init(app: target.app, session: opened.session), owner: target.user.id)
+        added = true
         return try .json(opened, status: .created)
     }
 
     @Sendable func message(_ request: Request, context: BFFRequestContext) async throws -> Response {
         let (target, session) = try await owned(context)
-        let body = try await request.body.collect(upTo: context.maxUploadSize)
+        let body = try await Self.message(request)
         try await call(target, target.request(.POST, "/sessions/\(session)/messages", body: body), context: context)
         return Response(status: .noContent)
     }
@@ -188,18 +196,51 @@ struct AppProxyController {
         } catch {
             throw await unreachable(target, error)
         }
-        guard (200..<300).contains(answer.response.status.code) else {
-            if answer.response.status == .notFound { throw APIFailure.notFound }
-            throw Self.badEntry("it answered \(answer.response.status.code)")
+        let status = answer.response.status.code
+        guard (200..<300).contains(status) else {
+            if status == 404 { throw APIFailure.notFound }
+            // The app's own refusal is its answer: its status, its words (one line, bounded).
+            if (400..<500).contains(status) {
+                let words = String(decoding: answer.body.readableBytesView.prefix(200), as: UTF8.self)
+                throw APIFailure(status: HTTPResponse.Status(code: Int(status)),
+                                 body: APIError(error: "the app answered \(status): \(AppHealthMonitor.clean(words))"))
+            }
+            throw Self.badEntry("it answered \(status)")
         }
         return (answer.body, answer.response.headers.first(name: "Location"))
+    }
+
+    /// A message's body, at most `maximumMessage` (413 naming the limit).
+    private static func message(_ request: Request) async throws -> ByteBuffer {
+        do {
+            return try await request.body.collect(upTo: maximumMessage)
+        } catch is NIOTooManyBytesError {
+            throw APIFailure(status: .contentTooLarge, body: APIError(error: "a message to a remote app is at most \(maximumMessage / 1024) KiB"))
+        }
+    }
+
+    /// Ends sessions forgotten unstreamed at their entries, in the background: the entry would
+    /// otherwise keep them until its own clean-up.
+    private func endAtTheirEntries(_ expired: [RemoteSessions.Expired], logger: Logger) {
+        guard !expired.isEmpty else { return }
+        Task { [store, entries] in
+            for session in expired {
+                guard let app = try? await store.registryApp(session.key.app), let entry = app.entry, let secrets = app.secrets,
+                      let user = try? await store.user(id: session.owner) else { continue }
+                let target = Target(app: app.id, entry: entry, secret: secrets.entry, previousSecret: nil, user: user)
+                _ = try? await entries.call(target.request(.DELETE, "/sessions/\(session.key.session)"), to: entry,
+                                            timeout: Self.callTimeout, maximumBody: Self.maximumAnswer, logger: logger)
+            }
+        }
     }
 
     /// The entry did not answer: its health is checked now, so dashboards hear it is down.
     private func unreachable(_ target: Target, _ error: any Error) async -> APIFailure {
         Task { await health.check(target.app, entry: target.entry) }
-        let reason = (error as? HTTPClientError).map { $0 == .deadlineExceeded || $0 == .readTimeout ? "too slow" : "unreachable" }
-            ?? (error is NIOTooManyBytesError ? "answered too much" : "unreachable")
+        if let error = error as? HTTPClientError, error == .deadlineExceeded || error == .readTimeout {
+            return APIFailure(status: .gatewayTimeout, body: APIError(error: "the app's entry did not answer in time"), headers: [.retryAfter: "5"])
+        }
+        let reason = error is NIOTooManyBytesError ? "answered too much" : "unreachable"
         return APIFailure(status: .serviceUnavailable, body: APIError(error: "the app's entry is \(reason)"), headers: [.retryAfter: "5"])
     }
 

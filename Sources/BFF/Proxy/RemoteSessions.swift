@@ -1,9 +1,12 @@
 import Synchronization
 
 /// Which user opened each remote app session this server proxies, so no one else reaches it,
-/// and how many each user holds: at most `perUser` at once, `total` in all. A session is
+/// and how many each user holds: at most `perUser` at once, `total` in all. A place is reserved
+/// before the entry is asked to open a session (`reserve`), so requests at once cannot all pass
+/// the check and overshoot, and then filled (`add`) or given back (`release`). A session is
 /// forgotten when it is deleted or its stream ends, and one whose stream was never opened after
-/// `unstreamedLifetime` (a client that opened it and went away), so it cannot hold a place.
+/// `unstreamedLifetime` (a client that opened it and went away), so it cannot hold a place: the
+/// caller ends those at their entries.
 final class RemoteSessions: Sendable {
     static let standardTotal = 2000
 
@@ -20,7 +23,15 @@ final class RemoteSessions: Sendable {
 
     private struct State {
         var sessions: [Key: Session] = [:]
+        /// Sessions and reserved places, per user.
         var counts: [Int64: Int] = [:]
+        var reserved = 0
+    }
+
+    /// A session forgotten because its stream was never opened.
+    struct Expired: Equatable, Sendable {
+        let key: Key
+        let owner: Int64
     }
 
     let perUser: Int
@@ -34,20 +45,37 @@ final class RemoteSessions: Sendable {
         self.unstreamedLifetime = unstreamedLifetime
     }
 
-    /// Whether `user` may open another, once sessions never streamed have expired.
-    func hasRoom(for user: Int64, now: ContinuousClock.Instant = .now) -> Bool {
+    /// Reserves a place for a session `user` is about to open, once sessions never streamed have
+    /// expired (returned, for the caller to end at their entries); false when there is no room.
+    func reserve(for user: Int64, now: ContinuousClock.Instant = .now) -> (reserved: Bool, expired: [Expired]) {
         state.withLock { state in
             let expired = state.sessions.filter { $0.value.unstreamedSince.map { now - $0 >= unstreamedLifetime } ?? false }
-            for key in expired.keys { Self.remove(key, from: &state) }
-            return state.sessions.count < total && state.counts[user, default: 0] < perUser
+                .map { Expired(key: $0.key, owner: $0.value.owner) }
+            for session in expired { Self.remove(session.key, from: &state) }
+            guard state.sessions.count + state.reserved < total, state.counts[user, default: 0] < perUser else { return (false, expired) }
+            state.reserved += 1
+            state.counts[user, default: 0] += 1
+            return (true, expired)
         }
     }
 
+    /// Fills a place `owner` reserved with the session the entry opened.
     func add(_ key: Key, owner: Int64, now: ContinuousClock.Instant = .now) {
         state.withLock { state in
-            guard state.sessions[key] == nil else { return }
+            state.reserved = max(0, state.reserved - 1)
+            guard state.sessions[key] == nil else {
+                Self.giveBack(owner, in: &state)
+                return
+            }
             state.sessions[key] = Session(owner: owner, unstreamedSince: now)
-            state.counts[owner, default: 0] += 1
+        }
+    }
+
+    /// Gives back a place `owner` reserved: the entry opened no session.
+    func release(for owner: Int64) {
+        state.withLock { state in
+            state.reserved = max(0, state.reserved - 1)
+            Self.giveBack(owner, in: &state)
         }
     }
 
@@ -74,7 +102,11 @@ final class RemoteSessions: Sendable {
 
     private static func remove(_ key: Key, from state: inout State) {
         guard let session = state.sessions.removeValue(forKey: key) else { return }
-        state.counts[session.owner, default: 1] -= 1
-        if state.counts[session.owner] == 0 { state.counts[session.owner] = nil }
+        giveBack(session.owner, in: &state)
+    }
+
+    private static func giveBack(_ owner: Int64, in state: inout State) {
+        state.counts[owner, default: 1] -= 1
+        if state.counts[owner, default: 0] <= 0 { state.counts[owner] = nil }
     }
 }

@@ -33,6 +33,13 @@ test: deps
 deps:
 	@scripts/install-deps
 
+# The server against its API document, checked by schemathesis (pinned, in .build/schemathesis-venv):
+# every check over every operation (deploy/test-conformance). Not yet in `make test`: it still
+# reports a few findings (issue 26, item 13).
+conformance: deps
+	$(SWIFT) build --product termcanvas-bff
+	deploy/test-conformance
+
 # The Swift runtime is linked statically: it starts in ~14 ms instead of ~23 ms. One build plan for
 # every product (the dashboard, the micro-app server it starts, `termcanvas-bff`, and `tc-bench`):
 # two `--product` builds rebuild each other's shared modules, so every `make run` took minutes.

@@ -61,6 +61,8 @@ func buildRouter(store: any BFFStore, issuer: TokenIssuer, configuration: BFFCon
     router.add(middleware: RequestIDMiddleware())
     router.add(middleware: MetricsMiddleware(metrics: metrics))
     router.add(middleware: APIErrorMiddleware<BFFRequestContext>())
+    let served = ServedRoutes()
+    router.add(middleware: MethodNotAllowedMiddleware<BFFRequestContext>(routes: served))
     router.add(middleware: LogRequestsMiddleware<BFFRequestContext>(.info))
     let limits = configuration.rateLimits
     if !limits.isOff {
@@ -87,6 +89,7 @@ func buildRouter(store: any BFFStore, issuer: TokenIssuer, configuration: BFFCon
     if apps.contains(.todo) { TodoController(store: store).addRoutes(to: api.group("todo")) }
     if apps.contains(.calendar) { CalendarController(store: store).addRoutes(to: api.group("calendar")) }
     if apps.contains(.chat) { ChatController(store: store).addRoutes(to: api.group("chat")) }
+    served.record(router.routes)
     return router
 }
 

@@ -263,3 +263,24 @@ struct CalendarTests {
         }
     }
 }
+
+/// A cursor in the documented form is never refused: a start that is no real moment stands for
+/// the first real one after it (the field's own tool, schemathesis, sends such cursors).
+struct CalendarCursorTests {
+    @Test(arguments: [
+        ("0000-00-00T00:00:00Z~0", "0000-01-01T00:00:00Z", Int64(0)), ("2026-02-31T10:00:00Z~5", "2026-03-01T00:00:00Z", 5),
+        ("2026-11-23T24:00:00Z~1", "2026-11-24T00:00:00Z", 1), ("2026-11-23T09:60:00Z~1", "2026-11-23T10:00:00Z", 1),
+        ("2026-11-23T09:30:61Z~1", "2026-11-23T09:31:00Z", 1), ("2026-12-32T00:00:00Z~1", "2027-01-01T00:00:00Z", 1),
+        ("2026-13-01T00:00:00Z~1", "2027-01-01T00:00:00Z", 1), ("2026-11-23T09:30:00Z~9999999999999999999", "2026-11-23T09:30:00Z", .max),
+    ])
+    func documentedFormsAreRead(text: String, start: String, id: Int64) throws {
+        let cursor = try #require(CalendarQuery.Cursor(text))
+        #expect(cursor.start.iso == start && cursor.id == id)
+    }
+
+    @Test(arguments: ["", "2026-11-23T09:30:00Z", "2026-11-23T09:30:00Z~", "2026-11-23T09:30:00Z~-1", "2026-11-23T09:30:00Z~12345678901234567890",
+                      "2026-11-23 09:30:00Z~1", "2026-11-23T09:30:00+01:00~1", "x~1"])
+    func otherFormsAreRefused(text: String) {
+        #expect(CalendarQuery.Cursor(text) == nil)
+    }
+}

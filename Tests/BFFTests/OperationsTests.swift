@@ -1,6 +1,7 @@
 import BFF
 import BFFTesting
 import Foundation
+import HTTPTypes
 import HummingbirdTesting
 import MicroAppAPI
 import Testing
@@ -112,6 +113,27 @@ struct OperationsTests {
             let response = try await client.send(.get, APIPath.openAPI)
             #expect(response.status == .ok && response.headers[.contentType]?.hasPrefix("application/yaml") == true)
             #expect(String(buffer: response.body).hasPrefix("openapi: 3"))
+        }
+    }
+}
+
+@Suite("BFF methods")
+struct MethodTests {
+    @Test("a served path asked with a method it does not serve is 405 with Allow; an unknown path stays 404")
+    func methodNotAllowed() async throws {
+        let harness = try await BFFHarness()
+        defer { harness.remove() }
+        try await harness.addUsers("ann")
+        try await harness.withServer { client in
+            let token = try await client.token(for: "ann")
+            for (method, path, allow) in [(HTTPRequest.Method("TRACE")!, APIPath.todoItems, "GET, POST"), (.put, "/health", "GET"),
+                                          (.put, APIPath.todoItem(1), "DELETE, GET, PATCH"), (.post, "/ready", "GET")] {
+                let response = try await client.execute(uri: path, method: method, headers: [.authorization: "Bearer \(token)"])
+                #expect(response.status == .methodNotAllowed, "\(method) \(path)")
+                #expect(response.headers[.allow] == allow, "\(method) \(path)")
+            }
+            #expect(try await client.execute(uri: "/api/nothing", method: .get).status == .notFound)
+            #expect(try await client.send(.get, APIPath.todoItem(999), token: token).status == .notFound, "a route's own 404")
         }
     }
 }

@@ -21,7 +21,5 @@ extension Request {
     }
 
     /// A cursor that is a row id (`next` of lists ordered by id).
-    static func idCursor(_ text: String) -> Int64? {
-        Int64(text).flatMap { $0 >= 0 ? $0 : nil }
-    }
+    static func idCursor(_ text: String) -> Int64? { CursorID.parse(text) }
 }

@@ -129,11 +129,16 @@ struct LiveEventsController {
     /// The id to resume after: the `Last-Event-ID` header (as browsers and SSE clients send it on
     /// reconnect) or, for clients that cannot set headers, the `lastEventId` query parameter.
     private static func lastEventID(_ request: Request) throws -> Int64? {
-        let header = request.headers[HTTPField.Name("Last-Event-ID")!]
-        guard let text = header ?? request.uri.queryParameters.get("lastEventId") else { return nil }
-        guard let id = Int64(text.trimmingCharacters(in: .whitespaces)), id >= 0 else {
-            throw APIFailure.badRequest("must be an event id this server sent", field: "Last-Event-ID")
+        // Each one given must be valid, even when the header makes the query's unused.
+        func id(_ text: String?, field: String) throws -> Int64? {
+            guard let text else { return nil }
+            guard let id = Int64(text.trimmingCharacters(in: .whitespaces)), id >= 0 else {
+                throw APIFailure.badRequest("must be an event id this server sent", field: field)
+            }
+            return id
         }
-        return id
+        let header = try id(request.headers[HTTPField.Name("Last-Event-ID")!], field: "Last-Event-ID")
+        let query = try id(request.uri.queryParameters.get("lastEventId").map { String($0) }, field: "lastEventId")
+        return header ?? query
     }
 }

@@ -238,7 +238,7 @@ struct AppProxyController {
     private func unreachable(_ target: Target, _ error: any Error) async -> APIFailure {
         Task { await health.check(target.app, entry: target.entry) }
         if let error = error as? HTTPClientError, error == .deadlineExceeded || error == .readTimeout {
-            return APIFailure(status: .gatewayTimeout, body: APIError(error: "the app's entry did not answer in time"), headers: [.retryAfter: "5"])
+            return APIFailure(status: .gatewayTimeout, body: APIError(error: "the app's entry is too slow"), headers: [.retryAfter: "5"])
         }
         let reason = error is NIOTooManyBytesError ? "answered too much" : "unreachable"
         return APIFailure(status: .serviceUnavailable, body: APIError(error: "the app's entry is \(reason)"), headers: [.retryAfter: "5"])

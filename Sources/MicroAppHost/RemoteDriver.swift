@@ -6,13 +6,18 @@ import Synchronization
 /// place of a process. "Spawning" is immediate; the `initialize` line opens the session, later
 /// lines are sent one at a time in order, and the session's stream brings the app's lines. A
 /// session that cannot be opened, or whose stream ends, is lost: the supervisor tries again while
-/// the pane keeps its last view.
+/// the pane keeps its last view. Lines wait in order while one is sent; as for a process app's
+/// input, past `PipeWriter.limit` bytes waiting the app is not keeping up and further lines are
+/// dropped, and a line longer than the protocol's (which the server's proxy would refuse) is not
+/// sent at all.
 final class RemoteDriver: SessionDriver {
     private struct Running {
         let generation: Int
         var session: String?
         let outbox: AsyncStream<[UInt8]>.Continuation
         var tasks: [Task<Void, Never>] = []
+        /// Bytes of lines written and not yet sent.
+        var waiting = 0
     }
 
     private let appID: String
@@ -33,7 +38,15 @@ final class RemoteDriver: SessionDriver {
             running.withLock { $0 = Running(generation: generation, outbox: continuation, tasks: [task]) }
             return .spawned(generation: generation)
         case .write(let message):
-            running.withLock { _ = $0?.outbox.yield(MicroAppCodec.encode(message)) }
+            let line = MicroAppCodec.encode(message)
+            return running.withLock { running -> Supervisor.Input? in
+                guard let current = running else { return nil }
+                guard line.count <= LineFramer.standardLimit else { return .lineTooLong(generation: current.generation, bytes: line.count) }
+                guard current.waiting + line.count <= PipeWriter.limit else { return .inputOverflow(generation: current.generation) }
+                running?.waiting += line.count
+                current.outbox.yield(line)
+                return nil
+            }
         case .closeInput, .signalGroup:
             // After `exit`, or a hung session given up: it is over.
             guard let generation = end() else { return nil }
@@ -67,6 +80,7 @@ final class RemoteDriver: SessionDriver {
     private func deliver(_ outbox: AsyncStream<[UInt8]>, generation: Int, feed: @escaping @Sendable (Supervisor.Input) -> Void) async {
         var session: String?
         for await line in outbox {
+            defer { running.withLock { if $0?.generation == generation { $0?.waiting -= line.count } } }
             do throws(RemoteAppFailure) {
                 if let session {
                     try await transport.send(app: appID, session: session, line: line)

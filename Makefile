@@ -18,8 +18,9 @@ run: release
 # backoff and reconnects against the clock. The server's suite runs twice: on SQLite with the rest,
 # then on a PostgreSQL server it starts for itself, one test at a time (its servers, each with a
 # database of its own, would otherwise starve the timing tests); last, the README's two instances
-# behind nginx, started on loopback and checked (deploy/test-two-instances), and the server under
-# faults: PostgreSQL restarted under writers, SIGKILL amid keyed writes (deploy/test-faults).
+# behind nginx, started on loopback and checked (deploy/test-two-instances), the server under
+# faults: PostgreSQL restarted under writers, SIGKILL amid keyed writes (deploy/test-faults), and
+# the server against its API document, checked by schemathesis (deploy/test-conformance).
 test: deps
 	$(SWIFT) test --skip HTTPClientTests --skip MicroAppSyncTests --skip ModelClientTests --skip EndToEndTests --skip ProcessAppTests --skip MicroAppGeneratorTests
 	TERMCANVAS_TEST_DATABASE=postgres $(SWIFT) test --skip-build --filter BFFTests --no-parallel
@@ -29,16 +30,17 @@ test: deps
 	$(SWIFT) test --skip-build --filter "HTTPClientTests|MicroAppSyncTests|ModelClientTests"
 	deploy/test-two-instances --bff .build/debug/termcanvas-bff
 	deploy/test-faults --bff .build/debug/termcanvas-bff
+	deploy/test-conformance --bff .build/debug/termcanvas-bff
 
 deps:
 	@scripts/install-deps
 
 # The server against its API document, checked by schemathesis (pinned, in .build/schemathesis-venv):
-# every check over every operation (deploy/test-conformance). Not yet in `make test`: it still
-# reports a few findings (issue 26, item 13).
+# every check over every operation (deploy/test-conformance), as `make test` does; on its own, with
+# `ARGS="--seed N --examples N"` to explore further.
 conformance: deps
 	$(SWIFT) build --product termcanvas-bff
-	deploy/test-conformance
+	deploy/test-conformance $(ARGS)
 
 # The Swift runtime is linked statically: it starts in ~14 ms instead of ~23 ms. One build plan for
 # every product (the dashboard, the micro-app server it starts, `termcanvas-bff`, and `tc-bench`):

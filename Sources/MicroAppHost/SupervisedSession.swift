@@ -15,6 +15,21 @@ final class SupervisedSession: AppEngine {
         var wake: (@Sendable () -> Void)?
         var finished = false
         var waiting: [CheckedContinuation<Void, Never>] = []
+        /// Backend calls under way, by generation: a respawn or the end cancels the earlier
+        /// generations' (their answers would be dropped, and a call may wait on the network).
+        var calls: [CallKey: Task<Void, Never>] = [:]
+
+        mutating func cancelCalls(before generation: Int) {
+            for (key, task) in calls where key.generation < generation {
+                task.cancel()
+                calls[key] = nil
+            }
+        }
+    }
+
+    private struct CallKey: Hashable {
+        let generation: Int
+        let id: RPCID
     }
 
     private let driver: any SessionDriver
@@ -92,7 +107,10 @@ final class SupervisedSession: AppEngine {
 
     private func perform(_ effect: Supervisor.Effect, _ shell: inout Shell) -> Supervisor.Input? {
         switch effect {
-        case .spawn, .write, .closeInput, .signalGroup:
+        case .spawn(let generation):
+            shell.cancelCalls(before: generation)
+            return driver.perform(effect, feed: { [weak self] in self?.run($0) })
+        case .write, .closeInput, .signalGroup:
             return driver.perform(effect, feed: { [weak self] in self?.run($0) })
         case .schedule(let timer, let seconds):
             queue.asyncAfter(deadline: .now() + seconds) { [weak self] in self?.run(.timer(timer)) }
@@ -103,9 +121,13 @@ final class SupervisedSession: AppEngine {
                 return .backendAnswered(generation: generation, id: id,
                                         .failure(RPCError(code: RPCError.backendUnavailable, message: "no backend is connected")))
             }
-            Task { [weak self] in
+            let key = CallKey(generation: generation, id: id)
+            // Added under the lock this runs in, before the call can end and remove it.
+            shell.calls[key] = Task { [weak self] in
                 let result = await backend.call(request)
-                self?.run(.backendAnswered(generation: generation, id: id, result))
+                guard let self, !Task.isCancelled else { return }
+                self.shell.withLock { _ = $0.calls.removeValue(forKey: key) }
+                self.run(.backendAnswered(generation: generation, id: id, result))
             }
         case .log(let line):
             log.write("host", line)
@@ -113,6 +135,7 @@ final class SupervisedSession: AppEngine {
             log.write("app", line)
         case .finished:
             _ = driver.perform(effect, feed: { _ in })
+            shell.cancelCalls(before: .max)
             shell.finished = true
             let waiting = shell.waiting
             shell.waiting = []

@@ -115,7 +115,8 @@ struct CalendarTests {
             let late = try await client.send(.patch, APIPath.calendarEvent(event.id), token: token,
                                              json: CalendarEventPatch(start: "2026-11-23T11:00:00Z"))
             #expect(late.status == .badRequest && late.apiError?.field == "end")
-            let allDay = try await client.send(.patch, APIPath.calendarEvent(event.id), token: token, json: CalendarEventPatch(allDay: true))
+            let allDay = try await client.send(.patch, APIPath.calendarEvent(event.id), token: token,
+                                               json: CalendarEventPatch(start: "2026-11-23T09:30:00Z", allDay: true))
             #expect(allDay.status == .badRequest && allDay.apiError?.field == "start")
             let blank = try await client.send(.patch, APIPath.calendarEvent(event.id), token: token, json: CalendarEventPatch(title: ""))
             #expect(blank.status == .badRequest && blank.apiError?.field == "title")
@@ -129,6 +130,34 @@ struct CalendarTests {
             let away = CalendarEvent(id: event.id, title: "away", start: "2026-11-23T00:00:00Z", end: "2026-11-25T00:00:00Z", allDay: true)
             #expect(try whole.decode(CalendarEvent.self) == away)
             #expect(try await client.send(.get, APIPath.calendarEvent(event.id), token: token).decode(CalendarEvent.self) == away)
+        }
+    }
+
+    @Test("making an event all-day covers its days with the bounds the patch leaves out")
+    func allDaySwitchCoversTheEventsDays() async throws {
+        let harness = try await BFFHarness()
+        defer { harness.remove() }
+        try await harness.addUsers("ann")
+        try await harness.withServer { client in
+            let token = try await client.token(for: "ann")
+            // (start, end) → (start, end) after `{"allDay": true}`, or after it with a start.
+            let cases: [(String, String, String?, String, String)] = [
+                ("2026-11-23T09:00:00Z", "2026-11-23T10:00:00Z", nil, "2026-11-23T00:00:00Z", "2026-11-24T00:00:00Z"),
+                ("2026-11-23T23:00:00Z", "2026-11-24T01:00:00Z", nil, "2026-11-23T00:00:00Z", "2026-11-25T00:00:00Z"),
+                ("2026-11-23T22:00:00Z", "2026-11-24T00:00:00Z", nil, "2026-11-23T00:00:00Z", "2026-11-24T00:00:00Z"),
+                ("2026-11-23T00:00:00Z", "2026-11-23T00:00:00Z", nil, "2026-11-23T00:00:00Z", "2026-11-24T00:00:00Z"),
+                ("2026-11-23T09:00:00+05:00", "2026-11-23T10:00:00+05:00", nil, "2026-11-23T00:00:00Z", "2026-11-24T00:00:00Z"),
+                ("2026-11-23T09:00:00Z", "2026-11-23T10:00:00Z", "2026-11-22T00:00:00Z", "2026-11-22T00:00:00Z", "2026-11-24T00:00:00Z"),
+            ]
+            for (start, end, newStart, wantedStart, wantedEnd) in cases {
+                let event = try await client.send(.post, APIPath.calendarEvents, token: token, json: NewCalendarEvent(
+                    title: "a", start: start, end: end)).decode(CalendarEvent.self)
+                let patched = try await client.send(.patch, APIPath.calendarEvent(event.id), token: token,
+                                                    json: CalendarEventPatch(start: newStart, allDay: true))
+                let wanted = CalendarEvent(id: event.id, title: "a", start: try #require(UTCInstant(iso: wantedStart)),
+                                           end: try #require(UTCInstant(iso: wantedEnd)), allDay: true)
+                #expect(try patched.decode(CalendarEvent.self) == wanted, "\(start)–\(end)")
+            }
         }
     }
 

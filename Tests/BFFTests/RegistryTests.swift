@@ -142,7 +142,9 @@ struct RegistryTests {
 
             #expect(try await client.send(.delete, APIPath.registryApp("todo"), token: root).status == .conflict)
             let overTodo = try await Self.publish(client, token: root, Self.manifest("todo", version: "9.0.0"))
-            #expect(overTodo.status == .badRequest && overTodo.apiError?.field == "manifest.id")
+            #expect(overTodo.status == .conflict && overTodo.apiError?.field == "manifest.id")
+            let overEventLog = try await Self.publish(client, token: root, Self.manifest("eventlog", version: "1.0.0"))
+            #expect(overEventLog.status == .conflict && overEventLog.apiError?.field == "manifest.id")
         }
     }
 
@@ -194,6 +196,19 @@ struct RegistryTests {
             #expect(refused.status == .badRequest)
             #expect(refused.apiError?.field == field)
             #expect(try await client.send(.get, APIPath.registryApp("deploys"), token: root).status == .notFound)
+        }
+    }
+
+    @Test("a publish to an id no app can have names the path's id")
+    func publishToAMalformedID() async throws {
+        let harness = try await BFFHarness()
+        defer { harness.remove() }
+        try await harness.addAdmins("root")
+        try await harness.withServer { client in
+            let root = try await client.token(for: "root")
+            let body = #"{"manifest": {"id": "Deploys", "name": "D", "version": "1.0.0", "description": "", "protocol": 1, "events": {"publishes": [], "subscribes": []}, "backend": [], "state": false, "minSize": {"width": 10, "height": 3}}, "entry": "http://h/"}"#
+            let refused = try await client.send(.put, APIPath.registryApp("Deploys"), token: root, rawBody: body)
+            #expect(refused.status == .badRequest && refused.apiError?.field == "id")
         }
     }
 }

@@ -13,7 +13,9 @@ enum CalendarValidation {
         return (new.title, start, end, allDay)
     }
 
-    /// `event` with `patch` applied, checked as a whole.
+    /// `event` with `patch` applied, checked as a whole. A patch that makes an event all-day
+    /// covers its days with the bounds it leaves out, as a calendar's "all day" switch does: the
+    /// start moves back to its day's midnight UTC, the end on to the next midnight.
     static func patched(_ event: CalendarEvent, with patch: CalendarEventPatch) throws -> CalendarEvent {
         var result = event
         if let title = patch.title {
@@ -23,6 +25,10 @@ enum CalendarValidation {
         if let start = patch.start { result.start = try dateTime(start, field: "start") }
         if let end = patch.end { result.end = try dateTime(end, field: "end") }
         if let allDay = patch.allDay { result.allDay = allDay }
+        if patch.allDay == true {
+            if patch.start == nil { result.start = UTCInstant(day: result.start.day) }
+            if patch.end == nil { result.end = wholeDaysEnd(result.end, after: result.start) }
+        }
         try span(start: result.start, end: result.end, allDay: result.allDay)
         return result
     }
@@ -42,6 +48,11 @@ enum CalendarValidation {
             )
         }
         return instant
+    }
+
+    /// `end` if it is a midnight after `start`, else the midnight that ends its day.
+    private static func wholeDaysEnd(_ end: UTCInstant, after start: UTCInstant) -> UTCInstant {
+        end.secondsIntoDay == 0 && end > start ? end : UTCInstant(day: end.day).adding(seconds: 86_400)
     }
 
     private static func span(start: UTCInstant, end: UTCInstant, allDay: Bool) throws {

@@ -48,7 +48,10 @@ struct RegistryController {
 
     @Sendable func publish(_ request: Request, context: BFFRequestContext) async throws -> Response {
         let user = try admin(context)
-        let id = try appID(context)
+        // A publish names the app it makes: an id no app can have is the request's fault (400).
+        guard let id = context.parameters.get("id"), RegistryValidation.isAppID(id) else {
+            throw APIFailure.badRequest(RegistryValidation.appIDRule, field: "id")
+        }
         let published = try await request.decodeJSON(PublishRequest.self, context: context)
         let (version, entry) = try RegistryValidation.validate(published, id: id)
         do {

@@ -11,6 +11,8 @@ enum RegistryValidation {
     /// The protocol versions a remote app may speak.
     static let protocols = 1...1
 
+    static let appIDRule = "must be 1 to 32 of a-z, 0-9 and -, starting with a letter"
+
     /// True for an app id: 1–32 of `a-z`, `0-9`, `-`, starting with a letter.
     static func isAppID(_ id: String) -> Bool {
         guard let first = id.unicodeScalars.first, ("a"..."z").contains(first), id.unicodeScalars.count <= 32 else { return false }
@@ -39,10 +41,10 @@ enum RegistryValidation {
     static func validate(_ request: PublishRequest, id: String) throws -> (SemanticVersion, URL) {
         let manifest = request.manifest
         guard isAppID(manifest.id) else {
-            throw APIFailure.badRequest("must be 1 to 32 of a-z, 0-9 and -, starting with a letter", field: "manifest.id")
+            throw APIFailure.badRequest(appIDRule, field: "manifest.id")
         }
         guard manifest.id == id else { throw APIFailure.badRequest("must be the id of the path, '\(id)'", field: "manifest.id") }
-        guard !reservedIDs.contains(id) else { throw APIFailure.badRequest("'\(id)' is a built-in app", field: "manifest.id") }
+        guard !reservedIDs.contains(id) else { throw APIFailure.conflict("'\(id)' is built into the server", field: "manifest.id") }
         try TextValidation.check(manifest.name, field: "manifest.name", lines: .single, length: 1...40)
         try TextValidation.check(manifest.description, field: "manifest.description", lines: .single, length: 0...200)
         guard let version = SemanticVersion(manifest.version) else {

@@ -99,9 +99,10 @@ struct RegistryServices: Sendable {
     let entries: EntryClient
     let health: AppHealthMonitor
     let hooks: HookDeliverer
-    let sessions = RemoteSessions()
+    let sessions: RemoteSessions
 
     init(store: any BFFStore, configuration: BFFConfiguration, logger: Logger) {
+        sessions = RemoteSessions(unstreamedLifetime: configuration.limits.unstreamedSessionLifetime)
         entries = EntryClient(policy: configuration.entryNetworkPolicy)
         health = AppHealthMonitor(store: store, entries: entries, interval: configuration.healthInterval, logger: logger)
         hooks = HookDeliverer(store: store, logger: logger)

@@ -159,12 +159,16 @@ public struct ServerLimits: Sendable, Equatable {
     /// A connection with no request in progress, or whose request head or body stalls, is closed
     /// after this long: half-sent headers cannot hold connections. Live streams are not idle.
     public var idleTimeout: Duration
+    /// A remote app's session whose stream was never opened (its client went away) is ended at
+    /// its entry after this long, so it cannot hold one of the user's places.
+    public var unstreamedSessionLifetime: Duration
 
     public init(connections: ConnectionLimits = ConnectionLimits(), streams: LiveEventHub.StreamLimits = LiveEventHub.StreamLimits(),
-                idleTimeout: Duration = .seconds(15)) {
+                idleTimeout: Duration = .seconds(15), unstreamedSessionLifetime: Duration = .seconds(30)) {
         self.connections = connections
         self.streams = streams
         self.idleTimeout = idleTimeout
+        self.unstreamedSessionLifetime = unstreamedSessionLifetime
     }
 }
 

@@ -21,7 +21,7 @@ struct ProxyTests {
     static let lifetime = Duration.seconds(5)
 
     /// An entry behaving as told; every session's stream stays open for `lifetime`.
-    static func entry(_ behaviour: Behaviour) -> some ApplicationProtocol {
+    static func entry(_ behaviour: Behaviour, ended: (@Sendable (String) -> Void)? = nil) -> some ApplicationProtocol {
         let router = Router()
         let opened = Atomic<Int>(0)
         router.post("sessions") { _, _ in
@@ -64,16 +64,22 @@ struct ProxyTests {
             guard behaviour == .refusesMessages else { return Response(status: .accepted) }
             return Response(status: .unprocessableContent, body: .init(byteBuffer: ByteBuffer(string: "no such key\u{1B}[2J")))
         }
-        router.delete("sessions/{session}") { _, _ in Response(status: .noContent) }
+        router.delete("sessions/{session}") { _, context in
+            ended?(context.parameters.get("session") ?? "")
+            return Response(status: .noContent)
+        }
         return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
     }
 
     /// `body` with a server whose registry has `deploys` at an entry behaving as told, granted to alice.
-    static func withProxy(_ behaviour: Behaviour,
+    static func withProxy(_ behaviour: Behaviour, ended: (@Sendable (String) -> Void)? = nil, limits: ServerLimits? = nil,
                           _ body: @Sendable (_ client: any TestClientProtocol, _ token: String) async throws -> Void) async throws {
         let harness = try await BFFHarness()
         defer { harness.remove() }
-        try await entry(behaviour).test(.live) { entry in
+        var configured = harness.configuration(secret: BFFHarness.secret)
+        if let limits { configured.limits = limits }
+        let configuration = configured
+        try await entry(behaviour, ended: ended).test(.live) { entry in
             let url = URL(string: "http://127.0.0.1:\(try #require(entry.port))/")!
             let manifest = RegistryManifest(id: "deploys", name: "Deploys", version: "1.0.0")
             try await harness.withStore { store in
@@ -81,7 +87,7 @@ struct ProxyTests {
                 _ = try await store.publish(manifest, version: SemanticVersion("1.0.0")!, entry: url, by: alice, rotateSecrets: false, makeSecret: { "s-\(UUID())" })
                 #expect(try await store.grant("deploys", to: alice.id))
             }
-            try await harness.withServer { client in
+            try await harness.withServer(configuration: configuration) { client in
                 try await body(client, try await client.token(for: "alice"))
             }
         }
@@ -206,6 +212,19 @@ struct ProxyTests {
 
 /// The per-user and total bounds of proxied sessions, and the expiry of sessions never streamed.
 struct RemoteSessionsTests {
+    @Test func aSessionNeverStreamedIsEndedAtItsEntry() async throws {
+        let ended = Mutex<[String]>([])
+        try await ProxyTests.withProxy(.answers, ended: { session in ended.withLock { $0.append(session) } },
+                                 limits: ServerLimits(unstreamedSessionLifetime: .milliseconds(300))) { client, token in
+            #expect(try await ProxyTests.open(client, token).status == .created)
+            try await Task.sleep(for: .milliseconds(400))
+            // The next session's reservation finds the first expired and ends it at the entry.
+            #expect(try await ProxyTests.open(client, token).status == .created)
+            for _ in 0..<100 where ended.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(50)) }
+            #expect(ended.withLock { $0 } == ["s1"])
+        }
+    }
+
     @Test func aSessionNeverStreamedExpiresAndOneStreamingStays() {
         let sessions = RemoteSessions(perUser: 2, total: 10, unstreamedLifetime: .seconds(30))
         let start = ContinuousClock.now

@@ -65,7 +65,7 @@ let package = Package(
         .target(
             name: "CanvasFiles",
             dependencies: [
-                "CanvasCore", "CanvasUI", "MicroAppProtocol", "MicroAppModel",
+                "CanvasCore", "CanvasUI", "MicroAppAPI", "MicroAppProtocol", "MicroAppModel",
                 .product(name: "Yams", package: "Yams"), .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings

@@ -1,5 +1,6 @@
 import CanvasCore
 import Foundation
+import MicroAppAPI
 import MicroAppProtocol
 import Yams
 
@@ -35,26 +36,30 @@ public enum AppManifestFile {
 
         let idNode = try required("id")
         let id = try reader.string(idNode, field: "id")
-        guard AppManifest.isValidID(id) else {
-            throw reader.error(at: idNode, field: "id", "expected 1 to 32 of a-z, 0-9 and -, starting with a letter, got '\(id)'")
+        guard ManifestRules.isAppID(id) else {
+            throw reader.error(at: idNode, field: "id", "expected \(ManifestRules.appIDRule), got '\(id)'")
         }
         guard !AppKind.builtIn.contains(AppKind(id)) else {
             throw reader.error(at: idNode, field: "id", "'\(id)' is a built-in widget; choose another id")
         }
         let nameNode = try required("name")
         let name = try reader.string(nameNode, field: "name")
-        guard (1...40).contains(name.count), !name.contains(where: \.isNewline) else {
-            throw reader.error(at: nameNode, field: "name", "expected 1 to 40 characters on one line")
+        guard ManifestRules.isName(name) else {
+            throw reader.error(at: nameNode, field: "name", "expected \(ManifestRules.nameLength.lowerBound) to "
+                               + "\(ManifestRules.nameLength.upperBound) characters on one line, without control characters")
         }
         let versionNode = try required("version")
         let version = try reader.string(versionNode, field: "version")
-        guard AppManifest.isValidVersion(version) else {
+        guard SemanticVersion(version) != nil else {
             throw reader.error(at: versionNode, field: "version", "expected a semantic version such as 1.0.0, got '\(version)'")
         }
         var manifest = AppManifest(id: id, name: name, version: version, exec: [])
         if let node = root["description"] {
             manifest.description = try reader.string(node, field: "description")
-            guard manifest.description.count <= 200 else { throw reader.error(at: node, field: "description", "expected at most 200 characters") }
+            guard ManifestRules.isDescription(manifest.description) else {
+                throw reader.error(at: node, field: "description",
+                                   "expected at most \(ManifestRules.descriptionLength.upperBound) characters on one line, without control characters")
+            }
         }
         switch (root["exec"], root["entry"]) {
         case (let execNode?, nil):
@@ -81,9 +86,13 @@ public enum AppManifestFile {
         }
         if let node = root["events"] { try events(node, into: &manifest, reader: reader) }
         if let node = root["backend"] {
-            manifest.backend = try reader.sequence(node, field: "backend").enumerated().map { index, item in
+            let paths = try reader.sequence(node, field: "backend")
+            guard paths.count <= ManifestRules.maximumBackendPaths else {
+                throw reader.error(at: node, field: "backend", "expected at most \(ManifestRules.maximumBackendPaths) paths")
+            }
+            manifest.backend = try paths.enumerated().map { index, item in
                 let path = try reader.string(item, field: "backend[\(index)]")
-                guard path.hasPrefix("/api/"), !path.contains(".."), !path.contains("?"), !path.contains(where: \.isWhitespace) else {
+                guard ManifestRules.isBackendPath(path) else {
                     throw reader.error(at: item, field: "backend[\(index)]", "expected a path under /api/ such as /api/todo/items, got '\(path)'")
                 }
                 return path
@@ -95,8 +104,10 @@ public enum AppManifestFile {
             let mapping = try reader.mapping(node, field: "minSize")
             try reader.rejectUnknownKeys(in: mapping, allowed: ["width", "height"], field: "minSize")
             manifest.minimumSize = ViewSize(
-                width: try mapping["width"].map { try reader.int($0, field: "minSize.width", in: 1...500) } ?? manifest.minimumSize.width,
-                height: try mapping["height"].map { try reader.int($0, field: "minSize.height", in: 1...200) } ?? manifest.minimumSize.height)
+                width: try mapping["width"].map { try reader.int($0, field: "minSize.width", in: ManifestRules.widths) }
+                    ?? manifest.minimumSize.width,
+                height: try mapping["height"].map { try reader.int($0, field: "minSize.height", in: ManifestRules.heights) }
+                    ?? manifest.minimumSize.height)
         }
         switch (root["protocol"], root["sample"]) {
         case (let protocolNode?, nil):
@@ -135,9 +146,7 @@ public enum AppManifestFile {
     /// An `http` or `https` URL with a host and no credentials, query or fragment.
     private static func entry(_ node: Node, reader: YAMLReader) throws -> URL {
         let text = try reader.string(node, field: "entry")
-        guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
-              scheme == "http" || scheme == "https", components.host?.isEmpty == false, components.user == nil,
-              components.password == nil, components.query == nil, components.fragment == nil, let url = components.url else {
+        guard let url = ManifestRules.entry(text) else {
             throw reader.error(at: node, field: "entry", "expected an http or https URL such as https://deploys.example.com/app, got '\(text)'")
         }
         return url
@@ -147,28 +156,37 @@ public enum AppManifestFile {
         let mapping = try reader.mapping(node, field: "events")
         try reader.rejectUnknownKeys(in: mapping, allowed: ["publishes", "subscribes"], field: "events")
         if let publishes = mapping["publishes"] {
-            manifest.publishes = try reader.sequence(publishes, field: "events.publishes").enumerated().map { index, item in
+            manifest.publishes = try names(publishes, field: "events.publishes", reader: reader).enumerated().map { index, item in
                 let field = "events.publishes[\(index)]"
                 let name = try reader.string(item, field: field)
-                guard let event = EventName(rawValue: name) else {
+                guard ManifestRules.isEventName(name) else {
                     throw reader.error(at: item, field: field, "expected a name source.entity.action in a-z, 0-9, - and _, got '\(name)'")
                 }
-                guard event.source == manifest.id else {
+                guard name.hasPrefix("\(manifest.id).") else {
                     throw reader.error(at: item, field: field, "an app publishes only its own events: expected \(manifest.id).entity.action")
                 }
                 return name
             }
         }
         if let subscribes = mapping["subscribes"] {
-            manifest.subscribes = try reader.sequence(subscribes, field: "events.subscribes").enumerated().map { index, item in
+            manifest.subscribes = try names(subscribes, field: "events.subscribes", reader: reader).enumerated().map { index, item in
                 let field = "events.subscribes[\(index)]"
                 let pattern = try reader.string(item, field: field)
-                guard EventPattern(pattern) != nil else {
+                guard ManifestRules.isEventPattern(pattern) else {
                     throw reader.error(at: item, field: field, "expected a name or a pattern such as calendar.* or *, got '\(pattern)'")
                 }
                 return pattern
             }
         }
+    }
+
+    /// The items of an `events` list, at most `ManifestRules.maximumEvents`.
+    private static func names(_ node: Node, field: String, reader: YAMLReader) throws -> Node.Sequence {
+        let items = try reader.sequence(node, field: field)
+        guard items.count <= ManifestRules.maximumEvents else {
+            throw reader.error(at: node, field: field, "expected at most \(ManifestRules.maximumEvents) names")
+        }
+        return items
     }
 
     private static func limits(_ node: Node, reader: YAMLReader) throws -> AppManifest.Limits {

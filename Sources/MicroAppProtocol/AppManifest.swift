@@ -98,17 +98,4 @@ public struct AppManifest: Hashable, Sendable {
             self.show = show
         }
     }
-
-    /// True for a valid id: 1–32 of `a-z`, `0-9`, `-`, starting with a letter.
-    public static func isValidID(_ id: String) -> Bool {
-        guard let first = id.unicodeScalars.first, ("a"..."z").contains(first), id.unicodeScalars.count <= 32 else { return false }
-        return id.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
-    }
-
-    /// True for `MAJOR.MINOR.PATCH` with an optional `-pre` or `+build` part.
-    public static func isValidVersion(_ version: String) -> Bool {
-        let core = version.split(whereSeparator: { $0 == "-" || $0 == "+" }).first ?? ""
-        let parts = core.split(separator: ".", omittingEmptySubsequences: false)
-        return version.count <= 64 && parts.count == 3 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isASCII) && Int($0) != nil }
-    }
 }

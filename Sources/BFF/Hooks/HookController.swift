@@ -15,7 +15,7 @@ struct HookController {
     }
 
     @Sendable func receive(_ request: Request, context: BFFRequestContext) async throws -> Response {
-        guard let id = context.parameters.get("app"), RegistryValidation.isAppID(id),
+        guard let id = context.parameters.get("app"), ManifestRules.isAppID(id),
               let app = try await store.registryApp(id), let secrets = app.secrets, let manifest = app.manifest else {
             throw APIFailure.notFound
         }

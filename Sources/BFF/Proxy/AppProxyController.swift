@@ -168,7 +168,7 @@ struct AppProxyController {
 
     private func target(_ context: BFFRequestContext) async throws -> Target {
         let user = try context.authenticatedUser()
-        guard let id = context.parameters.get("id"), RegistryValidation.isAppID(id), let app = try await store.registryApp(id),
+        guard let id = context.parameters.get("id"), ManifestRules.isAppID(id), let app = try await store.registryApp(id),
               let entry = app.entry, let secrets = app.secrets else { throw APIFailure.notFound }
         guard try await store.isGranted(id, to: user.id) else {
             throw APIFailure(status: .forbidden, body: APIError(error: "you have not granted \(id); PUT \(APIPath.registryGrant(id)) first"))

@@ -25,7 +25,7 @@ struct RegistryController {
 
     @Sendable func list(_ request: Request, context: BFFRequestContext) async throws -> Response {
         let limit = try request.pageLimit(maximum: Self.maximumPageSize, default: Self.defaultPageSize)
-        let cursor = try request.pageCursor { RegistryValidation.isAppID($0) ? $0 : nil }
+        let cursor = try request.pageCursor { ManifestRules.isAppID($0) ? $0 : nil }
         let text = request.uri.queryParameters.get("q")
         if let text { try TextValidation.check(text, field: "q", lines: .single, length: 0...100) }
         let kind = try request.uri.queryParameters.get("kind").map { text in
@@ -49,8 +49,8 @@ struct RegistryController {
     @Sendable func publish(_ request: Request, context: BFFRequestContext) async throws -> Response {
         let user = try admin(context)
         // A publish names the app it makes: an id no app can have is the request's fault (400).
-        guard let id = context.parameters.get("id"), RegistryValidation.isAppID(id) else {
-            throw APIFailure.badRequest(RegistryValidation.appIDRule, field: "id")
+        guard let id = context.parameters.get("id"), ManifestRules.isAppID(id) else {
+            throw APIFailure.badRequest("must be \(ManifestRules.appIDRule)", field: "id")
         }
         let published = try await request.decodeJSON(PublishRequest.self, context: context)
         let (version, entry) = try RegistryValidation.validate(published, id: id)
@@ -109,7 +109,7 @@ struct RegistryController {
     }
 
     private func appID(_ context: BFFRequestContext) throws -> String {
-        guard let id = context.parameters.get("id"), RegistryValidation.isAppID(id) else { throw APIFailure.notFound }
+        guard let id = context.parameters.get("id"), ManifestRules.isAppID(id) else { throw APIFailure.notFound }
         return id
     }
 

@@ -90,7 +90,7 @@ public struct LayoutStore: Sendable {
     public func undoHistory(named name: String) throws -> UndoHistory<LayoutData>? {
         try read { db in
             guard let record = try LayoutRecord.filter(LayoutRecord.Columns.name == name).fetchOne(db) else { return nil }
-            let steps = try HistoryRecord.filter(HistoryRecord.Columns.layoutId == record.id!)
+            let steps = try HistoryRecord.filter(HistoryRecord.Columns.layoutId == record.rowID())
                 .order(HistoryRecord.Columns.position).fetchAll(db)
             let decode = { (step: HistoryRecord) in try? Snapshot.decode(step.snapshot) }
             let past = steps.filter { $0.position < record.historyPosition }.compactMap(decode)
@@ -115,11 +115,11 @@ public struct LayoutStore: Sendable {
             try LayoutRecord.filter(LayoutRecord.Columns.name == layout.name).deleteAll(db)
             var record = try Self.upsert(layout, in: db)
             guard let original = try LayoutRecord.filter(LayoutRecord.Columns.name == source).fetchOne(db) else { return }
-            try HistoryRecord.filter(HistoryRecord.Columns.layoutId == record.id!).deleteAll(db)
+            try HistoryRecord.filter(HistoryRecord.Columns.layoutId == record.rowID()).deleteAll(db)
             try db.execute(sql: """
                 INSERT INTO history (layoutId, position, step, snapshot, createdAt)
                 SELECT ?, position, step, snapshot, createdAt FROM history WHERE layoutId = ?
-                """, arguments: [record.id!, original.id!])
+                """, arguments: [record.rowID(), original.rowID()])
             record.historyPosition = original.historyPosition
             try record.update(db)
         }
@@ -132,7 +132,7 @@ public struct LayoutStore: Sendable {
         try write { db in
             var record = try Self.upsert(layout, in: db)
             let position = record.historyPosition + 1
-            let layoutId = record.id!
+            let layoutId = try record.rowID()
             try HistoryRecord.filter(HistoryRecord.Columns.layoutId == layoutId && HistoryRecord.Columns.position >= position)
                 .deleteAll(db)
             var entry = HistoryRecord(id: nil, layoutId: layoutId, position: position, step: step,
@@ -178,7 +178,7 @@ public struct LayoutStore: Sendable {
             guard let record = try LayoutRecord.filter(LayoutRecord.Columns.name == name).fetchOne(db) else {
                 throw LayoutStoreError.notFound(name: name)
             }
-            return try HistoryRecord.filter(HistoryRecord.Columns.layoutId == record.id!)
+            return try HistoryRecord.filter(HistoryRecord.Columns.layoutId == record.rowID())
                 .order(HistoryRecord.Columns.position).fetchAll(db)
                 .map { HistoryEntry(position: $0.position, step: $0.step, time: $0.createdAt,
                                     isCurrent: $0.position == record.historyPosition) }
@@ -225,7 +225,7 @@ public struct LayoutStore: Sendable {
         try Self.validate(layout)
         try write { db in
             var record = try Self.upsert(layout, in: db)
-            let steps = HistoryRecord.filter(HistoryRecord.Columns.layoutId == record.id!)
+            let steps = try HistoryRecord.filter(HistoryRecord.Columns.layoutId == record.rowID())
             let target = backwards
                 ? try steps.filter(HistoryRecord.Columns.position < record.historyPosition)
                     .order(HistoryRecord.Columns.position.desc).fetchOne(db)
@@ -255,13 +255,13 @@ public struct LayoutStore: Sendable {
                                   minWidth: layout.grid.minimumPaneSize.width, minHeight: layout.grid.minimumPaneSize.height,
                                   focused: layout.focused?.rawValue, historyPosition: 0, createdAt: now, updatedAt: now)
             try record.insert(db)
-            var first = HistoryRecord(id: nil, layoutId: record.id!, position: 0, step: "created",
+            var first = HistoryRecord(id: nil, layoutId: try record.rowID(), position: 0, step: "created",
                                       snapshot: try Snapshot.encode(layout), createdAt: now)
             try first.insert(db)
         }
-        try PaneRecord.filter(PaneRecord.Columns.layoutId == record.id!).deleteAll(db)
+        try PaneRecord.filter(PaneRecord.Columns.layoutId == record.rowID()).deleteAll(db)
         for (position, pane) in layout.panes.enumerated() {
-            try PaneRecord(layoutId: record.id!, paneId: pane.id.rawValue, position: position, app: pane.app.rawValue,
+            try PaneRecord(layoutId: record.rowID(), paneId: pane.id.rawValue, position: position, app: pane.app.rawValue,
                            x: pane.frame.x, y: pane.frame.y, width: pane.frame.width, height: pane.frame.height,
                            config: try Snapshot.encode(pane.config), state: try Snapshot.encode(pane.state)).insert(db)
         }
@@ -269,7 +269,7 @@ public struct LayoutStore: Sendable {
     }
 
     private static func layout(of record: LayoutRecord, in db: Database) throws -> LayoutData {
-        let panes = try PaneRecord.filter(PaneRecord.Columns.layoutId == record.id!).order(PaneRecord.Columns.position)
+        let panes = try PaneRecord.filter(PaneRecord.Columns.layoutId == record.rowID()).order(PaneRecord.Columns.position)
             .fetchAll(db)
             .map { row in
                 Pane(id: PaneID(row.paneId), app: AppKind(row.app),

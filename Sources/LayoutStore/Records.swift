@@ -72,3 +72,12 @@ struct PreferenceRecord: Codable, FetchableRecord, PersistableRecord {
     var key: String
     var value: String
 }
+
+extension LayoutRecord {
+    /// Its row id: every record read from the database or inserted has one. A record without one
+    /// would be a bug in this store, reported as an error rather than ending the dashboard.
+    func rowID() throws -> Int64 {
+        guard let id else { throw LayoutStoreError.other("layout '\(name)' has no row id") }
+        return id
+    }
+}

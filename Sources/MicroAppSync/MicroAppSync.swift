@@ -64,9 +64,10 @@ public actor MicroAppSync {
 
     /// - Parameters:
     ///   - openCache: Opens the cache; called once, off the caller's actor, before the first
-    ///     command runs (commands sent meanwhile wait in order).
+    ///     command runs (commands sent meanwhile wait in order). When it throws, no command runs
+    ///     and every micro-app pane says why.
     ///   - publish: Hands canvas events to the canvas (called off the main actor).
-    public init(openCache: @escaping @Sendable () -> SyncCache, logger: Logger,
+    public init(openCache: @escaping @Sendable () throws -> SyncCache, logger: Logger,
                 publish: @escaping @Sendable ([any BusEvent]) -> Void) {
         self.logger = logger
         self.publish = publish
@@ -103,8 +104,16 @@ public actor MicroAppSync {
         makingClient?.cancel()
     }
 
-    private func run(_ stream: AsyncStream<Input>, openCache: @Sendable () -> SyncCache) async {
-        openedCache = openCache()
+    private func run(_ stream: AsyncStream<Input>, openCache: @Sendable () throws -> SyncCache) async {
+        do {
+            openedCache = try openCache()
+        } catch {
+            logger.critical("no cache could be opened, not even in memory: micro-apps stay empty", metadata: ["error": "\(error)"])
+            statuses.notKeptOffline = "no cache: \(error)"
+            await publishStatuses(force: true)
+            for await _ in stream {}  // nothing runs without a cache; the inputs are read so none pile up
+            return
+        }
         statuses.notKeptOffline = openedCache?.notKept
         startupTodos = try? await cache.todos()
         running = Task { [weak self] in

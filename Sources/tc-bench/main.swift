@@ -33,13 +33,13 @@ func makeHost(size: Size) throws -> CanvasHost {
     )
 }
 
-func measure(_ name: String, iterations requested: Int, _ body: () -> Void) {
+func measure(_ name: String, iterations requested: Int, _ body: () throws -> Void) rethrows {
     let iterations = ProcessInfo.processInfo.environment["TC_BENCH_ITERATIONS"].flatMap(Int.init) ?? requested
-    for _ in 0..<min(100, iterations) { body() }  // warm up
+    for _ in 0..<min(100, iterations) { try body() }  // warm up
     var samples: [Duration] = []
     samples.reserveCapacity(iterations)
     let clock = ContinuousClock()
-    for _ in 0..<iterations { samples.append(clock.measure(body)) }
+    for _ in 0..<iterations { samples.append(try clock.measure(body)) }
     samples.sort()
     func microseconds(_ d: Duration) -> String {
         String(format: "%8.1f µs", Double(d.components.attoseconds) / 1e12 + Double(d.components.seconds) * 1e6)
@@ -94,8 +94,8 @@ func storeBenchmarks() throws {
     let store = try LayoutStore.open(at: folder.appendingPathComponent("layouts.sqlite")).store
     let layout = fiftyPanes(name: "fifty")
     print("Layout store, 50 panes with state, SQLite file (WAL):")
-    measure("save", iterations: 500) { try! store.save(layout) }
-    measure("load (with its history)", iterations: 500) { _ = try! store.load(named: "fifty") }
+    try measure("save", iterations: 500) { try store.save(layout) }
+    try measure("load (with its history)", iterations: 500) { _ = try store.load(named: "fifty") }
 
     for (name, start, there, back) in [("steps", fiftyPanes(name: "steps"), Direction.down, Direction.up),
                                        ("small", threePanes(name: "small"), .right, .left)] {
@@ -111,7 +111,7 @@ func storeBenchmarks() throws {
     }
     let bytes = try DatabaseFileSize.onDisk(folder.appendingPathComponent("layouts.sqlite"))
     print("database and WAL after both: \(bytes / 1024) KiB")
-    measure("load with a full history (500 steps)", iterations: 50) { _ = try! store.load(named: "steps") }
+    try measure("load with a full history (500 steps)", iterations: 50) { _ = try store.load(named: "steps") }
 }
 
 if CommandLine.arguments.dropFirst().first == "seed" {

@@ -26,8 +26,9 @@ struct Composition {
         notices.append(notice)
     }
 
-    /// Opens the layout database; when it cannot be used, a throwaway one keeps the dashboard running.
-    mutating func openStore() -> LayoutStore {
+    /// Opens the layout database; when it cannot be used, a throwaway one in memory keeps the
+    /// dashboard running (a notice says so). Throws only when not even that opens.
+    mutating func openStore() throws -> LayoutStore {
         do {
             let opened = try LayoutStore.open(at: paths.layoutDatabase)
             if let recovered = opened.recovered {
@@ -41,7 +42,7 @@ struct Composition {
             let reason = (error as? LayoutStoreError)?.description
                 ?? "\(paths.layoutDatabase.path): \((error as NSError).localizedDescription)"
             notices.append(.error("Changes will not be saved: \(reason)"))
-            return try! LayoutStore.inMemory()  // an in-memory database cannot fail to open
+            return try LayoutStore.inMemory()
         }
     }
 

@@ -47,7 +47,7 @@ struct Dashboard: AsyncParsableCommand {
         let effects = Effects()
         let link = MicroAppLink(paths: paths, remote: remote?.credential, effects: effects, logger: logger)
         var composition = Composition(paths: paths, logger: logger)
-        let store = composition.openStore()
+        let store = try composition.openStore()
         let library = composition.library(store: store, adaptTheme: { $0 })
         let canvas = try composition.startingCanvas(option: options.layout, library: library)
         let baseTheme = try composition.startingTheme(option: options.theme, library: library)

@@ -30,7 +30,7 @@ struct MicroAppLink {
                 // and every micro-app pane says why.
                 let reason = SQLiteFile.reason(error)
                 logger.error("micro-app cache unusable; nothing is kept offline", metadata: ["cache": "\(name.path)", "error": "\(error)"])
-                return try! SyncCache.inMemory(notKept: reason)  // an in-memory database cannot fail to open
+                return try SyncCache.inMemory(notKept: reason)
             }
         }, logger: syncLogger, publish: { effects.post(.publish($0)) })
         self.sync = sync

@@ -32,7 +32,7 @@ struct Render: AsyncParsableCommand {
     static func render(options: CanvasOptions, paths: Paths, size: Size, ansi: Bool) throws -> [String] {
         let logger = Logger(label: "termcanvas.render", factory: { _ in SwiftLogNoOpLogHandler() })
         var composition = Composition(paths: paths, logger: logger)
-        let library = composition.library(store: composition.openStore(),
+        let library = composition.library(store: try composition.openStore(),
                                           adaptTheme: Composition.themeAdapter(colors: 256, noColor: !ansi))
         let canvas = try composition.startingCanvas(option: options.layout, library: library)
         let theme = try composition.startingTheme(option: options.theme, library: library)

@@ -25,7 +25,7 @@ struct CompositionTests {
     @Test func aNewStoreOpensWithoutNotices() throws {
         let home = try TemporaryDirectory()
         var composition = composition(home: home)
-        let store = composition.openStore()
+        let store = try composition.openStore()
         #expect(composition.notices.isEmpty)
         #expect(store.path == composition.paths.layoutDatabase.path)
         #expect(FileManager.default.fileExists(atPath: composition.paths.layoutDatabase.path))
@@ -39,7 +39,7 @@ struct CompositionTests {
         let garbage = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) })
         try garbage.write(to: database)
 
-        let store = composition.openStore()
+        let store = try composition.openStore()
         #expect(store.path == database.path)
         try store.save(LayoutData(name: "after", panes: [Pane(id: 1, app: .calendar, frame: Rect(x: 0, y: 0, width: 12, height: 12))]))
         #expect(try store.summaries().map(\.name) == ["after"])
@@ -61,7 +61,7 @@ struct CompositionTests {
         try FileManager.default.createDirectory(at: dataDirectory.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data("not a directory".utf8).write(to: dataDirectory)
 
-        let store = composition.openStore()
+        let store = try composition.openStore()
         #expect(store.path == nil, "in memory")
         try store.save(LayoutData(name: "scratch", panes: [Pane(id: 1, app: .calendar, frame: Rect(x: 0, y: 0, width: 12, height: 12))]))
         #expect(try store.layout(named: "scratch")?.panes.count == 1)
@@ -81,7 +81,7 @@ struct CompositionTests {
         let dataDirectory = composition.paths.dataDirectory
         try FileManager.default.createDirectory(at: dataDirectory.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data().write(to: dataDirectory)
-        let store = composition.openStore()
+        let store = try composition.openStore()
         let library = library(store)
         let canvas = try composition.startingCanvas(option: nil, library: library)
         let host = composition.makeHost(canvas: canvas, theme: .dark, today: Fixed.today, size: Fixed.size, library: library)

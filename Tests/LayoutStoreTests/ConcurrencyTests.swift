@@ -101,7 +101,9 @@ struct ConcurrencyTests {
         let done = DispatchSemaphore(value: 0)
 
         // Another connection holds the write lock for a moment.
-        DispatchQueue.global().async {
+        // A thread of its own: the test blocks until it signals, and a pool thread could be the
+        // one the blocked test holds (two cores, two pool threads).
+        Thread {
             do {
                 try other.inDatabase { db in
                     try db.execute(sql: "BEGIN IMMEDIATE")
@@ -114,7 +116,7 @@ struct ConcurrencyTests {
                 errors.add(error)
             }
             done.signal()
-        }
+        }.start()
         started.wait()
         let before = Date()
         try store.recordStep("swap", layout: Sample.swapped)

@@ -67,7 +67,9 @@ struct OpenRaceTests {
         let reading = DispatchSemaphore(value: 0)
         let done = DispatchSemaphore(value: 0)
         let errors = ErrorLog()
-        DispatchQueue.global().async {
+        // A thread of its own: the test blocks until it signals, and a pool thread could be the
+        // one the blocked test holds (two cores, two pool threads).
+        Thread {
             do {
                 try other.inDatabase { db in
                     try db.execute(sql: "BEGIN DEFERRED")
@@ -81,7 +83,7 @@ struct OpenRaceTests {
                 reading.signal()
             }
             done.signal()
-        }
+        }.start()
         reading.wait()
 
         let store = try openStore(scratch.database)

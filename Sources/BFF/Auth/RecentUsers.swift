@@ -5,6 +5,10 @@ import Synchronization
 /// fanned out to all of a user's streams, looks its user up once: while one lookup of an id is
 /// under way, the others wait for its answer rather than ask the database too. A user deleted
 /// (by `termcanvas user delete`, another process) loses access within `validity`.
+///
+/// A user still asked for is looked up again in the background once half of `validity` has
+/// passed, so a steady stream of events never waits on the database (a fan-out to a user's many
+/// streams did, each second, for all of them).
 final class RecentUsers: Sendable {
     private struct State {
         var found: [Int64: (user: BFFUser, at: ContinuousClock.Instant)] = [:]
@@ -20,38 +24,51 @@ final class RecentUsers: Sendable {
         self.validity = validity
     }
 
-    /// The user with `id`, from memory when looked up within `validity`, else from `lookUp`.
-    func user(id: Int64, lookUp: @escaping @Sendable (Int64) async throws -> BFFUser?) async throws -> BFFUser? {
-        let now = ContinuousClock.now
+    /// The user with `id`, from memory when looked up within `validity` before `now`, else from
+    /// `lookUp`.
+    func user(id: Int64, now: ContinuousClock.Instant = .now,
+              lookUp: @escaping @Sendable (Int64) async throws -> BFFUser?) async throws -> BFFUser? {
         enum Known {
             case recent(BFFUser)
             case lookingUp(Task<BFFUser?, any Error>)
         }
         let known = state.withLock { state -> Known in
-            if let recent = state.found[id], recent.at.duration(to: now) < validity { return .recent(recent.user) }
+            if let recent = state.found[id], recent.at.duration(to: now) < validity {
+                if recent.at.duration(to: now) >= validity / 2, state.lookingUp[id] == nil {
+                    state.lookingUp[id] = lookingUp(id, at: now, lookUp)
+                }
+                return .recent(recent.user)
+            }
             if let running = state.lookingUp[id] { return .lookingUp(running) }
-            let task = Task { try await lookUp(id) }
+            let task = lookingUp(id, at: now, lookUp)
             state.lookingUp[id] = task
             return .lookingUp(task)
         }
-        let lookup: Task<BFFUser?, any Error>
         switch known {
         case .recent(let user): return user
-        case .lookingUp(let running): lookup = running
+        case .lookingUp(let lookup): return try await lookup.value
         }
-        let result = await lookup.result
-        state.withLock { state in
-            if state.lookingUp[id] == lookup { state.lookingUp[id] = nil }
-            switch result {
-            case .success(let user?):
-                if state.found.count >= Self.capacity { state.found.removeAll(keepingCapacity: true) }
-                state.found[id] = (user, now)
-            case .success(nil):
-                state.found[id] = nil
-            case .failure:
-                break
+    }
+
+    /// A lookup of `id`, started at `started`, that remembers what it found (as of then) when it ends.
+    private func lookingUp(_ id: Int64, at started: ContinuousClock.Instant,
+                           _ lookUp: @escaping @Sendable (Int64) async throws -> BFFUser?) -> Task<BFFUser?, any Error> {
+        Task {
+            let result: Result<BFFUser?, any Error>
+            do { result = .success(try await lookUp(id)) } catch { result = .failure(error) }
+            state.withLock { state in
+                state.lookingUp[id] = nil
+                switch result {
+                case .success(let user?):
+                    if state.found.count >= Self.capacity { state.found.removeAll(keepingCapacity: true) }
+                    state.found[id] = (user, started)
+                case .success(nil):
+                    state.found[id] = nil
+                case .failure:
+                    break
+                }
             }
+            return try result.get()
         }
-        return try result.get()
     }
 }

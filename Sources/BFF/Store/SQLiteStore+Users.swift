@@ -14,7 +14,7 @@ extension SQLiteStore {
             }
             var record = UserRecord(id: nil, name: name, passwordHash: hash, isAdmin: isAdmin, createdAt: Date())
             try record.insert(db)
-            return BFFUser(id: record.id!, name: name, isAdmin: isAdmin)
+            return BFFUser(id: db.lastInsertedRowID, name: name, isAdmin: isAdmin)
         }
     }
 

@@ -59,7 +59,7 @@ public final class TodoPageCache: Sendable {
     /// notifications could not reach this one).
     func invalidateAll() {
         state.withLock { state in
-            for owner in state.generations.keys { state.generations[owner]! &+= 1 }
+            for owner in state.generations.keys { state.generations[owner, default: 0] &+= 1 }
             state.pages.removeAll()
             state.bytes = 0
         }

@@ -1,0 +1,95 @@
+@testable import BFF
+import Synchronization
+import Testing
+
+/// The users a server remembers for a second: looked up once for many askers, looked up again in
+/// the background before they expire, and a deleted user gone within the second. Time is passed
+/// in, so nothing here sleeps.
+struct RecentUsersTests {
+    /// A user table whose lookups are counted, announced and, while it is held, kept waiting
+    /// until the test lets them go.
+    final class Table: Sendable {
+        let lookups = Atomic<Int>(0)
+        let present = Atomic<Bool>(true)
+        /// One element as each lookup starts.
+        let started: AsyncStream<Void>
+        private let announce: AsyncStream<Void>.Continuation
+        private let gate = Mutex<(held: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
+
+        init() { (started, announce) = AsyncStream.makeStream() }
+
+        func hold() { gate.withLock { $0.held = true } }
+
+        func release() {
+            let waiting = gate.withLock { gate in
+                gate.held = false
+                defer { gate.waiting = [] }
+                return gate.waiting
+            }
+            for lookup in waiting { lookup.resume() }
+        }
+
+        func lookUp(_ id: Int64) async throws -> BFFUser? {
+            lookups.add(1, ordering: .relaxed)
+            announce.yield()
+            await withCheckedContinuation { lookup in
+                let held = gate.withLock { gate in
+                    if gate.held { gate.waiting.append(lookup) }
+                    return gate.held
+                }
+                if !held { lookup.resume() }
+            }
+            return present.load(ordering: .relaxed) ? BFFUser(id: id, name: "ann") : nil
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func manyAskersAtOnceLookTheUserUpOnce() async throws {
+        let table = Table()
+        let users = RecentUsers(validity: .seconds(10))
+        table.hold()
+        try await withThrowingTaskGroup(of: BFFUser?.self) { group in
+            for _ in 0..<50 { group.addTask { try await users.user(id: 1, lookUp: table.lookUp) } }
+            var starts = table.started.makeAsyncIterator()
+            await starts.next()
+            table.release()
+            for try await user in group { #expect(user?.name == "ann") }
+        }
+        #expect(table.lookups.load(ordering: .relaxed) == 1)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func pastHalfItsValidityAUserIsServedAndLookedUpAgainInTheBackground() async throws {
+        let table = Table()
+        let users = RecentUsers(validity: .milliseconds(400))
+        let start = ContinuousClock.now
+        #expect(try await users.user(id: 1, now: start, lookUp: table.lookUp) != nil)
+        // The database is slow now: the asker is answered from memory, not kept waiting for it
+        // (were it kept waiting, this would not return until the time limit).
+        table.hold()
+        #expect(try await users.user(id: 1, now: start + .milliseconds(250), lookUp: table.lookUp) != nil)
+        var starts = table.started.makeAsyncIterator()
+        await starts.next()
+        await starts.next()
+        #expect(table.lookups.load(ordering: .relaxed) == 2, "looked up again in the background")
+        table.release()
+    }
+
+    @Test func beforeHalfItsValidityAUserIsNotLookedUpAgain() async throws {
+        let table = Table()
+        let users = RecentUsers(validity: .milliseconds(400))
+        let start = ContinuousClock.now
+        _ = try await users.user(id: 1, now: start, lookUp: table.lookUp)
+        _ = try await users.user(id: 1, now: start + .milliseconds(150), lookUp: table.lookUp)
+        #expect(table.lookups.load(ordering: .relaxed) == 1)
+    }
+
+    @Test func aDeletedUserIsGoneWithinTheValidity() async throws {
+        let table = Table()
+        let users = RecentUsers(validity: .milliseconds(300))
+        let start = ContinuousClock.now
+        #expect(try await users.user(id: 1, now: start, lookUp: table.lookUp) != nil)
+        table.present.store(false, ordering: .relaxed)
+        #expect(try await users.user(id: 1, now: start + .milliseconds(320), lookUp: table.lookUp) == nil)
+    }
+}

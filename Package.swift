@@ -33,75 +33,188 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.21.0"),
     ],
     targets: [
-        // Pure core: geometry, grid, canvas manager, focus, undo, event bus, input events.
-        .target(name: "CanvasCore", swiftSettings: swiftSettings),
-        // Cells, buffers, display width, themes, the widget protocol, chrome and the app loop.
+        // Targets sit in Sources/<layer>/<target>: Core (pure values), CShims, Edges (one per outside
+        // thing, shared by the programs), AppHost (running micro-apps), Dashboard, Server, Testing,
+        // Bench. The README's module table says what each may import; ModuleTableTests holds them to it.
+
+        // MARK: Core: values only, no IO
+        // Days and moments as the product writes them (ISO 8601 text), and values coded as one string.
+        .target(name: "CalendarTime", path: "Sources/Core/CalendarTime", swiftSettings: swiftSettings),
+        // Geometry, grid, canvas manager, focus, undo, event bus, keys and the commands' names.
+        .target(name: "CanvasCore", path: "Sources/Core/CanvasCore", swiftSettings: swiftSettings),
+        // Colours, text attributes, styles and themes.
+        .target(name: "CanvasStyle", path: "Sources/Core/CanvasStyle", swiftSettings: swiftSettings),
+        // The micro-app protocol, version 1: JSON-RPC 2.0 lines, its messages, view nodes and the
+        // manifest, as values; no IO.
+        .target(name: "MicroAppProtocol", path: "Sources/Core/MicroAppProtocol", swiftSettings: swiftSettings),
+        // Codable request/response types, paths, event names and manifest rules shared by the server
+        // and its clients.
+        .target(name: "MicroAppAPI", dependencies: ["CalendarTime"], path: "Sources/Core/MicroAppAPI", swiftSettings: swiftSettings),
+        // What micro-app widgets say to what runs them: the sync engine's commands and canvas
+        // events, and a micro-app's connection, status and updates.
         .target(
-            name: "CanvasUI",
-            dependencies: ["CanvasCore", "MicroAppAPI", .product(name: "Logging", package: "swift-log")],
+            name: "MicroAppModel",
+            dependencies: ["CanvasCore", "MicroAppAPI", "MicroAppProtocol"],
+            path: "Sources/Core/MicroAppModel",
             swiftSettings: swiftSettings
         ),
-        // The one C shim over ncursesw (wide-character API).
-        .target(name: "CNcursesw", linkerSettings: [.linkedLibrary("ncursesw")]),
-        // The one Swift target that talks to ncurses.
-        .target(name: "NcursesTerminal", dependencies: ["CanvasUI", "CanvasCore", "CNcursesw"], swiftSettings: swiftSettings),
+
+        // MARK: C shims: one per C library
+        // ncursesw (wide-character API).
+        .target(name: "CNcursesw", path: "Sources/CShims/CNcursesw", linkerSettings: [.linkedLibrary("ncursesw")]),
+        // libcurl, loaded on first use (dlopen, so the dashboard's start does not pay for libcurl's
+        // thirty libraries): wrappers of the functions the client calls, typed ones for the variadic
+        // setopt and getinfo.
+        .target(name: "CCurl", path: "Sources/CShims/CCurl", linkerSettings: [.linkedLibrary("dl")]),
+        // Starting, waiting for and killing micro-app processes.
+        .target(name: "CAppProcess", path: "Sources/CShims/CAppProcess"),
+
+        // MARK: Edges: one per outside thing, shared by the programs
         // Directories (0700) and files (0600) only their owner may open, whatever the umask.
-        .target(name: "PrivateFiles", swiftSettings: swiftSettings),
+        .target(name: "PrivateFiles", path: "Sources/Edges/PrivateFiles", swiftSettings: swiftSettings),
+        // Log files: a swift-log handler appending escaped lines to a private file.
+        .target(
+            name: "LogFiles",
+            dependencies: ["PrivateFiles", .product(name: "Logging", package: "swift-log")],
+            path: "Sources/Edges/LogFiles",
+            swiftSettings: swiftSettings
+        ),
         // The SQLite files the product keeps: made private, moved aside only when damaged; days and
         // moments stored as their ISO text (GRDB).
         .target(
             name: "SQLiteFiles",
-            dependencies: ["PrivateFiles", "MicroAppAPI", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["CalendarTime", "PrivateFiles", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Sources/Edges/SQLiteFiles",
+            swiftSettings: swiftSettings
+        ),
+        // The product's HTTP client (REST and server-sent events) on libcurl; the one Swift target
+        // that talks to libcurl.
+        .target(
+            name: "HTTPClient",
+            dependencies: ["CCurl", "MicroAppAPI", .product(name: "Logging", package: "swift-log")],
+            path: "Sources/Edges/HTTPClient",
+            swiftSettings: swiftSettings
+        ),
+        // How clients reach a server: the local one (runtime directory, instance lock, token file,
+        // launcher) and the stored credentials of remote ones.
+        .target(name: "BFFAccess", dependencies: ["PrivateFiles"], path: "Sources/Edges/BFFAccess", swiftSettings: swiftSettings),
+        // What both executables' commands share: XDG paths, log setup, password prompts.
+        .target(
+            name: "CommandSupport",
+            dependencies: [
+                "BFFAccess", "LogFiles",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/Edges/CommandSupport",
+            swiftSettings: swiftSettings
+        ),
+        // Human-editable files (YAML): layouts, themes, key maps and micro-app manifests, with errors
+        // that name file, line and field; the folders micro-apps are installed in.
+        .target(
+            name: "CanvasFiles",
+            dependencies: [
+                "CanvasCore", "CanvasStyle", "MicroAppAPI", "MicroAppProtocol", "MicroAppModel",
+                .product(name: "Yams", package: "Yams"), .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Sources/Edges/CanvasFiles",
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: Micro-app host
+        // Runs micro-apps: process apps (supervised: contained, bounded, restarted) and sampled
+        // commands, behind the connection their widget talks to; grants checked here.
+        .target(
+            name: "MicroAppHost",
+            dependencies: [
+                "MicroAppProtocol", "MicroAppModel", "CAppProcess", "LogFiles", "PrivateFiles",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/AppHost/MicroAppHost",
+            swiftSettings: swiftSettings
+        ),
+        // A language model behind an OpenAI-compatible chat-completions endpoint (ai.yaml), on the
+        // product's HTTP client: streamed answers, retries, errors that say what to fix.
+        .target(
+            name: "ModelClient",
+            dependencies: ["HTTPClient", .product(name: "Yams", package: "Yams"), .product(name: "Logging", package: "swift-log")],
+            path: "Sources/AppHost/ModelClient",
+            swiftSettings: swiftSettings
+        ),
+        // Micro-apps from a sentence: the model writes one, the host checks and runs it before
+        // anyone trusts it (`termcanvas apps new`).
+        .target(
+            name: "MicroAppGenerator",
+            dependencies: [
+                "ModelClient", "CanvasCore", "CanvasFiles", "MicroAppHost", "MicroAppModel", "MicroAppProtocol", "PrivateFiles",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/AppHost/MicroAppGenerator",
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: Dashboard
+        // Cells, buffers, display width, the widget protocol, chrome, overlays, the host and the app loop.
+        .target(
+            name: "CanvasUI",
+            dependencies: ["CalendarTime", "CanvasCore", "CanvasStyle", .product(name: "Logging", package: "swift-log")],
+            path: "Sources/Dashboard/CanvasUI",
+            swiftSettings: swiftSettings
+        ),
+        // The one Swift target that talks to ncurses.
+        .target(
+            name: "NcursesTerminal",
+            dependencies: ["CanvasUI", "CanvasCore", "CanvasStyle", "CNcursesw"],
+            path: "Sources/Dashboard/NcursesTerminal",
+            swiftSettings: swiftSettings
+        ),
+        // The panes: todo, calendar, chat, event log and micro-app widgets; pure state and update,
+        // rendering into a buffer.
+        .target(
+            name: "Widgets",
+            dependencies: ["CalendarTime", "CanvasCore", "CanvasStyle", "CanvasUI", "MicroAppAPI", "MicroAppModel", "MicroAppProtocol"],
+            path: "Sources/Dashboard/Widgets",
             swiftSettings: swiftSettings
         ),
         // Layouts and their history in SQLite (GRDB).
         .target(
             name: "LayoutStore",
             dependencies: ["CanvasCore", "PrivateFiles", "SQLiteFiles", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Sources/Dashboard/LayoutStore",
             swiftSettings: swiftSettings
         ),
-        // Human-editable files (YAML): layouts, themes and micro-app manifests, with errors that name
-        // file, line and field; the folders micro-apps are installed in.
+        // The micro-apps' data on this machine and its sync with the server: cache, outbox, live stream.
         .target(
-            name: "CanvasFiles",
+            name: "MicroAppSync",
             dependencies: [
-                "CanvasCore", "CanvasUI", "MicroAppAPI", "MicroAppProtocol", "MicroAppModel",
-                .product(name: "Yams", package: "Yams"), .product(name: "Crypto", package: "swift-crypto"),
+                "CalendarTime", "CanvasCore", "MicroAppAPI", "MicroAppModel", "MicroAppProtocol", "HTTPClient", "SQLiteFiles",
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
             ],
+            path: "Sources/Dashboard/MicroAppSync",
             swiftSettings: swiftSettings
         ),
-        // What micro-app widgets say to what runs them: the sync engine's commands and canvas
-        // events, and a micro-app's connection, status and updates.
-        .target(name: "MicroAppModel", dependencies: ["CanvasCore", "MicroAppAPI", "MicroAppProtocol"], swiftSettings: swiftSettings),
-        // Micro-app widgets: pure state and update, rendering into a buffer.
-        .target(
-            name: "Widgets",
-            dependencies: ["CanvasCore", "CanvasUI", "MicroAppAPI", "MicroAppModel", "MicroAppProtocol"],
-            swiftSettings: swiftSettings
-        ),
-        // The micro-app protocol, version 1: JSON-RPC 2.0 lines, its messages, view nodes and the
-        // manifest, as values; no IO.
-        .target(name: "MicroAppProtocol", swiftSettings: swiftSettings),
-        // The one C shim over starting, waiting for and killing micro-app processes.
-        .target(name: "CAppProcess"),
-        // Runs micro-apps: process apps (supervised: contained, bounded, restarted) and sampled
-        // commands, behind the connection their widget talks to; grants checked here.
-        .target(
-            name: "MicroAppHost",
+        // The dashboard: composition root and command line. It links no server library, so it
+        // starts fast; `serve` and `user` run `termcanvas-bff`.
+        .executableTarget(
+            name: "termcanvas",
             dependencies: [
-                "MicroAppProtocol", "MicroAppModel", "CAppProcess", "CommandSupport", "PrivateFiles",
+                "CalendarTime", "CanvasCore", "CanvasStyle", "CanvasUI", "NcursesTerminal", "Widgets", "LayoutStore", "CanvasFiles",
+                "BFFAccess", "CommandSupport", "HTTPClient", "MicroAppAPI", "MicroAppModel", "MicroAppSync", "PrivateFiles",
+                "SQLiteFiles", "MicroAppProtocol", "MicroAppHost", "MicroAppGenerator", "ModelClient",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            path: "Sources/Dashboard/termcanvas",
             swiftSettings: swiftSettings
         ),
-        // Codable request/response types, paths and event names shared by the BFF and its clients.
-        .target(name: "MicroAppAPI", swiftSettings: swiftSettings),
+
+        // MARK: Server
         // Micro-app backends: a Hummingbird 2 server with auth, validation and its store: SQLite (GRDB)
         // embedded, or PostgreSQL (postgres-nio) for any number of instances.
         .target(
             name: "BFF",
             dependencies: [
-                "MicroAppAPI", "SQLiteFiles", "PrivateFiles",
+                "CalendarTime", "MicroAppAPI", "SQLiteFiles", "PrivateFiles",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -118,116 +231,63 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
+            path: "Sources/Server/BFF",
             resources: [.embedInCode("openapi.yaml")],
             swiftSettings: swiftSettings
         ),
-        // How clients reach a BFF: the local server (runtime directory, instance lock, token file,
-        // launcher) and the stored credentials of remote ones.
-        .target(name: "BFFAccess", dependencies: ["PrivateFiles"], swiftSettings: swiftSettings),
-        // The one C shim over libcurl, which it loads on first use (dlopen, so the dashboard's start
-        // does not pay for libcurl's thirty libraries): wrappers of the functions the client calls,
-        // typed ones for the variadic setopt and getinfo.
-        .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
-        // The product's HTTP client (REST and server-sent events to the BFF) on libcurl; the one
-        // Swift target that talks to libcurl.
-        .target(
-            name: "HTTPClient",
-            dependencies: ["CCurl", "MicroAppAPI", .product(name: "Logging", package: "swift-log")],
-            swiftSettings: swiftSettings
-        ),
-        // A language model behind an OpenAI-compatible chat-completions endpoint (ai.yaml), on the
-        // product's HTTP client: streamed answers, retries, errors that say what to fix.
-        .target(
-            name: "ModelClient",
-            dependencies: ["HTTPClient", .product(name: "Yams", package: "Yams"), .product(name: "Logging", package: "swift-log")],
-            swiftSettings: swiftSettings
-        ),
-        // Micro-apps from a sentence: the model writes one, the host checks and runs it before
-        // anyone trusts it (`termcanvas apps new`).
-        .target(
-            name: "MicroAppGenerator",
-            dependencies: [
-                "ModelClient", "CanvasCore", "CanvasFiles", "MicroAppHost", "MicroAppModel", "MicroAppProtocol", "PrivateFiles", "Widgets",
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-        // The micro-apps' data on this machine and its sync with the BFF: cache, outbox, live stream.
-        .target(
-            name: "MicroAppSync",
-            dependencies: [
-                "CanvasCore", "MicroAppAPI", "MicroAppModel", "MicroAppProtocol", "HTTPClient", "SQLiteFiles",
-                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-        // What both executables share: XDG paths, logging to a file, password prompts.
-        .target(
-            name: "CommandSupport",
-            dependencies: [
-                "BFFAccess", "PrivateFiles",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-        // The dashboard: composition root and command line. It links no server library, so it
-        // starts fast; `serve` and `user` run `termcanvas-bff`.
-        .executableTarget(
-            name: "termcanvas",
-            dependencies: [
-                "CanvasCore", "CanvasUI", "NcursesTerminal", "Widgets", "LayoutStore", "CanvasFiles", "BFFAccess", "CommandSupport",
-                "HTTPClient", "MicroAppAPI", "MicroAppModel", "MicroAppSync", "PrivateFiles", "SQLiteFiles",
-                "MicroAppProtocol", "MicroAppHost", "MicroAppGenerator", "ModelClient",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-        // The micro-app server's executable: `termcanvas-bff serve` and `user`.
+        // The micro-app server's executable: `termcanvas-bff serve`, `user` and `migrate`.
         .executableTarget(
             name: "termcanvas-bff",
             dependencies: [
-                "BFF", "BFFAccess", "CommandSupport",
+                "BFF", "BFFAccess", "CalendarTime", "CommandSupport", "PrivateFiles",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            path: "Sources/Server/termcanvas-bff",
             swiftSettings: swiftSettings
         ),
-        // Micro-benchmarks of the render path (run with `swift run -c release tc-bench`).
-        .executableTarget(
-            name: "tc-bench",
-            dependencies: ["CanvasCore", "CanvasUI", "Widgets", "LayoutStore", "BFF", .product(name: "Logging", package: "swift-log")],
-            swiftSettings: swiftSettings
-        ),
-        // Test helper: a real BFF on a loopback port or unix socket with a temporary data directory.
+
+        // MARK: Testing and benchmarks
+        // What tests and benchmarks share: running programs, tmux sessions, loopback ports, the
+        // built products, a seeded random source.
+        .target(name: "TestSupport", dependencies: ["CanvasCore"], path: "Sources/Testing/TestSupport", swiftSettings: swiftSettings),
+        // A real server on a loopback port or unix socket with a temporary data directory (and a
+        // PostgreSQL database of its own when tests run on PostgreSQL).
         .target(
             name: "BFFTesting",
             dependencies: [
-                "BFF", "CanvasTesting", "HTTPClient", "MicroAppAPI",
+                "BFF", "TestSupport", "HTTPClient", "MicroAppAPI",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
+            path: "Sources/Testing/BFFTesting",
             swiftSettings: swiftSettings
         ),
-        // Test helpers: a pseudo-terminal driver (tmux) and text snapshots.
-        .target(name: "CanvasTesting", dependencies: ["CanvasCore", "CanvasUI"], swiftSettings: swiftSettings),
+        // Micro-benchmarks of the render path and the layout store (`swift run -c release tc-bench`).
+        .executableTarget(
+            name: "tc-bench",
+            dependencies: ["CalendarTime", "CanvasCore", "CanvasUI", "Widgets", "LayoutStore", .product(name: "Logging", package: "swift-log")],
+            path: "Sources/Bench/tc-bench",
+            swiftSettings: swiftSettings
+        ),
 
-        .testTarget(name: "CanvasCoreTests", dependencies: ["CanvasCore", "CanvasTesting"], swiftSettings: swiftSettings),
-        .testTarget(name: "MicroAppAPITests", dependencies: ["MicroAppAPI"], swiftSettings: swiftSettings),
-        .testTarget(name: "NcursesTerminalTests", dependencies: ["NcursesTerminal", "CanvasCore"], swiftSettings: swiftSettings),
+        // Reads the README's module table and every target's imports; needs no target.
+        .testTarget(name: "ModuleTableTests", swiftSettings: swiftSettings),
+        .testTarget(name: "CanvasCoreTests", dependencies: ["CanvasCore", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "MicroAppAPITests", dependencies: ["CalendarTime", "MicroAppAPI"], swiftSettings: swiftSettings),
+        .testTarget(name: "NcursesTerminalTests", dependencies: ["NcursesTerminal", "CanvasCore", "CanvasStyle"], swiftSettings: swiftSettings),
         .testTarget(
             name: "CanvasUITests",
-            dependencies: ["CanvasUI", "CanvasCore", "CanvasTesting", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CanvasUI", "CalendarTime", "CanvasCore", "CanvasStyle", "TestSupport", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "WidgetsTests",
             dependencies: [
-                "Widgets", "CanvasUI", "CanvasCore", "CanvasTesting", "MicroAppAPI", "MicroAppModel", "MicroAppProtocol",
+                "Widgets", "CalendarTime", "CanvasUI", "CanvasCore", "CanvasStyle", "TestSupport", "MicroAppAPI", "MicroAppModel", "MicroAppProtocol",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
@@ -246,7 +306,7 @@ let package = Package(
         .testTarget(
             name: "BFFTests",
             dependencies: [
-                "BFF", "BFFTesting", "MicroAppAPI",
+                "BFF", "BFFTesting", "CalendarTime", "MicroAppAPI",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -257,7 +317,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "BFFAccessTests", dependencies: ["BFFAccess"], swiftSettings: swiftSettings),
+        .testTarget(name: "BFFAccessTests", dependencies: ["BFFAccess", "PrivateFiles"], swiftSettings: swiftSettings),
         .testTarget(
             name: "HTTPClientTests",
             dependencies: [
@@ -271,7 +331,7 @@ let package = Package(
         .testTarget(name: "ModelClientTests", dependencies: ["ModelClient", "BFFTesting"], swiftSettings: swiftSettings),
         .testTarget(
             name: "MicroAppGeneratorTests",
-            dependencies: ["MicroAppGenerator", "ModelClient", "CanvasFiles", "BFFTesting"],
+            dependencies: ["MicroAppGenerator", "ModelClient", "CanvasFiles", "BFFTesting", "Widgets"],
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),
@@ -285,18 +345,21 @@ let package = Package(
         ),
         .testTarget(
             name: "CanvasFilesTests",
-            dependencies: ["CanvasFiles", "CanvasCore", "CanvasUI", "Widgets", "MicroAppProtocol", "MicroAppModel"],
+            dependencies: ["CanvasFiles", "CanvasCore", "CanvasStyle", "CanvasUI", "Widgets", "MicroAppProtocol", "MicroAppModel"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "DashboardTests",
-            dependencies: ["termcanvas", "CanvasCore", "CanvasUI", "CanvasFiles", "CommandSupport", "LayoutStore", "Widgets", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "termcanvas", "CalendarTime", "CanvasCore", "CanvasStyle", "CanvasUI", "CanvasFiles", "CommandSupport", "LayoutStore",
+                "LogFiles", "Widgets", .product(name: "Logging", package: "swift-log"),
+            ],
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["termcanvas", "termcanvas-bff", "CanvasTesting", "CanvasCore", "CanvasFiles", "LayoutStore", "BFFTesting"],
+            dependencies: ["termcanvas", "termcanvas-bff", "TestSupport", "CanvasCore", "CanvasFiles", "LayoutStore", "BFFTesting"],
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),

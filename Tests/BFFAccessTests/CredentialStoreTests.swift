@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import BFFAccess
+import PrivateFiles
 
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import BFFAccess
+import PrivateFiles
 
 #if canImport(Glibc)
 import Glibc
@@ -87,7 +88,7 @@ private func mode(_ url: URL) -> mode_t {
             #expect(try PrivateFile.read(url) == nil)
             try PrivateFile.write("secret", to: url)
             chmod(url.path, 0o644)
-            #expect(throws: BFFAccessError.unsafeDirectory(path: url.path, reason: "the file is readable by others (expected mode 0600)")) {
+            #expect(throws: PrivatePathError.unsafe(path: url.path, reason: "the file is readable by others (expected mode 0600)")) {
                 try PrivateFile.read(url)
             }
         }

@@ -1,4 +1,5 @@
 import BFF
+import CalendarTime
 import Foundation
 import HummingbirdTesting
 import MicroAppAPI

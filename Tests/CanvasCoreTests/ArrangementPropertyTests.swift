@@ -1,5 +1,5 @@
 @testable import CanvasCore
-import CanvasTesting
+import TestSupport
 import Testing
 
 @Suite("Arrangement: random steps keep the rules")

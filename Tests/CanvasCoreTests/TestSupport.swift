@@ -1,5 +1,5 @@
 @testable import CanvasCore
-import CanvasTesting
+import TestSupport
 import Testing
 
 // Shared builders and checks for the CanvasCore tests.

@@ -50,8 +50,18 @@ struct KeyMapFileTests {
         ExpectedError(label: "not YAML", text: "bind: {\n", line: 2, field: "", message: "not valid YAML: did not find expected node content"),
     ]
 
+    /// The file read and applied to the defaults, as the dashboard does.
+    static func apply(_ text: String, file: String, to table: CommandTable) throws -> CommandTable {
+        let edits = try KeyMapFile.parse(text, file: file)
+        do {
+            return try table.applying(edits)
+        } catch {
+            throw KeyMapFile.error(error, file: file)
+        }
+    }
+
     @Test func theValidFileChangesTheKeys() throws {
-        let table = try KeyMapFile.apply(text(Self.valid), file: Self.file, to: Self.defaults)
+        let table = try Self.apply(text(Self.valid), file: Self.file, to: Self.defaults)
         #expect(table.keys(for: .focusNext) == [.ctrl("j")])
         #expect(table.keys(for: .help) == [.alt(.char("h")), .char("?"), Key(.function(1))])
         #expect(table.keys(for: .focus(pane: 9)) == [])
@@ -59,13 +69,13 @@ struct KeyMapFileTests {
     }
 
     @Test func aFileOfCommentsChangesNothing() throws {
-        let table = try KeyMapFile.apply("# nothing yet\n", file: Self.file, to: Self.defaults)
+        let table = try Self.apply("# nothing yet\n", file: Self.file, to: Self.defaults)
         #expect(table.keys(for: .focusNext) == [.tab])
     }
 
     @Test(arguments: cases)
     func aMistakeIsReportedWhereItIs(_ expected: ExpectedError) {
-        guard let error = fileError({ _ = try KeyMapFile.apply(expected.text, file: Self.file, to: Self.defaults) }) else { return }
+        guard let error = fileError({ _ = try Self.apply(expected.text, file: Self.file, to: Self.defaults) }) else { return }
         expected.check(error, file: Self.file)
     }
 }

@@ -1,4 +1,5 @@
 import CanvasCore
+import CanvasStyle
 import CanvasUI
 @testable import CanvasFiles
 import Foundation

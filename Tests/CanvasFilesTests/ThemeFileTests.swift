@@ -1,3 +1,4 @@
+import CanvasStyle
 import CanvasUI
 @testable import CanvasFiles
 import Testing

@@ -1,5 +1,6 @@
 import CanvasCore
-import CanvasTesting
+import CanvasStyle
+import TestSupport
 import CanvasUI
 import Testing
 

@@ -1,9 +1,10 @@
+import CalendarTime
 import CanvasCore
+import CanvasStyle
 import CanvasUI
 import Foundation
 import Logging
 import Testing
-import struct MicroAppAPI.CalendarDate
 
 // Shared fixtures for the CanvasUI tests: a fixed clock, a silent logger, small probe widgets
 // and helpers that read a buffer the way a user reads the screen.

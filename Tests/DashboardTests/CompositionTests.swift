@@ -1,5 +1,6 @@
 import CanvasCore
 import CanvasFiles
+import CanvasStyle
 import CanvasUI
 import CommandSupport
 import Foundation

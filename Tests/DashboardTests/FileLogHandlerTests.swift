@@ -1,4 +1,4 @@
-import CommandSupport
+import LogFiles
 import Foundation
 import Logging
 import Testing

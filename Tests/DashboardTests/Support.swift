@@ -1,5 +1,7 @@
+import CalendarTime
 import CanvasCore
 import CanvasFiles
+import CanvasStyle
 import CanvasUI
 import Foundation
 import LayoutStore
@@ -7,7 +9,6 @@ import Logging
 import Testing
 @testable import termcanvas
 import Widgets
-import struct MicroAppAPI.CalendarDate
 
 // The real pieces, put together as the dashboard does: a SQLite layout store in a fresh temporary
 // directory, the repository's preset layouts and themes, a `DashboardLibrary` and a `CanvasHost`.

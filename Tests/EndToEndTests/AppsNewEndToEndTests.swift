@@ -1,6 +1,6 @@
 import BFFTesting
 import CanvasCore
-import CanvasTesting
+import TestSupport
 import Foundation
 import Testing
 
@@ -28,7 +28,7 @@ struct AppsNewEndToEndTests {
 
     /// An isolated user whose temporary files go to a folder of their own, to see what is left.
     static func environment() throws -> [String: String] {
-        var environment = try DashboardSessionTests.isolatedEnvironment()
+        var environment = try DashboardSessionTests.isolatedHome().environment
         let temporary = environment["HOME"]! + "/tmp"
         try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
         environment["TMPDIR"] = temporary

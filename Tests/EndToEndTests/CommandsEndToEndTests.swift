@@ -1,5 +1,5 @@
 import CanvasCore
-import CanvasTesting
+import TestSupport
 import Foundation
 import Testing
 
@@ -8,7 +8,8 @@ import Testing
 @Suite(.serialized)
 struct CommandsEndToEndTests {
     static func start(size: Size, keys: String? = nil) async throws -> TmuxSession {
-        let environment = try DashboardSessionTests.isolatedEnvironment()
+        let home = try DashboardSessionTests.isolatedHome()
+        let environment = home.environment
         if let keys {
             try keys.write(toFile: environment["XDG_CONFIG_HOME"]! + "/termcanvas/keys.yaml", atomically: true, encoding: .utf8)
         }

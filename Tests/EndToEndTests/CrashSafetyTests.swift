@@ -1,6 +1,6 @@
 import CanvasCore
 import CanvasFiles
-import CanvasTesting
+import TestSupport
 import Foundation
 import LayoutStore
 import Testing

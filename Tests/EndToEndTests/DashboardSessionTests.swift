@@ -1,20 +1,18 @@
 import CanvasCore
-import CanvasTesting
+import TestSupport
 import Foundation
 import Testing
 
 /// The real `termcanvas` binary in a real pseudo-terminal (tmux), driven as a user would.
 @Suite(.serialized)
 struct DashboardSessionTests {
-    /// A throwaway home so logs and data never touch the developer's own.
     /// A home of its own for one test. With `canvasLayout`, the user's own `default` layout is the
     /// two-pane calendar and event log that the canvas tests arrange (it wins over the shipped
     /// todo, calendar and chat, as a file in `$XDG_CONFIG_HOME/termcanvas/layouts/` does).
-    static func isolatedEnvironment(canvasLayout: Bool = true) throws -> [String: String] {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("tc-home-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+    static func isolatedHome(canvasLayout: Bool = true) throws -> TestHome {
+        let home = try TestHome()
         if canvasLayout {
-            let layouts = home.appendingPathComponent("config/termcanvas/layouts")
+            let layouts = home.url.appendingPathComponent("config/termcanvas/layouts")
             try FileManager.default.createDirectory(at: layouts, withIntermediateDirectories: true)
             try """
                 name: "default"
@@ -24,13 +22,11 @@ struct DashboardSessionTests {
                   - { id: 2, app: eventlog, x: 5, y: 0, width: 7, height: 12 }
                 """.write(to: layouts.appendingPathComponent("default.yaml"), atomically: true, encoding: .utf8)
         }
-        return ["HOME": home.path, "XDG_DATA_HOME": home.path + "/data", "XDG_STATE_HOME": home.path + "/state",
-                "XDG_CONFIG_HOME": home.path + "/config", "XDG_RUNTIME_DIR": home.path + "/run",
-                "TERMCANVAS_LOG_LEVEL": "trace"]
+        return home
     }
 
     static func start(size: Size) async throws -> TmuxSession {
-        try await TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"], size: size, environment: isolatedEnvironment())
+        try await TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"], size: size, environment: isolatedHome().environment)
     }
 
     @Test func focusArrangeResizeAndQuit() async throws {

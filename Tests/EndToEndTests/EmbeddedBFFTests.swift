@@ -1,5 +1,5 @@
 import CanvasCore
-import CanvasTesting
+import TestSupport
 import Foundation
 import Testing
 
@@ -65,7 +65,9 @@ struct EmbeddedBFFTests {
     }
 
     @Test func theFirstDashboardStartsTheLocalServerAndTheSecondSharesIt() async throws {
-        let environment = try DashboardSessionTests.isolatedEnvironment()
+        let home = try DashboardSessionTests.isolatedHome()
+        defer { home.remove() }
+        let environment = home.environment
         let runtime = try #require(environment["XDG_RUNTIME_DIR"])
         defer { LocalServerProcess.stop(runtimeDirectory: runtime) }
         let first = try await TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"], size: Size(width: 100, height: 30),
@@ -122,7 +124,9 @@ struct EmbeddedBFFTests {
     }
 
     @Test func aDeadServerIsReplacedAndTheDataIsKept() async throws {
-        let environment = try DashboardSessionTests.isolatedEnvironment()
+        let home = try DashboardSessionTests.isolatedHome()
+        defer { home.remove() }
+        let environment = home.environment
         let runtime = try #require(environment["XDG_RUNTIME_DIR"])
         defer { LocalServerProcess.stop(runtimeDirectory: runtime) }
         let first = try await TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"], size: Size(width: 100, height: 30),

@@ -1,5 +1,5 @@
 import CanvasCore
-import CanvasTesting
+import TestSupport
 import Foundation
 import Testing
 

@@ -1,5 +1,5 @@
 import CanvasCore
-import CanvasTesting
+import TestSupport
 import Foundation
 import Testing
 
@@ -82,7 +82,9 @@ struct HostileInputTests {
     /// A layout file is text from anywhere (shared, downloaded): an app kind made of terminal
     /// commands is drawn as placeholders and never reaches the terminal as commands.
     @Test func hostileTextInALayoutFileIsDrawnAsPlaceholders() async throws {
-        let environment = try DashboardSessionTests.isolatedEnvironment()
+        let home = try DashboardSessionTests.isolatedHome()
+        defer { home.remove() }
+        let environment = home.environment
         let file = URL(fileURLWithPath: environment["HOME"]!).appendingPathComponent("hostile.yaml")
         // YAML's "\e" is ESC and "\a" BEL: set the title, clear the screen, paint red.
         try #"""

@@ -1,5 +1,5 @@
 import CanvasCore
-import CanvasTesting
+import TestSupport
 import Foundation
 import Testing
 
@@ -7,7 +7,9 @@ import Testing
 @Suite(.serialized)
 struct LayoutPersistenceTests {
     @Test func savedLayoutComesBackExactlyAfterARestart() async throws {
-        let environment = try DashboardSessionTests.isolatedEnvironment()
+        let home = try DashboardSessionTests.isolatedHome()
+        defer { home.remove() }
+        let environment = home.environment
         let start = { (arguments: [String]) in
             try await TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"] + arguments, size: Size(width: 100, height: 30),
                                   environment: environment)
@@ -81,7 +83,9 @@ struct LayoutPersistenceTests {
     }
 
     @Test func aMalformedLayoutFileIsRefusedBeforeTheScreenChanges() async throws {
-        let environment = try DashboardSessionTests.isolatedEnvironment()
+        let home = try DashboardSessionTests.isolatedHome()
+        defer { home.remove() }
+        let environment = home.environment
         let file = URL(fileURLWithPath: environment["HOME"]!).appendingPathComponent("broken.yaml")
         try Data("name: broken\npanes:\n  - { id: 1, app: calendar, x: 0, y: 0, width: 13, height: 4 }\n".utf8).write(to: file)
         let result = try await Command.run([Products.termcanvas.path, "--layout", file.path], environment: environment)

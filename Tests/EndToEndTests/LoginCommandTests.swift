@@ -1,5 +1,5 @@
 import CanvasCore
-import CanvasTesting
+import TestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -14,8 +14,10 @@ struct LoginCommandTests {
     @Test func logInKeepTheTokenPrivateAndUseTheServer() async throws {
         // The shipped layout, with its chat pane: the dashboard shows it has reached the team server
         // by showing a message that only the team server has.
-        let environment = try DashboardSessionTests.isolatedEnvironment(canvasLayout: false)
-        let home = environment["HOME"]!
+        let testHome = try DashboardSessionTests.isolatedHome(canvasLayout: false)
+        defer { testHome.remove() }
+        let environment = testHome.environment
+        let home = testHome.url.path
         let binary = Products.termcanvas.path
         #expect(try await Command.run([binary, "user", "add", "alice", "--data-dir", home + "/bff"], environment: environment,
                                 input: "correct horse\n").status == 0)
@@ -96,7 +98,9 @@ struct LoginHostileServerTests {
         arguments: [401, 403]
     )
     func hostileErrorText(status: Int) async throws {
-        let environment = try DashboardSessionTests.isolatedEnvironment()
+        let home = try DashboardSessionTests.isolatedHome()
+        defer { home.remove() }
+        let environment = home.environment
         let server = try OneAnswerServer(status: status, body: #"{"error":"\#(Self.hostile)"}"#)
         defer { server.stop() }
         let url = "http://127.0.0.1:\(server.port)"

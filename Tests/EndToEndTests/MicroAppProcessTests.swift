@@ -1,5 +1,5 @@
 import CanvasCore
-import CanvasTesting
+import TestSupport
 import Foundation
 import Testing
 
@@ -13,7 +13,8 @@ struct MicroAppProcessTests {
     /// with `apps` installed and granted.
     static func start(apps: [String], panes: [String], size: Size = Size(width: 120, height: 36)) async throws
         -> (session: TmuxSession, environment: [String: String]) {
-        let environment = try DashboardSessionTests.isolatedEnvironment(canvasLayout: false)
+        let home = try DashboardSessionTests.isolatedHome(canvasLayout: false)
+        let environment = home.environment
         let layouts = URL(fileURLWithPath: environment["XDG_CONFIG_HOME"]! + "/termcanvas/layouts")
         try FileManager.default.createDirectory(at: layouts, withIntermediateDirectories: true)
         let lines = panes.enumerated().map { index, pane in
@@ -89,7 +90,9 @@ struct MicroAppProcessTests {
     }
 
     @Test func theAppsCommandIsQuietOnSuccessAndClearOnMistakes() throws {
-        let environment = try DashboardSessionTests.isolatedEnvironment(canvasLayout: false)
+        let home = try DashboardSessionTests.isolatedHome(canvasLayout: false)
+        defer { home.remove() }
+        let environment = home.environment
         func termcanvas(_ arguments: String...) throws -> (status: Int32, output: String) {
             let result = try Command.runBlocking([Products.termcanvas.path] + arguments, environment: environment)
             return (result.status, result.output)

@@ -1,5 +1,5 @@
 import CanvasCore
-import CanvasTesting
+import TestSupport
 import Foundation
 import Testing
 
@@ -162,7 +162,8 @@ final class TeamServer: @unchecked Sendable {
     /// A user's own environment, logged in to this server; with `canvasLayout`, its dashboard
     /// shows a calendar and the Event Log rather than todo, calendar and chat.
     func logIn(_ user: String, canvasLayout: Bool = false) async throws -> [String: String] {
-        let environment = try DashboardSessionTests.isolatedEnvironment(canvasLayout: canvasLayout)
+        let home = try DashboardSessionTests.isolatedHome(canvasLayout: canvasLayout)
+        let environment = home.environment
         let login = try await Command.run([Products.termcanvas.path, "login", url, "--user", user], environment: environment,
                                           input: "pw-\(user)\n")
         try #require(login.status == 0, "\(login.output)")

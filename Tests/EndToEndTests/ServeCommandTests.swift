@@ -1,11 +1,13 @@
-import CanvasTesting
+import TestSupport
 import Foundation
 import Testing
 
 /// `termcanvas user add` and `termcanvas serve` as an administrator runs them.
 struct ServeCommandTests {
     @Test func addAUserServeAndStopGracefully() async throws {
-        let environment = try DashboardSessionTests.isolatedEnvironment()
+        let home = try DashboardSessionTests.isolatedHome()
+        defer { home.remove() }
+        let environment = home.environment
         let data = environment["HOME"]! + "/bff"
         let binary = Products.termcanvas.path
 

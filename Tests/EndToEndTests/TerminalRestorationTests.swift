@@ -1,5 +1,5 @@
 import CanvasCore
-import CanvasTesting
+import TestSupport
 import Foundation
 import Testing
 
@@ -10,7 +10,9 @@ struct TerminalRestorationTests {
     @Test(arguments: [SIGSEGV, SIGABRT, SIGILL])
     func aCrashRestoresTheTerminal(signal: Int32) async throws {
         // Without the Swift backtracer, so no crash report is awaited (the next test keeps it).
-        var environment = try DashboardSessionTests.isolatedEnvironment()
+        let home = try DashboardSessionTests.isolatedHome()
+        defer { home.remove() }
+        var environment = home.environment
         environment["SWIFT_BACKTRACE"] = "enable=no"
         let session = try await TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"], size: Size(width: 100, height: 30),
                                       environment: environment)
@@ -24,7 +26,9 @@ struct TerminalRestorationTests {
     }
 
     @Test func aCrashStillReachesTheSwiftBacktracer() async throws {
-        var environment = try DashboardSessionTests.isolatedEnvironment()
+        let home = try DashboardSessionTests.isolatedHome()
+        defer { home.remove() }
+        var environment = home.environment
         environment["SWIFT_BACKTRACE"] = "enable=yes,interactive=no,color=no"
         let session = try await TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"], size: Size(width: 100, height: 30),
                                       environment: environment)
@@ -38,7 +42,9 @@ struct TerminalRestorationTests {
     }
 
     @Test func anUnknownTerminalTypeIsReportedNotFatal() async throws {
-        var environment = try DashboardSessionTests.isolatedEnvironment()
+        let home = try DashboardSessionTests.isolatedHome()
+        defer { home.remove() }
+        var environment = home.environment
         environment["TERM"] = "no-such-terminal"
         let session = try await TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"], size: Size(width: 100, height: 30),
                                       environment: environment)
@@ -51,9 +57,9 @@ struct TerminalRestorationTests {
     /// The terminal closes under the program while it is not the session leader, so no SIGHUP
     /// comes: it must notice the hang-up itself and exit, not spin on a tty that is always readable.
     @Test(.enabled(if: Self.hasPython)) func aClosedTerminalEndsTheProgramWithoutSpinning() async throws {
-        let home = try #require(DashboardSessionTests.isolatedEnvironment()["HOME"])
-        defer { LocalServerProcess.stop(runtimeDirectory: home + "/run") }
-        let result = try await Command.run(["python3", "-c", Self.hangUpScript, Products.termcanvas.path, home])
+        let home = try DashboardSessionTests.isolatedHome()
+        defer { home.remove() }
+        let result = try await Command.run(["python3", "-c", Self.hangUpScript, Products.termcanvas.path, home.url.path])
         let verdict = result.output.split(separator: "\n").last.map(String.init) ?? ""
         #expect(verdict == "EXITED", "python said: \(result.output)")
     }

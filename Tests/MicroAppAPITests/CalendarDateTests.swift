@@ -1,3 +1,4 @@
+import CalendarTime
 import MicroAppAPI
 import Foundation
 import Testing

@@ -1,3 +1,4 @@
+import CalendarTime
 import Foundation
 import MicroAppAPI
 import Testing

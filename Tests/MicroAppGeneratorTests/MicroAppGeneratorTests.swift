@@ -4,6 +4,7 @@ import Foundation
 import MicroAppGenerator
 import ModelClient
 import Testing
+import Widgets
 
 /// The generator against a scripted OpenAI-compatible server on loopback that answers, connection
 /// by connection, with fixture files (`Fixtures/answers/`), streamed in pieces as a model does.
@@ -53,7 +54,8 @@ struct MicroAppGeneratorTests {
         let before = try Self.trialFolders()
         let generated = try await Self.generator(server).generate(Self.request, environment: Self.environment)
         #expect(generated.manifest.id == "lap-counter")
-        #expect(generated.preview.first?.hasPrefix("laps 0") == true, "\(generated.preview)")
+        let preview = ViewPreview.lines(generated.preview, size: GeneratedApp.previewSize)
+        #expect(preview.first?.hasPrefix("laps 0") == true, "\(preview)")
         #expect(generated.script.contains("def view():"))
         #expect(!generated.script.contains("```"))
         #expect(generated.permissions.publish.isEmpty && generated.permissions.http.isEmpty && generated.permissions.subscribe.isEmpty)

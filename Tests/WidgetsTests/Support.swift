@@ -1,3 +1,4 @@
+import CalendarTime
 import Foundation
 import MicroAppModel
 import CanvasCore
@@ -5,8 +6,6 @@ import CanvasUI
 import Logging
 import Testing
 import Widgets
-import struct MicroAppAPI.CalendarDate
-import struct MicroAppAPI.UTCInstant
 
 // Shared fixtures for the widget tests: a fixed day, a silent logger, and helpers that mount a
 // widget on a bus and read what it draws as text.

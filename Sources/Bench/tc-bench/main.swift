@@ -1,0 +1,118 @@
+// Micro-benchmarks: `swift run -c release tc-bench`.
+//
+// Render path: composes 120×40 and 200×60 canvases with 8 panes (calendars and event logs with
+// 500 events each), the way the dashboard does on every input.
+// Layout store: saves and loads a 50-pane layout with widget state in a real SQLite file, and
+// measures the file after 10 000 arrangement steps.
+// Medians and p95 over many runs.
+
+import CalendarTime
+import CanvasCore
+import CanvasUI
+import Foundation
+import LayoutStore
+import Logging
+import Widgets
+
+@MainActor
+func makeHost(size: Size) throws -> CanvasHost {
+    let clock = CanvasClock.fixed(CalendarDate(year: 2026, month: 11, day: 22)!)
+    let bus = EventBus(now: clock.now)
+    for day in 0..<500 {
+        bus.publish(DateSelected(date: CalendarDate(year: 2026, month: 1, day: 1)!.adding(days: day)))
+        bus.publish(LayoutChanged(step: "step \(day)"))
+    }
+    var panes: [Pane] = []
+    for index in 0..<8 {
+        let frame = Rect(x: (index % 4) * 3, y: (index / 4) * 6, width: 3, height: 6)
+        panes.append(Pane(id: PaneID(index + 1), app: index.isMultiple(of: 2) ? .calendar : .eventLog, frame: frame))
+    }
+    return try CanvasHost(
+        layout: LayoutData(name: "bench", panes: panes, focused: 1), catalog: .builtIn, bus: bus, clock: clock,
+        theme: .dark, logger: Logger(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() }), size: size
+    )
+}
+
+func measure(_ name: String, iterations requested: Int, _ body: () throws -> Void) rethrows {
+    let iterations = ProcessInfo.processInfo.environment["TC_BENCH_ITERATIONS"].flatMap(Int.init) ?? requested
+    for _ in 0..<min(100, iterations) { try body() }  // warm up
+    var samples: [Duration] = []
+    samples.reserveCapacity(iterations)
+    let clock = ContinuousClock()
+    for _ in 0..<iterations { samples.append(try clock.measure(body)) }
+    samples.sort()
+    func microseconds(_ d: Duration) -> String {
+        String(format: "%8.1f µs", Double(d.components.attoseconds) / 1e12 + Double(d.components.seconds) * 1e6)
+    }
+    print("\(name.padding(toLength: 44, withPad: " ", startingAt: 0)) median \(microseconds(samples[iterations / 2]))"
+        + "   p95 \(microseconds(samples[iterations * 95 / 100]))   (\(iterations) runs)")
+}
+
+@MainActor
+func main() throws {
+    for size in [Size(width: 120, height: 40), Size(width: 200, height: 60)] {
+        let host = try makeHost(size: size)
+        print("\(size.width)×\(size.height), 8 panes:")
+        measure("compose full frame", iterations: 2_000) { _ = host.compose() }
+        let before = host.compose()
+        host.handle(.key(.right))
+        let after = host.compose()
+        measure("diff after one arrow key", iterations: 2_000) { _ = after.changes(since: before) }
+        measure("arrow key: handle + compose + diff", iterations: 2_000) {
+            let previous = host.compose()
+            host.handle(.key(.right))
+            _ = host.compose().changes(since: previous)
+        }
+        let cells = after.changes(since: before).reduce(0) { $0 + $1.cells.count }
+        print("cells written for that arrow key: \(cells)\n")
+    }
+}
+
+/// The default-sized layout: three panes side by side.
+func threePanes(name: String) -> LayoutData {
+    LayoutData(name: name, panes: (0..<3).map { index in
+        Pane(id: PaneID(index + 1), app: .calendar, frame: Rect(x: index * 4, y: 0, width: 4, height: 12),
+             state: ["selected": "2026-11-22"])
+    }, focused: 1)
+}
+
+/// A 50-pane layout (10 × 5 tiles) with settings and state in every pane.
+func fiftyPanes(name: String) -> LayoutData {
+    let grid = GridSpec(columns: 20, rows: 10, minimumPaneSize: Size(width: 1, height: 1))
+    let panes = (0..<50).map { index in
+        Pane(id: PaneID(index + 1), app: index.isMultiple(of: 2) ? .calendar : .eventLog,
+             frame: Rect(x: (index % 10) * 2, y: (index / 10) * 2, width: 2, height: 2),
+             config: ["weekStart": "monday", "filter": "*"],
+             state: ["selected": "2026-11-\(10 + index % 18)", "scrollBack": "\(index)"])
+    }
+    return LayoutData(name: name, grid: grid, panes: panes, focused: 1)
+}
+
+func storeBenchmarks() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tc-bench-\(getpid())")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let store = try LayoutStore.open(at: folder.appendingPathComponent("layouts.sqlite")).store
+    let layout = fiftyPanes(name: "fifty")
+    print("Layout store, 50 panes with state, SQLite file (WAL):")
+    try measure("save", iterations: 500) { try store.save(layout) }
+    try measure("load (with its history)", iterations: 500) { _ = try store.load(named: "fifty") }
+
+    for (name, start, there, back) in [("steps", fiftyPanes(name: "steps"), Direction.down, Direction.up),
+                                       ("small", threePanes(name: "small"), .right, .left)] {
+        var manager = try CanvasManager(layout: start)
+        let began = ContinuousClock.now
+        for step in 0..<10_000 {
+            try manager.movePane(1, step.isMultiple(of: 2) ? there : back)  // swaps with its neighbour
+            try store.recordStep("move", layout: manager.saveLayout())
+        }
+        let elapsed = ContinuousClock.now - began
+        print("10 000 steps of a \(start.panes.count)-pane layout: \(elapsed / 10_000) each, history keeps"
+            + " \(try store.history(named: name).count) steps")
+    }
+    let bytes = try DatabaseFileSize.onDisk(folder.appendingPathComponent("layouts.sqlite"))
+    print("database and WAL after both: \(bytes / 1024) KiB")
+    try measure("load with a full history (500 steps)", iterations: 50) { _ = try store.load(named: "steps") }
+}
+
+try await MainActor.run { try main() }
+try storeBenchmarks()

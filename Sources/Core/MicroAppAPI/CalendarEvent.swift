@@ -1,0 +1,63 @@
+import CalendarTime
+/// A calendar event as the API shows it: `{id, title, start, end, allDay}`, with `start` and `end`
+/// ISO 8601 date-times in UTC (`2026-11-22T09:30:00Z`). An all-day event runs from midnight to
+/// midnight UTC, its `end` the first moment after it (one day: `2026-11-22T00:00:00Z` to
+/// `2026-11-23T00:00:00Z`).
+public struct CalendarEvent: Codable, Sendable, Equatable {
+    public var id: Int64
+    public var title: String
+    public var start: UTCInstant
+    public var end: UTCInstant
+    public var allDay: Bool
+
+    public init(id: Int64, title: String, start: UTCInstant, end: UTCInstant, allDay: Bool = false) {
+        self.id = id
+        self.title = title
+        self.start = start
+        self.end = end
+        self.allDay = allDay
+    }
+}
+
+/// The body of `POST /api/calendar/events`: date-times with any offset, stored in UTC.
+public struct NewCalendarEvent: Codable, Sendable, Equatable {
+    public var title: String
+    public var start: String
+    public var end: String
+    public var allDay: Bool?
+
+    public init(title: String, start: String, end: String, allDay: Bool? = nil) {
+        self.title = title
+        self.start = start
+        self.end = end
+        self.allDay = allDay
+    }
+}
+
+/// The body of `PATCH /api/calendar/events/{id}`: only the fields present change, and the result
+/// must be a valid event as a whole.
+public struct CalendarEventPatch: Codable, Sendable, Equatable {
+    public var title: String?
+    public var start: String?
+    public var end: String?
+    public var allDay: Bool?
+
+    public init(title: String? = nil, start: String? = nil, end: String? = nil, allDay: Bool? = nil) {
+        self.title = title
+        self.start = start
+        self.end = end
+        self.allDay = allDay
+    }
+}
+
+/// The limits the server enforces on calendar events.
+public enum CalendarLimits {
+    /// Characters in a title, which must not be blank nor contain control characters.
+    public static let titleLength = 1...200
+    /// The longest an event may last, in days.
+    public static let maxDurationDays = 366
+    /// The years `start` and `end` may fall in, in UTC.
+    public static let years = 1970...9999
+    /// The largest `limit` a list accepts; also its default.
+    public static let maxPageSize = 100
+}

@@ -1,0 +1,37 @@
+import CanvasCore
+import CanvasStyle
+
+/// The line set of a box border.
+public enum BoxLines: Sendable {
+    case light, heavy
+
+    var glyphs: (topLeft: String, topRight: String, bottomLeft: String, bottomRight: String, horizontal: String, vertical: String) {
+        switch self {
+        case .light: ("┌", "┐", "└", "┘", "─", "│")
+        case .heavy: ("┏", "┓", "┗", "┛", "━", "┃")
+        }
+    }
+}
+
+extension Buffer {
+    /// Draws a border along the inside edge of `rect`.
+    public mutating func drawBox(_ rect: Rect, lines: BoxLines, style: Style) {
+        guard rect.width >= 2, rect.height >= 2 else { return }
+        let g = lines.glyphs
+        for (y, left, right) in [(rect.minY, g.topLeft, g.topRight), (rect.maxY - 1, g.bottomLeft, g.bottomRight)] {
+            repeatSymbol(left, row: y, from: rect.minX, to: rect.minX + 1, style: style)
+            repeatSymbol(g.horizontal, row: y, from: rect.minX + 1, to: rect.maxX - 1, style: style)
+            repeatSymbol(right, row: y, from: rect.maxX - 1, to: rect.maxX, style: style)
+        }
+        for y in (rect.minY + 1)..<(rect.maxY - 1) {
+            repeatSymbol(g.vertical, row: y, from: rect.minX, to: rect.minX + 1, style: style)
+            repeatSymbol(g.vertical, row: y, from: rect.maxX - 1, to: rect.maxX, style: style)
+        }
+    }
+
+    /// Writes `text` centred in one row of `rect`, clipped to it.
+    public mutating func writeCentered(_ text: String, row y: Int, in rect: Rect, style: Style) {
+        let x = rect.minX + max(0, (rect.width - DisplayWidth.of(text)) / 2)
+        write(text, at: Point(x: x, y: y), style: style, clip: rect)
+    }
+}

@@ -1,0 +1,165 @@
+import CanvasCore
+import CanvasStyle
+
+/// A rectangle of styled cells that widgets and chrome draw into; never a terminal.
+///
+/// Text is written per grapheme cluster with its display width and clipped by columns, so it
+/// cannot spill past the buffer's edge or a given clip rectangle.
+public struct Buffer: Hashable, Sendable {
+    public let size: Size
+    public private(set) var cells: [Cell]
+
+    public init(size: Size, filling cell: Cell = .blank) {
+        let safe = Size(width: max(0, size.width), height: max(0, size.height))
+        self.size = safe
+        self.cells = Array(repeating: cell, count: safe.area)
+    }
+
+    public var bounds: Rect { Rect(origin: .zero, size: size) }
+
+    public subscript(x: Int, y: Int) -> Cell {
+        get { cells[y * size.width + x] }
+        set { cells[y * size.width + x] = newValue }
+    }
+
+    /// Writes `text` starting at `point`, clipped to `clip` (default: the whole buffer).
+    ///
+    /// Control characters are drawn as visible placeholders. A wide character that would be
+    /// cut in half by the clip edge is replaced by a space.
+    /// - Returns: the column just after the last one written.
+    @discardableResult
+    public mutating func write(_ text: String, at point: Point, style: Style, clip: Rect? = nil) -> Int {
+        let limit = (clip ?? bounds).intersection(bounds)
+        guard point.y >= limit.minY, point.y < limit.maxY else { return point.x }
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+            return writeASCII(text.utf8, at: point, style: style, limit: limit)
+        }
+        var x = point.x
+        let row = point.y * size.width
+        for original in text {
+            guard x < limit.maxX else { break }
+            let character = SafeText.placeholder(for: original) ?? original
+            if let letters = DrawnCluster.letters(of: character) {
+                x = writeASCII(letters.utf8, at: Point(x: x, y: point.y), style: style, limit: limit)
+                continue
+            }
+            let width = DisplayWidth.of(character)
+            if width == 0 {
+                // A lone zero-width cluster's marks join the cell before it, if that cell is ours.
+                if x - 1 >= max(limit.minX, point.x), !cells[row + x - 1].isContinuation {
+                    appendMarks(of: character, toCellAt: row + x - 1)
+                }
+                continue
+            }
+            if x >= limit.minX {
+                if width == 2, x + 1 >= limit.maxX {
+                    clearWideOverlap(at: x, row: row)
+                    cells[row + x] = Cell(" ", style: style)
+                    x += 1
+                    break
+                }
+                clearWideOverlap(at: x, row: row)
+                if width == 2 { clearWideOverlap(at: x + 1, row: row) }
+                cells[row + x] = Cell(DrawnCluster.symbol(of: character), style: style)
+                if width == 2 { cells[row + x + 1] = Cell("", style: style) }
+            } else if width == 2, x + 1 == limit.minX {
+                clearWideOverlap(at: x + 1, row: row)
+                cells[row + x + 1] = Cell(" ", style: style)  // right half of a clipped wide char
+            }
+            x += width
+        }
+        return x
+    }
+
+    private mutating func appendMarks(of character: Character, toCellAt index: Int) {
+        let room = DrawnCluster.maxScalars - cells[index].symbol.unicodeScalars.count
+        guard room > 0 else { return }
+        cells[index].symbol.unicodeScalars.append(contentsOf: DrawnCluster.marks(of: character).prefix(room))
+    }
+
+    /// The common case, without grapheme breaking: printable ASCII, one column per byte.
+    private mutating func writeASCII(_ bytes: String.UTF8View, at point: Point, style: Style, limit: Rect) -> Int {
+        var x = point.x
+        let row = point.y * size.width
+        for byte in bytes {
+            guard x < limit.maxX else { break }
+            if x >= limit.minX {
+                clearWideOverlap(at: x, row: row)
+                cells[row + x] = Cell(Self.asciiSymbols[Int(byte) - 0x20], style: style)
+            }
+            x += 1
+        }
+        return x
+    }
+
+    private static let asciiSymbols: [String] = (0x20..<0x7F).map { String(UnicodeScalar(UInt8($0))) }
+
+    /// Repeats a single-width symbol along part of a row, clipped to the buffer: a fast path for
+    /// borders and rules, which would otherwise go through grapheme breaking cell by cell.
+    mutating func repeatSymbol(_ symbol: String, row y: Int, from minX: Int, to maxX: Int, style: Style) {
+        let (start, end) = (max(0, minX), min(size.width, maxX))
+        guard y >= 0, y < size.height, start < end else { return }
+        let row = y * size.width
+        let cell = Cell(symbol, style: style)
+        for x in start..<end {
+            clearWideOverlap(at: x, row: row)
+            cells[row + x] = cell
+        }
+    }
+
+    /// Fills a rectangle with one cell.
+    public mutating func fill(_ rect: Rect, with cell: Cell = .blank) {
+        let area = rect.intersection(bounds)
+        for y in area.minY..<area.maxY {
+            for x in area.minX..<area.maxX { cells[y * size.width + x] = cell }
+        }
+    }
+
+    /// Sets the style of every cell in a rectangle, keeping the symbols.
+    public mutating func setStyle(_ style: Style, in rect: Rect) {
+        let area = rect.intersection(bounds)
+        for y in area.minY..<area.maxY {
+            for x in area.minX..<area.maxX { cells[y * size.width + x].style = style }
+        }
+    }
+
+    /// Copies `other` into this buffer with its top-left corner at `origin`, clipped to this buffer.
+    public mutating func draw(_ other: Buffer, at origin: Point) {
+        let area = other.bounds.offsetBy(origin).intersection(bounds)
+        guard !area.isEmpty else { return }
+        for y in area.minY..<area.maxY {
+            let source = (y - origin.y) * other.size.width - origin.x
+            for x in area.minX..<area.maxX { cells[y * size.width + x] = other.cells[source + x] }
+        }
+        for y in area.minY..<area.maxY {
+            repairWideEdges(row: y, from: area.minX, to: area.maxX)
+        }
+    }
+
+    /// Overwriting half of a wide character blanks its other half, so no orphan halves remain.
+    private mutating func clearWideOverlap(at x: Int, row: Int) {
+        if cells[row + x].isContinuation, x > 0 {
+            cells[row + x - 1].symbol = " "
+        }
+        if x + 1 < size.width, cells[row + x + 1].isContinuation, !cells[row + x].isContinuation {
+            cells[row + x + 1].symbol = " "
+        }
+    }
+
+    private mutating func repairWideEdges(row y: Int, from minX: Int, to maxX: Int) {
+        repairWidePair(row: y * size.width, at: minX)
+        repairWidePair(row: y * size.width, at: maxX)
+    }
+
+    /// Makes cells `x - 1` and `x` agree: a wide lead needs its continuation and vice versa.
+    private mutating func repairWidePair(row: Int, at x: Int) {
+        let leftIsWideLead = x > 0 && !cells[row + x - 1].isContinuation && DisplayWidth.of(cells[row + x - 1].symbol) == 2
+        // At the right edge of the buffer there is no cell for a wide lead's other half.
+        let rightIsContinuation = x < size.width && cells[row + x].isContinuation
+        if leftIsWideLead, !rightIsContinuation {
+            cells[row + x - 1].symbol = " "
+        } else if !leftIsWideLead, rightIsContinuation {
+            cells[row + x].symbol = " "
+        }
+    }
+}

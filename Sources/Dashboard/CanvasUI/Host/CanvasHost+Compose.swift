@@ -1,0 +1,119 @@
+import CanvasCore
+import CanvasStyle
+
+extension CanvasHost {
+    /// Composes the whole frame for the current size: panes, status bar and any overlay.
+    public func compose() -> Buffer {
+        var buffer = Buffer(size: size, filling: background)
+        if let needed = minimumSize(), !size.contains(needed) {
+            drawTooSmall(into: &buffer, needed: needed)
+            return buffer
+        }
+        for pane in manager.panes { drawPane(pane, into: &buffer) }
+        drawStatusBar(into: &buffer)
+        overlay?.render(into: &buffer, overlayContext)
+        return buffer
+    }
+
+    /// An empty cell: only the background shows on a space, so the text colour is left out and
+    /// a dark theme's empty cell equals the terminal's own blank (and is never sent).
+    var background: Cell {
+        Cell(" ", style: Style(background: theme[.text].background))
+    }
+
+    /// The smallest terminal that gives every pane its minimum cells, or nil without panes.
+    func minimumSize() -> Size? {
+        let minimumTerminal = Size(width: 20, height: 5)
+        guard !manager.panes.isEmpty else { return minimumTerminal }
+        let grid = manager.grid
+        let minimum = Self.minimumPaneCells
+        // Pane widths depend only on the terminal width and heights only on its height.
+        func fits(width: Int) -> Bool {
+            manager.panes.allSatisfy { grid.cellRect(for: $0.frame, in: Rect(x: 0, y: 0, width: width, height: 1)).width >= minimum.width }
+        }
+        func fits(height: Int) -> Bool {
+            manager.panes.allSatisfy { grid.cellRect(for: $0.frame, in: Rect(x: 0, y: 0, width: 1, height: height - 1)).height >= minimum.height }
+        }
+        let width = (minimumTerminal.width...2_000).first(where: fits(width:)) ?? 2_000
+        let height = (minimumTerminal.height...2_000).first(where: fits(height:)) ?? 2_000
+        return Size(width: width, height: height)
+    }
+
+    private func drawTooSmall(into buffer: inout Buffer, needed: Size) {
+        var messages = ["Terminal too small", "\(size.width)×\(size.height), needs \(needed.width)×\(needed.height)",
+                        "Enlarge it" + (commands.label(for: .quit).map { " or press \($0)" } ?? "")]
+        if let failure = (overlay as? QuitOverlay)?.failure {
+            // What quitting would lose must be seen before q is pressed again.
+            messages = ["Could not save the layout: \(failure)", "q again quits without saving, Esc stays"]
+        }
+        // Wrapped, so that even a very narrow terminal shows the size it needs.
+        let lines = messages.enumerated().flatMap { index, text in TextWrap.lines(text, width: size.width).map { (index, $0) } }
+        let top = max(0, (size.height - lines.count) / 2)
+        for (offset, (index, line)) in lines.enumerated() {
+            buffer.writeCentered(line, row: top + offset, in: buffer.bounds, style: index == 0 ? theme[.error] : theme[.text])
+        }
+    }
+
+    private func drawPane(_ pane: Pane, into buffer: inout Buffer) {
+        let rect = cellRect(of: pane)
+        let focused = pane.id == manager.focusedPaneID
+        let arranging = focused && mode == .arrange
+        let borderStyle = theme[arranging ? .borderArranging : focused ? .borderFocused : .border]
+        let inside = rect.inset(by: 1)
+        buffer.drawBox(rect, lines: focused ? .heavy : .light, style: borderStyle)
+        let titleClip = Rect(x: rect.minX + 1, y: rect.minY, width: max(0, rect.width - 2), height: 1)
+        buffer.write(" \(title(of: pane)) ", at: Point(x: rect.minX + 2, y: rect.minY),
+                     style: theme[focused ? .titleFocused : .title], clip: titleClip)
+        if arranging {
+            let label = " \(pane.frame.minX),\(pane.frame.minY) \(pane.frame.width)×\(pane.frame.height) "
+            let bottom = Rect(x: rect.minX + 1, y: rect.maxY - 1, width: max(0, rect.width - 2), height: 1)
+            buffer.write(label, at: Point(x: rect.maxX - 2 - DisplayWidth.of(label), y: rect.maxY - 1), style: borderStyle, clip: bottom)
+        }
+        drawContent(of: pane, in: inside, focused: focused, into: &buffer)
+    }
+
+    private func drawContent(of pane: Pane, in inside: Rect, focused: Bool, into buffer: inout Buffer) {
+        guard !inside.isEmpty, let entry = mounted[pane.id] else { return }
+        var content = Buffer(size: inside.size, filling: background)
+        if let failure = entry.failure {
+            content.write("This widget failed:", at: .zero, style: theme[.error])
+            TextWrap.lines(failure, width: inside.width).prefix(max(0, inside.height - 1)).enumerated().forEach { row, line in
+                content.write(line, at: Point(x: 0, y: row + 1), style: theme[.text])
+            }
+        } else if let widget = entry.widget {
+            willCallWidget?(entry.kind, "drawing its pane")
+            widget.render(into: &content, theme: theme, focused: focused)
+        } else {
+            content.write("Unavailable micro-app '\(pane.app.rawValue)'", at: .zero, style: theme[.warning])
+            content.write("Kept as it is; it is saved back unchanged.", at: Point(x: 0, y: 1), style: theme[.muted])
+        }
+        buffer.draw(content, at: inside.origin)
+    }
+
+    private func drawStatusBar(into buffer: inout Buffer) {
+        let y = size.height - 1
+        let row = Rect(x: 0, y: y, width: size.width, height: 1)
+        buffer.fill(row, with: Cell(" ", style: theme[.statusBar]))
+        let badge = overlay?.badge ?? (mode == .normal ? " NORMAL " : " ARRANGE ")
+        var x = buffer.write(badge, at: Point(x: 0, y: y), style: theme[.statusMode], clip: row)
+        if let notice {
+            // A notice takes the whole bar, so even a long error can be read.
+            let style = notice.kind == .error ? theme[.statusMessage] : theme[.statusBar]
+            buffer.fill(Rect(x: x, y: y, width: max(0, size.width - x), height: 1), with: Cell(" ", style: style))
+            buffer.write(" \(notice.text)", at: Point(x: x, y: y), style: style, clip: row)
+            return
+        }
+        let hints = overlay?.hints(overlayContext) ?? commands.hints(in: mode == .normal ? [.normal, .canvas] : [.arrange, .canvas])
+        let name = manager.layout.name
+        let nameWidth = DisplayWidth.of(name) + 2
+        // Whole hints only: one that does not fit before the layout's name is left out, with
+        // every hint after it, so no word is ever cut.
+        for hint in hints {
+            let width = (hint.keys.isEmpty ? 0 : 1 + DisplayWidth.of(hint.keys)) + 1 + DisplayWidth.of(hint.action)
+            guard x + width <= size.width - nameWidth else { break }
+            if !hint.keys.isEmpty { x = buffer.write(" \(hint.keys)", at: Point(x: x, y: y), style: theme[.statusKey], clip: row) }
+            x = buffer.write(" \(hint.action)", at: Point(x: x, y: y), style: theme[.statusBar], clip: row)
+        }
+        buffer.write(" \(name) ", at: Point(x: max(x, size.width - nameWidth), y: y), style: theme[.statusBar], clip: row)
+    }
+}

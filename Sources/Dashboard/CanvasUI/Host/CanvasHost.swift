@@ -1,0 +1,225 @@
+import CanvasCore
+import CanvasStyle
+import Logging
+
+/// The canvas as the user sees it: panes with live widgets, a mode, a status bar and overlays.
+///
+/// The host is pure with respect to IO: it turns `InputEvent`s into state changes and composes
+/// frames into a `Buffer`. A `Terminal` shows the frames; tests read them as text.
+@MainActor
+public final class CanvasHost {
+    public internal(set) var manager: CanvasManager
+    public internal(set) var mode: HostMode = .normal
+    /// The component over the canvas that gets the keys (help, palette, a picker), if any.
+    public internal(set) var overlay: (any Overlay)?
+    /// What every key does; the dashboard applies the user's key map to it.
+    public var commands: CommandTable
+    /// Commands run from the palette, most recent first: the palette lists them first.
+    public internal(set) var recentCommands: [CommandID] = []
+    /// The layouts' and themes' names as last listed, so the palette opens with them at once.
+    var knownNames = (layouts: [String](), themes: [String]())
+    public internal(set) var size: Size
+    public internal(set) var notice: Notice?
+    public internal(set) var shouldQuit = false
+    /// How far saving the layout on quit got; see `requestQuit()`.
+    public internal(set) var quitSave: QuitSave = .notTried
+    public internal(set) var theme: Theme
+    /// The widgets the `a` catalog offers; the dashboard updates it from the BFF's registry.
+    /// What panes may show; a pane of a kind it did not know (a remote app before the registry
+    /// was read) is mounted as soon as it does.
+    public var catalog: WidgetCatalog {
+        didSet { mountNewlyKnownKinds() }
+    }
+    public let bus: EventBus
+    /// Where layouts and themes are kept; nil runs the canvas without persistence.
+    public let library: (any LayoutLibrary)?
+    public let effects: Effects
+    let clock: CanvasClock
+    let logger: Logger
+    var mounted: [PaneID: MountedWidget] = [:]
+    /// A pane being dragged with the mouse in arrange mode.
+    var drag: PaneDrag?
+    /// Where widgets' requests go (the micro-apps' sync engine).
+    let requestHandler: @MainActor (any WidgetRequest) -> Void
+    /// Mounts so far: each mount has its own number.
+    var mounts = 0
+    /// Writes micro-apps from a description ("New micro-app…"); nil leaves the entry out.
+    public var appGenerator: (any AppGenerating)?
+    /// The generator's run under way, if any.
+    var appGeneration: Task<Void, Never>?
+    /// Counts the generator's runs (and turned-down apps): news of an earlier run is ignored.
+    var appGenerationRun = 0
+    /// The run `shutdown()` stopped, for `generatorStopped()`.
+    var stoppedGeneration: Task<Void, Never>?
+    /// The app written and waiting for the user's review.
+    var pendingReview: AppReview?
+    /// Apps written, installed or installed again since the dashboard started: a catalog built
+    /// again (from the registry) must keep them.
+    public internal(set) var addedApps: [WidgetDescriptor] = []
+    /// Told, before every call into a widget and every draw of a pane, which app's pane it is
+    /// and what is being done, so that a crash can say (the dashboard's `RunMark`).
+    public var willCallWidget: ((_ app: AppKind, _ doing: StaticString) -> Void)?
+
+    /// The smallest pane, in cells, that still shows a border and one line inside.
+    public static let minimumPaneCells = Size(width: 8, height: 3)
+
+    public convenience init(
+        layout: LayoutData, catalog: WidgetCatalog, bus: EventBus, clock: CanvasClock,
+        theme: Theme, logger: Logger, size: Size, library: (any LayoutLibrary)? = nil, commands: CommandTable? = nil,
+        requests: @escaping @MainActor (any WidgetRequest) -> Void = { _ in }
+    ) throws(CanvasError) {
+        self.init(manager: try CanvasManager(layout: layout), catalog: catalog, bus: bus, clock: clock,
+                  theme: theme, logger: logger, size: size, library: library, commands: commands, requests: requests)
+    }
+
+    /// Starts the canvas from a manager, e.g. one restored with its undo history.
+    public init(
+        manager: CanvasManager, catalog: WidgetCatalog, bus: EventBus, clock: CanvasClock,
+        theme: Theme, logger: Logger, size: Size, library: (any LayoutLibrary)?, effects: Effects = Effects(),
+        commands: CommandTable? = nil, requests: @escaping @MainActor (any WidgetRequest) -> Void = { _ in }
+    ) {
+        self.commands = commands ?? CommandTable.standard(for: catalog)
+        self.requestHandler = requests
+        self.effects = effects
+        self.manager = manager
+        self.library = library
+        self.catalog = catalog
+        self.bus = bus
+        self.clock = clock
+        self.theme = theme
+        self.logger = logger
+        self.size = size
+        reconcileWidgets()
+    }
+
+    /// Tells every widget the size of its pane's inside when it changed, so that `compose()`
+    /// only reads state. Runs after every input and message.
+    func resizeWidgets() {
+        for pane in manager.panes {
+            let inside = cellRect(of: pane).inset(by: 1)
+            guard !inside.isEmpty, mounted[pane.id]?.contentSize != inside.size else { continue }
+            mounted[pane.id]?.contentSize = inside.size
+            _ = withWidget(pane.id, doing: "resizing its pane") { $0.resize(to: inside.size) }
+        }
+        tellFocus()
+        tellVisibility()
+    }
+
+    /// Tells widgets when the canvas stops being drawn (a terminal too small for it) and again.
+    private func tellVisibility() {
+        let visible = !isTooSmall
+        for id in mounted.keys where mounted[id]?.toldVisible != visible {
+            mounted[id]?.toldVisible = visible
+            _ = withWidget(id, doing: "showing or hiding its pane") { $0.visibilityChanged(to: visible) }
+        }
+    }
+
+    /// Hands a widget the news its outside work has, if it is still the widget that asked.
+    func notifyWidget(_ pane: PaneID, mount: Int) {
+        guard mounted[pane]?.mount == mount else { return }
+        withWidgetEffects(pane, doing: "taking its news (a view, a status, its events)") { try $0.notified() }
+    }
+
+    /// Tells widgets whose pane gained or lost the focus, however it moved (a key, a click, a
+    /// removed pane, a loaded layout).
+    private func tellFocus() {
+        let focused = manager.focusedPaneID
+        for id in mounted.keys where mounted[id]?.toldFocused != (id == focused) {
+            mounted[id]?.toldFocused = id == focused
+            _ = withWidget(id, doing: "telling it of the focus") { $0.focusChanged(to: id == focused) }
+        }
+    }
+
+    /// True when the terminal cannot give every pane its minimum size.
+    var isTooSmall: Bool {
+        minimumSize().map { !size.contains($0) } ?? false
+    }
+
+    /// The arrangement with every widget's current settings and state, ready to persist.
+    public func currentLayout() -> LayoutData {
+        syncWidgetValues()
+        return manager.saveLayout()
+    }
+
+    /// Shows a message in the status bar until the next key, e.g. a problem found at start-up.
+    public func show(_ notice: Notice) {
+        self.notice = notice
+    }
+
+    /// Unmounts every widget and stops the generator; call once when the dashboard closes.
+    public func shutdown() {
+        stoppedGeneration = appGeneration
+        discardGeneratedApp()
+        syncWidgetValues()
+        for id in mounted.keys { unmount(id) }
+    }
+
+    /// The area panes share: everything but the status bar row.
+    var canvasArea: Rect { Rect(x: 0, y: 0, width: size.width, height: max(0, size.height - 1)) }
+
+    /// Where a pane sits on screen, in cells.
+    /// True when panes of `kind` are a micro-app's, which take the `.microApp` commands.
+    func isMicroApp(_ kind: AppKind) -> Bool {
+        catalog.descriptor(for: kind)?.isMicroApp == true
+    }
+
+    public func cellRect(of pane: Pane) -> Rect {
+        manager.grid.cellRect(for: pane.frame, in: canvasArea)
+    }
+
+    /// The pane title with its number, e.g. `2 Calendar`.
+    public func title(of pane: Pane) -> String {
+        let number = manager.number(of: pane.id).map { "\($0) " } ?? ""
+        guard let entry = mounted[pane.id] else { return number + pane.app.rawValue }
+        guard let widget = entry.widget else { return number + "Unavailable: \(pane.app.rawValue)" }
+        return number + widget.title
+    }
+
+    // MARK: Arrangement steps
+
+    /// Applies an arrangement step, mounting or unmounting widgets it adds or removes, and
+    /// records it in the layout's history on disk.
+    /// `explaining` may word a refusal better than the error's own description does.
+    func arrange(_ step: String, explaining: (CanvasError) -> String? = { _ in nil },
+                 _ change: (inout CanvasManager) throws(CanvasError) -> Void) {
+        syncWidgetValues()
+        let before = manager.saveLayout()
+        do {
+            try change(&manager)
+            reconcileWidgets()
+            record(step, before: before)
+        } catch {
+            notice = .error(explaining(error) ?? "Can't \(step): \(error)")
+        }
+    }
+
+    /// Announces an arrangement step taken and records it in the layout's history on disk.
+    func record(_ step: String, before: LayoutData) {
+        bus.publish(LayoutChanged(step: step))
+        let layout = manager.saveLayout()
+        persist("record the step") { try await $0.recordStep(step, layout: layout, before: before) }
+    }
+
+    /// Queues a write to the library, if there is one.
+    func persist(_ what: String, _ work: @escaping @Sendable (any LayoutLibrary) async throws -> Void) {
+        guard let library else { return }
+        effects.write(what) { try await work(library) }
+    }
+
+    /// Replaces the whole canvas, e.g. with a loaded layout: every widget is mounted afresh.
+    func replace(with newManager: CanvasManager) {
+        drag = nil
+        for id in mounted.keys { unmount(id) }
+        manager = newManager
+        reconcileWidgets()
+        bus.publish(LayoutChanged(step: "load \(manager.layout.name)"))
+    }
+
+    func changeFocus(_ change: (inout CanvasManager) -> Void) {
+        let before = manager.focusedPaneID
+        change(&manager)
+        if let focused = manager.focusedPane, focused.id != before {
+            bus.publish(PaneFocused(pane: focused.id, title: title(of: focused)))
+        }
+    }
+}

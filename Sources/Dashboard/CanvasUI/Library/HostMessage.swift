@@ -1,0 +1,31 @@
+import CanvasCore
+import CanvasStyle
+
+/// The result of work the host started off the main actor, delivered back through the app loop.
+public enum HostMessage: Sendable {
+    case layoutsListed([LayoutSummary])
+    case layoutLoaded(CanvasManager)
+    case historyLoaded(layout: String, UndoHistory<LayoutData>)
+    case themesListed([String])
+    /// The layouts' and themes' names, for the palette.
+    case namesListed(layouts: [String], themes: [String])
+    /// A theme to preview in the theme picker.
+    case themeLoaded(Theme)
+    /// A theme chosen in the palette: used and remembered.
+    case themeChosen(Theme)
+    case saved(String)
+    /// The save asked for by quitting finished: nil when it succeeded, else why it failed.
+    case quitSaved(failure: String?)
+    case notice(Notice)
+    /// Events from outside the canvas (the micro-apps' sync engine) to publish on the bus.
+    case publish([any BusEvent])
+    /// A widget's outside work has news (see `WidgetContext.notify`); `mount` tells it from an
+    /// earlier widget of the same pane.
+    case widgetNotified(PaneID, mount: Int)
+    /// News of the micro-app being written from a description ("New micro-app…"); `run` tells
+    /// one run of the generator from the next.
+    case appGeneration(run: Int, AppGenerationUpdate)
+    /// Micro-apps installed again while the dashboard runs (`termcanvas apps add --replace`):
+    /// the catalog takes them, and their panes start afresh, keeping their saved state.
+    case appsReinstalled([WidgetDescriptor])
+}

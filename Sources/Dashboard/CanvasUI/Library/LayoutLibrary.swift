@@ -1,0 +1,30 @@
+import CanvasCore
+import CanvasStyle
+
+/// Where layouts and themes are kept; the host reaches disk only through this, asynchronously.
+public protocol LayoutLibrary: Sendable {
+    /// Stored layouts and presets, by name.
+    func summaries() async throws -> [LayoutSummary]
+    /// The names alone of stored layouts and presets, sorted: cheaper than `summaries()`, which
+    /// reads every preset file.
+    func layoutNames() async throws -> [String]
+    /// A stored layout with its undo history, or a preset with a fresh one.
+    func load(_ name: String) async throws -> CanvasManager
+    /// The stored undo history of a layout, or nil when it was never saved.
+    func history(_ name: String) async throws -> UndoHistory<LayoutData>?
+    /// Saves the arrangement and widget state under the layout's name; remembers it as the last used.
+    func save(_ layout: LayoutData) async throws
+    /// Saves under a new name, keeping the history of the layout it was arranged as ("save as").
+    func save(_ layout: LayoutData, continuingHistoryOf source: String) async throws
+    /// Records one arrangement step: `layout` is the result, `before` the arrangement it changed
+    /// (the start of the history when the layout was never saved).
+    func recordStep(_ step: String, layout: LayoutData, before: LayoutData) async throws
+    func recordUndo(layout: LayoutData) async throws
+    func recordRedo(layout: LayoutData) async throws
+    func delete(_ name: String) async throws
+    func rename(_ name: String, to newName: String) async throws
+    func themeNames() async -> [String]
+    func theme(named name: String) async throws -> Theme
+    /// Remembers the chosen theme for the next start.
+    func remember(theme name: String) async throws
+}

@@ -1,0 +1,137 @@
+import CanvasCore
+import CanvasStyle
+
+/// The layout picker (Ctrl-O): stored layouts and presets, a filter, and actions on the highlighted one.
+public struct LayoutPicker: Overlay, Hashable, Sendable {
+    public enum Action: Hashable, Sendable {
+        case browsing
+        /// Typing into the filter (`/`, or any other character).
+        case filtering
+        case confirmingDelete(String)
+        case renaming(String, TextField)
+    }
+
+    /// nil until the list has arrived.
+    public var items: [LayoutSummary]?
+    public var filter = TextField(limit: 64)
+    public var selected = 0
+    public var action = Action.browsing
+
+    public init() {}
+
+    /// The items whose names contain the filter, case-insensitively.
+    public var visible: [LayoutSummary] {
+        let needle = filter.text.lowercased()
+        return (items ?? []).filter { needle.isEmpty || $0.name.lowercased().contains(needle) }
+    }
+
+    public var highlighted: LayoutSummary? {
+        let list = visible
+        return list.indices.contains(selected) ? list[selected] : nil
+    }
+
+    mutating func move(by step: Int) {
+        selected = min(max(0, selected + step), max(0, visible.count - 1))
+    }
+
+    public var badge: String? { " OPEN " }
+
+    public func hints(_ context: OverlayContext) -> [KeyHint] { OverlayBox.listHints }
+
+    public mutating func receive(_ message: HostMessage, _ context: OverlayContext) -> [HostAction] {
+        guard case .layoutsListed(let listed) = message else { return [] }
+        items = listed
+        selected = visible.firstIndex { $0.name == context.layoutName } ?? 0
+        return []
+    }
+
+    public mutating func handle(_ key: Key, _ context: OverlayContext) -> [HostAction] {
+        switch action {
+        case .confirmingDelete(let name):
+            action = .browsing
+            guard key == .char("y") || key == .char("Y") else { return [] }
+            items?.removeAll { $0.name == name && !$0.isPreset }
+            move(by: 0)
+            return [.deleteLayout(name)]
+        case .renaming(let name, var field):
+            switch key.code {
+            case .escape: action = .browsing
+            case .enter:
+                let newName = field.text.trimmingCharacters(in: .whitespaces)
+                action = .browsing
+                guard !newName.isEmpty, newName != name else { return [] }
+                // The store refuses a taken name; refuse it here too, before the current layout is renamed.
+                if items?.contains(where: { $0.name == newName && !$0.isPreset }) == true {
+                    action = .renaming(name, field)
+                    return [.notice(.error("A layout named '\(newName)' already exists"))]
+                }
+                items = nil
+                return [.renameLayout(name, to: newName), .listLayouts]
+            default:
+                _ = field.edit(key)
+                action = .renaming(name, field)
+            }
+        case .filtering:
+            switch key.code {
+            case .escape, .enter, .down, .up: action = .browsing
+            default:
+                _ = filter.edit(key)
+                selected = 0
+            }
+        case .browsing:
+            return browse(key, context)
+        }
+        return []
+    }
+
+    private mutating func browse(_ key: Key, _ context: OverlayContext) -> [HostAction] {
+        switch key.code {
+        case .escape: return [.close]
+        case .up: move(by: -1)
+        case .down: move(by: 1)
+        case .enter:
+            guard let item = highlighted else { return [] }
+            return [.close, .loadLayout(item.name)]
+        case .char("d") where key.modifiers.isEmpty:
+            guard let item = highlighted else { return [] }
+            guard !item.isPreset else { return [.notice(.info("\(item.name) is a preset file; it cannot be deleted here"))] }
+            guard item.name != context.layoutName else {
+                return [.notice(.info("\(item.name) is open; load another layout before deleting it"))]
+            }
+            action = .confirmingDelete(item.name)
+        case .char("r") where key.modifiers.isEmpty:
+            guard let item = highlighted, !item.isPreset else { return [] }
+            action = .renaming(item.name, TextField(item.name, limit: 64))
+        case .char("/") where key.modifiers.isEmpty:
+            action = .filtering
+        default:
+            // Any other typing starts the filter with that character.
+            if key.text != nil, filter.edit(key) {
+                action = .filtering
+                selected = 0
+            }
+        }
+        return []
+    }
+
+    public func render(into buffer: inout Buffer, _ context: OverlayContext) {
+        var lines = [OverlayLine("Filter: " + filter.text + (action == .filtering ? "▏" : ""), action == .filtering ? .accent : .muted)]
+        defer { OverlayBox.draw(title: "Layouts", lines: lines, into: &buffer, context) }
+        guard items != nil else { lines.append(OverlayLine("Loading…", .muted)); return }
+        let visible = visible
+        if visible.isEmpty { lines.append(OverlayLine("No layout matches.", .muted)) }
+        for (index, item) in visible.enumerated() {
+            let current = item.name == context.layoutName ? " (current)" : ""
+            let kind = item.isPreset ? "preset" : "\(item.paneCount) panes"
+            lines.append(OverlayLine("\(item.name)\(current) — \(kind)", index == selected ? .selection : .overlay))
+        }
+        switch action {
+        case .confirmingDelete(let name):
+            lines.append(OverlayLine("Delete \(name)? y deletes, any other key keeps it.", .warning))
+        case .renaming(let name, let field):
+            lines.append(OverlayLine("Rename \(name) to: \(field.text)▏", .accent))
+        case .browsing, .filtering:
+            lines.append(OverlayLine("Enter load · d delete · r rename · / or type to filter · Esc close", .muted))
+        }
+    }
+}

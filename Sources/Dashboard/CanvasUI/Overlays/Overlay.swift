@@ -1,0 +1,78 @@
+import CanvasCore
+import CanvasStyle
+
+/// A component over the canvas (help, palette, catalog, pickers, prompts): its own state, an
+/// update that returns what it wants done, and its own render. The host sends keys and messages
+/// to the overlay on top and applies the actions it returns.
+@MainActor
+public protocol Overlay {
+    /// The status bar's badge while it is open; nil shows the mode underneath.
+    var badge: String? { get }
+    /// True while a text field of it has the keys: pasted text is typed into it.
+    var capturesText: Bool { get }
+    /// The status bar's hints while it is open.
+    func hints(_ context: OverlayContext) -> [KeyHint]
+    mutating func handle(_ key: Key, _ context: OverlayContext) -> [HostAction]
+    /// Results of work the host started for it (a list of layouts, a theme to preview).
+    mutating func receive(_ message: HostMessage, _ context: OverlayContext) -> [HostAction]
+    func render(into buffer: inout Buffer, _ context: OverlayContext)
+}
+
+extension Overlay {
+    public var badge: String? { nil }
+    public var capturesText: Bool { false }
+    public mutating func receive(_ message: HostMessage, _ context: OverlayContext) -> [HostAction] { [] }
+}
+
+/// What an overlay may read of the host.
+@MainActor
+public struct OverlayContext {
+    /// The area panes share: overlays are centred in it.
+    public let area: Rect
+    public let theme: Theme
+    public let commands: CommandTable
+    /// The contexts whose commands apply under the overlay, most specific first (a widget's own
+    /// only while it is not typing).
+    public let contexts: [CommandContext]
+    /// Commands of those contexts that would do nothing now (focus pane 7 of 3, settings of no pane).
+    public let idle: Set<CommandID>
+    public let layoutName: String
+    public let catalog: WidgetCatalog
+    /// The focused pane, its title and its widget's settings.
+    public let focused: (id: PaneID, title: String, settings: [WidgetSetting])?
+    public let recentCommands: [CommandID]
+}
+
+/// What an overlay asks the host to do.
+public enum HostAction {
+    /// Closes the overlay.
+    case close
+    /// Runs a command as its key would, under the overlay.
+    case run(CommandID)
+    case notice(Notice)
+    case addPane(AppKind, name: String)
+    case removePane(PaneID)
+    case cycleSetting(PaneID, key: String)
+    case saveLayout(as: String)
+    case loadLayout(String)
+    case deleteLayout(String)
+    case renameLayout(String, to: String)
+    /// Lists the layouts again (into `layoutsListed`), e.g. after a rename.
+    case listLayouts
+    /// Loads a theme to show (`themeLoaded`), or to show and keep.
+    case loadTheme(String, keep: Bool)
+    /// Shows a theme (a preview) without keeping it.
+    case showTheme(Theme)
+    /// Remembers the theme on screen as the user's choice.
+    case keepTheme
+    /// After a failed save on quit: quits without saving.
+    case quitWithoutSaving
+    /// After a failed save on quit: back to the dashboard.
+    case stay
+    /// Writes a micro-app from this description (`HostMessage.appGeneration` tells how it goes).
+    case generateApp(String)
+    /// Installs the app written for review and adds its pane.
+    case installGeneratedApp
+    /// Stops writing the app, or discards the one written: nothing of it stays on disk.
+    case discardGeneratedApp
+}

@@ -1,0 +1,65 @@
+import CanvasCore
+import CanvasStyle
+
+/// One line of an overlay and its role.
+public struct OverlayLine: Hashable, Sendable {
+    public let text: String
+    public let role: ThemeRole
+
+    public init(_ text: String, _ role: ThemeRole = .overlay) {
+        self.text = text
+        self.role = role
+    }
+}
+
+/// The box every overlay is drawn in: centred in the canvas area, sized to its lines, clipped.
+public enum OverlayBox {
+    /// How many lines fit inside a box in `area`.
+    public static func capacity(in area: Rect) -> Int { max(0, area.height - 2) }
+
+    /// Draws `lines`; when they do not fit, the last row says how many are hidden.
+    public static func draw(title: String, lines: [OverlayLine], into buffer: inout Buffer, _ context: OverlayContext) {
+        let area = context.area
+        let theme = context.theme
+        let contentWidth = max(DisplayWidth.of(title) + 4, lines.map { DisplayWidth.of($0.text) }.max() ?? 0)
+        let width = min(area.width, contentWidth + 4)
+        let height = min(area.height, lines.count + 2)
+        let box = Rect(x: area.minX + (area.width - width) / 2, y: area.minY + (area.height - height) / 2, width: width, height: height)
+        buffer.fill(box, with: Cell(" ", style: theme[.overlay]))
+        buffer.drawBox(box, lines: .heavy, style: theme[.overlayBorder])
+        buffer.write(" \(title) ", at: Point(x: box.minX + 2, y: box.minY), style: theme[.overlayBorder],
+                     clip: Rect(x: box.minX + 1, y: box.minY, width: max(0, box.width - 2), height: 1))
+        let inside = box.inset(by: 1)
+        var shown = Array(lines.prefix(inside.height))
+        if lines.count > inside.height, !shown.isEmpty {
+            shown[shown.count - 1] = OverlayLine("… \(lines.count - shown.count + 1) more lines: enlarge the terminal", .muted)
+        }
+        for (row, line) in shown.enumerated() {
+            let y = inside.minY + row
+            let rowRect = Rect(x: inside.minX, y: y, width: inside.width, height: 1)
+            if line.role == .selection { buffer.fill(rowRect, with: Cell(" ", style: theme[.selection])) }
+            buffer.write(" \(line.text)", at: Point(x: inside.minX, y: y), style: theme[line.role], clip: rowRect)
+        }
+    }
+
+    /// The hints of overlays that are lists.
+    public static let listHints = [KeyHint(keys: "↑↓", action: "choose"), KeyHint(keys: "Enter", action: "select"), KeyHint(keys: "Esc", action: "close")]
+}
+
+/// The keys that scroll an overlay's text: ↑↓ a line, PgUp PgDn a page, Home End to either end.
+enum OverlayScroll {
+    /// The first line shown after `key`, within `0...last`; nil when `key` does not scroll.
+    static func top(after key: Key, from top: Int, page: Int, last: Int) -> Int? {
+        let moved: Int
+        switch (key.code, key.modifiers) {
+        case (.up, []): moved = top - 1
+        case (.down, []): moved = top + 1
+        case (.pageUp, []): moved = top - page
+        case (.pageDown, []): moved = top + page
+        case (.home, []): moved = 0
+        case (.end, []): moved = last
+        default: return nil
+        }
+        return min(max(0, moved), max(0, last))
+    }
+}

@@ -1,0 +1,89 @@
+import CalendarTime
+import CanvasCore
+import CanvasUI
+import MicroAppAPI
+import MicroAppModel
+
+/// What the calendar knows of the days around the shown month: events from its backend, and
+/// open todos with due dates from the todo app's events. Both arrive as canvas events.
+struct CalendarAgenda: Equatable {
+    private(set) var events: [Int64: CalendarEvent] = [:]
+    /// Open todos by id: their due day and title.
+    private(set) var dueTodos: [Int64: DueTodo] = [:]
+    /// The same by day, so a frame looks up a month's days, not every todo.
+    private var dueDays: [CalendarDate: Set<Int64>] = [:]
+
+    struct DueTodo: Equatable {
+        let day: CalendarDate
+        let title: String
+    }
+
+    mutating func replaceEvents(in range: DayRange, with loaded: [CalendarEvent], clock: CanvasClock) {
+        guard let first = CalendarDate(iso: range.first), let last = CalendarDate(iso: range.last) else { return }
+        events = events.filter { _, event in
+            guard let days = EventTime.days(of: event, clock: clock) else { return false }
+            return days.upperBound < first || days.lowerBound > last
+        }
+        for event in loaded { events[event.id] = event }
+    }
+
+    mutating func upsert(_ event: CalendarEvent) { events[event.id] = event }
+    mutating func removeEvent(_ id: Int64) { events[id] = nil }
+
+    mutating func replaceEvent(_ localID: Int64, with event: CalendarEvent) {
+        events[localID] = nil
+        events[event.id] = event
+    }
+
+    mutating func replaceTodos(_ items: [TodoItem]) {
+        dueTodos = [:]
+        dueDays = [:]
+        for item in items { noteTodo(item) }
+    }
+
+    /// Remembers an open todo's due day; forgets a done or undated one.
+    mutating func noteTodo(_ item: TodoItem) {
+        removeTodo(item.id)
+        guard !item.done, let due = item.due else { return }
+        dueTodos[item.id] = DueTodo(day: due, title: item.title)
+        dueDays[due, default: []].insert(item.id)
+    }
+
+    mutating func removeTodo(_ id: Int64) {
+        guard let old = dueTodos.removeValue(forKey: id) else { return }
+        dueDays[old.day]?.remove(id)
+        if dueDays[old.day]?.isEmpty == true { dueDays[old.day] = nil }
+    }
+
+    mutating func replaceTodo(_ localID: Int64, with item: TodoItem) {
+        removeTodo(localID)
+        noteTodo(item)
+    }
+
+    /// The days in `month` that have an event or an open todo due.
+    func markedDays(in month: CalendarDate, clock: CanvasClock) -> Set<CalendarDate> {
+        let first = month.firstOfMonth
+        let last = first.adding(days: first.daysInMonth - 1)
+        var days = Set<CalendarDate>()
+        for offset in 0..<first.daysInMonth where dueDays[first.adding(days: offset)] != nil { days.insert(first.adding(days: offset)) }
+        for event in events.values {
+            guard let range = EventTime.days(of: event, clock: clock) else { continue }
+            var day = max(range.lowerBound, first)
+            while day <= min(range.upperBound, last) {
+                days.insert(day)
+                day = day.adding(days: 1)
+            }
+        }
+        return days
+    }
+
+    /// The lines of `day`'s agenda: its events by start time, then the todos due.
+    func lines(for day: CalendarDate, clock: CanvasClock) -> [(label: String, title: String)] {
+        let events = events.values
+            .filter { EventTime.days(of: $0, clock: clock)?.contains(day) ?? false }
+            .sorted { ($0.allDay ? 0 : 1, $0.start, $0.id) < ($1.allDay ? 0 : 1, $1.start, $1.id) }
+            .map { (label: EventTime.label(of: $0, clock: clock), title: $0.title) }
+        let todos = (dueDays[day] ?? []).sorted().compactMap { dueTodos[$0] }.map { (label: "[ ]", title: $0.title) }
+        return events + todos
+    }
+}

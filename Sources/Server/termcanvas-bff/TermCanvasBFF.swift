@@ -8,6 +8,6 @@ struct TermCanvasBFF: AsyncParsableCommand {
         commandName: "termcanvas-bff",
         abstract: "The TermCanvas micro-app server (what `termcanvas serve` and `termcanvas user` run).",
         version: "0.1.0",
-        subcommands: [ServeCommand.self, UserCommand.self, MigrateCommand.self]
+        subcommands: [ServeCommand.self, UserCommand.self, MigrateCommand.self, SeedCommand.self]
     )
 }

@@ -166,7 +166,6 @@ struct ChatTests {
             let bob = try await client.token(for: "bob")
             let bobStream = try SSEReader(port: port, token: bob)
             _ = try await bobStream.readHead()
-            try await Task.sleep(for: .milliseconds(100))
 
             _ = try await client.send(.post, APIPath.calendarEvents, token: ann, json: NewCalendarEvent(
                 title: "ann's", start: "2026-11-23T09:00:00Z", end: "2026-11-23T10:00:00Z"))
@@ -177,7 +176,9 @@ struct ChatTests {
             #expect(events.map(\.name) == [EventName.chatChannelCreated.rawValue, EventName.chatMessagePosted.rawValue])
             let received = try JSONDecoder().decode(ChatMessage.self, from: Data(events[1].data.utf8))
             #expect(received == message && Array(received.text.utf8) == Array(message.text.utf8))
-            #expect(try await bobStream.staysQuiet(for: .milliseconds(300)))
+            #expect(try await bobStream.nextIs(.todoItemCreated) {
+                _ = try await client.send(.post, APIPath.todoItems, token: bob, json: NewTodo(title: "bob's"))
+            })
 
             // Ann's own stream, resumed from the start, has her calendar event as well.
             let annStream = try SSEReader(port: port, token: ann, lastEventID: 0)

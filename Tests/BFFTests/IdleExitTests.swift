@@ -23,10 +23,10 @@ struct IdleExitTests {
 
             let exited = Flag()
             let service = Task {
-                try await IdleExitService(activity: activity, timeout: .milliseconds(300)).run()
+                try await IdleExitService(activity: activity, timeout: .milliseconds(100)).run()
                 exited.set()
             }
-            try await Task.sleep(for: .seconds(1))
+            try await Task.sleep(for: .milliseconds(400))  // four idle timeouts
             #expect(!exited.isSet, "exited with a stream open")
 
             stream = nil  // closes the connection
@@ -35,7 +35,7 @@ struct IdleExitTests {
                 try await Task.sleep(for: .milliseconds(50))
             }
             #expect(exited.isSet, "still running with nothing open")
-            #expect(try #require(activity.idleTime()) >= .milliseconds(300))
+            #expect(try #require(activity.idleTime()) >= .milliseconds(100))
             service.cancel()
             _ = stream
         }

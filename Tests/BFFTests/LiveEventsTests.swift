@@ -19,7 +19,6 @@ struct LiveEventsTests {
             let bobStream = try SSEReader(port: port, token: bob)
             #expect(try await annStream.readHead().contains("Content-Type: text/event-stream"))
             _ = try await bobStream.readHead()
-            try await Task.sleep(for: .milliseconds(100))
 
             let created = try await client.send(.post, APIPath.todoItems, token: ann, json: NewTodo(title: "milk"))
             let item = try created.decode(TodoItem.self)
@@ -32,8 +31,10 @@ struct LiveEventsTests {
             #expect(try JSONDecoder().decode(TodoItem.self, from: Data(events[0].data.utf8)) == item)
             #expect(try JSONDecoder().decode(TodoItem.self, from: Data(events[1].data.utf8)).done)
             #expect(try JSONDecoder().decode(DeletedEntity.self, from: Data(events[2].data.utf8)) == DeletedEntity(id: item.id))
-            // Bob's stream carries nothing of Ann's todos.
-            #expect(try await bobStream.staysQuiet(for: .milliseconds(300)))
+            // Bob's stream carries nothing of Ann's todos: his own change is the next it carries.
+            #expect(try await bobStream.nextIs(.todoItemCreated) {
+                _ = try await client.send(.post, APIPath.todoItems, token: bob, json: NewTodo(title: "bob's"))
+            })
         }
     }
 
@@ -46,10 +47,11 @@ struct LiveEventsTests {
             let ann = try await client.token(for: "ann")
             let stream = try SSEReader(port: try #require(client.port), token: ann)
             _ = try await stream.readHead()
-            try await Task.sleep(for: .milliseconds(100))
             #expect(try await client.send(.post, APIPath.todoItems, token: ann, rawBody: #"{"title": ""}"#).status == .badRequest)
             #expect(try await client.send(.patch, APIPath.todoItem(999), token: ann, json: TodoPatch(done: true)).status == .notFound)
-            #expect(try await stream.staysQuiet(for: .milliseconds(300)))
+            #expect(try await stream.nextIs(.todoItemCreated) {
+                _ = try await client.send(.post, APIPath.todoItems, token: ann, json: NewTodo(title: "valid"))
+            })
         }
     }
 
@@ -70,7 +72,9 @@ struct LiveEventsTests {
             _ = try await fresh.readHead()
             let position = try #require(fresh.opened).id
             #expect(position == 1)
-            #expect(try await fresh.staysQuiet(for: .milliseconds(200)))  // "before" is not replayed
+            #expect(try await fresh.nextIs(.todoItemCreated) {  // "before" is not replayed
+                _ = try await client.send(.post, APIPath.todoItems, token: ann, json: NewTodo(title: "after"))
+            })
 
             _ = try await client.send(.post, APIPath.todoItems, token: ann, json: NewTodo(title: "after"))
             let resumed = try SSEReader(port: port, token: ann, lastEventID: position)
@@ -91,7 +95,6 @@ struct LiveEventsTests {
             let bob = try await client.token(for: "bob")
             let first = try SSEReader(port: port, token: ann)
             _ = try await first.readHead()
-            try await Task.sleep(for: .milliseconds(100))
             for title in ["a", "b"] { _ = try await client.send(.post, APIPath.todoItems, token: ann, json: NewTodo(title: title)) }
             let seen = try await first.events(2)
             #expect(seen.count == 2)
@@ -107,7 +110,9 @@ struct LiveEventsTests {
             _ = try await client.send(.post, APIPath.todoItems, token: ann, json: NewTodo(title: "f"))
             let live = try await resumed.events(1)
             #expect(try live.map { try JSONDecoder().decode(TodoItem.self, from: Data($0.data.utf8)).title } == ["f"])
-            #expect(try await resumed.staysQuiet(for: .milliseconds(200)))
+            #expect(try await resumed.nextIs(.todoItemCreated) {  // Bob's is never there, nor a repeat
+                _ = try await client.send(.post, APIPath.todoItems, token: ann, json: NewTodo(title: "g"))
+            })
             let ids = (seen + missed + live).map(\.id)
             #expect(ids == ids.sorted() && Set(ids).count == ids.count)
         }
@@ -122,7 +127,6 @@ struct LiveEventsTests {
             let ann = try await client.token(for: "ann")
             let stream = try SSEReader(port: try #require(client.port), token: ann)
             _ = try await stream.readHead()
-            try await Task.sleep(for: .milliseconds(100))
             _ = try await client.send(.post, APIPath.todoItems, token: ann, json: NewTodo(title: "before"))
             let event = try #require(try await stream.next())
             _ = try await client.send(.post, APIPath.todoItems, token: ann, json: NewTodo(title: "missed"))

@@ -69,6 +69,15 @@ final class SSEReader: @unchecked Sendable {
         }
     }
 
+    /// Whether the next event (past those `ignored`) is the `name` that `barrier`, a later change
+    /// this stream must carry, causes. Events come in order, so anything that should not have
+    /// come would have come before it: surer than waiting a fixed time for nothing, and quicker.
+    func nextIs(_ name: EventName, after barrier: () async throws -> Void,
+                ignoring ignored: @escaping @Sendable (LiveEvent) -> Bool = { _ in false }) async throws -> Bool {
+        try await barrier()
+        return try await next(ignoring: ignored)?.name == name.rawValue
+    }
+
     /// Whether nothing but comments (and events `ignored`) arrives within `window`.
     func staysQuiet(for window: Duration, ignoring ignored: @escaping @Sendable (LiveEvent) -> Bool = { _ in false }) async throws -> Bool {
         try await blocking {

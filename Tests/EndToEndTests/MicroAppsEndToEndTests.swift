@@ -16,10 +16,11 @@ struct MicroAppsEndToEndTests {
     }
 
     /// Waits until the dashboard is online. For its first second a title says nothing of a server
-    /// still starting (`MicroAppSync.quietStart`), so a quiet title means online only after it.
+    /// still starting (`MicroAppSync.quietStart`), so a quiet title means online only once the
+    /// log says the live stream is connected.
     static func waitUntilOnline(_ session: TmuxSession) async throws {
         try await session.waitFor("Chat #general")
-        try await Task.sleep(for: .milliseconds(1_200))
+        try await session.waitForLog("online: the live stream is connected")
         try await session.waitForScreen("online") { isOnline($0) }
     }
 

@@ -245,7 +245,10 @@ struct SyncTests {
 
                 subject.sync.send(.chat(.post(channel: "general", text: "mine")))
                 _ = try await subject.recorder.first(ChatMessageSynced.self)
-                try await Task.sleep(for: .milliseconds(300))  // room for the server's echo
+                // A later message from bob: the live stream delivers in order, so the server's
+                // echo of ours, were it published, is recorded before this one.
+                _ = try await bob.post(APIPath.chatMessages(channel: "general"), body: NewChatMessage(text: "after"), as: ChatMessage.self)
+                _ = try await subject.recorder.first(ChatMessageReceived.self, timeout: .seconds(5)) { $0.message.text == "after" }
                 // The local copy (with its local id) and at most one server copy, both marked mine;
                 // the widget replaces the one by the other (`ChatMessageSynced`).
                 let mine = subject.recorder.all(ChatMessageReceived.self).filter { $0.message.text == "mine" }

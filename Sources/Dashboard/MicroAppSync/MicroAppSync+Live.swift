@@ -31,6 +31,7 @@ extension MicroAppSync {
     private func handleLive(_ update: LiveUpdate) async {
         switch update {
         case .connected:
+            logger.info("online: the live stream is connected")
             statuses.connection = .online
             await publishStatuses()
             flushLater()

@@ -156,6 +156,16 @@ public final class TmuxSession: Sendable {
         try await waitForScreen(timeout: timeout, "'\(text)'") { $0.contains { $0.contains(text) } }
     }
 
+    /// Waits until the program's log (under the session's `XDG_STATE_HOME`) has a line containing `text`.
+    public func waitForLog(_ text: String, timeout: Duration = .seconds(10)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let logFile, let log = try? String(contentsOfFile: logFile, encoding: .utf8), log.contains(text) { return }
+            try await Task.sleep(for: .milliseconds(30))
+        }
+        throw Failure(description: "timed out waiting for '\(text)' in the log" + logTail())
+    }
+
     /// The program's exit status once it has exited, and whether the tty settings were restored.
     public func exitReport() throws -> (status: Int32, ttyRestored: Bool, stderr: String)? {
         let status = workDirectory.appendingPathComponent("status")

@@ -70,7 +70,7 @@ struct MicroAppGeneratorTests {
         for leftOut in ["## 8. Over HTTP", "## 9. Versioning", "### 6.4 Crashes", "### 7.4 Where apps", "## Appendix"] {
             #expect(!body.contains(leftOut), "\(leftOut)")
         }
-        #expect(body.utf8.count < 64_000, "\(body.utf8.count) bytes")
+        #expect(body.utf8.count < 66_000, "\(body.utf8.count) bytes")  // about 16k tokens
         #expect(try Self.trialFolders() == before, "nothing on disk before it is installed")
 
         let apps = FileManager.default.temporaryDirectory.appendingPathComponent("tc-gen-\(UUID().uuidString.prefix(8))/apps")

@@ -19,6 +19,10 @@ struct PostgresLiveEventFeed: Service {
     let startingAfter: Int64
     let logger: Logger
     static let pollInterval = Duration.seconds(5)
+    /// The longest pause between attempts to listen again: events cross instances again at most
+    /// this long after the database is back (at 5 s, a stream opened right after a restart could
+    /// wait longer than its clients do).
+    static let longestPause = Duration.seconds(2)
 
     func run() async throws {
         await cancelWhenGracefulShutdown {
@@ -57,7 +61,7 @@ struct PostgresLiveEventFeed: Service {
                     logger.warning("live event feed lost its connection; retrying", metadata: ["error": "\(String(reflecting: error))",
                                                                                                "pause": "\(pause)"])
                     try? await Task.sleep(for: pause)
-                    pause = min(pause * 2, .seconds(5))
+                    pause = min(pause * 2, Self.longestPause)
                 }
             }
         }

@@ -1,0 +1,146 @@
+import BFF
+import BFFTesting
+import Foundation
+import GRDB
+import PostgresNIO
+import Testing
+
+/// The two engines' migration lists must build one schema: the same tables, columns (and which
+/// may be null), primary keys, indexes (columns, uniqueness, partial or not) and foreign keys.
+/// Column types are left out: each engine spells a day, a moment or an integer its own way. The
+/// engines name things in their own conventions (SQLite `calendarEvent.ownerId`, PostgreSQL
+/// `calendar_events.owner_id`, and `start_at` where `start` is a reserved word): PostgreSQL's
+/// names are compared in SQLite's spelling.
+@Suite("SQLite and PostgreSQL migrations build the same schema", .enabled(if: TestDatabase.isPostgres))
+struct SchemaEqualityTests {
+    /// A schema as sets of facts, comparable across engines.
+    struct Schema: Equatable {
+        var columns: Set<String> = []
+        var primaryKeys: Set<String> = []
+        var indexes: Set<String> = []
+        var foreignKeys: Set<String> = []
+
+        /// What `other` has and this one lacks, a line each.
+        func missing(from other: Schema) -> [String] {
+            [("column", \Schema.columns), ("primary key", \.primaryKeys), ("index", \.indexes), ("foreign key", \.foreignKeys)]
+                .flatMap { kind, facts in other[keyPath: facts].subtracting(self[keyPath: facts]).sorted().map { "\(kind) \($0)" } }
+        }
+    }
+
+    /// Each engine's own record of which migrations ran, and PostgreSQL's signing secret (shared
+    /// by its instances; one SQLite server keeps it in a file of its data directory).
+    static let bookkeeping: Set<String> = ["grdb_migrations", "schema_migrations", "signing_secret"]
+
+    /// PostgreSQL's reserved words that SQLite's columns use as names.
+    static let renamedColumns = ["startAt": "start", "endAt": "end"]
+
+    /// A PostgreSQL table's name in SQLite's spelling: `calendar_events` is `calendarEvent`.
+    static func tableName(_ name: String) -> String {
+        let camel = camelCase(name)
+        if camel.hasSuffix("ies") { return camel.dropLast(3) + "y" }
+        return camel.hasSuffix("s") ? String(camel.dropLast()) : camel
+    }
+
+    /// A PostgreSQL column's name in SQLite's spelling: `owner_id` is `ownerId`.
+    static func columnName(_ name: String) -> String {
+        let camel = camelCase(name)
+        return renamedColumns[camel] ?? camel
+    }
+
+    static func camelCase(_ name: String) -> String {
+        let words = name.split(separator: "_")
+        return (words.first.map(String.init) ?? "") + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+    }
+
+    @Test func bothMigrationListsBuildTheSameSchema() async throws {
+        let harness = try await BFFHarness()
+        defer { harness.remove() }
+        let postgres = try await harness.withStore { store in
+            let postgres = try #require(store as? PostgresStore)
+            return try await Self.schema(of: postgres.client)
+        }
+        let file = harness.directory.appendingPathComponent("schema.sqlite")
+        _ = try SQLiteStore.open(at: file, bcryptCost: 4)
+        let sqlite = try Self.schema(of: try DatabaseQueue(path: file.path))
+        #expect(!sqlite.columns.isEmpty && !postgres.columns.isEmpty)
+        #expect(sqlite.missing(from: postgres) == [], "PostgreSQL has, SQLite lacks")
+        #expect(postgres.missing(from: sqlite) == [], "SQLite has, PostgreSQL lacks")
+    }
+
+    static func schema(of database: DatabaseQueue) throws -> Schema {
+        try database.read { db in
+            var schema = Schema()
+            let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+                .filter { !bookkeeping.contains($0) }
+            for table in tables {
+                var key: [(Int, String)] = []
+                for row in try Row.fetchAll(db, sql: "SELECT name, \"notnull\", pk FROM pragma_table_info(?)", arguments: [table]) {
+                    let name: String = row["name"], notNull: Bool = row["notnull"], position: Int = row["pk"]
+                    schema.columns.insert("\(table).\(name)\(notNull || position > 0 ? " not null" : "")")
+                    if position > 0 { key.append((position, name)) }
+                }
+                schema.primaryKeys.insert("\(table)(\(key.sorted { $0.0 < $1.0 }.map(\.1).joined(separator: ", ")))")
+                for index in try Row.fetchAll(db, sql: "SELECT name, \"unique\", origin, partial FROM pragma_index_list(?)", arguments: [table]) {
+                    let origin: String = index["origin"]
+                    guard origin != "pk" else { continue }
+                    let name: String = index["name"], unique: Bool = index["unique"], partial: Bool = index["partial"]
+                    let columns = try String.fetchAll(db, sql: "SELECT name FROM pragma_index_info(?) ORDER BY seqno", arguments: [name])
+                    schema.indexes.insert(describeIndex(table, columns, unique: unique, partial: partial))
+                }
+                for key in try Row.fetchAll(db, sql: "SELECT \"table\", \"from\", \"to\" FROM pragma_foreign_key_list(?)", arguments: [table]) {
+                    let target: String = key["table"], from: String = key["from"], to: String? = key["to"]
+                    schema.foreignKeys.insert("\(table).\(from) -> \(target).\(to ?? "id")")
+                }
+            }
+            return schema
+        }
+    }
+
+    static func schema(of client: PostgresClient) async throws -> Schema {
+        var schema = Schema()
+        let columns = try await client.query("""
+            SELECT table_name::text, column_name::text, is_nullable::text FROM information_schema.columns
+            WHERE table_schema = 'public'
+            """)
+        for try await (table, column, nullable) in columns.decode((String, String, String).self) where !bookkeeping.contains(table) {
+            schema.columns.insert("\(tableName(table)).\(columnName(column))\(nullable == "NO" ? " not null" : "")")
+        }
+        let indexes = try await client.query("""
+            SELECT t.relname::text, i.indisprimary, i.indisunique, i.indpred IS NOT NULL,
+                   array_to_string(ARRAY(SELECT a.attname FROM unnest(i.indkey::int2[]) WITH ORDINALITY AS k(attnum, n)
+                                         JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum ORDER BY k.n), ',')
+            FROM pg_index i JOIN pg_class t ON t.oid = i.indrelid JOIN pg_namespace ns ON ns.oid = t.relnamespace
+            WHERE ns.nspname = 'public'
+            """)
+        for try await (table, primary, unique, partial, columns) in indexes.decode((String, Bool, Bool, Bool, String).self)
+        where !bookkeeping.contains(table) {
+            let names = columns.split(separator: ",").map { columnName(String($0)) }
+            if primary {
+                schema.primaryKeys.insert("\(tableName(table))(\(names.joined(separator: ", ")))")
+            } else {
+                schema.indexes.insert(describeIndex(tableName(table), names, unique: unique, partial: partial))
+            }
+        }
+        let keys = try await client.query("""
+            SELECT c.conrelid::regclass::text, a.attname::text, c.confrelid::regclass::text, r.attname::text
+            FROM pg_constraint c
+            JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1]
+            JOIN pg_attribute r ON r.attrelid = c.confrelid AND r.attnum = c.confkey[1]
+            JOIN pg_namespace ns ON ns.oid = c.connamespace
+            WHERE c.contype = 'f' AND ns.nspname = 'public'
+            """)
+        for try await (table, column, target, targetColumn) in keys.decode((String, String, String, String).self) where !bookkeeping.contains(table) {
+            schema.foreignKeys.insert("\(tableName(table)).\(columnName(column)) -> \(tableName(target)).\(columnName(targetColumn))")
+        }
+        // Tables without a primary key say so, as SQLite's do (an empty key).
+        for table in Set(schema.columns.map { String($0.prefix { $0 != "." }) })
+        where !schema.primaryKeys.contains(where: { $0.hasPrefix(table + "(") }) {
+            schema.primaryKeys.insert("\(table)()")
+        }
+        return schema
+    }
+
+    static func describeIndex(_ table: String, _ columns: [String], unique: Bool, partial: Bool) -> String {
+        "\(table)(\(columns.joined(separator: ", ")))\(unique ? " unique" : "")\(partial ? " partial" : "")"
+    }
+}

@@ -31,7 +31,8 @@ extension MicroAppSync {
     private func handleLive(_ update: LiveUpdate) async {
         switch update {
         case .connected:
-            logger.info("online: the live stream is connected")
+            // With the process id: dashboards of one user share a log file.
+            logger.info("online: the live stream is connected", metadata: ["pid": "\(ProcessInfo.processInfo.processIdentifier)"])
             statuses.connection = .online
             await publishStatuses()
             flushLater()

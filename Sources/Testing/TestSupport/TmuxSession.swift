@@ -156,11 +156,15 @@ public final class TmuxSession: Sendable {
         try await waitForScreen(timeout: timeout, "'\(text)'") { $0.contains { $0.contains(text) } }
     }
 
-    /// Waits until the program's log (under the session's `XDG_STATE_HOME`) has a line containing `text`.
+    /// Waits until the program's log (under the session's `XDG_STATE_HOME`) has a line containing
+    /// `text` and this session's program's `pid=` (programs of one home share the file).
     public func waitForLog(_ text: String, timeout: Duration = .seconds(10)) async throws {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            if let logFile, let log = try? String(contentsOfFile: logFile, encoding: .utf8), log.contains(text) { return }
+            if let logFile, let pid = await programPID(), let log = try? String(contentsOfFile: logFile, encoding: .utf8),
+               log.split(separator: "\n").contains(where: { $0.contains(text) && $0.contains("pid=\(pid)") }) {
+                return
+            }
             try await Task.sleep(for: .milliseconds(30))
         }
         throw Failure(description: "timed out waiting for '\(text)' in the log" + logTail())

@@ -16,7 +16,7 @@ struct MicroAppsEndToEndTests {
     }
 
     /// Waits until the dashboard is online. For its first second a title says nothing of a server
-    /// still starting (`MicroAppSync.quietStart`), so a quiet title means online only once the
+    /// still starting (`SyncMachine.quietStart`), so a quiet title means online only once the
     /// log says the live stream is connected.
     static func waitUntilOnline(_ session: TmuxSession) async throws {
         try await session.waitFor("Chat #general")

@@ -14,53 +14,46 @@ import Synchronization
 /// - Writes change the cache at once and wait in an ordered outbox until the server has them,
 ///   each with its own idempotency key, so offline work is kept and a resent write counts once.
 /// - Nothing here runs on the main actor: commands queue in order and return immediately.
+///
+/// What to do is `SyncMachine`'s to decide; this actor only runs its effects, one input at a time:
+/// the cache's work in order (what it answers goes back to the machine before the next input),
+/// requests and timers beside it, their answers queued as inputs.
 public actor MicroAppSync {
     enum Input: Sendable {
         case command(AppCommand)
         case connect(HTTPClient, user: String?)
         /// Make a client, then connect with it (`connect(afterQueuedCommands:)`).
         case makeClient(@Sendable () async -> HTTPClient?)
+        /// What a request, the live stream or a timer answered.
+        case answer(SyncMachine.Input)
     }
 
+    private var machine = SyncMachine()
     /// Set by `run` before the first input is handled.
     private var openedCache: SyncCache?
     /// Every todo, read as soon as the cache opens, while the dashboard builds its first frame,
     /// so the todo list's first load answers at once even with thousands of items; dropped by
     /// the first input that could change todos.
-    var startupTodos: [TodoItem]?
-    var cache: SyncCache {
-        guard let openedCache else { preconditionFailure("the cache is opened before any input is handled") }
-        return openedCache
-    }
-    let logger: Logger
-    let publish: @Sendable ([any BusEvent]) -> Void
+    private var startupTodos: [TodoItem]?
+    private let logger: Logger
+    private let publish: @Sendable ([any BusEvent]) -> Void
     private let inputs: AsyncStream<Input>.Continuation
     /// `todo.load` commands sent and not yet handled: of several queued together (the todo list
     /// and the calendar both ask as they mount), only the last reads and publishes, since every
     /// widget hears its answer.
     private let queuedTodoLoads = Atomic<Int>(0)
-    private var running: Task<Void, Never>?
+    private var client: HTTPClient?
     /// Making the client of `connect(afterQueuedCommands:)`: finding or starting the server.
     private var makingClient: Task<Void, Never>?
-    var client: HTTPClient?
-    /// The user's name on the server, which marks their own chat messages.
-    var user: String?
-    var statuses = StatusBoard()
-    var isFlushing = false
-    /// Set by every new write, so a flush that is ending looks at the outbox once more.
-    var flushRequested = false
-    /// Whether this run has replaced the cache with the server's data yet (or found it current).
-    var hasRefreshed = false
-    /// Whether the live stream resumes from the last event of a cache that was complete within
-    /// the last day, so the server's replay brings it up to date without reloading everything.
-    var resumesCompleteCache = false
-    /// What widgets showed an interest in, reloaded from the server on (re)connect.
-    var openChannels: Set<String> = []
-    var calendarRanges: Set<DayRange> = []
-    var liveStream: Task<Void, Never>?
-    /// Per app, while a list is being fetched: the ids live events and completed writes touched
-    /// meanwhile. The cache's copy of those is newer than the fetched list's.
-    var touchedDuringFetch: [MicroAppID: Set<Int64>] = [:]
+    private var liveStream: Task<Void, Never>?
+    /// Requests and timers under way, by a number of their own; `stop` cancels them.
+    private var background: [Int: Task<Void, Never>] = [:]
+    private var backgroundCount = 0
+
+    /// How the dashboard's live stream reconnects: soon, and never more than 5 s apart, so a BFF
+    /// that comes back is noticed quickly; a keep-alive comes every 15 s, so 45 s of silence is a
+    /// dead connection.
+    static let reconnect = HTTPClient.ReconnectPolicy(initialDelay: .milliseconds(300), maxDelay: .seconds(5), idleTimeout: .seconds(45))
 
     /// - Parameters:
     ///   - openCache: Opens the cache; called once, off the caller's actor, before the first
@@ -69,6 +62,9 @@ public actor MicroAppSync {
     ///   - publish: Hands canvas events to the canvas (called off the main actor).
     public init(openCache: @escaping @Sendable () throws -> SyncCache, logger: Logger,
                 publish: @escaping @Sendable ([any BusEvent]) -> Void) {
+        var logger = logger
+        // Dashboards of one user share a log file.
+        logger[metadataKey: "pid"] = "\(ProcessInfo.processInfo.processIdentifier)"
         self.logger = logger
         self.publish = publish
         let (stream, continuation) = AsyncStream.makeStream(of: Input.self)
@@ -100,67 +96,35 @@ public actor MicroAppSync {
     public func stop() {
         inputs.finish()
         liveStream?.cancel()
-        running?.cancel()
         makingClient?.cancel()
+        for task in background.values { task.cancel() }
     }
 
     private func run(_ stream: AsyncStream<Input>, openCache: @Sendable () throws -> SyncCache) async {
+        let cache: SyncCache
         do {
-            openedCache = try openCache()
+            cache = try openCache()
         } catch {
-            logger.critical("no cache could be opened, not even in memory: micro-apps stay empty", metadata: ["error": "\(error)"])
-            statuses.notKeptOffline = "no cache: \(error)"
-            await publishStatuses(force: true)
+            await step(.cacheUnusable("\(error)"))
             for await _ in stream {}  // nothing runs without a cache; the inputs are read so none pile up
             return
         }
-        statuses.notKeptOffline = openedCache?.notKept
+        openedCache = cache
         startupTodos = try? await cache.todos()
-        running = Task { [weak self] in
-            for await input in stream {
-                guard let self else { return }
-                await self.handle(input)
-            }
-        }
+        await step(.opened(await Self.summary(of: cache, logger: logger)))
+        for await input in stream { await handle(input) }
+    }
+
+    private static func summary(of cache: SyncCache, logger: Logger) async -> CacheSummary {
+        var summary = CacheSummary(notKeptOffline: cache.notKept)
         do {
-            statuses.pending = try await cache.pendingCounts()
-            for app in MicroAppID.allCases { statuses.lastSynced[app] = try await cache.lastSynced(app.rawValue) }
-            if let apps = try await cache.registry() { publish([RegistryLoaded(apps: apps, origin: .cache)]) }
+            summary.pending = try await cache.pendingCounts()
+            for app in MicroAppID.allCases { summary.lastSynced[app] = try await cache.lastSynced(app.rawValue) }
+            summary.registry = try await cache.registry()
         } catch {
             logger.error("cache unreadable", metadata: ["error": "\(error)"])
         }
-        await publishStatuses(force: true)
-        try? await Task.sleep(for: Self.quietStart)
-        if statuses.connection == .starting {
-            statuses.connection = .connecting
-            await publishStatuses()
-        }
-    }
-
-    /// How long the panes say nothing of a server that has not answered yet: a title that says
-    /// `connecting` for the few milliseconds the local server takes only flickers.
-    static let quietStart = Duration.seconds(1)
-
-    /// Publishes the statuses that changed (all of them when `force`).
-    func publishStatuses(force: Bool = false) async {
-        let changes = statuses.changes(force: force)
-        if !changes.isEmpty { publish(changes) }
-    }
-
-    /// Publishes changes to records together with the statuses they change (the outbox's size per
-    /// app, an app's trouble), in one batch: no frame shows a new record without its app's
-    /// `N unsent`, or a synced one with it.
-    func publishWithStatuses(_ events: [any BusEvent]) async {
-        await countPending()
-        let batch = events + statuses.changes(force: false)
-        if !batch.isEmpty { publish(batch) }
-    }
-
-    /// Re-reads the outbox's size per app, for the statuses.
-    func countPending() async {
-        if let counts = try? await cache.pendingCounts() {
-            statuses.pending = counts
-        }
+        return summary
     }
 
     private func handle(_ input: Input) async {
@@ -169,21 +133,84 @@ public actor MicroAppSync {
         case .command(.todo(.load)) where queuedTodoLoads.subtract(1, ordering: .sequentiallyConsistent).newValue > 0:
             return  // a later one answers everyone
         case .command(let command):
-            do {
-                try await perform(command)
-            } catch {
-                logger.error("command failed", metadata: ["app": "\(command.app)", "error": "\(error)"])
-                statuses.problems[command.app] = "local cache: \(error)"
-                await publishStatuses()
-            }
+            await step(.command(command))
         case .connect(let client, let user):
             self.client = client
-            self.user = user ?? client.token.flatMap(TokenName.of)
-            startLiveStream(client)
+            await step(.connect(user: user ?? client.token.flatMap(TokenName.of)))
         case .makeClient(let makeClient):
             // Beside the queue: starting a server takes a while, and commands must not wait.
             makingClient = Task { if let client = await makeClient(), !Task.isCancelled { connect(client) } }
+        case .answer(let answer):
+            await step(answer)
         }
+    }
+
+    /// Hands `input` to the machine and runs its effects; what the cache answers goes back to the
+    /// machine, in order, before any other input.
+    private func step(_ input: SyncMachine.Input) async {
+        var answers = [input]
+        while !answers.isEmpty {
+            for effect in machine.handle(answers.removeFirst(), now: Date()) {
+                if let answer = await run(effect) { answers.append(answer) }
+            }
+        }
+    }
+
+    /// Runs one effect; the cache's are awaited here, requests and timers start beside.
+    /// - Returns: what the cache answered, for the machine.
+    private func run(_ effect: SyncMachine.Effect) async -> SyncMachine.Input? {
+        switch effect {
+        case .listen(let lastID):
+            listen(after: lastID)
+        case .send(let entry):
+            request { client in .sendAnswered(entry, await client.send(entry)) }
+        case .fetch(let fetch):
+            request { client in .fetched(fetch, await client.fetch(fetch)) }
+        case .schedule(let timer, let delay):
+            inBackground {
+                try? await Task.sleep(for: delay)
+                return Task.isCancelled ? nil : .timer(timer)
+            }
+        case .publish(let events):
+            publish(events)
+        case .log(let level, let message):
+            logger.log(level: level, "\(message)")
+        case .answerFromCache(.todos) where startupTodos != nil:
+            publish([TodoItemsLoaded(items: startupTodos ?? [], origin: .cache)])
+            startupTodos = nil
+        default:
+            return await openedCache?.run(effect, publish: publish, logger: logger)
+        }
+        return nil
+    }
+
+    private func listen(after lastID: Int64?) {
+        liveStream?.cancel()
+        guard let client else { return }
+        liveStream = Task { [inputs] in
+            for await update in client.events(lastEventID: lastID, reconnect: Self.reconnect) {
+                inputs.yield(.answer(.stream(update)))
+            }
+        }
+    }
+
+    /// Runs a request with the client, its answer queued as an input.
+    private func request(_ body: @escaping @Sendable (HTTPClient) async -> SyncMachine.Input) {
+        guard let client else { return }
+        inBackground { await body(client) }
+    }
+
+    private func inBackground(_ work: @escaping @Sendable () async -> SyncMachine.Input?) {
+        backgroundCount += 1
+        let number = backgroundCount
+        background[number] = Task { [inputs] in
+            if let answer = await work() { inputs.yield(.answer(answer)) }
+            self.ended(number)
+        }
+    }
+
+    private func ended(_ number: Int) {
+        background[number] = nil
     }
 }
 

@@ -42,6 +42,13 @@ enum PendingWrite: Codable, Sendable, Equatable {
         }
     }
 
+    var deletesRecord: Bool {
+        switch self {
+        case .deleteTodo, .deleteEvent: true
+        default: false
+        }
+    }
+
     var isChannelCreation: Bool {
         if case .createChannel = self { return true }
         return false

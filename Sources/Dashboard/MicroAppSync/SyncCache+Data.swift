@@ -93,7 +93,8 @@ extension SyncCache {
     /// transaction.
     /// - Returns: the canvas events to publish: none when the cache already showed it (the echo
     ///   of our own write, or an event replayed twice).
-    func apply(_ change: LiveChange, eventID: Int64, mine: @Sendable (ChatMessage) -> Bool) async throws -> [any BusEvent] {
+    /// - Parameter author: Our name on the server, which marks our own chat messages.
+    func apply(_ change: LiveChange, eventID: Int64, author: String?) async throws -> [any BusEvent] {
         try await writer.write { db in
             try setMeta("lastEventID", String(eventID), in: db)
             switch change {
@@ -125,7 +126,7 @@ extension SyncCache {
                 let known = try Bool.fetchOne(db, sql: "SELECT 1 FROM chatMessage WHERE id = ?", arguments: [message.id]) ?? false
                 guard !known else { return [] }
                 try message.save(in: db)
-                return [ChatMessageReceived(message: message, mine: mine(message))]
+                return [ChatMessageReceived(message: message, mine: message.author == author)]
             }
         }
     }
@@ -133,14 +134,4 @@ extension SyncCache {
     func setLastEventID(_ id: Int64) async throws {
         try await writer.write { db in try setMeta("lastEventID", String(id), in: db) }
     }
-}
-
-/// A live event's change, decoded.
-enum LiveChange: Sendable {
-    case todo(TodoItem)
-    case todoDeleted(Int64)
-    case event(CalendarEvent)
-    case eventDeleted(Int64)
-    case channel(ChatChannel)
-    case message(ChatMessage)
 }

@@ -6,14 +6,22 @@ import MicroAppAPI
 import MicroAppModel
 
 extension SyncCache {
-    /// Applies a user's write to the cache and queues it for the server, in one transaction.
-    /// - Returns: the canvas events that show its effect.
-    func enqueue(_ write: PendingWrite) async throws -> [any BusEvent] {
+    /// Applies a user's write to the cache and queues it for the server, in one transaction; a
+    /// new record gets a fresh local id. A delete of a record made offline whose creation is
+    /// still queued forgets both instead: the server never needs to hear of it.
+    /// - Returns: the canvas events that show its effect, and the outbox's size per app after it.
+    func enqueue(_ request: WriteRequest) async throws -> (events: [any BusEvent], pending: [MicroAppID: Int]) {
         try await writer.write { db in
+            let localID: Int64 = try request.needsLocalID ? nextLocalID(in: db) : 0
+            let write = request.pendingWrite(localID: localID)
+            if case .write(let delete) = request, delete.deletesRecord, let id = delete.recordID, LocalID.isLocal(id),
+               try cancelUnsent(localID: id, in: db) {
+                return (try applyLocally(write, in: db), try pendingCounts(in: db))
+            }
             let events = try applyLocally(write, in: db)
             try db.execute(sql: "INSERT INTO outbox (app, idempotencyKey, write) VALUES (?, ?, ?)",
                            arguments: [write.app.rawValue, UUID().uuidString, try encode(write)])
-            return events
+            return (events, try pendingCounts(in: db))
         }
     }
 
@@ -66,80 +74,92 @@ extension SyncCache {
         }
     }
 
-    /// A fresh local id for a record made now.
-    func newLocalID() async throws -> Int64 {
-        try await writer.write { db in try nextLocalID(in: db) }
-    }
-
-    func outbox() async throws -> [OutboxEntry] {
-        try await writer.read { db in try outbox(in: db) }
+    /// The write to send first: the oldest the outbox can read.
+    func outboxHead() async throws -> OutboxEntry? {
+        try await writer.read { db in
+            let rows = try Row.fetchCursor(db, sql: "SELECT seq, idempotencyKey, write FROM outbox ORDER BY seq")
+            while let row = try rows.next() {
+                if let entry = Self.entry(row) { return entry }
+            }
+            return nil
+        }
     }
 
     func outbox(in db: Database) throws -> [OutboxEntry] {
-        try Row.fetchAll(db, sql: "SELECT seq, idempotencyKey, write FROM outbox ORDER BY seq").compactMap { row in
-            guard let write = try? JSONDecoder().decode(PendingWrite.self, from: Data((row["write"] as String).utf8)) else { return nil }
-            return OutboxEntry(seq: row["seq"], idempotencyKey: row["idempotencyKey"], write: write)
-        }
+        try Row.fetchAll(db, sql: "SELECT seq, idempotencyKey, write FROM outbox ORDER BY seq").compactMap(Self.entry)
+    }
+
+    private static func entry(_ row: Row) -> OutboxEntry? {
+        guard let write = try? JSONDecoder().decode(PendingWrite.self, from: Data((row["write"] as String).utf8)) else { return nil }
+        return OutboxEntry(seq: row["seq"], idempotencyKey: row["idempotencyKey"], write: write)
     }
 
     func pendingCounts() async throws -> [MicroAppID: Int] {
-        try await writer.read { db in
-            var counts: [MicroAppID: Int] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT app, COUNT(*) AS n FROM outbox GROUP BY app") {
-                if let app = MicroAppID(rawValue: row["app"]) { counts[app] = row["n"] }
-            }
-            return counts
+        try await writer.read { db in try pendingCounts(in: db) }
+    }
+
+    func pendingCounts(in db: Database) throws -> [MicroAppID: Int] {
+        var counts: [MicroAppID: Int] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT app, COUNT(*) AS n FROM outbox GROUP BY app") {
+            if let app = MicroAppID(rawValue: row["app"]) { counts[app] = row["n"] }
         }
+        return counts
     }
 
     /// Removes a write the server will never take (it refused it), undoing nothing: the caller
     /// reloads the app's data from the server.
-    func drop(_ entry: OutboxEntry) async throws {
-        try await writer.write { db in try db.execute(sql: "DELETE FROM outbox WHERE seq = ?", arguments: [entry.seq]) }
+    /// - Returns: the outbox's size per app after it.
+    func drop(_ entry: OutboxEntry) async throws -> [MicroAppID: Int] {
+        try await writer.write { db in
+            try db.execute(sql: "DELETE FROM outbox WHERE seq = ?", arguments: [entry.seq])
+            return try pendingCounts(in: db)
+        }
     }
 
     /// Records that the server applied `entry`: it leaves the outbox, and a record made offline
     /// takes the server's id, here and in every later write about it. One transaction.
     /// - Parameter serverRecord: what the server answered, saved in place of the local copy.
-    /// - Returns: the canvas events that show the change.
-    func complete(_ entry: OutboxEntry, serverRecord: ServerRecord?) async throws -> [any BusEvent] {
+    /// - Returns: the canvas events that show the change, and the outbox's size per app after it.
+    func complete(_ entry: OutboxEntry, serverRecord: ServerRecord?) async throws -> (events: [any BusEvent], pending: [MicroAppID: Int]) {
         try await writer.write { db in
-            try db.execute(sql: "DELETE FROM outbox WHERE seq = ?", arguments: [entry.seq])
-            guard let serverRecord else { return [] }
-            let localID = entry.write.recordID ?? 0
-            var events: [any BusEvent] = []
-            switch serverRecord {
-            case .todo(let item):
-                if LocalID.isLocal(localID) { try db.execute(sql: "DELETE FROM todo WHERE id = ?", arguments: [localID]) }
-                try item.save(in: db)
-                if LocalID.isLocal(localID) { events.append(TodoItemSynced(localID: localID, item: item)) }
-            case .event(let event):
-                if LocalID.isLocal(localID) { try db.execute(sql: "DELETE FROM calendarEvent WHERE id = ?", arguments: [localID]) }
-                try event.save(in: db)
-                if LocalID.isLocal(localID) { events.append(CalendarEventSynced(localID: localID, event: event)) }
-            case .message(let message):
-                try db.execute(sql: "DELETE FROM chatMessage WHERE id = ?", arguments: [localID])
-                try message.save(in: db)
-                events.append(ChatMessageSynced(localID: localID, message: message))
-            }
-            guard LocalID.isLocal(localID), let serverID = serverRecord.id else { return events }
-            for later in try outbox(in: db) where later.write.recordID == localID {
-                try db.execute(sql: "UPDATE outbox SET write = ? WHERE seq = ?",
-                               arguments: [try encode(later.write.replacing(localID, with: serverID)), later.seq])
-            }
-            return events
+            let events = try complete(entry, serverRecord: serverRecord, in: db)
+            return (events, try pendingCounts(in: db))
         }
     }
 
-    /// Forgets queued writes about a record made offline that was deleted before it was sent: the
-    /// server never needs to hear of it.
-    /// - Returns: true when the record's creation was still queued (and is now gone).
-    func cancelUnsent(localID: Int64) async throws -> Bool {
-        try await writer.write { db in
-            let entries = try outbox(in: db).filter { $0.write.recordID == localID }
-            for entry in entries { try db.execute(sql: "DELETE FROM outbox WHERE seq = ?", arguments: [entry.seq]) }
-            return !entries.isEmpty
+    private func complete(_ entry: OutboxEntry, serverRecord: ServerRecord?, in db: Database) throws -> [any BusEvent] {
+        try db.execute(sql: "DELETE FROM outbox WHERE seq = ?", arguments: [entry.seq])
+        guard let serverRecord else { return [] }
+        let localID = entry.write.recordID ?? 0
+        var events: [any BusEvent] = []
+        switch serverRecord {
+        case .todo(let item):
+            if LocalID.isLocal(localID) { try db.execute(sql: "DELETE FROM todo WHERE id = ?", arguments: [localID]) }
+            try item.save(in: db)
+            if LocalID.isLocal(localID) { events.append(TodoItemSynced(localID: localID, item: item)) }
+        case .event(let event):
+            if LocalID.isLocal(localID) { try db.execute(sql: "DELETE FROM calendarEvent WHERE id = ?", arguments: [localID]) }
+            try event.save(in: db)
+            if LocalID.isLocal(localID) { events.append(CalendarEventSynced(localID: localID, event: event)) }
+        case .message(let message):
+            try db.execute(sql: "DELETE FROM chatMessage WHERE id = ?", arguments: [localID])
+            try message.save(in: db)
+            events.append(ChatMessageSynced(localID: localID, message: message))
         }
+        guard LocalID.isLocal(localID), let serverID = serverRecord.id else { return events }
+        for later in try outbox(in: db) where later.write.recordID == localID {
+            try db.execute(sql: "UPDATE outbox SET write = ? WHERE seq = ?",
+                           arguments: [try encode(later.write.replacing(localID, with: serverID)), later.seq])
+        }
+        return events
+    }
+
+    /// Forgets queued writes about a record made offline.
+    /// - Returns: true when there were some (its creation was still queued, and is now gone).
+    private func cancelUnsent(localID: Int64, in db: Database) throws -> Bool {
+        let entries = try outbox(in: db).filter { $0.write.recordID == localID }
+        for entry in entries { try db.execute(sql: "DELETE FROM outbox WHERE seq = ?", arguments: [entry.seq]) }
+        return !entries.isEmpty
     }
 
     private func encode(_ write: PendingWrite) throws -> String {
@@ -159,12 +179,5 @@ enum ServerRecord: Sendable {
         case .event(let event): event.id
         case .message(let message): message.id
         }
-    }
-}
-
-extension SyncCache {
-    /// Removes a record from the cache without queueing anything (it never reached the server).
-    func forget(_ write: PendingWrite) async throws -> [any BusEvent] {
-        try await writer.write { db in try applyLocally(write, in: db) }
     }
 }

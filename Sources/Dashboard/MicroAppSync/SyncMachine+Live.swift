@@ -1,0 +1,122 @@
+import CanvasCore
+import Foundation
+import HTTPClient
+import MicroAppAPI
+import MicroAppModel
+import MicroAppProtocol
+
+/// The live stream: the server's order of every change, ours and other clients'.
+extension SyncMachine {
+    mutating func streamed(_ update: LiveUpdate, now: Date, _ effects: inout [Effect]) {
+        switch update {
+        case .connected:
+            effects.append(.log(.info, "online: the live stream is connected"))
+            statuses.connection = .online
+            publishStatuses(&effects)
+            if !hasRefreshed {
+                hasRefreshed = true
+                reloadWhenOutboxSettles = (resumesCompleteCache ? .catchUp : .everything, requested: now)
+            }
+            flush(&effects)
+            if outbox == .idle { outboxSettled(&effects) }
+        case .event(let event):
+            apply(event, now: now, &effects)
+        case .disconnected(let error):
+            statuses.connection = Self.connection(after: error)
+            publishStatuses(&effects)
+        }
+    }
+
+    private mutating func apply(_ event: LiveEvent, now: Date, _ effects: inout [Effect]) {
+        guard let name = event.knownName else {
+            effects.append(Self.foreign(event))
+            return
+        }
+        switch name {
+        case .registryAppPublished, .registryAppWithdrawn, .registryAppHealth:
+            startFetch(.registry, &effects)
+        case .streamReset:
+            effects.append(.setLastEventID(event.id))
+            refreshAll(now: now, &effects)
+        case .streamOpened:
+            effects.append(.setLastEventID(event.id))
+        default:
+            guard let change = Self.change(event, named: name) else {
+                // Its change is missing from the cache: the next start reloads everything.
+                effects.append(.log(.warning, "live event not understood: \(event.name)"))
+                effects.append(.setComplete(since: nil))
+                return
+            }
+            switch change {
+            case .todo(let item): touch(.todo, item.id)
+            case .todoDeleted(let id): touch(.todo, id)
+            case .event(let event): touch(.calendar, event.id)
+            case .eventDeleted(let id): touch(.calendar, id)
+            case .channel, .message: break
+            }
+            effects.append(.applyLive(change, eventID: event.id, author: user))
+        }
+    }
+
+    /// The change a live event carries, or nil when its data is not what its name says.
+    static func change(_ event: LiveEvent, named name: MicroAppAPI.EventName) -> LiveChange? {
+        let data = Data(event.data.utf8)
+        let decoder = JSONDecoder()
+        switch name {
+        case .todoItemCreated, .todoItemUpdated: return (try? decoder.decode(TodoItem.self, from: data)).map(LiveChange.todo)
+        case .todoItemDeleted: return (try? decoder.decode(DeletedEntity.self, from: data)).map { .todoDeleted($0.id) }
+        case .calendarEventCreated, .calendarEventUpdated: return (try? decoder.decode(CalendarEvent.self, from: data)).map(LiveChange.event)
+        case .calendarEventDeleted: return (try? decoder.decode(DeletedEntity.self, from: data)).map { .eventDeleted($0.id) }
+        case .chatChannelCreated: return (try? decoder.decode(ChatChannel.self, from: data)).map(LiveChange.channel)
+        case .chatMessagePosted: return (try? decoder.decode(ChatMessage.self, from: data)).map(LiveChange.message)
+        case .streamReset, .streamOpened, .registryAppPublished, .registryAppWithdrawn, .registryAppHealth: return nil
+        }
+    }
+
+    /// An event of a remote micro-app (a webhook's): on the canvas bus as the app's own, for the
+    /// Event Log and every widget or micro-app that subscribes to it.
+    private static func foreign(_ event: LiveEvent) -> Effect {
+        guard let name = CanvasCore.EventName(rawValue: event.name),
+              let payload = try? JSONDecoder().decode(JSONValue.self, from: Data(event.data.utf8)) else {
+            return .log(.warning, "live event not understood: \(event.name.prefix(100))")
+        }
+        let summary = event.data.count > 120 ? String(event.data.prefix(119)) + "…" : event.data
+        return .publish([AppEventPublished(eventName: name, app: String(name.source), payload: payload, summary: summary)])
+    }
+
+    /// The connection state an error leaves: offline when the server cannot be reached, failing
+    /// (with a reason a user can act on) when it answers badly.
+    static func connection(after error: HTTPClientError) -> SyncStatus.Connection {
+        switch error {
+        case .unreachable, .cancelled: .offline
+        case .timeout: .failing("server too slow")
+        case .status(401, _, _), .status(403, _, _): .failing("token refused: log in again")
+        case .status(let code, _, let apiError): .failing("server error \(code)\(apiError.map { ": \($0.error)" } ?? "")")
+        case .undecodable: .failing("unreadable answer from the server")
+        case .invalidRequest(let reason): .failing(reason)
+        }
+    }
+
+    static func describe(_ error: HTTPClientError) -> String {
+        if case .failing(let reason) = connection(after: error) { return reason }
+        return "server unreachable"
+    }
+}
+
+/// A live event's change, decoded.
+enum LiveChange: Sendable, Equatable {
+    case todo(TodoItem)
+    case todoDeleted(Int64)
+    case event(CalendarEvent)
+    case eventDeleted(Int64)
+    case channel(ChatChannel)
+    case message(ChatMessage)
+
+    var app: MicroAppID {
+        switch self {
+        case .todo, .todoDeleted: .todo
+        case .event, .eventDeleted: .calendar
+        case .channel, .message: .chat
+        }
+    }
+}

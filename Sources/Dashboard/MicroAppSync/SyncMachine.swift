@@ -1,0 +1,326 @@
+import CanvasCore
+import Foundation
+import HTTPClient
+import Logging
+import MicroAppAPI
+import MicroAppModel
+
+/// Everything the sync engine decides, as a value: inputs (a widget's command, the live stream,
+/// the answers of the cache and the server, timers) go in, effects (cache work, requests, events
+/// for the canvas, timers) come out. `MicroAppSync` only runs the effects and hands back what
+/// they answered; the tests feed inputs and read effects, with no network and no sleeps.
+///
+/// Effects on the cache run in the order they are returned, and what they answer is handled
+/// before the next input: so an id this machine marks as changed during a fetch is marked before
+/// that fetch's list can be stored, whichever arrives first. Requests run beside everything else.
+struct SyncMachine {
+    enum Input: Sendable {
+        /// The cache opened, with what it kept of the last run.
+        case opened(CacheSummary)
+        /// No cache could be opened, not even in memory: why.
+        case cacheUnusable(String)
+        case command(AppCommand)
+        /// A client for the server is there; `user` is the name the server knows us by.
+        case connect(user: String?)
+        case timer(Timer)
+        /// Answers of the cache.
+        case cacheFailed(MicroAppID?, String)
+        case enqueued([any BusEvent], pending: [MicroAppID: Int])
+        case outboxHead(OutboxEntry?)
+        case completed(OutboxEntry, [any BusEvent], pending: [MicroAppID: Int])
+        case dropped(pending: [MicroAppID: Int])
+        case applied([any BusEvent])
+        case stored(Fetch)
+        /// Where the live stream resumes: the last event the cache applied, and since when the
+        /// cache is known complete.
+        case streamPosition(lastEventID: Int64?, completeSince: Date?)
+        /// Answers of the server.
+        case stream(LiveUpdate)
+        case sendAnswered(OutboxEntry, Result<ServerRecord?, HTTPClientError>)
+        case fetched(Fetch, Result<Fetched, HTTPClientError>)
+    }
+
+    enum Effect: Sendable {
+        // The cache, in order; the comment says what answers.
+        /// Reads and publishes what a widget asked for, from the cache; `cacheFailed` when it cannot.
+        case answerFromCache(CacheQuery)
+        /// Applies a user's write and queues it; `enqueued`.
+        case enqueue(WriteRequest)
+        case readOutboxHead
+        /// The server has the write; `completed`.
+        case complete(OutboxEntry, ServerRecord?)
+        /// The server will never take the write; `dropped`.
+        case drop(OutboxEntry)
+        /// A change another client (or we) made, from the live stream; `applied`.
+        case applyLive(LiveChange, eventID: Int64, author: String?)
+        /// Stores what a fetch brought, but for the records in `keeping`, and publishes it; `stored`.
+        case store(Fetched, keeping: Set<Int64>)
+        case readStreamPosition
+        case setLastEventID(Int64)
+        /// Marks the cache complete since a moment, or (nil) doubtful.
+        case setComplete(since: Date?)
+        case setLastSynced(MicroAppID, Date)
+        // The server, beside everything else.
+        /// (Re)starts the live stream after the event with this id.
+        case listen(after: Int64?)
+        case send(OutboxEntry)
+        case fetch(Fetch)
+        // The rest.
+        case publish([any BusEvent])
+        case schedule(Timer, after: Duration)
+        case log(Logger.Level, String)
+    }
+
+    enum Timer: Hashable, Sendable {
+        /// The first second is over: panes may say the server has not answered yet.
+        case quietStartEnded
+        /// Time to send the write with this sequence number again (the server was still running it).
+        case resend(seq: Int64)
+    }
+
+    /// What the outbox is doing.
+    enum Outbox: Equatable {
+        case idle
+        case readingHead
+        /// `waits`: how many times the server said it was still running an earlier send of it.
+        case sending(OutboxEntry, waits: Int)
+        case waitingToResend(OutboxEntry, waits: Int)
+        /// Writing what the server answered into the cache.
+        case completing
+    }
+
+    enum Reload {
+        /// Everything the widgets look at (`refreshAll`).
+        case everything
+        /// What a resumed stream does not bring (`catchUp`).
+        case catchUp
+    }
+
+    /// A reload of everything the widgets look at. Once every part came back and was stored, the
+    /// cache is marked complete as of its start; a part that failed, or that the cache could not
+    /// store, leaves it doubtful (the next start reloads everything).
+    struct Refresh {
+        let started: Date
+        var waitingFor: Set<Fetch>
+        var whole = true
+    }
+
+    var statuses = StatusBoard()
+    /// The user's name on the server, which marks their own chat messages.
+    var user: String?
+    var hasClient = false
+    /// Whether this run has replaced the cache with the server's data yet (or found it current).
+    var hasRefreshed = false
+    /// Whether the live stream resumes from the last event of a cache that was complete within
+    /// `trustCompleteCache`, so the server's replay brings it up to date without reloading everything.
+    var resumesCompleteCache = false
+    var outbox = Outbox.idle
+    /// The first reload of a run, which waits until the outbox has sent what it can: the
+    /// server's lists then carry the user's offline writes, instead of a list without them
+    /// followed at once by each of them synced.
+    var reloadWhenOutboxSettles: (reload: Reload, requested: Date)?
+    var refresh: Refresh?
+    /// What widgets showed an interest in, reloaded from the server on (re)connect.
+    var openChannels: Set<String> = []
+    var calendarRanges: Set<DayRange> = []
+    /// Per app, the list fetches under way, and the ids live events and completed writes touched
+    /// meanwhile: the cache's copy of those is newer than the fetched list's.
+    var listFetches: [MicroAppID: Int] = [:]
+    var touchedDuringFetch: [MicroAppID: Set<Int64>] = [:]
+
+    /// How long the panes say nothing of a server that has not answered yet: a title that says
+    /// `connecting` for the few milliseconds the local server takes only flickers.
+    static let quietStart = Duration.seconds(1)
+    /// How long a complete cache is trusted to be kept current by resumed streams alone; after
+    /// that a start reloads everything once, which bounds what a lost change (or a server whose
+    /// database was replaced) can leave wrong.
+    static let trustCompleteCache: TimeInterval = 24 * 60 * 60
+    /// The server's `Retry-After` for a write it is still running, and how many times to wait it.
+    static let stillRunningWait = Duration.seconds(1)
+    static let stillRunningWaits = 5
+    static let idempotencyKeyField = "Idempotency-Key"
+
+    mutating func handle(_ input: Input, now: Date) -> [Effect] {
+        var effects: [Effect] = []
+        switch input {
+        case .opened(let summary):
+            statuses.notKeptOffline = summary.notKeptOffline
+            statuses.pending = summary.pending
+            statuses.lastSynced = summary.lastSynced
+            let registry: [any BusEvent] = summary.registry.map { [RegistryLoaded(apps: $0, origin: .cache)] } ?? []
+            effects.append(.publish(registry + statuses.changes(force: true)))
+            effects.append(.schedule(.quietStartEnded, after: Self.quietStart))
+        case .cacheUnusable(let reason):
+            statuses.notKeptOffline = "no cache: \(reason)"
+            effects.append(.log(.critical, "no cache could be opened, not even in memory: micro-apps stay empty (\(reason))"))
+            effects.append(.publish(statuses.changes(force: true)))
+        case .command(let command):
+            perform(command, now: now, &effects)
+        case .connect(let user):
+            self.user = user
+            hasClient = true
+            effects.append(.readStreamPosition)
+        case .timer(.quietStartEnded):
+            if statuses.connection == .starting {
+                statuses.connection = .connecting
+                publishStatuses(&effects)
+            }
+        case .timer(.resend(let seq)):
+            resend(seq, &effects)
+        case .cacheFailed(let app, let reason):
+            // Whatever it could not do (a live change among them) may be missing: the next start reloads everything.
+            effects.append(.log(.error, "local cache failed: \(reason)"))
+            effects.append(.setComplete(since: nil))
+            for app in app.map({ [$0] }) ?? MicroAppID.allCases { statuses.problems[app] = "local cache: \(reason)" }
+            publishStatuses(&effects)
+            // The failure was the outbox's own step (effects answer in order): it waits for the next write or reconnect.
+            if outbox == .readingHead || outbox == .completing {
+                outbox = .idle
+                outboxSettled(&effects)
+            }
+        case .enqueued(let events, let pending):
+            statuses.pending = pending
+            effects.append(.publish(events + statuses.changes(force: false)))
+            flush(&effects)
+        case .outboxHead(let entry):
+            sendHead(entry, &effects)
+        case .completed(let entry, let events, let pending):
+            completed(entry, events: events, pending: pending, &effects)
+        case .dropped(let pending):
+            statuses.pending = pending
+            publishStatuses(&effects)
+            nextWrite(&effects)
+        case .applied(let events):
+            if !events.isEmpty { effects.append(.publish(events)) }
+        case .stored(let fetch):
+            stored(fetch, now: now, &effects)
+        case .streamPosition(let lastID, let completeSince):
+            resumesCompleteCache = lastID != nil && completeSince.map { now.timeIntervalSince($0) < Self.trustCompleteCache } == true
+            effects.append(.listen(after: lastID))
+        case .stream(let update):
+            streamed(update, now: now, &effects)
+        case .sendAnswered(let entry, let result):
+            answered(entry, result, &effects)
+        case .fetched(let fetch, let result):
+            fetched(fetch, result, &effects)
+        }
+        return effects
+    }
+
+    /// Publishes the statuses that changed since they were last published.
+    mutating func publishStatuses(_ effects: inout [Effect]) {
+        let changes = statuses.changes(force: false)
+        if !changes.isEmpty { effects.append(.publish(changes)) }
+    }
+}
+
+/// What the cache kept of the last run, read as it opens.
+struct CacheSummary: Sendable {
+    var pending: [MicroAppID: Int] = [:]
+    var lastSynced: [MicroAppID: Date] = [:]
+    var registry: [MicroAppInfo]?
+    /// Why this cache lives in memory instead of its file, if it does.
+    var notKeptOffline: String?
+}
+
+/// What a widget asked to see, answered from the cache.
+enum CacheQuery: Sendable, Equatable {
+    case todos
+    case events(DayRange)
+    case channels
+    case newestMessages(channel: String)
+    case olderMessages(channel: String, before: Int64)
+
+    var app: MicroAppID {
+        switch self {
+        case .todos: .todo
+        case .events: .calendar
+        case .channels, .newestMessages, .olderMessages: .chat
+        }
+    }
+}
+
+/// A user's write as a command asks for it. A new record is named by a local id the cache gives
+/// it in the transaction that queues it.
+enum WriteRequest: Sendable, Equatable {
+    case createTodo(NewTodo)
+    case createEvent(NewCalendarEvent)
+    case postMessage(channel: String, text: String, author: String, sentAt: String)
+    /// A change to a record, or a channel: queued as it is. A delete of a record made offline
+    /// whose creation is still queued forgets both instead.
+    case write(PendingWrite)
+
+    var app: MicroAppID {
+        switch self {
+        case .createTodo: .todo
+        case .createEvent: .calendar
+        case .postMessage: .chat
+        case .write(let write): write.app
+        }
+    }
+
+    /// The queued write, with `localID` for a new record.
+    func pendingWrite(localID: Int64) -> PendingWrite {
+        switch self {
+        case .createTodo(let new): .createTodo(localID: localID, new)
+        case .createEvent(let new): .createEvent(localID: localID, new)
+        case .postMessage(let channel, let text, let author, let sentAt):
+            .postMessage(localID: localID, channel: channel, text: text, author: author, sentAt: sentAt)
+        case .write(let write): write
+        }
+    }
+
+    var needsLocalID: Bool {
+        if case .write = self { return false }
+        return true
+    }
+}
+
+/// A read from the server.
+enum Fetch: Sendable, Hashable {
+    case registry
+    case todos
+    case events(DayRange)
+    case channels
+    case newestMessages(channel: String)
+    case olderMessages(channel: String, before: Int64)
+
+    var app: MicroAppID? {
+        switch self {
+        case .registry: nil
+        case .todos: .todo
+        case .events: .calendar
+        case .channels, .newestMessages, .olderMessages: .chat
+        }
+    }
+
+    /// Whether it brings a whole list that replaces the cache's, so changes made while it is
+    /// under way must be kept.
+    var replacesList: Bool {
+        switch self {
+        case .todos, .events: true
+        default: false
+        }
+    }
+}
+
+/// What a fetch brought.
+enum Fetched: Sendable {
+    case registry([MicroAppInfo])
+    case todos([TodoItem])
+    case events(DayRange, [CalendarEvent])
+    case channels([ChatChannel])
+    case newestMessages(channel: String, Page<ChatMessage>)
+    case olderMessages(channel: String, before: Int64, Page<ChatMessage>)
+
+    var fetch: Fetch {
+        switch self {
+        case .registry: .registry
+        case .todos: .todos
+        case .events(let days, _): .events(days)
+        case .channels: .channels
+        case .newestMessages(let channel, _): .newestMessages(channel: channel)
+        case .olderMessages(let channel, let before, _): .olderMessages(channel: channel, before: before)
+        }
+    }
+}

@@ -1,0 +1,362 @@
+import CalendarTime
+import CanvasCore
+import Foundation
+import HTTPClient
+import MicroAppAPI
+import MicroAppModel
+@testable import MicroAppSync
+import Testing
+
+/// The sync engine's decisions, fed inputs and judged by the effects they return: no cache, no
+/// server, no clock but the instants given.
+@Suite("SyncMachine: inputs in, effects out")
+struct SyncMachineTests {
+    let start = Date(timeIntervalSince1970: 1_800_000_000)
+
+    @Test("a write made offline shows with its app's unsent count in one batch, and is not sent")
+    func offlineWrite() {
+        var machine = SyncMachine()
+        _ = machine.handle(.opened(CacheSummary()), now: start)
+        #expect(machine.handle(.command(.todo(.create(NewTodo(title: "milk")))), now: start).labels == ["enqueue(todo)"])
+        let effects = machine.handle(.enqueued([TodoItemCreated(item: TodoItem(id: -1, title: "milk"))], pending: [.todo: 1]), now: start)
+        #expect(effects.labels == ["publish(todo.item.created, sync.status.changed)"])
+        #expect(effects.statuses.first { $0.app == .todo }?.status.pendingWrites == 1)
+    }
+
+    @Test("connecting reads where the stream resumes, listens from there, and once online sends the outbox and reloads everything")
+    func connectAndRefresh() {
+        var machine = SyncMachine()
+        _ = machine.handle(.opened(CacheSummary()), now: start)
+        _ = machine.handle(.command(.calendar(.load(DayRange(first: "2026-11-01", last: "2026-11-30")))), now: start)
+        _ = machine.handle(.command(.chat(.open(channel: "general"))), now: start)
+        #expect(machine.handle(.connect(user: "ann"), now: start).labels == ["readStreamPosition"])
+        #expect(machine.handle(.streamPosition(lastEventID: nil, completeSince: nil), now: start).labels == ["listen(nil)"])
+        let effects = machine.handle(.stream(.connected), now: start)
+        #expect(effects.statuses.allSatisfy { $0.status.connection == .online } && effects.statuses.count == 3)
+        #expect(effects.labels.filter { !$0.hasPrefix("log") && !$0.hasPrefix("publish") } == ["readOutboxHead"])
+        // The reload starts once the outbox has sent what it holds.
+        #expect(machine.handle(.outboxHead(nil), now: start).labels == [
+            "setComplete(nil)", "fetch(registry)", "fetch(todos)", "fetch(channels)",
+            "fetch(newestMessages(general))", "fetch(events(2026-11-01…2026-11-30))",
+        ])
+        // A second connect (the stream came back) sends the outbox but does not reload again.
+        _ = machine.handle(.stream(.disconnected(.unreachable("gone"))), now: start)
+        #expect(machine.handle(.stream(.connected), now: start).labels.filter { $0.hasPrefix("fetch") || $0.hasPrefix("read") } == ["readOutboxHead"])
+    }
+
+    @Test("the first reload waits until the outbox has sent what the user wrote offline, or paused")
+    func reloadAfterOutbox() {
+        for pausing in [false, true] {
+            var machine = SyncMachine()
+            _ = machine.handle(.opened(CacheSummary(pending: [.calendar: 1])), now: start)
+            _ = machine.handle(.connect(user: "ann"), now: start)
+            _ = machine.handle(.streamPosition(lastEventID: nil, completeSince: nil), now: start)
+            _ = machine.handle(.stream(.connected), now: start)
+            let write = entry(1, .createEvent(localID: -1, NewCalendarEvent(title: "standup", start: "2026-11-23T09:30:00Z",
+                                                                             end: "2026-11-23T10:00:00Z")))
+            #expect(machine.handle(.outboxHead(write), now: start).labels == ["send(1)"])
+            if pausing {
+                #expect(machine.handle(.sendAnswered(write, .failure(.timeout)), now: start).labels.contains("fetch(todos)"))
+            } else {
+                let record = ServerRecord.event(CalendarEvent(id: 3, title: "standup", start: UTCInstant(iso: "2026-11-23T09:30:00Z")!,
+                                                              end: UTCInstant(iso: "2026-11-23T10:00:00Z")!, allDay: false))
+                #expect(machine.handle(.sendAnswered(write, .success(record)), now: start).labels == ["complete(1)"])
+                #expect(machine.handle(.completed(write, [], pending: [:]), now: start).labels.filter { $0.hasPrefix("fetch") } == [])
+                #expect(machine.handle(.outboxHead(nil), now: start).labels.contains("fetch(todos)"))
+            }
+        }
+    }
+
+    @Test("a reload marks the cache complete as of its start once every part is stored, and not when one part failed")
+    func refreshRound() {
+        for failing in [false, true] {
+            var machine = connected(loading: DayRange(first: "2026-11-01", last: "2026-11-30"))
+            let later = start.addingTimeInterval(5)
+            var effects: [SyncMachine.Effect] = []
+            effects += machine.handle(.fetched(.todos, .success(.todos([]))), now: later)
+            effects += machine.handle(.stored(.todos), now: later)
+            effects += machine.handle(.fetched(.channels, .success(.channels([]))), now: later)
+            effects += machine.handle(.stored(.channels), now: later)
+            let days = DayRange(first: "2026-11-01", last: "2026-11-30")
+            if failing {
+                effects += machine.handle(.fetched(.events(days), .failure(.status(code: 500, body: [], apiError: nil))), now: later)
+            } else {
+                effects += machine.handle(.fetched(.events(days), .success(.events(days, []))), now: later)
+                effects += machine.handle(.stored(.events(days)), now: later)
+            }
+            let marked = effects.labels.filter { $0.hasPrefix("setComplete") }
+            #expect(marked == (failing ? [] : ["setComplete(\(start.timeIntervalSince1970))"]))
+            if failing { #expect(effects.statuses.last { $0.app == .calendar }?.status.connection == .failing("server error 500")) }
+        }
+    }
+
+    @Test("a cache complete within a day resumes the stream: no todo list fetched again, the calendar's months are")
+    func resumeCompleteCache() {
+        var machine = SyncMachine()
+        _ = machine.handle(.opened(CacheSummary()), now: start)
+        _ = machine.handle(.command(.calendar(.load(DayRange(first: "2026-11-01", last: "2026-11-30")))), now: start)
+        _ = machine.handle(.connect(user: "ann"), now: start)
+        #expect(machine.handle(.streamPosition(lastEventID: 41, completeSince: start.addingTimeInterval(-3600)), now: start).labels
+            == ["listen(41)"])
+        let effects = machine.handle(.stream(.connected), now: start) + machine.handle(.outboxHead(nil), now: start)
+        #expect(effects.labels.filter { $0.hasPrefix("fetch") } == ["fetch(registry)", "fetch(events(2026-11-01…2026-11-30))"])
+        #expect(effects.labels.contains("setLastSynced(todo)") && effects.labels.contains("setLastSynced(chat)"))
+
+        var stale = SyncMachine()
+        _ = stale.handle(.connect(user: "ann"), now: start)
+        _ = stale.handle(.streamPosition(lastEventID: 41, completeSince: start.addingTimeInterval(-2 * 86400)), now: start)
+        _ = stale.handle(.stream(.connected), now: start)
+        #expect(stale.handle(.outboxHead(nil), now: start).labels.contains("fetch(todos)"))
+    }
+
+    @Test("the outbox sends one write at a time, in order, and the next only once the cache has the answer")
+    func outboxInOrder() {
+        var machine = connected()
+        startOutbox(&machine)
+        let first = entry(1, .createTodo(localID: -1, NewTodo(title: "a")))
+        let second = entry(2, .updateTodo(id: 9, TodoPatch(done: true)))  // as the cache rewrote it
+        #expect(machine.handle(.outboxHead(first), now: start).labels == ["send(1)"])
+        // A write made meanwhile is queued, not sent beside the first.
+        _ = machine.handle(.command(.todo(.create(NewTodo(title: "b")))), now: start)
+        #expect(machine.handle(.enqueued([], pending: [.todo: 3]), now: start).labels.filter { !$0.hasPrefix("publish") } == [])
+        #expect(machine.handle(.sendAnswered(first, .success(.todo(TodoItem(id: 9, title: "a")))), now: start).labels == ["complete(1)"])
+        let synced = TodoItemSynced(localID: -1, item: TodoItem(id: 9, title: "a"))
+        let effects = machine.handle(.completed(first, [synced], pending: [.todo: 2]), now: start)
+        #expect(effects.labels == ["publish(todo.item.synced, sync.status.changed)", "readOutboxHead"])
+        #expect(machine.handle(.outboxHead(second), now: start).labels == ["send(2)"])
+        _ = machine.handle(.sendAnswered(second, .success(.todo(TodoItem(id: 9, title: "a", done: true)))), now: start)
+        _ = machine.handle(.completed(second, [], pending: [:]), now: start)
+        #expect(machine.handle(.outboxHead(nil), now: start).isEmpty)
+        #expect(machine.outbox == .idle)
+    }
+
+    @Test("a write the server is still running is sent again a second later, at most five times, then the outbox pauses")
+    func stillRunning() {
+        var machine = connected()
+        startOutbox(&machine)
+        let write = entry(1, .createTodo(localID: -1, NewTodo(title: "a")))
+        _ = machine.handle(.outboxHead(write), now: start)
+        let stillRunning = HTTPClientError.status(code: 409, body: [], apiError: APIError(error: "still running", field: "Idempotency-Key"))
+        for _ in 1...5 {
+            #expect(machine.handle(.sendAnswered(write, .failure(stillRunning)), now: start).labels == ["schedule(resend(1), 1.0 seconds)"])
+            #expect(machine.handle(.timer(.resend(seq: 1)), now: start).labels == ["send(1)"])
+        }
+        let effects = machine.handle(.sendAnswered(write, .failure(stillRunning)), now: start)
+        #expect(effects.labels.filter { $0.hasPrefix("schedule") || $0.hasPrefix("send") } == [])
+        #expect(machine.outbox == .idle)
+        // The next write starts the outbox again, from the same head.
+        _ = machine.handle(.command(.todo(.create(NewTodo(title: "b")))), now: start)
+        #expect(machine.handle(.enqueued([], pending: [.todo: 2]), now: start).labels.last == "readOutboxHead")
+    }
+
+    @Test("a refused write is dropped, its app reloaded and its trouble shown; a passing failure pauses and keeps it")
+    func refusedAndPassingFailures() {
+        var machine = connected()
+        startOutbox(&machine)
+        let write = entry(1, .createTodo(localID: -1, NewTodo(title: "a")))
+        _ = machine.handle(.outboxHead(write), now: start)
+        let refused = HTTPClientError.status(code: 422, body: [], apiError: APIError(error: "title too long", field: "title"))
+        let effects = machine.handle(.sendAnswered(write, .failure(refused)), now: start)
+        #expect(effects.labels.filter { !$0.hasPrefix("log") } == ["drop(1)", "fetch(todos)"])
+        let dropped = machine.handle(.dropped(pending: [:]), now: start)
+        #expect(dropped.statuses.first { $0.app == .todo }?.status.connection == .failing("server refused a change: server error 422: title too long"))
+        #expect(dropped.labels.last == "readOutboxHead")
+
+        _ = machine.handle(.outboxHead(write), now: start)
+        let paused = machine.handle(.sendAnswered(write, .failure(.unreachable("reset"))), now: start)
+        #expect(paused.labels.filter { $0.hasPrefix("drop") || $0.hasPrefix("send") || $0.hasPrefix("read") } == [])
+        #expect(paused.statuses.allSatisfy { $0.status.connection == .offline || $0.app == .todo })
+        #expect(machine.outbox == .idle)
+    }
+
+    @Test("a change to a record deleted meanwhile (404) and a channel made first (409) are done; a change about a refused creation is not sent")
+    func nothingLeftToDo() {
+        var machine = connected()
+        startOutbox(&machine)
+        let update = entry(1, .updateTodo(id: 5, TodoPatch(done: true)))
+        _ = machine.handle(.outboxHead(update), now: start)
+        #expect(machine.handle(.sendAnswered(update, .failure(.status(code: 404, body: [], apiError: nil))), now: start).labels == ["complete(1)"])
+        _ = machine.handle(.completed(update, [], pending: [:]), now: start)
+        let channel = entry(2, .createChannel(name: "ops"))
+        _ = machine.handle(.outboxHead(channel), now: start)
+        #expect(machine.handle(.sendAnswered(channel, .failure(.status(code: 409, body: [], apiError: nil))), now: start).labels == ["complete(2)"])
+        _ = machine.handle(.completed(channel, [], pending: [:]), now: start)
+        let orphan = entry(3, .deleteTodo(id: -4))
+        #expect(machine.handle(.outboxHead(orphan), now: start).labels == ["complete(3)"])
+    }
+
+    @Test("a list fetched while a live event or a completed write changes one of its records keeps the cache's newer copy")
+    func touchedDuringFetch() {
+        var machine = connected()
+        #expect(machine.handle(.command(.todo(.load)), now: start).labels == ["answerFromCache(todos)"])
+        // connected() started a fetch of the todo list; it is under way.
+        let live = LiveEvent(id: 12, name: "todo.item.updated", data: #"{"id":5,"title":"x","notes":"","done":true,"due":null}"#)
+        #expect(machine.handle(.stream(.event(live)), now: start).labels == ["applyLive(12)"])
+        let write = entry(1, .updateTodo(id: 6, TodoPatch(done: true)))
+        startOutbox(&machine)
+        _ = machine.handle(.outboxHead(write), now: start)
+        _ = machine.handle(.sendAnswered(write, .success(.todo(TodoItem(id: 6, title: "y", done: true)))), now: start)
+        let effects = machine.handle(.fetched(.todos, .success(.todos([TodoItem(id: 5, title: "x")]))), now: start)
+        guard case .store(_, let keeping)? = effects.first else {
+            Issue.record("expected a store, got \(effects.labels)")
+            return
+        }
+        #expect(keeping == [5, 6])
+        // Once no todo fetch is under way, nothing is noted.
+        _ = machine.handle(.stream(.event(LiveEvent(id: 13, name: "todo.item.deleted", data: #"{"id":7}"#))), now: start)
+        #expect(machine.touchedDuringFetch[.todo] == nil)
+    }
+
+    @Test("live events: a reset reloads everything, a registry change reloads the registry, garbage makes the cache doubtful, another app's event reaches the bus")
+    func liveEvents() {
+        var machine = connected()
+        let reset = machine.handle(.stream(.event(LiveEvent(id: 50, name: "bff.stream.reset", data: "{}"))), now: start)
+        #expect(reset.labels.filter { $0.hasPrefix("set") || $0 == "fetch(todos)" } == ["setLastEventID(50)", "setComplete(nil)", "fetch(todos)"])
+        #expect(machine.handle(.stream(.event(LiveEvent(id: 51, name: "registry.app.published", data: "{}"))), now: start).labels
+            == ["fetch(registry)"])
+        #expect(machine.handle(.stream(.event(LiveEvent(id: 52, name: "todo.item.created", data: #"{"id":"#))), now: start).labels
+            == ["log(warning)", "setComplete(nil)"])
+        let foreign = machine.handle(.stream(.event(LiveEvent(id: 53, name: "weather.forecast.updated", data: #"{"c":21}"#))), now: start)
+        #expect(foreign.labels == ["publish(weather.forecast.updated)"])
+    }
+
+    @Test("the first second says nothing of the server; after it, 'connecting' only if it has not answered")
+    func quietStart() {
+        var machine = SyncMachine()
+        let opened = machine.handle(.opened(CacheSummary(pending: [.chat: 2])), now: start)
+        #expect(opened.labels == ["publish(sync.status.changed, sync.status.changed, sync.status.changed)", "schedule(quietStartEnded, 1.0 seconds)"])
+        #expect(opened.statuses.allSatisfy { $0.status.connection == .starting })
+        #expect(machine.handle(.timer(.quietStartEnded), now: start).statuses.allSatisfy { $0.status.connection == .connecting })
+
+        var answered = connected()
+        #expect(answered.handle(.timer(.quietStartEnded), now: start).isEmpty)
+    }
+
+    @Test("reads ask the server only when it is there; older messages come from the cache when it fails")
+    func readsAndFallbacks() {
+        var offline = SyncMachine()
+        let days = DayRange(first: "2026-12-01", last: "2026-12-31")
+        #expect(offline.handle(.command(.calendar(.load(days))), now: start).labels == ["answerFromCache(events)"])
+        #expect(offline.handle(.command(.chat(.older(channel: "general", before: 100))), now: start).labels == ["answerFromCache(olderMessages)"])
+
+        var online = connected()
+        #expect(online.handle(.command(.calendar(.load(days))), now: start).labels == ["answerFromCache(events)", "fetch(events(2026-12-01…2026-12-31))"])
+        let older = Fetch.olderMessages(channel: "general", before: 100)
+        #expect(online.handle(.command(.chat(.older(channel: "general", before: 100))), now: start).labels == ["fetch(olderMessages(general))"])
+        let failed = online.handle(.fetched(older, .failure(.timeout)), now: start)
+        #expect(failed.labels.first == "answerFromCache(olderMessages)")
+    }
+
+    @Test("a cache that fails says so in the app's status, makes the cache doubtful and frees the outbox")
+    func cacheFailure() {
+        var machine = connected()
+        _ = machine.handle(.stream(.connected), now: start)
+        #expect(machine.outbox == .readingHead)
+        let effects = machine.handle(.cacheFailed(.todo, "disk I/O error"), now: start)
+        #expect(effects.labels.contains("setComplete(nil)"))
+        #expect(effects.statuses.first { $0.app == .todo }?.status.connection == .failing("local cache: disk I/O error"))
+        #expect(machine.outbox == .idle)
+    }
+
+    @Test("a chat message is posted under the user's name with the time given")
+    func postedAs() {
+        var machine = connected()
+        let effects = machine.handle(.command(.chat(.post(channel: "general", text: "hi"))), now: start)
+        guard case .enqueue(.postMessage(let channel, let text, let author, let sentAt))? = effects.first else {
+            Issue.record("expected a post, got \(effects.labels)")
+            return
+        }
+        #expect([channel, text, author, sentAt] == ["general", "hi", "ann", "2027-01-15T08:00:00.000Z"])
+    }
+
+    /// A machine connected as ann, online, with its first reload started and its outbox idle.
+    private func connected(loading days: DayRange? = nil) -> SyncMachine {
+        var machine = SyncMachine()
+        _ = machine.handle(.opened(CacheSummary()), now: start)
+        if let days { _ = machine.handle(.command(.calendar(.load(days))), now: start) }
+        _ = machine.handle(.connect(user: "ann"), now: start)
+        _ = machine.handle(.streamPosition(lastEventID: nil, completeSince: nil), now: start)
+        _ = machine.handle(.stream(.connected), now: start)
+        _ = machine.handle(.outboxHead(nil), now: start)
+        return machine
+    }
+
+    /// A write queued while online starts the outbox: it reads its head next.
+    private func startOutbox(_ machine: inout SyncMachine) {
+        #expect(machine.handle(.enqueued([], pending: [.todo: 1]), now: start).labels.last == "readOutboxHead")
+    }
+
+    private func entry(_ seq: Int64, _ write: PendingWrite) -> OutboxEntry {
+        OutboxEntry(seq: seq, idempotencyKey: "key-\(seq)", write: write)
+    }
+}
+
+extension [SyncMachine.Effect] {
+    /// Each effect in a few words, for comparing sequences.
+    var labels: [String] { map(\.label) }
+
+    var statuses: [SyncStatusChanged] {
+        flatMap { effect -> [SyncStatusChanged] in
+            if case .publish(let events) = effect { return events.compactMap { $0 as? SyncStatusChanged } }
+            return []
+        }
+    }
+}
+
+extension SyncMachine.Effect {
+    var label: String {
+        switch self {
+        case .answerFromCache(let query): "answerFromCache(\(query.label))"
+        case .enqueue(let request): "enqueue(\(request.app))"
+        case .readOutboxHead: "readOutboxHead"
+        case .complete(let entry, _): "complete(\(entry.seq))"
+        case .drop(let entry): "drop(\(entry.seq))"
+        case .applyLive(_, let id, _): "applyLive(\(id))"
+        case .store(let fetched, _): "store(\(fetched.fetch.label))"
+        case .readStreamPosition: "readStreamPosition"
+        case .setLastEventID(let id): "setLastEventID(\(id))"
+        case .setComplete(let date): "setComplete(\(date.map { "\($0.timeIntervalSince1970)" } ?? "nil"))"
+        case .setLastSynced(let app, _): "setLastSynced(\(app))"
+        case .listen(let id): "listen(\(id.map(String.init) ?? "nil"))"
+        case .send(let entry): "send(\(entry.seq))"
+        case .fetch(let fetch): "fetch(\(fetch.label))"
+        case .publish(let events): "publish(\(events.map(\.eventName.rawValue).joined(separator: ", ")))"
+        case .schedule(let timer, let delay): "schedule(\(timer.label), \(delay))"
+        case .log(let level, _): "log(\(level))"
+        }
+    }
+}
+
+extension SyncMachine.Timer {
+    var label: String {
+        switch self {
+        case .quietStartEnded: "quietStartEnded"
+        case .resend(let seq): "resend(\(seq))"
+        }
+    }
+}
+
+extension CacheQuery {
+    var label: String {
+        switch self {
+        case .todos: "todos"
+        case .events: "events"
+        case .channels: "channels"
+        case .newestMessages: "newestMessages"
+        case .olderMessages: "olderMessages"
+        }
+    }
+}
+
+extension Fetch {
+    var label: String {
+        switch self {
+        case .registry: "registry"
+        case .todos: "todos"
+        case .events(let days): "events(\(days.first)…\(days.last))"
+        case .channels: "channels"
+        case .newestMessages(let channel): "newestMessages(\(channel))"
+        case .olderMessages(let channel, _): "olderMessages(\(channel))"
+        }
+    }
+}

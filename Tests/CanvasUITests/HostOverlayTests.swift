@@ -55,7 +55,7 @@ struct HostOverlayTests {
         for character in "arrange panes" { host.press(.char(character)) }
         let screen = host.screen
         #expect(screen.contains { $0.contains("┃   Ctrl-E  Arrange panes: move, resize, add, remove ┃") })
-        host.handle(.resize(Size(width: 40, height: 40)))
+        host.input(.resize(Size(width: 40, height: 40)))
         let narrow = host.screen
         #expect(narrow.contains { $0.contains("┃   Ctrl-E  Arrange panes: move, ┃") })
         #expect(narrow.contains { $0.contains("┃           resize, add, remove  ┃") })
@@ -162,7 +162,7 @@ struct HostOverlayTests {
     @Test func overlaysIgnoreTheMouse() throws {
         let host = try makeHost(halves, focused: 1)
         host.press(.ctrl("e"), .char("a"))
-        host.handle(.mouse(MouseEvent(.press, at: Point(x: 45, y: 10))))
+        host.input(.mouse(MouseEvent(.press, at: Point(x: 45, y: 10))))
         #expect(host.manager.focusedPaneID == 1)
         #expect((host.overlay as? CatalogOverlay)?.selected == 0)
     }

@@ -29,7 +29,7 @@ struct HostTooSmallTests {
         // 2 units high needs 3 rows: 2/12 of the height less the status bar, so 19 rows.
         let host = try makeHost([pane(1, .probe, 0, 0, 2, 2), pane(2, .probe, 2, 0, 10, 12)], size: Size(width: 47, height: 19))
         #expect(host.screen.contains { $0.contains("47×19, needs 48×19") })
-        host.handle(.resize(Size(width: 48, height: 19)))
+        host.input(.resize(Size(width: 48, height: 19)))
         let screen = host.screen
         #expect(!screen.contains { $0.contains("too small") })
         #expect(screen[0].hasPrefix("┏━ 1 Pr┓┌─ 2 Probe ─"))

@@ -11,7 +11,7 @@ struct MouseArrangeTests {
     static let quarter = [pane(1, .probe, 0, 0, 4, 6), pane(2, .probe, 6, 6, 6, 6)]
 
     func mouse(_ host: CanvasHost, _ action: MouseEvent.Action, _ x: Int, _ y: Int) {
-        host.handle(.mouse(MouseEvent(action, at: Point(x: x, y: y))))
+        host.input(.mouse(MouseEvent(action, at: Point(x: x, y: y))))
     }
 
     @Test func draggingATitleMovesThePaneAndOneUndoBringsItBack() throws {

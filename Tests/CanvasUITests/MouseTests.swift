@@ -10,7 +10,7 @@ struct MouseTests {
     @Test func aPressFocusesThePaneUnderThePointerAndReachesItInLocalCoordinates() throws {
         let recorder = Recorder()
         let host = try makeHost(halves, focused: 1, recorder: recorder)
-        host.handle(.mouse(MouseEvent(.press, at: Point(x: 45, y: 10))))
+        host.input(.mouse(MouseEvent(.press, at: Point(x: 45, y: 10))))
         #expect(host.manager.focusedPaneID == 2)
         #expect(host.screen[0].contains("┏━ 2 Probe ━"))
         #expect(recorder.received == [.init(pane: 2, input: .mouse(MouseEvent(.press, at: Point(x: 14, y: 9))))])
@@ -19,8 +19,8 @@ struct MouseTests {
     @Test func theWheelGoesToThePaneUnderThePointerWithoutMovingFocus() throws {
         let recorder = Recorder()
         let host = try makeHost(halves, focused: 2, recorder: recorder)
-        host.handle(.mouse(MouseEvent(.wheelUp, at: Point(x: 5, y: 3))))
-        host.handle(.mouse(MouseEvent(.wheelDown, at: Point(x: 1, y: 1))))
+        host.input(.mouse(MouseEvent(.wheelUp, at: Point(x: 5, y: 3))))
+        host.input(.mouse(MouseEvent(.wheelDown, at: Point(x: 1, y: 1))))
         #expect(host.manager.focusedPaneID == 2)
         #expect(recorder.received == [
             .init(pane: 1, input: .mouse(MouseEvent(.wheelUp, at: Point(x: 4, y: 2)))),
@@ -31,9 +31,9 @@ struct MouseTests {
     @Test func aPressOnABorderFocusesButIsNotPassedOn() throws {
         let recorder = Recorder()
         let host = try makeHost(halves, focused: 1, recorder: recorder)
-        host.handle(.mouse(MouseEvent(.press, at: Point(x: 30, y: 0))))
+        host.input(.mouse(MouseEvent(.press, at: Point(x: 30, y: 0))))
         #expect(host.manager.focusedPaneID == 2)
-        host.handle(.mouse(MouseEvent(.press, at: Point(x: 29, y: 18))))
+        host.input(.mouse(MouseEvent(.press, at: Point(x: 29, y: 18))))
         #expect(host.manager.focusedPaneID == 1)
         #expect(recorder.received.isEmpty)
     }
@@ -41,7 +41,7 @@ struct MouseTests {
     @Test func theStatusBarIsNotAPane() throws {
         let recorder = Recorder()
         let host = try makeHost(halves, focused: 1, recorder: recorder)
-        host.handle(.mouse(MouseEvent(.press, at: Point(x: 45, y: 19))))
+        host.input(.mouse(MouseEvent(.press, at: Point(x: 45, y: 19))))
         #expect(host.manager.focusedPaneID == 1)
         #expect(recorder.received.isEmpty)
     }
@@ -50,8 +50,8 @@ struct MouseTests {
         let recorder = Recorder()
         let host = try makeHost(halves, focused: 1, recorder: recorder)
         host.press(.ctrl("e"))
-        host.handle(.mouse(MouseEvent(.press, at: Point(x: 45, y: 10))))
-        host.handle(.mouse(MouseEvent(.wheelUp, at: Point(x: 45, y: 10))))
+        host.input(.mouse(MouseEvent(.press, at: Point(x: 45, y: 10))))
+        host.input(.mouse(MouseEvent(.wheelUp, at: Point(x: 45, y: 10))))
         #expect(host.manager.focusedPaneID == 2)
         #expect(recorder.received.isEmpty)
     }

@@ -111,7 +111,7 @@ struct NewAppTests {
                 let next = await iterator.next(isolation: MainActor.shared)
                 messages = iterator
                 guard let message = next else { throw CancellationError() }
-                host.receive(message)
+                host.deliver(message)
             }
         }
 
@@ -259,12 +259,12 @@ struct NewAppTests {
         let fixture = try Fixture()
         let host = fixture.host
         fixture.open()
-        host.handle(.paste("a timer\nthat beeps\r\n"))
+        host.input(.paste("a timer\nthat beeps\r\n"))
         #expect(fixture.stage == "describing", "the paste did not submit it")
         #expect(fixture.overlay?.description.text == "a timer that beeps ")  // "\r\n" is one character
         // With no text field to take it, a paste runs nothing (q would quit).
         host.press(.escape)
-        host.handle(.paste("q"))
+        host.input(.paste("q"))
         #expect(host.shouldQuit == false)
         #expect(host.notice?.text == "Nothing to paste into: no text field has the focus")
     }

@@ -81,7 +81,7 @@ struct PaletteTests {
     @Test func layoutsAndThemesAreEntriesToo() throws {
         let host = try makeHost(halves, size: Size(width: 100, height: 30))
         host.press(.ctrl("p"))
-        host.receive(.namesListed(layouts: ["planner"], themes: ["dark", "light"]))
+        host.deliver(.namesListed(layouts: ["planner"], themes: ["dark", "light"]))
         for character in "planner" { host.press(.char(character)) }
         #expect(titles(host).first == "layout: planner")
         for _ in 0..<7 { host.press(Key(.backspace)) }
@@ -136,7 +136,7 @@ struct OverlayRandomKeyTests {
             if host.overlay == nil { host.press(step % 2 == 0 ? .ctrl("p") : Key(.function(1))) }
             if host.shouldQuit { return }  // the palette may well have run Quit
             host.press(Self.keys.randomElement(using: &generator)!)
-            if step % 500 == 0 { host.handle(.resize(Size(width: Int.random(in: 20...120, using: &generator), height: 22))) }
+            if step % 500 == 0 { host.input(.resize(Size(width: Int.random(in: 20...120, using: &generator), height: 22))) }
             _ = host.compose()
         }
     }

@@ -138,7 +138,7 @@ func makeHost(
 
 extension CanvasHost {
     func press(_ keys: Key...) {
-        for key in keys { handle(.key(key)) }
+        for key in keys { input(.key(key)) }
     }
 
     /// The screen as lines of text.
@@ -175,4 +175,12 @@ func expectWellFormed(_ buffer: Buffer, sourceLocation: SourceLocation = #_sourc
         #expect(DisplayWidth.of(line) == buffer.size.width, "row '\(line)' is not \(buffer.size.width) columns",
                 sourceLocation: sourceLocation)
     }
+}
+
+extension CanvasHost {
+    /// An input as the app loop hands it over: updated, and what it asks for performed.
+    func input(_ input: InputEvent) { perform(update(.input(input))) }
+
+    /// What earlier IO answered, as the app loop hands it over.
+    func deliver(_ message: HostMessage) { perform(update(message)) }
 }

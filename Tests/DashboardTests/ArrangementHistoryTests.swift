@@ -101,7 +101,7 @@ struct ArrangementHistoryTests {
             after = arrange(rig)
             rig.press(.char("u"))  // stands at the second step, with one to redo
             await rig.settle()
-            rig.host.shutdown()
+            rig.host.perform(rig.host.shutdown())
         }
 
         // A new library and host on the same file, started as the dashboard starts: the last
@@ -109,7 +109,7 @@ struct ArrangementHistoryTests {
         let rig = try Rig(directory: directory)
         #expect(rig.frames == after[1])
         #expect(!rig.host.manager.canUndo)
-        rig.host.restoreHistory()
+        rig.host.perform(rig.host.restoreHistory())
         let messages = try await rig.deliver()
         #expect(messages.map(\.kind) == ["historyLoaded"])
         #expect(rig.host.manager.canUndo)
@@ -141,7 +141,7 @@ struct ArrangementHistoryTests {
         }
         let rig = try Rig(directory: directory)
         #expect(rig.frames == after[2])
-        rig.host.restoreHistory()
+        rig.host.perform(rig.host.restoreHistory())
         try await rig.deliver()
         rig.press(.ctrl("e"), .char("u"), .char("u"), .char("u"))
         #expect(rig.frames == Self.start)
@@ -159,7 +159,7 @@ struct ArrangementHistoryTests {
             await rig.settle()
         }
         let rig = try Rig(directory: directory)
-        rig.host.restoreHistory()
+        rig.host.perform(rig.host.restoreHistory())
         rig.press(.ctrl("e"), .shift(.left))  // a step before the history arrived
         try await rig.deliver()
         await rig.settle()
@@ -172,7 +172,7 @@ struct ArrangementHistoryTests {
 
     @Test func restoringTheHistoryOfALayoutNeverSavedSendsNothing() async throws {
         let rig = try Rig(layout: "planner")
-        rig.host.restoreHistory()
+        rig.host.perform(rig.host.restoreHistory())
         #expect(try await rig.inbox.isQuiet())
         #expect(!rig.host.manager.canUndo)
     }

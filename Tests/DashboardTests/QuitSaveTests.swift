@@ -64,7 +64,7 @@ struct QuitSaveTests {
         rig.press(.char("q"))
         #expect(rig.host.shouldQuit)
         #expect(rig.host.quitSave == .declined)
-        rig.host.shutdown()
+        rig.host.perform(rig.host.shutdown())
         await rig.settle()
         #expect(await Dashboard.saveOnExit(host: rig.host, library: rig.library, logger: Fixed.logger) == nil)
 
@@ -77,7 +77,7 @@ struct QuitSaveTests {
 
     @Test func aFailedSaveOnTheTooSmallScreenIsShownThere() async throws {
         let (rig, _) = try Self.fullDiskRig()
-        rig.host.handle(.resize(Size(width: 20, height: 8)))
+        rig.host.input(.resize(Size(width: 20, height: 8)))
         #expect(rig.text.contains("Terminal too small"))
         try await rig.press(.char("q"), expecting: 1)
         #expect(!rig.host.shouldQuit)
@@ -92,7 +92,7 @@ struct QuitSaveTests {
     /// fails the same way and gives the line printed on standard error once the terminal is restored.
     @Test func aFailedSaveAfterTheLoopGivesAMessageForStandardError() async throws {
         let (rig, previous) = try Self.fullDiskRig()
-        rig.host.shutdown()
+        rig.host.perform(rig.host.shutdown())
         await rig.settle()
         let message = await Dashboard.saveOnExit(host: rig.host, library: rig.library, logger: Fixed.logger)
         #expect(message?.hasPrefix("termcanvas: could not save the layout: the disk is full") == true, "\(message ?? "nil")")

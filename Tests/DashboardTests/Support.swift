@@ -125,26 +125,26 @@ final class Rig {
 
     /// Presses keys that start no IO, or whose IO a test waits for separately.
     func press(_ keys: Key...) {
-        for key in keys { host.handle(.key(key)) }
+        for key in keys { host.input(.key(key)) }
     }
 
     /// Types text, one character a key.
     func type(_ text: String) {
-        for character in text { host.handle(.key(.char(character))) }
+        for character in text { host.input(.key(.char(character))) }
     }
 
     /// Waits for the next `count` messages of the host's IO and hands them to the host.
     @discardableResult
     func deliver(_ count: Int = 1, timeout: Duration = .seconds(90)) async throws -> [HostMessage] {
         let messages = try await inbox.take(count, timeout: timeout)
-        for message in messages { host.receive(message) }
+        for message in messages { host.deliver(message) }
         return messages
     }
 
     /// Presses a key and delivers the `count` messages its IO sends back.
     @discardableResult
     func press(_ key: Key, expecting count: Int) async throws -> [HostMessage] {
-        host.handle(.key(key))
+        host.input(.key(key))
         return try await deliver(count)
     }
 
@@ -179,6 +179,7 @@ extension HostMessage {
     /// A short name of the message, for expectations.
     var kind: String {
         switch self {
+        case .input(let input): "input: \(input)"
         case .layoutsListed: "layoutsListed"
         case .layoutLoaded: "layoutLoaded"
         case .historyLoaded: "historyLoaded"
@@ -208,4 +209,12 @@ extension Key {
 func paneTitles(_ lines: [String]) -> [String] {
     let pattern = /[┌┏][─━] (\d [A-Za-z ]+?) [─━]/
     return lines.flatMap { line in line.matches(of: pattern).map { String($0.output.1) } }.sorted()
+}
+
+extension CanvasHost {
+    /// An input as the app loop hands it over: updated, and what it asks for performed.
+    func input(_ input: InputEvent) { perform(update(.input(input))) }
+
+    /// What earlier IO answered, as the app loop hands it over.
+    func deliver(_ message: HostMessage) { perform(update(message)) }
 }

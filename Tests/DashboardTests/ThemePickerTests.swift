@@ -139,7 +139,7 @@ struct ThemePickerTests {
         try await openPicker(rig)
         rig.press(.down, .down)
         let messages = try await rig.inbox.take(2)
-        for message in messages.reversed() { rig.host.receive(message) }
+        for message in messages.reversed() { rig.host.perform(rig.host.update(message)) }
         #expect(themePicker(rig)?.selected == 2)
         #expect(rig.host.theme.name == "light")
         rig.press(.enter)

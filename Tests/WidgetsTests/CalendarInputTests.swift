@@ -143,7 +143,7 @@ struct CalendarInputTests {
         let host = try makeHost(size: Size(width: 100, height: 30))
         _ = host.compose()  // the first frame tells the widget its size, as the app loop does
         // The calendar's inside starts at 1,1 and is 39 wide: 5-column days from column 2.
-        host.handle(.mouse(MouseEvent(.press, at: Point(x: 1 + 2 + 2 * 5 + 3, y: 1 + 4))))
+        host.input(.mouse(MouseEvent(.press, at: Point(x: 1 + 2 + 2 * 5 + 3, y: 1 + 4))))
         #expect(selectedDates(on: host.bus) == ["2026-11-11"])
         #expect(host.screen[10].contains("Wednesday, 11 November 2026"))
     }

@@ -86,7 +86,10 @@ struct WidgetEffectsTests {
         let host = try CanvasHost(layout: defaultLayout, catalog: .builtIn, bus: bus, clock: Fixed.clock, theme: .dark,
                                   logger: Fixed.logger, size: Size(width: 120, height: 40),
                                   requests: { asked.append($0 as! AppCommand) })
-        #expect(asked == [.calendar(.load(DayRange(first: "2026-11-01", last: "2026-11-30"))), .todo(.load)], "mounting asks for data")
+        #expect(asked.isEmpty, "the host does no IO of its own")
+        host.input(.resize(Size(width: 120, height: 40)))
+        #expect(asked == [.calendar(.load(DayRange(first: "2026-11-01", last: "2026-11-30"))), .todo(.load)],
+                "mounting asks for data, handed out by the first update")
         host.press(Key(.pageDown))
         #expect(asked.last == .calendar(.load(DayRange(first: "2026-12-01", last: "2026-12-31"))))
         #expect(bus.log.events.last.map { "\($0.name) \($0.source.map(\.rawValue) ?? 0)" } == "calendar.date.selected 1")

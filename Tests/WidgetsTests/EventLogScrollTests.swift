@@ -62,9 +62,9 @@ struct EventLogScrollTests {
     @Test func theWheelScrollsThreeLines() throws {
         let host = try Self.host()
         _ = host.compose()
-        host.handle(.mouse(MouseEvent(.wheelUp, at: Point(x: 10, y: 3))))
+        host.input(.mouse(MouseEvent(.wheelUp, at: Point(x: 10, y: 3))))
         #expect(Self.title(host) == "1 Event Log ↑3")
-        host.handle(.mouse(MouseEvent(.wheelDown, at: Point(x: 10, y: 3))))
+        host.input(.mouse(MouseEvent(.wheelDown, at: Point(x: 10, y: 3))))
         #expect(Self.title(host) == "1 Event Log")
     }
 
@@ -102,7 +102,7 @@ struct EventLogScrollTests {
         _ = host.compose()
         host.press(Key(.home))
         #expect(Self.title(host) == "1 Event Log ↑7")
-        host.handle(.resize(Size(width: 60, height: 12)))
+        host.input(.resize(Size(width: 60, height: 12)))
         #expect(Self.visibleSteps(host) == Array(1...9))
         #expect(Self.title(host) == "1 Event Log ↑3")
     }

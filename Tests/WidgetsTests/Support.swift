@@ -82,7 +82,7 @@ extension Widget {
 
 extension CanvasHost {
     func press(_ keys: Key...) {
-        for key in keys { handle(.key(key)) }
+        for key in keys { input(.key(key)) }
     }
 
     var screen: [String] { compose().lines }
@@ -116,4 +116,12 @@ final class CommandLog {
 /// A canvas event as the bus would deliver it.
 func delivered(_ payload: any BusEvent, sequence: Int = 1) -> CanvasEvent {
     CanvasEvent(sequence: sequence, source: nil, time: Date(timeIntervalSince1970: 0), payload: payload)
+}
+
+extension CanvasHost {
+    /// An input as the app loop hands it over: updated, and what it asks for performed.
+    func input(_ input: InputEvent) { perform(update(.input(input))) }
+
+    /// What earlier IO answered, as the app loop hands it over.
+    func deliver(_ message: HostMessage) { perform(update(message)) }
 }

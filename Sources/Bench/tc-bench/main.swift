@@ -55,12 +55,12 @@ func main() throws {
         print("\(size.width)×\(size.height), 8 panes:")
         measure("compose full frame", iterations: 2_000) { _ = host.compose() }
         let before = host.compose()
-        host.handle(.key(.right))
+        host.perform(host.update(.input(.key(.right))))
         let after = host.compose()
         measure("diff after one arrow key", iterations: 2_000) { _ = after.changes(since: before) }
-        measure("arrow key: handle + compose + diff", iterations: 2_000) {
+        measure("arrow key: update + compose + diff", iterations: 2_000) {
             let previous = host.compose()
-            host.handle(.key(.right))
+            host.perform(host.update(.input(.key(.right))))
             _ = host.compose().changes(since: previous)
         }
         let cells = after.changes(since: before).reduce(0) { $0 + $1.cells.count }

@@ -96,7 +96,7 @@ struct Dashboard: AsyncParsableCommand {
             watchdog?.cancel()
         }
         // A layout read from a file starts a history of its own.
-        if !(options.layout.map(LayoutSource.looksLikeFile) ?? false) { host.restoreHistory() }
+        if !(options.layout.map(LayoutSource.looksLikeFile) ?? false) { host.perform(host.restoreHistory()) }
         // The micro-apps' server is found or started (and libcurl loaded) once the first frame is out
         // and the widgets' first requests are answered from the cache: that work would compete with
         // drawing them. Until the server answers, the widgets show the offline cache.
@@ -120,8 +120,8 @@ struct Dashboard: AsyncParsableCommand {
         // No micro-app outlives the dashboard: each is asked to shut down, then signalled.
         await runtime.stopAll()
         await link.sync.stop()
-        host.shutdown()
-        await host.generatorStopped()
+        host.perform(host.shutdown())
+        await host.effects.generatorStopped()
         await host.effects.drain()
         let failure = await saveOnExit(host: host, library: fitted, logger: logger)
         // The terminal first, so the message lands on the normal screen and stays there.

@@ -39,7 +39,7 @@ struct Render: AsyncParsableCommand {
         let apps = InstalledApps(paths: paths).inertDescriptors
         let host = composition.makeHost(canvas: canvas, theme: theme, today: options.fixedToday, size: size, library: nil,
                                         catalog: .standard(apps: apps))
-        defer { host.shutdown() }
+        defer { host.perform(host.shutdown()) }
         let frame = host.compose()
         return ansi ? frame.ansiLines() : frame.text.components(separatedBy: "\n")
     }

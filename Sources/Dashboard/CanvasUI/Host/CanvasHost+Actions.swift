@@ -2,8 +2,11 @@ import CanvasCore
 
 /// Applying what overlays ask for.
 extension CanvasHost {
-    /// What an overlay may read of the host now.
-    public var overlayContext: OverlayContext {
+    /// What the overlay on top may read of the host now.
+    public var overlayContext: OverlayContext { overlayContext(covered: false) }
+
+    /// What an overlay may read of the host now; `covered` when another box is over it.
+    func overlayContext(covered: Bool) -> OverlayContext {
         let focused = manager.focusedPane.map { pane in
             (id: pane.id, title: title(of: pane), settings: mounted[pane.id]?.widget?.settings ?? [])
         }
@@ -15,7 +18,8 @@ extension CanvasHost {
             }
         }
         return OverlayContext(area: canvasArea, theme: theme, commands: commands, contexts: contexts, idle: idleCommands,
-                              layoutName: manager.layout.name, catalog: catalog, focused: focused, recentCommands: recentCommands)
+                              layoutName: manager.layout.name, catalog: catalog, focused: focused, recentCommands: recentCommands,
+                              covered: covered)
     }
 
     /// Commands that would do nothing now.
@@ -29,13 +33,15 @@ extension CanvasHost {
         return idle
     }
 
-    func apply(_ actions: [HostAction]) {
-        for action in actions { apply(action) }
+    /// Carries out what the overlay at `index` of the stack asked for.
+    func apply(_ actions: [HostAction], from index: Int) {
+        for action in actions { apply(action, from: index) }
     }
 
-    private func apply(_ action: HostAction) {
+    private func apply(_ action: HostAction, from index: Int) {
         switch action {
-        case .close: overlay = nil
+        case .close:
+            if overlays.indices.contains(index) { overlays.remove(at: index) }
         case .run(let id):
             recentCommands.removeAll { $0 == id }
             recentCommands.insert(id, at: 0)
@@ -52,23 +58,22 @@ extension CanvasHost {
             if mounted[id]?.widget?.subscriptions != subscriptions { resubscribe(id) }
         case .saveLayout(let name): save(as: name)
         case .loadLayout(let name): load(name)
-        case .deleteLayout(let name): persist("delete \(name)") { try await $0.delete(name) }
+        case .deleteLayout(let name): emit(.write(.delete(name)))
         case .renameLayout(let name, let newName):
             if name == manager.layout.name { manager.rename(to: newName) }
-            persist("rename \(name)") { try await $0.rename(name, to: newName) }
-        case .listLayouts: listLayouts()
-        case .loadTheme(let name, let keep): loadTheme(name, keep: keep)
+            emit(.write(.rename(name, to: newName)))
+        case .listLayouts: emit(.read(.summaries))
+        case .loadTheme(let name, let keep): emit(.read(.theme(name, keep: keep)))
         case .showTheme(let shown): theme = shown
-        case .keepTheme:
-            let name = theme.name
-            persist("remember the theme") { try await $0.remember(theme: name) }
+        case .keepTheme: emit(.write(.rememberTheme(theme.name)))
         case .quitWithoutSaving: requestQuit()
-        case .stay:
-            quitSave = .notTried
-            overlay = nil
-        case .generateApp(let description): generateApp(description)
-        case .installGeneratedApp: installGeneratedApp()
-        case .discardGeneratedApp: discardGeneratedApp()
+        case .stay: quitSave = .notTried
+        case .generateApp(let description, let run):
+            logger.info("writing a micro-app")
+            emit(.generator(.write(description, run: run)))
+        case .installGeneratedApp(let review, let run): emit(.generator(.install(review, run: run)))
+        case .discardGeneratedApp: emit(.generator(.stop))
+        case .addInstalledApp(let descriptor): addInstalledApp(descriptor)
         }
     }
 

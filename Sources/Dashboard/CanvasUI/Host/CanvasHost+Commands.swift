@@ -4,11 +4,14 @@ import CanvasCore
 extension CanvasHost {
     func run(_ id: CommandID) {
         logger.debug("command", metadata: ["command": "\(id)"])
+        guard let operation = CanvasOperation.byCommand[id] else { return runWidgetCommand(id) }
         let focused = manager.focusedPaneID
-        switch id {
+        switch operation {
         case .focusNext: changeFocus { $0.focusNext() }
         case .focusPrevious: changeFocus { $0.focusPrevious() }
-        case .help: overlay = HelpOverlay()
+        case .focus(let direction): changeFocus { _ = $0.focus(direction) }
+        case .focusPane(let number): changeFocus { _ = $0.focus(number: number) }
+        case .help: overlays.append(HelpOverlay())
         case .palette: openPalette()
         case .quit: requestQuit()
         case .arrange: mode = .arrange
@@ -18,39 +21,28 @@ extension CanvasHost {
         case .pickTheme: openThemePicker()
         case .undo: undo()
         case .redo: redo()
-        case .addPane: overlay = catalog.descriptors.isEmpty && appGenerator == nil ? nil : CatalogOverlay()
+        case .addPane:
+            guard !catalog.descriptors.isEmpty || appGenerator != nil else { return }
+            overlays.append(CatalogOverlay())
         case .newApp: openNewApp()
         case .removePane:
             guard let focused, let pane = manager.pane(focused) else { return }
-            overlay = ConfirmRemoveOverlay(pane: focused, title: title(of: pane))
+            overlays.append(ConfirmRemoveOverlay(pane: focused, title: title(of: pane)))
         case .paneSettings:
             guard focused != nil else { return }
-            overlay = SettingsOverlay()
-        default:
-            runParameterised(id, focused: focused)
+            overlays.append(SettingsOverlay())
+        case .move(let direction):
+            guard let focused else { return }
+            arrange("move") { m throws(CanvasError) in try m.movePane(focused, direction) }
+        case .resize(let direction):
+            guard let focused else { return }
+            arrange("resize") { m throws(CanvasError) in try m.resizePane(focused, direction) }
         }
     }
 
-    /// Commands of a direction or a number, and the widgets' own.
-    private func runParameterised(_ id: CommandID, focused: PaneID?) {
-        for direction in Direction.allCases {
-            if id == .focus(direction) {
-                changeFocus { _ = $0.focus(direction) }
-                return
-            }
-            guard let focused, id == .move(direction) || id == .resize(direction) else { continue }
-            if id == .move(direction) {
-                arrange("move") { m throws(CanvasError) in try m.movePane(focused, direction) }
-            } else {
-                arrange("resize") { m throws(CanvasError) in try m.resizePane(focused, direction) }
-            }
-            return
-        }
-        if let number = (1...9).first(where: { id == .focus(pane: $0) }) {
-            changeFocus { _ = $0.focus(number: number) }
-            return
-        }
-        guard let focused, let pane = manager.pane(focused), let context = commands.command(id)?.context,
+    /// A widget's own command, for the focused pane when its kind has it.
+    private func runWidgetCommand(_ id: CommandID) {
+        guard let focused = manager.focusedPaneID, let pane = manager.pane(focused), let context = commands.command(id)?.context,
               context == .widget(pane.app) || (context == .microApp && isMicroApp(pane.app))
         else { return }
         withWidgetEffects(focused, doing: "running one of its commands") { try $0.perform(id) }
@@ -60,20 +52,8 @@ extension CanvasHost {
     /// the palette is first opened: listing them after the first frame raised a dashboard's
     /// peak memory by ~3 MB, measured, for a palette that may stay shut.)
     private func openPalette() {
-        overlay = PaletteOverlay(layouts: knownNames.layouts, themes: knownNames.themes)
-        listNames()
-    }
-
-    /// Lists the layouts' and themes' names (`namesListed`) for the palette.
-    private func listNames() {
-        guard let library else { return }
-        effects.perform {
-            do {
-                return .namesListed(layouts: try await library.layoutNames(), themes: await library.themeNames())
-            } catch {
-                return .notice(.error("Could not list layouts: \(error)"))
-            }
-        }
+        overlays.append(PaletteOverlay(layouts: knownNames.layouts, themes: knownNames.themes))
+        emit(.read(.names))
     }
 
     func undo() {
@@ -81,8 +61,7 @@ extension CanvasHost {
         guard manager.undo() else { notice = .info("Nothing to undo"); return }
         reconcileWidgets()
         bus.publish(LayoutChanged(step: "undo"))
-        let layout = manager.saveLayout()
-        persist("record the undo") { try await $0.recordUndo(layout: layout) }
+        emit(.write(.undo(manager.saveLayout())))
     }
 
     func redo() {
@@ -90,7 +69,32 @@ extension CanvasHost {
         guard manager.redo() else { notice = .info("Nothing to redo"); return }
         reconcileWidgets()
         bus.publish(LayoutChanged(step: "redo"))
-        let layout = manager.saveLayout()
-        persist("record the redo") { try await $0.recordRedo(layout: layout) }
+        emit(.write(.redo(manager.saveLayout())))
     }
+}
+
+/// What the host does for each of the canvas's own commands, found by its id in one table.
+enum CanvasOperation: Equatable {
+    case focusNext, focusPrevious, help, palette, quit, arrange, arrangeDone, saveLayout, openLayout, pickTheme, undo, redo
+    case addPane, newApp, removePane, paneSettings
+    case focus(Direction)
+    case focusPane(Int)
+    case move(Direction)
+    case resize(Direction)
+
+    static let byCommand: [CommandID: CanvasOperation] = {
+        var table: [CommandID: CanvasOperation] = [
+            .focusNext: .focusNext, .focusPrevious: .focusPrevious, .help: .help, .palette: .palette, .quit: .quit,
+            .arrange: .arrange, .arrangeDone: .arrangeDone, .saveLayout: .saveLayout, .openLayout: .openLayout,
+            .pickTheme: .pickTheme, .undo: .undo, .redo: .redo, .addPane: .addPane, .newApp: .newApp,
+            .removePane: .removePane, .paneSettings: .paneSettings,
+        ]
+        for direction in Direction.allCases {
+            table[.focus(direction)] = .focus(direction)
+            table[.move(direction)] = .move(direction)
+            table[.resize(direction)] = .resize(direction)
+        }
+        for number in 1...9 { table[.focus(pane: number)] = .focusPane(number) }
+        return table
+    }()
 }

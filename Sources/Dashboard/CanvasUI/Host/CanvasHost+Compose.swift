@@ -42,10 +42,7 @@ extension CanvasHost {
     private func drawTooSmall(into buffer: inout Buffer, needed: Size) {
         var messages = ["Terminal too small", "\(size.width)×\(size.height), needs \(needed.width)×\(needed.height)",
                         "Enlarge it" + (commands.label(for: .quit).map { " or press \($0)" } ?? "")]
-        if let failure = (overlay as? QuitOverlay)?.failure {
-            // What quitting would lose must be seen before q is pressed again.
-            messages = ["Could not save the layout: \(failure)", "q again quits without saving, Esc stays"]
-        }
+        if let lines = overlay?.tooSmallLines { messages = lines }
         // Wrapped, so that even a very narrow terminal shows the size it needs.
         let lines = messages.enumerated().flatMap { index, text in TextWrap.lines(text, width: size.width).map { (index, $0) } }
         let top = max(0, (size.height - lines.count) / 2)

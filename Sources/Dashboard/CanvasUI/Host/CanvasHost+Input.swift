@@ -4,7 +4,7 @@ extension CanvasHost {
     /// Routes one input: a Ctrl key bound to quit quits from anywhere; else the overlay on top gets
     /// the key; else commands that act over a text field, then a focused text field, then the other
     /// commands, then the focused widget.
-    public func handle(_ input: InputEvent) {
+    func handle(_ input: InputEvent) {
         logger.trace("input", metadata: ["event": "\(input.logged)"])
         switch input {
         case .resize(let newSize):
@@ -15,10 +15,12 @@ extension CanvasHost {
         case .key(let key):
             notice = nil
             guard !isTooSmall else {
-                // Nothing else is on screen to act on: only quitting makes sense (and staying, when
-                // the screen says the layout could not be saved).
-                if let quitting = overlay as? QuitOverlay, quitting.failure != nil, key == .escape {
-                    apply([.stay])
+                // Nothing else is on screen to act on: only quitting makes sense, or answering the
+                // box whose words the screen shows instead (the layout could not be saved).
+                if quitsFromAnywhere(key) {
+                    requestQuit()
+                } else if overlay?.tooSmallLines != nil {
+                    keyToOverlay(key)
                 } else if commands.command(for: key, in: [.canvas])?.id == .quit {
                     requestQuit()
                 }
@@ -30,7 +32,6 @@ extension CanvasHost {
             guard !isTooSmall else { return }
             paste(text)
         }
-        resizeWidgets()
     }
 
     /// Types pasted text into the text field that has the keys, a line break as a space (every
@@ -52,11 +53,8 @@ extension CanvasHost {
             requestQuit()
             return
         }
-        if var top = overlay {
-            let context = overlayContext
-            let actions = top.handle(key, context)
-            overlay = top
-            apply(actions)
+        if overlay != nil {
+            keyToOverlay(key)
             return
         }
         let contexts = commandContexts
@@ -73,6 +71,14 @@ extension CanvasHost {
         }
         guard mode == .normal, !capturesText, let focused else { return }
         _ = send(.key(key), to: focused)
+    }
+
+    /// Hands a key to the overlay on top and carries out what it asks.
+    private func keyToOverlay(_ key: Key) {
+        guard !overlays.isEmpty else { return }
+        let (top, context) = (overlays.count - 1, overlayContext(covered: false))
+        let actions = overlays[top].handle(key, context)
+        apply(actions, from: top)
     }
 
     /// A Ctrl key bound to quit (Ctrl-Q, Ctrl-C) quits from any overlay and text field, even
@@ -102,7 +108,7 @@ extension CanvasHost {
     /// A press focuses the pane under the pointer; in arrange mode it may start a drag; in normal
     /// mode the widget also gets the press or wheel, in its own coordinates.
     private func handleMouse(_ mouse: MouseEvent) {
-        guard overlay == nil else { return }
+        guard overlays.isEmpty else { return }
         switch mouse.action {
         case .drag: return continueDrag(to: mouse.position)
         case .release: return endDrag()

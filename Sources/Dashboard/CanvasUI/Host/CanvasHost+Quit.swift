@@ -25,7 +25,7 @@ extension CanvasHost {
     /// one, quits at once. A quit key while the save is running, or after it failed, quits
     /// without waiting for (or retrying) the save.
     func requestQuit() {
-        guard let library else { shouldQuit = true; return }
+        guard library != nil else { shouldQuit = true; return }
         switch quitSave {
         case .saving:
             shouldQuit = true
@@ -33,25 +33,16 @@ extension CanvasHost {
             quitSave = .declined
             shouldQuit = true
         case .notTried, .saved, .declined:
-            let layout = currentLayout()
             quitSave = .saving
-            overlay = QuitOverlay(failure: nil)
-            let effects = effects
+            overlays.append(QuitOverlay(failure: nil))
             // After every write asked for before it; its outcome comes back as `.quitSaved`.
-            effects.write("save the layout") {
-                do {
-                    try await library.save(layout)
-                    effects.post(.quitSaved(failure: nil))
-                } catch {
-                    effects.post(.quitSaved(failure: "\(error)"))
-                }
-            }
+            emit(.write(.saveOnQuit(currentLayout())))
         }
     }
 
-    /// The outcome of the save `requestQuit()` queued.
+    /// The outcome of the save `requestQuit()` queued (the quit box hears it too).
     func finishQuit(failure: String?) {
-        guard overlay is QuitOverlay, quitSave == .saving else { return }
+        guard quitSave == .saving else { return }
         guard let failure else {
             quitSave = .saved
             shouldQuit = true
@@ -59,6 +50,5 @@ extension CanvasHost {
         }
         logger.error("could not save the layout on quit", metadata: ["error": "\(failure)"])
         quitSave = .failed(failure)
-        overlay = QuitOverlay(failure: failure)
     }
 }

@@ -97,7 +97,7 @@ extension CanvasHost {
     /// requests to the dashboard's handler.
     func carryOut(_ asked: WidgetEffects, for id: PaneID) {
         for event in asked.events { bus.publish(event, from: id) }
-        for request in asked.requests { requestHandler(request) }
+        for request in asked.requests { emit(.widgetRequest(request)) }
     }
 
     /// A widget call that may ask for something, carried out once the call is done.

@@ -4,14 +4,17 @@ import Logging
 
 /// The canvas as the user sees it: panes with live widgets, a mode, a status bar and overlays.
 ///
-/// The host is pure with respect to IO: it turns `InputEvent`s into state changes and composes
-/// frames into a `Buffer`. A `Terminal` shows the frames; tests read them as text.
+/// The host does no IO: `update` turns a `HostMessage` (a key, the mouse, a resize, or what
+/// earlier IO answered) into state changes and returns the `HostEffect`s it asks for, which
+/// `perform` runs; `compose` draws a frame into a `Buffer`. A `Terminal` shows the frames; tests
+/// read them as text and check the effects as values.
 @MainActor
 public final class CanvasHost {
     public internal(set) var manager: CanvasManager
     public internal(set) var mode: HostMode = .normal
-    /// The component over the canvas that gets the keys (help, palette, a picker), if any.
-    public internal(set) var overlay: (any Overlay)?
+    /// The components over the canvas (help, palette, a picker, the quit box over a box left
+    /// open), the last on top: it gets the keys.
+    var overlays: [any Overlay] = []
     /// What every key does; the dashboard applies the user's key map to it.
     public var commands: CommandTable
     /// Commands run from the palette, most recent first: the palette lists them first.
@@ -45,14 +48,11 @@ public final class CanvasHost {
     var mounts = 0
     /// Writes micro-apps from a description ("New micro-app…"); nil leaves the entry out.
     public var appGenerator: (any AppGenerating)?
-    /// The generator's run under way, if any.
-    var appGeneration: Task<Void, Never>?
-    /// Counts the generator's runs (and turned-down apps): news of an earlier run is ignored.
-    var appGenerationRun = 0
-    /// The run `shutdown()` stopped, for `generatorStopped()`.
-    var stoppedGeneration: Task<Void, Never>?
-    /// The app written and waiting for the user's review.
-    var pendingReview: AppReview?
+    /// "New micro-app…" boxes opened so far: each box's generator runs are told from others' by
+    /// its number.
+    var newAppBoxes = 0
+    /// The effects asked for during the current `update`, handed out when it returns.
+    var emitted: [HostEffect] = []
     /// Apps written, installed or installed again since the dashboard started: a catalog built
     /// again (from the registry) must keep them.
     public internal(set) var addedApps: [WidgetDescriptor] = []
@@ -72,7 +72,9 @@ public final class CanvasHost {
                   theme: theme, logger: logger, size: size, library: library, commands: commands, requests: requests)
     }
 
-    /// Starts the canvas from a manager, e.g. one restored with its undo history.
+    /// Starts the canvas from a manager, e.g. one restored with its undo history. What mounting
+    /// its widgets asks for is handed out by the first `update` (the app loop's first is the
+    /// terminal's size).
     public init(
         manager: CanvasManager, catalog: WidgetCatalog, bus: EventBus, clock: CanvasClock,
         theme: Theme, logger: Logger, size: Size, library: (any LayoutLibrary)?, effects: Effects = Effects(),
@@ -146,12 +148,46 @@ public final class CanvasHost {
         self.notice = notice
     }
 
-    /// Unmounts every widget and stops the generator; call once when the dashboard closes.
-    public func shutdown() {
-        stoppedGeneration = appGeneration
-        discardGeneratedApp()
+    /// The component on top of the canvas, which gets the keys, if any.
+    public var overlay: (any Overlay)? { overlays.last }
+
+    /// Handles one message (an input, or what earlier IO answered): every change of state it
+    /// makes, and the IO it asks for, to hand to `perform`.
+    public func update(_ message: HostMessage) -> [HostEffect] {
+        if case .input(let input) = message { handle(input) } else { receive(message) }
+        resizeWidgets()
+        return takeEmitted()
+    }
+
+    /// Runs effects `update` returned: widgets' requests go to the sync engine, the rest to
+    /// `effects` (the library and the generator), whose answers come back as messages.
+    public func perform(_ effects: [HostEffect]) {
+        for effect in effects {
+            if case .widgetRequest(let request) = effect {
+                requestHandler(request)
+            } else {
+                self.effects.run(effect, library: library, generator: appGenerator)
+            }
+        }
+    }
+
+    /// Asks for an effect; `update` hands it out.
+    func emit(_ effect: HostEffect) {
+        emitted.append(effect)
+    }
+
+    func takeEmitted() -> [HostEffect] {
+        defer { emitted = [] }
+        return emitted
+    }
+
+    /// Unmounts every widget and stops the generator; call once when the dashboard closes, and
+    /// perform what it returns (then `Effects.generatorStopped`).
+    public func shutdown() -> [HostEffect] {
+        emit(.generator(.stop))
         syncWidgetValues()
         for id in mounted.keys { unmount(id) }
+        return takeEmitted()
     }
 
     /// The area panes share: everything but the status bar row.
@@ -196,14 +232,7 @@ public final class CanvasHost {
     /// Announces an arrangement step taken and records it in the layout's history on disk.
     func record(_ step: String, before: LayoutData) {
         bus.publish(LayoutChanged(step: step))
-        let layout = manager.saveLayout()
-        persist("record the step") { try await $0.recordStep(step, layout: layout, before: before) }
-    }
-
-    /// Queues a write to the library, if there is one.
-    func persist(_ what: String, _ work: @escaping @Sendable (any LayoutLibrary) async throws -> Void) {
-        guard let library else { return }
-        effects.write(what) { try await work(library) }
+        emit(.write(.step(step, layout: manager.saveLayout(), before: before)))
     }
 
     /// Replaces the whole canvas, e.g. with a loaded layout: every widget is mounted afresh.

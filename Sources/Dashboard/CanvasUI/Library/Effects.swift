@@ -1,4 +1,5 @@
-/// Runs the host's IO off the main actor and hands results back as `HostMessage`s.
+/// Runs the host's IO (its `HostEffect`s) off the main actor and hands results back as
+/// `HostMessage`s.
 ///
 /// Reads run concurrently; writes run one after another in the order they were asked for, so
 /// the history on disk follows the steps exactly. Each read sees every write asked for before it
@@ -10,6 +11,9 @@ public final class Effects {
     private var lastWrite: Task<Void, Never>?
     /// Reads asked for since the last write: the next write waits for them.
     private var readsSinceWrite: [Task<Void, Never>] = []
+    /// The micro-app generator's run going, and those stopped that may not have ended yet.
+    private var generation: Task<Void, Never>?
+    private var stoppedGenerations: [Task<Void, Never>] = []
 
     public init() {
         (messages, continuation) = AsyncStream<HostMessage>.makeStream()
@@ -43,6 +47,130 @@ public final class Effects {
                 continuation.yield(.notice(.error("Could not \(what): \(error)")))
             }
         }
+    }
+
+    /// Runs one of the host's effects on the library and the generator; what it answers arrives
+    /// through `messages`.
+    func run(_ effect: HostEffect, library: (any LayoutLibrary)?, generator: (any AppGenerating)?) {
+        switch effect {
+        case .read(let read):
+            guard let library else { return }
+            perform { await Self.answer(read, from: library) }
+        case .write(let write):
+            guard let library else { return }
+            run(write, on: library)
+        case .generator(let request):
+            guard let generator else { return }
+            run(request, on: generator)
+        case .widgetRequest:
+            break  // the host's own: the sync engine is not the library's
+        }
+    }
+
+    private static func answer(_ read: LibraryRead, from library: any LayoutLibrary) async -> HostMessage? {
+        do {
+            switch read {
+            case .summaries: return .layoutsListed(try await library.summaries())
+            case .names: return .namesListed(layouts: try await library.layoutNames(), themes: await library.themeNames())
+            case .themeNames: return .themesListed(await library.themeNames())
+            case .theme(let name, let keep):
+                do {
+                    let loaded = try await library.theme(named: name)
+                    return keep ? .themeChosen(loaded) : .themeLoaded(loaded)
+                } catch {
+                    return .notice(.error("Theme \(name): \(error)"))
+                }
+            case .history(let name):
+                // Nothing to say when there is none: undo starts with this run.
+                guard let history = try? await library.history(name) else { return nil }
+                return .historyLoaded(layout: name, history)
+            case .layout(let name):
+                do {
+                    return .layoutLoaded(try await library.load(name))
+                } catch {
+                    return .notice(.error("Could not load \(name): \(error)"))
+                }
+            }
+        } catch {
+            return .notice(.error("Could not list layouts: \(error)"))
+        }
+    }
+
+    private func run(_ write: LibraryWrite, on library: any LayoutLibrary) {
+        let continuation = continuation
+        switch write {
+        case .step(let step, let layout, let before):
+            self.write("record the step") { try await library.recordStep(step, layout: layout, before: before) }
+        case .undo(let layout):
+            self.write("record the undo") { try await library.recordUndo(layout: layout) }
+        case .redo(let layout):
+            self.write("record the redo") { try await library.recordRedo(layout: layout) }
+        case .save(let layout, let source, let announce):
+            self.write("save \(layout.name)", then: announce ? .saved(layout.name) : nil) {
+                if let source, source != layout.name {
+                    try await library.save(layout, continuingHistoryOf: source)
+                } else {
+                    try await library.save(layout)
+                }
+            }
+        case .saveOnQuit(let layout):
+            self.write("save the layout") {
+                do {
+                    try await library.save(layout)
+                    continuation.yield(.quitSaved(failure: nil))
+                } catch {
+                    continuation.yield(.quitSaved(failure: "\(error)"))
+                }
+            }
+        case .delete(let name):
+            self.write("delete \(name)") { try await library.delete(name) }
+        case .rename(let name, let newName):
+            self.write("rename \(name)") { try await library.rename(name, to: newName) }
+        case .rememberTheme(let name):
+            self.write("remember the theme") { try await library.remember(theme: name) }
+        }
+    }
+
+    private func run(_ request: GeneratorRequest, on generator: any AppGenerating) {
+        let continuation = continuation
+        switch request {
+        case .check(let run):
+            perform { .appGeneration(run: run, .checked(problem: await generator.problem())) }
+        case .write(let description, let run):
+            stopGenerating()
+            generation = Task.detached {
+                let update: AppGenerationUpdate
+                do {
+                    update = .ready(try await generator.generate(description) { continuation.yield(.appGeneration(run: run, .progress($0))) })
+                } catch {
+                    update = .failed("\(error)")
+                }
+                continuation.yield(.appGeneration(run: run, update))
+            }
+        case .install(let review, let run):
+            write("install \(review.name)") {
+                do {
+                    continuation.yield(.appGeneration(run: run, .installed(try await review.install())))
+                } catch {
+                    continuation.yield(.appGeneration(run: run, .installFailed("\(error)")))
+                }
+            }
+        case .stop:
+            stopGenerating()
+        }
+    }
+
+    private func stopGenerating() {
+        generation?.cancel()
+        if let generation { stoppedGenerations.append(generation) }
+        generation = nil
+    }
+
+    /// Waits for the generator's runs that were stopped to end (cancelled, one ends at once, its
+    /// trial folder removed): call before the process exits.
+    public func generatorStopped() async {
+        for run in stoppedGenerations { await run.value }
+        stoppedGenerations = []
     }
 
     /// Hands a message to the app loop from anywhere, e.g. an event from the network.

@@ -1,8 +1,11 @@
 import CanvasCore
 import CanvasStyle
 
-/// The result of work the host started off the main actor, delivered back through the app loop.
+/// What the host handles (`CanvasHost.update`): the user's input, and the results of work it
+/// started off the main actor, delivered back through the app loop.
 public enum HostMessage: Sendable {
+    /// A key, the mouse, a paste or a resize.
+    case input(InputEvent)
     case layoutsListed([LayoutSummary])
     case layoutLoaded(CanvasManager)
     case historyLoaded(layout: String, UndoHistory<LayoutData>)

@@ -5,7 +5,8 @@ import CanvasStyle
 /// while the model's answer streams by, then the review (its first view, what it asks for, the
 /// manifest and the script, scrollable); Enter installs it and adds its pane, Esc turns it down.
 ///
-/// The overlay only shows and asks: the host runs the generator and sends its news back.
+/// The overlay holds the whole of its state and asks: the host has the generator run and sends
+/// its news back, tagged with the box's `run`.
 public struct NewAppOverlay: Overlay {
     public enum Stage {
         case describing
@@ -27,7 +28,11 @@ public struct NewAppOverlay: Overlay {
     /// again at Enter, so fixing them needs no restart).
     public private(set) var problem: String?
 
-    public init(description: String = "") {
+    /// This box's number: the generator's news for it carries it.
+    public let run: Int
+
+    public init(run: Int, description: String = "") {
+        self.run = run
         self.description = TextField(description, limit: 500)
     }
 
@@ -60,7 +65,7 @@ public struct NewAppOverlay: Overlay {
                 let text = description.text.trimmingCharacters(in: .whitespaces)
                 guard !text.isEmpty else { return [] }
                 stage = .writing(AppWritingLog())
-                return [.generateApp(text)]
+                return [.generateApp(text, run: run)]
             default:
                 _ = description.edit(key)
                 return []
@@ -72,7 +77,7 @@ public struct NewAppOverlay: Overlay {
             case .escape: return [.discardGeneratedApp, .close]
             case .enter:
                 stage = .installing(review)
-                return [.installGeneratedApp]
+                return [.installGeneratedApp(review, run: run)]
             default:
                 let count = Self.reviewLines(review, width: Self.width(in: context.area)).count
                 if let top = Self.scroll(key, from: scroll, lines: count, context.area) { stage = .reviewing(review, scroll: top) }
@@ -95,8 +100,15 @@ public struct NewAppOverlay: Overlay {
     }
 
     public mutating func receive(_ message: HostMessage, _ context: OverlayContext) -> [HostAction] {
-        guard case .appGeneration(_, let update) = message else { return [] }
+        guard case .appGeneration(run, let update) = message else { return [] }
         switch (stage, update) {
+        case (.installing(let review), .installed(let descriptor)):
+            // Its pane only while the box shows: under the quit box, the layout being saved
+            // would not have it.
+            guard !context.covered else {
+                return [.close, .notice(.info("Installed \(review.name): add its pane from the catalog"))]
+            }
+            return [.close, .addInstalledApp(descriptor)]
         case (.writing(var log), .progress(let progress)):
             log.add(progress)
             stage = .writing(log)

@@ -10,10 +10,14 @@ public protocol Overlay {
     var badge: String? { get }
     /// True while a text field of it has the keys: pasted text is typed into it.
     var capturesText: Bool { get }
+    /// What it must say even on a terminal too small for the canvas (the screen then shows
+    /// these lines instead, and the keys still reach it); nil for most.
+    var tooSmallLines: [String]? { get }
     /// The status bar's hints while it is open.
     func hints(_ context: OverlayContext) -> [KeyHint]
     mutating func handle(_ key: Key, _ context: OverlayContext) -> [HostAction]
-    /// Results of work the host started for it (a list of layouts, a theme to preview).
+    /// Results of work the host started (a list of layouts, a theme to preview, the generator's
+    /// news); every box open hears them, the one on top first.
     mutating func receive(_ message: HostMessage, _ context: OverlayContext) -> [HostAction]
     func render(into buffer: inout Buffer, _ context: OverlayContext)
 }
@@ -21,6 +25,7 @@ public protocol Overlay {
 extension Overlay {
     public var badge: String? { nil }
     public var capturesText: Bool { false }
+    public var tooSmallLines: [String]? { nil }
     public mutating func receive(_ message: HostMessage, _ context: OverlayContext) -> [HostAction] { [] }
 }
 
@@ -41,11 +46,13 @@ public struct OverlayContext {
     /// The focused pane, its title and its widget's settings.
     public let focused: (id: PaneID, title: String, settings: [WidgetSetting])?
     public let recentCommands: [CommandID]
+    /// Another box is over this one (the quit box over a box left open).
+    public let covered: Bool
 }
 
 /// What an overlay asks the host to do.
 public enum HostAction {
-    /// Closes the overlay.
+    /// Closes the overlay that asks.
     case close
     /// Runs a command as its key would, under the overlay.
     case run(CommandID)
@@ -69,10 +76,13 @@ public enum HostAction {
     case quitWithoutSaving
     /// After a failed save on quit: back to the dashboard.
     case stay
-    /// Writes a micro-app from this description (`HostMessage.appGeneration` tells how it goes).
-    case generateApp(String)
-    /// Installs the app written for review and adds its pane.
-    case installGeneratedApp
-    /// Stops writing the app, or discards the one written: nothing of it stays on disk.
+    /// Writes a micro-app from this description (`HostMessage.appGeneration` of this run tells
+    /// how it goes).
+    case generateApp(String, run: Int)
+    /// Installs the app written and reviewed.
+    case installGeneratedApp(AppReview, run: Int)
+    /// Stops writing the app: nothing of it stays on disk.
     case discardGeneratedApp
+    /// Adds the pane of an app just installed.
+    case addInstalledApp(WidgetDescriptor)
 }

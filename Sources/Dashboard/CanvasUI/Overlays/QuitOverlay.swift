@@ -3,13 +3,18 @@ import CanvasCore
 /// Quitting: the layout is being saved (`failure` nil, nothing drawn: the status bar says so),
 /// or saving it failed and the user chooses between quitting without saving (q) and staying (Esc).
 public struct QuitOverlay: Overlay, Equatable {
-    public let failure: String?
+    public private(set) var failure: String?
 
     public init(failure: String?) {
         self.failure = failure
     }
 
     public var badge: String? { " QUIT " }
+
+    /// What quitting would lose must be seen before q is pressed again, however small the terminal.
+    public var tooSmallLines: [String]? {
+        failure.map { ["Could not save the layout: \($0)", "q again quits without saving, Esc stays"] }
+    }
 
     public func hints(_ context: OverlayContext) -> [KeyHint] {
         guard failure == nil else {
@@ -24,9 +29,15 @@ public struct QuitOverlay: Overlay, Equatable {
         guard failure != nil else { return [] }
         switch key {
         case .char("q"), .char("Q"): return [.quitWithoutSaving]
-        case .escape: return [.stay]
+        case .escape: return [.stay, .close]
         default: return []
         }
+    }
+
+    /// The save quitting asked for failed: now the box asks what to do.
+    public mutating func receive(_ message: HostMessage, _ context: OverlayContext) -> [HostAction] {
+        if case .quitSaved(let failure?) = message, self.failure == nil { self.failure = failure }
+        return []
     }
 
     public func render(into buffer: inout Buffer, _ context: OverlayContext) {

@@ -25,7 +25,7 @@ public enum AppLoop {
             terminal.present(frame.changes(since: previous), frame: frame)
             previous = frame
         }
-        host.handle(.resize(terminal.size))
+        host.perform(host.update(.input(.resize(terminal.size))))
         render()
         afterFirstFrame()
 
@@ -55,9 +55,9 @@ public enum AppLoop {
                 // A resize cuts the terminal's copy of the screen to what fits, and a later one back
                 // to the frame's size does not restore it: the next frame is sent whole.
                 if inputs.contains(where: { if case .resize = $0 { true } else { false } }) { previous = nil }
-                for input in inputs where !host.shouldQuit { host.handle(input) }
+                for input in inputs where !host.shouldQuit { host.perform(host.update(.input(input))) }
             case .message(let message):
-                host.receive(message)
+                host.perform(host.update(message))
             case .inputEnded:
                 render()  // what came just before, if it was waiting for this event to be handled
                 return

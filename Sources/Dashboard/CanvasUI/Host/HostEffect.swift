@@ -1,0 +1,56 @@
+import CanvasCore
+
+/// What the host asks of the world outside the canvas, as a value: `CanvasHost.update` returns
+/// these, `CanvasHost.perform` hands them to `Effects` (the library, the generator) and to the
+/// micro-apps' sync engine, and what they answer comes back as `HostMessage`s.
+public enum HostEffect: Sendable {
+    /// A read of the layout library; its answer arrives as a message.
+    case read(LibraryRead)
+    /// A write to the library, after every write and read asked for before it.
+    case write(LibraryWrite)
+    case generator(GeneratorRequest)
+    /// A widget's request to the micro-apps' sync engine.
+    case widgetRequest(any WidgetRequest)
+}
+
+public enum LibraryRead: Sendable, Equatable {
+    /// Every layout (`layoutsListed`), for the picker.
+    case summaries
+    /// The layouts' and themes' names (`namesListed`), for the palette.
+    case names
+    case themeNames
+    /// A theme to preview (`themeLoaded`) or to use and keep (`themeChosen`).
+    case theme(String, keep: Bool)
+    /// A layout's undo history (`historyLoaded`), read after the start.
+    case history(layout: String)
+    /// A layout to replace the canvas with (`layoutLoaded`).
+    case layout(String)
+}
+
+public enum LibraryWrite: Sendable, Equatable {
+    /// An arrangement step (move, add, …), with the layout before it, for the history.
+    case step(String, layout: LayoutData, before: LayoutData)
+    case undo(LayoutData)
+    case redo(LayoutData)
+    /// A save under the layout's name; `continuingHistoryOf` another name (a save as) takes
+    /// that one's history along. `announce` says `Saved as NAME` once it is saved.
+    case save(LayoutData, continuingHistoryOf: String?, announce: Bool)
+    /// The save that quitting waits for; its outcome arrives as `quitSaved`.
+    case saveOnQuit(LayoutData)
+    case delete(String)
+    case rename(String, to: String)
+    case rememberTheme(String)
+}
+
+/// What the host asks of the micro-app generator ("New micro-app…"). `run` names the box that
+/// asked: its news (`appGeneration`) goes to that box only.
+public enum GeneratorRequest: Sendable {
+    /// What would stop writing an app now.
+    case check(run: Int)
+    /// Writes an app from a description; an earlier run still going is stopped first.
+    case write(String, run: Int)
+    /// Installs a reviewed app, as a write: quitting waits for it.
+    case install(AppReview, run: Int)
+    /// Stops the run going, if any.
+    case stop
+}

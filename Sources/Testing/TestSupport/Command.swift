@@ -33,7 +33,7 @@ public enum Command {
         _ arguments: [String], environment: [String: String] = [:], input: String? = nil, capturingOutput: Bool = true
     ) throws -> Result {
         var fds: [Int32] = [-1, -1]
-        if capturingOutput { guard pipe(&fds) == 0 else { throw POSIXError(.EMFILE) } }
+        if capturingOutput { try privatePipe(&fds) }
         var inputFile: URL?
         if let input {
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("tc-input-\(UUID().uuidString)")
@@ -55,6 +55,20 @@ public enum Command {
             close(fds[0])
         }
         return Result(status: waitForExitBlocking(pid), output: String(decoding: output, as: UTF8.self))
+    }
+
+    /// Held while a pipe is made and marked close-on-exec, and while a program is spawned, so no
+    /// program spawned meanwhile by another test inherits a pipe that is not its own: a `tmux`
+    /// server that kept another command's output pipe open would leave that command reading
+    /// until the server exits (seen: end-to-end tests hung, every reader blocked in `read`).
+    /// (`pipe2` with `O_CLOEXEC` would do it in one call; Swift's Glibc does not declare it.)
+    private static let spawning = NSLock()
+
+    private static func privatePipe(_ fds: inout [Int32]) throws {
+        spawning.lock()
+        defer { spawning.unlock() }
+        guard pipe(&fds) == 0 else { throw POSIXError(.EMFILE) }
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
     }
 
     /// Runs `body` on a new thread and returns its result.
@@ -105,7 +119,9 @@ public enum Command {
             envp.forEach { free($0) }
         }
         var pid: pid_t = 0
+        spawning.lock()
         let spawned = posix_spawnp(&pid, arguments[0], &actions, nil, &argv, &envp)
+        spawning.unlock()
         guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .ENOENT) }
         return pid
     }

@@ -21,7 +21,7 @@ public final class Effects {
 
     /// Starts `work` once the writes asked for before it are done; its message, if any, arrives
     /// through `messages`.
-    public func perform(_ work: @escaping @Sendable () async -> HostMessage?) {
+    private func perform(_ work: @escaping @Sendable () async -> HostMessage?) {
         let previous = lastWrite
         let continuation = continuation
         readsSinceWrite.append(Task.detached {
@@ -32,7 +32,7 @@ public final class Effects {
 
     /// Queues a write after every earlier write and read; a failure arrives as an error notice,
     /// success as `then`, if given.
-    public func write(_ what: String, then done: HostMessage? = nil, _ work: @escaping @Sendable () async throws -> Void) {
+    private func write(_ what: String, then done: HostMessage? = nil, _ work: @escaping @Sendable () async throws -> Void) {
         let previous = lastWrite
         let reads = readsSinceWrite
         readsSinceWrite = []

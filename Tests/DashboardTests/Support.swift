@@ -63,10 +63,12 @@ struct Timeout: Error, CustomStringConvertible {
 @MainActor
 final class Inbox {
     private(set) var pending: [HostMessage] = []
+    private let effects: Effects
 
-    init(_ messages: AsyncStream<HostMessage>) {
+    init(_ effects: Effects) {
+        self.effects = effects
         Task { @MainActor [weak self] in
-            for await message in messages {
+            for await message in effects.messages {
                 guard let self else { return }
                 self.pending.append(message)
             }
@@ -91,10 +93,18 @@ final class Inbox {
         return taken
     }
 
-    /// Lets anything still in flight arrive, then says whether nothing came.
-    func isQuiet(for time: Duration = .milliseconds(150)) async throws -> Bool {
-        try await Task.sleep(for: time)
-        return pending.isEmpty
+    /// Says whether nothing came back: waits for every read and write asked for to finish, then
+    /// for a marker posted after them (the stream keeps its order), so no wait can be too short.
+    func isQuiet() async throws -> Bool {
+        await effects.drain()
+        let marker = "inbox marker \(UUID())"
+        effects.post(.notice(.info(marker)))
+        var came: [HostMessage] = []
+        while true {
+            let message = try await take(1)[0]
+            if case .notice(let notice) = message, notice.text == marker { return came.isEmpty }
+            came.append(message)
+        }
     }
 }
 
@@ -120,7 +130,7 @@ final class Rig {
         let manager = try CanvasManager(layout: try library.layoutNow(layout))
         host = CanvasHost(manager: manager, catalog: .builtIn, bus: EventBus(now: Fixed.clock.now), clock: Fixed.clock,
                           theme: theme, logger: Fixed.logger, size: Fixed.size, library: library)
-        inbox = Inbox(host.effects.messages)
+        inbox = Inbox(host.effects)
     }
 
     /// Presses keys that start no IO, or whose IO a test waits for separately.

@@ -178,8 +178,10 @@ public final class Effects {
         continuation.yield(message)
     }
 
-    /// Waits until every queued write has finished.
+    /// Waits until every queued write, and every read asked for since the last, has finished:
+    /// what they send back is in `messages` by then.
     public func drain() async {
         await lastWrite?.value
+        for read in readsSinceWrite { await read.value }
     }
 }

@@ -82,14 +82,15 @@ struct ServerLimitsTests {
         let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.addUsers("ann", "bob")
-        try await harness.withServer { client in
+        var configuration = harness.configuration()
+        configuration.userRecheck = .zero  // no wait for the remembered user to be asked again
+        try await harness.withServer(configuration: configuration) { client in
             let reader = try SSEReader(port: try #require(client.port), token: try await client.token(for: "ann"))
             try await reader.readHead()
             let bob = try await client.token(for: "bob")
             _ = try await client.send(.post, APIPath.chatMessages(channel: "general"), token: bob, json: NewChatMessage(text: "before"))
             #expect(try await reader.events(1).map(\.name) == ["chat.message.posted"])
             #expect(try await harness.withStore { try await $0.deleteUser(name: "ann") })
-            try await Task.sleep(for: .milliseconds(1100))  // past the one second users are remembered
             _ = try await client.send(.post, APIPath.chatMessages(channel: "general"), token: bob, json: NewChatMessage(text: "after"))
             // The heartbeat is 25 s away: the stream ends now, and without the message.
             #expect(try await reader.events(1, timeout: .seconds(2)).isEmpty)

@@ -19,7 +19,7 @@ public func buildApplication(
 ) async throws -> some ApplicationProtocol {
     let opened = try await OpenedStore.open(configuration, logger: logger)
     let store = opened.store
-    let issuer = await TokenIssuer(secret: opened.signingSecret, lifetime: configuration.tokenLifetime)
+    let issuer = await TokenIssuer(secret: opened.signingSecret, lifetime: configuration.tokenLifetime, clock: configuration.clock)
     let registry = RegistryServices(store: store, configuration: configuration, logger: logger)
     let router = buildRouter(store: store, issuer: issuer, configuration: configuration, registry: registry)
     let onServerRunning = configuration.onServerRunning
@@ -74,7 +74,7 @@ func buildRouter(store: any BFFStore, issuer: TokenIssuer, configuration: BFFCon
     // Signed with the app's secret, not a token.
     HookController(store: store, deliverer: registry.hooks).addRoutes(to: router)
 
-    let users = RecentUsers()
+    let users = RecentUsers(validity: configuration.userRecheck)
     let api = router.group("api").add(middleware: BearerAuthMiddleware(issuer: issuer, store: store, users: users))
     if !limits.isOff {
         let perUser = limits.share(limits.perUserPerSecond)

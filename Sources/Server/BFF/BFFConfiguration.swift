@@ -24,6 +24,11 @@ public struct BFFConfiguration: Sendable {
     public var jwtSecret: String?
     /// How long an issued token stays valid.
     public var tokenLifetime: TimeInterval
+    /// The time tokens are issued and checked at; tests move it on instead of waiting.
+    public var clock: @Sendable () -> Date = { Date() }
+    /// How long a user found by a token is trusted without asking the database again (see
+    /// `RecentUsers`): a user deleted by another process loses access within it.
+    public var userRecheck: Duration = .seconds(1)
     /// The bcrypt cost for new password hashes; tests lower it to keep hashing fast.
     public var bcryptCost: UInt8
     public var rateLimits: RateLimits

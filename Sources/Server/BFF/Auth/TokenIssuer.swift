@@ -6,21 +6,26 @@ import Synchronization
 struct TokenIssuer: Sendable {
     let keys: JWTKeyCollection
     let lifetime: TimeInterval
+    /// What "now" is when no time is given.
+    let clock: @Sendable () -> Date
     private let verified = VerifiedTokens()
 
-    init(secret: String, lifetime: TimeInterval) async {
+    init(secret: String, lifetime: TimeInterval, clock: @escaping @Sendable () -> Date = { Date() }) async {
         keys = JWTKeyCollection()
         await keys.add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256)
         self.lifetime = lifetime
+        self.clock = clock
     }
 
-    /// A signed token for `user` that expires `lifetime` from `now`.
-    func issue(for user: BFFUser, now: Date = Date()) async throws -> String {
-        try await keys.sign(TokenClaims(userID: user.id, name: user.name, expires: .init(value: now + lifetime)))
+    /// A signed token for `user` that expires `lifetime` from `now` (the clock's, when not given).
+    func issue(for user: BFFUser, now: Date? = nil) async throws -> String {
+        try await keys.sign(TokenClaims(userID: user.id, name: user.name, expires: .init(value: (now ?? clock()) + lifetime)))
     }
 
-    /// The claims of a token whose signature checks out and which has not expired; nil otherwise.
-    func verify(_ token: String, now: Date = Date()) async -> TokenClaims? {
+    /// The claims of a token whose signature checks out and which has not expired at `now` (the
+    /// clock's, when not given); nil otherwise.
+    func verify(_ token: String, now: Date? = nil) async -> TokenClaims? {
+        let now = now ?? clock()
         if let claims = verified.claims(for: token) { return claims.exp.value > now ? claims : nil }
         guard let claims = try? await keys.verify(token, as: TokenClaims.self), claims.exp.value > now else { return nil }
         verified.remember(claims, for: token)

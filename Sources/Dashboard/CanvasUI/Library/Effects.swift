@@ -67,7 +67,8 @@ public final class Effects {
         }
     }
 
-    private static func answer(_ read: LibraryRead, from library: any LayoutLibrary) async -> HostMessage? {
+    /// Nothing here needs the main actor (the class is its, so its static methods would be too).
+    private nonisolated static func answer(_ read: LibraryRead, from library: any LayoutLibrary) async -> HostMessage? {
         do {
             switch read {
             case .summaries: return .layoutsListed(try await library.summaries())

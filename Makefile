@@ -6,8 +6,14 @@ ARGS ?=
 
 .PHONY: run test deps release bench bench-bff bench-widgets bench-limits bench-apps bench-hostile-apps bench-remote bench-hostile-entries bench-instances
 
-run: release
+# The release build is skipped when no source is newer than the dashboard: even a build with
+# nothing to do plans and compiles the package plugins, ~10 s of every start.
+run: .build/release/termcanvas
 	.build/release/termcanvas $(ARGS)
+
+.build/release/termcanvas: Package.swift $(shell find Sources -type f) | deps
+	$(SWIFT) build -c release --static-swift-stdlib
+	@touch $@
 
 # Six passes of one build, then a script. In one big parallel run, CPU-heavy tests hold Swift's two
 # cooperative threads for seconds at a time: the end-to-end tests (real binaries in tmux, real

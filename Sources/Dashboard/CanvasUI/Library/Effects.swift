@@ -11,9 +11,9 @@ public final class Effects {
     private var lastWrite: Task<Void, Never>?
     /// Reads asked for since the last write: the next write waits for them.
     private var readsSinceWrite: [Task<Void, Never>] = []
-    /// The micro-app generator's run going, and those stopped that may not have ended yet.
+    /// The micro-app generator's run going, and the last one stopped, which may not have ended yet.
     private var generation: Task<Void, Never>?
-    private var stoppedGenerations: [Task<Void, Never>] = []
+    private var stoppedGeneration: Task<Void, Never>?
 
     public init() {
         (messages, continuation) = AsyncStream<HostMessage>.makeStream()
@@ -163,15 +163,14 @@ public final class Effects {
 
     private func stopGenerating() {
         generation?.cancel()
-        if let generation { stoppedGenerations.append(generation) }
+        if let generation { stoppedGeneration = generation }
         generation = nil
     }
 
-    /// Waits for the generator's runs that were stopped to end (cancelled, one ends at once, its
-    /// trial folder removed): call before the process exits.
+    /// Waits for the generator's last stopped run to end (cancelled, it ends at once, its trial
+    /// folder removed): call before the process exits, after the host's `shutdown`.
     public func generatorStopped() async {
-        for run in stoppedGenerations { await run.value }
-        stoppedGenerations = []
+        await stoppedGeneration?.value
     }
 
     /// Hands a message to the app loop from anywhere, e.g. an event from the network.

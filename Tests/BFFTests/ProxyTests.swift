@@ -158,6 +158,10 @@ struct ProxyTests {
             let session = try await Self.open(client, token).decode(RemoteSession.self).session
             let reader = try SSEReader(port: try #require(client.port), token: token, path: APIPath.appSessionEvents("deploys", session))
             _ = try await reader.readHead()
+            // The stream claims the session as its body starts, just after the head (a second
+            // request racing it past the head gets a stream that ends at once): once the entry's
+            // first keep-alive came through, the claim is made.
+            #expect(try await reader.receives(": keep-alive"))
             let second = try await client.send(.get, APIPath.appSessionEvents("deploys", session), token: token, data: nil)
             #expect(second.status == .conflict)
             withExtendedLifetime(reader) {}

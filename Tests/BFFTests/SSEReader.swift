@@ -78,6 +78,20 @@ final class SSEReader: @unchecked Sendable {
         return try await next(ignoring: ignored)?.name == name.rawValue
     }
 
+    /// Reads until the body holds `text` (a keep-alive comment, say), so the server is writing
+    /// the body by then; false when the stream ends or `timeout` passes first.
+    func receives(_ text: String, timeout: Duration = .seconds(5)) async throws -> Bool {
+        try await blocking {
+            let deadline = ContinuousClock.now + timeout
+            while true {
+                self.decodeChunks()
+                if self.receivedText.contains(text) { return true }
+                if self.ended { return false }
+                do { try self.fill(timeout: max(.zero, deadline - .now)) } catch SSEReaderError.timeout, SSEReaderError.closed { return false }
+            }
+        }
+    }
+
     /// Whether nothing but comments (and events `ignored`) arrives within `window`.
     func staysQuiet(for window: Duration, ignoring ignored: @escaping @Sendable (LiveEvent) -> Bool = { _ in false }) async throws -> Bool {
         try await blocking {

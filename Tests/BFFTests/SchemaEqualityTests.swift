@@ -8,9 +8,9 @@ import Testing
 /// The two engines' migration lists must build one schema: the same tables, columns (and which
 /// may be null), primary keys, indexes (columns, uniqueness, partial or not) and foreign keys.
 /// Column types are left out: each engine spells a day, a moment or an integer its own way. The
-/// engines name things in their own conventions (SQLite `calendarEvent.ownerId`, PostgreSQL
-/// `calendar_events.owner_id`, and `start_at` where `start` is a reserved word): PostgreSQL's
-/// names are compared in SQLite's spelling.
+/// tables of the store core have PostgreSQL's names in both (SQLite's v7 renamed them); the others
+/// keep SQLite's own convention there (`hookDelivery.appId` for `hook_deliveries.app_id`), and are
+/// compared in PostgreSQL's spelling.
 @Suite("SQLite and PostgreSQL migrations build the same schema", .enabled(if: TestDatabase.isPostgres))
 struct SchemaEqualityTests {
     /// A schema as sets of facts, comparable across engines.
@@ -31,25 +31,19 @@ struct SchemaEqualityTests {
     /// by its instances; one SQLite server keeps it in a file of its data directory).
     static let bookkeeping: Set<String> = ["grdb_migrations", "schema_migrations", "signing_secret"]
 
-    /// PostgreSQL's reserved words that SQLite's columns use as names.
-    static let renamedColumns = ["startAt": "start", "endAt": "end"]
-
-    /// A PostgreSQL table's name in SQLite's spelling: `calendar_events` is `calendarEvent`.
+    /// A SQLite table's name in PostgreSQL's spelling: `hookDelivery` is `hook_deliveries`; a name
+    /// already in it (`todo_items`) stays.
     static func tableName(_ name: String) -> String {
-        let camel = camelCase(name)
-        if camel.hasSuffix("ies") { return camel.dropLast(3) + "y" }
-        return camel.hasSuffix("s") ? String(camel.dropLast()) : camel
+        guard !name.contains("_") else { return name }
+        let snake = columnName(name)
+        return snake.hasSuffix("y") ? snake.dropLast() + "ies" : snake + "s"
     }
 
-    /// A PostgreSQL column's name in SQLite's spelling: `owner_id` is `ownerId`.
+    /// A SQLite column's name in PostgreSQL's spelling: `ownerId` is `owner_id`.
     static func columnName(_ name: String) -> String {
-        let camel = camelCase(name)
-        return renamedColumns[camel] ?? camel
-    }
-
-    static func camelCase(_ name: String) -> String {
-        let words = name.split(separator: "_")
-        return (words.first.map(String.init) ?? "") + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+        name.reduce(into: "") { snake, character in
+            snake += character.isUppercase ? "_" + character.lowercased() : String(character)
+        }
     }
 
     @Test func bothMigrationListsBuildTheSameSchema() async throws {
@@ -76,20 +70,20 @@ struct SchemaEqualityTests {
                 var key: [(Int, String)] = []
                 for row in try Row.fetchAll(db, sql: "SELECT name, \"notnull\", pk FROM pragma_table_info(?)", arguments: [table]) {
                     let name: String = row["name"], notNull: Bool = row["notnull"], position: Int = row["pk"]
-                    schema.columns.insert("\(table).\(name)\(notNull || position > 0 ? " not null" : "")")
-                    if position > 0 { key.append((position, name)) }
+                    schema.columns.insert("\(tableName(table)).\(columnName(name))\(notNull || position > 0 ? " not null" : "")")
+                    if position > 0 { key.append((position, columnName(name))) }
                 }
-                schema.primaryKeys.insert("\(table)(\(key.sorted { $0.0 < $1.0 }.map(\.1).joined(separator: ", ")))")
+                schema.primaryKeys.insert("\(tableName(table))(\(key.sorted { $0.0 < $1.0 }.map(\.1).joined(separator: ", ")))")
                 for index in try Row.fetchAll(db, sql: "SELECT name, \"unique\", origin, partial FROM pragma_index_list(?)", arguments: [table]) {
                     let origin: String = index["origin"]
                     guard origin != "pk" else { continue }
                     let name: String = index["name"], unique: Bool = index["unique"], partial: Bool = index["partial"]
                     let columns = try String.fetchAll(db, sql: "SELECT name FROM pragma_index_info(?) ORDER BY seqno", arguments: [name])
-                    schema.indexes.insert(describeIndex(table, columns, unique: unique, partial: partial))
+                    schema.indexes.insert(describeIndex(tableName(table), columns.map(columnName), unique: unique, partial: partial))
                 }
                 for key in try Row.fetchAll(db, sql: "SELECT \"table\", \"from\", \"to\" FROM pragma_foreign_key_list(?)", arguments: [table]) {
                     let target: String = key["table"], from: String = key["from"], to: String? = key["to"]
-                    schema.foreignKeys.insert("\(table).\(from) -> \(target).\(to ?? "id")")
+                    schema.foreignKeys.insert("\(tableName(table)).\(columnName(from)) -> \(tableName(target)).\(columnName(to ?? "id"))")
                 }
             }
             return schema
@@ -103,7 +97,7 @@ struct SchemaEqualityTests {
             WHERE table_schema = 'public'
             """)
         for try await (table, column, nullable) in columns.decode((String, String, String).self) where !bookkeeping.contains(table) {
-            schema.columns.insert("\(tableName(table)).\(columnName(column))\(nullable == "NO" ? " not null" : "")")
+            schema.columns.insert("\(table).\(column)\(nullable == "NO" ? " not null" : "")")
         }
         let indexes = try await client.query("""
             SELECT t.relname::text, i.indisprimary, i.indisunique, i.indpred IS NOT NULL,
@@ -114,11 +108,11 @@ struct SchemaEqualityTests {
             """)
         for try await (table, primary, unique, partial, columns) in indexes.decode((String, Bool, Bool, Bool, String).self)
         where !bookkeeping.contains(table) {
-            let names = columns.split(separator: ",").map { columnName(String($0)) }
+            let names = columns.split(separator: ",").map(String.init)
             if primary {
-                schema.primaryKeys.insert("\(tableName(table))(\(names.joined(separator: ", ")))")
+                schema.primaryKeys.insert("\(table)(\(names.joined(separator: ", ")))")
             } else {
-                schema.indexes.insert(describeIndex(tableName(table), names, unique: unique, partial: partial))
+                schema.indexes.insert(describeIndex(table, names, unique: unique, partial: partial))
             }
         }
         let keys = try await client.query("""
@@ -130,7 +124,7 @@ struct SchemaEqualityTests {
             WHERE c.contype = 'f' AND ns.nspname = 'public'
             """)
         for try await (table, column, target, targetColumn) in keys.decode((String, String, String, String).self) where !bookkeeping.contains(table) {
-            schema.foreignKeys.insert("\(tableName(table)).\(columnName(column)) -> \(tableName(target)).\(columnName(targetColumn))")
+            schema.foreignKeys.insert("\(table).\(column) -> \(target).\(targetColumn)")
         }
         // Tables without a primary key say so, as SQLite's do (an empty key).
         for table in Set(schema.columns.map { String($0.prefix { $0 != "." }) })

@@ -52,10 +52,6 @@ extension SQLiteStore {
         if id % 256 == 0 {
             try LiveEventRecord.filter(LiveEventRecord.Columns.id <= id - Self.retainedLiveEvents).deleteAll(db)
         }
-        if EventName(rawValue: name)?.app == "todo", let owner {
-            let pages = todoPages
-            db.afterNextTransaction(onCommit: { _ in pages.invalidate(owner: owner) })
-        }
         let published = LiveEventHub.Published(event: record.event, ownerID: owner)
         let hub = liveEvents
         db.afterNextTransaction(onCommit: { _ in hub.publish(published) })

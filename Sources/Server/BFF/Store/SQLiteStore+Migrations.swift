@@ -161,6 +161,35 @@ extension SQLiteStore {
                 t.add(column: "secretsRotatedAt", .double)
             }
         }
+        migrator.registerMigration("v7: the store core's tables named as in PostgreSQL") { db in
+            // The store core (`Store/Core`) writes one SQL text for both engines, so the tables it
+            // owns take PostgreSQL's names here too; their rows and foreign keys stay as they are.
+            for (table, renamed, columns) in Self.renamedForTheCore {
+                try db.execute(sql: "ALTER TABLE \(table) RENAME TO \(renamed)")
+                for (column, name) in columns {
+                    try db.execute(sql: "ALTER TABLE \(renamed) RENAME COLUMN \"\(column)\" TO \(name)")
+                }
+            }
+            for (old, new, definition) in [
+                ("todoItem_owner_id", "todo_items_owner_id", "todo_items (owner_id, id)"),
+                ("calendarEvent_owner_start", "calendar_events_owner_start", "calendar_events (owner_id, start_at)"),
+                ("chatMessage_channel_id", "chat_messages_channel_id", "chat_messages (channel_id, id)"),
+                ("idempotentWrite_createdAt", "idempotent_writes_created_at", "idempotent_writes (created_at)"),
+            ] {
+                try db.execute(sql: "DROP INDEX \(old)")
+                try db.execute(sql: "CREATE INDEX \(new) ON \(definition)")
+            }
+        }
         return migrator
     }
+
+    /// The tables v7 renames, with their columns whose names change.
+    private static let renamedForTheCore: [(table: String, renamed: String, columns: KeyValuePairs<String, String>)] = [
+        ("todoItem", "todo_items", ["ownerId": "owner_id", "createdAt": "created_at", "updatedAt": "updated_at"]),
+        ("calendarEvent", "calendar_events", ["ownerId": "owner_id", "start": "start_at", "end": "end_at", "allDay": "all_day",
+                                              "createdAt": "created_at", "updatedAt": "updated_at"]),
+        ("chatChannel", "chat_channels", ["createdBy": "created_by", "createdAt": "created_at"]),
+        ("chatMessage", "chat_messages", ["channelId": "channel_id", "sentAt": "sent_at"]),
+        ("idempotentWrite", "idempotent_writes", ["ownerId": "owner_id", "createdAt": "created_at"]),
+    ]
 }

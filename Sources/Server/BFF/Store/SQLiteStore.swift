@@ -12,13 +12,13 @@ import MicroAppAPI
 ///
 /// Its functions are `async` for the protocol's sake but run GRDB's synchronous calls on the
 /// caller's thread, as before the protocol: they are short, and WAL readers never wait on the writer.
-public struct SQLiteStore: BFFStore {
+public struct SQLiteStore: SQLEngine {
     let writer: any DatabaseWriter
     /// The bcrypt cost for new password hashes (log2 rounds, 4...31).
     let bcryptCost: UInt8
     /// Where committed changes are published to the live event streams.
     public let liveEvents: LiveEventHub
-    /// Todo list pages as last served; `record` drops a user's when their todos change.
+    /// Todo list pages as last served; a change to a user's todos drops theirs.
     public let todoPages = TodoPageCache()
 
     /// Wraps an open database and brings its schema up to date.

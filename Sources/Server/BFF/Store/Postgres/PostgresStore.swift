@@ -12,7 +12,7 @@ import Synchronization
 /// this instance's streams, whichever instance wrote it (`LISTEN/NOTIFY`).
 ///
 /// `client` must run (it is a `Service`) for any function to work.
-public struct PostgresStore: BFFStore {
+public struct PostgresStore: SQLEngine {
     public let client: PostgresClient
     let logger: Logger
     /// The bcrypt cost for new password hashes (log2 rounds, 4...31).

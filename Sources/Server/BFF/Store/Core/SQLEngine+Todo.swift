@@ -1,0 +1,83 @@
+import CalendarTime
+import MicroAppAPI
+
+/// Todo items: each is its owner's (another user's id reads as none), lists page by id, and a
+/// change records its live event in its transaction and drops its owner's cached list pages once
+/// it has committed.
+extension SQLEngine {
+    /// Creates an item owned by `owner`; the fields must already be valid.
+    public func createTodo(owner: Int64, title: String, notes: String, due: CalendarDate?) async throws -> TodoItem {
+        let item = try await keyedWrite(Plan.run("""
+            INSERT INTO todo_items (owner_id, title, notes, done, due, created_at, updated_at)
+            VALUES (\(owner), \(title), \(notes), \(false), \(due), \(.now), \(.now)) RETURNING \(todoColumns)
+            """) { rows in
+            guard let row = rows.first else { throw BFFStoreError.unreadableRow("todo_items, just written") }
+            let item = try TodoItem(row: row)
+            return .record(.todoItemCreated, owner: owner, data: item, then: .done(item))
+        })
+        todoPages.invalidate(owner: owner)
+        return item
+    }
+
+    /// The item with this id if `owner` owns it.
+    public func todo(id: Int64, owner: Int64) async throws -> TodoItem? {
+        try await runRead(Plan.run("SELECT \(todoColumns) FROM todo_items WHERE id = \(id) AND owner_id = \(owner)") { rows in
+            .done(try rows.first.map(TodoItem.init(row:)))
+        }, snapshot: false)
+    }
+
+    /// One page of `owner`'s items in id order, and whether more follow. The hottest query of the
+    /// API: one SELECT (cached as a prepared statement by SQLite, one per combination of filters).
+    public func todos(owner: Int64, query: TodoQuery) async throws -> (items: [TodoItem], more: Bool) {
+        var statement: Statement = "SELECT \(todoColumns) FROM todo_items WHERE owner_id = \(owner)"
+        if let done = query.done { statement += " AND done = \(done)" }
+        if let from = query.from { statement += " AND due >= \(from)" }
+        if let to = query.to { statement += " AND due <= \(to)" }
+        if let after = query.after { statement += " AND id > \(after)" }
+        statement += " ORDER BY id LIMIT \(query.limit + 1)"
+        return try await runRead(Plan.run(statement) { rows in
+            let items = try rows.map(TodoItem.init(row:))
+            return .done((Array(items.prefix(query.limit)), items.count > query.limit))
+        }, snapshot: false)
+    }
+
+    /// Applies a valid change to `owner`'s item; nil when there is no such item of theirs.
+    public func updateTodo(id: Int64, owner: Int64, change: TodoChange) async throws -> TodoItem? {
+        let item = try await keyedWrite(Plan.run("""
+            SELECT \(todoColumns) FROM todo_items WHERE id = \(id) AND owner_id = \(owner)\(.forUpdate)
+            """) { rows -> Plan<TodoItem?> in
+            guard var item = try rows.first.map(TodoItem.init(row:)) else { return .done(nil) }
+            if let title = change.title { item.title = title }
+            if let notes = change.notes { item.notes = notes }
+            if let done = change.done { item.done = done }
+            if let due = change.due { item.due = due }
+            return .run("""
+                UPDATE todo_items SET title = \(item.title), notes = \(item.notes), done = \(item.done), due = \(item.due),
+                    updated_at = \(.now) WHERE id = \(id)
+                """) { [item] _ in .record(.todoItemUpdated, owner: owner, data: item, then: .done(item)) }
+        })
+        if item != nil { todoPages.invalidate(owner: owner) }
+        return item
+    }
+
+    /// Deletes `owner`'s item; returns whether there was one.
+    public func deleteTodo(id: Int64, owner: Int64) async throws -> Bool {
+        let deleted = try await keyedWrite(Plan.run("DELETE FROM todo_items WHERE id = \(id) AND owner_id = \(owner) RETURNING 1") { rows in
+            guard !rows.isEmpty else { return .done(false) }
+            return .record(.todoItemDeleted, owner: owner, data: DeletedEntity(id: id), then: .done(true))
+        })
+        if deleted { todoPages.invalidate(owner: owner) }
+        return deleted
+    }
+}
+
+/// The columns of an API item, in `todoItem`'s order.
+private let todoColumns: Statement = "id, title, notes, done, due"
+
+extension TodoItem {
+    /// An API item from a row of `todoColumns`; a due date that is not `YYYY-MM-DD` reads as none.
+    fileprivate init(row: SQLRow) throws {
+        self.init(id: try row.integer(0), title: try row.text(1), notes: try row.text(2), done: try row.bool(3),
+                  due: try row.optionalText(4).flatMap(CalendarDate.init(iso:)))
+    }
+}

@@ -1,0 +1,26 @@
+/// An engine the store core runs on: it runs a `Plan` in a transaction of its own. Both engines
+/// get the rules of the core's domains (todo, calendar, chat, idempotency keys) from the
+/// extensions of this protocol, written once over `Statement` and `SQLRows`.
+///
+/// Public only because the engines are: the plans are the store's own business.
+public protocol SQLEngine: BFFStore {
+    /// Runs `plan` in one write transaction: committed when it returns, rolled back when it throws.
+    func runWrite<T>(_ plan: Plan<T>) async throws -> T
+    /// Runs `plan` to read, in one snapshot when `snapshot`; else each statement on its own, which
+    /// costs a single SELECT no transaction around it.
+    func runRead<T>(_ plan: Plan<T>, snapshot: Bool) async throws -> T
+}
+
+extension SQLEngine {
+    /// Runs `plan` in one write transaction that also keeps the request's `Idempotency-Key`, if
+    /// any (`IdempotencyRules`). When a request with the same key committed meanwhile (another
+    /// PostgreSQL instance), this one's write is rolled back and that one's result returned.
+    func keyedWrite<T: KeyedResult>(_ plan: Plan<T>) async throws -> T {
+        guard let request = IdempotentRequest.take() else { return try await runWrite(plan) }
+        do {
+            return try await runWrite(IdempotencyRules.keyed(plan, request))
+        } catch is IdempotencyRules.KeyTakenMeanwhile {
+            return try await runWrite(IdempotencyRules.replay(request))
+        }
+    }
+}

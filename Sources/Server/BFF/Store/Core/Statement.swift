@@ -1,0 +1,135 @@
+import CalendarTime
+import Foundation
+
+/// One SQL statement written once for both engines: its text, each value kept apart to be bound
+/// as a parameter (`?` in SQLite, `$1` in PostgreSQL), and the few words the engines spell
+/// differently (`SQLWord`). Written as a string with interpolations:
+/// `"SELECT title FROM todo_items WHERE id = \(id)"` binds `id`; it is never pasted into the text.
+public struct Statement: Sendable, ExpressibleByStringInterpolation {
+    enum Part: Sendable {
+        case text(String)
+        case value(SQLValue)
+        case word(SQLWord)
+    }
+
+    private(set) var parts: [Part]
+
+    public init(stringLiteral text: String) {
+        parts = [.text(text)]
+    }
+
+    public init(stringInterpolation: StringInterpolation) {
+        parts = stringInterpolation.parts
+    }
+
+    /// Appends `other`: for statements whose conditions depend on a request's filters.
+    static func += (statement: inout Statement, other: Statement) {
+        statement.parts += other.parts
+    }
+
+    /// The text, each value's placeholder made by `placeholder` from its number (1 for the first)
+    /// and each word spelled by `spell`; and the values, in order.
+    func rendered(placeholder: (Int) -> String, spell: (SQLWord) -> String) -> (text: String, values: [SQLValue]) {
+        var text = ""
+        var values: [SQLValue] = []
+        for part in parts {
+            switch part {
+            case .text(let literal): text += literal
+            case .word(let word): text += spell(word)
+            case .value(let value):
+                values.append(value)
+                text += placeholder(values.count)
+            }
+        }
+        return (text, values)
+    }
+
+    public struct StringInterpolation: StringInterpolationProtocol {
+        var parts: [Part] = []
+
+        public init(literalCapacity: Int, interpolationCount: Int) {
+            parts.reserveCapacity(2 * interpolationCount + 1)
+        }
+
+        public mutating func appendLiteral(_ literal: String) {
+            if !literal.isEmpty { parts.append(.text(literal)) }
+        }
+
+        public mutating func appendInterpolation(_ value: some SQLBindable) {
+            parts.append(.value(value.sqlValue))
+        }
+
+        public mutating func appendInterpolation(_ value: (some SQLBindable)?) {
+            parts.append(.value(value?.sqlValue ?? .null))
+        }
+
+        /// Another statement's parts, as they are: a list of columns written once.
+        public mutating func appendInterpolation(_ statement: Statement) {
+            parts += statement.parts
+        }
+
+        public mutating func appendInterpolation(_ word: SQLWord) {
+            parts.append(.word(word))
+        }
+    }
+}
+
+/// What the engines spell their own way.
+public enum SQLWord: Sendable {
+    /// The current moment as a timestamp column holds it.
+    case now
+    /// After a SELECT in a write: its rows stay as read until the transaction ends (PostgreSQL's
+    /// `FOR UPDATE`; SQLite runs one write at a time and needs none).
+    case forUpdate
+    /// As `forUpdate`, but others may read-lock the rows too (`FOR SHARE`).
+    case forShare
+}
+
+/// A value bound to a statement, or read from a row.
+public enum SQLValue: Sendable, Equatable {
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob(Data)
+    case bool(Bool)
+    case null
+}
+
+/// A Swift value a statement can bind. Public, as `Statement` is, for the engines' sake only.
+public protocol SQLBindable: Sendable {
+    var sqlValue: SQLValue { get }
+}
+
+extension Int64: SQLBindable {
+    public var sqlValue: SQLValue { .integer(self) }
+}
+
+extension Int: SQLBindable {
+    public var sqlValue: SQLValue { .integer(Int64(self)) }
+}
+
+extension Double: SQLBindable {
+    public var sqlValue: SQLValue { .real(self) }
+}
+
+extension String: SQLBindable {
+    public var sqlValue: SQLValue { .text(self) }
+}
+
+extension Bool: SQLBindable {
+    public var sqlValue: SQLValue { .bool(self) }
+}
+
+extension Data: SQLBindable {
+    public var sqlValue: SQLValue { .blob(self) }
+}
+
+/// `YYYY-MM-DD`, so ranges compare as text.
+extension CalendarDate: SQLBindable {
+    public var sqlValue: SQLValue { .text(iso) }
+}
+
+/// `YYYY-MM-DDTHH:MM:SSZ`, so ranges compare as text.
+extension UTCInstant: SQLBindable {
+    public var sqlValue: SQLValue { .text(iso) }
+}

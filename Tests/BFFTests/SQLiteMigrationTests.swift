@@ -1,0 +1,49 @@
+@testable import BFF
+import CalendarTime
+import Foundation
+import GRDB
+import MicroAppAPI
+import Testing
+
+/// A server's SQLite file from before the store core (schema v6) opens with every row of the
+/// tables v7 renamed to PostgreSQL's names: todos, events, channels, messages and kept keys, with
+/// their foreign keys still cascading from the user.
+@Suite("SQLite v7: the store core's tables renamed, their rows kept")
+struct SQLiteMigrationTests {
+    @Test func aV6FileKeepsItsRowsAndForeignKeys() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tc-v6-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("bff.sqlite")
+        let v6 = try DatabaseQueue(path: file.path)
+        try SQLiteStore.migrator.migrate(v6, upTo: "v6: secrets rotate")
+        try await v6.write { db in
+            try db.execute(sql: """
+                INSERT INTO user (id, name, passwordHash, createdAt, isAdmin) VALUES (7, 'ada', '', '2026-01-01 00:00:00.000', 0);
+                INSERT INTO todoItem (id, ownerId, title, notes, done, due, createdAt, updatedAt)
+                    VALUES (3, 7, 'milk', 'two', 1, '2026-12-01', '2026-01-01 00:00:00.000', '2026-01-01 00:00:00.000');
+                INSERT INTO calendarEvent (id, ownerId, title, start, "end", allDay, createdAt, updatedAt)
+                    VALUES (4, 7, 'dentist', '2026-12-02T09:00:00Z', '2026-12-02T10:00:00Z', 0,
+                            '2026-01-01 00:00:00.000', '2026-01-01 00:00:00.000');
+                INSERT INTO chatMessage (id, channelId, author, text, sentAt) VALUES (5, 'general', 'ada', 'hi', '2026-01-01T00:00:00.000Z');
+                INSERT INTO idempotentWrite (ownerId, key, fingerprint, result, createdAt) VALUES (7, 'k', x'00', x'00', 1);
+                """)
+        }
+        try v6.close()
+
+        let store = try SQLiteStore.open(at: file, bcryptCost: 4)
+        #expect(try await store.todos(owner: 7, query: TodoQuery()).items
+            == [TodoItem(id: 3, title: "milk", notes: "two", done: true, due: CalendarDate(year: 2026, month: 12, day: 1))])
+        let start = try #require(UTCInstant(iso: "2026-12-02T09:00:00Z")), end = try #require(UTCInstant(iso: "2026-12-02T10:00:00Z"))
+        #expect(try await store.calendarEvent(id: 4, owner: 7) == CalendarEvent(id: 4, title: "dentist", start: start, end: end, allDay: false))
+        #expect(try await store.chatMessages(channel: "general", before: nil, limit: 10)?.items.map(\.text) == ["hi"])
+        let created = try await store.createTodo(owner: 7, title: "bread", notes: "", due: nil)
+        #expect(created.id == 4, "the renamed table keeps its AUTOINCREMENT sequence")
+
+        #expect(try await store.deleteUser(name: "ada"))
+        let left = try await store.writer.read { db in
+            try ["todo_items", "calendar_events", "idempotent_writes"].map { try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \($0)") }
+        }
+        #expect(left == [0, 0, 0], "deleting the user cascades into the renamed tables")
+    }
+}

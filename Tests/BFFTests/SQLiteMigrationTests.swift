@@ -6,9 +6,9 @@ import MicroAppAPI
 import Testing
 
 /// A server's SQLite file from before the store core (schema v6) opens with every row of the
-/// tables v7 renamed to PostgreSQL's names: todos, events, channels, messages and kept keys, with
-/// their foreign keys still cascading from the user.
-@Suite("SQLite v7: the store core's tables renamed, their rows kept")
+/// tables v7 renamed to PostgreSQL's names (users, todos, events, messages, kept keys, the
+/// registry, grants, webhook deliveries), their foreign keys still cascading from the user.
+@Suite("SQLite v7: tables renamed as in PostgreSQL, their rows kept")
 struct SQLiteMigrationTests {
     @Test func aV6FileKeepsItsRowsAndForeignKeys() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tc-v6-\(UUID().uuidString.prefix(8))")
@@ -27,6 +27,12 @@ struct SQLiteMigrationTests {
                             '2026-01-01 00:00:00.000', '2026-01-01 00:00:00.000');
                 INSERT INTO chatMessage (id, channelId, author, text, sentAt) VALUES (5, 'general', 'ada', 'hi', '2026-01-01T00:00:00.000Z');
                 INSERT INTO idempotentWrite (ownerId, key, fingerprint, result, createdAt) VALUES (7, 'k', x'00', x'00', 1);
+                INSERT INTO registryApp (id, kind, name, description, currentVersion) VALUES ('deploys', 'remote', 'Deploys', '', '1.0.0');
+                INSERT INTO registryVersion (appId, version, manifest, entry, publishedAt) VALUES ('deploys', '1.0.0', NULL,
+                    'http://127.0.0.1:9/', '2026-01-01T00:00:00Z');
+                INSERT INTO appGrant (userId, appId, grantedAt) VALUES (7, 'deploys', '2026-01-01 00:00:00.000');
+                INSERT INTO hookDelivery (id, appId, event, data, attempts, receivedAt) VALUES (9, 'deploys', 'deploys.run.done', '{}', 2,
+                    '2026-01-01 00:00:00.000');
                 """)
         }
         try v6.close()
@@ -37,13 +43,17 @@ struct SQLiteMigrationTests {
         let start = try #require(UTCInstant(iso: "2026-12-02T09:00:00Z")), end = try #require(UTCInstant(iso: "2026-12-02T10:00:00Z"))
         #expect(try await store.calendarEvent(id: 4, owner: 7) == CalendarEvent(id: 4, title: "dentist", start: start, end: end, allDay: false))
         #expect(try await store.chatMessages(channel: "general", before: nil, limit: 10)?.items.map(\.text) == ["hi"])
+        #expect(try await store.user(named: "ada") == BFFUser(id: 7, name: "ada", isAdmin: false))
+        #expect(try await store.isGranted("deploys", to: 7))
+        #expect(try await store.remoteEntries().map(\.id) == ["deploys"])
+        #expect(try await store.pendingHookDeliveries(limit: 10) == [HookDelivery(id: 9, app: "deploys", event: "deploys.run.done", attempts: 2)])
         let created = try await store.createTodo(owner: 7, title: "bread", notes: "", due: nil)
         #expect(created.id == 4, "the renamed table keeps its AUTOINCREMENT sequence")
 
         #expect(try await store.deleteUser(name: "ada"))
         let left = try await store.writer.read { db in
-            try ["todo_items", "calendar_events", "idempotent_writes"].map { try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \($0)") }
+            try ["todo_items", "calendar_events", "idempotent_writes", "app_grants"].map { try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \($0)") }
         }
-        #expect(left == [0, 0, 0], "deleting the user cascades into the renamed tables")
+        #expect(left == [0, 0, 0, 0], "deleting the user cascades into the renamed tables")
     }
 }

@@ -6,11 +6,10 @@ import PostgresNIO
 import Testing
 
 /// The two engines' migration lists must build one schema: the same tables, columns (and which
-/// may be null), primary keys, indexes (columns, uniqueness, partial or not) and foreign keys.
-/// Column types are left out: each engine spells a day, a moment or an integer its own way. The
-/// tables of the store core have PostgreSQL's names in both (SQLite's v7 renamed them); the others
-/// keep SQLite's own convention there (`hookDelivery.appId` for `hook_deliveries.app_id`), and are
-/// compared in PostgreSQL's spelling.
+/// may be null), primary keys, indexes (columns, uniqueness, partial or not) and foreign keys, by
+/// the same names (SQLite's v7 gave its tables PostgreSQL's), since the store core writes one SQL
+/// text for both. Column types are left out: each engine spells a day, a moment or an integer its
+/// own way.
 @Suite("SQLite and PostgreSQL migrations build the same schema", .enabled(if: TestDatabase.isPostgres))
 struct SchemaEqualityTests {
     /// A schema as sets of facts, comparable across engines.
@@ -30,21 +29,6 @@ struct SchemaEqualityTests {
     /// Each engine's own record of which migrations ran, and PostgreSQL's signing secret (shared
     /// by its instances; one SQLite server keeps it in a file of its data directory).
     static let bookkeeping: Set<String> = ["grdb_migrations", "schema_migrations", "signing_secret"]
-
-    /// A SQLite table's name in PostgreSQL's spelling: `hookDelivery` is `hook_deliveries`; a name
-    /// already in it (`todo_items`) stays.
-    static func tableName(_ name: String) -> String {
-        guard !name.contains("_") else { return name }
-        let snake = columnName(name)
-        return snake.hasSuffix("y") ? snake.dropLast() + "ies" : snake + "s"
-    }
-
-    /// A SQLite column's name in PostgreSQL's spelling: `ownerId` is `owner_id`.
-    static func columnName(_ name: String) -> String {
-        name.reduce(into: "") { snake, character in
-            snake += character.isUppercase ? "_" + character.lowercased() : String(character)
-        }
-    }
 
     @Test func bothMigrationListsBuildTheSameSchema() async throws {
         let harness = try await BFFHarness()
@@ -70,20 +54,20 @@ struct SchemaEqualityTests {
                 var key: [(Int, String)] = []
                 for row in try Row.fetchAll(db, sql: "SELECT name, \"notnull\", pk FROM pragma_table_info(?)", arguments: [table]) {
                     let name: String = row["name"], notNull: Bool = row["notnull"], position: Int = row["pk"]
-                    schema.columns.insert("\(tableName(table)).\(columnName(name))\(notNull || position > 0 ? " not null" : "")")
-                    if position > 0 { key.append((position, columnName(name))) }
+                    schema.columns.insert("\(table).\(name)\(notNull || position > 0 ? " not null" : "")")
+                    if position > 0 { key.append((position, name)) }
                 }
-                schema.primaryKeys.insert("\(tableName(table))(\(key.sorted { $0.0 < $1.0 }.map(\.1).joined(separator: ", ")))")
+                schema.primaryKeys.insert("\(table)(\(key.sorted { $0.0 < $1.0 }.map(\.1).joined(separator: ", ")))")
                 for index in try Row.fetchAll(db, sql: "SELECT name, \"unique\", origin, partial FROM pragma_index_list(?)", arguments: [table]) {
                     let origin: String = index["origin"]
                     guard origin != "pk" else { continue }
                     let name: String = index["name"], unique: Bool = index["unique"], partial: Bool = index["partial"]
                     let columns = try String.fetchAll(db, sql: "SELECT name FROM pragma_index_info(?) ORDER BY seqno", arguments: [name])
-                    schema.indexes.insert(describeIndex(tableName(table), columns.map(columnName), unique: unique, partial: partial))
+                    schema.indexes.insert(describeIndex(table, columns, unique: unique, partial: partial))
                 }
                 for key in try Row.fetchAll(db, sql: "SELECT \"table\", \"from\", \"to\" FROM pragma_foreign_key_list(?)", arguments: [table]) {
                     let target: String = key["table"], from: String = key["from"], to: String? = key["to"]
-                    schema.foreignKeys.insert("\(tableName(table)).\(columnName(from)) -> \(tableName(target)).\(columnName(to ?? "id"))")
+                    schema.foreignKeys.insert("\(table).\(from) -> \(target).\(to ?? "id")")
                 }
             }
             return schema

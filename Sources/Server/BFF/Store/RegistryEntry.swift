@@ -102,3 +102,25 @@ extension RegistryEntry {
         return "%" + escaped + "%"
     }
 }
+
+extension RegistryEntry {
+    /// The app as the registry lists it, with its health (nil: not checked, or built in).
+    func info(health: AppHealth?) -> MicroAppInfo {
+        switch kind {
+        case .builtin:
+            var info = MicroApp(rawValue: id)?.info ?? MicroAppInfo(id: id, name: name, version: current.description,
+                                                                     description: description, basePath: "/api/\(id)", events: [])
+            info.health = .up
+            return info
+        case .remote:
+            return MicroAppInfo(id: id, name: name, version: current.description, description: description,
+                                basePath: APIPath.appProxy(id), events: manifest?.events.publishes ?? [], kind: .remote,
+                                health: health ?? AppHealth(state: .unknown), manifest: manifest)
+        }
+    }
+}
+
+/// `{"id": "deploys"}`: the data of `registry.app.withdrawn`.
+struct DeletedApp: Codable, Sendable {
+    let id: String
+}

@@ -2,27 +2,6 @@ import Foundation
 import GRDB
 import MicroAppAPI
 
-/// A row of `liveEvent`: a committed change, visible to one owner or (owner NULL) to everyone.
-struct LiveEventRecord: Codable, FetchableRecord, MutablePersistableRecord {
-    static let databaseTableName = "liveEvent"
-    var id: Int64?
-    var name: String
-    var ownerId: Int64?
-    var data: String
-    var createdAt: Date
-
-    enum Columns {
-        static let id = Column(CodingKeys.id)
-        static let ownerId = Column(CodingKeys.ownerId)
-    }
-
-    mutating func didInsert(_ inserted: InsertionSuccess) {
-        id = inserted.rowID
-    }
-
-    var event: LiveEvent { LiveEvent(id: id ?? 0, name: name, data: data) }
-}
-
 /// What a client resuming from a `Last-Event-ID` gets.
 public enum LiveEventReplay: Equatable, Sendable {
     /// The events after the given id, oldest first (possibly none).
@@ -36,23 +15,17 @@ extension SQLiteStore {
     /// How many events the database keeps for `Last-Event-ID` resume; older ones are pruned.
     static let retainedLiveEvents: Int64 = 10_000
 
-    /// Records a live event in the transaction of the change it describes; it is published to the
-    /// connected streams only once that transaction commits, and never if it rolls back.
-    func record(_ name: EventName, owner: Int64?, data: some Encodable, in db: Database) throws {
-        let json = String(decoding: try JSONEncoder().encode(data), as: UTF8.self)
-        try record(name.rawValue, owner: owner, json: json, in: db)
-    }
-
-    /// Records an event by name with its data as JSON text: a webhook's, which the server passes on
-    /// as it came.
+    /// Records a live event (`LiveEventDraft`) in the transaction of the change it describes; it is
+    /// published to the connected streams only once that transaction commits, and never if it
+    /// rolls back.
     func record(_ name: String, owner: Int64?, json: String, in db: Database) throws {
-        var record = LiveEventRecord(id: nil, name: name, ownerId: owner, data: json, createdAt: Date())
-        try record.insert(db)
-        guard let id = record.id else { return }
+        try db.execute(sql: "INSERT INTO live_events (name, owner_id, data, created_at) VALUES (?, ?, ?, ?)",
+                       arguments: [name, owner, json, Date()])
+        let id = db.lastInsertedRowID
         if id % 256 == 0 {
-            try LiveEventRecord.filter(LiveEventRecord.Columns.id <= id - Self.retainedLiveEvents).deleteAll(db)
+            try db.execute(sql: "DELETE FROM live_events WHERE id <= ?", arguments: [id - Self.retainedLiveEvents])
         }
-        let published = LiveEventHub.Published(event: record.event, ownerID: owner)
+        let published = LiveEventHub.Published(event: LiveEvent(id: id, name: name, data: json), ownerID: owner)
         let hub = liveEvents
         db.afterNextTransaction(onCommit: { _ in hub.publish(published) })
     }
@@ -63,7 +36,7 @@ extension SQLiteStore {
     }
 
     private static func newestLiveEventID(_ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'liveEvent'") ?? 0
+        try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'live_events'") ?? 0
     }
 
     /// The events after `lastID` that `user` may see, oldest first, at most `limit`; or `.reset`
@@ -71,15 +44,12 @@ extension SQLiteStore {
     public func liveEvents(after lastID: Int64, visibleTo user: Int64, limit: Int) async throws -> LiveEventReplay {
         try read { db in
             let newest = try Self.newestLiveEventID(db)
-            let oldest = try Int64.fetchOne(db, sql: "SELECT MIN(id) FROM liveEvent") ?? newest + 1
+            let oldest = try Int64.fetchOne(db, sql: "SELECT MIN(id) FROM live_events") ?? newest + 1
             guard lastID <= newest, lastID + 1 >= oldest else { return .reset(newest: newest) }
-            let records = try LiveEventRecord
-                .filter(LiveEventRecord.Columns.id > lastID)
-                .filter(LiveEventRecord.Columns.ownerId == nil || LiveEventRecord.Columns.ownerId == user)
-                .order(LiveEventRecord.Columns.id)
-                .limit(limit)
-                .fetchAll(db)
-            return .events(records.map(\.event))
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT id, name, data FROM live_events WHERE id > ? AND (owner_id IS NULL OR owner_id = ?) ORDER BY id LIMIT ?
+                """, arguments: [lastID, user, limit])
+            return .events(rows.map { row in LiveEvent(id: row[0], name: row[1], data: row[2]) })
         }
     }
 }

@@ -161,13 +161,15 @@ extension SQLiteStore {
                 t.add(column: "secretsRotatedAt", .double)
             }
         }
-        migrator.registerMigration("v7: the store core's tables named as in PostgreSQL") { db in
-            // The store core (`Store/Core`) writes one SQL text for both engines, so the tables it
-            // owns take PostgreSQL's names here too; their rows and foreign keys stay as they are.
-            for (table, renamed, columns) in Self.renamedForTheCore {
-                try db.execute(sql: "ALTER TABLE \(table) RENAME TO \(renamed)")
-                for (column, name) in columns {
-                    try db.execute(sql: "ALTER TABLE \(renamed) RENAME COLUMN \"\(column)\" TO \(name)")
+        migrator.registerMigration("v7: tables named as in PostgreSQL") { db in
+            // The store core (`Store/Core`) writes one SQL text for both engines, so the tables take
+            // PostgreSQL's names here too: snake case, plural, `start_at` where `start` is a reserved
+            // word there. Rows, AUTOINCREMENT sequences and foreign keys stay as they are.
+            for (table, renamed) in Self.renamedTables {
+                try db.execute(sql: "ALTER TABLE \"\(table)\" RENAME TO \(renamed)")
+                for column in try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [renamed]) {
+                    let name = Self.postgresColumnNames[column] ?? Self.snakeCase(column)
+                    if name != column { try db.execute(sql: "ALTER TABLE \(renamed) RENAME COLUMN \"\(column)\" TO \(name)") }
                 }
             }
             for (old, new, definition) in [
@@ -183,13 +185,21 @@ extension SQLiteStore {
         return migrator
     }
 
-    /// The tables v7 renames, with their columns whose names change.
-    private static let renamedForTheCore: [(table: String, renamed: String, columns: KeyValuePairs<String, String>)] = [
-        ("todoItem", "todo_items", ["ownerId": "owner_id", "createdAt": "created_at", "updatedAt": "updated_at"]),
-        ("calendarEvent", "calendar_events", ["ownerId": "owner_id", "start": "start_at", "end": "end_at", "allDay": "all_day",
-                                              "createdAt": "created_at", "updatedAt": "updated_at"]),
-        ("chatChannel", "chat_channels", ["createdBy": "created_by", "createdAt": "created_at"]),
-        ("chatMessage", "chat_messages", ["channelId": "channel_id", "sentAt": "sent_at"]),
-        ("idempotentWrite", "idempotent_writes", ["ownerId": "owner_id", "createdAt": "created_at"]),
+    /// The tables v7 renames, to their PostgreSQL names.
+    private static let renamedTables: KeyValuePairs<String, String> = [
+        "user": "users", "todoItem": "todo_items", "liveEvent": "live_events", "calendarEvent": "calendar_events",
+        "chatChannel": "chat_channels", "chatMessage": "chat_messages", "idempotentWrite": "idempotent_writes",
+        "registryApp": "registry_apps", "registryVersion": "registry_versions", "appGrant": "app_grants",
+        "hookReceipt": "hook_receipts", "hookDelivery": "hook_deliveries",
     ]
+
+    /// Columns whose PostgreSQL name is not just their name in snake case.
+    private static let postgresColumnNames = ["start": "start_at", "end": "end_at"]
+
+    /// `ownerId` is `owner_id`.
+    private static func snakeCase(_ name: String) -> String {
+        name.reduce(into: "") { snake, character in
+            snake += character.isUppercase ? "_" + character.lowercased() : String(character)
+        }
+    }
 }

@@ -42,7 +42,8 @@ extension SQLiteStore {
     private static func spelling(_ word: SQLWord) -> String {
         switch word {
         case .now: "strftime('%Y-%m-%d %H:%M:%f', 'now')"  // as GRDB stores a `Date`
-        case .forUpdate, .forShare: ""
+        case .forUpdate, .forShare, .forUpdateSkipLocked, .bytewise: ""
+        case .likeIgnoringCase: "LIKE"
         }
     }
 
@@ -53,6 +54,7 @@ extension SQLiteStore {
         case .text(let text): text.databaseValue
         case .blob(let blob): blob.databaseValue
         case .bool(let bool): bool.databaseValue
+        case .moment(let date): date.databaseValue
         case .null: .null
         }
     }

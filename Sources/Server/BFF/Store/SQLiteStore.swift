@@ -15,7 +15,7 @@ import MicroAppAPI
 public struct SQLiteStore: SQLEngine {
     let writer: any DatabaseWriter
     /// The bcrypt cost for new password hashes (log2 rounds, 4...31).
-    let bcryptCost: UInt8
+    public let bcryptCost: UInt8
     /// Where committed changes are published to the live event streams.
     public let liveEvents: LiveEventHub
     /// Todo list pages as last served; a change to a user's todos drops theirs.
@@ -90,7 +90,7 @@ extension SQLiteStore {
         var configuration = Configuration()
         configuration.readonly = true
         let probe = try DatabaseQueue(path: path, configuration: configuration)
-        _ = try probe.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM user") }
+        _ = try probe.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM users") }
         try probe.close()
     }
 }

@@ -27,7 +27,7 @@ enum IdempotencyRules {
 
     /// The result kept for the request's key if it has not expired, after forgetting the expired
     /// keys now and then (`IdempotentRequest.prunes`).
-    static func kept<T: KeyedResult>(_ request: IdempotentRequest) -> Plan<T?> {
+    private static func kept<T: KeyedResult>(_ request: IdempotentRequest) -> Plan<T?> {
         let find: Plan<T?> = .run("""
             SELECT fingerprint, result FROM idempotent_writes
             WHERE owner_id = \(request.owner) AND key = \(request.key) AND created_at >= \(request.expiredBefore)
@@ -41,7 +41,7 @@ enum IdempotencyRules {
     }
 
     /// Keeps `result` with the request's key when the write changed something.
-    static func keep<T: KeyedResult>(_ result: T, _ request: IdempotentRequest) -> Plan<T> {
+    private static func keep<T: KeyedResult>(_ result: T, _ request: IdempotentRequest) -> Plan<T> {
         do {
             guard let kept = try request.kept(result) else { return .done(result) }
             return .run("""

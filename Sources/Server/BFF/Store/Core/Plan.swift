@@ -50,8 +50,13 @@ public struct LiveEventDraft: Sendable {
     let json: String
 
     init(_ name: EventName, owner: Int64?, data: some Encodable) throws {
-        self.name = name.rawValue
+        self.init(name: name.rawValue, owner: owner, json: String(decoding: try JSONEncoder().encode(data), as: UTF8.self))
+    }
+
+    /// An event by name with its data as JSON text: a webhook's, passed on as it came.
+    init(name: String, owner: Int64?, json: String) {
+        self.name = name
         self.owner = owner
-        json = String(decoding: try JSONEncoder().encode(data), as: UTF8.self)
+        self.json = json
     }
 }

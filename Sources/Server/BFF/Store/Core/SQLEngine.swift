@@ -1,9 +1,11 @@
 /// An engine the store core runs on: it runs a `Plan` in a transaction of its own. Both engines
-/// get the rules of the core's domains (todo, calendar, chat, idempotency keys) from the
+/// get the rules of every domain (users, todo, calendar, chat, registry, webhooks, idempotency keys) from the
 /// extensions of this protocol, written once over `Statement` and `SQLRows`.
 ///
 /// Public only because the engines are: the plans are the store's own business.
 public protocol SQLEngine: BFFStore {
+    /// The bcrypt cost for new password hashes (log2 rounds, 4...31).
+    var bcryptCost: UInt8 { get }
     /// Runs `plan` in one write transaction: committed when it returns, rolled back when it throws.
     func runWrite<T>(_ plan: Plan<T>) async throws -> T
     /// Runs `plan` to read, in one snapshot when `snapshot`; else each statement on its own, which

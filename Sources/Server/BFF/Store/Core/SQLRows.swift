@@ -65,6 +65,11 @@ struct SQLRow {
         }
     }
 
+    func optionalReal(_ column: Int) throws -> Double? {
+        if case .null = self[column] { return nil }
+        return try real(column)
+    }
+
     func text(_ column: Int) throws -> String {
         guard case .text(let value) = self[column] else { throw unreadable(column) }
         return value

@@ -83,6 +83,13 @@ public enum SQLWord: Sendable {
     case forUpdate
     /// As `forUpdate`, but others may read-lock the rows too (`FOR SHARE`).
     case forShare
+    /// As `forUpdate`, leaving out rows another transaction holds (`FOR UPDATE SKIP LOCKED`): of
+    /// PostgreSQL instances working through one queue, each row goes to one of them.
+    case forUpdateSkipLocked
+    /// `LIKE` that ignores ASCII case (SQLite's `LIKE`, PostgreSQL's `ILIKE`).
+    case likeIgnoringCase
+    /// After a text in `ORDER BY`: by its bytes, as SQLite always sorts (PostgreSQL's `COLLATE "C"`).
+    case bytewise
 }
 
 /// A value bound to a statement, or read from a row.
@@ -92,6 +99,8 @@ public enum SQLValue: Sendable, Equatable {
     case text(String)
     case blob(Data)
     case bool(Bool)
+    /// A moment, for a timestamp column.
+    case moment(Date)
     case null
 }
 
@@ -118,6 +127,10 @@ extension String: SQLBindable {
 
 extension Bool: SQLBindable {
     public var sqlValue: SQLValue { .bool(self) }
+}
+
+extension Date: SQLBindable {
+    public var sqlValue: SQLValue { .moment(self) }
 }
 
 extension Data: SQLBindable {

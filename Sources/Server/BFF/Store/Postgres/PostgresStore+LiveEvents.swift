@@ -10,14 +10,9 @@ extension PostgresStore {
     /// every committed event before it, which `Last-Event-ID` and the feed rely on.
     private static let liveEventLock: Int64 = 0x7463_6c69_7665_6576 // "tclivev"
 
-    /// Records a live event in the transaction of its change, and announces it: PostgreSQL delivers
-    /// the notification only once that transaction commits, and never if it rolls back.
-    func record(_ name: EventName, owner: Int64?, data: some Encodable, on connection: PostgresConnection) async throws {
-        let json = String(decoding: try JSONEncoder().encode(data), as: UTF8.self)
-        try await record(name.rawValue, owner: owner, json: json, on: connection)
-    }
-
-    /// Records an event by name with its data as JSON text (a webhook's, passed on as it came).
+    /// Records a live event (`LiveEventDraft`) in the transaction of its change, and announces it:
+    /// PostgreSQL delivers the notification only once that transaction commits, and never if it
+    /// rolls back.
     func record(_ name: String, owner: Int64?, json: String, on connection: PostgresConnection) async throws {
         try await connection.run("SELECT pg_advisory_xact_lock(\(Self.liveEventLock))", logger: logger)
         let id = try await connection.rows("""

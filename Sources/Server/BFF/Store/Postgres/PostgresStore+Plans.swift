@@ -48,6 +48,9 @@ extension PostgresStore {
         case .now: "now()"
         case .forUpdate: " FOR UPDATE"
         case .forShare: " FOR SHARE"
+        case .forUpdateSkipLocked: " FOR UPDATE SKIP LOCKED"
+        case .likeIgnoringCase: "ILIKE"
+        case .bytewise: #" COLLATE "C""#
         }
     }
 
@@ -58,6 +61,7 @@ extension PostgresStore {
         case .text(let text): bindings.append(text)
         case .blob(let blob): bindings.append(ByteBuffer(bytes: blob))
         case .bool(let bool): bindings.append(bool)
+        case .moment(let date): bindings.append(date)
         case .null: bindings.appendNull()
         }
     }
@@ -70,6 +74,7 @@ extension PostgresStore {
         case .float4, .float8: .real(try cell.decode(Double.self))
         case .bool: .bool(try cell.decode(Bool.self))
         case .bytea: .blob(try cell.decode(Data.self))
+        case .timestamptz, .timestamp: .moment(try cell.decode(Date.self))
         default: .text(try cell.decode(String.self))
         }
     }

@@ -16,7 +16,7 @@ public struct PostgresStore: SQLEngine {
     public let client: PostgresClient
     let logger: Logger
     /// The bcrypt cost for new password hashes (log2 rounds, 4...31).
-    let bcryptCost: UInt8
+    public let bcryptCost: UInt8
     public let liveEvents: LiveEventHub
     public let todoPages = TodoPageCache()
 

@@ -1,0 +1,68 @@
+/// Users: a name and a bcrypt hash of the password, never the password; an admin may publish
+/// micro-apps. Deleting a user deletes everything of theirs (the foreign keys cascade).
+extension SQLEngine {
+    /// Adds a user with a bcrypt hash of `password`; with no password, an account that only a
+    /// token opens (the embedded server's local user).
+    /// - Throws: `BFFStoreError.userExists` or `.invalidUserName`.
+    @discardableResult
+    public func addUser(name: String, password: String?, isAdmin: Bool) async throws -> BFFUser {
+        let hash = try await Passwords.newUserHash(name: name, password: password, cost: bcryptCost)
+        return try await runWrite(Plan.run("""
+            INSERT INTO users (name, password_hash, is_admin, created_at) VALUES (\(name), \(hash), \(isAdmin), \(.now))
+            ON CONFLICT (name) DO NOTHING RETURNING id
+            """) { rows in
+            guard let id = try rows.first?.integer(0) else { throw BFFStoreError.userExists(name: name) }
+            return .done(BFFUser(id: id, name: name, isAdmin: isAdmin))
+        })
+    }
+
+    /// The user whose name and password match, or nil; takes as long for an unknown name as for a
+    /// wrong password, and a user without a password (the local one) never matches.
+    public func authenticate(name: String, password: String) async throws -> BFFUser? {
+        let found = try await runRead(Plan.run("SELECT id, password_hash, is_admin FROM users WHERE name = \(name)") { rows in
+            .done(try rows.first.map { row in (BFFUser(id: try row.integer(0), name: name, isAdmin: try row.bool(2)), try row.text(1)) })
+        }, snapshot: false)
+        guard let (user, hash) = found, hash != Passwords.none else {
+            try await Passwords.spendAsMuchAsACheck(password, cost: bcryptCost)
+            return nil
+        }
+        return try await Passwords.verify(password, hash: hash) ? user : nil
+    }
+
+    /// The user with this id, or nil when there is none (e.g. deleted since a token was issued).
+    /// Every authenticated request asks this.
+    public func user(id: Int64) async throws -> BFFUser? {
+        try await runRead(Plan.run("SELECT name, is_admin FROM users WHERE id = \(id)") { rows in
+            .done(try rows.first.map { row in BFFUser(id: id, name: try row.text(0), isAdmin: try row.bool(1)) })
+        }, snapshot: false)
+    }
+
+    public func user(named name: String) async throws -> BFFUser? {
+        try await runRead(Plan.run("SELECT id, is_admin FROM users WHERE name = \(name)") { rows in
+            .done(try rows.first.map { row in BFFUser(id: try row.integer(0), name: name, isAdmin: try row.bool(1)) })
+        }, snapshot: false)
+    }
+
+    /// All users, by name.
+    public func users() async throws -> [BFFUser] {
+        try await runRead(Plan.run("SELECT id, name, is_admin FROM users ORDER BY name\(.bytewise)") { rows in
+            .done(try rows.map { row in BFFUser(id: try row.integer(0), name: try row.text(1), isAdmin: try row.bool(2)) })
+        }, snapshot: false)
+    }
+
+    /// Makes a user an admin or not; returns whether there is such a user.
+    @discardableResult
+    public func setAdmin(name: String, _ isAdmin: Bool) async throws -> Bool {
+        try await runWrite(Plan.run("UPDATE users SET is_admin = \(isAdmin) WHERE name = \(name) RETURNING 1") { rows in .done(!rows.isEmpty) })
+    }
+
+    /// Deletes a user and everything of theirs; returns whether there was one.
+    @discardableResult
+    public func deleteUser(name: String) async throws -> Bool {
+        let deleted = try await runWrite(Plan.run("DELETE FROM users WHERE name = \(name) RETURNING id") { rows in
+            .done(try rows.map { row in try row.integer(0) })
+        })
+        for owner in deleted { todoPages.invalidate(owner: owner) }
+        return !deleted.isEmpty
+    }
+}

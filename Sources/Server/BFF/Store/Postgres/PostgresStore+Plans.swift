@@ -9,9 +9,12 @@ extension PostgresStore {
     }
 
     public func runRead<T>(_ plan: Plan<T>, snapshot: Bool) async throws -> T {
-        try await snapshot
-            ? transaction { connection in try await run(plan, on: connection) }
-            : withConnection { connection in try await run(plan, on: connection) }
+        guard snapshot else { return try await withConnection { connection in try await run(plan, on: connection) } }
+        // READ COMMITTED, the default, would give each statement a snapshot of its own.
+        return try await transaction { connection in
+            try await connection.run("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
+            return try await run(plan, on: connection)
+        }
     }
 
     /// Runs `plan` on `connection`, in its transaction if it is in one.

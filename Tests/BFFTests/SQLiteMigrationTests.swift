@@ -21,7 +21,11 @@ struct SQLiteMigrationTests {
             try db.execute(sql: """
                 INSERT INTO user (id, name, passwordHash, createdAt, isAdmin) VALUES (7, 'ada', '', '2026-01-01 00:00:00.000', 0);
                 INSERT INTO todoItem (id, ownerId, title, notes, done, due, createdAt, updatedAt)
-                    VALUES (3, 7, 'milk', 'two', 1, '2026-12-01', '2026-01-01 00:00:00.000', '2026-01-01 00:00:00.000');
+                    VALUES (3, 7, 'milk', 'two', 1, '2026-12-01', '2026-01-01 00:00:00.000', '2026-01-01 00:00:00.000'),
+                           (10, 7, 'gone', '', 0, NULL, '2026-01-01 00:00:00.000', '2026-01-01 00:00:00.000');
+                DELETE FROM todoItem WHERE id = 10;
+                INSERT INTO liveEvent (id, name, ownerId, data, createdAt) VALUES (20, 'todo.item.created', 7, '{}', '2026-01-01 00:00:00.000');
+                DELETE FROM liveEvent;
                 INSERT INTO calendarEvent (id, ownerId, title, start, "end", allDay, createdAt, updatedAt)
                     VALUES (4, 7, 'dentist', '2026-12-02T09:00:00Z', '2026-12-02T10:00:00Z', 0,
                             '2026-01-01 00:00:00.000', '2026-01-01 00:00:00.000');
@@ -48,7 +52,8 @@ struct SQLiteMigrationTests {
         #expect(try await store.remoteEntries().map(\.id) == ["deploys"])
         #expect(try await store.pendingHookDeliveries(limit: 10) == [HookDelivery(id: 9, app: "deploys", event: "deploys.run.done", attempts: 2)])
         let created = try await store.createTodo(owner: 7, title: "bread", notes: "", due: nil)
-        #expect(created.id == 4, "the renamed table keeps its AUTOINCREMENT sequence")
+        #expect(created.id == 11, "the renamed table keeps its AUTOINCREMENT sequence (10 was used, then deleted)")
+        #expect(try await store.newestLiveEventID() == 21, "the live events' sequence, which `Last-Event-ID` resumes from, is kept")
 
         #expect(try await store.deleteUser(name: "ada"))
         let left = try await store.writer.read { db in

@@ -39,6 +39,7 @@ struct HostUpdateTests {
             return
         }
         #expect(after == rig.host.currentLayout() && after != before)
+        await rig.settle()
         #expect(try rig.storedNames().isEmpty, "nothing is written by update")
         rig.host.perform(effects)
         await rig.settle()

@@ -67,26 +67,37 @@ struct SyncMachineTests {
         }
     }
 
-    @Test("a reload marks the cache complete as of its start once every part is stored, and not when one part failed")
+    @Test("a reload marks the cache complete as of its start once every part is stored; not when a part failed, the cache could not store one, or a live event it could not apply came meanwhile")
     func refreshRound() {
-        for failing in [false, true] {
-            var machine = connected(loading: DayRange(first: "2026-11-01", last: "2026-11-30"))
+        enum Trouble: CaseIterable { case none, fetchFailed, storeFailed, garbageLiveEvent }
+        for trouble in Trouble.allCases {
+            let days = DayRange(first: "2026-11-01", last: "2026-11-30")
+            var machine = connected(loading: days)
             let later = start.addingTimeInterval(5)
             var effects: [SyncMachine.Effect] = []
             effects += machine.handle(.fetched(.todos, .success(.todos([]))), now: later)
             effects += machine.handle(.stored(.todos), now: later)
+            if trouble == .garbageLiveEvent {
+                effects += machine.handle(.stream(.event(LiveEvent(id: 9, name: "todo.item.created", data: "{"))), now: later)
+            }
             effects += machine.handle(.fetched(.channels, .success(.channels([]))), now: later)
             effects += machine.handle(.stored(.channels), now: later)
-            let days = DayRange(first: "2026-11-01", last: "2026-11-30")
-            if failing {
+            switch trouble {
+            case .fetchFailed:
                 effects += machine.handle(.fetched(.events(days), .failure(.status(code: 500, body: [], apiError: nil))), now: later)
-            } else {
+            case .storeFailed:
+                effects += machine.handle(.fetched(.events(days), .success(.events(days, []))), now: later)
+                effects += machine.handle(.cacheFailed(.store(.events(days, []), keeping: []), "disk I/O error"), now: later)
+            case .none, .garbageLiveEvent:
                 effects += machine.handle(.fetched(.events(days), .success(.events(days, []))), now: later)
                 effects += machine.handle(.stored(.events(days)), now: later)
             }
-            let marked = effects.labels.filter { $0.hasPrefix("setComplete") }
-            #expect(marked == (failing ? [] : ["setComplete(\(start.timeIntervalSince1970))"]))
-            if failing { #expect(effects.statuses.last { $0.app == .calendar }?.status.connection == .failing("server error 500")) }
+            let marked = effects.labels.filter { $0.hasPrefix("setComplete") && $0 != "setComplete(nil)" }
+            #expect(marked == (trouble == .none ? ["setComplete(\(start.timeIntervalSince1970))"] : []), "\(trouble)")
+            #expect(machine.refresh == nil, "the round ended: \(trouble)")
+            if trouble == .fetchFailed {
+                #expect(effects.statuses.last { $0.app == .calendar }?.status.connection == .failing("server error 500"))
+            }
         }
     }
 
@@ -165,7 +176,7 @@ struct SyncMachineTests {
         _ = machine.handle(.outboxHead(write), now: start)
         let paused = machine.handle(.sendAnswered(write, .failure(.unreachable("reset"))), now: start)
         #expect(paused.labels.filter { $0.hasPrefix("drop") || $0.hasPrefix("send") || $0.hasPrefix("read") } == [])
-        #expect(paused.statuses.allSatisfy { $0.status.connection == .offline || $0.app == .todo })
+        #expect(!paused.statuses.isEmpty && paused.statuses.allSatisfy { $0.status.connection == .offline || $0.app == .todo })
         #expect(machine.outbox == .idle)
     }
 
@@ -226,7 +237,8 @@ struct SyncMachineTests {
         let opened = machine.handle(.opened(CacheSummary(pending: [.chat: 2])), now: start)
         #expect(opened.labels == ["publish(sync.status.changed, sync.status.changed, sync.status.changed)", "schedule(quietStartEnded, 1.0 seconds)"])
         #expect(opened.statuses.allSatisfy { $0.status.connection == .starting })
-        #expect(machine.handle(.timer(.quietStartEnded), now: start).statuses.allSatisfy { $0.status.connection == .connecting })
+        let quietEnded = machine.handle(.timer(.quietStartEnded), now: start).statuses
+        #expect(quietEnded.count == 3 && quietEnded.allSatisfy { $0.status.connection == .connecting })
 
         var answered = connected()
         #expect(answered.handle(.timer(.quietStartEnded), now: start).isEmpty)
@@ -247,15 +259,35 @@ struct SyncMachineTests {
         #expect(failed.labels.first == "answerFromCache(olderMessages)")
     }
 
-    @Test("a cache that fails says so in the app's status, makes the cache doubtful and frees the outbox")
+    @Test("a month fetched and stored while the stream runs is answered from the cache when a widget comes back to it, until the stream drops")
+    func currentMonthsFromTheCache() {
+        let days = DayRange(first: "2026-12-01", last: "2026-12-31")
+        var machine = connected()
+        #expect(machine.handle(.command(.calendar(.load(days))), now: start).labels.contains("fetch(events(2026-12-01…2026-12-31))"))
+        #expect(machine.handle(.command(.calendar(.load(days))), now: start).labels.contains("fetch(events(2026-12-01…2026-12-31))"),
+                "fetched, not yet stored: asked again")
+        _ = machine.handle(.stored(.events(days)), now: start)
+        #expect(machine.handle(.command(.calendar(.load(days))), now: start).labels == ["answerFromCache(events)"])
+        _ = machine.handle(.stream(.disconnected(.timeout)), now: start)
+        _ = machine.handle(.stream(.connected), now: start)
+        #expect(machine.handle(.command(.calendar(.load(days))), now: start).labels.contains("fetch(events(2026-12-01…2026-12-31))"),
+                "after the stream dropped, the month may have missed a change")
+    }
+
+    @Test("a cache that fails says so in the status of the app it was about (every app for the outbox), makes the cache doubtful and frees the outbox when the step was the outbox's")
     func cacheFailure() {
         var machine = connected()
         _ = machine.handle(.stream(.connected), now: start)
         #expect(machine.outbox == .readingHead)
-        let effects = machine.handle(.cacheFailed(.todo, "disk I/O error"), now: start)
+        let effects = machine.handle(.cacheFailed(.readOutboxHead, "disk I/O error"), now: start)
         #expect(effects.labels.contains("setComplete(nil)"))
-        #expect(effects.statuses.first { $0.app == .todo }?.status.connection == .failing("local cache: disk I/O error"))
+        let statuses = effects.statuses
+        #expect(statuses.count == 3 && statuses.allSatisfy { $0.status.connection == .failing("local cache: disk I/O error") })
         #expect(machine.outbox == .idle)
+
+        var reading = connected()
+        let failed = reading.handle(.cacheFailed(.answerFromCache(.todos), "disk I/O error"), now: start)
+        #expect(failed.statuses.map(\.app) == [.todo], "only the app whose read failed")
     }
 
     @Test("a chat message is posted under the user's name with the time given")

@@ -158,7 +158,7 @@ struct SyncTests {
             // the events that would have told the dashboard: its next start gets a stream reset.
             try await phone.delete(APIPath.todoItem(gone.id))
             try await phone.delete(APIPath.calendarEvent(cancelled.id))
-            try await DatabaseQueue(path: bff.configuration().databaseURL.path).write { db in try db.execute(sql: "DELETE FROM liveEvent") }
+            try await DatabaseQueue(path: bff.configuration().databaseURL.path).write { db in try db.execute(sql: "DELETE FROM live_events") }
 
             let second = try SyncUnderTest(cacheFile: file)
             second.sync.send(.calendar(.load(november)))

@@ -95,12 +95,12 @@ extension HTTPClient {
         }
         let request = Request(method, path, headers: [
             (name: "Content-Type", value: "application/json"), (name: "Accept", value: "application/json"),
-            (name: "Idempotency-Key", value: key),
+            (name: SyncMachine.idempotencyKeyField, value: key),
         ], body: [UInt8](data))
         return try Self.decode(Value.self, from: try await send(request))
     }
 
     private func delete(_ path: String, key: String) async throws(HTTPClientError) {
-        _ = try await send(Request(.delete, path, headers: [(name: "Idempotency-Key", value: key)]))
+        _ = try await send(Request(.delete, path, headers: [(name: SyncMachine.idempotencyKeyField, value: key)]))
     }
 }

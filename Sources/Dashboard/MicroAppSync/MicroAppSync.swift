@@ -49,6 +49,8 @@ public actor MicroAppSync {
     /// Requests and timers under way, by a number of their own; `stop` cancels them.
     private var background: [Int: Task<Void, Never>] = [:]
     private var backgroundCount = 0
+    /// Set by `stop`: nothing new starts after it.
+    private var stopped = false
 
     /// How the dashboard's live stream reconnects: soon, and never more than 5 s apart, so a BFF
     /// that comes back is noticed quickly; a keep-alive comes every 15 s, so 45 s of silence is a
@@ -92,8 +94,10 @@ public actor MicroAppSync {
         inputs.yield(.makeClient(makeClient))
     }
 
-    /// Stops the live stream and every request in flight.
+    /// Stops the live stream and every request in flight; inputs still queued, or a step
+    /// resuming after this, start nothing new.
     public func stop() {
+        stopped = true
         inputs.finish()
         liveStream?.cancel()
         makingClient?.cancel()
@@ -112,7 +116,7 @@ public actor MicroAppSync {
         openedCache = cache
         startupTodos = try? await cache.todos()
         await step(.opened(await Self.summary(of: cache, logger: logger)))
-        for await input in stream { await handle(input) }
+        for await input in stream where !stopped { await handle(input) }
     }
 
     private static func summary(of cache: SyncCache, logger: Logger) async -> CacheSummary {
@@ -186,7 +190,7 @@ public actor MicroAppSync {
 
     private func listen(after lastID: Int64?) {
         liveStream?.cancel()
-        guard let client else { return }
+        guard let client, !stopped else { return }
         liveStream = Task { [inputs] in
             for await update in client.events(lastEventID: lastID, reconnect: Self.reconnect) {
                 inputs.yield(.answer(.stream(update)))
@@ -201,6 +205,7 @@ public actor MicroAppSync {
     }
 
     private func inBackground(_ work: @escaping @Sendable () async -> SyncMachine.Input?) {
+        guard !stopped else { return }
         backgroundCount += 1
         let number = backgroundCount
         background[number] = Task { [inputs] in

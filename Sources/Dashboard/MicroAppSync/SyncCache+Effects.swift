@@ -35,7 +35,7 @@ extension SyncCache {
                 break
             }
         } catch {
-            return .cacheFailed(Self.app(of: effect), "\(error)")
+            return .cacheFailed(effect, "\(error)")
         }
         return nil
     }
@@ -92,17 +92,6 @@ extension SyncCache {
         case .setComplete(let date): try await setComplete(since: date)
         case .setLastSynced(let app, let date): try await setLastSynced(app.rawValue, date)
         default: break
-        }
-    }
-
-    private static func app(of effect: SyncMachine.Effect) -> MicroAppID? {
-        switch effect {
-        case .answerFromCache(let query): query.app
-        case .enqueue(let request): request.app
-        case .complete(let entry, _), .drop(let entry): entry.write.app
-        case .store(let fetched, _): fetched.fetch.app
-        case .applyLive(let change, _, _): change.app
-        default: nil
         }
     }
 }

@@ -77,7 +77,7 @@ extension SyncCache {
     /// The write to send first: the oldest the outbox can read.
     func outboxHead() async throws -> OutboxEntry? {
         try await writer.read { db in
-            let rows = try Row.fetchCursor(db, sql: "SELECT seq, idempotencyKey, write FROM outbox ORDER BY seq")
+            let rows = try Row.fetchCursor(db, sql: Self.outboxInOrder)
             while let row = try rows.next() {
                 if let entry = Self.entry(row) { return entry }
             }
@@ -86,8 +86,10 @@ extension SyncCache {
     }
 
     func outbox(in db: Database) throws -> [OutboxEntry] {
-        try Row.fetchAll(db, sql: "SELECT seq, idempotencyKey, write FROM outbox ORDER BY seq").compactMap(Self.entry)
+        try Row.fetchAll(db, sql: Self.outboxInOrder).compactMap(Self.entry)
     }
+
+    private static let outboxInOrder = "SELECT seq, idempotencyKey, write FROM outbox ORDER BY seq"
 
     private static func entry(_ row: Row) -> OutboxEntry? {
         guard let write = try? JSONDecoder().decode(PendingWrite.self, from: Data((row["write"] as String).utf8)) else { return nil }

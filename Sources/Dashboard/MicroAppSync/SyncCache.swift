@@ -7,7 +7,8 @@ import MicroAppAPI
 /// applied on top, and the outbox of writes still to send. One SQLite file per server and user,
 /// so the dashboard starts with content before the network answers and keeps it offline.
 ///
-/// Every method is one transaction; callers are the `MicroAppSync` actor only.
+/// Each method is one transaction (but storing a channel's newest messages, two); callers are
+/// the `MicroAppSync` actor only.
 public struct SyncCache: Sendable {
     let writer: any DatabaseWriter
     /// Kept alive as long as the cache: the lock that makes the file this process's alone.

@@ -19,7 +19,7 @@ extension SyncMachine {
         case .calendar(.load(let days)):
             calendarRanges.insert(days)
             effects.append(.answerFromCache(.events(days)))
-            if hasClient { startFetch(.events(days), &effects) }
+            if hasClient, !(statuses.connection == .online && currentRanges.contains(days)) { startFetch(.events(days), &effects) }
         case .calendar(.create(let new)):
             effects.append(.enqueue(.createEvent(new)))
         case .calendar(.update(let id, let patch)):

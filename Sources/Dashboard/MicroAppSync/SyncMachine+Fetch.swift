@@ -84,7 +84,14 @@ extension SyncMachine {
     }
 
     mutating func stored(_ fetch: Fetch, now: Date, _ effects: inout [Effect]) {
+        if case .events(let days) = fetch, statuses.connection == .online { currentRanges.insert(days) }
         if let app = fetch.app, fetch.isSync { synced(app, now: now, &effects) }
+        partDone(fetch, &effects)
+    }
+
+    /// A fetch whose answer the cache could not store: a round waiting for it goes on without it,
+    /// not whole (see `markDoubtful`).
+    mutating func storeFailed(_ fetch: Fetch, _ effects: inout [Effect]) {
         partDone(fetch, &effects)
     }
 

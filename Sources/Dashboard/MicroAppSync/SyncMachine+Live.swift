@@ -22,6 +22,7 @@ extension SyncMachine {
         case .event(let event):
             apply(event, now: now, &effects)
         case .disconnected(let error):
+            currentRanges = []
             statuses.connection = Self.connection(after: error)
             publishStatuses(&effects)
         }
@@ -36,6 +37,7 @@ extension SyncMachine {
         case .registryAppPublished, .registryAppWithdrawn, .registryAppHealth:
             startFetch(.registry, &effects)
         case .streamReset:
+            currentRanges = []
             effects.append(.setLastEventID(event.id))
             refreshAll(now: now, &effects)
         case .streamOpened:
@@ -44,16 +46,10 @@ extension SyncMachine {
             guard let change = Self.change(event, named: name) else {
                 // Its change is missing from the cache: the next start reloads everything.
                 effects.append(.log(.warning, "live event not understood: \(event.name)"))
-                effects.append(.setComplete(since: nil))
+                markDoubtful(&effects)
                 return
             }
-            switch change {
-            case .todo(let item): touch(.todo, item.id)
-            case .todoDeleted(let id): touch(.todo, id)
-            case .event(let event): touch(.calendar, event.id)
-            case .eventDeleted(let id): touch(.calendar, id)
-            case .channel, .message: break
-            }
+            if let id = change.listedRecordID { touch(change.app, id) }
             effects.append(.applyLive(change, eventID: event.id, author: user))
         }
     }
@@ -117,6 +113,16 @@ enum LiveChange: Sendable, Equatable {
         case .todo, .todoDeleted: .todo
         case .event, .eventDeleted: .calendar
         case .channel, .message: .chat
+        }
+    }
+    /// The todo or event it changes: what a list fetched meanwhile must not overwrite (chat's
+    /// lists only grow).
+    var listedRecordID: Int64? {
+        switch self {
+        case .todo(let item): item.id
+        case .event(let event): event.id
+        case .todoDeleted(let id), .eventDeleted(let id): id
+        case .channel, .message: nil
         }
     }
 }

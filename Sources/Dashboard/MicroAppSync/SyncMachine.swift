@@ -24,7 +24,8 @@ struct SyncMachine {
         case connect(user: String?)
         case timer(Timer)
         /// Answers of the cache.
-        case cacheFailed(MicroAppID?, String)
+        /// The cache could not run this effect: why.
+        case cacheFailed(Effect, String)
         case enqueued([any BusEvent], pending: [MicroAppID: Int])
         case outboxHead(OutboxEntry?)
         case completed(OutboxEntry, [any BusEvent], pending: [MicroAppID: Int])
@@ -41,7 +42,7 @@ struct SyncMachine {
     }
 
     enum Effect: Sendable {
-        // The cache, in order; the comment says what answers.
+        // The cache, in order; the comment says what answers (the `set…` notes answer nothing).
         /// Reads and publishes what a widget asked for, from the cache; `cacheFailed` when it cannot.
         case answerFromCache(CacheQuery)
         /// Applies a user's write and queues it; `enqueued`.
@@ -71,6 +72,14 @@ struct SyncMachine {
         case log(Logger.Level, String)
     }
 
+    /// What a reload round or the cache's doubt is about to be told: the cache is not known
+    /// complete any more, and a round under way must not mark it so (the next start reloads
+    /// everything).
+    mutating func markDoubtful(_ effects: inout [Effect]) {
+        effects.append(.setComplete(since: nil))
+        refresh?.whole = false
+    }
+
     enum Timer: Hashable, Sendable {
         /// The first second is over: panes may say the server has not answered yet.
         case quietStartEnded
@@ -85,7 +94,7 @@ struct SyncMachine {
         /// `waits`: how many times the server said it was still running an earlier send of it.
         case sending(OutboxEntry, waits: Int)
         case waitingToResend(OutboxEntry, waits: Int)
-        /// Writing what the server answered into the cache.
+        /// Writing what the server answered into the cache: a write done, or dropped.
         case completing
     }
 
@@ -123,6 +132,11 @@ struct SyncMachine {
     /// What widgets showed an interest in, reloaded from the server on (re)connect.
     var openChannels: Set<String> = []
     var calendarRanges: Set<DayRange> = []
+    /// The calendar ranges the cache holds as the server does: fetched and stored while the live
+    /// stream ran, which has kept them current since. A widget going back to one (the selection
+    /// crossing a month boundary and back) is answered from the cache alone. Forgotten when the
+    /// stream drops or resets.
+    var currentRanges: Set<DayRange> = []
     /// Per app, the list fetches under way, and the ids live events and completed writes touched
     /// meanwhile: the cache's copy of those is newer than the fetched list's.
     var listFetches: [MicroAppID: Int] = [:]
@@ -167,16 +181,21 @@ struct SyncMachine {
             }
         case .timer(.resend(let seq)):
             resend(seq, &effects)
-        case .cacheFailed(let app, let reason):
-            // Whatever it could not do (a live change among them) may be missing: the next start reloads everything.
+        case .cacheFailed(let effect, let reason):
             effects.append(.log(.error, "local cache failed: \(reason)"))
-            effects.append(.setComplete(since: nil))
-            for app in app.map({ [$0] }) ?? MicroAppID.allCases { statuses.problems[app] = "local cache: \(reason)" }
+            // Whatever it could not do (a live change among them) may be missing.
+            markDoubtful(&effects)
+            for app in effect.app.map({ [$0] }) ?? MicroAppID.allCases { statuses.problems[app] = "local cache: \(reason)" }
             publishStatuses(&effects)
-            // The failure was the outbox's own step (effects answer in order): it waits for the next write or reconnect.
-            if outbox == .readingHead || outbox == .completing {
+            switch effect {
+            case .store(let fetched, _):
+                storeFailed(fetched.fetch, &effects)
+            case .readOutboxHead, .complete, .drop:
+                // The outbox's own step: it waits for the next write or reconnect.
                 outbox = .idle
                 outboxSettled(&effects)
+            default:
+                break
             }
         case .enqueued(let events, let pending):
             statuses.pending = pending
@@ -321,6 +340,20 @@ enum Fetched: Sendable {
         case .channels: .channels
         case .newestMessages(let channel, _): .newestMessages(channel: channel)
         case .olderMessages(let channel, let before, _): .olderMessages(channel: channel, before: before)
+        }
+    }
+}
+
+extension SyncMachine.Effect {
+    /// The app whose data the effect touches in the cache; nil for one about all of them.
+    var app: MicroAppID? {
+        switch self {
+        case .answerFromCache(let query): query.app
+        case .enqueue(let request): request.app
+        case .complete(let entry, _), .drop(let entry): entry.write.app
+        case .store(let fetched, _): fetched.fetch.app
+        case .applyLive(let change, _, _): change.app
+        default: nil
         }
     }
 }

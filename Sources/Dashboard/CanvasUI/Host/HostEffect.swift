@@ -43,7 +43,7 @@ public enum LibraryWrite: Sendable, Equatable {
 }
 
 /// What the host asks of the micro-app generator ("New micro-app…"). `run` names the box that
-/// asked: its news (`appGeneration`) goes to that box only.
+/// asked: its news (`appGeneration`) goes to every box open, and only that box takes it.
 public enum GeneratorRequest: Sendable {
     /// What would stop writing an app now.
     case check(run: Int)

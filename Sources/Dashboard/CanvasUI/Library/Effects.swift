@@ -21,7 +21,7 @@ public final class Effects {
 
     /// Starts `work` once the writes asked for before it are done; its message, if any, arrives
     /// through `messages`.
-    private func perform(_ work: @escaping @Sendable () async -> HostMessage?) {
+    private func read(_ work: @escaping @Sendable () async -> HostMessage?) {
         let previous = lastWrite
         let continuation = continuation
         readsSinceWrite.append(Task.detached {
@@ -55,7 +55,7 @@ public final class Effects {
         switch effect {
         case .read(let read):
             guard let library else { return }
-            perform { await Self.answer(read, from: library) }
+            self.read { await Self.answer(read, from: library) }
         case .write(let write):
             guard let library else { return }
             run(write, on: library)
@@ -136,7 +136,7 @@ public final class Effects {
         let continuation = continuation
         switch request {
         case .check(let run):
-            perform { .appGeneration(run: run, .checked(problem: await generator.problem())) }
+            read { .appGeneration(run: run, .checked(problem: await generator.problem())) }
         case .write(let description, let run):
             stopGenerating()
             generation = Task.detached {

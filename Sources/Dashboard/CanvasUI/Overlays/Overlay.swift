@@ -81,7 +81,7 @@ public enum HostAction {
     case generateApp(String, run: Int)
     /// Installs the app written and reviewed.
     case installGeneratedApp(AppReview, run: Int)
-    /// Stops writing the app: nothing of it stays on disk.
+    /// Forgets the generator's run: stops writing the app if it still is; nothing of it stays on disk.
     case discardGeneratedApp
     /// Adds the pane of an app just installed.
     case addInstalledApp(WidgetDescriptor)

@@ -49,7 +49,7 @@ public enum WithdrawOutcome: Equatable, Sendable, Codable {
 }
 
 extension RegistryEntry {
-    /// A registry row as both engines keep it, its manifest as JSON text.
+    /// A registry row as both engines keep it (its versions, manifests among them, are `StoredVersion`s).
     struct StoredApp {
         let id: String
         let kind: String

@@ -15,19 +15,22 @@ extension SQLiteStore {
     /// How many events the database keeps for `Last-Event-ID` resume; older ones are pruned.
     static let retainedLiveEvents: Int64 = 10_000
 
-    /// Records a live event (`LiveEventDraft`) in the transaction of the change it describes; it is
-    /// published to the connected streams only once that transaction commits, and never if it
-    /// rolls back.
-    func record(_ name: String, owner: Int64?, json: String, in db: Database) throws {
+    /// Records a live event in the transaction of the change it describes; it is published to the
+    /// connected streams only once that transaction commits (the todo pages it makes stale dropped
+    /// first), and never if it rolls back.
+    func record(_ event: LiveEventDraft, in db: Database) throws {
         try db.execute(sql: "INSERT INTO live_events (name, owner_id, data, created_at) VALUES (?, ?, ?, ?)",
-                       arguments: [name, owner, json, Date()])
+                       arguments: [event.name, event.owner, event.json, Date()])
         let id = db.lastInsertedRowID
         if id % 256 == 0 {
             try db.execute(sql: "DELETE FROM live_events WHERE id <= ?", arguments: [id - Self.retainedLiveEvents])
         }
-        let published = LiveEventHub.Published(event: LiveEvent(id: id, name: name, data: json), ownerID: owner)
-        let hub = liveEvents
-        db.afterNextTransaction(onCommit: { _ in hub.publish(published) })
+        let published = LiveEventHub.Published(event: LiveEvent(id: id, name: event.name, data: event.json), ownerID: event.owner)
+        let (hub, pages, staleOwner) = (liveEvents, todoPages, event.staleTodoPagesOwner)
+        db.afterNextTransaction(onCommit: { _ in
+            if let staleOwner { pages.invalidate(owner: staleOwner) }
+            hub.publish(published)
+        })
     }
 
     /// The id of the newest live event ever made (0 for none), kept even when that event is pruned.

@@ -164,12 +164,32 @@ extension SQLiteStore {
         migrator.registerMigration("v7: tables named as in PostgreSQL") { db in
             // The store core (`Store/Core`) writes one SQL text for both engines, so the tables take
             // PostgreSQL's names here too: snake case, plural, `start_at` where `start` is a reserved
-            // word there. Rows, AUTOINCREMENT sequences and foreign keys stay as they are.
-            for (table, renamed) in Self.renamedTables {
+            // word there. Rows, AUTOINCREMENT sequences and foreign keys stay as they are. Written
+            // out in full, as a shipped migration must not change when code around it does.
+            let renames: [(table: String, renamed: String, columns: [(String, String)])] = [
+                ("user", "users", [("passwordHash", "password_hash"), ("createdAt", "created_at"), ("isAdmin", "is_admin")]),
+                ("todoItem", "todo_items", [("ownerId", "owner_id"), ("createdAt", "created_at"), ("updatedAt", "updated_at")]),
+                ("liveEvent", "live_events", [("ownerId", "owner_id"), ("createdAt", "created_at")]),
+                ("calendarEvent", "calendar_events", [("ownerId", "owner_id"), ("start", "start_at"), ("end", "end_at"),
+                                                      ("allDay", "all_day"), ("createdAt", "created_at"), ("updatedAt", "updated_at")]),
+                ("chatChannel", "chat_channels", [("createdBy", "created_by"), ("createdAt", "created_at")]),
+                ("chatMessage", "chat_messages", [("channelId", "channel_id"), ("sentAt", "sent_at")]),
+                ("idempotentWrite", "idempotent_writes", [("ownerId", "owner_id"), ("createdAt", "created_at")]),
+                ("registryApp", "registry_apps", [("currentVersion", "current_version"), ("withdrawnAt", "withdrawn_at"),
+                                                  ("hookSecret", "hook_secret"), ("entrySecret", "entry_secret"),
+                                                  ("previousHookSecret", "previous_hook_secret"),
+                                                  ("previousEntrySecret", "previous_entry_secret"),
+                                                  ("secretsRotatedAt", "secrets_rotated_at")]),
+                ("registryVersion", "registry_versions", [("appId", "app_id"), ("publishedAt", "published_at"),
+                                                          ("publishedBy", "published_by")]),
+                ("appGrant", "app_grants", [("userId", "user_id"), ("appId", "app_id"), ("grantedAt", "granted_at")]),
+                ("hookReceipt", "hook_receipts", [("appId", "app_id"), ("receivedAt", "received_at")]),
+                ("hookDelivery", "hook_deliveries", [("appId", "app_id"), ("receivedAt", "received_at")]),
+            ]
+            for (table, renamed, columns) in renames {
                 try db.execute(sql: "ALTER TABLE \"\(table)\" RENAME TO \(renamed)")
-                for column in try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [renamed]) {
-                    let name = Self.postgresColumnNames[column] ?? Self.snakeCase(column)
-                    if name != column { try db.execute(sql: "ALTER TABLE \(renamed) RENAME COLUMN \"\(column)\" TO \(name)") }
+                for (column, name) in columns {
+                    try db.execute(sql: "ALTER TABLE \(renamed) RENAME COLUMN \"\(column)\" TO \(name)")
                 }
             }
             for (old, new, definition) in [
@@ -183,23 +203,5 @@ extension SQLiteStore {
             }
         }
         return migrator
-    }
-
-    /// The tables v7 renames, to their PostgreSQL names.
-    private static let renamedTables: KeyValuePairs<String, String> = [
-        "user": "users", "todoItem": "todo_items", "liveEvent": "live_events", "calendarEvent": "calendar_events",
-        "chatChannel": "chat_channels", "chatMessage": "chat_messages", "idempotentWrite": "idempotent_writes",
-        "registryApp": "registry_apps", "registryVersion": "registry_versions", "appGrant": "app_grants",
-        "hookReceipt": "hook_receipts", "hookDelivery": "hook_deliveries",
-    ]
-
-    /// Columns whose PostgreSQL name is not just their name in snake case.
-    private static let postgresColumnNames = ["start": "start_at", "end": "end_at"]
-
-    /// `ownerId` is `owner_id`.
-    private static func snakeCase(_ name: String) -> String {
-        name.reduce(into: "") { snake, character in
-            snake += character.isUppercase ? "_" + character.lowercased() : String(character)
-        }
     }
 }

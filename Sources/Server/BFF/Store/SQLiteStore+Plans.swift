@@ -22,14 +22,14 @@ extension SQLiteStore {
             case .failed(let error): throw error
             case .query(let statement, let next): plan = try next(try Self.rows(statement, in: db))
             case .record(let event, let next):
-                try record(event.name, owner: event.owner, json: event.json, in: db)
+                try record(event, in: db)
                 plan = next
             case .lock(_, let next): plan = next
             }
         }
     }
 
-    private static func rows(_ statement: Statement, in db: Database) throws -> SQLRows {
+    private static func rows(_ statement: SQLStatement, in db: Database) throws -> SQLRows {
         let (text, values) = statement.rendered(placeholder: { _ in "?" }, spell: spelling)
         let cursor = try Row.fetchCursor(try db.cachedStatement(sql: text), arguments: StatementArguments(values.map(databaseValue)))
         var rows = SQLRows()

@@ -1,13 +1,11 @@
 import Foundation
 import GRDB
 import SQLiteFiles
-import HummingbirdBcrypt
 import Logging
 import PrivateFiles
-import MicroAppAPI
 
 /// The server's data in one SQLite file (WAL): the embedded default, one server process to a file.
-/// A change's live event is recorded in its transaction (`record(_:owner:data:in:)`) and published
+/// A change's live event is recorded in its transaction (`record(_:in:)`) and published
 /// once it commits.
 ///
 /// Its functions are `async` for the protocol's sake but run GRDB's synchronous calls on the

@@ -9,7 +9,7 @@ public indirect enum Plan<Result: Sendable>: Sendable {
     case done(Result)
     case failed(any Error)
     /// Runs the statement, then goes on with what `next` makes of its rows.
-    case query(Statement, next: @Sendable (SQLRows) throws -> Plan)
+    case query(SQLStatement, next: @Sendable (SQLRows) throws -> Plan)
     /// Records a live event in the transaction; it is published once the transaction commits.
     case record(LiveEventDraft, next: Plan)
     /// Holds `key` until the transaction ends, so writers on one key (PostgreSQL instances writing
@@ -17,7 +17,7 @@ public indirect enum Plan<Result: Sendable>: Sendable {
     case lock(String, next: Plan)
 
     /// `statement`, then `next` with its rows.
-    static func run(_ statement: Statement, then next: @escaping @Sendable (SQLRows) throws -> Plan) -> Plan {
+    static func run(_ statement: SQLStatement, then next: @escaping @Sendable (SQLRows) throws -> Plan) -> Plan {
         .query(statement, next: next)
     }
 
@@ -51,6 +51,12 @@ public struct LiveEventDraft: Sendable {
 
     init(_ name: EventName, owner: Int64?, data: some Encodable) throws {
         self.init(name: name.rawValue, owner: owner, json: String(decoding: try JSONEncoder().encode(data), as: UTF8.self))
+    }
+
+    /// The user whose cached todo list pages this event makes stale, if any: each engine drops
+    /// them as the event's transaction commits, before anyone can hear of it (`TodoPageCache`).
+    var staleTodoPagesOwner: Int64? {
+        EventName(rawValue: name)?.app == MicroApp.todo.rawValue ? owner : nil
     }
 
     /// An event by name with its data as JSON text: a webhook's, passed on as it came.

@@ -28,7 +28,7 @@ extension SQLEngine {
     /// more follow. An event overlaps when it starts by `to` and has not ended before `from` (an
     /// event ending exactly at `from` does not overlap, unless it is an instant at `from`).
     public func calendarEvents(owner: Int64, query: CalendarQuery) async throws -> (items: [CalendarEvent], more: Bool) {
-        var statement: Statement = "SELECT \(eventColumns) FROM calendar_events WHERE owner_id = \(owner)"
+        var statement: SQLStatement = "SELECT \(eventColumns) FROM calendar_events WHERE owner_id = \(owner)"
         if let to = query.to { statement += " AND start_at <= \(to)" }
         if let from = query.from { statement += " AND (end_at > \(from) OR start_at >= \(from))" }
         if let after = query.after {
@@ -66,8 +66,8 @@ extension SQLEngine {
     }
 }
 
-/// The columns of an API event, in `calendarEvent`'s order.
-private let eventColumns: Statement = "id, title, start_at, end_at, all_day"
+/// The columns of an API event, in the order `CalendarEvent.init(row:)` reads them.
+private let eventColumns: SQLStatement = "id, title, start_at, end_at, all_day"
 
 extension CalendarEvent {
     /// An API event from a row of `eventColumns`; nil for a row whose times are not ISO text

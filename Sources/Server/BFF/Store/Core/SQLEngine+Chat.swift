@@ -6,7 +6,7 @@ import MicroAppAPI
 extension SQLEngine {
     /// One page of the channels by id, after the channel `after` if given, and whether more follow.
     public func chatChannels(after: String?, limit: Int) async throws -> (items: [ChatChannel], more: Bool) {
-        var statement: Statement = "SELECT id, name FROM chat_channels"
+        var statement: SQLStatement = "SELECT id, name FROM chat_channels"
         if let after { statement += " WHERE id > \(after)" }
         statement += " ORDER BY id LIMIT \(limit + 1)"
         return try await runRead(Plan.run(statement) { rows in
@@ -57,7 +57,7 @@ extension SQLEngine {
     /// One page of a channel's messages, newest first, older than the message `before` if given,
     /// and whether older ones follow; nil when there is no such channel.
     public func chatMessages(channel: String, before: Int64?, limit: Int) async throws -> (items: [ChatMessage], more: Bool)? {
-        var list: Statement = "SELECT id, author, text, sent_at FROM chat_messages WHERE channel_id = \(channel)"
+        var list: SQLStatement = "SELECT id, author, text, sent_at FROM chat_messages WHERE channel_id = \(channel)"
         if let before { list += " AND id < \(before)" }
         list += " ORDER BY id DESC LIMIT \(limit + 1)"
         return try await runRead(Plan.run("SELECT 1 FROM chat_channels WHERE id = \(channel)") { [list] rows in

@@ -29,10 +29,11 @@ extension SQLEngine {
     }
 
     /// One page of the apps not withdrawn, by id after `cursor`, whose id, name or description
-    /// contains `text` (ignoring ASCII case), of `kind` if given; and whether more follow.
+    /// contains `text` ignoring case (SQLite folds only ASCII letters, PostgreSQL's `ILIKE` every
+    /// letter), of `kind` if given; and whether more follow.
     public func registryApps(matching text: String?, kind: RegistryAppKind?, after cursor: String?, limit: Int) async throws
         -> (items: [RegistryEntry], more: Bool) {
-        var statement: Statement = "SELECT id FROM registry_apps WHERE withdrawn_at IS NULL"
+        var statement: SQLStatement = "SELECT id FROM registry_apps WHERE withdrawn_at IS NULL"
         if let text, !text.isEmpty {
             let pattern = RegistryEntry.containsPattern(text)
             statement += """
@@ -81,7 +82,7 @@ extension SQLEngine {
                                        newest: try versions.compactMap { row in SemanticVersion(try row.text(0)) }.max(),
                                        version: version, rotateSecrets: rotateSecrets)
                 let secrets: (hook: String, entry: String)? = plan.secrets == .keep ? nil : (makeSecret(), makeSecret())
-                var statements: [Statement] = []
+                var statements: [SQLStatement] = []
                 switch plan.outcome {
                 case .refused(let outcome): return .done(outcome)
                 case .create:
@@ -172,29 +173,40 @@ extension SQLEngine {
 
     /// The entry of app `id` as stored, with its versions; nil when there is no such app.
     private static func entry(_ id: String) -> Plan<RegistryEntry?> {
-        .run("""
-            SELECT kind, name, description, current_version, hook_secret, entry_secret, previous_hook_secret, previous_entry_secret,
-                secrets_rotated_at FROM registry_apps WHERE id = \(id)
-            """) { apps in
-            guard let app = apps.first else { return .done(nil) }
-            let stored = RegistryEntry.StoredApp(
-                id: id, kind: try app.text(0), name: try app.text(1), description: try app.text(2), currentVersion: try app.text(3),
-                hookSecret: try app.optionalText(4), entrySecret: try app.optionalText(5), previousHookSecret: try app.optionalText(6),
-                previousEntrySecret: try app.optionalText(7), secretsRotatedAt: try app.optionalReal(8))
-            return .run("SELECT version, manifest, entry, published_at, published_by FROM registry_versions WHERE app_id = \(id)") { rows in
-                let versions = try rows.map { row in
-                    RegistryEntry.StoredVersion(version: try row.text(0), manifest: try row.optionalText(1), entry: try row.optionalText(2),
-                                                publishedAt: try row.text(3), publishedBy: try row.optionalText(4))
-                }
-                return .done(try RegistryEntry(stored, versions: versions))
-            }
-        }
+        entries([id]).then { entries in .done(entries.first) }
     }
 
-    /// The entries of these apps, in order, leaving out any that is gone.
+    /// The entries of these apps, in this order, leaving out any that is gone: two statements
+    /// whatever their number.
     private static func entries(_ ids: [String]) -> Plan<[RegistryEntry]> {
-        ids.reversed().reduce(.done([])) { rest, id in
-            entry(id).then { entry in rest.then { entries in .done((entry.map { [$0] } ?? []) + entries) } }
+        guard !ids.isEmpty else { return .done([]) }
+        var list: SQLStatement = "\(ids[0])"
+        for id in ids.dropFirst() { list += ", \(id)" }
+        return .run("""
+            SELECT id, kind, name, description, current_version, hook_secret, entry_secret, previous_hook_secret,
+                previous_entry_secret, secrets_rotated_at FROM registry_apps WHERE id IN (\(list))
+            """) { [list] apps in
+            .run("SELECT app_id, version, manifest, entry, published_at, published_by FROM registry_versions WHERE app_id IN (\(list))") {
+                versions in
+                let rows = try versions.map { row in
+                    (app: try row.text(0),
+                     version: RegistryEntry.StoredVersion(version: try row.text(1), manifest: try row.optionalText(2),
+                                                          entry: try row.optionalText(3), publishedAt: try row.text(4),
+                                                          publishedBy: try row.optionalText(5)))
+                }
+                let versionsByApp = Dictionary(grouping: rows, by: \.app).mapValues { $0.map(\.version) }
+                let found = try apps.compactMap { app -> RegistryEntry? in
+                    let id = try app.text(0)
+                    let stored = RegistryEntry.StoredApp(
+                        id: id, kind: try app.text(1), name: try app.text(2), description: try app.text(3),
+                        currentVersion: try app.text(4), hookSecret: try app.optionalText(5), entrySecret: try app.optionalText(6),
+                        previousHookSecret: try app.optionalText(7), previousEntrySecret: try app.optionalText(8),
+                        secretsRotatedAt: try app.optionalReal(9))
+                    return try RegistryEntry(stored, versions: versionsByApp[id] ?? [])
+                }
+                let byID = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+                return .done(ids.compactMap { byID[$0] })
+            }
         }
     }
 }

@@ -2,12 +2,12 @@ import CalendarTime
 import MicroAppAPI
 
 /// Todo items: each is its owner's (another user's id reads as none), lists page by id, and a
-/// change records its live event in its transaction and drops its owner's cached list pages once
-/// it has committed.
+/// change records its live event in its transaction (which drops its owner's cached list pages as
+/// it commits, see `LiveEventDraft.staleTodoPagesOwner`).
 extension SQLEngine {
     /// Creates an item owned by `owner`; the fields must already be valid.
     public func createTodo(owner: Int64, title: String, notes: String, due: CalendarDate?) async throws -> TodoItem {
-        let item = try await keyedWrite(Plan.run("""
+        try await keyedWrite(Plan.run("""
             INSERT INTO todo_items (owner_id, title, notes, done, due, created_at, updated_at)
             VALUES (\(owner), \(title), \(notes), \(false), \(due), \(.now), \(.now)) RETURNING \(todoColumns)
             """) { rows in
@@ -15,8 +15,6 @@ extension SQLEngine {
             let item = try TodoItem(row: row)
             return .record(.todoItemCreated, owner: owner, data: item, then: .done(item))
         })
-        todoPages.invalidate(owner: owner)
-        return item
     }
 
     /// The item with this id if `owner` owns it.
@@ -29,7 +27,7 @@ extension SQLEngine {
     /// One page of `owner`'s items in id order, and whether more follow. The hottest query of the
     /// API: one SELECT (cached as a prepared statement by SQLite, one per combination of filters).
     public func todos(owner: Int64, query: TodoQuery) async throws -> (items: [TodoItem], more: Bool) {
-        var statement: Statement = "SELECT \(todoColumns) FROM todo_items WHERE owner_id = \(owner)"
+        var statement: SQLStatement = "SELECT \(todoColumns) FROM todo_items WHERE owner_id = \(owner)"
         if let done = query.done { statement += " AND done = \(done)" }
         if let from = query.from { statement += " AND due >= \(from)" }
         if let to = query.to { statement += " AND due <= \(to)" }
@@ -43,7 +41,7 @@ extension SQLEngine {
 
     /// Applies a valid change to `owner`'s item; nil when there is no such item of theirs.
     public func updateTodo(id: Int64, owner: Int64, change: TodoChange) async throws -> TodoItem? {
-        let item = try await keyedWrite(Plan.run("""
+        try await keyedWrite(Plan.run("""
             SELECT \(todoColumns) FROM todo_items WHERE id = \(id) AND owner_id = \(owner)\(.forUpdate)
             """) { rows -> Plan<TodoItem?> in
             guard var item = try rows.first.map(TodoItem.init(row:)) else { return .done(nil) }
@@ -56,23 +54,19 @@ extension SQLEngine {
                     updated_at = \(.now) WHERE id = \(id)
                 """) { [item] _ in .record(.todoItemUpdated, owner: owner, data: item, then: .done(item)) }
         })
-        if item != nil { todoPages.invalidate(owner: owner) }
-        return item
     }
 
     /// Deletes `owner`'s item; returns whether there was one.
     public func deleteTodo(id: Int64, owner: Int64) async throws -> Bool {
-        let deleted = try await keyedWrite(Plan.run("DELETE FROM todo_items WHERE id = \(id) AND owner_id = \(owner) RETURNING 1") { rows in
+        try await keyedWrite(Plan.run("DELETE FROM todo_items WHERE id = \(id) AND owner_id = \(owner) RETURNING 1") { rows in
             guard !rows.isEmpty else { return .done(false) }
             return .record(.todoItemDeleted, owner: owner, data: DeletedEntity(id: id), then: .done(true))
         })
-        if deleted { todoPages.invalidate(owner: owner) }
-        return deleted
     }
 }
 
-/// The columns of an API item, in `todoItem`'s order.
-private let todoColumns: Statement = "id, title, notes, done, due"
+/// The columns of an API item, in the order `TodoItem.init(row:)` reads them.
+private let todoColumns: SQLStatement = "id, title, notes, done, due"
 
 extension TodoItem {
     /// An API item from a row of `todoColumns`; a due date that is not `YYYY-MM-DD` reads as none.

@@ -1,8 +1,10 @@
 /// An engine the store core runs on: it runs a `Plan` in a transaction of its own. Both engines
 /// get the rules of every domain (users, todo, calendar, chat, registry, webhooks, idempotency keys) from the
-/// extensions of this protocol, written once over `Statement` and `SQLRows`.
+/// extensions of this protocol, written once over `SQLStatement` and `SQLRows`.
 ///
-/// Public only because the engines are: the plans are the store's own business.
+/// Public only because the engines are (a type's conformance needs public witnesses). It gives
+/// no more than the engines already do to a module that imports `BFF` (`SQLiteStore.writer`,
+/// `PostgresStore.client`): the server's own executable and its tests.
 public protocol SQLEngine: BFFStore {
     /// The bcrypt cost for new password hashes (log2 rounds, 4...31).
     var bcryptCost: UInt8 { get }

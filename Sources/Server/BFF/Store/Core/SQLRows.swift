@@ -1,4 +1,3 @@
-import CalendarTime
 import Foundation
 
 /// What a statement returned: its rows' values in one array, row after row, so a list of a
@@ -38,8 +37,10 @@ public struct SQLRows: Sendable {
         try compactMap(make)
     }
 
-    fileprivate func value(at index: Int) -> SQLValue {
-        values.indices.contains(index) ? values[index] : .null
+    /// The value of `column` in the row starting at `start`; nil past the row's end.
+    fileprivate func value(row start: Int, column: Int) -> SQLValue? {
+        guard let width, column >= 0, column < width, values.indices.contains(start + column) else { return nil }
+        return values[start + column]
     }
 }
 
@@ -50,51 +51,52 @@ struct SQLRow {
     fileprivate let rows: SQLRows
     fileprivate let start: Int
 
-    subscript(column: Int) -> SQLValue { rows.value(at: start + column) }
+    /// Nil for a column the statement did not select.
+    subscript(column: Int) -> SQLValue? { rows.value(row: start, column: column) }
 
     func integer(_ column: Int) throws -> Int64 {
-        guard case .integer(let value) = self[column] else { throw unreadable(column) }
+        guard case .integer(let value)? = self[column] else { throw unreadable(column) }
         return value
     }
 
     func real(_ column: Int) throws -> Double {
         switch self[column] {
-        case .real(let value): return value
-        case .integer(let value): return Double(value)
+        case .real(let value)?: return value
+        case .integer(let value)?: return Double(value)
         default: throw unreadable(column)
         }
     }
 
     func optionalReal(_ column: Int) throws -> Double? {
-        if case .null = self[column] { return nil }
+        if case .null? = self[column] { return nil }
         return try real(column)
     }
 
     func text(_ column: Int) throws -> String {
-        guard case .text(let value) = self[column] else { throw unreadable(column) }
+        guard case .text(let value)? = self[column] else { throw unreadable(column) }
         return value
     }
 
     func optionalText(_ column: Int) throws -> String? {
-        if case .null = self[column] { return nil }
+        if case .null? = self[column] { return nil }
         return try text(column)
     }
 
     func blob(_ column: Int) throws -> Data {
-        guard case .blob(let value) = self[column] else { throw unreadable(column) }
+        guard case .blob(let value)? = self[column] else { throw unreadable(column) }
         return value
     }
 
     /// SQLite keeps a boolean as 0 or 1.
     func bool(_ column: Int) throws -> Bool {
         switch self[column] {
-        case .bool(let value): return value
-        case .integer(let value) where value == 0 || value == 1: return value == 1
+        case .bool(let value)?: return value
+        case .integer(let value)? where value == 0 || value == 1: return value == 1
         default: throw unreadable(column)
         }
     }
 
     private func unreadable(_ column: Int) -> BFFStoreError {
-        .unreadableRow("column \(column) is \(self[column])")
+        .unreadableRow(self[column].map { "column \(column) is \($0)" } ?? "no column \(column)")
     }
 }

@@ -1,4 +1,3 @@
-import Foundation
 import MicroAppAPI
 import PostgresNIO
 
@@ -13,10 +12,10 @@ extension PostgresStore {
     /// Records a live event (`LiveEventDraft`) in the transaction of its change, and announces it:
     /// PostgreSQL delivers the notification only once that transaction commits, and never if it
     /// rolls back.
-    func record(_ name: String, owner: Int64?, json: String, on connection: PostgresConnection) async throws {
+    func record(_ event: LiveEventDraft, on connection: PostgresConnection) async throws {
         try await connection.run("SELECT pg_advisory_xact_lock(\(Self.liveEventLock))", logger: logger)
         let id = try await connection.rows("""
-            WITH event AS (INSERT INTO live_events (name, owner_id, data) VALUES (\(name), \(owner), \(json)) RETURNING id)
+            WITH event AS (INSERT INTO live_events (name, owner_id, data) VALUES (\(event.name), \(event.owner), \(event.json)) RETURNING id)
             SELECT id, pg_notify(\(Self.liveEventChannel), id::text)::text FROM event
             """, as: (Int64, String).self, logger: logger)[0].0
         if id % 256 == 0 {

@@ -4,29 +4,36 @@ import PostgresNIO
 /// How PostgreSQL runs the store core's plans: on a pooled connection, each value bound as a
 /// parameter (`$1`, `$2`, …).
 extension PostgresStore {
+    /// The todo pages its events make stale are dropped as soon as it commits, before it answers;
+    /// other instances drop theirs when the feed brings them the events.
     public func runWrite<T>(_ plan: Plan<T>) async throws -> T {
-        try await transaction { connection in try await run(plan, on: connection) }
+        let (result, recorded) = try await transaction { connection in try await run(plan, on: connection) }
+        for owner in Set(recorded.compactMap(\.staleTodoPagesOwner)) { todoPages.invalidate(owner: owner) }
+        return result
     }
 
     public func runRead<T>(_ plan: Plan<T>, snapshot: Bool) async throws -> T {
-        guard snapshot else { return try await withConnection { connection in try await run(plan, on: connection) } }
+        guard snapshot else { return try await withConnection { connection in try await run(plan, on: connection) }.result }
         // READ COMMITTED, the default, would give each statement a snapshot of its own.
         return try await transaction { connection in
             try await connection.run("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
-            return try await run(plan, on: connection)
+            return try await run(plan, on: connection).result
         }
     }
 
     /// Runs `plan` on `connection`, in its transaction if it is in one.
-    func run<T>(_ plan: Plan<T>, on connection: PostgresConnection) async throws -> T {
+    /// - Returns: its result, and the live events it recorded.
+    func run<T>(_ plan: Plan<T>, on connection: PostgresConnection) async throws -> (result: T, recorded: [LiveEventDraft]) {
         var plan = plan
+        var recorded: [LiveEventDraft] = []
         while true {
             switch plan {
-            case .done(let result): return result
+            case .done(let result): return (result, recorded)
             case .failed(let error): throw error
             case .query(let statement, let next): plan = try next(try await rows(statement, on: connection))
             case .record(let event, let next):
-                try await record(event.name, owner: event.owner, json: event.json, on: connection)
+                try await record(event, on: connection)
+                recorded.append(event)
                 plan = next
             case .lock(let key, let next):
                 try await connection.run("SELECT pg_advisory_xact_lock(hashtext(\(key)))", logger: logger)
@@ -35,7 +42,7 @@ extension PostgresStore {
         }
     }
 
-    private func rows(_ statement: Statement, on connection: PostgresConnection) async throws -> SQLRows {
+    private func rows(_ statement: SQLStatement, on connection: PostgresConnection) async throws -> SQLRows {
         let (text, values) = statement.rendered(placeholder: { "$\($0)" }, spell: Self.spelling)
         var bindings = PostgresBindings(capacity: values.count)
         for value in values { Self.bind(value, to: &bindings) }

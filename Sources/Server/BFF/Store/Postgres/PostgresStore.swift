@@ -134,13 +134,9 @@ extension PostgresConnection {
         try await PostgresStore.decode(try await self.query(query, logger: logger), as: type)
     }
 
-    /// Runs a statement for its effect; returns how many rows it returned (a change that must be
-    /// counted says `RETURNING 1`: postgres-nio does not tell how many rows a statement changed).
-    @discardableResult
-    func run(_ query: PostgresQuery, logger: Logger) async throws -> Int {
-        var count = 0
-        for try await _ in try await self.query(query, logger: logger) { count += 1 }
-        return count
+    /// Runs a statement for its effect, reading (and dropping) any rows it returns.
+    func run(_ query: PostgresQuery, logger: Logger) async throws {
+        for try await _ in try await self.query(query, logger: logger) {}
     }
 }
 

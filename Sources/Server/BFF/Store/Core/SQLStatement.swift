@@ -5,7 +5,7 @@ import Foundation
 /// as a parameter (`?` in SQLite, `$1` in PostgreSQL), and the few words the engines spell
 /// differently (`SQLWord`). Written as a string with interpolations:
 /// `"SELECT title FROM todo_items WHERE id = \(id)"` binds `id`; it is never pasted into the text.
-public struct Statement: Sendable, ExpressibleByStringInterpolation {
+public struct SQLStatement: Sendable, ExpressibleByStringInterpolation {
     enum Part: Sendable {
         case text(String)
         case value(SQLValue)
@@ -23,7 +23,7 @@ public struct Statement: Sendable, ExpressibleByStringInterpolation {
     }
 
     /// Appends `other`: for statements whose conditions depend on a request's filters.
-    static func += (statement: inout Statement, other: Statement) {
+    static func += (statement: inout SQLStatement, other: SQLStatement) {
         statement.parts += other.parts
     }
 
@@ -64,7 +64,7 @@ public struct Statement: Sendable, ExpressibleByStringInterpolation {
         }
 
         /// Another statement's parts, as they are: a list of columns written once.
-        public mutating func appendInterpolation(_ statement: Statement) {
+        public mutating func appendInterpolation(_ statement: SQLStatement) {
             parts += statement.parts
         }
 
@@ -86,7 +86,7 @@ public enum SQLWord: Sendable {
     /// As `forUpdate`, leaving out rows another transaction holds (`FOR UPDATE SKIP LOCKED`): of
     /// PostgreSQL instances working through one queue, each row goes to one of them.
     case forUpdateSkipLocked
-    /// `LIKE` that ignores ASCII case (SQLite's `LIKE`, PostgreSQL's `ILIKE`).
+    /// `LIKE` that ignores case: SQLite's `LIKE` (ASCII letters only), PostgreSQL's `ILIKE`.
     case likeIgnoringCase
     /// After a text in `ORDER BY`: by its bytes, as SQLite always sorts (PostgreSQL's `COLLATE "C"`).
     case bytewise
@@ -104,7 +104,7 @@ public enum SQLValue: Sendable, Equatable {
     case null
 }
 
-/// A Swift value a statement can bind. Public, as `Statement` is, for the engines' sake only.
+/// A Swift value a statement can bind. Public, as `SQLStatement` is, for the engines' sake only.
 public protocol SQLBindable: Sendable {
     var sqlValue: SQLValue { get }
 }

@@ -2,17 +2,18 @@
 import CalendarTime
 import Testing
 
-/// The store core's statements: values are bound in order, never pasted into the text, and each
-/// engine's placeholders and words are its own.
-struct StatementTests {
-    static func postgres(_ statement: Statement) -> (text: String, values: [SQLValue]) {
+/// The store core's statements and rows: values are bound in order, never pasted into the text;
+/// a plan goes on with what each step made; a column read wrong throws. (Each engine's spelling
+/// is tested by running the server's suite on it.)
+struct SQLStatementTests {
+    static func postgres(_ statement: SQLStatement) -> (text: String, values: [SQLValue]) {
         statement.rendered(placeholder: { "$\($0)" }, spell: { word in word == .forUpdate ? " FOR UPDATE" : "?word?" })
     }
 
     @Test func valuesAreBoundInOrderAcrossAppendedParts() {
-        let columns: Statement = "id, title"
+        let columns: SQLStatement = "id, title"
         let hostile = "x'); DROP TABLE users; --"
-        var statement: Statement = "SELECT \(columns) FROM todo_items WHERE owner_id = \(Int64(7)) AND title = \(hostile)"
+        var statement: SQLStatement = "SELECT \(columns) FROM todo_items WHERE owner_id = \(Int64(7)) AND title = \(hostile)"
         statement += " AND due >= \(CalendarDate(year: 2026, month: 12, day: 1)) AND notes = \(nil as String?)\(.forUpdate)"
         let (text, values) = Self.postgres(statement)
         #expect(text == "SELECT id, title FROM todo_items WHERE owner_id = $1 AND title = $2 AND due >= $3 AND notes = $4 FOR UPDATE")
@@ -35,12 +36,17 @@ struct StatementTests {
         #expect(error is Refused)
     }
 
-    @Test func aColumnOfTheWrongKindThrowsRatherThanTraps() {
+    @Test func aColumnOfTheWrongKindOrPastTheRowThrowsRatherThanTraps() {
         var rows = SQLRows()
         rows.append(row: [SQLValue.text("7"), .integer(2), .null])
+        rows.append(row: [SQLValue.text("next"), .integer(1), .text("x")])
         #expect(throws: BFFStoreError.self) { try rows[0].integer(0) }
         #expect(throws: BFFStoreError.self) { try rows[0].bool(1) }
-        #expect(throws: BFFStoreError.self) { try rows[0].text(5) }
+        #expect(throws: BFFStoreError.self) { try rows[0].text(3) }  // not the next row's first column
+        #expect(throws: BFFStoreError.self) { try rows[1].optionalText(3) }
+        #expect(throws: BFFStoreError.self) { try rows[1].text(-1) }
         #expect((try? rows[0].optionalText(2)) == .some(nil))
+        #expect((try? rows[1].text(2)) == "x")
+        #expect(rows.count == 2)
     }
 }

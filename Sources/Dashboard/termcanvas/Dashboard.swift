@@ -4,6 +4,7 @@ import CanvasCore
 import CanvasUI
 import CommandSupport
 import Foundation
+import HTTPClient
 import Logging
 import MicroAppHost
 import MicroAppModel
@@ -31,6 +32,7 @@ struct Dashboard: AsyncParsableCommand {
         let paths = Paths(environment: ProcessInfo.processInfo.environment)
         let logger = LogSetup.bootstrapFile(at: paths.logFile, label: "termcanvas")
         logger.info("starting", metadata: ["version": "\(TermCanvas.configuration.version)"])
+        defer { HTTPClient.closeForExit() }
         try await Self.runDashboard(options: options, bff: bff, paths: paths, logger: logger)
         logger.info("stopped")
     }

@@ -39,12 +39,35 @@ final class CurlEngine: @unchecked Sendable {
     private static let idlePollMilliseconds: Int32 = 3_600_000
 
     /// Why libcurl cannot be used in this process, or nil once it is loaded and initialised
-    /// (`curl_global_init`), which happens once, when the first engine is made.
-    static let unavailability: String? = {
-        if let problem = tc_curl_load() { return "libcurl could not be loaded: \(String(cString: problem))" }
-        let code = tc_curl_global_init(Int(CURL_GLOBAL_ALL))
-        return code == CURLE_OK ? nil : "libcurl failed to initialise (\(code.rawValue))"
-    }()
+    /// (`curl_global_init`), which happens once, when the first engine is made. Loading runs
+    /// under `loading`'s lock, so `closeForExit` can wait for it.
+    static var unavailability: String? {
+        loading.withLock { known in
+            if let known { return known }
+            let problem: String? = if let problem = tc_curl_load() {
+                "libcurl could not be loaded: \(String(cString: problem))"
+            } else {
+                switch tc_curl_global_init(Int(CURL_GLOBAL_ALL)) {
+                case CURLE_OK: nil
+                case let code: "libcurl failed to initialise (\(code.rawValue))"
+                }
+            }
+            known = .some(problem)
+            return problem
+        }
+    }
+
+    /// Not tried yet (nil), or what `unavailability` found.
+    private static let loading = Mutex<String??>(nil)
+
+    /// Waits for a load of libcurl another thread has begun, and refuses any later one. For the
+    /// process's end: `exit` runs OpenSSL's clean-up, which crashes a thread still initialising
+    /// it (a dashboard quit while it was connecting to its server).
+    static func closeForExit() {
+        loading.withLock { known in
+            if known == nil { known = .some("the process is ending") }
+        }
+    }
 
     /// Nil when libcurl is not there (see `unavailability`) or has no memory for a multi handle.
     init?(maxConnectionsPerHost: Int) {

@@ -57,6 +57,13 @@ public final class HTTPClient: Sendable {
         engine?.shutDown()
     }
 
+    /// Call at the end of a process that may have made a client: waits until a client being made
+    /// on another thread has loaded libcurl, and makes any later one unusable, so the process's
+    /// exit handlers never clean up OpenSSL under a thread still initialising it.
+    public static func closeForExit() {
+        CurlEngine.closeForExit()
+    }
+
     /// Why a request cannot be sent at all: libcurl is missing or broken. Not `.unreachable`,
     /// which would read as a server that is down.
     var unusable: HTTPClientError {

@@ -20,7 +20,8 @@ extension CanvasHost {
     }
 
     /// Loads the current layout's undo history in the background: start-up shows the layout
-    /// first and makes undo reach back across the restart a moment later. Perform what it returns.
+    /// first and makes undo reach back across the restart a moment later. Perform what it returns:
+    /// the read, and any effect not handed out yet (the widgets' mount requests, at start-up).
     public func restoreHistory() -> [HostEffect] {
         emit(.read(.history(layout: manager.layout.name)))
         return takeEmitted()

@@ -73,8 +73,8 @@ public final class CanvasHost {
     }
 
     /// Starts the canvas from a manager, e.g. one restored with its undo history. What mounting
-    /// its widgets asks for is handed out by the first `update` (the app loop's first is the
-    /// terminal's size).
+    /// its widgets asks for waits with the other effects not yet handed out: the next
+    /// `restoreHistory()` or `update` returns it (the app loop's first update is the terminal's size).
     public init(
         manager: CanvasManager, catalog: WidgetCatalog, bus: EventBus, clock: CanvasClock,
         theme: Theme, logger: Logger, size: Size, library: (any LayoutLibrary)?, effects: Effects = Effects(),

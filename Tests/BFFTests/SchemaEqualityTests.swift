@@ -6,10 +6,10 @@ import PostgresNIO
 import Testing
 
 /// The two engines' migration lists must build one schema: the same tables, columns (and which
-/// may be null), primary keys, indexes (columns, uniqueness, partial or not) and foreign keys, by
-/// the same names (SQLite's v7 gave its tables PostgreSQL's), since the store core writes one SQL
-/// text for both. Column types are left out: each engine spells a day, a moment or an integer its
-/// own way.
+/// may be null), primary keys, indexes (columns, uniqueness, partial or not) and foreign keys, with
+/// tables and columns by the same names (SQLite's v7 gave its PostgreSQL's), since the store core
+/// writes one SQL text for both. Column types and index names are left out: each engine spells a
+/// day, a moment or an integer its own way, and names the indexes it makes for a key itself.
 @Suite("SQLite and PostgreSQL migrations build the same schema", .enabled(if: TestDatabase.isPostgres))
 struct SchemaEqualityTests {
     /// A schema as sets of facts, comparable across engines.

@@ -16,7 +16,7 @@ struct DrawnClusterTests {
         ("e\u{301}\u{302}\u{303}\u{304}\u{305}\u{306}", "e\u{301}\u{302}\u{303}\u{304}"),
     ] as [(Character, String)])
     func symbolKeepsTheFirstScalarAndItsMarks(character: Character, symbol: String) {
-        #expect(DrawnCluster.symbol(of: character).unicodeScalars.elementsEqual(symbol.unicodeScalars))
+        #expect(DrawnCluster.glyph(of: character).string.unicodeScalars.elementsEqual(symbol.unicodeScalars))
         #expect(DisplayWidth.of(character) == DisplayWidth.of(Character(symbol)))
     }
 

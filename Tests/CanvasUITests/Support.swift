@@ -25,6 +25,8 @@ final class Recorder {
 
     var received: [Received] = []
     var sizes: [PaneID: Size] = [:]
+    /// How many times each pane's widget drew itself.
+    var renders: [PaneID: Int] = [:]
 
     func keys(of pane: PaneID) -> [Key] {
         received.compactMap { received in
@@ -83,6 +85,7 @@ struct ProbeWidget: Widget {
     }
 
     func render(into buffer: inout Buffer, theme: Theme, focused: Bool) {
+        recorder.renders[pane, default: 0] += 1
         buffer.write("\(title) body", at: .zero, style: theme[.text])
         buffer.write("colour \(colour)", at: Point(x: 0, y: 1), style: theme[.muted])
     }

@@ -117,7 +117,7 @@ struct FailureTests {
             Issue.record("\(result)")
             return
         }
-        #expect(waited < .seconds(2), "\(waited)")
+        #expect(waited < .seconds(4), "\(waited)")
         #expect(busy.requests.count == 1)
     }
 
@@ -170,7 +170,7 @@ struct FailureTests {
             return await request.value
         }
         #expect(result == .failure(.cancelled))
-        #expect(elapsed < .seconds(1), "\(elapsed)")
+        #expect(elapsed < .seconds(5), "\(elapsed)")
         // The transfer is gone: the server sees its connection closed while the client lives on.
         try await eventually { server.closedByClient == 1 }
         withExtendedLifetime(client) {}

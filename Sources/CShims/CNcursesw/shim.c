@@ -174,6 +174,12 @@ int tc_start(int escape_delay_ms, int want_colors, int want_mouse) {
         start_color();
         use_default_colors();
     }
+    /* ncurses 6.4 flushes its output after every cursor movement until the screen has been
+       suspended once (_nc_mvcur while _endwin is ewInitial), so a frame went out as one write per
+       row it touched. One endwin and refresh before anything is drawn makes a frame one write. */
+    refresh();
+    endwin();
+    refresh();
     /* Bracketed paste: pasted text comes between these two, which curses reads as two keys. */
     define_key("\x1b[200~", TC_KEY_PASTE_START);
     define_key("\x1b[201~", TC_KEY_PASTE_END);

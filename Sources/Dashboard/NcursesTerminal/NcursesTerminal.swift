@@ -93,16 +93,22 @@ public final class NcursesTerminal: Terminal {
 
     public func present(_ changes: [CellRun], frame: Buffer) {
         guard !changes.isEmpty else { return }
-        var chars: [wchar_t] = []
-        let blank: [wchar_t] = [wchar_t(bitPattern: UInt32(UInt8(ascii: " ")))]
+        let blank = [wchar_t(bitPattern: UInt32(UInt8(ascii: " ")))]
         for run in changes {
             let y = run.origin.y
             for (offset, cell) in run.cells.enumerated() where !cell.isContinuation {
                 let x = run.origin.x + offset
-                chars.removeAll(keepingCapacity: true)
-                chars.append(contentsOf: cell.symbol.unicodeScalars.map { wchar_t(bitPattern: $0.value) })
+                // A glyph holds at most five scalars: they go to curses from the stack.
+                var chars: InlineArray<5, wchar_t> = .init(repeating: 0)
+                var count = 0
+                cell.glyph.forEachValue { value in
+                    chars[count] = wchar_t(bitPattern: value)
+                    count += 1
+                }
                 let (attributes, pair) = palette.curses(cell.style)
-                let width = tc_put_cell(Int32(y), Int32(x), chars, Int32(chars.count), attributes, pair)
+                let width = withUnsafePointer(to: &chars) { pointer in
+                    pointer.withMemoryRebound(to: wchar_t.self, capacity: 5) { tc_put_cell(Int32(y), Int32(x), $0, Int32(count), attributes, pair) }
+                }
                 // Where `DisplayWidth` says 2 columns but the C library 1 (e.g. "❤️"), curses
                 // leaves the next column alone and an old glyph could stay there: blank it.
                 if width == 1, x + 1 < frame.size.width, frame[x + 1, y].isContinuation {

@@ -5,12 +5,27 @@ import CanvasStyle
 public enum BoxLines: Sendable {
     case light, heavy
 
-    var glyphs: (topLeft: String, topRight: String, bottomLeft: String, bottomRight: String, horizontal: String, vertical: String) {
+    var glyphs: BoxGlyphs {
         switch self {
-        case .light: ("┌", "┐", "└", "┘", "─", "│")
-        case .heavy: ("┏", "┓", "┗", "┛", "━", "┃")
+        case .light: BoxGlyphs.light
+        case .heavy: BoxGlyphs.heavy
         }
     }
+}
+
+/// The six glyphs of a border.
+struct BoxGlyphs {
+    let topLeft, topRight, bottomLeft, bottomRight, horizontal, vertical: Glyph
+
+    init(_ corners: String, _ horizontal: Character, _ vertical: Character) {
+        let scalars = corners.unicodeScalars.map(Glyph.init)
+        (topLeft, topRight, bottomLeft, bottomRight) = (scalars[0], scalars[1], scalars[2], scalars[3])
+        self.horizontal = Glyph(String(horizontal))
+        self.vertical = Glyph(String(vertical))
+    }
+
+    static let light = BoxGlyphs("┌┐└┘", "─", "│")
+    static let heavy = BoxGlyphs("┏┓┗┛", "━", "┃")
 }
 
 extension Buffer {
@@ -18,11 +33,13 @@ extension Buffer {
     public mutating func drawBox(_ rect: Rect, lines: BoxLines, style: Style) {
         guard rect.width >= 2, rect.height >= 2 else { return }
         let g = lines.glyphs
-        for (y, left, right) in [(rect.minY, g.topLeft, g.topRight), (rect.maxY - 1, g.bottomLeft, g.bottomRight)] {
+        func edge(_ y: Int, _ left: Glyph, _ right: Glyph) {
             repeatSymbol(left, row: y, from: rect.minX, to: rect.minX + 1, style: style)
             repeatSymbol(g.horizontal, row: y, from: rect.minX + 1, to: rect.maxX - 1, style: style)
             repeatSymbol(right, row: y, from: rect.maxX - 1, to: rect.maxX, style: style)
         }
+        edge(rect.minY, g.topLeft, g.topRight)
+        edge(rect.maxY - 1, g.bottomLeft, g.bottomRight)
         for y in (rect.minY + 1)..<(rect.maxY - 1) {
             repeatSymbol(g.vertical, row: y, from: rect.minX, to: rect.minX + 1, style: style)
             repeatSymbol(g.vertical, row: y, from: rect.maxX - 1, to: rect.maxX, style: style)

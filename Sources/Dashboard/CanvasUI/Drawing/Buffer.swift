@@ -17,6 +17,16 @@ public struct Buffer: Hashable, Sendable {
 
     public var bounds: Rect { Rect(origin: .zero, size: size) }
 
+    /// Makes this buffer `size` with every cell `cell`, in the storage it has when the size is
+    /// the same (frames are drawn into two buffers in turn, with no allocation per frame).
+    public mutating func reset(to size: Size, filling cell: Cell = .blank) {
+        guard size == self.size else {
+            self = Buffer(size: size, filling: cell)
+            return
+        }
+        cells.withUnsafeMutableBufferPointer { $0.update(repeating: cell) }
+    }
+
     public subscript(x: Int, y: Int) -> Cell {
         get { cells[y * size.width + x] }
         set { cells[y * size.width + x] = newValue }
@@ -54,17 +64,17 @@ public struct Buffer: Hashable, Sendable {
             if x >= limit.minX {
                 if width == 2, x + 1 >= limit.maxX {
                     clearWideOverlap(at: x, row: row)
-                    cells[row + x] = Cell(" ", style: style)
+                    cells[row + x] = Cell(.space, style: style)
                     x += 1
                     break
                 }
                 clearWideOverlap(at: x, row: row)
                 if width == 2 { clearWideOverlap(at: x + 1, row: row) }
-                cells[row + x] = Cell(DrawnCluster.symbol(of: character), style: style)
-                if width == 2 { cells[row + x + 1] = Cell("", style: style) }
+                cells[row + x] = Cell(DrawnCluster.glyph(of: character), style: style)
+                if width == 2 { cells[row + x + 1] = Cell(.empty, style: style) }
             } else if width == 2, x + 1 == limit.minX {
                 clearWideOverlap(at: x + 1, row: row)
-                cells[row + x + 1] = Cell(" ", style: style)  // right half of a clipped wide char
+                cells[row + x + 1] = Cell(.space, style: style)  // right half of a clipped wide char
             }
             x += width
         }
@@ -72,9 +82,7 @@ public struct Buffer: Hashable, Sendable {
     }
 
     private mutating func appendMarks(of character: Character, toCellAt index: Int) {
-        let room = DrawnCluster.maxScalars - cells[index].symbol.unicodeScalars.count
-        guard room > 0 else { return }
-        cells[index].symbol.unicodeScalars.append(contentsOf: DrawnCluster.marks(of: character).prefix(room))
+        for mark in DrawnCluster.marks(of: character) where !cells[index].glyph.append(mark) { break }
     }
 
     /// The common case, without grapheme breaking: printable ASCII, one column per byte.
@@ -85,18 +93,16 @@ public struct Buffer: Hashable, Sendable {
             guard x < limit.maxX else { break }
             if x >= limit.minX {
                 clearWideOverlap(at: x, row: row)
-                cells[row + x] = Cell(Self.asciiSymbols[Int(byte) - 0x20], style: style)
+                cells[row + x] = Cell(Glyph(Unicode.Scalar(byte)), style: style)
             }
             x += 1
         }
         return x
     }
 
-    private static let asciiSymbols: [String] = (0x20..<0x7F).map { String(UnicodeScalar(UInt8($0))) }
-
     /// Repeats a single-width symbol along part of a row, clipped to the buffer: a fast path for
     /// borders and rules, which would otherwise go through grapheme breaking cell by cell.
-    mutating func repeatSymbol(_ symbol: String, row y: Int, from minX: Int, to maxX: Int, style: Style) {
+    mutating func repeatSymbol(_ symbol: Glyph, row y: Int, from minX: Int, to maxX: Int, style: Style) {
         let (start, end) = (max(0, minX), min(size.width, maxX))
         guard y >= 0, y < size.height, start < end else { return }
         let row = y * size.width
@@ -139,10 +145,10 @@ public struct Buffer: Hashable, Sendable {
     /// Overwriting half of a wide character blanks its other half, so no orphan halves remain.
     private mutating func clearWideOverlap(at x: Int, row: Int) {
         if cells[row + x].isContinuation, x > 0 {
-            cells[row + x - 1].symbol = " "
+            cells[row + x - 1].glyph = .space
         }
         if x + 1 < size.width, cells[row + x + 1].isContinuation, !cells[row + x].isContinuation {
-            cells[row + x + 1].symbol = " "
+            cells[row + x + 1].glyph = .space
         }
     }
 
@@ -153,13 +159,13 @@ public struct Buffer: Hashable, Sendable {
 
     /// Makes cells `x - 1` and `x` agree: a wide lead needs its continuation and vice versa.
     private mutating func repairWidePair(row: Int, at x: Int) {
-        let leftIsWideLead = x > 0 && !cells[row + x - 1].isContinuation && DisplayWidth.of(cells[row + x - 1].symbol) == 2
+        let leftIsWideLead = x > 0 && DisplayWidth.of(cells[row + x - 1].glyph) == 2
         // At the right edge of the buffer there is no cell for a wide lead's other half.
         let rightIsContinuation = x < size.width && cells[row + x].isContinuation
         if leftIsWideLead, !rightIsContinuation {
-            cells[row + x - 1].symbol = " "
+            cells[row + x - 1].glyph = .space
         } else if !leftIsWideLead, rightIsContinuation {
-            cells[row + x].symbol = " "
+            cells[row + x].glyph = .space
         }
     }
 }

@@ -1,20 +1,27 @@
 import CanvasStyle
 
-/// One terminal cell: a grapheme cluster and its style.
+/// One terminal cell: what it draws and its style.
 ///
 /// A wide character (CJK, most emoji) occupies its cell and the next one; the next one then
-/// holds an empty symbol and is skipped when written to a terminal.
+/// holds the empty glyph and is skipped when written to a terminal.
 public struct Cell: Hashable, Sendable {
-    public var symbol: String
+    public var glyph: Glyph
     public var style: Style
 
-    public init(_ symbol: String, style: Style = .plain) {
-        self.symbol = symbol
+    public init(_ glyph: Glyph, style: Style = .plain) {
+        self.glyph = glyph
         self.style = style
     }
 
-    public static let blank = Cell(" ")
+    public init(_ symbol: String, style: Style = .plain) {
+        self.init(Glyph(symbol), style: style)
+    }
+
+    public static let blank = Cell(.space)
+
+    /// The glyph as text.
+    public var symbol: String { glyph.string }
 
     /// True for the right half of a wide character.
-    public var isContinuation: Bool { symbol.isEmpty }
+    public var isContinuation: Bool { glyph.isEmpty }
 }

@@ -10,11 +10,21 @@ public enum DisplayWidth {
         if let ascii = character.asciiValue { return ascii >= 0x20 && ascii < 0x7F ? 1 : 0 }
         let scalars = character.unicodeScalars
         let base = scalars.first!
-        // Fast path for the frequent single scalars: Latin before the combining block, box drawing.
-        if scalars.count == 1, (0xA0..<0x300).contains(base.value) || (0x2500..<0x25A0).contains(base.value) {
-            return 1
-        }
         if DrawnCluster.isRegionalIndicator(base) { return scalars.count(where: DrawnCluster.isRegionalIndicator) }
+        return of(base: base)
+    }
+
+    /// Columns a cell's glyph takes: its base's, since the marks after it take none.
+    public static func of(_ glyph: Glyph) -> Int {
+        guard let base = glyph.base else { return 0 }
+        if base.value >= 0x20, base.value < 0x7F { return 1 }
+        return of(base: base)
+    }
+
+    /// Columns a cluster's drawn base takes, outside the ASCII and regional-indicator cases.
+    private static func of(base: Unicode.Scalar) -> Int {
+        // Fast path for frequent bases: Latin before the combining block, box drawing.
+        if (0xA0..<0x300).contains(base.value) || (0x2500..<0x25A0).contains(base.value) { return 1 }
         switch base.properties.generalCategory {
         case .nonspacingMark, .enclosingMark, .format, .control, .lineSeparator, .paragraphSeparator:
             return 0

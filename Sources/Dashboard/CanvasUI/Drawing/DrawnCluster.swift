@@ -21,13 +21,12 @@ public enum DrawnCluster {
     }
 
     /// What a cell holding `character` draws: its first scalar and the combining marks after it.
-    public static func symbol(of character: Character) -> String {
+    public static func glyph(of character: Character) -> Glyph {
         let scalars = character.unicodeScalars
-        guard scalars.count > 1 else { return String(character) }
-        var symbol = String.UnicodeScalarView()
-        symbol.append(scalars.first!)
-        symbol.append(contentsOf: scalars.dropFirst().lazy.filter(isCombining).prefix(maxScalars - 1))
-        return String(symbol)
+        guard let base = scalars.first else { return .empty }
+        var glyph = Glyph(base)
+        for mark in scalars.dropFirst() where isCombining(mark) && !glyph.append(mark) { break }
+        return glyph
     }
 
     /// The marks of a zero-width cluster (one that joins the cell before it) worth drawing.

@@ -4,15 +4,41 @@ import CanvasStyle
 extension CanvasHost {
     /// Composes the whole frame for the current size: panes, status bar and any overlay.
     public func compose() -> Buffer {
-        var buffer = Buffer(size: size, filling: background)
+        var buffer = Buffer(size: size)
+        compose(into: &buffer)
+        return buffer
+    }
+
+    /// Composes the frame into `buffer`, reusing its storage.
+    public func compose(into buffer: inout Buffer) {
+        forgetDrawnPanesOnANewDay()
+        buffer.reset(to: size, filling: background)
         if let needed = minimumSize(), !size.contains(needed) {
             drawTooSmall(into: &buffer, needed: needed)
-            return buffer
+            return
         }
         for pane in manager.panes { drawPane(pane, into: &buffer) }
         drawStatusBar(into: &buffer)
         overlay?.render(into: &buffer, overlayContext)
-        return buffer
+    }
+
+    private func hints(in mode: HostMode) -> [KeyHint] {
+        if let known = modeHints[mode] { return known }
+        let hints = commands.hints(in: mode == .normal ? [.normal, .canvas] : [.arrange, .canvas])
+        modeHints[mode] = hints
+        return hints
+    }
+
+    /// Widgets may mark today (the calendar does): a new day redraws every pane.
+    private func forgetDrawnPanesOnANewDay() {
+        let today = clock.today
+        guard today != drawnOn else { return }
+        drawnOn = today
+        forgetDrawnPanes()
+    }
+
+    func forgetDrawnPanes() {
+        for id in mounted.keys { mounted[id]?.drawn = nil }
     }
 
     /// An empty cell: only the background shows on a space, so the text colour is left out and
@@ -71,6 +97,10 @@ extension CanvasHost {
 
     private func drawContent(of pane: Pane, in inside: Rect, focused: Bool, into buffer: inout Buffer) {
         guard !inside.isEmpty, let entry = mounted[pane.id] else { return }
+        if let drawn = entry.drawn, drawn.focused == focused, drawn.buffer.size == inside.size {
+            buffer.draw(drawn.buffer, at: inside.origin)
+            return
+        }
         var content = Buffer(size: inside.size, filling: background)
         if let failure = entry.failure {
             content.write("This widget failed:", at: .zero, style: theme[.error])
@@ -84,6 +114,7 @@ extension CanvasHost {
             content.write("Unavailable micro-app '\(pane.app.rawValue)'", at: .zero, style: theme[.warning])
             content.write("Kept as it is; it is saved back unchanged.", at: Point(x: 0, y: 1), style: theme[.muted])
         }
+        mounted[pane.id]?.drawn = DrawnContent(buffer: content, focused: focused)
         buffer.draw(content, at: inside.origin)
     }
 
@@ -100,7 +131,7 @@ extension CanvasHost {
             buffer.write(" \(notice.text)", at: Point(x: x, y: y), style: style, clip: row)
             return
         }
-        let hints = overlay?.hints(overlayContext) ?? commands.hints(in: mode == .normal ? [.normal, .canvas] : [.arrange, .canvas])
+        let hints = overlay?.hints(overlayContext) ?? hints(in: mode)
         let name = manager.layout.name
         let nameWidth = DisplayWidth.of(name) + 2
         // Whole hints only: one that does not fit before the layout's name is left out, with

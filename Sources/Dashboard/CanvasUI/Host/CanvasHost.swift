@@ -1,3 +1,4 @@
+import CalendarTime
 import CanvasCore
 import CanvasStyle
 import Logging
@@ -16,7 +17,11 @@ public final class CanvasHost {
     /// open), the last on top: it gets the keys.
     var overlays: [any Overlay] = []
     /// What every key does; the dashboard applies the user's key map to it.
-    public var commands: CommandTable
+    public var commands: CommandTable {
+        didSet { modeHints = [:] }
+    }
+    /// The status bar's hints per mode, worked out once per command table.
+    var modeHints: [HostMode: [KeyHint]] = [:]
     /// Commands run from the palette, most recent first: the palette lists them first.
     public internal(set) var recentCommands: [CommandID] = []
     /// The layouts' and themes' names as last listed, so the palette opens with them at once.
@@ -26,7 +31,11 @@ public final class CanvasHost {
     public internal(set) var shouldQuit = false
     /// How far saving the layout on quit got; see `requestQuit()`.
     public internal(set) var quitSave: QuitSave = .notTried
-    public internal(set) var theme: Theme
+    public internal(set) var theme: Theme {
+        didSet { forgetDrawnPanes() }
+    }
+    /// The day the panes' drawn insides were drawn on.
+    var drawnOn: CalendarDate?
     /// The widgets the `a` catalog offers; the dashboard updates it from the BFF's registry.
     /// What panes may show; a pane of a kind it did not know (a remote app before the registry
     /// was read) is mounted as soon as it does.

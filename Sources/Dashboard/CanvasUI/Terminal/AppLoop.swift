@@ -20,9 +20,14 @@ public enum AppLoop {
     public static func run(_ host: CanvasHost, on terminal: some Terminal, afterFirstFrame: () -> Void = {}) async {
         // A terminal starts blank, so blank cells of the first frame need not be sent.
         var previous: Buffer? = Buffer(size: terminal.size)
+        // Frames are drawn into two buffers in turn: the one not on screen is reused.
+        var spare = Buffer(size: .zero)
         func render() {
-            let frame = host.compose()
+            var frame = spare
+            spare = Buffer(size: .zero)
+            host.compose(into: &frame)
             terminal.present(frame.changes(since: previous), frame: frame)
+            if let previous { spare = previous }
             previous = frame
         }
         host.perform(host.update(.input(.resize(terminal.size))))

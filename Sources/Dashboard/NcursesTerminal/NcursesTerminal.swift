@@ -8,8 +8,8 @@ import Glibc
 
 /// The terminal on ncursesw: the only type that calls curses.
 ///
-/// All curses calls happen on the main actor. A separate thread only waits for the terminal
-/// or a signal to become readable (see `InputWaker`); keys are then read here without waiting.
+/// All curses calls happen on the main actor, which dispatch wakes when the terminal or a signal
+/// becomes readable (see `InputSources`); keys are then read here without waiting.
 @MainActor
 public final class NcursesTerminal: Terminal {
     public struct Options: Sendable {
@@ -29,8 +29,7 @@ public final class NcursesTerminal: Terminal {
     public private(set) var size: Size
     /// Colours the terminal shows: 0 (none or `NO_COLOR`), 8, 16, 256 or more.
     public var colorCount: Int { palette.colors }
-    private let waker: InputWaker
-    private var wakes: AsyncStream<Wake>.AsyncIterator
+    private let sources: InputSources
     private var palette: CursesPalette
     private var running = true
     /// Input wakes in a row that read nothing while the terminal still polled readable.
@@ -47,13 +46,12 @@ public final class NcursesTerminal: Terminal {
             throw NcursesError.initFailed(terminalType: getenv("TERM").map { String(cString: $0) })
         }
         do {
-            waker = try InputWaker(terminalFD: STDIN_FILENO)
+            sources = try InputSources()
         } catch {
             tc_stop()
             throw error
         }
-        tc_install_signal_pipe(waker.signalFD)
-        wakes = waker.wakes.makeAsyncIterator()
+        tc_install_signal_pipe(sources.signalFD)
         palette = CursesPalette(colors: Int(tc_colors()))
         var rows: Int32 = 0, cols: Int32 = 0
         _ = tc_update_size(&rows, &cols)
@@ -63,31 +61,39 @@ public final class NcursesTerminal: Terminal {
     /// Restores the terminal. Safe to call more than once.
     public func stop() {
         running = false
+        sources.stop()
         tc_stop()
     }
 
-    public func nextInputs() async -> [InputEvent]? {
-        guard running else { return nil }
-        var iterator = wakes
-        let wake = await iterator.next(isolation: MainActor.shared)
-        wakes = iterator
+    public func startInput(_ handle: @escaping @MainActor ([InputEvent]?) -> Void) {
+        guard running else { return handle(nil) }
+        sources.start(terminalFD: STDIN_FILENO) { [weak self] wake in self?.woke(by: wake, handle: handle) }
+    }
+
+    private func woke(by wake: Wake, handle: @MainActor ([InputEvent]?) -> Void) {
+        guard running else { return }
         switch wake {
         case .input:
-            defer { waker.drained() }
             let events = readKeys()
-            if events.isEmpty, terminalHasEnded() {
-                running = false
-                return nil
+            if events.isEmpty {
+                if terminalHasEnded() {
+                    running = false
+                    sources.stop()
+                    handle(nil)
+                }
+                return
             }
-            return events
+            handle(events)
         case .resize:
             var rows: Int32 = 0, cols: Int32 = 0
             _ = tc_update_size(&rows, &cols)
             tc_clear_on_next_refresh()
             size = Size(width: Int(cols), height: Int(rows))
-            return [.resize(size)]
-        case .terminate, nil:
-            return nil
+            handle([.resize(size)])
+        case .terminate:
+            running = false
+            sources.stop()
+            handle(nil)
         }
     }
 
@@ -122,7 +128,7 @@ public final class NcursesTerminal: Terminal {
     /// After a wake that read nothing: whether the terminal is gone (hung up, or readable yet
     /// empty several times in a row, as at end of file or EIO).
     private func terminalHasEnded() -> Bool {
-        switch InputWaker.probe(STDIN_FILENO) {
+        switch InputSources.probe(STDIN_FILENO) {
         case .hungUp:
             return true
         case .readableButEmpty:

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CanvasCore
 
 /// A run of cells on one row that changed between two frames.
@@ -16,6 +19,7 @@ extension Buffer {
         var runs: [CellRun] = []
         for y in 0..<size.height {
             let row = y * size.width
+            if !full, rowIsBytewiseEqual(row, in: previous!) { continue }
             var x = 0
             while x < size.width {
                 guard full || cells[row + x] != previous!.cells[row + x] else {
@@ -37,5 +41,18 @@ extension Buffer {
             }
         }
         return runs
+    }
+
+    /// Whether a row holds the same bytes in both buffers: then its cells are equal (most rows of
+    /// a frame after a key). Unequal bytes (padding may differ) are compared cell by cell.
+    private func rowIsBytewiseEqual(_ row: Int, in other: Buffer) -> Bool {
+        cells.withUnsafeBytes { mine in
+            other.cells.withUnsafeBytes { theirs in
+                let stride = MemoryLayout<Cell>.stride
+                let start = row * stride, length = size.width * stride
+                guard length > 0, let mine = mine.baseAddress, let theirs = theirs.baseAddress else { return true }
+                return memcmp(mine + start, theirs + start, length) == 0
+            }
+        }
     }
 }

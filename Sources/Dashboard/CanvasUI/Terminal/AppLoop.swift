@@ -1,74 +1,103 @@
 import CanvasCore
-import Synchronization
+import Dispatch
 
-/// The event-driven loop: wait for input or for a result of the host's IO, update, compose,
-/// write only what changed.
+/// The event-driven loop: input and the results of the host's IO are handled as they come, on
+/// the main actor; a frame is composed and only what changed is written once they are handled.
 ///
 /// Nothing runs between events: no timer, no polling, so an idle dashboard costs nothing. Events
-/// that arrive together (a burst of data as the dashboard starts, a pasted line) are all handled
-/// before one frame is drawn, not a frame each.
+/// that arrive together (a burst of data as the dashboard starts, a pasted line, keys typed
+/// faster than they are drawn) are all handled before one frame is drawn, not a frame each: the
+/// frame is drawn in a main-queue job queued behind them.
 @MainActor
 public enum AppLoop {
-    private enum Event {
-        case inputs([InputEvent])
-        case message(HostMessage)
-        case inputEnded
-    }
-
     /// - Parameter afterFirstFrame: Runs once the first frame is on the screen: the place for
     ///   start-up work that must not delay it.
     public static func run(_ host: CanvasHost, on terminal: some Terminal, afterFirstFrame: () -> Void = {}) async {
-        // A terminal starts blank, so blank cells of the first frame need not be sent.
-        var previous: Buffer? = Buffer(size: terminal.size)
-        // Frames are drawn into two buffers in turn: the one not on screen is reused.
-        var spare = Buffer(size: .zero)
-        func render() {
-            var frame = spare
-            spare = Buffer(size: .zero)
-            host.compose(into: &frame)
-            terminal.present(frame.changes(since: previous), frame: frame)
-            if let previous { spare = previous }
-            previous = frame
-        }
+        let loop = Loop(host: host, terminal: terminal)
         host.perform(host.update(.input(.resize(terminal.size))))
-        render()
+        loop.render()
         afterFirstFrame()
+        await loop.run()
+    }
+}
 
-        let (events, continuation) = AsyncStream<Event>.makeStream()
-        // Events queued and not yet handled; counted before each is queued, so a frame is drawn
-        // only when none is waiting.
-        let queued = Atomic<Int>(0)
-        @Sendable func queue(_ event: Event) {
-            queued.add(1, ordering: .sequentiallyConsistent)
-            continuation.yield(event)
-        }
-        let reading = Task { @MainActor in
-            while let inputs = await terminal.nextInputs() { queue(.inputs(inputs)) }
-            queue(.inputEnded)
-        }
-        let listening = Task { @MainActor in
-            for await message in host.effects.messages { queue(.message(message)) }
-        }
-        defer {
-            reading.cancel()
-            listening.cancel()
-        }
-        for await event in events {
-            queued.subtract(1, ordering: .sequentiallyConsistent)
-            switch event {
-            case .inputs(let inputs):
-                // A resize cuts the terminal's copy of the screen to what fits, and a later one back
-                // to the frame's size does not restore it: the next frame is sent whole.
-                if inputs.contains(where: { if case .resize = $0 { true } else { false } }) { previous = nil }
-                for input in inputs where !host.shouldQuit { host.perform(host.update(.input(input))) }
-            case .message(let message):
-                host.perform(host.update(message))
-            case .inputEnded:
-                render()  // what came just before, if it was waiting for this event to be handled
-                return
+/// One run of the loop: what is on the screen, and whether it has ended.
+@MainActor
+private final class Loop<T: Terminal> {
+    let host: CanvasHost
+    let terminal: T
+    /// The frame on the screen; nil when the terminal's copy of the screen cannot be trusted
+    /// (after a resize), so the next frame is sent whole. A terminal starts blank, so blank
+    /// cells of the first frame need not be sent.
+    private var previous: Buffer?
+    /// Frames are drawn into two buffers in turn: the one not on screen is reused.
+    private var spare = Buffer(size: .zero)
+    private var frameQueued = false
+    private var ended: CheckedContinuation<Void, Never>?
+    private var listening: Task<Void, Never>?
+
+    init(host: CanvasHost, terminal: T) {
+        self.host = host
+        self.terminal = terminal
+        previous = Buffer(size: terminal.size)
+    }
+
+    func render() {
+        var frame = spare
+        spare = Buffer(size: .zero)
+        host.compose(into: &frame)
+        terminal.present(frame.changes(since: previous), frame: frame)
+        if let previous { spare = previous }
+        previous = frame
+    }
+
+    /// Returns when input ends or the host quits.
+    func run() async {
+        await withCheckedContinuation { continuation in
+            ended = continuation
+            terminal.startInput { [self] inputs in take(inputs) }
+            let messages = host.effects.messages
+            listening = Task { [self] in
+                for await message in messages { take(message) }
             }
-            if host.shouldQuit { return }
-            if queued.load(ordering: .sequentiallyConsistent) == 0 { render() }
         }
+        listening?.cancel()
+    }
+
+    private func take(_ inputs: [InputEvent]?) {
+        guard ended != nil else { return }
+        guard let inputs else {
+            render()  // what came just before, if its frame was still queued
+            return end()
+        }
+        // A resize cuts the terminal's copy of the screen to what fits, and a later one back to
+        // the frame's size does not restore it: the next frame is sent whole.
+        if inputs.contains(where: { if case .resize = $0 { true } else { false } }) { previous = nil }
+        for input in inputs where !host.shouldQuit { host.perform(host.update(.input(input))) }
+        handled()
+    }
+
+    private func take(_ message: HostMessage) {
+        guard ended != nil else { return }
+        host.perform(host.update(message))
+        handled()
+    }
+
+    private func handled() {
+        if host.shouldQuit { return end() }
+        guard !frameQueued else { return }
+        frameQueued = true
+        DispatchQueue.main.async {
+            MainActor.assumeIsolated {
+                self.frameQueued = false
+                guard self.ended != nil else { return }
+                self.render()
+            }
+        }
+    }
+
+    private func end() {
+        ended?.resume()
+        ended = nil
     }
 }

@@ -17,16 +17,22 @@ public final class HeadlessTerminal: Terminal {
         self.script = script
     }
 
-    public func nextInputs() async -> [InputEvent]? {
-        guard !script.isEmpty else { return nil }
-        let batch = script.removeFirst()
-        for case .resize(let newSize) in batch {
-            // As curses resizes its copy of the screen: what fits stays, the rest is blank.
-            var resized = Buffer(size: newSize)
-            resized.draw(screen, at: .zero)
-            (size, screen) = (newSize, resized)
+    /// Hands the script over one batch per turn of the main actor, then ends.
+    public func startInput(_ handle: @escaping @MainActor ([InputEvent]?) -> Void) {
+        Task { @MainActor in
+            while !script.isEmpty {
+                let batch = script.removeFirst()
+                for case .resize(let newSize) in batch {
+                    // As curses resizes its copy of the screen: what fits stays, the rest is blank.
+                    var resized = Buffer(size: newSize)
+                    resized.draw(screen, at: .zero)
+                    (size, screen) = (newSize, resized)
+                }
+                handle(batch)
+                await Task.yield()
+            }
+            handle(nil)
         }
-        return batch
     }
 
     public func present(_ changes: [CellRun], frame: Buffer) {

@@ -4,7 +4,7 @@
 SWIFT ?= swift
 ARGS ?=
 
-.PHONY: run test deps release bench bench-bff bench-widgets bench-limits bench-apps bench-hostile-apps bench-remote bench-hostile-entries bench-instances
+.PHONY: run test deps release bench bench-peers bench-bff bench-widgets bench-limits bench-apps bench-hostile-apps bench-remote bench-hostile-entries bench-instances
 
 # The release build is skipped when no source is newer than the dashboard: even a build with
 # nothing to do plans and compiles the package plugins, ~10 s of every start.
@@ -58,6 +58,11 @@ release: deps
 bench: release
 	$(SWIFT) run -c release --static-swift-stdlib tc-bench
 	scripts/bench-tui
+
+# The dashboard beside irssi and calcurse (issue 28), interleaved in one run: key to screen, bytes
+# per key, first frame, peak RSS, binary size.
+bench-peers: release
+	scripts/bench-peers
 
 # Figures of the micro-app server (issue 4): wrk on loopback, SSE fan-out, peak RSS.
 bench-bff: release

@@ -49,11 +49,15 @@ struct ProbeWidget: Widget {
     let recorder: Recorder
     private var colour: String
     private var pane: PaneID = 0
+    /// Its content comes with its first input (as a list comes from the cache).
+    private(set) var isWaitingForContent: Bool
 
-    init(title: String, capturesText: Bool = false, failsOnInput: Bool = false, recorder: Recorder, config: WidgetValues) {
+    init(title: String, capturesText: Bool = false, failsOnInput: Bool = false, waitsForInput: Bool = false, recorder: Recorder,
+         config: WidgetValues) {
         self.title = title
         self.capturesText = capturesText
         self.failsOnInput = failsOnInput
+        self.isWaitingForContent = waitsForInput
         self.recorder = recorder
         self.colour = config["colour"] ?? "red"
     }
@@ -76,6 +80,7 @@ struct ProbeWidget: Widget {
     mutating func handle(_ input: InputEvent) throws -> InputResult {
         recorder.received.append(.init(pane: pane, input: input))
         if failsOnInput { throw ProbeFailure(description: "disk on fire at sector 7 while reading the index") }
+        isWaitingForContent = false
         return .handled
     }
 
@@ -110,7 +115,7 @@ extension WidgetCatalog {
                 ProbeWidget(title: "Typing", capturesText: true, recorder: recorder, config: config)
             },
             WidgetDescriptor(kind: .failing, name: "Failing", summary: "Throws on input", version: "0.1.0") { config, _ in
-                ProbeWidget(title: "Failing", failsOnInput: true, recorder: recorder, config: config)
+                ProbeWidget(title: "Failing", failsOnInput: true, waitsForInput: true, recorder: recorder, config: config)
             },
             WidgetDescriptor(kind: .longTitle, name: "Long", summary: "A long title", version: "1.0.0") { config, _ in
                 ProbeWidget(title: "A very long widget title that goes on", recorder: recorder, config: config)

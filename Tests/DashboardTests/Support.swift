@@ -204,6 +204,7 @@ extension HostMessage {
         case .widgetNotified(let pane, _): "widgetNotified: \(pane)"
         case .appGeneration: "appGeneration"
         case .appsReinstalled(let descriptors): "appsReinstalled: \(descriptors.map(\.kind.rawValue))"
+        case .frameShown: "frameShown"
         }
     }
 }

@@ -64,6 +64,36 @@ struct EmbeddedBFFTests {
         try #require(FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
     }
 
+    /// A start's `canvasLoadTime` and each pane's `microAppLoadTime` are in the log and, after it,
+    /// in `termcanvas stats`.
+    @Test func aStartsLoadTimesAreLoggedAndShownByStats() async throws {
+        // The default preset: todo, calendar and chat.
+        let home = try DashboardSessionTests.isolatedHome(canvasLayout: false)
+        defer { home.remove() }
+        let environment = home.environment
+        defer { LocalServerProcess.stop(runtimeDirectory: environment["XDG_RUNTIME_DIR"]!) }
+        let before = try await Command.run([Products.termcanvas.path, "stats"], environment: environment)
+        #expect(before.status == 0)
+        #expect(before.output.contains("No start measured yet"))
+        let session = try await TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"], size: Size(width: 100, height: 30),
+                                            environment: environment)
+        try await waitUntil("the canvas loaded") { dashboardLogCount(environment, "canvas loaded") == 1 }
+        try await session.send("q")
+        #expect(try await session.waitForExit().status == 0)
+        let log = try String(contentsOfFile: environment["XDG_STATE_HOME"]! + "/termcanvas/termcanvas.log", encoding: .utf8)
+        for app in ["todo", "calendar", "chat"] {
+            #expect(log.split(separator: "\n").contains { $0.contains("pane loaded") && $0.contains("app=\(app)") })
+        }
+        let stats = try await Command.run([Products.termcanvas.path, "stats"], environment: environment)
+        #expect(stats.status == 0)
+        let lines = stats.output.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("canvasLoadTime") == true, "\(stats.output)")
+        #expect(lines.contains("microAppLoadTime"))
+        for app in ["todo", "calendar", "chat"] {
+            #expect(lines.contains { $0.hasPrefix("  \(app) ") && $0.contains(" ms") }, "\(stats.output)")
+        }
+    }
+
     @Test func theFirstDashboardStartsTheLocalServerAndTheSecondSharesIt() async throws {
         let home = try DashboardSessionTests.isolatedHome()
         defer { home.remove() }

@@ -8,6 +8,7 @@ import Testing
 struct MigrationTests {
     static let v1 = "v1: layouts, panes, history, preferences"
     static let v2 = "v2: micro-app grants"
+    static let v3 = "v3: load times"
 
     static func appliedMigrations(_ url: URL) throws -> [String] {
         try rawQueue(url).read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier") }
@@ -20,7 +21,7 @@ struct MigrationTests {
         #expect(store.path == scratch.database.path)
         #expect(FileManager.default.fileExists(atPath: scratch.database.path))
 
-        #expect(try Self.appliedMigrations(scratch.database) == [Self.v1, Self.v2])
+        #expect(try Self.appliedMigrations(scratch.database) == [Self.v1, Self.v2, Self.v3])
         let (tables, layoutColumns, paneColumns, journalMode) = try rawQueue(scratch.database).read { db in
             (try ["layout", "pane", "history", "preference"].filter { try db.tableExists($0) },
              try db.columns(in: "layout").map(\.name),
@@ -55,7 +56,7 @@ struct MigrationTests {
             #expect(try store.load(named: Sample.name)?.layout == Sample.swapped)
             #expect(try store.history(named: Sample.name).count == 2)
         }
-        #expect(try Self.appliedMigrations(scratch.database) == [Self.v1, Self.v2])
+        #expect(try Self.appliedMigrations(scratch.database) == [Self.v1, Self.v2, Self.v3])
     }
 
     @Test func anInMemoryStoreMigratesToo() throws {
@@ -73,7 +74,7 @@ struct MigrationTests {
         }
         // A newer TermCanvas applied a migration this one does not know.
         try rawQueue(scratch.database).write { db in
-            try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v3: tags')")
+            try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v4: tags')")
             try db.execute(sql: "CREATE TABLE tag (name TEXT)")
         }
         let filesBefore = try scratch.files()
@@ -83,7 +84,7 @@ struct MigrationTests {
         }
         // Not mistaken for a damaged file: nothing renamed, nothing rolled back.
         #expect(try scratch.files() == filesBefore)
-        #expect(try Self.appliedMigrations(scratch.database) == [Self.v1, Self.v2, "v3: tags"])
+        #expect(try Self.appliedMigrations(scratch.database) == [Self.v1, Self.v2, Self.v3, "v4: tags"])
         #expect(try count("SELECT COUNT(*) FROM layout", in: scratch.database) == 1)
         #expect(LayoutStoreError.newerVersion(path: "/x").description.contains("newer TermCanvas"))
     }

@@ -163,6 +163,14 @@ int tc_start(int escape_delay_ms, int want_colors, int want_mouse) {
     append_exit_capability("rmcup");
     install_fatal_handlers();
 
+    /* ncurses 6.4 flushes its output after every cursor movement until the screen has been
+       suspended once (_nc_mvcur while _endwin is ewInitial), so a frame went out as one write per
+       row it touched. One endwin and refresh before anything is drawn makes a frame one write.
+       Before the modes below: endwin leaves keypad mode, which curses would enter again only at
+       the first read, and arrows typed before it would come in the other mode's form. */
+    refresh();
+    endwin();
+    refresh();
     raw();
     noecho();
     nonl();
@@ -174,12 +182,6 @@ int tc_start(int escape_delay_ms, int want_colors, int want_mouse) {
         start_color();
         use_default_colors();
     }
-    /* ncurses 6.4 flushes its output after every cursor movement until the screen has been
-       suspended once (_nc_mvcur while _endwin is ewInitial), so a frame went out as one write per
-       row it touched. One endwin and refresh before anything is drawn makes a frame one write. */
-    refresh();
-    endwin();
-    refresh();
     /* Bracketed paste: pasted text comes between these two, which curses reads as two keys. */
     define_key("\x1b[200~", TC_KEY_PASTE_START);
     define_key("\x1b[201~", TC_KEY_PASTE_END);

@@ -51,6 +51,18 @@ extension LayoutStore {
                 t.column("grantedAt", .datetime).notNull()
             }
         }
+        migrator.registerMigration("v3: load times") { db in
+            // A start's canvasLoadTime has no `start` and no `app`; its panes' microAppLoadTime
+            // point at it.
+            try db.create(table: "loadTime") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("start", .integer).references("loadTime", onDelete: .cascade)
+                t.column("recordedAt", .datetime).notNull()
+                t.column("layout", .text).notNull()
+                t.column("app", .text)
+                t.column("milliseconds", .double).notNull()
+            }
+        }
         return migrator
     }
 }

@@ -78,6 +78,7 @@ struct Dashboard: AsyncParsableCommand {
                                         size: terminal.size, library: fitted,
                                         catalog: .standard(apps: installed.descriptors(runtime: runtime)),
                                         effects: effects, requests: { link.handle($0) })
+        host.processStarted = TermCanvas.started
         if let runMark {
             host.willCallWidget = { app, doing in runMark.noteCall(app: app.rawValue, doing: doing) }
         }

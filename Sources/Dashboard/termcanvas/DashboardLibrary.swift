@@ -70,6 +70,7 @@ struct DashboardLibrary: LayoutLibrary {
     func recordUndo(layout: LayoutData) async throws { try store.recordUndo(layout: layout) }
     func recordRedo(layout: LayoutData) async throws { try store.recordRedo(layout: layout) }
     func delete(_ name: String) async throws { try store.delete(named: name) }
+    func record(_ times: LoadTimes) async throws { try store.record(times) }
     func rename(_ name: String, to newName: String) async throws { try store.rename(name, to: newName) }
 
     func themeNames() async -> [String] {

@@ -7,7 +7,15 @@ struct TermCanvas: AsyncParsableCommand {
         commandName: "termcanvas",
         abstract: "A terminal canvas dashboard of widget panes you arrange by keyboard.",
         version: "0.1.0",
-        subcommands: [Dashboard.self, Render.self, LayoutCommand.self, AppsCommand.self, KeysCommand.self, ServeCommand.self, UserCommand.self, MigrateCommand.self, LoginCommand.self],
+        subcommands: [Dashboard.self, Render.self, LayoutCommand.self, AppsCommand.self, KeysCommand.self, StatsCommand.self, ServeCommand.self, UserCommand.self, MigrateCommand.self, LoginCommand.self],
         defaultSubcommand: Dashboard.self
     )
+
+    /// When the process started, as near as its Swift code can tell: `canvasLoadTime` counts from here.
+    static let started = ContinuousClock.now
+
+    static func main() async {
+        _ = started
+        await main(nil)
+    }
 }

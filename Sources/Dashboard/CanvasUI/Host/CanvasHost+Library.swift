@@ -33,6 +33,8 @@ extension CanvasHost {
         switch message {
         case .input:
             break  // `update` hands inputs to `handle`
+        case .frameShown(let instant):
+            return frameShown(at: instant)
         case .layoutsListed, .themesListed, .themeLoaded:
             break
         case .namesListed(let layouts, let themes):

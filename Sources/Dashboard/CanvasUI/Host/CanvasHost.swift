@@ -36,6 +36,11 @@ public final class CanvasHost {
     }
     /// The day the panes' drawn insides were drawn on.
     var drawnOn: CalendarDate?
+    /// When the process started, for `canvasLoadTime`; nil measures the panes alone.
+    public var processStarted: ContinuousClock.Instant?
+    /// The panes of this start that have shown their content, and whether all of them had.
+    var loadedPanes: [LoadTimes.Pane] = []
+    var canvasLoaded = false
     /// The widgets the `a` catalog offers; the dashboard updates it from the BFF's registry.
     /// What panes may show; a pane of a kind it did not know (a remote app before the registry
     /// was read) is mounted as soon as it does.

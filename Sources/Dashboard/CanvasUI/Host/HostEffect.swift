@@ -40,6 +40,8 @@ public enum LibraryWrite: Sendable, Equatable {
     case delete(String)
     case rename(String, to: String)
     case rememberTheme(String)
+    /// How long this start took to show the canvas and each pane.
+    case loadTimes(LoadTimes)
 }
 
 /// What the host asks of the micro-app generator ("New micro-app…"). `run` names the box that

@@ -24,6 +24,8 @@ struct MountedWidget {
     var toldFocused = false
     /// Whether the widget was last told it can be seen.
     var toldVisible = true
+    /// When the pane was mounted, until a frame showing its content is on the screen.
+    var loading: ContinuousClock.Instant? = .now
 }
 
 /// A pane's drawn inside and what it was drawn for; the host forgets every one when the theme

@@ -129,6 +129,8 @@ public final class Effects {
             self.write("rename \(name)") { try await library.rename(name, to: newName) }
         case .rememberTheme(let name):
             self.write("remember the theme") { try await library.remember(theme: name) }
+        case .loadTimes(let times):
+            self.write("keep the load times") { try await library.record(times) }
         }
     }
 

@@ -31,4 +31,6 @@ public enum HostMessage: Sendable {
     /// Micro-apps installed again while the dashboard runs (`termcanvas apps add --replace`):
     /// the catalog takes them, and their panes start afresh, keeping their saved state.
     case appsReinstalled([WidgetDescriptor])
+    /// The frame composed last is on the screen (sent while `CanvasHost.isLoading`).
+    case frameShown(at: ContinuousClock.Instant)
 }

@@ -27,4 +27,6 @@ public protocol LayoutLibrary: Sendable {
     func theme(named name: String) async throws -> Theme
     /// Remembers the chosen theme for the next start.
     func remember(theme name: String) async throws
+    /// Keeps how long a start took to show its content, for `termcanvas stats`.
+    func record(_ times: LoadTimes) async throws
 }

@@ -49,6 +49,7 @@ private final class Loop<T: Terminal> {
         terminal.present(frame.changes(since: previous), frame: frame)
         if let previous { spare = previous }
         previous = frame
+        if host.isLoading { host.perform(host.update(.frameShown(at: .now))) }
     }
 
     /// Returns when input ends or the host quits.

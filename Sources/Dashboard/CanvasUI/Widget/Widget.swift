@@ -29,6 +29,9 @@ public protocol Widget {
     var state: WidgetValues { get }
     /// The widget's settings as stored with the pane.
     var config: WidgetValues { get }
+    /// True while what it shows first is on its way (a list from the cache, an app's first
+    /// view): the canvas measures how long each pane takes to show its content.
+    var isWaitingForContent: Bool { get }
     /// The settings a user can change, with their current values.
     var settings: [WidgetSetting] { get }
 
@@ -63,6 +66,7 @@ extension Widget {
     public var capturesText: Bool { false }
     public var state: WidgetValues { [:] }
     public var config: WidgetValues { [:] }
+    public var isWaitingForContent: Bool { false }
     public var settings: [WidgetSetting] { [] }
     public mutating func unmount() {}
     public mutating func resize(to size: Size) {}

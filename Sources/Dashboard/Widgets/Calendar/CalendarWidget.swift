@@ -32,6 +32,7 @@ public struct CalendarWidget: Widget {
     private(set) var status: SyncStatus?
     /// The month whose events were last asked for.
     private var loadedMonth: CalendarDate?
+    public private(set) var isWaitingForContent = true
 
     public init(config: WidgetValues = [:], state: WidgetValues = [:]) {
         weekStart = config["weekStart"].flatMap(MonthGrid.Weekday.init(rawValue:)) ?? .monday
@@ -70,7 +71,9 @@ public struct CalendarWidget: Widget {
     public mutating func receive(_ event: CanvasEvent) throws -> WidgetEffects {
         let clock = clock
         switch event.payload {
-        case let loaded as CalendarEventsLoaded: agenda.replaceEvents(in: loaded.range, with: loaded.events, clock: clock)
+        case let loaded as CalendarEventsLoaded:
+            isWaitingForContent = false
+            agenda.replaceEvents(in: loaded.range, with: loaded.events, clock: clock)
         case let created as CalendarEventCreated: agenda.upsert(created.event)
         case let updated as CalendarEventUpdated: agenda.upsert(updated.event)
         case let deleted as CalendarEventDeleted: agenda.removeEvent(deleted.id)

@@ -40,6 +40,7 @@ public struct ChatWidget: Widget {
     private(set) var scrollBack = 0
     private(set) var focused = false
     private(set) var status: SyncStatus?
+    public private(set) var isWaitingForContent = true
     private var viewport = Size.zero
     private var clock = CanvasClock()
 
@@ -85,6 +86,7 @@ public struct ChatWidget: Widget {
         case let created as ChatChannelCreated:
             channels = Self.ordered(Set(channels + [created.channel.id]))
         case let loaded as ChatMessagesLoaded:
+            if loaded.channel == current { isWaitingForContent = false }
             var log = logs[loaded.channel] ?? ChannelLog()
             if loaded.before == nil {
                 log.replaceNewest(loaded.messages, complete: loaded.complete)

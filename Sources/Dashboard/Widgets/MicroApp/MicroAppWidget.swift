@@ -86,6 +86,15 @@ public struct MicroAppWidget: Widget {
         return app.isRemote ? own + [.exact(RegistryLoaded.name)] : own
     }
     public var capturesText: Bool { focused && status == .running && focusedInput != nil }
+    /// Until its first view, unless it will not start without the user (a grant, a paused
+    /// start) or has stopped: then what the pane says is its content.
+    public var isWaitingForContent: Bool {
+        guard view == nil else { return false }
+        switch status {
+        case .waiting, .starting, .running: return true
+        case .paused, .needsGrant, .refused, .notResponding, .restarting, .stopped: return false
+        }
+    }
     public var config: WidgetValues { settings }
 
     public var state: WidgetValues {

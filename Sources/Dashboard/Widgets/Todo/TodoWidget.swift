@@ -40,6 +40,7 @@ public struct TodoWidget: Widget {
     private var clock = CanvasClock()
     /// The item selected when the layout was saved, until the items arrive.
     private var restoreSelection: Int64?
+    public private(set) var isWaitingForContent = true
 
     public init(config: WidgetValues = [:], state: WidgetValues = [:]) {
         list = TodoList(filter: state["filter"].flatMap(CalendarDate.init(iso:)))
@@ -80,6 +81,7 @@ public struct TodoWidget: Widget {
     public mutating func receive(_ event: CanvasEvent) throws -> WidgetEffects {
         switch event.payload {
         case let loaded as TodoItemsLoaded:
+            isWaitingForContent = false
             list.replaceAll(loaded.items)
             if let id = restoreSelection, loaded.items.contains(where: { $0.id == id }) {
                 list.select(id: id)

@@ -16,11 +16,12 @@ extension LayoutStore {
     public func record(_ times: LoadTimes, at date: Date = Date()) throws {
         try write { db in
             try db.execute(sql: "INSERT INTO loadTime (recordedAt, layout, app, milliseconds) VALUES (?, ?, NULL, ?)",
-                           arguments: [date, times.layout, times.canvasLoadTime.fractionalMilliseconds])
+                           arguments: [date.timeIntervalSince1970, times.layout, times.canvasLoadTime.fractionalMilliseconds])
             let start = db.lastInsertedRowID
             for pane in times.panes {
                 try db.execute(sql: "INSERT INTO loadTime (start, recordedAt, layout, app, milliseconds) VALUES (?, ?, ?, ?, ?)",
-                               arguments: [start, date, times.layout, pane.app.rawValue, pane.microAppLoadTime.fractionalMilliseconds])
+                               arguments: [start, date.timeIntervalSince1970, times.layout, pane.app.rawValue,
+                                           pane.microAppLoadTime.fractionalMilliseconds])
             }
             try db.execute(sql: """
                 DELETE FROM loadTime WHERE coalesce(start, id) NOT IN
@@ -40,7 +41,7 @@ extension LayoutStore {
             }
             return rows.filter { ($0["start"] as Int64?) == nil }.reversed().map { row in
                 let id: Int64 = row["id"]
-                return StoredLoadTimes(recordedAt: row["recordedAt"],
+                return StoredLoadTimes(recordedAt: Date(timeIntervalSince1970: row["recordedAt"]),
                                        times: LoadTimes(layout: row["layout"], canvasLoadTime: .milliseconds(row["milliseconds"] as Double),
                                                         panes: panes[id] ?? []))
             }

@@ -152,12 +152,19 @@ class Deployment:
             process.terminate()
             process.wait()
 
-    def stop(self, keep=False):
+    def stop(self, keep=False, show_logs=False):
+        """Stops every process; with `show_logs`, prints the end of each one's log first (so that
+        a failure on CI says what the servers saw)."""
         self.stop_nginx()
         for process in self.processes.values():
             if process.poll() is None:
                 process.kill()
                 process.wait()
+        if show_logs:
+            for path in sorted(glob.glob(os.path.join(self.work, "**", "*.err"), recursive=True)
+                               + glob.glob(os.path.join(self.work, "**", "*.log"), recursive=True)):
+                lines = open(path, errors="replace").read().splitlines()[-40:]
+                print(f"--- the end of {os.path.relpath(path, self.work)}", *lines, sep="\n", file=sys.stderr)
         if keep:
             print(f"kept {self.work}")
         else:

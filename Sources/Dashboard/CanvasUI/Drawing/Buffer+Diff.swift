@@ -6,7 +6,8 @@ import CanvasCore
 /// A run of cells on one row that changed between two frames.
 public struct CellRun: Hashable, Sendable {
     public let origin: Point
-    public let cells: [Cell]
+    /// The new frame's cells themselves, not a copy.
+    public let cells: ArraySlice<Cell>
 }
 
 extension Buffer {
@@ -35,7 +36,7 @@ extension Buffer {
                     start = last.origin.x + last.cells.count
                 }
                 if start < end {
-                    runs.append(CellRun(origin: Point(x: start, y: y), cells: Array(cells[(row + start)..<(row + end)])))
+                    runs.append(CellRun(origin: Point(x: start, y: y), cells: cells[(row + start)..<(row + end)]))
                 }
                 x = end
             }

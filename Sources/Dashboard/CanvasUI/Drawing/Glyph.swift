@@ -44,11 +44,6 @@ public struct Glyph: Hashable, Sendable {
         return count
     }
 
-    /// The scalars in order.
-    public var scalars: [Unicode.Scalar] {
-        (0..<count).compactMap { self[$0] }
-    }
-
     public var string: String {
         var text = String.UnicodeScalarView()
         for index in 0..<Self.capacity {

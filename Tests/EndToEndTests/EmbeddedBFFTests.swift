@@ -78,6 +78,14 @@ struct EmbeddedBFFTests {
         let session = try await TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"], size: Size(width: 100, height: 30),
                                             environment: environment)
         try await waitUntil("the canvas loaded") { dashboardLogCount(environment, "canvas loaded") == 1 }
+        // It reached the local server over the unix socket without libcurl: its thirty libraries
+        // and TLS stacks cost ~8 MB of resident memory (issue 28).
+        try await waitUntil("the live stream connected") { dashboardLogCount(environment, "online: the live stream is connected") == 1 }
+        let pid = try #require(await session.programPID())
+        // Read by cat: Foundation reads a /proc file only as far as its first page.
+        let maps = try await Command.run(["cat", "/proc/\(pid)/maps"]).output
+        #expect(maps.contains("libncursesw"), "\(maps)")
+        #expect(!maps.contains("libcurl"), "the dashboard loaded libcurl to talk to its local server")
         try await session.send("q")
         #expect(try await session.waitForExit().status == 0)
         let log = try String(contentsOfFile: environment["XDG_STATE_HOME"]! + "/termcanvas/termcanvas.log", encoding: .utf8)

@@ -7,17 +7,17 @@ import Testing
 @Suite("Connections, callers and auth")
 struct ConnectionTests {
     @MainActor
-    @Test("callable from the main actor, which stays free while the request is in flight")
-    func mainActor() async throws {
+    @Test("callable from the main actor, which stays free while the request is in flight", arguments: Transport.allCases)
+    func mainActor(_ transport: Transport) async throws {
         let answer = DispatchSemaphore(value: 0)
-        let server = try RawServer { connection, _ in
+        let server = try transport.server { connection, _ in
             connection.readRequest()
             // Blocks this server thread only, until the test has seen the main actor run.
             answer.wait()
             connection.respond(status: "200 OK", body: Flag.okJSON)
         }
         defer { server.stop() }
-        let client = HTTPClient(endpoint: .loopback(port: server.port))
+        let client = HTTPClient(endpoint: server.endpoint)
         let request = Task { @MainActor in
             MainActor.assertIsolated()
             return try await client.get("/x", as: Flag.self)
@@ -29,29 +29,29 @@ struct ConnectionTests {
         #expect(try await request.value == Flag(ok: true))
     }
 
-    @Test("two sequential requests share one connection, as both sides see it")
-    func keptAlive() async throws {
-        let server = try RawServer { connection, _ in
+    @Test("two sequential requests share one connection, as both sides see it", arguments: Transport.allCases)
+    func keptAlive(_ transport: Transport) async throws {
+        let server = try transport.server { connection, _ in
             while connection.readRequest() != nil {
                 connection.respond(status: "200 OK", body: Flag.okJSON, keepAlive: true)
             }
         }
         defer { server.stop() }
-        let client = HTTPClient(endpoint: .loopback(port: server.port))
+        let client = HTTPClient(endpoint: server.endpoint)
         let first = try await client.send(.init(.get, "/a"))
         let second = try await client.send(.init(.get, "/b"))
         #expect(!first.connectionReused && second.connectionReused)
         #expect(server.requests.count == 2 && server.connections == 1)
     }
 
-    @Test("the bearer token goes in the Authorization header; changing it takes effect on the next request")
-    func bearerHeader() async throws {
-        let server = try RawServer { connection, _ in
+    @Test("the bearer token goes in the Authorization header; changing it takes effect on the next request", arguments: Transport.allCases)
+    func bearerHeader(_ transport: Transport) async throws {
+        let server = try transport.server { connection, _ in
             connection.readRequest()
             connection.respond(status: "200 OK", body: Flag.okJSON)
         }
         defer { server.stop() }
-        let client = HTTPClient(endpoint: .loopback(port: server.port), token: "first.token")
+        let client = HTTPClient(endpoint: server.endpoint, token: "first.token")
         _ = try await client.send(.init(.get, "/a"))
         client.token = "second.token"
         _ = try await client.send(.init(.get, "/b"))
@@ -109,6 +109,33 @@ struct ConnectionTests {
             return
         }
         #expect(elapsed >= .milliseconds(250) && elapsed < .seconds(3), "\(elapsed)")
+    }
+
+    @Test("a unix socket whose server takes no more connections: .unreachable at once, saying so")
+    func fullUnixSocket() async throws {
+        let server = try Transport.unixSocket.server(backlog: 0, accepting: false)
+        defer { server.stop() }
+        // The listen queue holds one connection more than its backlog; then connects are refused.
+        var fillers: [Int32] = []
+        defer { fillers.forEach { close($0) } }
+        for _ in 0..<2 {
+            let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(server.socketPath!.utf8) + [0]) }
+            _ = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            }
+            fillers.append(fd)
+        }
+        let client = HTTPClient(endpoint: server.endpoint, configuration: .init(totalTimeout: .seconds(10), retry: .none))
+        let (result, elapsed) = await measure { await outcome { () async throws(HTTPClientError) in try await client.send(.init(.get, "/health")) } }
+        guard case .failure(.unreachable(let message)) = result else {
+            Issue.record("\(result)")
+            return
+        }
+        #expect(message.contains("accepts no more connections"), "\(message)")
+        #expect(elapsed < .seconds(2), "\(elapsed)")
     }
 
     /// Starts a TCP connect to 127.0.0.1:port without waiting for it to finish.

@@ -101,10 +101,10 @@ struct EventStreamTests {
         #expect(titles == ["before", "while down", "after", "after"])
     }
 
-    @Test("after a drop mid-event, reconnects soon (retry:) with the last whole event's Last-Event-ID; replays arrive once")
-    func reconnectAfterDrop() async throws {
+    @Test("after a drop mid-event, reconnects soon (retry:) with the last whole event's Last-Event-ID; replays arrive once", arguments: Transport.allCases)
+    func reconnectAfterDrop(_ transport: Transport) async throws {
         let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
-        let server = try RawServer { connection, index in
+        let server = try transport.server { connection, index in
             connection.readRequest()
             if index == 0 {
                 // A whole event and half of the next, then the connection drops without the last chunk.
@@ -116,7 +116,7 @@ struct EventStreamTests {
             }
         }
         defer { server.stop() }
-        let client = HTTPClient(endpoint: .loopback(port: server.port), token: "t0k3n")
+        let client = HTTPClient(endpoint: server.endpoint, token: "t0k3n")
         // Without the server's `retry: 30`, the reconnect would wait 10 to 20 s: far from the bound
         // below, however loaded the machine.
         let slowReconnect = HTTPClient.ReconnectPolicy(initialDelay: .seconds(20), maxDelay: .seconds(20))
@@ -149,16 +149,16 @@ struct EventStreamTests {
         try await eventually { server.closedByClient == 1 }
     }
 
-    @Test("a stream silent past its idle timeout is taken for dead and reconnected")
-    func idleTimeout() async throws {
+    @Test("a stream silent past its idle timeout is taken for dead and reconnected", arguments: Transport.allCases)
+    func idleTimeout(_ transport: Transport) async throws {
         let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n"
-        let server = try RawServer { connection, index in
+        let server = try transport.server { connection, index in
             connection.readRequest()
             connection.write(index == 0 ? head : head + "id: 1\nevent: x\ndata: {}\n\n")
             connection.waitForClose()
         }
         defer { server.stop() }
-        let client = HTTPClient(endpoint: .loopback(port: server.port))
+        let client = HTTPClient(endpoint: server.endpoint)
         let policy = HTTPClient.ReconnectPolicy(initialDelay: .milliseconds(50), maxDelay: .milliseconds(200), idleTimeout: .seconds(1))
         let (updates, elapsed) = try await measure {
             try await withDeadline(.seconds(10)) { () async -> [LiveUpdate] in
@@ -213,11 +213,11 @@ struct EventStreamTests {
         #expect(updates.allSatisfy { if case .disconnected(.unreachable) = $0 { true } else { false } })
         withExtendedLifetime(closed) {}
     }
-    @Test("a server sending one endless line is dropped past the parser's bound, not kept in memory")
-    func endlessLine() async throws {
+    @Test("a server sending one endless line is dropped past the parser's bound, not kept in memory", arguments: Transport.allCases)
+    func endlessLine(_ transport: Transport) async throws {
         let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
         let sent = Mutex(0)
-        let server = try RawServer { connection, index in
+        let server = try transport.server { connection, index in
             connection.readRequest()
             guard index == 0 else { return connection.waitForClose() }
             var ok = connection.write(head + Self.chunk("id: 1\ndata: "))
@@ -229,7 +229,7 @@ struct EventStreamTests {
             }
         }
         defer { server.stop() }
-        let client = HTTPClient(endpoint: .loopback(port: server.port), token: "t0k3n")
+        let client = HTTPClient(endpoint: server.endpoint, token: "t0k3n")
         let updates = try await withDeadline(.seconds(60)) { () async -> [LiveUpdate] in
             var collected: [LiveUpdate] = []
             for await update in client.events(reconnect: Self.quickReconnect) {

@@ -48,8 +48,15 @@ public struct NewChatMessage: Codable, Sendable, Equatable {
 
 /// The limits the server enforces on chat.
 public enum ChatLimits {
-    /// Channel names (and ids): lower-case letters, digits, `_` and `-`, starting with a letter or digit.
-    public static let channelNamePattern = "^[a-z0-9][a-z0-9_-]{0,31}$"
+    /// Whether `name` is a channel name (and id): 1 to 32 lower-case letters, digits, `_` and `-`,
+    /// starting with a letter or digit (`^[a-z0-9][a-z0-9_-]{0,31}$`, checked without a regex
+    /// engine, which the dashboard does not link for one rule).
+    public static func isChannelName(_ name: String) -> Bool {
+        let bytes = name.utf8
+        let isLetterOrDigit = { (byte: UInt8) in (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte) }
+        guard let first = bytes.first, isLetterOrDigit(first), bytes.count <= 32 else { return false }
+        return bytes.dropFirst().allSatisfy { isLetterOrDigit($0) || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") }
+    }
     /// The most characters a message's text may have, leading and trailing whitespace not counted
     /// (it needs at least one other).
     public static let textMaxLength = 4000

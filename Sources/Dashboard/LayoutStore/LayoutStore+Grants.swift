@@ -9,12 +9,20 @@ public struct AppGrant: Hashable, Sendable {
     public let grantedAt: Date
 }
 
+extension AppGrant {
+    /// A row of `appGrant` (its time in seconds since 1970, see migration v4).
+    init(row: Row) throws {
+        try self.init(app: row.decode(forColumn: "app"), digest: row.decode(forColumn: "digest"),
+                      grantedAt: Date(timeIntervalSince1970: row.decode(forColumn: "grantedAt")))
+    }
+}
+
 extension LayoutStore {
     /// Records that the user granted what `app`'s manifest of `digest` asks for.
     public func grant(app: String, digest: String, at date: Date = Date()) throws {
         try write { db in
             try db.execute(sql: "INSERT OR REPLACE INTO appGrant (app, digest, grantedAt) VALUES (?, ?, ?)",
-                           arguments: [app, digest, date])
+                           arguments: [app, digest, date.timeIntervalSince1970])
         }
     }
 
@@ -22,7 +30,7 @@ extension LayoutStore {
     public func grant(of app: String) throws -> AppGrant? {
         try read { db in
             try Row.fetchOne(db, sql: "SELECT app, digest, grantedAt FROM appGrant WHERE app = ?", arguments: [app])
-                .map { AppGrant(app: $0["app"], digest: $0["digest"], grantedAt: $0["grantedAt"]) }
+                .map(AppGrant.init(row:))
         }
     }
 
@@ -30,7 +38,7 @@ extension LayoutStore {
     public func grants() throws -> [AppGrant] {
         try read { db in
             try Row.fetchAll(db, sql: "SELECT app, digest, grantedAt FROM appGrant ORDER BY app")
-                .map { AppGrant(app: $0["app"], digest: $0["digest"], grantedAt: $0["grantedAt"]) }
+                .map(AppGrant.init(row:))
         }
     }
 

@@ -35,15 +35,20 @@ extension LayoutStore {
         try read { db in
             let rows = try Row.fetchAll(db, sql: "SELECT id, start, recordedAt, layout, app, milliseconds FROM loadTime ORDER BY id")
             var panes: [Int64: [LoadTimes.Pane]] = [:]
+            var starts: [Row] = []
             for row in rows {
-                guard let start: Int64 = row["start"], let app: String = row["app"] else { continue }
-                panes[start, default: []].append(LoadTimes.Pane(app: AppKind(app), microAppLoadTime: .milliseconds(row["milliseconds"] as Double)))
+                guard let start = try row.decode(Int64?.self, forColumn: "start") else {
+                    starts.append(row)
+                    continue
+                }
+                let pane = try LoadTimes.Pane(app: AppKind(row.decode(forColumn: "app")), microAppLoadTime: .milliseconds(row.decode(Double.self, forColumn: "milliseconds")))
+                panes[start, default: []].append(pane)
             }
-            return rows.filter { ($0["start"] as Int64?) == nil }.reversed().map { row in
-                let id: Int64 = row["id"]
-                return StoredLoadTimes(recordedAt: Date(timeIntervalSince1970: row["recordedAt"]),
-                                       times: LoadTimes(layout: row["layout"], canvasLoadTime: .milliseconds(row["milliseconds"] as Double),
-                                                        panes: panes[id] ?? []))
+            return try starts.reversed().map { row in
+                let id: Int64 = try row.decode(forColumn: "id")
+                return try StoredLoadTimes(recordedAt: Date(timeIntervalSince1970: row.decode(forColumn: "recordedAt")),
+                                           times: LoadTimes(layout: row.decode(forColumn: "layout"), canvasLoadTime: .milliseconds(row.decode(Double.self, forColumn: "milliseconds")),
+                                                            panes: panes[id] ?? []))
             }
         }
     }

@@ -64,6 +64,19 @@ extension LayoutStore {
                 t.column("milliseconds", .double).notNull()
             }
         }
+        migrator.registerMigration("v4: times as seconds since 1970") { db in
+            // GRDB writes a `Date` as text through a date formatter, which loads ICU's calendar and
+            // time-zone data (~3 MB of the dashboard's memory) at every start that saves a step. Times
+            // are plain numbers now, like `loadTime.recordedAt`; rows written before become numbers
+            // too (julianday reads GRDB's `yyyy-MM-dd HH:mm:ss.SSS`, which is UTC; text it cannot
+            // read becomes 1970 rather than a NULL that would fail the migration and the store).
+            for (table, column) in [("layout", "createdAt"), ("layout", "updatedAt"), ("history", "createdAt"), ("appGrant", "grantedAt")] {
+                try db.execute(sql: """
+                    UPDATE \(table) SET \(column) = COALESCE((julianday(\(column)) - 2440587.5) * 86400.0, 0)
+                    WHERE typeof(\(column)) = 'text'
+                    """)
+            }
+        }
         return migrator
     }
 }

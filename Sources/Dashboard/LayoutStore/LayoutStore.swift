@@ -65,8 +65,8 @@ public struct LayoutStore: Sendable {
                 FROM layout LEFT JOIN pane ON pane.layoutId = layout.id
                 GROUP BY layout.id ORDER BY layout.name COLLATE NOCASE
                 """).map { row in
-                LayoutSummary(name: row["name"], paneCount: row["paneCount"],
-                              updatedAt: (row["updatedAt"] as Date?)?.timeIntervalSince1970, isPreset: false)
+                try LayoutSummary(name: row.decode(forColumn: "name"), paneCount: row.decode(forColumn: "paneCount"),
+                                  updatedAt: row.decode(forColumn: "updatedAt"), isPreset: false)
             }
         }
     }

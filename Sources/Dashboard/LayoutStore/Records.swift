@@ -26,6 +26,8 @@ struct LayoutRecord: Codable, FetchableRecord, MutablePersistableRecord {
     }
 }
 
+extension LayoutRecord: SecondsSince1970Dates {}
+
 /// A row of `pane`: one pane of a layout, with its widget's settings and state as JSON.
 struct PaneRecord: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "pane"
@@ -66,11 +68,22 @@ struct HistoryRecord: Codable, FetchableRecord, MutablePersistableRecord {
     }
 }
 
+extension HistoryRecord: SecondsSince1970Dates {}
+
 /// A row of `preference`: small remembered choices such as the last layout and the theme.
 struct PreferenceRecord: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "preference"
     var key: String
     var value: String
+}
+
+/// Records whose times are stored as seconds since 1970 (a `REAL`), not as GRDB's date text:
+/// formatting and parsing that text loads ICU's calendar data (see migration v4).
+protocol SecondsSince1970Dates: FetchableRecord, EncodableRecord {}
+
+extension SecondsSince1970Dates {
+    static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy { .timeIntervalSince1970 }
+    static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy { .timeIntervalSince1970 }
 }
 
 extension LayoutRecord {

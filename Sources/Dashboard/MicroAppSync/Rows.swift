@@ -4,20 +4,22 @@ import MicroAppAPI
 
 // How the API's records map to the cache's rows. Rows are read by position, from each type's
 // `columns` in that order, which skips GRDB's lookup by name (a case-insensitive search per
-// column of every row).
+// column of every row); with `decode`, which throws for a value of the wrong type (a file edited
+// or damaged on disk) where GRDB's subscript would end the dashboard.
 
 extension TodoItem {
     static let columns = "id, title, notes, done, due"
 
-    init(row: Row) {
-        self.init(id: row[0], title: row[1], notes: row[2], done: row[3], due: row[4])
+    init(row: Row) throws {
+        try self.init(id: row.decode(atIndex: 0), title: row.decode(atIndex: 1), notes: row.decode(atIndex: 2),
+                      done: row.decode(atIndex: 3), due: row.decode(atIndex: 4))
     }
 
     /// Every item, by id.
     static func all(in db: Database) throws -> [TodoItem] {
         let rows = try Row.fetchCursor(db, sql: "SELECT \(columns) FROM todo ORDER BY id")
         var items: [TodoItem] = []
-        while let row = try rows.next() { items.append(TodoItem(row: row)) }
+        while let row = try rows.next() { items.append(try TodoItem(row: row)) }
         return items
     }
 
@@ -44,8 +46,9 @@ extension TodoItem {
 extension CalendarEvent {
     static let columns = #"id, title, start, "end", allDay"#
 
-    init(row: Row) {
-        self.init(id: row[0], title: row[1], start: row[2], end: row[3], allDay: row[4])
+    init(row: Row) throws {
+        try self.init(id: row.decode(atIndex: 0), title: row.decode(atIndex: 1), start: row.decode(atIndex: 2),
+                      end: row.decode(atIndex: 3), allDay: row.decode(atIndex: 4))
     }
 
     func save(in db: Database) throws {
@@ -70,8 +73,9 @@ extension CalendarEvent {
 extension ChatMessage {
     static let columns = "id, channel, author, text, sentAt"
 
-    init(row: Row) {
-        self.init(id: row[0], channel: row[1], author: row[2], text: row[3], sentAt: row[4])
+    init(row: Row) throws {
+        try self.init(id: row.decode(atIndex: 0), channel: row.decode(atIndex: 1), author: row.decode(atIndex: 2),
+                      text: row.decode(atIndex: 3), sentAt: row.decode(atIndex: 4))
     }
 
     func save(in db: Database) throws {

@@ -20,7 +20,7 @@ extension SyncCache {
 
     func channels() async throws -> [ChatChannel] {
         try await writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM chatChannel ORDER BY name").map { ChatChannel(id: $0["id"], name: $0["name"]) }
+            try Row.fetchAll(db, sql: "SELECT * FROM chatChannel ORDER BY name").map { try ChatChannel(id: $0.decode(forColumn: "id"), name: $0.decode(forColumn: "name")) }
         }
     }
 
@@ -37,7 +37,7 @@ extension SyncCache {
                 rows = pending + (try Row.fetchAll(db, sql: "SELECT \(ChatMessage.columns) FROM chatMessage WHERE channel = ? AND id > 0 ORDER BY id DESC LIMIT ?",
                                                    arguments: [channel, limit]))
             }
-            return rows.map(ChatMessage.init(row:))
+            return try rows.map(ChatMessage.init(row:))
         }
     }
 
@@ -72,7 +72,7 @@ extension SyncCache {
             try db.execute(sql: "DELETE FROM chatChannel")
             for channel in channels { try channel.save(in: db) }
             try rebase(.chat, in: db)
-            return try Row.fetchAll(db, sql: "SELECT * FROM chatChannel ORDER BY name").map { ChatChannel(id: $0["id"], name: $0["name"]) }
+            return try Row.fetchAll(db, sql: "SELECT * FROM chatChannel ORDER BY name").map { try ChatChannel(id: $0.decode(forColumn: "id"), name: $0.decode(forColumn: "name")) }
         }
     }
 

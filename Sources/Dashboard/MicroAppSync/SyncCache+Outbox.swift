@@ -79,7 +79,7 @@ extension SyncCache {
         try await writer.read { db in
             let rows = try Row.fetchCursor(db, sql: Self.outboxInOrder)
             while let row = try rows.next() {
-                if let entry = Self.entry(row) { return entry }
+                if let entry = try Self.entry(row) { return entry }
             }
             return nil
         }
@@ -91,9 +91,9 @@ extension SyncCache {
 
     private static let outboxInOrder = "SELECT seq, idempotencyKey, write FROM outbox ORDER BY seq"
 
-    private static func entry(_ row: Row) -> OutboxEntry? {
-        guard let write = try? JSONDecoder().decode(PendingWrite.self, from: Data((row["write"] as String).utf8)) else { return nil }
-        return OutboxEntry(seq: row["seq"], idempotencyKey: row["idempotencyKey"], write: write)
+    private static func entry(_ row: Row) throws -> OutboxEntry? {
+        guard let write = try? JSONDecoder().decode(PendingWrite.self, from: Data(try row.decode(String.self, forColumn: "write").utf8)) else { return nil }
+        return try OutboxEntry(seq: row.decode(forColumn: "seq"), idempotencyKey: row.decode(forColumn: "idempotencyKey"), write: write)
     }
 
     func pendingCounts() async throws -> [MicroAppID: Int] {
@@ -103,7 +103,7 @@ extension SyncCache {
     func pendingCounts(in db: Database) throws -> [MicroAppID: Int] {
         var counts: [MicroAppID: Int] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT app, COUNT(*) AS n FROM outbox GROUP BY app") {
-            if let app = MicroAppID(rawValue: row["app"]) { counts[app] = row["n"] }
+            if let app = MicroAppID(rawValue: try row.decode(forColumn: "app")) { counts[app] = try row.decode(forColumn: "n") }
         }
         return counts
     }

@@ -1,12 +1,14 @@
 import Logging
 import Synchronization
 
-/// The product's HTTP client: REST and server-sent events to the BFF, on libcurl.
+/// The product's HTTP client: REST and server-sent events to the BFF, on libcurl for servers over
+/// the network and on plain HTTP/1.1 for the local server's unix socket.
 ///
-/// One client per server. Its requests share one libcurl multi handle driven by one worker thread
-/// (see `CurlEngine` for why), so connections are kept and reused across requests, any number of
-/// requests run at once, and no call ever blocks the caller's thread: `send` suspends until the
-/// worker hands the result back, so it is safe to call from the main actor.
+/// One client per server. Its requests share one engine driven by one worker thread (see
+/// `CurlEngine` for why; `SocketEngine` is the unix socket's, so the dashboard's usual start never
+/// loads libcurl), so connections are kept and reused across requests, any number of requests run
+/// at once, and no call ever blocks the caller's thread: `send` suspends until the worker hands
+/// the result back, so it is safe to call from the main actor.
 ///
 /// ```swift
 /// let local = HTTPClient(endpoint: .unixSocket(socketPath), token: localToken)    // the embedded BFF
@@ -32,8 +34,9 @@ import Synchronization
 public final class HTTPClient: Sendable {
     public let endpoint: Endpoint
     public let configuration: Configuration
-    /// Nil when libcurl cannot be used: every request then fails with `unusable`, saying why.
-    let engine: CurlEngine?
+    /// Nil when the engine cannot run (libcurl missing, no file descriptors left): every request
+    /// then fails with `unusable`, saying why.
+    let engine: (any TransferEngine)?
     let logger: Logger
     private let bearer: Mutex<String?>
 
@@ -50,7 +53,11 @@ public final class HTTPClient: Sendable {
         self.configuration = configuration
         self.logger = logger
         bearer = Mutex(token)
-        engine = CurlEngine(maxConnectionsPerHost: configuration.maxConnectionsPerHost)
+        engine = if let socket = endpoint.unixSocketPath, endpoint.baseURL.hasPrefix("http://") {
+            SocketEngine(socketPath: socket, maxConnections: configuration.maxConnectionsPerHost)
+        } else {
+            CurlEngine(maxConnectionsPerHost: configuration.maxConnectionsPerHost)
+        }
     }
 
     deinit {
@@ -64,10 +71,13 @@ public final class HTTPClient: Sendable {
         CurlEngine.closeForExit()
     }
 
-    /// Why a request cannot be sent at all: libcurl is missing or broken. Not `.unreachable`,
-    /// which would read as a server that is down.
+    /// Why a request cannot be sent at all: libcurl is missing or broken, or the process has no
+    /// file descriptors left. Not `.unreachable`, which would read as a server that is down.
     var unusable: HTTPClientError {
-        .invalidRequest(CurlEngine.unavailability ?? "libcurl could not create a multi handle")
+        if endpoint.unixSocketPath != nil, endpoint.baseURL.hasPrefix("http://") {
+            return .invalidRequest("the HTTP client could not open its wake-up pipe (no file descriptors left)")
+        }
+        return .invalidRequest(CurlEngine.unavailability ?? "libcurl could not create a multi handle")
     }
 
     /// The bearer token sent with every request from now on (nil for none), e.g. after logging in.

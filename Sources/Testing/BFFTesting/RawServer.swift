@@ -6,13 +6,16 @@ import Darwin
 #endif
 import Synchronization
 
-/// A tiny blocking TCP server on 127.0.0.1 for what the BFF never does: stall, answer 503,
+/// A tiny blocking server on 127.0.0.1 (or a unix socket) for what the BFF never does: stall, answer 503,
 /// send garbage, drop a stream. Each accepted connection runs `handler` on its own thread (never
 /// on Swift's cooperative pool, which the client under test needs) with the connection's index
 /// (0 for the first); handlers usually answer with `Connection: close`, so one connection is one
 /// request.
 public final class RawServer: Sendable {
+    /// The TCP port, 0 when listening on a unix socket.
     public let port: Int
+    /// The unix socket listened on, if asked for one.
+    public let socketPath: String?
     private let listener: Int32
     private let stopped = Atomic<Bool>(false)
     private let heads = Mutex<[String]>([])
@@ -32,28 +35,52 @@ public final class RawServer: Sendable {
     /// - Parameters:
     ///   - backlog: The listen backlog; with `accepting` false and a full backlog, connects hang.
     ///   - accepting: Whether to accept connections at all.
-    public init(backlog: Int32 = 64, accepting: Bool = true, handler: @escaping @Sendable (RawConnection, Int) -> Void = { _, _ in }) throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    ///   - socketPath: A unix socket to listen on instead of a loopback port.
+    public init(
+        backlog: Int32 = 64, accepting: Bool = true, socketPath: String? = nil,
+        handler: @escaping @Sendable (RawConnection, Int) -> Void = { _, _ in }
+    ) throws {
+        let fd = socket(socketPath == nil ? AF_INET : AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw RawServerError.socket(errno) }
-        var yes: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        if let socketPath {
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            let bytes = Array(socketPath.utf8)
+            guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+                close(fd)
+                throw RawServerError.socket(ENAMETOOLONG)
+            }
+            withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes + [0]) }
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            }
+            guard bound == 0, listen(fd, backlog) == 0 else {
+                close(fd)
+                throw RawServerError.socket(errno)
+            }
+            port = 0
+        } else {
+            var yes: Int32 = 1
+            setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = 0
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0, listen(fd, backlog) == 0 else {
+                close(fd)
+                throw RawServerError.socket(errno)
+            }
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            _ = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+            }
+            port = Int(UInt16(bigEndian: address.sin_port))
         }
-        guard bound == 0, listen(fd, backlog) == 0 else {
-            close(fd)
-            throw RawServerError.socket(errno)
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
+        self.socketPath = socketPath
         listener = fd
-        port = Int(UInt16(bigEndian: address.sin_port))
         guard accepting else { return }
         Thread.detachNewThread { [self] in
             var index = 0
@@ -82,6 +109,7 @@ public final class RawServer: Sendable {
         guard !stopped.exchange(true, ordering: .relaxed) else { return }
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
+        if let socketPath { unlink(socketPath) }
     }
 
     fileprivate func record(head: String, body: String) {

@@ -8,7 +8,7 @@ import MicroAppAPI
 /// canvas clock's time zone.
 enum EventTime {
     static func offset(at instant: UTCInstant, clock: CanvasClock) -> Int {
-        clock.timeZone.secondsFromGMT(for: date(instant))
+        clock.secondsFromGMT(date(instant))
     }
 
     /// The local days an event covers. All-day events are dates, not instants: they keep their

@@ -45,7 +45,7 @@ public struct ChatWidget: Widget {
     private var clock = CanvasClock()
 
     public init(config: WidgetValues = [:], state: WidgetValues = [:]) {
-        current = state["channel"].flatMap { Self.isChannelName($0) ? $0 : nil } ?? ChatLimits.generalChannel
+        current = state["channel"].flatMap { ChatLimits.isChannelName($0) ? $0 : nil } ?? ChatLimits.generalChannel
         history = state["history"].map { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }?
             .filter { !$0.isEmpty }.suffix(Self.historyLimit).map { $0 } ?? []
         if !channels.contains(current) { channels.append(current) }
@@ -172,7 +172,7 @@ public struct ChatWidget: Widget {
         var effects = WidgetEffects()
         if trimmed.hasPrefix("/join") {
             let name = trimmed.dropFirst(5).trimmingCharacters(in: .whitespaces).drop { $0 == "#" }
-            guard Self.isChannelName(String(name)) else {
+            guard ChatLimits.isChannelName(String(name)) else {
                 input.problem = "Channel names: a-z, 0-9, _ and -, up to 32, e.g. /join ops"
                 return .none
             }
@@ -330,10 +330,6 @@ public struct ChatWidget: Widget {
     }
 
     // MARK: Names
-
-    static func isChannelName(_ name: String) -> Bool {
-        name.wholeMatch(of: /[a-z0-9][a-z0-9_-]{0,31}/) != nil
-    }
 
     /// `general` first, then by name.
     static func ordered(_ names: Set<String>) -> [String] {

@@ -15,7 +15,7 @@ struct ChatController {
 
     @Sendable func channels(_ request: Request, context: BFFRequestContext) async throws -> Response {
         let limit = try request.pageLimit(maximum: ChatLimits.maxChannelPageSize, default: ChatLimits.defaultChannelPageSize)
-        let after = try request.pageCursor { ChatValidation.isChannelName($0) ? $0 : nil }
+        let after = try request.pageCursor { ChatLimits.isChannelName($0) ? $0 : nil }
         let page = try await store.chatChannels(after: after, limit: limit)
         return try .json(Page(items: page.items, next: page.more ? page.items.last?.id : nil))
     }

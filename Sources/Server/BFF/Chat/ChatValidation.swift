@@ -6,15 +6,11 @@ enum ChatValidation {
     /// A channel name. The match must cover the whole name: ICU's `$` also matches before a final
     /// newline, so `"ops\n"` alone would pass the pattern.
     static func channelName(_ name: String) throws {
-        guard isChannelName(name) else {
+        guard ChatLimits.isChannelName(name) else {
             throw APIFailure.badRequest(
                 "must be 1 to 32 lower-case letters, digits, '_' or '-', starting with a letter or digit", field: "name"
             )
         }
-    }
-
-    static func isChannelName(_ name: String) -> Bool {
-        name.range(of: ChatLimits.channelNamePattern, options: .regularExpression) == name.startIndex..<name.endIndex
     }
 
     /// Text is stored as sent, byte for byte (clients render control characters safely), but for

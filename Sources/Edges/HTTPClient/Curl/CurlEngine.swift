@@ -18,7 +18,7 @@ import Synchronization
 /// thread sleeps in `curl_multi_poll` (up to an hour, or until libcurl's next timer or a wakeup),
 /// so an idle client costs no CPU; an open event stream wakes it only when bytes arrive or its idle
 /// timeout runs out.
-final class CurlEngine: @unchecked Sendable {
+final class CurlEngine: TransferEngine, @unchecked Sendable {
     private struct Queue {
         var incoming: [Transfer] = []
         var cancelled: [UInt64] = []
@@ -28,7 +28,6 @@ final class CurlEngine: @unchecked Sendable {
     /// Shared with callers; `multi` is only woken while `stopping` is false, under this lock, so it
     /// is never woken after the worker cleaned it up.
     private let queue = Mutex(Queue())
-    private let ids = Atomic<UInt64>(0)
     /// The multi handle (`CURLM *`). Used only on the worker thread, except `curl_multi_wakeup`.
     private let multi: UnsafeMutableRawPointer
     /// Worker thread only: the transfers added to `multi`, by id and by easy handle.
@@ -81,37 +80,15 @@ final class CurlEngine: @unchecked Sendable {
 
     // MARK: - Any thread
 
-    /// Runs one exchange and returns its response (whatever the status) or why there is none.
-    /// Cancelling the calling task removes the transfer and returns `.cancelled`.
-    func perform(_ exchange: Exchange) async -> Result<HTTPClient.Response, HTTPClientError> {
-        let id = makeID()
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                submit(Transfer(id: id, exchange: exchange, sink: .buffered(continuation)))
-                // Cancelled before the transfer was queued: the handler below already ran and
-                // found nothing to cancel, so cancel now (after the queueing).
-                if Task.isCancelled { cancel(id) }
-            }
-        } onCancel: {
-            cancel(id)
+    func submit(id: UInt64, exchange: Exchange, sink: TransferSink) {
+        let transfer = Transfer(id: id, exchange: exchange, sink: sink)
+        let queued = queue.withLock { queue in
+            guard !queue.stopping else { return false }
+            queue.incoming.append(transfer)
+            _ = tc_curl_multi_wakeup(multi)
+            return true
         }
-    }
-
-    /// The most parts a stream holds that its reader has not taken yet (libcurl hands over at
-    /// most 16 KiB at a time, so at most 8 MiB): a server that sends faster than the reader
-    /// keeps up is dropped rather than buffered without end.
-    static let maxBufferedParts = 512
-
-    /// Starts an exchange whose body is handed over as it arrives; ending the consumption of the
-    /// returned stream (cancelling its task, or dropping it) removes the transfer.
-    func stream(_ exchange: Exchange) -> AsyncStream<StreamPart> {
-        let id = makeID()
-        let (parts, continuation) = AsyncStream.makeStream(of: StreamPart.self, bufferingPolicy: .bufferingOldest(Self.maxBufferedParts))
-        continuation.onTermination = { [weak self] termination in
-            if case .cancelled = termination { self?.cancel(id) }
-        }
-        submit(Transfer(id: id, exchange: exchange, sink: .streaming(continuation)))
-        return parts
+        if !queued { sink.deliver(.failure(.cancelled)) }
     }
 
     /// Stops the worker: every transfer ends with `.cancelled`, then the multi handle goes.
@@ -123,21 +100,7 @@ final class CurlEngine: @unchecked Sendable {
         }
     }
 
-    private func makeID() -> UInt64 {
-        ids.wrappingAdd(1, ordering: .relaxed).newValue
-    }
-
-    private func submit(_ transfer: Transfer) {
-        let queued = queue.withLock { queue in
-            guard !queue.stopping else { return false }
-            queue.incoming.append(transfer)
-            _ = tc_curl_multi_wakeup(multi)
-            return true
-        }
-        if !queued { deliver(transfer, .failure(.cancelled)) }
-    }
-
-    private func cancel(_ id: UInt64) {
+    func cancel(_ id: UInt64) {
         queue.withLock { queue in
             guard !queue.stopping else { return }
             queue.cancelled.append(id)
@@ -160,7 +123,7 @@ final class CurlEngine: @unchecked Sendable {
             stopping = work.stopping
             // Added before cancellations, so a transfer queued and cancelled in one batch is removed.
             for transfer in work.incoming {
-                if stopping { deliver(transfer, .failure(.cancelled)) } else { start(transfer) }
+                if stopping { transfer.sink.deliver(.failure(.cancelled)) } else { start(transfer) }
             }
             for id in work.cancelled {
                 if let transfer = active[id] { finish(transfer, .failure(.cancelled)) }
@@ -180,19 +143,19 @@ final class CurlEngine: @unchecked Sendable {
 
     private func start(_ transfer: Transfer) {
         guard let handle = tc_curl_easy_init() else {
-            deliver(transfer, .failure(.unreachable("libcurl could not create a handle")))
+            transfer.sink.deliver(.failure(.unreachable("libcurl could not create a handle")))
             return
         }
         transfer.handle = handle
         if let problem = transfer.configure(handle) {
             release(transfer)
-            deliver(transfer, .failure(problem))
+            transfer.sink.deliver(.failure(problem))
             return
         }
         let added = tc_curl_multi_add_handle(multi, handle)
         guard added == CURLM_OK else {
             release(transfer)
-            deliver(transfer, .failure(.unreachable(String(cString: tc_curl_multi_strerror(added)))))
+            transfer.sink.deliver(.failure(.unreachable(String(cString: tc_curl_multi_strerror(added)))))
             return
         }
         active[transfer.id] = transfer
@@ -238,7 +201,7 @@ final class CurlEngine: @unchecked Sendable {
         }
         active[transfer.id] = nil
         release(transfer)
-        deliver(transfer, outcome)
+        transfer.sink.deliver(outcome)
     }
 
     private func release(_ transfer: Transfer) {
@@ -246,23 +209,5 @@ final class CurlEngine: @unchecked Sendable {
         transfer.handle = nil
         tc_curl_slist_free_all(transfer.headerList)
         transfer.headerList = nil
-    }
-
-    /// Hands the result to whoever waits: the awaiting call, or the stream (which then ends).
-    private func deliver(_ transfer: Transfer, _ outcome: Result<HTTPClient.Response, HTTPClientError>) {
-        switch transfer.sink {
-        case .buffered(let continuation):
-            continuation.resume(returning: outcome)
-        case .streaming(let continuation):
-            switch outcome {
-            case .success(let response) where (200..<300).contains(response.status):
-                continuation.yield(.end(nil))
-            case .success(let response):
-                continuation.yield(.refused(response))
-            case .failure(let error):
-                continuation.yield(.end(error))
-            }
-            continuation.finish()
-        }
     }
 }

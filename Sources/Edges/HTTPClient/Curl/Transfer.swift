@@ -1,25 +1,5 @@
 import CCurl
 
-/// What a streamed transfer hands its consumer, in order: the head of a 2xx response once, its
-/// body bytes as they arrive, then one end (nil for a clean end of the response). A non-2xx
-/// response yields no head or bytes, only `refused` with the whole response (its `Retry-After`
-/// included), and nothing after it.
-public enum StreamPart: Sendable {
-    case head(headers: [(name: String, value: String)])
-    case bytes([UInt8])
-    case refused(HTTPClient.Response)
-    case end(HTTPClientError?)
-}
-
-/// Where a transfer's result goes.
-enum TransferSink {
-    /// A whole response (any status) or a failure, to one awaiting call.
-    case buffered(CheckedContinuation<Result<HTTPClient.Response, HTTPClientError>, Never>)
-    /// Parts as they arrive, to a stream. A non-2xx response is collected and ends the stream
-    /// with `.refused` instead.
-    case streaming(AsyncStream<StreamPart>.Continuation)
-}
-
 /// One attempt in flight: the easy handle, what libcurl reported so far, and where the result goes.
 ///
 /// Confined to the worker thread from the moment the engine picks it up (libcurl calls the
@@ -106,14 +86,5 @@ final class Transfer: @unchecked Sendable {
     var errorMessage: String? {
         let message = String(cString: errorBuffer)
         return message.isEmpty ? nil : message
-    }
-}
-
-extension String {
-    /// Without leading and trailing spaces and tabs.
-    var trimmingSpaces: String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let start = firstIndex(where: { !isSpace($0) }), let end = lastIndex(where: { !isSpace($0) }) else { return "" }
-        return String(self[start...end])
     }
 }

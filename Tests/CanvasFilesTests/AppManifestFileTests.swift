@@ -124,6 +124,15 @@ struct AppManifestFileTests {
         #expect(found.apps.map { "\($0.id) \($0.manifest.version) \($0.isShipped)" } == ["probe 1.2.3 false"])
         #expect(found.problems.count == 1)
         #expect(found.problems.first?.hasSuffix("broken/app.yaml:1:1: name: is missing") == true)
-        #expect(found.apps.first?.digest.count == 64)
+        // The manifest's SHA-256 in lower-case hex, as sha256sum prints it.
+        let sum = Process()
+        sum.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+        sum.arguments = [root.appendingPathComponent("user/probe/app.yaml").path]
+        let output = Pipe()
+        sum.standardOutput = output
+        try sum.run()
+        sum.waitUntilExit()
+        let expected = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).prefix(64)
+        #expect(found.apps.first?.digest == String(expected))
     }
 }

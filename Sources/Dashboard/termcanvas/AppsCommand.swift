@@ -39,7 +39,7 @@ struct AppsCommand: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the installed micro-apps and whether they may run.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the installed micro-apps and whether they may run.")
 
         func run() async throws {
             let paths = AppsCommand.paths
@@ -62,6 +62,7 @@ struct AppsCommand: AsyncParsableCommand {
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Install the micro-app in PATH (a folder with an app.yaml) for this user.")
 
         @Argument(help: "The app's folder, or its app.yaml.") var path: String
@@ -116,7 +117,7 @@ struct AppsCommand: AsyncParsableCommand {
     }
 
     struct Remove: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Uninstall a micro-app this user added, and forget its grant.")
+        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Uninstall a micro-app this user added, and forget its grant.")
 
         @Argument(help: "The app's id.") var id: String
 
@@ -133,6 +134,7 @@ struct AppsCommand: AsyncParsableCommand {
 
     struct Grant: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "grant",
             abstract: "Let a micro-app run with what its manifest asks for (until the manifest changes).")
 
         @Argument(help: "The app's id.") var id: String
@@ -145,7 +147,7 @@ struct AppsCommand: AsyncParsableCommand {
     }
 
     struct Revoke: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Take back a micro-app's grant: it asks again before it runs.")
+        static let configuration = CommandConfiguration(commandName: "revoke", abstract: "Take back a micro-app's grant: it asks again before it runs.")
 
         @Argument(help: "The app's id.") var id: String
 
@@ -158,7 +160,7 @@ struct AppsCommand: AsyncParsableCommand {
     }
 
     struct Log: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print a micro-app's log: its standard error and what it logged.")
+        static let configuration = CommandConfiguration(commandName: "log", abstract: "Print a micro-app's log: its standard error and what it logged.")
 
         @Argument(help: "The app's id.") var id: String
 

@@ -12,6 +12,7 @@ extension AppsCommand {
     /// run once with no permission before the user sees it, installed only when the user says so.
     struct New: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "new",
             abstract: "Ask a language model for a micro-app; check it, preview it, and install it when you press Enter.",
             discussion: """
                 The model is any OpenAI-compatible chat-completions endpoint, set in \

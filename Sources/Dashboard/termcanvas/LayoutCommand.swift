@@ -26,7 +26,7 @@ struct LayoutCommand: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List saved layouts and presets.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List saved layouts and presets.")
 
         func run() async throws {
             for item in try await LayoutCommand.library().summaries() {
@@ -37,7 +37,7 @@ struct LayoutCommand: AsyncParsableCommand {
     }
 
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print a layout as a file and as a text render.")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Print a layout as a file and as a text render.")
 
         @Argument(help: "A saved or preset layout name.") var name: String
         @Option(help: "Size of the render, COLSxROWS.") var size: String = "100x30"
@@ -54,7 +54,7 @@ struct LayoutCommand: AsyncParsableCommand {
     }
 
     struct Export: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Write a layout file (to standard output without FILE).")
+        static let configuration = CommandConfiguration(commandName: "export", abstract: "Write a layout file (to standard output without FILE).")
 
         @Argument(help: "A saved or preset layout name.") var name: String
         @Argument(help: "The file to write.") var file: String?
@@ -67,7 +67,7 @@ struct LayoutCommand: AsyncParsableCommand {
     }
 
     struct Import: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Store a layout file under its name (or --name).")
+        static let configuration = CommandConfiguration(commandName: "import", abstract: "Store a layout file under its name (or --name).")
 
         @Argument(help: "The layout file.") var file: String
         @Option(help: "Store it under this name instead of the one in the file.") var name: String?
@@ -91,14 +91,14 @@ struct LayoutCommand: AsyncParsableCommand {
     }
 
     struct Delete: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete a saved layout.")
+        static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete a saved layout.")
         @Argument var name: String
 
         func run() async throws { try LayoutCommand.library().store.delete(named: name) }
     }
 
     struct Rename: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Rename a saved layout.")
+        static let configuration = CommandConfiguration(commandName: "rename", abstract: "Rename a saved layout.")
         @Argument var old: String
         @Argument var new: String
 
@@ -106,7 +106,7 @@ struct LayoutCommand: AsyncParsableCommand {
     }
 
     struct History: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the arrangement steps of a saved layout.")
+        static let configuration = CommandConfiguration(commandName: "history", abstract: "List the arrangement steps of a saved layout.")
         @Argument var name: String
 
         func run() async throws {
@@ -118,6 +118,7 @@ struct LayoutCommand: AsyncParsableCommand {
 
     struct Revert: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "revert",
             abstract: "Bring back the arrangement of an earlier step (as a new step, so it can be undone).")
         @Argument var name: String
         @Argument(help: "The step number, from `layout history`.") var step: Int

@@ -37,6 +37,7 @@ struct RegistryServer: ParsableArguments {
 extension AppsCommand {
     struct Publish: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "publish",
             abstract: "Publish a remote micro-app (an app.yaml with entry:) to a server's registry; admins only.",
             discussion: """
                 The version must be newer than every version published before. The first publish prints the \
@@ -89,6 +90,7 @@ extension AppsCommand {
 
     struct Search: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "search",
             abstract: "Find micro-apps in a server's registry by id, name or description: id, version, kind, health, name.")
 
         @Argument(help: "Text to find; every app without it.") var text: String = ""

@@ -7,7 +7,7 @@ import Logging
 
 /// Prints the first frame of a layout as text: for docs, bug reports and tests.
 struct Render: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Print the first frame of the layout as text and exit.")
+    static let configuration = CommandConfiguration(commandName: "render", abstract: "Print the first frame of the layout as text and exit.")
 
     @Option(help: "Terminal size as COLSxROWS, e.g. 120x40.")
     var size: String = "120x40"

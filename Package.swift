@@ -127,7 +127,7 @@ let package = Package(
             name: "CanvasFiles",
             dependencies: [
                 "CanvasCore", "CanvasStyle", "MicroAppAPI", "MicroAppProtocol", "MicroAppModel",
-                .product(name: "Yams", package: "Yams"), .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Yams", package: "Yams"),
             ],
             path: "Sources/Edges/CanvasFiles",
             swiftSettings: swiftSettings
@@ -359,7 +359,10 @@ let package = Package(
         ),
         .testTarget(
             name: "CanvasFilesTests",
-            dependencies: ["CanvasFiles", "CanvasCore", "CanvasStyle", "CanvasUI", "Widgets", "MicroAppProtocol", "MicroAppModel"],
+            dependencies: [
+                "CanvasFiles", "CanvasCore", "CanvasStyle", "CanvasUI", "Widgets", "MicroAppProtocol", "MicroAppModel",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import MicroAppModel
 import MicroAppProtocol
@@ -43,8 +42,6 @@ public struct AppFolders: Sendable {
         return (apps.values.sorted { $0.id < $1.id }, problems)
     }
 
-    private static let hexDigits = Array("0123456789abcdef")
-
     /// Reads the app in `folder`.
     /// - Throws: `FileError` for a malformed manifest, or the error reading it.
     public static func read(_ folder: URL, isShipped: Bool) throws -> InstalledApp {
@@ -54,9 +51,7 @@ public struct AppFolders: Sendable {
             throw FileError(file: file.path, line: nil, column: nil, field: "", message: "is not UTF-8 text")
         }
         let manifest = try AppManifestFile.parse(text, file: file.path)
-        // Hex by hand: `String(format:)` boxes each byte as a `CVarArg`, a runtime conformance lookup
-        // per call at every start.
-        let digest = String(SHA256.hash(data: data).flatMap { byte in [hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]] })
+        let digest = ManifestDigest.hex(of: Array(data))
         return InstalledApp(manifest: manifest, folder: folder.standardizedFileURL, digest: digest, isShipped: isShipped)
     }
 }

@@ -1,0 +1,88 @@
+/// One arrangement change of a shared canvas, as a member sends it and the server orders it: the
+/// `CanvasManager`'s steps, each naming the pane it changes, so it means the same on any copy of
+/// the canvas that still has that pane.
+///
+/// A shared canvas has no focus: each person's focus, scroll and zoom stay their own, so the
+/// layouts these operations apply to always have `focused == nil`.
+public enum CanvasOperation: Hashable, Sendable, Codable {
+    /// A new pane where its author placed it. Its id is the author's own until the server gives
+    /// it the canvas's next one (`CanvasLog.submit`).
+    case add(Pane)
+    case remove(PaneID)
+    /// The pane's origin moves; onto other panes it swaps with the one it overlaps most.
+    case move(PaneID, to: Point)
+    /// The pane's size changes, its origin kept; neighbours give or take room as in arrange mode.
+    case resize(PaneID, to: Size)
+    /// Two panes trade places.
+    case swap(PaneID, PaneID)
+    /// The pane's widget settings become these.
+    case configure(PaneID, WidgetValues)
+    /// The pane's widget state becomes this.
+    case setState(PaneID, WidgetValues)
+
+    /// The layout after this operation, or why it cannot apply there (the pane is gone, the
+    /// place is taken, a neighbour is at its minimum): checked by the same rules as every
+    /// arrangement step.
+    public func applied(to layout: LayoutData) throws(CanvasError) -> LayoutData {
+        var next = layout
+        switch self {
+        case .add(let pane):
+            guard layout.pane(pane.id) == nil else { throw .duplicatePane(pane.id) }
+            next.panes.append(pane)
+        case .remove(let id):
+            guard let index = layout.panes.firstIndex(where: { $0.id == id }) else { throw .unknownPane(id) }
+            next.panes.remove(at: index)
+        case .move(let id, let origin):
+            next = try Self.step(layout) { (manager: inout CanvasManager) throws(CanvasError) in try manager.updateWidgetPosition(id, to: origin) }
+        case .resize(let id, let size):
+            next = try Self.step(layout) { (manager: inout CanvasManager) throws(CanvasError) in try manager.updateWidgetSize(id, to: size) }
+        case .swap(let first, let second):
+            guard let a = layout.panes.firstIndex(where: { $0.id == first }) else { throw .unknownPane(first) }
+            guard let b = layout.panes.firstIndex(where: { $0.id == second }) else { throw .unknownPane(second) }
+            (next.panes[a].frame, next.panes[b].frame) = (layout.panes[b].frame, layout.panes[a].frame)
+        case .configure(let id, let values):
+            guard let index = layout.panes.firstIndex(where: { $0.id == id }) else { throw .unknownPane(id) }
+            next.panes[index].config = values
+        case .setState(let id, let values):
+            guard let index = layout.panes.firstIndex(where: { $0.id == id }) else { throw .unknownPane(id) }
+            next.panes[index].state = values
+        }
+        next.focused = nil
+        try next.validate()
+        return next
+    }
+
+    /// The panes this operation names.
+    public var panes: [PaneID] {
+        switch self {
+        case .add(let pane): [pane.id]
+        case .remove(let id), .move(let id, _), .resize(let id, _), .configure(let id, _), .setState(let id, _): [id]
+        case .swap(let first, let second): [first, second]
+        }
+    }
+
+    /// The same operation with pane `old` called `new` (after the server renumbered an add).
+    public func renaming(_ old: PaneID, to new: PaneID) -> CanvasOperation {
+        let rename = { (id: PaneID) in id == old ? new : id }
+        switch self {
+        case .add(var pane):
+            pane.id = rename(pane.id)
+            return .add(pane)
+        case .remove(let id): return .remove(rename(id))
+        case .move(let id, let origin): return .move(rename(id), to: origin)
+        case .resize(let id, let size): return .resize(rename(id), to: size)
+        case .swap(let first, let second): return .swap(rename(first), rename(second))
+        case .configure(let id, let values): return .configure(rename(id), values)
+        case .setState(let id, let values): return .setState(rename(id), values)
+        }
+    }
+
+    /// One `CanvasManager` step on `layout`, its history and focus left out.
+    private static func step(
+        _ layout: LayoutData, _ body: (inout CanvasManager) throws(CanvasError) -> Void
+    ) throws(CanvasError) -> LayoutData {
+        var manager = try CanvasManager(layout: layout, historyLimit: 1)
+        try body(&manager)
+        return manager.layout
+    }
+}

@@ -61,7 +61,7 @@ let package = Package(
         .target(name: "MicroAppProtocol", path: "Sources/Core/MicroAppProtocol", swiftSettings: swiftSettings),
         // Codable request/response types, paths, event names and manifest rules shared by the server
         // and its clients.
-        .target(name: "MicroAppAPI", dependencies: ["CalendarTime"], path: "Sources/Core/MicroAppAPI", swiftSettings: swiftSettings),
+        .target(name: "MicroAppAPI", dependencies: ["CalendarTime", "CanvasCore"], path: "Sources/Core/MicroAppAPI", swiftSettings: swiftSettings),
         // What micro-app widgets say to what runs them: the sync engine's commands and canvas
         // events, and a micro-app's connection, status and updates.
         .target(
@@ -227,7 +227,7 @@ let package = Package(
         .target(
             name: "BFF",
             dependencies: [
-                "CalendarTime", "MicroAppAPI", "SQLiteFiles", "PrivateFiles",
+                "CalendarTime", "CanvasCore", "MicroAppAPI", "SQLiteFiles", "PrivateFiles",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),

@@ -1,4 +1,5 @@
 import CanvasCore
+import Foundation
 import Testing
 import TestSupport
 
@@ -27,6 +28,36 @@ struct SharedCanvasTests {
         }
         let swapped = try CanvasOperation.swap(1, 3).applied(to: Self.start)
         #expect(swapped.pane(1)?.frame == Rect(x: 0, y: 6, width: 12, height: 6))
+    }
+
+    @Test func onTheWireAnOperationIsOneFlatObjectNamedByOp() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let move = String(decoding: try encoder.encode(CanvasOperation.move(3, to: Point(x: 0, y: 6))), as: UTF8.self)
+        #expect(move == #"{"op":"move","pane":3,"to":{"x":0,"y":6}}"#)
+        let all: [CanvasOperation] = [
+            .add(Pane(id: 7, app: .todo, frame: Rect(x: 0, y: 0, width: 2, height: 2), config: ["a": "b"], state: ["c": "d"])),
+            .remove(3), .move(3, to: Point(x: 1, y: 2)), .resize(3, to: Size(width: 4, height: 5)), .swap(1, 2),
+            .configure(3, ["k": "v"]), .setState(3, ["s": "t"]),
+        ]
+        for operation in all {
+            #expect(try JSONDecoder().decode(CanvasOperation.self, from: try encoder.encode(operation)) == operation)
+        }
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(CanvasOperation.self, from: Data(#"{"op":"explode","pane":1}"#.utf8)) }
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(CanvasOperation.self, from: Data(#"{"op":"move","pane":1e400}"#.utf8)) }
+    }
+
+    /// Numbers at the edge of what JSON carries are refused before any arithmetic on them (a
+    /// frame's right edge computed from `Int.max` would end the server).
+    @Test func hostileNumbersAreRefusedNotTrapped() {
+        for operation: CanvasOperation in [
+            .move(1, to: Point(x: Int.max, y: 0)), .move(1, to: Point(x: 0, y: Int.min)),
+            .resize(1, to: Size(width: Int.max, height: 2)), .resize(1, to: Size(width: 2, height: Int.min)),
+            .add(Pane(id: 9, app: .todo, frame: Rect(x: Int.max - 1, y: 0, width: 5, height: 5))),
+            .add(Pane(id: 9, app: .todo, frame: Rect(x: 0, y: 0, width: Int.max, height: Int.max))),
+        ] {
+            #expect(throws: CanvasError.self) { try operation.applied(to: Self.start) }
+        }
     }
 
     @Test func theServerNumbersNewPanesAndAnswersAnEditOnce() {

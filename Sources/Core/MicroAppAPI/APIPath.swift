@@ -8,6 +8,8 @@ public enum APIPath {
     public static let todoItems = "/api/todo/items"
     public static let calendarEvents = "/api/calendar/events"
     public static let chatChannels = "/api/chat/channels"
+    /// Shared canvases: the caller's list, and a new one.
+    public static let canvases = "/api/canvas"
     public static let registryApps = "/api/registry/apps"
     public static let events = "/api/events"
 
@@ -34,6 +36,14 @@ public enum APIPath {
     public static func todoItem(_ id: Int64) -> String { "\(todoItems)/\(id)" }
     /// The path of one calendar event.
     public static func calendarEvent(_ id: Int64) -> String { "\(calendarEvents)/\(id)" }
+    /// One shared canvas.
+    public static func canvas(_ id: Int64) -> String { "\(canvases)/\(id)" }
+    /// A shared canvas's ordered changes: new edits go here, and members catch up from here.
+    public static func canvasChanges(_ id: Int64) -> String { "\(canvases)/\(id)/changes" }
+    /// A shared canvas's members.
+    public static func canvasMembers(_ id: Int64) -> String { "\(canvases)/\(id)/members" }
+    /// One member of a shared canvas, by user name.
+    public static func canvasMember(_ id: Int64, user: String) -> String { "\(canvases)/\(id)/members/\(user)" }
     /// The messages of one chat channel, by its id (`general`, …).
     public static func chatMessages(channel: String) -> String { "\(chatChannels)/\(channel)/messages" }
 }

@@ -22,6 +22,8 @@ public enum EventName: String, Codable, Sendable, CaseIterable {
     case registryAppWithdrawn = "registry.app.withdrawn"
     /// `{"id": "deploys", "health": AppHealth}`: a remote micro-app's health changed.
     case registryAppHealth = "registry.app.health"
+    /// A `CanvasChangeEvent`: a shared canvas changed (each member hears it).
+    case canvasChangeApplied = "canvas.change.applied"
     /// `{}`: the `Last-Event-ID` a client resumed from is older than the server keeps, so events
     /// were missed; the client should reload what it shows.
     case streamReset = "bff.stream.reset"

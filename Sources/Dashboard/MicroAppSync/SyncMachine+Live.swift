@@ -65,7 +65,7 @@ extension SyncMachine {
         case .calendarEventDeleted: return (try? decoder.decode(DeletedEntity.self, from: data)).map { .eventDeleted($0.id) }
         case .chatChannelCreated: return (try? decoder.decode(ChatChannel.self, from: data)).map(LiveChange.channel)
         case .chatMessagePosted: return (try? decoder.decode(ChatMessage.self, from: data)).map(LiveChange.message)
-        case .streamReset, .streamOpened, .registryAppPublished, .registryAppWithdrawn, .registryAppHealth: return nil
+        case .streamReset, .streamOpened, .registryAppPublished, .registryAppWithdrawn, .registryAppHealth, .canvasChangeApplied: return nil
         }
     }
 

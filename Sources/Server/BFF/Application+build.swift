@@ -89,6 +89,7 @@ func buildRouter(store: any BFFStore, issuer: TokenIssuer, configuration: BFFCon
     if apps.contains(.todo) { TodoController(store: store).addRoutes(to: api.group("todo")) }
     if apps.contains(.calendar) { CalendarController(store: store).addRoutes(to: api.group("calendar")) }
     if apps.contains(.chat) { ChatController(store: store).addRoutes(to: api.group("chat")) }
+    CanvasController(store: store).addRoutes(to: api.group("canvas"))
     served.record(router.routes)
     return router
 }

@@ -51,7 +51,7 @@ struct Conformance {
         if operation.documentedStatuses.contains("404"), operation.path.contains("{id}") {
             let unknown = operation.path.hasPrefix("/api/chat/") ? "no-such-channel" : "987654321"
             let missing = operation.path.replacingOccurrences(of: "{id}", with: unknown)
-                .replacingOccurrences(of: "{session}", with: "no-such-session")
+                .replacingOccurrences(of: "{session}", with: "no-such-session").replacingOccurrences(of: "{user}", with: "bob")
             try expect(try await send(operation, uri: missing, token: token, body: example(operation)), operation, status: 404)
         }
         if let required = requestSchema(operation)?["required"]?.array?.compactMap(\.string), !required.isEmpty {
@@ -63,10 +63,10 @@ struct Conformance {
     }
 
     /// The path with `{id}` filled from the POST to the collection above it (`general` for chat),
-    /// and `{app}` with the hook's app.
+    /// `{app}` with the hook's app, and `{user}` with bob (a canvas's member).
     private func uri(for operation: OpenAPIConformanceTests.Operation) throws -> String {
         if operation.isSignedHook { return operation.path.replacingOccurrences(of: "{app}", with: hook.app) }
-        var path = operation.path
+        var path = operation.path.replacingOccurrences(of: "{user}", with: "bob")
         if path.contains("{session}") {
             path = path.replacingOccurrences(of: "{session}", with: try #require(session, "\(operation): no session was opened"))
         }

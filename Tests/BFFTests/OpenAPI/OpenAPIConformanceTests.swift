@@ -76,6 +76,8 @@ struct OpenAPIConformanceTests {
             let url = URL(string: "http://127.0.0.1:\(try #require(entry.port))/")!
             let secret = try await harness.withStore { store in
                 let alice = try await store.addUser(name: "alice", password: "correct horse", isAdmin: true)
+                // Who alice shares her canvas with (`{user}`).
+                try await store.addUser(name: "bob", password: "battery staple", isAdmin: false)
                 _ = try await store.publish(manifest, version: SemanticVersion("0.9.0")!, entry: url, by: alice, rotateSecrets: false,
                                             makeSecret: { "secret-\(UUID().uuidString)" })
                 #expect(try await store.grant("deploys", to: alice.id))

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Checks a JSON value against an OpenAPI 3.0 schema: the keywords the BFF's document uses
-/// (`$ref`, `type`, `nullable`, `required`, `properties`, `items`, `enum`, `format` date and
+/// (`$ref`, `oneOf`, `type`, `nullable`, `required`, `properties`, `items`, `enum`, `format` date and
 /// date-time, `pattern`, lengths and bounds). Objects are closed: a property the schema does not
 /// name is a mismatch too, so the document cannot fall behind the server.
 struct SchemaChecker {
@@ -17,6 +17,10 @@ struct SchemaChecker {
             return schema["nullable"]?.bool == true ? [] : ["\(path): null but not nullable"]
         }
         if let allowed = schema["enum"]?.array, !allowed.contains(value) { return ["\(path): \(value) not in enum"] }
+        if let options = schema["oneOf"]?.array {
+            let matching = options.filter { problems(value, $0, at: path).isEmpty }.count
+            return matching == 1 ? [] : ["\(path): matches \(matching) of the \(options.count) schemas of oneOf, not one"]
+        }
         switch schema["type"]?.string {
         case "object": return objectProblems(value, schema, at: path)
         case "array":

@@ -12,6 +12,8 @@ public enum CanvasError: Error, Hashable, Sendable, CustomStringConvertible {
     case noRoom
     /// No room for a new pane of at least `minimum` grid units, its app's minimum size.
     case noRoomFor(minimum: Size)
+    /// A shared canvas holds at most this many panes.
+    case tooManyPanes(Int)
 
     public var description: String {
         switch self {
@@ -27,6 +29,7 @@ public enum CanvasError: Error, Hashable, Sendable, CustomStringConvertible {
         case .neighbourAtMinimum(let id): "pane \(id) is already at its minimum size"
         case .noRoom: "no room for another pane: shrink or remove one first"
         case .noRoomFor(let minimum): "no room for a pane of its minimum size (\(minimum.width)×\(minimum.height) grid units): shrink or remove one first"
+        case .tooManyPanes(let limit): "a shared canvas holds at most \(limit) panes"
         }
     }
 }

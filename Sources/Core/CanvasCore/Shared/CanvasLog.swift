@@ -55,13 +55,17 @@ public struct CanvasLog: Hashable, Sendable {
     }
 
     /// A canvas at `version` with `layout` (its focus dropped: a shared canvas has none).
-    public init(layout: LayoutData, version: Int = 0, nextPaneID: Int? = nil, answered: [String: Int] = [:]) {
+    /// At most this many panes: an add past it is refused.
+    public let paneLimit: Int
+
+    public init(layout: LayoutData, version: Int = 0, nextPaneID: Int? = nil, answered: [String: Int] = [:], paneLimit: Int = .max) {
         var shared = layout
         shared.focused = nil
         self.layout = shared
         self.version = version
         self.nextPaneID = max(nextPaneID ?? 1, (layout.panes.map(\.id.rawValue).max() ?? 0) + 1)
         self.answered = answered
+        self.paneLimit = paneLimit
     }
 
     /// Orders `operation` as the next change, or refuses it. An added pane gets its id here (the
@@ -73,6 +77,7 @@ public struct CanvasLog: Hashable, Sendable {
             var ordered = operation
             if case .add(let pane) = operation {
                 guard nextPaneID < Int(Int32.max) else { throw .invalidPaneID(nextPaneID) }
+                guard layout.panes.count < paneLimit else { throw .tooManyPanes(paneLimit) }
                 ordered = operation.renaming(pane.id, to: PaneID(nextPaneID))
             }
             layout = try ordered.applied(to: layout)

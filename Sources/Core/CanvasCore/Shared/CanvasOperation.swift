@@ -24,6 +24,16 @@ public enum CanvasOperation: Hashable, Sendable, Codable {
     /// place is taken, a neighbour is at its minimum): checked by the same rules as every
     /// arrangement step.
     public func applied(to layout: LayoutData) throws(CanvasError) -> LayoutData {
+        // Raw ranges first, so hostile numbers are refused before any arithmetic on them.
+        let units = 0...GridSpec.maximumDimension
+        switch self {
+        case .move(let id, let origin) where !units.contains(origin.x) || !units.contains(origin.y):
+            throw .outOfGrid(id, Rect(x: 0, y: 0, width: 0, height: 0))
+        case .resize(let id, let size) where !units.contains(size.width) || !units.contains(size.height):
+            throw .belowMinimumSize(id, minimum: layout.grid.minimumPaneSize)
+        default:
+            break
+        }
         var next = layout
         switch self {
         case .add(let pane):
@@ -84,5 +94,68 @@ public enum CanvasOperation: Hashable, Sendable, Codable {
         var manager = try CanvasManager(layout: layout, historyLimit: 1)
         try body(&manager)
         return manager.layout
+    }
+}
+
+/// On the wire, an operation is one flat object named by `op`:
+/// `{"op": "move", "pane": 3, "to": {"x": 0, "y": 6}}`, `{"op": "resize", "pane": 3, "size": {…}}`,
+/// `{"op": "swap", "pane": 1, "with": 2}`, `{"op": "remove", "pane": 3}`,
+/// `{"op": "configure", "pane": 3, "config": {…}}`, `{"op": "setState", "pane": 3, "state": {…}}`,
+/// `{"op": "add", "pane": 7, "app": "todo", "frame": {…}, "config": {…}, "state": {…}}`.
+extension CanvasOperation {
+    private enum Kind: String, Codable { case add, remove, move, resize, swap, configure, setState }
+    private enum CodingKeys: String, CodingKey { case op, pane, app, frame, config, state, to, size, with }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let pane = try container.decode(PaneID.self, forKey: .pane)
+        switch try container.decode(Kind.self, forKey: .op) {
+        case .add:
+            self = .add(Pane(id: pane, app: try container.decode(AppKind.self, forKey: .app), frame: try container.decode(Rect.self, forKey: .frame),
+                             config: container.contains(.config) ? try container.decode(WidgetValues.self, forKey: .config) : [:],
+                             state: container.contains(.state) ? try container.decode(WidgetValues.self, forKey: .state) : [:]))
+        case .remove: self = .remove(pane)
+        case .move: self = .move(pane, to: try container.decode(Point.self, forKey: .to))
+        case .resize: self = .resize(pane, to: try container.decode(Size.self, forKey: .size))
+        case .swap: self = .swap(pane, try container.decode(PaneID.self, forKey: .with))
+        case .configure: self = .configure(pane, try container.decode(WidgetValues.self, forKey: .config))
+        case .setState: self = .setState(pane, try container.decode(WidgetValues.self, forKey: .state))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .add(let pane):
+            try container.encode(Kind.add, forKey: .op)
+            try container.encode(pane.id, forKey: .pane)
+            try container.encode(pane.app, forKey: .app)
+            try container.encode(pane.frame, forKey: .frame)
+            try container.encode(pane.config, forKey: .config)
+            try container.encode(pane.state, forKey: .state)
+        case .remove(let id):
+            try container.encode(Kind.remove, forKey: .op)
+            try container.encode(id, forKey: .pane)
+        case .move(let id, let origin):
+            try container.encode(Kind.move, forKey: .op)
+            try container.encode(id, forKey: .pane)
+            try container.encode(origin, forKey: .to)
+        case .resize(let id, let size):
+            try container.encode(Kind.resize, forKey: .op)
+            try container.encode(id, forKey: .pane)
+            try container.encode(size, forKey: .size)
+        case .swap(let first, let second):
+            try container.encode(Kind.swap, forKey: .op)
+            try container.encode(first, forKey: .pane)
+            try container.encode(second, forKey: .with)
+        case .configure(let id, let values):
+            try container.encode(Kind.configure, forKey: .op)
+            try container.encode(id, forKey: .pane)
+            try container.encode(values, forKey: .config)
+        case .setState(let id, let values):
+            try container.encode(Kind.setState, forKey: .op)
+            try container.encode(id, forKey: .pane)
+            try container.encode(values, forKey: .state)
+        }
     }
 }

@@ -1,4 +1,5 @@
 import CalendarTime
+import CanvasCore
 import Foundation
 import MicroAppAPI
 
@@ -61,6 +62,22 @@ public protocol BFFStore: Sendable {
     func postChatMessage(channel: String, author: String, text: String) async throws -> ChatMessage?
     /// Nil when there is no such channel.
     func chatMessages(channel: String, before: Int64?, limit: Int) async throws -> (items: [ChatMessage], more: Bool)?
+
+    // MARK: Shared canvases
+
+    /// Nil when `owner` has a canvas by that name. Throws `CanvasLimitReached` past the limit.
+    func createCanvas(owner: BFFUser, name: String, layout: LayoutData) async throws -> CanvasSnapshot?
+    func canvases(visibleTo user: Int64, after: Int64?, limit: Int) async throws -> (items: [CanvasSummary], more: Bool)
+    /// Nil when the canvas is not the user's to see.
+    func canvas(_ id: Int64, visibleTo user: Int64, session: String?) async throws -> CanvasSnapshot?
+    func deleteCanvas(_ id: Int64, owner: Int64) async throws -> Bool
+    func submitCanvasEdit(_ id: Int64, by user: BFFUser, _ edit: CanvasEdit) async throws -> CanvasSubmission
+    /// Nil when the canvas is not the user's to see.
+    func canvasChanges(_ id: Int64, visibleTo user: Int64, after: Int, limit: Int) async throws -> CanvasChangePage?
+    /// Nil when the canvas is not the user's to see.
+    func canvasMembers(_ id: Int64, visibleTo user: Int64) async throws -> [CanvasMember]?
+    /// A nil role takes the membership away.
+    func setCanvasMember(_ id: Int64, owner: Int64, member: String, role: CanvasRole?) async throws -> CanvasMembership
 
     // MARK: Live events
 

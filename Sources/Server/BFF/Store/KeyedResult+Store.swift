@@ -24,6 +24,10 @@ extension Optional: KeyedResult where Wrapped: KeyedResult {
     var changedSomething: Bool { self?.changedSomething ?? false }
 }
 
+extension CanvasSnapshot: KeyedResult {
+    var changedSomething: Bool { true }
+}
+
 extension ChannelCreation: KeyedResult {
     var changedSomething: Bool {
         if case .created = self { true } else { false }

@@ -202,6 +202,34 @@ extension SQLiteStore {
                 try db.execute(sql: "CREATE INDEX \(new) ON \(definition)")
             }
         }
+        migrator.registerMigration("v8: shared canvases") { db in
+            for statement in [
+                """
+                CREATE TABLE canvases (id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    owner_id INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                    name TEXT NOT NULL, layout TEXT NOT NULL, version INTEGER NOT NULL, next_pane_id INTEGER NOT NULL,
+                    created_at REAL NOT NULL, updated_at REAL NOT NULL, UNIQUE (owner_id, name))
+                """,
+                """
+                CREATE TABLE canvas_members (canvas_id INTEGER NOT NULL REFERENCES canvases (id) ON DELETE CASCADE,
+                    user_id INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE, role TEXT NOT NULL,
+                    PRIMARY KEY (canvas_id, user_id))
+                """,
+                "CREATE INDEX canvas_members_user_id ON canvas_members (user_id)",
+                """
+                CREATE TABLE canvas_changes (canvas_id INTEGER NOT NULL REFERENCES canvases (id) ON DELETE CASCADE,
+                    version INTEGER NOT NULL, author TEXT NOT NULL, session TEXT NOT NULL, sequence INTEGER NOT NULL,
+                    operation TEXT NOT NULL, created_at REAL NOT NULL, PRIMARY KEY (canvas_id, version))
+                """,
+                """
+                CREATE TABLE canvas_sessions (canvas_id INTEGER NOT NULL REFERENCES canvases (id) ON DELETE CASCADE,
+                    session TEXT NOT NULL, last_sequence INTEGER NOT NULL, updated_at REAL NOT NULL,
+                    PRIMARY KEY (canvas_id, session))
+                """,
+            ] {
+                try db.execute(sql: statement)
+            }
+        }
         return migrator
     }
 }

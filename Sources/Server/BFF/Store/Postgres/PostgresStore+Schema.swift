@@ -99,6 +99,33 @@ extension PostgresStore {
             "ALTER TABLE registry_apps ADD COLUMN previous_entry_secret TEXT",
             "ALTER TABLE registry_apps ADD COLUMN secrets_rotated_at DOUBLE PRECISION",
         ]),
+        // SQLite's v7 gave its tables the names these had from the start: nothing to do here, so
+        // the numbers stay the same on both engines.
+        ("v7: tables named as in PostgreSQL", []),
+        ("v8: shared canvases", [
+            """
+            CREATE TABLE canvases (id BIGSERIAL PRIMARY KEY,
+                owner_id BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                name TEXT NOT NULL, layout TEXT NOT NULL, version BIGINT NOT NULL, next_pane_id BIGINT NOT NULL,
+                created_at DOUBLE PRECISION NOT NULL, updated_at DOUBLE PRECISION NOT NULL, UNIQUE (owner_id, name))
+            """,
+            """
+            CREATE TABLE canvas_members (canvas_id BIGINT NOT NULL REFERENCES canvases (id) ON DELETE CASCADE,
+                user_id BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE, role TEXT NOT NULL,
+                PRIMARY KEY (canvas_id, user_id))
+            """,
+            "CREATE INDEX canvas_members_user_id ON canvas_members (user_id)",
+            """
+            CREATE TABLE canvas_changes (canvas_id BIGINT NOT NULL REFERENCES canvases (id) ON DELETE CASCADE,
+                version BIGINT NOT NULL, author TEXT NOT NULL, session TEXT NOT NULL, sequence BIGINT NOT NULL,
+                operation TEXT NOT NULL, created_at DOUBLE PRECISION NOT NULL, PRIMARY KEY (canvas_id, version))
+            """,
+            """
+            CREATE TABLE canvas_sessions (canvas_id BIGINT NOT NULL REFERENCES canvases (id) ON DELETE CASCADE,
+                session TEXT COLLATE "C" NOT NULL, last_sequence BIGINT NOT NULL, updated_at DOUBLE PRECISION NOT NULL,
+                PRIMARY KEY (canvas_id, session))
+            """,
+        ]),
     ]
 
     /// The advisory lock migrations take, so that of instances started together one migrates and

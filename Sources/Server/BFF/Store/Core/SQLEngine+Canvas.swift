@@ -1,0 +1,257 @@
+import CanvasCore
+import Foundation
+import MicroAppAPI
+
+/// What an edit of a shared canvas came to.
+public enum CanvasSubmission: Sendable, Equatable {
+    case answered(CanvasLog.Answer)
+    /// No such canvas, or the user is not a member of it.
+    case notFound
+    /// The user may see the canvas but not arrange it.
+    case readOnly
+}
+
+/// What a change of a canvas's members came to.
+public enum CanvasMembership: Sendable, Equatable {
+    case done
+    /// No such canvas, or the user is not a member of it.
+    case notFound
+    /// Only the owner shares a canvas.
+    case notOwner
+    case noSuchUser
+    /// The owner's own role is not a member's.
+    case isOwner
+    case limitReached
+}
+
+/// Shared canvases: a layout at a version, the changes that led there (the last
+/// `CanvasLimits.changesKept`), members with roles, and each session's last answered edit. The
+/// order of changes is the order edits commit under the canvas's lock (`CanvasLog` decides each,
+/// written once for both engines); every member hears each change as a live event.
+extension SQLEngine {
+    /// Shares `layout` as a new canvas of `owner`'s; nil when they have one by that name.
+    /// - Throws: `CanvasLimitReached` past `CanvasLimits.canvasesPerUser`.
+    public func createCanvas(owner: BFFUser, name: String, layout: LayoutData) async throws -> CanvasSnapshot? {
+        let log = CanvasLog(layout: layout)
+        let json = try Self.json(log.layout)
+        let now = Date().timeIntervalSince1970
+        return try await keyedWrite(.lock("canvas.owner.\(owner.id)", next: .run("""
+            SELECT (SELECT COUNT(*) FROM canvases WHERE owner_id = \(owner.id)),
+                   (SELECT COUNT(*) FROM canvases WHERE owner_id = \(owner.id) AND name = \(name))
+            """) { rows in
+            guard try rows.first?.integer(1) == 0 else { return .done(nil) }
+            guard try rows.first?.integer(0) ?? 0 < CanvasLimits.canvasesPerUser else { throw CanvasLimitReached() }
+            return .run("""
+                INSERT INTO canvases (owner_id, name, layout, version, next_pane_id, created_at, updated_at)
+                VALUES (\(owner.id), \(name), \(json), 0, \(log.nextPaneID), \(now), \(now)) RETURNING id
+                """) { rows in
+                guard let id = try rows.first?.integer(0) else { throw BFFStoreError.unreadableRow("canvases, just written") }
+                let summary = CanvasSummary(id: id, name: name, owner: owner.name, role: .owner, version: 0)
+                return .done(CanvasSnapshot(canvas: summary, layout: log.layout, answered: 0))
+            }
+        }))
+    }
+
+    /// The canvases `user` owns or is a member of, by id, after `after`, and whether more follow.
+    public func canvases(visibleTo user: Int64, after: Int64?, limit: Int) async throws -> (items: [CanvasSummary], more: Bool) {
+        var statement: SQLStatement = """
+            SELECT c.id, c.name, u.name, CASE WHEN c.owner_id = \(user) THEN 'owner' ELSE m.role END, c.version
+            FROM canvases c JOIN users u ON u.id = c.owner_id
+            LEFT JOIN canvas_members m ON m.canvas_id = c.id AND m.user_id = \(user)
+            WHERE (c.owner_id = \(user) OR m.user_id IS NOT NULL)
+            """
+        if let after { statement += " AND c.id > \(after)" }
+        statement += " ORDER BY c.id LIMIT \(limit + 1)"
+        return try await runRead(Plan.run(statement) { rows in
+            let items = try rows.map(Self.summary)
+            return .done((Array(items.prefix(limit)), items.count > limit))
+        }, snapshot: false)
+    }
+
+    /// The canvas as `user` may see it, with how far `session`'s edits were answered; nil when it
+    /// is not theirs to see.
+    public func canvas(_ id: Int64, visibleTo user: Int64, session: String?) async throws -> CanvasSnapshot? {
+        try await runRead(Self.visible(id, to: user) { summary, row in
+            let layout = try Self.layout(try row.text(5))
+            return .run("SELECT last_sequence FROM canvas_sessions WHERE canvas_id = \(id) AND session = \(session ?? "")") { rows in
+                .done(CanvasSnapshot(canvas: summary, layout: layout, answered: Int(try rows.first?.integer(0) ?? 0)))
+            }
+        }, snapshot: true)
+    }
+
+    /// Deletes `owner`'s canvas; false when there is no such canvas of theirs.
+    public func deleteCanvas(_ id: Int64, owner: Int64) async throws -> Bool {
+        try await runWrite(.lock("canvas.\(id)", next: Plan.run("DELETE FROM canvases WHERE id = \(id) AND owner_id = \(owner) RETURNING id") { rows in
+            .done(!rows.isEmpty)
+        }))
+    }
+
+    /// Orders `edit` as the canvas's next change, or refuses it (`CanvasLog.submit`), under the
+    /// canvas's lock; every member hears an ordered change.
+    public func submitCanvasEdit(_ id: Int64, by user: BFFUser, _ edit: CanvasEdit) async throws -> CanvasSubmission {
+        try await runWrite(.lock("canvas.\(id)", next: Self.visible(id, to: user.id, notFound: .notFound) { summary, row in
+            guard summary.role.mayEdit else { return .done(.readOnly) }
+            let layout = try Self.layout(try row.text(5))
+            let nextPaneID = Int(try row.integer(6))
+            return .run("SELECT last_sequence FROM canvas_sessions WHERE canvas_id = \(id) AND session = \(edit.session)") { rows in
+                let answered = Int(try rows.first?.integer(0) ?? 0)
+                var log = CanvasLog(layout: layout, version: summary.version, nextPaneID: nextPaneID, answered: [edit.session: answered],
+                                    paneLimit: CanvasLimits.panesPerCanvas)
+                let answer = log.submit(edit.operation, author: user.name, origin: EditOrigin(session: edit.session, sequence: edit.sequence))
+                guard answer != .repeated else { return .done(.answered(answer)) }
+                let now = Date().timeIntervalSince1970
+                let remembered = Self.rememberSession(id, edit, now: now)
+                guard case .ordered(let change) = answer else { return remembered.then { _ in .done(.answered(answer)) } }
+                let ordered = log
+                return remembered.then { _ in try Self.order(change, on: id, log: ordered, now: now) }.then { _ in
+                    Self.announce(change, on: id).then { _ in .done(.answered(answer)) }
+                }
+            }
+        }))
+    }
+
+    /// The changes after version `after` that `user` may see, oldest first; `.compacted` when some
+    /// are no longer kept (start again from the canvas itself); nil when the canvas is not theirs.
+    public func canvasChanges(_ id: Int64, visibleTo user: Int64, after: Int, limit: Int) async throws -> CanvasChangePage? {
+        try await runRead(Self.visible(id, to: user) { summary, _ in
+            .run("""
+                SELECT version, author, session, sequence, operation FROM canvas_changes
+                WHERE canvas_id = \(id) AND version > \(after) ORDER BY version LIMIT \(limit + 1)
+                """) { rows in
+                let changes = try rows.map { row in
+                    CanvasChange(version: Int(try row.integer(0)), author: try row.text(1),
+                                 origin: EditOrigin(session: try row.text(2), sequence: Int(try row.integer(3))),
+                                 operation: try JSONDecoder().decode(CanvasOperation.self, from: Data(try row.text(4).utf8)))
+                }
+                if after < summary.version, changes.first?.version != after + 1 { return .done(.compacted) }
+                return .done(.changes(Array(changes.prefix(limit)), more: changes.count > limit))
+            }
+        }, snapshot: true)
+    }
+
+    /// The canvas's members, its owner first; nil when it is not `user`'s to see.
+    public func canvasMembers(_ id: Int64, visibleTo user: Int64) async throws -> [CanvasMember]? {
+        try await runRead(Self.visible(id, to: user) { summary, _ in
+            .run("SELECT u.name, m.role FROM canvas_members m JOIN users u ON u.id = m.user_id WHERE m.canvas_id = \(id) ORDER BY u.name") { rows in
+                let members = try rows.map { row in CanvasMember(user: try row.text(0), role: CanvasRole(rawValue: try row.text(1)) ?? .viewer) }
+                return .done([CanvasMember(user: summary.owner, role: .owner)] + members)
+            }
+        }, snapshot: true)
+    }
+
+    /// Gives `member` `role` on `owner`'s canvas (or takes their membership away, with nil).
+    public func setCanvasMember(_ id: Int64, owner: Int64, member: String, role: CanvasRole?) async throws -> CanvasMembership {
+        try await runWrite(.lock("canvas.\(id)", next: Self.visible(id, to: owner, notFound: .notFound) { summary, _ in
+            guard summary.role == .owner else { return .done(.notOwner) }
+            return .run("""
+                SELECT (SELECT id FROM users WHERE name = \(member)),
+                       (SELECT COUNT(*) FROM canvas_members WHERE canvas_id = \(id))
+                """) { rows in
+                guard let memberID = rows.first?[0].flatMap({ value -> Int64? in if case .integer(let id) = value { id } else { nil } }) else {
+                    return .done(.noSuchUser)
+                }
+                guard memberID != owner else { return .done(.isOwner) }
+                guard let role else {
+                    return .run("DELETE FROM canvas_members WHERE canvas_id = \(id) AND user_id = \(memberID)") { _ in .done(.done) }
+                }
+                guard role != .owner else { return .done(.isOwner) }
+                let count = try rows.first?.integer(1) ?? 0
+                return .run("SELECT 1 FROM canvas_members WHERE canvas_id = \(id) AND user_id = \(memberID)") { rows in
+                    guard !rows.isEmpty || count < CanvasLimits.membersPerCanvas else { return .done(.limitReached) }
+                    return .run("""
+                        INSERT INTO canvas_members (canvas_id, user_id, role) VALUES (\(id), \(memberID), \(role.rawValue))
+                        ON CONFLICT (canvas_id, user_id) DO UPDATE SET role = excluded.role
+                        """) { _ in .done(.done) }
+                }
+            }
+        }))
+    }
+
+    // MARK: - Rules
+
+    /// The canvas `id` if `user` owns or is a member of it, with its row (id, name, owner, role,
+    /// version, layout, next pane id), then `next`; else `notFound`. Writes take the canvas's lock
+    /// (`.lock("canvas.ID")`) before, so instances change one canvas in turn.
+    private static func visible<T: Sendable>(
+        _ id: Int64, to user: Int64, notFound: T, _ next: @escaping @Sendable (CanvasSummary, SQLRow) throws -> Plan<T>
+    ) -> Plan<T> {
+        let statement: SQLStatement = """
+            SELECT c.id, c.name, u.name, CASE WHEN c.owner_id = \(user) THEN 'owner' ELSE m.role END, c.version, c.layout, c.next_pane_id
+            FROM canvases c JOIN users u ON u.id = c.owner_id
+            LEFT JOIN canvas_members m ON m.canvas_id = c.id AND m.user_id = \(user)
+            WHERE c.id = \(id) AND (c.owner_id = \(user) OR m.user_id IS NOT NULL)
+            """
+        return .run(statement) { rows in
+            guard let row = rows.first else { return .done(notFound) }
+            return try next(try summary(row), row)
+        }
+    }
+
+    private static func visible<T: Sendable>(_ id: Int64, to user: Int64, _ next: @escaping @Sendable (CanvasSummary, SQLRow) throws -> Plan<T?>) -> Plan<T?> {
+        visible(id, to: user, notFound: nil, next)
+    }
+
+    private static func summary(_ row: SQLRow) throws -> CanvasSummary {
+        guard let role = CanvasRole(rawValue: try row.text(3)) else { throw BFFStoreError.unreadableRow("canvas_members.role") }
+        return CanvasSummary(id: try row.integer(0), name: try row.text(1), owner: try row.text(2), role: role, version: Int(try row.integer(4)))
+    }
+
+    /// Keeps `edit` as its session's last answered one, and forgets the sessions past the newest
+    /// `CanvasLimits.sessionsKept`.
+    private static func rememberSession(_ id: Int64, _ edit: CanvasEdit, now: Double) -> Plan<Void> {
+        .run("""
+            INSERT INTO canvas_sessions (canvas_id, session, last_sequence, updated_at) VALUES (\(id), \(edit.session), \(edit.sequence), \(now))
+            ON CONFLICT (canvas_id, session) DO UPDATE SET last_sequence = excluded.last_sequence, updated_at = excluded.updated_at
+            """) { _ in
+            .run("""
+                DELETE FROM canvas_sessions WHERE canvas_id = \(id) AND session NOT IN
+                (SELECT session FROM canvas_sessions WHERE canvas_id = \(id) ORDER BY updated_at DESC, session LIMIT \(CanvasLimits.sessionsKept))
+                """) { _ in .done(()) }
+        }
+    }
+
+    /// Writes the canvas at the change's version and the change itself, dropping the changes past
+    /// the newest `CanvasLimits.changesKept`.
+    private static func order(_ change: CanvasChange, on id: Int64, log: CanvasLog, now: Double) throws -> Plan<Void> {
+        let layout = try json(log.layout)
+        let operation = try json(change.operation)
+        return .run("""
+            UPDATE canvases SET layout = \(layout), version = \(change.version), next_pane_id = \(log.nextPaneID), updated_at = \(now)
+            WHERE id = \(id)
+            """) { _ in
+            .run("""
+                INSERT INTO canvas_changes (canvas_id, version, author, session, sequence, operation, created_at)
+                VALUES (\(id), \(change.version), \(change.author), \(change.origin.session), \(change.origin.sequence), \(operation), \(now))
+                """) { _ in
+                .run("DELETE FROM canvas_changes WHERE canvas_id = \(id) AND version <= \(change.version - CanvasLimits.changesKept)") { _ in .done(()) }
+            }
+        }
+    }
+
+    /// Records the change as a live event for the owner and each member.
+    private static func announce(_ change: CanvasChange, on id: Int64) -> Plan<Void> {
+        .run("SELECT owner_id FROM canvases WHERE id = \(id) UNION SELECT user_id FROM canvas_members WHERE canvas_id = \(id)") { rows in
+            let event = CanvasChangeEvent(canvas: id, change: change)
+            return try rows.map { try $0.integer(0) }.reversed().reduce(Plan<Void>.done(())) { next, member in
+                .record(.canvasChangeApplied, owner: member, data: event, then: next)
+            }
+        }
+    }
+
+    private static func json(_ value: some Encodable) throws -> String {
+        String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
+    }
+
+    private static func layout(_ text: String) throws -> LayoutData {
+        try JSONDecoder().decode(LayoutData.self, from: Data(text.utf8))
+    }
+}
+
+/// A page of a canvas's changes, or word that the ones asked for were folded into its layout.
+public enum CanvasChangePage: Sendable, Equatable {
+    case changes([CanvasChange], more: Bool)
+    case compacted
+}
+
+/// A user owns as many canvases as they may.
+public struct CanvasLimitReached: Error {}

@@ -1,0 +1,143 @@
+import BFF
+import CanvasCore
+import Foundation
+import HummingbirdTesting
+import MicroAppAPI
+import Testing
+
+@Suite("BFF shared canvases API")
+struct CanvasTests {
+    static let layout = LayoutData(name: "on-call", panes: [
+        Pane(id: 1, app: .todo, frame: Rect(x: 0, y: 0, width: 6, height: 12)),
+        Pane(id: 2, app: .chat, frame: Rect(x: 6, y: 0, width: 6, height: 12)),
+    ])
+
+    static func edit(_ sequence: Int, _ operation: CanvasOperation, session: String = "ann-1") -> CanvasEdit {
+        CanvasEdit(session: session, sequence: sequence, operation: operation)
+    }
+
+    @Test("a canvas is created, listed and read; names and layouts are checked; a name is its owner's once")
+    func createAndRead() async throws {
+        let harness = try await BFFHarness()
+        defer { harness.remove() }
+        try await harness.addUsers("ann", "bob")
+        try await harness.withServer { client in
+            let ann = try await client.token(for: "ann")
+            let bob = try await client.token(for: "bob")
+            let created = try await client.send(.post, APIPath.canvases, token: ann, json: NewCanvas(name: "on-call", layout: Self.layout))
+            #expect(created.status == .created)
+            let snapshot = try created.decode(CanvasSnapshot.self)
+            #expect(snapshot.owner == "ann" && snapshot.role == .owner && snapshot.version == 0)
+            #expect(snapshot.layout.panes == Self.layout.panes && snapshot.layout.focused == nil)
+            let id = snapshot.id
+            #expect(try await client.send(.get, APIPath.canvases, token: ann).decode(Page<CanvasSummary>.self).items == [snapshot.summary])
+            #expect(try await client.send(.get, APIPath.canvas(id), token: ann).decode(CanvasSnapshot.self) == snapshot)
+            // Not a member: as if it did not exist.
+            #expect(try await client.send(.get, APIPath.canvases, token: bob).decode(Page<CanvasSummary>.self).items.isEmpty)
+            #expect(try await client.send(.get, APIPath.canvas(id), token: bob).status == .notFound)
+            #expect(try await client.send(.post, APIPath.canvasChanges(id), token: bob, json: Self.edit(1, .remove(1))).status == .notFound)
+            #expect(try await client.send(.delete, APIPath.canvas(id), token: bob).status == .notFound)
+
+            let again = try await client.send(.post, APIPath.canvases, token: ann, json: NewCanvas(name: "on-call", layout: Self.layout))
+            #expect(again.status == .conflict && again.apiError?.field == "name")
+            for name in ["", String(repeating: "x", count: 65), "tab\there"] {
+                let refused = try await client.send(.post, APIPath.canvases, token: ann, json: NewCanvas(name: name, layout: Self.layout))
+                #expect(refused.status == .badRequest && refused.apiError?.field == "name", "\(name)")
+            }
+            var overlapping = Self.layout
+            overlapping.panes[1].frame = Rect(x: 4, y: 0, width: 6, height: 12)
+            let refused = try await client.send(.post, APIPath.canvases, token: ann, json: NewCanvas(name: "bad", layout: overlapping))
+            #expect(refused.status == .badRequest && refused.apiError?.field == "layout")
+            // Bob's canvas may have the same name.
+            #expect(try await client.send(.post, APIPath.canvases, token: bob, json: NewCanvas(name: "on-call", layout: Self.layout)).status == .created)
+            #expect(try await client.send(.delete, APIPath.canvas(id), token: ann).status == .noContent)
+            #expect(try await client.send(.get, APIPath.canvas(id), token: ann).status == .notFound)
+        }
+    }
+
+    @Test("edits are ordered, refused or answered once; members catch up by version")
+    func edits() async throws {
+        let harness = try await BFFHarness()
+        defer { harness.remove() }
+        try await harness.addUsers("ann")
+        try await harness.withServer { client in
+            let ann = try await client.token(for: "ann")
+            let id = try await client.send(.post, APIPath.canvases, token: ann, json: NewCanvas(name: "x", layout: Self.layout))
+                .decode(CanvasSnapshot.self).id
+            let resize = try await client.send(.post, APIPath.canvasChanges(id), token: ann, json: Self.edit(1, .resize(1, to: Size(width: 8, height: 12))))
+            #expect(resize.status == .ok)
+            let answer = try resize.decode(CanvasEditAnswer.self)
+            #expect(answer.outcome == .ordered && answer.change?.version == 1 && answer.change?.author == "ann")
+            // The neighbour gave way, as in arrange mode.
+            let after = try await client.send(.get, APIPath.canvas(id) + "?session=ann-1", token: ann).decode(CanvasSnapshot.self)
+            #expect(after.layout.pane(2)?.frame == Rect(x: 8, y: 0, width: 4, height: 12) && after.version == 1 && after.answered == 1)
+
+            let repeated = try await client.send(.post, APIPath.canvasChanges(id), token: ann, json: Self.edit(1, .resize(1, to: Size(width: 8, height: 12))))
+            #expect(try repeated.decode(CanvasEditAnswer.self) == CanvasEditAnswer(outcome: .repeated))
+            let refused = try await client.send(.post, APIPath.canvasChanges(id), token: ann, json: Self.edit(2, .remove(7)))
+            #expect(try refused.decode(CanvasEditAnswer.self) == CanvasEditAnswer(outcome: .refused, reason: "no pane #7"))
+            // A new pane is numbered by the canvas, whatever its author called it.
+            let wide = Rect(x: 8, y: 0, width: 4, height: 4)
+            _ = try await client.send(.post, APIPath.canvasChanges(id), token: ann, json: Self.edit(3, .resize(2, to: Size(width: 4, height: 8))))
+            let added = try await client.send(.post, APIPath.canvasChanges(id), token: ann,
+                                              json: Self.edit(4, .add(Pane(id: 2_000_000_000, app: .calendar, frame: Rect(x: 8, y: 8, width: 4, height: 4)))))
+            #expect(try added.decode(CanvasEditAnswer.self).change?.operation == .add(Pane(id: 3, app: .calendar, frame: Rect(x: 8, y: 8, width: 4, height: 4))))
+            _ = wide
+
+            let page = try await client.send(.get, APIPath.canvasChanges(id) + "?after=1", token: ann).decode(Page<CanvasChange>.self)
+            #expect(page.items.map(\.version) == [2, 3] && page.next == nil)
+            let first = try await client.send(.get, APIPath.canvasChanges(id) + "?limit=1", token: ann).decode(Page<CanvasChange>.self)
+            #expect(first.items.map(\.version) == [1] && first.next == "1")
+
+            for bad in [Self.edit(0, .remove(1)), Self.edit(5, .remove(1), session: "no spaces"), Self.edit(5, .remove(1), session: ""),
+                        Self.edit(5, .configure(1, ["k": String(repeating: "v", count: CanvasLimits.valuesMaxBytes)]))] {
+                #expect(try await client.send(.post, APIPath.canvasChanges(id), token: ann, json: bad).status == .badRequest, "\(bad)")
+            }
+            #expect(try await client.send(.get, APIPath.canvasChanges(id) + "?after=-1", token: ann).status == .badRequest)
+        }
+    }
+
+    @Test("the owner shares: viewers see and hear, editors arrange too; a viewer's edit is refused; sharing is the owner's")
+    func members() async throws {
+        let harness = try await BFFHarness()
+        defer { harness.remove() }
+        try await harness.addUsers("ann", "bob", "carl")
+        try await harness.withServer { client in
+            let ann = try await client.token(for: "ann")
+            let bob = try await client.token(for: "bob")
+            let carl = try await client.token(for: "carl")
+            let id = try await client.send(.post, APIPath.canvases, token: ann, json: NewCanvas(name: "x", layout: Self.layout))
+                .decode(CanvasSnapshot.self).id
+            #expect(try await client.send(.put, APIPath.canvasMember(id, user: "bob"), token: ann, json: CanvasMemberRole(role: .viewer)).status == .noContent)
+            #expect(try await client.send(.get, APIPath.canvases, token: bob).decode(Page<CanvasSummary>.self).items.map(\.role) == [.viewer])
+            let viewerEdit = try await client.send(.post, APIPath.canvasChanges(id), token: bob, json: Self.edit(1, .remove(1), session: "bob-1"))
+            #expect(viewerEdit.status == .forbidden)
+            // Only the owner shares.
+            #expect(try await client.send(.put, APIPath.canvasMember(id, user: "carl"), token: bob, json: CanvasMemberRole(role: .editor)).status == .forbidden)
+            #expect(try await client.send(.put, APIPath.canvasMember(id, user: "nobody"), token: ann, json: CanvasMemberRole(role: .viewer)).status == .notFound)
+            #expect(try await client.send(.put, APIPath.canvasMember(id, user: "ann"), token: ann, json: CanvasMemberRole(role: .viewer)).status == .forbidden)
+
+            #expect(try await client.send(.put, APIPath.canvasMember(id, user: "bob"), token: ann, json: CanvasMemberRole(role: .editor)).status == .noContent)
+            let editorEdit = try await client.send(.post, APIPath.canvasChanges(id), token: bob, json: Self.edit(1, .swap(1, 2), session: "bob-1"))
+            #expect(try editorEdit.decode(CanvasEditAnswer.self).outcome == .ordered)
+            #expect(try await client.send(.get, APIPath.canvasMembers(id), token: bob).decode([CanvasMember].self)
+                == [CanvasMember(user: "ann", role: .owner), CanvasMember(user: "bob", role: .editor)])
+            #expect(try await client.send(.get, APIPath.canvasMembers(id), token: carl).status == .notFound)
+
+            // Every member hears the change on the live stream; others do not.
+            try await harness.withStore { store in
+                let users = try await store.users()
+                for (name, hears) in [("ann", true), ("bob", true), ("carl", false)] {
+                    let user = try #require(users.first { $0.name == name })
+                    guard case .events(let events) = try await store.liveEvents(after: 0, visibleTo: user.id, limit: 100) else {
+                        Issue.record("reset"); continue
+                    }
+                    #expect(events.contains { $0.name == EventName.canvasChangeApplied.rawValue } == hears, "\(name)")
+                }
+            }
+
+            #expect(try await client.send(.delete, APIPath.canvasMember(id, user: "bob"), token: ann).status == .noContent)
+            #expect(try await client.send(.get, APIPath.canvas(id), token: bob).status == .notFound)
+        }
+    }
+}

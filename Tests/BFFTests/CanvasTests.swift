@@ -138,6 +138,37 @@ struct CanvasTests {
 
             #expect(try await client.send(.delete, APIPath.canvasMember(id, user: "bob"), token: ann).status == .noContent)
             #expect(try await client.send(.get, APIPath.canvas(id), token: bob).status == .notFound)
+            #expect(try await client.send(.delete, APIPath.canvas(id), token: ann).status == .noContent)
+        }
+    }
+
+    @Test("the audit log says who created, shared, unshared and deleted which canvas, newest first, to admins only")
+    func audit() async throws {
+        let harness = try await BFFHarness()
+        defer { harness.remove() }
+        try await harness.addUsers("ann", "bob")
+        try await harness.addAdmins("root")
+        try await harness.withServer { client in
+            let ann = try await client.token(for: "ann")
+            let root = try await client.token(for: "root")
+            let id = try await client.send(.post, APIPath.canvases, token: ann, json: NewCanvas(name: "on-call", layout: Self.layout))
+                .decode(CanvasSnapshot.self).id
+            _ = try await client.send(.put, APIPath.canvasMember(id, user: "bob"), token: ann, json: CanvasMemberRole(role: .viewer))
+            _ = try await client.send(.put, APIPath.canvasMember(id, user: "bob"), token: ann, json: CanvasMemberRole(role: .editor))
+            _ = try await client.send(.delete, APIPath.canvasMember(id, user: "bob"), token: ann)
+            _ = try await client.send(.delete, APIPath.canvasMember(id, user: "bob"), token: ann)  // not a member: nothing to record
+            _ = try await client.send(.post, APIPath.canvasChanges(id), token: ann, json: Self.edit(1, .swap(1, 2)))  // edits are the canvas's own
+            _ = try await client.send(.delete, APIPath.canvas(id), token: ann)
+            let target = "canvas \(id) \"on-call\""
+            let page = try await client.send(.get, APIPath.audit, token: root).decode(Page<AuditEntry>.self)
+            #expect(page.items.map { "\($0.actor) \($0.action.rawValue) \($0.target) \($0.detail)" } == [
+                "ann canvas.deleted \(target) ", "ann canvas.unshared \(target) bob", "ann canvas.shared \(target) bob as editor",
+                "ann canvas.shared \(target) bob as viewer", "ann canvas.created \(target) ",
+            ])
+            #expect(page.items.allSatisfy { $0.at.hasSuffix("Z") })
+            let older = try await client.send(.get, APIPath.audit + "?limit=2&cursor=\(page.items[1].id)", token: root).decode(Page<AuditEntry>.self)
+            #expect(older.items.map(\.action) == [.canvasShared, .canvasShared] && older.next != nil)
+            #expect(try await client.send(.get, APIPath.audit, token: ann).status == .forbidden)
         }
     }
 }

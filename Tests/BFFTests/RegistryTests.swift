@@ -145,6 +145,11 @@ struct RegistryTests {
             #expect(overTodo.status == .conflict && overTodo.apiError?.field == "manifest.id")
             let overEventLog = try await Self.publish(client, token: root, Self.manifest("eventlog", version: "1.0.0"))
             #expect(overEventLog.status == .conflict && overEventLog.apiError?.field == "manifest.id")
+
+            // Who published and withdrew what is in the audit log; refusals are not.
+            let audit = try await client.send(.get, APIPath.audit, token: root).decode(Page<AuditEntry>.self).items
+            #expect(audit.map { "\($0.actor) \($0.action.rawValue) \($0.target) \($0.detail)" }
+                == ["root registry.app.withdrawn app deploys ", "root registry.app.published app deploys 1.0.0"])
         }
     }
 

@@ -8,6 +8,8 @@ public enum APIPath {
     public static let todoItems = "/api/todo/items"
     public static let calendarEvents = "/api/calendar/events"
     public static let chatChannels = "/api/chat/channels"
+    /// The audit log (admins only).
+    public static let audit = "/api/audit"
     /// Shared canvases: the caller's list, and a new one.
     public static let canvases = "/api/canvas"
     public static let registryApps = "/api/registry/apps"

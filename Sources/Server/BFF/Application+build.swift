@@ -90,6 +90,7 @@ func buildRouter(store: any BFFStore, issuer: TokenIssuer, configuration: BFFCon
     if apps.contains(.calendar) { CalendarController(store: store).addRoutes(to: api.group("calendar")) }
     if apps.contains(.chat) { ChatController(store: store).addRoutes(to: api.group("chat")) }
     CanvasController(store: store).addRoutes(to: api.group("canvas"))
+    AuditController(store: store).addRoutes(to: api)
     served.record(router.routes)
     return router
 }

@@ -57,7 +57,7 @@ struct CanvasController {
 
     @Sendable func delete(_ request: Request, context: BFFRequestContext) async throws -> Response {
         let user = try context.authenticatedUser()
-        guard try await store.deleteCanvas(try id(context), owner: user.id) else { throw APIFailure.notFound }
+        guard try await store.deleteCanvas(try id(context), owner: user) else { throw APIFailure.notFound }
         return Response(status: .noContent)
     }
 
@@ -112,12 +112,12 @@ struct CanvasController {
     @Sendable func setMember(_ request: Request, context: BFFRequestContext) async throws -> Response {
         let user = try context.authenticatedUser()
         let role = try await request.decodeJSON(CanvasMemberRole.self, context: context).role
-        return try await membership(try await store.setCanvasMember(try id(context), owner: user.id, member: try member(context), role: role))
+        return try await membership(try await store.setCanvasMember(try id(context), owner: user, member: try member(context), role: role))
     }
 
     @Sendable func removeMember(_ request: Request, context: BFFRequestContext) async throws -> Response {
         let user = try context.authenticatedUser()
-        return try await membership(try await store.setCanvasMember(try id(context), owner: user.id, member: try member(context), role: nil))
+        return try await membership(try await store.setCanvasMember(try id(context), owner: user, member: try member(context), role: nil))
     }
 
     private func membership(_ outcome: CanvasMembership) async throws -> Response {

@@ -74,9 +74,9 @@ struct RegistryController {
     }
 
     @Sendable func withdraw(_ request: Request, context: BFFRequestContext) async throws -> Response {
-        _ = try admin(context)
+        let user = try admin(context)
         let id = try appID(context)
-        switch try await store.withdraw(id) {
+        switch try await store.withdraw(id, by: user) {
         case .notFound: throw APIFailure.notFound
         case .builtIn: throw APIFailure.conflict("'\(id)' is built into the server: leave it out of --apps", field: nil)
         case .withdrawn:

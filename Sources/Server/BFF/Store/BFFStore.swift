@@ -70,14 +70,19 @@ public protocol BFFStore: Sendable {
     func canvases(visibleTo user: Int64, after: Int64?, limit: Int) async throws -> (items: [CanvasSummary], more: Bool)
     /// Nil when the canvas is not the user's to see.
     func canvas(_ id: Int64, visibleTo user: Int64, session: String?) async throws -> CanvasSnapshot?
-    func deleteCanvas(_ id: Int64, owner: Int64) async throws -> Bool
+    func deleteCanvas(_ id: Int64, owner: BFFUser) async throws -> Bool
     func submitCanvasEdit(_ id: Int64, by user: BFFUser, _ edit: CanvasEdit) async throws -> CanvasSubmission
     /// Nil when the canvas is not the user's to see.
     func canvasChanges(_ id: Int64, visibleTo user: Int64, after: Int, limit: Int) async throws -> CanvasChangePage?
     /// Nil when the canvas is not the user's to see.
     func canvasMembers(_ id: Int64, visibleTo user: Int64) async throws -> [CanvasMember]?
     /// A nil role takes the membership away.
-    func setCanvasMember(_ id: Int64, owner: Int64, member: String, role: CanvasRole?) async throws -> CanvasMembership
+    func setCanvasMember(_ id: Int64, owner: BFFUser, member: String, role: CanvasRole?) async throws -> CanvasMembership
+
+    // MARK: Audit
+
+    /// One page of the audit log, newest first, older than the entry `before` if given.
+    func auditEntries(before: Int64?, limit: Int) async throws -> (items: [AuditEntry], more: Bool)
 
     // MARK: Live events
 
@@ -98,7 +103,7 @@ public protocol BFFStore: Sendable {
     func remoteEntries() async throws -> [(id: String, entry: URL)]
     func publish(_ manifest: RegistryManifest, version: SemanticVersion, entry: URL, by user: BFFUser, rotateSecrets: Bool,
                  makeSecret: @escaping @Sendable () -> String) async throws -> PublishOutcome
-    func withdraw(_ id: String) async throws -> WithdrawOutcome
+    func withdraw(_ id: String, by user: BFFUser) async throws -> WithdrawOutcome
     /// Returns whether the app exists.
     func grant(_ app: String, to user: Int64) async throws -> Bool
     func revoke(_ app: String, from user: Int64) async throws -> Bool

@@ -230,6 +230,12 @@ extension SQLiteStore {
                 try db.execute(sql: statement)
             }
         }
+        migrator.registerMigration("v9: audit log") { db in
+            try db.execute(sql: """
+                CREATE TABLE audit_log (id INTEGER PRIMARY KEY AUTOINCREMENT, at TEXT NOT NULL, actor TEXT NOT NULL,
+                    action TEXT NOT NULL, target TEXT NOT NULL, detail TEXT NOT NULL)
+                """)
+        }
         return migrator
     }
 }

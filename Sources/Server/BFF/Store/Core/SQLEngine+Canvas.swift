@@ -47,7 +47,8 @@ extension SQLEngine {
                 """) { rows in
                 guard let id = try rows.first?.integer(0) else { throw BFFStoreError.unreadableRow("canvases, just written") }
                 let summary = CanvasSummary(id: id, name: name, owner: owner.name, role: .owner, version: 0)
-                return .done(CanvasSnapshot(canvas: summary, layout: log.layout, answered: 0))
+                return Plan.done(CanvasSnapshot(canvas: summary, layout: log.layout, answered: 0))
+                    .audited(.canvasCreated, by: owner.name, target: Self.target(id, name))
             }
         }))
     }
@@ -80,9 +81,10 @@ extension SQLEngine {
     }
 
     /// Deletes `owner`'s canvas; false when there is no such canvas of theirs.
-    public func deleteCanvas(_ id: Int64, owner: Int64) async throws -> Bool {
-        try await runWrite(.lock("canvas.\(id)", next: Plan.run("DELETE FROM canvases WHERE id = \(id) AND owner_id = \(owner) RETURNING id") { rows in
-            .done(!rows.isEmpty)
+    public func deleteCanvas(_ id: Int64, owner: BFFUser) async throws -> Bool {
+        try await runWrite(.lock("canvas.\(id)", next: Plan.run("DELETE FROM canvases WHERE id = \(id) AND owner_id = \(owner.id) RETURNING name") { rows in
+            guard let name = try rows.first?.text(0) else { return .done(false) }
+            return Plan.done(true).audited(.canvasDeleted, by: owner.name, target: Self.target(id, name))
         }))
     }
 
@@ -140,8 +142,8 @@ extension SQLEngine {
     }
 
     /// Gives `member` `role` on `owner`'s canvas (or takes their membership away, with nil).
-    public func setCanvasMember(_ id: Int64, owner: Int64, member: String, role: CanvasRole?) async throws -> CanvasMembership {
-        try await runWrite(.lock("canvas.\(id)", next: Self.visible(id, to: owner, notFound: .notFound) { summary, _ in
+    public func setCanvasMember(_ id: Int64, owner: BFFUser, member: String, role: CanvasRole?) async throws -> CanvasMembership {
+        try await runWrite(.lock("canvas.\(id)", next: Self.visible(id, to: owner.id, notFound: .notFound) { summary, _ in
             guard summary.role == .owner else { return .done(.notOwner) }
             return .run("""
                 SELECT (SELECT id FROM users WHERE name = \(member)),
@@ -150,9 +152,12 @@ extension SQLEngine {
                 guard let memberID = rows.first?[0].flatMap({ value -> Int64? in if case .integer(let id) = value { id } else { nil } }) else {
                     return .done(.noSuchUser)
                 }
-                guard memberID != owner else { return .done(.isOwner) }
+                guard memberID != owner.id else { return .done(.isOwner) }
+                let target = Self.target(id, summary.name)
                 guard let role else {
-                    return .run("DELETE FROM canvas_members WHERE canvas_id = \(id) AND user_id = \(memberID)") { _ in .done(.done) }
+                    return .run("DELETE FROM canvas_members WHERE canvas_id = \(id) AND user_id = \(memberID) RETURNING 1") { rows in
+                        rows.isEmpty ? .done(.done) : Plan.done(.done).audited(.canvasUnshared, by: owner.name, target: target, detail: member)
+                    }
                 }
                 guard role != .owner else { return .done(.isOwner) }
                 let count = try rows.first?.integer(1) ?? 0
@@ -161,7 +166,7 @@ extension SQLEngine {
                     return .run("""
                         INSERT INTO canvas_members (canvas_id, user_id, role) VALUES (\(id), \(memberID), \(role.rawValue))
                         ON CONFLICT (canvas_id, user_id) DO UPDATE SET role = excluded.role
-                        """) { _ in .done(.done) }
+                        """) { _ in Plan.done(.done).audited(.canvasShared, by: owner.name, target: target, detail: "\(member) as \(role.rawValue)") }
                 }
             }
         }))
@@ -236,6 +241,11 @@ extension SQLEngine {
                 .record(.canvasChangeApplied, owner: member, data: event, then: next)
             }
         }
+    }
+
+    /// How the audit log names a canvas: `canvas 12 "on-call"`.
+    private static func target(_ id: Int64, _ name: String) -> String {
+        "canvas \(id) \"\(name)\""
     }
 
     private static func json(_ value: some Encodable) throws -> String {

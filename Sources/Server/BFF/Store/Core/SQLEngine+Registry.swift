@@ -121,7 +121,8 @@ extension SQLEngine {
                     guard let stored else { throw BFFStoreError.unreadableRow("registry_apps \(id), just written") }
                     let outcome = PublishOutcome.published(stored, created: plan.outcome == .create, newSecrets: plan.secrets != .keep)
                     guard plan.addsVersion else { return .done(outcome) }
-                    return .record(.registryAppPublished, owner: nil, data: stored.info(health: nil), then: .done(outcome))
+                    return .record(.registryAppPublished, owner: nil, data: stored.info(health: nil),
+                                   then: Plan.done(outcome).audited(.appPublished, by: user.name, target: "app \(id)", detail: version.description))
                 }
                 return statements.reversed().reduce(published) { next, statement in .run(statement) { _ in next } }
             }
@@ -130,13 +131,14 @@ extension SQLEngine {
 
     /// Withdraws a remote app: it is no longer listed or mounted, its versions are kept, its
     /// undelivered webhooks dropped.
-    public func withdraw(_ id: String) async throws -> WithdrawOutcome {
+    public func withdraw(_ id: String, by user: BFFUser) async throws -> WithdrawOutcome {
         try await keyedWrite(Plan.run("SELECT kind FROM registry_apps WHERE id = \(id) AND withdrawn_at IS NULL\(.forUpdate)") { rows in
             guard let kind = try rows.first?.text(0) else { return .done(.notFound) }
             guard kind != RegistryAppKind.builtin.rawValue else { return .done(.builtIn) }
             return .run("UPDATE registry_apps SET withdrawn_at = \(.now) WHERE id = \(id)") { _ in
                 .run("DELETE FROM hook_deliveries WHERE app_id = \(id)") { _ in
-                    .record(.registryAppWithdrawn, owner: nil, data: DeletedApp(id: id), then: .done(.withdrawn))
+                    .record(.registryAppWithdrawn, owner: nil, data: DeletedApp(id: id),
+                            then: Plan.done(.withdrawn).audited(.appWithdrawn, by: user.name, target: "app \(id)"))
                 }
             }
         })

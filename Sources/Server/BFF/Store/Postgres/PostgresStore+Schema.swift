@@ -126,6 +126,12 @@ extension PostgresStore {
                 PRIMARY KEY (canvas_id, session))
             """,
         ]),
+        ("v9: audit log", [
+            """
+            CREATE TABLE audit_log (id BIGSERIAL PRIMARY KEY, at TEXT NOT NULL, actor TEXT NOT NULL,
+                action TEXT NOT NULL, target TEXT NOT NULL, detail TEXT NOT NULL)
+            """,
+        ]),
     ]
 
     /// The advisory lock migrations take, so that of instances started together one migrates and

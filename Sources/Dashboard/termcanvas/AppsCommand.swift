@@ -33,7 +33,7 @@ struct AppsCommand: AsyncParsableCommand {
         let found = folders(paths).scan()
         guard let app = found.apps.first(where: { $0.id == id }) else {
             let known = found.apps.map(\.id).joined(separator: ", ")
-            throw AppsError("no micro-app '\(TerminalText.safe(id))' is installed" + (known.isEmpty ? "" : " (installed: \(known))"))
+            throw CommandError("no micro-app '\(TerminalText.safe(id))' is installed" + (known.isEmpty ? "" : " (installed: \(known))"))
         }
         return app
     }
@@ -72,16 +72,16 @@ struct AppsCommand: AsyncParsableCommand {
             var source = URL(fileURLWithPath: path).standardizedFileURL
             if source.lastPathComponent == AppFolders.manifestName { source.deleteLastPathComponent() }
             guard FileManager.default.fileExists(atPath: source.appendingPathComponent(AppFolders.manifestName).path) else {
-                throw AppsError("\(TerminalText.safe(source.path)) has no \(AppFolders.manifestName)")
+                throw CommandError("\(TerminalText.safe(source.path)) has no \(AppFolders.manifestName)")
             }
             let app = try AppFolders.read(source, isShipped: false)
             guard app.manifest.entry == nil else {
-                throw AppsError("\(app.id) is a remote app (its manifest has entry:): `termcanvas apps publish \(TerminalText.safe(source.path))` publishes it to a server")
+                throw CommandError("\(app.id) is a remote app (its manifest has entry:): `termcanvas apps publish \(TerminalText.safe(source.path))` publishes it to a server")
             }
             let paths = AppsCommand.paths
             let target = paths.appsDirectory.appendingPathComponent(app.id)
             let replacing = FileManager.default.fileExists(atPath: target.path)
-            if replacing, !replace { throw AppsError("\(app.id) is already installed in \(target.path); --replace replaces it") }
+            if replacing, !replace { throw CommandError("\(app.id) is already installed in \(target.path); --replace replaces it") }
             try PrivatePath.makeDirectory(paths.appsDirectory)
             // Copied beside it, then swapped in: a dashboard reading the folder never sees half an app.
             let staged = paths.appsDirectory.appendingPathComponent(".\(app.id).new-\(getpid())")
@@ -110,7 +110,7 @@ struct AppsCommand: AsyncParsableCommand {
                     let mode = (attributes[.posixPermissions] as? Int ?? 0o600) & 0o100 == 0 ? 0o600 : 0o700
                     try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: to.path)
                 default:
-                    throw AppsError("\(TerminalText.safe(from.path)): only plain files and folders are copied")
+                    throw CommandError("\(TerminalText.safe(from.path)): only plain files and folders are copied")
                 }
             }
         }
@@ -125,7 +125,7 @@ struct AppsCommand: AsyncParsableCommand {
             let paths = AppsCommand.paths
             let app = try AppsCommand.app(id, in: paths)
             guard !app.isShipped else {
-                throw AppsError("\(app.id) is shipped with TermCanvas and cannot be removed; `termcanvas apps revoke \(app.id)` stops it running")
+                throw CommandError("\(app.id) is shipped with TermCanvas and cannot be removed; `termcanvas apps revoke \(app.id)` stops it running")
             }
             try FileManager.default.removeItem(at: app.folder)
             try AppsCommand.store(paths).revokeGrant(of: app.id)
@@ -154,7 +154,7 @@ struct AppsCommand: AsyncParsableCommand {
         func run() async throws {
             let paths = AppsCommand.paths
             guard try AppsCommand.store(paths).revokeGrant(of: id) else {
-                throw AppsError("\(TerminalText.safe(id)) has no grant")
+                throw CommandError("\(TerminalText.safe(id)) has no grant")
             }
         }
     }
@@ -168,17 +168,9 @@ struct AppsCommand: AsyncParsableCommand {
             let paths = AppsCommand.paths
             let app = try AppsCommand.app(id, in: paths)
             guard let text = MicroAppRuntime.readLog(of: app.id, in: paths.appLogDirectory) else {
-                throw AppsError("\(app.id) has no log yet")
+                throw CommandError("\(app.id) has no log yet")
             }
             for line in text.split(separator: "\n") { print(TerminalText.safe(String(line))) }
         }
-    }
-}
-
-struct AppsError: Error, CustomStringConvertible {
-    let description: String
-
-    init(_ description: String) {
-        self.description = description
     }
 }

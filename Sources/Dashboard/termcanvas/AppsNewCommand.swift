@@ -50,7 +50,7 @@ extension AppsCommand {
                 throw error
             } catch {
                 // The model's and the app's words may be in it: never raw onto the terminal.
-                throw AppsError(TerminalText.safeLines("\(error)"))
+                throw CommandError(TerminalText.safeLines("\(error)"))
             }
         }
 
@@ -61,7 +61,7 @@ extension AppsCommand {
             let writer = try AppWriter(paths: paths, options: ModelSettings.Fields(baseURL: baseURL, model: model, keyVariable: keyVariable, keyFile: keyFile),
                                        language: lang, environment: environment, logger: logger)
             if let id, writer.takenIDs.contains(id) {
-                throw AppsError("an app \(id) is already installed; `termcanvas apps remove \(id)` first, or choose another --id")
+                throw CommandError("an app \(id) is already installed; `termcanvas apps remove \(id)` first, or choose another --id")
             }
             let request = GenerationRequest(description: description, id: id, language: lang, takenIDs: writer.takenIDs)
             let generated = try await writer.generator.generate(request, environment: environment) { progress in

@@ -11,8 +11,9 @@ import Logging
 struct LayoutCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "layout",
-        abstract: "List, show, export, import, delete, rename and revert layouts.",
-        subcommands: [List.self, Show.self, Export.self, Import.self, Delete.self, Rename.self, History.self, Revert.self]
+        abstract: "List, show, export, import, delete, rename and revert layouts; move them to a server and share them.",
+        subcommands: [List.self, Show.self, Export.self, Import.self, Delete.self, Rename.self, History.self, Revert.self,
+                      Move.self, Share.self, Unshare.self, Members.self]
     )
 
     /// The user's library, as the dashboard sees it.
@@ -26,12 +27,25 @@ struct LayoutCommand: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "list", abstract: "List saved layouts and presets.")
+        static let configuration = CommandConfiguration(
+            commandName: "list",
+            abstract: "List saved layouts and presets; with --bff, the layouts on that server too, and where each lives.")
+
+        @Option(help: ArgumentHelp("Also list the layouts on this server (after `termcanvas login`): yours, and those shared with you.",
+                                   valueName: "URL"))
+        var bff: String?
 
         func run() async throws {
-            for item in try await LayoutCommand.library().summaries() {
+            let local = try await LayoutCommand.library().summaries()
+            for item in local {
                 let when = item.updatedAt.map { Date(timeIntervalSince1970: $0).formatted(.iso8601) } ?? "preset"
-                print("\(item.name)\t\(item.paneCount) panes\t\(when)")
+                print("\(item.name)\t\(item.paneCount) panes\t\(when)\(bff == nil ? "" : "\tlocal")")
+            }
+            guard let bff else { return }
+            let client = try await ServerOption.parse(["--bff", bff]).client()
+            for canvas in try await LayoutCommand.canvases(on: client) {
+                let place = canvas.role == .owner ? "on the server" : "shared with you by \(canvas.owner) (\(canvas.role.rawValue))"
+                print([canvas.name, "-", "version \(canvas.version)", place].map(TerminalText.safe).joined(separator: "\t"))
             }
         }
     }

@@ -8,32 +8,6 @@ import Logging
 import MicroAppAPI
 import MicroAppModel
 
-/// `--bff URL`, or this user's local server (started if none runs): the server whose registry
-/// the `apps publish` and `apps search` commands use.
-struct RegistryServer: ParsableArguments {
-    @Option(help: ArgumentHelp("The server (after `termcanvas login`); without it, this user's local server.", valueName: "URL"))
-    var bff: String?
-
-    /// A client of the server, logging to the dashboard's log file.
-    func client() async throws -> HTTPClient {
-        let paths = AppsCommand.paths
-        let logger = LogSetup.bootstrapFile(at: paths.logFile, label: "termcanvas.apps")
-        let connector = BFFConnector(paths: paths, environment: ProcessInfo.processInfo.environment, logger: logger)
-        let target = if let remote = try connector.remoteTarget(bff) { remote } else { try await connector.connectLocal().value }
-        return target.client(logger: logger)
-    }
-
-    /// What went wrong, for a person: the server's own reason when it gave one.
-    static func explain(_ error: HTTPClientError, doing what: String) -> AppsError {
-        switch error {
-        case .status(let code, _, let apiError?):
-            AppsError(TerminalText.safe("the server refused to \(what): \(apiError.error)\(apiError.field.map { " (\($0))" } ?? "") [\(code)]"))
-        default:
-            AppsError(TerminalText.safe("could not \(what): \(error)"))
-        }
-    }
-}
-
 extension AppsCommand {
     struct Publish: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -51,7 +25,7 @@ extension AppsCommand {
         @Option(help: ArgumentHelp("The entry URL, instead of the manifest's entry:.", valueName: "URL")) var entry: String?
         @Flag(help: "Make new hook and entry secrets; the old ones stay valid for 10 minutes, so a deploy under way is not cut off.")
         var rotateSecrets = false
-        @OptionGroup var server: RegistryServer
+        @OptionGroup var server: ServerOption
 
         func run() async throws {
             var file = URL(fileURLWithPath: manifest).standardizedFileURL
@@ -62,11 +36,11 @@ extension AppsCommand {
             do {
                 text = try String(contentsOf: file, encoding: .utf8)
             } catch {
-                throw AppsError(TerminalText.safe("cannot read \(file.path): \(error.localizedDescription)"))
+                throw CommandError(TerminalText.safe("cannot read \(file.path): \(error.localizedDescription)"))
             }
             let parsed = try AppManifestFile.parse(text, file: file.path)
             guard let entry = entry ?? parsed.entry?.absoluteString else {
-                throw AppsError(TerminalText.safe("\(file.path): a remote app needs entry: (or --entry URL)"))
+                throw CommandError(TerminalText.safe("\(file.path): a remote app needs entry: (or --entry URL)"))
             }
             let client = try await server.client()
             let detail: MicroAppDetail
@@ -75,7 +49,7 @@ extension AppsCommand {
                                               body: PublishRequest(manifest: RegistryManifest(parsed), entry: entry,
                                                                    rotateSecrets: rotateSecrets ? true : nil))
             } catch {
-                throw RegistryServer.explain(error, doing: "publish \(parsed.id) \(parsed.version)")
+                throw ServerOption.explain(error, doing: "publish \(parsed.id) \(parsed.version)")
             }
             print(TerminalText.safe("published \(detail.app.id) \(detail.app.version)"))
             if let secrets = detail.secrets {
@@ -95,7 +69,7 @@ extension AppsCommand {
 
         @Argument(help: "Text to find; every app without it.") var text: String = ""
         @Option(help: "Only apps of this kind: builtin or remote.") var kind: RegistryAppKind?
-        @OptionGroup var server: RegistryServer
+        @OptionGroup var server: ServerOption
 
         func run() async throws {
             let client = try await server.client()
@@ -105,7 +79,7 @@ extension AppsCommand {
             do {
                 page = try await client.get(APIPath.registryApps, query: query)
             } catch {
-                throw RegistryServer.explain(error, doing: "search the registry")
+                throw ServerOption.explain(error, doing: "search the registry")
             }
             for app in page.items {
                 let health = app.health?.label() ?? "unknown"

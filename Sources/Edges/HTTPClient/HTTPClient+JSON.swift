@@ -40,6 +40,11 @@ extension HTTPClient {
         try Self.decode(Value.self, from: try await send(try Self.jsonRequest(.put, path, body: body)))
     }
 
+    /// `PUT path` with `body` as JSON; any 2xx is success and its body is ignored (a 204). Not retried.
+    public func put<Body: Encodable>(_ path: String, json body: Body) async throws(HTTPClientError) {
+        _ = try await send(try Self.jsonRequest(.put, path, body: body))
+    }
+
     /// `DELETE path`; any 2xx is success and its body is ignored.
     public func delete(_ path: String) async throws(HTTPClientError) {
         _ = try await send(Request(.delete, path))

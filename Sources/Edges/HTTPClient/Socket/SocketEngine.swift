@@ -38,6 +38,8 @@ final class SocketEngine: TransferEngine, @unchecked Sendable {
     private var active: [UInt64: SocketTransfer] = [:]
     private var waiting: [SocketTransfer] = []
     private var idle: [Int32] = []
+    /// Set once the worker is ending: a finished transfer then lets no waiting one start.
+    private var ending = false
     private var readBuffer = [UInt8](repeating: 0, count: 16 << 10)
 
     /// Nil when the process has no file descriptors left for the wake-up pipe.
@@ -116,6 +118,7 @@ final class SocketEngine: TransferEngine, @unchecked Sendable {
             startWaiting()
             wait(timeout: expire())
         }
+        ending = true
         for transfer in Array(active.values) + waiting { finish(transfer, .failure(.cancelled), keeping: false) }
         for fd in idle { close(fd) }
         close(wakeRead)
@@ -124,7 +127,7 @@ final class SocketEngine: TransferEngine, @unchecked Sendable {
 
     /// Gives waiting transfers a connection while fewer than `maxConnections` are in use.
     private func startWaiting() {
-        while !waiting.isEmpty, active.count < maxConnections {
+        while !ending, !waiting.isEmpty, active.count < maxConnections {
             let transfer = waiting.removeFirst()
             if let reused = takeIdleConnection() {
                 transfer.begin(on: reused, reused: true)

@@ -1,0 +1,200 @@
+import ArgumentParser
+import CanvasCore
+import CommandSupport
+import Foundation
+import HTTPClient
+import MicroAppAPI
+
+/// Layouts on a server: moved there to be shared, shared with other users as editors or viewers,
+/// moved back. Each takes `--bff URL` (after `termcanvas login`); without it, this user's local
+/// server.
+extension LayoutCommand {
+    struct Move: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "move",
+            abstract: "Move a layout to the server, where it can be shared, or back to this machine.",
+            discussion: """
+                --to server stores the saved (or preset) layout NAME on the server as a canvas of yours and \
+                deletes the copy on this machine; --to local brings your canvas NAME back, which deletes it \
+                on the server for everyone it was shared with.
+                """)
+
+        @Argument(help: "The layout's name.") var name: String
+        @Option(help: "Where it goes: server or local.") var to: Place
+        @OptionGroup var server: ServerOption
+
+        enum Place: String, ExpressibleByArgument, CaseIterable { case server, local }
+
+        func run() async throws {
+            let library = try LayoutCommand.library()
+            let client = try await server.client()
+            switch to {
+            case .server:
+                let layout = try library.layoutNow(name)
+                let snapshot: CanvasSnapshot
+                do {
+                    snapshot = try await client.post(APIPath.canvases, body: NewCanvas(name: name, layout: layout))
+                } catch {
+                    throw ServerOption.explain(error, doing: "store \(name) on the server")
+                }
+                if try library.store.layout(named: name) != nil { try library.store.delete(named: name) }
+                print(TerminalText.safe("moved \(name) to the server (canvas \(snapshot.id))"))
+            case .local:
+                guard try library.store.layout(named: name) == nil else {
+                    throw CommandError(TerminalText.safe("a layout named \(name) is saved on this machine already: rename or delete it first"))
+                }
+                let canvas = try await LayoutCommand.ownCanvas(named: name, on: client)
+                let snapshot: CanvasSnapshot
+                do {
+                    snapshot = try await client.get(APIPath.canvas(canvas.id))
+                } catch {
+                    throw ServerOption.explain(error, doing: "read \(name) on the server")
+                }
+                var layout = snapshot.layout
+                layout.name = name
+                try library.store.save(layout)
+                do {
+                    try await client.delete(APIPath.canvas(canvas.id))
+                } catch {
+                    throw ServerOption.explain(error, doing: "delete \(name) on the server (it is saved on this machine too now)")
+                }
+                print(TerminalText.safe("moved \(name) to this machine"))
+            }
+        }
+    }
+
+    struct Share: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "share",
+            abstract: "Share a layout of yours on the server with a user: editors arrange it too, viewers see it live.")
+
+        @Argument(help: "The layout's name (on the server: `layout move NAME --to server`).") var name: String
+        @Argument(help: "The user to share it with.") var user: String
+        @Option(help: "editor or viewer.") var role: CanvasRole = .viewer
+        @OptionGroup var server: ServerOption
+
+        func validate() throws {
+            guard role != .owner else { throw ValidationError("--role is editor or viewer") }
+        }
+
+        func run() async throws {
+            let client = try await server.client()
+            let canvas = try await LayoutCommand.ownCanvas(named: name, on: client)
+            do {
+                try await client.put(APIPath.canvasMember(canvas.id, user: user), json: CanvasMemberRole(role: role))
+            } catch {
+                throw ServerOption.explain(error, doing: "share \(name) with \(user)")
+            }
+        }
+    }
+
+    struct Unshare: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "unshare", abstract: "Stop sharing a layout of yours on the server with a user.")
+
+        @Argument(help: "The layout's name.") var name: String
+        @Argument(help: "The user.") var user: String
+        @OptionGroup var server: ServerOption
+
+        func run() async throws {
+            let client = try await server.client()
+            let canvas = try await LayoutCommand.ownCanvas(named: name, on: client)
+            do {
+                try await client.delete(APIPath.canvasMember(canvas.id, user: user))
+            } catch {
+                throw ServerOption.explain(error, doing: "stop sharing \(name) with \(user)")
+            }
+        }
+    }
+
+    struct Members: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "members", abstract: "List who a layout on the server is shared with: user and role.")
+
+        @Argument(help: "The layout's name.") var name: String
+        @OptionGroup var server: ServerOption
+
+        func run() async throws {
+            let client = try await server.client()
+            let canvas = try await LayoutCommand.visibleCanvas(named: name, on: client)
+            let members: [CanvasMember]
+            do {
+                members = try await client.get(APIPath.canvasMembers(canvas.id))
+            } catch {
+                throw ServerOption.explain(error, doing: "list the members of \(name)")
+            }
+            for member in members { print(TerminalText.safe(member.user) + "\t" + member.role.rawValue) }
+        }
+    }
+
+    /// Every canvas on the server the caller owns or was given, page by page.
+    static func canvases(on client: HTTPClient) async throws -> [CanvasSummary] {
+        var all: [CanvasSummary] = []
+        var cursor: String?
+        repeat {
+            var query = [(name: "limit", value: "200")]
+            if let cursor { query.append((name: "cursor", value: cursor)) }
+            let page: Page<CanvasSummary>
+            do {
+                page = try await client.get(APIPath.canvases, query: query)
+            } catch {
+                throw ServerOption.explain(error, doing: "list the layouts on the server")
+            }
+            all += page.items
+            cursor = page.next
+        } while cursor != nil
+        return all
+    }
+
+    /// The caller's own canvas named `name`.
+    static func ownCanvas(named name: String, on client: HTTPClient) async throws -> CanvasSummary {
+        guard let canvas = try await canvases(on: client).first(where: { $0.name == name && $0.role == .owner }) else {
+            throw CommandError(TerminalText.safe("no layout of yours named \(name) on the server (`termcanvas layout move \(name) --to server`)"))
+        }
+        return canvas
+    }
+
+    /// The canvas named `name` the caller owns, else one shared with them.
+    static func visibleCanvas(named name: String, on client: HTTPClient) async throws -> CanvasSummary {
+        let named = try await canvases(on: client).filter { $0.name == name }
+        guard let canvas = named.first(where: { $0.role == .owner }) ?? named.first else {
+            throw CommandError(TerminalText.safe("no layout named \(name) on the server"))
+        }
+        return canvas
+    }
+}
+
+extension CanvasRole: ExpressibleByArgument {}
+
+/// `termcanvas audit`: the server's audit log, newest first (admins only).
+struct AuditCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "audit",
+        abstract: "Print the server's audit log, newest first: when, who, what, on what (admins only).")
+
+    @Option(help: "At most this many entries.") var limit: Int = 50
+    @OptionGroup var server: ServerOption
+
+    func validate() throws {
+        guard (1...AuditLimits.entriesKept).contains(limit) else { throw ValidationError("--limit is 1 to \(AuditLimits.entriesKept)") }
+    }
+
+    func run() async throws {
+        let client = try await server.client()
+        var printed = 0
+        var cursor: String?
+        repeat {
+            var query = [(name: "limit", value: String(min(AuditLimits.maxPageSize, limit - printed)))]
+            if let cursor { query.append((name: "cursor", value: cursor)) }
+            let page: Page<AuditEntry>
+            do {
+                page = try await client.get(APIPath.audit, query: query)
+            } catch {
+                throw ServerOption.explain(error, doing: "read the audit log")
+            }
+            for entry in page.items {
+                print([entry.at, entry.actor, entry.action.rawValue, entry.target, entry.detail].map(TerminalText.safe).joined(separator: "\t"))
+            }
+            printed += page.items.count
+            cursor = page.next
+        } while cursor != nil && printed < limit
+    }
+}

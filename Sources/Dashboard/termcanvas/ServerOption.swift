@@ -1,0 +1,41 @@
+import ArgumentParser
+import BFFAccess
+import CommandSupport
+import Foundation
+import HTTPClient
+import Logging
+
+/// `--bff URL`, or this user's local server (started if none runs): the server a command talks
+/// to (`apps publish` and `search`, `layout share`, `unshare` and `members`, `audit`).
+struct ServerOption: ParsableArguments {
+    @Option(help: ArgumentHelp("The server (after `termcanvas login`); without it, this user's local server.", valueName: "URL"))
+    var bff: String?
+
+    /// A client of the server, logging to the dashboard's log file.
+    func client() async throws -> HTTPClient {
+        let paths = Paths(environment: ProcessInfo.processInfo.environment)
+        let logger = LogSetup.bootstrapFile(at: paths.logFile, label: "termcanvas.command")
+        let connector = BFFConnector(paths: paths, environment: ProcessInfo.processInfo.environment, logger: logger)
+        let target = if let remote = try connector.remoteTarget(bff) { remote } else { try await connector.connectLocal().value }
+        return target.client(logger: logger)
+    }
+
+    /// What went wrong, for a person: the server's own reason when it gave one.
+    static func explain(_ error: HTTPClientError, doing what: String) -> CommandError {
+        switch error {
+        case .status(let code, _, let apiError?):
+            CommandError(TerminalText.safe("the server refused to \(what): \(apiError.error)\(apiError.field.map { " (\($0))" } ?? "") [\(code)]"))
+        default:
+            CommandError(TerminalText.safe("could not \(what): \(error)"))
+        }
+    }
+}
+
+/// A command's failure, as the person who ran it reads it on standard error.
+struct CommandError: Error, CustomStringConvertible {
+    let description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `termcanvas layout move|share|unshare|members|list --bff` and `termcanvas audit`, run as a user
+/// would against a real team server.
+@Suite(.serialized)
+struct SharedLayoutCommandTests {
+    private func run(_ arguments: [String], _ environment: [String: String]) async throws -> (status: Int32, output: String) {
+        let result = try await Command.run([Products.termcanvas.path] + arguments, environment: environment)
+        return (result.status, result.output)
+    }
+
+    @Test func aLayoutMovesToTheServerIsSharedAndComesBackAndTheAuditLogSaysWho() async throws {
+        let server = try await TeamServer.start(users: ["alice", "bob", "root"], admins: ["root"])
+        defer { server.stop() }
+        let alice = try await server.logIn("alice")
+        let bob = try await server.logIn("bob")
+        let root = try await server.logIn("root")
+        let bff = ["--bff", server.url]
+
+        let moved = try await run(["layout", "move", "default", "--to", "server"] + bff, alice)
+        #expect(moved.status == 0 && moved.output.hasPrefix("moved default to the server (canvas "), "\(moved.output)")
+        let listed = try await run(["layout", "list"] + bff, alice)
+        #expect(listed.output.split(separator: "\n").contains("default\t-\tversion 0\ton the server"), "\(listed.output)")
+
+        #expect(try await run(["layout", "share", "default", "bob", "--role", "editor"] + bff, alice).status == 0)
+        #expect(try await run(["layout", "list"] + bff, bob).output.contains("default\t-\tversion 0\tshared with you by alice (editor)"))
+        #expect(try await run(["layout", "members", "default"] + bff, bob).output == "alice\towner\nbob\teditor\n")
+        // Only the owner shares; the role is editor or viewer.
+        let bobShares = try await run(["layout", "share", "default", "root"] + bff, bob)
+        #expect(bobShares.status != 0 && bobShares.output.contains("no layout of yours named default"), "\(bobShares.output)")
+        #expect(try await run(["layout", "share", "default", "bob", "--role", "owner"] + bff, alice).status != 0)
+
+        #expect(try await run(["layout", "unshare", "default", "bob"] + bff, alice).status == 0)
+        #expect(!(try await run(["layout", "list"] + bff, bob).output.contains("default\t-")))
+
+        let back = try await run(["layout", "move", "default", "--to", "local"] + bff, alice)
+        #expect(back.status == 0 && back.output == "moved default to this machine\n", "\(back.output)")
+        let local = try await run(["layout", "list"] + bff, alice).output.split(separator: "\n")
+        #expect(local.contains { $0.hasPrefix("default\t3 panes\t") && $0.hasSuffix("\tlocal") }, "\(local)")
+        #expect(!local.contains { $0.hasSuffix("on the server") })
+
+        let audit = try await run(["audit"] + bff, root)
+        let actions = audit.output.split(separator: "\n").map { $0.split(separator: "\t").dropFirst().prefix(3).joined(separator: " ") }
+        #expect(actions.map { $0.replacingOccurrences(of: #"canvas \d+"#, with: "canvas N", options: .regularExpression) } == [
+            "alice canvas.deleted canvas N \"default\"", "alice canvas.unshared canvas N \"default\"",
+            "alice canvas.shared canvas N \"default\"", "alice canvas.created canvas N \"default\"",
+        ], "\(audit.output)")
+        let notAdmin = try await run(["audit"] + bff, bob)
+        #expect(notAdmin.status != 0 && notAdmin.output.contains("only an admin"), "\(notAdmin.output)")
+    }
+}

@@ -20,6 +20,11 @@ extension HTTPClient {
             Endpoint(baseURL: "http://127.0.0.1:\(port)")
         }
 
+        /// The unix socket to speak plain HTTP over with `SocketEngine`, or nil for libcurl.
+        var plainSocketPath: String? {
+            baseURL.hasPrefix("http://") ? unixSocketPath : nil
+        }
+
         /// The server listening on the unix socket at `path`.
         public static func unixSocket(_ path: String) -> Endpoint {
             Endpoint(baseURL: "http://localhost", unixSocketPath: path)

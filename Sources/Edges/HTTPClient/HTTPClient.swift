@@ -53,7 +53,7 @@ public final class HTTPClient: Sendable {
         self.configuration = configuration
         self.logger = logger
         bearer = Mutex(token)
-        engine = if let socket = endpoint.unixSocketPath, endpoint.baseURL.hasPrefix("http://") {
+        engine = if let socket = endpoint.plainSocketPath {
             SocketEngine(socketPath: socket, maxConnections: configuration.maxConnectionsPerHost)
         } else {
             CurlEngine(maxConnectionsPerHost: configuration.maxConnectionsPerHost)
@@ -74,7 +74,7 @@ public final class HTTPClient: Sendable {
     /// Why a request cannot be sent at all: libcurl is missing or broken, or the process has no
     /// file descriptors left. Not `.unreachable`, which would read as a server that is down.
     var unusable: HTTPClientError {
-        if endpoint.unixSocketPath != nil, endpoint.baseURL.hasPrefix("http://") {
+        if endpoint.plainSocketPath != nil {
             return .invalidRequest("the HTTP client could not open its wake-up pipe (no file descriptors left)")
         }
         return .invalidRequest(CurlEngine.unavailability ?? "libcurl could not create a multi handle")

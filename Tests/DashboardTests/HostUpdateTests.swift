@@ -130,11 +130,11 @@ struct HostUpdateTests {
         #expect(requests.count == 1 && requests[0].contains("2026-12-01"), "\(effects)")
     }
 
-    @Test func everyCanvasCommandIsFoundInTheOperationTable() {
+    @Test func everyCanvasCommandIsFoundInTheCommandKindTable() {
         let canvasLevel = CanvasCommands.all.filter { [.canvas, .normal, .arrange].contains($0.context) }
         #expect(!canvasLevel.isEmpty)
         for command in canvasLevel {
-            #expect(CanvasOperation.byCommand[command.id] != nil, "\(command.id) has no operation")
+            #expect(CanvasCommandKind.byCommand[command.id] != nil, "\(command.id) has no operation")
         }
     }
 }

@@ -192,6 +192,8 @@ extension HostMessage {
         case .input(let input): "input: \(input)"
         case .layoutsListed: "layoutsListed"
         case .layoutLoaded: "layoutLoaded"
+        case .sharedLayoutLoaded: "sharedLayoutLoaded"
+        case .shared(_, let news): "shared: \(news)"
         case .historyLoaded: "historyLoaded"
         case .themesListed: "themesListed"
         case .themeLoaded: "themeLoaded"

@@ -77,6 +77,19 @@ extension LayoutStore {
                     """)
             }
         }
+        migrator.registerMigration("v5: shared canvases' copies") { db in
+            // One row per canvas a dashboard opened from a server (`server` names it and the
+            // user), its copy as JSON: the layout as the server last had it and the edits made
+            // here that it has not answered.
+            try db.create(table: "sharedCopy") { t in
+                t.column("server", .text).notNull()
+                t.column("name", .text).notNull()
+                t.column("canvas", .integer).notNull()
+                t.column("copy", .text).notNull()
+                t.column("updatedAt", .double).notNull()
+                t.primaryKey(["server", "name"])
+            }
+        }
         return migrator
     }
 }

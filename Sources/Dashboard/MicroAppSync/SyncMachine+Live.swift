@@ -13,6 +13,7 @@ extension SyncMachine {
             effects.append(.log(.info, "online: the live stream is connected"))
             statuses.connection = .online
             publishStatuses(&effects)
+            effects.append(.publish([ServerStreamConnected()]))
             if !hasRefreshed {
                 hasRefreshed = true
                 reloadWhenOutboxSettles = (resumesCompleteCache ? .catchUp : .everything, requested: now)
@@ -42,6 +43,13 @@ extension SyncMachine {
             refreshAll(now: now, &effects)
         case .streamOpened:
             effects.append(.setLastEventID(event.id))
+        case .canvasChangeApplied:
+            // For the shared canvas open, if it is this one: the canvas host orders it.
+            guard let applied = try? JSONDecoder().decode(CanvasChangeEvent.self, from: Data(event.data.utf8)) else {
+                effects.append(.log(.warning, "live event not understood: \(event.name)"))
+                return
+            }
+            effects.append(.publish([SharedCanvasChanged(canvas: applied.canvas, change: applied.change)]))
         default:
             guard let change = Self.change(event, named: name) else {
                 // Its change is missing from the cache: the next start reloads everything.

@@ -81,6 +81,21 @@ struct Composition {
         }
     }
 
+    /// The shared canvas to start with, when `--layout` (else the last used layout) names one
+    /// this machine keeps a copy of and no layout saved here has that name.
+    mutating func startingSharedCopy(option: String?, library: DashboardLibrary) -> SharedCanvasCopy? {
+        guard let name = option ?? (try? library.store.preference(DashboardLibrary.layoutPreference)) ?? nil,
+              !LayoutSource.looksLikeFile(name) else { return nil }
+        do {
+            guard try library.store.layout(named: name) == nil else { return nil }
+            return try library.store.sharedCopy(named: name, server: library.server)
+        } catch {
+            logger.error("shared canvas copy unreadable", metadata: ["name": "\(name)", "error": "\(error)"])
+            notices.append(.error("\(error)"))
+            return nil
+        }
+    }
+
     /// The theme to start with: `--theme` (then remembered), else the remembered one, else dark.
     mutating func startingTheme(option: String?, library: DashboardLibrary) throws -> Theme {
         if let option {

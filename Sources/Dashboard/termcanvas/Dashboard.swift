@@ -8,6 +8,7 @@ import HTTPClient
 import Logging
 import MicroAppHost
 import MicroAppModel
+import MicroAppSync
 import NcursesTerminal
 import Widgets
 
@@ -50,8 +51,12 @@ struct Dashboard: AsyncParsableCommand {
         let link = MicroAppLink(paths: paths, remote: remote?.credential, effects: effects, logger: logger)
         var composition = Composition(paths: paths, logger: logger)
         let store = try composition.openStore()
-        let library = composition.library(store: store, adaptTheme: { $0 })
-        let canvas = try composition.startingCanvas(option: options.layout, library: library)
+        var library = composition.library(store: store, adaptTheme: { $0 })
+        library.server = Paths.serverKey(for: remote?.credential)
+        let sharedCopy = try await startingSharedCopy(options: options, library: library, composition: &composition,
+                                                      connector: connector, remote: remote, logger: logger)
+        let canvas = if let sharedCopy { try CanvasManager(layout: sharedCopy.replica.shown) }
+            else { try composition.startingCanvas(option: options.layout, library: library) }
         let baseTheme = try composition.startingTheme(option: options.theme, library: library)
         let installed = InstalledApps(paths: paths)
         for problem in installed.problems {
@@ -73,7 +78,8 @@ struct Dashboard: AsyncParsableCommand {
         let terminal = try NcursesTerminal(options: .init(colors: !noColor))
         defer { terminal.stop() }
         let adapt = Composition.themeAdapter(colors: terminal.colorCount, noColor: noColor)
-        let fitted = composition.library(store: store, adaptTheme: adapt)
+        var fitted = composition.library(store: store, adaptTheme: adapt)
+        fitted.server = library.server
         let host = composition.makeHost(canvas: canvas, theme: adapt(baseTheme), today: options.fixedToday,
                                         size: terminal.size, library: fitted,
                                         catalog: .standard(apps: installed.descriptors(runtime: runtime)),
@@ -84,6 +90,9 @@ struct Dashboard: AsyncParsableCommand {
         }
         host.appGenerator = DashboardAppWriter(paths: paths, environment: ProcessInfo.processInfo.environment, runtime: runtime,
                                                logger: logger)
+        let sharedLink = SharedCanvasLink(logger: logger) { canvas, news in effects.post(.shared(canvas: canvas, news)) }
+        host.sharedCanvasRequests = { sharedLink.handle($0) }
+        if let sharedCopy { host.perform(host.open(sharedCopy)) }
         let standardCatalog = host.catalog
         let registry = host.bus.subscribe(to: RegistryLoaded.self) { loaded, _ in
             host.catalog = standardCatalog.adding(host.addedApps)
@@ -113,6 +122,7 @@ struct Dashboard: AsyncParsableCommand {
                     let client = target.client(logger: logger)
                     backend.use(client)
                     remoteApps.use(client)
+                    sharedLink.use(client)
                     return client
                 } catch {
                     effects.post(.notice(.error("Micro-app server unavailable: \(error)")))
@@ -123,6 +133,7 @@ struct Dashboard: AsyncParsableCommand {
         // No micro-app outlives the dashboard: each is asked to shut down, then signalled.
         await runtime.stopAll()
         await link.sync.stop()
+        await sharedLink.stop()
         host.perform(host.shutdown())
         await host.effects.generatorStopped()
         await host.effects.drain()
@@ -130,6 +141,25 @@ struct Dashboard: AsyncParsableCommand {
         // The terminal first, so the message lands on the normal screen and stays there.
         terminal.stop()
         if let failure { FileHandle.standardError.write(Data((TerminalText.safe(failure) + "\n").utf8)) }
+    }
+
+    /// The shared canvas to open, if the layout to start with is one: the copy kept here, else,
+    /// for a `--layout` name this machine has no layout of, the server's canvas of that name
+    /// (read before the terminal changes mode, so a failure prints as any bad option does).
+    @MainActor
+    private static func startingSharedCopy(options: CanvasOptions, library: DashboardLibrary, composition: inout Composition,
+                                           connector: BFFConnector, remote: BFFTarget?, logger: Logger) async throws -> SharedCanvasCopy? {
+        if let copy = composition.startingSharedCopy(option: options.layout, library: library) { return copy }
+        guard let name = options.layout, !LayoutSource.looksLikeFile(name), (try? library.layoutNow(name)) == nil else { return nil }
+        let target = if let remote { remote } else { try await connector.connectLocal().value }
+        let copy: SharedCanvasCopy
+        do {
+            copy = try await LayoutCommand.firstCopy(named: name, on: target.client(logger: logger))
+        } catch let error as CommandError {
+            throw ValidationError("--layout: no layout named '\(name)' on this machine, and \(error)")
+        }
+        try library.store.keep(copy, server: library.server)
+        return copy
     }
 
     /// Saves the layout when the loop ended without the host having saved it (a signal, a closed

@@ -1,11 +1,13 @@
+import BFFAccess
 import CanvasCore
 import CanvasFiles
 import CanvasStyle
 import CanvasUI
+import CommandSupport
 import LayoutStore
 
-/// The dashboard's layouts and themes: the SQLite store for what the user saved, preset files
-/// for the rest.
+/// The dashboard's layouts and themes: the SQLite store for what the user saved and the copies of
+/// shared canvases opened, preset files for the rest.
 struct DashboardLibrary: LayoutLibrary {
     static let layoutPreference = "layout"
     static let themePreference = "theme"
@@ -14,19 +16,31 @@ struct DashboardLibrary: LayoutLibrary {
     let presets: PresetFiles
     /// Fits a theme to the terminal (16 colours, `NO_COLOR`).
     let adaptTheme: @Sendable (Theme) -> Theme
+    /// The server (and user) whose shared canvases' copies this library opens
+    /// (`Paths.serverKey(for:)`).
+    var server = Paths.serverKey(for: nil as Credential?)
 
     func summaries() async throws -> [LayoutSummary] {
         let stored = try store.summaries()
         let storedNames = Set(stored.map(\.name))
-        let presetItems = presets.layoutNames().filter { !storedNames.contains($0) }.map { name in
+        let sharedItems = try store.sharedCopyNames(server: server).filter { !storedNames.contains($0) }.compactMap { name in
+            (try? store.sharedCopy(named: name, server: server)).flatMap { $0 }.map(Self.summary)
+        }
+        let taken = storedNames.union(sharedItems.map(\.name))
+        let presetItems = presets.layoutNames().filter { !taken.contains($0) }.map { name in
             LayoutSummary(name: name, paneCount: (try? presets.layout(named: name))??.panes.count ?? 0,
                           updatedAt: nil, isPreset: true)
         }
-        return (stored + presetItems).sorted { $0.name.localizedCaseInsensitiveCompare($1.name) == .orderedAscending }
+        return (stored + sharedItems + presetItems).sorted { $0.name.localizedCaseInsensitiveCompare($1.name) == .orderedAscending }
+    }
+
+    private static func summary(_ copy: SharedCanvasCopy) -> LayoutSummary {
+        let sharing = copy.role == .owner ? "on the server" : "shared by \(copy.owner), \(copy.role.rawValue)"
+        return LayoutSummary(name: copy.name, paneCount: copy.replica.shown.panes.count, updatedAt: nil, isPreset: false, sharing: sharing)
     }
 
     func layoutNames() async throws -> [String] {
-        Set(try store.summaries().map(\.name) + presets.layoutNames()).sorted { $0.localizedCaseInsensitiveCompare($1) == .orderedAscending }
+        Set(try store.summaries().map(\.name) + store.sharedCopyNames(server: server) + presets.layoutNames()).sorted { $0.localizedCaseInsensitiveCompare($1) == .orderedAscending }
     }
 
     func load(_ name: String) async throws -> CanvasManager {
@@ -52,6 +66,10 @@ struct DashboardLibrary: LayoutLibrary {
     }
 
     func save(_ layout: LayoutData) async throws {
+        // A shared canvas is kept as its copy (`keep`), which the host writes as it changes.
+        if try store.layout(named: layout.name) == nil, try store.sharedCopy(named: layout.name, server: server) != nil {
+            return try store.setPreference(Self.layoutPreference, to: layout.name)
+        }
         try store.save(layout)
         try store.setPreference(Self.layoutPreference, to: layout.name)
     }
@@ -72,6 +90,16 @@ struct DashboardLibrary: LayoutLibrary {
     func delete(_ name: String) async throws { try store.delete(named: name) }
     func record(_ times: LoadTimes) async throws { try store.record(times) }
     func rename(_ name: String, to newName: String) async throws { try store.rename(name, to: newName) }
+
+    func sharedCopy(named name: String) async throws -> SharedCanvasCopy? {
+        guard try store.layout(named: name) == nil else { return nil }
+        return try store.sharedCopy(named: name, server: server)
+    }
+
+    func keep(_ copy: SharedCanvasCopy) async throws {
+        try store.keep(copy, server: server)
+        try store.setPreference(Self.layoutPreference, to: copy.name)
+    }
 
     func themeNames() async -> [String] {
         Array(Set(presets.themeNames() + [Theme.dark.name])).sorted()

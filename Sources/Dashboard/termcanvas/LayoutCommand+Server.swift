@@ -4,6 +4,7 @@ import CommandSupport
 import Foundation
 import HTTPClient
 import MicroAppAPI
+import MicroAppSync
 
 /// Layouts on a server: moved there to be shared, shared with other users as editors or viewers,
 /// moved back. Each takes `--bff URL` (after `termcanvas login`); without it, this user's local
@@ -27,22 +28,16 @@ extension LayoutCommand {
 
         func run() async throws {
             let library = try LayoutCommand.library()
-            let client = try await server.client()
             switch to {
             case .server:
-                let layout = try library.layoutNow(name)
-                let snapshot: CanvasSnapshot
-                do {
-                    snapshot = try await client.post(APIPath.canvases, body: NewCanvas(name: name, layout: layout))
-                } catch {
-                    throw ServerOption.explain(error, doing: "store \(name) on the server")
-                }
+                let snapshot = try await LayoutCommand.store(try library.layoutNow(name), on: server, library: library)
                 if try library.store.layout(named: name) != nil { try library.store.delete(named: name) }
                 print(TerminalText.safe("moved \(name) to the server (canvas \(snapshot.id))"))
             case .local:
                 guard try library.store.layout(named: name) == nil else {
                     throw CommandError(TerminalText.safe("a layout named \(name) is saved on this machine already: rename or delete it first"))
                 }
+                let client = try await server.client()
                 let canvas = try await LayoutCommand.ownCanvas(named: name, on: client)
                 let snapshot: CanvasSnapshot
                 do {
@@ -53,6 +48,7 @@ extension LayoutCommand {
                 var layout = snapshot.layout
                 layout.name = name
                 try library.store.save(layout)
+                try library.store.forgetSharedCopy(named: name, server: try server.serverKey())
                 do {
                     try await client.delete(APIPath.canvas(canvas.id))
                 } catch {
@@ -123,6 +119,36 @@ extension LayoutCommand {
             }
             for member in members { print(TerminalText.safe(member.user) + "\t" + member.role.rawValue) }
         }
+    }
+
+    /// Stores `layout` on the server as a canvas of the caller's, and keeps a copy here, so the
+    /// dashboard opens it at once, and offline.
+    @discardableResult
+    static func store(_ layout: LayoutData, on server: ServerOption, library: DashboardLibrary) async throws -> CanvasSnapshot {
+        let snapshot: CanvasSnapshot
+        do {
+            snapshot = try await server.client().post(APIPath.canvases, body: NewCanvas(name: layout.name, layout: layout))
+        } catch let error as HTTPClientError {
+            throw ServerOption.explain(error, doing: "store \(layout.name) on the server")
+        }
+        try library.store.keep(SharedCanvasCopy(first: snapshot, session: newSession()), server: try server.serverKey())
+        return snapshot
+    }
+
+    /// A first copy of the canvas `name` on the server (the caller's own, else one shared with
+    /// them), to open in the dashboard.
+    static func firstCopy(named name: String, on client: HTTPClient) async throws -> SharedCanvasCopy {
+        let canvas = try await visibleCanvas(named: name, on: client)
+        do {
+            return SharedCanvasCopy(first: try await client.get(APIPath.canvas(canvas.id)), session: newSession())
+        } catch {
+            throw ServerOption.explain(error, doing: "read \(name) on the server")
+        }
+    }
+
+    /// A session id for a new copy of a shared canvas: this copy's edits are numbered under it.
+    static func newSession() -> String {
+        UUID().uuidString.lowercased()
     }
 
     /// Every canvas on the server the caller owns or was given, page by page.

@@ -36,9 +36,12 @@ struct LayoutCommand: AsyncParsableCommand {
         var bff: String?
 
         func run() async throws {
-            let local = try await LayoutCommand.library().summaries()
+            var library = try LayoutCommand.library()
+            library.server = try ServerOption.parse(bff.map { ["--bff", $0] } ?? []).serverKey()
+            // With --bff, the server's own list says where its canvases live.
+            let local = try await library.summaries().filter { bff == nil || $0.sharing == nil }
             for item in local {
-                let when = item.updatedAt.map { Date(timeIntervalSince1970: $0).formatted(.iso8601) } ?? "preset"
+                let when = item.sharing.map(TerminalText.safe) ?? item.updatedAt.map { Date(timeIntervalSince1970: $0).formatted(.iso8601) } ?? "preset"
                 print("\(item.name)\t\(item.paneCount) panes\t\(when)\(bff == nil ? "" : "\tlocal")")
             }
             guard let bff else { return }
@@ -81,11 +84,15 @@ struct LayoutCommand: AsyncParsableCommand {
     }
 
     struct Import: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "import", abstract: "Store a layout file under its name (or --name).")
+        static let configuration = CommandConfiguration(
+            commandName: "import",
+            abstract: "Store a layout file under its name (or --name); with --bff, on that server, where it can be shared.")
 
         @Argument(help: "The layout file.") var file: String
         @Option(help: "Store it under this name instead of the one in the file.") var name: String?
         @Flag(help: "Replace a saved layout of the same name.") var replace = false
+        @Option(help: ArgumentHelp("Store it on this server (after `termcanvas login`) as a canvas of yours.", valueName: "URL"))
+        var bff: String?
 
         func run() async throws {
             let text: String
@@ -97,6 +104,10 @@ struct LayoutCommand: AsyncParsableCommand {
             var layout = try LayoutFile.parse(text, file: file)
             if let name { layout.name = name }
             let library = try LayoutCommand.library()
+            if let bff {
+                let snapshot = try await LayoutCommand.store(layout, on: ServerOption.parse(["--bff", bff]), library: library)
+                return print(TerminalText.safe("stored \(layout.name) on the server (canvas \(snapshot.id))"))
+            }
             if !replace, try library.store.load(named: layout.name) != nil {
                 throw LayoutStoreError.nameTaken(name: layout.name)
             }

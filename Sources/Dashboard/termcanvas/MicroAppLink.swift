@@ -76,9 +76,13 @@ extension Paths {
     /// The micro-apps' offline cache, one per server and user, without its extension (see
     /// `MicroAppLink.openOwnCache`).
     func syncCache(for remote: Credential?) -> URL {
-        let name = remote.flatMap { credential in
-            (try? ServerURL(credential.server)).map { "\($0.fileStem)-\(credential.user)" }
-        } ?? "local"
-        return dataDirectory.appendingPathComponent("cache").appendingPathComponent(name)
+        dataDirectory.appendingPathComponent("cache").appendingPathComponent(Self.serverKey(for: remote))
+    }
+
+    /// A name for the server a dashboard talks to and its user: `local` for this user's local
+    /// server, else the server's file stem and the user (what keeps their caches and shared
+    /// canvases' copies apart).
+    static func serverKey(for remote: Credential?) -> String {
+        remote.flatMap { credential in (try? ServerURL(credential.server)).map { "\($0.fileStem)-\(credential.user)" } } ?? "local"
     }
 }

@@ -20,6 +20,13 @@ struct ServerOption: ParsableArguments {
         return target.client(logger: logger)
     }
 
+    /// The name this server's (and user's) shared canvases' copies are kept under here.
+    func serverKey() throws -> String {
+        let paths = Paths(environment: ProcessInfo.processInfo.environment)
+        let connector = BFFConnector(paths: paths, environment: ProcessInfo.processInfo.environment, logger: Logger(label: "termcanvas.command"))
+        return Paths.serverKey(for: try connector.remoteTarget(bff)?.credential)
+    }
+
     /// What went wrong, for a person: the server's own reason when it gave one.
     static func explain(_ error: HTTPClientError, doing what: String) -> CommandError {
         switch error {

@@ -8,9 +8,13 @@
 /// A pane this copy adds carries an id of its own (counting down from `Int32.max`, a range the
 /// server never reaches) until the server numbers it; the copy then renames it in its pending
 /// edits (`renamed` tells the screen).
-public struct CanvasReplica: Sendable {
+///
+/// A copy is `Codable`, pending edits and all, so a dashboard keeps it on disk: edits made
+/// offline survive a restart and are sent, under the same session and numbers, when the server
+/// is back.
+public struct CanvasReplica: Hashable, Sendable, Codable {
     /// A local edit not answered yet.
-    public struct PendingEdit: Hashable, Sendable {
+    public struct PendingEdit: Hashable, Sendable, Codable {
         public var origin: EditOrigin
         public var operation: CanvasOperation
     }
@@ -22,11 +26,15 @@ public struct CanvasReplica: Sendable {
         /// Not the next version, or it does not apply to the confirmed layout: this copy missed
         /// something and must be reset from the server (`reset`).
         case outOfStep(expected: Int)
+        /// This copy has that version already (it came both as the answer to its own edit and
+        /// on the live stream): nothing changes.
+        case known
 
         public static func == (lhs: Receipt, rhs: Receipt) -> Bool {
             switch (lhs, rhs) {
             case (.applied(let a), .applied(let b)): a?.from == b?.from && a?.to == b?.to
             case (.outOfStep(let a), .outOfStep(let b)): a == b
+            case (.known, .known): true
             default: false
             }
         }
@@ -40,6 +48,8 @@ public struct CanvasReplica: Sendable {
             case .outOfStep(let expected):
                 hasher.combine(1)
                 hasher.combine(expected)
+            case .known:
+                hasher.combine(2)
             }
         }
     }
@@ -80,6 +90,7 @@ public struct CanvasReplica: Sendable {
 
     /// The server's next change (its own edits come back this way too).
     public mutating func receive(_ change: CanvasChange) -> Receipt {
+        guard change.version > version else { return .known }
         guard change.version == version + 1, let next = try? change.operation.applied(to: confirmed) else {
             return .outOfStep(expected: version + 1)
         }

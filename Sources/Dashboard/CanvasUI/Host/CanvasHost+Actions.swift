@@ -53,9 +53,16 @@ extension CanvasHost {
         case .removePane(let id):
             arrange("remove") { m throws(CanvasError) in try m.removeWidget(id) }
         case .cycleSetting(let id, let key):
+            guard mayArrange() else { return }
+            syncWidgetValues()
+            let before = manager.saveLayout()
             let subscriptions = mounted[id]?.widget?.subscriptions
             _ = withWidget(id, doing: "changing a setting") { try $0.cycleSetting(key) }
             if mounted[id]?.widget?.subscriptions != subscriptions { resubscribe(id) }
+            if shared != nil {
+                syncWidgetValues()
+                shareStep("change a setting", before: before)
+            }
         case .saveLayout(let name): save(as: name)
         case .loadLayout(let name): load(name)
         case .deleteLayout(let name): emit(.write(.delete(name)))

@@ -4,9 +4,9 @@ import CanvasCore
 extension CanvasHost {
     func run(_ id: CommandID) {
         logger.debug("command", metadata: ["command": "\(id)"])
-        guard let operation = CanvasOperation.byCommand[id] else { return runWidgetCommand(id) }
+        guard let kind = CanvasCommandKind.byCommand[id] else { return runWidgetCommand(id) }
         let focused = manager.focusedPaneID
-        switch operation {
+        switch kind {
         case .focusNext: changeFocus { $0.focusNext() }
         case .focusPrevious: changeFocus { $0.focusPrevious() }
         case .focus(let direction): changeFocus { _ = $0.focus(direction) }
@@ -14,7 +14,7 @@ extension CanvasHost {
         case .help: overlays.append(HelpOverlay())
         case .palette: openPalette()
         case .quit: requestQuit()
-        case .arrange: mode = .arrange
+        case .arrange: if mayArrange() { mode = .arrange }
         case .arrangeDone: mode = .normal
         case .saveLayout: openSavePrompt()
         case .openLayout: openLayoutPicker()
@@ -22,14 +22,14 @@ extension CanvasHost {
         case .undo: undo()
         case .redo: redo()
         case .addPane:
-            guard !catalog.descriptors.isEmpty || appGenerator != nil else { return }
+            guard mayArrange(), !catalog.descriptors.isEmpty || appGenerator != nil else { return }
             overlays.append(CatalogOverlay())
         case .newApp: openNewApp()
         case .removePane:
-            guard let focused, let pane = manager.pane(focused) else { return }
+            guard mayArrange(), let focused, let pane = manager.pane(focused) else { return }
             overlays.append(ConfirmRemoveOverlay(pane: focused, title: title(of: pane)))
         case .paneSettings:
-            guard focused != nil else { return }
+            guard focused != nil, mayArrange() else { return }
             overlays.append(SettingsOverlay())
         case .move(let direction):
             guard let focused else { return }
@@ -57,6 +57,7 @@ extension CanvasHost {
     }
 
     func undo() {
+        if shared != nil { return mayArrange() ? undoShared() : () }
         syncWidgetValues()
         guard manager.undo() else { notice = .info("Nothing to undo"); return }
         reconcileWidgets()
@@ -65,6 +66,7 @@ extension CanvasHost {
     }
 
     func redo() {
+        if shared != nil { return mayArrange() ? redoShared() : () }
         syncWidgetValues()
         guard manager.redo() else { notice = .info("Nothing to redo"); return }
         reconcileWidgets()
@@ -74,7 +76,7 @@ extension CanvasHost {
 }
 
 /// What the host does for each of the canvas's own commands, found by its id in one table.
-enum CanvasOperation: Equatable {
+enum CanvasCommandKind: Equatable {
     case focusNext, focusPrevious, help, palette, quit, arrange, arrangeDone, saveLayout, openLayout, pickTheme, undo, redo
     case addPane, newApp, removePane, paneSettings
     case focus(Direction)
@@ -82,8 +84,8 @@ enum CanvasOperation: Equatable {
     case move(Direction)
     case resize(Direction)
 
-    static let byCommand: [CommandID: CanvasOperation] = {
-        var table: [CommandID: CanvasOperation] = [
+    static let byCommand: [CommandID: CanvasCommandKind] = {
+        var table: [CommandID: CanvasCommandKind] = [
             .focusNext: .focusNext, .focusPrevious: .focusPrevious, .help: .help, .palette: .palette, .quit: .quit,
             .arrange: .arrange, .arrangeDone: .arrangeDone, .saveLayout: .saveLayout, .openLayout: .openLayout,
             .pickTheme: .pickTheme, .undo: .undo, .redo: .redo, .addPane: .addPane, .newApp: .newApp,

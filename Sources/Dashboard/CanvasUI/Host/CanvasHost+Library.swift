@@ -46,6 +46,11 @@ extension CanvasHost {
         case .layoutLoaded(let loaded):
             replace(with: loaded)
             notice = .info("Loaded \(loaded.layout.name)")
+        case .sharedLayoutLoaded(let copy):
+            openShared(copy)
+            notice = .info("Opened \(copy.name), \(shared?.badge ?? "shared")")
+        case .shared(let canvas, let news):
+            receive(news, canvas: canvas)
         case .themeChosen(let chosen):
             theme = chosen
             emit(.write(.rememberTheme(chosen.name)))
@@ -59,6 +64,7 @@ extension CanvasHost {
             notifyWidget(pane, mount: mount)
         case .publish(let events):
             for event in events { bus.publish(event) }
+            receiveShared(events)
         case .appGeneration(_, let update):
             receive(update)
         case .appsReinstalled(let descriptors):

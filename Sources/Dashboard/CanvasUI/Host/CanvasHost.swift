@@ -58,6 +58,10 @@ public final class CanvasHost {
     var drag: PaneDrag?
     /// Where widgets' requests go (the micro-apps' sync engine).
     let requestHandler: @MainActor (any WidgetRequest) -> Void
+    /// The shared canvas open, when the canvas is one (`open(_:)`).
+    public internal(set) var shared: SharedCanvasState?
+    /// Where requests about the shared canvas go (the dashboard's link to its server).
+    public var sharedCanvasRequests: (@MainActor (SharedCanvasRequest) -> Void)?
     /// Mounts so far: each mount has its own number.
     var mounts = 0
     /// Writes micro-apps from a description ("New micro-app…"); nil leaves the entry out.
@@ -179,6 +183,8 @@ public final class CanvasHost {
         for effect in effects {
             if case .widgetRequest(let request) = effect {
                 requestHandler(request)
+            } else if case .shared(let request) = effect {
+                sharedCanvasRequests?(request)
             } else {
                 self.effects.run(effect, library: library, generator: appGenerator)
             }
@@ -232,6 +238,7 @@ public final class CanvasHost {
     /// `explaining` may word a refusal better than the error's own description does.
     func arrange(_ step: String, explaining: (CanvasError) -> String? = { _ in nil },
                  _ change: (inout CanvasManager) throws(CanvasError) -> Void) {
+        guard mayArrange() else { return }
         syncWidgetValues()
         let before = manager.saveLayout()
         do {
@@ -245,6 +252,7 @@ public final class CanvasHost {
 
     /// Announces an arrangement step taken and records it in the layout's history on disk.
     func record(_ step: String, before: LayoutData) {
+        if shared != nil { return shareStep(step, before: before) }
         bus.publish(LayoutChanged(step: step))
         emit(.write(.step(step, layout: manager.saveLayout(), before: before)))
     }
@@ -253,6 +261,7 @@ public final class CanvasHost {
     func replace(with newManager: CanvasManager) {
         drag = nil
         for id in mounted.keys { unmount(id) }
+        shared = nil
         manager = newManager
         reconcileWidgets()
         bus.publish(LayoutChanged(step: "load \(manager.layout.name)"))

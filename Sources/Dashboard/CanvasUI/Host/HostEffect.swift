@@ -11,6 +11,8 @@ public enum HostEffect: Sendable {
     case generator(GeneratorRequest)
     /// A widget's request to the micro-apps' sync engine.
     case widgetRequest(any WidgetRequest)
+    /// A request to the server about the shared canvas open (`CanvasHost.sharedCanvasRequests`).
+    case shared(SharedCanvasRequest)
 }
 
 public enum LibraryRead: Sendable, Equatable {
@@ -23,7 +25,8 @@ public enum LibraryRead: Sendable, Equatable {
     case theme(String, keep: Bool)
     /// A layout's undo history (`historyLoaded`), read after the start.
     case history(layout: String)
-    /// A layout to replace the canvas with (`layoutLoaded`).
+    /// A layout to replace the canvas with (`layoutLoaded`, or `sharedLayoutLoaded` for a
+    /// shared canvas's copy).
     case layout(String)
 }
 
@@ -42,6 +45,8 @@ public enum LibraryWrite: Sendable, Equatable {
     case rememberTheme(String)
     /// How long this start took to show the canvas and each pane.
     case loadTimes(LoadTimes)
+    /// Keeps the shared canvas's copy as it stands, unanswered edits included.
+    case keepShared(SharedCanvasCopy)
 }
 
 /// What the host asks of the micro-app generator ("New micro-app…"). `run` names the box that

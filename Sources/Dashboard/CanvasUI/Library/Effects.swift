@@ -62,8 +62,8 @@ public final class Effects {
         case .generator(let request):
             guard let generator else { return }
             run(request, on: generator)
-        case .widgetRequest:
-            break  // the host's own: the sync engine is not the library's
+        case .widgetRequest, .shared:
+            break  // the host's own: the sync engine and the server are not the library's
         }
     }
 
@@ -87,6 +87,7 @@ public final class Effects {
                 return .historyLoaded(layout: name, history)
             case .layout(let name):
                 do {
+                    if let copy = try await library.sharedCopy(named: name) { return .sharedLayoutLoaded(copy) }
                     return .layoutLoaded(try await library.load(name))
                 } catch {
                     return .notice(.error("Could not load \(name): \(error)"))
@@ -131,6 +132,8 @@ public final class Effects {
             self.write("remember the theme") { try await library.remember(theme: name) }
         case .loadTimes(let times):
             self.write("keep the load times") { try await library.record(times) }
+        case .keepShared(let copy):
+            self.write("keep the copy of \(copy.name)") { try await library.keep(copy) }
         }
     }
 

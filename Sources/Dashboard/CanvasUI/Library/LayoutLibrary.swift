@@ -29,4 +29,9 @@ public protocol LayoutLibrary: Sendable {
     func remember(theme name: String) async throws
     /// Keeps how long a start took to show its content, for `termcanvas stats`.
     func record(_ times: LoadTimes) async throws
+    /// The copy kept of the shared canvas `name`, when that name opens one (a layout saved
+    /// here under the same name opens instead).
+    func sharedCopy(named name: String) async throws -> SharedCanvasCopy?
+    /// Keeps a shared canvas's copy, for opening it offline and sending its edits later.
+    func keep(_ copy: SharedCanvasCopy) async throws
 }

@@ -95,12 +95,14 @@ public struct LayoutPicker: Overlay, Hashable, Sendable {
         case .char("d") where key.modifiers.isEmpty:
             guard let item = highlighted else { return [] }
             guard !item.isPreset else { return [.notice(.info("\(item.name) is a preset file; it cannot be deleted here"))] }
+            guard item.sharing == nil else { return [.notice(.info(Self.sharedNotice(item.name)))] }
             guard item.name != context.layoutName else {
                 return [.notice(.info("\(item.name) is open; load another layout before deleting it"))]
             }
             action = .confirmingDelete(item.name)
         case .char("r") where key.modifiers.isEmpty:
             guard let item = highlighted, !item.isPreset else { return [] }
+            guard item.sharing == nil else { return [.notice(.info(Self.sharedNotice(item.name)))] }
             action = .renaming(item.name, TextField(item.name, limit: 64))
         case .char("/") where key.modifiers.isEmpty:
             action = .filtering
@@ -114,6 +116,11 @@ public struct LayoutPicker: Overlay, Hashable, Sendable {
         return []
     }
 
+    /// Why a shared canvas is not deleted or renamed here.
+    private static func sharedNotice(_ name: String) -> String {
+        "\(name) lives on the server: `termcanvas layout move \(name) --to local` brings it back, `layout unshare` stops sharing it"
+    }
+
     public func render(into buffer: inout Buffer, _ context: OverlayContext) {
         var lines = [OverlayLine("Filter: " + filter.text + (action == .filtering ? "▏" : ""), action == .filtering ? .accent : .muted)]
         defer { OverlayBox.draw(title: "Layouts", lines: lines, into: &buffer, context) }
@@ -122,7 +129,7 @@ public struct LayoutPicker: Overlay, Hashable, Sendable {
         if visible.isEmpty { lines.append(OverlayLine("No layout matches.", .muted)) }
         for (index, item) in visible.enumerated() {
             let current = item.name == context.layoutName ? " (current)" : ""
-            let kind = item.isPreset ? "preset" : "\(item.paneCount) panes"
+            let kind = item.isPreset ? "preset" : "\(item.paneCount) panes" + (item.sharing.map { ", \($0)" } ?? "")
             lines.append(OverlayLine("\(item.name)\(current) — \(kind)", index == selected ? .selection : .overlay))
         }
         switch action {

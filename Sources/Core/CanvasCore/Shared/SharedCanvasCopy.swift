@@ -1,0 +1,63 @@
+/// A shared canvas as a dashboard keeps it: which canvas of its server, whose, this user's role
+/// there, and the copy with the edits not yet answered. Opening it needs no network; the server
+/// brings it up to date once it answers.
+public struct SharedCanvasCopy: Hashable, Sendable, Codable {
+    public var canvas: Int64
+    public var owner: String
+    public var role: CanvasRole
+    public var replica: CanvasReplica
+
+    public init(canvas: Int64, owner: String, role: CanvasRole, replica: CanvasReplica) {
+        self.canvas = canvas
+        self.owner = owner
+        self.role = role
+        self.replica = replica
+    }
+
+    public var name: String { replica.confirmed.name }
+}
+
+/// What the server said of the shared canvas a dashboard has open, for its canvas host.
+public enum SharedCanvasNews: Sendable, Equatable {
+    /// A change in the server's order: another member's, or this copy's own coming back.
+    case changed(CanvasChange)
+    /// The server refused this copy's edit: it no longer applied when its turn came.
+    case refused(EditOrigin, reason: String)
+    /// The canvas as the server has it now, after a reconnect or a gap: its layout at `version`,
+    /// this session's last answered edit, and the user's role (which the owner may have changed).
+    case caughtUp(layout: LayoutData, version: Int, answered: Int, role: CanvasRole)
+    /// The server no longer lets this user see the canvas (unshared, or deleted).
+    case gone(String)
+}
+
+/// What a dashboard's canvas host asks of its link to the server about the shared canvas open.
+public enum SharedCanvasRequest: Sendable, Equatable {
+    /// Send these edits of `canvas`, in this order, after any sent before.
+    case send(canvas: Int64, [CanvasReplica.PendingEdit])
+    /// Read `canvas` as the server has it, with how far it answered `session` (`caughtUp`).
+    case catchUp(canvas: Int64, session: String)
+}
+
+/// A change to a shared canvas, as the server's live stream brought it to every member.
+public struct SharedCanvasChanged: BusEvent, Hashable {
+    public static let name: EventName = "canvas.shared.changed"
+    public let canvas: Int64
+    public let change: CanvasChange
+
+    public init(canvas: Int64, change: CanvasChange) {
+        self.canvas = canvas
+        self.change = change
+    }
+
+    public var summary: String { "canvas \(canvas) version \(change.version) by \(change.author)" }
+}
+
+/// The server's live stream connected, or connected again: what a shared canvas open may have
+/// missed meanwhile is read again.
+public struct ServerStreamConnected: BusEvent, Hashable {
+    public static let name: EventName = "canvas.server.connected"
+
+    public init() {}
+
+    public var summary: String { "the server's live stream is connected" }
+}

@@ -1,0 +1,139 @@
+import CanvasCore
+@testable import CanvasUI
+import Foundation
+import LayoutStore
+import Testing
+@testable import termcanvas
+
+/// A shared canvas in the host: steps leave as operations, other members' changes come in, a
+/// viewer is read-only, undo takes back one's own edits only, and the copy is kept. The host's
+/// `update` only; the server and the link are the end-to-end tests'.
+@MainActor
+@Suite("Shared canvases in the host")
+struct SharedCanvasHostTests {
+    static let canvas: Int64 = 7
+
+    /// A rig showing the tests' `default` (calendar 1 at 0,0 5×12 focused, event log 2 at 5,0
+    /// 7×12) as the shared canvas 7, at version 3, as `role`.
+    func sharedRig(_ role: CanvasRole = .editor) throws -> (Rig, [HostEffect]) {
+        let rig = try Rig()
+        _ = rig.host.update(.input(.resize(Fixed.size)))
+        let copy = SharedCanvasCopy(canvas: Self.canvas, owner: "alice", role: role,
+                                    replica: CanvasReplica(session: "here", layout: rig.host.currentLayout(), version: 3))
+        return (rig, rig.host.open(copy))
+    }
+
+    private func keys(_ rig: Rig, _ keys: Key...) -> [HostEffect] {
+        keys.flatMap { rig.host.update(.input(.key($0))) }
+    }
+
+    private func sent(_ effects: [HostEffect]) -> [CanvasOperation] {
+        effects.flatMap { effect -> [CanvasOperation] in
+            guard case .shared(.send(Self.canvas, let edits)) = effect else { return [] }
+            return edits.map(\.operation)
+        }
+    }
+
+    private func change(_ version: Int, by author: String, _ operation: CanvasOperation, session: String = "there", sequence: Int = 1) -> HostMessage {
+        .publish([SharedCanvasChanged(canvas: Self.canvas, change: CanvasChange(
+            version: version, author: author, origin: EditOrigin(session: session, sequence: sequence), operation: operation))])
+    }
+
+    @Test func openingAsksTheServerForTheLatestAndTheStatusBarSaysWhose() throws {
+        let (rig, effects) = try sharedRig(.viewer)
+        guard case .shared(.catchUp(Self.canvas, session: "here"))? = effects.last else {
+            Issue.record("expected a catch-up, got \(effects)")
+            return
+        }
+        #expect(rig.host.compose().lines.last?.hasSuffix("default · read-only, shared by alice ") == true)
+    }
+
+    @Test func aViewersArrangeKeysAreRefusedWithWhyAndNothingIsSent() throws {
+        let (rig, _) = try sharedRig(.viewer)
+        let before = rig.host.currentLayout()
+        var effects = keys(rig, .ctrl("e"))
+        #expect(rig.host.notice?.text == "Read-only: alice shared default with you as a viewer; ask them to make you an editor")
+        // The same from the palette's commands.
+        for command in [CommandID.addPane, .removePane, .paneSettings, .undo, .redo] {
+            rig.host.notice = nil
+            rig.host.run(command)
+            effects += rig.host.takeEmitted()
+            #expect(rig.host.notice?.text.hasPrefix("Read-only: ") == true, "\(command)")
+        }
+        #expect(rig.host.mode == .normal && rig.host.overlay == nil)
+        #expect(sent(effects).isEmpty && !effects.contains { if case .write = $0 { true } else { false } })
+        #expect(rig.host.currentLayout().panes.map(\.frame) == before.panes.map(\.frame))
+    }
+
+    @Test func anEditorsStepIsShownAtOnceAndSentAsOneOperationNotKeptAsALocalStep() throws {
+        let (rig, _) = try sharedRig()
+        _ = keys(rig, .ctrl("e"))
+        let effects = keys(rig, .shift(.right))  // the calendar (focused) grows into the event log
+        #expect(sent(effects) == [.resize(1, to: Size(width: 6, height: 12))], "\(effects)")
+        #expect(effects.contains { if case .write(.keepShared(let copy)) = $0 { copy.replica.pending.count == 1 } else { false } })
+        #expect(!effects.contains { if case .write(.step) = $0 { true } else { false } })
+        #expect(rig.host.manager.pane(2)?.frame == Rect(x: 6, y: 0, width: 6, height: 12))
+    }
+
+    @Test func anotherMembersChangeMovesThePaneSaysWhoAndLeavesTheFocusAlone() throws {
+        let (rig, _) = try sharedRig()
+        let focused = rig.host.manager.focusedPaneID
+        let effects = rig.host.update(change(4, by: "bob", .swap(1, 2)))
+        #expect(rig.host.manager.pane(1)?.frame == Rect(x: 5, y: 0, width: 7, height: 12))
+        #expect(rig.host.manager.focusedPaneID == focused)
+        #expect(rig.host.notice?.text == "bob swapped two panes")
+        #expect(effects.contains { if case .write(.keepShared(let copy)) = $0 { copy.replica.version == 4 } else { false } })
+        // A change of another canvas, or one already had, changes nothing; a gap asks for a catch-up.
+        #expect(rig.host.update(.publish([SharedCanvasChanged(canvas: 8, change: CanvasChange(
+            version: 5, author: "x", origin: EditOrigin(session: "y", sequence: 1), operation: .remove(1)))])).isEmpty)
+        #expect(rig.host.update(change(4, by: "bob", .remove(1))).isEmpty)
+        let gap = rig.host.update(change(9, by: "bob", .remove(1)))
+        guard case .shared(.catchUp(Self.canvas, _))? = gap.first else { Issue.record("expected a catch-up, got \(gap)"); return }
+        #expect(rig.host.manager.pane(1) != nil)
+    }
+
+    @Test func undoTakesBackOnlyThisUsersOwnStep() throws {
+        let (rig, _) = try sharedRig()
+        _ = keys(rig, .ctrl("e"))
+        let mine = sent(keys(rig, .shift(.right)))
+        #expect(mine == [.resize(1, to: Size(width: 6, height: 12))])
+        // The server orders it, then bob's resize of the event log.
+        _ = rig.host.update(change(4, by: "alice", mine[0], session: "here", sequence: 1))
+        _ = rig.host.update(change(5, by: "bob", .resize(2, to: Size(width: 6, height: 10))))
+        let undone = keys(rig, .char("u"))
+        #expect(sent(undone) == [.resize(1, to: Size(width: 5, height: 12))], "\(undone)")
+        #expect(rig.host.manager.pane(1)?.frame == Rect(x: 0, y: 0, width: 5, height: 12))
+        #expect(rig.host.manager.pane(2)?.frame == Rect(x: 5, y: 0, width: 7, height: 10), "bob's step stays")
+        #expect(sent(keys(rig, .ctrl("r"))) == [.resize(1, to: Size(width: 6, height: 12))])
+    }
+
+    @Test func aPaneAddedHereTakesTheIdTheServerGivesItAndKeepsTheFocus() throws {
+        let (rig, _) = try sharedRig()
+        _ = rig.host.update(change(4, by: "bob", .remove(2)))
+        rig.host.addPane(.eventLog, name: "Event Log")
+        let added = try #require(rig.host.shared?.copy.replica.pending.first)
+        guard case .add(let pane) = added.operation else { Issue.record("expected an add, got \(added)"); return }
+        #expect(rig.host.manager.focusedPaneID == pane.id)
+        var ordered = pane
+        ordered.id = 3
+        _ = rig.host.update(change(5, by: "alice", .add(ordered), session: "here", sequence: added.origin.sequence))
+        #expect(rig.host.manager.focusedPaneID == 3 && rig.host.manager.pane(pane.id) == nil)
+        #expect(rig.host.shared?.copy.replica.pending.isEmpty == true)
+    }
+
+    @Test func theCopyIsKeptAndACatchUpSendsWhatTheServerHasNotAnswered() async throws {
+        let (rig, _) = try sharedRig()
+        _ = keys(rig, .ctrl("e"))
+        rig.host.perform(keys(rig, .shift(.right)))
+        await rig.host.effects.drain()
+        let kept = try #require(try await rig.library.sharedCopy(named: "default"))
+        #expect(kept.replica.pending.count == 1 && kept.canvas == Self.canvas)
+        // The server had not answered it: a catch-up shows its layout and sends the edit again.
+        let server = try #require(rig.host.shared?.copy.replica.confirmed)
+        let effects = rig.host.update(.shared(canvas: Self.canvas, .caughtUp(layout: server, version: 3, answered: 0, role: .editor)))
+        #expect(sent(effects) == [.resize(1, to: Size(width: 6, height: 12))])
+        // Once it answered, nothing is sent again.
+        let answered = rig.host.update(.shared(canvas: Self.canvas, .caughtUp(layout: server, version: 3, answered: 1, role: .viewer)))
+        #expect(sent(answered).isEmpty && rig.host.notice?.text == "You are a viewer of default now")
+    }
+}

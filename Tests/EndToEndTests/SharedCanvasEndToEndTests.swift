@@ -1,0 +1,95 @@
+import CanvasCore
+import Foundation
+import Testing
+import TestSupport
+
+/// A shared canvas as two people see it: two dashboards in tmux, logged in as two users of one
+/// real team server (`termcanvas serve`), the canvas stored and shared with `termcanvas layout`.
+@Suite("Shared canvases end to end", .serialized)
+struct SharedCanvasEndToEndTests {
+    static let layout = """
+        name: oncall
+        panes:
+          - { id: 1, app: calendar, x: 0, y: 0, width: 6, height: 12 }
+          - { id: 2, app: eventlog, x: 6, y: 0, width: 6, height: 12 }
+        """
+
+    private func run(_ arguments: [String], _ environment: [String: String]) async throws -> String {
+        let result = try await Command.run([Products.termcanvas.path] + arguments, environment: environment)
+        try #require(result.status == 0, "termcanvas \(arguments.joined(separator: " ")): \(result.output)")
+        return result.output
+    }
+
+    private func open(_ server: TeamServer, as environment: [String: String]) async throws -> TmuxSession {
+        let session = try await TmuxSession([Products.termcanvas.path, "--bff", server.url, "--layout", "oncall", "--date", "2026-11-22"],
+                                            size: Size(width: 100, height: 30), environment: environment)
+        try await session.waitFor("November 2026")
+        try await session.waitForLog("online: the live stream is connected")
+        return session
+    }
+
+    /// Where each pane's title is on the first row, left to right.
+    private func titles(_ screen: [String]) -> [String] {
+        ["Calendar", "Event Log"].filter { screen.first?.contains($0) == true }
+            .sorted { (screen[0].range(of: $0)?.lowerBound)! < (screen[0].range(of: $1)?.lowerBound)! }
+    }
+
+    @Test("share, a move on the viewer's screen within a second, the viewer refused, an offline edit merged, the audit log")
+    func twoUsersOneCanvas() async throws {
+        let server = try await TeamServer.start(users: ["alice", "bob", "root"], admins: ["root"])
+        defer { server.stop() }
+        let alice = try await server.logIn("alice")
+        let bob = try await server.logIn("bob")
+        let bff = ["--bff", server.url]
+        let file = try #require(alice["HOME"]) + "/oncall.yaml"
+        try Self.layout.write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(try await run(["layout", "import", file] + bff, alice).hasPrefix("stored oncall on the server (canvas "))
+        _ = try await run(["layout", "share", "oncall", "bob", "--role", "viewer"] + bff, alice)
+
+        let editor = try await open(server, as: alice)
+        let viewer = try await open(server, as: bob)
+        try await editor.waitFor("oncall · shared")
+        try await viewer.waitFor("oncall · read-only, shared by alice")
+
+        // The editor moves the calendar onto the event log: they swap, on both screens.
+        try await editor.send("C-e")
+        try await editor.send("Right")
+        let moved = try await editor.waitForScreen("the calendar moved") { titles($0) == ["Event Log", "Calendar"] }
+        #expect(titles(moved) == ["Event Log", "Calendar"])
+        let seen = try await viewer.waitForScreen(timeout: .seconds(1), "the move on the viewer") { titles($0) == ["Event Log", "Calendar"] }
+        #expect(seen.last?.contains("alice moved 1 Calendar") == true, "\(seen.last ?? "")")
+
+        // The viewer's arrange key is refused, and says why.
+        try await viewer.send("C-e")
+        let refused = try await viewer.waitFor("Read-only: alice shared oncall with you as a viewer; ask them to make you an editor")
+        #expect(refused.last?.contains("NORMAL") == true)
+
+        // Offline, the editor shrinks the calendar; once the server is back, the viewer sees it.
+        // (A row ends where the last pane does: the calendar, on the right, ends one unit in.)
+        server.stop()
+        try await editor.waitForScreen("offline") { $0.joined().contains("offline") }
+        try await editor.send("S-Left")
+        try await editor.waitForScreen("the calendar narrower") { $0[0].count < 95 }
+        try await server.restart()
+        let merged = try await viewer.waitFor("alice resized 1 Calendar", timeout: .seconds(20))
+        #expect(merged[0].count < 95, "\(merged[0])")
+
+        // One change each, in order, none twice.
+        let changes = try await server.canvasChanges("alice")
+        #expect(changes == ["move 1", "resize 1"], "\(changes)")
+        let audit = try await run(["audit"] + bff, try await server.logIn("root"))
+        #expect(audit.contains("alice\tcanvas.created") && audit.contains("alice\tcanvas.shared"), "\(audit)")
+    }
+}
+
+extension TeamServer {
+    /// The changes of `user`'s first canvas on the server, as `op pane`.
+    func canvasChanges(_ user: String) async throws -> [String] {
+        let token = try await token(user)
+        let answer = try await Command.run(["curl", "-sf", url + "/api/canvas/1/changes?after=0", "-H", "Authorization: Bearer \(token)"])
+        let object = try JSONSerialization.jsonObject(with: Data(answer.output.utf8)) as? [String: Any]
+        return (object?["items"] as? [[String: Any]])?.compactMap { item in
+            (item["operation"] as? [String: Any]).map { "\($0["op"] ?? "?") \($0["pane"] ?? "?")" }
+        } ?? []
+    }
+}

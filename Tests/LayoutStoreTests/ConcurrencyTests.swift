@@ -147,7 +147,7 @@ struct ConcurrencyTests {
             #expect(errors.all == [], "round \(round)")
             let store = try openStore(url)
             #expect(try store.summaries().map(\.name) == ["opened 0", "opened 1"], "round \(round)")
-            #expect(try count("SELECT COUNT(*) FROM grdb_migrations", in: url) == 4, "round \(round)")
+            #expect(try count("SELECT COUNT(*) FROM grdb_migrations", in: url) == 5, "round \(round)")
             if !errors.all.isEmpty { return }
         }
     }

@@ -10,6 +10,7 @@ struct MigrationTests {
     static let v2 = "v2: micro-app grants"
     static let v3 = "v3: load times"
     static let v4 = "v4: times as seconds since 1970"
+    static let v5 = "v5: shared canvases' copies"
 
     static func appliedMigrations(_ url: URL) throws -> [String] {
         try rawQueue(url).read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier") }
@@ -22,7 +23,7 @@ struct MigrationTests {
         #expect(store.path == scratch.database.path)
         #expect(FileManager.default.fileExists(atPath: scratch.database.path))
 
-        #expect(try Self.appliedMigrations(scratch.database) == [Self.v1, Self.v2, Self.v3, Self.v4])
+        #expect(try Self.appliedMigrations(scratch.database) == [Self.v1, Self.v2, Self.v3, Self.v4, Self.v5])
         let (tables, layoutColumns, paneColumns, journalMode) = try rawQueue(scratch.database).read { db in
             (try ["layout", "pane", "history", "preference"].filter { try db.tableExists($0) },
              try db.columns(in: "layout").map(\.name),
@@ -57,7 +58,7 @@ struct MigrationTests {
             #expect(try store.load(named: Sample.name)?.layout == Sample.swapped)
             #expect(try store.history(named: Sample.name).count == 2)
         }
-        #expect(try Self.appliedMigrations(scratch.database) == [Self.v1, Self.v2, Self.v3, Self.v4])
+        #expect(try Self.appliedMigrations(scratch.database) == [Self.v1, Self.v2, Self.v3, Self.v4, Self.v5])
     }
 
     /// Times were GRDB's date text before v4 (formatting it loaded ICU at every start); v4 turns
@@ -78,7 +79,7 @@ struct MigrationTests {
             try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = ?", arguments: [Self.v4])
         }
         let store = try openStore(scratch.database)
-        #expect(try Self.appliedMigrations(scratch.database) == [Self.v1, Self.v2, Self.v3, Self.v4])
+        #expect(try Self.appliedMigrations(scratch.database) == [Self.v1, Self.v2, Self.v3, Self.v4, Self.v5])
         let written = 1_795_342_830.25  // 2026-11-22 10:20:30.250 UTC
         let times = try store.history(named: Sample.name).map(\.time.timeIntervalSince1970)
         #expect(times.count == 1 && abs(times[0] - written) < 0.001, "\(times)")
@@ -122,7 +123,7 @@ struct MigrationTests {
         }
         // A newer TermCanvas applied a migration this one does not know.
         try rawQueue(scratch.database).write { db in
-            try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v5: tags')")
+            try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v6: tags')")
             try db.execute(sql: "CREATE TABLE tag (name TEXT)")
         }
         let filesBefore = try scratch.files()
@@ -132,7 +133,7 @@ struct MigrationTests {
         }
         // Not mistaken for a damaged file: nothing renamed, nothing rolled back.
         #expect(try scratch.files() == filesBefore)
-        #expect(try Self.appliedMigrations(scratch.database) == [Self.v1, Self.v2, Self.v3, Self.v4, "v5: tags"])
+        #expect(try Self.appliedMigrations(scratch.database) == [Self.v1, Self.v2, Self.v3, Self.v4, Self.v5, "v6: tags"])
         #expect(try count("SELECT COUNT(*) FROM layout", in: scratch.database) == 1)
         #expect(LayoutStoreError.newerVersion(path: "/x").description.contains("newer TermCanvas"))
     }

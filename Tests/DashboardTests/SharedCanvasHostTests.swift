@@ -137,3 +137,14 @@ struct SharedCanvasHostTests {
         #expect(sent(answered).isEmpty && rig.host.notice?.text == "You are a viewer of default now")
     }
 }
+
+extension SharedCanvasHostTests {
+    @Test func savedUnderAnotherNameItIsALayoutOfOneselfsOwn() throws {
+        let (rig, _) = try sharedRig(.viewer)
+        rig.host.save(as: "mine")
+        #expect(rig.host.shared == nil && rig.host.manager.layout.name == "mine")
+        _ = keys(rig, .ctrl("e"))
+        #expect(rig.host.mode == .arrange)
+        #expect(!rig.host.compose().lines.last!.contains("shared"))
+    }
+}

@@ -92,6 +92,11 @@ extension CanvasHost {
         syncWidgetValues()
         let source = manager.layout.name
         manager.rename(to: name)
+        // A shared canvas saved under another name is a layout of this user's from now on.
+        if let shared, name != shared.copy.name, let own = try? CanvasManager(layout: manager.layout) {
+            self.shared = nil
+            manager = own
+        }
         // "Saved as" only once it is saved.
         emit(.write(.save(manager.saveLayout(), continuingHistoryOf: source, announce: true)))
     }

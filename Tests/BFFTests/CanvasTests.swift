@@ -142,6 +142,52 @@ struct CanvasTests {
         }
     }
 
+    @Test("presence: who has a canvas open, said by each dashboard's session, heard by every member, closed only by its own user")
+    func presence() async throws {
+        let harness = try await BFFHarness()
+        defer { harness.remove() }
+        try await harness.addUsers("ann", "bob", "carl")
+        try await harness.withServer { client in
+            let ann = try await client.token(for: "ann")
+            let bob = try await client.token(for: "bob")
+            let carl = try await client.token(for: "carl")
+            let id = try await client.send(.post, APIPath.canvases, token: ann, json: NewCanvas(name: "on-call", layout: Self.layout))
+                .decode(CanvasSnapshot.self).id
+            #expect(try await client.send(.put, APIPath.canvasMember(id, user: "bob"), token: ann, json: CanvasMemberRole(role: .viewer)).status == .noContent)
+            #expect(try await client.send(.get, APIPath.canvasPresence(id), token: ann).decode(CanvasPresence.self).present.isEmpty)
+
+            #expect(try await client.send(.put, APIPath.canvasPresence(id, session: "bob-1"), token: bob).decode(CanvasPresence.self).present == ["bob"])
+            #expect(try await client.send(.put, APIPath.canvasPresence(id, session: "ann-1"), token: ann).decode(CanvasPresence.self).present == ["ann", "bob"])
+            // Two dashboards of one user count once.
+            #expect(try await client.send(.put, APIPath.canvasPresence(id, session: "ann-2"), token: ann).decode(CanvasPresence.self).present == ["ann", "bob"])
+            // Ann cannot close Bob's session; Bob can.
+            #expect(try await client.send(.delete, APIPath.canvasPresence(id, session: "bob-1"), token: ann).decode(CanvasPresence.self).present == ["ann", "bob"])
+            #expect(try await client.send(.delete, APIPath.canvasPresence(id, session: "bob-1"), token: bob).decode(CanvasPresence.self).present == ["ann"])
+            #expect(try await client.send(.get, APIPath.canvasPresence(id), token: bob).decode(CanvasPresence.self).present == ["ann"])
+            // Not a member, a bad session: as for any canvas route.
+            #expect(try await client.send(.put, APIPath.canvasPresence(id, session: "carl-1"), token: carl).status == .notFound)
+            #expect(try await client.send(.get, APIPath.canvasPresence(id), token: carl).status == .notFound)
+            #expect(try await client.send(.put, APIPath.canvasPresence(id, session: "no%20spaces"), token: ann).status == .badRequest)
+
+            // Members hear who has it open; others do not.
+            try await harness.withStore { store in
+                let users = try await store.users()
+                for (name, hears) in [("ann", true), ("bob", true), ("carl", false)] {
+                    let user = try #require(users.first { $0.name == name })
+                    guard case .events(let events) = try await store.liveEvents(after: 0, visibleTo: user.id, limit: 100) else {
+                        Issue.record("reset"); continue
+                    }
+                    let heard = events.filter { $0.name == EventName.canvasPresenceChanged.rawValue }
+                    #expect(heard.isEmpty == !hears, "\(name)")
+                    if hears {
+                        let last = try JSONDecoder().decode(CanvasPresence.self, from: Data(try #require(heard.last).data.utf8))
+                        #expect(last == CanvasPresence(canvas: id, present: ["ann"]), "\(name)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test("the audit log says who created, shared, unshared and deleted which canvas, newest first, to admins only")
     func audit() async throws {
         let harness = try await BFFHarness()

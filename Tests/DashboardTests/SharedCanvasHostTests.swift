@@ -148,3 +148,31 @@ extension SharedCanvasHostTests {
         #expect(!rig.host.compose().lines.last!.contains("shared"))
     }
 }
+
+extension SharedCanvasHostTests {
+    @Test func thePickerSaysWhoHasASharedCanvasOpenAsTheServerTellsIt() throws {
+        let (rig, _) = try sharedRig()
+        rig.host.run(.openLayout)
+        _ = rig.host.takeEmitted()
+        let listed = rig.host.update(.layoutsListed([
+            LayoutSummary(name: "default", paneCount: 2, updatedAt: nil, isPreset: false,
+                          sharing: LayoutSummary.Sharing(canvas: Self.canvas, owner: "alice", role: .editor)),
+            LayoutSummary(name: "planner", paneCount: 3, updatedAt: nil, isPreset: true),
+        ]))
+        guard case .shared(.readPresence([Self.canvas]))? = listed.first else { Issue.record("expected a presence read, got \(listed)"); return }
+        _ = rig.host.update(.shared(canvas: Self.canvas, .present(["alice", "bob"])))
+        #expect(rig.host.compose().lines.contains { $0.contains("default (current) — 2 panes, shared by alice, editor, open: alice, bob") })
+        // The live stream keeps it current.
+        _ = rig.host.update(.publish([SharedCanvasPresence(canvas: Self.canvas, present: ["alice"])]))
+        #expect(rig.host.compose().lines.contains { $0.contains("shared by alice, editor, open: alice") && !$0.contains("bob") })
+    }
+
+    @Test func anotherLayoutOrQuittingSaysThisSessionClosedTheCanvas() throws {
+        let (rig, _) = try sharedRig()
+        let loaded = rig.host.update(.layoutLoaded(try CanvasManager(layout: rig.host.currentLayout())))
+        #expect(loaded.contains { if case .shared(.close(Self.canvas, session: "here")) = $0 { true } else { false } }, "\(loaded)")
+        #expect(rig.host.shared == nil)
+        let (again, _) = try sharedRig()
+        #expect(again.host.shutdown().contains { if case .shared(.close(Self.canvas, session: "here")) = $0 { true } else { false } })
+    }
+}

@@ -34,7 +34,7 @@ struct SharedCanvasEndToEndTests {
             .sorted { (screen[0].range(of: $0)?.lowerBound)! < (screen[0].range(of: $1)?.lowerBound)! }
     }
 
-    @Test("share, a move on the viewer's screen within a second, the viewer refused, an offline edit merged, the audit log")
+    @Test("share, a move on the viewer's screen within a second, who has it open, the viewer refused, an offline edit merged, the audit log")
     func twoUsersOneCanvas() async throws {
         let server = try await TeamServer.start(users: ["alice", "bob", "root"], admins: ["root"])
         defer { server.stop() }
@@ -58,6 +58,13 @@ struct SharedCanvasEndToEndTests {
         #expect(titles(moved) == ["Event Log", "Calendar"])
         let seen = try await viewer.waitForScreen(timeout: .seconds(1), "the move on the viewer") { titles($0) == ["Event Log", "Calendar"] }
         #expect(seen.last?.contains("alice moved 1 Calendar") == true, "\(seen.last ?? "")")
+
+        // The layout picker says who has it open.
+        try await viewer.send("C-o")
+        try await viewer.waitFor("oncall (current) — 2 panes, shared by alice, viewer, open: alice, bob")
+        try await viewer.send("Escape")
+        // Closed before the next key, which would otherwise join the Escape as Alt+key.
+        try await viewer.waitForScreen("the picker closed") { !$0.joined().contains("Layouts") }
 
         // The viewer's arrange key is refused, and says why.
         try await viewer.send("C-e")

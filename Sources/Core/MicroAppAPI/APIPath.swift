@@ -46,6 +46,9 @@ public enum APIPath {
     public static func canvasMembers(_ id: Int64) -> String { "\(canvases)/\(id)/members" }
     /// One member of a shared canvas, by user name.
     public static func canvasMember(_ id: Int64, user: String) -> String { "\(canvases)/\(id)/members/\(user)" }
+    /// Who has a canvas open; `…/presence/{session}` says a dashboard's session opened or closed it.
+    public static func canvasPresence(_ id: Int64) -> String { "\(canvases)/\(id)/presence" }
+    public static func canvasPresence(_ id: Int64, session: String) -> String { "\(canvases)/\(id)/presence/\(session)" }
     /// The messages of one chat channel, by its id (`general`, …).
     public static func chatMessages(channel: String) -> String { "\(chatChannels)/\(channel)/messages" }
 }

@@ -103,6 +103,18 @@ public struct CanvasMemberRole: Codable, Sendable, Equatable {
     }
 }
 
+/// Who has a canvas open (`GET|PUT|DELETE /api/canvas/{id}/presence…`), as the live event
+/// `canvas.presence.changed` also carries it to every member: the users, sorted, each once.
+public struct CanvasPresence: Codable, Sendable, Equatable {
+    public var canvas: Int64
+    public var present: [String]
+
+    public init(canvas: Int64, present: [String]) {
+        self.canvas = canvas
+        self.present = present
+    }
+}
+
 /// A change as the live event `canvas.change.applied` carries it to every member.
 public struct CanvasChangeEvent: Codable, Sendable, Equatable {
     public var canvas: Int64
@@ -135,6 +147,10 @@ public enum CanvasLimits {
     public static let sessionsKept = 200
     /// The most changes one page gives.
     public static let maxChangePageSize = 500
+    /// How long a dashboard counts as having a canvas open after it last said so (it says so on
+    /// opening and on every reconnect, and says goodbye on closing; one that ended without a
+    /// goodbye drops off after this). Twelve hours, in seconds.
+    public static let presenceLasts: Double = 12 * 3600
 
     /// Whether `name` may name a canvas: 1 to 64 characters, none a control character.
     public static func isName(_ name: String) -> Bool {

@@ -24,6 +24,8 @@ public enum EventName: String, Codable, Sendable, CaseIterable {
     case registryAppHealth = "registry.app.health"
     /// A `CanvasChangeEvent`: a shared canvas changed (each member hears it).
     case canvasChangeApplied = "canvas.change.applied"
+    /// A `CanvasPresence`: who has a shared canvas open changed (each member hears it).
+    case canvasPresenceChanged = "canvas.presence.changed"
     /// `{}`: the `Last-Event-ID` a client resumed from is older than the server keeps, so events
     /// were missed; the client should reload what it shows.
     case streamReset = "bff.stream.reset"

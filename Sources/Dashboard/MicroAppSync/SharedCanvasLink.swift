@@ -52,10 +52,18 @@ public actor SharedCanvasLink {
         inputs.yield(.request(request))
     }
 
-    public func stop() {
+    /// Sends what is queued (the goodbye `close` of a dashboard quitting) for at most `grace`,
+    /// then stops whatever is left.
+    public func stop(grace: Duration = .seconds(1)) async {
         inputs.finish()
-        worker?.cancel()
         retry?.cancel()
+        let worker = worker
+        let deadline = Task {
+            try? await Task.sleep(for: grace)
+            worker?.cancel()
+        }
+        await worker?.value
+        deadline.cancel()
     }
 
     private func start(_ stream: AsyncStream<Input>) {
@@ -72,6 +80,25 @@ public actor SharedCanvasLink {
             await catchUp(canvas, session: session)
         case .request(.send(let canvas, let edits)):
             for edit in edits where !held.contains(canvas) { await send(edit, on: canvas) }
+        case .request(.close(let canvas, let session)):
+            await say(session, opened: false, canvas)
+        case .request(.readPresence(let canvases)):
+            guard let client else { return }
+            for canvas in canvases {
+                if let presence: CanvasPresence = try? await client.get(APIPath.canvasPresence(canvas)) { post(canvas, .present(presence.present)) }
+            }
+        }
+    }
+
+    /// Tells the server this session has `canvas` open, or closed it; its answer says who has it open.
+    private func say(_ session: String, opened: Bool, _ canvas: Int64) async {
+        guard let client else { return }
+        let path = APIPath.canvasPresence(canvas, session: session)
+        do {
+            let presence: CanvasPresence = try await client.send(opened ? .put : .delete, path)
+            post(canvas, .present(presence.present))
+        } catch {
+            logger.info("presence not told", metadata: ["canvas": "\(canvas)", "error": "\(error)"])
         }
     }
 
@@ -81,6 +108,7 @@ public actor SharedCanvasLink {
             let snapshot: CanvasSnapshot = try await client.get(APIPath.canvas(canvas), query: [(name: "session", value: session)])
             held.remove(canvas)
             post(canvas, .caughtUp(layout: snapshot.layout, version: snapshot.version, answered: snapshot.answered, role: snapshot.role))
+            await say(session, opened: true, canvas)
         } catch {
             switch error {
             case .status(404, _, _):

@@ -50,6 +50,12 @@ extension SyncMachine {
                 return
             }
             effects.append(.publish([SharedCanvasChanged(canvas: applied.canvas, change: applied.change)]))
+        case .canvasPresenceChanged:
+            guard let presence = try? JSONDecoder().decode(CanvasPresence.self, from: Data(event.data.utf8)) else {
+                effects.append(.log(.warning, "live event not understood: \(event.name)"))
+                return
+            }
+            effects.append(.publish([SharedCanvasPresence(canvas: presence.canvas, present: presence.present)]))
         default:
             guard let change = Self.change(event, named: name) else {
                 // Its change is missing from the cache: the next start reloads everything.
@@ -73,7 +79,8 @@ extension SyncMachine {
         case .calendarEventDeleted: return (try? decoder.decode(DeletedEntity.self, from: data)).map { .eventDeleted($0.id) }
         case .chatChannelCreated: return (try? decoder.decode(ChatChannel.self, from: data)).map(LiveChange.channel)
         case .chatMessagePosted: return (try? decoder.decode(ChatMessage.self, from: data)).map(LiveChange.message)
-        case .streamReset, .streamOpened, .registryAppPublished, .registryAppWithdrawn, .registryAppHealth, .canvasChangeApplied: return nil
+        case .streamReset, .streamOpened, .registryAppPublished, .registryAppWithdrawn, .registryAppHealth, .canvasChangeApplied,
+             .canvasPresenceChanged: return nil
         }
     }
 

@@ -133,8 +133,8 @@ struct Dashboard: AsyncParsableCommand {
         // No micro-app outlives the dashboard: each is asked to shut down, then signalled.
         await runtime.stopAll()
         await link.sync.stop()
-        await sharedLink.stop()
         host.perform(host.shutdown())
+        await sharedLink.stop()
         await host.effects.generatorStopped()
         await host.effects.drain()
         let failure = await saveOnExit(host: host, library: fitted, logger: logger)

@@ -35,8 +35,8 @@ struct DashboardLibrary: LayoutLibrary {
     }
 
     private static func summary(_ copy: SharedCanvasCopy) -> LayoutSummary {
-        let sharing = copy.role == .owner ? "on the server" : "shared by \(copy.owner), \(copy.role.rawValue)"
-        return LayoutSummary(name: copy.name, paneCount: copy.replica.shown.panes.count, updatedAt: nil, isPreset: false, sharing: sharing)
+        LayoutSummary(name: copy.name, paneCount: copy.replica.shown.panes.count, updatedAt: nil, isPreset: false,
+                      sharing: LayoutSummary.Sharing(canvas: copy.canvas, owner: copy.owner, role: copy.role))
     }
 
     func layoutNames() async throws -> [String] {

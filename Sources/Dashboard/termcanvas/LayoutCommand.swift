@@ -41,7 +41,7 @@ struct LayoutCommand: AsyncParsableCommand {
             // With --bff, the server's own list says where its canvases live.
             let local = try await library.summaries().filter { bff == nil || $0.sharing == nil }
             for item in local {
-                let when = item.sharing.map(TerminalText.safe) ?? item.updatedAt.map { Date(timeIntervalSince1970: $0).formatted(.iso8601) } ?? "preset"
+                let when = item.sharing.map { TerminalText.safe($0.description) } ?? item.updatedAt.map { Date(timeIntervalSince1970: $0).formatted(.iso8601) } ?? "preset"
                 print("\(item.name)\t\(item.paneCount) panes\t\(when)\(bff == nil ? "" : "\tlocal")")
             }
             guard let bff else { return }

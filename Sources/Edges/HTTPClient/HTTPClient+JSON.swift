@@ -50,6 +50,13 @@ extension HTTPClient {
         _ = try await send(Request(.delete, path))
     }
 
+    /// `PUT path` or `DELETE path` without a body, the answer decoded as `Value`.
+    public func send<Value: Decodable>(
+        _ method: Method, _ path: String, as type: Value.Type = Value.self
+    ) async throws(HTTPClientError) -> Value {
+        try Self.decode(Value.self, from: try await send(Request(method, path, headers: [(name: "Accept", value: "application/json")])))
+    }
+
     /// `response`'s body decoded as JSON of `Value`.
     /// - Throws: `.undecodable` naming what did not fit.
     public static func decode<Value: Decodable>(_ type: Value.Type, from response: Response) throws(HTTPClientError) -> Value {

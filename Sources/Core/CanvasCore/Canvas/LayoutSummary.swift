@@ -5,14 +5,33 @@ public struct LayoutSummary: Hashable, Sendable {
     /// Seconds since 1970 of the last save; nil for a preset never saved.
     public let updatedAt: Double?
     public let isPreset: Bool
-    /// For a shared canvas's copy: whose it is and this user's role (`shared by alice, viewer`).
-    public let sharing: String?
+    /// For a shared canvas's copy: which canvas, whose, and this user's role.
+    public let sharing: Sharing?
 
-    public init(name: String, paneCount: Int, updatedAt: Double?, isPreset: Bool, sharing: String? = nil) {
+    public struct Sharing: Hashable, Sendable {
+        public let canvas: Int64
+        public let owner: String
+        public let role: CanvasRole
+
+        public init(canvas: Int64, owner: String, role: CanvasRole) {
+            self.canvas = canvas
+            self.owner = owner
+            self.role = role
+        }
+    }
+
+    public init(name: String, paneCount: Int, updatedAt: Double?, isPreset: Bool, sharing: Sharing? = nil) {
         self.name = name
         self.paneCount = paneCount
         self.updatedAt = updatedAt
         self.isPreset = isPreset
         self.sharing = sharing
+    }
+}
+
+extension LayoutSummary.Sharing: CustomStringConvertible {
+    /// `on the server` for one's own, `shared by alice, viewer` for another's.
+    public var description: String {
+        role == .owner ? "on the server" : "shared by \(owner), \(role.rawValue)"
     }
 }

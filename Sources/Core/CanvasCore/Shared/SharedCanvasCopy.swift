@@ -28,14 +28,35 @@ public enum SharedCanvasNews: Sendable, Equatable {
     case caughtUp(layout: LayoutData, version: Int, answered: Int, role: CanvasRole)
     /// The server no longer lets this user see the canvas (unshared, or deleted).
     case gone(String)
+    /// Who has the canvas open now.
+    case present([String])
 }
 
 /// What a dashboard's canvas host asks of its link to the server about the shared canvas open.
 public enum SharedCanvasRequest: Sendable, Equatable {
     /// Send these edits of `canvas`, in this order, after any sent before.
     case send(canvas: Int64, [CanvasReplica.PendingEdit])
-    /// Read `canvas` as the server has it, with how far it answered `session` (`caughtUp`).
+    /// Read `canvas` as the server has it, with how far it answered `session` (`caughtUp`),
+    /// and say that this session has it open (`present`).
     case catchUp(canvas: Int64, session: String)
+    /// Say that this session closed `canvas` (`present` to the others).
+    case close(canvas: Int64, session: String)
+    /// Read who has each of these canvases open (`present`), for the layout picker.
+    case readPresence([Int64])
+}
+
+/// Who has a shared canvas open changed, as the server's live stream told every member.
+public struct SharedCanvasPresence: BusEvent, Hashable {
+    public static let name: EventName = "canvas.shared.presence"
+    public let canvas: Int64
+    public let present: [String]
+
+    public init(canvas: Int64, present: [String]) {
+        self.canvas = canvas
+        self.present = present
+    }
+
+    public var summary: String { "canvas \(canvas) open by \(present.joined(separator: ", "))" }
 }
 
 /// A change to a shared canvas, as the server's live stream brought it to every member.

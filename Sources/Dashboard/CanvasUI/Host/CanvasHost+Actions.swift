@@ -19,7 +19,7 @@ extension CanvasHost {
         }
         return OverlayContext(area: canvasArea, theme: theme, commands: commands, contexts: contexts, idle: idleCommands,
                               layoutName: manager.layout.name, catalog: catalog, focused: focused, recentCommands: recentCommands,
-                              covered: covered)
+                              covered: covered, presence: canvasPresence)
     }
 
     /// Commands that would do nothing now.

@@ -35,7 +35,9 @@ extension CanvasHost {
             break  // `update` hands inputs to `handle`
         case .frameShown(let instant):
             return frameShown(at: instant)
-        case .layoutsListed, .themesListed, .themeLoaded:
+        case .layoutsListed(let summaries):
+            readPresence(of: summaries)
+        case .themesListed, .themeLoaded:
             break
         case .namesListed(let layouts, let themes):
             knownNames = (layouts, themes)

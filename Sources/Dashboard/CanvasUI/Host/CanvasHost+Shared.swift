@@ -14,6 +14,7 @@ extension CanvasHost {
 
     func openShared(_ copy: SharedCanvasCopy) {
         drag = nil
+        closeShared()
         for id in mounted.keys { unmount(id) }
         shared = SharedCanvasState(copy: copy)
         mode = .normal
@@ -75,6 +76,7 @@ extension CanvasHost {
     /// What the live stream brought that concerns the shared canvas open: its changes, and a
     /// reconnect (after which it catches up on what it missed).
     func receiveShared(_ events: [any BusEvent]) {
+        for case let presence as SharedCanvasPresence in events { canvasPresence[presence.canvas] = presence.present }
         guard let state = shared else { return }
         for event in events {
             if let changed = event as? SharedCanvasChanged, changed.canvas == state.copy.canvas {
@@ -87,6 +89,7 @@ extension CanvasHost {
 
     /// What the server said of the shared canvas `canvas`; news of one no longer open is dropped.
     func receive(_ news: SharedCanvasNews, canvas: Int64) {
+        if case .present(let users) = news { canvasPresence[canvas] = users }
         guard var state = shared, state.copy.canvas == canvas else { return }
         switch news {
         case .changed(let change):
@@ -133,7 +136,23 @@ extension CanvasHost {
             shared = state
             mode = .normal
             notice = .error("\(state.copy.name): \(reason). It is read-only here now")
+        case .present:
+            break
         }
+    }
+
+    /// Says the shared canvas open, if any, is closed here (before another replaces it, or on
+    /// quitting), so the others' pickers stop listing this user.
+    func closeShared() {
+        guard let shared else { return }
+        emit(.shared(.close(canvas: shared.copy.canvas, session: shared.copy.replica.session)))
+        self.shared = nil
+    }
+
+    /// Asks who has the shared canvases in a list open, for the picker showing it.
+    func readPresence(of summaries: [LayoutSummary]) {
+        let canvases = summaries.compactMap(\.sharing?.canvas)
+        if !canvases.isEmpty { emit(.shared(.readPresence(canvases))) }
     }
 
     /// Whether a command that arranges the canvas may run; a viewer is told why not.

@@ -60,6 +60,8 @@ public final class CanvasHost {
     let requestHandler: @MainActor (any WidgetRequest) -> Void
     /// The shared canvas open, when the canvas is one (`open(_:)`).
     public internal(set) var shared: SharedCanvasState?
+    /// Who has each shared canvas open, by canvas, as the server last said (for the layout picker).
+    public internal(set) var canvasPresence: [Int64: [String]] = [:]
     /// Where requests about the shared canvas go (the dashboard's link to its server).
     public var sharedCanvasRequests: (@MainActor (SharedCanvasRequest) -> Void)?
     /// Mounts so far: each mount has its own number.
@@ -206,6 +208,7 @@ public final class CanvasHost {
     public func shutdown() -> [HostEffect] {
         emit(.generator(.stop))
         syncWidgetValues()
+        closeShared()
         for id in mounted.keys { unmount(id) }
         return takeEmitted()
     }
@@ -261,7 +264,7 @@ public final class CanvasHost {
     func replace(with newManager: CanvasManager) {
         drag = nil
         for id in mounted.keys { unmount(id) }
-        shared = nil
+        closeShared()
         manager = newManager
         reconcileWidgets()
         bus.publish(LayoutChanged(step: "load \(manager.layout.name)"))

@@ -129,7 +129,8 @@ public struct LayoutPicker: Overlay, Hashable, Sendable {
         if visible.isEmpty { lines.append(OverlayLine("No layout matches.", .muted)) }
         for (index, item) in visible.enumerated() {
             let current = item.name == context.layoutName ? " (current)" : ""
-            let kind = item.isPreset ? "preset" : "\(item.paneCount) panes" + (item.sharing.map { ", \($0)" } ?? "")
+            let open = item.sharing.flatMap { context.presence[$0.canvas] }.map { $0.isEmpty ? "" : ", open: " + $0.joined(separator: ", ") } ?? ""
+            let kind = item.isPreset ? "preset" : "\(item.paneCount) panes" + (item.sharing.map { ", \($0)" } ?? "") + open
             lines.append(OverlayLine("\(item.name)\(current) — \(kind)", index == selected ? .selection : .overlay))
         }
         switch action {

@@ -48,6 +48,8 @@ public struct OverlayContext {
     public let recentCommands: [CommandID]
     /// Another box is over this one (the quit box over a box left open).
     public let covered: Bool
+    /// Who has each shared canvas open, by canvas, as far as the server said.
+    public var presence: [Int64: [String]] = [:]
 }
 
 /// What an overlay asks the host to do.

@@ -20,6 +20,9 @@ struct CanvasController {
         group.get("{id}/members", use: members)
         group.put("{id}/members/{user}", use: setMember)
         group.delete("{id}/members/{user}", use: removeMember)
+        group.get("{id}/presence", use: presence)
+        group.put("{id}/presence/{session}", use: opened)
+        group.delete("{id}/presence/{session}", use: closed)
     }
 
     @Sendable func list(_ request: Request, context: BFFRequestContext) async throws -> Response {
@@ -118,6 +121,29 @@ struct CanvasController {
     @Sendable func removeMember(_ request: Request, context: BFFRequestContext) async throws -> Response {
         let user = try context.authenticatedUser()
         return try await membership(try await store.setCanvasMember(try id(context), owner: user, member: try member(context), role: nil))
+    }
+
+    @Sendable func presence(_ request: Request, context: BFFRequestContext) async throws -> Response {
+        let user = try context.authenticatedUser()
+        guard let presence = try await store.canvasPresence(try id(context), visibleTo: user.id) else { throw APIFailure.notFound }
+        return try .json(presence)
+    }
+
+    @Sendable func opened(_ request: Request, context: BFFRequestContext) async throws -> Response {
+        try await setPresence(context, open: true)
+    }
+
+    @Sendable func closed(_ request: Request, context: BFFRequestContext) async throws -> Response {
+        try await setPresence(context, open: false)
+    }
+
+    private func setPresence(_ context: BFFRequestContext, open: Bool) async throws -> Response {
+        let user = try context.authenticatedUser()
+        guard let session = context.parameters.get("session"), CanvasLimits.isSession(session) else { throw Self.badSession(field: "session") }
+        guard let presence = try await store.setCanvasPresence(try id(context), by: user, session: session, open: open) else {
+            throw APIFailure.notFound
+        }
+        return try .json(presence)
     }
 
     private func membership(_ outcome: CanvasMembership) async throws -> Response {

@@ -75,6 +75,10 @@ public protocol BFFStore: Sendable {
     /// Nil when the canvas is not the user's to see.
     func canvasChanges(_ id: Int64, visibleTo user: Int64, after: Int, limit: Int) async throws -> CanvasChangePage?
     /// Nil when the canvas is not the user's to see.
+    func canvasPresence(_ id: Int64, visibleTo user: Int64) async throws -> CanvasPresence?
+    /// Nil when the canvas is not the user's to see.
+    func setCanvasPresence(_ id: Int64, by user: BFFUser, session: String, open: Bool) async throws -> CanvasPresence?
+    /// Nil when the canvas is not the user's to see.
     func canvasMembers(_ id: Int64, visibleTo user: Int64) async throws -> [CanvasMember]?
     /// A nil role takes the membership away.
     func setCanvasMember(_ id: Int64, owner: BFFUser, member: String, role: CanvasRole?) async throws -> CanvasMembership

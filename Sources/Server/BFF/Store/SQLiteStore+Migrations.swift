@@ -236,6 +236,12 @@ extension SQLiteStore {
                     action TEXT NOT NULL, target TEXT NOT NULL, detail TEXT NOT NULL)
                 """)
         }
+        migrator.registerMigration("v10: who has a canvas open") { db in
+            try db.execute(sql: """
+                CREATE TABLE canvas_presence (canvas_id INTEGER NOT NULL REFERENCES canvases (id) ON DELETE CASCADE,
+                    session TEXT NOT NULL, user_name TEXT NOT NULL, opened_at REAL NOT NULL, PRIMARY KEY (canvas_id, session))
+                """)
+        }
         return migrator
     }
 }

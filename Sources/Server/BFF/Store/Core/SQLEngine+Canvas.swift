@@ -80,6 +80,35 @@ extension SQLEngine {
         }, snapshot: true)
     }
 
+    /// Who has canvas `id` open; nil when it is not the user's to see.
+    public func canvasPresence(_ id: Int64, visibleTo user: Int64) async throws -> CanvasPresence? {
+        let now = Date().timeIntervalSince1970
+        return try await runRead(Self.visible(id, to: user) { _, _ in Self.presence(of: id, now: now).then { .done($0) } }, snapshot: true)
+    }
+
+    /// Says that `session` of `user`'s has canvas `id` open (`open`) or closed it, and tells every
+    /// member who has it open now; nil when it is not the user's to see. A session closed is
+    /// only its own user's to close; the newest `CanvasLimits.sessionsKept` sessions are kept.
+    public func setCanvasPresence(_ id: Int64, by user: BFFUser, session: String, open: Bool) async throws -> CanvasPresence? {
+        let now = Date().timeIntervalSince1970
+        let change: Plan<Void> = open
+            ? .run("""
+                INSERT INTO canvas_presence (canvas_id, session, user_name, opened_at) VALUES (\(id), \(session), \(user.name), \(now))
+                ON CONFLICT (canvas_id, session) DO UPDATE SET user_name = excluded.user_name, opened_at = excluded.opened_at
+                """) { _ in
+                .run("""
+                    DELETE FROM canvas_presence WHERE canvas_id = \(id) AND session NOT IN
+                    (SELECT session FROM canvas_presence WHERE canvas_id = \(id) ORDER BY opened_at DESC, session LIMIT \(CanvasLimits.sessionsKept))
+                    """) { _ in .done(()) }
+            }
+            : .run("DELETE FROM canvas_presence WHERE canvas_id = \(id) AND session = \(session) AND user_name = \(user.name)") { _ in .done(()) }
+        return try await runWrite(.lock("canvas.\(id)", next: Self.visible(id, to: user.id) { _, _ in
+            change.then { _ in Self.presence(of: id, now: now) }.then { presence in
+                Self.tellMembers(.canvasPresenceChanged, presence, of: id).then { _ in .done(presence) }
+            }
+        }))
+    }
+
     /// Deletes `owner`'s canvas; false when there is no such canvas of theirs.
     public func deleteCanvas(_ id: Int64, owner: BFFUser) async throws -> Bool {
         try await runWrite(.lock("canvas.\(id)", next: Plan.run("DELETE FROM canvases WHERE id = \(id) AND owner_id = \(owner.id) RETURNING name") { rows in
@@ -235,12 +264,24 @@ extension SQLEngine {
 
     /// Records the change as a live event for the owner and each member.
     private static func announce(_ change: CanvasChange, on id: Int64) -> Plan<Void> {
+        tellMembers(MicroAppAPI.EventName.canvasChangeApplied, CanvasChangeEvent(canvas: id, change: change), of: id)
+    }
+
+    /// Records `name` with `data` as a live event for every member of canvas `id`, owner included.
+    private static func tellMembers(_ name: MicroAppAPI.EventName, _ data: some Encodable & Sendable, of id: Int64) -> Plan<Void> {
         .run("SELECT owner_id FROM canvases WHERE id = \(id) UNION SELECT user_id FROM canvas_members WHERE canvas_id = \(id)") { rows in
-            let event = CanvasChangeEvent(canvas: id, change: change)
-            return try rows.map { try $0.integer(0) }.reversed().reduce(Plan<Void>.done(())) { next, member in
-                .record(.canvasChangeApplied, owner: member, data: event, then: next)
+            try rows.map { try $0.integer(0) }.reversed().reduce(Plan<Void>.done(())) { next, member in
+                .record(name, owner: member, data: data, then: next)
             }
         }
+    }
+
+    /// Who has canvas `id` open: the users whose dashboards said so within `presenceLasts`.
+    private static func presence(of id: Int64, now: Double) -> Plan<CanvasPresence> {
+        .run("""
+            SELECT DISTINCT user_name FROM canvas_presence WHERE canvas_id = \(id) AND opened_at > \(now - CanvasLimits.presenceLasts)
+            ORDER BY user_name
+            """) { rows in .done(CanvasPresence(canvas: id, present: try rows.map { try $0.text(0) })) }
     }
 
     /// How the audit log names a canvas: `canvas 12 "on-call"`.

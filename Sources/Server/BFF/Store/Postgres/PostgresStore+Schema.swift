@@ -132,6 +132,13 @@ extension PostgresStore {
                 action TEXT NOT NULL, target TEXT NOT NULL, detail TEXT NOT NULL)
             """,
         ]),
+        ("v10: who has a canvas open", [
+            """
+            CREATE TABLE canvas_presence (canvas_id BIGINT NOT NULL REFERENCES canvases (id) ON DELETE CASCADE,
+                session TEXT COLLATE "C" NOT NULL, user_name TEXT NOT NULL, opened_at DOUBLE PRECISION NOT NULL,
+                PRIMARY KEY (canvas_id, session))
+            """,
+        ]),
     ]
 
     /// The advisory lock migrations take, so that of instances started together one migrates and

@@ -4,7 +4,7 @@
 SWIFT ?= swift
 ARGS ?=
 
-.PHONY: run test deps release bench bench-peers bench-bff bench-widgets bench-limits bench-apps bench-hostile-apps bench-remote bench-hostile-entries bench-instances
+.PHONY: run test deps release bench bench-peers bench-bff bench-widgets bench-limits bench-apps bench-hostile-apps bench-remote bench-hostile-entries bench-instances bench-shared
 
 # The release build is skipped when no source is newer than the dashboard: even a build with
 # nothing to do plans and compiles the package plugins, ~10 s of every start.
@@ -102,3 +102,7 @@ bench-hostile-entries: release
 # to 500 clients over two instances, streams resuming after an instance is killed.
 bench-instances: release
 	scripts/bench-instances
+
+# A shared canvas open beside the same layout kept locally (issue 29): key latency, idle, memory.
+bench-shared: release
+	scripts/bench-shared

@@ -50,4 +50,36 @@ struct SharedLayoutCommandTests {
         let notAdmin = try await run(["audit"] + bff, bob)
         #expect(notAdmin.status != 0 && notAdmin.output.contains("only an admin"), "\(notAdmin.output)")
     }
+
+    @Test func aServerLayoutIsShownExportedItsChangesListedAndDeletedByItsOwner() async throws {
+        let server = try await TeamServer.start(users: ["alice", "bob"])
+        defer { server.stop() }
+        let alice = try await server.logIn("alice")
+        let bob = try await server.logIn("bob")
+        let bff = ["--bff", server.url]
+        let file = try #require(alice["HOME"]) + "/oncall.yaml"
+        try SharedCanvasEndToEndTests.layout.write(toFile: file, atomically: true, encoding: .utf8)
+        let stored = try await run(["layout", "import", file] + bff, alice)
+        #expect(stored.status == 0 && stored.output.hasPrefix("stored oncall on the server (canvas "), "\(stored.output)")
+        #expect(try await run(["layout", "share", "oncall", "bob", "--role", "editor"] + bff, alice).status == 0)
+
+        let exported = try await run(["layout", "export", "oncall"] + bff, bob)
+        #expect(exported.status == 0 && exported.output.contains("app: eventlog"), "\(exported.output)")
+        let shown = try await run(["layout", "show", "oncall", "--size", "60x12"] + bff, bob)
+        #expect(shown.status == 0 && shown.output.contains("1 Calendar") && shown.output.contains("2 Event Log"), "\(shown.output)")
+        #expect(try await run(["layout", "show", "oncall"], bob).status != 0, "not on bob's machine")
+
+        let token = try await server.token("alice")
+        let edit = #"{"session":"cli-test","sequence":1,"operation":{"op":"move","pane":1,"to":{"x":6,"y":0}}}"#
+        _ = try await Command.run(["curl", "-sf", "-X", "POST", server.url + "/api/canvas/1/changes", "-H", "Authorization: Bearer \(token)",
+                                   "-H", "Content-Type: application/json", "-d", edit])
+        let history = try await run(["layout", "history", "oncall"] + bff, bob)
+        let change = history.output.split(separator: "\n")
+        #expect(change.count == 1 && change[0].hasPrefix("1\talice\t{") && change[0].contains(#""op":"move""#), "\(history.output)")
+
+        let bobDeletes = try await run(["layout", "delete", "oncall"] + bff, bob)
+        #expect(bobDeletes.status != 0 && bobDeletes.output.contains("no layout of yours named oncall"), "\(bobDeletes.output)")
+        #expect(try await run(["layout", "delete", "oncall"] + bff, alice).status == 0)
+        #expect(!(try await run(["layout", "list"] + bff, bob).output.contains("oncall")))
+    }
 }

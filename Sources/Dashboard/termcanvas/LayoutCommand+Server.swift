@@ -224,3 +224,52 @@ struct AuditCommand: AsyncParsableCommand {
         } while cursor != nil && printed < limit
     }
 }
+
+/// `--bff URL` on a `layout` subcommand that reads or changes one layout: that server's layout of
+/// the name (yours, else one shared with you) instead of this machine's.
+struct ServerLayoutOption: ParsableArguments {
+    @Option(help: ArgumentHelp("The layout on this server (after `termcanvas login`) instead of this machine's.", valueName: "URL"))
+    var bff: String?
+
+    /// The layout `name`: from the server with `--bff`, else saved here or a preset.
+    func layout(named name: String) async throws -> LayoutData {
+        guard let bff else { return try LayoutCommand.library().layoutNow(name) }
+        return try await LayoutCommand.firstCopy(named: name, on: ServerOption.parse(["--bff", bff]).client()).replica.confirmed
+    }
+}
+
+extension LayoutCommand {
+    /// Deletes the caller's canvas `name` on the server, and this machine's copy of it.
+    static func deleteOnServer(_ name: String, _ server: ServerOption) async throws {
+        let client = try await server.client()
+        let canvas = try await ownCanvas(named: name, on: client)
+        do {
+            try await client.delete(APIPath.canvas(canvas.id))
+        } catch {
+            throw ServerOption.explain(error, doing: "delete \(name) on the server")
+        }
+        try library().store.forgetSharedCopy(named: name, server: try server.serverKey())
+    }
+
+    /// Prints the changes the server keeps of the canvas `name`, oldest first: version, author,
+    /// operation and pane.
+    static func printChanges(of name: String, on client: HTTPClient) async throws {
+        let canvas = try await visibleCanvas(named: name, on: client)
+        var cursor: String?
+        repeat {
+            var query = [(name: "limit", value: String(CanvasLimits.maxChangePageSize))]
+            if let cursor { query.append((name: "after", value: cursor)) }
+            let page: Page<CanvasChange>
+            do {
+                page = try await client.get(APIPath.canvasChanges(canvas.id), query: query)
+            } catch {
+                throw ServerOption.explain(error, doing: "read the changes of \(name)")
+            }
+            for change in page.items {
+                let operation = String(decoding: (try? JSONEncoder().encode(change.operation)) ?? Data(), as: UTF8.self)
+                print(["\(change.version)", change.author, operation].map(TerminalText.safe).joined(separator: "\t"))
+            }
+            cursor = page.next
+        } while cursor != nil
+    }
+}

@@ -58,15 +58,15 @@ struct LayoutCommand: AsyncParsableCommand {
 
         @Argument(help: "A saved or preset layout name.") var name: String
         @Option(help: "Size of the render, COLSxROWS.") var size: String = "100x30"
+        @OptionGroup(title: "On a server") var server: ServerLayoutOption
 
         func run() async throws {
             guard let renderSize = Size(parsing: size) else { throw ValidationError("--size must look like 100x30") }
-            let layout = try LayoutCommand.library().layoutNow(name)
+            let layout = try await server.layout(named: name)
             print(try LayoutFile.export(layout))
-            var options = try CanvasOptions.parse([])
-            options.layout = name
             let paths = Paths(environment: ProcessInfo.processInfo.environment)
-            print(try await Render.render(options: options, paths: paths, size: renderSize, ansi: false).joined(separator: "\n"))
+            print(try await Render.render(options: try CanvasOptions.parse([]), paths: paths, size: renderSize, ansi: false, layout: layout)
+                .joined(separator: "\n"))
         }
     }
 
@@ -75,9 +75,10 @@ struct LayoutCommand: AsyncParsableCommand {
 
         @Argument(help: "A saved or preset layout name.") var name: String
         @Argument(help: "The file to write.") var file: String?
+        @OptionGroup(title: "On a server") var server: ServerLayoutOption
 
         func run() async throws {
-            let text = try LayoutFile.export(try LayoutCommand.library().layoutNow(name))
+            let text = try LayoutFile.export(try await server.layout(named: name))
             guard let file else { return print(text, terminator: "") }
             try Data(text.utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
         }
@@ -116,10 +117,15 @@ struct LayoutCommand: AsyncParsableCommand {
     }
 
     struct Delete: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete a saved layout.")
+        static let configuration = CommandConfiguration(
+            commandName: "delete", abstract: "Delete a saved layout; with --bff, a layout of yours on that server (for everyone it was shared with).")
         @Argument var name: String
+        @OptionGroup(title: "On a server") var server: ServerLayoutOption
 
-        func run() async throws { try LayoutCommand.library().store.delete(named: name) }
+        func run() async throws {
+            guard let bff = server.bff else { return try LayoutCommand.library().store.delete(named: name) }
+            try await LayoutCommand.deleteOnServer(name, try ServerOption.parse(["--bff", bff]))
+        }
     }
 
     struct Rename: AsyncParsableCommand {
@@ -131,10 +137,14 @@ struct LayoutCommand: AsyncParsableCommand {
     }
 
     struct History: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "history", abstract: "List the arrangement steps of a saved layout.")
+        static let configuration = CommandConfiguration(
+            commandName: "history",
+            abstract: "List the arrangement steps of a saved layout; with --bff, the changes of a layout on that server: version, who, what.")
         @Argument var name: String
+        @OptionGroup(title: "On a server") var server: ServerLayoutOption
 
         func run() async throws {
+            if let bff = server.bff { return try await LayoutCommand.printChanges(of: name, on: try ServerOption.parse(["--bff", bff]).client()) }
             for entry in try LayoutCommand.library().store.history(named: name) {
                 print("\(entry.position)\t\(entry.time.formatted(.iso8601))\t\(entry.step)\(entry.isCurrent ? "\t(current)" : "")")
             }

@@ -29,12 +29,13 @@ struct Render: AsyncParsableCommand {
     }
 
     @MainActor
-    static func render(options: CanvasOptions, paths: Paths, size: Size, ansi: Bool) throws -> [String] {
+    /// - Parameter layout: The layout to render instead of the one `options` names.
+    static func render(options: CanvasOptions, paths: Paths, size: Size, ansi: Bool, layout: LayoutData? = nil) throws -> [String] {
         let logger = Logger(label: "termcanvas.render", factory: { _ in SwiftLogNoOpLogHandler() })
         var composition = Composition(paths: paths, logger: logger)
         let library = composition.library(store: try composition.openStore(),
                                           adaptTheme: Composition.themeAdapter(colors: 256, noColor: !ansi))
-        let canvas = try composition.startingCanvas(option: options.layout, library: library)
+        let canvas = try layout.map { try CanvasManager(layout: $0) } ?? composition.startingCanvas(option: options.layout, library: library)
         let theme = try composition.startingTheme(option: options.theme, library: library)
         let apps = InstalledApps(paths: paths).inertDescriptors
         let host = composition.makeHost(canvas: canvas, theme: theme, today: options.fixedToday, size: size, library: nil,

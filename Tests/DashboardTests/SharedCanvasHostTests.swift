@@ -176,3 +176,27 @@ extension SharedCanvasHostTests {
         #expect(again.host.shutdown().contains { if case .shared(.close(Self.canvas, session: "here")) = $0 { true } else { false } })
     }
 }
+
+extension SharedCanvasHostTests {
+    @Test func connectedToATeamServerASaveUnderANewNameIsStoredThereOrKeptHereWhenItCannotBe() throws {
+        let rig = try Rig()
+        _ = rig.host.update(.input(.resize(Fixed.size)))
+        rig.host.savesOnServer = true
+        rig.host.save(as: "mine")
+        let asked = rig.host.takeEmitted()
+        guard case .shared(.store(let layout))? = asked.first, asked.count == 1 else { Issue.record("expected a store, got \(asked)"); return }
+        #expect(layout.name == "mine" && rig.host.manager.layout.name == "default", "nothing changes until the server answers")
+
+        let copy = SharedCanvasCopy(canvas: 12, owner: "me", role: .owner, replica: CanvasReplica(session: "s", layout: layout, version: 0))
+        let stored = rig.host.update(.shared(canvas: 12, .stored(copy)))
+        #expect(stored.contains { if case .write(.keepShared(copy)) = $0 { true } else { false } })
+        #expect(rig.host.shared?.copy.canvas == 12 && rig.host.manager.layout.name == "mine")
+
+        // Offline: kept on this machine, and said so.
+        rig.host.save(as: "other")
+        let kept = rig.host.update(.shared(canvas: nil, .notStored(layout, reason: "server unreachable")))
+        #expect(kept.contains { if case .write(.save(let saved, _, announce: false)) = $0 { saved.name == "mine" } else { false } })
+        #expect(rig.host.notice?.text == "Could not save mine on the server (server unreachable); saved it on this machine instead")
+        #expect(rig.host.shared == nil && kept.contains { if case .shared(.close(12, _)) = $0 { true } else { false } })
+    }
+}

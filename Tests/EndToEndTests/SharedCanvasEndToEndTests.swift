@@ -34,7 +34,7 @@ struct SharedCanvasEndToEndTests {
             .sorted { (screen[0].range(of: $0)?.lowerBound)! < (screen[0].range(of: $1)?.lowerBound)! }
     }
 
-    @Test("share, a move on the viewer's screen within a second, who has it open, the viewer refused, an offline edit merged, the audit log")
+    @Test("share, a move on the viewer's screen within a second, who has it open, the viewer refused, an offline edit merged, a save on the server, the audit log")
     func twoUsersOneCanvas() async throws {
         let server = try await TeamServer.start(users: ["alice", "bob", "root"], admins: ["root"])
         defer { server.stop() }
@@ -80,6 +80,16 @@ struct SharedCanvasEndToEndTests {
         try await server.restart()
         let merged = try await viewer.waitFor("alice resized 1 Calendar", timeout: .seconds(20))
         #expect(merged[0].count < 95, "\(merged[0])")
+
+        // Saved under a new name while connected, a layout is stored on the server as one's own.
+        try await viewer.send("C-s")
+        try await viewer.send("C-u")
+        try await viewer.sendLiteral("bobs")
+        try await viewer.send("Enter")
+        try await viewer.waitFor("Saved bobs on the server")
+        try await viewer.send("Tab")  // the notice goes with the next key; the status bar names the canvas
+        try await viewer.waitFor("bobs · shared")
+        #expect(try await run(["layout", "list"] + bff, bob).contains("bobs\t-\tversion 0\ton the server"))
 
         // One change each, in order, none twice.
         let changes = try await server.canvasChanges("alice")

@@ -1,4 +1,5 @@
 import CanvasCore
+import Foundation
 import HTTPClient
 import Logging
 import MicroAppAPI
@@ -25,7 +26,7 @@ public actor SharedCanvasLink {
     private var retry: Task<Void, Never>?
     private var worker: Task<Void, Never>?
     private let inputs: AsyncStream<Input>.Continuation
-    private let post: @Sendable (Int64, SharedCanvasNews) -> Void
+    private let post: @Sendable (Int64?, SharedCanvasNews) -> Void
     private let logger: Logger
 
     static let firstRetry = Duration.seconds(2)
@@ -33,7 +34,7 @@ public actor SharedCanvasLink {
 
     /// - Parameter post: Hands what the server said of a canvas to the canvas host (called off
     ///   the main actor).
-    public init(logger: Logger, post: @escaping @Sendable (Int64, SharedCanvasNews) -> Void) {
+    public init(logger: Logger, post: @escaping @Sendable (Int64?, SharedCanvasNews) -> Void) {
         self.logger = logger
         self.post = post
         let (stream, continuation) = AsyncStream.makeStream(of: Input.self)
@@ -82,11 +83,30 @@ public actor SharedCanvasLink {
             for edit in edits where !held.contains(canvas) { await send(edit, on: canvas) }
         case .request(.close(let canvas, let session)):
             await say(session, opened: false, canvas)
+        case .request(.store(let layout)):
+            await store(layout)
         case .request(.readPresence(let canvases)):
             guard let client else { return }
             for canvas in canvases {
                 if let presence: CanvasPresence = try? await client.get(APIPath.canvasPresence(canvas)) { post(canvas, .present(presence.present)) }
             }
+        }
+    }
+
+    /// Stores `layout` on the server as a new canvas of the user's.
+    private func store(_ layout: LayoutData) async {
+        guard let client else { return post(nil, .notStored(layout, reason: "the server has not answered yet")) }
+        do {
+            let snapshot: CanvasSnapshot = try await client.post(APIPath.canvases, body: NewCanvas(name: layout.name, layout: layout))
+            let copy = SharedCanvasCopy(first: snapshot)
+            post(copy.canvas, .stored(copy))
+        } catch {
+            let reason = switch error {
+            case .status(409, _, _): "you have a layout of that name there"
+            case .status(_, _, let apiError?): apiError.error
+            default: SyncMachine.describe(error)
+            }
+            post(nil, .notStored(layout, reason: reason))
         }
     }
 
@@ -163,9 +183,9 @@ public actor SharedCanvasLink {
 }
 
 extension SharedCanvasCopy {
-    /// A first copy of a canvas as the server sent it, named as the server names it, under a
-    /// session of this machine's own.
-    public init(first snapshot: CanvasSnapshot, session: String) {
+    /// A first copy of a canvas as the server sent it, named as the server names it, under a new
+    /// session of this machine's own (its edits are numbered under it).
+    public init(first snapshot: CanvasSnapshot, session: String = UUID().uuidString.lowercased()) {
         var layout = snapshot.layout
         layout.name = snapshot.name
         self.init(canvas: snapshot.id, owner: snapshot.owner, role: snapshot.role,

@@ -92,6 +92,7 @@ struct Dashboard: AsyncParsableCommand {
                                                logger: logger)
         let sharedLink = SharedCanvasLink(logger: logger) { canvas, news in effects.post(.shared(canvas: canvas, news)) }
         host.sharedCanvasRequests = { sharedLink.handle($0) }
+        host.savesOnServer = remote != nil
         if let sharedCopy { host.perform(host.open(sharedCopy)) }
         let standardCatalog = host.catalog
         let registry = host.bus.subscribe(to: RegistryLoaded.self) { loaded, _ in

@@ -131,7 +131,7 @@ extension LayoutCommand {
         } catch let error as HTTPClientError {
             throw ServerOption.explain(error, doing: "store \(layout.name) on the server")
         }
-        try library.store.keep(SharedCanvasCopy(first: snapshot, session: newSession()), server: try server.serverKey())
+        try library.store.keep(SharedCanvasCopy(first: snapshot), server: try server.serverKey())
         return snapshot
     }
 
@@ -140,15 +140,10 @@ extension LayoutCommand {
     static func firstCopy(named name: String, on client: HTTPClient) async throws -> SharedCanvasCopy {
         let canvas = try await visibleCanvas(named: name, on: client)
         do {
-            return SharedCanvasCopy(first: try await client.get(APIPath.canvas(canvas.id)), session: newSession())
+            return SharedCanvasCopy(first: try await client.get(APIPath.canvas(canvas.id)))
         } catch {
             throw ServerOption.explain(error, doing: "read \(name) on the server")
         }
-    }
-
-    /// A session id for a new copy of a shared canvas: this copy's edits are numbered under it.
-    static func newSession() -> String {
-        UUID().uuidString.lowercased()
     }
 
     /// Every canvas on the server the caller owns or was given, page by page.

@@ -30,6 +30,10 @@ public enum SharedCanvasNews: Sendable, Equatable {
     case gone(String)
     /// Who has the canvas open now.
     case present([String])
+    /// A layout saved on the server (`store`): the new canvas's first copy.
+    case stored(SharedCanvasCopy)
+    /// A layout the server did not store, and why (the host keeps it on this machine instead).
+    case notStored(LayoutData, reason: String)
 }
 
 /// What a dashboard's canvas host asks of its link to the server about the shared canvas open.
@@ -43,6 +47,9 @@ public enum SharedCanvasRequest: Sendable, Equatable {
     case close(canvas: Int64, session: String)
     /// Read who has each of these canvases open (`present`), for the layout picker.
     case readPresence([Int64])
+    /// Store this layout on the server as a new canvas of the user's, under its name (`stored`,
+    /// or `notStored`).
+    case store(LayoutData)
 }
 
 /// Who has a shared canvas open changed, as the server's live stream told every member.

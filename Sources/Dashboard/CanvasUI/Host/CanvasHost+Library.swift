@@ -92,11 +92,19 @@ extension CanvasHost {
     /// Saves the arrangement under `name`; saving under a new name takes the history along.
     func save(as name: String) {
         syncWidgetValues()
+        // Connected to a team server, a layout saved under a new name is stored there.
+        if savesOnServer, shared?.copy.name != name {
+            var layout = manager.saveLayout()
+            layout.name = name
+            emit(.shared(.store(layout)))
+            notice = .info("Saving \(name) on the server…")
+            return
+        }
         let source = manager.layout.name
         manager.rename(to: name)
         // A shared canvas saved under another name is a layout of this user's from now on.
         if let shared, name != shared.copy.name, let own = try? CanvasManager(layout: manager.layout) {
-            self.shared = nil
+            closeShared()
             manager = own
         }
         // "Saved as" only once it is saved.

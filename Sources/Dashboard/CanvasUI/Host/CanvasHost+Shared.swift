@@ -88,8 +88,29 @@ extension CanvasHost {
     }
 
     /// What the server said of the shared canvas `canvas`; news of one no longer open is dropped.
-    func receive(_ news: SharedCanvasNews, canvas: Int64) {
-        if case .present(let users) = news { canvasPresence[canvas] = users }
+    func receive(_ news: SharedCanvasNews, canvas: Int64?) {
+        switch news {
+        case .present(let users):
+            if let canvas { canvasPresence[canvas] = users }
+        case .stored(let copy):
+            emit(.write(.keepShared(copy)))
+            openShared(copy)
+            notice = .info("Saved \(copy.name) on the server; `termcanvas layout share \(copy.name) USER` shares it")
+            return
+        case .notStored(let layout, let reason):
+            // Kept here instead, so nothing is lost.
+            let source = manager.layout.name
+            manager.rename(to: layout.name)
+            if shared != nil, let own = try? CanvasManager(layout: manager.layout) {
+                closeShared()
+                manager = own
+            }
+            emit(.write(.save(manager.saveLayout(), continuingHistoryOf: source, announce: false)))
+            notice = .error("Could not save \(layout.name) on the server (\(reason)); saved it on this machine instead")
+            return
+        default:
+            break
+        }
         guard var state = shared, state.copy.canvas == canvas else { return }
         switch news {
         case .changed(let change):
@@ -136,7 +157,7 @@ extension CanvasHost {
             shared = state
             mode = .normal
             notice = .error("\(state.copy.name): \(reason). It is read-only here now")
-        case .present:
+        case .present, .stored, .notStored:
             break
         }
     }

@@ -60,6 +60,9 @@ public final class CanvasHost {
     let requestHandler: @MainActor (any WidgetRequest) -> Void
     /// The shared canvas open, when the canvas is one (`open(_:)`).
     public internal(set) var shared: SharedCanvasState?
+    /// Whether "save as" stores the layout on the server (the dashboard runs with `--bff`) rather
+    /// than on this machine.
+    public var savesOnServer = false
     /// Who has each shared canvas open, by canvas, as the server last said (for the layout picker).
     public internal(set) var canvasPresence: [Int64: [String]] = [:]
     /// Where requests about the shared canvas go (the dashboard's link to its server).

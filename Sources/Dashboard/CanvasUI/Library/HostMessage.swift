@@ -10,8 +10,8 @@ public enum HostMessage: Sendable {
     case layoutLoaded(CanvasManager)
     /// A shared canvas's copy to open in place of the canvas.
     case sharedLayoutLoaded(SharedCanvasCopy)
-    /// What the server said of the shared canvas `canvas`.
-    case shared(canvas: Int64, SharedCanvasNews)
+    /// What the server said of the shared canvas `canvas` (nil for a layout it did not store).
+    case shared(canvas: Int64?, SharedCanvasNews)
     case historyLoaded(layout: String, UndoHistory<LayoutData>)
     case themesListed([String])
     /// The layouts' and themes' names, for the palette.

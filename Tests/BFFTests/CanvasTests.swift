@@ -16,6 +16,23 @@ struct CanvasTests {
         CanvasEdit(session: session, sequence: sequence, operation: operation)
     }
 
+    /// The live events of `name` each of `users` has, by user.
+    static func events(_ event: MicroAppAPI.EventName, heardBy users: [String], in harness: BFFHarness) async throws -> [String: [LiveEvent]] {
+        try await harness.withStore { store in
+            let all = try await store.users()
+            var heard: [String: [LiveEvent]] = [:]
+            for name in users {
+                let user = try #require(all.first { $0.name == name })
+                guard case .events(let events) = try await store.liveEvents(after: 0, visibleTo: user.id, limit: 100) else {
+                    Issue.record("reset")
+                    continue
+                }
+                heard[user.name] = events.filter { $0.name == event.rawValue }
+            }
+            return heard
+        }
+    }
+
     @Test("a canvas is created, listed and read; names and layouts are checked; a name is its owner's once")
     func createAndRead() async throws {
         let harness = try await BFFHarness()
@@ -125,16 +142,8 @@ struct CanvasTests {
             #expect(try await client.send(.get, APIPath.canvasMembers(id), token: carl).status == .notFound)
 
             // Every member hears the change on the live stream; others do not.
-            try await harness.withStore { store in
-                let users = try await store.users()
-                for (name, hears) in [("ann", true), ("bob", true), ("carl", false)] {
-                    let user = try #require(users.first { $0.name == name })
-                    guard case .events(let events) = try await store.liveEvents(after: 0, visibleTo: user.id, limit: 100) else {
-                        Issue.record("reset"); continue
-                    }
-                    #expect(events.contains { $0.name == EventName.canvasChangeApplied.rawValue } == hears, "\(name)")
-                }
-            }
+            let heard = try await Self.events(.canvasChangeApplied, heardBy: ["ann", "bob", "carl"], in: harness)
+            #expect(heard.mapValues(\.isEmpty) == ["ann": false, "bob": false, "carl": true])
 
             #expect(try await client.send(.delete, APIPath.canvasMember(id, user: "bob"), token: ann).status == .noContent)
             #expect(try await client.send(.get, APIPath.canvas(id), token: bob).status == .notFound)
@@ -170,20 +179,11 @@ struct CanvasTests {
             #expect(try await client.send(.put, APIPath.canvasPresence(id, session: "no%20spaces"), token: ann).status == .badRequest)
 
             // Members hear who has it open; others do not.
-            try await harness.withStore { store in
-                let users = try await store.users()
-                for (name, hears) in [("ann", true), ("bob", true), ("carl", false)] {
-                    let user = try #require(users.first { $0.name == name })
-                    guard case .events(let events) = try await store.liveEvents(after: 0, visibleTo: user.id, limit: 100) else {
-                        Issue.record("reset"); continue
-                    }
-                    let heard = events.filter { $0.name == EventName.canvasPresenceChanged.rawValue }
-                    #expect(heard.isEmpty == !hears, "\(name)")
-                    if hears {
-                        let last = try JSONDecoder().decode(CanvasPresence.self, from: Data(try #require(heard.last).data.utf8))
-                        #expect(last == CanvasPresence(canvas: id, present: ["ann"]), "\(name)")
-                    }
-                }
+            let heard = try await Self.events(.canvasPresenceChanged, heardBy: ["ann", "bob", "carl"], in: harness)
+            #expect(heard["carl"]?.isEmpty == true)
+            for name in ["ann", "bob"] {
+                let last = try JSONDecoder().decode(CanvasPresence.self, from: Data(try #require(heard[name]?.last).data.utf8))
+                #expect(last == CanvasPresence(canvas: id, present: ["ann"]), "\(name)")
             }
         }
     }

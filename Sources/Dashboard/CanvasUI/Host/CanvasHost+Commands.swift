@@ -57,7 +57,7 @@ extension CanvasHost {
     }
 
     func undo() {
-        if shared != nil { return mayArrange() ? undoShared() : () }
+        if shared != nil { return mayArrange() ? replayShared(undo: true) : () }
         syncWidgetValues()
         guard manager.undo() else { notice = .info("Nothing to undo"); return }
         reconcileWidgets()
@@ -66,7 +66,7 @@ extension CanvasHost {
     }
 
     func redo() {
-        if shared != nil { return mayArrange() ? redoShared() : () }
+        if shared != nil { return mayArrange() ? replayShared(undo: false) : () }
         syncWidgetValues()
         guard manager.redo() else { notice = .info("Nothing to redo"); return }
         reconcileWidgets()

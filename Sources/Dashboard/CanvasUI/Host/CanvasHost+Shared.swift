@@ -46,31 +46,23 @@ extension CanvasHost {
         commit(state, sending: edits, focus: focus, step: step)
     }
 
-    /// Undoes this user's last step on the shared canvas, whoever changed it since.
-    func undoShared() {
-        guard var state = shared, let last = state.undo.popLast() else { notice = .info("Nothing to undo"); return }
+    /// Takes back this user's last step on the shared canvas (`undo`), or takes again the last one
+    /// taken back, whoever changed the canvas since.
+    func replayShared(undo: Bool) {
+        let word = undo ? "undo" : "redo"
+        guard var state = shared, let last = undo ? state.undo.popLast() : state.redo.popLast() else {
+            notice = .info("Nothing to \(word)")
+            return
+        }
         var focus = manager.focusedPaneID
         let (edits, inverses) = apply(last, to: &state, renamingFocus: &focus)
         guard !edits.isEmpty else {
             shared = state
-            notice = .info("Nothing left to undo of that step: the panes it changed were changed or removed since")
+            notice = .info("Nothing left to \(word) of that step: the panes it changed were changed or removed since")
             return
         }
-        state.redo.append(inverses)
-        commit(state, sending: edits, focus: focus, step: "undo")
-    }
-
-    func redoShared() {
-        guard var state = shared, let last = state.redo.popLast() else { notice = .info("Nothing to redo"); return }
-        var focus = manager.focusedPaneID
-        let (edits, inverses) = apply(last, to: &state, renamingFocus: &focus)
-        guard !edits.isEmpty else {
-            shared = state
-            notice = .info("Nothing left to redo of that step: the panes it changed were changed or removed since")
-            return
-        }
-        state.undo.append(inverses)
-        commit(state, sending: edits, focus: focus, step: "redo")
+        if undo { state.redo.append(inverses) } else { state.undo.append(inverses) }
+        commit(state, sending: edits, focus: focus, step: word)
     }
 
     /// What the live stream brought that concerns the shared canvas open: its changes, and a

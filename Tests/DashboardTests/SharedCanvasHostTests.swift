@@ -150,21 +150,34 @@ extension SharedCanvasHostTests {
 }
 
 extension SharedCanvasHostTests {
-    @Test func thePickerSaysWhoHasASharedCanvasOpenAsTheServerTellsIt() throws {
+    @Test func thePickerListsTheServersLayoutsAndWhoHasEachOpenAndOpensOneNotCopiedHere() throws {
         let (rig, _) = try sharedRig()
+        rig.host.sharedCanvasRequests = { _ in }
         rig.host.run(.openLayout)
         _ = rig.host.takeEmitted()
-        let listed = rig.host.update(.layoutsListed([
-            LayoutSummary(name: "default", paneCount: 2, updatedAt: nil, isPreset: false,
-                          sharing: LayoutSummary.Sharing(canvas: Self.canvas, owner: "alice", role: .editor)),
-            LayoutSummary(name: "planner", paneCount: 3, updatedAt: nil, isPreset: true),
-        ]))
-        guard case .shared(.readPresence([Self.canvas]))? = listed.first else { Issue.record("expected a presence read, got \(listed)"); return }
+        let copied = LayoutSummary(name: "default", paneCount: 2, updatedAt: nil, isPreset: false,
+                                   sharing: LayoutSummary.Sharing(canvas: Self.canvas, owner: "alice", role: .editor))
+        let listed = rig.host.update(.layoutsListed([copied, LayoutSummary(name: "planner", paneCount: 3, updatedAt: nil, isPreset: true)]))
+        guard case .shared(.list)? = listed.first else { Issue.record("expected the server's list asked for, got \(listed)"); return }
+        let ops = LayoutSummary(name: "ops", paneCount: nil, updatedAt: nil, isPreset: false,
+                                sharing: LayoutSummary.Sharing(canvas: 9, owner: "carol", role: .viewer))
         _ = rig.host.update(.shared(canvas: Self.canvas, .present(["alice", "bob"])))
-        #expect(rig.host.compose().lines.contains { $0.contains("default (current) — 2 panes, shared by alice, editor, open: alice, bob") })
-        // The live stream keeps it current.
+        _ = rig.host.update(.shared(canvas: nil, .listed([copied, ops])))
+        let screen = rig.host.compose().lines
+        #expect(screen.contains { $0.contains("default (current) — 2 panes, shared by alice, editor, open: alice, bob") })
+        #expect(screen.contains { $0.contains("ops — not opened here, shared by carol, viewer") })
+        // The live stream keeps who has it open current.
         _ = rig.host.update(.publish([SharedCanvasPresence(canvas: Self.canvas, present: ["alice"])]))
         #expect(rig.host.compose().lines.contains { $0.contains("shared by alice, editor, open: alice") && !$0.contains("bob") })
+
+        // Opening one this machine has no copy of reads its first copy from the server.
+        let opened = keys(rig, .down, .enter)
+        #expect(opened.contains { if case .shared(.fetch(canvas: 9)) = $0 { true } else { false } }, "\(opened)")
+        var layout = rig.host.currentLayout()
+        layout.name = "ops"
+        let copy = SharedCanvasCopy(canvas: 9, owner: "carol", role: .viewer, replica: CanvasReplica(session: "s2", layout: layout, version: 5))
+        _ = rig.host.update(.shared(canvas: 9, .firstCopy(copy, stored: false)))
+        #expect(rig.host.shared?.copy.canvas == 9 && rig.host.notice?.text == "Opened ops, read-only, shared by carol")
     }
 
     @Test func anotherLayoutOrQuittingSaysThisSessionClosedTheCanvas() throws {
@@ -188,7 +201,7 @@ extension SharedCanvasHostTests {
         #expect(layout.name == "mine" && rig.host.manager.layout.name == "default", "nothing changes until the server answers")
 
         let copy = SharedCanvasCopy(canvas: 12, owner: "me", role: .owner, replica: CanvasReplica(session: "s", layout: layout, version: 0))
-        let stored = rig.host.update(.shared(canvas: 12, .stored(copy)))
+        let stored = rig.host.update(.shared(canvas: 12, .firstCopy(copy, stored: true)))
         #expect(stored.contains { if case .write(.keepShared(copy)) = $0 { true } else { false } })
         #expect(rig.host.shared?.copy.canvas == 12 && rig.host.manager.layout.name == "mine")
 

@@ -59,6 +59,20 @@ struct SharedCanvasEndToEndTests {
         let seen = try await viewer.waitForScreen(timeout: .seconds(1), "the move on the viewer") { titles($0) == ["Event Log", "Calendar"] }
         #expect(seen.last?.contains("alice moved 1 Calendar") == true, "\(seen.last ?? "")")
 
+        // Alice on another machine: the picker lists the canvas, and opening it shows the move.
+        let elsewhere = try await TmuxSession([Products.termcanvas.path, "--bff", server.url, "--date", "2026-11-22"],
+                                              size: Size(width: 100, height: 30), environment: try await server.logIn("alice"))
+        try await elsewhere.waitFor("November 2026")
+        try await elsewhere.waitForLog("online: the live stream is connected")
+        try await elsewhere.send("C-o")
+        try await elsewhere.waitFor("oncall — not opened here, on the server, open: alice, bob")
+        try await elsewhere.sendLiteral("oncall")
+        try await elsewhere.send("Enter")  // the filter typed
+        try await elsewhere.send("Enter")  // the layout opened
+        let opened = try await elsewhere.waitForScreen("oncall opened elsewhere") { titles($0) == ["Event Log", "Calendar"] }
+        #expect(opened.last?.contains("Opened oncall, shared") == true, "\(opened.last ?? "")")
+        try await elsewhere.send("q")
+
         // The layout picker says who has it open.
         try await viewer.send("C-o")
         try await viewer.waitFor("oncall (current) — 2 panes, shared by alice, viewer, open: alice, bob")

@@ -65,7 +65,7 @@ public struct LayoutStore: Sendable {
                 FROM layout LEFT JOIN pane ON pane.layoutId = layout.id
                 GROUP BY layout.id ORDER BY layout.name COLLATE NOCASE
                 """).map { row in
-                try LayoutSummary(name: row.decode(forColumn: "name"), paneCount: row.decode(forColumn: "paneCount"),
+                try LayoutSummary(name: row.decode(forColumn: "name"), paneCount: row.decode(Int.self, forColumn: "paneCount"),
                                   updatedAt: row.decode(forColumn: "updatedAt"), isPreset: false)
             }
         }

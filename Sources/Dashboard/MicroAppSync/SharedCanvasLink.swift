@@ -85,12 +85,31 @@ public actor SharedCanvasLink {
             await say(session, opened: false, canvas)
         case .request(.store(let layout)):
             await store(layout)
-        case .request(.readPresence(let canvases)):
+        case .request(.list):
+            await list()
+        case .request(.fetch(let canvas)):
             guard let client else { return }
-            for canvas in canvases {
-                if let presence: CanvasPresence = try? await client.get(APIPath.canvasPresence(canvas)) { post(canvas, .present(presence.present)) }
+            do {
+                post(canvas, .firstCopy(SharedCanvasCopy(first: try await client.get(APIPath.canvas(canvas))), stored: false))
+            } catch {
+                post(canvas, .gone(SyncMachine.describe(error)))
             }
         }
+    }
+
+    /// The layouts on the server the user owns or was given (the first page, up to the most one
+    /// user may own and be given), with who has each open.
+    private func list() async {
+        guard let client else { return }
+        let limit = [(name: "limit", value: String(CanvasLimits.canvasesPerUser * 4))]
+        guard let page: Page<CanvasSummary> = try? await client.get(APIPath.canvases, query: limit) else { return }
+        var listed: [LayoutSummary] = []
+        for canvas in page.items {
+            if let presence: CanvasPresence = try? await client.get(APIPath.canvasPresence(canvas.id)) { post(canvas.id, .present(presence.present)) }
+            listed.append(LayoutSummary(name: canvas.name, paneCount: nil, updatedAt: nil, isPreset: false,
+                                        sharing: LayoutSummary.Sharing(canvas: canvas.id, owner: canvas.owner, role: canvas.role)))
+        }
+        post(nil, .listed(listed))
     }
 
     /// Stores `layout` on the server as a new canvas of the user's.
@@ -99,7 +118,7 @@ public actor SharedCanvasLink {
         do {
             let snapshot: CanvasSnapshot = try await client.post(APIPath.canvases, body: NewCanvas(name: layout.name, layout: layout))
             let copy = SharedCanvasCopy(first: snapshot)
-            post(copy.canvas, .stored(copy))
+            post(copy.canvas, .firstCopy(copy, stored: true))
         } catch {
             let reason = switch error {
             case .status(409, _, _): "you have a layout of that name there"

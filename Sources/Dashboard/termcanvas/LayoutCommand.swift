@@ -42,7 +42,7 @@ struct LayoutCommand: AsyncParsableCommand {
             let local = try await library.summaries().filter { bff == nil || $0.sharing == nil }
             for item in local {
                 let when = item.sharing.map { TerminalText.safe($0.description) } ?? item.updatedAt.map { Date(timeIntervalSince1970: $0).formatted(.iso8601) } ?? "preset"
-                print("\(item.name)\t\(item.paneCount) panes\t\(when)\(bff == nil ? "" : "\tlocal")")
+                print("\(item.name)\t\(item.paneCount ?? 0) panes\t\(when)\(bff == nil ? "" : "\tlocal")")
             }
             guard let bff else { return }
             let client = try await ServerOption.parse(["--bff", bff]).client()

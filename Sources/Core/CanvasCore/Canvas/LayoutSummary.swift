@@ -1,7 +1,8 @@
 /// A stored layout as a list shows it.
 public struct LayoutSummary: Hashable, Sendable {
     public let name: String
-    public let paneCount: Int
+    /// Nil for a layout on the server this machine has no copy of yet.
+    public let paneCount: Int?
     /// Seconds since 1970 of the last save; nil for a preset never saved.
     public let updatedAt: Double?
     public let isPreset: Bool
@@ -20,7 +21,7 @@ public struct LayoutSummary: Hashable, Sendable {
         }
     }
 
-    public init(name: String, paneCount: Int, updatedAt: Double?, isPreset: Bool, sharing: Sharing? = nil) {
+    public init(name: String, paneCount: Int?, updatedAt: Double?, isPreset: Bool, sharing: Sharing? = nil) {
         self.name = name
         self.paneCount = paneCount
         self.updatedAt = updatedAt

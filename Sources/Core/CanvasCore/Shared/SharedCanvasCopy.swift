@@ -30,8 +30,12 @@ public enum SharedCanvasNews: Sendable, Equatable {
     case gone(String)
     /// Who has the canvas open now.
     case present([String])
-    /// A layout saved on the server (`store`): the new canvas's first copy.
-    case stored(SharedCanvasCopy)
+    /// A first copy of a canvas, to keep and open: one just stored on the server (`store`,
+    /// `stored`), or one this machine had no copy of (`fetch`).
+    case firstCopy(SharedCanvasCopy, stored: Bool)
+    /// The layouts on the server, for the layout picker: each with its canvas, owner, role and
+    /// who has it open.
+    case listed([LayoutSummary])
     /// A layout the server did not store, and why (the host keeps it on this machine instead).
     case notStored(LayoutData, reason: String)
 }
@@ -45,8 +49,10 @@ public enum SharedCanvasRequest: Sendable, Equatable {
     case catchUp(canvas: Int64, session: String)
     /// Say that this session closed `canvas` (`present` to the others).
     case close(canvas: Int64, session: String)
-    /// Read who has each of these canvases open (`present`), for the layout picker.
-    case readPresence([Int64])
+    /// List the layouts on the server with who has each open (`listed`), for the layout picker.
+    case list
+    /// Read a first copy of `canvas` (`firstCopy`), to open it.
+    case fetch(canvas: Int64)
     /// Store this layout on the server as a new canvas of the user's, under its name (`stored`,
     /// or `notStored`).
     case store(LayoutData)

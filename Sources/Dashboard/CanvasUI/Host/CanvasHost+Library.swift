@@ -35,8 +35,9 @@ extension CanvasHost {
             break  // `update` hands inputs to `handle`
         case .frameShown(let instant):
             return frameShown(at: instant)
-        case .layoutsListed(let summaries):
-            readPresence(of: summaries)
+        case .layoutsListed:
+            // The server's own, with who has each open, follow (`listed`).
+            if sharedCanvasRequests != nil { emit(.shared(.list)) }
         case .themesListed, .themeLoaded:
             break
         case .namesListed(let layouts, let themes):
@@ -116,6 +117,6 @@ extension CanvasHost {
         guard library != nil else { return }
         syncWidgetValues()
         emit(.write(.save(manager.saveLayout(), continuingHistoryOf: nil, announce: false)))
-        emit(.read(.layout(name)))
+        if !openServerLayout(name) { emit(.read(.layout(name))) }
     }
 }

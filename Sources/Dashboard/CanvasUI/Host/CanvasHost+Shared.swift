@@ -84,10 +84,14 @@ extension CanvasHost {
         switch news {
         case .present(let users):
             if let canvas { canvasPresence[canvas] = users }
-        case .stored(let copy):
+        case .firstCopy(let copy, let stored):
             emit(.write(.keepShared(copy)))
             openShared(copy)
-            notice = .info("Saved \(copy.name) on the server; `termcanvas layout share \(copy.name) USER` shares it")
+            notice = .info(stored ? "Saved \(copy.name) on the server; `termcanvas layout share \(copy.name) USER` shares it"
+                                  : "Opened \(copy.name), \(shared?.badge ?? "shared")")
+            return
+        case .listed(let layouts):
+            serverOnly = Dictionary(layouts.compactMap { layout in layout.sharing.map { (layout.name, $0.canvas) } }, uniquingKeysWith: { first, _ in first })
             return
         case .notStored(let layout, let reason):
             // Kept here instead, so nothing is lost.
@@ -149,7 +153,7 @@ extension CanvasHost {
             shared = state
             mode = .normal
             notice = .error("\(state.copy.name): \(reason). It is read-only here now")
-        case .present, .stored, .notStored:
+        case .present, .firstCopy, .notStored, .listed:
             break
         }
     }
@@ -162,10 +166,12 @@ extension CanvasHost {
         self.shared = nil
     }
 
-    /// Asks who has the shared canvases in a list open, for the picker showing it.
-    func readPresence(of summaries: [LayoutSummary]) {
-        let canvases = summaries.compactMap(\.sharing?.canvas)
-        if !canvases.isEmpty { emit(.shared(.readPresence(canvases))) }
+    /// Opens the layout `name` of the server this machine has no copy of, when it is one.
+    /// - Returns: whether it is.
+    func openServerLayout(_ name: String) -> Bool {
+        guard let canvas = serverOnly[name] else { return false }
+        emit(.shared(.fetch(canvas: canvas)))
+        return true
     }
 
     /// Whether a command that arranges the canvas may run; a viewer is told why not.

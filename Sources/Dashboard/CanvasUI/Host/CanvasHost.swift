@@ -65,6 +65,8 @@ public final class CanvasHost {
     public var savesOnServer = false
     /// Who has each shared canvas open, by canvas, as the server last said (for the layout picker).
     public internal(set) var canvasPresence: [Int64: [String]] = [:]
+    /// The server's layouts this machine has no copy of, by name, as the picker last listed them.
+    var serverOnly: [String: Int64] = [:]
     /// Where requests about the shared canvas go (the dashboard's link to its server).
     public var sharedCanvasRequests: (@MainActor (SharedCanvasRequest) -> Void)?
     /// Mounts so far: each mount has its own number.

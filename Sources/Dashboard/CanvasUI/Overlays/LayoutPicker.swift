@@ -39,9 +39,21 @@ public struct LayoutPicker: Overlay, Hashable, Sendable {
     public func hints(_ context: OverlayContext) -> [KeyHint] { OverlayBox.listHints }
 
     public mutating func receive(_ message: HostMessage, _ context: OverlayContext) -> [HostAction] {
-        guard case .layoutsListed(let listed) = message else { return [] }
-        items = listed
-        selected = visible.firstIndex { $0.name == context.layoutName } ?? 0
+        switch message {
+        case .layoutsListed(let listed):
+            items = listed
+            selected = visible.firstIndex { $0.name == context.layoutName } ?? 0
+        case .shared(_, .listed(let onServer)):
+            // The server's layouts this machine has no copy of join the list, in name order.
+            guard let known = items else { return [] }
+            let names = Set(known.map(\.name))
+            let current = highlighted?.name
+            items = (known + onServer.filter { !names.contains($0.name) })
+                .sorted { $0.name.localizedCaseInsensitiveCompare($1.name) == .orderedAscending }
+            selected = visible.firstIndex { $0.name == current } ?? selected
+        default:
+            break
+        }
         return []
     }
 
@@ -130,7 +142,8 @@ public struct LayoutPicker: Overlay, Hashable, Sendable {
         for (index, item) in visible.enumerated() {
             let current = item.name == context.layoutName ? " (current)" : ""
             let open = item.sharing.flatMap { context.presence[$0.canvas] }.map { $0.isEmpty ? "" : ", open: " + $0.joined(separator: ", ") } ?? ""
-            let kind = item.isPreset ? "preset" : "\(item.paneCount) panes" + (item.sharing.map { ", \($0)" } ?? "") + open
+            let panes = item.paneCount.map { "\($0) panes" } ?? "not opened here"
+            let kind = item.isPreset ? "preset" : panes + (item.sharing.map { ", \($0)" } ?? "") + open
             lines.append(OverlayLine("\(item.name)\(current) — \(kind)", index == selected ? .selection : .overlay))
         }
         switch action {

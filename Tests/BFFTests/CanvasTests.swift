@@ -151,6 +151,35 @@ struct CanvasTests {
         }
     }
 
+    @Test("a canvas is renamed by its owner only, to a name of theirs not taken, and the audit log says so")
+    func rename() async throws {
+        let harness = try await BFFHarness()
+        defer { harness.remove() }
+        try await harness.addUsers("ann", "bob")
+        try await harness.addAdmins("root")
+        try await harness.withServer { client in
+            let ann = try await client.token(for: "ann")
+            let bob = try await client.token(for: "bob")
+            let id = try await client.send(.post, APIPath.canvases, token: ann, json: NewCanvas(name: "on-call", layout: Self.layout))
+                .decode(CanvasSnapshot.self).id
+            _ = try await client.send(.post, APIPath.canvases, token: ann, json: NewCanvas(name: "taken", layout: Self.layout))
+            #expect(try await client.send(.put, APIPath.canvasMember(id, user: "bob"), token: ann, json: CanvasMemberRole(role: .editor)).status == .noContent)
+
+            #expect(try await client.send(.patch, APIPath.canvas(id), token: bob, json: CanvasRename(name: "bobs")).status == .forbidden)
+            let taken = try await client.send(.patch, APIPath.canvas(id), token: ann, json: CanvasRename(name: "taken"))
+            #expect(taken.status == .conflict && taken.apiError?.field == "name")
+            #expect(try await client.send(.patch, APIPath.canvas(id), token: ann, json: CanvasRename(name: "bad\u{1b}name")).status == .badRequest)
+            let renamed = try await client.send(.patch, APIPath.canvas(id), token: ann, json: CanvasRename(name: "ops"))
+            #expect(try renamed.decode(CanvasSummary.self).name == "ops")
+            #expect(try await client.send(.get, APIPath.canvas(id), token: bob).decode(CanvasSnapshot.self).name == "ops")
+
+            let root = try await client.token(for: "root")
+            let audit = try await client.send(.get, APIPath.audit, token: root).decode(Page<AuditEntry>.self).items
+            #expect(audit.first.map { [$0.actor, $0.action.rawValue, $0.target, $0.detail] }
+                == ["ann", "canvas.renamed", "canvas \(id) \"on-call\"", "to \"ops\""])
+        }
+    }
+
     @Test("presence: who has a canvas open, said by each dashboard's session, heard by every member, closed only by its own user")
     func presence() async throws {
         let harness = try await BFFHarness()

@@ -132,9 +132,15 @@ struct SharedCanvasHostTests {
         let server = try #require(rig.host.shared?.copy.replica.confirmed)
         let effects = rig.host.update(.shared(canvas: Self.canvas, .caughtUp(layout: server, version: 3, answered: 0, role: .editor)))
         #expect(sent(effects) == [.resize(1, to: Size(width: 6, height: 12))])
+        // Renamed on the server meanwhile: the copy and the canvas take the new name.
+        var renamed = server
+        renamed.name = "ops"
+        let caught = rig.host.update(.shared(canvas: Self.canvas, .caughtUp(layout: renamed, version: 3, answered: 1, role: .editor)))
+        #expect(rig.host.manager.layout.name == "ops" && rig.host.notice?.text == "default is called ops now")
+        #expect(caught.contains { if case .write(.keepShared(let copy)) = $0 { copy.name == "ops" } else { false } })
         // Once it answered, nothing is sent again.
-        let answered = rig.host.update(.shared(canvas: Self.canvas, .caughtUp(layout: server, version: 3, answered: 1, role: .viewer)))
-        #expect(sent(answered).isEmpty && rig.host.notice?.text == "You are a viewer of default now")
+        let answered = rig.host.update(.shared(canvas: Self.canvas, .caughtUp(layout: renamed, version: 3, answered: 1, role: .viewer)))
+        #expect(sent(answered).isEmpty && rig.host.notice?.text == "You are a viewer of ops now")
     }
 }
 

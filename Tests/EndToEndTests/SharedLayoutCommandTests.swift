@@ -51,7 +51,7 @@ struct SharedLayoutCommandTests {
         #expect(notAdmin.status != 0 && notAdmin.output.contains("only an admin"), "\(notAdmin.output)")
     }
 
-    @Test func aServerLayoutIsShownExportedItsChangesListedAndDeletedByItsOwner() async throws {
+    @Test func aServerLayoutIsShownExportedItsChangesListedRenamedAndDeletedByItsOwner() async throws {
         let server = try await TeamServer.start(users: ["alice", "bob"])
         defer { server.stop() }
         let alice = try await server.logIn("alice")
@@ -77,9 +77,14 @@ struct SharedLayoutCommandTests {
         let change = history.output.split(separator: "\n")
         #expect(change.count == 1 && change[0].hasPrefix("1\talice\t{") && change[0].contains(#""op":"move""#), "\(history.output)")
 
-        let bobDeletes = try await run(["layout", "delete", "oncall"] + bff, bob)
-        #expect(bobDeletes.status != 0 && bobDeletes.output.contains("no layout of yours named oncall"), "\(bobDeletes.output)")
-        #expect(try await run(["layout", "delete", "oncall"] + bff, alice).status == 0)
-        #expect(!(try await run(["layout", "list"] + bff, bob).output.contains("oncall")))
+        let bobRenames = try await run(["layout", "rename", "oncall", "mine"] + bff, bob)
+        #expect(bobRenames.status != 0 && bobRenames.output.contains("no layout of yours named oncall"), "\(bobRenames.output)")
+        #expect(try await run(["layout", "rename", "oncall", "ops"] + bff, alice).status == 0)
+        #expect(try await run(["layout", "list"] + bff, bob).output.contains("ops\t-\tversion 1\tshared with you by alice (editor)"))
+
+        let bobDeletes = try await run(["layout", "delete", "ops"] + bff, bob)
+        #expect(bobDeletes.status != 0 && bobDeletes.output.contains("no layout of yours named ops"), "\(bobDeletes.output)")
+        #expect(try await run(["layout", "delete", "ops"] + bff, alice).status == 0)
+        #expect(!(try await run(["layout", "list"] + bff, bob).output.contains("ops")))
     }
 }

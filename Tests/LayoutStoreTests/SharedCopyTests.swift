@@ -33,6 +33,11 @@ struct SharedCopyTests {
         #expect(try reopened.sharedCopyNames(server: "team-alice") == ["ops"])
         // Not a layout of this machine's: the layouts' list does not hold it.
         #expect(try reopened.summaries().isEmpty)
+        // Renamed on the server, a canvas is kept under its new name only.
+        var renamed = try Self.copy("ops", canvas: 4)
+        renamed.replica.rename(to: "operations")
+        try reopened.keep(renamed, server: "team-alice")
+        #expect(try reopened.sharedCopyNames(server: "team-alice") == ["operations"])
     }
 
     @Test func anUnreadableCopyIsAnErrorThatNamesItNotATrap() throws {

@@ -8,6 +8,8 @@ public enum AuditAction: String, Codable, Sendable, CaseIterable {
     case canvasShared = "canvas.shared"
     /// `detail`: the member.
     case canvasUnshared = "canvas.unshared"
+    /// `target`: the canvas by its old name; `detail`: the new one, `to "ops"`.
+    case canvasRenamed = "canvas.renamed"
     /// `detail`: the version.
     case appPublished = "registry.app.published"
     case appWithdrawn = "registry.app.withdrawn"

@@ -103,6 +103,15 @@ public struct CanvasMemberRole: Codable, Sendable, Equatable {
     }
 }
 
+/// The body of `PATCH /api/canvas/{id}`: the canvas's new name.
+public struct CanvasRename: Codable, Sendable, Equatable {
+    public var name: String
+
+    public init(name: String) {
+        self.name = name
+    }
+}
+
 /// Who has a canvas open (`GET|PUT|DELETE /api/canvas/{id}/presence…`), as the live event
 /// `canvas.presence.changed` also carries it to every member: the users, sorted, each once.
 public struct CanvasPresence: Codable, Sendable, Equatable {

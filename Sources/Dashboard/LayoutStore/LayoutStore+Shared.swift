@@ -5,10 +5,13 @@ import GRDB
 /// Shared canvases kept on this machine: the last copy of each canvas a dashboard opened from a
 /// server, so it opens offline and the edits made meanwhile survive a restart.
 extension LayoutStore {
-    /// Keeps `copy` as the one of its name on `server` (a name for the server and user).
+    /// Keeps `copy` as the one of its name on `server` (a name for the server and user), and as
+    /// the only one of its canvas there (a canvas renamed on the server leaves its old name).
     public func keep(_ copy: SharedCanvasCopy, server: String, at date: Date = Date()) throws {
         let text = String(decoding: try JSONEncoder().encode(copy), as: UTF8.self)
         try write { db in
+            try db.execute(sql: "DELETE FROM sharedCopy WHERE server = ? AND canvas = ? AND name != ?",
+                           arguments: [server, copy.canvas, copy.name])
             try db.execute(sql: """
                 INSERT INTO sharedCopy (server, name, canvas, copy, updatedAt) VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT (server, name) DO UPDATE SET canvas = excluded.canvas, copy = excluded.copy, updatedAt = excluded.updatedAt

@@ -146,7 +146,9 @@ public actor SharedCanvasLink {
         do {
             let snapshot: CanvasSnapshot = try await client.get(APIPath.canvas(canvas), query: [(name: "session", value: session)])
             held.remove(canvas)
-            post(canvas, .caughtUp(layout: snapshot.layout, version: snapshot.version, answered: snapshot.answered, role: snapshot.role))
+            var layout = snapshot.layout
+            layout.name = snapshot.name  // renamed since, perhaps
+            post(canvas, .caughtUp(layout: layout, version: snapshot.version, answered: snapshot.answered, role: snapshot.role))
             await say(session, opened: true, canvas)
         } catch {
             switch error {

@@ -246,6 +246,23 @@ extension LayoutCommand {
         try library().store.forgetSharedCopy(named: name, server: try server.serverKey())
     }
 
+    /// Renames the caller's canvas `name` on the server, and this machine's copy of it.
+    static func renameOnServer(_ name: String, to newName: String, _ server: ServerOption) async throws {
+        let client = try await server.client()
+        let canvas = try await ownCanvas(named: name, on: client)
+        do {
+            let _: CanvasSummary = try await client.patch(APIPath.canvas(canvas.id), body: CanvasRename(name: newName))
+        } catch {
+            throw ServerOption.explain(error, doing: "rename \(name) on the server")
+        }
+        let store = try library().store
+        let key = try server.serverKey()
+        if var copy = try store.sharedCopy(named: name, server: key) {
+            copy.replica.rename(to: newName)
+            try store.keep(copy, server: key)
+        }
+    }
+
     /// Prints the changes the server keeps of the canvas `name`, oldest first: version, author,
     /// operation and pane.
     static func printChanges(of name: String, on client: HTTPClient) async throws {

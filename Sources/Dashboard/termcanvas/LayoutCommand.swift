@@ -129,11 +129,16 @@ struct LayoutCommand: AsyncParsableCommand {
     }
 
     struct Rename: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "rename", abstract: "Rename a saved layout.")
+        static let configuration = CommandConfiguration(
+            commandName: "rename", abstract: "Rename a saved layout; with --bff, a layout of yours on that server (for everyone it was shared with).")
         @Argument var old: String
         @Argument var new: String
+        @OptionGroup(title: "On a server") var server: ServerLayoutOption
 
-        func run() async throws { try LayoutCommand.library().store.rename(old, to: new) }
+        func run() async throws {
+            guard let bff = server.bff else { return try LayoutCommand.library().store.rename(old, to: new) }
+            try await LayoutCommand.renameOnServer(old, to: new, try ServerOption.parse(["--bff", bff]))
+        }
     }
 
     struct History: AsyncParsableCommand {

@@ -127,6 +127,12 @@ public struct CanvasReplica: Hashable, Sendable, Codable {
         rebase()
     }
 
+    /// The canvas is called `name` now (its owner renamed it).
+    public mutating func rename(to name: String) {
+        confirmed.name = name
+        shown.name = name
+    }
+
     private mutating func rebase() {
         shown = pending.reduce(confirmed) { layout, edit in (try? edit.operation.applied(to: layout)) ?? layout }
     }

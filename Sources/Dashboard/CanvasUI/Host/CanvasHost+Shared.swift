@@ -136,9 +136,8 @@ extension CanvasHost {
             notice = .error("The server refused your change: \(reason)")
         case .caughtUp(let layout, let version, let answered, let role):
             let before = state.copy.replica.shown
-            var named = layout
-            named.name = state.copy.name
-            state.copy.replica.reset(to: named, version: version, answeredUpTo: answered)
+            if layout.name != state.copy.name { notice = .info("\(state.copy.name) is called \(layout.name) now") }
+            state.copy.replica.reset(to: layout, version: version, answeredUpTo: answered)
             if role != state.copy.role {
                 notice = .info("You are \(role == .viewer ? "a viewer" : "an \(role.rawValue)") of \(state.copy.name) now")
                 if !role.mayEdit { mode = .normal }

@@ -14,6 +14,7 @@ struct CanvasController {
         group.get("", use: list)
         group.post("", use: create)
         group.get("{id}", use: show)
+        group.patch("{id}", use: rename)
         group.delete("{id}", use: delete)
         group.get("{id}/changes", use: changes)
         group.post("{id}/changes", use: edit)
@@ -37,7 +38,7 @@ struct CanvasController {
         let user = try context.authenticatedUser()
         let new = try await request.decodeJSON(NewCanvas.self, context: context)
         guard CanvasLimits.isName(new.name) else {
-            throw APIFailure.badRequest("must be 1 to \(CanvasLimits.nameMaxLength) characters without control characters", field: "name")
+            throw Self.badName
         }
         if let problem = CanvasLimits.problem(with: new.layout) { throw APIFailure.badRequest(problem, field: "layout") }
         do {
@@ -56,6 +57,20 @@ struct CanvasController {
         if let session, !CanvasLimits.isSession(session) { throw Self.badSession(field: "session") }
         guard let snapshot = try await store.canvas(try id(context), visibleTo: user.id, session: session) else { throw APIFailure.notFound }
         return try .json(snapshot)
+    }
+
+    @Sendable func rename(_ request: Request, context: BFFRequestContext) async throws -> Response {
+        let user = try context.authenticatedUser()
+        let name = try await request.decodeJSON(CanvasRename.self, context: context).name
+        guard CanvasLimits.isName(name) else {
+            throw Self.badName
+        }
+        switch try await store.renameCanvas(try id(context), owner: user, to: name) {
+        case .renamed(let summary): return try .json(summary)
+        case .notFound: throw APIFailure.notFound
+        case .notOwner: throw APIFailure(status: .forbidden, body: APIError(error: "only the canvas's owner renames it", field: nil))
+        case .nameTaken: throw APIFailure.conflict("you have a canvas by that name", field: "name")
+        }
     }
 
     @Sendable func delete(_ request: Request, context: BFFRequestContext) async throws -> Response {
@@ -157,6 +172,9 @@ struct CanvasController {
             throw APIFailure(status: .forbidden, body: APIError(error: "a canvas has at most \(CanvasLimits.membersPerCanvas) members", field: "user"))
         }
     }
+
+    private static let badName = APIFailure.badRequest(
+        "must be 1 to \(CanvasLimits.nameMaxLength) characters without control characters", field: "name")
 
     private static func badSession(field: String) -> APIFailure {
         .badRequest("a session is 1 to \(CanvasLimits.sessionMaxLength) letters, digits, '-' or '_'", field: field)

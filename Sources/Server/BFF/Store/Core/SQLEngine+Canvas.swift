@@ -11,6 +11,16 @@ public enum CanvasSubmission: Sendable, Equatable {
     case readOnly
 }
 
+/// What renaming a canvas came to.
+public enum CanvasRenaming: Sendable, Equatable {
+    case renamed(CanvasSummary)
+    /// No such canvas, or the user is not a member of it.
+    case notFound
+    case notOwner
+    /// The owner has a canvas by that name.
+    case nameTaken
+}
+
 /// What a change of a canvas's members came to.
 public enum CanvasMembership: Sendable, Equatable {
     case done
@@ -105,6 +115,25 @@ extension SQLEngine {
         return try await runWrite(.lock("canvas.\(id)", next: Self.visible(id, to: user.id) { _, _ in
             change.then { _ in Self.presence(of: id, now: now) }.then { presence in
                 Self.tellMembers(.canvasPresenceChanged, presence, of: id).then { _ in .done(presence) }
+            }
+        }))
+    }
+
+    /// Renames `owner`'s canvas `id` to `name` (a name is its owner's once: the owner's lock, as
+    /// creating takes).
+    public func renameCanvas(_ id: Int64, owner: BFFUser, to name: String) async throws -> CanvasRenaming {
+        let now = Date().timeIntervalSince1970
+        return try await runWrite(.lock("canvas.owner.\(owner.id)", next: Self.visible(id, to: owner.id, notFound: .notFound) { summary, _ in
+            guard summary.role == .owner else { return .done(.notOwner) }
+            guard summary.name != name else { return .done(.renamed(summary)) }
+            return .run("SELECT COUNT(*) FROM canvases WHERE owner_id = \(owner.id) AND name = \(name)") { rows in
+                guard try rows.first?.integer(0) == 0 else { return .done(.nameTaken) }
+                return .run("UPDATE canvases SET name = \(name), updated_at = \(now) WHERE id = \(id)") { _ in
+                    var renamed = summary
+                    renamed.name = name
+                    return Plan.done(.renamed(renamed))
+                        .audited(.canvasRenamed, by: owner.name, target: Self.target(id, summary.name), detail: "to \"\(name)\"")
+                }
             }
         }))
     }

@@ -111,14 +111,14 @@ struct SharedCanvasHostTests {
         let (rig, _) = try sharedRig()
         _ = rig.host.update(change(4, by: "bob", .remove(2)))
         rig.host.addPane(.eventLog, name: "Event Log")
-        let added = try #require(rig.host.shared?.copy.replica.pending.first)
+        let added = try #require(rig.host.shared?.replica.pending.first)
         guard case .add(let pane) = added.operation else { Issue.record("expected an add, got \(added)"); return }
         #expect(rig.host.manager.focusedPaneID == pane.id)
         var ordered = pane
         ordered.id = 3
         _ = rig.host.update(change(5, by: "alice", .add(ordered), session: "here", sequence: added.origin.sequence))
         #expect(rig.host.manager.focusedPaneID == 3 && rig.host.manager.pane(pane.id) == nil)
-        #expect(rig.host.shared?.copy.replica.pending.isEmpty == true)
+        #expect(rig.host.shared?.replica.pending.isEmpty == true)
     }
 
     @Test func theCopyIsKeptAndACatchUpSendsWhatTheServerHasNotAnswered() async throws {
@@ -129,7 +129,7 @@ struct SharedCanvasHostTests {
         let kept = try #require(try await rig.library.sharedCopy(named: "default"))
         #expect(kept.replica.pending.count == 1 && kept.canvas == Self.canvas)
         // The server had not answered it: a catch-up shows its layout and sends the edit again.
-        let server = try #require(rig.host.shared?.copy.replica.confirmed)
+        let server = try #require(rig.host.shared?.replica.confirmed)
         let effects = rig.host.update(.shared(canvas: Self.canvas, .caughtUp(layout: server, version: 3, answered: 0, role: .editor)))
         #expect(sent(effects) == [.resize(1, to: Size(width: 6, height: 12))])
         // Renamed on the server meanwhile: the copy and the canvas take the new name.
@@ -183,7 +183,7 @@ extension SharedCanvasHostTests {
         layout.name = "ops"
         let copy = SharedCanvasCopy(canvas: 9, owner: "carol", role: .viewer, replica: CanvasReplica(session: "s2", layout: layout, version: 5))
         _ = rig.host.update(.shared(canvas: 9, .firstCopy(copy, stored: false)))
-        #expect(rig.host.shared?.copy.canvas == 9 && rig.host.notice?.text == "Opened ops, read-only, shared by carol")
+        #expect(rig.host.shared?.canvas == 9 && rig.host.notice?.text == "Opened ops, read-only, shared by carol")
     }
 
     @Test func anotherLayoutOrQuittingSaysThisSessionClosedTheCanvas() throws {
@@ -209,7 +209,7 @@ extension SharedCanvasHostTests {
         let copy = SharedCanvasCopy(canvas: 12, owner: "me", role: .owner, replica: CanvasReplica(session: "s", layout: layout, version: 0))
         let stored = rig.host.update(.shared(canvas: 12, .firstCopy(copy, stored: true)))
         #expect(stored.contains { if case .write(.keepShared(copy)) = $0 { true } else { false } })
-        #expect(rig.host.shared?.copy.canvas == 12 && rig.host.manager.layout.name == "mine")
+        #expect(rig.host.shared?.canvas == 12 && rig.host.manager.layout.name == "mine")
 
         // Offline: kept on this machine, and said so.
         rig.host.save(as: "other")
@@ -217,5 +217,29 @@ extension SharedCanvasHostTests {
         #expect(kept.contains { if case .write(.save(let saved, _, announce: false)) = $0 { saved.name == "mine" } else { false } })
         #expect(rig.host.notice?.text == "Could not save mine on the server (server unreachable); saved it on this machine instead")
         #expect(rig.host.shared == nil && kept.contains { if case .shared(.close(12, _)) = $0 { true } else { false } })
+    }
+}
+
+extension SharedCanvasHostTests {
+    @Test func undoSurvivesARestartWithTheKeptCopy() throws {
+        let (rig, _) = try sharedRig()
+        _ = keys(rig, .ctrl("e"))
+        let step = keys(rig, .shift(.right))
+        var kept: SharedCanvasCopy?
+        for case .write(.keepShared(let copy)) in step { kept = copy }
+        let copy = try #require(kept)
+        #expect(copy.undo == [[.resize(1, to: Size(width: 5, height: 12))]])
+        // Kept as JSON, as the layout store does, and opened by the next start.
+        let reopened = try JSONDecoder().decode(SharedCanvasCopy.self, from: JSONEncoder().encode(copy))
+        let next = try Rig()
+        _ = next.host.update(.input(.resize(Fixed.size)))
+        _ = next.host.open(reopened)
+        _ = keys(next, .ctrl("e"))
+        #expect(sent(keys(next, .char("u"))) == [.resize(1, to: Size(width: 5, height: 12))])
+        // A copy kept before copies had an undo opens with none.
+        var old = try JSONSerialization.jsonObject(with: JSONEncoder().encode(copy)) as? [String: Any] ?? [:]
+        old["undo"] = nil
+        old["redo"] = nil
+        #expect(try JSONDecoder().decode(SharedCanvasCopy.self, from: JSONSerialization.data(withJSONObject: old)).undo.isEmpty)
     }
 }

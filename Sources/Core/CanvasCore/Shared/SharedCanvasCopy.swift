@@ -1,11 +1,20 @@
 /// A shared canvas as a dashboard keeps it: which canvas of its server, whose, this user's role
-/// there, and the copy with the edits not yet answered. Opening it needs no network; the server
-/// brings it up to date once it answers.
+/// there, the copy with the edits not yet answered, and this user's undo, which takes back their
+/// own steps and no one else's. Opening it needs no network; the server brings it up to date once
+/// it answers; undo survives a restart as the local canvas's does.
 public struct SharedCanvasCopy: Hashable, Sendable, Codable {
     public var canvas: Int64
     public var owner: String
     public var role: CanvasRole
     public var replica: CanvasReplica
+    /// Each undoable step as the operations that take it back, in the order to apply them; the
+    /// last step last. At most `undoLimit`.
+    public var undo: [[CanvasOperation]] = []
+    /// Steps taken back, the same way, to take again.
+    public var redo: [[CanvasOperation]] = []
+
+    /// How many steps undo keeps.
+    public static let undoLimit = 100
 
     public init(canvas: Int64, owner: String, role: CanvasRole, replica: CanvasReplica) {
         self.canvas = canvas
@@ -15,6 +24,25 @@ public struct SharedCanvasCopy: Hashable, Sendable, Codable {
     }
 
     public var name: String { replica.confirmed.name }
+
+    /// Pane `old` is called `new` now (the server numbered a pane this copy added).
+    public mutating func renamePane(_ old: PaneID, to new: PaneID) {
+        undo = undo.map { $0.map { $0.renaming(old, to: new) } }
+        redo = redo.map { $0.map { $0.renaming(old, to: new) } }
+    }
+
+    private enum CodingKeys: String, CodingKey { case canvas, owner, role, replica, undo, redo }
+
+    /// A copy kept without an undo (before it had one) opens with none.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        canvas = try container.decode(Int64.self, forKey: .canvas)
+        owner = try container.decode(String.self, forKey: .owner)
+        role = try container.decode(CanvasRole.self, forKey: .role)
+        replica = try container.decode(CanvasReplica.self, forKey: .replica)
+        undo = try container.decodeIfPresent([[CanvasOperation]].self, forKey: .undo) ?? []
+        redo = try container.decodeIfPresent([[CanvasOperation]].self, forKey: .redo) ?? []
+    }
 }
 
 /// What the server said of the shared canvas a dashboard has open, for its canvas host.

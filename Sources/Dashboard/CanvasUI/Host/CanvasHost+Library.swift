@@ -94,7 +94,7 @@ extension CanvasHost {
     func save(as name: String) {
         syncWidgetValues()
         // Connected to a team server, a layout saved under a new name is stored there.
-        if savesOnServer, shared?.copy.name != name {
+        if savesOnServer, shared?.name != name {
             var layout = manager.saveLayout()
             layout.name = name
             emit(.shared(.store(layout)))
@@ -104,7 +104,7 @@ extension CanvasHost {
         let source = manager.layout.name
         manager.rename(to: name)
         // A shared canvas saved under another name is a layout of this user's from now on.
-        if let shared, name != shared.copy.name, let own = try? CanvasManager(layout: manager.layout) {
+        if let shared, name != shared.name, let own = try? CanvasManager(layout: manager.layout) {
             closeShared()
             manager = own
         }

@@ -16,7 +16,7 @@ extension CanvasHost {
         drag = nil
         closeShared()
         for id in mounted.keys { unmount(id) }
-        shared = SharedCanvasState(copy: copy)
+        shared = copy
         mode = .normal
         showShared(focus: nil, keepingWidgetState: false)
         bus.publish(LayoutChanged(step: "load \(copy.name)"))
@@ -41,7 +41,7 @@ extension CanvasHost {
         let (edits, inverses) = apply(operations, to: &state, renamingFocus: &focus)
         guard !edits.isEmpty else { return showShared(focus: before.focused) }
         state.undo.append(inverses)
-        if state.undo.count > SharedCanvasState.undoLimit { state.undo.removeFirst() }
+        if state.undo.count > SharedCanvasCopy.undoLimit { state.undo.removeFirst() }
         state.redo = []
         commit(state, sending: edits, focus: focus, step: step)
     }
@@ -71,10 +71,10 @@ extension CanvasHost {
         for case let presence as SharedCanvasPresence in events { canvasPresence[presence.canvas] = presence.present }
         guard let state = shared else { return }
         for event in events {
-            if let changed = event as? SharedCanvasChanged, changed.canvas == state.copy.canvas {
+            if let changed = event as? SharedCanvasChanged, changed.canvas == state.canvas {
                 receive(.changed(changed.change), canvas: changed.canvas)
             } else if event is ServerStreamConnected {
-                emit(.shared(.catchUp(canvas: state.copy.canvas, session: state.copy.replica.session)))
+                emit(.shared(.catchUp(canvas: state.canvas, session: state.replica.session)))
             }
         }
     }
@@ -107,51 +107,51 @@ extension CanvasHost {
         default:
             break
         }
-        guard var state = shared, state.copy.canvas == canvas else { return }
+        guard var state = shared, state.canvas == canvas else { return }
         switch news {
         case .changed(let change):
-            let before = state.copy.replica.shown
-            switch state.copy.replica.receive(change) {
+            let before = state.replica.shown
+            switch state.replica.receive(change) {
             case .known:
                 return
             case .outOfStep:
-                emit(.shared(.catchUp(canvas: state.copy.canvas, session: state.copy.replica.session)))
+                emit(.shared(.catchUp(canvas: state.canvas, session: state.replica.session)))
                 return
             case .applied(let renamed):
                 var focus = manager.focusedPaneID
                 if let renamed {
-                    state.rename(renamed.from, to: renamed.to)
+                    state.renamePane(renamed.from, to: renamed.to)
                     if focus == renamed.from { focus = renamed.to }
                 }
                 shared = state
                 showShared(focus: focus, settingsFrom: before)
-                emit(.write(.keepShared(state.copy)))
-                if change.origin.session != state.copy.replica.session { announce(change) }
+                emit(.write(.keepShared(state)))
+                if change.origin.session != state.replica.session { announce(change) }
             }
         case .refused(let origin, let reason):
-            state.copy.replica.refused(origin)
+            state.replica.refused(origin)
             shared = state
             showShared(focus: manager.focusedPaneID)
-            emit(.write(.keepShared(state.copy)))
+            emit(.write(.keepShared(state)))
             notice = .error("The server refused your change: \(reason)")
         case .caughtUp(let layout, let version, let answered, let role):
-            let before = state.copy.replica.shown
-            if layout.name != state.copy.name { notice = .info("\(state.copy.name) is called \(layout.name) now") }
-            state.copy.replica.reset(to: layout, version: version, answeredUpTo: answered)
-            if role != state.copy.role {
-                notice = .info("You are \(role == .viewer ? "a viewer" : "an \(role.rawValue)") of \(state.copy.name) now")
+            let before = state.replica.shown
+            if layout.name != state.name { notice = .info("\(state.name) is called \(layout.name) now") }
+            state.replica.reset(to: layout, version: version, answeredUpTo: answered)
+            if role != state.role {
+                notice = .info("You are \(role == .viewer ? "a viewer" : "an \(role.rawValue)") of \(state.name) now")
                 if !role.mayEdit { mode = .normal }
             }
-            state.copy.role = role
+            state.role = role
             shared = state
             showShared(focus: manager.focusedPaneID, settingsFrom: before)
-            emit(.write(.keepShared(state.copy)))
-            if role.mayEdit, !state.copy.replica.pending.isEmpty { emit(.shared(.send(canvas: state.copy.canvas, state.copy.replica.pending))) }
+            emit(.write(.keepShared(state)))
+            if role.mayEdit, !state.replica.pending.isEmpty { emit(.shared(.send(canvas: state.canvas, state.replica.pending))) }
         case .gone(let reason):
-            state.copy.role = .viewer
+            state.role = .viewer
             shared = state
             mode = .normal
-            notice = .error("\(state.copy.name): \(reason). It is read-only here now")
+            notice = .error("\(state.name): \(reason). It is read-only here now")
         case .present, .firstCopy, .notStored, .listed:
             break
         }
@@ -161,7 +161,7 @@ extension CanvasHost {
     /// quitting), so the others' pickers stop listing this user.
     func closeShared() {
         guard let shared else { return }
-        emit(.shared(.close(canvas: shared.copy.canvas, session: shared.copy.replica.session)))
+        emit(.shared(.close(canvas: shared.canvas, session: shared.replica.session)))
         self.shared = nil
     }
 
@@ -178,20 +178,20 @@ extension CanvasHost {
         guard let shared, !shared.mayEdit else { return true }
         notice = .error(shared.readOnlyReason)
         // The owner may have made this user an editor since: the answer says so.
-        emit(.shared(.catchUp(canvas: shared.copy.canvas, session: shared.copy.replica.session)))
+        emit(.shared(.catchUp(canvas: shared.canvas, session: shared.replica.session)))
         return false
     }
 
     /// Applies `operations` as this copy's edits, in order, skipping any that no longer apply.
     /// - Returns: the edits to send, and the operations that take back those applied, in the
     ///   order to apply them.
-    private func apply(_ operations: [CanvasOperation], to state: inout SharedCanvasState,
+    private func apply(_ operations: [CanvasOperation], to state: inout SharedCanvasCopy,
                        renamingFocus focus: inout PaneID?) -> (edits: [CanvasReplica.PendingEdit], inverses: [CanvasOperation]) {
         var edits: [CanvasReplica.PendingEdit] = []
         var inverses: [CanvasOperation] = []
         for operation in operations {
-            let before = state.copy.replica.shown
-            guard let edit = try? state.copy.replica.edit(operation) else { continue }
+            let before = state.replica.shown
+            guard let edit = try? state.replica.edit(operation) else { continue }
             edits.append(edit)
             // The copy numbers a pane it adds itself, until the server does.
             if case .add(let asked) = operation, case .add(let added) = edit.operation, focus == asked.id { focus = added.id }
@@ -200,12 +200,12 @@ extension CanvasHost {
         return (edits, inverses)
     }
 
-    private func commit(_ state: SharedCanvasState, sending edits: [CanvasReplica.PendingEdit], focus: PaneID?, step: String) {
+    private func commit(_ state: SharedCanvasCopy, sending edits: [CanvasReplica.PendingEdit], focus: PaneID?, step: String) {
         shared = state
         showShared(focus: focus)
         bus.publish(LayoutChanged(step: step))
-        emit(.write(.keepShared(state.copy)))
-        emit(.shared(.send(canvas: state.copy.canvas, edits)))
+        emit(.write(.keepShared(state)))
+        emit(.shared(.send(canvas: state.canvas, edits)))
     }
 
     /// Shows the shared copy as it stands, keeping this user's focus when its pane is still
@@ -214,7 +214,7 @@ extension CanvasHost {
     func showShared(focus: PaneID?, settingsFrom earlier: LayoutData? = nil, keepingWidgetState: Bool = true) {
         guard let shared else { return }
         syncWidgetValues()
-        var layout = shared.copy.replica.shown
+        var layout = shared.replica.shown
         layout.focused = focus.flatMap { layout.pane($0)?.id } ?? layout.panes.first?.id
         // Each person's widget state is their own: a pane keeps the state its widget has here.
         for index in layout.panes.indices where keepingWidgetState {

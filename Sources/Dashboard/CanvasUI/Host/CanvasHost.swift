@@ -59,7 +59,7 @@ public final class CanvasHost {
     /// Where widgets' requests go (the micro-apps' sync engine).
     let requestHandler: @MainActor (any WidgetRequest) -> Void
     /// The shared canvas open, when the canvas is one (`open(_:)`).
-    public internal(set) var shared: SharedCanvasState?
+    public internal(set) var shared: SharedCanvasCopy?
     /// Whether "save as" stores the layout on the server (the dashboard runs with `--bff`) rather
     /// than on this machine.
     public var savesOnServer = false

@@ -151,6 +151,41 @@ struct CanvasTests {
         }
     }
 
+    @Test("a layout of an earlier version is read again from the snapshot before it and the changes after, within what is kept")
+    func versions() async throws {
+        let harness = try await BFFHarness()
+        defer { harness.remove() }
+        try await harness.addUsers("ann", "carl")
+        try await harness.withServer { client in
+            let ann = try await client.token(for: "ann")
+            let carl = try await client.token(for: "carl")
+            let id = try await client.send(.post, APIPath.canvases, token: ann, json: NewCanvas(name: "on-call", layout: Self.layout))
+                .decode(CanvasSnapshot.self).id
+            // The same edits on a log of our own say what each version was.
+            var log = CanvasLog(layout: Self.layout)
+            var expected = [0: log.layout]
+            for sequence in 1...(CanvasLimits.changesKept + 101) {
+                let operation = CanvasOperation.resize(1, to: Size(width: 4 + sequence % 4, height: 12))
+                let answer = try await client.send(.post, APIPath.canvasChanges(id), token: ann, json: Self.edit(sequence, operation))
+                    .decode(CanvasEditAnswer.self)
+                _ = log.submit(operation, author: "ann", origin: EditOrigin(session: "ann-1", sequence: sequence))
+                #expect(answer.outcome == .ordered && answer.change?.version == log.version, "\(sequence)")
+                expected[log.version] = log.layout
+            }
+            for version in [250, 299, 1000, log.version] {
+                let read = try await client.send(.get, APIPath.canvasVersion(id, version: version), token: ann).decode(CanvasVersion.self)
+                #expect(read.version == version && read.layout.panes == expected[version]?.panes, "\(version)")
+            }
+            // Older than the snapshots and changes kept; past the latest; not a member's.
+            for version in [0, 100, 150] {
+                #expect(try await client.send(.get, APIPath.canvasVersion(id, version: version), token: ann).status == .gone, "\(version)")
+            }
+            #expect(try await client.send(.get, APIPath.canvasVersion(id, version: log.version + 1), token: ann).status == .notFound)
+            #expect(try await client.send(.get, APIPath.canvasVersion(id, version: 250), token: carl).status == .notFound)
+            #expect(try await client.send(.get, "\(APIPath.canvas(id))/versions/-1", token: ann).status == .badRequest)
+        }
+    }
+
     @Test("a canvas is renamed by its owner only, to a name of theirs not taken, and the audit log says so")
     func rename() async throws {
         let harness = try await BFFHarness()

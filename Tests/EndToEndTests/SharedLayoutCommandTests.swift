@@ -51,7 +51,7 @@ struct SharedLayoutCommandTests {
         #expect(notAdmin.status != 0 && notAdmin.output.contains("only an admin"), "\(notAdmin.output)")
     }
 
-    @Test func aServerLayoutIsShownExportedItsChangesListedRenamedAndDeletedByItsOwner() async throws {
+    @Test func aServerLayoutIsShownExportedItsChangesListedRevertedRenamedAndDeletedByItsOwner() async throws {
         let server = try await TeamServer.start(users: ["alice", "bob"])
         defer { server.stop() }
         let alice = try await server.logIn("alice")
@@ -77,10 +77,16 @@ struct SharedLayoutCommandTests {
         let change = history.output.split(separator: "\n")
         #expect(change.count == 1 && change[0].hasPrefix("1\talice\t{") && change[0].contains(#""op":"move""#), "\(history.output)")
 
+        // Bob (an editor) brings back version 0: the move taken back, as his edit.
+        #expect(try await run(["layout", "revert", "oncall", "0"] + bff, bob).status == 0)
+        let reverted = try await run(["layout", "history", "oncall"] + bff, bob).output.split(separator: "\n")
+        #expect(reverted.count == 2 && reverted[1].hasPrefix("2\tbob\t{") && reverted[1].contains(#""op":"move""#), "\(reverted)")
+        #expect(try await run(["layout", "export", "oncall"] + bff, bob).output == exported.output)
+
         let bobRenames = try await run(["layout", "rename", "oncall", "mine"] + bff, bob)
         #expect(bobRenames.status != 0 && bobRenames.output.contains("no layout of yours named oncall"), "\(bobRenames.output)")
         #expect(try await run(["layout", "rename", "oncall", "ops"] + bff, alice).status == 0)
-        #expect(try await run(["layout", "list"] + bff, bob).output.contains("ops\t-\tversion 1\tshared with you by alice (editor)"))
+        #expect(try await run(["layout", "list"] + bff, bob).output.contains("ops\t-\tversion 2\tshared with you by alice (editor)"))
 
         let bobDeletes = try await run(["layout", "delete", "ops"] + bff, bob)
         #expect(bobDeletes.status != 0 && bobDeletes.output.contains("no layout of yours named ops"), "\(bobDeletes.output)")

@@ -46,6 +46,8 @@ public enum APIPath {
     public static func canvasMembers(_ id: Int64) -> String { "\(canvases)/\(id)/members" }
     /// One member of a shared canvas, by user name.
     public static func canvasMember(_ id: Int64, user: String) -> String { "\(canvases)/\(id)/members/\(user)" }
+    /// A canvas's layout as it was at `version`.
+    public static func canvasVersion(_ id: Int64, version: Int) -> String { "\(canvases)/\(id)/versions/\(version)" }
     /// Who has a canvas open; `…/presence/{session}` says a dashboard's session opened or closed it.
     public static func canvasPresence(_ id: Int64) -> String { "\(canvases)/\(id)/presence" }
     public static func canvasPresence(_ id: Int64, session: String) -> String { "\(canvases)/\(id)/presence/\(session)" }

@@ -103,6 +103,17 @@ public struct CanvasMemberRole: Codable, Sendable, Equatable {
     }
 }
 
+/// `GET /api/canvas/{id}/versions/{version}`: the canvas's layout as it was at a version.
+public struct CanvasVersion: Codable, Sendable, Equatable {
+    public var version: Int
+    public var layout: LayoutData
+
+    public init(version: Int, layout: LayoutData) {
+        self.version = version
+        self.layout = layout
+    }
+}
+
 /// The body of `PATCH /api/canvas/{id}`: the canvas's new name.
 public struct CanvasRename: Codable, Sendable, Equatable {
     public var name: String
@@ -152,6 +163,10 @@ public enum CanvasLimits {
     /// Changes kept per canvas for members catching up (`GET …/changes?after=`); older ones are
     /// folded into the layout, and a member further behind starts again from it.
     public static let changesKept = 1000
+    /// Every this many versions the server keeps the layout, so a layout of the last
+    /// `changesKept` versions can be read again (`GET …/versions/{version}`) by replaying the
+    /// changes after the snapshot before it.
+    public static let snapshotEvery = 100
     /// Sessions remembered per canvas for answering a repeated edit once.
     public static let sessionsKept = 200
     /// The most changes one page gives.

@@ -263,6 +263,45 @@ extension LayoutCommand {
         }
     }
 
+    /// Brings back the arrangement the canvas `name` had at `version`: the steps from its layout now
+    /// to that one, sent as edits of a session of their own, so every member sees them and each
+    /// counts once.
+    static func revertOnServer(_ name: String, toVersion version: Int, _ server: ServerOption) async throws {
+        let client = try await server.client()
+        let canvas = try await visibleCanvas(named: name, on: client)
+        guard canvas.role.mayEdit else { throw CommandError(TerminalText.safe("you may view \(name) but not arrange it")) }
+        let then: CanvasVersion, now: CanvasSnapshot
+        do {
+            then = try await client.get(APIPath.canvasVersion(canvas.id, version: version))
+            now = try await client.get(APIPath.canvas(canvas.id))
+        } catch {
+            throw ServerOption.explain(error, doing: "read version \(version) of \(name)")
+        }
+        // Replaying keeps the panes there now in their order, then adds those brought back.
+        var wanted = then.layout
+        wanted.name = now.layout.name
+        let order = now.layout.panes.map(\.id)
+        wanted.panes = wanted.panes.enumerated()
+            .sorted { ((order.firstIndex(of: $0.element.id) ?? order.count), $0.offset) < ((order.firstIndex(of: $1.element.id) ?? order.count), $1.offset) }
+            .map(\.element)
+        guard let steps = CanvasOperation.operations(from: now.layout, to: wanted) else {
+            throw CommandError(TerminalText.safe("version \(version) of \(name) cannot be brought back as arrangement steps from its layout now"))
+        }
+        let session = UUID().uuidString.lowercased()
+        for (number, step) in steps.enumerated() {
+            let answer: CanvasEditAnswer
+            do {
+                answer = try await client.post(APIPath.canvasChanges(canvas.id), body: CanvasEdit(session: session, sequence: number + 1, operation: step))
+            } catch {
+                throw ServerOption.explain(error, doing: "revert \(name)")
+            }
+            if answer.outcome == .refused {
+                throw CommandError(TerminalText.safe("the server refused step \(number + 1) of \(steps.count) (\(answer.reason ?? "")): "
+                                                     + "\(name) changed meanwhile; the steps before it are in"))
+            }
+        }
+    }
+
     /// Prints the changes the server keeps of the canvas `name`, oldest first: version, author,
     /// operation and pane.
     static func printChanges(of name: String, on client: HTTPClient) async throws {

@@ -159,10 +159,17 @@ struct LayoutCommand: AsyncParsableCommand {
     struct Revert: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "revert",
-            abstract: "Bring back the arrangement of an earlier step (as a new step, so it can be undone).")
+            abstract: """
+                Bring back the arrangement of an earlier step (as a new step, so it can be undone); with --bff, of a layout \
+                on that server (the steps from now to that version, as edits everyone sees).
+                """)
         @Argument var name: String
-        @Argument(help: "The step number, from `layout history`.") var step: Int
+        @Argument(help: "The step number, from `layout history` (with --bff, the version).") var step: Int
+        @OptionGroup(title: "On a server") var server: ServerLayoutOption
 
-        func run() async throws { try LayoutCommand.library().store.revert(named: name, toStep: step) }
+        func run() async throws {
+            guard let bff = server.bff else { return _ = try LayoutCommand.library().store.revert(named: name, toStep: step) }
+            try await LayoutCommand.revertOnServer(name, toVersion: step, try ServerOption.parse(["--bff", bff]))
+        }
     }
 }

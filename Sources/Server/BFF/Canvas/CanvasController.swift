@@ -17,6 +17,7 @@ struct CanvasController {
         group.patch("{id}", use: rename)
         group.delete("{id}", use: delete)
         group.get("{id}/changes", use: changes)
+        group.get("{id}/versions/{version}", use: version)
         group.post("{id}/changes", use: edit)
         group.get("{id}/members", use: members)
         group.put("{id}/members/{user}", use: setMember)
@@ -95,6 +96,19 @@ struct CanvasController {
             throw APIFailure(status: .gone, body: APIError(error: "changes this old are no longer kept; read the canvas again", field: "after"))
         case .changes(let changes, let more)?:
             return try .json(Page(items: changes, next: more ? changes.last.map { String($0.version) } : nil))
+        }
+    }
+
+    @Sendable func version(_ request: Request, context: BFFRequestContext) async throws -> Response {
+        let user = try context.authenticatedUser()
+        guard let text = context.parameters.get("version"), let version = Int(text), (0..<Int(Int32.max)).contains(version) else {
+            throw APIFailure.badRequest("a version is a number from 0", field: "version")
+        }
+        switch try await store.canvasVersion(try id(context), visibleTo: user.id, version: version) {
+        case nil, .future?: throw APIFailure.notFound
+        case .compacted?:
+            throw APIFailure(status: .gone, body: APIError(error: "versions this old are no longer kept", field: "version"))
+        case .found(let found)?: return try .json(found)
         }
     }
 

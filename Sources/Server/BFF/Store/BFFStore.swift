@@ -74,6 +74,8 @@ public protocol BFFStore: Sendable {
     func submitCanvasEdit(_ id: Int64, by user: BFFUser, _ edit: CanvasEdit) async throws -> CanvasSubmission
     /// Nil when the canvas is not the user's to see.
     func canvasChanges(_ id: Int64, visibleTo user: Int64, after: Int, limit: Int) async throws -> CanvasChangePage?
+    /// Nil when the canvas is not the user's to see.
+    func canvasVersion(_ id: Int64, visibleTo user: Int64, version: Int) async throws -> CanvasVersionLookup?
     func renameCanvas(_ id: Int64, owner: BFFUser, to name: String) async throws -> CanvasRenaming
     /// Nil when the canvas is not the user's to see.
     func canvasPresence(_ id: Int64, visibleTo user: Int64) async throws -> CanvasPresence?

@@ -242,6 +242,14 @@ extension SQLiteStore {
                     session TEXT NOT NULL, user_name TEXT NOT NULL, opened_at REAL NOT NULL, PRIMARY KEY (canvas_id, session))
                 """)
         }
+        migrator.registerMigration("v11: canvas snapshots") { db in
+            try db.execute(sql: """
+                CREATE TABLE canvas_snapshots (canvas_id INTEGER NOT NULL REFERENCES canvases (id) ON DELETE CASCADE,
+                    version INTEGER NOT NULL, layout TEXT NOT NULL, PRIMARY KEY (canvas_id, version))
+                """)
+            // Canvases from before: their versions from now on can be read again.
+            try db.execute(sql: "INSERT INTO canvas_snapshots (canvas_id, version, layout) SELECT id, version, layout FROM canvases")
+        }
         return migrator
     }
 }

@@ -11,6 +11,15 @@ public enum CanvasSubmission: Sendable, Equatable {
     case readOnly
 }
 
+/// A canvas's layout at a version, or why there is none.
+public enum CanvasVersionLookup: Sendable, Equatable {
+    case found(CanvasVersion)
+    /// Older than the snapshots and changes kept.
+    case compacted
+    /// Past the latest version.
+    case future
+}
+
 /// What renaming a canvas came to.
 public enum CanvasRenaming: Sendable, Equatable {
     case renamed(CanvasSummary)
@@ -57,8 +66,10 @@ extension SQLEngine {
                 """) { rows in
                 guard let id = try rows.first?.integer(0) else { throw BFFStoreError.unreadableRow("canvases, just written") }
                 let summary = CanvasSummary(id: id, name: name, owner: owner.name, role: .owner, version: 0)
-                return Plan.done(CanvasSnapshot(canvas: summary, layout: log.layout, answered: 0))
-                    .audited(.canvasCreated, by: owner.name, target: Self.target(id, name))
+                return .run("INSERT INTO canvas_snapshots (canvas_id, version, layout) VALUES (\(id), 0, \(json))") { _ in
+                    Plan.done(CanvasSnapshot(canvas: summary, layout: log.layout, answered: 0))
+                        .audited(.canvasCreated, by: owner.name, target: Self.target(id, name))
+                }
             }
         }))
     }
@@ -189,6 +200,26 @@ extension SQLEngine {
         }, snapshot: true)
     }
 
+    /// The canvas's layout at `version`: the snapshot before it with the changes after replayed;
+    /// nil when it is not `user`'s to see, `.compacted` when no snapshot and changes reach back
+    /// that far, `.future` past the latest version.
+    public func canvasVersion(_ id: Int64, visibleTo user: Int64, version: Int) async throws -> CanvasVersionLookup? {
+        try await runRead(Self.visible(id, to: user) { summary, _ in
+            guard version <= summary.version else { return .done(.future) }
+            return .run("SELECT version, layout FROM canvas_snapshots WHERE canvas_id = \(id) AND version <= \(version) ORDER BY version DESC LIMIT 1") { rows in
+                guard let row = rows.first else { return .done(.compacted) }
+                let base = Int(try row.integer(0))
+                let snapshot = try Self.layout(try row.text(1))
+                return .run("SELECT operation FROM canvas_changes WHERE canvas_id = \(id) AND version > \(base) AND version <= \(version) ORDER BY version") { rows in
+                    guard rows.count == version - base else { return .done(.compacted) }
+                    let operations = try rows.map { try JSONDecoder().decode(CanvasOperation.self, from: Data(try $0.text(0).utf8)) }
+                    let layout = try operations.reduce(snapshot) { layout, operation in try operation.applied(to: layout) }
+                    return .done(.found(CanvasVersion(version: version, layout: layout)))
+                }
+            }
+        }, snapshot: true)
+    }
+
     /// The canvas's members, its owner first; nil when it is not `user`'s to see.
     public func canvasMembers(_ id: Int64, visibleTo user: Int64) async throws -> [CanvasMember]? {
         try await runRead(Self.visible(id, to: user) { summary, _ in
@@ -286,7 +317,15 @@ extension SQLEngine {
                 INSERT INTO canvas_changes (canvas_id, version, author, session, sequence, operation, created_at)
                 VALUES (\(id), \(change.version), \(change.author), \(change.origin.session), \(change.origin.sequence), \(operation), \(now))
                 """) { _ in
-                .run("DELETE FROM canvas_changes WHERE canvas_id = \(id) AND version <= \(change.version - CanvasLimits.changesKept)") { _ in .done(()) }
+                .run("DELETE FROM canvas_changes WHERE canvas_id = \(id) AND version <= \(change.version - CanvasLimits.changesKept)") { _ in
+                    // A snapshot every `snapshotEvery` versions; those no kept change follows are dropped.
+                    let snapshot: Plan<Void> = change.version % CanvasLimits.snapshotEvery == 0
+                        ? .run("INSERT INTO canvas_snapshots (canvas_id, version, layout) VALUES (\(id), \(change.version), \(layout))") { _ in .done(()) }
+                        : .done(())
+                    return snapshot.then { _ in
+                        .run("DELETE FROM canvas_snapshots WHERE canvas_id = \(id) AND version < \(change.version - CanvasLimits.changesKept)") { _ in .done(()) }
+                    }
+                }
             }
         }
     }

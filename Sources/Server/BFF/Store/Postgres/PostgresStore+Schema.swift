@@ -139,6 +139,13 @@ extension PostgresStore {
                 PRIMARY KEY (canvas_id, session))
             """,
         ]),
+        ("v11: canvas snapshots", [
+            """
+            CREATE TABLE canvas_snapshots (canvas_id BIGINT NOT NULL REFERENCES canvases (id) ON DELETE CASCADE,
+                version BIGINT NOT NULL, layout TEXT NOT NULL, PRIMARY KEY (canvas_id, version))
+            """,
+            "INSERT INTO canvas_snapshots (canvas_id, version, layout) SELECT id, version, layout FROM canvases",
+        ]),
     ]
 
     /// The advisory lock migrations take, so that of instances started together one migrates and

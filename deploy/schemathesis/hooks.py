@@ -69,6 +69,9 @@ def before_call(ctx, case, **kwargs):
         body["layout"] = {"name": "st", "grid": {"columns": 12, "rows": 12, "minimumPaneSize": {"width": 2, "height": 2}},
                           "panes": [{"id": 1, "app": "todo", "frame": {"origin": {"x": 0, "y": 0}, "size": {"width": 6, "height": 6}},
                                      "config": {}, "state": {}}]}
+    if path == "/api/canvas/{id}" and case.method.upper() == "PATCH" and body:
+        # A new name, as for a new canvas: no control characters, and one its owner has not used.
+        body["name"] = "st-" + uuid.uuid4().hex[:12]
     if path.startswith("/api/calendar/events") and body:
         start, end = body.get("start"), body.get("end")
         if case.method.upper() == "PATCH" and (isinstance(start, str) or isinstance(end, str)):

@@ -52,6 +52,7 @@ struct Conformance {
             let unknown = operation.path.hasPrefix("/api/chat/") ? "no-such-channel" : "987654321"
             let missing = operation.path.replacingOccurrences(of: "{id}", with: unknown)
                 .replacingOccurrences(of: "{session}", with: "no-such-session").replacingOccurrences(of: "{user}", with: "bob")
+                .replacingOccurrences(of: "{version}", with: "0")
             try expect(try await send(operation, uri: missing, token: token, body: example(operation)), operation, status: 404)
         }
         if let required = requestSchema(operation)?["required"]?.array?.compactMap(\.string), !required.isEmpty {
@@ -63,10 +64,11 @@ struct Conformance {
     }
 
     /// The path with `{id}` filled from the POST to the collection above it (`general` for chat),
-    /// `{app}` with the hook's app, and `{user}` with bob (a canvas's member).
+    /// `{app}` with the hook's app, `{user}` with bob (a canvas's member) and `{version}` with 0 (a
+    /// canvas as created).
     private func uri(for operation: OpenAPIConformanceTests.Operation) throws -> String {
         if operation.isSignedHook { return operation.path.replacingOccurrences(of: "{app}", with: hook.app) }
-        var path = operation.path.replacingOccurrences(of: "{user}", with: "bob")
+        var path = operation.path.replacingOccurrences(of: "{user}", with: "bob").replacingOccurrences(of: "{version}", with: "0")
         if path.contains("{session}") {
             path = path.replacingOccurrences(of: "{session}", with: try #require(session, "\(operation): no session was opened"))
         }

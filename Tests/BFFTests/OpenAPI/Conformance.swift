@@ -18,6 +18,10 @@ struct Conformance {
     private(set) var checkedOperations = 0
     /// The remote app session the proxy's `{session}` paths use, once opened.
     private var session: String?
+    /// A remote session's event stream, held open to the end: the stream's end ends the session,
+    /// which its later operations (a message, the close) still need. (Dropped at once, the server
+    /// noticed the end at its next write, mid-test under load.)
+    private var openStreams: [SSEReader] = []
 
     init(client: any TestClientProtocol, checker: SchemaChecker, token: String, knownIDs: [String: String] = [:],
          hook: (app: String, secret: String)) {
@@ -124,10 +128,11 @@ struct Conformance {
         #expect(problems.isEmpty, "\(operation) \(status): \(problems)")
     }
 
-    private func checkEventStream(_ operation: OpenAPIConformanceTests.Operation, uri: String) async throws {
+    private mutating func checkEventStream(_ operation: OpenAPIConformanceTests.Operation, uri: String) async throws {
         let stream = try SSEReader(port: try #require(client.port), token: token, path: uri)
         let head = try await stream.readHead()
         #expect(head.hasPrefix("HTTP/1.1 200"), "\(operation): \(head)")
         #expect(head.lowercased().contains("content-type: text/event-stream"), "\(operation): \(head)")
+        if operation.path.contains("{session}") { openStreams.append(stream) }
     }
 }

@@ -79,7 +79,7 @@ let package = Package(
         // setopt and getinfo.
         .target(name: "CCurl", path: "Sources/CShims/CCurl", linkerSettings: [.linkedLibrary("dl")]),
         // Starting, waiting for and killing micro-app processes.
-        .target(name: "CAppProcess", path: "Sources/CShims/CAppProcess"),
+        .target(name: "CAppProcess", path: "Sources/CShims/CAppProcess", linkerSettings: [.linkedLibrary("seccomp")]),
 
         // MARK: Edges: one per outside thing, shared by the programs
         // Directories (0700) and files (0600) only their owner may open, whatever the umask.

@@ -57,6 +57,18 @@ struct AppManifestFileTests {
             keepsState: true, limits: limits, minimumSize: ViewSize(width: 30, height: 8)))
     }
 
+    @Test func permissionsNameWhatOfTheMachineTheAppGets() throws {
+        let manifest = try parse(Self.base + ["permissions:", "  files: { read: [~/notes, /proc], write: [~/out/today.txt] }",
+                                              "  network: { connect: [443, 8080] }", "  run: [jq, ~/bin/tool]"])
+        #expect(manifest.machine == MachineAccess(read: ["~/notes", "/proc"], write: ["~/out/today.txt"], connect: [443, 8080],
+                                                  run: ["jq", "~/bin/tool"]))
+        #expect(manifest.requested.inWords.suffix(4) == [
+            "reads ~/notes, /proc", "reads and writes ~/out/today.txt",
+            "connects to ports 443, 8080 (any address; and looks up names)", "runs jq, ~/bin/tool",
+        ])
+        #expect(try parse(Self.base).machine == .none)
+    }
+
     @Test func aSampleAppHasNoProtocolAndKeepsNoState() throws {
         let manifest = try parse(["id: disk", "name: Disk", "version: 1.0.0", "sample: { every: 5s, show: gauge }", "exec: df -P"])
         #expect(manifest.sample == AppManifest.Sample(everySeconds: 5, show: .gauge))
@@ -102,10 +114,32 @@ struct AppManifestFileTests {
          "apps/probe/app.yaml:14:11: limits.nice: unknown key; expected one of cpu, log, memory, openFiles, publishesPerSecond, startup, state"),
         (replacing(base, line: 15, with: "minSize: { width: 0 }"), "apps/probe/app.yaml:15:19: minSize.width: expected a whole number from 1 to 500, got '0'"),
         (base + ["sample: { every: 5s }"], "apps/probe/app.yaml:16:9: sample: an app has either protocol or sample, not both"),
-        (base + ["colour: red"], "apps/probe/app.yaml:16:1: colour: unknown key; expected one of backend, description, entry, env, events, exec, id, limits, minSize, name, protocol, sample, state, version, workdir"),
+        (base + ["colour: red"], "apps/probe/app.yaml:16:1: colour: unknown key; expected one of backend, description, entry, env, events, exec, id, limits, minSize, name, permissions, protocol, sample, state, version, workdir"),
         (["a: &x 1", "b: *x"], "apps/probe/app.yaml:2:4: aliases (*name) are not allowed in this file; write the value out"),
     ])
     func mistakesSayWhereAndWhat(lines: [String], message: String) {
+        #expect(error(lines)?.description == message)
+    }
+
+    @Test(arguments: [
+        (AppManifestFileTests.base + ["permissions: { files: { read: [~/../etc] } }"],
+         "apps/probe/app.yaml:16:32: permissions.files.read[0]: expected a folder or file as ~/path or /path, without . or .. parts, got '~/../etc'"),
+        (AppManifestFileTests.base + ["permissions: { files: { write: [~] } }"],
+         "apps/probe/app.yaml:16:33: permissions.files.write[0]: expected a folder or file as ~/path or /path, without . or .. parts, got '~'"),
+        (AppManifestFileTests.base + ["permissions: { files: { read: [notes] } }"],
+         "apps/probe/app.yaml:16:32: permissions.files.read[0]: expected a folder or file as ~/path or /path, without . or .. parts, got 'notes'"),
+        (AppManifestFileTests.base + ["permissions: { files: { read: [/usr/./lib] } }"],
+         "apps/probe/app.yaml:16:32: permissions.files.read[0]: expected a folder or file as ~/path or /path, without . or .. parts, got '/usr/./lib'"),
+        (AppManifestFileTests.base + ["permissions: { network: { connect: [0] } }"],
+         "apps/probe/app.yaml:16:37: permissions.network.connect[0]: expected a whole number from 1 to 65535, got '0'"),
+        (AppManifestFileTests.base + ["permissions: { network: { bind: [80] } }"],
+         "apps/probe/app.yaml:16:27: permissions.network.bind: unknown key; expected one of connect"),
+        (AppManifestFileTests.base + ["permissions: { run: ['../bin/sh'] }"],
+         "apps/probe/app.yaml:16:22: permissions.run[0]: expected a program name such as jq, or its path as ~/path or /path, got '../bin/sh'"),
+        (AppManifestFileTests.base + ["permissions: { files: { read: [\((0..<17).map { "/p\($0)" }.joined(separator: ", "))] } }"],
+         "apps/probe/app.yaml:16:31: permissions.files.read: expected at most 16 entries"),
+    ])
+    func permissionMistakesSayWhereAndWhat(lines: [String], message: String) {
         #expect(error(lines)?.description == message)
     }
 

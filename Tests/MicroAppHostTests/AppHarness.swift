@@ -27,11 +27,14 @@ final class AppHarness: Sendable {
     private let wakes: AsyncStream<Void>.Continuation
     private let woken: AsyncStream<Void>
 
-    init(_ id: String, environment: [String: String] = ProcessInfo.processInfo.environment, state: JSONValue = .null) throws {
+    /// Runs the fixture app `id`, or the app in `folder`.
+    init(_ id: String, folder: URL? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
+         state: JSONValue = .null) throws {
         appID = id
         logDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("tc-app-logs-\(UUID().uuidString)")
-        let app = try AppFolders.read(Self.fixtures.appendingPathComponent(id), isShipped: false)
-        runtime = MicroAppRuntime(environment: environment, logDirectory: logDirectory, grants: AllGranted(), backend: nil,
+        let app = try AppFolders.read(folder ?? Self.fixtures.appendingPathComponent(id), isShipped: false)
+        runtime = MicroAppRuntime(environment: environment, logDirectory: logDirectory,
+                                  dataDirectory: logDirectory.appendingPathComponent("data"), grants: AllGranted(), backend: nil,
                                   logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
         connection = runtime.connection(for: app)
         (woken, wakes) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))

@@ -1,4 +1,5 @@
 import Foundation
+import MicroAppHost
 import ModelClient
 
 /// Asks the model for a micro-app and checks it (`GeneratedApp.check`); a problem is sent back
@@ -18,6 +19,10 @@ public struct MicroAppGenerator: Sendable {
     public var retries = 2
     /// How long the trial run may take to draw a view.
     public var trialLimit: Duration = .seconds(10)
+    /// What contains the trial run on this machine.
+    public var sandbox: SandboxSupport = .current
+    /// Run the trial even where nothing contains it (the user said so: `--trial-without-sandbox`).
+    public var trialWithoutSandbox = false
 
     public init(model: ModelClient, prompt: GenerationPrompt) {
         self.model = model
@@ -25,9 +30,15 @@ public struct MicroAppGenerator: Sendable {
     }
 
     /// - Throws: `ModelError` when the model cannot be asked; `GenerationProblem` with the last
-    ///   problem when no answer passed.
+    ///   problem when no answer passed, or at once when the trial run could not be contained.
     public func generate(_ request: GenerationRequest, environment: [String: String],
                          progress: @escaping @Sendable (Progress) -> Void = { _ in }) async throws -> GeneratedApp {
+        if case .unavailable(let reason) = sandbox, !trialWithoutSandbox {
+            throw GenerationProblem("""
+                not sandboxed on this system (\(reason)): the trial run would run the model's code with all your rights. \
+                Run it anyway with termcanvas apps new … --trial-without-sandbox, on a machine you can afford to lose.
+                """)
+        }
         GeneratedApp.removeAbandonedWorkspaces()
         var messages = prompt.messages(for: request)
         var attempt = 1

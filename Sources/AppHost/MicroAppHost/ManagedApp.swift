@@ -164,7 +164,7 @@ final class ManagedApp: MicroAppConnection {
     }
 
     private func ask() {
-        report(.needsGrant(app.manifest.requested), phase: .asking)
+        report(.needsGrant(app.manifest.requested, unsandboxed: app.isRemote ? nil : SandboxSupport.current.warning), phase: .asking)
     }
 
     private func report(_ status: AppStatus, phase: Phase) {

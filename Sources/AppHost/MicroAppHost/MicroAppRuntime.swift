@@ -14,6 +14,7 @@ public final class MicroAppRuntime: Sendable {
 
     private let environment: [String: String]
     private let logDirectory: URL
+    private let dataDirectory: URL
     private let grants: any AppGrants
     private let backend: (any AppBackend)?
     private let remote: (any RemoteAppTransport)?
@@ -24,11 +25,13 @@ public final class MicroAppRuntime: Sendable {
     ///   - environment: The dashboard's; each app sees only the basic variables and those its
     ///     manifest names.
     ///   - logDirectory: Where each app's log goes (`ID.log`).
+    ///   - dataDirectory: Where each app's private data folder is (`ID/`).
     ///   - remote: How remote apps' sessions are reached (the server's proxy); nil runs none.
-    public init(environment: [String: String], logDirectory: URL, grants: any AppGrants, backend: (any AppBackend)?,
-                remote: (any RemoteAppTransport)? = nil, logger: Logger) {
+    public init(environment: [String: String], logDirectory: URL, dataDirectory: URL, grants: any AppGrants,
+                backend: (any AppBackend)?, remote: (any RemoteAppTransport)? = nil, logger: Logger) {
         self.environment = environment
         self.logDirectory = logDirectory
+        self.dataDirectory = dataDirectory
         self.grants = grants
         self.backend = backend
         self.remote = remote
@@ -46,7 +49,8 @@ public final class MicroAppRuntime: Sendable {
                                               limits: manifest.limits, log: log, backend: backend)
         } else {
             let recipe = LaunchRecipe(manifest: manifest, folder: app.folder, hostEnvironment: environment,
-                                      extra: ["TERMCANVAS_APP_ID": app.id, "TERMCANVAS_PROTOCOL": ProtocolVersion.current.description])
+                                      extra: ["TERMCANVAS_APP_ID": app.id, "TERMCANVAS_PROTOCOL": ProtocolVersion.current.description],
+                                      grant: SandboxGrant(access: manifest.machine, dataFolder: dataDirectory.appendingPathComponent(app.id)))
             engine = if let sample = manifest.sample {
                 SampleSession(appID: app.id, recipe: recipe, sample: sample, log: log)
             } else {

@@ -3,8 +3,9 @@ import MicroAppModel
 import MicroAppProtocol
 import Synchronization
 
-/// Runs an app nobody has vouched for yet (a generated one) once, in the host's usual containment
-/// and with no permission granted, to see whether it answers `initialize` and draws a view.
+/// Runs an app nobody has vouched for yet (a generated one) once, in the host's sandbox with no
+/// permission granted and a fresh HOME inside its temporary folder, to see whether it answers
+/// `initialize` and draws a view: what it shows, it computed from nothing of the user's.
 public enum MicroAppTrial {
     private struct TrialFailure: Error {
         let reason: String
@@ -24,7 +25,8 @@ public enum MicroAppTrial {
         let manifest = app.manifest
         let log = AppLog(url: logFile, limit: manifest.limits.logBytes)
         let recipe = LaunchRecipe(manifest: manifest, folder: app.folder, hostEnvironment: environment,
-                                  extra: ["TERMCANVAS_APP_ID": app.id, "TERMCANVAS_PROTOCOL": ProtocolVersion.current.description])
+                                  extra: ["TERMCANVAS_APP_ID": app.id, "TERMCANVAS_PROTOCOL": ProtocolVersion.current.description],
+                                  grant: .trial)
         let session = SupervisedSession.process(appID: app.id, recipe: recipe, permissions: .none, limits: manifest.limits,
                                                 log: log, backend: nil)
         let (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))

@@ -89,11 +89,12 @@ final class ProcessDriver: SessionDriver {
                 log.write("host", "could not start: \(error)")
                 feed(.spawnFailed(generation: generation, error.description))
             case .success(let started):
+                launch.notes.forEach { log.write("host", $0) }
                 attach(started, launch: launch, generation: generation, feed: feed)
                 feed(.spawned(generation: generation))
                 // Only now: an app that exits at once must not have its exit fed before its
                 // start, or the supervisor would wait for an exit that came already.
-                followExit(of: started.keeper, generation: generation, feed: feed)
+                followExit(of: started, generation: generation, feed: feed)
             }
         }
     }
@@ -118,8 +119,8 @@ final class ProcessDriver: SessionDriver {
         if let excess { feed(.excess(generation: generation, bytes: excess)) }
     }
 
-    private func followExit(of pid: pid_t, generation: Int, feed: @escaping @Sendable (Supervisor.Input) -> Void) {
-        watchExit(of: pid, gone: { [weak self] in
+    private func followExit(of started: Spawner.Started, generation: Int, feed: @escaping @Sendable (Supervisor.Input) -> Void) {
+        watchExit(of: started, gone: { [weak self] in
             // The process is gone but not reaped: no signal may be sent to its id from now on.
             self?.running.withLock { running in
                 guard running?.generation == generation else { return }

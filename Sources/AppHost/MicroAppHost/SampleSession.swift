@@ -164,7 +164,7 @@ final class SampleSession: AppEngine {
             if stopNow { started.signal(SIGKILL) }
             _ = PipeReader(descriptor: started.output, queue: queue) { [weak self] bytes in self?.read(bytes) }
             _ = PipeReader(descriptor: started.errors, queue: queue) { [log] bytes in log.appendErrorOutput(bytes) }
-            watchExit(of: started.keeper, gone: { [weak self] in self?.state.withLock { $0.run?.keeperGone = true } },
+            watchExit(of: started, gone: { [weak self] in self?.state.withLock { $0.run?.keeperGone = true } },
                       exited: { [weak self] status in
                 guard let session = self else { return }
                 session.queue.async { session.ended(status: status) }

@@ -1,5 +1,6 @@
 import CAppProcess
 import Foundation
+import PrivateFiles
 import Synchronization
 
 /// Starts micro-app processes, each under its keeper (see `tc_spawn_app`), on one thread that
@@ -17,6 +18,8 @@ final class Spawner: Sendable {
         let input: Int32
         let output: Int32
         let errors: Int32
+        /// The run's own `TMPDIR`, removed once the app and all it started have exited.
+        let temporaryFolder: String
     }
 
     static let shared = Spawner()
@@ -45,6 +48,25 @@ final class Spawner: Sendable {
     }
 
     private static func start(_ launch: AppLaunch) -> Result<Started, LaunchError> {
+        let folders: RunFolders
+        do {
+            folders = try RunFolders(launch)
+        } catch {
+            return .failure(error)
+        }
+        let started = start(launch, in: folders)
+        if case .failure = started { folders.remove() }
+        return started
+    }
+
+    private static func start(_ launch: AppLaunch, in folders: RunFolders) -> Result<Started, LaunchError> {
+        var sandbox: PreparedSandbox
+        do {
+            sandbox = try PreparedSandbox(launch.sandbox.adding(temporaryFolder: folders.temporary))
+        } catch {
+            return .failure(error)
+        }
+        defer { sandbox.close() }
         var input: [Int32] = [0, 0], output: [Int32] = [0, 0], errors: [Int32] = [0, 0]
         guard tc_pipe(&input) == 0 else { return .failure(.failed(step: "pipe", errno: errno)) }
         guard tc_pipe(&output) == 0 else {
@@ -56,7 +78,8 @@ final class Spawner: Sendable {
             return .failure(.failed(step: "pipe", errno: errno))
         }
         var arguments: [UnsafeMutablePointer<CChar>?] = launch.arguments.map { strdup($0) } + [nil]
-        var environment: [UnsafeMutablePointer<CChar>?] = launch.environmentLines.map { strdup($0) } + [nil]
+        let environmentLines = launch.environment.merging(folders.environment) { $1 }.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        var environment: [UnsafeMutablePointer<CChar>?] = environmentLines.map { strdup($0) } + [nil]
         defer {
             arguments.forEach { free($0) }
             environment.forEach { free($0) }
@@ -67,7 +90,7 @@ final class Spawner: Sendable {
         var app: pid_t = 0
         var stage: Int32 = 0
         let result = tc_spawn_app(launch.program, &arguments, &environment, launch.directory,
-                                  input[0], output[1], errors[1], limits, &keeper, &app, &stage)
+                                  input[0], output[1], errors[1], limits, &sandbox.settings, &keeper, &app, &stage)
         closeAll([input[0], output[1], errors[1]])
         guard result == 0 else {
             closeAll([input[1], output[0], errors[0]])
@@ -77,7 +100,8 @@ final class Spawner: Sendable {
         for descriptor in [input[1], output[0], errors[0]] {
             _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
         }
-        return .success(Started(keeper: keeper, app: app, input: input[1], output: output[0], errors: errors[0]))
+        return .success(Started(keeper: keeper, app: app, input: input[1], output: output[0], errors: errors[0],
+                                temporaryFolder: folders.temporary))
     }
 
     private static func step(_ stage: Int32, _ launch: AppLaunch) -> String {
@@ -88,6 +112,7 @@ final class Spawner: Sendable {
         case TC_SPAWN_LIMITS: "resource limits"
         case TC_SPAWN_EXEC: launch.program
         case TC_SPAWN_KEEPER: "its keeper process"
+        case TC_SPAWN_SANDBOX: "its sandbox"
         default: "fork"
         }
     }
@@ -107,15 +132,51 @@ extension Spawner.Started {
 
 /// Waits for an app's keeper to exit — after the app, and everything the app started, ended —
 /// on a thread of its own (a blocking `waitid`); runs `gone` while the keeper still holds its
-/// id (so nothing can signal a stranger that took it), then reaps it and reports the app's status.
-func watchExit(of keeper: pid_t, gone: @escaping @Sendable () -> Void, exited: @escaping @Sendable (Int32) -> Void) {
+/// id (so nothing can signal a stranger that took it), removes the run's temporary folder, then
+/// reaps the keeper and reports the app's status.
+func watchExit(of started: Spawner.Started, gone: @escaping @Sendable () -> Void, exited: @escaping @Sendable (Int32) -> Void) {
+    let keeper = started.keeper, temporaryFolder = started.temporaryFolder
     let thread = Thread {
         tc_await_exit(keeper)
         tc_untrack_keeper(keeper)
         gone()
+        try? FileManager.default.removeItem(atPath: temporaryFolder)
         exited(tc_reap_app(keeper))
     }
     thread.name = "termcanvas-app-\(keeper)"
     thread.stackSize = 64 * 1024
     thread.start()
+}
+
+/// A run's own folders: its temporary folder (`TMPDIR`, private, removed when it ends) and its data
+/// folder (kept); a trial run's HOME and data folder are inside its temporary folder.
+private struct RunFolders {
+    let temporary: String
+    let environment: [String: String]
+
+    init(_ launch: AppLaunch) throws(LaunchError) {
+        var template = Array("\(launch.temporaryBase)/termcanvas-app-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw .failed(step: "its temporary folder in \(launch.temporaryBase)", errno: errno) }
+        temporary = String(cString: made)
+        var environment = ["TMPDIR": temporary]
+        do {
+            if let data = launch.dataFolder {
+                try PrivatePath.makeDirectory(data)
+            } else {
+                for (variable, name) in [("HOME", "home"), (AppLaunch.dataVariable, "data")] {
+                    let folder = URL(fileURLWithPath: temporary).appendingPathComponent(name)
+                    try PrivatePath.makeDirectory(folder)
+                    environment[variable] = folder.path
+                }
+            }
+        } catch {
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw .failed(step: "its folder \(error.path)", errno: error.errno)
+        }
+        self.environment = environment
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(atPath: temporary)
+    }
 }

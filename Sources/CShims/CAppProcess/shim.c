@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "CAppProcess.h"
+#include "CAppSandbox.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -30,22 +31,23 @@ static int set_limit(int resource, unsigned long long value) {
     return setrlimit(resource, &limit);
 }
 
-/* Closes every descriptor from `first` up but `keep`. */
-static void close_from(int first, int keep) {
+int tc_apply_sandbox(const tc_sandbox *sandbox);
+
+/* Closes every descriptor from 3 up but `keep` and `also` (-1 for none). */
+static void close_above_stdio(int keep, int also) {
+    int low = also >= 0 && also < keep ? also : keep, high = also > keep ? also : keep;
 #ifdef SYS_close_range
-    if ((keep == first || syscall(SYS_close_range, (unsigned)first, (unsigned)keep - 1, 0) == 0) &&
-        syscall(SYS_close_range, (unsigned)keep + 1, ~0U, 0) == 0) return;
+    if ((low == 3 || syscall(SYS_close_range, 3U, (unsigned)low - 1, 0) == 0) &&
+        (high == low || high == low + 1 || syscall(SYS_close_range, (unsigned)low + 1, (unsigned)high - 1, 0) == 0) &&
+        syscall(SYS_close_range, (unsigned)high + 1, ~0U, 0) == 0) return;
 #endif
     struct rlimit limit;
     long last = getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY ? (long)limit.rlim_cur : 4096;
     if (last > 65536) last = 65536;
-    for (long fd = first; fd < last; fd++) {
-        if (fd != keep) close((int)fd);
+    for (long fd = 3; fd < last; fd++) {
+        if (fd != keep && fd != also) close((int)fd);
     }
 }
-
-/* Closes every descriptor from 3 up but `keep`. */
-static void close_above_stdio(int keep) { close_from(3, keep); }
 
 static void report_to(int fd, int first, int second) {
     int report[2] = {first, second};
@@ -142,7 +144,7 @@ static void exit_like(int status) {
    SIGHUP (the dashboard died: PR_SET_PDEATHSIG), SIGTERM or SIGINT kills the app and all it
    started. Runs in a fork of a threaded process: system calls only, no allocation. */
 static void keeper(pid_t dashboard, int report, const char *path, char *const argv[], char *const envp[],
-                   const char *directory, tc_app_limits limits) {
+                   const char *directory, tc_app_limits limits, const tc_sandbox *sandbox) {
     pid_t self = getpid();
     int inner[2];
     if (pipe2(inner, O_CLOEXEC) != 0) child_fail(report, TC_SPAWN_KEEPER);
@@ -163,10 +165,19 @@ static void keeper(pid_t dashboard, int report, const char *path, char *const ar
         sigset_t none;
         sigemptyset(&none);
         sigprocmask(SIG_SETMASK, &none, NULL);
+        /* Last: the seccomp filter refuses nothing exec needs. */
+        if (sandbox != NULL) {
+            int failed = tc_apply_sandbox(sandbox);
+            if (failed != 0) {
+                errno = failed;
+                child_fail(own, TC_SPAWN_SANDBOX);
+            }
+        }
         execve(path, argv, envp);
         child_fail(own, TC_SPAWN_EXEC);
     }
     close(inner[1]);
+    if (sandbox != NULL && sandbox->landlock_ruleset >= 0) close(sandbox->landlock_ruleset);
     /* The app's streams are the app's: the keeper keeps none of them open. */
     close(0);
     close(1);
@@ -212,7 +223,7 @@ static void keeper(pid_t dashboard, int report, const char *path, char *const ar
 }
 
 int tc_spawn_app(const char *path, char *const argv[], char *const envp[], const char *directory,
-                 int stdin_fd, int stdout_fd, int stderr_fd, tc_app_limits limits,
+                 int stdin_fd, int stdout_fd, int stderr_fd, tc_app_limits limits, const tc_sandbox *sandbox,
                  pid_t *keeper_pid, pid_t *app_pid, int *stage) {
     int status_pipe[2];
     if (pipe2(status_pipe, O_CLOEXEC) != 0) {
@@ -244,8 +255,8 @@ int tc_spawn_app(const char *path, char *const argv[], char *const envp[], const
             child_fail(report, TC_SPAWN_STREAMS);
         }
         /* Nothing of the dashboard's (its terminal, database, other apps' pipes) stays open. */
-        close_above_stdio(report);
-        keeper(parent, report, path, argv, envp, directory, limits);
+        close_above_stdio(report, sandbox != NULL ? sandbox->landlock_ruleset : -1);
+        keeper(parent, report, path, argv, envp, directory, limits, sandbox);
     }
     int fork_errno = errno;
     pthread_sigmask(SIG_SETMASK, &previous, NULL);

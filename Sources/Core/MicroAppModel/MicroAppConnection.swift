@@ -7,8 +7,10 @@ public enum AppStatus: Hashable, Sendable {
     /// Not started, and not to be until the user presses `r`: why (the last run of the
     /// dashboard ended unexpectedly).
     case paused(String)
-    /// The user has not granted what the app asks for.
-    case needsGrant(Permissions)
+    /// The user has not granted what the app asks for. `unsandboxed` says why an app that runs
+    /// here would run with all the user's rights (no Landlock); nil when the kernel contains it,
+    /// and for a remote app.
+    case needsGrant(Permissions, unsandboxed: String?)
     /// The user refused; `y` asks again.
     case refused
     case starting

@@ -27,6 +27,8 @@ public struct AppManifest: Hashable, Sendable {
     public var backend: [String]
     /// Whether it keeps state with the layout (`state.save`).
     public var keepsState: Bool
+    /// What it may touch of the machine beyond its own folders (`permissions`).
+    public var machine: MachineAccess = .none
     public var limits: Limits
     public var minimumSize: ViewSize
     /// Set for an app without the protocol: its command's output, sampled.
@@ -56,7 +58,7 @@ public struct AppManifest: Hashable, Sendable {
 
     /// What the app asks to be granted.
     public var requested: Permissions {
-        Permissions(publish: publishes, subscribe: subscribes, http: backend, state: keepsState)
+        Permissions(publish: publishes, subscribe: subscribes, http: backend, state: keepsState, machine: machine)
     }
 
     /// The bounds an app runs within.

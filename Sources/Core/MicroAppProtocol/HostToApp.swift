@@ -12,18 +12,22 @@ public struct ViewSize: Hashable, Sendable {
 }
 
 /// What the user granted an app: the names it may publish, the patterns it hears, the backend
-/// paths it may call through the host, and whether its state is kept.
+/// paths it may call through the host, whether its state is kept, and what it may touch of the
+/// machine (its sandbox).
 public struct Permissions: Hashable, Sendable {
     public var publish: [String]
     public var subscribe: [String]
     public var http: [String]
     public var state: Bool
+    public var machine: MachineAccess
 
-    public init(publish: [String] = [], subscribe: [String] = [], http: [String] = [], state: Bool = false) {
+    public init(publish: [String] = [], subscribe: [String] = [], http: [String] = [], state: Bool = false,
+                machine: MachineAccess = .none) {
         self.publish = publish
         self.subscribe = subscribe
         self.http = http
         self.state = state
+        self.machine = machine
     }
 
     public static let none = Permissions()
@@ -35,12 +39,12 @@ public struct Permissions: Hashable, Sendable {
         if !subscribe.isEmpty { lines.append("hear " + subscribe.joined(separator: ", ")) }
         if !http.isEmpty { lines.append("call " + http.joined(separator: ", ")) }
         if state { lines.append("keep state with the layout") }
-        return lines
+        return lines + machine.inWords
     }
 
     var json: JSONValue {
         .object(["publish": .array(publish.map(JSONValue.string)), "subscribe": .array(subscribe.map(JSONValue.string)),
-                 "http": .array(http.map(JSONValue.string)), "state": .bool(state)])
+                 "http": .array(http.map(JSONValue.string)), "state": .bool(state), "machine": machine.json])
     }
 }
 

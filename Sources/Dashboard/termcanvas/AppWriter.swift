@@ -17,13 +17,15 @@ struct AppWriter {
     let takenIDs: Set<String>
 
     init(paths: Paths, options: ModelSettings.Fields = ModelSettings.Fields(), language: ScriptLanguage,
-         environment: [String: String], logger: Logger) throws {
+         environment: [String: String], trialWithoutSandbox: Bool = false, logger: Logger) throws {
         let settingsFile = paths.configDirectory.appendingPathComponent(ModelSettings.fileName)
         let fields = try ModelSettings.Fields.read(settingsFile).overridden(by: options)
         let settings = try ModelSettings(fields, file: settingsFile)
         let client = ModelClient(settings: settings, key: try settings.key(in: environment), logger: logger)
         let folders = AppsCommand.folders(paths)
-        generator = MicroAppGenerator(model: client, prompt: try GenerationPrompt.shipped(in: folders.shipped, language: language))
+        var generator = MicroAppGenerator(model: client, prompt: try GenerationPrompt.shipped(in: folders.shipped, language: language))
+        generator.trialWithoutSandbox = trialWithoutSandbox
+        self.generator = generator
         model = settings.model
         takenIDs = Set(folders.scan().apps.map(\.id))
     }

@@ -52,12 +52,23 @@ struct AppsCommand: AsyncParsableCommand {
                 // A generated app shows as such, and last the description it was made from.
                 let prompt = try? String(contentsOf: app.folder.appendingPathComponent(GeneratedApp.promptFile), encoding: .utf8)
                 let source = app.isShipped ? "shipped" : prompt == nil ? "user" : "generated"
-                let fields = [app.id, app.manifest.version, app.manifest.name, kind, source, allowed, app.folder.path] + (prompt.map { [$0] } ?? [])
+                let fields = [app.id, app.manifest.version, app.manifest.name, kind, source, allowed, AppsCommand.containment(app),
+                              app.folder.path] + (prompt.map { [$0] } ?? [])
                 print(fields.map(TerminalText.safe).joined(separator: "\t"))
+            }
+            if !SandboxSupport.current.isEnforced, !found.apps.isEmpty {
+                FileHandle.standardError.write(Data("termcanvas: apps are \(SandboxSupport.current.summary)\n".utf8))
             }
             for problem in found.problems { FileHandle.standardError.write(Data("termcanvas: \(TerminalText.safe(problem))\n".utf8)) }
             if !found.problems.isEmpty { throw ExitCode.failure }
         }
+    }
+
+    /// What an app runs in: "sandboxed" with what it may touch beyond its own folders, or why not.
+    fileprivate static func containment(_ app: InstalledApp) -> String {
+        guard SandboxSupport.current.isEnforced else { return "not sandboxed" }
+        let access = app.manifest.machine.inWords
+        return "sandboxed" + (access.isEmpty ? "" : ": " + access.joined(separator: "; "))
     }
 
     struct Add: AsyncParsableCommand {

@@ -17,8 +17,8 @@ extension AppsCommand {
             discussion: """
                 The model is any OpenAI-compatible chat-completions endpoint, set in \
                 $XDG_CONFIG_HOME/termcanvas/ai.yaml (baseURL, model, and keyVariable: the name of the \
-                environment variable holding the API key) or with the options below. The app is run once, \
-                with no permission, before you see it; Esc leaves nothing on disk.
+                environment variable holding the API key) or with the options below. The app is run once in a \
+                sandbox, with no permission and a HOME of its own, before you see it; Esc leaves nothing on disk.
                 """
         )
 
@@ -33,6 +33,9 @@ extension AppsCommand {
         @Option(name: .customLong("key-file"), help: "A file holding the API key, readable by you only (over ai.yaml).")
         var keyFile: String?
         @Flag(help: "Install without asking.") var yes = false
+        @Flag(name: .customLong("trial-without-sandbox"),
+              help: "Run the trial even where this system cannot sandbox it (no Landlock): the model's code then runs with all your rights.")
+        var trialWithoutSandbox = false
 
         func validate() throws {
             guard !description.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
@@ -59,7 +62,7 @@ extension AppsCommand {
             let environment = ProcessInfo.processInfo.environment
             let logger = LogSetup.bootstrapFile(at: paths.logFile, label: "termcanvas.apps")
             let writer = try AppWriter(paths: paths, options: ModelSettings.Fields(baseURL: baseURL, model: model, keyVariable: keyVariable, keyFile: keyFile),
-                                       language: lang, environment: environment, logger: logger)
+                                       language: lang, environment: environment, trialWithoutSandbox: trialWithoutSandbox, logger: logger)
             if let id, writer.takenIDs.contains(id) {
                 throw CommandError("an app \(id) is already installed; `termcanvas apps remove \(id)` first, or choose another --id")
             }

@@ -66,6 +66,7 @@ struct Dashboard: AsyncParsableCommand {
         let backend = BackendRelay()
         let remoteApps = RemoteRelay(local: StoredGrants(store: store, logger: logger))
         let runtime = MicroAppRuntime(environment: ProcessInfo.processInfo.environment, logDirectory: paths.appLogDirectory,
+                                      dataDirectory: paths.appDataDirectory,
                                       grants: remoteApps, backend: backend, remote: remoteApps, logger: logger)
         let crashed = CrashRecovery.previousRun(of: canvas.layout.name, runs: paths.runDirectory, runtime: runtime,
                                                 installed: installed.apps, logger: logger)

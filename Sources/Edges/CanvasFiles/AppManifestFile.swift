@@ -16,6 +16,7 @@ import Yams
 /// events: { publishes: [sysmon.cpu.high], subscribes: [calendar.date.selected] }
 /// limits: { startup: 5s, memory: 256MiB }
 /// minSize: { width: 30, height: 8 }
+/// permissions: { files: { read: [/proc], write: [~/notes] }, network: { connect: [443] }, run: [~/bin/tool] }
 /// ```
 ///
 /// An app without the protocol has `sample: { every: 5s, show: text|gauge|sparkline }` instead of
@@ -24,7 +25,7 @@ import Yams
 public enum AppManifestFile {
     static let keys: Set<String> = [
         "id", "name", "version", "description", "protocol", "exec", "entry", "workdir", "env", "events", "backend", "state",
-        "limits", "minSize", "sample",
+        "limits", "minSize", "sample", "permissions",
     ]
 
     public static func parse(_ text: String, file: String) throws -> AppManifest {
@@ -98,6 +99,7 @@ public enum AppManifestFile {
                 return path
             }
         }
+        if let node = root["permissions"] { manifest.machine = try machineAccess(node, reader: reader) }
         if let node = root["state"] { manifest.keepsState = try bool(node, field: "state", reader: reader) }
         if let node = root["limits"] { manifest.limits = try limits(node, reader: reader) }
         if let node = root["minSize"] {
@@ -187,6 +189,57 @@ public enum AppManifestFile {
             throw reader.error(at: node, field: field, "expected at most \(ManifestRules.maximumEvents) names")
         }
         return items
+    }
+
+    /// `permissions`: what the app may touch of the machine beyond its own folders.
+    private static func machineAccess(_ node: Node, reader: YAMLReader) throws -> MachineAccess {
+        let mapping = try reader.mapping(node, field: "permissions")
+        try reader.rejectUnknownKeys(in: mapping, allowed: ["files", "network", "run"], field: "permissions")
+        var access = MachineAccess()
+        if let filesNode = mapping["files"] {
+            let files = try reader.mapping(filesNode, field: "permissions.files")
+            try reader.rejectUnknownKeys(in: files, allowed: ["read", "write"], field: "permissions.files")
+            let rule = "a folder or file as ~/path or /path, without . or .. parts"
+            if let node = files["read"] {
+                access.read = try entries(node, field: "permissions.files.read", reader: reader, rule: rule, MachineAccess.isPath)
+            }
+            if let node = files["write"] {
+                access.write = try entries(node, field: "permissions.files.write", reader: reader, rule: rule, MachineAccess.isPath)
+            }
+        }
+        if let networkNode = mapping["network"] {
+            let network = try reader.mapping(networkNode, field: "permissions.network")
+            try reader.rejectUnknownKeys(in: network, allowed: ["connect"], field: "permissions.network")
+            if let node = network["connect"] {
+                let items = try list(node, field: "permissions.network.connect", reader: reader)
+                access.connect = try items.enumerated().map { index, item in
+                    try reader.int(item, field: "permissions.network.connect[\(index)]", in: 1...65_535)
+                }
+            }
+        }
+        if let node = mapping["run"] {
+            access.run = try entries(node, field: "permissions.run", reader: reader,
+                                     rule: "a program name such as jq, or its path as ~/path or /path", MachineAccess.isProgram)
+        }
+        return access
+    }
+
+    /// The items of a `permissions` list, at most `MachineAccess.maximumEntries`.
+    private static func list(_ node: Node, field: String, reader: YAMLReader) throws -> Node.Sequence {
+        let items = try reader.sequence(node, field: field)
+        guard items.count <= MachineAccess.maximumEntries else {
+            throw reader.error(at: node, field: field, "expected at most \(MachineAccess.maximumEntries) entries")
+        }
+        return items
+    }
+
+    private static func entries(_ node: Node, field: String, reader: YAMLReader, rule: String,
+                                _ isValid: (String) -> Bool) throws -> [String] {
+        try list(node, field: field, reader: reader).enumerated().map { index, item in
+            let text = try reader.string(item, field: "\(field)[\(index)]")
+            guard isValid(text) else { throw reader.error(at: item, field: "\(field)[\(index)]", "expected \(rule), got '\(text)'") }
+            return text
+        }
     }
 
     private static func limits(_ node: Node, reader: YAMLReader) throws -> AppManifest.Limits {

@@ -29,6 +29,9 @@ public struct Paths: Sendable {
     public var appsDirectory: URL { configDirectory.appendingPathComponent("apps") }
     /// Each micro-app's own log (its stderr and `log` lines).
     public var appLogDirectory: URL { stateDirectory.appendingPathComponent("apps") }
+    /// Where each micro-app keeps its own data (`ID/`, the only folder of the user's it may write
+    /// without a grant).
+    public var appDataDirectory: URL { dataDirectory.appendingPathComponent("apps") }
     /// A mark per running dashboard, left behind by one that did not end cleanly (`RunMark`).
     public var runDirectory: URL { stateDirectory.appendingPathComponent("runs") }
     /// The micro-app server's own data (its database and signing secret).

@@ -34,11 +34,11 @@ struct MicroAppWidgetTests {
     @Test func theGrantIsAskedInThePane() throws {
         let connection = RecordingConnection()
         var widget = try appWidget(connection: connection)
-        connection.deliver { $0.status = .needsGrant(testApp.manifest.requested) }
+        connection.deliver { $0.status = .needsGrant(testApp.manifest.requested, unsandboxed: nil) }
         _ = try widget.notified()
         let screen = render(widget, size: Size(width: 70, height: 8)).lines
         #expect(screen[0].hasPrefix("Probe 1.0.0 asks to run: y allows · n refuses"))
-        #expect(screen[1].hasPrefix("It runs as a program with your rights and can read your files."))
+        #expect(screen[1].hasPrefix("It runs in a sandbox with what is listed here:"))
         #expect(screen[2].hasPrefix("• publish probe.thing.done"))
         #expect(screen[3].hasPrefix("• hear calendar.*"))
         let narrow = render(widget, size: Size(width: 20, height: 3)).lines
@@ -124,7 +124,7 @@ struct MicroAppWidgetTests {
         let remote = InstalledApp(remote: testApp.manifest)
         var widget = MicroAppWidget(app: remote, connection: connection, health: AppHealth(state: .up))
         _ = try widget.mount(context(bus: bus))
-        connection.deliver { $0.status = .needsGrant(testApp.manifest.requested) }
+        connection.deliver { $0.status = .needsGrant(testApp.manifest.requested, unsandboxed: nil) }
         _ = try widget.notified()
         #expect(widget.title == "Probe 1.0.0 · asks for permission")
         #expect(render(widget, size: Size(width: 100, height: 4)).lines[1]

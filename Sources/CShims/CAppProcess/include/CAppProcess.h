@@ -8,6 +8,8 @@
 
 #include <sys/types.h>
 
+#include "CAppSandbox.h"
+
 /* What a micro-app may use; 0 leaves a limit as it is. */
 typedef struct {
     unsigned long long data_bytes;  /* RLIMIT_DATA: heap and private mappings */
@@ -23,6 +25,7 @@ typedef struct {
 #define TC_SPAWN_LIMITS 5
 #define TC_SPAWN_EXEC 6
 #define TC_SPAWN_KEEPER 7
+#define TC_SPAWN_SANDBOX 8
 
 /* Starts a micro-app under a keeper: a fork of the dashboard that is a subreaper
    (PR_SET_CHILD_SUBREAPER), so that every process the app starts — daemons that fork twice into
@@ -33,12 +36,13 @@ typedef struct {
    The app is `path` with `argv` and exactly the environment `envp`, in `directory`, in a session
    and process group of its own (so it has no controlling terminal: /dev/tty cannot be opened),
    with stdin, stdout and stderr on the three descriptors given and every other descriptor
-   closed, default signal handling, no core dumps and the limits given. Returns 0 and sets
+   closed, default signal handling, no core dumps and the limits given, and, last before exec,
+   inside `sandbox` (NULL for none; see CAppSandbox.h). Returns 0 and sets
    *keeper_pid (the process to wait for and signal through) and *app_pid, or an errno and *stage.
    Call it from a thread that lives as long as the dashboard: the kernel sends the keeper its
    SIGHUP when the *thread* that forked exits. */
 int tc_spawn_app(const char *path, char *const argv[], char *const envp[], const char *directory,
-                 int stdin_fd, int stdout_fd, int stderr_fd, tc_app_limits limits,
+                 int stdin_fd, int stdout_fd, int stderr_fd, tc_app_limits limits, const tc_sandbox *sandbox,
                  pid_t *keeper_pid, pid_t *app_pid, int *stage);
 
 /* Has the keeper send `signo` to its app's process group (while the app runs). */

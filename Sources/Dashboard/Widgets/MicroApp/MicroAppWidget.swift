@@ -258,16 +258,19 @@ public struct MicroAppWidget: Widget {
             return []
         case .starting:
             return view == nil ? [("Starting…", .muted)] : []
-        case .needsGrant(let asked):
+        case .needsGrant(let asked, let unsandboxed):
             // What to press first, so that a small pane still shows it.
-            var lines: [(String, ThemeRole)] = [
-                ("\(manifest.name) \(manifest.version) asks to run: y allows · n refuses", .accent),
-                app.isRemote
-                    ? ("It runs at its entry, a server of your team's registry, and gets the keys you type in its pane.", .warning)
-                    : ("It runs as a program with your rights and can read your files.", .warning),
-            ]
+            var lines: [(String, ThemeRole)] = [("\(manifest.name) \(manifest.version) asks to run: y allows · n refuses", .accent)]
+            if app.isRemote {
+                lines.append(("It runs at its entry, a server of your team's registry, and gets the keys you type in its pane.", .warning))
+            } else if let unsandboxed {
+                lines.append((unsandboxed, .warning))
+            } else {
+                lines.append(("It runs in a sandbox with what is listed here:", .text))
+            }
             lines += asked.inWords.map { ("• " + $0, .text) }
             if !manifest.environment.isEmpty { lines.append(("• see the variables " + manifest.environment.joined(separator: ", "), .text)) }
+            if !app.isRemote, unsandboxed == nil { lines.append(("• nothing else of your files, network or processes", .text)) }
             return lines
         case .refused:
             return [("Not allowed to run.", .warning), ("y allows it · Ctrl-E x removes the pane", .muted)]

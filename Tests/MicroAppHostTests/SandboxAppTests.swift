@@ -1,0 +1,206 @@
+import Foundation
+import MicroAppHost
+import MicroAppModel
+import MicroAppProtocol
+import Testing
+
+/// The sandbox from inside: the fixture app `intruder` tries, as a real process, what an app from
+/// elsewhere must not do, and shows the errno the kernel answered each attempt with.
+@Suite("Sandboxed micro-apps: the kernel refuses what was not granted", .serialized)
+struct SandboxAppTests {
+    static let repository = AppHarness.fixtures.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// What an attacker wants, set up for real: a HOME with a private key and the local server's
+    /// token, a unix socket and a TCP port listening, a process that is not the app's.
+    final class Bait: @unchecked Sendable {
+        let folder: URL
+        let home: URL
+        let key: URL
+        let token: URL
+        let socketPath: String
+        let socketDescriptor: Int32
+        let tcpDescriptor: Int32
+        let port: Int
+        let sibling: Process
+
+        init() throws {
+            folder = FileManager.default.temporaryDirectory.appendingPathComponent("tc-bait-\(UUID().uuidString.prefix(8))")
+            home = folder.appendingPathComponent("home")
+            for path in [".ssh", ".local/state/termcanvas/bff", "notes", "out"] {
+                try FileManager.default.createDirectory(at: home.appendingPathComponent(path), withIntermediateDirectories: true)
+            }
+            key = home.appendingPathComponent(".ssh/id_ed25519")
+            try Data("-----BEGIN OPENSSH PRIVATE KEY-----\nsecret\n".utf8).write(to: key)
+            token = home.appendingPathComponent(".local/state/termcanvas/bff/token")
+            try Data("local-server-token".utf8).write(to: token)
+            try Data("my notes".utf8).write(to: home.appendingPathComponent("notes/a.txt"))
+            socketPath = folder.appendingPathComponent("bff.sock").path
+            socketDescriptor = try Self.listenUnix(socketPath)
+            (tcpDescriptor, port) = try Self.listenTCP()
+            sibling = Process()
+            sibling.executableURL = URL(fileURLWithPath: "/bin/sleep")
+            sibling.arguments = ["60"]
+            try sibling.run()
+        }
+
+        deinit {
+            sibling.terminate()
+            close(socketDescriptor)
+            close(tcpDescriptor)
+            try? FileManager.default.removeItem(at: folder)
+        }
+
+        /// The app's environment: this HOME, and where each target is.
+        func environment(reads: [String: String] = [:], writes: [String: String] = [:]) throws -> [String: String] {
+            var environment = ProcessInfo.processInfo.environment
+            environment["HOME"] = home.path
+            let targets: [String: Any] = ["ssh": key.path, "token": token.path, "socket": socketPath, "port": port,
+                                          "dashboard": Int(getpid()), "sibling": Int(sibling.processIdentifier),
+                                          "granted_reads": reads, "granted_writes": writes]
+            environment["INTRUDER_TARGETS"] = String(decoding: try JSONSerialization.data(withJSONObject: targets), as: UTF8.self)
+            return environment
+        }
+
+        /// A copy of the intruder with `permissions` in its manifest and a symlink to the key in its folder.
+        func intruder(permissions: String = "") throws -> URL {
+            let copy = folder.appendingPathComponent("intruder")
+            try? FileManager.default.removeItem(at: copy)
+            try FileManager.default.copyItem(at: AppHarness.fixtures.appendingPathComponent("intruder"), to: copy)
+            try FileManager.default.createSymbolicLink(atPath: copy.appendingPathComponent("leak").path, withDestinationPath: key.path)
+            if !permissions.isEmpty {
+                let manifest = copy.appendingPathComponent("app.yaml")
+                try Data((try String(contentsOf: manifest, encoding: .utf8) + permissions).utf8).write(to: manifest)
+            }
+            return copy
+        }
+
+        private static func listenUnix(_ path: String) throws -> Int32 {
+            let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            withUnsafeMutableBytes(of: &address.sun_path) { bytes in
+                for (index, byte) in path.utf8.enumerated() where index < bytes.count - 1 { bytes[index] = byte }
+            }
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            }
+            guard descriptor >= 0, bound == 0, listen(descriptor, 8) == 0 else { throw POSIXError(.EADDRINUSE) }
+            return descriptor
+        }
+
+        private static func listenTCP() throws -> (Int32, Int) {
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let bound = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                    bind(descriptor, pointer, length) == 0 && listen(descriptor, 8) == 0 && getsockname(descriptor, pointer, &length) == 0
+                }
+            }
+            guard descriptor >= 0, bound else { throw POSIXError(.EADDRINUSE) }
+            return (descriptor, Int(UInt16(bigEndian: address.sin_port)))
+        }
+    }
+
+    /// `name=result` pairs of the intruder's view.
+    static func results(_ app: AppHarness) -> [String: String] {
+        Dictionary(app.viewText.split(separator: " ").compactMap { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            return parts.count == 2 ? (String(parts[0]), String(parts[1])) : nil
+        }, uniquingKeysWith: { $1 })
+    }
+
+    /// What every app is refused without a grant, with the errno each gets.
+    static let refused = [
+        "read_ssh": "EACCES", "read_token": "EACCES", "list_home": "EACCES", "write_home": "EACCES", "symlink_escape": "EACCES",
+        "unix_socket": "EPERM", "signal_dashboard": "EPERM", "signal_keeper": "EPERM", "ptrace_sibling": "EPERM",
+        "read_environ": "EACCES", "unshare": "EPERM", "mount": "EPERM",
+    ]
+    /// What every app may do: its own folders, the system, its own /proc entry.
+    static let allowed = ["read_own_folder", "write_tmpdir", "write_data", "read_system", "read_proc_self"]
+
+    @Test(.enabled(if: SandboxSupport.current.isEnforced))
+    func anAppThatAsksForNothingGetsNothingOfTheUsers() async throws {
+        let bait = try Bait()
+        let app = try AppHarness("intruder", folder: try bait.intruder(), environment: try bait.environment())
+        #expect(await app.wait(10) { $0.view != nil }, "\(app.log)")
+        let got = Self.results(app)
+        print("intruder without a grant: \(app.viewText)")
+        for (attempt, errno) in Self.refused { #expect(got[attempt] == errno, "\(attempt): \(got[attempt] ?? "missing")") }
+        // No network granted: no socket at all.
+        for attempt in ["tcp_connect", "tcp_bind", "udp_send"] { #expect(got[attempt] == "EPERM", "\(attempt): \(got[attempt] ?? "missing")") }
+        for attempt in Self.allowed { #expect(got[attempt] == "ok", "\(attempt): \(got[attempt] ?? "missing")") }
+        #expect(!FileManager.default.fileExists(atPath: bait.home.appendingPathComponent("PWNED").path))
+        await app.runtime.stopAll()
+        // Its temporary folder went with it; its data folder stays.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix("termcanvas-app-") }.isEmpty)
+        #expect(FileManager.default.fileExists(atPath: app.logDirectory.appendingPathComponent("data/intruder/kept").path))
+    }
+
+    @Test(.enabled(if: SandboxSupport.current.isEnforced))
+    func whatIsGrantedWorksAndNothingMore() async throws {
+        let bait = try Bait()
+        let folder = try bait.intruder(permissions: """
+            permissions:
+              files: { read: [~/notes], write: [~/out] }
+              network: { connect: [\(bait.port)] }
+
+            """)
+        let environment = try bait.environment(reads: ["read_notes": bait.home.appendingPathComponent("notes/a.txt").path],
+                                               writes: ["write_out": bait.home.appendingPathComponent("out/b.txt").path])
+        let app = try AppHarness("intruder", folder: folder, environment: environment)
+        #expect(await app.wait(10) { $0.view != nil }, "\(app.log)")
+        let got = Self.results(app)
+        #expect(got["read_notes"] == "ok")
+        #expect(got["write_out"] == "ok")
+        #expect(got["tcp_connect"] == "ok")
+        // A port to connect to is not one to listen on; the rest stays refused.
+        #expect(got["tcp_bind"] == "EACCES")
+        for (attempt, errno) in Self.refused { #expect(got[attempt] == errno, "\(attempt): \(got[attempt] ?? "missing")") }
+        await app.runtime.stopAll()
+    }
+
+    @Test(.enabled(if: SandboxSupport.current.isEnforced))
+    func aGrantThatLeadsElsewhereThroughASymlinkStopsTheApp() async throws {
+        let bait = try Bait()
+        try FileManager.default.createSymbolicLink(atPath: bait.home.appendingPathComponent("diary").path,
+                                                   withDestinationPath: bait.home.appendingPathComponent(".ssh").path)
+        let folder = try bait.intruder(permissions: "permissions: { files: { read: [~/diary] } }\n")
+        let app = try AppHarness("intruder", folder: folder, environment: try bait.environment())
+        #expect(await app.wait(10) { app in
+            if case .stopped(let reason)? = app.status { return reason.contains("~/diary leads to \(bait.home.path)/.ssh through a symlink") }
+            return false
+        }, "\(String(describing: app.status))")
+        #expect(app.view == nil)
+    }
+
+    @Test(arguments: [("sysmon", "CPU"), ("pomodoro", "25:00"), ("homedisk", "used on")])
+    func theShippedAppsRunInTheirSandbox(id: String, shows: String) async throws {
+        let app = try AppHarness(id, folder: Self.repository.appendingPathComponent("apps/\(id)"))
+        #expect(await app.wait(10) { app in app.view.map { "\($0.root)".contains(shows) } ?? false },
+                "\(String(describing: app.view?.root)) \(app.log)")
+        await app.runtime.stopAll()
+    }
+
+    /// The appendix's apps, as a reader copies them out of docs/microapp-protocol.md.
+    @Test func theProtocolDocumentsExamplesRunInTheSandbox() async throws {
+        let document = try String(contentsOf: Self.repository.appendingPathComponent("docs/microapp-protocol.md"), encoding: .utf8)
+        let appendix = document.components(separatedBy: "## Appendix").last ?? ""
+        let scripts = appendix.components(separatedBy: "```python\n").dropFirst().map { $0.components(separatedBy: "\n```").first ?? "" }
+        #expect(scripts.count == 2)
+        for (index, script) in scripts.enumerated() {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tc-example-\(UUID().uuidString.prefix(8))")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data(script.utf8).write(to: folder.appendingPathComponent("app.py"))
+            try Data("id: example\nname: Example \(index)\nversion: 1.0.0\nprotocol: 1\nexec: [python3, -u, app.py]\n".utf8)
+                .write(to: folder.appendingPathComponent("app.yaml"))
+            let app = try AppHarness("example", folder: folder)
+            #expect(await app.wait(10) { $0.view != nil }, "example \(index): \(app.log)")
+            await app.runtime.stopAll()
+        }
+    }
+}

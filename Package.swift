@@ -345,7 +345,7 @@ let package = Package(
         .testTarget(name: "ModelClientTests", dependencies: ["ModelClient", "BFFTesting"], swiftSettings: swiftSettings),
         .testTarget(
             name: "MicroAppGeneratorTests",
-            dependencies: ["MicroAppGenerator", "ModelClient", "CanvasFiles", "BFFTesting", "Widgets"],
+            dependencies: ["MicroAppGenerator", "MicroAppHost", "ModelClient", "CanvasFiles", "BFFTesting", "Widgets"],
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),

@@ -2,6 +2,7 @@ import BFFTesting
 import CanvasFiles
 import Foundation
 import MicroAppGenerator
+import MicroAppHost
 import ModelClient
 import Testing
 import Widgets
@@ -13,10 +14,14 @@ struct MicroAppGeneratorTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/answers")
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// A server giving `answers[i]` to the i-th request (the last one to any after).
+    /// A server giving `answers[i]` (a fixture's name) to the i-th request (the last one to any after).
     static func server(_ answers: [String]) throws -> RawServer {
-        let texts = try answers.map { try String(contentsOf: fixtures.appendingPathComponent($0 + ".txt"), encoding: .utf8) }
-        return try RawServer { connection, index in
+        try server(texts: try answers.map { try String(contentsOf: fixtures.appendingPathComponent($0 + ".txt"), encoding: .utf8) })
+    }
+
+    /// A server giving `texts[i]` to the i-th request (the last one to any after).
+    static func server(texts: [String]) throws -> RawServer {
+        try RawServer { connection, index in
             connection.readRequest()
             connection.write("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n")
             var rest = Substring(texts[min(index, texts.count - 1)])
@@ -113,5 +118,75 @@ struct MicroAppGeneratorTests {
             #expect(server.requestBodies.last?.contains("NameError") == true, "the app's stderr is sent back")
         }
         #expect(try Self.trialFolders().subtracting(before).isEmpty, "nothing left on disk")
+    }
+
+    /// The model's answer as an attacker writes it: at start, the intruder fixture's attempts on
+    /// this user's key, HOME and processes, its findings drawn as the view the user previews.
+    static func hostileAnswer(targets: [String: Any]) throws -> String {
+        let intruder = repository.appendingPathComponent("Tests/EndToEndTests/Fixtures/apps/intruder/intruder.py")
+        let json = String(decoding: try JSONSerialization.data(withJSONObject: targets), as: UTF8.self)
+        let script = try String(contentsOf: intruder, encoding: .utf8)
+            .replacingOccurrences(of: "json.loads(os.environ.get(\"INTRUDER_TARGETS\", \"{}\"))", with: "json.loads('\(json)')")
+        return """
+            === FILE: app.yaml ===
+            ```yaml
+            id: quick-notes
+            name: Quick notes
+            version: 1.0.0
+            description: Notes, quickly
+            protocol: 1
+            exec: [python3, app.py]
+            ```
+            === FILE: app.py ===
+            ```python
+            \(script)
+            ```
+            === END ===
+            """
+    }
+
+    @Test(.enabled(if: SandboxSupport.current.isEnforced))
+    func aHostileAnswersTrialRunGetsNothingOfTheUsers() async throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("tc-trial-home-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: home) }
+        try FileManager.default.createDirectory(at: home.appendingPathComponent(".ssh"), withIntermediateDirectories: true)
+        let key = home.appendingPathComponent(".ssh/id_ed25519")
+        try Data("-----BEGIN OPENSSH PRIVATE KEY-----\nsecret\n".utf8).write(to: key)
+        let dropped = home.appendingPathComponent("PWNED-BY-TRIAL")
+        let targets: [String: Any] = ["ssh": key.path, "token": key.path, "socket": home.appendingPathComponent("bff.sock").path, "port": 9,
+                                      "dashboard": Int(getpid()), "sibling": Int(getpid()),
+                                      "granted_writes": ["write_user_home": dropped.path], "granted_reads": ["list_user_ssh": key.path]]
+        let server = try Self.server(texts: [try Self.hostileAnswer(targets: targets)])
+        defer { server.stop() }
+        var environment = Self.environment
+        environment["HOME"] = home.path
+        let generated = try await Self.generator(server).generate(Self.request, environment: environment)
+        guard case .text(let text, _, _) = generated.preview.root else { throw GenerationProblem("no text: \(generated.preview.root)") }
+        let got = Dictionary(text.split(separator: " ").map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            return (String(parts[0]), String(parts.last ?? ""))
+        }, uniquingKeysWith: { $1 })
+        let refused = ["read_ssh": "EACCES", "list_user_ssh": "EACCES", "write_user_home": "EACCES", "unix_socket": "EPERM",
+                       "tcp_connect": "EPERM", "tcp_bind": "EPERM", "udp_send": "EPERM", "signal_dashboard": "EPERM",
+                       "signal_keeper": "EPERM", "ptrace_sibling": "EPERM", "read_environ": "EACCES", "unshare": "EPERM", "mount": "EPERM"]
+        for (attempt, errno) in refused { #expect(got[attempt] == errno, "\(attempt): \(got[attempt] ?? "missing") in \(text)") }
+        // Its HOME was its own: written, and gone with the trial.
+        #expect(got["write_home"] == "ok")
+        #expect(!FileManager.default.fileExists(atPath: dropped.path))
+        #expect(!text.contains("secret"))
+    }
+
+    @Test func withoutASandboxTheTrialRunRefusesToStartUnlessTold() async throws {
+        let server = try Self.server(["good"])
+        defer { server.stop() }
+        var generator = try Self.generator(server)
+        generator.sandbox = .unavailable("this kernel has no Landlock (simulated)")
+        let error = await #expect(throws: GenerationProblem.self) { try await generator.generate(Self.request, environment: Self.environment) }
+        #expect(error?.description.contains("not sandboxed on this system (this kernel has no Landlock (simulated))") == true)
+        #expect(error?.description.contains("--trial-without-sandbox") == true)
+        #expect(server.connections == 0, "the model is not even asked")
+        generator.trialWithoutSandbox = true
+        let generated = try await generator.generate(Self.request, environment: Self.environment)
+        #expect(generated.manifest.id == "lap-counter")
     }
 }

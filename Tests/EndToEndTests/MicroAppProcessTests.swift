@@ -11,10 +11,11 @@ struct MicroAppProcessTests {
 
     /// A dashboard whose default layout holds `panes` (`app x y width height` on the 12×12 grid),
     /// with `apps` installed and granted.
-    static func start(apps: [String], panes: [String], size: Size = Size(width: 120, height: 36)) async throws
+    static func start(apps: [String], panes: [String], size: Size = Size(width: 120, height: 36),
+                      adding extra: [String: String] = [:]) async throws
         -> (session: TmuxSession, environment: [String: String]) {
         let home = try DashboardSessionTests.isolatedHome(canvasLayout: false)
-        let environment = home.environment
+        let environment = home.environment.merging(extra) { $1 }
         let layouts = URL(fileURLWithPath: environment["XDG_CONFIG_HOME"]! + "/termcanvas/layouts")
         try FileManager.default.createDirectory(at: layouts, withIntermediateDirectories: true)
         let lines = panes.enumerated().map { index, pane in
@@ -87,6 +88,28 @@ struct MicroAppProcessTests {
         try await changed.waitFor("count 1")
         try await changed.send("q")
         #expect(try await changed.waitForExit().status == 0)
+    }
+
+    @Test func theGrantPromptSaysWhatTheSandboxGivesOrThatThereIsNone() async throws {
+        let (session, environment) = try await Self.start(apps: [], panes: ["sysmon 0 0 12 12"])
+        let screen = try await session.waitFor("nothing else of your files, network or processes")
+        #expect(screen.contains { $0.contains("It runs in a sandbox with what is listed here:") })
+        #expect(screen.contains { $0.contains("• reads /proc") })
+        try await session.send("q")
+        _ = try await session.waitForExit()
+        let listed = try Command.runBlocking([Products.termcanvas.path, "apps", "list"], environment: environment)
+        #expect(listed.output.contains("sysmon\t1.0.0\tSystem monitor\tprotocol 1.0\tshipped\tnot granted\tsandboxed: reads /proc\t"))
+
+        // A kernel without Landlock, simulated: both say so.
+        let simulated = ["TERMCANVAS_SIMULATE_NO_LANDLOCK": "1"]
+        let (bare, bareEnvironment) = try await Self.start(apps: [], panes: ["sysmon 0 0 12 12"], adding: simulated)
+        let bareScreen = try await bare.waitFor("Not sandboxed on this system")
+        #expect(!bareScreen.contains { $0.contains("nothing else of your") })
+        try await bare.send("q")
+        _ = try await bare.waitForExit()
+        let bareList = try Command.runBlocking([Products.termcanvas.path, "apps", "list"], environment: bareEnvironment)
+        #expect(bareList.output.contains("sysmon\t1.0.0\tSystem monitor\tprotocol 1.0\tshipped\tnot granted\tnot sandboxed\t"))
+        #expect(bareList.output.contains("apps are not sandboxed on this system: Landlock is off"))
     }
 
     @Test func theAppsCommandIsQuietOnSuccessAndClearOnMistakes() throws {

@@ -136,7 +136,7 @@ struct SandboxAppTests {
         #expect(!FileManager.default.fileExists(atPath: bait.home.appendingPathComponent("PWNED").path))
         await app.runtime.stopAll()
         // Its temporary folder went with it; its data folder stays.
-        #expect(try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix("termcanvas-app-") }.isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix("termcanvas-app-\(getpid())-") }.isEmpty)
         #expect(FileManager.default.fileExists(atPath: app.logDirectory.appendingPathComponent("data/intruder/kept").path))
     }
 
@@ -175,6 +175,27 @@ struct SandboxAppTests {
             return false
         }, "\(String(describing: app.status))")
         #expect(app.view == nil)
+    }
+
+    @Test func temporaryFoldersOfADashboardThatDiedAreRemovedAtTheNextStart() async throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("tc-base-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: base) }
+        let gone = Process()
+        gone.executableURL = URL(fileURLWithPath: "/bin/true")
+        try gone.run()
+        gone.waitUntilExit()
+        let abandoned = base.appendingPathComponent("termcanvas-app-\(gone.processIdentifier)-Ab12Cd")
+        let running = base.appendingPathComponent("termcanvas-app-\(getpid())-Ef34Gh")
+        for folder in [abandoned, running] {
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent("left"), withIntermediateDirectories: true)
+        }
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMPDIR"] = base.path
+        let app = try AppHarness("envprobe", environment: environment)
+        #expect(await app.wait { $0.view != nil }, "\(app.log)")
+        #expect(!FileManager.default.fileExists(atPath: abandoned.path))
+        #expect(FileManager.default.fileExists(atPath: running.path), "a live dashboard's folder stays")
+        await app.runtime.stopAll()
     }
 
     @Test(arguments: [("sysmon", "CPU"), ("pomodoro", "25:00"), ("homedisk", "used on")])

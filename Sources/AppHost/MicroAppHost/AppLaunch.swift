@@ -51,7 +51,7 @@ struct AppLaunch: Sendable {
             ? URL(fileURLWithPath: manifest.workingDirectory) : folder.appendingPathComponent(manifest.workingDirectory)).standardizedFileURL.path
         let lookup = ProgramLookup(environment: hostEnvironment.merging(environment) { $1 }, home: home)
         let named = try Self.find(manifest.exec[0], folder: folder, path: environment["PATH"] ?? "")
-        let found = lookup.examine(named, directory: directory)
+        let found = lookup.examine(named, fromPath: !manifest.exec[0].contains("/"), directory: directory)
         if !found.searchFirst.isEmpty { environment["PATH"] = lookup.searchPath(found) }
         if let data = grant.dataFolder { environment[Self.dataVariable] = data.path }
         var notes: [String] = []
@@ -76,8 +76,8 @@ struct AppLaunch: Sendable {
         self.temporaryBase = hostEnvironment["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
         self.notes = notes
         sandbox = SandboxPlan.make(programs: found.executables + programs, installations: found.installations,
-                                   folder: ProgramLookup.realPath(folder.path) ?? folder.path,
-                                   data: grant.dataFolder.map(\.path), files: files, connect: grant.access.connect)
+                                   folder: ProgramLookup.realPath(folder.path) ?? folder.path, files: files,
+                                   connect: grant.access.connect)
     }
 
     /// The granted files and folders as rules, each by its real path.

@@ -49,12 +49,7 @@ final class ProcessDriver: SessionDriver {
     func perform(_ effect: Supervisor.Effect, feed: @escaping @Sendable (Supervisor.Input) -> Void) -> Supervisor.Input? {
         switch effect {
         case .spawn(let generation):
-            do {
-                spawn(try recipe.make(), generation: generation, feed: feed)
-            } catch {
-                log.write("host", "could not start: \(error)")
-                return .spawnFailed(generation: generation, error.description)
-            }
+            spawn(generation: generation, feed: feed)
         case .write(let message):
             return running.withLock { running in
                 guard let running else { return nil }
@@ -78,8 +73,8 @@ final class ProcessDriver: SessionDriver {
         return nil
     }
 
-    private func spawn(_ launch: AppLaunch, generation: Int, feed: @escaping @Sendable (Supervisor.Input) -> Void) {
-        Spawner.shared.spawn(launch) { [weak self] result in
+    private func spawn(generation: Int, feed: @escaping @Sendable (Supervisor.Input) -> Void) {
+        Spawner.shared.spawn(recipe) { [weak self] result in
             guard let self else {
                 if case .success(let started) = result { started.signal(SIGKILL) }
                 return
@@ -89,8 +84,8 @@ final class ProcessDriver: SessionDriver {
                 log.write("host", "could not start: \(error)")
                 feed(.spawnFailed(generation: generation, error.description))
             case .success(let started):
-                launch.notes.forEach { log.write("host", $0) }
-                attach(started, launch: launch, generation: generation, feed: feed)
+                started.launch.notes.forEach { log.write("host", $0) }
+                attach(started, generation: generation, feed: feed)
                 feed(.spawned(generation: generation))
                 // Only now: an app that exits at once must not have its exit fed before its
                 // start, or the supervisor would wait for an exit that came already.
@@ -99,7 +94,7 @@ final class ProcessDriver: SessionDriver {
         }
     }
 
-    private func attach(_ started: Spawner.Started, launch: AppLaunch, generation: Int,
+    private func attach(_ started: Spawner.Started, generation: Int,
                         feed: @escaping @Sendable (Supervisor.Input) -> Void) {
         let output = PipeReader(descriptor: started.output, queue: queue) { [weak self] bytes in
             self?.read(bytes, generation: generation, feed: feed)
@@ -110,6 +105,7 @@ final class ProcessDriver: SessionDriver {
         }
         let writer = PipeWriter(descriptor: started.input, queue: queue)
         running.withLock { $0 = Running(generation: generation, process: started, writer: writer, readers: [output, errors]) }
+        let launch = started.launch
         log.write("host", "started \(started.app): \(([launch.program] + launch.arguments.dropFirst()).joined(separator: " "))")
     }
 

@@ -20,29 +20,44 @@ struct ProgramLookup: Sendable {
         var searchFirst: [String] = []
     }
 
+    /// A version manager whose shims are resolved: its root's variable, its default root in HOME.
+    private struct Manager {
+        let tool: String
+        let variable: String
+        let folder: String
+    }
+
+    private static let managers = [Manager(tool: "pyenv", variable: "PYENV_ROOT", folder: ".pyenv"),
+                                   Manager(tool: "rbenv", variable: "RBENV_ROOT", folder: ".rbenv"),
+                                   Manager(tool: "nodenv", variable: "NODENV_ROOT", folder: ".nodenv")]
+    /// Where an installation outside HOME may be: beneath these (the system's own need none).
+    private static let installationFolders = ["/opt/", "/nix/store/"]
+
     let environment: [String: String]
     let home: String
-    /// Folders an installation may never be, nor hold: HOME and the folders where TermCanvas and
-    /// other programs keep the user's data.
+    /// Folders an installation may never be, hold or be in: HOME and the folders where TermCanvas
+    /// and other programs keep the user's data.
     let privateFolders: [String]
 
     init(environment: [String: String], home: String) {
         self.environment = environment
         self.home = home
         let variables = ["XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_RUNTIME_DIR"]
-        privateFolders = [home] + ["/.config", "/.local/share", "/.local/state", "/.cache", "/.ssh"].map { home + $0 }
-            + variables.compactMap { environment[$0] }.filter { $0.hasPrefix("/") }
+        privateFolders = [home] + ["/.config", "/.local", "/.cache", "/.ssh", "/.gnupg"].map { home + $0 }
+            + variables.compactMap { environment[$0] }.filter { $0.hasPrefix("/") && $0 != "/" }
     }
 
-    /// Examines `program` (a path found in `PATH` or the app's folder), run from `directory`.
-    func examine(_ program: String, directory: String) -> Found {
-        let chosen = shimChoice(program, directory: directory)
+    /// Examines `program`, run from `directory`; `fromPath` when it was a bare name found in
+    /// `PATH` (only then may it be a version manager's shim: a script in the app's own folder is
+    /// never run outside the sandbox).
+    func examine(_ program: String, fromPath: Bool, directory: String) -> Found {
+        let chosen = fromPath ? shimChoice(program, directory: directory) : nil
         var found = Found(program: chosen ?? program)
         add(chosen ?? program, to: &found)
         if let chosen { found.searchFirst.append((chosen as NSString).deletingLastPathComponent) }
         if let interpreter = Self.scriptInterpreter(of: found.program) {
             add(interpreter.path, to: &found)
-            if (interpreter.path as NSString).lastPathComponent == "env", let name = interpreter.argument,
+            if (interpreter.path as NSString).lastPathComponent == "env", let name = interpreter.argument, !name.contains("/"),
                let named = try? AppLaunch.find(name, folder: URL(fileURLWithPath: directory), path: searchPath(found)) {
                 let target = shimChoice(named, directory: directory)
                 add(target ?? named, to: &found)
@@ -65,31 +80,38 @@ struct ProgramLookup: Sendable {
         }
     }
 
-    /// The folder an interpreter outside the system is installed in (`…/3.11.7` for
-    /// `…/3.11.7/bin/python3.11`), unless that would be or hold one of the user's private folders.
+    /// The folder an interpreter is installed in (`~/.pyenv/versions/3.11.7` for
+    /// `…/3.11.7/bin/python3.11`), for one outside the system: a version manager's (a folder of
+    /// `versions`), or one beneath `/opt` or `/nix/store`; never one that is, holds or is in a
+    /// private folder. Otherwise nil: the program file alone is allowed.
     func installation(of real: String) -> String? {
         guard !SandboxPlan.isSystem(real) else { return nil }
         let parent = (real as NSString).deletingLastPathComponent
         let folder = (parent as NSString).lastPathComponent == "bin" ? (parent as NSString).deletingLastPathComponent : parent
-        let holdsPrivate = privateFolders.contains { $0 == folder || $0.hasPrefix(folder + "/") } || folder == "/"
-        return holdsPrivate ? nil : folder
+        let holdsPrivate = privateFolders.contains { $0 == folder || $0.hasPrefix(folder + "/") }
+        let inPrivate = privateFolders.contains { $0 != home && folder.hasPrefix($0 + "/") }
+        let upper = (folder as NSString).deletingLastPathComponent
+        let isVersion = [upper, (upper as NSString).deletingLastPathComponent].contains { ($0 as NSString).lastPathComponent == "versions" }
+        let allowed = isVersion || Self.installationFolders.contains { folder.hasPrefix($0) }
+        return allowed && !holdsPrivate && !inPrivate ? folder : nil
     }
 
-    /// For a version manager's shim (an executable script in a folder named `shims`), the program
-    /// the manager chooses (`pyenv which python3`), asked once per shim and folder.
+    /// For a version manager's shim (an executable script in its root's `shims`), the program the
+    /// manager chooses (`pyenv which python3`), asked once per shim and folder.
     private func shimChoice(_ program: String, directory: String) -> String? {
         let shims = (program as NSString).deletingLastPathComponent
-        guard (shims as NSString).lastPathComponent == "shims", Self.scriptInterpreter(of: program) != nil else { return nil }
+        let root = (shims as NSString).deletingLastPathComponent
+        guard (shims as NSString).lastPathComponent == "shims", Self.scriptInterpreter(of: program) != nil,
+              let manager = Self.managers.first(where: { root == environment[$0.variable] || root == "\(home)/\($0.folder)" })
+        else { return nil }
         let key = program + "\0" + directory
         if let known = Self.shimChoices.withLock({ $0[key] }) { return known }
-        let root = (shims as NSString).deletingLastPathComponent
-        let manager = String((root as NSString).lastPathComponent.drop { $0 == "." })
-        let candidates: [String] = ["\(root)/libexec/\(manager)", "\(root)/bin/\(manager)"]
+        let candidates = ["\(root)/libexec/\(manager.tool)", "\(root)/bin/\(manager.tool)"]
         let tool = candidates.first { candidate in access(candidate, X_OK) == 0 }
         // The shim sets its manager's root itself (PYENV_ROOT); so does this.
-        let environment = environment.merging([manager.uppercased() + "_ROOT": root]) { $1 }
-        guard let tool, let answer = Self.run(tool, ["which", (program as NSString).lastPathComponent], environment: environment,
-                                              directory: directory),
+        let toolEnvironment = environment.merging([manager.variable: root]) { $1 }
+        guard let tool, let answer = Self.firstLine(of: tool, ["which", (program as NSString).lastPathComponent], environment: toolEnvironment,
+                                                    directory: directory),
               answer.hasPrefix("/"), access(answer, X_OK) == 0 else { return nil }
         Self.shimChoices.withLock { $0[key] = answer }
         return answer
@@ -97,8 +119,9 @@ struct ProgramLookup: Sendable {
 
     private static let shimChoices = Mutex<[String: String]>([:])
 
-    /// The first line a program prints, when it exits 0 within five seconds.
-    private static func run(_ program: String, _ arguments: [String], environment: [String: String], directory: String) -> String? {
+    /// The first line a program prints, when it exits 0 within five seconds (past them it is
+    /// killed, and whatever it started that still holds its output is not waited for).
+    private static func firstLine(of program: String, _ arguments: [String], environment: [String: String], directory: String) -> String? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: program)
         process.arguments = arguments
@@ -109,13 +132,22 @@ struct ProgramLookup: Sendable {
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
         guard (try? process.run()) != nil else { return nil }
-        let timer = DispatchWorkItem { process.terminate() }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 5, execute: timer)
-        let data = (try? output.fileHandleForReading.read(upToCount: 4096)) ?? nil
+        let descriptor = output.fileHandleForReading.fileDescriptor
+        let deadline = ContinuousClock.now + .seconds(5)
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1024)
+        while bytes.count < 4096, !bytes.contains(UInt8(ascii: "\n")) {
+            let left = deadline - ContinuousClock.now
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard left > .zero, poll(&poller, 1, Int32(left.components.seconds * 1000 + 1)) > 0 else { break }
+            let count = read(descriptor, &chunk, chunk.count)
+            guard count > 0 else { break }
+            bytes += chunk.prefix(count)
+        }
+        if process.isRunning, ContinuousClock.now >= deadline { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
-        timer.cancel()
-        guard process.terminationStatus == 0, let data, let text = String(data: data, encoding: .utf8) else { return nil }
-        return text.split(separator: "\n").first.map(String.init)
+        guard process.terminationStatus == 0 else { return nil }
+        return String(decoding: bytes, as: UTF8.self).split(separator: "\n").first.map(String.init)
     }
 
     /// The interpreter and its first argument on a script's `#!` line.

@@ -137,12 +137,7 @@ final class SampleSession: AppEngine {
         guard let startNow else { return }
         queue.asyncAfter(deadline: .now() + period) { [weak self] in self?.tick(generation) }
         guard startNow else { return }
-        do {
-            Spawner.shared.spawn(try recipe.make()) { [weak self] result in self?.started(result) }
-        } catch {
-            state.withLock { $0.spawning = false }
-            show(output: "", problem: "cannot run: \(error)")
-        }
+        Spawner.shared.spawn(recipe) { [weak self] result in self?.started(result) }
     }
 
     private func started(_ result: Result<Spawner.Started, LaunchError>) {

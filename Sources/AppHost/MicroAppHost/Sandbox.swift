@@ -42,10 +42,15 @@ public enum SandboxSupport: Hashable, Sendable {
         }
     }
 
-    /// Said beside a grant prompt when apps are not contained; nil when they are.
+    /// Said beside a grant prompt when apps are not wholly contained; nil when they are.
     public var warning: String? {
-        guard case .unavailable(let reason) = self else { return nil }
-        return "Not sandboxed on this system (\(reason)): it runs with all your rights and can read your files."
+        switch self {
+        case .landlock(let abi) where abi >= 6: nil
+        case .landlock(let abi):
+            "Partly sandboxed on this system (Landlock ABI \(abi)): its files are contained, but not its signals"
+                + (abi < 4 ? " or TCP ports." : ".")
+        case .unavailable(let reason): "Not sandboxed on this system (\(reason)): it runs with all your rights and can read your files."
+        }
     }
 }
 
@@ -65,7 +70,7 @@ struct PreparedSandbox {
         settings.landlock_ruleset = ruleset
         settings.landlock_abi = Int32(abi)
         for rule in plan.rules {
-            let result = tc_landlock_allow_path(ruleset, rule.path, Self.rights(rule.access), Int32(abi))
+            let result = tc_landlock_allow_path(ruleset, rule.path, Self.rights(rule.access), Int32(abi), rule.followsLinks ? 1 : 0)
             // A system folder this machine lacks (/lib32) allows nothing.
             guard result == 0 || result == ENOENT else {
                 close()

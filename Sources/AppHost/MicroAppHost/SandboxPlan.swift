@@ -17,6 +17,9 @@ struct SandboxPlan: Hashable, Sendable {
     struct Rule: Hashable, Sendable {
         let path: String
         let access: Access
+        /// Only the system's folders are followed through symlinks (`/lib` is `usr/lib`); every
+        /// other path is a real path, refused should a link have taken a part of it since.
+        var followsLinks = false
     }
 
     var rules: [Rule]
@@ -25,10 +28,12 @@ struct SandboxPlan: Hashable, Sendable {
     var connectPorts: [Int]
 
     /// The system every app reads and runs: programs, libraries, and `/etc`'s settings.
-    static let system: [Rule] = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"].map { Rule(path: $0, access: .readExecute) }
-        + [Rule(path: "/etc", access: .read)]
-    static let devices: [Rule] = [Rule(path: "/dev/null", access: .device), Rule(path: "/dev/zero", access: .read),
-                                  Rule(path: "/dev/random", access: .read), Rule(path: "/dev/urandom", access: .read)]
+    static let system: [Rule] = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"]
+        .map { Rule(path: $0, access: .readExecute, followsLinks: true) } + [Rule(path: "/etc", access: .read, followsLinks: true)]
+    static let devices: [Rule] = [Rule(path: "/dev/null", access: .device, followsLinks: true),
+                                  Rule(path: "/dev/zero", access: .read, followsLinks: true),
+                                  Rule(path: "/dev/random", access: .read, followsLinks: true),
+                                  Rule(path: "/dev/urandom", access: .read, followsLinks: true)]
 
     /// The plan for an app.
     /// - Parameters:
@@ -36,24 +41,21 @@ struct SandboxPlan: Hashable, Sendable {
     ///     names, the programs of its `run` grant (real paths).
     ///   - installations: Folders an interpreter it runs is installed in, outside the system.
     ///   - folder: Its own folder, which it reads and runs.
-    ///   - data: Its private data folder (kept); nil for a trial run, whose data folder is in its
-    ///     temporary folder.
     ///   - files: The files and folders of its grant, real paths with what each may do.
-    static func make(programs: [String], installations: [String], folder: String, data: String?, files: [Rule],
-                     connect: [Int]) -> SandboxPlan {
+    static func make(programs: [String], installations: [String], folder: String, files: [Rule], connect: [Int]) -> SandboxPlan {
         var rules = system + devices
         rules += installations.map { Rule(path: $0, access: .readExecute) }
         rules += programs.map { Rule(path: $0, access: .readExecute) }
         rules.append(Rule(path: folder, access: .readExecute))
-        if let data { rules.append(Rule(path: data, access: .readWrite)) }
         rules += files
         var seen: Set<Rule> = []
         return SandboxPlan(rules: rules.filter { seen.insert($0).inserted }, connectPorts: Array(Set(connect)).sorted())
     }
 
-    /// The plan with the run's temporary folder (its `TMPDIR`, and for a trial run its `HOME`).
-    func adding(temporaryFolder: String) -> SandboxPlan {
-        SandboxPlan(rules: rules + [Rule(path: temporaryFolder, access: .readWrite)], connectPorts: connectPorts)
+    /// The plan with the run's own folders, real paths, made as it starts: its data folder and its
+    /// temporary folder (its `TMPDIR`, and for a trial run its `HOME` and data folder too).
+    func adding(writable folders: [String]) -> SandboxPlan {
+        SandboxPlan(rules: rules + folders.map { Rule(path: $0, access: .readWrite) }, connectPorts: connectPorts)
     }
 
     /// Whether `path` is one of the system's folders, or beneath one.

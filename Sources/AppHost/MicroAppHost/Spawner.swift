@@ -20,6 +20,8 @@ final class Spawner: Sendable {
         let errors: Int32
         /// The run's own `TMPDIR`, removed once the app and all it started have exited.
         let temporaryFolder: String
+        /// What was started.
+        let launch: AppLaunch
     }
 
     static let shared = Spawner()
@@ -41,13 +43,24 @@ final class Spawner: Sendable {
         thread.start()
     }
 
-    /// Starts `launch` with its standard streams on new pipes; `done` runs on the spawner thread.
-    func spawn(_ launch: AppLaunch, done: @escaping @Sendable (Result<Started, LaunchError>) -> Void) {
-        requests.withLock { $0.append { done(Self.start(launch)) } }
+    /// Makes the launch `recipe` says (finding the program may ask a version manager, a
+    /// process of its own) and starts it with its standard streams on new pipes, on the spawner
+    /// thread: never on the caller's, which may be the one drawing the screen. `done` runs there too.
+    func spawn(_ recipe: LaunchRecipe, done: @escaping @Sendable (Result<Started, LaunchError>) -> Void) {
+        requests.withLock {
+            $0.append {
+                do throws(LaunchError) {
+                    done(Self.start(try recipe.make()))
+                } catch {
+                    done(.failure(error))
+                }
+            }
+        }
         ready.signal()
     }
 
     private static func start(_ launch: AppLaunch) -> Result<Started, LaunchError> {
+        RunFolders.removeAbandoned(in: launch.temporaryBase)
         let folders: RunFolders
         do {
             folders = try RunFolders(launch)
@@ -62,7 +75,7 @@ final class Spawner: Sendable {
     private static func start(_ launch: AppLaunch, in folders: RunFolders) -> Result<Started, LaunchError> {
         var sandbox: PreparedSandbox
         do {
-            sandbox = try PreparedSandbox(launch.sandbox.adding(temporaryFolder: folders.temporary))
+            sandbox = try PreparedSandbox(launch.sandbox.adding(writable: folders.writable))
         } catch {
             return .failure(error)
         }
@@ -101,7 +114,7 @@ final class Spawner: Sendable {
             _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
         }
         return .success(Started(keeper: keeper, app: app, input: input[1], output: output[0], errors: errors[0],
-                                temporaryFolder: folders.temporary))
+                                temporaryFolder: folders.temporary, launch: launch))
     }
 
     private static func step(_ stage: Int32, _ launch: AppLaunch) -> String {
@@ -153,15 +166,24 @@ func watchExit(of started: Spawner.Started, gone: @escaping @Sendable () -> Void
 private struct RunFolders {
     let temporary: String
     let environment: [String: String]
+    /// Its data and temporary folders, as real paths, for its sandbox.
+    let writable: [String]
+
+    /// Temporary folders are named after the dashboard that made them, so that those of one that
+    /// died (`kill -9`: nobody removed them) can be told from a running one's.
+    private static let prefix = "termcanvas-app-"
+    private static let swept = Mutex<Set<String>>([])
 
     init(_ launch: AppLaunch) throws(LaunchError) {
-        var template = Array("\(launch.temporaryBase)/termcanvas-app-XXXXXX".utf8CString)
+        var template = Array("\(launch.temporaryBase)/\(Self.prefix)\(getpid())-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw .failed(step: "its temporary folder in \(launch.temporaryBase)", errno: errno) }
         temporary = String(cString: made)
         var environment = ["TMPDIR": temporary]
+        var writable = [temporary]
         do {
             if let data = launch.dataFolder {
                 try PrivatePath.makeDirectory(data)
+                writable.append(data.path)
             } else {
                 for (variable, name) in [("HOME", "home"), (AppLaunch.dataVariable, "data")] {
                     let folder = URL(fileURLWithPath: temporary).appendingPathComponent(name)
@@ -174,9 +196,25 @@ private struct RunFolders {
             throw .failed(step: "its folder \(error.path)", errno: error.errno)
         }
         self.environment = environment
+        self.writable = writable.map { ProgramLookup.realPath($0) ?? $0 }
     }
 
     func remove() {
         try? FileManager.default.removeItem(atPath: temporary)
+    }
+
+    /// Removes, once per folder and process, the temporary folders of dashboards no longer running.
+    static func removeAbandoned(in base: String) {
+        guard swept.withLock({ $0.insert(base).inserted }) else { return }
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? [] where name.hasPrefix(prefix) {
+            guard let owner = name.dropFirst(prefix.count).split(separator: "-").first.flatMap({ pid_t($0) }), owner > 0,
+                  kill(owner, 0) != 0, errno == ESRCH else { continue }
+            let path = "\(base)/\(name)"
+            var info = stat()
+            // Only the user's own: another user's folder in a shared /tmp is not ours to remove.
+            if lstat(path, &info) == 0, info.st_uid == getuid(), (info.st_mode & S_IFMT) == S_IFDIR {
+                try? FileManager.default.removeItem(atPath: path)
+            }
+        }
     }
 }

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/filter.h>
+#include <linux/openat2.h>
 #include <linux/seccomp.h>
 #include <linux/sched.h>
 #include <sched.h>
@@ -88,8 +89,9 @@ static int allow_open_path(int ruleset, int fd, uint64_t access, int abi) {
     return syscall(SYS_landlock_add_rule, ruleset, TC_LANDLOCK_RULE_PATH_BENEATH, &rule, 0) == 0 ? 0 : errno;
 }
 
-int tc_landlock_allow_path(int ruleset, const char *path, unsigned long long access, int abi) {
-    int fd = open(path, O_PATH | O_CLOEXEC);
+int tc_landlock_allow_path(int ruleset, const char *path, unsigned long long access, int abi, int follow) {
+    struct open_how how = {.flags = O_PATH | O_CLOEXEC, .resolve = follow ? 0 : RESOLVE_NO_SYMLINKS};
+    int fd = (int)syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof how);
     if (fd < 0) return errno;
     int result = allow_open_path(ruleset, fd, access, abi);
     close(fd);
@@ -158,6 +160,11 @@ int tc_seccomp_program(int network, void **program, unsigned short *length) {
         if (family != AF_UNIX) {
             ADD(seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(socketpair), 1, SCMP_A0(SCMP_CMP_EQ, family)));
         }
+    }
+    /* A datagram pair could still sendto() any socket file (the journal, /dev/log): stream pairs only. */
+    const int datagrams[] = {SOCK_DGRAM, SOCK_RAW, SOCK_RDM, SOCK_PACKET};
+    for (size_t i = 0; i < sizeof datagrams / sizeof datagrams[0]; i++) {
+        ADD(seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(socketpair), 1, SCMP_A1(SCMP_CMP_MASKED_EQ, 0xF, datagrams[i])));
     }
     ADD(seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(socket), 1, SCMP_A0(SCMP_CMP_GE, AF_MAX)));
     ADD(seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(socketpair), 1, SCMP_A0(SCMP_CMP_GE, AF_MAX)));

@@ -35,6 +35,7 @@ int tc_apply_sandbox(const tc_sandbox *sandbox);
 
 /* Closes every descriptor from 3 up but `keep` and `also` (-1 for none). */
 static void close_above_stdio(int keep, int also) {
+    if (also < 3) also = -1;
     int low = also >= 0 && also < keep ? also : keep, high = also > keep ? also : keep;
 #ifdef SYS_close_range
     if ((low == 3 || syscall(SYS_close_range, 3U, (unsigned)low - 1, 0) == 0) &&

@@ -68,7 +68,8 @@ struct AppsCommand: AsyncParsableCommand {
     fileprivate static func containment(_ app: InstalledApp) -> String {
         guard SandboxSupport.current.isEnforced else { return "not sandboxed" }
         let access = app.manifest.machine.inWords
-        return "sandboxed" + (access.isEmpty ? "" : ": " + access.joined(separator: "; "))
+        return (SandboxSupport.current.warning == nil ? "sandboxed" : "partly sandboxed")
+            + (access.isEmpty ? "" : ": " + access.joined(separator: "; "))
     }
 
     struct Add: AsyncParsableCommand {

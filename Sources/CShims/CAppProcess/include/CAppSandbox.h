@@ -40,9 +40,11 @@ int tc_landlock_abi(void);
    Returns its descriptor (close-on-exec), or minus an errno. */
 int tc_landlock_ruleset(int abi);
 
-/* Allows `access` beneath `path` (a folder) or on it (a file: the folder rights are dropped),
-   the path followed through symlinks. Returns 0 or an errno (ENOENT when it does not exist). */
-int tc_landlock_allow_path(int ruleset, const char *path, unsigned long long access, int abi);
+/* Allows `access` beneath `path` (a folder) or on it (a file: the folder rights are dropped).
+   With `follow` 0 the path must have no symlink in it (ELOOP): a real path checked earlier cannot
+   have been turned into a link to elsewhere since. Returns 0 or an errno (ENOENT when it does not
+   exist). */
+int tc_landlock_allow_path(int ruleset, const char *path, unsigned long long access, int abi, int follow);
 
 /* Allows TCP connect to `port` (ABI 4). Returns 0 or an errno. */
 int tc_landlock_allow_connect(int ruleset, unsigned long long port);
@@ -53,8 +55,8 @@ int tc_landlock_allow_connect(int ruleset, unsigned long long port);
    chroot, keyctl and its kin, bpf, perf_event_open, kexec, module loading, reboot, personality,
    io_uring (which would make its own sockets past this filter), userfaultfd, open_by_handle_at;
    clone3 answers ENOSYS (its flags cannot be read), so the C library falls back to clone. Sockets:
-   only socketpair without `network`; with it, IPv4, IPv6 and netlink (never a unix socket, which
-   would reach servers on this machine that Landlock cannot see).
+   only a stream socketpair without `network`; with it, IPv4, IPv6 and netlink too (never a unix
+   socket, which would reach servers on this machine that Landlock cannot see).
    Returns 0 and sets *program (malloc'd `struct sock_filter`s, kept for the process's life) and
    *length, or minus an errno. */
 int tc_seccomp_program(int network, void **program, unsigned short *length);

@@ -32,6 +32,7 @@ public final class MicroAppRuntime: Sendable {
         self.environment = environment
         self.logDirectory = logDirectory
         self.dataDirectory = dataDirectory
+        Spawner.shared.prepareSandbox()
         self.grants = grants
         self.backend = backend
         self.remote = remote

@@ -118,6 +118,11 @@ struct PreparedSandbox {
     private static let withoutNetwork = makeFilter(network: false)
     private static let withNetwork = makeFilter(network: true)
 
+    /// Makes both filters, once per process.
+    static func compileFilters() {
+        _ = (withoutNetwork, withNetwork)
+    }
+
     private static func filter(network: Bool) throws(LaunchError) -> Filter {
         try (network ? withNetwork : withoutNetwork).get()
     }

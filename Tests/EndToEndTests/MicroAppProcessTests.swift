@@ -110,6 +110,19 @@ struct MicroAppProcessTests {
         let bareList = try Command.runBlocking([Products.termcanvas.path, "apps", "list"], environment: bareEnvironment)
         #expect(bareList.output.contains("sysmon\t1.0.0\tSystem monitor\tprotocol 1.0\tshipped\tnot granted\tnot sandboxed\t"))
         #expect(bareList.output.contains("apps are not sandboxed on this system: Landlock is off"))
+        // A grant given in a sandbox does not carry over to a system without one.
+        let sandboxed = bareEnvironment.filter { $0.key != "TERMCANVAS_SIMULATE_NO_LANDLOCK" }
+        #expect(try Command.runBlocking([Products.termcanvas.path, "apps", "grant", "sysmon"], environment: sandboxed).status == 0)
+        let granted = try Command.runBlocking([Products.termcanvas.path, "apps", "list"], environment: sandboxed)
+        #expect(granted.output.contains("sysmon\t1.0.0\tSystem monitor\tprotocol 1.0\tshipped\tgranted\tsandboxed: reads /proc\t"))
+        let lacking = try Command.runBlocking([Products.termcanvas.path, "apps", "list"], environment: bareEnvironment)
+        #expect(lacking.output.contains("sysmon\t1.0.0\tSystem monitor\tprotocol 1.0\tshipped\tgranted in a sandbox this system lacks\tnot sandboxed\t"))
+        // And a model's app gets no trial run: refused before the model is asked (nothing listens there).
+        let refused = try Command.runBlocking([Products.termcanvas.path, "apps", "new", "quick notes", "--base-url", "http://127.0.0.1:9/v1",
+                                               "--model", "m"], environment: bareEnvironment)
+        #expect(refused.status != 0)
+        #expect(refused.output.contains("not sandboxed on this system (Landlock is off (TERMCANVAS_SIMULATE_NO_LANDLOCK=1)): the trial run would run"))
+        #expect(refused.output.contains("--trial-without-sandbox"))
     }
 
     @Test func theAppsCommandIsQuietOnSuccessAndClearOnMistakes() throws {

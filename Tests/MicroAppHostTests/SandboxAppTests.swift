@@ -134,9 +134,11 @@ struct SandboxAppTests {
         for attempt in ["tcp_connect", "tcp_bind", "udp_send"] { #expect(got[attempt] == "EPERM", "\(attempt): \(got[attempt] ?? "missing")") }
         for attempt in Self.allowed { #expect(got[attempt] == "ok", "\(attempt): \(got[attempt] ?? "missing")") }
         #expect(!FileManager.default.fileExists(atPath: bait.home.appendingPathComponent("PWNED").path))
+        let temporary = try #require(got["tmpdir"])
+        #expect(temporary.contains("/termcanvas-app-\(getpid())-"))
         await app.runtime.stopAll()
         // Its temporary folder went with it; its data folder stays.
-        #expect(try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix("termcanvas-app-\(getpid())-") }.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: temporary))
         #expect(FileManager.default.fileExists(atPath: app.logDirectory.appendingPathComponent("data/intruder/kept").path))
     }
 

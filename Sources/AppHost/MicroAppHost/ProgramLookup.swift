@@ -1,3 +1,4 @@
+import CAppProcess
 import Foundation
 import Synchronization
 
@@ -23,13 +24,14 @@ struct ProgramLookup: Sendable {
     /// A version manager whose shims are resolved: its root's variable, its default root in HOME.
     private struct Manager {
         let tool: String
-        let variable: String
         let folder: String
+        /// `PYENV`: `PYENV_ROOT` is its root, `PYENV_DIR` where it looks for a version file.
+        let prefix: String
     }
 
-    private static let managers = [Manager(tool: "pyenv", variable: "PYENV_ROOT", folder: ".pyenv"),
-                                   Manager(tool: "rbenv", variable: "RBENV_ROOT", folder: ".rbenv"),
-                                   Manager(tool: "nodenv", variable: "NODENV_ROOT", folder: ".nodenv")]
+    private static let managers = [Manager(tool: "pyenv", folder: ".pyenv", prefix: "PYENV"),
+                                   Manager(tool: "rbenv", folder: ".rbenv", prefix: "RBENV"),
+                                   Manager(tool: "nodenv", folder: ".nodenv", prefix: "NODENV")]
     /// Where an installation outside HOME may be: beneath these (the system's own need none).
     private static let installationFolders = ["/opt/", "/nix/store/"]
 
@@ -102,16 +104,16 @@ struct ProgramLookup: Sendable {
         let shims = (program as NSString).deletingLastPathComponent
         let root = (shims as NSString).deletingLastPathComponent
         guard (shims as NSString).lastPathComponent == "shims", Self.scriptInterpreter(of: program) != nil,
-              let manager = Self.managers.first(where: { root == environment[$0.variable] || root == "\(home)/\($0.folder)" })
+              let manager = Self.managers.first(where: { root == environment[$0.prefix + "_ROOT"] || root == "\(home)/\($0.folder)" })
         else { return nil }
         let key = program + "\0" + directory
         if let known = Self.shimChoices.withLock({ $0[key] }) { return known }
         let candidates = ["\(root)/libexec/\(manager.tool)", "\(root)/bin/\(manager.tool)"]
         let tool = candidates.first { candidate in access(candidate, X_OK) == 0 }
-        // The shim sets its manager's root itself (PYENV_ROOT); so does this.
-        let toolEnvironment = environment.merging([manager.variable: root]) { $1 }
-        guard let tool, let answer = Self.firstLine(of: tool, ["which", (program as NSString).lastPathComponent], environment: toolEnvironment,
-                                                    directory: directory),
+        // The shim sets its manager's root itself (PYENV_ROOT); so does this, and where the app
+        // runs, for a version file there (PYENV_DIR).
+        let toolEnvironment = environment.merging([manager.prefix + "_ROOT": root, manager.prefix + "_DIR": directory]) { $1 }
+        guard let tool, let answer = Self.firstLine(of: tool, ["which", (program as NSString).lastPathComponent], environment: toolEnvironment),
               answer.hasPrefix("/"), access(answer, X_OK) == 0 else { return nil }
         Self.shimChoices.withLock { $0[key] = answer }
         return answer
@@ -120,33 +122,47 @@ struct ProgramLookup: Sendable {
     private static let shimChoices = Mutex<[String: String]>([:])
 
     /// The first line a program prints, when it exits 0 within five seconds (past them it is
-    /// killed, and whatever it started that still holds its output is not waited for).
-    private static func firstLine(of program: String, _ arguments: [String], environment: [String: String], directory: String) -> String? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        process.environment = environment
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return nil }
-        let descriptor = output.fileHandleForReading.fileDescriptor
+    /// killed, and whatever it started that still holds its output is not waited for). Spawned
+    /// and waited for with system calls only: no run loop, no process monitor of Foundation's.
+    private static func firstLine(of program: String, _ arguments: [String], environment: [String: String]) -> String? {
+        var pipe: [Int32] = [0, 0]
+        guard tc_pipe(&pipe) == 0 else { return nil }
+        defer { close(pipe[0]) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, pipe[1], 1)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv: [UnsafeMutablePointer<CChar>?] = ([program] + arguments).map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var child: pid_t = 0
+        let spawned = posix_spawn(&child, program, &actions, nil, argv, envp)
+        close(pipe[1])
+        guard spawned == 0 else { return nil }
         let deadline = ContinuousClock.now + .seconds(5)
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1024)
         while bytes.count < 4096, !bytes.contains(UInt8(ascii: "\n")) {
             let left = deadline - ContinuousClock.now
-            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            var poller = pollfd(fd: pipe[0], events: Int16(POLLIN), revents: 0)
             guard left > .zero, poll(&poller, 1, Int32(left.components.seconds * 1000 + 1)) > 0 else { break }
-            let count = read(descriptor, &chunk, chunk.count)
+            let count = read(pipe[0], &chunk, chunk.count)
             guard count > 0 else { break }
             bytes += chunk.prefix(count)
         }
-        if process.isRunning, ContinuousClock.now >= deadline { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { return nil }
+        var status: Int32 = 0
+        while waitpid(child, &status, WNOHANG) == 0 {
+            guard ContinuousClock.now < deadline else {
+                kill(child, SIGKILL)
+                waitpid(child, &status, 0)
+                return nil
+            }
+            usleep(2_000)
+        }
+        // Exited normally with status 0.
+        guard status & 0x7F == 0, (status >> 8) & 0xFF == 0 else { return nil }
         return String(decoding: bytes, as: UTF8.self).split(separator: "\n").first.map(String.init)
     }
 

@@ -1,5 +1,6 @@
 import CAppProcess
 import Foundation
+import MicroAppModel
 
 /// The kernel's containment of app processes on this machine: Landlock (files, TCP ports, signals
 /// and abstract sockets), found once per process, beside the seccomp filter and no-new-privileges
@@ -50,6 +51,19 @@ public enum SandboxSupport: Hashable, Sendable {
             "Partly sandboxed on this system (Landlock ABI \(abi)): its files are contained, but not its signals"
                 + (abi < 4 ? " or TCP ports." : ".")
         case .unavailable(let reason): "Not sandboxed on this system (\(reason)): it runs with all your rights and can read your files."
+        }
+    }
+}
+
+extension SandboxSupport {
+    /// What a grant of `app` covers: its manifest, and, where apps are not wholly contained, the
+    /// containment it was given under, so that a grant given in a sandbox does not carry over to
+    /// a system without one (the user is asked again, told so).
+    public func grantDigest(of app: InstalledApp) -> String {
+        guard !app.isRemote, warning != nil else { return app.digest }
+        switch self {
+        case .landlock(let abi): return app.digest + " landlock-abi-\(abi)"
+        case .unavailable: return app.digest + " unsandboxed"
         }
     }
 }

@@ -46,8 +46,12 @@ struct AppsCommand: AsyncParsableCommand {
             let found = AppsCommand.folders(paths).scan()
             let store = try AppsCommand.store(paths)
             for app in found.apps {
-                let grant = try store.grant(of: app.id)
-                let allowed = grant == nil ? "not granted" : grant?.digest == app.digest ? "granted" : "manifest changed since granted"
+                let allowed = switch try store.grant(of: app.id)?.digest {
+                case nil: "not granted"
+                case SandboxSupport.current.grantDigest(of: app): "granted"
+                case app.digest: "granted in a sandbox this system lacks"
+                default: "manifest changed since granted"
+                }
                 let kind = app.manifest.sample.map { "sample every \(Int($0.everySeconds)) s" } ?? "protocol \(app.manifest.protocolVersion?.description ?? "?")"
                 // A generated app shows as such, and last the description it was made from.
                 let prompt = try? String(contentsOf: app.folder.appendingPathComponent(GeneratedApp.promptFile), encoding: .utf8)
@@ -154,7 +158,7 @@ struct AppsCommand: AsyncParsableCommand {
         func run() async throws {
             let paths = AppsCommand.paths
             let app = try AppsCommand.app(id, in: paths)
-            try AppsCommand.store(paths).grant(app: app.id, digest: app.digest)
+            try AppsCommand.store(paths).grant(app: app.id, digest: SandboxSupport.current.grantDigest(of: app))
         }
     }
 

@@ -47,14 +47,15 @@ extension WidgetCatalog {
     }
 }
 
-/// Grants kept in the layout database, by manifest digest.
+/// Grants kept in the layout database, by manifest digest (and the sandbox they were given in,
+/// `SandboxSupport.grantDigest`).
 struct StoredGrants: AppGrants {
     let store: LayoutStore
     let logger: Logger
 
     func isGranted(_ app: InstalledApp) async -> Bool {
         do {
-            return try store.grant(of: app.id)?.digest == app.digest
+            return try store.grant(of: app.id)?.digest == SandboxSupport.current.grantDigest(of: app)
         } catch {
             logger.error("could not read the grant of a micro-app", metadata: ["app": "\(app.id)", "error": "\(error)"])
             return false
@@ -62,7 +63,7 @@ struct StoredGrants: AppGrants {
     }
 
     func grant(_ app: InstalledApp) async throws {
-        try store.grant(app: app.id, digest: app.digest)
+        try store.grant(app: app.id, digest: SandboxSupport.current.grantDigest(of: app))
     }
 }
 

@@ -184,11 +184,14 @@ public enum AppManifestFile {
 
     /// The items of an `events` list, at most `ManifestRules.maximumEvents`.
     private static func names(_ node: Node, field: String, reader: YAMLReader) throws -> Node.Sequence {
-        let items = try reader.sequence(node, field: field)
-        guard items.count <= ManifestRules.maximumEvents else {
-            throw reader.error(at: node, field: field, "expected at most \(ManifestRules.maximumEvents) names")
-        }
-        return items
+        try list(node, field: field, reader: reader, most: ManifestRules.maximumEvents, of: "names")
+    }
+
+    /// The items of a list, at most `most` `of` them.
+    private static func list(_ node: Node, field: String, reader: YAMLReader, most: Int, of items: String) throws -> Node.Sequence {
+        let sequence = try reader.sequence(node, field: field)
+        guard sequence.count <= most else { throw reader.error(at: node, field: field, "expected at most \(most) \(items)") }
+        return sequence
     }
 
     /// `permissions`: what the app may touch of the machine beyond its own folders.
@@ -201,41 +204,38 @@ public enum AppManifestFile {
             try reader.rejectUnknownKeys(in: files, allowed: ["read", "write"], field: "permissions.files")
             let rule = "a folder or file as ~/path or /path, without . or .. parts"
             if let node = files["read"] {
-                access.read = try entries(node, field: "permissions.files.read", reader: reader, rule: rule, MachineAccess.isPath)
+                access.read = try permissionStrings(node, field: "permissions.files.read", reader: reader, rule: rule, MachineAccess.isPath)
             }
             if let node = files["write"] {
-                access.write = try entries(node, field: "permissions.files.write", reader: reader, rule: rule, MachineAccess.isPath)
+                access.write = try permissionStrings(node, field: "permissions.files.write", reader: reader, rule: rule, MachineAccess.isPath)
             }
         }
         if let networkNode = mapping["network"] {
             let network = try reader.mapping(networkNode, field: "permissions.network")
             try reader.rejectUnknownKeys(in: network, allowed: ["connect"], field: "permissions.network")
             if let node = network["connect"] {
-                let items = try list(node, field: "permissions.network.connect", reader: reader)
+                let items = try permissionItems(node, field: "permissions.network.connect", reader: reader)
                 access.connect = try items.enumerated().map { index, item in
                     try reader.int(item, field: "permissions.network.connect[\(index)]", in: 1...65_535)
                 }
             }
         }
         if let node = mapping["run"] {
-            access.run = try entries(node, field: "permissions.run", reader: reader,
-                                     rule: "a program name such as jq, or its path as ~/path or /path", MachineAccess.isProgram)
+            access.run = try permissionStrings(node, field: "permissions.run", reader: reader,
+                                               rule: "a program name such as jq, or its path as ~/path or /path", MachineAccess.isProgram)
         }
         return access
     }
 
     /// The items of a `permissions` list, at most `MachineAccess.maximumEntries`.
-    private static func list(_ node: Node, field: String, reader: YAMLReader) throws -> Node.Sequence {
-        let items = try reader.sequence(node, field: field)
-        guard items.count <= MachineAccess.maximumEntries else {
-            throw reader.error(at: node, field: field, "expected at most \(MachineAccess.maximumEntries) entries")
-        }
-        return items
+    private static func permissionItems(_ node: Node, field: String, reader: YAMLReader) throws -> Node.Sequence {
+        try list(node, field: field, reader: reader, most: MachineAccess.maximumEntries, of: "entries")
     }
 
-    private static func entries(_ node: Node, field: String, reader: YAMLReader, rule: String,
+    /// The strings of a `permissions` list, each as `isValid` says (`rule` in words).
+    private static func permissionStrings(_ node: Node, field: String, reader: YAMLReader, rule: String,
                                 _ isValid: (String) -> Bool) throws -> [String] {
-        try list(node, field: field, reader: reader).enumerated().map { index, item in
+        try permissionItems(node, field: field, reader: reader).enumerated().map { index, item in
             let text = try reader.string(item, field: "\(field)[\(index)]")
             guard isValid(text) else { throw reader.error(at: item, field: "\(field)[\(index)]", "expected \(rule), got '\(text)'") }
             return text

@@ -95,7 +95,8 @@ def run():
         tries[name] = lambda path=path: read(path)
     for name, path in targets.get("granted_writes", {}).items():
         tries[name] = lambda path=path: write(path)
-    return " ".join(f"{name}={attempt(action)}" for name, action in tries.items())
+    results = " ".join(f"{name}={attempt(action)}" for name, action in tries.items())
+    return f"{results} tmpdir={os.environ.get('TMPDIR', '')}"
 
 
 for line in sys.stdin:

@@ -34,8 +34,16 @@ final class RemoteDriver: SessionDriver {
         case .spawn(let generation):
             end()
             let (outbox, continuation) = AsyncStream.makeStream(of: [UInt8].self)
+            // The session is running before its task starts: a task that opened the session
+            // before it was recorded would take it for a stale one and close it.
+            running.withLock { $0 = Running(generation: generation, outbox: continuation) }
             let task = Task<Void, Never> { [weak self] in await self?.deliver(outbox, generation: generation, feed: feed) }
-            running.withLock { $0 = Running(generation: generation, outbox: continuation, tasks: [task]) }
+            let kept = running.withLock { running -> Bool in
+                guard running?.generation == generation else { return false }
+                running?.tasks.append(task)
+                return true
+            }
+            if !kept { task.cancel() }
             return .spawned(generation: generation)
         case .write(let message):
             let line = MicroAppCodec.encode(message)
@@ -88,17 +96,21 @@ final class RemoteDriver: SessionDriver {
                 }
                 let opened = try await transport.open(app: appID, initialize: line)
                 session = opened.session
-                let started = running.withLock { running -> Bool in
+                let current = running.withLock { running -> Bool in
                     guard running?.generation == generation else { return false }
                     running?.session = opened.session
-                    running?.tasks.append(Task<Void, Never> { [weak self] in await self?.read(opened.session, generation: generation, feed: feed) })
                     return true
                 }
-                guard started else {
+                guard current else {
                     await transport.close(app: appID, session: opened.session)
                     return
                 }
                 received(opened.answer, generation: generation, feed: feed)
+                // Only now: the app's own lines come after its answer to `initialize`, never before.
+                running.withLock { running in
+                    guard running?.generation == generation else { return }
+                    running?.tasks.append(Task<Void, Never> { [weak self] in await self?.read(opened.session, generation: generation, feed: feed) })
+                }
             } catch {
                 guard !Task.isCancelled else { return }
                 feed(.lost(generation: generation, reason: error.description))

@@ -164,7 +164,8 @@ func watchExit(of started: Spawner.Started, gone: @escaping @Sendable () -> Void
         exited(tc_reap_app(keeper))
     }
     thread.name = "termcanvas-app-\(keeper)"
-    thread.stackSize = 64 * 1024
+    // Room for FileManager's removal of whatever tree the app left in its temporary folder.
+    thread.stackSize = 512 * 1024
     thread.start()
 }
 

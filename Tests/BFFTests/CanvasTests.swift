@@ -114,6 +114,53 @@ struct CanvasTests {
         }
     }
 
+    @Test("a session is its user's: another member sending the same id cannot silence it, see how far it got, or make it forgotten")
+    func sessionsAreTheirUsers() async throws {
+        let harness = try await BFFHarness()
+        defer { harness.remove() }
+        try await harness.addUsers("ann", "bob")
+        try await harness.withServer { client in
+            let ann = try await client.token(for: "ann")
+            let bob = try await client.token(for: "bob")
+            let id = try await client.send(.post, APIPath.canvases, token: ann, json: NewCanvas(name: "x", layout: Self.layout))
+                .decode(CanvasSnapshot.self).id
+            #expect(try await client.send(.put, APIPath.canvasMember(id, user: "bob"), token: ann, json: CanvasMemberRole(role: .editor)).status == .noContent)
+            let swap = Self.edit(1, .move(1, to: Point(x: 6, y: 0)))
+            #expect(try await client.send(.post, APIPath.canvasChanges(id), token: ann, json: swap).decode(CanvasEditAnswer.self).outcome == .ordered)
+
+            // Bob sends under Ann's session id, far ahead (an edit refused): Ann's next edit still counts.
+            let silencing = Self.edit(2_147_483_646, .remove(99), session: "ann-1")
+            #expect(try await client.send(.post, APIPath.canvasChanges(id), token: bob, json: silencing).decode(CanvasEditAnswer.self).outcome == .refused)
+            let next = Self.edit(2, .resize(1, to: Size(width: 5, height: 12)))
+            #expect(try await client.send(.post, APIPath.canvasChanges(id), token: ann, json: next).decode(CanvasEditAnswer.self).outcome == .ordered)
+            // How far a session got is said to its own user only.
+            #expect(try await client.send(.get, APIPath.canvas(id) + "?session=ann-1", token: bob).decode(CanvasSnapshot.self).answered == 2_147_483_646)
+            #expect(try await client.send(.get, APIPath.canvas(id) + "?session=ann-1", token: ann).decode(CanvasSnapshot.self).answered == 2)
+
+            // Bob's many sessions, refused edits each, do not make the server forget Ann's answer.
+            for session in 0...CanvasLimits.sessionsKept {
+                _ = try await client.send(.post, APIPath.canvasChanges(id), token: bob, json: Self.edit(1, .remove(99), session: "bob-\(session)"))
+            }
+            #expect(try await client.send(.post, APIPath.canvasChanges(id), token: ann, json: next).decode(CanvasEditAnswer.self).outcome == .repeated)
+            let versions = try await client.send(.get, APIPath.canvasChanges(id), token: ann).decode(Page<CanvasChange>.self).items.map(\.version)
+            #expect(versions == [1, 2], "each of Ann's edits ordered once")
+
+            // Presence: Bob's PUT and DELETE under Ann's session id are his own session's.
+            #expect(try await client.send(.put, APIPath.canvasPresence(id, session: "ann-1"), token: ann).decode(CanvasPresence.self).present == ["ann"])
+            #expect(try await client.send(.delete, APIPath.canvasPresence(id, session: "ann-1"), token: bob).decode(CanvasPresence.self).present == ["ann"])
+            for session in 0..<(CanvasLimits.presenceSessionsPerUser + 4) {
+                _ = try await client.send(.put, APIPath.canvasPresence(id, session: "bob-\(session)"), token: bob)
+            }
+            #expect(try await client.send(.get, APIPath.canvasPresence(id), token: ann).decode(CanvasPresence.self).present == ["ann", "bob"])
+            #expect(try await client.send(.delete, APIPath.canvasPresence(id, session: "ann-1"), token: ann).decode(CanvasPresence.self).present == ["bob"])
+            // Only Bob's newest sessions are kept: closing those, he has closed them all.
+            for session in 4..<(CanvasLimits.presenceSessionsPerUser + 4) {
+                _ = try await client.send(.delete, APIPath.canvasPresence(id, session: "bob-\(session)"), token: bob)
+            }
+            #expect(try await client.send(.get, APIPath.canvasPresence(id), token: ann).decode(CanvasPresence.self).present.isEmpty)
+        }
+    }
+
     @Test("the owner shares: viewers see and hear, editors arrange too; a viewer's edit is refused; sharing is the owner's")
     func members() async throws {
         let harness = try await BFFHarness()

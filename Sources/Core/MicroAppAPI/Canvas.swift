@@ -167,8 +167,11 @@ public enum CanvasLimits {
     /// `changesKept` versions can be read again (`GET …/versions/{version}`) by replaying the
     /// changes after the snapshot before it.
     public static let snapshotEvery = 100
-    /// Sessions remembered per canvas for answering a repeated edit once.
+    /// Sessions remembered per canvas and user for answering a repeated edit once: a session is
+    /// its user's, so no one else's sessions can make the server forget one.
     public static let sessionsKept = 200
+    /// Dashboards of one user said to have a canvas open at once (the newest are kept).
+    public static let presenceSessionsPerUser = 16
     /// The most changes one page gives.
     public static let maxChangePageSize = 500
     /// How long a dashboard counts as having a canvas open after it last said so (it says so on

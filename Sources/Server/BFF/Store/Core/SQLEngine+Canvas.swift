@@ -95,7 +95,7 @@ extension SQLEngine {
     public func canvas(_ id: Int64, visibleTo user: Int64, session: String?) async throws -> CanvasSnapshot? {
         try await runRead(Self.visible(id, to: user) { summary, row in
             let layout = try Self.layout(try row.text(5))
-            return .run("SELECT last_sequence FROM canvas_sessions WHERE canvas_id = \(id) AND session = \(session ?? "")") { rows in
+            return .run("SELECT last_sequence FROM canvas_sessions WHERE canvas_id = \(id) AND session = \(Self.sessionKey(session ?? "", of: user))") { rows in
                 .done(CanvasSnapshot(canvas: summary, layout: layout, answered: Int(try rows.first?.integer(0) ?? 0)))
             }
         }, snapshot: true)
@@ -108,21 +108,24 @@ extension SQLEngine {
     }
 
     /// Says that `session` of `user`'s has canvas `id` open (`open`) or closed it, and tells every
-    /// member who has it open now; nil when it is not the user's to see. A session closed is
-    /// only its own user's to close; the newest `CanvasLimits.sessionsKept` sessions are kept.
+    /// member who has it open now; nil when it is not the user's to see. A session is its user's:
+    /// another's of the same id is another session; the newest
+    /// `CanvasLimits.presenceSessionsPerUser` of each user are kept.
     public func setCanvasPresence(_ id: Int64, by user: BFFUser, session: String, open: Bool) async throws -> CanvasPresence? {
         let now = Date().timeIntervalSince1970
+        let key = Self.sessionKey(session, of: user.id), own = Self.sessionKey("%", of: user.id)
         let change: Plan<Void> = open
             ? .run("""
-                INSERT INTO canvas_presence (canvas_id, session, user_name, opened_at) VALUES (\(id), \(session), \(user.name), \(now))
-                ON CONFLICT (canvas_id, session) DO UPDATE SET user_name = excluded.user_name, opened_at = excluded.opened_at
+                INSERT INTO canvas_presence (canvas_id, session, user_name, opened_at) VALUES (\(id), \(key), \(user.name), \(now))
+                ON CONFLICT (canvas_id, session) DO UPDATE SET opened_at = excluded.opened_at
                 """) { _ in
                 .run("""
-                    DELETE FROM canvas_presence WHERE canvas_id = \(id) AND session NOT IN
-                    (SELECT session FROM canvas_presence WHERE canvas_id = \(id) ORDER BY opened_at DESC, session LIMIT \(CanvasLimits.sessionsKept))
+                    DELETE FROM canvas_presence WHERE canvas_id = \(id) AND session LIKE \(own) AND session NOT IN
+                    (SELECT session FROM canvas_presence WHERE canvas_id = \(id) AND session LIKE \(own)
+                     ORDER BY opened_at DESC, session LIMIT \(CanvasLimits.presenceSessionsPerUser))
                     """) { _ in .done(()) }
             }
-            : .run("DELETE FROM canvas_presence WHERE canvas_id = \(id) AND session = \(session) AND user_name = \(user.name)") { _ in .done(()) }
+            : .run("DELETE FROM canvas_presence WHERE canvas_id = \(id) AND session = \(key)") { _ in .done(()) }
         return try await runWrite(.lock("canvas.\(id)", next: Self.visible(id, to: user.id) { _, _ in
             change.then { _ in Self.presence(of: id, now: now) }.then { presence in
                 Self.tellMembers(.canvasPresenceChanged, presence, of: id).then { _ in .done(presence) }
@@ -164,14 +167,14 @@ extension SQLEngine {
             guard summary.role.mayEdit else { return .done(.readOnly) }
             let layout = try Self.layout(try row.text(5))
             let nextPaneID = Int(try row.integer(6))
-            return .run("SELECT last_sequence FROM canvas_sessions WHERE canvas_id = \(id) AND session = \(edit.session)") { rows in
+            return .run("SELECT last_sequence FROM canvas_sessions WHERE canvas_id = \(id) AND session = \(Self.sessionKey(edit.session, of: user.id))") { rows in
                 let answered = Int(try rows.first?.integer(0) ?? 0)
                 var log = CanvasLog(layout: layout, version: summary.version, nextPaneID: nextPaneID, answered: [edit.session: answered],
                                     paneLimit: CanvasLimits.panesPerCanvas)
                 let answer = log.submit(edit.operation, author: user.name, origin: EditOrigin(session: edit.session, sequence: edit.sequence))
                 guard answer != .repeated else { return .done(.answered(answer)) }
                 let now = Date().timeIntervalSince1970
-                let remembered = Self.rememberSession(id, edit, now: now)
+                let remembered = Self.rememberSession(id, edit, of: user.id, now: now)
                 guard case .ordered(let change) = answer else { return remembered.then { _ in .done(.answered(answer)) } }
                 let ordered = log
                 return remembered.then { _ in try Self.order(change, on: id, log: ordered, now: now) }.then { _ in
@@ -290,18 +293,28 @@ extension SQLEngine {
         return CanvasSummary(id: try row.integer(0), name: try row.text(1), owner: try row.text(2), role: role, version: Int(try row.integer(4)))
     }
 
-    /// Keeps `edit` as its session's last answered one, and forgets the sessions past the newest
-    /// `CanvasLimits.sessionsKept`.
-    private static func rememberSession(_ id: Int64, _ edit: CanvasEdit, now: Double) -> Plan<Void> {
-        .run("""
-            INSERT INTO canvas_sessions (canvas_id, session, last_sequence, updated_at) VALUES (\(id), \(edit.session), \(edit.sequence), \(now))
+    /// Keeps `edit` as the last answered one of `user`'s session, and forgets that user's sessions
+    /// past their newest `CanvasLimits.sessionsKept`: no one else's sessions count.
+    private static func rememberSession(_ id: Int64, _ edit: CanvasEdit, of user: Int64, now: Double) -> Plan<Void> {
+        let own = sessionKey("%", of: user)
+        return .run("""
+            INSERT INTO canvas_sessions (canvas_id, session, last_sequence, updated_at)
+            VALUES (\(id), \(sessionKey(edit.session, of: user)), \(edit.sequence), \(now))
             ON CONFLICT (canvas_id, session) DO UPDATE SET last_sequence = excluded.last_sequence, updated_at = excluded.updated_at
             """) { _ in
             .run("""
-                DELETE FROM canvas_sessions WHERE canvas_id = \(id) AND session NOT IN
-                (SELECT session FROM canvas_sessions WHERE canvas_id = \(id) ORDER BY updated_at DESC, session LIMIT \(CanvasLimits.sessionsKept))
+                DELETE FROM canvas_sessions WHERE canvas_id = \(id) AND session LIKE \(own) AND session NOT IN
+                (SELECT session FROM canvas_sessions WHERE canvas_id = \(id) AND session LIKE \(own)
+                 ORDER BY updated_at DESC, session LIMIT \(CanvasLimits.sessionsKept))
                 """) { _ in .done(()) }
         }
+    }
+
+    /// A session as the store keeps it: its user's id and the id the dashboard chose (`12:ann-1`),
+    /// so that a session is its user's and the same id sent by another member is theirs (issue
+    /// 38). `%` for the session gives the LIKE pattern of all of a user's.
+    private static func sessionKey(_ session: String, of user: Int64) -> String {
+        "\(user):\(session)"
     }
 
     /// Writes the canvas at the change's version and the change itself, dropping the changes past

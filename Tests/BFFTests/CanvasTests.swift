@@ -114,7 +114,7 @@ struct CanvasTests {
         }
     }
 
-    @Test("a session is its user's: another member sending the same id cannot silence it, see how far it got, or make it forgotten")
+    @Test("a session is its user's: another member sending the same id cannot silence it, see how far it got, or make it forgotten; unsharing tells no names")
     func sessionsAreTheirUsers() async throws {
         let harness = try await BFFHarness()
         defer { harness.remove() }
@@ -153,6 +153,11 @@ struct CanvasTests {
             }
             #expect(try await client.send(.get, APIPath.canvasPresence(id), token: ann).decode(CanvasPresence.self).present == ["ann", "bob"])
             #expect(try await client.send(.delete, APIPath.canvasPresence(id, session: "ann-1"), token: ann).decode(CanvasPresence.self).present == ["bob"])
+            // Unsharing does not tell which names are users': no one's name and a non-member's alike.
+            try await harness.addUsers("carl")
+            for name in ["carl", "nobody-at-all"] {
+                #expect(try await client.send(.delete, APIPath.canvasMember(id, user: name), token: ann).status == .noContent, "\(name)")
+            }
             // Only Bob's newest sessions are kept: closing those, he has closed them all.
             for session in 4..<(CanvasLimits.presenceSessionsPerUser + 4) {
                 _ = try await client.send(.delete, APIPath.canvasPresence(id, session: "bob-\(session)"), token: bob)

@@ -242,7 +242,9 @@ extension SQLEngine {
                        (SELECT COUNT(*) FROM canvas_members WHERE canvas_id = \(id))
                 """) { rows in
                 guard let memberID = rows.first?[0].flatMap({ value -> Int64? in if case .integer(let id) = value { id } else { nil } }) else {
-                    return .done(.noSuchUser)
+                    // Unsharing with a name no one has is unsharing with a non-member: nothing
+                    // changes, and the answer does not tell which names are users'.
+                    return .done(role == nil ? .done : .noSuchUser)
                 }
                 guard memberID != owner.id else { return .done(.isOwner) }
                 let target = Self.target(id, summary.name)

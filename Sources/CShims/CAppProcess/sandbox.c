@@ -123,7 +123,7 @@ int tc_apply_sandbox(const tc_sandbox *sandbox) {
     return 0;
 }
 
-/* Adds `rule` (a libseccomp call's result) to the running total of failures. */
+/* Keeps the first failure of the libseccomp calls that build a filter. */
 #define ADD(call) do { int added_ = (call); if (added_ < 0 && failure == 0) failure = added_; } while (0)
 
 int tc_seccomp_program(int network, void **program, unsigned short *length) {

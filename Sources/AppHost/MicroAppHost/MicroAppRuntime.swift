@@ -10,6 +10,8 @@ public final class MicroAppRuntime: Sendable {
     private struct State {
         var begun = false
         var live: [ObjectIdentifier: ManagedApp] = [:]
+        /// Whether the sandbox's filters were asked for: by the first pane of an app that runs here.
+        var sandboxPrepared = false
     }
 
     private let environment: [String: String]
@@ -32,7 +34,6 @@ public final class MicroAppRuntime: Sendable {
         self.environment = environment
         self.logDirectory = logDirectory
         self.dataDirectory = dataDirectory
-        Spawner.shared.prepareSandbox()
         self.grants = grants
         self.backend = backend
         self.remote = remote
@@ -49,6 +50,11 @@ public final class MicroAppRuntime: Sendable {
             engine = SupervisedSession.remote(appID: app.id, transport: remote ?? NoRemote(), permissions: manifest.requested,
                                               limits: manifest.limits, log: log, backend: backend)
         } else {
+            // A layout without such apps (the default) never pays for the filters; one with them
+            // has them compiled while its first frame is drawn, before its apps start.
+            if state.withLock({ state in defer { state.sandboxPrepared = true }; return !state.sandboxPrepared }) {
+                Spawner.shared.prepareSandbox()
+            }
             let recipe = LaunchRecipe(manifest: manifest, folder: app.folder, hostEnvironment: environment,
                                       extra: ["TERMCANVAS_APP_ID": app.id, "TERMCANVAS_PROTOCOL": ProtocolVersion.current.description],
                                       grant: SandboxGrant(access: manifest.machine, dataFolder: dataDirectory.appendingPathComponent(app.id)))

@@ -144,6 +144,28 @@ public final class TmuxSession: Sendable {
         throw Failure(description: "timed out waiting for \(what); screen was:\n" + last.joined(separator: "\n") + logTail())
     }
 
+    /// Waits until the screen has not changed for `quiet` (what arrives late — a live stream's
+    /// backlog — has arrived); returns that screen or throws with the last one.
+    @discardableResult
+    public func waitForQuietScreen(
+        quiet: Duration = .seconds(1), timeout: Duration = .seconds(30), _ what: String
+    ) async throws -> [String] {
+        let deadline = ContinuousClock.now + timeout
+        var last = try await screen()
+        var unchangedSince = ContinuousClock.now
+        while ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+            let now = try await screen()
+            if now != last {
+                last = now
+                unchangedSince = ContinuousClock.now
+            } else if ContinuousClock.now - unchangedSince >= quiet {
+                return now
+            }
+        }
+        throw Failure(description: "timed out waiting for \(what) to stay still; screen was:\n" + last.joined(separator: "\n") + logTail())
+    }
+
     /// The last lines of the program's log, to tell a key never read from a program stuck on it.
     private func logTail(lines: Int = 30) -> String {
         guard let logFile, let log = try? String(contentsOfFile: logFile, encoding: .utf8) else { return "" }

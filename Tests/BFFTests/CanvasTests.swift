@@ -203,7 +203,7 @@ struct CanvasTests {
         }
     }
 
-    @Test("a layout of an earlier version is read again from the snapshot before it and the changes after, within what is kept")
+    @Test("a layout of an earlier version is read again from the base and the changes after: every version whose changes are kept")
     func versions() async throws {
         let harness = try await BFFHarness()
         defer { harness.remove() }
@@ -224,12 +224,20 @@ struct CanvasTests {
                 #expect(answer.outcome == .ordered && answer.change?.version == log.version, "\(sequence)")
                 expected[log.version] = log.layout
             }
-            for version in [250, 299, 1000, log.version] {
+            // Every version whose changes are kept can be read (issue 38, item 11: at 1160 the
+            // changes after 160 were served and versions 160…199 were gone): the oldest kept, and
+            // at most `changesKept` back.
+            var oldest = log.version
+            while oldest > 0, try await client.send(.get, "\(APIPath.canvasChanges(id))?after=\(oldest - 1)&limit=1", token: ann).status == .ok {
+                oldest -= 1
+            }
+            #expect(oldest > 0 && oldest <= log.version - CanvasLimits.changesKept * 9 / 10, "kept from \(oldest)")
+            for version in [oldest, oldest + 1, 250, 1000, log.version] {
                 let read = try await client.send(.get, APIPath.canvasVersion(id, version: version), token: ann).decode(CanvasVersion.self)
                 #expect(read.version == version && read.layout.panes == expected[version]?.panes, "\(version)")
             }
-            // Older than the snapshots and changes kept; past the latest; not a member's.
-            for version in [0, 100, 150] {
+            // Older than the changes kept; past the latest; not a member's.
+            for version in [0, oldest - 1] {
                 #expect(try await client.send(.get, APIPath.canvasVersion(id, version: version), token: ann).status == .gone, "\(version)")
             }
             #expect(try await client.send(.get, APIPath.canvasVersion(id, version: log.version + 1), token: ann).status == .notFound)

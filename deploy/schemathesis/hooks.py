@@ -1,6 +1,7 @@
 """Hooks for deploy/test-conformance: what a request must also satisfy beyond what OpenAPI 3.0
 can say (rules between fields, each documented in the API's own text), and a fresh
-Idempotency-Key per request, since a key reused on another request is 422 by design."""
+Idempotency-Key per valid request, since a key reused on another request is 422 by design; an
+invalid request keeps the key it was generated with, malformed or not."""
 import datetime
 import uuid
 
@@ -37,14 +38,21 @@ def _without_nul_keys(value):
             for key, member in value.items()}
 
 
+def _fresh_key():
+    """A key no request used before, of any valid length and visible ASCII (`!`…`~`)."""
+    unique = uuid.uuid4().hex
+    padding = "".join(chr(0x21 + byte % 94) for byte in uuid.uuid4().bytes * 16)
+    return (unique + padding)[: 32 + uuid.uuid4().int % 224]
+
+
 @schemathesis.hook
 def before_call(ctx, case, **kwargs):
-    if case.headers and "Idempotency-Key" in case.headers:
-        case.headers["Idempotency-Key"] = "st-" + uuid.uuid4().hex
     # Only valid requests are made to obey the rules between fields: an invalid one stays as
-    # generated, to be refused.
+    # generated, to be refused — its Idempotency-Key too (empty, too long, not visible ASCII).
     if case.meta is not None and case.meta.generation.mode != "positive":
         return
+    if case.headers and "Idempotency-Key" in case.headers:
+        case.headers["Idempotency-Key"] = _fresh_key()
     path = case.operation.path
     # `from` is not after `to` (todo items, calendar events).
     _not_after(case.query, "from", "to")

@@ -13,6 +13,9 @@ public enum AuditAction: String, Codable, Sendable, CaseIterable {
     /// `detail`: the version.
     case appPublished = "registry.app.published"
     case appWithdrawn = "registry.app.withdrawn"
+    /// By the server's operator (`termcanvas user delete`), whose entries name `(operator)`, a name
+    /// no user can have; `detail`: what went with the user.
+    case userDeleted = "user.deleted"
 }
 
 /// One entry of the audit log (`GET /api/audit`, admins only), newest first.
@@ -37,10 +40,20 @@ public struct AuditEntry: Codable, Sendable, Equatable {
     }
 }
 
-/// The audit log's bounds.
+/// The audit log's bounds: entries are kept by age, never pushed out by others' newer ones, and
+/// each user may make only so many audited changes a day, so no one can flush the log with noise.
 public enum AuditLimits {
-    /// Entries kept; older ones go as new ones come.
-    public static let entriesKept = 10_000
+    /// Entries are kept this long.
+    public static let retentionDays = 90
+    /// Audited changes (creating, sharing, renaming, deleting canvases; publishing) one user may
+    /// make in any 24 hours; past it they are refused (429) until the oldest is a day old. With
+    /// `retentionDays`, what one user can put in the log is bounded: 45 000 entries of at most
+    /// 2 × `fieldMaxBytes` each.
+    public static let changesPerUserPerDay = 500
+    /// The most bytes of an entry's `target` and of its `detail` (longer ones are cut).
+    public static let fieldMaxBytes = 512
+    /// The most entries `layout audit --limit` asks for.
+    public static let entriesListed = 10_000
     public static let defaultPageSize = 50
     public static let maxPageSize = 200
 }

@@ -160,13 +160,16 @@ public enum CanvasLimits {
     public static let panesPerCanvas = 64
     /// The keys of a pane's settings or state together, and their values, in bytes.
     public static let valuesMaxBytes = 16 << 10
-    /// Changes kept per canvas for members catching up (`GET …/changes?after=`); older ones are
-    /// folded into the layout, and a member further behind starts again from it.
+    /// The settings and state of all of a canvas's panes together, in bytes as stored and sent
+    /// (JSON): what a canvas's `GET` carries besides its arrangement, at most. An edit past it is
+    /// refused.
+    public static let bytesMax = 512 << 10
+    /// Changes kept per canvas for members catching up (`GET …/changes?after=`) and for reading
+    /// earlier versions (`GET …/versions/{version}`), at most, and the bytes of their operations
+    /// (`historyMaxBytes`); older ones are folded into the layout kept before them, and a member
+    /// further behind starts again from the canvas itself.
     public static let changesKept = 1000
-    /// Every this many versions the server keeps the layout, so a layout of the last
-    /// `changesKept` versions can be read again (`GET …/versions/{version}`) by replaying the
-    /// changes after the snapshot before it.
-    public static let snapshotEvery = 100
+    public static let historyMaxBytes = 512 << 10
     /// Sessions remembered per canvas and user for answering a repeated edit once: a session is
     /// its user's, so no one else's sessions can make the server forget one.
     public static let sessionsKept = 200
@@ -186,7 +189,7 @@ public enum CanvasLimits {
 
     /// At most `nameMaxLength` characters, none a control character (a layout's or an app's name).
     static func isLine(_ text: String) -> Bool {
-        text.count <= nameMaxLength && !text.unicodeScalars.contains { $0.properties.generalCategory == .control }
+        TextLength.admits(text, characters: 0...nameMaxLength) && !text.unicodeScalars.contains { $0.properties.generalCategory == .control }
     }
 
     /// Whether `session` may name a session.

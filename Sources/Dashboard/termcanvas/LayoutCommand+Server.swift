@@ -195,7 +195,7 @@ struct AuditCommand: AsyncParsableCommand {
     @OptionGroup var server: ServerOption
 
     func validate() throws {
-        guard (1...AuditLimits.entriesKept).contains(limit) else { throw ValidationError("--limit is 1 to \(AuditLimits.entriesKept)") }
+        guard (1...AuditLimits.entriesListed).contains(limit) else { throw ValidationError("--limit is 1 to \(AuditLimits.entriesListed)") }
     }
 
     func run() async throws {

@@ -79,6 +79,8 @@ func buildRouter(store: any BFFStore, issuer: TokenIssuer, configuration: BFFCon
     if !limits.isOff {
         let perUser = limits.share(limits.perUserPerSecond)
         api.add(middleware: RateLimitMiddleware(limiter: .init(rate: perUser, burst: 2 * perUser), key: .user))
+        let bytes = limits.share(limits.writeBytesPerUserPerSecond)
+        api.add(middleware: WriteBudgetMiddleware(limiter: .init(rate: bytes, burst: 4 * bytes)))
     }
     api.add(middleware: IdempotencyMiddleware())
     let apps = configuration.apps

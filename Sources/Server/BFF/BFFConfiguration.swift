@@ -137,12 +137,16 @@ public struct RateLimits: Sendable, Equatable {
     public var perUserPerSecond: Int
     /// Token requests (password checks) per minute from one address, against password guessing.
     public var tokenRequestsPerMinute: Int
+    /// Bytes of request bodies each user may send in writes per second, with bursts of four times
+    /// that (`WriteBudgetMiddleware`).
+    public var writeBytesPerUserPerSecond: Int
     /// How many instances share the limits.
     public var instances: Int
 
-    public init(perUserPerSecond: Int = 50, tokenRequestsPerMinute: Int = 10, instances: Int = 1) {
+    public init(perUserPerSecond: Int = 50, tokenRequestsPerMinute: Int = 10, writeBytesPerUserPerSecond: Int = 256 << 10, instances: Int = 1) {
         self.perUserPerSecond = perUserPerSecond
         self.tokenRequestsPerMinute = tokenRequestsPerMinute
+        self.writeBytesPerUserPerSecond = writeBytesPerUserPerSecond
         self.instances = max(instances, 1)
     }
 

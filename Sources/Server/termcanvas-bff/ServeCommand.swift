@@ -31,6 +31,10 @@ struct ServeCommand: AsyncParsableCommand {
         valueName: "N"))
     var rateLimit = RateLimits().perUserPerSecond
     @Option(help: ArgumentHelp(
+        "Kibibytes of request bodies each user may send in writes per second (bursts of four times that), so one user's writes cannot hold up everyone's.",
+        valueName: "KIB"))
+    var writeLimit = RateLimits().writeBytesPerUserPerSecond >> 10
+    @Option(help: ArgumentHelp(
         "How many instances share the database behind a load balancer that spreads requests evenly: each enforces its share of every rate limit.",
         valueName: "N"))
     var instances = 1
@@ -79,6 +83,9 @@ struct ServeCommand: AsyncParsableCommand {
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0 to 65535, got \(port)") }
         guard rateLimit >= 0 else { throw ValidationError("--rate-limit must be 0 (off) or more, got \(rateLimit)") }
+        guard (64...(1 << 20)).contains(writeLimit) else {
+            throw ValidationError("--write-limit must be 64 to 1048576 KiB a second (the largest request is 64 KiB), got \(writeLimit)")
+        }
         guard healthInterval >= 1 else { throw ValidationError("--health-interval must be 1 or more, got \(healthInterval)") }
         guard idleExit >= 0 else { throw ValidationError("--idle-exit must be 0 (never) or more, got \(idleExit)") }
         do { _ = try MicroApp.parseList(apps) } catch { throw ValidationError("\(error)") }
@@ -116,7 +123,7 @@ struct ServeCommand: AsyncParsableCommand {
             dataDirectory: database.dataDirectory(environment),
             database: location, databaseConnections: databaseConnections, migrateDatabase: migrate,
             jwtSecret: try jwtSecretFile.map(Self.readSecret),
-            rateLimits: rateLimit == 0 ? .off : RateLimits(perUserPerSecond: rateLimit, instances: instances),
+            rateLimits: rateLimit == 0 ? .off : RateLimits(perUserPerSecond: rateLimit, writeBytesPerUserPerSecond: writeLimit << 10, instances: instances),
             limits: ServerLimits(connections: ConnectionLimits(total: connections, perAddress: connectionsPerAddress),
                                  streams: LiveEventHub.StreamLimits(perUser: streamsPerUser, total: streams)),
             trustedProxies: Set(trustedProxy),

@@ -14,6 +14,8 @@ public enum CanvasError: Error, Hashable, Sendable, CustomStringConvertible {
     case noRoomFor(minimum: Size)
     /// A shared canvas holds at most this many panes.
     case tooManyPanes(Int)
+    /// A shared canvas's panes' settings and state take at most this many bytes together.
+    case canvasFull(bytes: Int)
 
     public var description: String {
         switch self {
@@ -30,6 +32,7 @@ public enum CanvasError: Error, Hashable, Sendable, CustomStringConvertible {
         case .noRoom: "no room for another pane: shrink or remove one first"
         case .noRoomFor(let minimum): "no room for a pane of its minimum size (\(minimum.width)×\(minimum.height) grid units): shrink or remove one first"
         case .tooManyPanes(let limit): "a shared canvas holds at most \(limit) panes"
+        case .canvasFull(let bytes): "a shared canvas holds at most \(bytes >> 10) KiB of settings and state: clear a pane's first"
         }
     }
 }

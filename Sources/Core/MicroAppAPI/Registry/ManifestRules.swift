@@ -26,12 +26,12 @@ public enum ManifestRules {
 
     /// True for a name of one line: no control characters (C0, DEL, C1), not blank, in `nameLength`.
     public static func isName(_ name: String) -> Bool {
-        nameLength.contains(name.count) && !name.allSatisfy(\.isWhitespace) && !name.unicodeScalars.contains(where: isControl)
+        TextLength.admits(name, characters: nameLength) && !name.allSatisfy(\.isWhitespace) && !name.unicodeScalars.contains(where: isControl)
     }
 
     /// True for a description of one line, in `descriptionLength`.
     public static func isDescription(_ description: String) -> Bool {
-        descriptionLength.contains(description.count) && !description.unicodeScalars.contains(where: isControl)
+        TextLength.admits(description, characters: descriptionLength) && !description.unicodeScalars.contains(where: isControl)
     }
 
     /// True for an event name `source.entity.action`, each part of `a-z`, `0-9`, `-` and `_`.

@@ -31,10 +31,9 @@ struct AuthController {
     private func token(_ request: Request, context: BFFRequestContext) async throws -> Response {
         if let wait = limiter?.take(context.clientAddress) { throw APIFailure.tooManyRequests(retryAfter: wait) }
         let body = try await request.decodeJSON(TokenRequest.self, context: context)
-        try TextValidation.check(body.username, field: "username", lines: .single, length: 0...Int.max)
-        try TextValidation.check(body.password, field: "password", lines: .multiple, length: 0...Int.max)
-        // Logged names are cut short: the body may hold 64 KiB of one.
-        let loggedName = String(decoding: body.username.utf8.prefix(256), as: UTF8.self)
+        try TextValidation.check(body.username, field: "username", lines: .single, length: 0...BFFUser.nameMaxLength)
+        try TextValidation.check(body.password, field: "password", lines: .multiple, length: 0...Passwords.maxLength)
+        let loggedName = body.username
         var counted = false
         switch throttle?.admit(user: body.username, address: context.clientAddress) {
         case .refuse(let wait):

@@ -49,6 +49,9 @@ struct CanvasController {
             return try .json(snapshot, status: .created)
         } catch is CanvasLimitReached {
             throw APIFailure(status: .forbidden, body: APIError(error: "a user may own at most \(CanvasLimits.canvasesPerUser) canvases", field: "name"))
+        } catch let tooLarge as CanvasTooLarge {
+            throw APIFailure.badRequest("its panes' settings and state take \(tooLarge.bytes) bytes as JSON; a canvas holds at most \(CanvasLimits.bytesMax)",
+                                        field: "layout")
         }
     }
 

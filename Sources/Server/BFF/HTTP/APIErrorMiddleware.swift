@@ -17,6 +17,14 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             var response = try Response.json(APIError(error: "the database is unavailable; try again shortly"), status: .serviceUnavailable)
             response.headers[.retryAfter] = "1"
             return response
+        } catch BFFStoreError.auditedChangesSpent(let wait) {
+            let failure = APIFailure.tooManyRequests(retryAfter: wait)
+            let hours = max(1, (Int(wait.components.seconds) + 3599) / 3600)
+            var response = try Response.json(APIError(error: "you have made \(AuditLimits.changesPerUserPerDay) audited changes (creating, sharing, renaming "
+                                                      + "or deleting canvases, publishing) in the last 24 hours, the most one user may; "
+                                                      + "try again in \(hours) h"), status: failure.status)
+            response.headers.append(contentsOf: failure.headers)
+            return response
         } catch let error as any HTTPResponseError {
             return try .json(APIError(error: Self.message(for: error.status)), status: error.status)
         } catch {

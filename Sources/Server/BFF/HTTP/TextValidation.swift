@@ -1,4 +1,5 @@
 import Foundation
+import MicroAppAPI
 
 /// The one rule every text field of every route follows; each failure names its field.
 ///
@@ -7,8 +8,9 @@ import Foundation
 /// - Single-line fields (titles, names) refuse every control character (C0, DEL, C1): they are
 ///   shown as one line each. Multi-line fields (notes, chat messages) keep the rest as sent;
 ///   clients draw control characters as placeholders.
-/// - Lengths count characters (grapheme clusters), as users see them; a required field must not
-///   be blank.
+/// - Lengths count characters (grapheme clusters), as users see them, and bytes: at most
+///   `TextLength.bytesPerCharacter` for each allowed character (`TextLength`). A required field
+///   must not be blank.
 enum TextValidation {
     enum Lines {
         case single, multiple
@@ -18,6 +20,11 @@ enum TextValidation {
     ///   - length: The allowed number of characters; a lower bound above 0 also refuses blank text.
     ///   - trimmed: Count the length without leading and trailing whitespace (chat messages).
     static func check(_ text: String, field: String, lines: Lines, length: ClosedRange<Int>, trimmed: Bool = false) throws {
+        // Bytes first: what follows walks the text, and one character may be 60 KB of accents.
+        let maximumBytes = TextLength.maximumBytes(characters: length.upperBound)
+        guard text.utf8.count <= maximumBytes else {
+            throw APIFailure.badRequest("must be at most \(length.upperBound) characters and \(maximumBytes) bytes", field: field)
+        }
         switch lines {
         case .multiple:
             guard !text.unicodeScalars.contains("\u{0}") else {

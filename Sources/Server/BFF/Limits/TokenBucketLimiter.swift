@@ -31,14 +31,15 @@ final class TokenBucketLimiter: Sendable {
     /// Buckets held now (for tests).
     var count: Int { buckets.withLock { $0.count } }
 
-    /// Takes one token for `key`: nil when allowed, or how long until a token is available.
-    func take(_ key: String) -> Duration? {
+    /// Takes `amount` tokens (one request, or its bytes) for `key`: nil when allowed, or how long
+    /// until they are available.
+    func take(_ key: String, amount: Double = 1) -> Duration? {
         let now = clock.now
         return buckets.withLock { buckets in
             if buckets[key] == nil, buckets.count >= capacity { prune(&buckets, now: now) }
             var bucket = buckets[key] ?? TokenBucket(rate: rate, burst: burst, now: now)
             defer { buckets[key] = bucket }
-            return bucket.take(now: now)
+            return bucket.take(amount, now: now)
         }
     }
 

@@ -1,3 +1,5 @@
+import MicroAppAPI
+
 /// Why the BFF store could not do what was asked.
 public enum BFFStoreError: Error, Equatable, CustomStringConvertible {
     case newerVersion
@@ -10,6 +12,8 @@ public enum BFFStoreError: Error, Equatable, CustomStringConvertible {
     /// The database is away or did not answer in time. The API answers 503 with `Retry-After`:
     /// a write may have committed or not, so a client resends it with its `Idempotency-Key`.
     case unavailable(String)
+    /// The user made `AuditLimits.changesPerUserPerDay` audited changes in the last 24 hours.
+    case auditedChangesSpent(retryAfter: Duration)
 
     public var description: String {
         switch self {
@@ -20,6 +24,7 @@ public enum BFFStoreError: Error, Equatable, CustomStringConvertible {
         case .invalidUserName(let reason): "invalid user name: \(reason)"
         case .unreadableRow(let row): "the BFF database has an unreadable row: \(row)"
         case .unavailable(let reason): "the BFF database is unavailable: \(reason)"
+        case .auditedChangesSpent: "\(AuditLimits.changesPerUserPerDay) audited changes in a day, the most one user may make"
         }
     }
 }

@@ -1,3 +1,5 @@
+import MicroAppAPI
+
 /// A user as the store gives it out: no password hash.
 public struct BFFUser: Sendable, Equatable {
     public let id: Int64
@@ -5,8 +7,11 @@ public struct BFFUser: Sendable, Equatable {
     /// May publish and withdraw micro-apps in the registry.
     public var isAdmin = false
 
-    /// The rule for user names: 1 to 64 letters, digits, '.', '_' or '-'.
+    public static let nameMaxLength = 64
+
+    /// The rule for user names: 1 to 64 letters, digits, '.', '_' or '-' (and their bytes,
+    /// `TextLength`: a letter may carry any number of combining marks).
     public static func isValidName(_ name: String) -> Bool {
-        !name.isEmpty && name.count <= 64 && name.allSatisfy { $0.isLetter || $0.isNumber || "._-".contains($0) }
+        TextLength.admits(name, characters: 1...nameMaxLength) && name.allSatisfy { $0.isLetter || $0.isNumber || "._-".contains($0) }
     }
 }

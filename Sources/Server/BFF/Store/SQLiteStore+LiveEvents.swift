@@ -12,19 +12,14 @@ public enum LiveEventReplay: Equatable, Sendable {
 }
 
 extension SQLiteStore {
-    /// How many events the database keeps for `Last-Event-ID` resume; older ones are pruned.
-    static let retainedLiveEvents: Int64 = 10_000
-
     /// Records a live event in the transaction of the change it describes; it is published to the
     /// connected streams only once that transaction commits (the todo pages it makes stale dropped
-    /// first), and never if it rolls back.
+    /// first), and never if it rolls back. Older events are let go as `LiveEventRetention` says.
     func record(_ event: LiveEventDraft, in db: Database) throws {
-        try db.execute(sql: "INSERT INTO live_events (name, owner_id, data, created_at) VALUES (?, ?, ?, ?)",
-                       arguments: [event.name, event.owner, event.json, Date()])
+        try db.execute(sql: "INSERT INTO live_events (name, owner_id, data, created_at, recoverable) VALUES (?, ?, ?, ?, ?)",
+                       arguments: [event.name, event.owner, event.json, Date(), event.isRecoverable])
         let id = db.lastInsertedRowID
-        if id % 256 == 0 {
-            try db.execute(sql: "DELETE FROM live_events WHERE id <= ?", arguments: [id - Self.retainedLiveEvents])
-        }
+        try run(LiveEventRetention.prune(after: id, of: event), in: db)
         let published = LiveEventHub.Published(event: LiveEvent(id: id, name: event.name, data: event.json), ownerID: event.owner)
         let (hub, pages, staleOwner) = (liveEvents, todoPages, event.staleTodoPagesOwner)
         db.afterNextTransaction(onCommit: { _ in
@@ -43,12 +38,12 @@ extension SQLiteStore {
     }
 
     /// The events after `lastID` that `user` may see, oldest first, at most `limit`; or `.reset`
-    /// when some of them are no longer kept.
+    /// when some of them are no longer kept (`LiveEventRetention`).
     public func liveEvents(after lastID: Int64, visibleTo user: Int64, limit: Int) async throws -> LiveEventReplay {
         try read { db in
             let newest = try Self.newestLiveEventID(db)
-            let oldest = try Int64.fetchOne(db, sql: "SELECT MIN(id) FROM live_events") ?? newest + 1
-            guard lastID <= newest, lastID + 1 >= oldest else { return .reset(newest: newest) }
+            let horizon = try run(LiveEventRetention.horizon(of: user), in: db)
+            guard lastID <= newest, lastID >= horizon else { return .reset(newest: newest) }
             let rows = try Row.fetchAll(db, sql: """
                 SELECT id, name, data FROM live_events WHERE id > ? AND (owner_id IS NULL OR owner_id = ?) ORDER BY id LIMIT ?
                 """, arguments: [lastID, user, limit])

@@ -1,3 +1,4 @@
+import CanvasCore
 import Foundation
 import GRDB
 
@@ -250,6 +251,72 @@ extension SQLiteStore {
             // Canvases from before: their versions from now on can be read again.
             try db.execute(sql: "INSERT INTO canvas_snapshots (canvas_id, version, layout) SELECT id, version, layout FROM canvases")
         }
+        migrator.registerMigration("v12: a canvas's panes' values apart, one base a canvas") { db in
+            for statement in Self.canvasValuesApart {
+                try db.execute(sql: statement)
+            }
+            // Each canvas's panes' settings and state move to rows of their own; the layout keeps
+            // the arrangement.
+            for row in try Row.fetchAll(db, sql: "SELECT id, layout FROM canvases") {
+                let id: Int64 = row[0]
+                let layout = try JSONDecoder().decode(LayoutData.self, from: Data((row[1] as String).utf8))
+                for pane in layout.panes {
+                    let values = try CanvasStorage.StoredValues(config: pane.config, state: pane.state)
+                    try db.execute(sql: """
+                        INSERT INTO canvas_pane_values (canvas_id, pane_id, config, state, config_bytes, state_bytes) VALUES (?, ?, ?, ?, ?, ?)
+                        """, arguments: [id, pane.id.rawValue, values.config, values.state, values.config.utf8.count, values.state.utf8.count])
+                }
+                try db.execute(sql: "UPDATE canvases SET layout = ? WHERE id = ?",
+                               arguments: [try CanvasStorage.json(CanvasStorage.arrangement(of: layout)), id])
+            }
+            for statement in Self.oneBaseACanvas {
+                try db.execute(sql: statement)
+            }
+            try db.execute(sql: """
+                UPDATE canvases SET history_bytes =
+                    (SELECT COALESCE(SUM(length(CAST(operation AS BLOB))), 0) FROM canvas_changes WHERE canvas_id = canvases.id)
+                """)
+        }
+        migrator.registerMigration("v13: live events kept per user") { db in
+            for statement in [
+                "ALTER TABLE live_events ADD COLUMN recoverable BOOLEAN NOT NULL DEFAULT 0",
+                "CREATE INDEX live_events_owner ON live_events (owner_id, recoverable, id)",
+                "CREATE TABLE live_event_horizons (owner_id INTEGER PRIMARY KEY, let_go_through INTEGER NOT NULL)",
+                // Until now every event before the oldest kept was let go, for everyone.
+                """
+                INSERT INTO live_event_horizons (owner_id, let_go_through)
+                SELECT 0, COALESCE(MIN(id) - 1, (SELECT seq FROM sqlite_sequence WHERE name = 'live_events'), 0) FROM live_events
+                """,
+            ] {
+                try db.execute(sql: statement)
+            }
+        }
+        migrator.registerMigration("v14: the audit log by age") { db in
+            try db.execute(sql: "CREATE INDEX audit_log_actor_at ON audit_log (actor, at)")
+        }
         return migrator
     }
+
+    /// v12's new table and column.
+    private static let canvasValuesApart = [
+        """
+        CREATE TABLE canvas_pane_values (canvas_id INTEGER NOT NULL REFERENCES canvases (id) ON DELETE CASCADE,
+            pane_id INTEGER NOT NULL, config TEXT NOT NULL, state TEXT NOT NULL, config_bytes INTEGER NOT NULL,
+            state_bytes INTEGER NOT NULL, PRIMARY KEY (canvas_id, pane_id))
+        """,
+        "ALTER TABLE canvases ADD COLUMN history_bytes INTEGER NOT NULL DEFAULT 0",
+    ]
+
+    /// v12 on the snapshots of before (one every 100 versions): the oldest becomes the canvas's
+    /// base, and the changes it holds go.
+    static let oneBaseACanvas = [
+        """
+        DELETE FROM canvas_changes WHERE version <=
+            (SELECT MIN(s.version) FROM canvas_snapshots s WHERE s.canvas_id = canvas_changes.canvas_id)
+        """,
+        """
+        DELETE FROM canvas_snapshots WHERE version >
+            (SELECT MIN(s.version) FROM canvas_snapshots s WHERE s.canvas_id = canvas_snapshots.canvas_id)
+        """,
+    ]
 }

@@ -53,6 +53,12 @@ public struct LiveEventDraft: Sendable {
         self.init(name: name.rawValue, owner: owner, json: String(decoding: try JSONEncoder().encode(data), as: UTF8.self))
     }
 
+    /// Whether a client that misses this event recovers by itself: a shared canvas's, which a
+    /// dashboard catches up on by version after every reconnect (`LiveEventRetention`).
+    var isRecoverable: Bool {
+        EventName(rawValue: name)?.app == "canvas"
+    }
+
     /// The user whose cached todo list pages this event makes stale, if any: each engine drops
     /// them as the event's transaction commits, before anyone can hear of it (`TodoPageCache`).
     var staleTodoPagesOwner: Int64? {

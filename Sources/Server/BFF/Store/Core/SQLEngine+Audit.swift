@@ -1,8 +1,8 @@
 import Foundation
 import MicroAppAPI
 
-/// The audit log: administrative actions on canvases and the registry, recorded in the
-/// transaction of the action itself, the newest `AuditLimits.entriesKept` kept.
+/// The audit log: administrative actions on canvases, the registry and users, recorded in the
+/// transaction of the action itself, kept `AuditLimits.retentionDays`.
 extension SQLEngine {
     /// One page of the log, newest first, older than the entry `before` if given.
     public func auditEntries(before: Int64?, limit: Int) async throws -> (items: [AuditEntry], more: Bool) {
@@ -21,15 +21,38 @@ extension SQLEngine {
 }
 
 extension Plan {
-    /// Records `action` in the audit log, then goes on with this plan.
-    func audited(_ action: AuditAction, by actor: String, target: String, detail: String = "") -> Plan {
-        let at = Date().formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    /// Records `action` in the audit log, then goes on with this plan; fails with
+    /// `BFFStoreError.auditedChangesSpent` when `actor` has made `AuditLimits.changesPerUserPerDay`
+    /// in the last 24 hours (the action is then not done). Entries older than
+    /// `AuditLimits.retentionDays` go, a few at a time.
+    /// - Parameter counted: Whether the change counts against the actor's day (the operator's do not).
+    func audited(_ action: AuditAction, by actor: String, target: String, detail: String = "", counted: Bool = true) -> Plan {
+        let now = Date()
+        let (at, dayAgo) = (Self.timestamp(now), Self.timestamp(now.addingTimeInterval(-86_400)))
+        let expired = Self.timestamp(now.addingTimeInterval(-Double(AuditLimits.retentionDays) * 86_400))
+        let (target, detail) = (Self.bounded(target), Self.bounded(detail))
         return .run("""
-            INSERT INTO audit_log (at, actor, action, target, detail) VALUES (\(at), \(actor), \(action.rawValue), \(target), \(detail))
-            RETURNING id
+            SELECT COUNT(*), MIN(at) FROM (SELECT at FROM audit_log WHERE actor = \(actor) AND at > \(dayAgo)
+            ORDER BY at LIMIT \(AuditLimits.changesPerUserPerDay)) recent
             """) { rows in
-            let newest = try rows.first?.integer(0) ?? 0
-            return .run("DELETE FROM audit_log WHERE id <= \(newest - Int64(AuditLimits.entriesKept))") { _ in self }
+            if counted, try rows.first?.integer(0) ?? 0 >= Int64(AuditLimits.changesPerUserPerDay) {
+                let oldest = try rows.first?.optionalText(1).flatMap { try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse($0) } ?? now
+                throw BFFStoreError.auditedChangesSpent(retryAfter: .seconds(max(1, oldest.timeIntervalSince(now) + 86_400)))
+            }
+            return .run("INSERT INTO audit_log (at, actor, action, target, detail) VALUES (\(at), \(actor), \(action.rawValue), \(target), \(detail))") { _ in
+                .run("""
+                    DELETE FROM audit_log WHERE id IN (SELECT id FROM audit_log ORDER BY id LIMIT 16) AND at < \(expired)
+                    """) { _ in self }
+            }
         }
+    }
+
+    private static func timestamp(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+
+    /// At most `AuditLimits.fieldMaxBytes` of `text` (a cut character becomes U+FFFD).
+    private static func bounded(_ text: String) -> String {
+        text.utf8.count <= AuditLimits.fieldMaxBytes ? text : String(decoding: text.utf8.prefix(AuditLimits.fieldMaxBytes), as: UTF8.self)
     }
 }

@@ -49,10 +49,11 @@ public enum CanvasMembership: Sendable, Equatable {
 /// written once for both engines); every member hears each change as a live event.
 extension SQLEngine {
     /// Shares `layout` as a new canvas of `owner`'s; nil when they have one by that name.
-    /// - Throws: `CanvasLimitReached` past `CanvasLimits.canvasesPerUser`.
+    /// - Throws: `CanvasLimitReached` past `CanvasLimits.canvasesPerUser`, `CanvasTooLarge` past
+    ///   `CanvasLimits.bytesMax`.
     public func createCanvas(owner: BFFUser, name: String, layout: LayoutData) async throws -> CanvasSnapshot? {
         let log = CanvasLog(layout: layout)
-        let json = try Self.json(log.layout)
+        let arrangement = try CanvasStorage.json(CanvasStorage.arrangement(of: log.layout))
         let now = Date().timeIntervalSince1970
         return try await keyedWrite(.lock("canvas.owner.\(owner.id)", next: .run("""
             SELECT (SELECT COUNT(*) FROM canvases WHERE owner_id = \(owner.id)),
@@ -61,12 +62,12 @@ extension SQLEngine {
             guard try rows.first?.integer(1) == 0 else { return .done(nil) }
             guard try rows.first?.integer(0) ?? 0 < CanvasLimits.canvasesPerUser else { throw CanvasLimitReached() }
             return .run("""
-                INSERT INTO canvases (owner_id, name, layout, version, next_pane_id, created_at, updated_at)
-                VALUES (\(owner.id), \(name), \(json), 0, \(log.nextPaneID), \(now), \(now)) RETURNING id
+                INSERT INTO canvases (owner_id, name, layout, version, next_pane_id, history_bytes, created_at, updated_at)
+                VALUES (\(owner.id), \(name), \(arrangement), 0, \(log.nextPaneID), 0, \(now), \(now)) RETURNING id
                 """) { rows in
                 guard let id = try rows.first?.integer(0) else { throw BFFStoreError.unreadableRow("canvases, just written") }
                 let summary = CanvasSummary(id: id, name: name, owner: owner.name, role: .owner, version: 0)
-                return .run("INSERT INTO canvas_snapshots (canvas_id, version, layout) VALUES (\(id), 0, \(json))") { _ in
+                return try CanvasStorage.storeNewCanvas(id, layout: log.layout).then { _ in
                     Plan.done(CanvasSnapshot(canvas: summary, layout: log.layout, answered: 0))
                         .audited(.canvasCreated, by: owner.name, target: Self.target(id, name))
                 }
@@ -94,9 +95,10 @@ extension SQLEngine {
     /// is not theirs to see.
     public func canvas(_ id: Int64, visibleTo user: Int64, session: String?) async throws -> CanvasSnapshot? {
         try await runRead(Self.visible(id, to: user) { summary, row in
-            let layout = try Self.layout(try row.text(5))
-            return .run("SELECT last_sequence FROM canvas_sessions WHERE canvas_id = \(id) AND session = \(Self.sessionKey(session ?? "", of: user))") { rows in
-                .done(CanvasSnapshot(canvas: summary, layout: layout, answered: Int(try rows.first?.integer(0) ?? 0)))
+            CanvasStorage.wholeLayout(id, arrangement: try CanvasStorage.decode(LayoutData.self, try row.text(5))).then { layout in
+                .run("SELECT last_sequence FROM canvas_sessions WHERE canvas_id = \(id) AND session = \(Self.sessionKey(session ?? "", of: user))") { rows in
+                    .done(CanvasSnapshot(canvas: summary, layout: layout, answered: Int(try rows.first?.integer(0) ?? 0)))
+                }
             }
         }, snapshot: true)
     }
@@ -108,7 +110,7 @@ extension SQLEngine {
     }
 
     /// Says that `session` of `user`'s has canvas `id` open (`open`) or closed it, and tells every
-    /// member who has it open now; nil when it is not the user's to see. A session is its user's:
+    /// member who has it open now if that changed; nil when it is not the user's to see. A session is its user's:
     /// another's of the same id is another session; the newest
     /// `CanvasLimits.presenceSessionsPerUser` of each user are kept.
     public func setCanvasPresence(_ id: Int64, by user: BFFUser, session: String, open: Bool) async throws -> CanvasPresence? {
@@ -127,8 +129,12 @@ extension SQLEngine {
             }
             : .run("DELETE FROM canvas_presence WHERE canvas_id = \(id) AND session = \(key)") { _ in .done(()) }
         return try await runWrite(.lock("canvas.\(id)", next: Self.visible(id, to: user.id) { _, _ in
-            change.then { _ in Self.presence(of: id, now: now) }.then { presence in
-                Self.tellMembers(.canvasPresenceChanged, presence, of: id).then { _ in .done(presence) }
+            Self.presence(of: id, now: now).then { before in
+                change.then { _ in Self.presence(of: id, now: now) }.then { presence in
+                    // Members hear of a change of who is there, not of every dashboard's word.
+                    guard presence != before else { return .done(presence) }
+                    return Self.tellMembers(.canvasPresenceChanged, presence, of: id).then { _ in .done(presence) }
+                }
             }
         }))
     }
@@ -154,31 +160,36 @@ extension SQLEngine {
 
     /// Deletes `owner`'s canvas; false when there is no such canvas of theirs.
     public func deleteCanvas(_ id: Int64, owner: BFFUser) async throws -> Bool {
-        try await runWrite(.lock("canvas.\(id)", next: Plan.run("DELETE FROM canvases WHERE id = \(id) AND owner_id = \(owner.id) RETURNING name") { rows in
+        try await keyedWrite(.lock("canvas.\(id)", next: Plan.run("DELETE FROM canvases WHERE id = \(id) AND owner_id = \(owner.id) RETURNING name") { rows in
             guard let name = try rows.first?.text(0) else { return .done(false) }
             return Plan.done(true).audited(.canvasDeleted, by: owner.name, target: Self.target(id, name))
         }))
     }
 
-    /// Orders `edit` as the canvas's next change, or refuses it (`CanvasLog.submit`), under the
-    /// canvas's lock; every member hears an ordered change.
+    /// Orders `edit` as the canvas's next change, or refuses it (`CanvasLog.submit`, then the
+    /// canvas's size), under the canvas's lock; every member hears an ordered change. What it
+    /// writes is what it changes (`CanvasStorage`), whatever the canvas holds.
     public func submitCanvasEdit(_ id: Int64, by user: BFFUser, _ edit: CanvasEdit) async throws -> CanvasSubmission {
         try await runWrite(.lock("canvas.\(id)", next: Self.visible(id, to: user.id, notFound: .notFound) { summary, row in
             guard summary.role.mayEdit else { return .done(.readOnly) }
-            let layout = try Self.layout(try row.text(5))
+            let arrangement = try CanvasStorage.decode(LayoutData.self, try row.text(5))
             let nextPaneID = Int(try row.integer(6))
             return .run("SELECT last_sequence FROM canvas_sessions WHERE canvas_id = \(id) AND session = \(Self.sessionKey(edit.session, of: user.id))") { rows in
                 let answered = Int(try rows.first?.integer(0) ?? 0)
-                var log = CanvasLog(layout: layout, version: summary.version, nextPaneID: nextPaneID, answered: [edit.session: answered],
+                var log = CanvasLog(layout: arrangement, version: summary.version, nextPaneID: nextPaneID, answered: [edit.session: answered],
                                     paneLimit: CanvasLimits.panesPerCanvas)
-                let answer = log.submit(edit.operation, author: user.name, origin: EditOrigin(session: edit.session, sequence: edit.sequence))
-                guard answer != .repeated else { return .done(.answered(answer)) }
+                let logged = log.submit(edit.operation, author: user.name, origin: EditOrigin(session: edit.session, sequence: edit.sequence))
+                guard logged != .repeated else { return .done(.answered(logged)) }
                 let now = Date().timeIntervalSince1970
-                let remembered = Self.rememberSession(id, edit, of: user.id, now: now)
-                guard case .ordered(let change) = answer else { return remembered.then { _ in .done(.answered(answer)) } }
-                let ordered = log
-                return remembered.then { _ in try Self.order(change, on: id, log: ordered, now: now) }.then { _ in
-                    Self.announce(change, on: id).then { _ in .done(.answered(answer)) }
+                let after = log
+                return try CanvasStorage.withinSize(logged, on: id).then { answer in
+                    let remembered = Self.rememberSession(id, edit, of: user.id, now: now)
+                    guard case .ordered(let change) = answer else { return remembered.then { _ in .done(.answered(answer)) } }
+                    return remembered.then { _ in
+                        try CanvasStorage.store(change, on: id, arrangement: CanvasStorage.arrangement(of: after.layout), nextPaneID: after.nextPaneID, now: now)
+                    }.then { _ in
+                        Self.announce(change, on: id).then { _ in .done(.answered(answer)) }
+                    }
                 }
             }
         }))
@@ -195,7 +206,7 @@ extension SQLEngine {
                 let changes = try rows.map { row in
                     CanvasChange(version: Int(try row.integer(0)), author: try row.text(1),
                                  origin: EditOrigin(session: try row.text(2), sequence: Int(try row.integer(3))),
-                                 operation: try JSONDecoder().decode(CanvasOperation.self, from: Data(try row.text(4).utf8)))
+                                 operation: try CanvasStorage.decode(CanvasOperation.self, try row.text(4)))
                 }
                 if after < summary.version, changes.first?.version != after + 1 { return .done(.compacted) }
                 return .done(.changes(Array(changes.prefix(limit)), more: changes.count > limit))
@@ -203,19 +214,19 @@ extension SQLEngine {
         }, snapshot: true)
     }
 
-    /// The canvas's layout at `version`: the snapshot before it with the changes after replayed;
-    /// nil when it is not `user`'s to see, `.compacted` when no snapshot and changes reach back
-    /// that far, `.future` past the latest version.
+    /// The canvas's layout at `version`: its base (the version before the oldest change kept) with
+    /// the changes after replayed; nil when it is not `user`'s to see, `.compacted` before the
+    /// base, `.future` past the latest version.
     public func canvasVersion(_ id: Int64, visibleTo user: Int64, version: Int) async throws -> CanvasVersionLookup? {
         try await runRead(Self.visible(id, to: user) { summary, _ in
             guard version <= summary.version else { return .done(.future) }
-            return .run("SELECT version, layout FROM canvas_snapshots WHERE canvas_id = \(id) AND version <= \(version) ORDER BY version DESC LIMIT 1") { rows in
+            return .run("SELECT version, layout FROM canvas_snapshots WHERE canvas_id = \(id) AND version <= \(version)") { rows in
                 guard let row = rows.first else { return .done(.compacted) }
                 let base = Int(try row.integer(0))
-                let snapshot = try Self.layout(try row.text(1))
+                let snapshot = try CanvasStorage.decode(LayoutData.self, try row.text(1))
                 return .run("SELECT operation FROM canvas_changes WHERE canvas_id = \(id) AND version > \(base) AND version <= \(version) ORDER BY version") { rows in
                     guard rows.count == version - base else { return .done(.compacted) }
-                    let operations = try rows.map { try JSONDecoder().decode(CanvasOperation.self, from: Data(try $0.text(0).utf8)) }
+                    let operations = try rows.map { try CanvasStorage.decode(CanvasOperation.self, try $0.text(0)) }
                     let layout = try operations.reduce(snapshot) { layout, operation in try operation.applied(to: layout) }
                     return .done(.found(CanvasVersion(version: version, layout: layout)))
                 }
@@ -319,32 +330,6 @@ extension SQLEngine {
         "\(user):\(session)"
     }
 
-    /// Writes the canvas at the change's version and the change itself, dropping the changes past
-    /// the newest `CanvasLimits.changesKept`.
-    private static func order(_ change: CanvasChange, on id: Int64, log: CanvasLog, now: Double) throws -> Plan<Void> {
-        let layout = try json(log.layout)
-        let operation = try json(change.operation)
-        return .run("""
-            UPDATE canvases SET layout = \(layout), version = \(change.version), next_pane_id = \(log.nextPaneID), updated_at = \(now)
-            WHERE id = \(id)
-            """) { _ in
-            .run("""
-                INSERT INTO canvas_changes (canvas_id, version, author, session, sequence, operation, created_at)
-                VALUES (\(id), \(change.version), \(change.author), \(change.origin.session), \(change.origin.sequence), \(operation), \(now))
-                """) { _ in
-                .run("DELETE FROM canvas_changes WHERE canvas_id = \(id) AND version <= \(change.version - CanvasLimits.changesKept)") { _ in
-                    // A snapshot every `snapshotEvery` versions; those no kept change follows are dropped.
-                    let snapshot: Plan<Void> = change.version % CanvasLimits.snapshotEvery == 0
-                        ? .run("INSERT INTO canvas_snapshots (canvas_id, version, layout) VALUES (\(id), \(change.version), \(layout))") { _ in .done(()) }
-                        : .done(())
-                    return snapshot.then { _ in
-                        .run("DELETE FROM canvas_snapshots WHERE canvas_id = \(id) AND version < \(change.version - CanvasLimits.changesKept)") { _ in .done(()) }
-                    }
-                }
-            }
-        }
-    }
-
     /// Records the change as a live event for the owner and each member.
     private static func announce(_ change: CanvasChange, on id: Int64) -> Plan<Void> {
         tellMembers(MicroAppAPI.EventName.canvasChangeApplied, CanvasChangeEvent(canvas: id, change: change), of: id)
@@ -359,6 +344,11 @@ extension SQLEngine {
         }
     }
 
+    /// Tells every member of canvas `id` who has it open now.
+    static func announcePresence(of id: Int64, now: Double) -> Plan<Void> {
+        presence(of: id, now: now).then { presence in tellMembers(.canvasPresenceChanged, presence, of: id) }
+    }
+
     /// Who has canvas `id` open: the users whose dashboards said so within `presenceLasts`.
     private static func presence(of id: Int64, now: Double) -> Plan<CanvasPresence> {
         .run("""
@@ -370,14 +360,6 @@ extension SQLEngine {
     /// How the audit log names a canvas: `canvas 12 "on-call"`.
     private static func target(_ id: Int64, _ name: String) -> String {
         "canvas \(id) \"\(name)\""
-    }
-
-    private static func json(_ value: some Encodable) throws -> String {
-        String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
-    }
-
-    private static func layout(_ text: String) throws -> LayoutData {
-        try JSONDecoder().decode(LayoutData.self, from: Data(text.utf8))
     }
 }
 

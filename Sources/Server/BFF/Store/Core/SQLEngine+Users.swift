@@ -1,3 +1,5 @@
+import Foundation
+
 /// Users: a name and a bcrypt hash of the password, never the password; an admin may publish
 /// micro-apps. Deleting a user deletes everything of theirs (the foreign keys cascade).
 extension SQLEngine {
@@ -56,11 +58,27 @@ extension SQLEngine {
         try await runWrite(Plan.run("UPDATE users SET is_admin = \(isAdmin) WHERE name = \(name) RETURNING 1") { rows in .done(!rows.isEmpty) })
     }
 
-    /// Deletes a user and everything of theirs; returns whether there was one.
+    /// Deletes a user and everything of theirs; returns whether there was one. The audit log says
+    /// so, and the members of canvases the user had open hear that they are gone.
     @discardableResult
     public func deleteUser(name: String) async throws -> Bool {
-        let deleted = try await runWrite(Plan.run("DELETE FROM users WHERE name = \(name) RETURNING id") { rows in
-            .done(try rows.map { row in try row.integer(0) })
+        let now = Date().timeIntervalSince1970
+        let deleted = try await runWrite(Plan.run("""
+            SELECT (SELECT COUNT(*) FROM canvases c JOIN users u ON u.id = c.owner_id WHERE u.name = \(name)),
+                   (SELECT COUNT(*) FROM canvas_members m JOIN users u ON u.id = m.user_id WHERE u.name = \(name))
+            """) { counts in
+            let (owned, memberships) = (try counts.first?.integer(0) ?? 0, try counts.first?.integer(1) ?? 0)
+            return .run("DELETE FROM users WHERE name = \(name) RETURNING id") { rows in
+                guard let id = try rows.first?.integer(0) else { return .done([Int64]()) }
+                // Presence is kept by name: the user's own canvases took theirs with them.
+                return .run("DELETE FROM canvas_presence WHERE user_name = \(name) RETURNING canvas_id") { rows in
+                    let left = Set(try rows.map { try $0.integer(0) }).sorted()
+                    return left.reduce(Plan<Void>.done(())) { plan, canvas in plan.then { _ in Self.announcePresence(of: canvas, now: now) } }.then { _ in
+                        Plan.done([id]).audited(.userDeleted, by: "(operator)", target: "user \(name)",
+                                                detail: "with \(owned) canvases of theirs and \(memberships) memberships", counted: false)
+                    }
+                }
+            }
         })
         for owner in deleted { todoPages.invalidate(owner: owner) }
         return !deleted.isEmpty

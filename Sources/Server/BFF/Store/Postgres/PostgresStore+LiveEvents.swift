@@ -15,12 +15,11 @@ extension PostgresStore {
     func record(_ event: LiveEventDraft, on connection: PostgresConnection) async throws {
         try await connection.run("SELECT pg_advisory_xact_lock(\(Self.liveEventLock))", logger: logger)
         let id = try await connection.rows("""
-            WITH event AS (INSERT INTO live_events (name, owner_id, data) VALUES (\(event.name), \(event.owner), \(event.json)) RETURNING id)
+            WITH event AS (INSERT INTO live_events (name, owner_id, data, recoverable)
+                           VALUES (\(event.name), \(event.owner), \(event.json), \(event.isRecoverable)) RETURNING id)
             SELECT id, pg_notify(\(Self.liveEventChannel), id::text)::text FROM event
             """, as: (Int64, String).self, logger: logger)[0].0
-        if id % 256 == 0 {
-            try await connection.run("DELETE FROM live_events WHERE id <= \(id - SQLiteStore.retainedLiveEvents)", logger: logger)
-        }
+        _ = try await run(LiveEventRetention.prune(after: id, of: event), on: connection)
     }
 
     /// The newest committed event's id: every event up to it has committed (see `liveEventLock`).
@@ -28,14 +27,14 @@ extension PostgresStore {
         try await rows("SELECT COALESCE(MAX(id), 0)::bigint FROM live_events", as: Int64.self)[0]
     }
 
-    /// The bounds and the rows are read in one snapshot, so a prune between them cannot leave a gap
-    /// where a `.reset` is due.
+    /// The horizon (`LiveEventRetention`) and the rows are read in one snapshot, so a prune between
+    /// them cannot leave a gap where a `.reset` is due.
     public func liveEvents(after lastID: Int64, visibleTo user: Int64, limit: Int) async throws -> LiveEventReplay {
         try await transaction { connection in
             try await connection.run("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
-            let (oldest, newest) = try await connection.rows("SELECT MIN(id), COALESCE(MAX(id), 0)::bigint FROM live_events",
-                                                             as: (Int64?, Int64).self, logger: logger)[0]
-            guard lastID <= newest, lastID + 1 >= (oldest ?? newest + 1) else { return .reset(newest: newest) }
+            let newest = try await connection.rows("SELECT COALESCE(MAX(id), 0)::bigint FROM live_events", as: Int64.self, logger: logger)[0]
+            let horizon = try await run(LiveEventRetention.horizon(of: user), on: connection).result
+            guard lastID <= newest, lastID >= horizon else { return .reset(newest: newest) }
             let events = try await connection.rows("""
                 SELECT id, name, data FROM live_events WHERE id > \(lastID) AND (owner_id IS NULL OR owner_id = \(user))
                 ORDER BY id LIMIT \(Int64(limit))

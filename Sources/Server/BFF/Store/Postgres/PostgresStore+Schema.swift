@@ -146,6 +146,49 @@ extension PostgresStore {
             """,
             "INSERT INTO canvas_snapshots (canvas_id, version, layout) SELECT id, version, layout FROM canvases",
         ]),
+        ("v12: a canvas's panes' values apart, one base a canvas", [
+            """
+            CREATE TABLE canvas_pane_values (canvas_id BIGINT NOT NULL REFERENCES canvases (id) ON DELETE CASCADE,
+                pane_id BIGINT NOT NULL, config TEXT NOT NULL, state TEXT NOT NULL, config_bytes BIGINT NOT NULL,
+                state_bytes BIGINT NOT NULL, PRIMARY KEY (canvas_id, pane_id))
+            """,
+            "ALTER TABLE canvases ADD COLUMN history_bytes BIGINT NOT NULL DEFAULT 0",
+            // Each canvas's panes' settings and state move to rows of their own; the layout keeps
+            // the arrangement, its panes in their order.
+            """
+            INSERT INTO canvas_pane_values (canvas_id, pane_id, config, state, config_bytes, state_bytes)
+            SELECT c.id, (p.pane->>'id')::bigint, (p.pane->'config')::text, (p.pane->'state')::text,
+                   octet_length((p.pane->'config')::text), octet_length((p.pane->'state')::text)
+            FROM canvases c CROSS JOIN LATERAL jsonb_array_elements(c.layout::jsonb->'panes') AS p(pane)
+            """,
+            """
+            UPDATE canvases SET layout = jsonb_set(layout::jsonb, '{panes}', COALESCE(
+                (SELECT jsonb_agg(p.pane || '{"config": {}, "state": {}}'::jsonb ORDER BY p.n)
+                 FROM jsonb_array_elements(layout::jsonb->'panes') WITH ORDINALITY AS p(pane, n)), '[]'::jsonb))::text
+            """,
+            """
+            DELETE FROM canvas_changes WHERE version <=
+                (SELECT MIN(s.version) FROM canvas_snapshots s WHERE s.canvas_id = canvas_changes.canvas_id)
+            """,
+            """
+            DELETE FROM canvas_snapshots WHERE version >
+                (SELECT MIN(s.version) FROM canvas_snapshots s WHERE s.canvas_id = canvas_snapshots.canvas_id)
+            """,
+            """
+            UPDATE canvases SET history_bytes =
+                (SELECT COALESCE(SUM(octet_length(operation)), 0) FROM canvas_changes WHERE canvas_id = canvases.id)
+            """,
+        ]),
+        ("v13: live events kept per user", [
+            "ALTER TABLE live_events ADD COLUMN recoverable BOOLEAN NOT NULL DEFAULT false",
+            "CREATE INDEX live_events_owner ON live_events (owner_id, recoverable, id)",
+            "CREATE TABLE live_event_horizons (owner_id BIGINT PRIMARY KEY, let_go_through BIGINT NOT NULL)",
+            // Until now every event before the oldest kept was let go, for everyone.
+            "INSERT INTO live_event_horizons (owner_id, let_go_through) SELECT 0, COALESCE(MIN(id) - 1, 0) FROM live_events",
+        ]),
+        ("v14: the audit log by age", [
+            "CREATE INDEX audit_log_actor_at ON audit_log (actor, at)",
+        ]),
     ]
 
     /// The advisory lock migrations take, so that of instances started together one migrates and

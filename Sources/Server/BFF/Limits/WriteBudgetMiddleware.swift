@@ -1,0 +1,24 @@
+import Hummingbird
+
+/// Answers 429 with `Retry-After` once a user has sent more bytes of writes (the bodies of POST,
+/// PUT and PATCH) than their budget: requests per second alone let one user make the server
+/// parse and store 50 × 64 KiB a second, and everyone's writes wait behind theirs.
+///
+/// A body is counted as it arrived, whatever it turns out to change: what the server must read,
+/// check and store grows with it. The budget (`RateLimits.writeBytesPerUserPerSecond`, bursts of
+/// four times that) is far above what a dashboard sends — a todo, a chat message, a pane's state.
+struct WriteBudgetMiddleware: RouterMiddleware {
+    typealias Context = BFFRequestContext
+
+    let limiter: TokenBucketLimiter
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard [.post, .put, .patch].contains(request.method), let user = context.user else { return try await next(request, context) }
+        var request = request
+        let body = try await request.collectBody(upTo: context.maxUploadSize)
+        if let wait = limiter.take(String(user.id), amount: Double(body.readableBytes)) {
+            throw APIFailure.tooManyRequests(retryAfter: wait)
+        }
+        return try await next(request, context)
+    }
+}

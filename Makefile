@@ -4,7 +4,7 @@
 SWIFT ?= swift
 ARGS ?=
 
-.PHONY: run test deps release bench bench-peers bench-bff bench-widgets bench-limits bench-apps bench-hostile-apps bench-remote bench-hostile-entries bench-instances bench-shared
+.PHONY: run test deps release bench bench-peers bench-bff bench-widgets bench-limits bench-hostile-member bench-apps bench-hostile-apps bench-remote bench-hostile-entries bench-instances bench-shared
 
 # The release build is skipped when no source is newer than the dashboard: even a build with
 # nothing to do plans and compiles the package plugins, ~10 s of every start.
@@ -76,6 +76,11 @@ bench-widgets: release
 # The load held at the caps (issue 12): every live stream and connection taken, /health timed.
 bench-limits: release
 	scripts/bench-limits
+
+# A shared canvas's member who does not behave (issue 38): the largest canvas's GET and setState,
+# another user's todo GET and /health beside that member's most expensive edits on 8 connections.
+bench-hostile-member: release
+	scripts/bench-hostile-member
 
 # Micro-app figures (issue 13): first frames with apps, keys beside them, an app's view to the
 # screen, idle with apps, memory per app (tuiprobe).

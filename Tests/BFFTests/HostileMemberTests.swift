@@ -100,6 +100,31 @@ struct HostileMemberTests {
         }
     }
 
+    @Test("item 4: one user's writes spend a budget in bytes a second; past it 429, others untouched")
+    func writesSpendABudgetInBytes() async throws {
+        let harness = try await BFFHarness()
+        defer { harness.remove() }
+        try await harness.addUsers("ann", "bob")
+        try await harness.withServer(configuration: harness.configuration(rateLimits: RateLimits())) { client in
+            let ann = try await client.token(for: "ann")
+            let bob = try await client.token(for: "bob")
+            // 60 KB states, within the request rate (50 a second) but past the bytes' burst (1 MiB).
+            let id = try await client.send(.post, APIPath.canvases, token: ann, json: NewCanvas(name: "x", layout: Self.layout)).decode(CanvasSnapshot.self).id
+            var accepted = 0
+            var refused: TestResponse?
+            while refused == nil, accepted < 100 {
+                let edit = Self.edit(accepted + 1, .setState(1, ["k": String(repeating: "\u{1}", count: 10_000)]))
+                let response = try await client.send(.post, APIPath.canvasChanges(id), token: ann, json: edit)
+                if response.status == .tooManyRequests { refused = response } else { accepted += 1 }
+            }
+            let budget = RateLimits().writeBytesPerUserPerSecond * 4
+            #expect(refused?.headers[.retryAfter] != nil && accepted * 60_000 <= budget + 2 * 64 << 10, "\(accepted) accepted")
+            let started = ContinuousClock.now
+            #expect(try await client.send(.post, APIPath.todoItems, token: bob, json: NewTodo(title: "bob's")).status == .created)
+            #expect(ContinuousClock.now - started < .milliseconds(500), "Bob's write does not wait for Ann's budget")
+        }
+    }
+
     @Test("item 5: the changes kept are bounded in bytes as in number, and every version from the oldest kept reads back")
     func historyIsBoundedInBytes() async throws {
         let harness = try await BFFHarness()

@@ -26,7 +26,7 @@ extension Request {
             .badRequest("must be \(describe(type))", field: fieldName(context.codingPath))
         case .dataCorrupted(let context):
             context.codingPath.isEmpty
-                ? .badRequest("body must be a JSON object", field: nil)
+                ? .badRequest("body must be a JSON object, its numbers within 64-bit integers", field: nil)
                 : .badRequest("is not valid", field: fieldName(context.codingPath))
         @unknown default:
             .badRequest("body must be a JSON object", field: nil)

@@ -17,7 +17,7 @@ struct WriteBudgetMiddleware: RouterMiddleware {
         var request = request
         let body = try await request.collectBody(upTo: context.maxUploadSize)
         if let wait = limiter.take(String(user.id), amount: Double(body.readableBytes)) {
-            throw APIFailure.tooManyRequests(retryAfter: wait)
+            try await RateLimitMiddleware.refuse(after: wait)
         }
         return try await next(request, context)
     }

@@ -1,6 +1,8 @@
 @testable import BFF
+import BFFTesting
 import CanvasCore
 import Foundation
+import GRDB
 import Hummingbird
 import HummingbirdTesting
 import MicroAppAPI
@@ -122,6 +124,39 @@ struct HostileMemberTests {
             let started = ContinuousClock.now
             #expect(try await client.send(.post, APIPath.todoItems, token: bob, json: NewTodo(title: "bob's")).status == .created)
             #expect(ContinuousClock.now - started < .milliseconds(500), "Bob's write does not wait for Ann's budget")
+        }
+    }
+
+    @Test("item 5, on every route: what one user keeps is bounded (todos, calendar events), and reaching it costs others nothing",
+          .enabled(if: !TestDatabase.isPostgres, "rows are put straight into the SQLite file; the rule is the store core's, one for both"))
+    func whatAUserKeepsIsBounded() async throws {
+        let harness = try await BFFHarness()
+        defer { harness.remove() }
+        try await harness.addUsers("ann", "bob")
+        let ann = try #require(try await harness.withStore { store in try await store.user(named: "ann") })
+        let database = try DatabaseQueue(path: harness.directory.appendingPathComponent("bff.sqlite").path)
+        try await database.write { db in
+            for (table, limit, columns, values) in [
+                ("todo_items", TodoLimits.itemsPerUser, "title, notes, done", "'t', '', 0"),
+                ("calendar_events", CalendarLimits.eventsPerUser, "title, start_at, end_at, all_day", "'e', '2026-11-22T09:00:00Z', '2026-11-22T10:00:00Z', 0"),
+            ] {
+                try db.execute(sql: """
+                    WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+                    INSERT INTO \(table) (owner_id, \(columns), created_at, updated_at) SELECT ?, \(values), 0, 0 FROM n
+                    """, arguments: [limit - 1, ann.id])
+            }
+        }
+        try database.close()
+        try await harness.withServer { client in
+            let ann = try await client.token(for: "ann")
+            let bob = try await client.token(for: "bob")
+            let event = NewCalendarEvent(title: "e", start: "2026-11-22T09:00:00Z", end: "2026-11-22T10:00:00Z")
+            for (path, body) in [(APIPath.todoItems, NewTodo(title: "last") as any Encodable & Sendable), (APIPath.calendarEvents, event)] {
+                #expect(try await client.send(.post, path, token: ann, json: body).status == .created, "\(path): the last one allowed")
+                let refused = try await client.send(.post, path, token: ann, json: body)
+                #expect(refused.status == .forbidden && refused.apiError?.error.contains("delete some first") == true, "\(path)")
+                #expect(try await client.send(.post, path, token: bob, json: body).status == .created, "\(path): Bob's own")
+            }
         }
     }
 

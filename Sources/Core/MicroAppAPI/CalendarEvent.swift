@@ -54,6 +54,8 @@ public struct CalendarEventPatch: Codable, Sendable, Equatable {
 public enum CalendarLimits {
     /// Characters in a title, which must not be blank nor contain control characters.
     public static let titleLength = 1...200
+    /// Events one user may keep (403 past it), so no one fills the disk others need.
+    public static let eventsPerUser = 100_000
     /// The longest an event may last, in days.
     public static let maxDurationDays = 366
     /// The years `start` and `end` may fall in, in UTC.

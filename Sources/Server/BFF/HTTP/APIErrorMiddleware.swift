@@ -25,6 +25,8 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                                                       + "try again in \(hours) h"), status: failure.status)
             response.headers.append(contentsOf: failure.headers)
             return response
+        } catch BFFStoreError.quotaReached(let what, let limit) {
+            return try .json(APIError(error: "you keep \(limit) \(what), the most one user may: delete some first"), status: .forbidden)
         } catch let error as any HTTPResponseError {
             return try .json(APIError(error: Self.message(for: error.status)), status: error.status)
         } catch {

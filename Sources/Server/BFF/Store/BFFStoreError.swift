@@ -14,6 +14,8 @@ public enum BFFStoreError: Error, Equatable, CustomStringConvertible {
     case unavailable(String)
     /// The user made `AuditLimits.changesPerUserPerDay` audited changes in the last 24 hours.
     case auditedChangesSpent(retryAfter: Duration)
+    /// The user keeps as many of these (`what`, plural) as one user may (`TodoLimits`, `CalendarLimits`).
+    case quotaReached(what: String, limit: Int)
 
     public var description: String {
         switch self {
@@ -25,6 +27,7 @@ public enum BFFStoreError: Error, Equatable, CustomStringConvertible {
         case .unreadableRow(let row): "the BFF database has an unreadable row: \(row)"
         case .unavailable(let reason): "the BFF database is unavailable: \(reason)"
         case .auditedChangesSpent: "\(AuditLimits.changesPerUserPerDay) audited changes in a day, the most one user may make"
+        case .quotaReached(let what, let limit): "a user keeps at most \(limit) \(what)"
         }
     }
 }

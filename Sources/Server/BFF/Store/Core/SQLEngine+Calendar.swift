@@ -5,15 +5,19 @@ import MicroAppAPI
 /// lists go by start then id, and a change records its live event in its transaction.
 extension SQLEngine {
     /// Creates an event owned by `owner`; the fields must already be valid and in UTC.
+    /// - Throws: `BFFStoreError.quotaReached` past `CalendarLimits.eventsPerUser`.
     public func createCalendarEvent(owner: Int64, title: String, start: UTCInstant, end: UTCInstant, allDay: Bool) async throws
         -> CalendarEvent {
-        try await keyedWrite(Plan.run("""
-            INSERT INTO calendar_events (owner_id, title, start_at, end_at, all_day, created_at, updated_at)
-            VALUES (\(owner), \(title), \(start), \(end), \(allDay), \(.now), \(.now)) RETURNING id
-            """) { rows in
-            guard let id = try rows.first?.integer(0) else { throw BFFStoreError.unreadableRow("calendar_events, just written") }
-            let event = CalendarEvent(id: id, title: title, start: start, end: end, allDay: allDay)
-            return .record(.calendarEventCreated, owner: owner, data: event, then: .done(event))
+        try await keyedWrite(Plan.run("SELECT COUNT(*) FROM calendar_events WHERE owner_id = \(owner)") { rows in
+            try Self.checkQuota(rows, CalendarLimits.eventsPerUser, of: "calendar events")
+            return .run("""
+                INSERT INTO calendar_events (owner_id, title, start_at, end_at, all_day, created_at, updated_at)
+                VALUES (\(owner), \(title), \(start), \(end), \(allDay), \(.now), \(.now)) RETURNING id
+                """) { rows in
+                guard let id = try rows.first?.integer(0) else { throw BFFStoreError.unreadableRow("calendar_events, just written") }
+                let event = CalendarEvent(id: id, title: title, start: start, end: end, allDay: allDay)
+                return .record(.calendarEventCreated, owner: owner, data: event, then: .done(event))
+            }
         })
     }
 

@@ -6,14 +6,18 @@ import MicroAppAPI
 /// it commits, see `LiveEventDraft.staleTodoPagesOwner`).
 extension SQLEngine {
     /// Creates an item owned by `owner`; the fields must already be valid.
+    /// - Throws: `BFFStoreError.quotaReached` past `TodoLimits.itemsPerUser`.
     public func createTodo(owner: Int64, title: String, notes: String, due: CalendarDate?) async throws -> TodoItem {
-        try await keyedWrite(Plan.run("""
-            INSERT INTO todo_items (owner_id, title, notes, done, due, created_at, updated_at)
-            VALUES (\(owner), \(title), \(notes), \(false), \(due), \(.now), \(.now)) RETURNING \(todoColumns)
-            """) { rows in
-            guard let row = rows.first else { throw BFFStoreError.unreadableRow("todo_items, just written") }
-            let item = try TodoItem(row: row)
-            return .record(.todoItemCreated, owner: owner, data: item, then: .done(item))
+        try await keyedWrite(Plan.run("SELECT COUNT(*) FROM todo_items WHERE owner_id = \(owner)") { rows in
+            try Self.checkQuota(rows, TodoLimits.itemsPerUser, of: "todo items")
+            return .run("""
+                INSERT INTO todo_items (owner_id, title, notes, done, due, created_at, updated_at)
+                VALUES (\(owner), \(title), \(notes), \(false), \(due), \(.now), \(.now)) RETURNING \(todoColumns)
+                """) { rows in
+                guard let row = rows.first else { throw BFFStoreError.unreadableRow("todo_items, just written") }
+                let item = try TodoItem(row: row)
+                return .record(.todoItemCreated, owner: owner, data: item, then: .done(item))
+            }
         })
     }
 

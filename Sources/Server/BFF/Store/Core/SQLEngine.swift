@@ -16,6 +16,12 @@ public protocol SQLEngine: BFFStore {
 }
 
 extension SQLEngine {
+    /// Throws `BFFStoreError.quotaReached` when `count` (a `SELECT COUNT(*)` of what a user keeps)
+    /// is at `limit`: what one user may keep of a kind, so no one fills the disk others need.
+    static func checkQuota(_ count: SQLRows, _ limit: Int, of what: String) throws {
+        guard try count.first?.integer(0) ?? 0 < Int64(limit) else { throw BFFStoreError.quotaReached(what: what, limit: limit) }
+    }
+
     /// Runs `plan` in one write transaction that also keeps the request's `Idempotency-Key`, if
     /// any (`IdempotencyRules`). When a request with the same key committed meanwhile (another
     /// PostgreSQL instance), this one's write is rolled back and that one's result returned.

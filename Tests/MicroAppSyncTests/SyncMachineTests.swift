@@ -172,6 +172,13 @@ struct SyncMachineTests {
         let dropped = machine.handle(.dropped(pending: [:]), now: start)
         #expect(dropped.statuses.first { $0.app == .todo }?.status.connection == .failing("server refused a change: server error 422: title too long"))
         #expect(dropped.labels.last == "readOutboxHead")
+        // A 403 is not the token (401): what the server said is shown.
+        let full = entry(2, .createTodo(localID: -2, NewTodo(title: "b")))
+        _ = machine.handle(.outboxHead(full), now: start)
+        let quota = HTTPClientError.status(code: 403, body: [], apiError: APIError(error: "you keep 100000 todo items, the most one user may: delete some first"))
+        _ = machine.handle(.sendAnswered(full, .failure(quota)), now: start)
+        #expect(machine.handle(.dropped(pending: [:]), now: start).statuses.first { $0.app == .todo }?.status.connection
+            == .failing("server refused a change: you keep 100000 todo items, the most one user may: delete some first"))
 
         _ = machine.handle(.outboxHead(write), now: start)
         let paused = machine.handle(.sendAnswered(write, .failure(.unreachable("reset"))), now: start)

@@ -101,7 +101,10 @@ extension SyncMachine {
         switch error {
         case .unreachable, .cancelled: .offline
         case .timeout: .failing("server too slow")
-        case .status(401, _, _), .status(403, _, _): .failing("token refused: log in again")
+        case .status(401, _, _): .failing("token refused: log in again")
+        // Not the token (that is 401): something this user may not do, in the server's words
+        // (a quota reached, an admin's action).
+        case .status(403, _, let apiError): .failing(apiError.map(\.error) ?? "the server does not allow this")
         case .status(let code, _, let apiError): .failing("server error \(code)\(apiError.map { ": \($0.error)" } ?? "")")
         case .undecodable: .failing("unreadable answer from the server")
         case .invalidRequest(let reason): .failing(reason)

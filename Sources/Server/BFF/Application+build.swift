@@ -80,7 +80,7 @@ func buildRouter(store: any BFFStore, issuer: TokenIssuer, configuration: BFFCon
         let perUser = limits.share(limits.perUserPerSecond)
         api.add(middleware: RateLimitMiddleware(limiter: .init(rate: perUser, burst: 2 * perUser), key: .user))
         let bytes = limits.share(limits.writeBytesPerUserPerSecond)
-        api.add(middleware: WriteBudgetMiddleware(limiter: .init(rate: bytes, burst: 4 * bytes)))
+        api.add(middleware: WriteBudgetMiddleware(limiter: WriteBudgetMiddleware.limiter(rate: bytes)))
     }
     api.add(middleware: IdempotencyMiddleware())
     let apps = configuration.apps

@@ -12,10 +12,20 @@ struct WriteBudgetMiddleware: RouterMiddleware {
 
     let limiter: TokenBucketLimiter
 
+    /// The largest body any route takes (a message to a remote app); each route still holds its
+    /// own limit, which is smaller for the rest (`BFFRequestContext.maxUploadSize`).
+    static let largestBody = AppProxyController.maximumMessage
+
+    /// A limiter for `rate` bytes a second, with bursts of four times that and never less than
+    /// the largest body, which would otherwise be refused forever.
+    static func limiter(rate: Double) -> TokenBucketLimiter {
+        TokenBucketLimiter(rate: rate, burst: max(4 * rate, Double(largestBody)))
+    }
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard [.post, .put, .patch].contains(request.method), let user = context.user else { return try await next(request, context) }
         var request = request
-        let body = try await request.collectBody(upTo: context.maxUploadSize)
+        let body = try await request.collectBody(upTo: Self.largestBody)
         if let wait = limiter.take(String(user.id), amount: Double(body.readableBytes)) {
             try await RateLimitMiddleware.refuse(after: wait)
         }

@@ -19,7 +19,7 @@ extension SQLiteStore {
         try db.execute(sql: "INSERT INTO live_events (name, owner_id, data, created_at, recoverable) VALUES (?, ?, ?, ?, ?)",
                        arguments: [event.name, event.owner, event.json, Date(), event.isRecoverable])
         let id = db.lastInsertedRowID
-        try run(LiveEventRetention.prune(after: id, of: event), in: db)
+        try run(LiveEventRetention.prune(after: event), in: db)
         let published = LiveEventHub.Published(event: LiveEvent(id: id, name: event.name, data: event.json), ownerID: event.owner)
         let (hub, pages, staleOwner) = (liveEvents, todoPages, event.staleTodoPagesOwner)
         db.afterNextTransaction(onCommit: { _ in

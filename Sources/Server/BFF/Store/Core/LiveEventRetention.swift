@@ -1,3 +1,4 @@
+import Foundation
 import MicroAppAPI
 
 /// Which live events the database keeps for `Last-Event-ID` resume, written once for both
@@ -14,35 +15,37 @@ import MicroAppAPI
 /// Each user has a horizon, the newest id let go of theirs (`live_event_horizons`; user 0 holds
 /// the events for everyone's): a client resuming from an id before its user's or everyone's
 /// horizon has missed events and must reload; one resuming from any later id has missed none.
-/// Pruning runs every `pruneEvery` events of a kind, so a prune's cost is shared.
+///
+/// A prune follows one event in `pruneOdds` of a kind, drawn at random: the cost is shared, and
+/// no kind is left out (a rule on the event's id was: the events an edit fans out to two members
+/// take ids of alternate parity, so one member's never met it). Events younger than `grace` stay
+/// whatever their number, so an instance's feed that lags behind (PostgreSQL) still finds every
+/// event it has not handed on.
 enum LiveEventRetention {
     static let keptPerUser = 1000
     static let recoverableKeptPerUser = 200
     static let keptForEveryone = 10_000
-    static let pruneEvery: Int64 = 16
+    static let pruneOdds = 16
+    static let grace: Double = 60
 
-    /// What follows recording event `id`: every `pruneEvery` ids, the event's kind of its
-    /// owner's (or everyone's) events past what is kept are let go, and the horizon moves past
-    /// them unless they are recoverable.
-    static func prune(after id: Int64, of event: LiveEventDraft) -> Plan<Void> {
-        guard id % pruneEvery == 0 else { return .done(()) }
-        let kept: Int, scope: SQLStatement, horizonOwner: Int64
-        if let owner = event.owner {
-            kept = event.isRecoverable ? recoverableKeptPerUser : keptPerUser
-            scope = "owner_id = \(owner) AND recoverable = \(event.isRecoverable)"
-            horizonOwner = owner
-        } else {
-            kept = keptForEveryone
-            scope = "owner_id IS NULL"
-            horizonOwner = 0
-        }
+    /// What follows recording `event`: now and then, the event's kind of its owner's (or
+    /// everyone's) events past what is kept are let go, and the horizon moves past them unless
+    /// they are recoverable.
+    static func prune(after event: LiveEventDraft) -> Plan<Void> {
+        guard Int.random(in: 0..<pruneOdds) == 0 else { return .done(()) }
+        let kept = event.owner == nil ? keptForEveryone : event.isRecoverable ? recoverableKeptPerUser : keptPerUser
+        let scope: SQLStatement = event.owner.map { "owner_id = \($0) AND recoverable = \(event.isRecoverable)" }
+            ?? "owner_id IS NULL AND recoverable = \(event.isRecoverable)"
+        let settled = Date().addingTimeInterval(-grace)
         return .run("SELECT id FROM live_events WHERE \(scope) ORDER BY id DESC LIMIT 1 OFFSET \(kept)") { rows in
             guard let newestLetGo = try rows.first?.integer(0) else { return .done(()) }
-            return .run("DELETE FROM live_events WHERE \(scope) AND id <= \(newestLetGo)") { _ in
-                guard !event.isRecoverable else { return .done(()) }
+            return .run("DELETE FROM live_events WHERE \(scope) AND id <= \(newestLetGo) AND created_at < \(settled) RETURNING id") { rows in
+                guard !event.isRecoverable, let letGo = try rows.map({ try $0.integer(0) }).max() else { return .done(()) }
                 return .run("""
-                    INSERT INTO live_event_horizons (owner_id, let_go_through) VALUES (\(horizonOwner), \(newestLetGo))
-                    ON CONFLICT (owner_id) DO UPDATE SET let_go_through = excluded.let_go_through
+                    INSERT INTO live_event_horizons (owner_id, let_go_through) VALUES (\(event.owner ?? 0), \(letGo))
+                    ON CONFLICT (owner_id) DO UPDATE SET let_go_through = CASE
+                        WHEN excluded.let_go_through > live_event_horizons.let_go_through THEN excluded.let_go_through
+                        ELSE live_event_horizons.let_go_through END
                     """) { _ in .done(()) }
             }
         }

@@ -56,7 +56,7 @@ public struct LiveEventDraft: Sendable {
     /// Whether a client that misses this event recovers by itself: a shared canvas's, which a
     /// dashboard catches up on by version after every reconnect (`LiveEventRetention`).
     var isRecoverable: Bool {
-        EventName(rawValue: name)?.app == "canvas"
+        name == EventName.canvasChangeApplied.rawValue || name == EventName.canvasPresenceChanged.rawValue
     }
 
     /// The user whose cached todo list pages this event makes stale, if any: each engine drops

@@ -31,7 +31,8 @@ extension Plan {
         let (at, dayAgo) = (Self.timestamp(now), Self.timestamp(now.addingTimeInterval(-86_400)))
         let expired = Self.timestamp(now.addingTimeInterval(-Double(AuditLimits.retentionDays) * 86_400))
         let (target, detail) = (Self.bounded(target), Self.bounded(detail))
-        return .run("""
+        // The actor's lock: instances auditing at once cannot both take the day's last change.
+        return .lock("audit.\(actor)", next: .run("""
             SELECT COUNT(*), MIN(at) FROM (SELECT at FROM audit_log WHERE actor = \(actor) AND at > \(dayAgo)
             ORDER BY at LIMIT \(AuditLimits.changesPerUserPerDay)) recent
             """) { rows in
@@ -44,15 +45,20 @@ extension Plan {
                     DELETE FROM audit_log WHERE id IN (SELECT id FROM audit_log ORDER BY id LIMIT 16) AND at < \(expired)
                     """) { _ in self }
             }
-        }
+        })
     }
 
     private static func timestamp(_ date: Date) -> String {
         date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 
-    /// At most `AuditLimits.fieldMaxBytes` of `text` (a cut character becomes U+FFFD).
+    /// At most `AuditLimits.fieldMaxBytes` of `text`, cut between two scalars.
     private static func bounded(_ text: String) -> String {
-        text.utf8.count <= AuditLimits.fieldMaxBytes ? text : String(decoding: text.utf8.prefix(AuditLimits.fieldMaxBytes), as: UTF8.self)
+        guard text.utf8.count > AuditLimits.fieldMaxBytes else { return text }
+        var bytes = 0
+        return String(String.UnicodeScalarView(text.unicodeScalars.prefix { scalar in
+            bytes += scalar.utf8.count
+            return bytes <= AuditLimits.fieldMaxBytes
+        }))
     }
 }

@@ -8,7 +8,8 @@ extension SQLEngine {
     /// - Throws: `BFFStoreError.quotaReached` past `CalendarLimits.eventsPerUser`.
     public func createCalendarEvent(owner: Int64, title: String, start: UTCInstant, end: UTCInstant, allDay: Bool) async throws
         -> CalendarEvent {
-        try await keyedWrite(Plan.run("SELECT COUNT(*) FROM calendar_events WHERE owner_id = \(owner)") { rows in
+        // The owner's lock: instances creating at once cannot both take the last place.
+        try await keyedWrite(.lock("calendar.owner.\(owner)", next: .run("SELECT COUNT(*) FROM calendar_events WHERE owner_id = \(owner)") { rows in
             try Self.checkQuota(rows, CalendarLimits.eventsPerUser, of: "calendar events")
             return .run("""
                 INSERT INTO calendar_events (owner_id, title, start_at, end_at, all_day, created_at, updated_at)
@@ -18,7 +19,7 @@ extension SQLEngine {
                 let event = CalendarEvent(id: id, title: title, start: start, end: end, allDay: allDay)
                 return .record(.calendarEventCreated, owner: owner, data: event, then: .done(event))
             }
-        })
+        }))
     }
 
     /// The event with this id if `owner` owns it.

@@ -8,7 +8,8 @@ extension SQLEngine {
     /// Creates an item owned by `owner`; the fields must already be valid.
     /// - Throws: `BFFStoreError.quotaReached` past `TodoLimits.itemsPerUser`.
     public func createTodo(owner: Int64, title: String, notes: String, due: CalendarDate?) async throws -> TodoItem {
-        try await keyedWrite(Plan.run("SELECT COUNT(*) FROM todo_items WHERE owner_id = \(owner)") { rows in
+        // The owner's lock: instances creating at once cannot both take the last place.
+        try await keyedWrite(.lock("todo.owner.\(owner)", next: .run("SELECT COUNT(*) FROM todo_items WHERE owner_id = \(owner)") { rows in
             try Self.checkQuota(rows, TodoLimits.itemsPerUser, of: "todo items")
             return .run("""
                 INSERT INTO todo_items (owner_id, title, notes, done, due, created_at, updated_at)
@@ -18,7 +19,7 @@ extension SQLEngine {
                 let item = try TodoItem(row: row)
                 return .record(.todoItemCreated, owner: owner, data: item, then: .done(item))
             }
-        })
+        }))
     }
 
     /// The item with this id if `owner` owns it.

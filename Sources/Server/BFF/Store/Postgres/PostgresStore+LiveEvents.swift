@@ -14,12 +14,12 @@ extension PostgresStore {
     /// rolls back.
     func record(_ event: LiveEventDraft, on connection: PostgresConnection) async throws {
         try await connection.run("SELECT pg_advisory_xact_lock(\(Self.liveEventLock))", logger: logger)
-        let id = try await connection.rows("""
+        _ = try await connection.rows("""
             WITH event AS (INSERT INTO live_events (name, owner_id, data, recoverable)
                            VALUES (\(event.name), \(event.owner), \(event.json), \(event.isRecoverable)) RETURNING id)
             SELECT id, pg_notify(\(Self.liveEventChannel), id::text)::text FROM event
-            """, as: (Int64, String).self, logger: logger)[0].0
-        _ = try await run(LiveEventRetention.prune(after: id, of: event), on: connection)
+            """, as: (Int64, String).self, logger: logger)
+        _ = try await run(LiveEventRetention.prune(after: event), on: connection)
     }
 
     /// The newest committed event's id: every event up to it has committed (see `liveEventLock`).

@@ -244,6 +244,67 @@ struct HostileMemberTests {
         }
     }
 
+    @Test("item 6, past the grace: a flood lets go of its targets' canvas events only; a user's own let go make that user reload, no one else",
+          .enabled(if: !TestDatabase.isPostgres, "events are made old straight in the SQLite file; the rule is the store core's, one for both"))
+    func retentionLetsGoPerUserAndKind() async throws {
+        let harness = try await BFFHarness()
+        defer { harness.remove() }
+        try await harness.addUsers("ann", "bob", "carl")
+        let file = harness.directory.appendingPathComponent("bff.sqlite").path
+        /// Events older than the grace, as if the flood had been a while ago.
+        let age = {
+            let database = try DatabaseQueue(path: file)
+            try await database.write { db in try db.execute(sql: "UPDATE live_events SET created_at = '2026-01-01 00:00:00.000'") }
+            try database.close()
+        }
+        let (canvas, resumeFrom) = try await harness.withStore { store in
+            let users = try await store.users()
+            let ann = try #require(users.first { $0.name == "ann" })
+            let snapshot = try #require(try await store.createCanvas(owner: ann, name: "x", layout: Self.layout))
+            _ = try await store.setCanvasMember(snapshot.id, owner: ann, member: "bob", role: .viewer)
+            let resumeFrom = try await store.newestLiveEventID()
+            for user in users where user.name != "ann" {
+                _ = try await store.createTodo(owner: user.id, title: "\(user.name)'s", notes: "", due: nil)
+            }
+            return (snapshot.id, resumeFrom)
+        }
+        // Ann floods Bob with canvas events; Carl makes many events of his own.
+        try await harness.withStore { store in
+            let users = try await store.users()
+            let ann = try #require(users.first { $0.name == "ann" }), carl = try #require(users.first { $0.name == "carl" })
+            for sequence in 1...(LiveEventRetention.recoverableKeptPerUser + 300) {
+                _ = try await store.submitCanvasEdit(canvas, by: ann, Self.edit(sequence, .resize(1, to: Size(width: 4 + sequence % 2, height: 12))))
+            }
+            for index in 0..<LiveEventRetention.keptPerUser {
+                _ = try await store.createTodo(owner: carl.id, title: "\(index)", notes: "", due: nil)
+            }
+        }
+        try await age()
+        // More of each, young: the prunes they bring let go of the old past what is kept.
+        try await harness.withStore { store in
+            let users = try await store.users()
+            let ann = try #require(users.first { $0.name == "ann" }), carl = try #require(users.first { $0.name == "carl" })
+            for sequence in 1...200 {
+                _ = try await store.submitCanvasEdit(canvas, by: ann, Self.edit(sequence, .resize(1, to: Size(width: 4 + sequence % 2, height: 12)), session: "ann-2"))
+                _ = try await store.createTodo(owner: carl.id, title: "more \(sequence)", notes: "", due: nil)
+            }
+            for name in ["ann", "bob", "carl"] {
+                let user = try #require(users.first { $0.name == name })
+                let replay = try await store.liveEvents(after: resumeFrom, visibleTo: user.id, limit: 10_000)
+                switch (name, replay) {
+                case ("carl", .reset):
+                    break  // his own events past his newest 1000 were let go: he reloads
+                case (_, .events(let events)) where name != "carl":
+                    let canvasEvents = events.filter { $0.name.hasPrefix("canvas.") }.count
+                    #expect(canvasEvents <= LiveEventRetention.recoverableKeptPerUser + 200, "\(name): \(canvasEvents) canvas events kept")
+                    #expect(name == "ann" || events.contains { $0.name == EventName.todoItemCreated.rawValue }, "\(name)'s own event kept")
+                default:
+                    Issue.record("\(name): \(replay)")
+                }
+            }
+        }
+    }
+
     @Test("items 7–9: the audit log keeps by age, one user's audited changes a day are bounded, entries are bounded, user delete is audited")
     func theAuditLogHolds() async throws {
         let harness = try await BFFHarness()

@@ -158,7 +158,14 @@ struct SyncTests {
             // the events that would have told the dashboard: its next start gets a stream reset.
             try await phone.delete(APIPath.todoItem(gone.id))
             try await phone.delete(APIPath.calendarEvent(cancelled.id))
-            try await DatabaseQueue(path: bff.configuration().databaseURL.path).write { db in try db.execute(sql: "DELETE FROM live_events") }
+            // As the server lets events go: the rows, and the horizon past them (everyone's).
+            try await DatabaseQueue(path: bff.configuration().databaseURL.path).write { db in
+                try db.execute(sql: """
+                    INSERT INTO live_event_horizons (owner_id, let_go_through) VALUES (0, (SELECT MAX(id) FROM live_events))
+                    ON CONFLICT (owner_id) DO UPDATE SET let_go_through = excluded.let_go_through
+                    """)
+                try db.execute(sql: "DELETE FROM live_events")
+            }
 
             let second = try SyncUnderTest(cacheFile: file)
             second.sync.send(.calendar(.load(november)))

@@ -135,7 +135,9 @@ struct ConnectionTests {
             return
         }
         #expect(message.contains("accepts no more connections"), "\(message)")
-        #expect(elapsed < .seconds(2), "\(elapsed)")
+        // At once: not after the 10 s the request may take. A loaded CI machine took 2.1 s to
+        // get here once (the pass runs its suites side by side), so the bound is half the timeout.
+        #expect(elapsed < .seconds(5), "\(elapsed)")
     }
 
     /// Starts a TCP connect to 127.0.0.1:port without waiting for it to finish.

@@ -314,7 +314,7 @@ let package = Package(
         .testTarget(name: "MicroAppProtocolTests", dependencies: ["MicroAppProtocol"], swiftSettings: swiftSettings),
         .testTarget(
             name: "MicroAppHostTests",
-            dependencies: ["MicroAppHost", "MicroAppProtocol", "MicroAppModel", "CanvasFiles"],
+            dependencies: ["MicroAppHost", "MicroAppProtocol", "MicroAppModel", "CanvasFiles", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -325,7 +325,7 @@ let package = Package(
         .testTarget(
             name: "BFFTests",
             dependencies: [
-                "BFF", "BFFTesting", "CalendarTime", "MicroAppAPI",
+                "BFF", "BFFTesting", "CalendarTime", "MicroAppAPI", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -340,7 +340,7 @@ let package = Package(
         .testTarget(
             name: "HTTPClientTests",
             dependencies: [
-                "HTTPClient", "BFF", "BFFTesting", "MicroAppAPI",
+                "HTTPClient", "BFF", "BFFTesting", "MicroAppAPI", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -357,7 +357,7 @@ let package = Package(
         .testTarget(
             name: "MicroAppSyncTests",
             dependencies: [
-                "MicroAppSync", "MicroAppModel", "MicroAppAPI", "HTTPClient", "BFFTesting", "CanvasCore",
+                "MicroAppSync", "MicroAppModel", "MicroAppAPI", "HTTPClient", "BFFTesting", "CanvasCore", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
@@ -374,7 +374,7 @@ let package = Package(
             name: "DashboardTests",
             dependencies: [
                 "termcanvas", "CalendarTime", "CanvasCore", "CanvasStyle", "CanvasUI", "CanvasFiles", "CommandSupport", "LayoutStore",
-                "LogFiles", "Widgets", .product(name: "Logging", package: "swift-log"),
+                "LogFiles", "TestSupport", "Widgets", .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings

@@ -6,6 +6,7 @@ import JWTKit
 import MicroAppAPI
 import Synchronization
 import Testing
+import TestSupport
 
 @Suite("BFF auth")
 struct AuthTests {
@@ -86,7 +87,9 @@ struct AuthTests {
             #expect(try await client.send(.get, APIPath.todoItems, token: bob).status == .ok)
             // Deleted as `termcanvas user delete` does it: by another process, on the database.
             #expect(try await harness.withStore { try await $0.deleteUser(name: "bob") })
-            try await eventually { try await client.send(.get, APIPath.todoItems, token: bob).status == .unauthorized }
+            try await eventually("the deleted user refused", every: .milliseconds(50)) {
+                try await client.send(.get, APIPath.todoItems, token: bob).status == .unauthorized
+            }
         }
     }
 

@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import MicroAppAPI
 import Testing
+import TestSupport
 @testable import BFF
 
 @Suite("BFF webhooks (/api/hooks/{app})")
@@ -144,10 +145,7 @@ struct HookTests {
             let ann = try #require(try await store.user(named: "ann"))
             let before = try await store.newestLiveEventID()
             try await harness.withServer { _ in
-                let deadline = ContinuousClock.now + .seconds(3)
-                while try await store.pendingHookDeliveries(limit: 10).count > 0, ContinuousClock.now < deadline {
-                    try await Task.sleep(for: .milliseconds(20))
-                }
+                try await eventually("the accepted hook delivered") { try await store.pendingHookDeliveries(limit: 10).isEmpty }
             }
             #expect(try await store.pendingHookDeliveries(limit: 10).isEmpty)
             guard case .events(let events) = try await store.liveEvents(after: before, visibleTo: ann.id) else {

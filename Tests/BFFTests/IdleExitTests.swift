@@ -3,6 +3,7 @@ import Foundation
 import HummingbirdTesting
 import Synchronization
 import Testing
+import TestSupport
 
 /// The embedded server's idle exit: never while a dashboard's live stream is open, soon after the
 /// last one closes.
@@ -30,11 +31,7 @@ struct IdleExitTests {
             #expect(!exited.isSet, "exited with a stream open")
 
             stream = nil  // closes the connection
-            let deadline = ContinuousClock.now + .seconds(10)
-            while !exited.isSet, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(50))
-            }
-            #expect(exited.isSet, "still running with nothing open")
+            try await eventually("the server's exit with nothing open") { exited.isSet }
             #expect(try #require(activity.idleTime()) >= .milliseconds(100))
             service.cancel()
             _ = stream

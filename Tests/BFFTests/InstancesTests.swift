@@ -4,6 +4,7 @@ import Foundation
 import HummingbirdTesting
 import MicroAppAPI
 import Testing
+import TestSupport
 
 /// Two server instances on one PostgreSQL database, as behind a load balancer: what one is told,
 /// the other knows. (Killed instances and a restarted database: `deploy/test-two-instances`.)
@@ -46,11 +47,11 @@ struct InstancesTests {
         try await Self.withTwoInstances { a, b, ann in
             #expect(try await b.send(.get, APIPath.todoItems, token: ann).decode(Page<TodoItem>.self).items.isEmpty)
             let created = try await a.send(.post, APIPath.todoItems, token: ann, json: NewTodo(title: "from A")).decode(TodoItem.self)
-            try await eventually {
+            try await eventually("the todo listed through B", every: .milliseconds(50)) {
                 try await b.send(.get, APIPath.todoItems, token: ann).decode(Page<TodoItem>.self).items.map(\.id) == [created.id]
             }
             _ = try await a.send(.patch, APIPath.todoItem(created.id), token: ann, json: TodoPatch(done: true))
-            try await eventually {
+            try await eventually("the todo done through B", every: .milliseconds(50)) {
                 try await b.send(.get, APIPath.todoItems, token: ann).decode(Page<TodoItem>.self).items.first?.done == true
             }
         }

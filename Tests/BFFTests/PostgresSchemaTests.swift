@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import Synchronization
 import Testing
+import TestSupport
 
 /// What an instance does with a PostgreSQL schema that is not its own.
 @Suite("PostgreSQL schema versions", .enabled(if: TestDatabase.isPostgres))
@@ -17,13 +18,11 @@ struct PostgresSchemaTests {
         configuration.migrateDatabase = false
         configuration.onWaitingForSchema = { message in said.withLock { $0.append(message) } }
         let starting = Task { [configuration] in _ = try await buildApplication(configuration) }
-        try await Self.within(.seconds(10)) {
-            while said.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(20)) }
-        }
+        try await eventually("the server saying it waits for the schema") { !said.withLock { $0.isEmpty } }
         #expect(said.withLock { $0.first?.contains("schema is at version 0, this server needs") == true })
         try await harness.withStore { _ in }  // migrates, as `termcanvas-bff migrate` does
         defer { starting.cancel() }
-        try await Self.within(.seconds(5)) { try await starting.value }
+        try await withDeadline(.seconds(5), for: "the server to start") { try await starting.value }
     }
 
     @Test("an instance refuses a schema newer than its own, and so does `migrate`")
@@ -37,19 +36,4 @@ struct PostgresSchemaTests {
         await #expect(throws: BFFStoreError.newerVersion) { _ = try await buildApplication(harness.configuration()) }
         await #expect(throws: BFFStoreError.newerVersion) { try await harness.withStore { _ in } }
     }
-
-    /// `body`'s value, or `DeadlineExceeded` after `duration`.
-    private static func within(_ duration: Duration, _ body: @escaping @Sendable () async throws -> Void) async throws {
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await body() }
-            group.addTask {
-                try await Task.sleep(for: duration)
-                throw DeadlineExceeded()
-            }
-            defer { group.cancelAll() }
-            try await group.next()
-        }
-    }
-
-    struct DeadlineExceeded: Error {}
 }

@@ -6,6 +6,7 @@ import HummingbirdTesting
 import MicroAppAPI
 import Synchronization
 import Testing
+import TestSupport
 
 /// The proxy of remote apps' entries against entries that misbehave, each a real server on
 /// loopback: one that hangs, one that trickles its answer, one whose stream never starts, one that
@@ -224,7 +225,7 @@ struct RemoteSessionsTests {
             try await Task.sleep(for: .milliseconds(400))
             // The next session's reservation finds the first expired and ends it at the entry.
             #expect(try await ProxyTests.open(client, token).status == .created)
-            for _ in 0..<100 where ended.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(50)) }
+            try await eventually("the expired session ended at its entry") { !ended.withLock { $0.isEmpty } }
             #expect(ended.withLock { $0 } == ["s1"])
         }
     }

@@ -3,6 +3,7 @@ import Foundation
 import HummingbirdTesting
 import MicroAppAPI
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -43,7 +44,9 @@ struct ServerLimitsTests {
             #expect(try await SSEReader(port: port, token: cat).readHead().hasPrefix("HTTP/1.1 429"))
             // A closed stream frees its place.
             open.removeFirst()
-            try await eventually { try await SSEReader(port: port, token: cat).readHead().hasPrefix("HTTP/1.1 200") }
+            try await eventually("a place for another stream", every: .milliseconds(50)) {
+                try await SSEReader(port: port, token: cat).readHead().hasPrefix("HTTP/1.1 200")
+            }
         }
     }
 
@@ -152,16 +155,6 @@ extension SSEReader {
         }
         return false
     }
-}
-
-/// Retries `condition` for up to 5 s.
-func eventually(_ condition: () async throws -> Bool) async throws {
-    let deadline = ContinuousClock.now.advanced(by: .seconds(5))
-    while ContinuousClock.now < deadline {
-        if try await condition() { return }
-        try await Task.sleep(for: .milliseconds(50))
-    }
-    Issue.record("the condition did not hold within 5 s")
 }
 
 /// A bare TCP connection, to hold a connection open or send half a request.

@@ -232,9 +232,8 @@ struct NewAppTests {
         #expect(host.overlay == nil)
         // The first run, stopped, still says how it ended (a review: the gate lets it go on). Its
         // news is queued before the second run starts, so it arrives while that one is written.
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !gate.firstEnded, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
-        try await Task.sleep(for: .milliseconds(50))
+        await host.effects.generatorStopped()
+        #expect(gate.firstEnded)
         fixture.describe("Second")
         try await fixture.deliver { fixture.stage != "writing" || host.screen.contains { $0.contains("Checking the manifest") } }
         #expect(fixture.stage == "writing", "the first run's review is not shown")

@@ -7,6 +7,7 @@ import Foundation
 import LayoutStore
 import Logging
 import Testing
+import TestSupport
 @testable import termcanvas
 import Widgets
 
@@ -55,10 +56,6 @@ final class TemporaryDirectory: Sendable {
     var database: URL { url.appendingPathComponent("data/layouts.sqlite") }
 }
 
-struct Timeout: Error, CustomStringConvertible {
-    let description: String
-}
-
 /// Collects what the host's IO sends back, so a test can wait for it.
 @MainActor
 final class Inbox {
@@ -81,12 +78,8 @@ final class Inbox {
     /// hundreds of main-actor tests: on a loaded 2-core machine they queued behind them for over
     /// 30 s. The bound only matters when a message never comes.
     func take(_ count: Int, timeout: Duration = .seconds(90)) async throws -> [HostMessage] {
-        let deadline = ContinuousClock.now + timeout
-        while pending.count < count {
-            guard ContinuousClock.now < deadline else {
-                throw Timeout(description: "waited for \(count) message(s), got \(pending.count): \(pending)")
-            }
-            try await Task.sleep(for: .milliseconds(5))
+        try await eventually("\(count) message(s), not \(pending.count): \(pending)", within: timeout, every: .milliseconds(5)) {
+            pending.count >= count
         }
         let taken = Array(pending.prefix(count))
         pending.removeFirst(count)

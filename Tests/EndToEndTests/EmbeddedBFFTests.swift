@@ -9,16 +9,9 @@ import Testing
 struct EmbeddedBFFTests {
     /// Waits until a local server of `runtime` holds its lock and answers; returns its pid.
     private func waitForServer(runtime: String, timeout: Duration = .seconds(20)) async throws -> pid_t {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            // Answering, not only bound: the socket file exists a moment before the server listens.
-            if let pid = LocalServerProcess.pid(runtimeDirectory: runtime),
-               try await Command.run(["curl", "-sf", "--unix-socket", runtime + "/termcanvas/bff.sock", "http://local/health"]).status == 0 {
-                return pid
-            }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        throw CancellationError()
+        // Answering, not only bound: the socket file exists a moment before the server listens.
+        try await Command.waitUntilAnswering("http://local/health", unixSocket: runtime + "/termcanvas/bff.sock", within: timeout)
+        return try #require(LocalServerProcess.pid(runtimeDirectory: runtime))
     }
 
     /// curl over the local server's unix socket with its token; returns status and body.
@@ -41,17 +34,6 @@ struct EmbeddedBFFTests {
             .filter { $0.hasPrefix("bff_http_requests_total{") && $0.contains("route=\"\(route)\"") }
             .compactMap { $0.split(separator: " ").last.flatMap { Double($0) } }
             .reduce(0) { $0 + Int($1) }
-    }
-
-    /// Polls `condition` until it holds; throws, naming `what`, when it has not within `timeout`.
-    private func waitUntil(_ what: String, timeout: Duration = .seconds(20), _ condition: () async throws -> Bool) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if try await condition() { return }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        Issue.record("timed out waiting for \(what)")
-        throw CancellationError()
     }
 
     /// How often the dashboards of `environment` (they share one log file) have logged `line`.
@@ -77,10 +59,14 @@ struct EmbeddedBFFTests {
         #expect(before.output.contains("No start measured yet"))
         let session = try await TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"], size: Size(width: 100, height: 30),
                                             environment: environment)
-        try await waitUntil("the canvas loaded") { dashboardLogCount(environment, "canvas loaded") == 1 }
+        try await eventually("the canvas loaded", within: .seconds(20), every: .milliseconds(50)) {
+            dashboardLogCount(environment, "canvas loaded") == 1
+        }
         // It reached the local server over the unix socket without libcurl: its thirty libraries
         // and TLS stacks cost ~8 MB of resident memory (issue 28).
-        try await waitUntil("the live stream connected") { dashboardLogCount(environment, "online: the live stream is connected") == 1 }
+        try await eventually("the live stream connected", within: .seconds(20), every: .milliseconds(50)) {
+            dashboardLogCount(environment, "online: the live stream is connected") == 1
+        }
         let pid = try #require(await session.programPID())
         // Read by cat: Foundation reads a /proc file only as far as its first page.
         let maps = try await Command.run(["cat", "/proc/\(pid)/maps"]).output
@@ -124,7 +110,9 @@ struct EmbeddedBFFTests {
         #expect(anonymous == "401")
 
         // The first dashboard follows the server's event stream.
-        try await waitUntil("the first dashboard's event stream") { try await answered(runtime, route: "/api/events") >= 1 }
+        try await eventually("the first dashboard's event stream", within: .seconds(20), every: .milliseconds(50)) {
+            try await answered(runtime, route: "/api/events") >= 1
+        }
         let streams = try await answered(runtime, route: "/api/events")
         #expect(dashboardLogCount(environment, "local BFF ready") == 1)
 
@@ -134,7 +122,7 @@ struct EmbeddedBFFTests {
         let second = try await TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"], size: Size(width: 100, height: 30),
                                      environment: environment)
         try await second.waitFor("November 2026")
-        try await waitUntil("the second dashboard on the first server") {
+        try await eventually("the second dashboard on the first server", within: .seconds(20), every: .milliseconds(50)) {
             guard dashboardLogCount(environment, "local BFF ready") == 2 else { return false }
             return try await answered(runtime, route: "/api/events") > streams
         }
@@ -177,10 +165,7 @@ struct EmbeddedBFFTests {
 
         // Killed without a chance to clean up: its socket file stays behind.
         kill(crashed, SIGKILL)
-        for _ in 0..<100 where LocalServerProcess.pid(runtimeDirectory: runtime) != nil {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        #expect(LocalServerProcess.pid(runtimeDirectory: runtime) == nil)
+        try await eventually("the killed server's lock released") { LocalServerProcess.pid(runtimeDirectory: runtime) == nil }
         #expect(FileManager.default.fileExists(atPath: runtime + "/termcanvas/bff.sock"))
 
         let next = try await TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"], size: Size(width: 100, height: 30),

@@ -114,10 +114,8 @@ extension MicroAppProcessTests {
     }
 
     static func expectGone(_ pids: [pid_t], _ when: String) async throws {
-        let deadline = ContinuousClock.now + .seconds(3)
-        while pids.contains(where: isRunning), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
-        #expect(!pids.contains(where: isRunning), "\(when): still running: \(pids.filter(isRunning))")
-        for pid in pids where isRunning(pid) { kill(pid, SIGKILL) }
+        defer { for pid in pids where isRunning(pid) { kill(pid, SIGKILL) } }
+        try await eventually("\(when): the end of \(pids.filter(isRunning))", within: .seconds(3)) { !pids.contains(where: isRunning) }
     }
 
     @Test func whatAnAppStartsEndsWithItsPane() async throws {

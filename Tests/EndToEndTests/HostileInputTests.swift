@@ -60,11 +60,7 @@ struct HostileInputTests {
             try await session.sendLiteral(chunk)
         }
         // Whatever state the keys left, Esc twice returns to normal mode.
-        try await session.send("Escape")
-        try await Task.sleep(for: .milliseconds(100))
-        try await session.send("Escape")
-        try await Task.sleep(for: .milliseconds(100))
-        try await session.send("Escape")
+        try await session.pressEscape(times: 3)
         let screen = try await session.waitFor("NORMAL")
         // No raw escape garbage: every row is exactly the terminal width and the frame is whole.
         #expect(screen.prefix(29).allSatisfy { $0.count == 100 })

@@ -24,13 +24,7 @@ struct LoginCommandTests {
         let port = LoopbackPort.random()
         let server = try Command.start([binary, "serve", "--port", "\(port)", "--data-dir", home + "/bff"], environment: environment)
         defer { kill(server, SIGKILL) }
-        var healthy = false
-        for _ in 0..<200 {
-            healthy = try await Command.run(["curl", "-sf", "http://127.0.0.1:\(port)/health"]).status == 0
-            if healthy { break }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        try #require(healthy, "the server did not start on port \(port)")
+        try await Command.waitUntilAnswering("http://127.0.0.1:\(port)/health", within: .seconds(20))
         let url = "http://127.0.0.1:\(port)"
         let credential = home + "/config/termcanvas/credentials/http_127.0.0.1_\(port).json"
 

@@ -168,7 +168,7 @@ struct MicroAppProcessTests {
         #expect(Self.processes("stubborn.py").count == 1)
         let quitting = ContinuousClock.now
         try await session.send("q")
-        while kill(pid, 0) == 0, ContinuousClock.now - quitting < .seconds(5) { try await Task.sleep(for: .milliseconds(5)) }
+        try await eventually("the dashboard's exit", within: .seconds(5), every: .milliseconds(5)) { kill(pid, 0) != 0 }
         let took = ContinuousClock.now - quitting
         #expect(took < .seconds(1), "quitting took \(took)")
         #expect(try await session.waitForExit().status == 0)

@@ -147,11 +147,7 @@ final class TeamServer: @unchecked Sendable {
     func restart() async throws {
         pid = try Command.start([Products.termcanvas.path, "serve", "--port", "\(port)", "--data-dir", home + "/bff"] + options,
                                 environment: ["XDG_STATE_HOME": home + "/state"])
-        for _ in 0..<200 {
-            if try await Command.run(["curl", "-sf", url + "/health"]).status == 0 { return }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        throw TeamServerError.didNotStart(port)
+        try await Command.waitUntilAnswering(url + "/health")
     }
 
     func stop() {
@@ -193,5 +189,4 @@ final class TeamServer: @unchecked Sendable {
 
 enum TeamServerError: Error {
     case didNotStart(Int)
-    case healthNotReached(app: String, wanted: String, last: String)
 }

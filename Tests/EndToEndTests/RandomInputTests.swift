@@ -66,10 +66,7 @@ extension HostileInputTests {
             }
             // Enough for the deepest state random keys reach: a filtering layout picker over arrange
             // mode, with a text field open underneath.
-            for _ in 0..<5 {
-                try await session.send("Escape")
-                try await Task.sleep(for: .milliseconds(100))
-            }
+            try await session.pressEscape(times: 5)
             // Once every change is on the server: the screen must not change for a reason of its own.
             try await session.waitForScreen(timeout: .seconds(30), "a whole frame in normal mode, all sent") { rows in
                 rows.count >= 30 && rows[29].contains("NORMAL") && ["┏", "┌"].contains(rows[0].prefix(1))

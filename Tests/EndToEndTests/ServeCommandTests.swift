@@ -26,13 +26,8 @@ struct ServeCommandTests {
         let port = LoopbackPort.random()
         let server = try Command.start([binary, "serve", "--port", "\(port)", "--data-dir", data], environment: environment)
         defer { kill(server, SIGKILL) }
-        var health: Command.Result?
-        for _ in 0..<100 {
-            health = try await Command.run(["curl", "-s", "http://127.0.0.1:\(port)/health"])
-            if health?.status == 0 { break }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        #expect(health?.output == #"{"status":"ok"}"#)
+        try await Command.waitUntilAnswering("http://127.0.0.1:\(port)/health")
+        #expect(try await Command.run(["curl", "-s", "http://127.0.0.1:\(port)/health"]).output == #"{"status":"ok"}"#)
         let token = try await Command.run(["curl", "-s", "-X", "POST", "http://127.0.0.1:\(port)/api/auth/token",
                                      "-H", "content-type: application/json",
                                      "-d", #"{"username":"alice","password":"correct horse"}"#])

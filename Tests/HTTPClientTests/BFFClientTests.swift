@@ -4,6 +4,7 @@ import Foundation
 import HTTPClient
 import MicroAppAPI
 import Testing
+import TestSupport
 
 @Suite("HTTP client against a real BFF")
 struct BFFClientTests {

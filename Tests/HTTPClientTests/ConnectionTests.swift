@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import HTTPClient
 import Testing
+import TestSupport
 
 @Suite("Connections, callers and auth")
 struct ConnectionTests {

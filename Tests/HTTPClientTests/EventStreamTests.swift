@@ -5,6 +5,7 @@ import HTTPClient
 import MicroAppAPI
 import Synchronization
 import Testing
+import TestSupport
 
 @Suite("Live event streams")
 struct EventStreamTests {
@@ -68,15 +69,15 @@ struct EventStreamTests {
             var updates = reader.events(reconnect: Self.quickReconnect).makeAsyncIterator()
             #expect(await updates.next() == .connected)
             guard case .event(let opened) = await updates.next(), opened.knownName == .streamOpened else {
-                throw DeadlineExceeded(limit: .zero)
+                throw UnexpectedUpdate()
             }
             _ = try await writer.post(APIPath.todoItems, body: NewTodo(title: "before"), as: TodoItem.self)
             var received: [LiveEvent] = []
-            guard case .event(let event) = await updates.next() else { throw DeadlineExceeded(limit: .zero) }
+            guard case .event(let event) = await updates.next() else { throw UnexpectedUpdate() }
             received.append(event)
 
             await first.stop()
-            guard case .disconnected = await updates.next() else { throw DeadlineExceeded(limit: .zero) }
+            guard case .disconnected = await updates.next() else { throw UnexpectedUpdate() }
 
             // Missed for certain: written while no server runs (the store records the events).
             let store = try SQLiteStore.open(at: bff.configuration().databaseURL, bcryptCost: 4)
@@ -249,3 +250,6 @@ struct EventStreamTests {
     }
 
 }
+
+/// A live stream gave another update than the one the test awaits.
+private struct UnexpectedUpdate: Error {}

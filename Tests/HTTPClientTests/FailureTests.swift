@@ -2,6 +2,7 @@ import BFFTesting
 import Foundation
 import HTTPClient
 import Testing
+import TestSupport
 
 @Suite("HTTP client failures, timeouts, retries and cancellation")
 struct FailureTests {

@@ -1,6 +1,7 @@
 import Foundation
 @testable import MicroAppHost
 import Testing
+import TestSupport
 
 @Suite("Run marks: a run ended is told from one that runs, whatever has its id now")
 struct RunMarkTests {
@@ -29,10 +30,8 @@ struct RunMarkTests {
         // A live process holding its mark: a running dashboard.
         let dashboard = try Self.process(markingIn: directory)
         defer { dashboard.terminate() }
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("\(dashboard.processIdentifier).mark").path),
-              ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
+        try await eventually("the running dashboard's mark") {
+            FileManager.default.fileExists(atPath: directory.appendingPathComponent("\(dashboard.processIdentifier).mark").path)
         }
 
         #expect(RunMark.endedRuns(in: directory).map(\.run.layout) == ["crashed"])

@@ -4,6 +4,7 @@ import MicroAppModel
 import MicroAppProtocol
 import Synchronization
 import Testing
+import TestSupport
 
 /// What a supervised session does with the work of an app it let go: a respawn or the end
 /// cancels the earlier app's backend calls rather than leaving them to wait on the network.
@@ -51,26 +52,18 @@ struct SupervisedSessionTests {
         instance: "deploys-1", appID: "deploys", appVersion: "1.0.0", size: ViewSize(width: 20, height: 5), focused: false,
         visible: true, roles: ["text"], settings: .object([:]), state: .null, permissions: .none)
 
-    private func eventually(_ condition: () -> Bool) async -> Bool {
-        for _ in 0..<500 {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return condition()
-    }
-
-    @Test func aRespawnCancelsTheEarlierAppsBackendCalls() async {
+    @Test func aRespawnCancelsTheEarlierAppsBackendCalls() async throws {
         let backend = HangingBackend()
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("tc-session-\(UUID().uuidString).log")
         defer { try? FileManager.default.removeItem(at: log) }
         let session = session(backend, log: log)
         session.start(Self.parameters, wake: {})
-        #expect(await eventually { backend.started.load(ordering: .relaxed) == 1 }, "the app's call reached the backend")
+        try await eventually("the app's call reached the backend") { backend.started.load(ordering: .relaxed) == 1 }
         session.restart()
-        #expect(await eventually { backend.started.load(ordering: .relaxed) == 2 }, "the new app asked again")
-        #expect(await eventually { backend.cancelled.load(ordering: .relaxed) == 1 }, "the first app's call was cancelled")
+        try await eventually("the new app asked again") { backend.started.load(ordering: .relaxed) == 2 }
+        try await eventually("the first app's call was cancelled") { backend.cancelled.load(ordering: .relaxed) == 1 }
         session.stop()
         await session.finished()
-        #expect(await eventually { backend.cancelled.load(ordering: .relaxed) == 2 }, "the end cancels the last app's call")
+        try await eventually("the end cancels the last app's call") { backend.cancelled.load(ordering: .relaxed) == 2 }
     }
 }

@@ -7,6 +7,7 @@ import MicroAppAPI
 import MicroAppModel
 import MicroAppSync
 import Synchronization
+import TestSupport
 
 /// Records what a sync engine publishes and waits for the events a test expects.
 final class EventRecorder: Sendable {
@@ -32,13 +33,9 @@ final class EventRecorder: Sendable {
         _ type: E.Type, timeout: Duration = .seconds(10), matching: (E) -> Bool = { _ in true },
         sourceLocation: String = #function
     ) async throws -> E {
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: timeout)
-        while clock.now < deadline {
-            if let event = all(E.self).first(where: matching) { return event }
-            try await Task.sleep(for: .milliseconds(10))
+        try await eventually("a \(E.name) (saw \(all.map { Swift.type(of: $0).name.rawValue }))", within: timeout) {
+            all(E.self).first(where: matching)
         }
-        throw SyncTestError.timedOut("no \(E.name) within \(timeout); saw \(all.map { Swift.type(of: $0).name.rawValue })")
     }
 
     /// The latest status published for `app`.
@@ -48,18 +45,10 @@ final class EventRecorder: Sendable {
 
     /// Waits until the latest status of `app` satisfies `condition`.
     func waitForStatus(of app: MicroAppID, timeout: Duration = .seconds(15), _ condition: (SyncStatus) -> Bool) async throws {
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: timeout)
-        while clock.now < deadline {
-            if let status = status(of: app), condition(status) { return }
-            try await Task.sleep(for: .milliseconds(10))
+        try await eventually("another status of \(app) than \(String(describing: status(of: app)))", within: timeout) {
+            status(of: app).map(condition) == true
         }
-        throw SyncTestError.timedOut("status of \(app) is \(String(describing: status(of: app)))")
     }
-}
-
-enum SyncTestError: Error {
-    case timedOut(String)
 }
 
 /// A sync engine on a real cache file, with what it publishes recorded.

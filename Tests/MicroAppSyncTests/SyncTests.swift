@@ -8,6 +8,7 @@ import MicroAppModel
 @testable import MicroAppSync
 import Synchronization
 import Testing
+import TestSupport
 
 @Suite("Sync engine against a real BFF and a real cache file", .serialized)
 struct SyncTests {
@@ -106,10 +107,7 @@ struct SyncTests {
                 first.sync.connect(try await client(of: server, as: "ann"))
                 _ = try await first.recorder.first(TodoItemsLoaded.self) { $0.origin == .server }
                 let observer = try SyncCache.open(at: file)
-                let clock = ContinuousClock()
-                let deadline = clock.now.advanced(by: .seconds(10))
-                while try await observer.completeSince() == nil, clock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
-                #expect(try await observer.completeSince() != nil)
+                try await eventually("the cache marked complete") { try await observer.completeSince() != nil }
                 await first.sync.stop()
 
                 let missed = try await phone.post(APIPath.todoItems, body: NewTodo(title: "While closed"), as: TodoItem.self)

@@ -83,6 +83,15 @@ public enum Command {
         try spawn(arguments, environment: environment, input: nil, output: nil)
     }
 
+    /// Waits until a server a test started answers `url` with a success (curl's `-f`), over
+    /// `unixSocket` when given: it listens by then.
+    public static func waitUntilAnswering(_ url: String, unixSocket: String? = nil, within limit: Duration = .seconds(10)) async throws {
+        let socket = unixSocket.map { ["--unix-socket", $0] } ?? []
+        try await eventually("an answer from \(url)", within: limit, every: .milliseconds(50)) {
+            try await run(["curl", "-sf", "-o", "/dev/null"] + socket + [url], capturingOutput: false).status == 0
+        }
+    }
+
     /// Waits for a process started here; returns its exit status, or 128 + the signal that ended it.
     public static func waitForExit(_ pid: pid_t) async -> Int32 {
         (try? await offThePool { waitForExitBlocking(pid) }) ?? -1

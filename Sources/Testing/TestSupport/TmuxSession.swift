@@ -83,6 +83,16 @@ public final class TmuxSession: Sendable {
         try await tmux(["send-keys", "-t", "0"] + keys)
     }
 
+    /// Presses Esc `times` times, each alone: the pause between presses is longer than the
+    /// dashboard's escape delay (25 ms), within which Esc and what follows are read as one key
+    /// (Alt and a key). A pause the terminal's protocol asks for, not a wait for an event.
+    public func pressEscape(times: Int) async throws {
+        for press in 0..<times {
+            if press > 0 { try await Task.sleep(for: .milliseconds(100)) }
+            try await send("Escape")
+        }
+    }
+
     /// Sends text literally, byte for byte (escape sequences included).
     public func sendLiteral(_ text: String) async throws {
         try await tmux(["send-keys", "-t", "0", "-l", "--", text])
@@ -134,14 +144,11 @@ public final class TmuxSession: Sendable {
     public func waitForScreen(
         timeout: Duration = .seconds(10), _ what: String, _ condition: ([String]) -> Bool
     ) async throws -> [String] {
-        let deadline = ContinuousClock.now + timeout
         var last: [String] = []
-        while ContinuousClock.now < deadline {
+        return try await eventually("\(what); screen was:\n" + last.joined(separator: "\n") + logTail(), within: timeout, every: .milliseconds(30)) {
             last = try await screen()
-            if condition(last) { return last }
-            try await Task.sleep(for: .milliseconds(30))
+            return condition(last) ? last : nil
         }
-        throw Failure(description: "timed out waiting for \(what); screen was:\n" + last.joined(separator: "\n") + logTail())
     }
 
     /// Waits until the screen has not changed for `quiet` (what arrives late — a live stream's
@@ -181,15 +188,10 @@ public final class TmuxSession: Sendable {
     /// Waits until the program's log (under the session's `XDG_STATE_HOME`) has a line containing
     /// `text` and this session's program's `pid=` (programs of one home share the file).
     public func waitForLog(_ text: String, timeout: Duration = .seconds(10)) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if let logFile, let pid = await programPID(), let log = try? String(contentsOfFile: logFile, encoding: .utf8),
-               log.split(separator: "\n").contains(where: { $0.contains(text) && $0.contains("pid=\(pid)") }) {
-                return
-            }
-            try await Task.sleep(for: .milliseconds(30))
+        try await eventually("'\(text)' in the log" + logTail(), within: timeout, every: .milliseconds(30)) {
+            guard let logFile, let pid = await programPID(), let log = try? String(contentsOfFile: logFile, encoding: .utf8) else { return false }
+            return log.split(separator: "\n").contains { $0.contains(text) && $0.contains("pid=\(pid)") }
         }
-        throw Failure(description: "timed out waiting for '\(text)' in the log" + logTail())
     }
 
     /// The program's exit status once it has exited, and whether the tty settings were restored.
@@ -207,12 +209,7 @@ public final class TmuxSession: Sendable {
     /// Waits for the program to exit and returns its report.
     public func waitForExit(timeout: Duration = .seconds(10)) async throws -> (status: Int32, ttyRestored: Bool, stderr: String) {
         try await waitFor("PROGRAM-EXITED", timeout: timeout)
-        let deadline = ContinuousClock.now + .seconds(2)
-        while ContinuousClock.now < deadline {
-            if let report = try exitReport() { return report }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        throw Failure(description: "no exit status recorded")
+        return try await eventually("the exit status recorded", within: .seconds(2)) { try exitReport() }
     }
 
     @discardableResult

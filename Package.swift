@@ -142,7 +142,7 @@ let package = Package(
         .target(
             name: "MicroAppHost",
             dependencies: [
-                "MicroAppProtocol", "MicroAppModel", "CAppProcess", "LogFiles", "PrivateFiles",
+                "CanvasCore", "MicroAppProtocol", "MicroAppModel", "CAppProcess", "LogFiles", "PrivateFiles",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/AppHost/MicroAppHost",

@@ -7,7 +7,7 @@ import Testing
 /// A supervisor driven by hand, with a clock the test moves.
 struct Drive {
     var supervisor: Supervisor
-    var now = Date(timeIntervalSince1970: 1_000_000)
+    var now = ContinuousClock.now
     var effects: [Supervisor.Effect] = []
 
     init(limits: AppManifest.Limits = AppManifest.Limits(),
@@ -17,7 +17,7 @@ struct Drive {
 
     @discardableResult
     mutating func handle(_ input: Supervisor.Input, after seconds: Double = 0) -> [Supervisor.Effect] {
-        now += seconds
+        now += .seconds(seconds)
         effects = supervisor.handle(input, now: now)
         return effects
     }

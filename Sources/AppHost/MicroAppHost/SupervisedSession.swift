@@ -95,7 +95,7 @@ final class SupervisedSession: AppEngine {
             let input = inputs.removeFirst()
             let wake: (@Sendable () -> Void)? = shell.withLock { shell in
                 var wakes = false
-                for effect in shell.supervisor.handle(input, now: Date()) {
+                for effect in shell.supervisor.handle(input, now: .now) {
                     if case .wake = effect { wakes = true }
                     if let next = perform(effect, &shell) { inputs.append(next) }
                 }

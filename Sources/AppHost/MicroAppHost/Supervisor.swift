@@ -1,3 +1,4 @@
+import CanvasCore
 import Foundation
 import MicroAppModel
 import MicroAppProtocol
@@ -81,11 +82,11 @@ struct Supervisor {
     static let maximumRemoteBackoff = 30.0
     /// Seconds a key may go without a view before the pane says the app is not responding.
     static let keyAnswerSeconds = 2.0
-    /// Crashes within this many seconds that stop the restarts.
-    static let crashWindow = 120.0
+    /// Crashes within this long that stop the restarts.
+    static let crashWindow = Duration.seconds(120)
     static let crashesToStop = 5
     /// A process that ran this long clears the backoff.
-    static let stableSeconds = 60.0
+    static let stableRun = Duration.seconds(60)
     static let maximumBackoff = 60.0
     /// Calls to the backend at once; more are answered "too many requests".
     static let concurrentCalls = 4
@@ -105,14 +106,14 @@ struct Supervisor {
     /// `r` killed a hung app: start it again when its exit arrives.
     private var restartOnExit = false
     private var woken = false
-    private var startedAt: Date?
-    private var crashTimes: [Date] = []
+    private var startedAt: ContinuousClock.Instant?
+    private var crashTimes: [ContinuousClock.Instant] = []
     private var consecutiveCrashes = 0
-    private var oldestUnansweredKey: Date?
+    private var oldestUnansweredKey: ContinuousClock.Instant?
     private var keyTimerPending = false
     private var callsInFlight: Set<RPCID> = []
-    private var publishTokens: Double
-    private var tokensAt: Date?
+    /// The pace of its publishes, full at the first (`limits.publishesPerSecond` a second, as many at once).
+    private var publishPace: TokenBucket?
     private var throttleReportPending = false
     private var droppedSinceReport = 0
     private var stateRefusedLogged = false
@@ -131,7 +132,6 @@ struct Supervisor {
         self.limits = limits
         self.permissions = permissions
         self.isRemote = isRemote
-        publishTokens = Double(limits.publishesPerSecond)
     }
 
     /// Hands over what the pane has not taken yet.
@@ -143,7 +143,7 @@ struct Supervisor {
         return updates
     }
 
-    mutating func handle(_ input: Input, now: Date) -> [Effect] {
+    mutating func handle(_ input: Input, now: ContinuousClock.Instant) -> [Effect] {
         var effects: [Effect] = []
         switch input {
         case .start(let start):
@@ -191,7 +191,7 @@ struct Supervisor {
             guard excess.add(bytes, now: now) else { break }
             phase = .stopped
             effects.append(.log("stopped: flooding its output, \(excess.total(now: now) >> 20) MiB of lines over \(LineFramer.standardLimit >> 10) KiB "
-                                + "and standard error within \(Int(OutputBudget.window)) s (the budget is \(OutputBudget.bytes >> 20) MiB)"))
+                                + "and standard error within \(OutputBudget.window.components.seconds) s (the budget is \(OutputBudget.bytes >> 20) MiB)"))
             setStatus(.stopped("flooding its output"), &effects)
             signal(SIGKILL, because: "it was flooding its output", &effects)
         case .inputOverflow(let from):
@@ -288,7 +288,7 @@ struct Supervisor {
     }
 
     /// Its process exited, or its remote session was lost.
-    private mutating func ended(_ description: String, now: Date, _ effects: inout [Effect]) {
+    private mutating func ended(_ description: String, now: ContinuousClock.Instant, _ effects: inout [Effect]) {
         switch phase {
         case .stopping where restartOnExit, .waitingToRestart where restartOnExit:
             restartOnExit = false
@@ -305,12 +305,12 @@ struct Supervisor {
         }
         // A process's end is logged as it comes (`exited`); a remote session's here.
         if isRemote { effects.append(.log("session lost: \(description)")) } else { updates.crashes.append(description) }
-        if let startedAt, now.timeIntervalSince(startedAt) >= Self.stableSeconds { consecutiveCrashes = 0 }
+        if let startedAt, startedAt.duration(to: now) >= Self.stableRun { consecutiveCrashes = 0 }
         consecutiveCrashes += 1
-        crashTimes = crashTimes.filter { now.timeIntervalSince($0) < Self.crashWindow } + [now]
+        crashTimes = crashTimes.filter { $0.duration(to: now) < Self.crashWindow } + [now]
         if !isRemote, crashTimes.count >= Self.crashesToStop {
             phase = .stopped
-            setStatus(.stopped("\(description); crashed \(crashTimes.count) times in \(Int(Self.crashWindow / 60)) minutes"), &effects)
+            setStatus(.stopped("\(description); crashed \(crashTimes.count) times in \(Self.crashWindow.components.seconds / 60) minutes"), &effects)
             return
         }
         let delay = min(isRemote ? Self.maximumRemoteBackoff : Self.maximumBackoff, pow(2, Double(consecutiveCrashes - 1)))
@@ -319,7 +319,7 @@ struct Supervisor {
         effects.append(.schedule(.restart(generation: generation), afterSeconds: delay))
     }
 
-    private mutating func fire(_ timer: Timer, now: Date, _ effects: inout [Effect]) {
+    private mutating func fire(_ timer: Timer, now: ContinuousClock.Instant, _ effects: inout [Effect]) {
         switch timer {
         case .startup(let from):
             guard from == generation, phase == .initializing else { return }
@@ -337,7 +337,7 @@ struct Supervisor {
         case .keyAnswer(let from):
             keyTimerPending = false
             guard from == generation, phase == .running, let oldest = oldestUnansweredKey else { return }
-            let waited = now.timeIntervalSince(oldest)
+            let waited = oldest.duration(to: now).inSeconds
             if waited >= Self.keyAnswerSeconds - 0.001 {
                 setStatus(.notResponding("no answer to a key for \(Int(Self.keyAnswerSeconds)) s"), &effects)
             } else {
@@ -383,7 +383,7 @@ struct Supervisor {
 
     // MARK: Messages
 
-    private mutating func send(_ message: HostToApp, now: Date, _ effects: inout [Effect]) {
+    private mutating func send(_ message: HostToApp, now: ContinuousClock.Instant, _ effects: inout [Effect]) {
         switch message {
         case .resize(let new): size = new
         case .focus(let new): focused = new
@@ -401,7 +401,7 @@ struct Supervisor {
         effects.append(.write(message))
     }
 
-    private mutating func receive(_ message: AppToHost, bytes: Int, now: Date, _ effects: inout [Effect]) {
+    private mutating func receive(_ message: AppToHost, bytes: Int, now: ContinuousClock.Instant, _ effects: inout [Effect]) {
         switch message {
         case .response(.number(1), let result) where phase == .initializing:
             initialized(InitializeResult(json: result), &effects)
@@ -496,7 +496,7 @@ struct Supervisor {
         wake(&effects)
     }
 
-    private mutating func publish(_ publish: Publish, bytes: Int, now: Date, _ effects: inout [Effect]) {
+    private mutating func publish(_ publish: Publish, bytes: Int, now: ContinuousClock.Instant, _ effects: inout [Effect]) {
         guard permissions.publish.contains(publish.name) else {
             refuse("publish of \(publish.name), which it did not declare or was not granted", &effects)
             return
@@ -506,9 +506,9 @@ struct Supervisor {
             return
         }
         let rate = Double(limits.publishesPerSecond)
-        if let tokensAt { publishTokens = min(rate, publishTokens + now.timeIntervalSince(tokensAt) * rate) }
-        tokensAt = now
-        guard publishTokens >= 1, updates.publishes.count < Self.maximumHeldPublishes else {
+        var pace = publishPace ?? TokenBucket(rate: rate, burst: rate, now: now)
+        defer { publishPace = pace }
+        guard updates.publishes.count < Self.maximumHeldPublishes, pace.take(now: now) == nil else {
             droppedSinceReport += 1
             if !throttleReportPending {
                 throttleReportPending = true
@@ -516,7 +516,6 @@ struct Supervisor {
             }
             return
         }
-        publishTokens -= 1
         updates.publishes.append(publish)
         wake(&effects)
     }

@@ -164,7 +164,7 @@ public enum AppManifestFile {
                 guard ManifestRules.isEventName(name) else {
                     throw reader.error(at: item, field: field, "expected a name source.entity.action in a-z, 0-9, - and _, got '\(name)'")
                 }
-                guard name.hasPrefix("\(manifest.id).") else {
+                guard ManifestRules.isOwnEventName(name, of: manifest.id) else {
                     throw reader.error(at: item, field: field, "an app publishes only its own events: expected \(manifest.id).entity.action")
                 }
                 return name

@@ -40,6 +40,12 @@ public enum ManifestRules {
         return name.utf8.count <= maximumEventName && parts.count == 3 && parts.allSatisfy(isSegment)
     }
 
+    /// True for an event app `id` may publish: an event name under its own id (`id.entity.action`),
+    /// so no app speaks for another or for the canvas.
+    public static func isOwnEventName(_ name: String, of id: String) -> Bool {
+        isEventName(name) && name.hasPrefix("\(id).")
+    }
+
     /// True for what an app subscribes with: `*`, `source.*`, `source.entity.*` or an event name.
     public static func isEventPattern(_ pattern: String) -> Bool {
         guard pattern != "*" else { return true }

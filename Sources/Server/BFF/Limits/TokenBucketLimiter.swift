@@ -1,3 +1,4 @@
+import CanvasCore
 import Foundation
 import Synchronization
 

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import CanvasCore
 import Foundation
 import Hummingbird
 import Logging

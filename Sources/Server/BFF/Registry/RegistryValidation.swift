@@ -33,7 +33,7 @@ enum RegistryValidation {
             throw APIFailure.badRequest("must be a protocol this server knows (\(protocols.lowerBound))", field: "manifest.protocol")
         }
         try names(manifest.events.publishes, field: "manifest.events.publishes") { name in
-            ManifestRules.isEventName(name) && name.hasPrefix("\(id).") ? nil : "must be an event name starting with '\(id).', such as \(id).build.finished"
+            ManifestRules.isOwnEventName(name, of: id) ? nil : "must be an event name starting with '\(id).', such as \(id).build.finished"
         }
         try names(manifest.events.subscribes, field: "manifest.events.subscribes") { pattern in
             ManifestRules.isEventPattern(pattern) ? nil : "must be an event pattern such as calendar.date.selected, todo.* or *"

@@ -1,4 +1,5 @@
 import Hummingbird
+import MicroAppAPI
 import Synchronization
 
 /// Todo list pages recently served, as the bytes sent, per user and query, so a client that
@@ -63,6 +64,14 @@ public final class TodoPageCache: Sendable {
             state.pages.removeAll()
             state.bytes = 0
         }
+    }
+
+    /// Drops the pages the live event `name` of `owner` makes stale: its owner's, when it is a todo
+    /// event. Each engine calls it as the event's transaction commits, before anyone hears of it;
+    /// PostgreSQL's feed again on the other instances.
+    func invalidate(afterEvent name: String, owner: Int64?) {
+        guard let owner, EventName(rawValue: name)?.app == MicroApp.todo.rawValue else { return }
+        invalidate(owner: owner)
     }
 
     /// Drops the user's pages; called once a change to their todos has committed.

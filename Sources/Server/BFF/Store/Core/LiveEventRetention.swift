@@ -1,6 +1,15 @@
 import Foundation
 import MicroAppAPI
 
+/// What a client resuming from a `Last-Event-ID` gets.
+public enum LiveEventReplay: Equatable, Sendable {
+    /// The events after the given id, oldest first (possibly none).
+    case events([LiveEvent])
+    /// Events the client never saw have been pruned (or the id is from another database): it must
+    /// reload, and resume after `newest`.
+    case reset(newest: Int64)
+}
+
 /// Which live events the database keeps for `Last-Event-ID` resume, written once for both
 /// engines: so that no one's events push out anyone else's resume point.
 ///
@@ -47,6 +56,26 @@ enum LiveEventRetention {
                         WHEN excluded.let_go_through > live_event_horizons.let_go_through THEN excluded.let_go_through
                         ELSE live_event_horizons.let_go_through END
                     """) { _ in .done(()) }
+            }
+        }
+    }
+
+    /// What a client resuming after `lastID` gets: the events after it that `user` may see,
+    /// oldest first, at most `limit`; or `.reset` when some of them are no longer kept, or the id
+    /// is past `newest` (another database's). Run in one snapshot, so a prune between the horizon
+    /// and the rows cannot leave a gap where a reset is due.
+    /// - Parameter newest: The engine's statement for the newest event id ever committed.
+    static func replay(after lastID: Int64, visibleTo user: Int64, limit: Int, newest: SQLStatement) -> Plan<LiveEventReplay> {
+        .run(newest) { rows in
+            let newest = try rows.first?.integer(0) ?? 0
+            return horizon(of: user).then { horizon in
+                guard lastID <= newest, lastID >= horizon else { return .done(.reset(newest: newest)) }
+                return .run("""
+                    SELECT id, name, data FROM live_events WHERE id > \(lastID) AND (owner_id IS NULL OR owner_id = \(user))
+                    ORDER BY id LIMIT \(Int64(limit))
+                    """) { rows in
+                    .done(.events(try rows.map { LiveEvent(id: try $0.integer(0), name: try $0.text(1), data: try $0.text(2)) }))
+                }
             }
         }
     }

@@ -59,12 +59,6 @@ public struct LiveEventDraft: Sendable {
         name == EventName.canvasChangeApplied.rawValue || name == EventName.canvasPresenceChanged.rawValue
     }
 
-    /// The user whose cached todo list pages this event makes stale, if any: each engine drops
-    /// them as the event's transaction commits, before anyone can hear of it (`TodoPageCache`).
-    var staleTodoPagesOwner: Int64? {
-        EventName(rawValue: name)?.app == MicroApp.todo.rawValue ? owner : nil
-    }
-
     /// An event by name with its data as JSON text: a webhook's, passed on as it came.
     init(name: String, owner: Int64?, json: String) {
         self.name = name

@@ -13,6 +13,8 @@ public protocol SQLEngine: BFFStore {
     /// Runs `plan` to read, in one snapshot when `snapshot`; else each statement on its own, which
     /// costs a single SELECT no transaction around it.
     func runRead<T>(_ plan: Plan<T>, snapshot: Bool) async throws -> T
+    /// The engine's statement for the id of the newest live event committed (0 for none).
+    static var newestLiveEvent: SQLStatement { get }
 }
 
 extension SQLEngine {
@@ -20,6 +22,14 @@ extension SQLEngine {
     /// is at `limit`: what one user may keep of a kind, so no one fills the disk others need.
     static func checkQuota(_ count: SQLRows, _ limit: Int, of what: String) throws {
         guard try count.first?.integer(0) ?? 0 < Int64(limit) else { throw BFFStoreError.quotaReached(what: what, limit: limit) }
+    }
+
+    public func newestLiveEventID() async throws -> Int64 {
+        try await runRead(.run(Self.newestLiveEvent) { rows in .done(try rows.first?.integer(0) ?? 0) }, snapshot: false)
+    }
+
+    public func liveEvents(after lastID: Int64, visibleTo user: Int64, limit: Int) async throws -> LiveEventReplay {
+        try await runRead(LiveEventRetention.replay(after: lastID, visibleTo: user, limit: limit, newest: Self.newestLiveEvent), snapshot: true)
     }
 
     /// Runs `plan` in one write transaction that also keeps the request's `Idempotency-Key`, if

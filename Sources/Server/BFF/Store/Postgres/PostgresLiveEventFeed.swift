@@ -73,9 +73,7 @@ struct PostgresLiveEventFeed: Service {
         while true {
             let events = try await store.committedLiveEvents(after: last, limit: 1000)
             for published in events {
-                if let owner = published.ownerID, EventName(rawValue: published.event.name)?.app == "todo" {
-                    store.todoPages.invalidate(owner: owner)
-                }
+                store.todoPages.invalidate(afterEvent: published.event.name, owner: published.ownerID)
                 store.liveEvents.publish(published)
             }
             guard let newest = events.last?.event.id else { return last }

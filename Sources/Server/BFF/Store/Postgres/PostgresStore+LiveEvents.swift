@@ -23,25 +23,7 @@ extension PostgresStore {
     }
 
     /// The newest committed event's id: every event up to it has committed (see `liveEventLock`).
-    public func newestLiveEventID() async throws -> Int64 {
-        try await rows("SELECT COALESCE(MAX(id), 0)::bigint FROM live_events", as: Int64.self)[0]
-    }
-
-    /// The horizon (`LiveEventRetention`) and the rows are read in one snapshot, so a prune between
-    /// them cannot leave a gap where a `.reset` is due.
-    public func liveEvents(after lastID: Int64, visibleTo user: Int64, limit: Int) async throws -> LiveEventReplay {
-        try await transaction { connection in
-            try await connection.run("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
-            let newest = try await connection.rows("SELECT COALESCE(MAX(id), 0)::bigint FROM live_events", as: Int64.self, logger: logger)[0]
-            let horizon = try await run(LiveEventRetention.horizon(of: user), on: connection).result
-            guard lastID <= newest, lastID >= horizon else { return .reset(newest: newest) }
-            let events = try await connection.rows("""
-                SELECT id, name, data FROM live_events WHERE id > \(lastID) AND (owner_id IS NULL OR owner_id = \(user))
-                ORDER BY id LIMIT \(Int64(limit))
-                """, as: (Int64, String, String).self, logger: logger)
-            return .events(events.map { LiveEvent(id: $0.0, name: $0.1, data: $0.2) })
-        }
-    }
+    public static let newestLiveEvent: SQLStatement = "SELECT COALESCE(MAX(id), 0)::bigint FROM live_events"
 
     /// The committed events after `lastID`, oldest first, at most `limit`, with who may see them:
     /// what the feed hands to this instance's streams.

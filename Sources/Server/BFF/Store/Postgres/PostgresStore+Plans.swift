@@ -8,7 +8,7 @@ extension PostgresStore {
     /// other instances drop theirs when the feed brings them the events.
     public func runWrite<T>(_ plan: Plan<T>) async throws -> T {
         let (result, recorded) = try await transaction { connection in try await run(plan, on: connection) }
-        for owner in Set(recorded.compactMap(\.staleTodoPagesOwner)) { todoPages.invalidate(owner: owner) }
+        for event in recorded { todoPages.invalidate(afterEvent: event.name, owner: event.owner) }
         return result
     }
 

@@ -1,17 +1,17 @@
-/// A bucket of at most `burst` tokens, refilled at `rate` tokens a second: what a rate limit
-/// (`TokenBucketLimiter`, a request a token) and the pace of a remote app's stream (a byte a
-/// token) are made of.
-struct TokenBucket: Sendable {
+/// A bucket of at most `burst` tokens, refilled at `rate` tokens a second: what the server's rate
+/// limits (a request a token), the pace of a remote app's stream (a byte a token) and a micro-app's
+/// publishes (an event a token) are made of.
+public struct TokenBucket: Sendable {
     /// Tokens added per second.
-    let rate: Double
+    public let rate: Double
     /// The most tokens it holds: the largest burst.
-    let burst: Double
-    private(set) var tokens: Double
+    public let burst: Double
+    private var tokens: Double
     /// When `tokens` was last brought up to date.
-    private(set) var updated: ContinuousClock.Instant
+    public private(set) var updated: ContinuousClock.Instant
 
     /// A full bucket.
-    init(rate: Double, burst: Double, now: ContinuousClock.Instant) {
+    public init(rate: Double, burst: Double, now: ContinuousClock.Instant) {
         precondition(rate > 0 && burst > 0)
         self.rate = rate
         self.burst = burst
@@ -20,7 +20,7 @@ struct TokenBucket: Sendable {
     }
 
     /// Takes `amount` tokens if it holds them: nil, or how long until it will.
-    mutating func take(_ amount: Double = 1, now: ContinuousClock.Instant) -> Duration? {
+    public mutating func take(_ amount: Double = 1, now: ContinuousClock.Instant) -> Duration? {
         refill(now: now)
         guard tokens >= amount else { return .seconds((amount - tokens) / rate) }
         tokens -= amount
@@ -29,30 +29,25 @@ struct TokenBucket: Sendable {
 
     /// Takes `amount` tokens, into debt if need be: how long until the debt is paid (zero when
     /// there is none), which is how long whoever spent them should wait.
-    mutating func spend(_ amount: Double, now: ContinuousClock.Instant) -> Duration {
+    public mutating func spend(_ amount: Double, now: ContinuousClock.Instant) -> Duration {
         refill(now: now)
         tokens -= amount
         return tokens < 0 ? .seconds(-tokens / rate) : .zero
     }
 
     /// Gives back tokens taken, up to `burst`.
-    mutating func giveBack(_ amount: Double = 1, now: ContinuousClock.Instant) {
+    public mutating func giveBack(_ amount: Double = 1, now: ContinuousClock.Instant) {
         refill(now: now)
         tokens = min(burst, tokens + amount)
     }
 
     /// Whether it has been idle long enough to be full again (the same as a new bucket).
-    func isFull(at now: ContinuousClock.Instant) -> Bool {
-        tokens + Self.seconds(now - updated) * rate >= burst
+    public func isFull(at now: ContinuousClock.Instant) -> Bool {
+        tokens + (now - updated).inSeconds * rate >= burst
     }
 
     private mutating func refill(now: ContinuousClock.Instant) {
-        tokens = min(burst, tokens + Self.seconds(now - updated) * rate)
+        tokens = min(burst, tokens + (now - updated).inSeconds * rate)
         updated = now
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }

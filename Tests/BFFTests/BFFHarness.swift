@@ -28,7 +28,7 @@ struct BFFHarness {
     }
 
     /// Runs `body` with the store the server opens, as another process (`termcanvas-bff user`) would.
-    func withStore<T: Sendable>(_ body: (any BFFStore) async throws -> T) async throws -> T {
+    func withStore<T: Sendable>(_ body: (BFFStore) async throws -> T) async throws -> T {
         try await BFFStores.with(configuration().databaseLocation, bcryptCost: 4, migrate: true, body)
     }
 

@@ -32,14 +32,15 @@ struct CanvasMigrationTests {
         try v11.close()
         let at = Self.layout(at:)
 
-        let store = try SQLiteStore.open(at: file, bcryptCost: 4)
+        let engine = try SQLiteStore.open(at: file, bcryptCost: 4)
+        let store = BFFStore(engine)
         #expect(try await store.canvas(1, visibleTo: 7, session: nil)?.layout == at(250), "settings and state as they were")
         for version in [100, 101, 199, 250] {
             #expect(try await store.canvasVersion(1, visibleTo: 7, version: version) == .found(CanvasVersion(version: version, layout: at(version))))
         }
         #expect(try await store.canvasVersion(1, visibleTo: 7, version: 99) == .compacted)
         #expect(try await store.canvasChanges(1, visibleTo: 7, after: 99, limit: 1) == .compacted)
-        let rows = try await store.writer.read { db in
+        let rows = try await engine.writer.read { db in
             try (Int.fetchOne(db, sql: "SELECT COUNT(*) FROM canvas_snapshots"), Int.fetchOne(db, sql: "SELECT COUNT(*) FROM canvas_pane_values"),
                  String.fetchOne(db, sql: "SELECT layout FROM canvases"))
         }

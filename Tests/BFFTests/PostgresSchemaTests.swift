@@ -30,7 +30,7 @@ struct PostgresSchemaTests {
         let harness = try await BFFHarness()
         defer { harness.remove() }
         try await harness.withStore { store in
-            guard let postgres = store as? PostgresStore else { throw BFFStoreError.newerVersion }
+            guard let postgres = store.engine as? PostgresStore else { throw BFFStoreError.newerVersion }
             try await postgres.client.query("INSERT INTO schema_migrations (version, name) VALUES (99, 'from the future')")
         }
         await #expect(throws: BFFStoreError.newerVersion) { _ = try await buildApplication(harness.configuration()) }

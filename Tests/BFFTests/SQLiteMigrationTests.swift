@@ -41,7 +41,8 @@ struct SQLiteMigrationTests {
         }
         try v6.close()
 
-        let store = try SQLiteStore.open(at: file, bcryptCost: 4)
+        let engine = try SQLiteStore.open(at: file, bcryptCost: 4)
+        let store = BFFStore(engine)
         #expect(try await store.todos(owner: 7, query: TodoQuery()).items
             == [TodoItem(id: 3, title: "milk", notes: "two", done: true, due: CalendarDate(year: 2026, month: 12, day: 1))])
         let start = try #require(UTCInstant(iso: "2026-12-02T09:00:00Z")), end = try #require(UTCInstant(iso: "2026-12-02T10:00:00Z"))
@@ -56,7 +57,7 @@ struct SQLiteMigrationTests {
         #expect(try await store.newestLiveEventID() == 21, "the live events' sequence, which `Last-Event-ID` resumes from, is kept")
 
         #expect(try await store.deleteUser(name: "ada"))
-        let left = try await store.writer.read { db in
+        let left = try await engine.writer.read { db in
             try ["todo_items", "calendar_events", "idempotent_writes", "app_grants"].map { try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \($0)") }
         }
         #expect(left == [0, 0, 0, 0], "deleting the user cascades into the renamed tables")

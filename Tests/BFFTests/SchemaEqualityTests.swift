@@ -34,7 +34,7 @@ struct SchemaEqualityTests {
         let harness = try await BFFHarness()
         defer { harness.remove() }
         let postgres = try await harness.withStore { store in
-            let postgres = try #require(store as? PostgresStore)
+            let postgres = try #require(store.engine as? PostgresStore)
             return try await Self.schema(of: postgres.client)
         }
         let file = harness.directory.appendingPathComponent("schema.sqlite")

@@ -51,7 +51,7 @@ public func buildApplication(
 
 /// The routes. Open: `/health`, `/ready`, `/metrics`, `/openapi.yaml` and the token route; everything
 /// else under `/api` needs a bearer token. Per-address limits guard everything, per-user limits the API.
-func buildRouter(store: any BFFStore, issuer: TokenIssuer, configuration: BFFConfiguration,
+func buildRouter(store: BFFStore, issuer: TokenIssuer, configuration: BFFConfiguration,
                  registry: RegistryServices? = nil) -> Router<BFFRequestContext> {
     let registry = registry ?? RegistryServices(store: store, configuration: configuration, logger: Logger(label: "termcanvas.bff"))
     let router = Router(context: BFFRequestContext.self)
@@ -105,7 +105,7 @@ struct RegistryServices: Sendable {
     let hooks: HookDeliverer
     let sessions: RemoteSessions
 
-    init(store: any BFFStore, configuration: BFFConfiguration, logger: Logger) {
+    init(store: BFFStore, configuration: BFFConfiguration, logger: Logger) {
         sessions = RemoteSessions(unstreamedLifetime: configuration.limits.unstreamedSessionLifetime)
         entries = EntryClient(policy: configuration.entryNetworkPolicy)
         health = AppHealthMonitor(store: store, entries: entries, interval: configuration.healthInterval, logger: logger)

@@ -15,7 +15,7 @@ struct UserCommand: AsyncParsableCommand {
         @OptionGroup var database: DatabaseOptions
 
         /// Runs `body` with the server's store.
-        func withStore<T: Sendable>(_ body: (any BFFStore) async throws -> T) async throws -> T {
+        func withStore<T: Sendable>(_ body: (BFFStore) async throws -> T) async throws -> T {
             let environment = ProcessInfo.processInfo.environment
             let logger = LogSetup.bootstrapFile(at: Paths(environment: environment).bffLogFile, label: "termcanvas.bff")
             return try await BFFStores.with(try database.resolvedLocation(environment), logger: logger, body)

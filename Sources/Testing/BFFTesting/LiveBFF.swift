@@ -39,7 +39,7 @@ public struct LiveBFF: Sendable {
 
     /// Adds users (password `pw-NAME`) straight to the database the servers open.
     public func addUsers(_ names: [String]) async throws {
-        let store = try SQLiteStore.open(at: configuration().databaseURL, bcryptCost: 4)
+        let store = BFFStore(try SQLiteStore.open(at: configuration().databaseURL, bcryptCost: 4))
         for name in names { _ = try await store.addUser(name: name, password: "pw-\(name)") }
     }
 

@@ -4,7 +4,7 @@ import MicroAppAPI
 /// `GET /api/audit`: who shared, unshared, created or deleted which canvas, and who published or
 /// withdrew which app, newest first; for admins only.
 struct AuditController {
-    let store: any BFFStore
+    let store: BFFStore
 
     func addRoutes(to group: RouterGroup<BFFRequestContext>) {
         group.get("audit", use: list)

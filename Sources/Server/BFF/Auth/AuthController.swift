@@ -10,11 +10,11 @@ import NIOPosix
 /// keeps logging in from their usual address meanwhile). Both limits are off with `RateLimits.off`.
 struct AuthController {
     let issuer: TokenIssuer
-    let store: any BFFStore
+    let store: BFFStore
     let limiter: TokenBucketLimiter?
     let throttle: LoginThrottle?
 
-    init(issuer: TokenIssuer, store: any BFFStore, limits: RateLimits) {
+    init(issuer: TokenIssuer, store: BFFStore, limits: RateLimits) {
         self.issuer = issuer
         self.store = store
         let perMinute = limits.share(limits.tokenRequestsPerMinute)

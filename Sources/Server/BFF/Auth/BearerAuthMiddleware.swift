@@ -6,7 +6,7 @@ import Hummingbird
 struct BearerAuthMiddleware: RouterMiddleware {
     typealias Context = BFFRequestContext
     let issuer: TokenIssuer
-    let store: any BFFStore
+    let store: BFFStore
     /// Shared with the live streams, which check their user before each event.
     let users: RecentUsers
 

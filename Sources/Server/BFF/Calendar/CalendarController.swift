@@ -3,7 +3,7 @@ import MicroAppAPI
 
 /// `/api/calendar/events`: the calling user's events, and only theirs.
 struct CalendarController {
-    let store: any BFFStore
+    let store: BFFStore
 
     func addRoutes(to group: RouterGroup<BFFRequestContext>) {
         group.get("events", use: list)

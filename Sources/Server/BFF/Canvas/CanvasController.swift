@@ -8,7 +8,7 @@ import MicroAppAPI
 /// (`canvas.change.applied`) and can catch up with `GET …/changes?after=VERSION`. Someone who is
 /// not a member gets 404, as for a canvas that does not exist.
 struct CanvasController {
-    let store: any BFFStore
+    let store: BFFStore
 
     func addRoutes(to group: RouterGroup<BFFRequestContext>) {
         group.get("", use: list)

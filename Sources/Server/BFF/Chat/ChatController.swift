@@ -4,7 +4,7 @@ import MicroAppAPI
 /// `/api/chat`: channels and their messages, shared by every user; each message carries its author,
 /// the user whose token posted it.
 struct ChatController {
-    let store: any BFFStore
+    let store: BFFStore
 
     func addRoutes(to group: RouterGroup<BFFRequestContext>) {
         group.get("channels", use: channels)

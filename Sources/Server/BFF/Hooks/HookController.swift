@@ -7,7 +7,7 @@ import MicroAppAPI
 /// must be one the app's manifest publishes. It is stored at once and then delivered to the live
 /// streams of every user the app is granted to (`HookDeliverer`).
 struct HookController {
-    let store: any BFFStore
+    let store: BFFStore
     let deliverer: HookDeliverer
 
     func addRoutes(to router: Router<BFFRequestContext>) {

@@ -6,14 +6,14 @@ import ServiceLifecycle
 /// for any a stopped server left, and again after a back-off (1 s doubling to a minute) when a
 /// delivery fails, so none is lost.
 final class HookDeliverer: Service, Sendable {
-    private let store: any BFFStore
+    private let store: BFFStore
     private let logger: Logger
     private let wakes: AsyncStream<Void>
     private let waker: AsyncStream<Void>.Continuation
     static let batch = 100
     static let maximumBackoff: Duration = .seconds(60)
 
-    init(store: any BFFStore, logger: Logger) {
+    init(store: BFFStore, logger: Logger) {
         self.store = store
         self.logger = logger
         (wakes, waker) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))

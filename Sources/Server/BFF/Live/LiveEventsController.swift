@@ -11,7 +11,7 @@ import ServiceLifecycle
 /// replays and skips ids it already sent, so nothing falls between the two. When the missed events
 /// are no longer kept, it sends `bff.stream.reset` and the client reloads.
 struct LiveEventsController {
-    let store: any BFFStore
+    let store: BFFStore
     /// An open stream is activity: it keeps the embedded server from exiting when idle.
     let activity: ServerActivity
     /// The users the token check found in the last second: a stream checks its user is still
@@ -109,7 +109,7 @@ struct LiveEventsController {
 
     /// Writes the kept events after `lastID` page by page; returns the id of the last one written.
     private static func replay(
-        after lastID: Int64, user: Int64, store: any BFFStore, writer: inout any ResponseBodyWriter
+        after lastID: Int64, user: Int64, store: BFFStore, writer: inout any ResponseBodyWriter
     ) async throws -> Int64 {
         var sent = lastID
         while true {

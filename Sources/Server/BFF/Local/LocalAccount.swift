@@ -26,7 +26,7 @@ public struct LocalAccount: Sendable {
 
     /// Makes sure the user exists, as the admin of their own server (they publish its micro-apps),
     /// and publishes a token for it.
-    func prepare(store: any BFFStore, issuer: TokenIssuer) async throws {
+    func prepare(store: BFFStore, issuer: TokenIssuer) async throws {
         var user = if let found = try await store.user(named: userName) { found } else {
             try await store.addUser(name: userName, password: nil, isAdmin: true)
         }

@@ -4,7 +4,7 @@ import MicroAppAPI
 /// The routes for operators and tools, open without a token: liveness, readiness, metrics and the
 /// API's own description.
 struct OperationsController {
-    let store: any BFFStore
+    let store: BFFStore
     let metrics: RequestMetrics
 
     func addRoutes(to router: Router<BFFRequestContext>) {

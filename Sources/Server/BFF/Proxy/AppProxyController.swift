@@ -17,7 +17,7 @@ import NIOHTTP1
 /// every call but the stream; keeps each session to the user who opened it; and numbers the
 /// events afresh, so nothing the entry sends reaches a client unframed.
 struct AppProxyController {
-    let store: any BFFStore
+    let store: BFFStore
     let sessions: RemoteSessions
     let health: AppHealthMonitor
     let entries: EntryClient

@@ -15,7 +15,7 @@ import Synchronization
 /// An entry answers `200` with `{"status": "up"}` or `{"status": "degraded", "reason": "…"}` (any
 /// other 2xx is up); anything else, or nothing within `timeout`, is down.
 final class AppHealthMonitor: Service, Sendable {
-    private let store: any BFFStore
+    private let store: BFFStore
     private let entries: EntryClient
     private let interval: Duration
     private let logger: Logger
@@ -24,7 +24,7 @@ final class AppHealthMonitor: Service, Sendable {
     /// Reasons longer than this are cut: they end up in pane titles.
     static let maximumReason = 120
 
-    init(store: any BFFStore, entries: EntryClient, interval: Duration, logger: Logger) {
+    init(store: BFFStore, entries: EntryClient, interval: Duration, logger: Logger) {
         self.store = store
         self.entries = entries
         self.interval = interval

@@ -6,7 +6,7 @@ import MicroAppAPI
 /// `/api/registry/apps`: the micro-apps of this server, built in and remote. Anyone signed in
 /// lists, searches and reads them and grants them to themselves; only admins publish and withdraw.
 struct RegistryController {
-    let store: any BFFStore
+    let store: BFFStore
     let health: AppHealthMonitor
     let entries: EntryClient
 

@@ -6,7 +6,7 @@ import ServiceLifecycle
 /// A server's store, opened: what its engine must run beside the server, and the secret tokens
 /// are signed with.
 struct OpenedStore {
-    let store: any BFFStore
+    let store: BFFStore
     /// PostgreSQL's client and live event feed; none for SQLite.
     let services: [any Service]
     let signingSecret: String
@@ -20,21 +20,21 @@ struct OpenedStore {
         case .sqlite(let url):
             let store = try SQLiteStore.open(at: url, bcryptCost: configuration.bcryptCost, liveEvents: hub, logger: logger)
             let secret = try configuration.jwtSecret ?? SigningSecret.loadOrCreate(in: url.deletingLastPathComponent())
-            return OpenedStore(store: store, services: [], signingSecret: secret)
+            return OpenedStore(store: BFFStore(store), services: [], signingSecret: secret)
         case .postgres(let location):
             let (secret, newest) = try await BFFStores.withPostgres(location, bcryptCost: configuration.bcryptCost, logger: logger) {
                 setup in
                 try await setup.waitForSchema(migrating: configuration.migrateDatabase, logger: logger,
                                               onWaiting: configuration.onWaitingForSchema)
                 // Before any stream can open: the feed hands on every event after it.
-                let newest = try await setup.newestLiveEventID()
+                let newest = try await BFFStore(setup).newestLiveEventID()
                 if let secret = configuration.jwtSecret { return (secret, newest) }
                 return (try await setup.signingSecret(orMake: SigningSecret.make), newest)
             }
             let client = try PostgresStore.client(for: location, connections: configuration.databaseConnections, logger: logger)
             let store = PostgresStore(client: client, bcryptCost: configuration.bcryptCost, liveEvents: hub, logger: logger)
             let feed = PostgresLiveEventFeed(store: store, startingAfter: newest, logger: logger)
-            return OpenedStore(store: store, services: [client, feed], signingSecret: secret)
+            return OpenedStore(store: BFFStore(store), services: [client, feed], signingSecret: secret)
         }
     }
 }
@@ -45,11 +45,11 @@ public enum BFFStores {
     /// schema must be this build's unless `migrate` brings it up to date first.
     public static func with<T: Sendable>(
         _ location: DatabaseLocation, bcryptCost: UInt8 = 12, migrate: Bool = false, logger: Logger = Logger(label: "termcanvas.bff"),
-        _ body: (any BFFStore) async throws -> T
+        _ body: (BFFStore) async throws -> T
     ) async throws -> T {
         switch location {
         case .sqlite(let url):
-            return try await body(try SQLiteStore.open(at: url, bcryptCost: bcryptCost, logger: logger))
+            return try await body(BFFStore(try SQLiteStore.open(at: url, bcryptCost: bcryptCost, logger: logger)))
         case .postgres(let postgres):
             return try await withPostgres(postgres, bcryptCost: bcryptCost, logger: logger) { store in
                 if migrate { try await store.migrate() }
@@ -58,7 +58,7 @@ public enum BFFStores {
                 guard version == PostgresStore.migrations.count else {
                     throw BFFStoreError.schemaBehind(version: version, wanted: PostgresStore.migrations.count)
                 }
-                return try await body(store)
+                return try await body(BFFStore(store))
             }
         }
     }

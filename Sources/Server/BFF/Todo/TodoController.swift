@@ -3,7 +3,7 @@ import MicroAppAPI
 
 /// `/api/todo/items`: the calling user's todo items, and only theirs.
 struct TodoController {
-    let store: any BFFStore
+    let store: BFFStore
 
     func addRoutes(to group: RouterGroup<BFFRequestContext>) {
         group.get("items", use: list)

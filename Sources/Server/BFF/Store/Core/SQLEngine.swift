@@ -1,23 +1,27 @@
-/// An engine the store core runs on: it runs a `Plan` in a transaction of its own. Both engines
-/// get the rules of every domain (users, todo, calendar, chat, registry, webhooks, idempotency keys) from the
-/// extensions of this protocol, written once over `SQLStatement` and `SQLRows`.
-///
-/// Public only because the engines are (a type's conformance needs public witnesses). It gives
-/// no more than the engines already do to a module that imports `BFF` (`SQLiteStore.writer`,
-/// `PostgresStore.client`): the server's own executable and its tests.
-public protocol SQLEngine: BFFStore {
+/// What the store core (`BFFStore`) needs of a database: to run a `Plan` in a transaction of its
+/// own, recording its live events so they are published once it commits. Every rule of every
+/// domain (users, todo, calendar, chat, canvases, registry, webhooks, idempotency keys, the audit
+/// log) is written once, in `BFFStore`'s extensions over `SQLStatement` and `SQLRows`; an engine
+/// adds only how it runs them (`SQLiteStore`, `PostgresStore`) and listens (its live event hub).
+public protocol SQLEngine: Sendable {
     /// The bcrypt cost for new password hashes (log2 rounds, 4...31).
     var bcryptCost: UInt8 { get }
+    /// Where committed changes are published to this server's live event streams.
+    var liveEvents: LiveEventHub { get }
+    /// Todo list pages as last served; a change to a user's todos drops theirs.
+    var todoPages: TodoPageCache { get }
     /// Runs `plan` in one write transaction: committed when it returns, rolled back when it throws.
     func runWrite<T>(_ plan: Plan<T>) async throws -> T
     /// Runs `plan` to read, in one snapshot when `snapshot`; else each statement on its own, which
     /// costs a single SELECT no transaction around it.
     func runRead<T>(_ plan: Plan<T>, snapshot: Bool) async throws -> T
-    /// The engine's statement for the id of the newest live event committed (0 for none).
-    static var newestLiveEvent: SQLStatement { get }
+    /// The statement for the id of the newest live event committed (0 for none).
+    var newestLiveEvent: SQLStatement { get }
+    /// Throws unless the database can be reached and read now, for `/ready`.
+    func checkReadable() async throws
 }
 
-extension SQLEngine {
+extension BFFStore {
     /// Throws `BFFStoreError.quotaReached` when `count` (a `SELECT COUNT(*)` of what a user keeps)
     /// is at `limit`: what one user may keep of a kind, so no one fills the disk others need.
     static func checkQuota(_ count: SQLRows, _ limit: Int, of what: String) throws {
@@ -25,11 +29,11 @@ extension SQLEngine {
     }
 
     public func newestLiveEventID() async throws -> Int64 {
-        try await runRead(.run(Self.newestLiveEvent) { rows in .done(try rows.first?.integer(0) ?? 0) }, snapshot: false)
+        try await runRead(.run(engine.newestLiveEvent) { rows in .done(try rows.first?.integer(0) ?? 0) }, snapshot: false)
     }
 
     public func liveEvents(after lastID: Int64, visibleTo user: Int64, limit: Int) async throws -> LiveEventReplay {
-        try await runRead(LiveEventRetention.replay(after: lastID, visibleTo: user, limit: limit, newest: Self.newestLiveEvent), snapshot: true)
+        try await runRead(LiveEventRetention.replay(after: lastID, visibleTo: user, limit: limit, newest: engine.newestLiveEvent), snapshot: true)
     }
 
     /// Runs `plan` in one write transaction that also keeps the request's `Idempotency-Key`, if

@@ -4,7 +4,7 @@ import MicroAppAPI
 /// Todo items: each is its owner's (another user's id reads as none), lists page by id, and a
 /// change records its live event in its transaction (which drops its owner's cached list pages as
 /// it commits, see `TodoPageCache.invalidate(afterEvent:owner:)`).
-extension SQLEngine {
+extension BFFStore {
     /// Creates an item owned by `owner`; the fields must already be valid.
     /// - Throws: `BFFStoreError.quotaReached` past `TodoLimits.itemsPerUser`.
     public func createTodo(owner: Int64, title: String, notes: String, due: CalendarDate?) async throws -> TodoItem {

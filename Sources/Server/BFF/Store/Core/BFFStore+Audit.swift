@@ -3,7 +3,7 @@ import MicroAppAPI
 
 /// The audit log: administrative actions on canvases, the registry and users, recorded in the
 /// transaction of the action itself, kept `AuditLimits.retentionDays`.
-extension SQLEngine {
+extension BFFStore {
     /// One page of the log, newest first, older than the entry `before` if given.
     public func auditEntries(before: Int64?, limit: Int) async throws -> (items: [AuditEntry], more: Bool) {
         var statement: SQLStatement = "SELECT id, at, actor, action, target, detail FROM audit_log"

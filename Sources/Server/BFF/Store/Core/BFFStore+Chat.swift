@@ -3,7 +3,7 @@ import MicroAppAPI
 
 /// Chat channels, shared by every user and named by their id, and their messages. A message keeps
 /// its author's name as it was when sent, and `sentAt` as the API shows it, formatted once.
-extension SQLEngine {
+extension BFFStore {
     /// One page of the channels by id, after the channel `after` if given, and whether more follow.
     public func chatChannels(after: String?, limit: Int) async throws -> (items: [ChatChannel], more: Bool) {
         var statement: SQLStatement = "SELECT id, name FROM chat_channels"

@@ -2,7 +2,7 @@ import Foundation
 
 /// Users: a name and a bcrypt hash of the password, never the password; an admin may publish
 /// micro-apps. Deleting a user deletes everything of theirs (the foreign keys cascade).
-extension SQLEngine {
+extension BFFStore {
     /// Adds a user with a bcrypt hash of `password`; with no password, an account that only a
     /// token opens (the embedded server's local user).
     /// - Throws: `BFFStoreError.userExists` or `.invalidUserName`.

@@ -5,7 +5,7 @@ import MicroAppAPI
 /// The registry: one row per app ever published, withdrawn apps hidden but their versions kept
 /// (so a later publish must still be newer), what a publish changes decided by `PublishPlan`, and
 /// which users let a remote app reach them.
-extension SQLEngine {
+extension BFFStore {
     /// Makes the registry list the built-in apps this server hosts, at the server's version, and
     /// no others: one it no longer hosts (`--apps`) is withdrawn, one it hosts again comes back.
     /// Instances starting together each write the same rows.

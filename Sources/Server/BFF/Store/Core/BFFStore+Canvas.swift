@@ -47,7 +47,7 @@ public enum CanvasMembership: Sendable, Equatable {
 /// `CanvasLimits.changesKept`), members with roles, and each session's last answered edit. The
 /// order of changes is the order edits commit under the canvas's lock (`CanvasLog` decides each,
 /// written once for both engines); every member hears each change as a live event.
-extension SQLEngine {
+extension BFFStore {
     /// Shares `layout` as a new canvas of `owner`'s; nil when they have one by that name.
     /// - Throws: `CanvasLimitReached` past `CanvasLimits.canvasesPerUser`, `CanvasTooLarge` past
     ///   `CanvasLimits.bytesMax`.

@@ -2,7 +2,7 @@ import Foundation
 
 /// Webhooks: an accepted one is kept until delivered, so a restart loses none, and its signature
 /// is kept while its timestamp is fresh, so a replay is refused.
-extension SQLEngine {
+extension BFFStore {
     /// Keeps a webhook's event for delivery and its signature against replays, in one transaction;
     /// nil when the signature was seen before (a replay), else the delivery's id. The receipt is
     /// one `INSERT … ON CONFLICT DO NOTHING`, so a webhook sent to two instances at once is

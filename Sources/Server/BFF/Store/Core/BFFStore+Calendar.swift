@@ -3,7 +3,7 @@ import MicroAppAPI
 
 /// Calendar events: each is its owner's, times are UTC ISO text (so ranges compare as text),
 /// lists go by start then id, and a change records its live event in its transaction.
-extension SQLEngine {
+extension BFFStore {
     /// Creates an event owned by `owner`; the fields must already be valid and in UTC.
     /// - Throws: `BFFStoreError.quotaReached` past `CalendarLimits.eventsPerUser`.
     public func createCalendarEvent(owner: Int64, title: String, start: UTCInstant, end: UTCInstant, allDay: Bool) async throws

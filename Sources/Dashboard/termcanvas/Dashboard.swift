@@ -95,16 +95,11 @@ struct Dashboard: AsyncParsableCommand {
         host.sharedCanvasRequests = { sharedLink.handle($0) }
         host.savesOnServer = remote != nil
         if let sharedCopy { host.perform(host.open(sharedCopy)) }
-        let standardCatalog = host.catalog
-        let registry = host.bus.subscribe(to: RegistryLoaded.self) { loaded, _ in
-            host.catalog = standardCatalog.adding(host.addedApps)
-                .matching(registry: loaded.apps, remote: WidgetCatalog.remote(loaded.apps, runtime: runtime))
-        }
+        host.catalogSource = RegistryCatalog(standard: host.catalog, runtime: runtime)
         let layoutShown = host.bus.subscribe(to: LayoutChanged.self) { _, _ in runMark?.layoutChanged(to: host.manager.layout.name) }
         var reinstalls: AppsReinstalled?
         let watchdog = remote == nil ? LocalServerWatchdog(connector: connector, bus: host.bus) : nil
         defer {
-            registry.cancel()
             layoutShown.cancel()
             reinstalls?.cancel()
             watchdog?.cancel()

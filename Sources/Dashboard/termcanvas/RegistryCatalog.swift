@@ -1,6 +1,7 @@
 import CanvasCore
 import CanvasUI
 import MicroAppAPI
+import MicroAppHost
 import MicroAppModel
 
 extension WidgetCatalog {
@@ -19,5 +20,17 @@ extension WidgetCatalog {
         }
         let serverless = all.filter { MicroAppID(rawValue: $0.kind.rawValue) == nil }
         return WidgetCatalog(served + serverless + remote.offered, alsoMounting: all + remote.all)
+    }
+}
+
+/// The catalog the server's registry makes, each time the sync engine reads it (`RegistryLoaded`):
+/// the standard catalog, the apps installed since the start, and the registry's remote apps.
+struct RegistryCatalog: CatalogSource {
+    let standard: WidgetCatalog
+    let runtime: MicroAppRuntime
+
+    func catalog(after event: any BusEvent, keeping added: [WidgetDescriptor]) -> WidgetCatalog? {
+        guard let loaded = event as? RegistryLoaded else { return nil }
+        return standard.adding(added).matching(registry: loaded.apps, remote: WidgetCatalog.remote(loaded.apps, runtime: runtime))
     }
 }

@@ -66,14 +66,17 @@ extension CanvasHost {
         case .widgetNotified(let pane, let mount):
             notifyWidget(pane, mount: mount)
         case .publish(let events):
-            for event in events { bus.publish(event) }
+            for event in events {
+                if let catalog = catalogSource?.catalog(after: event, keeping: addedApps) { setCatalog(catalog) }
+                bus.publish(event)
+            }
             receiveShared(events)
         case .appGeneration(_, let update):
             receive(update)
         case .appsReinstalled(let descriptors):
             addedApps.removeAll { added in descriptors.contains { $0.kind == added.kind } }
             addedApps += descriptors
-            catalog = catalog.adding(descriptors)
+            setCatalog(catalog.adding(descriptors))
             let kinds = Set(descriptors.map(\.kind))
             let restarted = remount(manager.panes.filter { kinds.contains($0.app) }.map(\.id))
             if restarted > 0 { notice = .info("Restarted \(descriptors.map(\.name).joined(separator: ", ")), installed again") }

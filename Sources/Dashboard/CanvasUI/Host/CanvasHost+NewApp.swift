@@ -18,7 +18,7 @@ extension CanvasHost {
         guard case .installed(let descriptor) = update else { return }
         logger.info("micro-app installed", metadata: ["app": "\(descriptor.kind)"])
         addedApps.append(descriptor)
-        catalog = catalog.adding(descriptor)
+        setCatalog(catalog.adding(descriptor))
     }
 
     /// Adds the pane of an app just installed; when the canvas has no room, says it is installed

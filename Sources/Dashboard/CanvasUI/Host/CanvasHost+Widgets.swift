@@ -11,8 +11,15 @@ extension CanvasHost {
         resizeWidgets()
     }
 
+    /// Uses `catalog` from now on: a pane of a kind it did not know (a remote app before the
+    /// registry was read) is mounted as soon as it does.
+    func setCatalog(_ catalog: WidgetCatalog) {
+        self.catalog = catalog
+        mountNewlyKnownKinds()
+    }
+
     /// Mounts the panes shown as unavailable whose kind the catalog now has.
-    func mountNewlyKnownKinds() {
+    private func mountNewlyKnownKinds() {
         let known = manager.panes.filter { pane in
             guard let entry = mounted[pane.id] else { return false }
             return entry.widget == nil && entry.failure == nil && catalog.descriptor(for: pane.app) != nil

@@ -41,12 +41,11 @@ public final class CanvasHost {
     /// The panes of this start that have shown their content, and whether all of them had.
     var loadedPanes: [LoadTimes.Pane] = []
     var canvasLoaded = false
-    /// The widgets the `a` catalog offers; the dashboard updates it from the BFF's registry.
-    /// What panes may show; a pane of a kind it did not know (a remote app before the registry
-    /// was read) is mounted as soon as it does.
-    public var catalog: WidgetCatalog {
-        didSet { mountNewlyKnownKinds() }
-    }
+    /// The widgets the `a` catalog offers and panes may show; `catalogSource` updates it from
+    /// the server's registry (`setCatalog`).
+    public internal(set) var catalog: WidgetCatalog
+    /// What makes the catalog again when the server's registry is read; nil keeps it as started.
+    public var catalogSource: (any CatalogSource)?
     public let bus: EventBus
     /// Where layouts and themes are kept; nil runs the canvas without persistence.
     public let library: (any LayoutLibrary)?
@@ -184,16 +183,17 @@ public final class CanvasHost {
         return takeEmitted()
     }
 
-    /// Runs effects `update` returned: widgets' requests go to the sync engine, the rest to
-    /// `effects` (the library and the generator), whose answers come back as messages.
+    /// Runs effects `update` returned, each where it goes: the library's reads and writes and the
+    /// generator's requests to `effects`, whose answers come back as messages; widgets' requests
+    /// to the sync engine; the shared canvas's to the server.
     public func perform(_ effects: [HostEffect]) {
         for effect in effects {
-            if case .widgetRequest(let request) = effect {
-                requestHandler(request)
-            } else if case .shared(let request) = effect {
-                sharedCanvasRequests?(request)
-            } else {
-                self.effects.run(effect, library: library, generator: appGenerator)
+            switch effect {
+            case .read(let read): if let library { self.effects.run(read, on: library) }
+            case .write(let write): if let library { self.effects.run(write, on: library) }
+            case .generator(let request): if let appGenerator { self.effects.run(request, on: appGenerator) }
+            case .widgetRequest(let request): requestHandler(request)
+            case .shared(let request): sharedCanvasRequests?(request)
             }
         }
     }

@@ -49,22 +49,9 @@ public final class Effects {
         }
     }
 
-    /// Runs one of the host's effects on the library and the generator; what it answers arrives
-    /// through `messages`.
-    func run(_ effect: HostEffect, library: (any LayoutLibrary)?, generator: (any AppGenerating)?) {
-        switch effect {
-        case .read(let read):
-            guard let library else { return }
-            self.read { await Self.answer(read, from: library) }
-        case .write(let write):
-            guard let library else { return }
-            run(write, on: library)
-        case .generator(let request):
-            guard let generator else { return }
-            run(request, on: generator)
-        case .widgetRequest, .shared:
-            break  // the host's own: the sync engine and the server are not the library's
-        }
+    /// Reads the library; the answer arrives through `messages`.
+    func run(_ read: LibraryRead, on library: any LayoutLibrary) {
+        self.read { await Self.answer(read, from: library) }
     }
 
     /// Nothing here needs the main actor (the class is its, so its static methods would be too).
@@ -98,7 +85,8 @@ public final class Effects {
         }
     }
 
-    private func run(_ write: LibraryWrite, on library: any LayoutLibrary) {
+    /// Queues a write to the library; a failure arrives through `messages` as an error notice.
+    func run(_ write: LibraryWrite, on library: any LayoutLibrary) {
         let continuation = continuation
         switch write {
         case .step(let step, let layout, let before):
@@ -137,7 +125,8 @@ public final class Effects {
         }
     }
 
-    private func run(_ request: GeneratorRequest, on generator: any AppGenerating) {
+    /// Asks the generator; its news arrives through `messages`.
+    func run(_ request: GeneratorRequest, on generator: any AppGenerating) {
         let continuation = continuation
         switch request {
         case .check(let run):

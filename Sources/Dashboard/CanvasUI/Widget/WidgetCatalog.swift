@@ -57,3 +57,13 @@ public struct WidgetCatalog: Sendable {
 
     public func adding(_ added: WidgetDescriptor) -> WidgetCatalog { adding([added]) }
 }
+
+/// Where the catalog comes from after the start: what the bus carries (the server's registry,
+/// as the sync engine read it). The host asks it of every event from outside, in its `update`,
+/// before the event reaches the bus's listeners: no listener changes the host.
+@MainActor
+public protocol CatalogSource {
+    /// The catalog `event` makes, with `added` (apps installed since the start) kept; nil when
+    /// the event says nothing of the catalog.
+    func catalog(after event: any BusEvent, keeping added: [WidgetDescriptor]) -> WidgetCatalog?
+}

@@ -57,15 +57,11 @@ public final class CanvasHost {
     var drag: PaneDrag?
     /// Where widgets' requests go (the micro-apps' sync engine).
     let requestHandler: @MainActor (any WidgetRequest) -> Void
-    /// The shared canvas open, when the canvas is one (`open(_:)`).
-    public internal(set) var shared: SharedCanvasCopy?
+    /// The shared canvas open, if any, and what the server said of shared canvases.
+    var sharedCanvas = SharedCanvasMachine()
     /// Whether "save as" stores the layout on the server (the dashboard runs with `--bff`) rather
     /// than on this machine.
     public var savesOnServer = false
-    /// Who has each shared canvas open, by canvas, as the server last said (for the layout picker).
-    public internal(set) var canvasPresence: [Int64: [String]] = [:]
-    /// The server's layouts this machine has no copy of, by name, as the picker last listed them.
-    var serverOnly: [String: Int64] = [:]
     /// Where requests about the shared canvas go (the dashboard's link to its server).
     public var sharedCanvasRequests: (@MainActor (SharedCanvasRequest) -> Void)?
     /// Mounts so far: each mount has its own number.

@@ -74,7 +74,7 @@ extension CanvasHost {
         case .showTheme(let shown): theme = shown
         case .keepTheme: emit(.write(.rememberTheme(theme.name)))
         case .quitWithoutSaving: requestQuit()
-        case .stay: quitSave = .notTried
+        case .stay: quitting.stay()
         case .generateApp(let description, let run):
             logger.info("writing a micro-app")
             emit(.generator(.write(description, run: run)))

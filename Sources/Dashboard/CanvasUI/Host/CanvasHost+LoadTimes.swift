@@ -1,9 +1,38 @@
 import CanvasCore
 import Logging
 
-/// How long the canvas and each pane took to show their content (`LoadTimes`), noted as frames
-/// reach the screen, logged, and written to the library once every pane of the start shows it.
+/// How long the canvas and each pane took to show their content (`LoadTimes`), as a value: the
+/// panes' times as each first shows it, and the canvas's once every pane of the start has.
+struct LoadTiming {
+    /// When the process started; nil measures the panes alone.
+    var processStarted: ContinuousClock.Instant?
+    private var panes: [LoadTimes.Pane] = []
+    private var canvasLoaded = false
+
+    /// A pane of `app`, mounted at `mounted`, shows its content at `instant`: its time.
+    mutating func paneShown(_ app: AppKind, mounted: ContinuousClock.Instant, at instant: ContinuousClock.Instant) -> LoadTimes.Pane {
+        let pane = LoadTimes.Pane(app: app, microAppLoadTime: max(.zero, mounted.duration(to: instant)))
+        panes.append(pane)
+        return pane
+    }
+
+    /// Every pane shows its content at `instant`: the start's times, the first time only.
+    mutating func everyPaneShown(layout: String, at instant: ContinuousClock.Instant) -> LoadTimes? {
+        guard !canvasLoaded, let processStarted else { return nil }
+        canvasLoaded = true
+        return LoadTimes(layout: layout, canvasLoadTime: max(.zero, processStarted.duration(to: instant)), panes: panes)
+    }
+}
+
+/// The host notes frames as they reach the screen, logs the times and writes them to the
+/// library once every pane of the start shows its content.
 extension CanvasHost {
+    /// When the process started, for `canvasLoadTime`; nil measures the panes alone.
+    public var processStarted: ContinuousClock.Instant? {
+        get { loadTiming.processStarted }
+        set { loadTiming.processStarted = newValue }
+    }
+
     /// True while a pane's content has not been on the screen yet: the app loop then reports
     /// each frame it shows (`frameShown`).
     public var isLoading: Bool {
@@ -14,14 +43,10 @@ extension CanvasHost {
         for (id, entry) in mounted {
             guard let mountedAt = entry.loading, entry.failure != nil || !(entry.widget?.isWaitingForContent ?? false) else { continue }
             mounted[id]?.loading = nil
-            let time = max(.zero, mountedAt.duration(to: instant))
-            logger.info("pane loaded", metadata: ["app": "\(entry.kind)", "microAppLoadTime": "\(Self.milliseconds(time))"])
-            loadedPanes.append(LoadTimes.Pane(app: entry.kind, microAppLoadTime: time))
+            let pane = loadTiming.paneShown(entry.kind, mounted: mountedAt, at: instant)
+            logger.info("pane loaded", metadata: ["app": "\(entry.kind)", "microAppLoadTime": "\(Self.milliseconds(pane.microAppLoadTime))"])
         }
-        guard !canvasLoaded, !isLoading, let processStarted else { return }
-        canvasLoaded = true
-        let times = LoadTimes(layout: manager.layout.name, canvasLoadTime: max(.zero, processStarted.duration(to: instant)),
-                              panes: loadedPanes)
+        guard !isLoading, let times = loadTiming.everyPaneShown(layout: manager.layout.name, at: instant) else { return }
         logger.info("canvas loaded", metadata: ["layout": "\(times.layout)", "canvasLoadTime": "\(Self.milliseconds(times.canvasLoadTime))"])
         emit(.write(.loadTimes(times)))
     }

@@ -17,38 +17,87 @@ public enum QuitSave: Equatable, Sendable {
     public var isSettled: Bool { self == .saved || self == .declined }
 }
 
-/// Quitting: the arrangement and every widget's state are saved before the loop ends, so that a
-/// failed save (a full disk, a read-only file) is shown while the terminal is still the
-/// dashboard's, and the user decides whether to quit anyway.
-extension CanvasHost {
-    /// A quit key: with a library, saves the layout first and quits once it is saved; without
-    /// one, quits at once. A quit key while the save is running, or after it failed, quits
-    /// without waiting for (or retrying) the save.
-    func requestQuit() {
-        guard library != nil else { shouldQuit = true; return }
-        switch quitSave {
+/// Quitting, as a value: the arrangement and every widget's state are saved before the loop
+/// ends, so that a failed save (a full disk, a read-only file) is shown while the terminal is
+/// still the dashboard's, and the user decides whether to quit anyway.
+public struct Quitting: Equatable, Sendable {
+    /// How far saving the layout got.
+    public private(set) var save: QuitSave = .notTried
+    /// The loop ends at the next turn.
+    public private(set) var shouldQuit = false
+
+    public enum Action: Equatable, Sendable {
+        /// Open the quit box and queue the save, after every write asked for before it; its
+        /// outcome comes back as `saved(failure:)`.
+        case saveFirst
+        /// Log why the save failed (the quit box shows it).
+        case saveFailed(String)
+    }
+
+    /// A quit key: with somewhere to save (`canSave`), saves the layout first and quits once it
+    /// is saved; without, quits at once. A quit key while the save is running, or after it
+    /// failed, quits without waiting for (or retrying) the save.
+    public mutating func request(canSave: Bool) -> [Action] {
+        guard canSave else {
+            shouldQuit = true
+            return []
+        }
+        switch save {
         case .saving:
             shouldQuit = true
+            return []
         case .failed:
-            quitSave = .declined
+            save = .declined
             shouldQuit = true
+            return []
         case .notTried, .saved, .declined:
-            quitSave = .saving
-            overlays.append(QuitOverlay(failure: nil))
-            // After every write asked for before it; its outcome comes back as `.quitSaved`.
-            emit(.write(.saveOnQuit(currentLayout())))
+            save = .saving
+            return [.saveFirst]
         }
+    }
+
+    /// The outcome of the save `request` asked for.
+    public mutating func saved(failure: String?) -> [Action] {
+        guard save == .saving else { return [] }
+        guard let failure else {
+            save = .saved
+            shouldQuit = true
+            return []
+        }
+        save = .failed(failure)
+        return [.saveFailed(failure)]
+    }
+
+    /// After a failed save, the user chose to stay: a later quit key saves again.
+    public mutating func stay() {
+        save = .notTried
+    }
+}
+
+/// The host carries out what `Quitting` asks.
+extension CanvasHost {
+    /// How far saving the layout on quit got.
+    public var quitSave: QuitSave { quitting.save }
+    public var shouldQuit: Bool { quitting.shouldQuit }
+
+    func requestQuit() {
+        carryOut(quitting.request(canSave: library != nil))
     }
 
     /// The outcome of the save `requestQuit()` queued (the quit box hears it too).
     func finishQuit(failure: String?) {
-        guard quitSave == .saving else { return }
-        guard let failure else {
-            quitSave = .saved
-            shouldQuit = true
-            return
+        carryOut(quitting.saved(failure: failure))
+    }
+
+    private func carryOut(_ actions: [Quitting.Action]) {
+        for action in actions {
+            switch action {
+            case .saveFirst:
+                overlays.append(QuitOverlay(failure: nil))
+                emit(.write(.saveOnQuit(currentLayout())))
+            case .saveFailed(let failure):
+                logger.error("could not save the layout on quit", metadata: ["error": "\(failure)"])
+            }
         }
-        logger.error("could not save the layout on quit", metadata: ["error": "\(failure)"])
-        quitSave = .failed(failure)
     }
 }

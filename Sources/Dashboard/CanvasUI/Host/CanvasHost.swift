@@ -28,19 +28,15 @@ public final class CanvasHost {
     var knownNames = (layouts: [String](), themes: [String]())
     public internal(set) var size: Size
     public internal(set) var notice: Notice?
-    public internal(set) var shouldQuit = false
-    /// How far saving the layout on quit got; see `requestQuit()`.
-    public internal(set) var quitSave: QuitSave = .notTried
+    /// Whether the loop ends, and how far saving the layout on quit got.
+    var quitting = Quitting()
     public internal(set) var theme: Theme {
         didSet { forgetDrawnPanes() }
     }
     /// The day the panes' drawn insides were drawn on.
     var drawnOn: CalendarDate?
-    /// When the process started, for `canvasLoadTime`; nil measures the panes alone.
-    public var processStarted: ContinuousClock.Instant?
-    /// The panes of this start that have shown their content, and whether all of them had.
-    var loadedPanes: [LoadTimes.Pane] = []
-    var canvasLoaded = false
+    /// How long this start took to show the canvas and each pane.
+    var loadTiming = LoadTiming()
     /// The widgets the `a` catalog offers and panes may show; `catalogSource` updates it from
     /// the server's registry (`setCatalog`).
     public internal(set) var catalog: WidgetCatalog

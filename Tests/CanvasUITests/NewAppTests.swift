@@ -83,11 +83,11 @@ struct NewAppTests {
         init(_ panes: [Pane] = halves, grid: GridSpec = .standard, size: Size = Size(width: 100, height: 40),
              _ configure: (inout ScriptedGenerator) -> Void = { _ in }) throws {
             let recorder = Recorder()
-            host = try CanvasHost(layout: LayoutData(name: "test", grid: grid, panes: panes), catalog: .probes(recorder),
-                                  bus: EventBus(now: Fixed.clock.now), clock: Fixed.clock, theme: .dark, logger: Fixed.logger, size: size)
             var generator = ScriptedGenerator(installs: installs, recorder: recorder)
             configure(&generator)
-            host.appGenerator = generator
+            host = try CanvasHost(layout: LayoutData(name: "test", grid: grid, panes: panes), catalog: .probes(recorder),
+                                  bus: EventBus(now: Fixed.clock.now), clock: Fixed.clock, theme: .dark, logger: Fixed.logger, size: size,
+                                  ports: HostPorts(appGenerator: generator))
             messages = host.effects.messages.makeAsyncIterator()
         }
 

@@ -19,8 +19,8 @@ struct HostUpdateTests {
     }
 
     /// A rig past its first update, which hands out what mounting the widgets asked for.
-    func startedRig() throws -> Rig {
-        let rig = try Rig()
+    func startedRig(ports: HostPorts = HostPorts()) throws -> Rig {
+        let rig = try Rig(ports: ports)
         _ = rig.host.update(.input(.resize(Fixed.size)))
         return rig
     }
@@ -95,8 +95,7 @@ struct HostUpdateTests {
     }
 
     @Test func theQuitBoxGoesOverANewAppBoxWhichIsStillThereAfterEscAndHearsItsRun() throws {
-        let rig = try startedRig()
-        rig.host.appGenerator = UnusedGenerator()
+        let rig = try startedRig(ports: HostPorts(appGenerator: UnusedGenerator()))
         let opened = update(rig, Key(.function(2)))
         guard opened.count == 2, case .generator(.stop) = opened[0], case .generator(.check(let run)) = opened[1] else {
             Issue.record("expected the generator stopped and checked, got \(opened)")

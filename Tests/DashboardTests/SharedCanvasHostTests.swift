@@ -15,8 +15,8 @@ struct SharedCanvasHostTests {
 
     /// A rig showing the tests' `default` (calendar 1 at 0,0 5×12 focused, event log 2 at 5,0
     /// 7×12) as the shared canvas 7, at version 3, as `role`.
-    func sharedRig(_ role: CanvasRole = .editor) throws -> (Rig, [HostEffect]) {
-        let rig = try Rig()
+    func sharedRig(_ role: CanvasRole = .editor, ports: HostPorts = HostPorts()) throws -> (Rig, [HostEffect]) {
+        let rig = try Rig(ports: ports)
         _ = rig.host.update(.input(.resize(Fixed.size)))
         let copy = SharedCanvasCopy(canvas: Self.canvas, owner: "alice", role: role,
                                     replica: CanvasReplica(session: "here", layout: rig.host.currentLayout(), version: 3))
@@ -157,8 +157,7 @@ extension SharedCanvasHostTests {
 
 extension SharedCanvasHostTests {
     @Test func thePickerListsTheServersLayoutsAndWhoHasEachOpenAndOpensOneNotCopiedHere() throws {
-        let (rig, _) = try sharedRig()
-        rig.host.sharedCanvasRequests = { _ in }
+        let (rig, _) = try sharedRig(ports: HostPorts(sharedCanvasRequests: { _ in }))
         rig.host.run(.openLayout)
         _ = rig.host.takeEmitted()
         let copied = LayoutSummary(name: "default", paneCount: 2, updatedAt: nil, isPreset: false,
@@ -198,9 +197,8 @@ extension SharedCanvasHostTests {
 
 extension SharedCanvasHostTests {
     @Test func connectedToATeamServerASaveUnderANewNameIsStoredThereOrKeptHereWhenItCannotBe() throws {
-        let rig = try Rig()
+        let rig = try Rig(ports: HostPorts(savesOnServer: true))
         _ = rig.host.update(.input(.resize(Fixed.size)))
-        rig.host.savesOnServer = true
         rig.host.save(as: "mine")
         let asked = rig.host.takeEmitted()
         guard case .shared(.store(let layout))? = asked.first, asked.count == 1 else { Issue.record("expected a store, got \(asked)"); return }

@@ -113,7 +113,7 @@ final class Rig {
     /// Starts on `layout` (default: the `default` preset, as a first start does), on the database in
     /// `directory` (default: a fresh one).
     init(directory: TemporaryDirectory? = nil, layout: String = "default", theme: Theme = .dark,
-         presets: PresetFiles = Repo.presets) throws {
+         presets: PresetFiles = Repo.presets, ports: HostPorts = HostPorts()) throws {
         let directory = try directory ?? TemporaryDirectory()
         self.directory = directory
         let opened = try LayoutStore.open(at: directory.database)
@@ -122,7 +122,7 @@ final class Rig {
         library = DashboardLibrary(store: store, presets: presets, adaptTheme: { $0 })
         let manager = try CanvasManager(layout: try library.layoutNow(layout))
         host = CanvasHost(manager: manager, catalog: .builtIn, bus: EventBus(now: Fixed.clock.now), clock: Fixed.clock,
-                          theme: theme, logger: Fixed.logger, size: Fixed.size, library: library)
+                          theme: theme, logger: Fixed.logger, size: Fixed.size, library: library, ports: ports)
         inbox = Inbox(host.effects)
     }
 

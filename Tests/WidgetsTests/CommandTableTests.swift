@@ -85,7 +85,7 @@ struct WidgetEffectsTests {
         let bus = EventBus(now: Fixed.clock.now)
         let host = try CanvasHost(layout: defaultLayout, catalog: .builtIn, bus: bus, clock: Fixed.clock, theme: .dark,
                                   logger: Fixed.logger, size: Size(width: 120, height: 40),
-                                  requests: { asked.append($0 as! AppCommand) })
+                                  ports: HostPorts(widgetRequests: { asked.append($0 as! AppCommand) }))
         #expect(asked.isEmpty, "the host does no IO of its own")
         host.input(.resize(Size(width: 120, height: 40)))
         #expect(asked == [.calendar(.load(DayRange(first: "2026-11-01", last: "2026-11-30"))), .todo(.load)],

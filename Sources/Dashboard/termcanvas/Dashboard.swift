@@ -81,21 +81,17 @@ struct Dashboard: AsyncParsableCommand {
         let adapt = Composition.themeAdapter(colors: terminal.colorCount, noColor: noColor)
         var fitted = composition.library(store: store, adaptTheme: adapt)
         fitted.server = library.server
-        let host = composition.makeHost(canvas: canvas, theme: adapt(baseTheme), today: options.fixedToday,
-                                        size: terminal.size, library: fitted,
-                                        catalog: .standard(apps: installed.descriptors(runtime: runtime)),
-                                        effects: effects, requests: { link.handle($0) })
-        host.processStarted = TermCanvas.started
-        if let runMark {
-            host.willCallWidget = { app, doing in runMark.noteCall(app: app.rawValue, doing: doing) }
-        }
-        host.appGenerator = DashboardAppWriter(paths: paths, environment: ProcessInfo.processInfo.environment, runtime: runtime,
-                                               logger: logger)
+        let catalog = WidgetCatalog.standard(apps: installed.descriptors(runtime: runtime))
         let sharedLink = SharedCanvasLink(logger: logger) { canvas, news in effects.post(.shared(canvas: canvas, news)) }
-        host.sharedCanvasRequests = { sharedLink.handle($0) }
-        host.savesOnServer = remote != nil
+        let ports = HostPorts(
+            widgetRequests: { link.handle($0) }, sharedCanvasRequests: { sharedLink.handle($0) }, savesOnServer: remote != nil,
+            appGenerator: DashboardAppWriter(paths: paths, environment: ProcessInfo.processInfo.environment, runtime: runtime, logger: logger),
+            catalogSource: RegistryCatalog(standard: catalog, runtime: runtime),
+            willCallWidget: runMark.map { runMark in { app, doing in runMark.noteCall(app: app.rawValue, doing: doing) } })
+        let host = composition.makeHost(canvas: canvas, theme: adapt(baseTheme), today: options.fixedToday,
+                                        size: terminal.size, library: fitted, catalog: catalog, effects: effects, ports: ports)
+        host.processStarted = TermCanvas.started
         if let sharedCopy { host.perform(host.open(sharedCopy)) }
-        host.catalogSource = RegistryCatalog(standard: host.catalog, runtime: runtime)
         let layoutShown = host.bus.subscribe(to: LayoutChanged.self) { _, _ in runMark?.layoutChanged(to: host.manager.layout.name) }
         var reinstalls: AppsReinstalled?
         let watchdog = remote == nil ? LocalServerWatchdog(connector: connector, bus: host.bus) : nil

@@ -26,7 +26,7 @@ extension CanvasHost {
     private var idleCommands: Set<CommandID> {
         var idle = Set((1...9).filter { $0 > manager.panes.count }.map { CommandID.focus(pane: $0) })
         if manager.focusedPaneID == nil { idle.formUnion([.removePane, .paneSettings]) }
-        if appGenerator == nil {
+        if ports.appGenerator == nil {
             idle.insert(.newApp)
             if catalog.descriptors.isEmpty { idle.insert(.addPane) }
         }

@@ -108,7 +108,7 @@ extension CanvasHost {
                 content.write(line, at: Point(x: 0, y: row + 1), style: theme[.text])
             }
         } else if let widget = entry.widget {
-            willCallWidget?(entry.kind, "drawing its pane")
+            ports.willCallWidget?(entry.kind, "drawing its pane")
             widget.render(into: &content, theme: theme, focused: focused)
         } else {
             content.write("Unavailable micro-app '\(pane.app.rawValue)'", at: .zero, style: theme[.warning])

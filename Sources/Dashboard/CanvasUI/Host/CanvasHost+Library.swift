@@ -37,7 +37,7 @@ extension CanvasHost {
             return frameShown(at: instant)
         case .layoutsListed:
             // The server's own, with who has each open, follow (`listed`).
-            if sharedCanvasRequests != nil { emit(.shared(.list)) }
+            if ports.sharedCanvasRequests != nil { emit(.shared(.list)) }
         case .themesListed, .themeLoaded:
             break
         case .namesListed(let layouts, let themes):
@@ -67,7 +67,7 @@ extension CanvasHost {
             notifyWidget(pane, mount: mount)
         case .publish(let events):
             for event in events {
-                if let catalog = catalogSource?.catalog(after: event, keeping: addedApps) { setCatalog(catalog) }
+                if let catalog = ports.catalogSource?.catalog(after: event, keeping: addedApps) { setCatalog(catalog) }
                 bus.publish(event)
             }
             receiveShared(events)
@@ -97,7 +97,7 @@ extension CanvasHost {
     func save(as name: String) {
         syncWidgetValues()
         // Connected to a team server, a layout saved under a new name is stored there.
-        if savesOnServer, shared?.name != name {
+        if ports.savesOnServer, shared?.name != name {
             var layout = manager.saveLayout()
             layout.name = name
             emit(.shared(.store(layout)))

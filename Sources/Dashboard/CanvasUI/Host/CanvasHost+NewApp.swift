@@ -5,7 +5,7 @@ import CanvasCore
 extension CanvasHost {
     /// Opens the box; a run left going is stopped.
     func openNewApp() {
-        guard appGenerator != nil else { return }
+        guard ports.appGenerator != nil else { return }
         newAppBoxes += 1
         overlays.append(NewAppOverlay(run: newAppBoxes))
         emit(.generator(.stop))

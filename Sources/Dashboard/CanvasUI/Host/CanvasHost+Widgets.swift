@@ -54,7 +54,7 @@ extension CanvasHost {
                                     notify: { effects.post(.widgetNotified(id, mount: mount)) })
         var asked = WidgetEffects.none
         do {
-            willCallWidget?(pane.app, "mounting its pane")
+            ports.willCallWidget?(pane.app, "mounting its pane")
             asked = try entry.widget?.mount(context) ?? .none
         } catch {
             entry.failure = "\(error)"
@@ -82,7 +82,7 @@ extension CanvasHost {
         guard let entry = mounted.removeValue(forKey: id) else { return }
         entry.subscriptions.forEach { $0.cancel() }
         var widget = entry.widget
-        willCallWidget?(entry.kind, "unmounting its pane")
+        ports.willCallWidget?(entry.kind, "unmounting its pane")
         widget?.unmount()
     }
 
@@ -91,7 +91,7 @@ extension CanvasHost {
     private func deliver(_ event: CanvasEvent, to id: PaneID) throws {
         guard mounted[id]?.failure == nil else { return }
         do {
-            if let kind = mounted[id]?.kind { willCallWidget?(kind, "handing it a bus event") }
+            if let kind = mounted[id]?.kind { ports.willCallWidget?(kind, "handing it a bus event") }
             let asked = try mounted[id]?.widget?.receive(event) ?? .none
             carryOut(asked, for: id)
         } catch {
@@ -124,7 +124,7 @@ extension CanvasHost {
     /// it is, for a crash's note.
     func withWidget<T>(_ id: PaneID, doing: StaticString, _ body: (inout any Widget) throws -> T) -> T? {
         guard let entry = mounted[id], entry.failure == nil, entry.widget != nil else { return nil }
-        willCallWidget?(entry.kind, doing)
+        ports.willCallWidget?(entry.kind, doing)
         do {
             return try bus.holdingDelivery { try body(&mounted[id]!.widget!) }
         } catch {

@@ -40,8 +40,6 @@ public final class CanvasHost {
     /// The widgets the `a` catalog offers and panes may show; `catalogSource` updates it from
     /// the server's registry (`setCatalog`).
     public internal(set) var catalog: WidgetCatalog
-    /// What makes the catalog again when the server's registry is read; nil keeps it as started.
-    public var catalogSource: (any CatalogSource)?
     public let bus: EventBus
     /// Where layouts and themes are kept; nil runs the canvas without persistence.
     public let library: (any LayoutLibrary)?
@@ -51,19 +49,12 @@ public final class CanvasHost {
     var mounted: [PaneID: MountedWidget] = [:]
     /// A pane being dragged with the mouse in arrange mode.
     var drag: PaneDrag?
-    /// Where widgets' requests go (the micro-apps' sync engine).
-    let requestHandler: @MainActor (any WidgetRequest) -> Void
+    /// What the host is connected to outside the canvas.
+    let ports: HostPorts
     /// The shared canvas open, if any, and what the server said of shared canvases.
     var sharedCanvas = SharedCanvasMachine()
-    /// Whether "save as" stores the layout on the server (the dashboard runs with `--bff`) rather
-    /// than on this machine.
-    public var savesOnServer = false
-    /// Where requests about the shared canvas go (the dashboard's link to its server).
-    public var sharedCanvasRequests: (@MainActor (SharedCanvasRequest) -> Void)?
     /// Mounts so far: each mount has its own number.
     var mounts = 0
-    /// Writes micro-apps from a description ("New micro-app…"); nil leaves the entry out.
-    public var appGenerator: (any AppGenerating)?
     /// "New micro-app…" boxes opened so far: each box's generator runs are told from others' by
     /// its number.
     var newAppBoxes = 0
@@ -72,9 +63,6 @@ public final class CanvasHost {
     /// Apps written, installed or installed again since the dashboard started: a catalog built
     /// again (from the registry) must keep them.
     public internal(set) var addedApps: [WidgetDescriptor] = []
-    /// Told, before every call into a widget and every draw of a pane, which app's pane it is
-    /// and what is being done, so that a crash can say (the dashboard's `RunMark`).
-    public var willCallWidget: ((_ app: AppKind, _ doing: StaticString) -> Void)?
 
     /// The smallest pane, in cells, that still shows a border and one line inside.
     public static let minimumPaneCells = Size(width: 8, height: 3)
@@ -82,10 +70,10 @@ public final class CanvasHost {
     public convenience init(
         layout: LayoutData, catalog: WidgetCatalog, bus: EventBus, clock: CanvasClock,
         theme: Theme, logger: Logger, size: Size, library: (any LayoutLibrary)? = nil, commands: CommandTable? = nil,
-        requests: @escaping @MainActor (any WidgetRequest) -> Void = { _ in }
+        ports: HostPorts = HostPorts()
     ) throws(CanvasError) {
         self.init(manager: try CanvasManager(layout: layout), catalog: catalog, bus: bus, clock: clock,
-                  theme: theme, logger: logger, size: size, library: library, commands: commands, requests: requests)
+                  theme: theme, logger: logger, size: size, library: library, commands: commands, ports: ports)
     }
 
     /// Starts the canvas from a manager, e.g. one restored with its undo history. What mounting
@@ -94,10 +82,10 @@ public final class CanvasHost {
     public init(
         manager: CanvasManager, catalog: WidgetCatalog, bus: EventBus, clock: CanvasClock,
         theme: Theme, logger: Logger, size: Size, library: (any LayoutLibrary)?, effects: Effects = Effects(),
-        commands: CommandTable? = nil, requests: @escaping @MainActor (any WidgetRequest) -> Void = { _ in }
+        commands: CommandTable? = nil, ports: HostPorts = HostPorts()
     ) {
         self.commands = commands ?? CommandTable.standard(for: catalog)
-        self.requestHandler = requests
+        self.ports = ports
         self.effects = effects
         self.manager = manager
         self.library = library
@@ -183,9 +171,9 @@ public final class CanvasHost {
             switch effect {
             case .read(let read): if let library { self.effects.run(read, on: library) }
             case .write(let write): if let library { self.effects.run(write, on: library) }
-            case .generator(let request): if let appGenerator { self.effects.run(request, on: appGenerator) }
-            case .widgetRequest(let request): requestHandler(request)
-            case .shared(let request): sharedCanvasRequests?(request)
+            case .generator(let request): if let generator = ports.appGenerator { self.effects.run(request, on: generator) }
+            case .widgetRequest(let request): ports.widgetRequests(request)
+            case .shared(let request): ports.sharedCanvasRequests?(request)
             }
         }
     }

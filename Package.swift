@@ -106,7 +106,7 @@ let package = Package(
         // that talks to libcurl.
         .target(
             name: "HTTPClient",
-            dependencies: ["CCurl", "MicroAppAPI", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CCurl", "CanvasCore", "MicroAppAPI", .product(name: "Logging", package: "swift-log")],
             path: "Sources/Edges/HTTPClient",
             swiftSettings: swiftSettings
         ),

@@ -90,7 +90,7 @@ public actor SharedCanvasLink {
         case .request(.fetch(let canvas)):
             guard let client else { return }
             do {
-                post(canvas, .firstCopy(SharedCanvasCopy(first: try await client.get(APIPath.canvas(canvas))), stored: false))
+                post(canvas, .firstCopy(SharedCanvasCopy(first: try await client.canvases.snapshot(canvas)), stored: false))
             } catch {
                 post(canvas, .gone(SyncMachine.describe(error)))
             }
@@ -101,11 +101,10 @@ public actor SharedCanvasLink {
     /// user may own and be given), with who has each open.
     private func list() async {
         guard let client else { return }
-        let limit = [(name: "limit", value: String(CanvasLimits.canvasesPerUser * 4))]
-        guard let page: Page<CanvasSummary> = try? await client.get(APIPath.canvases, query: limit) else { return }
+        guard let page = try? await client.canvases.page(limit: CanvasLimits.canvasesPerUser * 4) else { return }
         var listed: [LayoutSummary] = []
         for canvas in page.items {
-            if let presence: CanvasPresence = try? await client.get(APIPath.canvasPresence(canvas.id)) { post(canvas.id, .present(presence.present)) }
+            if let presence = try? await client.canvases.presence(canvas.id) { post(canvas.id, .present(presence.present)) }
             listed.append(LayoutSummary(name: canvas.name, paneCount: nil, updatedAt: nil, isPreset: false,
                                         sharing: LayoutSummary.Sharing(canvas: canvas.id, owner: canvas.owner, role: canvas.role)))
         }
@@ -116,7 +115,7 @@ public actor SharedCanvasLink {
     private func store(_ layout: LayoutData) async {
         guard let client else { return post(nil, .notStored(layout, reason: "the server has not answered yet")) }
         do {
-            let snapshot: CanvasSnapshot = try await client.post(APIPath.canvases, body: NewCanvas(name: layout.name, layout: layout))
+            let snapshot = try await client.canvases.create(layout)
             let copy = SharedCanvasCopy(first: snapshot)
             post(copy.canvas, .firstCopy(copy, stored: true))
         } catch {
@@ -132,9 +131,8 @@ public actor SharedCanvasLink {
     /// Tells the server this session has `canvas` open, or closed it; its answer says who has it open.
     private func say(_ session: String, opened: Bool, _ canvas: Int64) async {
         guard let client else { return }
-        let path = APIPath.canvasPresence(canvas, session: session)
         do {
-            let presence: CanvasPresence = try await client.send(opened ? .put : .delete, path)
+            let presence = try await client.canvases.setPresence(canvas, session: session, open: opened)
             post(canvas, .present(presence.present))
         } catch {
             logger.info("presence not told", metadata: ["canvas": "\(canvas)", "error": "\(error)"])
@@ -144,7 +142,7 @@ public actor SharedCanvasLink {
     private func catchUp(_ canvas: Int64, session: String) async {
         guard let client else { return }
         do {
-            let snapshot: CanvasSnapshot = try await client.get(APIPath.canvas(canvas), query: [(name: "session", value: session)])
+            let snapshot = try await client.canvases.snapshot(canvas, session: session)
             held.remove(canvas)
             var layout = snapshot.layout
             layout.name = snapshot.name  // renamed since, perhaps
@@ -168,7 +166,7 @@ public actor SharedCanvasLink {
         }
         let body = CanvasEdit(session: edit.origin.session, sequence: edit.origin.sequence, operation: edit.operation)
         do {
-            let answer: CanvasEditAnswer = try await client.post(APIPath.canvasChanges(canvas), body: body)
+            let answer = try await client.canvases.submit(body, to: canvas)
             retryDelay = Self.firstRetry
             switch answer.outcome {
             case .ordered: if let change = answer.change { post(canvas, .changed(change)) }

@@ -41,7 +41,7 @@ extension LayoutCommand {
                 let canvas = try await LayoutCommand.ownCanvas(named: name, on: client)
                 let snapshot: CanvasSnapshot
                 do {
-                    snapshot = try await client.get(APIPath.canvas(canvas.id))
+                    snapshot = try await client.canvases.snapshot(canvas.id)
                 } catch {
                     throw ServerOption.explain(error, doing: "read \(name) on the server")
                 }
@@ -50,7 +50,7 @@ extension LayoutCommand {
                 try library.store.save(layout)
                 try library.store.forgetSharedCopy(named: name, server: try server.serverKey())
                 do {
-                    try await client.delete(APIPath.canvas(canvas.id))
+                    try await client.canvases.delete(canvas.id)
                 } catch {
                     throw ServerOption.explain(error, doing: "delete \(name) on the server (it is saved on this machine too now)")
                 }
@@ -77,7 +77,7 @@ extension LayoutCommand {
             let client = try await server.client()
             let canvas = try await LayoutCommand.ownCanvas(named: name, on: client)
             do {
-                try await client.put(APIPath.canvasMember(canvas.id, user: user), json: CanvasMemberRole(role: role))
+                try await client.canvases.setMember(canvas.id, user, role: role)
             } catch {
                 throw ServerOption.explain(error, doing: "share \(name) with \(user)")
             }
@@ -95,7 +95,7 @@ extension LayoutCommand {
             let client = try await server.client()
             let canvas = try await LayoutCommand.ownCanvas(named: name, on: client)
             do {
-                try await client.delete(APIPath.canvasMember(canvas.id, user: user))
+                try await client.canvases.removeMember(canvas.id, user)
             } catch {
                 throw ServerOption.explain(error, doing: "stop sharing \(name) with \(user)")
             }
@@ -113,7 +113,7 @@ extension LayoutCommand {
             let canvas = try await LayoutCommand.visibleCanvas(named: name, on: client)
             let members: [CanvasMember]
             do {
-                members = try await client.get(APIPath.canvasMembers(canvas.id))
+                members = try await client.canvases.members(canvas.id)
             } catch {
                 throw ServerOption.explain(error, doing: "list the members of \(name)")
             }
@@ -127,7 +127,7 @@ extension LayoutCommand {
     static func store(_ layout: LayoutData, on server: ServerOption, library: DashboardLibrary) async throws -> CanvasSnapshot {
         let snapshot: CanvasSnapshot
         do {
-            snapshot = try await server.client().post(APIPath.canvases, body: NewCanvas(name: layout.name, layout: layout))
+            snapshot = try await server.client().canvases.create(layout)
         } catch let error as HTTPClientError {
             throw ServerOption.explain(error, doing: "store \(layout.name) on the server")
         }
@@ -140,7 +140,7 @@ extension LayoutCommand {
     static func firstCopy(named name: String, on client: HTTPClient) async throws -> SharedCanvasCopy {
         let canvas = try await visibleCanvas(named: name, on: client)
         do {
-            return SharedCanvasCopy(first: try await client.get(APIPath.canvas(canvas.id)))
+            return SharedCanvasCopy(first: try await client.canvases.snapshot(canvas.id))
         } catch {
             throw ServerOption.explain(error, doing: "read \(name) on the server")
         }
@@ -148,21 +148,11 @@ extension LayoutCommand {
 
     /// Every canvas on the server the caller owns or was given, page by page.
     static func canvases(on client: HTTPClient) async throws -> [CanvasSummary] {
-        var all: [CanvasSummary] = []
-        var cursor: String?
-        repeat {
-            var query = [(name: "limit", value: "200")]
-            if let cursor { query.append((name: "cursor", value: cursor)) }
-            let page: Page<CanvasSummary>
-            do {
-                page = try await client.get(APIPath.canvases, query: query)
-            } catch {
-                throw ServerOption.explain(error, doing: "list the layouts on the server")
-            }
-            all += page.items
-            cursor = page.next
-        } while cursor != nil
-        return all
+        do {
+            return try await client.canvases.all()
+        } catch {
+            throw ServerOption.explain(error, doing: "list the layouts on the server")
+        }
     }
 
     /// The caller's own canvas named `name`.
@@ -239,7 +229,7 @@ extension LayoutCommand {
         let client = try await server.client()
         let canvas = try await ownCanvas(named: name, on: client)
         do {
-            try await client.delete(APIPath.canvas(canvas.id))
+            try await client.canvases.delete(canvas.id)
         } catch {
             throw ServerOption.explain(error, doing: "delete \(name) on the server")
         }
@@ -251,7 +241,7 @@ extension LayoutCommand {
         let client = try await server.client()
         let canvas = try await ownCanvas(named: name, on: client)
         do {
-            let _: CanvasSummary = try await client.patch(APIPath.canvas(canvas.id), body: CanvasRename(name: newName))
+            _ = try await client.canvases.rename(canvas.id, to: newName)
         } catch {
             throw ServerOption.explain(error, doing: "rename \(name) on the server")
         }
@@ -272,8 +262,8 @@ extension LayoutCommand {
         guard canvas.role.mayEdit else { throw CommandError(TerminalText.safe("you may view \(name) but not arrange it")) }
         let then: CanvasVersion, now: CanvasSnapshot
         do {
-            then = try await client.get(APIPath.canvasVersion(canvas.id, version: version))
-            now = try await client.get(APIPath.canvas(canvas.id))
+            then = try await client.canvases.version(canvas.id, version)
+            now = try await client.canvases.snapshot(canvas.id)
         } catch {
             throw ServerOption.explain(error, doing: "read version \(version) of \(name)")
         }
@@ -291,7 +281,7 @@ extension LayoutCommand {
         for (number, step) in steps.enumerated() {
             let answer: CanvasEditAnswer
             do {
-                answer = try await client.post(APIPath.canvasChanges(canvas.id), body: CanvasEdit(session: session, sequence: number + 1, operation: step))
+                answer = try await client.canvases.submit(CanvasEdit(session: session, sequence: number + 1, operation: step), to: canvas.id)
             } catch {
                 throw ServerOption.explain(error, doing: "revert \(name)")
             }
@@ -308,11 +298,9 @@ extension LayoutCommand {
         let canvas = try await visibleCanvas(named: name, on: client)
         var cursor: String?
         repeat {
-            var query = [(name: "limit", value: String(CanvasLimits.maxChangePageSize))]
-            if let cursor { query.append((name: "after", value: cursor)) }
             let page: Page<CanvasChange>
             do {
-                page = try await client.get(APIPath.canvasChanges(canvas.id), query: query)
+                page = try await client.canvases.changes(canvas.id, after: cursor)
             } catch {
                 throw ServerOption.explain(error, doing: "read the changes of \(name)")
             }

@@ -1,10 +1,9 @@
 import Foundation
 import MicroAppModel
 
-/// The sync status of each micro-app, and what was last published of it.
+/// The sync status of each micro-app but its connection (the engine's `ServerLink` says that),
+/// and what was last published of it.
 struct StatusBoard {
-    /// The live stream's state, shared by every app.
-    var connection: SyncStatus.Connection = .starting
     /// An app's own trouble (its data came back unreadable, the server refused a write), shown
     /// instead of the connection until the app's next good answer.
     var problems: [MicroAppID: String] = [:]
@@ -14,15 +13,15 @@ struct StatusBoard {
     var notKeptOffline: String?
     private var published: [MicroAppID: SyncStatus] = [:]
 
-    func status(of app: MicroAppID) -> SyncStatus {
+    func status(of app: MicroAppID, connection: SyncStatus.Connection) -> SyncStatus {
         SyncStatus(connection: problems[app].map(SyncStatus.Connection.failing) ?? connection,
                    lastSynced: lastSynced[app], pendingWrites: pending[app] ?? 0, notKeptOffline: notKeptOffline)
     }
 
     /// The apps whose status changed since the last call, marking them published.
-    mutating func changes(force: Bool) -> [SyncStatusChanged] {
+    mutating func changes(force: Bool, connection: SyncStatus.Connection) -> [SyncStatusChanged] {
         MicroAppID.allCases.compactMap { app in
-            let status = status(of: app)
+            let status = status(of: app, connection: connection)
             guard force || published[app] != status else { return nil }
             published[app] = status
             return SyncStatusChanged(app: app, status: status)

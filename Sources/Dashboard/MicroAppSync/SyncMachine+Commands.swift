@@ -19,7 +19,7 @@ extension SyncMachine {
         case .calendar(.load(let days)):
             calendarRanges.insert(days)
             effects.append(.answerFromCache(.events(days)))
-            if hasClient, !(statuses.connection == .online && currentRanges.contains(days)) { startFetch(.events(days), &effects) }
+            if link.hasClient, !link.keepsCurrent(days) { startFetch(.events(days), &effects) }
         case .calendar(.create(let new)):
             effects.append(.enqueue(.createEvent(new)))
         case .calendar(.update(let id, let patch)):
@@ -32,10 +32,10 @@ extension SyncMachine {
         case .chat(.open(let channel)):
             openChannels.insert(channel)
             effects.append(.answerFromCache(.newestMessages(channel: channel)))
-            if hasClient { startFetch(.newestMessages(channel: channel), &effects) }
+            if link.hasClient { startFetch(.newestMessages(channel: channel), &effects) }
         case .chat(.older(let channel, let before)):
             // From the server when it answers (`fetched` falls back to the cache), else the cache.
-            if hasClient, statuses.connection == .online {
+            if link.isOnline {
                 startFetch(.olderMessages(channel: channel, before: before), &effects)
             } else {
                 effects.append(.answerFromCache(.olderMessages(channel: channel, before: before)))
@@ -50,7 +50,8 @@ extension SyncMachine {
     /// Whether a widget's load should also ask the server: not before the first refresh (which
     /// follows), nor while the live stream keeps the cache current.
     private var needsServerCopy: Bool {
-        hasRefreshed && statuses.connection != .online
+        if case .notYet = firstReload { return false }
+        return !link.isOnline
     }
 
     /// The UTC date-times that surely cover `days` in any time zone (a day either side), so a

@@ -32,7 +32,7 @@ extension SyncMachine {
 
     /// Reloads one app's data from the server.
     mutating func reload(_ app: MicroAppID, _ effects: inout [Effect]) {
-        guard hasClient else { return }
+        guard link.hasClient else { return }
         switch app {
         case .todo:
             startFetch(.todos, &effects)
@@ -69,7 +69,7 @@ extension SyncMachine {
             }
             if let app = fetch.app {
                 if case .unreachable = error {
-                    statuses.connection = .offline
+                    link = .lost(.offline)
                 } else if error != .cancelled {
                     statuses.problems[app] = Self.describe(error)
                 }
@@ -84,7 +84,7 @@ extension SyncMachine {
     }
 
     mutating func stored(_ fetch: Fetch, now: Date, _ effects: inout [Effect]) {
-        if case .events(let days) = fetch, statuses.connection == .online { currentRanges.insert(days) }
+        if case .events(let days) = fetch { link.keep(days) }
         if let app = fetch.app, fetch.isSync { synced(app, now: now, &effects) }
         partDone(fetch, &effects)
     }

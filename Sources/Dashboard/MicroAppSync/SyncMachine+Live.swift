@@ -11,20 +11,18 @@ extension SyncMachine {
         switch update {
         case .connected:
             effects.append(.log(.info, "online: the live stream is connected"))
-            statuses.connection = .online
+            link = .online(currentRanges: [])
             publishStatuses(&effects)
             effects.append(.publish([ServerStreamConnected()]))
-            if !hasRefreshed {
-                hasRefreshed = true
-                reloadWhenOutboxSettles = (resumesCompleteCache ? .catchUp : .everything, requested: now)
+            if case .notYet(let resumesCompleteCache) = firstReload {
+                firstReload = .waitingForOutbox(resumesCompleteCache ? .catchUp : .everything, requested: now)
             }
             flush(&effects)
             if outbox == .idle { outboxSettled(&effects) }
         case .event(let event):
             apply(event, now: now, &effects)
         case .disconnected(let error):
-            currentRanges = []
-            statuses.connection = Self.connection(after: error)
+            link = .lost(Self.connection(after: error))
             publishStatuses(&effects)
         }
     }
@@ -38,7 +36,7 @@ extension SyncMachine {
         case .registryAppPublished, .registryAppWithdrawn, .registryAppHealth:
             startFetch(.registry, &effects)
         case .streamReset:
-            currentRanges = []
+            if link.isOnline { link = .online(currentRanges: []) }
             effects.append(.setLastEventID(event.id))
             refreshAll(now: now, &effects)
         case .streamOpened:

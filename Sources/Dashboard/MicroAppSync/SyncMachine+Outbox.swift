@@ -8,7 +8,7 @@ import MicroAppModel
 extension SyncMachine {
     /// Starts sending the outbox, unless it is sending already or the server is not there.
     mutating func flush(_ effects: inout [Effect]) {
-        guard outbox == .idle, hasClient, statuses.connection == .online else { return }
+        guard outbox == .idle, link.isOnline else { return }
         outbox = .readingHead
         effects.append(.readOutboxHead)
     }
@@ -48,7 +48,7 @@ extension SyncMachine {
         case .success(let record):
             complete(entry, record, &effects)
         case .failure(.status(409, _, let problem?)) where problem.field == Self.idempotencyKeyField:
-            guard statuses.connection == .online, waits < Self.stillRunningWaits else { return pause(after: nil, &effects) }
+            guard link.isOnline, waits < Self.stillRunningWaits else { return pause(after: nil, &effects) }
             outbox = .waitingToResend(entry, waits: waits + 1)
             effects.append(.schedule(.resend(seq: entry.seq), after: Self.stillRunningWait))
         case .failure(.status(404, _, _)) where entry.write.changesExistingRecord:
@@ -69,7 +69,7 @@ extension SyncMachine {
     /// The server was still running the write: send it again while it is there.
     mutating func resend(_ seq: Int64, _ effects: inout [Effect]) {
         guard case .waitingToResend(let entry, let waits) = outbox, entry.seq == seq else { return }
-        guard statuses.connection == .online else { return pause(after: nil, &effects) }
+        guard link.isOnline else { return pause(after: nil, &effects) }
         outbox = .sending(entry, waits: waits)
         effects.append(.send(entry))
     }
@@ -85,15 +85,15 @@ extension SyncMachine {
     mutating func completed(_ entry: OutboxEntry, events: [any BusEvent], pending: [MicroAppID: Int], _ effects: inout [Effect]) {
         statuses.pending = pending
         statuses.problems[entry.write.app] = nil
-        effects.append(.publish(events + statuses.changes(force: false)))
+        effects.append(.publish(events + statusChanges(force: false)))
         nextWrite(&effects)
     }
 
     /// The outbox sent what it could (all of it, or until a failure paused it): the reload the
     /// connect asked for may start.
     mutating func outboxSettled(_ effects: inout [Effect]) {
-        guard let (reload, requested) = reloadWhenOutboxSettles else { return }
-        reloadWhenOutboxSettles = nil
+        guard case .waitingForOutbox(let reload, let requested) = firstReload else { return }
+        firstReload = .started
         switch reload {
         case .everything: refreshAll(now: requested, &effects)
         case .catchUp: catchUp(now: requested, &effects)
@@ -103,7 +103,7 @@ extension SyncMachine {
     private mutating func pause(after error: HTTPClientError?, _ effects: inout [Effect]) {
         outbox = .idle
         effects.append(.log(.info, "outbox paused: \(error.map { "\($0)" } ?? "the server is still running a write")"))
-        if let error { statuses.connection = Self.connection(after: error) }
+        if let error { link = .lost(Self.connection(after: error)) }
         publishStatuses(&effects)
         outboxSettled(&effects)
     }

@@ -98,7 +98,7 @@ struct SyncMachine {
         case completing
     }
 
-    enum Reload {
+    enum Reload: Equatable {
         /// Everything the widgets look at (`refreshAll`).
         case everything
         /// What a resumed stream does not bring (`catchUp`).
@@ -114,29 +114,18 @@ struct SyncMachine {
         var whole = true
     }
 
+    /// Where the engine is with its server.
+    var link = ServerLink.noClient(quietOver: false)
+    var firstReload = FirstReload.notYet(resumesCompleteCache: false)
+    /// Each app's sync status as last published; the connection in it is `link`'s.
     var statuses = StatusBoard()
     /// The user's name on the server, which marks their own chat messages.
     var user: String?
-    var hasClient = false
-    /// Whether this run has replaced the cache with the server's data yet (or found it current).
-    var hasRefreshed = false
-    /// Whether the live stream resumes from the last event of a cache that was complete within
-    /// `trustCompleteCache`, so the server's replay brings it up to date without reloading everything.
-    var resumesCompleteCache = false
     var outbox = Outbox.idle
-    /// The first reload of a run, which waits until the outbox has sent what it can: the
-    /// server's lists then carry the user's offline writes, instead of a list without them
-    /// followed at once by each of them synced.
-    var reloadWhenOutboxSettles: (reload: Reload, requested: Date)?
     var refresh: Refresh?
     /// What widgets showed an interest in, reloaded from the server on (re)connect.
     var openChannels: Set<String> = []
     var calendarRanges: Set<DayRange> = []
-    /// The calendar ranges the cache holds as the server does: fetched and stored while the live
-    /// stream ran, which has kept them current since. A widget going back to one (the selection
-    /// crossing a month boundary and back) is answered from the cache alone. Forgotten when the
-    /// stream drops or resets.
-    var currentRanges: Set<DayRange> = []
     /// Per app, the list fetches under way, and the ids live events and completed writes touched
     /// meanwhile: the cache's copy of those is newer than the fetched list's.
     var listFetches: [MicroAppID: Int] = [:]
@@ -162,23 +151,22 @@ struct SyncMachine {
             statuses.pending = summary.pending
             statuses.lastSynced = summary.lastSynced
             let registry: [any BusEvent] = summary.registry.map { [RegistryLoaded(apps: $0, origin: .cache)] } ?? []
-            effects.append(.publish(registry + statuses.changes(force: true)))
+            effects.append(.publish(registry + statusChanges(force: true)))
             effects.append(.schedule(.quietStartEnded, after: Self.quietStart))
         case .cacheUnusable(let reason):
             statuses.notKeptOffline = "no cache: \(reason)"
             effects.append(.log(.critical, "no cache could be opened, not even in memory: micro-apps stay empty (\(reason))"))
-            effects.append(.publish(statuses.changes(force: true)))
+            effects.append(.publish(statusChanges(force: true)))
         case .command(let command):
             perform(command, now: now, &effects)
         case .connect(let user):
             self.user = user
-            hasClient = true
+            if case .noClient(let quietOver) = link { link = .connecting(quietOver: quietOver) }
             effects.append(.readStreamPosition)
         case .timer(.quietStartEnded):
-            if statuses.connection == .starting {
-                statuses.connection = .connecting
-                publishStatuses(&effects)
-            }
+            let before = link
+            link.endQuietStart()
+            if link != before { publishStatuses(&effects) }
         case .timer(.resend(let seq)):
             resend(seq, &effects)
         case .cacheFailed(let effect, let reason):
@@ -199,7 +187,7 @@ struct SyncMachine {
             }
         case .enqueued(let events, let pending):
             statuses.pending = pending
-            effects.append(.publish(events + statuses.changes(force: false)))
+            effects.append(.publish(events + statusChanges(force: false)))
             flush(&effects)
         case .outboxHead(let entry):
             sendHead(entry, &effects)
@@ -214,7 +202,9 @@ struct SyncMachine {
         case .stored(let fetch):
             stored(fetch, now: now, &effects)
         case .streamPosition(let lastID, let completeSince):
-            resumesCompleteCache = lastID != nil && completeSince.map { now.timeIntervalSince($0) < Self.trustCompleteCache } == true
+            if case .notYet = firstReload {
+                firstReload = .notYet(resumesCompleteCache: lastID != nil && completeSince.map { now.timeIntervalSince($0) < Self.trustCompleteCache } == true)
+            }
             effects.append(.listen(after: lastID))
         case .stream(let update):
             streamed(update, now: now, &effects)
@@ -228,8 +218,13 @@ struct SyncMachine {
 
     /// Publishes the statuses that changed since they were last published.
     mutating func publishStatuses(_ effects: inout [Effect]) {
-        let changes = statuses.changes(force: false)
+        let changes = statusChanges(force: false)
         if !changes.isEmpty { effects.append(.publish(changes)) }
+    }
+
+    /// The apps whose status changed since last published (every app's when `force`).
+    mutating func statusChanges(force: Bool) -> [SyncStatusChanged] {
+        statuses.changes(force: force, connection: link.connection)
     }
 }
 

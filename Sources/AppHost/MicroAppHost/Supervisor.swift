@@ -66,10 +66,68 @@ struct Supervisor {
         /// Waiting for the answer to `initialize` (request id 1 of each process).
         case initializing
         case running
-        case waitingToRestart
+        /// Waiting to start it again: when the restart timer fires (after a crash), or, after `r`
+        /// killed an app hung at its start, when its exit arrives (`onExit`).
+        case waitingToRestart(onExit: Bool)
         case stopped
-        case stopping
+        /// Asked to leave (then signalled); started again when its exit arrives if `thenRestart`
+        /// (`r` on a running app).
+        case stopping(thenRestart: Bool)
         case finished
+
+        var isStopping: Bool {
+            if case .stopping = self { return true }
+            return false
+        }
+    }
+
+    /// What belongs to one process (one generation), started afresh with the next.
+    struct Process {
+        var generation = 0
+        /// A process of this supervisor runs (spawned, its exit not yet seen).
+        var alive = false
+        var startedAt: ContinuousClock.Instant?
+        var oldestUnansweredKey: ContinuousClock.Instant?
+        var callsInFlight: Set<RPCID> = []
+        var excess = OutputBudget()
+        /// The last signal sent to the app's group, and why.
+        var lastSignal: (signal: Int32, why: String)?
+    }
+
+    /// What the app would be told if it were running: kept so a restart starts from it.
+    struct PaneFacts {
+        var size: ViewSize?
+        var focused = false
+        var visible = true
+    }
+
+    /// The crashes that decide the backoff before a restart, and when the restarts stop.
+    struct CrashHistory {
+        private var times: [ContinuousClock.Instant] = []
+        private var consecutive = 0
+
+        /// A crash at `now` of a process started at `startedAt`: how many within `crashWindow`,
+        /// and the backoff before the next start (doubling, from one second).
+        mutating func crashed(at now: ContinuousClock.Instant, startedAt: ContinuousClock.Instant?, maximumBackoff: Double)
+            -> (inWindow: Int, backoff: Double) {
+            if let startedAt, startedAt.duration(to: now) >= Supervisor.stableRun { consecutive = 0 }
+            consecutive += 1
+            times = times.filter { $0.duration(to: now) < Supervisor.crashWindow } + [now]
+            return (times.count, min(maximumBackoff, pow(2, Double(consecutive - 1))))
+        }
+
+        /// The user restarted it: a fresh start.
+        mutating func forget() {
+            self = CrashHistory()
+        }
+    }
+
+    /// Publishes over the app's rate, dropped and reported once a second.
+    struct PublishThrottle {
+        /// The pace of its publishes, full at the first (`publishesPerSecond` a second, as many at once).
+        var pace: TokenBucket?
+        var reportPending = false
+        var droppedSinceReport = 0
     }
 
     let appID: String
@@ -98,34 +156,18 @@ struct Supervisor {
     static let refusalsLogged = 5
 
     private(set) var phase: Phase = .idle
-    private(set) var generation = 0
+    private(set) var process = Process()
+    var generation: Int { process.generation }
     private(set) var updates = AppUpdates()
     private var parameters: InitializeParams?
-    /// A process of this supervisor runs (spawned, its exit not yet seen).
-    private var alive = false
-    /// `r` killed a hung app: start it again when its exit arrives.
-    private var restartOnExit = false
+    private var pane = PaneFacts()
+    private var crashes = CrashHistory()
+    private var throttle = PublishThrottle()
     private var woken = false
-    private var startedAt: ContinuousClock.Instant?
-    private var crashTimes: [ContinuousClock.Instant] = []
-    private var consecutiveCrashes = 0
-    private var oldestUnansweredKey: ContinuousClock.Instant?
     private var keyTimerPending = false
-    private var callsInFlight: Set<RPCID> = []
-    /// The pace of its publishes, full at the first (`limits.publishesPerSecond` a second, as many at once).
-    private var publishPace: TokenBucket?
-    private var throttleReportPending = false
-    private var droppedSinceReport = 0
     private var stateRefusedLogged = false
-    private var excess = OutputBudget()
-    /// The last signal sent to the app's group, and why.
-    private var lastSignal: (signal: Int32, why: String)?
     /// The refused nodes of the last view, as logged.
     private var loggedRefusals: [String] = []
-    /// What the app would be told if it were running: kept so a restart starts from it.
-    private var size: ViewSize?
-    private var focused = false
-    private var visible = true
 
     init(appID: String, limits: AppManifest.Limits, permissions: Permissions, isRemote: Bool = false) {
         self.appID = appID
@@ -149,27 +191,25 @@ struct Supervisor {
         case .start(let start):
             guard phase == .idle else { break }
             parameters = start
-            size = start.size
-            focused = start.focused
-            visible = start.visible
+            pane = PaneFacts(size: start.size, focused: start.focused, visible: start.visible)
             spawn(&effects)
         case .spawned(let spawned):
             guard spawned == generation else { break }
-            alive = true
+            process.alive = true
             guard phase == .spawning, var start = parameters else {
                 signal(SIGKILL, because: "it was stopped while it was being started", &effects)
                 break
             }
             phase = .initializing
-            startedAt = now
-            start.size = size ?? start.size
-            start.focused = focused
-            start.visible = visible
+            process.startedAt = now
+            start.size = pane.size ?? start.size
+            start.focused = pane.focused
+            start.visible = pane.visible
             effects.append(.write(.initialize(id: .number(1), start)))
             effects.append(.schedule(.startup(generation: generation), afterSeconds: limits.startupSeconds))
         case .spawnFailed(let failed, let reason):
             guard failed == generation else { break }
-            if phase == .stopping {
+            if phase.isStopping {
                 phase = .finished
                 effects.append(.finished)
                 break
@@ -177,7 +217,7 @@ struct Supervisor {
             phase = .stopped
             setStatus(.stopped("could not start: \(reason)"), &effects)
         case .received(let from, let message, let bytes):
-            guard from == generation, phase == .initializing || phase == .running || phase == .stopping else { break }
+            guard from == generation, phase == .initializing || phase == .running || phase.isStopping else { break }
             receive(message, bytes: bytes, now: now, &effects)
         case .unreadable(let from, let reason, let answer):
             guard from == generation else { break }
@@ -188,9 +228,9 @@ struct Supervisor {
             effects.append(.log("dropped a line of \(bytes) bytes (the limit is \(LineFramer.standardLimit))"))
         case .excess(let from, let bytes):
             guard from == generation, phase == .initializing || phase == .running else { break }
-            guard excess.add(bytes, now: now) else { break }
+            guard process.excess.add(bytes, now: now) else { break }
             phase = .stopped
-            effects.append(.log("stopped: flooding its output, \(excess.total(now: now) >> 20) MiB of lines over \(LineFramer.standardLimit >> 10) KiB "
+            effects.append(.log("stopped: flooding its output, \(process.excess.total(now: now) >> 20) MiB of lines over \(LineFramer.standardLimit >> 10) KiB "
                                 + "and standard error within \(OutputBudget.window.components.seconds) s (the budget is \(OutputBudget.bytes >> 20) MiB)"))
             setStatus(.stopped("flooding its output"), &effects)
             signal(SIGKILL, because: "it was flooding its output", &effects)
@@ -199,20 +239,20 @@ struct Supervisor {
             setStatus(.notResponding("not reading its input"), &effects)
         case .exited(let from, let status):
             guard from == generation else { break }
-            alive = false
+            process.alive = false
             effects.append(.log("ended: \(Self.describe(status))\(sentBy(status))"))
-            lastSignal = nil
+            process.lastSignal = nil
             ended(Self.describe(status), now: now, &effects)
         case .lost(let from, let reason):
-            guard from == generation, alive else { break }
-            alive = false
+            guard from == generation, process.alive else { break }
+            process.alive = false
             ended(reason, now: now, &effects)
         case .timer(let timer):
             fire(timer, now: now, &effects)
         case .send(let message):
             send(message, now: now, &effects)
         case .backendAnswered(let from, let id, let result):
-            guard from == generation, callsInFlight.remove(id) != nil else { break }
+            guard from == generation, process.callsInFlight.remove(id) != nil else { break }
             switch result {
             case .success(let answer): effects.append(.write(.httpResult(id: id, answer)))
             case .failure(let error): effects.append(.write(.failure(id: id, error)))
@@ -228,11 +268,9 @@ struct Supervisor {
     // MARK: Starting and stopping
 
     private mutating func spawn(_ effects: inout [Effect]) {
-        generation += 1
-        excess = OutputBudget()
+        // A process's exit, and why it was signalled, are said by the process they belong to.
+        process = Process(generation: process.generation + 1, alive: process.alive, lastSignal: process.lastSignal)
         phase = .spawning
-        oldestUnansweredKey = nil
-        callsInFlight = []
         setStatus(.starting, &effects)
         effects.append(.spawn(generation: generation))
     }
@@ -240,22 +278,18 @@ struct Supervisor {
     private mutating func restart(_ effects: inout [Effect]) {
         switch phase {
         case .stopped, .waitingToRestart:
-            crashTimes = []
-            consecutiveCrashes = 0
+            crashes.forget()
             spawn(&effects)
         case .running:
             // Asked to leave as when its pane closes (it may be hung: then signalled), and
             // started again, with its saved state, when its exit arrives.
-            crashTimes = []
-            consecutiveCrashes = 0
+            crashes.forget()
             stop(&effects)
-            restartOnExit = true
+            phase = .stopping(thenRestart: true)
         case .initializing:
             // Hung at its start: killed, and started again when its exit arrives.
-            crashTimes = []
-            consecutiveCrashes = 0
-            restartOnExit = true
-            phase = .waitingToRestart
+            crashes.forget()
+            phase = .waitingToRestart(onExit: true)
             signal(SIGKILL, because: "the user restarted it", &effects)
         case .idle, .spawning, .stopping, .finished:
             break
@@ -263,26 +297,27 @@ struct Supervisor {
     }
 
     private mutating func stop(_ effects: inout [Effect]) {
-        restartOnExit = false
         switch phase {
         case .initializing, .running:
-            phase = .stopping
+            phase = .stopping(thenRestart: false)
             effects.append(.write(.shutdown(id: .number(2))))
             effects.append(.schedule(.terminate(generation: generation), afterSeconds: 0.3))
         case .spawning:
             // Killed when its start is reported; its exit or failure ends it.
-            phase = .stopping
+            phase = .stopping(thenRestart: false)
         case .idle, .stopped, .waitingToRestart:
-            guard alive else {
+            guard process.alive else {
                 phase = .finished
                 effects.append(.finished)
                 return
             }
             // Told to leave but still there (it ignored the signal, or `r` is waiting for it).
-            phase = .stopping
+            phase = .stopping(thenRestart: false)
             signal(SIGTERM, because: "its pane closed while it was still there", &effects)
             effects.append(.schedule(.kill(generation: generation), afterSeconds: 0.3))
-        case .stopping, .finished:
+        case .stopping(let thenRestart):
+            if thenRestart { phase = .stopping(thenRestart: false) }
+        case .finished:
             break
         }
     }
@@ -290,8 +325,7 @@ struct Supervisor {
     /// Its process exited, or its remote session was lost.
     private mutating func ended(_ description: String, now: ContinuousClock.Instant, _ effects: inout [Effect]) {
         switch phase {
-        case .stopping where restartOnExit, .waitingToRestart where restartOnExit:
-            restartOnExit = false
+        case .stopping(thenRestart: true), .waitingToRestart(onExit: true):
             spawn(&effects)
             return
         case .stopping:
@@ -305,16 +339,14 @@ struct Supervisor {
         }
         // A process's end is logged as it comes (`exited`); a remote session's here.
         if isRemote { effects.append(.log("session lost: \(description)")) } else { updates.crashes.append(description) }
-        if let startedAt, startedAt.duration(to: now) >= Self.stableRun { consecutiveCrashes = 0 }
-        consecutiveCrashes += 1
-        crashTimes = crashTimes.filter { $0.duration(to: now) < Self.crashWindow } + [now]
-        if !isRemote, crashTimes.count >= Self.crashesToStop {
+        let (inWindow, delay) = crashes.crashed(at: now, startedAt: process.startedAt,
+                                                maximumBackoff: isRemote ? Self.maximumRemoteBackoff : Self.maximumBackoff)
+        if !isRemote, inWindow >= Self.crashesToStop {
             phase = .stopped
-            setStatus(.stopped("\(description); crashed \(crashTimes.count) times in \(Self.crashWindow.components.seconds / 60) minutes"), &effects)
+            setStatus(.stopped("\(description); crashed \(inWindow) times in \(Self.crashWindow.components.seconds / 60) minutes"), &effects)
             return
         }
-        let delay = min(isRemote ? Self.maximumRemoteBackoff : Self.maximumBackoff, pow(2, Double(consecutiveCrashes - 1)))
-        phase = .waitingToRestart
+        phase = .waitingToRestart(onExit: false)
         setStatus(.restarting(exit: description, afterSeconds: Int(delay)), &effects)
         effects.append(.schedule(.restart(generation: generation), afterSeconds: delay))
     }
@@ -325,7 +357,7 @@ struct Supervisor {
             guard from == generation, phase == .initializing else { return }
             if isRemote {
                 // The network's doing as often as the app's: tried again like a lost session.
-                alive = false
+                process.alive = false
                 ended("no answer to initialize within \(Self.seconds(limits.startupSeconds))", now: now, &effects)
                 signal(SIGKILL, because: "it did not answer initialize in time", &effects)
                 return
@@ -336,7 +368,7 @@ struct Supervisor {
             signal(SIGKILL, because: "it did not answer initialize within \(Self.seconds(limits.startupSeconds))", &effects)
         case .keyAnswer(let from):
             keyTimerPending = false
-            guard from == generation, phase == .running, let oldest = oldestUnansweredKey else { return }
+            guard from == generation, phase == .running, let oldest = process.oldestUnansweredKey else { return }
             let waited = oldest.duration(to: now).inSeconds
             if waited >= Self.keyAnswerSeconds - 0.001 {
                 setStatus(.notResponding("no answer to a key for \(Int(Self.keyAnswerSeconds)) s"), &effects)
@@ -345,39 +377,39 @@ struct Supervisor {
                 effects.append(.schedule(.keyAnswer(generation: generation), afterSeconds: Self.keyAnswerSeconds - waited))
             }
         case .restart(let from):
-            guard from == generation, phase == .waitingToRestart else { return }
+            guard from == generation, phase == .waitingToRestart(onExit: false) else { return }
             spawn(&effects)
         case .throttleReport:
-            throttleReportPending = false
-            guard droppedSinceReport > 0 else { return }
-            effects.append(.log("refused: \(droppedSinceReport) publishes over its rate of \(limits.publishesPerSecond) a second "
+            throttle.reportPending = false
+            guard throttle.droppedSinceReport > 0 else { return }
+            effects.append(.log("refused: \(throttle.droppedSinceReport) publishes over its rate of \(limits.publishesPerSecond) a second "
                                 + "(or while the pane was busy), reported as canvas.app.throttled"))
-            updates.throttled += droppedSinceReport
-            droppedSinceReport = 0
+            updates.throttled += throttle.droppedSinceReport
+            throttle.droppedSinceReport = 0
             wake(&effects)
         case .terminate(let from):
-            guard from == generation, phase == .stopping else { return }
+            guard from == generation, phase.isStopping else { return }
             signal(SIGTERM, because: "\(leaving) and it had not left 0.3 s after shutdown", &effects)
             effects.append(.schedule(.kill(generation: generation), afterSeconds: 0.3))
         case .kill(let from):
-            guard from == generation, phase == .stopping else { return }
+            guard from == generation, phase.isStopping else { return }
             signal(SIGKILL, because: "\(leaving) and it had not left 0.3 s after SIGTERM", &effects)
         }
     }
 
     /// Why it is being asked to leave, for its stop line.
-    private var leaving: String { restartOnExit ? "it was being restarted" : "its pane closed" }
+    private var leaving: String { phase == .stopping(thenRestart: true) ? "it was being restarted" : "its pane closed" }
 
     /// Signals the app's process group, remembering why for its stop line.
     private mutating func signal(_ signal: Int32, because why: String, _ effects: inout [Effect]) {
-        lastSignal = (signal, why)
+        process.lastSignal = (signal, why)
         effects.append(.signalGroup(signal))
     }
 
     /// Who ended a process killed by a signal: TermCanvas (and why), or not.
     private func sentBy(_ status: Int32) -> String {
         guard status < 0 else { return "" }
-        if let lastSignal, lastSignal.signal == -status { return ", sent by TermCanvas: \(lastSignal.why)" }
+        if let lastSignal = process.lastSignal, lastSignal.signal == -status { return ", sent by TermCanvas: \(lastSignal.why)" }
         return -status == SIGXCPU ? ", its CPU limit" : ", not sent by TermCanvas"
     }
 
@@ -385,14 +417,14 @@ struct Supervisor {
 
     private mutating func send(_ message: HostToApp, now: ContinuousClock.Instant, _ effects: inout [Effect]) {
         switch message {
-        case .resize(let new): size = new
-        case .focus(let new): focused = new
-        case .visible(let new): visible = new
+        case .resize(let new): pane.size = new
+        case .focus(let new): pane.focused = new
+        case .visible(let new): pane.visible = new
         default: break
         }
         guard phase == .running else { return }
         if case .key = message {
-            if oldestUnansweredKey == nil { oldestUnansweredKey = now }
+            if process.oldestUnansweredKey == nil { process.oldestUnansweredKey = now }
             if !keyTimerPending {
                 keyTimerPending = true
                 effects.append(.schedule(.keyAnswer(generation: generation), afterSeconds: Self.keyAnswerSeconds))
@@ -410,13 +442,13 @@ struct Supervisor {
             effects.append(.log("initialize failed: \(error.message) (error \(error.code))"))
             setStatus(.stopped("initialize failed: \(error.message)"), &effects)
             signal(SIGKILL, because: "its initialize failed", &effects)
-        case .response(.number(2), _) where phase == .stopping:
+        case .response(.number(2), _) where phase.isStopping:
             effects.append(.write(.exit))
             effects.append(.closeInput)
         case .response, .failure:
             break
         case .view(let view):
-            oldestUnansweredKey = nil
+            process.oldestUnansweredKey = nil
             if case .notResponding? = currentStatus { setStatus(.running, &effects) }
             show(view, &effects)
         case .publish(let publish):
@@ -432,16 +464,16 @@ struct Supervisor {
                 effects.append(.write(.failure(id: id, RPCError(code: RPCError.notPermitted, message: "not permitted: \(request.path)"))))
                 return
             }
-            guard !callsInFlight.contains(id) else {
+            guard !process.callsInFlight.contains(id) else {
                 effects.append(.write(.failure(id: id, RPCError(code: RPCError.invalidRequest, message: "id \(id) is already in use"))))
                 return
             }
-            guard callsInFlight.count < Self.concurrentCalls else {
+            guard process.callsInFlight.count < Self.concurrentCalls else {
                 effects.append(.write(.failure(id: id, RPCError(code: RPCError.tooManyRequests,
                                                                message: "at most \(Self.concurrentCalls) calls at once"))))
                 return
             }
-            callsInFlight.insert(id)
+            process.callsInFlight.insert(id)
             effects.append(.callBackend(generation: generation, id: id, request))
         case .stateSave(let state):
             guard permissions.state else {
@@ -478,9 +510,9 @@ struct Supervisor {
         setStatus(.running, &effects)
         if let view = result.view { show(view, &effects) }
         // What changed while it started.
-        if let size, size != parameters?.size { effects.append(.write(.resize(size))) }
-        if focused != parameters?.focused { effects.append(.write(.focus(focused))) }
-        if visible != parameters?.visible { effects.append(.write(.visible(visible))) }
+        if let size = pane.size, size != parameters?.size { effects.append(.write(.resize(size))) }
+        if pane.focused != parameters?.focused { effects.append(.write(.focus(pane.focused))) }
+        if pane.visible != parameters?.visible { effects.append(.write(.visible(pane.visible))) }
     }
 
     /// Hands a view to the pane; what it refuses of it (numbers out of range) is logged when it
@@ -506,12 +538,12 @@ struct Supervisor {
             return
         }
         let rate = Double(limits.publishesPerSecond)
-        var pace = publishPace ?? TokenBucket(rate: rate, burst: rate, now: now)
-        defer { publishPace = pace }
+        var pace = throttle.pace ?? TokenBucket(rate: rate, burst: rate, now: now)
+        defer { throttle.pace = pace }
         guard updates.publishes.count < Self.maximumHeldPublishes, pace.take(now: now) == nil else {
-            droppedSinceReport += 1
-            if !throttleReportPending {
-                throttleReportPending = true
+            throttle.droppedSinceReport += 1
+            if !throttle.reportPending {
+                throttle.reportPending = true
                 effects.append(.schedule(.throttleReport, afterSeconds: 1))
             }
             return

@@ -1,6 +1,6 @@
+import AppModel
 import Foundation
 @testable import MicroAppHost
-import MicroAppModel
 import MicroAppProtocol
 import Synchronization
 import Testing
@@ -58,12 +58,16 @@ struct SupervisedSessionTests {
         defer { try? FileManager.default.removeItem(at: log) }
         let session = session(backend, log: log)
         session.start(Self.parameters, wake: {})
-        try await eventually("the app's call reached the backend") { backend.started.load(ordering: .relaxed) == 1 }
+        // Generous: the backend is called on Swift's two cooperative threads, which `make test`'s
+        // first pass keeps busy for seconds at a time.
+        try await eventually("the app's call reached the backend", within: .seconds(60)) { backend.started.load(ordering: .relaxed) == 1 }
         session.restart()
-        try await eventually("the new app asked again") { backend.started.load(ordering: .relaxed) == 2 }
-        try await eventually("the first app's call was cancelled") { backend.cancelled.load(ordering: .relaxed) == 1 }
+        try await eventually("the new app asked again", within: .seconds(60)) { backend.started.load(ordering: .relaxed) == 2 }
+        try await eventually("the first app's call was cancelled", within: .seconds(60)) { backend.cancelled.load(ordering: .relaxed) == 1 }
         session.stop()
         await session.finished()
-        try await eventually("the end cancels the last app's call") { backend.cancelled.load(ordering: .relaxed) == 2 }
+        try await eventually("the end cancels the last app's call", within: .seconds(60)) {
+            backend.cancelled.load(ordering: .relaxed) == 2
+        }
     }
 }

@@ -28,12 +28,12 @@ run: .build/release/termcanvas
 # faults: PostgreSQL restarted under writers, SIGKILL amid keyed writes (deploy/test-faults), and
 # the server against its API document, checked by schemathesis (deploy/test-conformance).
 test: deps
-	$(SWIFT) test --skip HTTPClientTests --skip MicroAppSyncTests --skip ModelClientTests --skip EndToEndTests --skip ProcessAppTests --skip SandboxAppTests --skip MicroAppGeneratorTests
+	$(SWIFT) test --skip HTTPClientTests --skip ServerSyncTests --skip ModelClientTests --skip EndToEndTests --skip ProcessAppTests --skip SandboxAppTests --skip MicroAppGeneratorTests
 	TERMCANVAS_TEST_DATABASE=postgres $(SWIFT) test --skip-build --filter BFFTests --no-parallel
 	$(SWIFT) test --skip-build --filter EndToEndTests --skip MicroAppProcessTests
 	$(SWIFT) test --skip-build --filter "ProcessAppTests|SandboxAppTests|MicroAppGeneratorTests"
 	$(SWIFT) test --skip-build --filter MicroAppProcessTests
-	$(SWIFT) test --skip-build --filter "HTTPClientTests|MicroAppSyncTests|ModelClientTests"
+	$(SWIFT) test --skip-build --filter "HTTPClientTests|ServerSyncTests|ModelClientTests"
 	deploy/test-two-instances --bff .build/debug/termcanvas-bff
 	deploy/test-faults --bff .build/debug/termcanvas-bff
 	deploy/test-conformance --bff .build/debug/termcanvas-bff

@@ -25,7 +25,7 @@ let package = Package(
     products: [
         .executable(name: "termcanvas", targets: ["termcanvas"]),
         .executable(name: "termcanvas-bff", targets: ["termcanvas-bff"]),
-        .library(name: "MicroAppAPI", targets: ["MicroAppAPI"]),
+        .library(name: "ServerAPI", targets: ["ServerAPI"]),
         .library(name: "MicroAppProtocol", targets: ["MicroAppProtocol"]),
         .library(name: "BFF", targets: ["BFF"]),
     ],
@@ -64,13 +64,13 @@ let package = Package(
         .target(name: "MicroAppProtocol", path: "Sources/Core/MicroAppProtocol", swiftSettings: swiftSettings),
         // Codable request/response types, paths, event names and manifest rules shared by the server
         // and its clients.
-        .target(name: "MicroAppAPI", dependencies: ["CalendarTime", "CanvasCore"], path: "Sources/Core/MicroAppAPI", swiftSettings: swiftSettings),
+        .target(name: "ServerAPI", dependencies: ["CalendarTime", "CanvasCore"], path: "Sources/Core/ServerAPI", swiftSettings: swiftSettings),
         // What micro-app widgets say to what runs them: the sync engine's commands and canvas
         // events, and a micro-app's connection, status and updates.
         .target(
-            name: "MicroAppModel",
-            dependencies: ["CanvasCore", "MicroAppAPI", "MicroAppProtocol"],
-            path: "Sources/Core/MicroAppModel",
+            name: "AppModel",
+            dependencies: ["CanvasCore", "ServerAPI", "MicroAppProtocol"],
+            path: "Sources/Core/AppModel",
             swiftSettings: swiftSettings
         ),
 
@@ -106,7 +106,7 @@ let package = Package(
         // that talks to libcurl.
         .target(
             name: "HTTPClient",
-            dependencies: ["CCurl", "CanvasCore", "MicroAppAPI", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CCurl", "CanvasCore", "ServerAPI", .product(name: "Logging", package: "swift-log")],
             path: "Sources/Edges/HTTPClient",
             swiftSettings: swiftSettings
         ),
@@ -129,7 +129,7 @@ let package = Package(
         .target(
             name: "CanvasFiles",
             dependencies: [
-                "CanvasCore", "CanvasStyle", "MicroAppAPI", "MicroAppProtocol", "MicroAppModel",
+                "CanvasCore", "CanvasStyle", "ServerAPI", "MicroAppProtocol", "AppModel",
                 .product(name: "Yams", package: "Yams"),
             ],
             path: "Sources/Edges/CanvasFiles",
@@ -142,7 +142,7 @@ let package = Package(
         .target(
             name: "MicroAppHost",
             dependencies: [
-                "CanvasCore", "MicroAppProtocol", "MicroAppModel", "CAppProcess", "LogFiles", "PrivateFiles",
+                "CanvasCore", "MicroAppProtocol", "AppModel", "CAppProcess", "LogFiles", "PrivateFiles",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/AppHost/MicroAppHost",
@@ -161,7 +161,7 @@ let package = Package(
         .target(
             name: "MicroAppGenerator",
             dependencies: [
-                "ModelClient", "CanvasCore", "CanvasFiles", "MicroAppHost", "MicroAppModel", "MicroAppProtocol", "PrivateFiles",
+                "ModelClient", "CanvasCore", "CanvasFiles", "MicroAppHost", "AppModel", "MicroAppProtocol", "PrivateFiles",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/AppHost/MicroAppGenerator",
@@ -187,7 +187,7 @@ let package = Package(
         // rendering into a buffer.
         .target(
             name: "Widgets",
-            dependencies: ["CalendarTime", "CanvasCore", "CanvasStyle", "CanvasUI", "MicroAppAPI", "MicroAppModel", "MicroAppProtocol"],
+            dependencies: ["CalendarTime", "CanvasCore", "CanvasStyle", "CanvasUI", "ServerAPI", "AppModel", "MicroAppProtocol"],
             path: "Sources/Dashboard/Widgets",
             swiftSettings: swiftSettings
         ),
@@ -200,12 +200,12 @@ let package = Package(
         ),
         // The micro-apps' data on this machine and its sync with the server: cache, outbox, live stream.
         .target(
-            name: "MicroAppSync",
+            name: "ServerSync",
             dependencies: [
-                "CalendarTime", "CanvasCore", "MicroAppAPI", "MicroAppModel", "MicroAppProtocol", "HTTPClient", "SQLiteFiles",
+                "CalendarTime", "CanvasCore", "ServerAPI", "AppModel", "MicroAppProtocol", "HTTPClient", "SQLiteFiles",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
             ],
-            path: "Sources/Dashboard/MicroAppSync",
+            path: "Sources/Dashboard/ServerSync",
             swiftSettings: swiftSettings
         ),
         // The dashboard: composition root and command line. It links no server library, so it
@@ -214,7 +214,7 @@ let package = Package(
             name: "termcanvas",
             dependencies: [
                 "CalendarTime", "CanvasCore", "CanvasStyle", "CanvasUI", "NcursesTerminal", "Widgets", "LayoutStore", "CanvasFiles",
-                "BFFAccess", "CommandSupport", "HTTPClient", "MicroAppAPI", "MicroAppModel", "MicroAppSync", "PrivateFiles",
+                "BFFAccess", "CommandSupport", "HTTPClient", "ServerAPI", "AppModel", "ServerSync", "PrivateFiles",
                 "SQLiteFiles", "MicroAppProtocol", "MicroAppHost", "MicroAppGenerator", "ModelClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -230,7 +230,7 @@ let package = Package(
         .target(
             name: "BFF",
             dependencies: [
-                "CalendarTime", "CanvasCore", "MicroAppAPI", "SQLiteFiles", "PrivateFiles",
+                "CalendarTime", "CanvasCore", "ServerAPI", "SQLiteFiles", "PrivateFiles",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -257,7 +257,7 @@ let package = Package(
         .executableTarget(
             name: "termcanvas-bff",
             dependencies: [
-                "BFF", "BFFAccess", "CalendarTime", "CommandSupport", "PrivateFiles",
+                "BFF", "BFFAccess", "CalendarTime", "CanvasCore", "CommandSupport", "PrivateFiles",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -277,7 +277,7 @@ let package = Package(
         .target(
             name: "BFFTesting",
             dependencies: [
-                "BFF", "TestSupport", "HTTPClient", "MicroAppAPI",
+                "BFF", "TestSupport", "HTTPClient", "ServerAPI",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -296,7 +296,7 @@ let package = Package(
         // Reads the README's module table and every target's imports; needs no target.
         .testTarget(name: "ModuleTableTests", swiftSettings: swiftSettings),
         .testTarget(name: "CanvasCoreTests", dependencies: ["CanvasCore", "TestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "MicroAppAPITests", dependencies: ["CalendarTime", "MicroAppAPI"], swiftSettings: swiftSettings),
+        .testTarget(name: "ServerAPITests", dependencies: ["CalendarTime", "ServerAPI"], swiftSettings: swiftSettings),
         .testTarget(name: "NcursesTerminalTests", dependencies: ["NcursesTerminal", "CanvasCore", "CanvasStyle"], swiftSettings: swiftSettings),
         .testTarget(
             name: "CanvasUITests",
@@ -306,7 +306,7 @@ let package = Package(
         .testTarget(
             name: "WidgetsTests",
             dependencies: [
-                "Widgets", "CalendarTime", "CanvasUI", "CanvasCore", "CanvasStyle", "TestSupport", "MicroAppAPI", "MicroAppModel", "MicroAppProtocol",
+                "Widgets", "CalendarTime", "CanvasUI", "CanvasCore", "CanvasStyle", "TestSupport", "ServerAPI", "AppModel", "MicroAppProtocol",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
@@ -314,7 +314,7 @@ let package = Package(
         .testTarget(name: "MicroAppProtocolTests", dependencies: ["MicroAppProtocol"], swiftSettings: swiftSettings),
         .testTarget(
             name: "MicroAppHostTests",
-            dependencies: ["MicroAppHost", "MicroAppProtocol", "MicroAppModel", "CanvasFiles", "TestSupport"],
+            dependencies: ["MicroAppHost", "MicroAppProtocol", "AppModel", "CanvasFiles", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -325,7 +325,7 @@ let package = Package(
         .testTarget(
             name: "BFFTests",
             dependencies: [
-                "BFF", "BFFTesting", "CalendarTime", "MicroAppAPI", "TestSupport",
+                "BFF", "BFFTesting", "CalendarTime", "CanvasCore", "ServerAPI", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -340,7 +340,7 @@ let package = Package(
         .testTarget(
             name: "HTTPClientTests",
             dependencies: [
-                "HTTPClient", "BFF", "BFFTesting", "MicroAppAPI", "TestSupport",
+                "HTTPClient", "BFF", "BFFTesting", "ServerAPI", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -355,9 +355,9 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
-            name: "MicroAppSyncTests",
+            name: "ServerSyncTests",
             dependencies: [
-                "MicroAppSync", "MicroAppModel", "MicroAppAPI", "HTTPClient", "BFFTesting", "CanvasCore", "TestSupport",
+                "ServerSync", "AppModel", "ServerAPI", "HTTPClient", "BFFTesting", "CanvasCore", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
@@ -365,7 +365,7 @@ let package = Package(
         .testTarget(
             name: "CanvasFilesTests",
             dependencies: [
-                "CanvasFiles", "CanvasCore", "CanvasStyle", "CanvasUI", "Widgets", "MicroAppProtocol", "MicroAppModel",
+                "CanvasFiles", "CanvasCore", "CanvasStyle", "CanvasUI", "Widgets", "MicroAppProtocol", "AppModel",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings

@@ -3,7 +3,7 @@ import BFFTesting
 import Foundation
 import HummingbirdTesting
 import JWTKit
-import MicroAppAPI
+import ServerAPI
 import Synchronization
 import Testing
 import TestSupport

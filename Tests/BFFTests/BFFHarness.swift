@@ -1,10 +1,11 @@
 import BFF
 import BFFTesting
+import CanvasCore
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
-import MicroAppAPI
+import ServerAPI
 
 /// A BFF on a temporary data directory and database (SQLite, or PostgreSQL: see `TestDatabase`):
 /// users made up front, then the real server on a loopback port.
@@ -21,7 +22,7 @@ struct BFFHarness {
     }
 
     /// Rate limits are off unless a test is about them, so tests can send as fast as they like.
-    func configuration(secret: String? = Self.secret, rateLimits: RateLimits = .off, apps: Set<MicroApp> = Set(MicroApp.allCases)) -> BFFConfiguration {
+    func configuration(secret: String? = Self.secret, rateLimits: RateLimits = .off, apps: Set<ServerApp> = Set(ServerApp.allCases)) -> BFFConfiguration {
         // A few connections each: many tests run at once on one PostgreSQL server.
         BFFConfiguration(apps: apps, dataDirectory: directory, database: database, databaseConnections: 4, migrateDatabase: true,
                          jwtSecret: secret, bcryptCost: 4, rateLimits: rateLimits)

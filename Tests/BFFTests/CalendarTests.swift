@@ -2,7 +2,7 @@ import BFF
 import CalendarTime
 import Foundation
 import HummingbirdTesting
-import MicroAppAPI
+import ServerAPI
 import Testing
 
 @Suite("BFF calendar API")

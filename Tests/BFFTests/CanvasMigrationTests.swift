@@ -2,7 +2,7 @@
 import CanvasCore
 import Foundation
 import GRDB
-import MicroAppAPI
+import ServerAPI
 import Testing
 
 /// A server's SQLite file from before a canvas's panes' values were kept apart (schema v11: the

@@ -2,7 +2,7 @@ import BFF
 import CanvasCore
 import Foundation
 import HummingbirdTesting
-import MicroAppAPI
+import ServerAPI
 import Testing
 
 @Suite("BFF shared canvases API")
@@ -17,7 +17,7 @@ struct CanvasTests {
     }
 
     /// The live events of `name` each of `users` has, by user.
-    static func events(_ event: MicroAppAPI.EventName, heardBy users: [String], in harness: BFFHarness) async throws -> [String: [LiveEvent]] {
+    static func events(_ event: ServerAPI.EventName, heardBy users: [String], in harness: BFFHarness) async throws -> [String: [LiveEvent]] {
         try await harness.withStore { store in
             let all = try await store.users()
             var heard: [String: [LiveEvent]] = [:]

@@ -1,7 +1,7 @@
 import BFF
 import Foundation
 import HummingbirdTesting
-import MicroAppAPI
+import ServerAPI
 import Testing
 
 @Suite("BFF chat API")

@@ -1,7 +1,7 @@
 @testable import BFF
 import Foundation
 import HummingbirdTesting
-import MicroAppAPI
+import ServerAPI
 import Testing
 
 /// A remote app's entry is a URL an admin typed: the server resolves it and checks the address it

@@ -1,11 +1,11 @@
+@testable import BFF
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import MicroAppAPI
+import ServerAPI
 import Testing
 import TestSupport
-@testable import BFF
 
 @Suite("BFF webhooks (/api/hooks/{app})")
 struct HookTests {

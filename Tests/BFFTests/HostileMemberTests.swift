@@ -5,7 +5,7 @@ import Foundation
 import GRDB
 import Hummingbird
 import HummingbirdTesting
-import MicroAppAPI
+import ServerAPI
 import Testing
 
 /// A member of a shared canvas who does not behave, played against a real server (SQLite, and

@@ -2,7 +2,7 @@ import BFF
 import BFFTesting
 import Foundation
 import HummingbirdTesting
-import MicroAppAPI
+import ServerAPI
 import Testing
 import TestSupport
 

@@ -1,7 +1,7 @@
-import Foundation
-import MicroAppAPI
-import Testing
 @testable import BFF
+import Foundation
+import ServerAPI
+import Testing
 
 /// The direct JSON writers say exactly what `JSONEncoder` would, read back by `JSONDecoder`.
 struct JSONOutputTests {

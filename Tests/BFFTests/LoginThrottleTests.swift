@@ -1,6 +1,6 @@
 @testable import BFF
 import Foundation
-import MicroAppAPI
+import ServerAPI
 import Testing
 #if canImport(Glibc)
 import Glibc

@@ -1,9 +1,10 @@
 import BFF
 import BFFTesting
+import CanvasCore
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
-import MicroAppAPI
+import ServerAPI
 import Testing
 
 @Suite("BFF operations: health, readiness, metrics, registry, request ids")
@@ -98,11 +99,11 @@ struct OperationsTests {
 
     @Test("--apps parsing names what is wrong")
     func appsParsing() throws {
-        #expect(try MicroApp.parseList("todo, chat") == [.todo, .chat])
-        #expect(throws: MicroAppListError.self) { try MicroApp.parseList("todo,mail") }
-        #expect(throws: MicroAppListError.self) { try MicroApp.parseList(" , ") }
-        #expect((try? MicroApp.parseList("mail")) == nil)
-        do { _ = try MicroApp.parseList("todo,mail") } catch { #expect("\(error)".contains("'mail'")) }
+        #expect(try ServerApp.parseList("todo, chat") == [.todo, .chat])
+        #expect(throws: MicroAppListError.self) { try ServerApp.parseList("todo,mail") }
+        #expect(throws: MicroAppListError.self) { try ServerApp.parseList(" , ") }
+        #expect((try? ServerApp.parseList("mail")) == nil)
+        do { _ = try ServerApp.parseList("todo,mail") } catch { #expect("\(error)".contains("'mail'")) }
     }
 
     @Test("the OpenAPI document is served as YAML")

@@ -3,7 +3,7 @@ import Crypto
 import Foundation
 import Hummingbird
 import HummingbirdTesting
-import MicroAppAPI
+import ServerAPI
 import Synchronization
 import Testing
 import TestSupport

@@ -2,7 +2,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
-import MicroAppAPI
+import ServerAPI
 import Testing
 
 @Suite("BFF rate limits")

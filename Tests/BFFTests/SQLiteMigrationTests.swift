@@ -2,7 +2,7 @@
 import CalendarTime
 import Foundation
 import GRDB
-import MicroAppAPI
+import ServerAPI
 import Testing
 
 /// A server's SQLite file from before the store core (schema v6) opens with every row of the

@@ -1,5 +1,5 @@
 import Foundation
-import MicroAppAPI
+import ServerAPI
 #if canImport(Glibc)
 import Glibc
 #endif

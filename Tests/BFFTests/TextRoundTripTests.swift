@@ -1,7 +1,7 @@
 import BFF
 import Foundation
 import HummingbirdTesting
-import MicroAppAPI
+import ServerAPI
 import Testing
 
 /// One text rule for every field of every route, and a store that gives back exactly what it took.

@@ -2,7 +2,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
-import MicroAppAPI
+import ServerAPI
 import Testing
 
 /// The list of todos is served from a per-user cache of pages (`TodoPageCache`); every change must

@@ -88,7 +88,7 @@ struct NewAppTests {
             host = try CanvasHost(layout: LayoutData(name: "test", grid: grid, panes: panes), catalog: .probes(recorder),
                                   bus: EventBus(now: Fixed.clock.now), clock: Fixed.clock, theme: .dark, logger: Fixed.logger, size: size,
                                   ports: HostPorts(appGenerator: generator))
-            messages = host.effects.messages.makeAsyncIterator()
+            messages = host.mailbox.messages.makeAsyncIterator()
         }
 
         /// Hands the host its messages until `condition` holds; fails after 90 s (a message posted
@@ -96,10 +96,10 @@ struct NewAppTests {
         /// hundreds of tests.
         func deliver(until condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async throws {
             let deadline = ContinuousClock.now + .seconds(90)
-            let effects = host.effects
+            let mailbox = host.mailbox
             let alarm = Task {
                 try await Task.sleep(until: deadline)
-                effects.post(.notice(.info("deliver: time is up")))
+                mailbox.post(.notice(.info("deliver: time is up")))
             }
             defer { alarm.cancel() }
             while !condition() {
@@ -232,7 +232,7 @@ struct NewAppTests {
         #expect(host.overlay == nil)
         // The first run, stopped, still says how it ended (a review: the gate lets it go on). Its
         // news is queued before the second run starts, so it arrives while that one is written.
-        await host.effects.generatorStopped()
+        await host.io.generatorStopped()
         #expect(gate.firstEnded)
         fixture.describe("Second")
         try await fixture.deliver { fixture.stage != "writing" || host.screen.contains { $0.contains("Checking the manifest") } }

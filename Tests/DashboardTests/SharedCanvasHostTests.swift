@@ -2,8 +2,8 @@ import CanvasCore
 @testable import CanvasUI
 import Foundation
 import LayoutStore
-import Testing
 @testable import termcanvas
+import Testing
 
 /// A shared canvas in the host: steps leave as operations, other members' changes come in, a
 /// viewer is read-only, undo takes back one's own edits only, and the copy is kept. The host's
@@ -125,7 +125,7 @@ struct SharedCanvasHostTests {
         let (rig, _) = try sharedRig()
         _ = keys(rig, .ctrl("e"))
         rig.host.perform(keys(rig, .shift(.right)))
-        await rig.host.effects.drain()
+        await rig.host.io.drain()
         let kept = try #require(try await rig.library.sharedCopy(named: "default"))
         #expect(kept.replica.pending.count == 1 && kept.canvas == Self.canvas)
         // The server had not answered it: a catch-up shows its layout and sends the edit again.

@@ -6,9 +6,9 @@ import CanvasUI
 import Foundation
 import LayoutStore
 import Logging
+@testable import termcanvas
 import Testing
 import TestSupport
-@testable import termcanvas
 import Widgets
 
 // The real pieces, put together as the dashboard does: a SQLite layout store in a fresh temporary
@@ -60,12 +60,12 @@ final class TemporaryDirectory: Sendable {
 @MainActor
 final class Inbox {
     private(set) var pending: [HostMessage] = []
-    private let effects: Effects
+    private let io: HostIO
 
-    init(_ effects: Effects) {
-        self.effects = effects
+    init(_ io: HostIO) {
+        self.io = io
         Task { @MainActor [weak self] in
-            for await message in effects.messages {
+            for await message in io.mailbox.messages {
                 guard let self else { return }
                 self.pending.append(message)
             }
@@ -89,9 +89,9 @@ final class Inbox {
     /// Says whether nothing came back: waits for every read and write asked for to finish, then
     /// for a marker posted after them (the stream keeps its order), so no wait can be too short.
     func isQuiet() async throws -> Bool {
-        await effects.drain()
+        await io.drain()
         let marker = "inbox marker \(UUID())"
-        effects.post(.notice(.info(marker)))
+        io.mailbox.post(.notice(.info(marker)))
         var came: [HostMessage] = []
         while true {
             let message = try await take(1)[0]
@@ -123,7 +123,7 @@ final class Rig {
         let manager = try CanvasManager(layout: try library.layoutNow(layout))
         host = CanvasHost(manager: manager, catalog: .builtIn, bus: EventBus(now: Fixed.clock.now), clock: Fixed.clock,
                           theme: theme, logger: Fixed.logger, size: Fixed.size, library: library, ports: ports)
-        inbox = Inbox(host.effects)
+        inbox = Inbox(host.io)
     }
 
     /// Presses keys that start no IO, or whose IO a test waits for separately.
@@ -153,7 +153,7 @@ final class Rig {
 
     /// Waits for every queued write, so the store can be checked.
     func settle() async {
-        await host.effects.drain()
+        await host.io.drain()
     }
 
     var screen: [String] { host.compose().lines }

@@ -1,8 +1,8 @@
-import BFFTesting
 import BFF
+import BFFTesting
 import Foundation
 import HTTPClient
-import MicroAppAPI
+import ServerAPI
 import Synchronization
 import Testing
 import TestSupport

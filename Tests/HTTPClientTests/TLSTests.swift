@@ -2,7 +2,7 @@ import BFF
 import BFFTesting
 import Foundation
 import HTTPClient
-import MicroAppAPI
+import ServerAPI
 import Testing
 
 /// `serve --tls-cert --tls-key`: the server speaks HTTPS with a certificate made here, and the

@@ -1,8 +1,8 @@
+import AppModel
 import CanvasFiles
 import Foundation
 import Logging
 import MicroAppHost
-import MicroAppModel
 import MicroAppProtocol
 import Synchronization
 import Testing

@@ -1,6 +1,6 @@
+import AppModel
 import Foundation
 import MicroAppHost
-import MicroAppModel
 import MicroAppProtocol
 import Testing
 

@@ -1,6 +1,6 @@
+import AppModel
 import Foundation
 @testable import MicroAppHost
-import MicroAppModel
 import MicroAppProtocol
 import Testing
 

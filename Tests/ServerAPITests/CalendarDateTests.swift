@@ -1,6 +1,6 @@
 import CalendarTime
-import MicroAppAPI
 import Foundation
+import ServerAPI
 import Testing
 
 @Suite("Calendar dates")

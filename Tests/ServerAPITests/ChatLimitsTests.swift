@@ -1,4 +1,4 @@
-import MicroAppAPI
+import ServerAPI
 import Testing
 
 @Suite("Chat's rules shared by the server and the dashboard")

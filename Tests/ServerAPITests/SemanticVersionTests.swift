@@ -1,4 +1,4 @@
-import MicroAppAPI
+import ServerAPI
 import Testing
 
 /// Versions as SemVer 2.0.0 (semver.org) defines them: its grammar, and its precedence.

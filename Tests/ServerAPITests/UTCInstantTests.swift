@@ -1,6 +1,6 @@
 import CalendarTime
 import Foundation
-import MicroAppAPI
+import ServerAPI
 import Testing
 
 @Suite("UTC instants")

@@ -1,10 +1,10 @@
+import AppModel
 import BFFTesting
 import Foundation
-import Synchronization
 import HTTPClient
-import MicroAppAPI
-import MicroAppModel
-import MicroAppSync
+import ServerAPI
+import ServerSync
+import Synchronization
 import Testing
 
 @Suite("Sync engine against servers that misbehave")

@@ -1,11 +1,11 @@
+import AppModel
 import BFFTesting
 import CanvasCore
 import Foundation
 import HTTPClient
 import Logging
-import MicroAppAPI
-import MicroAppModel
-import MicroAppSync
+import ServerAPI
+import ServerSync
 import Synchronization
 import TestSupport
 
@@ -39,12 +39,12 @@ final class EventRecorder: Sendable {
     }
 
     /// The latest status published for `app`.
-    func status(of app: MicroAppID) -> SyncStatus? {
+    func status(of app: ServerApp) -> SyncStatus? {
         all(SyncStatusChanged.self).last { $0.app == app }?.status
     }
 
     /// Waits until the latest status of `app` satisfies `condition`.
-    func waitForStatus(of app: MicroAppID, timeout: Duration = .seconds(15), _ condition: (SyncStatus) -> Bool) async throws {
+    func waitForStatus(of app: ServerApp, timeout: Duration = .seconds(15), _ condition: (SyncStatus) -> Bool) async throws {
         try await eventually("another status of \(app) than \(String(describing: status(of: app)))", within: timeout) {
             status(of: app).map(condition) == true
         }
@@ -53,7 +53,7 @@ final class EventRecorder: Sendable {
 
 /// A sync engine on a real cache file, with what it publishes recorded.
 struct SyncUnderTest {
-    let sync: MicroAppSync
+    let sync: ServerSync
     let recorder: EventRecorder
 
     /// Opens the cache here, before the engine runs, so a test's temporary directory never
@@ -63,7 +63,7 @@ struct SyncUnderTest {
         var logger = Logger(label: "sync-tests")
         logger.logLevel = .critical
         let cache = try SyncCache.open(at: cacheFile)
-        sync = MicroAppSync(openCache: { cache }, logger: logger, publish: recorder.record)
+        sync = ServerSync(openCache: { cache }, logger: logger, publish: recorder.record)
         self.recorder = recorder
     }
 }

@@ -1,10 +1,10 @@
+import AppModel
 import CalendarTime
 import CanvasCore
 import Foundation
 import HTTPClient
-import MicroAppAPI
-import MicroAppModel
-@testable import MicroAppSync
+import ServerAPI
+@testable import ServerSync
 import Testing
 
 /// The sync engine's decisions, fed inputs and judged by the effects they return: no cache, no

@@ -1,11 +1,11 @@
+import AppModel
 import BFFTesting
 import CanvasCore
 import Foundation
 import GRDB
 import HTTPClient
-import MicroAppAPI
-import MicroAppModel
-@testable import MicroAppSync
+import ServerAPI
+@testable import ServerSync
 import Synchronization
 import Testing
 import TestSupport

@@ -1,8 +1,8 @@
+import AppModel
 import CanvasCore
 import CanvasUI
 import Foundation
-import MicroAppAPI
-import MicroAppModel
+import ServerAPI
 import Testing
 @testable import Widgets
 

@@ -1,7 +1,7 @@
+import AppModel
 import CanvasCore
 import CanvasUI
-import MicroAppAPI
-import MicroAppModel
+import ServerAPI
 import Testing
 import Widgets
 

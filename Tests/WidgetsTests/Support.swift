@@ -1,8 +1,8 @@
+import AppModel
 import CalendarTime
-import Foundation
-import MicroAppModel
 import CanvasCore
 import CanvasUI
+import Foundation
 import Logging
 import Testing
 import Widgets

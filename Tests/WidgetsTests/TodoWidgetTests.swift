@@ -1,9 +1,9 @@
+import AppModel
 import CanvasCore
 import CanvasStyle
 import CanvasUI
 import Foundation
-import MicroAppAPI
-import MicroAppModel
+import ServerAPI
 import Testing
 @testable import Widgets
 

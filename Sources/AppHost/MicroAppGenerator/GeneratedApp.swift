@@ -1,8 +1,8 @@
+import AppModel
 import CanvasCore
 import CanvasFiles
 import Foundation
 import MicroAppHost
-import MicroAppModel
 import MicroAppProtocol
 import PrivateFiles
 

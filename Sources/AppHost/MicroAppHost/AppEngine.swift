@@ -1,4 +1,4 @@
-import MicroAppModel
+import AppModel
 import MicroAppProtocol
 
 /// What runs a micro-app once it may run: a process speaking the protocol, or a sampled command.

@@ -1,5 +1,5 @@
+import AppModel
 import Foundation
-import MicroAppModel
 import MicroAppProtocol
 import Synchronization
 

@@ -1,6 +1,6 @@
+import AppModel
 import Foundation
 import Logging
-import MicroAppModel
 import MicroAppProtocol
 import Synchronization
 

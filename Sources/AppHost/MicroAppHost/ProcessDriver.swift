@@ -1,6 +1,6 @@
+import AppModel
 import Dispatch
 import Foundation
-import MicroAppModel
 import MicroAppProtocol
 import Synchronization
 

@@ -1,4 +1,4 @@
-import MicroAppModel
+import AppModel
 import MicroAppProtocol
 import Synchronization
 

@@ -1,6 +1,6 @@
+import AppModel
 import CAppProcess
 import Foundation
-import MicroAppModel
 
 /// The kernel's containment of app processes on this machine: Landlock (files, TCP ports, signals
 /// and abstract sockets), found once per process, beside the seccomp filter and no-new-privileges

@@ -1,6 +1,6 @@
+import AppModel
 import CanvasCore
 import Foundation
-import MicroAppModel
 import MicroAppProtocol
 
 /// The life of one process micro-app as a value: inputs (its lines, its exit, timers, the user)

@@ -1,5 +1,5 @@
 import CanvasCore
-import MicroAppAPI
+import ServerAPI
 
 /// What a micro-app widget asks of its backend. Widgets never call the network or the disk: they
 /// return commands as requests (`WidgetEffects`), the canvas hands them to the sync engine, and
@@ -14,7 +14,7 @@ public enum AppCommand: Sendable, Equatable, WidgetRequest {
     case chat(ChatCommand)
 
     /// The micro-app the command is for.
-    public var app: MicroAppID {
+    public var app: ServerApp {
         switch self {
         case .todo: .todo
         case .calendar: .calendar
@@ -48,11 +48,6 @@ public enum ChatCommand: Sendable, Equatable {
     case older(channel: String, before: Int64)
     case post(channel: String, text: String)
     case createChannel(name: String)
-}
-
-/// The micro-apps the dashboard ships widgets for; their ids match the registry's.
-public enum MicroAppID: String, Sendable, Hashable, CaseIterable, Codable {
-    case todo, calendar, chat
 }
 
 /// An inclusive range of calendar days as ISO 8601 dates (`2026-11-01`…`2026-11-30`).

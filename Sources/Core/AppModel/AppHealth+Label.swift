@@ -1,5 +1,5 @@
 import Foundation
-import MicroAppAPI
+import ServerAPI
 
 extension AppHealth {
     /// As the catalog and a pane's title say it: `up`, `degraded (reason)`, `down since 14:02`

@@ -1,5 +1,5 @@
 import CanvasCore
-import MicroAppAPI
+import ServerAPI
 
 // The calendar micro-app's canvas events (see `TodoEvents` for where they come from).
 

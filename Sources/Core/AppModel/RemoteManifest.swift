@@ -1,6 +1,6 @@
 import Foundation
-import MicroAppAPI
 import MicroAppProtocol
+import ServerAPI
 
 extension RegistryManifest {
     /// The registry's form of a remote app's `app.yaml`.

@@ -1,6 +1,6 @@
 import CanvasCore
 import Foundation
-import MicroAppAPI
+import ServerAPI
 
 /// How one micro-app's data stands with its BFF; widgets show it in their pane title.
 public struct SyncStatus: Sendable, Equatable {
@@ -37,10 +37,10 @@ public struct SyncStatus: Sendable, Equatable {
 public struct SyncStatusChanged: BusEvent {
     public static let name: CanvasCore.EventName = "sync.status.changed"
     public static let supersedesPrevious = true
-    public let app: MicroAppID
+    public let app: ServerApp
     public let status: SyncStatus
 
-    public init(app: MicroAppID, status: SyncStatus) {
+    public init(app: ServerApp, status: SyncStatus) {
         self.app = app
         self.status = status
     }

@@ -1,5 +1,5 @@
 import CanvasCore
-import MicroAppAPI
+import ServerAPI
 
 // The todo micro-app's canvas events, published by the sync engine (from the cache, from the
 // user's own commands and from the server's live stream) for every widget to see.

@@ -1,7 +1,7 @@
+import AppModel
 import Foundation
 import HTTPClient
-import MicroAppAPI
-import MicroAppModel
+import ServerAPI
 
 /// The requests of the sync engine's effects, each answered as a value for `SyncMachine`.
 extension HTTPClient {

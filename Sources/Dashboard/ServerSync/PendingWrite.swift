@@ -1,5 +1,6 @@
-import MicroAppAPI
-import MicroAppModel
+import AppModel
+import CanvasCore
+import ServerAPI
 
 /// A write waiting in the outbox, in the order the user made it. Records made offline are named
 /// by their local (negative) id until the server gives them theirs; `replacing(_:with:)` rewrites
@@ -15,7 +16,7 @@ enum PendingWrite: Codable, Sendable, Equatable {
     /// `author` and `sentAt` are the local copy's, shown until the server's arrives.
     case postMessage(localID: Int64, channel: String, text: String, author: String, sentAt: String)
 
-    var app: MicroAppID {
+    var app: ServerApp {
         switch self {
         case .createTodo, .updateTodo, .deleteTodo: .todo
         case .createEvent, .updateEvent, .deleteEvent: .calendar

@@ -1,6 +1,6 @@
 import CalendarTime
 import GRDB
-import MicroAppAPI
+import ServerAPI
 
 // How the API's records map to the cache's rows. Rows are read by position, from each type's
 // `columns` in that order, which skips GRDB's lookup by name (a case-insensitive search per

@@ -1,9 +1,9 @@
+import AppModel
 import CanvasCore
 import Foundation
 import HTTPClient
 import Logging
-import MicroAppAPI
-import MicroAppModel
+import ServerAPI
 import Synchronization
 
 /// Keeps the micro-apps' data in step between the widgets, the local cache and the BFF.
@@ -18,7 +18,7 @@ import Synchronization
 /// What to do is `SyncMachine`'s to decide; this actor only runs its effects, one input at a time:
 /// the cache's work in order (what it answers goes back to the machine before the next input),
 /// requests and timers beside it, their answers queued as inputs.
-public actor MicroAppSync {
+public actor ServerSync {
     enum Input: Sendable {
         case command(AppCommand)
         case connect(HTTPClient, user: String?)
@@ -123,7 +123,7 @@ public actor MicroAppSync {
         var summary = CacheSummary(notKeptOffline: cache.notKept)
         do {
             summary.pending = try await cache.pendingCounts()
-            for app in MicroAppID.allCases { summary.lastSynced[app] = try await cache.lastSynced(app.rawValue) }
+            for app in ServerApp.allCases { summary.lastSynced[app] = try await cache.lastSynced(app.rawValue) }
             summary.registry = try await cache.registry()
         } catch {
             logger.error("cache unreadable", metadata: ["error": "\(error)"])
@@ -219,7 +219,7 @@ public actor MicroAppSync {
     }
 }
 
-extension MicroAppSync.Input {
+extension ServerSync.Input {
     /// Whether this input only reads, so todos read before it are still current.
     var leavesTodosAlone: Bool {
         switch self {

@@ -2,7 +2,7 @@ import CanvasCore
 import Foundation
 import HTTPClient
 import Logging
-import MicroAppAPI
+import ServerAPI
 
 /// The dashboard's link to its server for the shared canvas open: sends the canvas host's edits
 /// one at a time, in order, and reads the canvas again when asked (after a reconnect, a gap, a

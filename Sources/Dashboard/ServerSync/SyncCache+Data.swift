@@ -1,7 +1,7 @@
+import AppModel
 import CanvasCore
 import GRDB
-import MicroAppAPI
-import MicroAppModel
+import ServerAPI
 
 extension SyncCache {
     // MARK: Reads

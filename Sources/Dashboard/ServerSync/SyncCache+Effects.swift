@@ -1,7 +1,7 @@
+import AppModel
 import CanvasCore
 import Logging
-import MicroAppAPI
-import MicroAppModel
+import ServerAPI
 
 extension SyncCache {
     /// Runs one of `SyncMachine`'s effects on the cache, publishing what a widget asked to see.

@@ -1,16 +1,16 @@
+import AppModel
 import CalendarTime
 import CanvasCore
 import Foundation
 import GRDB
-import MicroAppAPI
-import MicroAppModel
+import ServerAPI
 
 extension SyncCache {
     /// Applies a user's write to the cache and queues it for the server, in one transaction; a
     /// new record gets a fresh local id. A delete of a record made offline whose creation is
     /// still queued forgets both instead: the server never needs to hear of it.
     /// - Returns: the canvas events that show its effect, and the outbox's size per app after it.
-    func enqueue(_ request: WriteRequest) async throws -> (events: [any BusEvent], pending: [MicroAppID: Int]) {
+    func enqueue(_ request: WriteRequest) async throws -> (events: [any BusEvent], pending: [ServerApp: Int]) {
         try await writer.write { db in
             let localID: Int64 = try request.needsLocalID ? nextLocalID(in: db) : 0
             let write = request.pendingWrite(localID: localID)
@@ -68,7 +68,7 @@ extension SyncCache {
 
     /// Re-applies every queued write of `app` after the server's data replaced the cache's, so
     /// what the user did offline stays visible until it is sent.
-    func rebase(_ app: MicroAppID, in db: Database) throws {
+    func rebase(_ app: ServerApp, in db: Database) throws {
         for entry in try outbox(in: db) where entry.write.app == app {
             try applyLocally(entry.write, in: db)
         }
@@ -96,14 +96,14 @@ extension SyncCache {
         return try OutboxEntry(seq: row.decode(forColumn: "seq"), idempotencyKey: row.decode(forColumn: "idempotencyKey"), write: write)
     }
 
-    func pendingCounts() async throws -> [MicroAppID: Int] {
+    func pendingCounts() async throws -> [ServerApp: Int] {
         try await writer.read { db in try pendingCounts(in: db) }
     }
 
-    func pendingCounts(in db: Database) throws -> [MicroAppID: Int] {
-        var counts: [MicroAppID: Int] = [:]
+    func pendingCounts(in db: Database) throws -> [ServerApp: Int] {
+        var counts: [ServerApp: Int] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT app, COUNT(*) AS n FROM outbox GROUP BY app") {
-            if let app = MicroAppID(rawValue: try row.decode(forColumn: "app")) { counts[app] = try row.decode(forColumn: "n") }
+            if let app = ServerApp(rawValue: try row.decode(forColumn: "app")) { counts[app] = try row.decode(forColumn: "n") }
         }
         return counts
     }
@@ -111,7 +111,7 @@ extension SyncCache {
     /// Removes a write the server will never take (it refused it), undoing nothing: the caller
     /// reloads the app's data from the server.
     /// - Returns: the outbox's size per app after it.
-    func drop(_ entry: OutboxEntry) async throws -> [MicroAppID: Int] {
+    func drop(_ entry: OutboxEntry) async throws -> [ServerApp: Int] {
         try await writer.write { db in
             try db.execute(sql: "DELETE FROM outbox WHERE seq = ?", arguments: [entry.seq])
             return try pendingCounts(in: db)
@@ -122,7 +122,7 @@ extension SyncCache {
     /// takes the server's id, here and in every later write about it. One transaction.
     /// - Parameter serverRecord: what the server answered, saved in place of the local copy.
     /// - Returns: the canvas events that show the change, and the outbox's size per app after it.
-    func complete(_ entry: OutboxEntry, serverRecord: ServerRecord?) async throws -> (events: [any BusEvent], pending: [MicroAppID: Int]) {
+    func complete(_ entry: OutboxEntry, serverRecord: ServerRecord?) async throws -> (events: [any BusEvent], pending: [ServerApp: Int]) {
         try await writer.write { db in
             let events = try complete(entry, serverRecord: serverRecord, in: db)
             return (events, try pendingCounts(in: db))

@@ -1,14 +1,14 @@
 import Foundation
 import GRDB
+import ServerAPI
 import SQLiteFiles
-import MicroAppAPI
 
 /// The micro-apps' data on this machine: what the BFF last said, with the user's own writes
 /// applied on top, and the outbox of writes still to send. One SQLite file per server and user,
 /// so the dashboard starts with content before the network answers and keeps it offline.
 ///
 /// Each method is one transaction (but storing a channel's newest messages, two); callers are
-/// the `MicroAppSync` actor only.
+/// the `ServerSync` actor only.
 public struct SyncCache: Sendable {
     let writer: any DatabaseWriter
     /// Kept alive as long as the cache: the lock that makes the file this process's alone.

@@ -1,6 +1,6 @@
+import AppModel
 import CalendarTime
 import Foundation
-import MicroAppModel
 
 extension SyncMachine {
     /// A widget's command: reads answer from the cache now and from the server later; writes

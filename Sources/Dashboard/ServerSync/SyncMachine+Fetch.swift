@@ -1,7 +1,8 @@
+import AppModel
+import CanvasCore
 import Foundation
 import HTTPClient
-import MicroAppAPI
-import MicroAppModel
+import ServerAPI
 
 /// Reads from the server: what widgets look at, reloaded whole at the first connect, after a
 /// stream reset, and for an app whose write was refused.
@@ -13,7 +14,7 @@ extension SyncMachine {
         effects.append(.setComplete(since: nil))
         startFetch(.registry, &effects)
         var parts: [Effect] = []
-        for app in [MicroAppID.todo, .chat, .calendar] { reload(app, &parts) }
+        for app in [ServerApp.todo, .chat, .calendar] { reload(app, &parts) }
         refresh = Refresh(started: now, waitingFor: Set(parts.compactMap { if case .fetch(let fetch) = $0 { fetch } else { nil } }))
         effects += parts
         finishRefreshIfDone(&effects)
@@ -31,7 +32,7 @@ extension SyncMachine {
     }
 
     /// Reloads one app's data from the server.
-    mutating func reload(_ app: MicroAppID, _ effects: inout [Effect]) {
+    mutating func reload(_ app: ServerApp, _ effects: inout [Effect]) {
         guard link.hasClient else { return }
         switch app {
         case .todo:
@@ -53,7 +54,7 @@ extension SyncMachine {
     }
 
     /// Notes an id a live event or a completed write changed, for list fetches under way.
-    mutating func touch(_ app: MicroAppID, _ id: Int64) {
+    mutating func touch(_ app: ServerApp, _ id: Int64) {
         touchedDuringFetch[app]?.insert(id)
     }
 
@@ -117,7 +118,7 @@ extension SyncMachine {
     }
 
     /// A good answer for `app`: its trouble is over and it is synced now.
-    mutating func synced(_ app: MicroAppID, now: Date, _ effects: inout [Effect]) {
+    mutating func synced(_ app: ServerApp, now: Date, _ effects: inout [Effect]) {
         statuses.problems[app] = nil
         statuses.lastSynced[app] = now
         effects.append(.setLastSynced(app, now))

@@ -1,9 +1,9 @@
+import AppModel
 import CanvasCore
 import Foundation
 import HTTPClient
-import MicroAppAPI
-import MicroAppModel
 import MicroAppProtocol
+import ServerAPI
 
 /// The live stream: the server's order of every change, ours and other clients'.
 extension SyncMachine {
@@ -67,7 +67,7 @@ extension SyncMachine {
     }
 
     /// The change a live event carries, or nil when its data is not what its name says.
-    static func change(_ event: LiveEvent, named name: MicroAppAPI.EventName) -> LiveChange? {
+    static func change(_ event: LiveEvent, named name: ServerAPI.EventName) -> LiveChange? {
         let data = Data(event.data.utf8)
         let decoder = JSONDecoder()
         switch name {
@@ -124,7 +124,7 @@ enum LiveChange: Sendable, Equatable {
     case channel(ChatChannel)
     case message(ChatMessage)
 
-    var app: MicroAppID {
+    var app: ServerApp {
         switch self {
         case .todo, .todoDeleted: .todo
         case .event, .eventDeleted: .calendar

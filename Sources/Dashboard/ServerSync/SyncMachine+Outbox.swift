@@ -1,7 +1,7 @@
+import AppModel
 import CanvasCore
 import HTTPClient
-import MicroAppAPI
-import MicroAppModel
+import ServerAPI
 
 /// The outbox: queued writes go to the server one at a time, in the order the user made them,
 /// each with its own idempotency key, while the live stream says the server is there.
@@ -82,7 +82,7 @@ extension SyncMachine {
         effects.append(.complete(entry, record))
     }
 
-    mutating func completed(_ entry: OutboxEntry, events: [any BusEvent], pending: [MicroAppID: Int], _ effects: inout [Effect]) {
+    mutating func completed(_ entry: OutboxEntry, events: [any BusEvent], pending: [ServerApp: Int], _ effects: inout [Effect]) {
         statuses.pending = pending
         statuses.problems[entry.write.app] = nil
         effects.append(.publish(events + statusChanges(force: false)))

@@ -1,13 +1,13 @@
+import AppModel
 import CanvasCore
 import Foundation
 import HTTPClient
 import Logging
-import MicroAppAPI
-import MicroAppModel
+import ServerAPI
 
 /// Everything the sync engine decides, as a value: inputs (a widget's command, the live stream,
 /// the answers of the cache and the server, timers) go in, effects (cache work, requests, events
-/// for the canvas, timers) come out. `MicroAppSync` only runs the effects and hands back what
+/// for the canvas, timers) come out. `ServerSync` only runs the effects and hands back what
 /// they answered; the tests feed inputs and read effects, with no network and no sleeps.
 ///
 /// Effects on the cache run in the order they are returned, and what they answer is handled
@@ -26,10 +26,10 @@ struct SyncMachine {
         /// Answers of the cache.
         /// The cache could not run this effect: why.
         case cacheFailed(Effect, String)
-        case enqueued([any BusEvent], pending: [MicroAppID: Int])
+        case enqueued([any BusEvent], pending: [ServerApp: Int])
         case outboxHead(OutboxEntry?)
-        case completed(OutboxEntry, [any BusEvent], pending: [MicroAppID: Int])
-        case dropped(pending: [MicroAppID: Int])
+        case completed(OutboxEntry, [any BusEvent], pending: [ServerApp: Int])
+        case dropped(pending: [ServerApp: Int])
         case applied([any BusEvent])
         case stored(Fetch)
         /// Where the live stream resumes: the last event the cache applied, and since when the
@@ -60,7 +60,7 @@ struct SyncMachine {
         case setLastEventID(Int64)
         /// Marks the cache complete since a moment, or (nil) doubtful.
         case setComplete(since: Date?)
-        case setLastSynced(MicroAppID, Date)
+        case setLastSynced(ServerApp, Date)
         // The server, beside everything else.
         /// (Re)starts the live stream after the event with this id.
         case listen(after: Int64?)
@@ -128,8 +128,8 @@ struct SyncMachine {
     var calendarRanges: Set<DayRange> = []
     /// Per app, the list fetches under way, and the ids live events and completed writes touched
     /// meanwhile: the cache's copy of those is newer than the fetched list's.
-    var listFetches: [MicroAppID: Int] = [:]
-    var touchedDuringFetch: [MicroAppID: Set<Int64>] = [:]
+    var listFetches: [ServerApp: Int] = [:]
+    var touchedDuringFetch: [ServerApp: Set<Int64>] = [:]
 
     /// How long the panes say nothing of a server that has not answered yet: a title that says
     /// `connecting` for the few milliseconds the local server takes only flickers.
@@ -173,7 +173,7 @@ struct SyncMachine {
             effects.append(.log(.error, "local cache failed: \(reason)"))
             // Whatever it could not do (a live change among them) may be missing.
             markDoubtful(&effects)
-            for app in effect.app.map({ [$0] }) ?? MicroAppID.allCases { statuses.problems[app] = "local cache: \(reason)" }
+            for app in effect.app.map({ [$0] }) ?? ServerApp.allCases { statuses.problems[app] = "local cache: \(reason)" }
             publishStatuses(&effects)
             switch effect {
             case .store(let fetched, _):
@@ -230,8 +230,8 @@ struct SyncMachine {
 
 /// What the cache kept of the last run, read as it opens.
 struct CacheSummary: Sendable {
-    var pending: [MicroAppID: Int] = [:]
-    var lastSynced: [MicroAppID: Date] = [:]
+    var pending: [ServerApp: Int] = [:]
+    var lastSynced: [ServerApp: Date] = [:]
     var registry: [MicroAppInfo]?
     /// Why this cache lives in memory instead of its file, if it does.
     var notKeptOffline: String?
@@ -245,7 +245,7 @@ enum CacheQuery: Sendable, Equatable {
     case newestMessages(channel: String)
     case olderMessages(channel: String, before: Int64)
 
-    var app: MicroAppID {
+    var app: ServerApp {
         switch self {
         case .todos: .todo
         case .events: .calendar
@@ -264,7 +264,7 @@ enum WriteRequest: Sendable, Equatable {
     /// whose creation is still queued forgets both instead.
     case write(PendingWrite)
 
-    var app: MicroAppID {
+    var app: ServerApp {
         switch self {
         case .createTodo: .todo
         case .createEvent: .calendar
@@ -299,7 +299,7 @@ enum Fetch: Sendable, Hashable {
     case newestMessages(channel: String)
     case olderMessages(channel: String, before: Int64)
 
-    var app: MicroAppID? {
+    var app: ServerApp? {
         switch self {
         case .registry: nil
         case .todos: .todo
@@ -341,7 +341,7 @@ enum Fetched: Sendable {
 
 extension SyncMachine.Effect {
     /// The app whose data the effect touches in the cache; nil for one about all of them.
-    var app: MicroAppID? {
+    var app: ServerApp? {
         switch self {
         case .answerFromCache(let query): query.app
         case .enqueue(let request): request.app

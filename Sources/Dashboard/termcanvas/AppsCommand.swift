@@ -1,3 +1,4 @@
+import AppModel
 import ArgumentParser
 import CanvasFiles
 import CommandSupport
@@ -5,7 +6,6 @@ import Foundation
 import LayoutStore
 import MicroAppGenerator
 import MicroAppHost
-import MicroAppModel
 import PrivateFiles
 
 /// `termcanvas apps …`: the micro-apps installed on this machine and what they may do. Quiet on

@@ -1,10 +1,10 @@
+import AppModel
 import CanvasUI
 import CommandSupport
 import Dispatch
 import Foundation
 import Logging
 import MicroAppHost
-import MicroAppModel
 import Widgets
 
 /// How a running dashboard learns that `termcanvas apps add` installed an app, or installed one
@@ -24,7 +24,7 @@ final class AppsReinstalled {
         signal(SIGUSR1, SIG_IGN)
     }
 
-    init(paths: Paths, installed: [InstalledApp], runtime: MicroAppRuntime, effects: Effects, logger: Logger) {
+    init(paths: Paths, installed: [InstalledApp], runtime: MicroAppRuntime, mailbox: Mailbox, logger: Logger) {
         versions = Dictionary(installed.map { ($0.id, Self.version(of: $0)) }, uniquingKeysWith: { first, _ in first })
         source = DispatchSource.makeSignalSource(signal: SIGUSR1, queue: .main)
         source.setEventHandler { [weak self] in
@@ -36,7 +36,7 @@ final class AppsReinstalled {
                 for app in scanned.apps { self.versions[app.id] = Self.version(of: app) }
                 guard !changed.isEmpty else { return }
                 logger.info("micro-apps installed again", metadata: ["apps": "\(changed.map(\.id))"])
-                effects.post(.appsReinstalled(InstalledApps(apps: changed).descriptors(runtime: runtime)))
+                mailbox.post(.appsReinstalled(InstalledApps(apps: changed).descriptors(runtime: runtime)))
             }
         }
         source.activate()

@@ -1,9 +1,9 @@
+import AppModel
 import BFFAccess
 import CanvasCore
 import CommandSupport
 import Foundation
 import Logging
-import MicroAppModel
 
 /// Decides which BFF the dashboard uses and gets it ready: the remote one of `--bff URL` (whose
 /// token `termcanvas login` stored), or this user's local server, started if none runs.

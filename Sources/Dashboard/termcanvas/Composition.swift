@@ -141,12 +141,12 @@ struct Composition {
     }
 
     mutating func makeHost(canvas: CanvasManager, theme: Theme, today: CalendarDate?, size: Size,
-                           library: DashboardLibrary?, catalog: WidgetCatalog = .builtIn, effects: Effects = Effects(),
+                           library: DashboardLibrary?, catalog: WidgetCatalog = .builtIn, io: HostIO = HostIO(),
                            ports: HostPorts = HostPorts()) -> CanvasHost {
         let clock = today.map(CanvasClock.fixed) ?? CanvasClock()
         let commands = commandTableOrDefaults(for: catalog)
         let host = CanvasHost(manager: canvas, catalog: catalog, bus: EventBus(now: clock.now), clock: clock,
-                              theme: theme, logger: logger, size: size, library: library, effects: effects, commands: commands,
+                              theme: theme, logger: logger, size: size, library: library, io: io, commands: commands,
                               ports: ports)
         // Every problem found while starting, the first (usually the gravest: a layout database
         // that cannot be used) first.

@@ -1,7 +1,7 @@
+import AppModel
 import Foundation
 import Logging
 import MicroAppHost
-import MicroAppModel
 
 /// A start after a run that did not end cleanly: that run's layout comes up with its micro-apps
 /// paused (one of them may be what ended it, and a trap cannot be caught), the user is told

@@ -1,3 +1,4 @@
+import AppModel
 import ArgumentParser
 import BFFAccess
 import CanvasCore
@@ -7,9 +8,8 @@ import Foundation
 import HTTPClient
 import Logging
 import MicroAppHost
-import MicroAppModel
-import MicroAppSync
 import NcursesTerminal
+import ServerSync
 import Widgets
 
 /// Runs the dashboard in the terminal.
@@ -47,8 +47,8 @@ struct Dashboard: AsyncParsableCommand {
         let connector = BFFConnector(paths: paths, environment: ProcessInfo.processInfo.environment, logger: logger)
         let remote = try connector.remoteTarget(bff)
         // First, so the micro-apps' cache opens on another core while this one reads the layout.
-        let effects = Effects()
-        let link = MicroAppLink(paths: paths, remote: remote?.credential, effects: effects, logger: logger)
+        let mailbox = Mailbox()
+        let link = MicroAppLink(paths: paths, remote: remote?.credential, mailbox: mailbox, logger: logger)
         var composition = Composition(paths: paths, logger: logger)
         let store = try composition.openStore()
         var library = composition.library(store: store, adaptTheme: { $0 })
@@ -82,14 +82,14 @@ struct Dashboard: AsyncParsableCommand {
         var fitted = composition.library(store: store, adaptTheme: adapt)
         fitted.server = library.server
         let catalog = WidgetCatalog.standard(apps: installed.descriptors(runtime: runtime))
-        let sharedLink = SharedCanvasLink(logger: logger) { canvas, news in effects.post(.shared(canvas: canvas, news)) }
+        let sharedLink = SharedCanvasLink(logger: logger) { canvas, news in mailbox.post(.shared(canvas: canvas, news)) }
         let ports = HostPorts(
             widgetRequests: { link.handle($0) }, sharedCanvasRequests: { sharedLink.handle($0) }, savesOnServer: remote != nil,
             appGenerator: DashboardAppWriter(paths: paths, environment: ProcessInfo.processInfo.environment, runtime: runtime, logger: logger),
             catalogSource: RegistryCatalog(standard: catalog, runtime: runtime),
             willCallWidget: runMark.map { runMark in { app, doing in runMark.noteCall(app: app.rawValue, doing: doing) } })
         let host = composition.makeHost(canvas: canvas, theme: adapt(baseTheme), today: options.fixedToday,
-                                        size: terminal.size, library: fitted, catalog: catalog, effects: effects, ports: ports)
+                                        size: terminal.size, library: fitted, catalog: catalog, io: HostIO(mailbox: mailbox), ports: ports)
         host.processStarted = TermCanvas.started
         if let sharedCopy { host.perform(host.open(sharedCopy)) }
         let layoutShown = host.bus.subscribe(to: LayoutChanged.self) { _, _ in runMark?.layoutChanged(to: host.manager.layout.name) }
@@ -108,7 +108,7 @@ struct Dashboard: AsyncParsableCommand {
         await AppLoop.run(host, on: terminal) {
             runtime.begin(pausing: crashed.map { _ in CrashRecovery.pausedReason })
             // After the first frame: its dispatch source costs the start a thread.
-            reinstalls = AppsReinstalled(paths: paths, installed: installed.apps, runtime: runtime, effects: effects, logger: logger)
+            reinstalls = AppsReinstalled(paths: paths, installed: installed.apps, runtime: runtime, mailbox: mailbox, logger: logger)
             link.sync.connect(afterQueuedCommands: {
                 do {
                     let target = if let remote { remote } else { try await connector.connectLocal().value }
@@ -118,7 +118,7 @@ struct Dashboard: AsyncParsableCommand {
                     sharedLink.use(client)
                     return client
                 } catch {
-                    effects.post(.notice(.error("Micro-app server unavailable: \(error)")))
+                    mailbox.post(.notice(.error("Micro-app server unavailable: \(error)")))
                     return nil
                 }
             })
@@ -128,8 +128,8 @@ struct Dashboard: AsyncParsableCommand {
         await link.sync.stop()
         host.perform(host.shutdown())
         await sharedLink.stop()
-        await host.effects.generatorStopped()
-        await host.effects.drain()
+        await host.io.generatorStopped()
+        await host.io.drain()
         let failure = await saveOnExit(host: host, library: fitted, logger: logger)
         // The terminal first, so the message lands on the normal screen and stays there.
         terminal.stop()

@@ -3,8 +3,8 @@ import CanvasCore
 import CommandSupport
 import Foundation
 import HTTPClient
-import MicroAppAPI
-import MicroAppSync
+import ServerAPI
+import ServerSync
 
 /// Layouts on a server: moved there to be shared, shared with other users as editors or viewers,
 /// moved back. Each takes `--bff URL` (after `termcanvas login`); without it, this user's local

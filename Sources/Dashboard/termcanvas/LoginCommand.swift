@@ -3,7 +3,7 @@ import BFFAccess
 import CommandSupport
 import Foundation
 import HTTPClient
-import MicroAppAPI
+import ServerAPI
 
 /// `termcanvas login URL --user NAME`: gets a token from a team's server and keeps it (mode 0600)
 /// for `termcanvas --bff URL`.

@@ -1,3 +1,4 @@
+import AppModel
 import BFFAccess
 import CanvasCore
 import CanvasUI
@@ -6,23 +7,22 @@ import Foundation
 import HTTPClient
 import Logging
 import PrivateFiles
+import ServerSync
 import SQLiteFiles
-import MicroAppModel
-import MicroAppSync
 
 /// The dashboard's link to its micro-apps' data: the sync engine with its cache file, the
 /// commands widgets ask of it, and its events reaching the canvas through the app loop.
 @MainActor
 struct MicroAppLink {
-    let sync: MicroAppSync
+    let sync: ServerSync
 
     /// - Parameters:
     ///   - remote: The team server of `--bff`, or nil for this user's local one.
-    init(paths: Paths, remote: Credential?, effects: Effects, logger: Logger) {
+    init(paths: Paths, remote: Credential?, mailbox: Mailbox, logger: Logger) {
         let name = paths.syncCache(for: remote)
         var syncLogger = logger
         syncLogger[metadataKey: "component"] = "sync"
-        let sync = MicroAppSync(openCache: {
+        let sync = ServerSync(openCache: {
             do {
                 return try Self.openOwnCache(name)
             } catch {
@@ -32,7 +32,7 @@ struct MicroAppLink {
                 logger.error("micro-app cache unusable; nothing is kept offline", metadata: ["cache": "\(name.path)", "error": "\(error)"])
                 return try SyncCache.inMemory(notKept: reason)
             }
-        }, logger: syncLogger, publish: { effects.post(.publish($0)) })
+        }, logger: syncLogger, publish: { mailbox.post(.publish($0)) })
         self.sync = sync
     }
 

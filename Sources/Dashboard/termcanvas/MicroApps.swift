@@ -1,3 +1,4 @@
+import AppModel
 import CanvasCore
 import CanvasFiles
 import CanvasUI
@@ -7,7 +8,6 @@ import HTTPClient
 import LayoutStore
 import Logging
 import MicroAppHost
-import MicroAppModel
 import MicroAppProtocol
 import Synchronization
 import Widgets

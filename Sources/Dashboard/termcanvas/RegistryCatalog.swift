@@ -1,8 +1,8 @@
+import AppModel
 import CanvasCore
 import CanvasUI
-import MicroAppAPI
 import MicroAppHost
-import MicroAppModel
+import ServerAPI
 
 extension WidgetCatalog {
     /// The catalog as a BFF's registry describes it: the micro-apps it hosts that this dashboard
@@ -18,7 +18,7 @@ extension WidgetCatalog {
                                  commands: widget.commands, make: widget.make)
             }
         }
-        let serverless = all.filter { MicroAppID(rawValue: $0.kind.rawValue) == nil }
+        let serverless = all.filter { ServerApp(rawValue: $0.kind.rawValue) == nil }
         return WidgetCatalog(served + serverless + remote.offered, alsoMounting: all + remote.all)
     }
 }

@@ -1,3 +1,4 @@
+import AppModel
 import ArgumentParser
 import BFFAccess
 import CanvasFiles
@@ -5,8 +6,7 @@ import CommandSupport
 import Foundation
 import HTTPClient
 import Logging
-import MicroAppAPI
-import MicroAppModel
+import ServerAPI
 
 extension AppsCommand {
     struct Publish: AsyncParsableCommand {

@@ -1,12 +1,12 @@
+import AppModel
 import CanvasCore
 import CanvasUI
 import Foundation
 import HTTPClient
 import Logging
-import MicroAppAPI
 import MicroAppHost
-import MicroAppModel
 import MicroAppProtocol
+import ServerAPI
 import Synchronization
 import Widgets
 

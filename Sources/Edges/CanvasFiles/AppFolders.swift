@@ -1,5 +1,5 @@
+import AppModel
 import Foundation
-import MicroAppModel
 import MicroAppProtocol
 
 /// Where micro-apps are installed: one folder per app holding its `app.yaml`, in the user's

@@ -1,7 +1,7 @@
 import CanvasCore
 import Foundation
-import MicroAppAPI
 import MicroAppProtocol
+import ServerAPI
 import Yams
 
 /// The micro-app manifest file format (`app.yaml`):

@@ -1,5 +1,5 @@
 import CanvasCore
-import MicroAppAPI
+import ServerAPI
 
 /// The server's shared canvases (`/api/canvas`), typed: the one way the dashboard's link
 /// (`SharedCanvasLink`) and the `layout` commands call them. Errors are the client's

@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import MicroAppAPI
+import ServerAPI
 
 /// Typed helpers: JSON bodies in, JSON responses decoded. A 2xx body that does not decode as the
 /// asked type is `.undecodable` (with the status, the body and the decoder's reason).

@@ -1,4 +1,4 @@
-import MicroAppAPI
+import ServerAPI
 
 /// Why a request failed. Every failure is one of these values, so callers switch on them rather
 /// than parse messages: the UI shows "offline" for `.unreachable`, "slow server" for `.timeout`,

@@ -4,7 +4,7 @@ import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
 import Logging
-import MicroAppAPI
+import ServerAPI
 
 /// Builds the BFF application: opens its store, sets up token signing, the routes of the configured
 /// micro-apps and the keep-alive service of the live event streams.

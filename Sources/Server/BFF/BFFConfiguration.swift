@@ -1,3 +1,4 @@
+import CanvasCore
 import Foundation
 
 /// How to run the BFF: where it listens, which apps it hosts, where it keeps data, how it signs
@@ -9,7 +10,7 @@ public struct BFFConfiguration: Sendable {
     /// When set, listen on this unix socket instead of `host`/`port` (the embedded local server).
     public var unixSocketPath: String?
     /// The micro-apps to host: their routes, registry entries and events.
-    public var apps: Set<MicroApp>
+    public var apps: Set<ServerApp>
     /// Holds `bff.sqlite` and, when no secret is given, the generated `jwt-secret` (mode 0600).
     public var dataDirectory: URL
     /// Where the data is kept; nil for `bff.sqlite` in `dataDirectory`. On PostgreSQL the signing
@@ -65,7 +66,7 @@ public struct BFFConfiguration: Sendable {
         host: String = "127.0.0.1",
         port: Int = 7450,
         unixSocketPath: String? = nil,
-        apps: Set<MicroApp> = Set(MicroApp.allCases),
+        apps: Set<ServerApp> = Set(ServerApp.allCases),
         dataDirectory: URL,
         database: DatabaseLocation? = nil,
         databaseConnections: Int = 20,

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BFF
 import BFFAccess
+import CanvasCore
 import CommandSupport
 import Foundation
 import Hummingbird
@@ -25,7 +26,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Address to listen on.") var host = "127.0.0.1"
     @Option(help: "Port to listen on.") var port = 7450
     @Option(help: ArgumentHelp("The micro-apps to host, comma-separated.", valueName: "todo,calendar,chat"))
-    var apps = MicroApp.allCases.map(\.rawValue).joined(separator: ",")
+    var apps = ServerApp.allCases.map(\.rawValue).joined(separator: ",")
     @Option(help: ArgumentHelp(
         "Requests per second each user may make (bursts of twice that; 4× per address); 0 turns rate limits off.",
         valueName: "N"))
@@ -88,7 +89,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard healthInterval >= 1 else { throw ValidationError("--health-interval must be 1 or more, got \(healthInterval)") }
         guard idleExit >= 0 else { throw ValidationError("--idle-exit must be 0 (never) or more, got \(idleExit)") }
-        do { _ = try MicroApp.parseList(apps) } catch { throw ValidationError("\(error)") }
+        do { _ = try ServerApp.parseList(apps) } catch { throw ValidationError("\(error)") }
         for (name, value) in [("--streams-per-user", streamsPerUser), ("--streams", streams),
                               ("--connections-per-address", connectionsPerAddress), ("--connections", connections)] {
             guard value >= 1 else { throw ValidationError("\(name) must be 1 or more, got \(value)") }
@@ -119,7 +120,7 @@ struct ServeCommand: AsyncParsableCommand {
         let location = try database.location(environment)
         if local, case .postgres = location { throw ValidationError("--local keeps its data in SQLite; it takes no postgres:// database") }
         var configuration = BFFConfiguration(
-            host: host, port: port, apps: try MicroApp.parseList(apps),
+            host: host, port: port, apps: try ServerApp.parseList(apps),
             dataDirectory: database.dataDirectory(environment),
             database: location, databaseConnections: databaseConnections, migrateDatabase: migrate,
             jwtSecret: try jwtSecretFile.map(Self.readSecret),

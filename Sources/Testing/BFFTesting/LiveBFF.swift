@@ -3,7 +3,7 @@ import Foundation
 import HTTPClient
 import Hummingbird
 import Logging
-import MicroAppAPI
+import ServerAPI
 import ServiceLifecycle
 
 /// A real BFF for the client to talk to: a temporary data directory with users, and servers run

@@ -1,10 +1,10 @@
+@testable import BFF
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import MicroAppAPI
+import ServerAPI
 import Testing
-@testable import BFF
 
 /// The OpenAPI document served at `/openapi.yaml` and the server agree: the same routes, and every
 /// operation answers with the status and body shape the document gives, for success and for the

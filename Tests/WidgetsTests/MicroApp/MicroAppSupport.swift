@@ -1,7 +1,7 @@
+import AppModel
 import CanvasCore
 import CanvasUI
 import Foundation
-import MicroAppModel
 import MicroAppProtocol
 import Synchronization
 import Widgets

@@ -1,8 +1,8 @@
 import CanvasCore
 import CanvasUI
-import struct MicroAppAPI.AppHealth
-import struct MicroAppAPI.MicroAppInfo
-import MicroAppModel
+import struct ServerAPI.AppHealth
+import struct ServerAPI.MicroAppInfo
+import AppModel
 import MicroAppProtocol
 import Testing
 import Widgets

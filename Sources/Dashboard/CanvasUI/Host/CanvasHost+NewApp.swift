@@ -1,7 +1,7 @@
 import CanvasCore
 
 /// "New micro-app…": the box (`NewAppOverlay`) holds the whole of its state; the generator runs
-/// in `Effects`, and its news comes back as `HostMessage.appGeneration` for the box of its run.
+/// in `HostIO`, and its news comes back as `HostMessage.appGeneration` for the box of its run.
 extension CanvasHost {
     /// Opens the box; a run left going is stopped.
     func openNewApp() {

@@ -49,9 +49,9 @@ extension CanvasHost {
         }
         mounts += 1
         var entry = MountedWidget(kind: pane.app, mount: mounts, widget: descriptor.make(pane.config, pane.state))
-        let (effects, id, mount) = (effects, pane.id, mounts)
+        let (mailbox, id, mount) = (mailbox, pane.id, mounts)
         let context = WidgetContext(pane: id, bus: bus, clock: clock, logger: logger,
-                                    notify: { effects.post(.widgetNotified(id, mount: mount)) })
+                                    notify: { mailbox.post(.widgetNotified(id, mount: mount)) })
         var asked = WidgetEffects.none
         do {
             ports.willCallWidget?(pane.app, "mounting its pane")

@@ -43,7 +43,9 @@ public final class CanvasHost {
     public let bus: EventBus
     /// Where layouts and themes are kept; nil runs the canvas without persistence.
     public let library: (any LayoutLibrary)?
-    public let effects: Effects
+    /// Runs the library's reads and writes and the generator's runs; what they answer, and
+    /// what others post, arrives in its mailbox.
+    public let io: HostIO
     let clock: CanvasClock
     let logger: Logger
     var mounted: [PaneID: MountedWidget] = [:]
@@ -81,12 +83,12 @@ public final class CanvasHost {
     /// `restoreHistory()` or `update` returns it (the app loop's first update is the terminal's size).
     public init(
         manager: CanvasManager, catalog: WidgetCatalog, bus: EventBus, clock: CanvasClock,
-        theme: Theme, logger: Logger, size: Size, library: (any LayoutLibrary)?, effects: Effects = Effects(),
+        theme: Theme, logger: Logger, size: Size, library: (any LayoutLibrary)?, io: HostIO = HostIO(),
         commands: CommandTable? = nil, ports: HostPorts = HostPorts()
     ) {
         self.commands = commands ?? CommandTable.standard(for: catalog)
         self.ports = ports
-        self.effects = effects
+        self.io = io
         self.manager = manager
         self.library = library
         self.catalog = catalog
@@ -164,14 +166,14 @@ public final class CanvasHost {
     }
 
     /// Runs effects `update` returned, each where it goes: the library's reads and writes and the
-    /// generator's requests to `effects`, whose answers come back as messages; widgets' requests
+    /// generator's requests to `io`, whose answers come back as messages; widgets' requests
     /// to the sync engine; the shared canvas's to the server.
     public func perform(_ effects: [HostEffect]) {
         for effect in effects {
             switch effect {
-            case .read(let read): if let library { self.effects.run(read, on: library) }
-            case .write(let write): if let library { self.effects.run(write, on: library) }
-            case .generator(let request): if let generator = ports.appGenerator { self.effects.run(request, on: generator) }
+            case .read(let read): if let library { io.run(read, on: library) }
+            case .write(let write): if let library { io.run(write, on: library) }
+            case .generator(let request): if let generator = ports.appGenerator { io.run(request, on: generator) }
             case .widgetRequest(let request): ports.widgetRequests(request)
             case .shared(let request): ports.sharedCanvasRequests?(request)
             }
@@ -189,7 +191,7 @@ public final class CanvasHost {
     }
 
     /// Unmounts every widget and stops the generator; call once when the dashboard closes, and
-    /// perform what it returns (then `Effects.generatorStopped`).
+    /// perform what it returns (then `HostIO.generatorStopped`).
     public func shutdown() -> [HostEffect] {
         emit(.generator(.stop))
         syncWidgetValues()
@@ -197,6 +199,9 @@ public final class CanvasHost {
         for id in mounted.keys { unmount(id) }
         return takeEmitted()
     }
+
+    /// Where messages reach the app loop.
+    public var mailbox: Mailbox { io.mailbox }
 
     /// The area panes share: everything but the status bar row.
     var canvasArea: Rect { Rect(x: 0, y: 0, width: size.width, height: max(0, size.height - 1)) }

@@ -1,7 +1,7 @@
 import CanvasCore
 
 /// What the host is connected to outside the canvas, given once when it is made: where the
-/// effects it does not hand to `Effects` go, what it may ask for, and who hears what it does.
+/// effects it does not hand to `HostIO` go, what it may ask for, and who hears what it does.
 /// What is left out leaves its part out (tests, `termcanvas render`).
 @MainActor
 public struct HostPorts {

@@ -1,13 +1,12 @@
-/// Runs the host's IO (its `HostEffect`s) off the main actor and hands results back as
-/// `HostMessage`s.
+/// Runs the host's IO — the library's reads and writes, the generator's runs — off the main
+/// actor; what they answer arrives in the `mailbox`.
 ///
 /// Reads run concurrently; writes run one after another in the order they were asked for, so
 /// the history on disk follows the steps exactly. Each read sees every write asked for before it
 /// and none asked for after it, e.g. the list read again after a rename shows the new name.
 @MainActor
-public final class Effects {
-    public let messages: AsyncStream<HostMessage>
-    private nonisolated let continuation: AsyncStream<HostMessage>.Continuation
+public final class HostIO {
+    public nonisolated let mailbox: Mailbox
     private var lastWrite: Task<Void, Never>?
     /// Reads asked for since the last write: the next write waits for them.
     private var readsSinceWrite: [Task<Void, Never>] = []
@@ -15,18 +14,18 @@ public final class Effects {
     private var generation: Task<Void, Never>?
     private var stoppedGeneration: Task<Void, Never>?
 
-    public init() {
-        (messages, continuation) = AsyncStream<HostMessage>.makeStream()
+    public init(mailbox: Mailbox = Mailbox()) {
+        self.mailbox = mailbox
     }
 
     /// Starts `work` once the writes asked for before it are done; its message, if any, arrives
     /// through `messages`.
     private func read(_ work: @escaping @Sendable () async -> HostMessage?) {
         let previous = lastWrite
-        let continuation = continuation
+        let mailbox = mailbox
         readsSinceWrite.append(Task.detached {
             await previous?.value
-            if let message = await work() { continuation.yield(message) }
+            if let message = await work() { mailbox.post(message) }
         })
     }
 
@@ -36,15 +35,15 @@ public final class Effects {
         let previous = lastWrite
         let reads = readsSinceWrite
         readsSinceWrite = []
-        let continuation = continuation
+        let mailbox = mailbox
         lastWrite = Task.detached {
             await previous?.value
             for read in reads { await read.value }
             do {
                 try await work()
-                if let done { continuation.yield(done) }
+                if let done { mailbox.post(done) }
             } catch {
-                continuation.yield(.notice(.error("Could not \(what): \(error)")))
+                mailbox.post(.notice(.error("Could not \(what): \(error)")))
             }
         }
     }
@@ -87,7 +86,7 @@ public final class Effects {
 
     /// Queues a write to the library; a failure arrives through `messages` as an error notice.
     func run(_ write: LibraryWrite, on library: any LayoutLibrary) {
-        let continuation = continuation
+        let mailbox = mailbox
         switch write {
         case .step(let step, let layout, let before):
             self.write("record the step") { try await library.recordStep(step, layout: layout, before: before) }
@@ -107,9 +106,9 @@ public final class Effects {
             self.write("save the layout") {
                 do {
                     try await library.save(layout)
-                    continuation.yield(.quitSaved(failure: nil))
+                    mailbox.post(.quitSaved(failure: nil))
                 } catch {
-                    continuation.yield(.quitSaved(failure: "\(error)"))
+                    mailbox.post(.quitSaved(failure: "\(error)"))
                 }
             }
         case .delete(let name):
@@ -127,7 +126,7 @@ public final class Effects {
 
     /// Asks the generator; its news arrives through `messages`.
     func run(_ request: GeneratorRequest, on generator: any AppGenerating) {
-        let continuation = continuation
+        let mailbox = mailbox
         switch request {
         case .check(let run):
             read { .appGeneration(run: run, .checked(problem: await generator.problem())) }
@@ -136,18 +135,18 @@ public final class Effects {
             generation = Task.detached {
                 let update: AppGenerationUpdate
                 do {
-                    update = .ready(try await generator.generate(description) { continuation.yield(.appGeneration(run: run, .progress($0))) })
+                    update = .ready(try await generator.generate(description) { mailbox.post(.appGeneration(run: run, .progress($0))) })
                 } catch {
                     update = .failed("\(error)")
                 }
-                continuation.yield(.appGeneration(run: run, update))
+                mailbox.post(.appGeneration(run: run, update))
             }
         case .install(let review, let run):
             write("install \(review.name)") {
                 do {
-                    continuation.yield(.appGeneration(run: run, .installed(try await review.install())))
+                    mailbox.post(.appGeneration(run: run, .installed(try await review.install())))
                 } catch {
-                    continuation.yield(.appGeneration(run: run, .installFailed("\(error)")))
+                    mailbox.post(.appGeneration(run: run, .installFailed("\(error)")))
                 }
             }
         case .stop:
@@ -165,11 +164,6 @@ public final class Effects {
     /// folder removed): call before the process exits, after the host's `shutdown`.
     public func generatorStopped() async {
         await stoppedGeneration?.value
-    }
-
-    /// Hands a message to the app loop from anywhere, e.g. an event from the network.
-    public nonisolated func post(_ message: HostMessage) {
-        continuation.yield(message)
     }
 
     /// Waits until every queued write, and every read asked for since the last, has finished:

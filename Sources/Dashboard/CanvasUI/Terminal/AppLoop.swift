@@ -57,7 +57,7 @@ private final class Loop<T: Terminal> {
         await withCheckedContinuation { continuation in
             ended = continuation
             terminal.startInput { [self] inputs in take(inputs) }
-            let messages = host.effects.messages
+            let messages = host.mailbox.messages
             listening = Task { [self] in
                 for await message in messages { take(message) }
             }

@@ -1,8 +1,8 @@
+import AppModel
 import CalendarTime
 import CanvasCore
 import CanvasUI
-import MicroAppAPI
-import MicroAppModel
+import ServerAPI
 
 /// What the calendar knows of the days around the shown month: events from its backend, and
 /// open todos with due dates from the todo app's events. Both arrive as canvas events.

@@ -1,9 +1,9 @@
+import AppModel
 import CalendarTime
 import CanvasCore
 import CanvasStyle
 import CanvasUI
-import MicroAppAPI
-import MicroAppModel
+import ServerAPI
 
 /// A month calendar: today marked, a selected day moved with the arrows, months with PgUp/PgDn.
 /// Every change of the selected day is published as `calendar.date.selected`.

@@ -2,7 +2,7 @@ import CalendarTime
 import CanvasCore
 import CanvasUI
 import Foundation
-import MicroAppAPI
+import ServerAPI
 
 /// What the user types for a new event on a day: `Title` (all day), or `09:30 Title` (an hour),
 /// or `09:30-11:00 Title`, in the clock's time zone.

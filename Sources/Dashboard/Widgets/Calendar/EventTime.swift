@@ -2,7 +2,7 @@ import CalendarTime
 import CanvasCore
 import CanvasUI
 import Foundation
-import MicroAppAPI
+import ServerAPI
 
 /// Converts the API's moments to and from the local days and times the calendar shows, in the
 /// canvas clock's time zone.

@@ -1,5 +1,5 @@
-import MicroAppAPI
-import MicroAppModel
+import AppModel
+import ServerAPI
 
 /// The messages of one channel a chat widget holds: a window of the newest ones (older pages
 /// are added as the user scrolls back, and let go again once they are back at the bottom), in id

@@ -1,8 +1,8 @@
 import CalendarTime
-import Foundation
 import CanvasCore
 import CanvasUI
-import MicroAppAPI
+import Foundation
+import ServerAPI
 
 /// How a message looks in the scrollback: `HH:MM author: text`, wrapped to the pane's width by
 /// display width (wide characters and emoji take two columns and never straddle the edge). A

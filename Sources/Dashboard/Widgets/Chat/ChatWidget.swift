@@ -1,9 +1,9 @@
+import AppModel
 import CanvasCore
 import CanvasStyle
 import CanvasUI
 import Foundation
-import MicroAppAPI
-import MicroAppModel
+import ServerAPI
 
 /// The chat micro-app: channels shared by every user, a scrollback paged from the server as the
 /// user reads back, and an input line that always has the keyboard.

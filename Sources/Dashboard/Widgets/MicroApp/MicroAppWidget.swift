@@ -2,8 +2,8 @@ import CanvasCore
 import CanvasStyle
 import CanvasUI
 import Foundation
-import struct MicroAppAPI.AppHealth
-import MicroAppModel
+import struct ServerAPI.AppHealth
+import AppModel
 import MicroAppProtocol
 
 /// The pane of any micro-app that is not compiled in: a process speaking the micro-app protocol

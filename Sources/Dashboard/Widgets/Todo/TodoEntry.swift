@@ -1,7 +1,7 @@
 import CalendarTime
-import Foundation
 import CanvasCore
-import MicroAppAPI
+import Foundation
+import ServerAPI
 
 /// What the user types for an item: a title and, optionally at its end, a due date as
 /// `@2026-11-23`, `@today`, `@tomorrow` or `@none`.

@@ -1,7 +1,7 @@
+import AppModel
 import CalendarTime
 import CanvasCore
-import MicroAppAPI
-import MicroAppModel
+import ServerAPI
 
 /// The todo items a widget shows, as a value: all items by id, the visible ones in order (a date
 /// filter applied), and the selection, which follows its item when the list changes.

@@ -1,9 +1,9 @@
+import AppModel
 import CalendarTime
 import CanvasCore
 import CanvasStyle
 import CanvasUI
-import MicroAppAPI
-import MicroAppModel
+import ServerAPI
 
 /// The todo micro-app: the user's items with done state and due dates, filtered to the day the
 /// calendar selects (`calendar.date.selected`; `c` clears it).

@@ -1,5 +1,5 @@
 import Logging
-import MicroAppAPI
+import ServerAPI
 
 /// What a live event stream tells its consumer: its connection state, and the events.
 public enum LiveUpdate: Sendable, Equatable {

@@ -1,5 +1,5 @@
 import Hummingbird
-import MicroAppAPI
+import ServerAPI
 
 /// `GET /api/audit`: who shared, unshared, created or deleted which canvas, and who published or
 /// withdrew which app, newest first; for admins only.

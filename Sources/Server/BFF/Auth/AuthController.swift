@@ -1,6 +1,6 @@
 import Hummingbird
-import MicroAppAPI
 import NIOPosix
+import ServerAPI
 
 /// `POST /api/auth/token`: a username and password in, a signed bearer token out.
 ///

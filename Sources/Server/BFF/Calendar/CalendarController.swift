@@ -1,5 +1,5 @@
 import Hummingbird
-import MicroAppAPI
+import ServerAPI
 
 /// `/api/calendar/events`: the calling user's events, and only theirs.
 struct CalendarController {

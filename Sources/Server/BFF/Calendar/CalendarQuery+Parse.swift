@@ -1,6 +1,6 @@
 import CalendarTime
 import Hummingbird
-import MicroAppAPI
+import ServerAPI
 
 extension CalendarQuery {
     /// Reads `from`, `to` (date-times with a zone, or dates meaning their first and last second,

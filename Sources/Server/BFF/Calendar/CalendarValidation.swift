@@ -1,5 +1,5 @@
 import CalendarTime
-import MicroAppAPI
+import ServerAPI
 
 /// The rules for calendar events; each failure names its field. Valid events come out with their
 /// date-times in UTC.

@@ -1,5 +1,5 @@
 import Hummingbird
-import MicroAppAPI
+import ServerAPI
 
 /// `/api/chat`: channels and their messages, shared by every user; each message carries its author,
 /// the user whose token posted it.

@@ -1,5 +1,5 @@
 import Foundation
-import MicroAppAPI
+import ServerAPI
 
 /// The rules for chat channel names and message text; each failure names its field.
 enum ChatValidation {

@@ -1,5 +1,5 @@
 import HTTPTypes
-import MicroAppAPI
+import ServerAPI
 
 /// An error a handler answers with: a status, the `{"error", "field"}` body and any extra headers.
 struct APIFailure: Error {

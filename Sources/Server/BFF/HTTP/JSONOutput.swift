@@ -1,4 +1,4 @@
-import MicroAppAPI
+import ServerAPI
 
 /// The API's hot response types written straight to JSON bytes.
 ///

@@ -1,6 +1,6 @@
 import HTTPTypes
 import Hummingbird
-import MicroAppAPI
+import ServerAPI
 import Synchronization
 
 /// A path the server serves, asked with a method it does not serve there (`TRACE /api/todo/items`),

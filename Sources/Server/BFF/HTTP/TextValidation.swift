@@ -1,5 +1,5 @@
 import Foundation
-import MicroAppAPI
+import ServerAPI
 
 /// The one rule every text field of every route follows; each failure names its field.
 ///

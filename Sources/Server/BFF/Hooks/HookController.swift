@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import MicroAppAPI
+import ServerAPI
 
 /// `POST /api/hooks/{app}`: an outside system (a CI, a monitoring system) sends a remote app's
 /// event, signed with the app's hook secret (`HookSignature`), instead of a bearer token. The event

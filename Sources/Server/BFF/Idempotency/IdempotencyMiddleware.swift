@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
-import MicroAppAPI
+import ServerAPI
 
 /// Applies a write carrying an `Idempotency-Key` at most once per user and key.
 ///

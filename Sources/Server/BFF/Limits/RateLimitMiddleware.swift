@@ -1,6 +1,6 @@
 import Hummingbird
-import MicroAppAPI
 import NIOCore
+import ServerAPI
 
 /// Answers 429 with `Retry-After` (whole seconds, at least 1) once a client spends its bucket.
 ///

@@ -1,4 +1,4 @@
-import MicroAppAPI
+import ServerAPI
 import Synchronization
 
 /// Fans committed events out to the connected `/api/events` streams, each seeing only what its

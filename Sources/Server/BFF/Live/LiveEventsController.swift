@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import MicroAppAPI
+import ServerAPI
 import ServiceLifecycle
 
 /// `GET /api/events`: the calling user's live events as server-sent events.

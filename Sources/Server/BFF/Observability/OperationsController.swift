@@ -1,5 +1,5 @@
 import Hummingbird
-import MicroAppAPI
+import ServerAPI
 
 /// The routes for operators and tools, open without a token: liveness, readiness, metrics and the
 /// API's own description.

@@ -3,9 +3,9 @@ import CanvasCore
 import Foundation
 import Hummingbird
 import Logging
-import MicroAppAPI
 import NIOCore
 import NIOHTTP1
+import ServerAPI
 
 /// `/api/apps/{id}/…`: the proxy of a remote micro-app's entry, for the users who granted it.
 ///

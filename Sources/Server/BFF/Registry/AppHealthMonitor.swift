@@ -2,8 +2,8 @@ import AsyncHTTPClient
 import CalendarTime
 import Foundation
 import Logging
-import MicroAppAPI
 import NIOCore
+import ServerAPI
 import ServiceLifecycle
 import Synchronization
 

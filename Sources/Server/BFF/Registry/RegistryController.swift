@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import Hummingbird
-import MicroAppAPI
+import ServerAPI
 
 /// `/api/registry/apps`: the micro-apps of this server, built in and remote. Anyone signed in
 /// lists, searches and reads them and grants them to themselves; only admins publish and withdraw.

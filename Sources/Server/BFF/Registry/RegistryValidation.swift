@@ -1,12 +1,13 @@
+import CanvasCore
 import Foundation
-import MicroAppAPI
+import ServerAPI
 
 /// The rules a published manifest and entry follow (those of `app.yaml`); each failure names its
 /// field, as `manifest.events.publishes[0]`.
 enum RegistryValidation {
     /// Ids a remote app may not take: the server's own apps, the dashboard's Event Log, and
     /// `canvas` (whose `canvas.*` events only the server sends, about shared canvases).
-    static let reservedIDs: Set<String> = Set(MicroApp.allCases.map(\.rawValue) + ["eventlog", "canvas"])
+    static let reservedIDs: Set<String> = Set(ServerApp.allCases.map(\.rawValue) + ["eventlog", "canvas"])
     /// The protocol versions a remote app may speak.
     static let protocols = 1...1
 

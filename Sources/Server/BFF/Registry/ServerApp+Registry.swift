@@ -1,20 +1,13 @@
+import CanvasCore
 import Foundation
-import MicroAppAPI
+import ServerAPI
 
-/// The micro-apps this server can host; `--apps` picks a subset.
-public enum MicroApp: String, CaseIterable, Sendable, Comparable {
-    case todo
-    case calendar
-    case chat
-
-    public static func < (lhs: MicroApp, rhs: MicroApp) -> Bool {
-        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
-    }
-
+/// The apps this server hosts and keeps the data of; `--apps` picks a subset.
+extension ServerApp {
     /// The app as the registry describes it.
     public var info: MicroAppInfo {
         MicroAppInfo(
-            id: rawValue, name: name, version: MicroApp.version, description: summary, basePath: "/api/\(rawValue)",
+            id: rawValue, name: name, version: ServerApp.version, description: summary, basePath: "/api/\(rawValue)",
             events: EventName.allCases.filter { $0.app == rawValue }.map(\.rawValue)
         )
     }
@@ -40,11 +33,11 @@ public enum MicroApp: String, CaseIterable, Sendable, Comparable {
 
     /// Parses `--apps todo,calendar,chat`.
     /// - Throws: `MicroAppListError` naming the unknown app, or for an empty list.
-    public static func parseList(_ text: String) throws -> Set<MicroApp> {
+    public static func parseList(_ text: String) throws -> Set<ServerApp> {
         let names = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         guard !names.isEmpty else { throw MicroAppListError(message: "--apps needs at least one of \(known)") }
         return try Set(names.map { name in
-            guard let app = MicroApp(rawValue: name) else {
+            guard let app = ServerApp(rawValue: name) else {
                 throw MicroAppListError(message: "unknown app '\(name)' in --apps; known: \(known)")
             }
             return app

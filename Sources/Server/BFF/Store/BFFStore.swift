@@ -1,7 +1,7 @@
 import CalendarTime
 import CanvasCore
 import Foundation
-import MicroAppAPI
+import ServerAPI
 
 /// The server's data, whichever engine keeps it: users, their todo items and calendar events,
 /// shared chat channels, the live event log, idempotency keys, the registry and the webhook queue.

@@ -1,4 +1,4 @@
-import MicroAppAPI
+import ServerAPI
 
 /// Why the BFF store could not do what was asked.
 public enum BFFStoreError: Error, Equatable, CustomStringConvertible {

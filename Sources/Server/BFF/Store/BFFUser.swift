@@ -1,4 +1,4 @@
-import MicroAppAPI
+import ServerAPI
 
 /// A user as the store gives it out: no password hash.
 public struct BFFUser: Sendable, Equatable {

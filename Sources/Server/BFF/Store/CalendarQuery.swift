@@ -1,5 +1,5 @@
 import CalendarTime
-import MicroAppAPI
+import ServerAPI
 
 /// What a calendar list asks for: a range, a page size and where the previous page ended.
 public struct CalendarQuery: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import MicroAppAPI
+import ServerAPI
 
 /// What creating a channel gave.
 public enum ChannelCreation: Equatable, Sendable, Codable {

@@ -1,4 +1,4 @@
-import MicroAppAPI
+import ServerAPI
 
 // What each keyed write returns, and whether it changed something.
 

@@ -1,4 +1,4 @@
-import MicroAppAPI
+import ServerAPI
 
 /// What a publish changes, decided from what the registry holds: the rules both engines follow.
 ///

@@ -1,5 +1,6 @@
+import CanvasCore
 import Foundation
-import MicroAppAPI
+import ServerAPI
 
 /// An app as the registry keeps it: every version, the current one's manifest and entry, and
 /// (for a remote app) its secrets.
@@ -108,7 +109,7 @@ extension RegistryEntry {
     func info(health: AppHealth?) -> MicroAppInfo {
         switch kind {
         case .builtin:
-            var info = MicroApp(rawValue: id)?.info ?? MicroAppInfo(id: id, name: name, version: current.description,
+            var info = ServerApp(rawValue: id)?.info ?? MicroAppInfo(id: id, name: name, version: current.description,
                                                                      description: description, basePath: "/api/\(id)", events: [])
             info.health = .up
             return info

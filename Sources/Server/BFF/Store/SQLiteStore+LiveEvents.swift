@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import MicroAppAPI
+import ServerAPI
 
 extension SQLiteStore {
     /// Records a live event in the transaction of the change it describes; it is published to the

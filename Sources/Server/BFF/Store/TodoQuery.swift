@@ -1,5 +1,5 @@
 import CalendarTime
-import MicroAppAPI
+import ServerAPI
 
 /// What a todo list asks for: filters, a page size and where the previous page ended.
 public struct TodoQuery: Sendable, Hashable {

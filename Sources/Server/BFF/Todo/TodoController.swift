@@ -1,5 +1,5 @@
 import Hummingbird
-import MicroAppAPI
+import ServerAPI
 
 /// `/api/todo/items`: the calling user's todo items, and only theirs.
 struct TodoController {

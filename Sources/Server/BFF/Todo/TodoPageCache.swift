@@ -1,5 +1,6 @@
+import CanvasCore
 import Hummingbird
-import MicroAppAPI
+import ServerAPI
 import Synchronization
 
 /// Todo list pages recently served, as the bytes sent, per user and query, so a client that
@@ -70,7 +71,7 @@ public final class TodoPageCache: Sendable {
     /// event. Each engine calls it as the event's transaction commits, before anyone hears of it;
     /// PostgreSQL's feed again on the other instances.
     func invalidate(afterEvent name: String, owner: Int64?) {
-        guard let owner, EventName(rawValue: name)?.app == MicroApp.todo.rawValue else { return }
+        guard let owner, EventName(rawValue: name)?.app == ServerApp.todo.rawValue else { return }
         invalidate(owner: owner)
     }
 

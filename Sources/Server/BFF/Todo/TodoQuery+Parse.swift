@@ -1,5 +1,5 @@
 import Hummingbird
-import MicroAppAPI
+import ServerAPI
 
 extension TodoQuery {
     /// Reads `done`, `from`, `to`, `limit` and `cursor` from a list request's query string.

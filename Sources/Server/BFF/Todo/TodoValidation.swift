@@ -1,5 +1,5 @@
 import CalendarTime
-import MicroAppAPI
+import ServerAPI
 
 /// The field rules for todo items; each failure names its field.
 enum TodoValidation {

@@ -1,5 +1,5 @@
 import Foundation
-import MicroAppAPI
+import ServerAPI
 
 /// The audit log: administrative actions on canvases, the registry and users, recorded in the
 /// transaction of the action itself, kept `AuditLimits.retentionDays`.

@@ -1,5 +1,5 @@
 import CalendarTime
-import MicroAppAPI
+import ServerAPI
 
 /// Calendar events: each is its owner's, times are UTC ISO text (so ranges compare as text),
 /// lists go by start then id, and a change records its live event in its transaction.

@@ -1,6 +1,6 @@
 import CanvasCore
 import Foundation
-import MicroAppAPI
+import ServerAPI
 
 /// What an edit of a shared canvas came to.
 public enum CanvasSubmission: Sendable, Equatable {
@@ -332,11 +332,11 @@ extension BFFStore {
 
     /// Records the change as a live event for the owner and each member.
     private static func announce(_ change: CanvasChange, on id: Int64) -> Plan<Void> {
-        tellMembers(MicroAppAPI.EventName.canvasChangeApplied, CanvasChangeEvent(canvas: id, change: change), of: id)
+        tellMembers(ServerAPI.EventName.canvasChangeApplied, CanvasChangeEvent(canvas: id, change: change), of: id)
     }
 
     /// Records `name` with `data` as a live event for every member of canvas `id`, owner included.
-    private static func tellMembers(_ name: MicroAppAPI.EventName, _ data: some Encodable & Sendable, of id: Int64) -> Plan<Void> {
+    private static func tellMembers(_ name: ServerAPI.EventName, _ data: some Encodable & Sendable, of id: Int64) -> Plan<Void> {
         .run("SELECT owner_id FROM canvases WHERE id = \(id) UNION SELECT user_id FROM canvas_members WHERE canvas_id = \(id)") { rows in
             try rows.map { try $0.integer(0) }.reversed().reduce(Plan<Void>.done(())) { next, member in
                 .record(name, owner: member, data: data, then: next)

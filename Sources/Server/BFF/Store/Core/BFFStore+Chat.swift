@@ -1,5 +1,5 @@
 import Foundation
-import MicroAppAPI
+import ServerAPI
 
 /// Chat channels, shared by every user and named by their id, and their messages. A message keeps
 /// its author's name as it was when sent, and `sentAt` as the API shows it, formatted once.

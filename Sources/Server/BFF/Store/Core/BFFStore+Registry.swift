@@ -1,6 +1,7 @@
 import CalendarTime
+import CanvasCore
 import Foundation
-import MicroAppAPI
+import ServerAPI
 
 /// The registry: one row per app ever published, withdrawn apps hidden but their versions kept
 /// (so a later publish must still be newer), what a publish changes decided by `PublishPlan`, and
@@ -9,18 +10,18 @@ extension BFFStore {
     /// Makes the registry list the built-in apps this server hosts, at the server's version, and
     /// no others: one it no longer hosts (`--apps`) is withdrawn, one it hosts again comes back.
     /// Instances starting together each write the same rows.
-    public func registerBuiltIns(_ apps: Set<MicroApp>) async throws {
+    public func registerBuiltIns(_ apps: Set<ServerApp>) async throws {
         let now = UTCInstant.now.iso
-        let register = MicroApp.allCases.reversed().reduce(Plan<Void>.done(())) { next, app in
+        let register = ServerApp.allCases.reversed().reduce(Plan<Void>.done(())) { next, app in
             let info = app.info
             return .run("""
                 INSERT INTO registry_apps (id, kind, name, description, current_version, withdrawn_at)
-                VALUES (\(info.id), 'builtin', \(info.name), \(info.description), \(MicroApp.version), \(apps.contains(app) ? nil : Date()))
+                VALUES (\(info.id), 'builtin', \(info.name), \(info.description), \(ServerApp.version), \(apps.contains(app) ? nil : Date()))
                 ON CONFLICT (id) DO UPDATE SET name = excluded.name, description = excluded.description,
                     current_version = excluded.current_version, withdrawn_at = excluded.withdrawn_at
                 """) { _ in
                 .run("""
-                    INSERT INTO registry_versions (app_id, version, published_at) VALUES (\(info.id), \(MicroApp.version), \(now))
+                    INSERT INTO registry_versions (app_id, version, published_at) VALUES (\(info.id), \(ServerApp.version), \(now))
                     ON CONFLICT DO NOTHING
                     """) { _ in next }
             }

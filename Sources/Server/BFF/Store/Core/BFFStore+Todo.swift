@@ -1,5 +1,5 @@
 import CalendarTime
-import MicroAppAPI
+import ServerAPI
 
 /// Todo items: each is its owner's (another user's id reads as none), lists page by id, and a
 /// change records its live event in its transaction (which drops its owner's cached list pages as

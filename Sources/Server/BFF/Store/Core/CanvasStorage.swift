@@ -1,6 +1,6 @@
 import CanvasCore
 import Foundation
-import MicroAppAPI
+import ServerAPI
 
 /// How a shared canvas is kept, so that an edit costs what it changes, not what the canvas holds:
 ///

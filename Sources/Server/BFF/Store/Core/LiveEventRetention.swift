@@ -1,5 +1,5 @@
 import Foundation
-import MicroAppAPI
+import ServerAPI
 
 /// What a client resuming from a `Last-Event-ID` gets.
 public enum LiveEventReplay: Equatable, Sendable {

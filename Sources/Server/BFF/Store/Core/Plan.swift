@@ -1,5 +1,5 @@
 import Foundation
-import MicroAppAPI
+import ServerAPI
 
 /// A transaction's work as a value, decided by rules written once for both engines: the
 /// statements to run and what to do with what each returned. Each engine runs a plan in a

@@ -1,6 +1,6 @@
 import Logging
-import MicroAppAPI
 import PostgresNIO
+import ServerAPI
 import ServiceLifecycle
 
 /// Hands every committed live event, whichever instance wrote it, to this instance's streams, in

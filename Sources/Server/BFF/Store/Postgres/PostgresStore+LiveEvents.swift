@@ -1,5 +1,5 @@
-import MicroAppAPI
 import PostgresNIO
+import ServerAPI
 
 extension PostgresStore {
     /// The channel that announces each committed live event's id to every instance.

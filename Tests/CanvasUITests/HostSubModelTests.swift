@@ -2,7 +2,8 @@ import CanvasCore
 @testable import CanvasUI
 import Testing
 
-/// The host's small sub-models as values, with no host: quitting and the start's load times.
+/// The host's small sub-models as values, with no host: quitting, the start's load times and
+/// what the palette remembers.
 @Suite("The host's sub-models")
 struct HostSubModelTests {
     @Test func quittingSavesFirstAndASecondKeyDoesNotWaitForTheSave() {
@@ -44,5 +45,16 @@ struct HostSubModelTests {
         #expect(timing.everyPaneShown(layout: "default", at: start + .milliseconds(40)) == nil)
         var unstarted = LoadTiming()
         #expect(unstarted.everyPaneShown(layout: "default", at: start) == nil)
+    }
+
+    @Test func thePaletteKeepsTheRecentCommandsMostRecentFirstOnceEachAndAtMostItsLimit() {
+        var palette = PaletteMemory()
+        palette.ran("canvas.undo")
+        palette.ran("canvas.redo")
+        palette.ran("canvas.undo")
+        #expect(palette.recentCommands == ["canvas.undo", "canvas.redo"])
+        let many: [CommandID] = (1...8).map { CommandID(rawValue: "test.command.\($0)") }
+        for id in many { palette.ran(id) }
+        #expect(palette.recentCommands == Array(many.reversed()) && palette.recentCommands.count == PaletteMemory.recentLimit)
     }
 }

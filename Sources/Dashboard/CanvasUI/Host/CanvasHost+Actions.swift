@@ -43,9 +43,7 @@ extension CanvasHost {
         case .close:
             if overlays.indices.contains(index) { overlays.remove(at: index) }
         case .run(let id):
-            recentCommands.removeAll { $0 == id }
-            recentCommands.insert(id, at: 0)
-            recentCommands = Array(recentCommands.prefix(Self.recentCommandLimit))
+            palette.ran(id)
             run(id)
         case .notice(let message): notice = message
         case .addPane(let kind, let name):
@@ -83,9 +81,6 @@ extension CanvasHost {
         case .addInstalledApp(let descriptor): addInstalledApp(descriptor)
         }
     }
-
-    /// How many commands the palette remembers as recent.
-    static let recentCommandLimit = 8
 }
 
 extension CanvasHost {

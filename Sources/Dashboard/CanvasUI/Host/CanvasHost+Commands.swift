@@ -52,7 +52,7 @@ extension CanvasHost {
     /// the palette is first opened: listing them after the first frame raised a dashboard's
     /// peak memory by ~3 MB, measured, for a palette that may stay shut.)
     private func openPalette() {
-        overlays.append(PaletteOverlay(layouts: knownNames.layouts, themes: knownNames.themes))
+        overlays.append(PaletteOverlay(layouts: palette.layouts, themes: palette.themes))
         emit(.read(.names))
     }
 

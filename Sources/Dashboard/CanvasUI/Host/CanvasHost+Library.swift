@@ -41,7 +41,7 @@ extension CanvasHost {
         case .themesListed, .themeLoaded:
             break
         case .namesListed(let layouts, let themes):
-            knownNames = (layouts, themes)
+            (palette.layouts, palette.themes) = (layouts, themes)
         case .historyLoaded(let name, let history):
             guard manager.layout.name == name else { return }
             endDrag()

@@ -22,10 +22,10 @@ public final class CanvasHost {
     }
     /// The status bar's hints per mode, worked out once per command table.
     var modeHints: [HostMode: [KeyHint]] = [:]
+    /// What the palette remembers between openings.
+    var palette = PaletteMemory()
     /// Commands run from the palette, most recent first: the palette lists them first.
-    public internal(set) var recentCommands: [CommandID] = []
-    /// The layouts' and themes' names as last listed, so the palette opens with them at once.
-    var knownNames = (layouts: [String](), themes: [String]())
+    public var recentCommands: [CommandID] { palette.recentCommands }
     public internal(set) var size: Size
     public internal(set) var notice: Notice?
     /// Whether the loop ends, and how far saving the layout on quit got.

@@ -46,7 +46,7 @@ struct Dashboard: AsyncParsableCommand {
         // so its message lands on a normal screen.
         let connector = BFFConnector(paths: paths, environment: ProcessInfo.processInfo.environment, logger: logger)
         let remote = try connector.remoteTarget(bff)
-        // First, so the micro-apps' cache opens on another core while this one reads the layout.
+        // First, so the server apps' cache opens on another core while this one reads the layout.
         let mailbox = Mailbox()
         let link = MicroAppLink(paths: paths, remote: remote?.credential, mailbox: mailbox, logger: logger)
         var composition = Composition(paths: paths, logger: logger)

@@ -1,17 +1,18 @@
 import CanvasCore
 
 /// What the host asks of the world outside the canvas, as a value: `CanvasHost.update` returns
-/// these, `CanvasHost.perform` hands them to `Effects` (the library, the generator) and to the
-/// micro-apps' sync engine, and what they answer comes back as `HostMessage`s.
+/// these, `CanvasHost.perform` sends each to one place — `HostIO` (the library, the generator),
+/// the server apps' sync engine, the shared canvas's link — and what they answer comes back as
+/// `HostMessage`s in the mailbox.
 public enum HostEffect: Sendable {
     /// A read of the layout library; its answer arrives as a message.
     case read(LibraryRead)
     /// A write to the library, after every write and read asked for before it.
     case write(LibraryWrite)
     case generator(GeneratorRequest)
-    /// A widget's request to the micro-apps' sync engine.
+    /// A widget's request to the server apps' sync engine (`HostPorts.widgetRequests`).
     case widgetRequest(any WidgetRequest)
-    /// A request to the server about the shared canvas open (`CanvasHost.sharedCanvasRequests`).
+    /// A request to the server about the shared canvas open (`HostPorts.sharedCanvasRequests`).
     case shared(SharedCanvasRequest)
 }
 

@@ -5,7 +5,7 @@ import CanvasCore
 /// What is left out leaves its part out (tests, `termcanvas render`).
 @MainActor
 public struct HostPorts {
-    /// Where widgets' requests go (the micro-apps' sync engine).
+    /// Where widgets' requests go (the server apps' sync engine).
     public var widgetRequests: @MainActor (any WidgetRequest) -> Void
     /// Where requests about shared canvases go (the dashboard's link to its server); nil without
     /// a server.

@@ -24,7 +24,7 @@ public enum HostMessage: Sendable {
     /// The save asked for by quitting finished: nil when it succeeded, else why it failed.
     case quitSaved(failure: String?)
     case notice(Notice)
-    /// Events from outside the canvas (the micro-apps' sync engine) to publish on the bus.
+    /// Events from outside the canvas (the server apps' sync engine) to publish on the bus.
     case publish([any BusEvent])
     /// A widget's outside work has news (see `WidgetContext.notify`); `mount` tells it from an
     /// earlier widget of the same pane.

@@ -65,8 +65,8 @@ let package = Package(
         // Codable request/response types, paths, event names and manifest rules shared by the server
         // and its clients.
         .target(name: "ServerAPI", dependencies: ["CalendarTime", "CanvasCore"], path: "Sources/Core/ServerAPI", swiftSettings: swiftSettings),
-        // What micro-app widgets say to what runs them: the sync engine's commands and canvas
-        // events, and a micro-app's connection, status and updates.
+        // What apps' widgets say to what runs them: the server apps' commands and events, and a
+        // micro-app's connection, status and updates.
         .target(
             name: "AppModel",
             dependencies: ["CanvasCore", "ServerAPI", "MicroAppProtocol"],
@@ -198,7 +198,8 @@ let package = Package(
             path: "Sources/Dashboard/LayoutStore",
             swiftSettings: swiftSettings
         ),
-        // The micro-apps' data on this machine and its sync with the server: cache, outbox, live stream.
+        // The server apps' data on this machine and its sync with the server: cache, outbox, live
+        // stream, the shared canvas's link.
         .target(
             name: "ServerSync",
             dependencies: [
@@ -225,20 +226,37 @@ let package = Package(
         ),
 
         // MARK: Server
-        // Micro-app backends: a Hummingbird 2 server with auth, validation and its store: SQLite (GRDB)
-        // embedded, or PostgreSQL (postgres-nio) for any number of instances.
+        // The server's data: the store core (every rule, written once as plans) over its two
+        // engines, SQLite (GRDB) embedded or PostgreSQL (postgres-nio) for any number of instances,
+        // with what they publish and cache as they commit.
+        .target(
+            name: "ServerStore",
+            dependencies: [
+                "CalendarTime", "CanvasCore", "PrivateFiles", "ServerAPI", "SQLiteFiles",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Sources/Server/ServerStore",
+            swiftSettings: swiftSettings
+        ),
+        // The server apps' backend: a Hummingbird 2 server with auth, validation, limits, the
+        // registry, live event streams and the remote apps' proxy, over its store.
         .target(
             name: "BFF",
             dependencies: [
-                "CalendarTime", "CanvasCore", "ServerAPI", "SQLiteFiles", "PrivateFiles",
+                "CalendarTime", "CanvasCore", "ServerAPI", "ServerStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -257,7 +275,7 @@ let package = Package(
         .executableTarget(
             name: "termcanvas-bff",
             dependencies: [
-                "BFF", "BFFAccess", "CalendarTime", "CanvasCore", "CommandSupport", "PrivateFiles",
+                "BFF", "BFFAccess", "CalendarTime", "CanvasCore", "CommandSupport", "PrivateFiles", "ServerStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -277,7 +295,7 @@ let package = Package(
         .target(
             name: "BFFTesting",
             dependencies: [
-                "BFF", "TestSupport", "HTTPClient", "ServerAPI",
+                "BFF", "TestSupport", "HTTPClient", "ServerAPI", "ServerStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -325,7 +343,7 @@ let package = Package(
         .testTarget(
             name: "BFFTests",
             dependencies: [
-                "BFF", "BFFTesting", "CalendarTime", "CanvasCore", "ServerAPI", "TestSupport",
+                "BFF", "BFFTesting", "CalendarTime", "CanvasCore", "ServerAPI", "ServerStore", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -340,7 +358,7 @@ let package = Package(
         .testTarget(
             name: "HTTPClientTests",
             dependencies: [
-                "HTTPClient", "BFF", "BFFTesting", "ServerAPI", "TestSupport",
+                "HTTPClient", "BFF", "BFFTesting", "ServerAPI", "ServerStore", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

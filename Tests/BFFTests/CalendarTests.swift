@@ -3,6 +3,7 @@ import CalendarTime
 import Foundation
 import HummingbirdTesting
 import ServerAPI
+import ServerStore
 import Testing
 
 @Suite("BFF calendar API")

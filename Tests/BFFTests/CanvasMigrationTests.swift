@@ -3,6 +3,7 @@ import CanvasCore
 import Foundation
 import GRDB
 import ServerAPI
+@testable import ServerStore
 import Testing
 
 /// A server's SQLite file from before a canvas's panes' values were kept apart (schema v11: the

@@ -1,6 +1,7 @@
 @testable import BFF
 import Foundation
 import PrivateFiles
+@testable import ServerStore
 import Testing
 
 /// A database path the user names loosens nothing and tightens nothing it did not create: a

@@ -1,5 +1,6 @@
 import BFF
 import Foundation
+import ServerStore
 import Testing
 
 @Suite("Database URLs: sqlite:PATH and postgres://")

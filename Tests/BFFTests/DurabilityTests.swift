@@ -2,6 +2,7 @@
 import Foundation
 import BFFTesting
 import GRDB
+@testable import ServerStore
 import Testing
 
 @Suite("BFF database durability and privacy (SQLite's files)", .enabled(if: !TestDatabase.isPostgres))

@@ -6,6 +6,7 @@ import GRDB
 import Hummingbird
 import HummingbirdTesting
 import ServerAPI
+@testable import ServerStore
 import Testing
 
 /// A member of a shared canvas who does not behave, played against a real server (SQLite, and

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import ServerAPI
+import ServerStore
 import Testing
 
 @Suite("BFF Idempotency-Key")

@@ -1,4 +1,5 @@
 @testable import BFF
+import ServerStore
 import Testing
 
 @Suite("Live event hub")

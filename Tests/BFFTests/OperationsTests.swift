@@ -5,6 +5,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import ServerAPI
+import ServerStore
 import Testing
 
 @Suite("BFF operations: health, readiness, metrics, registry, request ids")

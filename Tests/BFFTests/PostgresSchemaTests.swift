@@ -2,6 +2,7 @@ import BFF
 import BFFTesting
 import Foundation
 import Logging
+import ServerStore
 import Synchronization
 import Testing
 import TestSupport

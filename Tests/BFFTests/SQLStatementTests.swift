@@ -1,5 +1,6 @@
 @testable import BFF
 import CalendarTime
+@testable import ServerStore
 import Testing
 
 /// The store core's statements and rows: values are bound in order, never pasted into the text;

@@ -3,6 +3,7 @@ import CalendarTime
 import Foundation
 import GRDB
 import ServerAPI
+@testable import ServerStore
 import Testing
 
 /// A server's SQLite file from before the store core (schema v6) opens with every row of the

@@ -3,6 +3,7 @@ import BFFTesting
 import Foundation
 import GRDB
 import PostgresNIO
+import ServerStore
 import Testing
 
 /// The two engines' migration lists must build one schema: the same tables, columns (and which

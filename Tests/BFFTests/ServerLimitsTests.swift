@@ -2,6 +2,7 @@ import BFF
 import Foundation
 import HummingbirdTesting
 import ServerAPI
+import ServerStore
 import Testing
 import TestSupport
 #if canImport(Glibc)

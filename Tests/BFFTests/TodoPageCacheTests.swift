@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import ServerAPI
+@testable import ServerStore
 import Testing
 
 /// The list of todos is served from a per-user cache of pages (`TodoPageCache`); every change must

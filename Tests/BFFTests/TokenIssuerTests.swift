@@ -1,4 +1,5 @@
 import Foundation
+@testable import ServerStore
 import Testing
 @testable import BFF
 

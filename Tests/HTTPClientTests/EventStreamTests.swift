@@ -3,6 +3,7 @@ import BFFTesting
 import Foundation
 import HTTPClient
 import ServerAPI
+import ServerStore
 import Synchronization
 import Testing
 import TestSupport

@@ -5,6 +5,7 @@ import HummingbirdCore
 import HummingbirdTLS
 import Logging
 import ServerAPI
+import ServerStore
 
 /// Builds the BFF application: opens its store, sets up token signing, the routes of the configured
 /// micro-apps and the keep-alive service of the live event streams.

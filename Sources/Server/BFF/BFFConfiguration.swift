@@ -1,5 +1,6 @@
 import CanvasCore
 import Foundation
+import ServerStore
 
 /// How to run the BFF: where it listens, which apps it hosts, where it keeps data, how it signs
 /// tokens and how hard it limits clients.

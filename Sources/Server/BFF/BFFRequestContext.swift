@@ -1,6 +1,7 @@
 import Hummingbird
 import NIOCore
 import Foundation
+import ServerStore
 
 /// The per-request context: Hummingbird's core storage, the peer, the authenticated user and the body limit.
 public struct BFFRequestContext: RequestContext, RemoteAddressRequestContext {

@@ -2,6 +2,7 @@ import ArgumentParser
 import BFF
 import CommandSupport
 import Foundation
+import ServerStore
 
 /// Where the server's data is: the options `serve`, `migrate` and `user` share.
 struct DatabaseOptions: ParsableArguments {

@@ -2,6 +2,7 @@ import ArgumentParser
 import BFF
 import CalendarTime
 import Foundation
+import ServerStore
 
 /// `termcanvas-bff seed --data-dir DIR --todos N --messages N`: fills a SQLite data directory
 /// (the local server's is `$XDG_DATA_HOME/termcanvas/bff`) with this OS user's todos (a tenth due

@@ -7,6 +7,7 @@ import Foundation
 import Hummingbird
 import Logging
 import PrivateFiles
+import ServerStore
 import ServiceLifecycle
 
 /// `termcanvas serve`: the micro-app backends as a standalone server for a team, or (`--local`)

@@ -2,6 +2,7 @@ import ArgumentParser
 import BFF
 import CommandSupport
 import Foundation
+import ServerStore
 
 /// `termcanvas user …`: the accounts of the micro-app server.
 struct UserCommand: AsyncParsableCommand {

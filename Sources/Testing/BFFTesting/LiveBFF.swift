@@ -4,6 +4,7 @@ import HTTPClient
 import Hummingbird
 import Logging
 import ServerAPI
+import ServerStore
 import ServiceLifecycle
 
 /// A real BFF for the client to talk to: a temporary data directory with users, and servers run

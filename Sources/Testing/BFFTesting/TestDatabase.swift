@@ -1,5 +1,6 @@
 import BFF
 import Foundation
+import ServerStore
 
 /// The database the server tests run against: SQLite (a file in each test's directory), or with
 /// `TERMCANVAS_TEST_DATABASE=postgres` a new database per test on a PostgreSQL server the test

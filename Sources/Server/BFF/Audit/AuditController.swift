@@ -1,5 +1,6 @@
 import Hummingbird
 import ServerAPI
+import ServerStore
 
 /// `GET /api/audit`: who shared, unshared, created or deleted which canvas, and who published or
 /// withdrew which app, newest first; for admins only.

@@ -1,6 +1,7 @@
 import Hummingbird
 import NIOPosix
 import ServerAPI
+import ServerStore
 
 /// `POST /api/auth/token`: a username and password in, a signed bearer token out.
 ///

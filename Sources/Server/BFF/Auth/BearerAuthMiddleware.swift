@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import ServerStore
 
 /// Lets a request through only with `Authorization: Bearer TOKEN` naming an existing user, whom it
 /// puts in the context; anything else gets 401. The token itself is never logged.

@@ -1,4 +1,5 @@
 import Foundation
+import ServerStore
 import Synchronization
 
 /// Per-account throttling of password checks, on top of the per-address limit of the token route.

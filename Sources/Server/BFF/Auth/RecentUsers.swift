@@ -1,4 +1,5 @@
 import Foundation
+import ServerStore
 import Synchronization
 
 /// Users found by id in the last second, so a burst of requests with one token, or an event

@@ -1,5 +1,6 @@
 import Foundation
 import JWTKit
+import ServerStore
 import Synchronization
 
 /// Signs and checks HS256 bearer tokens with one secret.

@@ -1,5 +1,6 @@
 import Hummingbird
 import ServerAPI
+import ServerStore
 
 /// `/api/calendar/events`: the calling user's events, and only theirs.
 struct CalendarController {

@@ -1,6 +1,7 @@
 import CalendarTime
 import Hummingbird
 import ServerAPI
+import ServerStore
 
 extension CalendarQuery {
     /// Reads `from`, `to` (date-times with a zone, or dates meaning their first and last second,

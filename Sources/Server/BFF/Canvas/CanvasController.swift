@@ -1,6 +1,7 @@
 import CanvasCore
 import Hummingbird
 import ServerAPI
+import ServerStore
 
 /// `/api/canvas`: shared canvases. A canvas is its owner's; members see it (viewers) or arrange it
 /// too (editors). Edits are ordered by the server (`CanvasLog`): each is answered `ordered`,

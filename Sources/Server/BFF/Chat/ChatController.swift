@@ -1,5 +1,6 @@
 import Hummingbird
 import ServerAPI
+import ServerStore
 
 /// `/api/chat`: channels and their messages, shared by every user; each message carries its author,
 /// the user whose token posted it.

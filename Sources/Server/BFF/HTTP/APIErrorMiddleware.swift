@@ -1,6 +1,7 @@
 import Hummingbird
 import Logging
 import ServerAPI
+import ServerStore
 
 /// Turns every error into a JSON `{"error", "field"}` body with the right status, so no route
 /// (not even an unknown one) answers with plain text; unexpected errors become 500 and are logged.

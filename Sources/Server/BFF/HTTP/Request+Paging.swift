@@ -1,4 +1,5 @@
 import Hummingbird
+import ServerStore
 
 /// The paging parameters every list shares: `limit` and `cursor` (the `next` of the page before).
 extension Request {

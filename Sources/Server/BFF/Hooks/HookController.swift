@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import ServerAPI
+import ServerStore
 
 /// `POST /api/hooks/{app}`: an outside system (a CI, a monitoring system) sends a remote app's
 /// event, signed with the app's hook secret (`HookSignature`), instead of a bearer token. The event

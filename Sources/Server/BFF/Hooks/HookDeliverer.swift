@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ServerStore
 import ServiceLifecycle
 
 /// Delivers accepted webhook events from their stored queue: at once when one arrives, at start

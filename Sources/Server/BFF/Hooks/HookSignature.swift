@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import HTTPTypes
+import ServerStore
 
 /// The signature of a webhook: `X-Signature: sha256=HEX`, an HMAC-SHA256 with the app's hook
 /// secret of `TIMESTAMP.BODY`, where `TIMESTAMP` is `X-Timestamp` (Unix seconds). Signing the
@@ -9,7 +10,7 @@ enum HookSignature {
     static let header = HTTPField.Name("X-Signature")!
     static let timestampHeader = HTTPField.Name("X-Timestamp")!
     /// How far a timestamp may be from the server's clock, either way.
-    static let tolerance: TimeInterval = 300
+    static let tolerance = BFFStore.hookTimestampTolerance
 
     /// The `X-Signature` value for `body` sent at `timestamp`.
     static func sign(_ body: some DataProtocol, timestamp: String, secret: String) -> String {

@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import ServerAPI
+import ServerStore
 
 /// Applies a write carrying an `Idempotency-Key` at most once per user and key.
 ///

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import ServerAPI
+import ServerStore
 import ServiceLifecycle
 
 /// `GET /api/events`: the calling user's live events as server-sent events.

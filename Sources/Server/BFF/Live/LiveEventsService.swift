@@ -1,3 +1,4 @@
+import ServerStore
 import ServiceLifecycle
 
 /// Runs beside the server: sends keep-alive ticks to the live event streams, so idle connections

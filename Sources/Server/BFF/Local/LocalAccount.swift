@@ -1,4 +1,5 @@
 import Foundation
+import ServerStore
 
 /// The account of the embedded local server: one user, created on first start, whose token the
 /// server hands to the dashboards of the same OS user through a private file.

@@ -6,6 +6,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import ServerAPI
+import ServerStore
 
 /// `/api/apps/{id}/…`: the proxy of a remote micro-app's entry, for the users who granted it.
 ///

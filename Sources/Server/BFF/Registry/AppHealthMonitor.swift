@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import NIOCore
 import ServerAPI
+import ServerStore
 import ServiceLifecycle
 import Synchronization
 

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Hummingbird
 import ServerAPI
+import ServerStore
 
 /// `/api/registry/apps`: the micro-apps of this server, built in and remote. Anyone signed in
 /// lists, searches and reads them and grants them to themselves; only admins publish and withdraw.

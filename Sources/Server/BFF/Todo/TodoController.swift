@@ -1,5 +1,6 @@
 import Hummingbird
 import ServerAPI
+import ServerStore
 
 /// `/api/todo/items`: the calling user's todo items, and only theirs.
 struct TodoController {

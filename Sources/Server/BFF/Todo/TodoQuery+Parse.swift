@@ -1,5 +1,6 @@
 import Hummingbird
 import ServerAPI
+import ServerStore
 
 extension TodoQuery {
     /// Reads `done`, `from`, `to`, `limit` and `cursor` from a list request's query string.

@@ -1,5 +1,6 @@
 import CalendarTime
 import ServerAPI
+import ServerStore
 
 /// The field rules for todo items; each failure names its field.
 enum TodoValidation {
@@ -32,20 +33,5 @@ enum TodoValidation {
         if let notes = patch.notes { try self.notes(notes) }
         return TodoChange(title: patch.title, notes: patch.notes, done: patch.done,
                           due: try patch.due.map { due in try due.map { try date($0, field: "due") } })
-    }
-}
-
-/// A checked `TodoPatch`: only the fields present change; `due` `.some(nil)` clears it.
-public struct TodoChange: Sendable, Equatable {
-    public var title: String?
-    public var notes: String?
-    public var done: Bool?
-    public var due: CalendarDate??
-
-    public init(title: String? = nil, notes: String? = nil, done: Bool? = nil, due: CalendarDate?? = .none) {
-        self.title = title
-        self.notes = notes
-        self.done = done
-        self.due = due
     }
 }

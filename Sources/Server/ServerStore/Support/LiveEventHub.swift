@@ -16,7 +16,7 @@ public final class LiveEventHub: Sendable {
     }
 
     /// What a subscriber's stream carries.
-    enum Item: Sendable {
+    package enum Item: Sendable {
         case event(LiveEvent)
         /// A keep-alive tick, so idle connections show they are alive and dead ones are noticed.
         case heartbeat
@@ -25,8 +25,8 @@ public final class LiveEventHub: Sendable {
     /// One connected stream: its items, and a way to end it early. It also ends when the last
     /// copy of it goes away, so a stream whose response never started (the client left before
     /// its head was written) still frees its place under the caps.
-    struct Subscription: Sendable {
-        let items: AsyncStream<Item>
+    package struct Subscription: Sendable {
+        package let items: AsyncStream<Item>
         private let ending: Ending
 
         fileprivate init(items: AsyncStream<Item>, continuation: AsyncStream<Item>.Continuation) {
@@ -35,7 +35,7 @@ public final class LiveEventHub: Sendable {
         }
 
         /// Ends the stream (the server is shutting down); the consumer's loop finishes.
-        func end() { ending.continuation.finish() }
+        package func end() { ending.continuation.finish() }
     }
 
     /// Finishes a subscription's stream when the subscription is dropped.
@@ -77,7 +77,7 @@ public final class LiveEventHub: Sendable {
     }
 
     /// A stream past `limits`.
-    struct TooManyStreams: Error {}
+    package struct TooManyStreams: Error {}
 
     private let state = Mutex(State())
     let bufferLimit: Int
@@ -94,7 +94,7 @@ public final class LiveEventHub: Sendable {
     /// A stream of the events `userID` may see, from now on; it ends when the hub shuts down, the
     /// subscriber falls too far behind, or the stream's consumer goes away.
     /// - Throws: `TooManyStreams` when the user, or everyone together, has as many open as `limits` allow.
-    func subscribe(userID: Int64) throws(TooManyStreams) -> Subscription {
+    package func subscribe(userID: Int64) throws(TooManyStreams) -> Subscription {
         let (stream, continuation) = AsyncStream.makeStream(of: Item.self, bufferingPolicy: .bufferingOldest(bufferLimit))
         let outcome: Result<Int?, TooManyStreams> = state.withLock { state in
             guard !state.isShutDown else { return .success(nil) }
@@ -131,12 +131,12 @@ public final class LiveEventHub: Sendable {
     }
 
     /// Sends a keep-alive tick to every subscriber.
-    func heartbeat() {
+    package func heartbeat() {
         send(.heartbeat, to: state.withLock { $0.everyone })
     }
 
     /// Ends every stream and refuses new ones: the server is shutting down.
-    func shutDown() {
+    package func shutDown() {
         let subscribers = state.withLock { state in
             state.isShutDown = true
             defer {

@@ -5,7 +5,7 @@ extension PostgresStore {
     /// The schema in PostgreSQL's dialect, numbered as `SQLiteStore.migrator`'s (version N here is
     /// version N there): append new ones, never edit a shipped one. Version 1 also holds the signing
     /// secret, which SQLite's server keeps in a file beside its database.
-    static let migrations: [(name: String, statements: [PostgresQuery])] = [
+    package static let migrations: [(name: String, statements: [PostgresQuery])] = [
         ("v1: users and todo items", [
             """
             CREATE TABLE users (id BIGSERIAL PRIMARY KEY, name TEXT NOT NULL UNIQUE, password_hash TEXT NOT NULL,

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
+import ServerStore
 import ServiceLifecycle
 
 /// A server's store, opened: what its engine must run beside the server, and the secret tokens

@@ -9,8 +9,8 @@ import Synchronization
 /// gets the kept result, and so the same answer) or never started (a retry runs the write). No
 /// key is ever "in progress", so no retry waits on a process that died, and a write that fails
 /// keeps nothing.
-final class IdempotentRequest: Sendable {
-    @TaskLocal static var current: IdempotentRequest?
+package final class IdempotentRequest: Sendable {
+    @TaskLocal package static var current: IdempotentRequest?
 
     let owner: Int64
     let key: String
@@ -24,7 +24,7 @@ final class IdempotentRequest: Sendable {
         var replayed = false
     }
 
-    init(owner: Int64, key: String, fingerprint: Data, now: Date = Date()) {
+    package init(owner: Int64, key: String, fingerprint: Data, now: Date = Date()) {
         self.owner = owner
         self.key = key
         self.fingerprint = fingerprint
@@ -42,7 +42,7 @@ final class IdempotentRequest: Sendable {
     }
 
     /// Whether the write's result came from an earlier request with this key.
-    var wasReplayed: Bool { state.withLock { $0.replayed } }
+    package var wasReplayed: Bool { state.withLock { $0.replayed } }
 
     /// Keys older than this (seconds since 1970) are forgotten: a day, far longer than any client
     /// retries a write.
@@ -69,7 +69,7 @@ final class IdempotentRequest: Sendable {
 }
 
 /// The `Idempotency-Key` was used for a different request (422).
-struct IdempotencyMismatch: Error {}
+package struct IdempotencyMismatch: Error {}
 
 /// What a keyed store write returns: kept with its key when the write changed something, and
 /// returned again to a retry, which the route turns into the same answer.

@@ -5,23 +5,23 @@ import ServerAPI
 /// An app as the registry keeps it: every version, the current one's manifest and entry, and
 /// (for a remote app) its secrets.
 public struct RegistryEntry: Sendable, Equatable, Codable {
-    let id: String
+    package let id: String
     let kind: RegistryAppKind
     let name: String
     let description: String
     let current: SemanticVersion
     /// The current version's; nil for a built-in app.
-    let manifest: RegistryManifest?
-    let entry: URL?
-    let versions: [PublishedVersion]
-    let secrets: AppSecrets?
+    package let manifest: RegistryManifest?
+    package let entry: URL?
+    package let versions: [PublishedVersion]
+    package let secrets: AppSecrets?
     /// The secrets before the last rotation, and when it was: still valid for
     /// `AppSecrets.rotationOverlap` after it, so a CI or an entry mid-deploy is not cut off.
     let previousSecrets: AppSecrets?
     let secretsRotatedAt: Date?
 
     /// The previous secrets while they are still valid at `now`.
-    func stillValidPreviousSecrets(at now: Date) -> AppSecrets? {
+    package func stillValidPreviousSecrets(at now: Date) -> AppSecrets? {
         guard let previousSecrets, let secretsRotatedAt, now.timeIntervalSince(secretsRotatedAt) < AppSecrets.rotationOverlap else {
             return nil
         }
@@ -106,7 +106,7 @@ extension RegistryEntry {
 
 extension RegistryEntry {
     /// The app as the registry lists it, with its health (nil: not checked, or built in).
-    func info(health: AppHealth?) -> MicroAppInfo {
+    package func info(health: AppHealth?) -> MicroAppInfo {
         switch kind {
         case .builtin:
             var info = ServerApp(rawValue: id)?.info ?? MicroAppInfo(id: id, name: name, version: current.description,

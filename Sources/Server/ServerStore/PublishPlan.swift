@@ -27,7 +27,7 @@ struct PublishPlan: Equatable {
     }
 
     let outcome: Outcome
-    let secrets: Secrets
+    package let secrets: Secrets
 
     /// Whether a row of the app's versions is added (and `registry.app.published` recorded).
     var addsVersion: Bool { outcome == .create || outcome == .update }

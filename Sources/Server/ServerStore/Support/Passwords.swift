@@ -3,13 +3,13 @@ import NIOPosix
 
 /// bcrypt, off the server's event loops and Swift's cooperative threads: a hash at cost 12 takes
 /// about a quarter of a second, so it runs on NIO's thread pool, whichever store calls it.
-enum Passwords {
+package enum Passwords {
     /// The hash of an account without a password: no bcrypt hash looks like it, so no password
     /// matches (the same convention as `!` in /etc/shadow).
     static let none = "!"
     /// The longest password a login reads, in characters (`TextLength`: and bytes); bcrypt itself
     /// reads the first 72 bytes.
-    static let maxLength = 1024
+    package static let maxLength = 1024
 
     /// What a new user's row keeps: their name checked, their password hashed (or `none`).
     /// - Throws: `BFFStoreError.invalidUserName`.

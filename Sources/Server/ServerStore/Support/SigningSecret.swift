@@ -4,17 +4,17 @@ import PrivateFiles
 /// The secret tokens are signed with, when none is configured: generated once and kept in the data
 /// directory (beside a SQLite database; a PostgreSQL one keeps it for every instance), readable by
 /// its owner only, so tokens survive a restart.
-enum SigningSecret {
+package enum SigningSecret {
     static let fileName = "jwt-secret"
 
     /// A new secret: 32 random bytes as hex.
-    static func make() -> String {
+    package static func make() -> String {
         var generator = SystemRandomNumberGenerator()
         return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max, using: &generator)) }.joined()
     }
 
     /// Reads the secret file in `directory`, creating it (mode 0600) with 32 random bytes if absent.
-    static func loadOrCreate(in directory: URL) throws -> String {
+    package static func loadOrCreate(in directory: URL) throws -> String {
         let url = directory.appendingPathComponent(fileName)
         if let existing = try? String(contentsOf: url, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines),
            existing.count >= 32 {

@@ -10,9 +10,14 @@ import Synchronization
 /// read while such a change commits could hold the old data: each user's generation, taken
 /// before the read and checked when the page is stored, keeps such a page out.
 public final class TodoPageCache: Sendable {
-    struct Key: Hashable {
-        let owner: Int64
-        let query: TodoQuery
+    package struct Key: Hashable {
+        package let owner: Int64
+        package let query: TodoQuery
+
+        package init(owner: Int64, query: TodoQuery) {
+            self.owner = owner
+            self.query = query
+        }
     }
 
     private struct State {
@@ -35,16 +40,16 @@ public final class TodoPageCache: Sendable {
     var bytes: Int { state.withLock { $0.bytes } }
 
     /// The user's generation now: pass it to `store` after reading.
-    func generation(of owner: Int64) -> UInt64 {
+    package func generation(of owner: Int64) -> UInt64 {
         state.withLock { $0.generations[owner, default: 0] }
     }
 
-    func page(for key: Key) -> ByteBuffer? {
+    package func page(for key: Key) -> ByteBuffer? {
         state.withLock { $0.pages[key] }
     }
 
     /// Keeps `page` unless the user's todos changed since `generation` was taken.
-    func store(_ page: ByteBuffer, for key: Key, readAt generation: UInt64) {
+    package func store(_ page: ByteBuffer, for key: Key, readAt generation: UInt64) {
         state.withLock { state in
             guard state.generations[key.owner, default: 0] == generation, page.readableBytes <= capacity else { return }
             if let replaced = state.pages[key] { state.bytes -= replaced.readableBytes }

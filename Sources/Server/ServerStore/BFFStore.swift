@@ -50,7 +50,7 @@ extension BFFStore {
         try await liveEvents(after: lastID, visibleTo: user, limit: 1000)
     }
 
-    func acceptHook(app: String, signature: String, event: String, data: String) async throws -> Int64? {
+    package func acceptHook(app: String, signature: String, event: String, data: String) async throws -> Int64? {
         try await acceptHook(app: app, signature: signature, event: event, data: data, now: Date())
     }
 }

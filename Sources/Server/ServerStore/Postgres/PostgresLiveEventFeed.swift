@@ -13,8 +13,8 @@ import ServiceLifecycle
 /// something committed, so a missed or coalesced one loses nothing. When the connection is lost
 /// (the database restarts) it connects again with a growing pause, and drops every todo page kept
 /// meanwhile, as it cannot know which changed.
-struct PostgresLiveEventFeed: Service {
-    let store: PostgresStore
+package struct PostgresLiveEventFeed: Service {
+    package let store: PostgresStore
     /// The newest event when the server started, before any stream could open.
     let startingAfter: Int64
     let logger: Logger
@@ -24,7 +24,13 @@ struct PostgresLiveEventFeed: Service {
     /// wait longer than its clients do).
     static let longestPause = Duration.seconds(2)
 
-    func run() async throws {
+    package init(store: PostgresStore, startingAfter: Int64, logger: Logger) {
+        self.store = store
+        self.startingAfter = startingAfter
+        self.logger = logger
+    }
+
+    package func run() async throws {
         await cancelWhenGracefulShutdown {
             var last = startingAfter
             var pause = Duration.milliseconds(100)

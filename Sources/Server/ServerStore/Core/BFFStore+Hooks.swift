@@ -3,6 +3,9 @@ import Foundation
 /// Webhooks: an accepted one is kept until delivered, so a restart loses none, and its signature
 /// is kept while its timestamp is fresh, so a replay is refused.
 extension BFFStore {
+    /// How far a webhook's `X-Timestamp` may be from the server's clock (`HookSignature`).
+    public static let hookTimestampTolerance: TimeInterval = 300
+
     /// Keeps a webhook's event for delivery and its signature against replays, in one transaction;
     /// nil when the signature was seen before (a replay), else the delivery's id. The receipt is
     /// one `INSERT … ON CONFLICT DO NOTHING`, so a webhook sent to two instances at once is
@@ -10,7 +13,7 @@ extension BFFStore {
     public func acceptHook(app: String, signature: String, event: String, data: String, now: Date) async throws -> Int64? {
         let time = now.timeIntervalSince1970
         // Receipts older than a timestamp may be are of no more use: their requests are refused anyway.
-        return try await runWrite(Plan.run("DELETE FROM hook_receipts WHERE received_at < \(time - 2 * HookSignature.tolerance)") { _ in
+        return try await runWrite(Plan.run("DELETE FROM hook_receipts WHERE received_at < \(time - 2 * Self.hookTimestampTolerance)") { _ in
             .run("""
                 INSERT INTO hook_receipts (app_id, signature, received_at) VALUES (\(app), \(signature), \(time))
                 ON CONFLICT DO NOTHING RETURNING 1

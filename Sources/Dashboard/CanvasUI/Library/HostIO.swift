@@ -18,8 +18,8 @@ public final class HostIO {
         self.mailbox = mailbox
     }
 
-    /// Starts `work` once the writes asked for before it are done; its message, if any, arrives
-    /// through `messages`.
+    /// Starts `work` once the writes asked for before it are done; its message, if any, arrives in
+    /// the mailbox.
     private func read(_ work: @escaping @Sendable () async -> HostMessage?) {
         let previous = lastWrite
         let mailbox = mailbox
@@ -48,7 +48,7 @@ public final class HostIO {
         }
     }
 
-    /// Reads the library; the answer arrives through `messages`.
+    /// Reads the library; the answer arrives in the mailbox.
     func run(_ read: LibraryRead, on library: any LayoutLibrary) {
         self.read { await Self.answer(read, from: library) }
     }
@@ -84,7 +84,7 @@ public final class HostIO {
         }
     }
 
-    /// Queues a write to the library; a failure arrives through `messages` as an error notice.
+    /// Queues a write to the library; a failure arrives in the mailbox as an error notice.
     func run(_ write: LibraryWrite, on library: any LayoutLibrary) {
         let mailbox = mailbox
         switch write {
@@ -124,7 +124,7 @@ public final class HostIO {
         }
     }
 
-    /// Asks the generator; its news arrives through `messages`.
+    /// Asks the generator; its news arrives in the mailbox.
     func run(_ request: GeneratorRequest, on generator: any AppGenerating) {
         let mailbox = mailbox
         switch request {

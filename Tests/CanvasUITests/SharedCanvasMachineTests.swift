@@ -108,7 +108,7 @@ struct SharedCanvasMachineTests {
         var machine = Self.opened()
         let actions = machine.receive(.caughtUp(layout: Self.layout, version: 3, answered: 0, role: .viewer), canvas: Self.canvas, focus: 1)
         #expect(actions.prefix(2) == [.tell(.info("You are a viewer of ops now")), .leaveArrangeMode])
-        #expect(machine.copy?.role == .viewer && !machine.mayEdit)
+        #expect(machine.copy?.role == .viewer && !machine.refusalToArrange().isEmpty)
     }
 
     @Test func theLiveStreamsPresenceIsKeptAndAReconnectCatchesUp() {

@@ -22,11 +22,3 @@ public struct LoadTimes: Hashable, Sendable {
         self.panes = panes
     }
 }
-
-extension Duration {
-    /// Whole and fractional milliseconds, for logs and tables.
-    public var fractionalMilliseconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) * 1_000 + Double(attoseconds) / 1e15
-    }
-}

@@ -42,9 +42,6 @@ public struct SharedCanvasMachine: Sendable {
 
     public init() {}
 
-    /// Whether this user may arrange the canvas open (any canvas that is not shared).
-    public var mayEdit: Bool { copy?.mayEdit ?? true }
-
     // MARK: Opening and closing
 
     /// Opens `copy` in place of the canvas, and asks the server for its latest state (which also

@@ -4,4 +4,9 @@ extension Duration {
         let (seconds, attoseconds) = components
         return Double(seconds) + Double(attoseconds) / 1e18
     }
+
+    /// Whole and fractional milliseconds, for logs and tables.
+    public var fractionalMilliseconds: Double {
+        inSeconds * 1_000
+    }
 }

@@ -99,13 +99,18 @@ struct ProxyTests {
                               rawBody: #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#)
     }
 
+    /// The call timeout (3 s) and room for a loaded machine (CI's two shared cores once took
+    /// 4.2 s). The 504 is what shows the cut-off: left alone, each entry answers after `lifetime`
+    /// (the stream starts then too); the bound only says the call waited not much past the timeout.
+    static let cutOffBound = Duration.seconds(8)
+
     @Test func aHungEntryIsCutOffWithinTheCallTimeout() async throws {
         try await Self.withProxy(.hangs) { client, token in
             let started = ContinuousClock.now
             let response = try await Self.open(client, token)
             #expect(response.status == .gatewayTimeout)
             #expect(String(buffer: response.body).contains("the app's entry is too slow"))
-            #expect(ContinuousClock.now - started < .seconds(4))
+            #expect(ContinuousClock.now - started < Self.cutOffBound)
         }
     }
 
@@ -114,7 +119,7 @@ struct ProxyTests {
             let started = ContinuousClock.now
             let response = try await Self.open(client, token)
             #expect(response.status == .gatewayTimeout)
-            #expect(ContinuousClock.now - started < .seconds(4))
+            #expect(ContinuousClock.now - started < Self.cutOffBound)
         }
     }
 
@@ -139,7 +144,7 @@ struct ProxyTests {
             let started = ContinuousClock.now
             let stream = try await client.send(.get, APIPath.appSessionEvents("deploys", session), token: token, data: nil)
             #expect(stream.status == .gatewayTimeout)
-            #expect(ContinuousClock.now - started < .seconds(4))
+            #expect(ContinuousClock.now - started < Self.cutOffBound)
         }
     }
 

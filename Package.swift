@@ -245,27 +245,85 @@ let package = Package(
             path: "Sources/Server/ServerStore",
             swiftSettings: swiftSettings
         ),
-        // The server apps' backend: a Hummingbird 2 server with auth, validation, limits, the
-        // registry, live event streams and the remote apps' proxy, over its store.
+        // What every route stands on: the request context, errors as JSON, the token and its
+        // checks, the limits (per address, per user, per connection, in bytes), idempotent
+        // requests, request IDs, metrics and the server's activity.
+        .target(
+            name: "ServerHTTP",
+            dependencies: [
+                "CanvasCore", "ServerAPI", "ServerStore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            path: "Sources/Server/ServerHTTP",
+            swiftSettings: swiftSettings
+        ),
+        // The routes by domain: auth, todo, calendar, chat, canvases, the audit log, the registry
+        // and the signed webhooks it delivers.
+        .target(
+            name: "ServerRoutes",
+            dependencies: [
+                "CalendarTime", "CanvasCore", "ServerAPI", "ServerHTTP", "ServerProxy", "ServerStore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Sources/Server/ServerRoutes",
+            swiftSettings: swiftSettings
+        ),
+        // The live event streams: each user's server-sent events, resumed from an ID, kept alive.
+        .target(
+            name: "ServerLive",
+            dependencies: [
+                "ServerAPI", "ServerHTTP", "ServerStore",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Sources/Server/ServerLive",
+            swiftSettings: swiftSettings
+        ),
+        // The remote apps' proxy: sessions at an app's entry, its answers and stream bounded and
+        // timed out, the entry's address checked against the network policy, its health watched.
+        .target(
+            name: "ServerProxy",
+            dependencies: [
+                "CalendarTime", "CanvasCore", "ServerAPI", "ServerHTTP", "ServerStore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Sources/Server/ServerProxy",
+            swiftSettings: swiftSettings
+        ),
+        // The server, assembled: its configuration, the store opened with its services, the
+        // routes in their order, TLS, the local account and idle exit of an embedded server.
         .target(
             name: "BFF",
             dependencies: [
-                "CalendarTime", "CanvasCore", "ServerAPI", "ServerStore",
+                "CanvasCore", "ServerAPI", "ServerHTTP", "ServerLive", "ServerProxy", "ServerRoutes", "ServerStore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Sources/Server/BFF",
             resources: [.embedInCode("openapi.yaml")],
@@ -275,7 +333,8 @@ let package = Package(
         .executableTarget(
             name: "termcanvas-bff",
             dependencies: [
-                "BFF", "BFFAccess", "CalendarTime", "CanvasCore", "CommandSupport", "PrivateFiles", "ServerStore",
+                "BFF", "BFFAccess", "CalendarTime", "CanvasCore", "CommandSupport", "PrivateFiles", "ServerHTTP", "ServerProxy",
+                "ServerStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -343,7 +402,8 @@ let package = Package(
         .testTarget(
             name: "BFFTests",
             dependencies: [
-                "BFF", "BFFTesting", "CalendarTime", "CanvasCore", "ServerAPI", "ServerStore", "TestSupport",
+                "BFF", "BFFTesting", "CalendarTime", "CanvasCore", "ServerAPI", "ServerHTTP", "ServerLive", "ServerProxy",
+                "ServerRoutes", "ServerStore", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -4,6 +4,7 @@ import Foundation
 import HummingbirdTesting
 import JWTKit
 import ServerAPI
+import ServerHTTP
 import Synchronization
 import Testing
 import TestSupport

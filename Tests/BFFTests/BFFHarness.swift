@@ -6,6 +6,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import ServerAPI
+import ServerHTTP
 import ServerStore
 
 /// A BFF on a temporary data directory and database (SQLite, or PostgreSQL: see `TestDatabase`):

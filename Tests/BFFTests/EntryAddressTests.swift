@@ -2,6 +2,7 @@
 import Foundation
 import HummingbirdTesting
 import ServerAPI
+@testable import ServerProxy
 import Testing
 
 /// A remote app's entry is a URL an admin typed: the server resolves it and checks the address it

@@ -4,6 +4,8 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import ServerAPI
+@testable import ServerProxy
+@testable import ServerRoutes
 import Testing
 import TestSupport
 

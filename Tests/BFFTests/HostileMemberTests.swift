@@ -6,6 +6,8 @@ import GRDB
 import Hummingbird
 import HummingbirdTesting
 import ServerAPI
+@testable import ServerHTTP
+@testable import ServerProxy
 @testable import ServerStore
 import Testing
 
@@ -125,7 +127,7 @@ struct HostileMemberTests {
                 if response.status == .tooManyRequests { refused = response } else { accepted += 1 }
             }
             let seconds = Double((ContinuousClock.now - started).components.seconds) + 1
-            let allowed = Double(WriteBudgetMiddleware.largestBody) + Double(limits.writeBytesPerUserPerSecond) * seconds
+            let allowed = Double(AppProxyController.maximumMessage) + Double(limits.writeBytesPerUserPerSecond) * seconds
             #expect(refused?.headers[.retryAfter] != nil && Double(accepted * 60_000) <= allowed, "\(accepted) accepted in \(seconds) s")
             // Bob's budget is his own.
             #expect(try await client.send(.post, APIPath.todoItems, token: bob, json: NewTodo(title: "bob's")).status == .created)

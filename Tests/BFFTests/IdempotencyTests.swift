@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import ServerAPI
+@testable import ServerHTTP
 import ServerStore
 import Testing
 

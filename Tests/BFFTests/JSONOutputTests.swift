@@ -1,6 +1,7 @@
 @testable import BFF
 import Foundation
 import ServerAPI
+@testable import ServerHTTP
 import Testing
 
 /// The direct JSON writers say exactly what `JSONEncoder` would, read back by `JSONDecoder`.

@@ -1,6 +1,8 @@
 @testable import BFF
 import Foundation
 import ServerAPI
+@testable import ServerHTTP
+@testable import ServerRoutes
 import Testing
 #if canImport(Glibc)
 import Glibc

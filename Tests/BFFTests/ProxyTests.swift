@@ -4,6 +4,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import ServerAPI
+@testable import ServerProxy
 import Synchronization
 import Testing
 import TestSupport

@@ -1,4 +1,5 @@
 @testable import BFF
+@testable import ServerHTTP
 @testable import ServerStore
 import Synchronization
 import Testing

@@ -2,6 +2,7 @@ import BFF
 import Foundation
 import HummingbirdTesting
 import ServerAPI
+import ServerHTTP
 import ServerStore
 import Testing
 import TestSupport

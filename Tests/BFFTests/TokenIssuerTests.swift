@@ -1,4 +1,5 @@
 import Foundation
+@testable import ServerHTTP
 @testable import ServerStore
 import Testing
 @testable import BFF

@@ -5,6 +5,10 @@ import HummingbirdCore
 import HummingbirdTLS
 import Logging
 import ServerAPI
+import ServerHTTP
+import ServerLive
+import ServerProxy
+import ServerRoutes
 import ServerStore
 
 /// Builds the BFF application: opens its store, sets up token signing, the routes of the configured
@@ -81,7 +85,7 @@ func buildRouter(store: BFFStore, issuer: TokenIssuer, configuration: BFFConfigu
         let perUser = limits.share(limits.perUserPerSecond)
         api.add(middleware: RateLimitMiddleware(limiter: .init(rate: perUser, burst: 2 * perUser), key: .user))
         let bytes = limits.share(limits.writeBytesPerUserPerSecond)
-        api.add(middleware: WriteBudgetMiddleware(limiter: WriteBudgetMiddleware.limiter(rate: bytes)))
+        api.add(middleware: WriteBudgetMiddleware(rate: bytes, largestBody: AppProxyController.maximumMessage))
     }
     api.add(middleware: IdempotencyMiddleware())
     let apps = configuration.apps

@@ -7,6 +7,8 @@ import Foundation
 import Hummingbird
 import Logging
 import PrivateFiles
+import ServerHTTP
+import ServerProxy
 import ServerStore
 import ServiceLifecycle
 

@@ -2,6 +2,8 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+@testable import ServerHTTP
+@testable import ServerRoutes
 import Testing
 @testable import BFF
 

@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import ServerAPI
+@testable import ServerHTTP
 import Testing
 
 /// The OpenAPI document served at `/openapi.yaml` and the server agree: the same routes, and every

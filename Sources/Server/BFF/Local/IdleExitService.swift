@@ -1,3 +1,4 @@
+import ServerHTTP
 import ServiceLifecycle
 
 /// Returns once the server has had no request and no open stream for `timeout`, so that the

@@ -1,4 +1,5 @@
 import Foundation
+import ServerHTTP
 import ServerStore
 
 /// The account of the embedded local server: one user, created on first start, whose token the

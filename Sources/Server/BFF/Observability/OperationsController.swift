@@ -1,5 +1,6 @@
 import Hummingbird
 import ServerAPI
+import ServerHTTP
 import ServerStore
 
 /// The routes for operators and tools, open without a token: liveness, readiness, metrics and the

@@ -1,0 +1,75 @@
+import Foundation
+import ServerStore
+import Synchronization
+
+/// Users found by id in the last second, so a burst of requests with one token, or an event
+/// fanned out to all of a user's streams, looks its user up once: while one lookup of an id is
+/// under way, the others wait for its answer rather than ask the database too. A user deleted
+/// (by `termcanvas user delete`, another process) loses access within `validity`.
+///
+/// A user still asked for is looked up again in the background once half of `validity` has
+/// passed, so a steady stream of events never waits on the database (a fan-out to a user's many
+/// streams did, each second, for all of them).
+package final class RecentUsers: Sendable {
+    private struct State {
+        var found: [Int64: (user: BFFUser, at: ContinuousClock.Instant)] = [:]
+        var lookingUp: [Int64: Task<BFFUser?, any Error>] = [:]
+    }
+
+    private let state = Mutex(State())
+    private let validity: Duration
+    /// Users remembered at most; past it the memory starts over.
+    private static let capacity = 4096
+
+    package init(validity: Duration = .seconds(1)) {
+        self.validity = validity
+    }
+
+    /// The user with `id`, from memory when looked up within `validity` before `now`, else from
+    /// `lookUp`.
+    package func user(id: Int64, now: ContinuousClock.Instant = .now,
+              lookUp: @escaping @Sendable (Int64) async throws -> BFFUser?) async throws -> BFFUser? {
+        enum Known {
+            case recent(BFFUser)
+            case lookingUp(Task<BFFUser?, any Error>)
+        }
+        let known = state.withLock { state -> Known in
+            if let recent = state.found[id], recent.at.duration(to: now) < validity {
+                if recent.at.duration(to: now) >= validity / 2, state.lookingUp[id] == nil {
+                    state.lookingUp[id] = lookingUp(id, at: now, lookUp)
+                }
+                return .recent(recent.user)
+            }
+            if let running = state.lookingUp[id] { return .lookingUp(running) }
+            let task = lookingUp(id, at: now, lookUp)
+            state.lookingUp[id] = task
+            return .lookingUp(task)
+        }
+        switch known {
+        case .recent(let user): return user
+        case .lookingUp(let lookup): return try await lookup.value
+        }
+    }
+
+    /// A lookup of `id`, started at `started`, that remembers what it found (as of then) when it ends.
+    private func lookingUp(_ id: Int64, at started: ContinuousClock.Instant,
+                           _ lookUp: @escaping @Sendable (Int64) async throws -> BFFUser?) -> Task<BFFUser?, any Error> {
+        Task {
+            let result: Result<BFFUser?, any Error>
+            do { result = .success(try await lookUp(id)) } catch { result = .failure(error) }
+            state.withLock { state in
+                state.lookingUp[id] = nil
+                switch result {
+                case .success(let user?):
+                    if state.found.count >= Self.capacity { state.found.removeAll(keepingCapacity: true) }
+                    state.found[id] = (user, started)
+                case .success(nil):
+                    state.found[id] = nil
+                case .failure:
+                    break
+                }
+            }
+            return try result.get()
+        }
+    }
+}

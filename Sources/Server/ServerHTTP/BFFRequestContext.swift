@@ -1,0 +1,45 @@
+import Hummingbird
+import NIOCore
+import Foundation
+import ServerStore
+
+/// The per-request context: Hummingbird's core storage, the peer, the authenticated user and the body limit.
+public struct BFFRequestContext: RequestContext, RemoteAddressRequestContext {
+    public var coreContext: CoreRequestContextStorage
+    /// The peer's address; nil on a unix socket.
+    public let remoteAddress: SocketAddress?
+    /// The client's address, for per-address limits: the peer's (everyone on a unix socket shares
+    /// "local"), or behind a trusted proxy the one it forwarded (`ForwardedForMiddleware`).
+    public var clientAddress: String
+    /// The user the bearer token names; set by `BearerAuthMiddleware`, nil on routes without auth.
+    public var user: BFFUser?
+    /// When the bearer token expires; set with `user`. Live streams end then.
+    public var tokenExpiry: Date?
+    /// Request bodies larger than this get 413 (`NIOTooManyBytesError` from `collect(upTo:)`).
+    public var maxUploadSize: Int { 64 * 1024 }
+
+    public init(source: ApplicationRequestContextSource) {
+        self.coreContext = .init(source: source)
+        self.remoteAddress = source.channel.remoteAddress
+        self.clientAddress = remoteAddress?.ipAddress ?? "local"
+    }
+}
+
+extension BFFRequestContext {
+    /// The authenticated user; 401 on a route that did not authenticate.
+    package func authenticatedUser() throws -> BFFUser {
+        guard let user else { throw APIFailure.unauthorized }
+        return user
+    }
+
+    /// The authenticated user's id; 401 on a route that did not authenticate.
+    package func userID() throws -> Int64 {
+        try authenticatedUser().id
+    }
+
+    /// The `{id}` of the path as a number; one that is not a number names nothing, so 404.
+    package func numericID() throws -> Int64 {
+        guard let id = parameters.get("id", as: Int64.self) else { throw APIFailure.notFound }
+        return id
+    }
+}

@@ -1,0 +1,62 @@
+import Hummingbird
+import ServerAPI
+import ServerHTTP
+import ServerStore
+
+/// `/api/todo/items`: the calling user's todo items, and only theirs.
+package struct TodoController {
+    let store: BFFStore
+
+    package init(store: BFFStore) {
+        self.store = store
+    }
+
+    package func addRoutes(to group: RouterGroup<BFFRequestContext>) {
+        group.get("items", use: list)
+        group.post("items", use: create)
+        group.get("items/{id}", use: show)
+        group.patch("items/{id}", use: update)
+        group.delete("items/{id}", use: delete)
+    }
+
+    @Sendable func list(_ request: Request, context: BFFRequestContext) async throws -> Response {
+        let owner = try context.userID()
+        let key = TodoPageCache.Key(owner: owner, query: try TodoQuery(parsing: request))
+        if let cached = store.todoPages.page(for: key) { return .json(bytes: cached) }
+        let generation = store.todoPages.generation(of: owner)
+        let page = try await store.todos(owner: owner, query: key.query)
+        let next = page.more ? page.items.last.map { String($0.id) } : nil
+        let bytes = ByteBuffer.json(Page(items: page.items, next: next))
+        store.todoPages.store(bytes, for: key, readAt: generation)
+        return .json(bytes: bytes)
+    }
+
+    @Sendable func create(_ request: Request, context: BFFRequestContext) async throws -> Response {
+        let owner = try context.userID()
+        let new = try await request.decodeJSON(NewTodo.self, context: context)
+        let valid = try TodoValidation.validated(new)
+        let item = try await store.createTodo(owner: owner, title: valid.title, notes: valid.notes, due: valid.due)
+        var response = try Response.json(item, status: .created)
+        response.headers[.location] = APIPath.todoItem(item.id)
+        return response
+    }
+
+    @Sendable func show(_ request: Request, context: BFFRequestContext) async throws -> Response {
+        guard let item = try await store.todo(id: try context.numericID(), owner: try context.userID()) else { throw APIFailure.notFound }
+        return try .json(item)
+    }
+
+    @Sendable func update(_ request: Request, context: BFFRequestContext) async throws -> Response {
+        let owner = try context.userID()
+        let id = try context.numericID()
+        let patch = try await request.decodeJSON(TodoPatch.self, context: context)
+        let change = try TodoValidation.validated(patch)
+        guard let item = try await store.updateTodo(id: id, owner: owner, change: change) else { throw APIFailure.notFound }
+        return try .json(item)
+    }
+
+    @Sendable func delete(_ request: Request, context: BFFRequestContext) async throws -> Response {
+        guard try await store.deleteTodo(id: try context.numericID(), owner: try context.userID()) else { throw APIFailure.notFound }
+        return Response(status: .noContent)
+    }
+}

@@ -1,0 +1,38 @@
+import CalendarTime
+import ServerAPI
+import ServerHTTP
+import ServerStore
+
+/// The field rules for todo items; each failure names its field.
+enum TodoValidation {
+    static func title(_ title: String) throws {
+        try TextValidation.check(title, field: "title", lines: .single, length: TodoLimits.titleLength)
+    }
+
+    static func notes(_ notes: String) throws {
+        try TextValidation.check(notes, field: "notes", lines: .multiple, length: 0...TodoLimits.notesMaxLength)
+    }
+
+    /// A real day of the years 1 to 9999.
+    static func date(_ text: String, field: String) throws -> CalendarDate {
+        guard let date = CalendarDate(iso: text), date.year >= 1 else {
+            throw APIFailure.badRequest("must be an ISO 8601 date, YYYY-MM-DD", field: field)
+        }
+        return date
+    }
+
+    /// A new item's fields, checked, with its due day.
+    static func validated(_ new: NewTodo) throws -> (title: String, notes: String, due: CalendarDate?) {
+        try title(new.title)
+        if let notes = new.notes { try self.notes(notes) }
+        return (new.title, new.notes ?? "", try new.due.map { try date($0, field: "due") })
+    }
+
+    /// A patch's fields, checked, with its due day.
+    static func validated(_ patch: TodoPatch) throws -> TodoChange {
+        if let title = patch.title { try self.title(title) }
+        if let notes = patch.notes { try self.notes(notes) }
+        return TodoChange(title: patch.title, notes: patch.notes, done: patch.done,
+                          due: try patch.due.map { due in try due.map { try date($0, field: "due") } })
+    }
+}

@@ -50,7 +50,7 @@ struct LayoutPickerTests {
         #expect(!rig.text.contains("monitor (current)"))
         // The current layout is highlighted to start with.
         #expect(highlighted(rig) == "default")
-        #expect(rig.text.contains("Enter load · d delete · r rename · / or type to filter · Esc close"))
+        #expect(rig.text.contains("Type to filter · Enter load · ^D delete · ^R rename · Esc close"))
     }
 
     @Test func aStoredLayoutOfAPresetsNameIsListedOnceAsStored() async throws {
@@ -82,19 +82,28 @@ struct LayoutPickerTests {
         #expect(listed(rig) == ["monitor"])
     }
 
-    @Test func slashEntersFilteringSoThatActionLettersAreTyped() async throws {
+    /// Issue 40: `d` and `r` are letters of names, so they filter; one Enter opens what is
+    /// highlighted; Esc clears the filter before it closes the picker.
+    @Test func everyLetterFiltersAndOneEnterOpens() async throws {
         let rig = try Rig()
+        try storeLayout("mine", in: rig)
         try await openPicker(rig)
-        rig.press(.char("/"))
-        #expect(rig.text.contains("Filter: ▏"))
-        // `d` and `r` are typed into the filter, not taken as delete and rename.
         rig.type("de")
         #expect(listed(rig) == ["default"])
         #expect(rig.text.contains("Filter: de▏"))
-        // Enter leaves the filter, keeping it; a second Enter loads.
-        rig.press(.enter)
-        #expect(rig.text.contains("Filter: de") && !rig.text.contains("Filter: de▏"))
-        #expect(listed(rig) == ["default"])
+        #expect(!rig.text.contains("Delete"))
+        rig.press(.escape)
+        #expect(rig.host.overlay != nil && listed(rig).count == 5)
+        #expect(rig.text.contains("Esc close"))
+        rig.type("r")
+        #expect(listed(rig) == ["monitor", "planner", "workbench"])
+        #expect(!rig.text.contains("Rename"))
+        rig.press(.ctrl("u"))
+        rig.type("mi")
+        #expect(listed(rig) == ["mine"])
+        let messages = try await rig.press(.enter, expecting: 1)
+        #expect(messages.map(\.kind) == ["layoutLoaded"])
+        #expect(rig.host.overlay == nil && rig.host.manager.layout.name == "mine")
     }
 
     @Test func enterLoadsTheHighlightedLayoutAfterSavingTheOneLeftBehind() async throws {
@@ -102,8 +111,6 @@ struct LayoutPickerTests {
         rig.press(.ctrl("e"), .right, .enter)  // an arrangement step in `default`
         try await openPicker(rig)
         rig.type("pla")
-        rig.press(.enter)  // leaves the filter
-        #expect(rig.host.overlay != nil)
         let messages = try await rig.press(.enter, expecting: 1)
         #expect(messages.map(\.kind) == ["layoutLoaded"])
         #expect(rig.host.overlay == nil && rig.host.mode == .normal)
@@ -142,12 +149,9 @@ struct LayoutPickerTests {
         rig.press(.ctrl("e"), .right, .enter)
         try await openPicker(rig)
         rig.type("pla")
-        rig.press(.enter)
         try await rig.press(.enter, expecting: 1)  // planner
         try await openPicker(rig)
-        rig.press(.char("/"))
         rig.type("work")
-        rig.press(.enter)
         try await rig.press(.enter, expecting: 1)  // back to work
         #expect(rig.host.manager.layout.name == "work")
         #expect(rig.frames[1] == Rect(x: 5, y: 0, width: 7, height: 12))
@@ -156,13 +160,13 @@ struct LayoutPickerTests {
         #expect(rig.frames[1] == Rect(x: 0, y: 0, width: 5, height: 12))
     }
 
-    @Test func dThenYDeletesAStoredLayout() async throws {
+    @Test func ctrlDThenYDeletesAStoredLayout() async throws {
         let rig = try Rig()
         try storeLayout("work", in: rig)
         try await openPicker(rig)
         rig.press(.down, .down, .down)
         #expect(highlighted(rig) == "work")
-        rig.press(.char("d"))
+        rig.press(.ctrl("d"))
         #expect(rig.text.contains("Delete work? y deletes, any other key keeps it."))
         rig.press(.char("y"))
         #expect(listed(rig) == ["default", "monitor", "planner", "workbench"])
@@ -175,11 +179,11 @@ struct LayoutPickerTests {
         #expect(try await rig.inbox.isQuiet())
     }
 
-    @Test func dThenAnotherKeyKeepsTheLayout() async throws {
+    @Test func ctrlDThenAnotherKeyKeepsTheLayout() async throws {
         let rig = try Rig()
         try storeLayout("work", in: rig)
         try await openPicker(rig)
-        rig.press(.down, .down, .down, .char("d"))
+        rig.press(.down, .down, .down, .ctrl("d"))
         #expect(rig.text.contains("Delete work?"))
         rig.press(.char("n"))
         #expect(!rig.text.contains("Delete work?"))
@@ -189,12 +193,12 @@ struct LayoutPickerTests {
         #expect(try rig.storedNames() == ["work"])
     }
 
-    @Test func dOnAPresetSaysItCannotBeDeleted() async throws {
+    @Test func ctrlDOnAPresetSaysItCannotBeDeleted() async throws {
         let rig = try Rig()
         try await openPicker(rig)
         rig.press(.down)
         #expect(highlighted(rig) == "monitor")
-        rig.press(.char("d"))
+        rig.press(.ctrl("d"))
         #expect(rig.statusBar.contains("monitor is a preset file; it cannot be deleted here"))
         #expect(!rig.text.contains("Delete monitor?"))
         #expect(listed(rig) == ["default", "monitor", "planner", "workbench"])
@@ -209,20 +213,20 @@ struct LayoutPickerTests {
         #expect(try rig.storedNames() == ["default"])
         try await openPicker(rig)
         #expect(highlighted(rig) == "default")
-        rig.press(.char("d"))
+        rig.press(.ctrl("d"))
         #expect(rig.statusBar.contains("default is open; load another layout before deleting it"))
         #expect(!rig.text.contains("Delete default?"))
         await rig.settle()
         #expect(try rig.storedNames() == ["default"])
     }
 
-    @Test func rTypingAndEnterRenamesAStoredLayout() async throws {
+    @Test func ctrlRTypingAndEnterRenamesAStoredLayout() async throws {
         let rig = try Rig()
         try storeLayout("work", in: rig)
         try await openPicker(rig)
-        rig.press(.down, .down, .down, .char("r"))
+        rig.press(.down, .down, .down, .ctrl("r"))
         #expect(rig.text.contains("Rename work to: work▏"))
-        rig.press(.ctrl("w"))
+        // The name is offered selected: typing replaces it.
         rig.type("job")
         #expect(rig.text.contains("Rename work to: job▏"))
         // The list is read again after the rename.
@@ -245,7 +249,7 @@ struct LayoutPickerTests {
         try await rig.press(.enter, expecting: 1)
         try await openPicker(rig)
         #expect(highlighted(rig) == "work")
-        rig.press(.char("r"), .ctrl("u"))
+        rig.press(.ctrl("r"))
         rig.type("job")
         try await rig.press(.enter, expecting: 1)
         #expect(rig.text.contains("job (current) — 2 panes"))
@@ -267,7 +271,7 @@ struct LayoutPickerTests {
         try await rig.press(.enter, expecting: 1)
         try await openPicker(rig)
         #expect(highlighted(rig) == "work")
-        rig.press(.char("r"), .ctrl("u"))
+        rig.press(.ctrl("r"))
         rig.type("other")
         rig.press(.enter)
         #expect(rig.statusBar.contains("A layout named 'other' already exists"))
@@ -287,11 +291,12 @@ struct LayoutPickerTests {
         #expect(try rig.steps(of: "other") == ["created"])
     }
 
-    @Test func rOnAPresetDoesNothing() async throws {
+    @Test func ctrlROnAPresetSaysHowToRenameIt() async throws {
         let rig = try Rig()
         try await openPicker(rig)
-        rig.press(.down, .char("r"))
+        rig.press(.down, .ctrl("r"))
         #expect(!rig.text.contains("Rename"))
+        #expect(rig.statusBar.contains("monitor is a preset file; save it under a name of yours (Ctrl-S) to rename that"))
         #expect(listed(rig) == ["default", "monitor", "planner", "workbench"])
     }
 
@@ -299,7 +304,7 @@ struct LayoutPickerTests {
         let rig = try Rig()
         try storeLayout("work", in: rig)
         try await openPicker(rig)
-        rig.press(.down, .down, .down, .char("r"), .char("x"), .escape)
+        rig.press(.down, .down, .down, .ctrl("r"), .char("x"), .escape)
         #expect(!rig.text.contains("Rename"))
         #expect(rig.text.contains("Layouts"))
         rig.press(.escape)

@@ -18,6 +18,25 @@ struct SaveAsTests {
         #expect(rig.statusBar.hasPrefix(" SAVE  Enter save Esc cancel"))
     }
 
+    /// Issue 40: the offered name is selected, so typing a name saves under that name, not the
+    /// offer with the name after it (`defaultmine`); a cursor key keeps the offer to edit.
+    @Test func typingReplacesTheOfferedNameAndACursorKeyKeepsIt() async throws {
+        let rig = try Rig()
+        rig.press(.ctrl("s"))
+        #expect((rig.host.overlay as? SavePromptOverlay)?.field.isAllSelected == true)
+        #expect(rig.text.contains("Type a name, or ← → to edit this one."))
+        rig.type("mine")
+        #expect(rig.text.contains("Name: mine▏"))
+        try await rig.press(.enter, expecting: 1)
+        #expect(rig.statusBar.contains("  Saved as mine "))
+
+        rig.press(.ctrl("s"), .left)
+        rig.type("my")
+        #expect(rig.text.contains("Name: my▏mine"))
+        try await rig.press(.enter, expecting: 1)
+        #expect(rig.statusBar.contains("  Saved as mymine "))
+    }
+
     @Test func aNewNameSavesUnderItWithTheHistoryOfTheLayoutItWasArrangedIn() async throws {
         let rig = try Rig()
         // Two arrangement steps: swap the calendar to the right, then narrow it.

@@ -153,4 +153,32 @@ struct TextFieldTests {
         }
         #expect(field.text == "ab" && field.cursor == 2)
     }
+
+    /// Issue 40: a name offered to keep or replace opens selected, as dialogs do.
+    @Test func aSelectedTextIsReplacedByTypingAndKeptByACursorKey() {
+        var replaced = TextField("default", limit: 64, selected: true)
+        #expect(replaced.isAllSelected)
+        typed("mine", into: &replaced)
+        #expect(replaced.text == "mine" && !replaced.isAllSelected && replaced.cursor == 4)
+
+        var kept = TextField("default", limit: 64, selected: true)
+        press(&kept, .right)
+        typed("2", into: &kept)
+        #expect(kept.text == "default2")
+
+        var fromStart = TextField("default", limit: 64, selected: true)
+        press(&fromStart, .home)
+        typed("my-", into: &fromStart)
+        #expect(fromStart.text == "my-default")
+
+        var cleared = TextField("default", limit: 64, selected: true)
+        press(&cleared, .backspace)
+        #expect(cleared.text.isEmpty && !cleared.isAllSelected)
+
+        // A key that is not an editing key leaves the selection as it was; empty text has none.
+        var untouched = TextField("default", limit: 64, selected: true)
+        #expect(!takes(&untouched, .up))
+        #expect(untouched.isAllSelected && untouched.text == "default")
+        #expect(!TextField("", selected: true).isAllSelected)
+    }
 }

@@ -67,8 +67,7 @@ struct SharedCanvasEndToEndTests {
         try await elsewhere.send("C-o")
         try await elsewhere.waitFor("oncall — not opened here, on the server, open: alice, bob")
         try await elsewhere.sendLiteral("oncall")
-        try await elsewhere.send("Enter")  // the filter typed
-        try await elsewhere.send("Enter")  // the layout opened
+        try await elsewhere.send("Enter")
         let opened = try await elsewhere.waitForScreen("oncall opened elsewhere") { titles($0) == ["Event Log", "Calendar"] }
         #expect(opened.last?.contains("Opened oncall, shared") == true, "\(opened.last ?? "")")
         try await elsewhere.send("q")

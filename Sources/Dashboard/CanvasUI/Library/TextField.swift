@@ -8,17 +8,23 @@ import CanvasCore
 /// the text's scalars, always on a character (grapheme cluster) boundary of the text as Swift
 /// now sees it, and every edit snaps it back onto one. No edit indexes the text by an unchecked
 /// offset: a Swift trap would end the whole canvas.
+///
+/// A field offered with text to keep or replace (a name to save under, to rename) opens with it
+/// all selected, as dialogs do: typing replaces it, Backspace clears it, a cursor key keeps it.
 public struct TextField: Hashable, Sendable {
     public private(set) var text: String
     /// The cursor, in Unicode scalars from the start; always on a character boundary of `text`.
     private var scalarCursor: Int
     /// The most characters the field holds.
     public let limit: Int
+    /// Whether the whole text is selected: the next edit replaces it.
+    public private(set) var isAllSelected: Bool
 
-    public init(_ text: String = "", limit: Int = 200) {
+    public init(_ text: String = "", limit: Int = 200, selected: Bool = false) {
         self.text = String(text.prefix(limit))
         self.scalarCursor = self.text.unicodeScalars.count
         self.limit = limit
+        self.isAllSelected = selected && !self.text.isEmpty
     }
 
     /// The cursor, in characters (grapheme clusters) from the start.
@@ -37,6 +43,7 @@ public struct TextField: Hashable, Sendable {
     /// Left/Right, Home/End (and Ctrl-A/Ctrl-E), Backspace/Delete, Ctrl-U (delete to start),
     /// Ctrl-W (delete the word before the cursor), and printable characters.
     public mutating func edit(_ key: Key) -> Bool {
+        if isAllSelected { return editSelection(key) }
         let index = cursorIndex
         switch (key.code, key.modifiers) {
         case (.left, []):
@@ -62,6 +69,26 @@ public struct TextField: Hashable, Sendable {
             guard let character = key.text, SafeText.placeholder(for: character) == nil else { return false }
             insert(character)
         }
+        return true
+    }
+
+    /// An edit of the selected text: a cursor key ends the selection (Left and Home at the start,
+    /// Right and End at the end), a deleting key clears the text, a character replaces it.
+    private mutating func editSelection(_ key: Key) -> Bool {
+        switch (key.code, key.modifiers) {
+        case (.left, []), (.home, []), (.char("a"), .ctrl): scalarCursor = 0
+        case (.right, []), (.end, []), (.char("e"), .ctrl): break
+        case (.backspace, []), (.delete, []), (.char("u"), .ctrl), (.char("w"), .ctrl):
+            text = ""
+            scalarCursor = 0
+        default:
+            guard let character = key.text, SafeText.placeholder(for: character) == nil else { return false }
+            text = ""
+            scalarCursor = 0
+            isAllSelected = false
+            insert(character)
+        }
+        isAllSelected = false
         return true
     }
 

@@ -2,11 +2,13 @@ import CanvasCore
 import CanvasStyle
 
 /// The layout picker (Ctrl-O): stored layouts and presets, a filter, and actions on the highlighted one.
+///
+/// Whatever can be typed goes into the filter, so the actions are on keys that cannot: Ctrl-D
+/// deletes (asks first), Ctrl-R renames. Enter opens the highlighted layout, filter or not.
 public struct LayoutPicker: Overlay, Hashable, Sendable {
     public enum Action: Hashable, Sendable {
+        /// Typing filters; ↑↓ move the highlight.
         case browsing
-        /// Typing into the filter (`/`, or any other character).
-        case filtering
         case confirmingDelete(String)
         case renaming(String, TextField)
     }
@@ -83,13 +85,6 @@ public struct LayoutPicker: Overlay, Hashable, Sendable {
                 _ = field.edit(key)
                 action = .renaming(name, field)
             }
-        case .filtering:
-            switch key.code {
-            case .escape, .enter, .down, .up: action = .browsing
-            default:
-                _ = filter.edit(key)
-                selected = 0
-            }
         case .browsing:
             return browse(key, context)
         }
@@ -97,14 +92,21 @@ public struct LayoutPicker: Overlay, Hashable, Sendable {
     }
 
     private mutating func browse(_ key: Key, _ context: OverlayContext) -> [HostAction] {
-        switch key.code {
-        case .escape: return [.close]
-        case .up: move(by: -1)
-        case .down: move(by: 1)
-        case .enter:
+        switch (key.code, key.modifiers) {
+        case (.escape, []):
+            // Esc clears a filter first, then closes.
+            guard filter.text.isEmpty else {
+                filter = TextField(limit: filter.limit)
+                selected = visible.firstIndex { $0.name == context.layoutName } ?? 0
+                return []
+            }
+            return [.close]
+        case (.up, []): move(by: -1)
+        case (.down, []): move(by: 1)
+        case (.enter, []):
             guard let item = highlighted else { return [] }
             return [.close, .loadLayout(item.name)]
-        case .char("d") where key.modifiers.isEmpty:
+        case (.char("d"), .ctrl):
             guard let item = highlighted else { return [] }
             guard !item.isPreset else { return [.notice(.info("\(item.name) is a preset file; it cannot be deleted here"))] }
             guard item.sharing == nil else { return [.notice(.info(Self.sharedNotice(item.name)))] }
@@ -112,18 +114,14 @@ public struct LayoutPicker: Overlay, Hashable, Sendable {
                 return [.notice(.info("\(item.name) is open; load another layout before deleting it"))]
             }
             action = .confirmingDelete(item.name)
-        case .char("r") where key.modifiers.isEmpty:
-            guard let item = highlighted, !item.isPreset else { return [] }
+        case (.char("r"), .ctrl):
+            guard let item = highlighted else { return [] }
+            guard !item.isPreset else { return [.notice(.info("\(item.name) is a preset file; save it under a name of yours (Ctrl-S) to rename that"))] }
             guard item.sharing == nil else { return [.notice(.info(Self.sharedNotice(item.name)))] }
-            action = .renaming(item.name, TextField(item.name, limit: 64))
-        case .char("/") where key.modifiers.isEmpty:
-            action = .filtering
+            action = .renaming(item.name, TextField(item.name, limit: 64, selected: true))
         default:
-            // Any other typing starts the filter with that character.
-            if key.text != nil, filter.edit(key) {
-                action = .filtering
-                selected = 0
-            }
+            let before = filter.text
+            if filter.edit(key), filter.text != before { selected = 0 }
         }
         return []
     }
@@ -134,7 +132,7 @@ public struct LayoutPicker: Overlay, Hashable, Sendable {
     }
 
     public func render(into buffer: inout Buffer, _ context: OverlayContext) {
-        var lines = [OverlayLine("Filter: " + filter.text + (action == .filtering ? "▏" : ""), action == .filtering ? .accent : .muted)]
+        var lines = [action == .browsing ? OverlayLine.field("Filter: ", filter, .accent) : OverlayLine("Filter: " + filter.text, .muted)]
         defer { OverlayBox.draw(title: "Layouts", lines: lines, into: &buffer, context) }
         guard items != nil else { lines.append(OverlayLine("Loading…", .muted)); return }
         let visible = visible
@@ -150,9 +148,9 @@ public struct LayoutPicker: Overlay, Hashable, Sendable {
         case .confirmingDelete(let name):
             lines.append(OverlayLine("Delete \(name)? y deletes, any other key keeps it.", .warning))
         case .renaming(let name, let field):
-            lines.append(OverlayLine("Rename \(name) to: \(field.text)▏", .accent))
-        case .browsing, .filtering:
-            lines.append(OverlayLine("Enter load · d delete · r rename · / or type to filter · Esc close", .muted))
+            lines.append(.field("Rename \(name) to: ", field, .accent))
+        case .browsing:
+            lines.append(OverlayLine("Type to filter · Enter load · ^D delete · ^R rename · Esc " + (filter.text.isEmpty ? "close" : "clear"), .muted))
         }
     }
 }

@@ -5,10 +5,30 @@ import CanvasStyle
 public struct OverlayLine: Hashable, Sendable {
     public let text: String
     public let role: ThemeRole
+    /// A part of `text` drawn as selected, from its display column in `text`.
+    public let selected: Selected?
+
+    public struct Selected: Hashable, Sendable {
+        public let column: Int
+        public let text: String
+    }
 
     public init(_ text: String, _ role: ThemeRole = .overlay) {
+        self.init(text, role, selected: nil)
+    }
+
+    private init(_ text: String, _ role: ThemeRole, selected: Selected?) {
         self.text = text
         self.role = role
+        self.selected = selected
+    }
+
+    /// A text field after its label: the cursor drawn where it is (`▏`), the text marked while
+    /// it is all selected.
+    public static func field(_ label: String, _ field: TextField, _ role: ThemeRole = .overlay) -> OverlayLine {
+        let text = label + field.beforeCursor + "▏" + field.text[field.beforeCursor.endIndex...]
+        guard field.isAllSelected else { return OverlayLine(text, role) }
+        return OverlayLine(text, role, selected: Selected(column: DisplayWidth.of(label), text: field.text))
     }
 }
 
@@ -39,6 +59,9 @@ public enum OverlayBox {
             let rowRect = Rect(x: inside.minX, y: y, width: inside.width, height: 1)
             if line.role == .selection { buffer.fill(rowRect, with: Cell(" ", style: theme[.selection])) }
             buffer.write(" \(line.text)", at: Point(x: inside.minX, y: y), style: theme[line.role], clip: rowRect)
+            if let selected = line.selected {
+                buffer.write(selected.text, at: Point(x: inside.minX + 1 + selected.column, y: y), style: theme[.selection], clip: rowRect)
+            }
         }
     }
 

@@ -1,12 +1,13 @@
 import CanvasCore
 
-/// Asks for a name to save the layout under (Ctrl-S), the current one offered.
+/// Asks for a name to save the layout under (Ctrl-S), the current one offered, selected: typing
+/// replaces it, a cursor key keeps it to edit.
 public struct SavePromptOverlay: Overlay, Equatable {
     public var capturesText: Bool { true }
     public private(set) var field: TextField
 
     public init(name: String) {
-        field = TextField(name, limit: 64)
+        field = TextField(name, limit: 64, selected: true)
     }
 
     public var badge: String? { " SAVE " }
@@ -29,8 +30,8 @@ public struct SavePromptOverlay: Overlay, Equatable {
 
     public func render(into buffer: inout Buffer, _ context: OverlayContext) {
         OverlayBox.draw(title: "Save layout", lines: [
-            OverlayLine("Name: " + field.text + "▏"),
-            OverlayLine("Enter saves, Esc cancels.", .muted),
+            .field("Name: ", field),
+            OverlayLine("Type a name, or ← → to edit this one. Enter saves, Esc cancels.", .muted),
         ], into: &buffer, context)
     }
 }

@@ -27,6 +27,36 @@ struct MovePaneTests {
         expectValid(manager, paneCount: 3)
     }
 
+    /// Issue 40: a 5×7 calendar moved onto a 7×12 pane stays 5×7; they change places along the
+    /// move's axis, each keeping its size, and the pane below the calendar stays where it was.
+    @Test func aSwapKeepsBothSizesWhereTheyFit() throws {
+        var manager = try makeManager([pane(1, rect(0, 0, 5, 12)), pane(2, rect(5, 0, 7, 12))])
+        try manager.movePane(1, .right)
+        #expect(frames(manager) == [1: rect(7, 0, 5, 12), 2: rect(0, 0, 7, 12)])
+        try manager.movePane(1, .left)
+        #expect(frames(manager) == [1: rect(0, 0, 5, 12), 2: rect(5, 0, 7, 12)])
+
+        var stacked = try makeManager([pane(1, rect(0, 0, 12, 3)), pane(2, rect(0, 3, 12, 9))])
+        try stacked.movePane(1, .down)
+        #expect(frames(stacked) == [1: rect(0, 9, 12, 3), 2: rect(0, 0, 12, 9)])
+        expectValid(stacked, paneCount: 2)
+
+        // The pane below the calendar lies in its column: it goes along.
+        var column = try makeManager([pane(1, rect(0, 0, 5, 7)), pane(3, rect(0, 7, 5, 5)), pane(2, rect(5, 0, 7, 12))])
+        try column.movePane(1, .right)
+        #expect(frames(column) == [1: rect(7, 0, 5, 7), 2: rect(0, 0, 7, 12), 3: rect(7, 7, 5, 5)])
+        expectValid(column, paneCount: 3)
+        let undone = column.undo()
+        #expect(undone)
+        #expect(frames(column) == [1: rect(0, 0, 5, 7), 2: rect(5, 0, 7, 12), 3: rect(0, 7, 5, 5)])
+
+        // A pane lying across the column's edge would be cut: the two trade frames instead.
+        var straddled = try makeManager([pane(1, rect(0, 0, 4, 6)), pane(2, rect(4, 0, 4, 4)), pane(3, rect(4, 4, 8, 2))])
+        try straddled.movePane(1, .right)
+        #expect(frames(straddled) == [1: rect(4, 0, 4, 4), 2: rect(0, 0, 4, 6), 3: rect(4, 4, 8, 2)])
+        expectValid(straddled, paneCount: 3)
+    }
+
     @Test func swapsWithThePaneOverlappedMost() throws {
         // Given pane 1 at the left, and panes 2 (short) and 3 (tall) stacked to its right,
         var manager = try makeManager([pane(1, rect(0, 2, 4, 4)), pane(2, rect(4, 0, 4, 3)), pane(3, rect(4, 3, 4, 5))])

@@ -12,8 +12,8 @@ struct ArrangementHistoryTests {
     /// The `default` preset's arrangement.
     static let start: [PaneID: Rect] = [1: Rect(x: 0, y: 0, width: 5, height: 12), 2: Rect(x: 5, y: 0, width: 7, height: 12)]
 
-    /// Three steps from the `default` preset: move right (swap), narrow, move left (swap back).
-    /// Returns the arrangement after each step.
+    /// Three steps from the `default` preset: move right (swap: each pane keeps its size),
+    /// narrow, move left (swap back). Returns the arrangement after each step.
     func arrange(_ rig: Rig) -> [[PaneID: Rect]] {
         #expect(rig.frames == Self.start)
         rig.press(.ctrl("e"))
@@ -23,10 +23,10 @@ struct ArrangementHistoryTests {
             rig.press(key)
             after.append(rig.frames)
         }
-        #expect(after[0] == [1: Rect(x: 5, y: 0, width: 7, height: 12), 2: Rect(x: 0, y: 0, width: 5, height: 12)])
-        #expect(after[1] == [1: Rect(x: 5, y: 0, width: 6, height: 12), 2: Rect(x: 0, y: 0, width: 5, height: 12)])
-        #expect(after[2] == [1: Rect(x: 0, y: 0, width: 5, height: 12), 2: Rect(x: 5, y: 0, width: 6, height: 12)])
-        #expect(rig.text.contains(" 0,0 5×12 "), "arrange mode labels the focused pane with its frame")
+        #expect(after[0] == [1: Rect(x: 7, y: 0, width: 5, height: 12), 2: Rect(x: 0, y: 0, width: 7, height: 12)])
+        #expect(after[1] == [1: Rect(x: 7, y: 0, width: 4, height: 12), 2: Rect(x: 0, y: 0, width: 7, height: 12)])
+        #expect(after[2] == [1: Rect(x: 0, y: 0, width: 4, height: 12), 2: Rect(x: 4, y: 0, width: 7, height: 12)])
+        #expect(rig.text.contains(" 0,0 4×12 "), "arrange mode labels the focused pane with its frame")
         return after
     }
 
@@ -165,7 +165,7 @@ struct ArrangementHistoryTests {
         await rig.settle()
         #expect(try rig.steps(of: "default") == ["created", "move", "resize"])
         rig.press(.char("u"))
-        #expect(rig.frames[1] == Rect(x: 5, y: 0, width: 7, height: 12))
+        #expect(rig.frames[1] == Rect(x: 7, y: 0, width: 5, height: 12))
         rig.press(.char("u"))
         #expect(rig.frames == Self.start)
     }

@@ -122,7 +122,7 @@ struct LayoutPickerTests {
 
         await rig.settle()
         let leftBehind = try #require(try rig.store.layout(named: "default"))
-        #expect(leftBehind.pane(1)?.frame == Rect(x: 5, y: 0, width: 7, height: 12))
+        #expect(leftBehind.pane(1)?.frame == Rect(x: 7, y: 0, width: 5, height: 12))
         rig.press(.tab)
         #expect(rig.statusBar.hasSuffix(" planner "))
     }
@@ -154,7 +154,7 @@ struct LayoutPickerTests {
         rig.type("work")
         try await rig.press(.enter, expecting: 1)  // back to work
         #expect(rig.host.manager.layout.name == "work")
-        #expect(rig.frames[1] == Rect(x: 5, y: 0, width: 7, height: 12))
+        #expect(rig.frames[1] == Rect(x: 7, y: 0, width: 5, height: 12))
         // The step made before leaving it can be undone.
         rig.press(.ctrl("e"), .char("u"))
         #expect(rig.frames[1] == Rect(x: 0, y: 0, width: 5, height: 12))

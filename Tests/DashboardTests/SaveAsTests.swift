@@ -41,7 +41,7 @@ struct SaveAsTests {
         let rig = try Rig()
         // Two arrangement steps: swap the calendar to the right, then narrow it.
         rig.press(.ctrl("e"), .right, .shift(.left), .enter)
-        #expect(rig.frames == [1: Rect(x: 5, y: 0, width: 6, height: 12), 2: Rect(x: 0, y: 0, width: 5, height: 12)])
+        #expect(rig.frames == [1: Rect(x: 7, y: 0, width: 4, height: 12), 2: Rect(x: 0, y: 0, width: 7, height: 12)])
 
         rig.press(.ctrl("s"), .ctrl("u"))
         rig.type("work")
@@ -65,7 +65,7 @@ struct SaveAsTests {
 
         // Undo goes on through the steps made before the save, and is recorded under the new name.
         rig.press(.ctrl("e"), .char("u"))
-        #expect(rig.frames[1] == Rect(x: 5, y: 0, width: 7, height: 12))
+        #expect(rig.frames[1] == Rect(x: 7, y: 0, width: 5, height: 12))
         await rig.settle()
         #expect(try rig.currentStep(of: "work") == 1)
         #expect(try rig.currentStep(of: "default") == 2, "the layout it came from is left as it was")

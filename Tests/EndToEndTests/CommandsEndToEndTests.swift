@@ -112,20 +112,20 @@ struct CommandsEndToEndTests {
         try await session.waitFor("November 2026")
         try await session.send("C-e")
         try await session.waitFor(" 0,0 5×12 ")
-        // Its title, dragged right: one grid unit on, it swaps places with the event log, and the
-        // right edge stops it there.
+        // Its title, dragged right: one grid unit on, it swaps places with the event log, each
+        // keeping its size, and the right edge stops it there.
         try await session.mouse(.press, x: 10, y: 0)
         try await session.mouse(.drag, x: 40, y: 0)
         try await session.mouse(.drag, x: 70, y: 0)
         try await session.mouse(.release, x: 70, y: 0)
-        try await session.waitFor(" 5,0 7×12 ")
-        // Its bottom-right corner, dragged left into grid column 9: 5 columns wide.
+        try await session.waitFor(" 7,0 5×12 ")
+        // Its bottom-right corner, dragged left into grid column 10: 4 columns wide.
         try await session.mouse(.press, x: 79, y: 22)
-        try await session.mouse(.drag, x: 62, y: 22)
-        try await session.mouse(.release, x: 62, y: 22)
-        try await session.waitFor(" 5,0 5×12 ")
+        try await session.mouse(.drag, x: 68, y: 22)
+        try await session.mouse(.release, x: 68, y: 22)
+        try await session.waitFor(" 7,0 4×12 ")
         try await session.sendLiteral("u")
-        try await session.waitFor(" 5,0 7×12 ")
+        try await session.waitFor(" 7,0 5×12 ")
         try await session.sendLiteral("u")
         try await session.waitFor(" 0,0 5×12 ")
         try await session.send("C-q")

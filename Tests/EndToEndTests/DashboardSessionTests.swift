@@ -52,21 +52,21 @@ struct DashboardSessionTests {
         screen = try await session.waitFor("ARRANGE")
         #expect(screen.contains { $0.contains(" 5,0 7×12 ") })
 
-        // Move left: the event log swaps places with the calendar.
+        // Move left: the event log swaps places with the calendar, each keeping its size.
         try await session.send("Left")
-        screen = try await session.waitFor(" 0,0 5×12 ")
+        screen = try await session.waitFor(" 0,0 7×12 ")
         #expect(screen[0].hasPrefix("┏━ 2 Event Log ━"))
         #expect(screen[0].contains("┌─ 1 Calendar"))
 
         // Shift+Right: the event log grows by one unit and the calendar shrinks.
         try await session.send("S-Right")
-        screen = try await session.waitFor(" 0,0 6×12 ")
+        screen = try await session.waitFor(" 0,0 8×12 ")
         let border = try #require(screen[0].firstIndex(of: "┌"))
-        #expect(screen[0].distance(from: screen[0].startIndex, to: border) == 50)  // 6/12 of 100 columns
+        #expect(screen[0].distance(from: screen[0].startIndex, to: border) == 66)  // 8/12 of 100 columns
 
         // Undo restores the previous size.
         try await session.send("u")
-        try await session.waitFor(" 0,0 5×12 ")
+        try await session.waitFor(" 0,0 7×12 ")
 
         // Enter leaves arrange mode.
         try await session.send("Enter")
@@ -79,7 +79,7 @@ struct DashboardSessionTests {
                 && rows[22].hasPrefix("┗") && rows[23].contains("NORMAL")
         }
         #expect(screen.prefix(23).allSatisfy { $0.count == 80 })
-        #expect(screen[0].distance(from: screen[0].startIndex, to: screen[0].firstIndex(of: "┌")!) == 33)  // 5/12 of 80
+        #expect(screen[0].distance(from: screen[0].startIndex, to: screen[0].firstIndex(of: "┌")!) == 46)  // 7/12 of 80
 
         // Quit: the program exits cleanly and the terminal settings are restored.
         try await session.send("q")

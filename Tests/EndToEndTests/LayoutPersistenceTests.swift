@@ -33,9 +33,9 @@ struct LayoutPersistenceTests {
         try await session.waitFor("ARRANGE")
         try await session.send("Tab")
         try await session.send("Left")
-        try await session.waitFor(" 0,0 5×12 ")  // swapped with the calendar
+        try await session.waitFor(" 0,0 7×12 ")  // swapped with the calendar, each keeping its size
         try await session.send("S-Right")
-        try await session.waitFor(" 0,0 6×12 ")
+        try await session.waitFor(" 0,0 8×12 ")
         try await session.send("Enter", "Tab", "Right", "Right")
         try await session.waitFor("Tuesday, 24 November 2026")
         try await session.send("C-s")
@@ -59,14 +59,14 @@ struct LayoutPersistenceTests {
         }
         // Everything but the Event Log's lines (the bus traffic of a session is not kept).
         #expect(restored[0] == saved[0])
-        #expect(restored.dropLast().map { $0.dropFirst(50) } == saved.dropLast().map { $0.dropFirst(50) })
+        #expect(restored.dropLast().map { $0.dropFirst(66) } == saved.dropLast().map { $0.dropFirst(66) })
         #expect(restored.last?.contains("work") == true)
 
         // The grow step is undone.
         try await session.send("C-e")
         try await session.waitFor("ARRANGE")
         try await session.send("Tab", "u")
-        try await session.waitFor(" 0,0 5×12 ")
+        try await session.waitFor(" 0,0 7×12 ")
         try await session.send("q")
         #expect(try await session.waitForExit().status == 0)
     }
@@ -74,9 +74,9 @@ struct LayoutPersistenceTests {
     /// Without --layout the last used layout comes back, as it was left.
     static func lastUsedComesBack(_ session: TmuxSession) async throws {
         try await session.waitForScreen("the work layout, undone once") { rows in
-            // The calendar's border starts at 5/12 of 100 columns again.
+            // The calendar's border starts at 7/12 of 100 columns again.
             rows.last?.contains("work") == true && rows[0].contains("2 Event Log")
-                && Array(rows[0])[41...].starts(with: "┌─ 1 Calendar")
+                && Array(rows[0])[58...].starts(with: "┌─ 1 Calendar")
         }
         try await session.send("q")
         #expect(try await session.waitForExit().status == 0)

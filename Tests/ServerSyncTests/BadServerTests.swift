@@ -37,13 +37,17 @@ struct BadServerTests {
         defer { server.stop() }
         try await withTemporaryDirectory { directory in
             let subject = try SyncUnderTest(cacheFile: directory.appendingPathComponent("cache.sqlite"))
-            subject.sync.connect(HTTPClient(endpoint: .loopback(port: server.port), token: "t"))
+            // Calls that wait far longer than the test: a command held up behind one would not
+            // show within it, however loaded the machine (a 5 s wait starved once beside the
+            // other suites, while the client's 15 s was still running).
+            let patient = HTTPClient.Configuration(totalTimeout: .seconds(300))
+            subject.sync.connect(HTTPClient(endpoint: .loopback(port: server.port), token: "t", configuration: patient))
             subject.sync.send(.todo(.load))
             subject.sync.send(.chat(.post(channel: "general", text: "hello?")))
             subject.sync.send(.todo(.create(NewTodo(title: "typed while the server hangs"))))
-            _ = try await subject.recorder.first(TodoItemsLoaded.self, timeout: .seconds(5))
-            _ = try await subject.recorder.first(ChatMessageReceived.self, timeout: .seconds(5))
-            _ = try await subject.recorder.first(TodoItemCreated.self, timeout: .seconds(5))
+            _ = try await subject.recorder.first(TodoItemsLoaded.self, timeout: .seconds(60))
+            _ = try await subject.recorder.first(ChatMessageReceived.self, timeout: .seconds(60))
+            _ = try await subject.recorder.first(TodoItemCreated.self, timeout: .seconds(60))
             #expect(subject.recorder.status(of: .todo)?.connection != .online)
             await subject.sync.stop()
         }

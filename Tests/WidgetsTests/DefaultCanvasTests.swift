@@ -34,12 +34,12 @@ struct DefaultCanvasTests {
     @Test func focusAndArrangeStepsShowUpInTheLog() throws {
         let host = try makeHost(size: Size(width: 100, height: 30))
         host.press(.tab, .ctrl("e"), .left, .shift(.left), .char("u"), .enter)
-        // Left swapped the log with the calendar; the resize was undone.
+        // Left swapped the log with the calendar, each keeping its size; the resize was undone.
         let rect = host.cellRect(of: try #require(host.manager.pane(2)))
-        #expect(rect == Rect(x: 0, y: 0, width: 41, height: 29))
-        let log = host.screen[1...5].map { String(Array($0)[1..<40]).trimmingCharacters(in: .whitespaces) }
+        #expect(rect == Rect(x: 0, y: 0, width: 58, height: 29))
+        let log = host.screen[1...5].map { String(Array($0)[1..<57]).trimmingCharacters(in: .whitespaces) }
         #expect(log == [
-            "12:00:00 canvas.pane.focused 2 Event Lo",  // clipped to the 39 columns inside
+            "12:00:00 canvas.pane.focused 2 Event Log",
             "12:00:00 canvas.layout.changed move",
             "12:00:00 canvas.layout.changed resize",
             "12:00:00 canvas.layout.changed undo",

@@ -2,7 +2,8 @@
 ///
 /// Rules, so that panes never overlap and are never lost:
 /// - Every step is validated as a whole; a refused step throws and leaves the canvas unchanged.
-/// - Moving onto other panes swaps places with the pane the target overlaps most.
+/// - Moving onto other panes swaps places with the pane the target overlaps most, each keeping
+///   its size where they can, else taking each other's frames.
 /// - Growing takes free space or shrinks the neighbours on that side down to their minimum.
 /// - Shrinking hands the freed strip to neighbours that lie wholly along that edge, so a full
 ///   canvas stays full.
@@ -90,6 +91,10 @@ public struct CanvasManager: Sendable {
     }
 
     /// Moves a pane's origin; onto other panes it swaps with the one the target overlaps most.
+    ///
+    /// The two keep their sizes when they can (`swappedKeepingSizes`): a 5×7 calendar moved right
+    /// past a 7×12 event log stays 5×7, and the pane below it goes along. Where they cannot, they
+    /// trade frames, so a move onto a pane always does something.
     public mutating func updateWidgetPosition(_ id: PaneID, to origin: Point) throws(CanvasError) {
         let index = try index(of: id)
         let current = layout.panes[index].frame
@@ -101,12 +106,52 @@ public struct CanvasManager: Sendable {
             .filter { $0 != index && layout.panes[$0].frame.intersects(target) }
             .max { layout.panes[$0].frame.intersection(target).area < layout.panes[$1].frame.intersection(target).area }
         if let other = overlapped {
-            next.panes[index].frame = layout.panes[other].frame
-            next.panes[other].frame = current
+            if let swapped = Self.swappedKeepingSizes(layout, moving: index, onto: other, towards: target), (try? swapped.validate()) != nil {
+                next = swapped
+            } else {
+                next.panes[index].frame = layout.panes[other].frame
+                next.panes[other].frame = current
+            }
         } else {
             next.panes[index].frame = target
         }
         try commit(next)
+    }
+
+    /// `layout` with two neighbouring panes changing places along the move's axis (the one it
+    /// goes furthest on), each keeping its size: the blocks they make across that axis (each
+    /// pane's span along it, both panes' span across it) trade places, with every pane inside
+    /// them. Nil when the blocks are not side by side or a pane lies across a block's edge.
+    static func swappedKeepingSizes(_ layout: LayoutData, moving index: Int, onto other: Int, towards target: Rect) -> LayoutData? {
+        let moved = layout.panes[index].frame, still = layout.panes[other].frame
+        let horizontal = abs(target.minX - moved.minX) >= abs(target.minY - moved.minY)
+        let blocks: (moved: Rect, still: Rect)
+        if horizontal {
+            let top = min(moved.minY, still.minY), height = max(moved.maxY, still.maxY) - top
+            blocks = (Rect(x: moved.minX, y: top, width: moved.width, height: height),
+                      Rect(x: still.minX, y: top, width: still.width, height: height))
+        } else {
+            let left = min(moved.minX, still.minX), width = max(moved.maxX, still.maxX) - left
+            blocks = (Rect(x: left, y: moved.minY, width: width, height: moved.height),
+                      Rect(x: left, y: still.minY, width: width, height: still.height))
+        }
+        let (first, second) = horizontal ? (blocks.moved.minX, blocks.still.minX) : (blocks.moved.minY, blocks.still.minY)
+        let movedLength = horizontal ? blocks.moved.width : blocks.moved.height
+        let stillLength = horizontal ? blocks.still.width : blocks.still.height
+        guard first < second ? first + movedLength == second : second + stillLength == first else { return nil }
+        // The block in front moves back by the other's length; the one behind moves forward by it.
+        let shift = (moved: first < second ? stillLength : -stillLength, still: first < second ? -movedLength : movedLength)
+        var next = layout
+        for pane in layout.panes.indices {
+            let frame = layout.panes[pane].frame
+            let by: Int
+            if blocks.moved.contains(frame) { by = shift.moved } else if blocks.still.contains(frame) { by = shift.still } else {
+                guard !frame.intersects(blocks.moved), !frame.intersects(blocks.still) else { return nil }
+                continue
+            }
+            next.panes[pane].frame = frame.moved(to: horizontal ? Point(x: frame.minX + by, y: frame.minY) : Point(x: frame.minX, y: frame.minY + by))
+        }
+        return next
     }
 
     /// Resizes a pane keeping its origin; see the type's rules for neighbours.

@@ -22,10 +22,11 @@ struct PaletteTests {
         #expect(screen.contains { $0.contains("┃ > ▏") })
         #expect(screen.contains { $0.contains("Save the layout under a name") && $0.contains("Ctrl-S") })
         #expect(host.statusBar.hasPrefix(" COMMAND  type search ↑↓ choose Enter run Esc close "))
-        // Normal mode's commands and the canvas's, not arrange mode's nor the palette itself.
+        // Normal mode's commands, the canvas's and arrange mode's (issue 40), not the palette itself.
         let listed = titles(host)
         #expect(listed.contains("Arrange panes: move, resize, add, remove"))
-        #expect(!listed.contains("Undo the last arrangement step"))
+        #expect(listed.contains("Undo the last arrangement step"))
+        #expect(!listed.contains("Back to normal mode"))
         #expect(!listed.contains { $0.hasPrefix("Command palette") })
         host.press(.escape)
         #expect(host.overlay == nil)
@@ -72,10 +73,34 @@ struct PaletteTests {
         let host = try makeHost(halves, focused: 1, size: Size(width: 100, height: 30))
         host.press(.ctrl("e"), .ctrl("p"))
         for character in "grow right" { host.press(.char(character)) }
-        #expect(titles(host).first == "Grow the pane right (shrinks neighbours)")
+        #expect(titles(host).first == "Resize: grow the pane right, wider (shrinks neighbours)")
         host.press(.enter)
         #expect(host.manager.pane(1)?.frame.width == 7)
         #expect(host.mode == .arrange)
+    }
+
+    /// Issue 40: arrange actions are found by the words people search with, from normal mode
+    /// too; running one enters arrange mode.
+    @Test func fromNormalModeItFindsArrangeActionsByTheirWords() throws {
+        let host = try makeHost(halves, focused: 1, size: Size(width: 100, height: 30))
+        #expect(host.mode == .normal)
+        for (query, title) in [("wider", "Resize: grow the pane right, wider (shrinks neighbours)"),
+                               ("narrower", "Resize: shrink the pane from the right, narrower"),
+                               ("split", "Add a widget from the catalog (in free room, or splitting the focused pane)"),
+                               ("add", "Add a widget from the catalog (in free room, or splitting the focused pane)")] {
+            host.press(.ctrl("p"))
+            for character in query { host.press(.char(character)) }
+            #expect(titles(host).first == title, "\(query)")
+            host.press(.escape)
+        }
+        host.press(.ctrl("p"))
+        #expect(!titles(host).contains("Back to normal mode"))
+        for character in "wider" { host.press(.char(character)) }
+        host.press(.enter)
+        #expect(host.manager.pane(1)?.frame.width == 7)
+        #expect(host.mode == .arrange)
+        host.press(.ctrl("p"))
+        #expect(!titles(host).contains("Arrange panes: move, resize, add, remove"))
     }
 
     @Test func layoutsAndThemesAreEntriesToo() throws {

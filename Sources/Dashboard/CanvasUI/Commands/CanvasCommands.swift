@@ -52,7 +52,7 @@ public enum CanvasCommands {
                 keys: [.alt(.char(Character("\(number)")))], whileTyping: true)
     } + [
         Command(.saveLayout, "Save the layout under a name", in: .canvas, keys: [.ctrl("s")], whileTyping: true),
-        Command(.openLayout, "Open a layout (filter, load, d delete, r rename)", in: .canvas, keys: [.ctrl("o")], whileTyping: true),
+        Command(.openLayout, "Open a layout (filter, load, Ctrl-D delete, Ctrl-R rename)", in: .canvas, keys: [.ctrl("o")], whileTyping: true),
         Command(.pickTheme, "Choose a theme (live preview)", in: .canvas, keys: [.ctrl("t")], whileTyping: true),
         Command(.newApp, NewAppOverlay.entryTitle + " (describe it; a language model writes it)", in: .canvas, keys: [Key(.function(2))],
                 whileTyping: true),
@@ -73,7 +73,7 @@ public enum CanvasCommands {
     } + directions.map { direction in
         Command(.resize(direction), Self.resizeTitle(direction), in: .arrange, keys: [Key(direction.keyCode, .shift)], hint: "resize")
     } + [
-        Command(.addPane, "Add a widget from the catalog", in: .arrange, keys: [.char("a")], hint: "add"),
+        Command(.addPane, "Add a widget from the catalog (in free room, or splitting the focused pane)", in: .arrange, keys: [.char("a")], hint: "add"),
         Command(.removePane, "Remove the focused pane (asks first)", in: .arrange, keys: [.char("x")], hint: "remove"),
         Command(.paneSettings, "Settings of the focused widget", in: .arrange, keys: [.char("s")], hint: "settings"),
         Command(.undo, "Undo the last arrangement step", in: .arrange, keys: [.char("u")], hint: "undo"),
@@ -92,10 +92,10 @@ public enum CanvasCommands {
 
     private static func resizeTitle(_ direction: Direction) -> String {
         switch direction {
-        case .right: "Grow the pane right (shrinks neighbours)"
-        case .down: "Grow the pane down (shrinks neighbours)"
-        case .left: "Shrink the pane from the right"
-        case .up: "Shrink the pane from the bottom"
+        case .right: "Resize: grow the pane right, wider (shrinks neighbours)"
+        case .down: "Resize: grow the pane down, taller (shrinks neighbours)"
+        case .left: "Resize: shrink the pane from the right, narrower"
+        case .up: "Resize: shrink the pane from the bottom, shorter"
         }
     }
 }

@@ -25,6 +25,7 @@ extension CanvasHost {
     /// Commands that would do nothing now.
     private var idleCommands: Set<CommandID> {
         var idle = Set((1...9).filter { $0 > manager.panes.count }.map { CommandID.focus(pane: $0) })
+        idle.insert(mode == .arrange ? .arrange : .arrangeDone)
         if manager.focusedPaneID == nil { idle.formUnion([.removePane, .paneSettings]) }
         if ports.appGenerator == nil {
             idle.insert(.newApp)

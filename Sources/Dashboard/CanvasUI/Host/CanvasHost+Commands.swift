@@ -5,6 +5,12 @@ extension CanvasHost {
     func run(_ id: CommandID) {
         logger.debug("command", metadata: ["command": "\(id)"])
         guard let kind = CanvasCommandKind.byCommand[id] else { return runWidgetCommand(id) }
+        // Only the palette reaches an arrange-mode command from normal mode: it enters arrange
+        // mode first, so the user sees where they are and can go on with the keys.
+        if mode == .normal, commands.command(id)?.context == .arrange {
+            guard mayArrange() else { return }
+            mode = .arrange
+        }
         let focused = manager.focusedPaneID
         switch kind {
         case .focusNext: changeFocus { $0.focusNext() }

@@ -70,9 +70,12 @@ public struct PaletteOverlay: Overlay, Equatable {
 
     /// What the query matches, best first; with no query, recent commands first, then the
     /// table's order, then layouts and themes. Commands that would do nothing now are left out.
+    /// Arrange mode's commands are offered in normal mode too: running one enters arrange mode.
     public func items(_ context: OverlayContext) -> [Item] {
         let table = context.commands
-        let commands = table.commands(in: context.contexts).filter { $0.id != .palette && !context.idle.contains($0.id) }
+        let contexts = context.contexts.contains(.normal) && !context.contexts.contains(.arrange)
+            ? context.contexts + [.arrange] : context.contexts
+        let commands = table.commands(in: contexts).filter { $0.id != .palette && !context.idle.contains($0.id) }
         let all = commands.map { command in
             Item(title: command.title, keys: table.keys(for: command.id).map(\.description).joined(separator: " / "),
                  target: .command(command.id))

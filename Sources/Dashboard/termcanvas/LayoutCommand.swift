@@ -70,15 +70,24 @@ struct LayoutCommand: AsyncParsableCommand {
         }
     }
 
+    /// Writes a layout as a file people share: panes, frames and settings. Each pane's state
+    /// (a chat line's input history, the selected day, scroll positions) is the user's own and
+    /// stays out unless `--with-state` asks for it.
     struct Export: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "export", abstract: "Write a layout file (to standard output without FILE).")
+        static let configuration = CommandConfiguration(
+            commandName: "export",
+            abstract: "Write a layout file (to standard output without FILE): panes, frames and settings, not what you did in them.")
 
         @Argument(help: "A saved or preset layout name.") var name: String
         @Argument(help: "The file to write.") var file: String?
+        @Flag(help: "Include each pane's state too (input history, selected day, scroll positions): yours, not for sharing.")
+        var withState = false
         @OptionGroup(title: "On a server") var server: ServerLayoutOption
 
         func run() async throws {
-            let text = try LayoutFile.export(try await server.layout(named: name))
+            var layout = try await server.layout(named: name)
+            if !withState { layout.panes = layout.panes.map { pane in Pane(id: pane.id, app: pane.app, frame: pane.frame, config: pane.config) } }
+            let text = try LayoutFile.export(layout)
             guard let file else { return print(text, terminator: "") }
             try Data(text.utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
         }

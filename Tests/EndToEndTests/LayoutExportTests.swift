@@ -1,0 +1,36 @@
+import CanvasCore
+import CanvasFiles
+import Foundation
+import TestSupport
+import Testing
+
+/// Issue 40: `layout export` writes a file people share; a pane's state (the chat line's input
+/// history, the selected day) is the user's own and stays out unless `--with-state` asks for it.
+struct LayoutExportTests {
+    @Test func aPanesStateStaysOutOfAnExportUnlessAskedFor() async throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("tc-export-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let environment = ["XDG_DATA_HOME": home.path + "/data", "XDG_STATE_HOME": home.path + "/state",
+                           "XDG_CONFIG_HOME": home.path + "/config"]
+        let layout = LayoutData(name: "mine", panes: [
+            Pane(id: 1, app: .chat, frame: Rect(x: 0, y: 0, width: 6, height: 12), config: ["channel": "ops"],
+                 state: ["history": "hello world\n/join ops"]),
+            Pane(id: 2, app: .calendar, frame: Rect(x: 6, y: 0, width: 6, height: 12), state: ["selected": "2026-11-26"]),
+        ], focused: 1)
+        let file = home.appendingPathComponent("mine.yaml")
+        try Data(try LayoutFile.export(layout).utf8).write(to: file)
+        let binary = Products.termcanvas.path
+        #expect(try await Command.run([binary, "layout", "import", file.path], environment: environment).status == 0)
+
+        let shared = try await Command.run([binary, "layout", "export", "mine"], environment: environment)
+        #expect(shared.status == 0)
+        #expect(!shared.output.contains("hello world") && !shared.output.contains("state:") && !shared.output.contains("2026-11-26"))
+        #expect(shared.output.contains("channel: \"ops\""), "settings are part of a layout")
+        let parsed = try LayoutFile.parse(shared.output, file: "shared.yaml")
+        #expect(parsed.panes.map(\.frame) == layout.panes.map(\.frame) && parsed.panes.allSatisfy { $0.state.isEmpty })
+
+        let own = try await Command.run([binary, "layout", "export", "mine", "--with-state"], environment: environment)
+        #expect(try LayoutFile.parse(own.output, file: "own.yaml").panes.map(\.state) == layout.panes.map(\.state))
+    }
+}

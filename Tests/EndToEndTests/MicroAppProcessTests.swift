@@ -125,7 +125,41 @@ struct MicroAppProcessTests {
         #expect(refused.output.contains("--trial-without-sandbox"))
     }
 
-    @Test func theAppsCommandIsQuietOnSuccessAndClearOnMistakes() throws {
+    /// Issue 40: the README's own step — a copy of a shipped app installed with `apps add`, no
+    /// `--replace` — must not restart the running shipped app (a pomodoro lost its count).
+    @Test func aCopyOfAShippedAppWaitsForTheNextStartUnlessReplaced() async throws {
+        let (session, environment) = try await Self.start(apps: [], panes: ["pomodoro 0 0 8 8", "calendar 8 0 4 8"])
+        try await session.waitFor("Pomodoro 1.0.0 asks to run")
+        try await session.send("y")
+        try await session.waitFor("Work · 0 done · ready")
+        try await session.send("Space")
+        try await session.waitFor("Work · 0 done · running")
+        try await session.waitFor("24:5")  // a few seconds into the session
+
+        let copy = URL(fileURLWithPath: environment["HOME"]! + "/pomodoro")
+        let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("apps/pomodoro")
+        try FileManager.default.copyItem(at: shipped, to: copy)
+        let added = try Command.runBlocking([Products.termcanvas.path, "apps", "add", copy.path], environment: environment)
+        #expect(added.status == 0)
+        #expect(added.output.contains("takes the place of the shipped pomodoro when a dashboard starts"), "\(added.output)")
+        // Still the same session, still counting: no restart, no notice of one.
+        try await session.waitFor("24:4")
+        let screen = try await session.screen()
+        #expect(screen.joined().contains("Work · 0 done · running"))
+        #expect(!screen.joined().contains("Restarted Pomodoro"))
+        #expect(!(try String(contentsOfFile: environment["XDG_STATE_HOME"]! + "/termcanvas/termcanvas.log", encoding: .utf8))
+            .contains("micro-apps installed again"))
+
+        // With --replace it restarts now, with the copy.
+        let replaced = try Command.runBlocking([Products.termcanvas.path, "apps", "add", copy.path, "--replace"], environment: environment)
+        #expect(replaced.output.contains("Installed pomodoro 1.0.0 again; its panes in running dashboards restart"), "\(replaced.output)")
+        try await session.waitFor("Restarted Pomodoro, installed again")
+        try await session.send("q")
+        #expect(try await session.waitForExit().status == 0)
+    }
+
+    @Test func theAppsCommandSaysWhatItDidAndIsClearOnMistakes() throws {
         let home = try DashboardSessionTests.isolatedHome(canvasLayout: false)
         defer { home.remove() }
         let environment = home.environment
@@ -141,7 +175,9 @@ struct MicroAppProcessTests {
         #expect(refused.status != 0)
         #expect(refused.output.contains("app.yaml:6:23: events.publishes[0]: an app publishes only its own events"))
 
-        #expect(try termcanvas("apps", "add", Self.fixtures.appendingPathComponent("counter").path) == (0, ""))
+        let added = try termcanvas("apps", "add", Self.fixtures.appendingPathComponent("counter").path)
+        #expect(added.status == 0)
+        #expect(added.output.hasPrefix("Installed counter 1.0.0 in ") && added.output.contains("offer it in their catalog"), "\(added.output)")
         #expect(try termcanvas("apps", "add", Self.fixtures.appendingPathComponent("counter").path).status != 0)
         #expect(try termcanvas("apps", "grant", "counter") == (0, ""))
         let listed = try termcanvas("apps", "list")

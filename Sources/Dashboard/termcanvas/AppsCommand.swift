@@ -98,6 +98,9 @@ struct AppsCommand: AsyncParsableCommand {
             let target = paths.appsDirectory.appendingPathComponent(app.id)
             let replacing = FileManager.default.fileExists(atPath: target.path)
             if replacing, !replace { throw CommandError("\(app.id) is already installed in \(target.path); --replace replaces it") }
+            // A copy of a shipped app wins over it, but only from the next start unless --replace
+            // says so: a running pomodoro keeps its count.
+            let shipped = InstalledApps(paths: paths).apps.contains { $0.id == app.id && $0.isShipped }
             try PrivatePath.makeDirectory(paths.appsDirectory)
             // Copied beside it, then swapped in: a dashboard reading the folder never sees half an app.
             let staged = paths.appsDirectory.appendingPathComponent(".\(app.id).new-\(getpid())")
@@ -106,8 +109,16 @@ struct AppsCommand: AsyncParsableCommand {
             try Self.copy(source, to: staged)
             if replacing { try FileManager.default.moveItem(at: target, to: old) }
             try FileManager.default.moveItem(at: staged, to: target)
+            let name = TerminalText.safe("\(app.id) \(app.manifest.version)")
+            if shipped, !replace {
+                return print("Installed \(name) in \(TerminalText.safe(target.path)); it takes the place of the shipped \(app.id) " +
+                             "when a dashboard starts (running ones keep theirs; --replace restarts them with it now)")
+            }
             // Running dashboards take it now; a running copy of it restarts with its saved state.
             AppsReinstalled.tellRunningDashboards(paths: paths)
+            print(replacing || shipped
+                  ? "Installed \(name) again; its panes in running dashboards restart with their saved state"
+                  : "Installed \(name) in \(TerminalText.safe(target.path)); running dashboards offer it in their catalog (arrange mode, a)")
         }
 
         /// Copies a folder, each directory 0700 and each file readable only by its owner

@@ -142,7 +142,7 @@ class Deployment:
         return wait_until(lambda: request(self.ports["lb"], "GET", "/health")[0] == 200, 10)
 
     def token(self, user, port=None):
-        body = request(port or self.ports["lb"], "POST", "/api/auth/token", {"username": user, "password": f"pw-{user}"})[2]
+        body = request(port or self.ports["lb"], "POST", "/api/auth/token", {"username": user, "password": f"password-{user}"})[2]
         return json.loads(body)["token"]
 
     def stop_nginx(self):

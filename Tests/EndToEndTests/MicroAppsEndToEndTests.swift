@@ -136,7 +136,7 @@ final class TeamServer: @unchecked Sendable {
         for user in users {
             let added = try await Command.run([Products.termcanvas.path, "user", "add", user, "--data-dir", home + "/bff"]
                                               + (admins.contains(user) ? ["--admin"] : []),
-                                              environment: ["XDG_STATE_HOME": home + "/state"], input: "pw-\(user)\n")
+                                              environment: ["XDG_STATE_HOME": home + "/state"], input: "password-\(user)\n")
             try #require(added.status == 0, "\(added.output)")
         }
         try await server.restart()
@@ -162,7 +162,7 @@ final class TeamServer: @unchecked Sendable {
         let home = try DashboardSessionTests.isolatedHome(canvasLayout: canvasLayout)
         let environment = home.environment
         let login = try await Command.run([Products.termcanvas.path, "login", url, "--user", user], environment: environment,
-                                          input: "pw-\(user)\n")
+                                          input: "password-\(user)\n")
         try #require(login.status == 0, "\(login.output)")
         return environment
     }
@@ -174,7 +174,7 @@ final class TeamServer: @unchecked Sendable {
 
     func token(_ user: String) async throws -> String {
         let answer = try await Command.run(["curl", "-sf", "-X", "POST", url + "/api/auth/token", "-H", "Content-Type: application/json",
-                                            "-d", #"{"username":"\#(user)","password":"pw-\#(user)"}"#])
+                                            "-d", #"{"username":"\#(user)","password":"password-\#(user)"}"#])
         let object = try JSONSerialization.jsonObject(with: Data(answer.output.utf8)) as? [String: Any]
         return try #require(object?["token"] as? String)
     }

@@ -1,9 +1,44 @@
+import CanvasCore
 import TestSupport
 import Foundation
 import Testing
 
 /// `termcanvas user add` and `termcanvas serve` as an administrator runs them.
 struct ServeCommandTests {
+    /// Issue 40: at a terminal a new password is asked twice; two that differ change nothing.
+    @Test func aNewPasswordIsAskedTwiceAtATerminal() async throws {
+        let home = try DashboardSessionTests.isolatedHome()
+        defer { home.remove() }
+        let environment = home.environment
+        let data = environment["HOME"]! + "/bff"
+        let binary = Products.termcanvas.path
+        let add = { try await TmuxSession([binary, "user", "add", "ann", "--data-dir", data], size: Size(width: 80, height: 10),
+                                          environment: environment) }
+
+        let mistyped = try await add()
+        try await mistyped.waitFor("Password for ann:")
+        try await mistyped.sendLiteral("correct horse")
+        try await mistyped.send("Enter")
+        try await mistyped.waitFor("Again, to be sure:")
+        try await mistyped.sendLiteral("correct hose")
+        try await mistyped.send("Enter")
+        let refused = try await mistyped.waitForExit()
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("the two passwords differ; nothing was changed: run the command again"), "\(refused.stderr)")
+        #expect(!refused.stderr.contains("Usage:"))
+        #expect(try await Command.run([binary, "user", "list", "--data-dir", data], environment: environment).output.isEmpty)
+
+        let typed = try await add()
+        try await typed.waitFor("Password for ann:")
+        try await typed.sendLiteral("correct horse")
+        try await typed.send("Enter")
+        try await typed.waitFor("Again, to be sure:")
+        try await typed.sendLiteral("correct horse")
+        try await typed.send("Enter")
+        #expect(try await typed.waitForExit().status == 0)
+        #expect(try await Command.run([binary, "user", "list", "--data-dir", data], environment: environment).output == "ann\n")
+    }
+
     @Test func addAUserServeAndStopGracefully() async throws {
         let home = try DashboardSessionTests.isolatedHome()
         defer { home.remove() }
@@ -17,11 +52,18 @@ struct ServeCommandTests {
         #expect(added.status == 0)
         #expect(added.output.isEmpty)
         #expect(try await Command.run([binary, "user", "list", "--data-dir", data], environment: environment).output == "alice\n")
-        let again = try await Command.run([binary, "user", "add", "alice", "--data-dir", data], environment: environment, input: "x\n")
+        let again = try await Command.run([binary, "user", "add", "alice", "--data-dir", data], environment: environment,
+                                          input: "another horse\n")
         #expect(again.status != 0)
         let empty = try await Command.run([binary, "user", "add", "bob", "--data-dir", data], environment: environment, input: "\n")
         #expect(empty.status != 0)
         #expect(empty.output.contains("the password must not be empty"))
+        // Issue 40: a new password has a minimum the docs state; a refusal is not a usage mistake.
+        let short = try await Command.run([binary, "user", "add", "bob", "--data-dir", data], environment: environment, input: "x\n")
+        #expect(short.status == 1)
+        #expect(short.output.contains("a password must be at least 8 characters; nothing was changed"))
+        #expect(!short.output.contains("Usage:"))
+        #expect(try await Command.run([binary, "user", "list", "--data-dir", data], environment: environment).output == "alice\n")
 
         let port = LoopbackPort.random()
         let server = try Command.start([binary, "serve", "--port", "\(port)", "--data-dir", data], environment: environment)

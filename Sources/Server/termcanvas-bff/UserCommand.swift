@@ -31,7 +31,7 @@ struct UserCommand: AsyncParsableCommand {
         @OptionGroup var location: Location
 
         func run() async throws {
-            let password = try PasswordInput.read(prompt: "Password for \(name): ")
+            let password = try PasswordInput.new(prompt: "Password for \(name): ")
             try await location.withStore { store in _ = try await store.addUser(name: name, password: password, isAdmin: admin) }
         }
     }

@@ -36,7 +36,7 @@ struct LayoutFileErrorTests {
         ExpectedError(label: "not YAML: a tab indents a line", text: "name: test\npanes:\n\t- id: 1\n", line: 3, field: "",
                       message: "not valid YAML: found character that cannot start any token"),
         ExpectedError(label: "not YAML: an unclosed flow mapping", text: text(replacing(base, line: 2, with: "grid: { columns: 12")),
-                      line: 3, field: "", message: "not valid YAML: did not find expected ',' or '}'"),
+                      line: 2, field: "", message: "not valid YAML: this { is not closed (did not find expected ',' or '}' at line 3)"),
         ExpectedError(label: "empty file", text: "", line: nil, field: "", message: "the file is empty"),
         // Composed, this would expand and hash 9^9 nodes: refused before, at the first alias.
         ExpectedError(label: "aliases: a billion laughs through keys", text: billionLaughs, line: 2, field: "",

@@ -56,8 +56,8 @@ struct ThemeFileErrorTests {
         ExpectedError(label: "duplicated role", text: text(inserting(base, "  text: { fg: 1 }", asLine: 4)), line: 3,
                       field: "text", message: "the key appears twice"),
         ExpectedError(label: "empty file", text: "\n", line: nil, field: "", message: "the file is empty"),
-        ExpectedError(label: "not YAML", text: "name: test\nroles: {\n  text: { fg: 1 }\n", line: 4, field: "",
-                      message: "not valid YAML: did not find expected ',' or '}'"),
+        ExpectedError(label: "not YAML", text: "name: test\nroles: {\n  text: { fg: 1 }\n", line: 2, field: "",
+                      message: "not valid YAML: this { is not closed (did not find expected ',' or '}' at line 4)"),
     ]
 
     @Test func theBaseThemeIsValid() throws {

@@ -23,10 +23,16 @@ struct HostNoticeTests {
         #expect(host.statusBar.hasSuffix(" test "))
     }
 
-    @Test func aLongNoticeIsClippedAtTheRightEdge() throws {
+    /// Issue 40: a notice longer than the bar ends by naming the key that shows it whole.
+    @Test func aLongNoticeEndsByNamingTheKeyThatShowsItWhole() throws {
         let host = try makeHost(halves)
         host.press(.ctrl("e"), .left)
-        #expect(host.statusBar == " ARRANGE  Can't move: pane #1 at -1,0 6×12 lies outside the ")
+        #expect(host.statusBar.hasPrefix(" ARRANGE  Can't move: pane #1 at -1,0 6×12 lies"))
+        #expect(host.statusBar.hasSuffix(" … ^G all "))
+        #expect(host.statusBar.count == 60)
+        host.press(.ctrl("g"))
+        #expect((host.overlay as? MessagesOverlay)?.entries.last?.notice.text.hasSuffix("lies outside the grid") == true)
+        #expect(host.statusBar.hasPrefix(" MESSAGES "))
     }
 
     @Test func undoWithNothingToUndoSaysSo() throws {

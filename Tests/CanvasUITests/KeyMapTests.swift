@@ -58,8 +58,8 @@ struct KeyMapTests {
         #expect(throws: KeyMapProblem.self) {
             try Self.defaults.applying(KeyMapEdits(unbinds: [.init(.command("layout.nope"), line: 5)]))
         }
-        #expect(throws: KeyMapProblem(line: 6, field: "unbind", message: "ctrl+g is not bound to anything")) {
-            try Self.defaults.applying(KeyMapEdits(unbinds: [.init(.key(.ctrl("g")), line: 6)]))
+        #expect(throws: KeyMapProblem(line: 6, field: "unbind", message: "ctrl+y is not bound to anything")) {
+            try Self.defaults.applying(KeyMapEdits(unbinds: [.init(.key(.ctrl("y")), line: 6)]))
         }
     }
 

@@ -62,7 +62,7 @@ struct Composition {
         if let option {
             if LayoutSource.looksLikeFile(option) {
                 let url = URL(fileURLWithPath: option)
-                return try CanvasManager(layout: try LayoutFile.parse(try String(contentsOf: url, encoding: .utf8), file: option))
+                return try CanvasManager(layout: try LayoutFile.parse(try TextFile.read(url, shownAs: option), file: option))
             }
             return try CanvasManager(layout: try library.layoutNow(option))
         }
@@ -117,10 +117,8 @@ struct Composition {
     func commandTable(for catalog: WidgetCatalog) throws -> CommandTable {
         let standard = CommandTable.standard(for: catalog)
         let file = paths.keyMap
-        guard let text = try? String(contentsOf: file, encoding: .utf8) else {
-            guard FileManager.default.fileExists(atPath: file.path) else { return standard }
-            throw FileError(file: file.path, line: nil, column: nil, field: "", message: "cannot be read as UTF-8 text")
-        }
+        guard FileManager.default.fileExists(atPath: file.path) else { return standard }
+        let text = try TextFile.read(file)
         let edits = try KeyMapFile.parse(text, file: file.path)
         do {
             return try standard.applying(edits)

@@ -105,13 +105,7 @@ struct LayoutCommand: AsyncParsableCommand {
         var bff: String?
 
         func run() async throws {
-            let text: String
-            do {
-                text = try String(contentsOf: URL(fileURLWithPath: file), encoding: .utf8)
-            } catch {
-                throw ValidationError("cannot read \(file): \(error.localizedDescription)")
-            }
-            var layout = try LayoutFile.parse(text, file: file)
+            var layout = try LayoutFile.parse(try TextFile.read(URL(fileURLWithPath: file), shownAs: file), file: file)
             if let name { layout.name = name }
             let library = try LayoutCommand.library()
             if let bff {

@@ -51,9 +51,11 @@ struct LoginCommand: AsyncParsableCommand {
         } catch .status(code: 401, _, let apiError) {
             // The server's reason when it gave one, e.g. "wrong username or password".
             let reason = apiError.map(\.error) ?? "wrong user name or password"
-            throw ValidationError(TerminalText.safe("\(server) refused the login: \(reason)"))
+            throw CommandError(TerminalText.safe("\(server) refused the login: \(reason); check the name and password (an admin sets them: `termcanvas user add`)"))
+        } catch where error.isTransient {
+            throw CommandError(TerminalText.safe("could not reach \(server) (\(error)); check the address, and that the server runs there"))
         } catch {
-            throw ValidationError(TerminalText.safe("could not log in to \(server): \(error)"))
+            throw CommandError(TerminalText.safe("could not log in to \(server): \(error)"))
         }
         let paths = Paths(environment: ProcessInfo.processInfo.environment)
         try paths.credentials.save(Credential(server: server, user: user, token: response.token, trustedCertificates: trusted))

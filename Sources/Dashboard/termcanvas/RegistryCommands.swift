@@ -32,12 +32,7 @@ extension AppsCommand {
             if (try? file.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true {
                 file.appendPathComponent(AppFolders.manifestName)
             }
-            let text: String
-            do {
-                text = try String(contentsOf: file, encoding: .utf8)
-            } catch {
-                throw CommandError(TerminalText.safe("cannot read \(file.path): \(error.localizedDescription)"))
-            }
+            let text = try TextFile.read(file)
             let parsed = try AppManifestFile.parse(text, file: file.path)
             guard let entry = entry ?? parsed.entry?.absoluteString else {
                 throw CommandError(TerminalText.safe("\(file.path): a remote app needs entry: (or --entry URL)"))

@@ -1,4 +1,7 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `termcanvas`: the dashboard by default, plus subcommands for scripts and docs.
 ///
@@ -20,6 +23,11 @@ struct TermCanvas: AsyncParsableCommand {
 
     static func main() async {
         _ = started
+        if let typo = CommandTypo.message(for: Array(CommandLine.arguments.dropFirst()), root: Self.self) {
+            let line = Array("Error: \(typo)\n".utf8)
+            _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+            Glibc.exit(ExitCode.validationFailure.rawValue)
+        }
         await main(nil)
     }
 }

@@ -46,12 +46,9 @@ public struct AppFolders: Sendable {
     /// - Throws: `FileError` for a malformed manifest, or the error reading it.
     public static func read(_ folder: URL, isShipped: Bool) throws -> InstalledApp {
         let file = folder.appendingPathComponent(manifestName)
-        let data = try Data(contentsOf: file)
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw FileError(file: file.path, line: nil, column: nil, field: "", message: "is not UTF-8 text")
-        }
+        let text = try TextFile.read(file)
         let manifest = try AppManifestFile.parse(text, file: file.path)
-        let digest = ManifestDigest.hex(of: Array(data))
+        let digest = ManifestDigest.hex(of: Array(text.utf8))
         return InstalledApp(manifest: manifest, folder: folder.standardizedFileURL, digest: digest, isShipped: isShipped)
     }
 }

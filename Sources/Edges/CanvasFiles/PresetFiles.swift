@@ -51,7 +51,7 @@ public struct PresetFiles: Sendable {
     /// - Throws: `FileError` when the file exists but is malformed.
     public func layout(named name: String) throws -> LayoutData? {
         guard let url = file(named: name, in: layoutFolders) else { return nil }
-        var layout = try LayoutFile.parse(try String(contentsOf: url, encoding: .utf8), file: url.path)
+        var layout = try LayoutFile.parse(try TextFile.read(url), file: url.path)
         layout.name = name
         return layout
     }
@@ -60,7 +60,7 @@ public struct PresetFiles: Sendable {
     /// - Throws: `FileError` when the file exists but is malformed.
     public func theme(named name: String) throws -> Theme? {
         guard let url = file(named: name, in: themeFolders) else { return nil }
-        return try ThemeFile.parse(try String(contentsOf: url, encoding: .utf8), file: url.path)
+        return try ThemeFile.parse(try TextFile.read(url), file: url.path)
     }
 
     private func file(named name: String, in folders: [URL]) -> URL? {

@@ -98,10 +98,26 @@ struct YAMLReader {
         }
     }
 
+    /// What libyaml's context names as left open, in a reader's words.
+    private static func opened(_ context: String) -> String? {
+        if context.contains("flow mapping") { return "{" }
+        if context.contains("flow sequence") { return "[" }
+        if context.contains("quoted scalar") { return "quote" }
+        return nil
+    }
+
     private func syntaxError(_ error: YamlError) -> FileError {
         switch error {
-        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
-            FileError(file: file, line: mark.line, column: mark.column, field: "", message: "not valid YAML: \(problem)")
+        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
+             .composer(let context, let problem, let mark, _):
+            // An unclosed brace, bracket or quote is found where the parser gives up, often the
+            // file's end: point at where it was opened, which is where the mistake is.
+            if let context, context.mark.line != mark.line, let opened = Self.opened(context.text) {
+                FileError(file: file, line: context.mark.line, column: context.mark.column, field: "",
+                          message: "not valid YAML: this \(opened) is not closed (\(problem) at line \(mark.line))")
+            } else {
+                FileError(file: file, line: mark.line, column: mark.column, field: "", message: "not valid YAML: \(problem)")
+            }
         case .duplicatedKeysInMapping(let duplicates, let context):
             FileError(file: file, line: context.mark.line, column: context.mark.column, field: duplicates.joined(separator: ", "),
                       message: "the key appears twice")

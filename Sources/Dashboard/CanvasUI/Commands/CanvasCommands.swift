@@ -12,6 +12,7 @@ extension CommandID {
     public static let undo: CommandID = "layout.undo"
     public static let redo: CommandID = "layout.redo"
     public static let pickTheme: CommandID = "theme.pick"
+    public static let messages: CommandID = "canvas.messages"
     public static let addPane: CommandID = "pane.add"
     public static let removePane: CommandID = "pane.remove"
     public static let paneSettings: CommandID = "pane.settings"
@@ -54,6 +55,7 @@ public enum CanvasCommands {
         Command(.saveLayout, "Save the layout under a name", in: .canvas, keys: [.ctrl("s")], whileTyping: true),
         Command(.openLayout, "Open a layout (filter, load, Ctrl-D delete, Ctrl-R rename)", in: .canvas, keys: [.ctrl("o")], whileTyping: true),
         Command(.pickTheme, "Choose a theme (live preview)", in: .canvas, keys: [.ctrl("t")], whileTyping: true),
+        Command(.messages, "Messages: every notice and error of this session, in full", in: .canvas, keys: [.ctrl("g")], whileTyping: true),
         Command(.newApp, NewAppOverlay.entryTitle + " (describe it; a language model writes it)", in: .canvas, keys: [Key(.function(2))],
                 whileTyping: true),
     ]

@@ -69,11 +69,13 @@ public struct CommandTable: Sendable {
     }
 
     /// The status bar's hints for `contexts`, in their order: each hinted command with its first key; commands
-    /// that share a hint (the four arrows of "move") are shown as one.
-    public func hints(in contexts: [CommandContext]) -> [KeyHint] {
+    /// that share a hint (the four arrows of "move") are shown as one. While a text field has the
+    /// keys (`typing`), a key that types (`?`, `q`) reaches the field, not the command: the hint
+    /// names the command's first key that does not type (F1, Ctrl-Q), or leaves it out.
+    public func hints(in contexts: [CommandContext], typing: Bool = false) -> [KeyHint] {
         var groups: [(hint: String, keys: [Key])] = []
         for command in contexts.flatMap({ context in commands.filter { $0.context == context } }) {
-            guard let hint = command.hint, let key = keys(for: command.id).first else { continue }
+            guard let hint = command.hint, let key = keys(for: command.id).first(where: { !typing || $0.text == nil }) else { continue }
             if groups.last?.hint == hint { groups[groups.count - 1].keys.append(key) } else { groups.append((hint, [key])) }
         }
         return groups.map { KeyHint(keys: KeyLabel.group($0.keys), action: $0.hint) }
@@ -118,22 +120,8 @@ public struct CommandTable: Sendable {
     }
 
     private func unknown(_ id: CommandID, line: Int?, field: String) -> KeyMapProblem {
-        let near = commands.map(\.id).min { Self.distance($0.rawValue, id.rawValue) < Self.distance($1.rawValue, id.rawValue) }
+        let near = NearestName.among(commands.map(\.id.rawValue), to: id.rawValue)
         let suggestion = near.map { "; did you mean \($0)? (termcanvas keys lists them all)" } ?? ""
         return KeyMapProblem(line: line, field: field, message: "no command named \(id)\(suggestion)")
-    }
-
-    /// Edit distance, for suggesting the command a typo meant.
-    private static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        var previous = Array(0...b.count)
-        for (i, x) in a.enumerated() {
-            var current = [i + 1]
-            for (j, y) in b.enumerated() {
-                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
-            }
-            previous = current
-        }
-        return previous[b.count]
     }
 }

@@ -25,6 +25,7 @@ extension CanvasHost {
         case .saveLayout: openSavePrompt()
         case .openLayout: openLayoutPicker()
         case .pickTheme: openThemePicker()
+        case .messages: overlays.append(MessagesOverlay(entries: noticeLog.entries))
         case .undo: undo()
         case .redo: redo()
         case .addPane:
@@ -83,7 +84,7 @@ extension CanvasHost {
 
 /// What the host does for each of the canvas's own commands, found by its id in one table.
 enum CanvasCommandKind: Equatable {
-    case focusNext, focusPrevious, help, palette, quit, arrange, arrangeDone, saveLayout, openLayout, pickTheme, undo, redo
+    case focusNext, focusPrevious, help, palette, quit, arrange, arrangeDone, saveLayout, openLayout, pickTheme, messages, undo, redo
     case addPane, newApp, removePane, paneSettings
     case focus(Direction)
     case focusPane(Int)
@@ -94,7 +95,7 @@ enum CanvasCommandKind: Equatable {
         var table: [CommandID: CanvasCommandKind] = [
             .focusNext: .focusNext, .focusPrevious: .focusPrevious, .help: .help, .palette: .palette, .quit: .quit,
             .arrange: .arrange, .arrangeDone: .arrangeDone, .saveLayout: .saveLayout, .openLayout: .openLayout,
-            .pickTheme: .pickTheme, .undo: .undo, .redo: .redo, .addPane: .addPane, .newApp: .newApp,
+            .pickTheme: .pickTheme, .messages: .messages, .undo: .undo, .redo: .redo, .addPane: .addPane, .newApp: .newApp,
             .removePane: .removePane, .paneSettings: .paneSettings,
         ]
         for direction in Direction.allCases {

@@ -22,10 +22,12 @@ extension CanvasHost {
         overlay?.render(into: &buffer, overlayContext)
     }
 
+    /// The hints of `mode`; while a text field has the keys, only keys that reach their command.
     private func hints(in mode: HostMode) -> [KeyHint] {
-        if let known = modeHints[mode] { return known }
-        let hints = commands.hints(in: mode == .normal ? [.normal, .canvas] : [.arrange, .canvas])
-        modeHints[mode] = hints
+        let set = HintSet(mode: mode, typing: isTyping)
+        if let known = modeHints[set] { return known }
+        let hints = commands.hints(in: mode == .normal ? [.normal, .canvas] : [.arrange, .canvas], typing: set.typing)
+        modeHints[set] = hints
         return hints
     }
 
@@ -125,10 +127,20 @@ extension CanvasHost {
         let badge = overlay?.badge ?? (mode == .normal ? " NORMAL " : " ARRANGE ")
         var x = buffer.write(badge, at: Point(x: 0, y: y), style: theme[.statusMode], clip: row)
         if let notice {
-            // A notice takes the whole bar, so even a long error can be read.
+            // A notice takes the whole bar, so even a long error can be read; one longer still
+            // ends by naming the key that shows it whole (the messages box).
             let style = notice.kind == .error ? theme[.statusMessage] : theme[.statusBar]
             buffer.fill(Rect(x: x, y: y, width: max(0, size.width - x), height: 1), with: Cell(" ", style: style))
-            buffer.write(" \(notice.text)", at: Point(x: x, y: y), style: style, clip: row)
+            let text = " \(notice.text)"
+            let room = size.width - x
+            if DisplayWidth.of(text) > room, let key = commands.keys(for: .messages).first {
+                let more = " … \(KeyLabel.short(key)) all "
+                let end = max(x, size.width - DisplayWidth.of(more))
+                buffer.write(text, at: Point(x: x, y: y), style: style, clip: Rect(x: x, y: y, width: end - x, height: 1))
+                buffer.write(more, at: Point(x: end, y: y), style: theme[.statusKey], clip: row)
+            } else {
+                buffer.write(text, at: Point(x: x, y: y), style: style, clip: row)
+            }
             return
         }
         let hints = overlay?.hints(overlayContext) ?? hints(in: mode)

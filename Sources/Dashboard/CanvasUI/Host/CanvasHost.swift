@@ -20,14 +20,22 @@ public final class CanvasHost {
     public var commands: CommandTable {
         didSet { modeHints = [:] }
     }
-    /// The status bar's hints per mode, worked out once per command table.
-    var modeHints: [HostMode: [KeyHint]] = [:]
+    /// The status bar's hints per mode, and while typing, worked out once per command table.
+    var modeHints: [HintSet: [KeyHint]] = [:]
     /// What the palette remembers between openings.
     var palette = PaletteMemory()
     /// Commands run from the palette, most recent first: the palette lists them first.
     public var recentCommands: [CommandID] { palette.recentCommands }
     public internal(set) var size: Size
-    public internal(set) var notice: Notice?
+    public internal(set) var notice: Notice? {
+        didSet {
+            guard let notice, notice != oldValue else { return }
+            let now = clock.now()
+            noticeLog.append(notice, at: NoticeLog.time(secondsIntoDay: Int(now.timeIntervalSince1970.rounded(.down)) + clock.secondsFromGMT(now)))
+        }
+    }
+    /// Every notice of the session, for the messages box (Ctrl-G).
+    public private(set) var noticeLog = NoticeLog()
     /// Whether the loop ends, and how far saving the layout on quit got.
     var quitting = Quitting()
     public internal(set) var theme: Theme {
@@ -267,4 +275,10 @@ public final class CanvasHost {
             bus.publish(PaneFocused(pane: focused.id, title: title(of: focused)))
         }
     }
+}
+
+/// Which status bar hints: a mode's, with the keys a text field leaves to commands or all of them.
+struct HintSet: Hashable {
+    let mode: HostMode
+    let typing: Bool
 }

@@ -78,18 +78,29 @@ extension Transfer {
         ))
     }
 
-    /// A libcurl failure as the caller sees it. One timeout code covers the connect and the total
-    /// timeout: both are `.timeout`.
+    /// A libcurl failure as the caller sees it, the usual ones in our words (a user reads them).
+    /// One timeout code covers the connect and the total timeout: both are `.timeout`.
     private func error(for code: CURLcode) -> HTTPClientError {
         let message = errorMessage ?? String(cString: tc_curl_easy_strerror(code))
         switch code {
-        case CURLE_OPERATION_TIMEDOUT:
-            return .timeout
-        case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL:
-            return .invalidRequest(message)
-        default:
-            return .unreachable(message)
+        case CURLE_OPERATION_TIMEDOUT: return .timeout
+        case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL: return .invalidRequest(message)
+        case CURLE_COULDNT_CONNECT: return .unreachable("nothing answers at \(origin)")
+        case CURLE_COULDNT_RESOLVE_HOST: return .unreachable("the host name of \(origin) is not known")
+        case CURLE_PEER_FAILED_VERIFICATION:
+            return .unreachable("its certificate is not trusted here (a team's own CA: --ca-file FILE)")
+        case CURLE_SSL_CONNECT_ERROR: return .unreachable("the TLS handshake failed (is it https on that port?)")
+        case CURLE_GOT_NOTHING: return .unreachable("it closed the connection without answering")
+        case CURLE_SEND_ERROR, CURLE_RECV_ERROR: return .unreachable("the connection broke")
+        default: return .unreachable(message)
         }
+    }
+
+    /// The scheme, host and port the transfer went to, for messages: the URL up to its path.
+    private var origin: String {
+        let url = exchange.url
+        guard let scheme = url.range(of: "://") else { return url }
+        return String(url[..<(url[scheme.upperBound...].firstIndex(of: "/") ?? url.endIndex)])
     }
 }
 

@@ -1,0 +1,46 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Issue 40: every error a user meets says what happened and what to do in our words — never
+/// the system's error text, never a usage line after a failure that was no usage mistake — and
+/// the exit status tells a script which (64 usage, 1 failure).
+struct ErrorWordsTests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        let arguments: [String]
+        let input: String?
+        let status: Int32
+        let says: String
+        var testDescription: String { "termcanvas " + arguments.joined(separator: " ") }
+    }
+
+    static let cases: [Case] = [
+        Case(arguments: ["--layout", "nosuch.yaml"], input: nil, status: 1, says: "nosuch.yaml: no such file; check the path"),
+        Case(arguments: ["--layout", "HOME"], input: nil, status: 1, says: "is a folder, not a file"),
+        Case(arguments: ["--layout", "nosuch"], input: nil, status: 1,
+             says: "no layout named 'nosuch'; there are: default, monitor, planner, workbench (`termcanvas layout list` says more)"),
+        Case(arguments: ["layout", "import", "nosuch.yaml"], input: nil, status: 1, says: "nosuch.yaml: no such file; check the path"),
+        Case(arguments: ["layuot", "list"], input: nil, status: 64, says: "did you mean 'termcanvas layout'?"),
+        Case(arguments: ["layout", "lsit"], input: nil, status: 64, says: "did you mean 'termcanvas layout list'?"),
+        Case(arguments: ["login", "http://127.0.0.1:1", "--user", "ann"], input: "correct horse\n", status: 1,
+             says: "could not reach http://127.0.0.1:1 (unreachable: nothing answers at http://127.0.0.1:1); check the address"),
+        Case(arguments: ["user", "add", "ann", "--data-dir", "HOME/bff"], input: "short\n", status: 1,
+             says: "a password must be at least 8 characters; nothing was changed"),
+    ]
+
+    /// Words only the system or a library would print.
+    static let rawText = ["NSCocoaErrorDomain", "Error Domain=", "Code=", "errno", "Couldn't", "Failed to connect", "(null)"]
+
+    @Test(arguments: cases)
+    func saysWhatHappenedInOurWords(_ example: Case) async throws {
+        let home = try DashboardSessionTests.isolatedHome()
+        defer { home.remove() }
+        let root = home.environment["HOME"]!
+        let arguments = example.arguments.map { $0.replacingOccurrences(of: "HOME", with: root) }
+        let result = try await Command.run([Products.termcanvas.path] + arguments, environment: home.environment, input: example.input)
+        #expect(result.status == example.status, "\(result.output)")
+        #expect(result.output.contains(example.says), "\(result.output)")
+        #expect(!Self.rawText.contains { result.output.contains($0) }, "\(result.output)")
+        if example.status != 64 { #expect(!result.output.contains("Usage:"), "\(result.output)") }
+    }
+}

@@ -294,7 +294,11 @@ extension LayoutCommand {
 
     /// Prints the changes the server keeps of the canvas `name`, oldest first: version, author,
     /// operation and pane.
-    static func printChanges(of name: String, on client: HTTPClient) async throws {
+    /// Each change as `version, who, what` in words, or with `json` as one line of JSON (keys
+    /// sorted) for scripts.
+    static func printChanges(of name: String, on client: HTTPClient, json: Bool) async throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let canvas = try await visibleCanvas(named: name, on: client)
         var cursor: String?
         repeat {
@@ -305,8 +309,11 @@ extension LayoutCommand {
                 throw ServerOption.explain(error, doing: "read the changes of \(name)")
             }
             for change in page.items {
-                let operation = String(decoding: (try? JSONEncoder().encode(change.operation)) ?? Data(), as: UTF8.self)
-                print(["\(change.version)", change.author, operation].map(TerminalText.safe).joined(separator: "\t"))
+                if json {
+                    print(TerminalText.safe(String(decoding: (try? encoder.encode(change)) ?? Data(), as: UTF8.self)))
+                } else {
+                    print(["\(change.version)", change.author, change.operation.summary].map(TerminalText.safe).joined(separator: "\t"))
+                }
             }
             cursor = page.next
         } while cursor != nil

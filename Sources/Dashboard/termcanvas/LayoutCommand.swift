@@ -149,10 +149,13 @@ struct LayoutCommand: AsyncParsableCommand {
             commandName: "history",
             abstract: "List the arrangement steps of a saved layout; with --bff, the changes of a layout on that server: version, who, what.")
         @Argument var name: String
+        @Flag(help: "With --bff: each change as one line of JSON, for scripts.") var json = false
         @OptionGroup(title: "On a server") var server: ServerLayoutOption
 
         func run() async throws {
-            if let bff = server.bff { return try await LayoutCommand.printChanges(of: name, on: try ServerOption.parse(["--bff", bff]).client()) }
+            if let bff = server.bff {
+                return try await LayoutCommand.printChanges(of: name, on: try ServerOption.parse(["--bff", bff]).client(), json: json)
+            }
             for entry in try LayoutCommand.library().store.history(named: name) {
                 print("\(entry.position)\t\(entry.time.formatted(.iso8601))\t\(entry.step)\(entry.isCurrent ? "\t(current)" : "")")
             }

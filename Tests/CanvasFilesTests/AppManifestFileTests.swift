@@ -70,10 +70,10 @@ struct AppManifestFileTests {
     }
 
     @Test func aSampleAppHasNoProtocolAndKeepsNoState() throws {
-        let manifest = try parse(["id: disk", "name: Disk", "version: 1.0.0", "sample: { every: 5s, show: gauge }", "exec: df -P"])
+        let manifest = try parse(["id: disk", "name: Disk", "version: 1.0.0", "sample: { every: 5s, show: gauge }", "exec: [df, -P]"])
         #expect(manifest.sample == AppManifest.Sample(everySeconds: 5, show: .gauge))
         #expect(manifest.protocolVersion == nil)
-        #expect(manifest.exec == ["df -P"])
+        #expect(manifest.exec == ["df", "-P"])
         #expect(!manifest.keepsState)
     }
 
@@ -96,6 +96,9 @@ struct AppManifestFileTests {
         (replacing(base, line: 5, with: "protocol: one"), "apps/probe/app.yaml:5:11: protocol: expected a protocol version such as 1, got 'one'"),
         (removing(base, line: 5), "apps/probe/app.yaml:1:1: protocol: is missing (or give sample: for an app without the protocol)"),
         (replacing(base, line: 6, with: "exec: []"), "apps/probe/app.yaml:6:7: exec: expected the program and its arguments, e.g. [python3, app.py]"),
+        // Issue 40: no shell splits it, so it would run as a program named "node app.js".
+        (replacing(base, line: 6, with: "exec: node app.js"),
+         "apps/probe/app.yaml:6:7: exec: is one string; write the program and its arguments as a list: [node, app.js]"),
         (replacing(base, line: 8, with: "env: [LANG, 'A-B']"), "apps/probe/app.yaml:8:13: env[1]: expected a variable name such as LANG, got 'A-B'"),
         (replacing(base, line: 10, with: "  publishes: [calendar.date.selected]"),
          "apps/probe/app.yaml:10:15: events.publishes[0]: an app publishes only its own events: expected probe.entity.action"),

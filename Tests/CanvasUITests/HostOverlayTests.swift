@@ -111,10 +111,10 @@ struct HostOverlayTests {
             Issue.record("no catalog overlay in \(lines)")
             return
         }
-        #expect(lines[top + 1].contains("┃ 1 Probe 1.0.0 — Shows a line "))
-        #expect(lines[top + 2].contains("┃ 2 Typing 2.1.0 — Captures text "))
-        #expect(lines[top + 3].contains("┃ 3 Failing 0.1.0 — Throws on input "))
-        #expect(lines[top + 4].contains("┃ 4 Long 1.0.0 — A long title "))
+        #expect(lines[top + 1].contains("┃ 1 Probe 1.0.0 (probe) — Shows a line "))
+        #expect(lines[top + 2].contains("┃ 2 Typing 2.1.0 (typing) — Captures text "))
+        #expect(lines[top + 3].contains("┃ 3 Failing 0.1.0 (failing) — Throws on input "))
+        #expect(lines[top + 4].contains("┃ 4 Long 1.0.0 (longtitle) — A long title "))
         #expect(lines[top + 5].contains("┗━"))
         #expect(host.statusBar.hasPrefix(" ARRANGE  ↑↓ choose Enter select Esc close "))
 

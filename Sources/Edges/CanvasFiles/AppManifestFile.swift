@@ -133,6 +133,12 @@ public enum AppManifestFile {
     private static func command(_ node: Node, reader: YAMLReader) throws -> [String] {
         let arguments: [String]
         if case .scalar(let scalar) = node {
+            // No shell splits it: `node app.js` would be looked for as one program of that name.
+            let words = scalar.string.split(whereSeparator: \.isWhitespace)
+            guard words.count <= 1 else {
+                throw reader.error(at: node, field: "exec", "is one string; write the program and its arguments as a list: "
+                                   + "[\(words.prefix(8).joined(separator: ", "))]")
+            }
             arguments = [scalar.string]
         } else {
             arguments = try reader.sequence(node, field: "exec").enumerated().map { index, item in

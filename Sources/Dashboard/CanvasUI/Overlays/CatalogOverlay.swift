@@ -32,7 +32,9 @@ public struct CatalogOverlay: Overlay, Equatable {
     public func render(into buffer: inout Buffer, _ context: OverlayContext) {
         let descriptors = context.catalog.descriptors
         var lines = descriptors.enumerated().map { index, entry in
-            OverlayLine("\(index + 1) \(entry.name) \(entry.version) — \(entry.summary)", index == selected ? .selection : .overlay)
+            // The id too: what `apps` commands, layout files and the protocol document call it.
+            OverlayLine("\(index + 1) \(entry.name) \(entry.version) (\(entry.kind.rawValue)) — \(entry.summary)",
+                        index == selected ? .selection : .overlay)
         }
         if Self.offersNewApp(context) {
             let index = descriptors.count

@@ -13,7 +13,8 @@ struct HostUnknownAppTests {
         let screen = frame.lines
         #expect(screen[0].hasPrefix("┏━ 1 Unavailable: xyz ━"))
         #expect(screen[1] == "┃" + padded("Unavailable micro-app 'xyz'", 28) + "┃│" + padded("Probe body", 28) + "│")
-        #expect(screen[2].hasPrefix("┃Kept as it is; it is saved b┃"))
+        #expect(screen[2].hasPrefix("┃Not installed on this machin┃"))
+        #expect(screen[3].hasPrefix("┃termcanvas apps add FOLDER i┃"))
         #expect(frame[1, 1].style == host.theme[.warning])
 
         host.press(.char("k"), .tab)

@@ -33,4 +33,22 @@ struct LayoutExportTests {
         let own = try await Command.run([binary, "layout", "export", "mine", "--with-state"], environment: environment)
         #expect(try LayoutFile.parse(own.output, file: "own.yaml").panes.map(\.state) == layout.panes.map(\.state))
     }
+
+    /// Issue 40: a layout naming an app not installed here imports (it may be for another
+    /// machine), but says so at once, and how to install it.
+    @Test func anUnknownAppIsNamedAtImport() async throws {
+        let home = try DashboardSessionTests.isolatedHome()
+        defer { home.remove() }
+        let layout = LayoutData(name: "weather", panes: [
+            Pane(id: 1, app: .calendar, frame: Rect(x: 0, y: 0, width: 6, height: 12)),
+            Pane(id: 2, app: "weather", frame: Rect(x: 6, y: 0, width: 6, height: 12)),
+        ], focused: 1)
+        let file = home.environment["HOME"]! + "/weather.yaml"
+        try Data(try LayoutFile.export(layout).utf8).write(to: URL(fileURLWithPath: file))
+        let imported = try await Command.run([Products.termcanvas.path, "layout", "import", file], environment: home.environment)
+        #expect(imported.status == 0)
+        #expect(imported.output.contains("note: pane 2 is app 'weather', which is not installed here"), "\(imported.output)")
+        #expect(imported.output.contains("termcanvas apps add FOLDER"))
+        #expect(!imported.output.contains("pane 1"), "a built-in app is installed")
+    }
 }

@@ -94,6 +94,17 @@ struct LayoutCommand: AsyncParsableCommand {
     }
 
     struct Import: AsyncParsableCommand {
+        /// A pane of an app not installed here still imports (the layout may be for another
+        /// machine, or a registry's app), but says so now, not later as an unavailable pane.
+        static func warnOfMissingApps(in layout: LayoutData) {
+            let installed = Set(InstalledApps(paths: AppsCommand.paths).apps.map { AppKind($0.id) }).union(AppKind.builtIn)
+            for pane in layout.panes where !installed.contains(pane.app) {
+                FileHandle.standardError.write(Data(TerminalText.safe(
+                    "note: pane \(pane.id.rawValue) is app '\(pane.app.rawValue)', which is not installed here; it shows as unavailable " +
+                    "until `termcanvas apps add FOLDER` installs it (`termcanvas apps list` shows what is)\n").utf8))
+            }
+        }
+
         static let configuration = CommandConfiguration(
             commandName: "import",
             abstract: "Store a layout file under its name (or --name); with --bff, on that server, where it can be shared.")
@@ -107,6 +118,7 @@ struct LayoutCommand: AsyncParsableCommand {
         func run() async throws {
             var layout = try LayoutFile.parse(try TextFile.read(URL(fileURLWithPath: file), shownAs: file), file: file)
             if let name { layout.name = name }
+            if bff == nil { Self.warnOfMissingApps(in: layout) }
             let library = try LayoutCommand.library()
             if let bff {
                 let snapshot = try await LayoutCommand.store(layout, on: ServerOption.parse(["--bff", bff]), library: library)

@@ -114,7 +114,9 @@ extension CanvasHost {
             widget.render(into: &content, theme: theme, focused: focused)
         } else {
             content.write("Unavailable micro-app '\(pane.app.rawValue)'", at: .zero, style: theme[.warning])
-            content.write("Kept as it is; it is saved back unchanged.", at: Point(x: 0, y: 1), style: theme[.muted])
+            let help = ["Not installed on this machine:", "termcanvas apps add FOLDER installs it.",
+                        "Until then the pane is kept, and saved, as it is."]
+            for (row, line) in help.enumerated() { content.write(line, at: Point(x: 0, y: row + 1), style: theme[.muted]) }
         }
         mounted[pane.id]?.drawn = DrawnContent(buffer: content, focused: focused)
         buffer.draw(content, at: inside.origin)

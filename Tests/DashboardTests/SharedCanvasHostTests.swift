@@ -48,6 +48,20 @@ struct SharedCanvasHostTests {
         #expect(rig.host.compose().lines.last?.hasSuffix("default · read-only, shared by alice ") == true)
     }
 
+    /// Issue 40: Ctrl-S under the canvas's own name saves nothing, so it says what is true
+    /// instead of "Saved as default": for a viewer, read-only; for an editor, already saved.
+    @Test func ctrlSUnderTheSharedCanvasesOwnNameSaysWhatIsTrue() throws {
+        for role in [CanvasRole.viewer, .editor] {
+            let (rig, _) = try sharedRig(role)
+            let effects = keys(rig, .ctrl("s"), .enter)
+            #expect(!effects.contains { if case .write(.save) = $0 { true } else { false } }, "\(effects)")
+            let said = rig.host.notice?.text ?? ""
+            #expect(said.hasSuffix("Ctrl-S under a new name saves a copy of your own"), "\(said)")
+            #expect(said.hasPrefix(role == .viewer ? "Read-only: alice shared default with you as a viewer" : "default is shared: each change is on the server"),
+                    "\(said)")
+        }
+    }
+
     @Test func aViewersArrangeKeysAreRefusedWithWhyAndNothingIsSent() throws {
         let (rig, _) = try sharedRig(.viewer)
         let before = rig.host.currentLayout()

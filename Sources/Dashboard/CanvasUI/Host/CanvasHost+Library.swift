@@ -95,6 +95,13 @@ extension CanvasHost {
 
     /// Saves the arrangement under `name`; saving under a new name takes the history along.
     func save(as name: String) {
+        // A shared canvas under its own name: nothing to save here, and "Saved as" would be untrue.
+        if let shared, shared.name == name {
+            notice = shared.mayEdit
+                ? .info("\(name) is shared: each change is on the server as you make it; Ctrl-S under a new name saves a copy of your own")
+                : .info("\(shared.readOnlyReason), or Ctrl-S under a new name saves a copy of your own")
+            return
+        }
         syncWidgetValues()
         // Connected to a team server, a layout saved under a new name is stored there.
         if ports.savesOnServer, shared?.name != name {

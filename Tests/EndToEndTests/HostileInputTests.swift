@@ -59,9 +59,10 @@ struct HostileInputTests {
             }
             try await session.sendLiteral(chunk)
         }
-        // Whatever state the keys left, Esc twice returns to normal mode.
+        // Whatever state the keys left, Esc three times returns to normal mode. The wait is long:
+        // beside the other end-to-end suites on two cores, a thousand keys' frames take a while.
         try await session.pressEscape(times: 3)
-        let screen = try await session.waitFor("NORMAL")
+        let screen = try await session.waitFor("NORMAL", timeout: .seconds(30))
         // No raw escape garbage: every row is exactly the terminal width and the frame is whole.
         #expect(screen.prefix(29).allSatisfy { $0.count == 100 })
         // No key reached the terminal as a command: the screen with its attributes holds nothing

@@ -2,61 +2,12 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// A dispatch source, which libdispatch lets any thread resume or cancel, but which Swift's
-/// overlay on Linux does not mark `Sendable`.
-struct SharedSource: @unchecked Sendable {
-    let source: any DispatchSourceProtocol
-}
-
-/// A descriptor closed only once no dispatch source watches it. libdispatch keeps a cancelled
-/// source's descriptor registered until the source's cancel handler runs; closed before that, its
-/// number could go to another app's new pipe while still registered, and libdispatch's event loop
-/// crashed (seen as a SIGSEGV in `_dispatch_event_loop_drain`).
-final class WatchedDescriptor: Sendable {
-    private struct State {
-        var sources = 0
-        var closing = false
-        var closed = false
-    }
-
-    let value: Int32
-    private let state = Mutex(State())
-
-    init(_ value: Int32) {
-        self.value = value
-    }
-
-    /// A source on it was made; its cancel handler must call `released`.
-    func watched() {
-        state.withLock { $0.sources += 1 }
-    }
-
-    func released() {
-        closeIfDue { $0.sources -= 1 }
-    }
-
-    /// Closes it now, or when the last source watching it is let go of.
-    func close() {
-        closeIfDue { $0.closing = true }
-    }
-
-    private func closeIfDue(_ change: (inout State) -> Void) {
-        let due = state.withLock { state in
-            change(&state)
-            guard state.closing, state.sources == 0, !state.closed else { return false }
-            state.closed = true
-            return true
-        }
-        if due { Glibc.close(value) }
-    }
-}
-
 /// Our end of an app's standard input: writes never block; what the pipe cannot take yet waits,
 /// up to `limit` bytes, and is written as the app reads.
 final class PipeWriter: Sendable {
     private struct State {
         var pending: [UInt8] = []
-        var source: SharedSource?
+        var watch: PipePoller.Watch?
         var closed = false
         var closeWhenFlushed = false
     }
@@ -64,12 +15,12 @@ final class PipeWriter: Sendable {
     /// More unread input than this means the app is not reading it.
     static let limit = 1 << 20
 
-    private let descriptor: WatchedDescriptor
+    private let descriptor: Int32
     private let queue: DispatchQueue
     private let state = Mutex(State())
 
     init(descriptor: Int32, queue: DispatchQueue) {
-        self.descriptor = WatchedDescriptor(descriptor)
+        self.descriptor = descriptor
         self.queue = queue
     }
 
@@ -87,7 +38,7 @@ final class PipeWriter: Sendable {
                 state.pending += bytes
                 return true
             }
-            let written = bytes.withUnsafeBytes { Glibc.write(descriptor.value, $0.baseAddress, $0.count) }
+            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
             if written == bytes.count { return true }
             if written < 0, errno != EAGAIN {
                 close(&state)  // the app is gone: its exit will be reported
@@ -111,31 +62,28 @@ final class PipeWriter: Sendable {
     }
 
     private func watch(_ state: inout State) {
-        guard state.source == nil else { return }
-        let source = DispatchSource.makeWriteSource(fileDescriptor: descriptor.value, queue: queue)
-        source.setEventHandler { [weak self] in self?.flush() }
-        descriptor.watched()
-        source.setCancelHandler { [descriptor] in descriptor.released() }
-        state.source = SharedSource(source: source)
-        source.activate()
+        guard state.watch == nil else { return }
+        let watch = PipePoller.shared.watch(descriptor, for: .writable, on: queue) { [weak self] in self?.flush() }
+        state.watch = watch
+        PipePoller.shared.arm(watch)
     }
 
-    /// Writes until the pipe is full or nothing is pending (readiness comes by edges, see
-    /// `PipeReader`).
+    /// Writes until the pipe is full (then waits to be writable again) or nothing is pending.
     private func flush() {
         state.withLock { state in
             while !state.closed, !state.pending.isEmpty {
-                let written = state.pending.withUnsafeBytes { Glibc.write(descriptor.value, $0.baseAddress, $0.count) }
+                let written = state.pending.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
                 if written < 0 {
                     if errno == EINTR { continue }
                     if errno != EAGAIN { close(&state) }
+                    if let watch = state.watch { PipePoller.shared.arm(watch) }
                     return
                 }
                 state.pending.removeFirst(written)
             }
             guard !state.closed else { return }
-            state.source?.source.cancel()
-            state.source = nil
+            state.watch.map(PipePoller.shared.cancel)
+            state.watch = nil
             if state.closeWhenFlushed { close(&state) }
         }
     }
@@ -144,57 +92,68 @@ final class PipeWriter: Sendable {
         guard !state.closed else { return }
         state.closed = true
         state.pending = []
-        state.source?.source.cancel()
-        state.source = nil
-        descriptor.close()
+        state.watch.map(PipePoller.shared.cancel)
+        state.watch = nil
+        Glibc.close(descriptor)
     }
 }
 
 /// Reads one of an app's output pipes as it becomes readable, on the app's queue; closes it at
 /// the end.
 ///
-/// libdispatch reports readability by edges on Linux: each wake-up reads until the pipe is empty
-/// (or at its end), or a turn would be lost. A flooding app gets 16 chunks a turn, then the rest of
-/// the queue (its timers) runs before the reading goes on.
+/// Each turn reads until the pipe is empty (or at its end), then waits to be readable again. A
+/// flooding app gets 16 chunks a turn, then the rest of the queue (its timers) runs before the
+/// reading goes on.
 final class PipeReader: Sendable {
     static let chunk = 64 * 1024
     static let chunksPerTurn = 16
 
-    private let source: SharedSource
+    private let descriptor: Int32
+    private let queue: DispatchQueue
+    private let received: @Sendable ([UInt8]) -> Void
+    /// Nil once closed.
+    private let watch = Mutex<PipePoller.Watch?>(nil)
 
     /// - Parameters:
     ///   - received: each chunk as read; an empty one at the end of the stream.
     init(descriptor: Int32, queue: DispatchQueue, received: @escaping @Sendable ([UInt8]) -> Void) {
-        let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
-        let shared = SharedSource(source: source)
-        self.source = shared
-        @Sendable func drain() {
-            guard !shared.source.isCancelled else { return }
-            var buffer = [UInt8](repeating: 0, count: Self.chunk)
-            for _ in 0..<Self.chunksPerTurn {
-                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, Self.chunk) }
-                if count > 0 {
-                    received(Array(buffer[..<count]))
-                } else if count < 0, errno == EINTR {
-                    continue
-                } else if count < 0, errno == EAGAIN {
-                    return
-                } else {
-                    received([])
-                    shared.source.cancel()
-                    return
-                }
-            }
-            queue.async(execute: drain)
-        }
-        // The handler holds its source until the end of the stream: libdispatch lets go of both once
-        // it is cancelled, so a reader whose owner is gone still drains and closes its pipe.
-        source.setEventHandler(handler: drain)
-        source.setCancelHandler { Glibc.close(descriptor) }
-        source.activate()
+        self.descriptor = descriptor
+        self.queue = queue
+        self.received = received
+        // The handler holds the reader until the end of the stream, so a reader whose owner is
+        // gone still drains and closes its pipe.
+        let watch = PipePoller.shared.watch(descriptor, for: .readable, on: queue) { [self] in drain() }
+        self.watch.withLock { $0 = watch }
+        PipePoller.shared.arm(watch)
     }
 
+    /// Stops reading and closes the pipe (on the queue, never under a read).
     func cancel() {
-        source.source.cancel()
+        queue.async { [self] in close() }
+    }
+
+    private func drain() {
+        guard let watch = watch.withLock({ $0 }) else { return }
+        var buffer = [UInt8](repeating: 0, count: Self.chunk)
+        for _ in 0..<Self.chunksPerTurn {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, Self.chunk) }
+            if count > 0 {
+                received(Array(buffer[..<count]))
+            } else if count < 0, errno == EINTR {
+                continue
+            } else if count < 0, errno == EAGAIN {
+                return PipePoller.shared.arm(watch)
+            } else {
+                received([])
+                return close()
+            }
+        }
+        queue.async { [self] in drain() }
+    }
+
+    private func close() {
+        guard let watch = watch.withLock({ $0.take() }) else { return }
+        PipePoller.shared.cancel(watch)
+        Glibc.close(descriptor)
     }
 }

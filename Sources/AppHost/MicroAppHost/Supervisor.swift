@@ -154,6 +154,7 @@ struct Supervisor {
     static let maximumHeldPublishes = 256
     /// Refused nodes of one view named in the log; the rest are counted.
     static let refusalsLogged = 5
+    static let ruleBreaksHeld = 20
 
     private(set) var phase: Phase = .idle
     private(set) var process = Process()
@@ -221,17 +222,17 @@ struct Supervisor {
             receive(message, bytes: bytes, now: now, &effects)
         case .unreadable(let from, let reason, let answer):
             guard from == generation else { break }
-            effects.append(.log("unreadable line: \(reason)"))
+            broke("unreadable line: \(reason)", &effects)
             if let answer { effects.append(.write(answer)) }
         case .lineTooLong(let from, let bytes):
             guard from == generation else { break }
-            effects.append(.log("dropped a line of \(bytes) bytes (the limit is \(LineFramer.standardLimit))"))
+            broke("dropped a line of \(bytes) bytes (the limit is \(LineFramer.standardLimit))", &effects)
         case .excess(let from, let bytes):
             guard from == generation, phase == .initializing || phase == .running else { break }
             guard process.excess.add(bytes, now: now) else { break }
             phase = .stopped
-            effects.append(.log("stopped: flooding its output, \(process.excess.total(now: now) >> 20) MiB of lines over \(LineFramer.standardLimit >> 10) KiB "
-                                + "and standard error within \(OutputBudget.window.components.seconds) s (the budget is \(OutputBudget.bytes >> 20) MiB)"))
+            broke("stopped: flooding its output, \(process.excess.total(now: now) >> 20) MiB of lines over \(LineFramer.standardLimit >> 10) KiB "
+                  + "and standard error within \(OutputBudget.window.components.seconds) s (the budget is \(OutputBudget.bytes >> 20) MiB)", &effects)
             setStatus(.stopped("flooding its output"), &effects)
             signal(SIGKILL, because: "it was flooding its output", &effects)
         case .inputOverflow(let from):
@@ -382,11 +383,10 @@ struct Supervisor {
         case .throttleReport:
             throttle.reportPending = false
             guard throttle.droppedSinceReport > 0 else { return }
-            effects.append(.log("refused: \(throttle.droppedSinceReport) publishes over its rate of \(limits.publishesPerSecond) a second "
-                                + "(or while the pane was busy), reported as canvas.app.throttled"))
+            broke("refused: \(throttle.droppedSinceReport) publishes over its rate of \(limits.publishesPerSecond) a second "
+                  + "(or while the pane was busy), reported as canvas.app.throttled", &effects)
             updates.throttled += throttle.droppedSinceReport
             throttle.droppedSinceReport = 0
-            wake(&effects)
         case .terminate(let from):
             guard from == generation, phase.isStopping else { return }
             signal(SIGTERM, because: "\(leaving) and it had not left 0.3 s after shutdown", &effects)
@@ -439,7 +439,7 @@ struct Supervisor {
             initialized(InitializeResult(json: result), &effects)
         case .failure(.number(1), let error) where phase == .initializing:
             phase = .stopped
-            effects.append(.log("initialize failed: \(error.message) (error \(error.code))"))
+            broke("initialize failed: \(error.message) (error \(error.code))", &effects)
             setStatus(.stopped("initialize failed: \(error.message)"), &effects)
             signal(SIGKILL, because: "its initialize failed", &effects)
         case .response(.number(2), _) where phase.isStopping:
@@ -455,20 +455,23 @@ struct Supervisor {
             self.publish(publish, bytes: bytes, now: now, &effects)
         case .http(let id, let request):
             guard phase == .running else {
+                broke("refused: http before initialize was answered or after shutdown", &effects)
                 effects.append(.write(.failure(id: id, RPCError(code: RPCError.invalidRequest,
                                                                message: "http is answered only between initialize and shutdown"))))
                 return
             }
             guard permits(request.path) else {
-                effects.append(.log("refused: \(request.method) \(request.path) is not among the backend paths it declared and was granted"))
+                broke("refused: \(request.method) \(request.path) is not among the backend paths it declared and was granted", &effects)
                 effects.append(.write(.failure(id: id, RPCError(code: RPCError.notPermitted, message: "not permitted: \(request.path)"))))
                 return
             }
             guard !process.callsInFlight.contains(id) else {
+                broke("refused: http with id \(id), which an unanswered call has", &effects)
                 effects.append(.write(.failure(id: id, RPCError(code: RPCError.invalidRequest, message: "id \(id) is already in use"))))
                 return
             }
             guard process.callsInFlight.count < Self.concurrentCalls else {
+                broke("refused: more than \(Self.concurrentCalls) http calls at once", &effects)
                 effects.append(.write(.failure(id: id, RPCError(code: RPCError.tooManyRequests,
                                                                message: "at most \(Self.concurrentCalls) calls at once"))))
                 return
@@ -477,12 +480,12 @@ struct Supervisor {
             effects.append(.callBackend(generation: generation, id: id, request))
         case .stateSave(let state):
             guard permissions.state else {
-                if !stateRefusedLogged { effects.append(.log("refused: state.save without the state permission")) }
+                if !stateRefusedLogged { broke("refused: state.save without the state permission", &effects) }
                 stateRefusedLogged = true
                 return
             }
             guard bytes <= limits.stateBytes + 64 else {
-                effects.append(.log("refused: state of \(bytes) bytes is over its limit of \(limits.stateBytes)"))
+                broke("refused: state of \(bytes) bytes is over its limit of \(limits.stateBytes)", &effects)
                 return
             }
             updates.state = state
@@ -491,6 +494,7 @@ struct Supervisor {
         case .log(let entry):
             effects.append(.appLog("\(entry.level): \(entry.message)"))
         case .unknownRequest(let id, let method):
+            broke("refused: unknown method \(method)", &effects)
             effects.append(.write(.failure(id: id, RPCError(code: RPCError.methodNotFound, message: "unknown method \(method)"))))
         case .unknownNotification:
             break
@@ -501,7 +505,7 @@ struct Supervisor {
         guard let version = result.version, version.canTalk(to: .current) else {
             phase = .stopped
             let spoken = result.protocolVersion.isEmpty ? "no protocol version" : "protocol \(result.protocolVersion)"
-            effects.append(.log("initialize answered with \(spoken); this TermCanvas speaks \(ProtocolVersion.current)"))
+            broke("initialize answered with \(spoken); this TermCanvas speaks \(ProtocolVersion.current)", &effects)
             setStatus(.stopped("speaks \(spoken); this TermCanvas speaks \(ProtocolVersion.current)"), &effects)
             signal(SIGKILL, because: "it speaks another protocol", &effects)
             return
@@ -521,8 +525,8 @@ struct Supervisor {
         let refusals = view.root.refusals
         if refusals != loggedRefusals {
             loggedRefusals = refusals
-            for refusal in refusals.prefix(Self.refusalsLogged) { effects.append(.log("refused a node of its view: \(refusal)")) }
-            if refusals.count > Self.refusalsLogged { effects.append(.log("refused \(refusals.count - Self.refusalsLogged) more nodes")) }
+            for refusal in refusals.prefix(Self.refusalsLogged) { broke("refused a node of its view: \(refusal)", &effects) }
+            if refusals.count > Self.refusalsLogged { broke("refused \(refusals.count - Self.refusalsLogged) more nodes", &effects) }
         }
         updates.view = view
         wake(&effects)
@@ -554,8 +558,15 @@ struct Supervisor {
 
     /// A publish refused: said in the log, counted for the pane's title.
     private mutating func refuse(_ what: String, _ effects: inout [Effect]) {
-        effects.append(.log("refused: \(what)"))
+        broke("refused: \(what)", &effects)
         updates.refused += 1
+    }
+
+    /// A rule of the protocol the app broke: said in its log, and handed on with its updates
+    /// (`termcanvas apps try` fails on it). At most `ruleBreaksHeld` wait to be taken.
+    private mutating func broke(_ rule: String, _ effects: inout [Effect]) {
+        effects.append(.log(rule))
+        if updates.ruleBreaks.count < Self.ruleBreaksHeld { updates.ruleBreaks.append(rule) }
         wake(&effects)
     }
 

@@ -38,11 +38,14 @@ public struct AppUpdates: Sendable {
     public var state: JSONValue?
     /// The exit status of a crash, for `canvas.app.crashed`.
     public var crashes: [String] = []
+    /// The protocol's rules it broke since the last look, as its log says them.
+    public var ruleBreaks: [String] = []
 
     public init() {}
 
     public var isEmpty: Bool {
         status == nil && view == nil && publishes.isEmpty && throttled == 0 && refused == 0 && state == nil && crashes.isEmpty
+            && ruleBreaks.isEmpty
     }
 }
 

@@ -15,7 +15,7 @@ struct AppsCommand: AsyncParsableCommand {
         commandName: "apps",
         abstract: "List, add, remove, grant, revoke micro-apps and read their logs; publish and search a registry.",
         discussion: "A process micro-app runs with your rights: it can read your files. Grant only apps you trust.",
-        subcommands: [List.self, Add.self, New.self, Remove.self, Grant.self, Revoke.self, Log.self, Publish.self, Search.self]
+        subcommands: [List.self, Add.self, New.self, AppsTry.self, Remove.self, Grant.self, Revoke.self, Log.self, Publish.self, Search.self]
     )
 
     static var paths: Paths { Paths(environment: ProcessInfo.processInfo.environment) }

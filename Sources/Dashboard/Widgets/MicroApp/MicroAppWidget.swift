@@ -25,7 +25,7 @@ public struct MicroAppWidget: Widget {
     let app: InstalledApp
     private let connection: any MicroAppConnection
     private let settings: WidgetValues
-    private(set) var status: AppStatus = .waiting
+    public private(set) var status: AppStatus = .waiting
     private(set) var view: ViewUpdate?
     private var savedState: JSONValue
     /// The text of each `input` node as the user edits it; its first node has the keys.

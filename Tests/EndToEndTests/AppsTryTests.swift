@@ -1,0 +1,76 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Issue 40, item 11: `termcanvas apps try DIR` runs an app as a pane would, without a dashboard,
+/// hands it keys and events in the order given, prints each view, and fails with the reason when
+/// the app breaks a rule of the protocol.
+struct AppsTryTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let fixtures = repository.appendingPathComponent("Tests/EndToEndTests/Fixtures/apps")
+
+    static func run(_ arguments: [String]) async throws -> Command.Result {
+        let home = try DashboardSessionTests.isolatedHome()
+        defer { home.remove() }
+        return try await Command.run([Products.termcanvas.path, "apps", "try"] + arguments, environment: home.environment)
+    }
+
+    /// The steps `--json` printed, each a JSON object.
+    static func steps(_ output: String) throws -> [[String: Any]] {
+        try output.split(separator: "\n").filter { $0.hasPrefix("{") }.map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+    }
+
+    @Test func keysAndEventsGoInTheOrderGivenAndEachStepShowsItsViewPublishesAndState() async throws {
+        let result = try await Self.run([Self.fixtures.appendingPathComponent("counter").path, "--size", "80x4", "--json",
+                                         "--event", #"calendar.date.selected={"date":"2026-11-26"}"#, "--key", "+", "--key", "tab"])
+        #expect(result.status == 0, "\(result.output)")
+        let steps = try Self.steps(result.output)
+        try #require(steps.count == 4, "\(result.output)")
+        #expect(steps.map { $0["step"] as? String } == ["first view", "event calendar.date.selected", "key +", "key tab"])
+        let views = steps.map { $0["view"] as? [String] ?? [] }
+        #expect(views[0].first?.hasPrefix("count 0") == true)
+        // The event came first: heard, not yet counted.
+        #expect(views[1].first?.hasPrefix("count 0") == true)
+        #expect(views[1].dropFirst().first?.contains(#"heard calendar.date.selected {"date": "2026-11-26"}"#) == true, "\(views[1])")
+        #expect(views[2].first?.hasPrefix("count 1") == true)
+        #expect(views.prefix(3).allSatisfy { $0.count == 4 && $0.allSatisfy { $0.count == 80 } })
+        let published = try #require(steps[2]["published"] as? [[String: Any]])
+        #expect(published.first?["name"] as? String == "counter.count.changed")
+        #expect((steps[2]["state"] as? [String: Int])?["count"] == 1)
+        #expect((steps[3]["note"] as? String)?.contains("the canvas keeps it (canvas.focus.next)") == true)
+    }
+
+    @Test func theTextFormFramesEachViewAtThePanesSize() async throws {
+        let result = try await Self.run([Self.repository.appendingPathComponent("apps/pomodoro").path, "--size", "40x4", "--key", "space"])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("Pomodoro 1.0.0 (pomodoro) in a 40×4 pane, with none of your files, network or programs"))
+        #expect(result.output.contains("── key space ──\n┌" + String(repeating: "─", count: 40) + "┐\n│Work · 0 done · running "))
+        #expect(result.output.components(separatedBy: "\n").filter { $0.hasPrefix("│") }.allSatisfy { $0.count == 42 })
+    }
+
+    /// An undeclared publish and backend path, a crash, a silent start: each is a broken rule,
+    /// named on stderr, and the exit status is 1.
+    @Test(arguments: [
+        (["counter", "--key", "x"], "publish of calendar.date.selected, which it did not declare or was not granted"),
+        (["counter", "--key", "s"], "GET /api/chat/channels is not among the backend paths it declared"),
+        (["counter", "--key", "c"], "key c: it ended (exit 3)"),
+        (["silent"], "first view: it stopped: did not answer within 1 s"),
+    ])
+    func aBrokenRuleIsNamedAndFails(_ example: ([String], String)) async throws {
+        let result = try await Self.run([Self.fixtures.appendingPathComponent(example.0[0]).path] + example.0.dropFirst())
+        #expect(result.status == 1, "\(result.output)")
+        #expect(result.output.contains("broke a rule at"), "\(result.output)")
+        #expect(result.output.contains(example.1), "\(result.output)")
+        #expect(!result.output.contains("Usage:"))
+    }
+
+    /// The shipped examples, as their authors would try them.
+    @Test(arguments: [(["pomodoro", "--key", "space", "--key", "n"], "Break"), (["homedisk"], "used on /"), (["sysmon", "--grant"], "CPU")])
+    func theShippedAppsKeepEveryRule(_ example: ([String], String)) async throws {
+        let result = try await Self.run([Self.repository.appendingPathComponent("apps/\(example.0[0])").path, "--size", "60x10"] + example.0.dropFirst())
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains(example.1), "\(result.output)")
+    }
+}

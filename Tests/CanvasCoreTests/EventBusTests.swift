@@ -5,6 +5,20 @@ import Testing
 @MainActor
 @Suite("Event bus: subscriptions and delivery")
 struct EventBusTests {
+    /// What a pane that starts later is told: the last event of each name, oldest first, however
+    /// far back, and no more names than `latestKept`.
+    @Test func theLastEventOfEachNameIsKeptForPanesThatStartLater() throws {
+        let bus = EventBus()
+        bus.publish(DateSelected(date: "2026-11-24"))
+        bus.publish(NoteAdded(text: "milk"))
+        bus.publish(DateSelected(date: "2026-11-26"))
+        for index in 0..<600 { bus.publish(Ping(n: index)) }  // past the log's 500
+        #expect(bus.latest(matching: [EventPattern("calendar.*")!, EventPattern("notes.*")!]).map(\.summary) == ["milk", "2026-11-26"])
+        for index in 0..<(EventBus.latestKept + 10) { bus.publish(Named(eventName: EventName(rawValue: "app\(index).thing.done")!)) }
+        #expect(bus.latest(matching: [EventPattern("*")!]).count == EventBus.latestKept)
+        #expect(bus.latest(matching: [EventPattern("calendar.*")!]).isEmpty)  // the oldest went first
+    }
+
     @Test func exactSubscriptionGetsOnlyThatName() {
         let bus = makeBus(), recorder = Recorder()
         bus.subscribe(.exact("calendar.date.selected"), recorder.listener("exact"))

@@ -31,6 +31,13 @@ struct Ping: BusEvent {
     var summary: String { "ping \(n)" }
 }
 
+/// An event whose name is chosen at run time, as a micro-app's is.
+struct Named: BusEvent {
+    static let name: EventName = "test.named.sent"
+    let eventName: EventName
+    var summary: String { eventName.rawValue }
+}
+
 struct Boom: Error, CustomStringConvertible {
     var description: String { "boom" }
 }

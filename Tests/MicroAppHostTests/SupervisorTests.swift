@@ -64,6 +64,21 @@ struct SupervisorTests {
         #expect(updates.view == ViewUpdate(revision: 1, root: .text("hi", role: nil, wrap: true)))
     }
 
+    /// Issue 40, item 14: a restarted process starts knowing the last canvas event of each name.
+    @Test func aRestartedAppStartsKnowingTheLastEventOfEachName() throws {
+        var drive = Drive()
+        drive.run()
+        let day = { (date: String) in BusEventParams(name: "calendar.date.selected", source: "pane:1", time: "t", summary: date,
+                                                      payload: .object(["date": .string(date)])) }
+        let todo = BusEventParams(name: "todo.item.created", source: "pane:2", time: "t", summary: "milk", payload: .null)
+        for event in [day("2026-11-24"), todo, day("2026-11-26")] { drive.handle(.send(.busEvent(event))) }
+        drive.handle(.exited(generation: 1, status: 3))
+        drive.handle(.timer(.restart(generation: 1)), after: 1)
+        drive.handle(.spawned(generation: 2))
+        guard case .initialize(_, let parameters)? = drive.writes.first else { throw CancellationError() }
+        #expect(parameters.events == [todo, day("2026-11-26")])
+    }
+
     @Test func whatChangedWhileStartingIsSentAfterInitialize() {
         var drive = Drive()
         drive.handle(.start(Drive.parameters))

@@ -32,9 +32,13 @@ struct CodecTests {
             instance: "sysmon-3", appID: "sysmon", appVersion: "1.0.0", size: ViewSize(width: 30, height: 8), focused: false,
             visible: true, roles: ["text", "muted"], settings: .object(["threshold": "90"]),
             state: .object(["sort": "cpu"]),
-            permissions: Permissions(publish: ["sysmon.cpu.high"], state: true, machine: MachineAccess(read: ["/proc"])))
+            permissions: Permissions(publish: ["sysmon.cpu.high"], state: true, machine: MachineAccess(read: ["/proc"])),
+            events: [BusEventParams(name: "calendar.date.selected", source: "pane:1", time: "2026-11-26T09:00:00.000Z", summary: "2026-11-26",
+                                    payload: .object(["date": "2026-11-26"]))])
         let line = encoded(.initialize(id: .number(1), parameters))
-        #expect(line == #"{"id":1,"jsonrpc":"2.0","method":"initialize","params":{"app":{"id":"sysmon","version":"1.0.0"},"focused":false,"#
+        #expect(line == #"{"id":1,"jsonrpc":"2.0","method":"initialize","params":{"app":{"id":"sysmon","version":"1.0.0"},"#
+            + #""events":[{"name":"calendar.date.selected","payload":{"date":"2026-11-26"},"source":"pane:1","summary":"2026-11-26","#
+            + #""time":"2026-11-26T09:00:00.000Z"}],"focused":false,"#
             + #""instance":"sysmon-3","permissions":{"http":[],"machine":{"files":{"read":["/proc"],"write":[]},"network":{"connect":[]},"#
             + #""run":[]},"publish":["sysmon.cpu.high"],"state":true,"subscribe":[]},"protocol":"1.0","#
             + #""settings":{"threshold":"90"},"size":{"height":8,"width":30},"state":{"sort":"cpu"},"theme":{"roles":["text","muted"]},"#

@@ -72,7 +72,8 @@ final class ManagedApp: MicroAppConnection {
     }
 
     /// Sends a message to the running app. Before it runs, what the pane tells of itself (its
-    /// size, focus, visibility) is kept for its `initialize`, and the rest is dropped.
+    /// size, focus, visibility) and the last canvas event of each name are kept for its
+    /// `initialize`, and the rest is dropped.
     func send(_ message: HostToApp) {
         let running = state.withLock { state in
             guard state.phase != .running else { return true }
@@ -80,6 +81,7 @@ final class ManagedApp: MicroAppConnection {
             case .resize(let size): state.parameters?.size = size
             case .focus(let focused): state.parameters?.focused = focused
             case .visible(let visible): state.parameters?.visible = visible
+            case .busEvent(let event): state.parameters?.remember(event)
             default: break
             }
             return false

@@ -420,6 +420,7 @@ struct Supervisor {
         case .resize(let new): pane.size = new
         case .focus(let new): pane.focused = new
         case .visible(let new): pane.visible = new
+        case .busEvent(let event): parameters?.remember(event)  // a restarted process starts knowing it
         default: break
         }
         guard phase == .running else { return }

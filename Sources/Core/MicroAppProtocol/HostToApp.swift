@@ -62,9 +62,14 @@ public struct InitializeParams: Hashable, Sendable {
     /// What the app last saved with `state.save`, or null.
     public var state: JSONValue
     public var permissions: Permissions
+    /// The last canvas event of each name it subscribes to, oldest first: what the canvas already
+    /// knows (the day the calendar chose before the app started).
+    public private(set) var events: [BusEventParams]
+    /// At most this many are kept, the oldest let go first.
+    public static let eventsKept = 32
 
     public init(instance: String, appID: String, appVersion: String, size: ViewSize, focused: Bool, visible: Bool,
-                roles: [String], settings: JSONValue, state: JSONValue, permissions: Permissions) {
+                roles: [String], settings: JSONValue, state: JSONValue, permissions: Permissions, events: [BusEventParams] = []) {
         self.instance = instance
         self.appID = appID
         self.appVersion = appVersion
@@ -75,6 +80,15 @@ public struct InitializeParams: Hashable, Sendable {
         self.settings = settings
         self.state = state
         self.permissions = permissions
+        self.events = []
+        events.forEach { remember($0) }
+    }
+
+    /// Keeps `event` as the last of its name, so a start (or a restart) tells the app of it.
+    public mutating func remember(_ event: BusEventParams) {
+        events.removeAll { $0.name == event.name }
+        events.append(event)
+        if events.count > Self.eventsKept { events.removeFirst(events.count - Self.eventsKept) }
     }
 
     var json: JSONValue {
@@ -89,6 +103,7 @@ public struct InitializeParams: Hashable, Sendable {
             "settings": settings,
             "state": state,
             "permissions": permissions.json,
+            "events": .array(events.map(\.json)),
         ])
     }
 }
@@ -109,6 +124,10 @@ public struct BusEventParams: Hashable, Sendable {
         self.time = time
         self.summary = summary
         self.payload = payload
+    }
+
+    var json: JSONValue {
+        .object(["name": .string(name), "source": .string(source), "time": .string(time), "summary": .string(summary), "payload": payload])
     }
 }
 
@@ -154,10 +173,7 @@ public enum HostToApp: Hashable, Sendable {
         case .visible(let visible):
             .notification(method: "visible", params: .object(["visible": .bool(visible)]))
         case .busEvent(let event):
-            .notification(method: "bus.event", params: .object([
-                "name": .string(event.name), "source": .string(event.source), "time": .string(event.time),
-                "summary": .string(event.summary), "payload": event.payload,
-            ]))
+            .notification(method: "bus.event", params: event.json)
         case .inputSubmit(let id, let value):
             .notification(method: "input.submit", params: .object(["id": .string(id), "value": .string(value)]))
         case .httpResult(let id, let result):

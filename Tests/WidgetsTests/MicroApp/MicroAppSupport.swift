@@ -8,7 +8,7 @@ import Widgets
 
 /// A connection that hands the widget what a test puts in it, and records what the widget sends.
 final class RecordingConnection: MicroAppConnection {
-    private let state = Mutex<(pending: AppUpdates, sent: [HostToApp], calls: [String])>((AppUpdates(), [], []))
+    private let state = Mutex<(pending: AppUpdates, sent: [HostToApp], calls: [String], started: InitializeParams?)>((AppUpdates(), [], [], nil))
 
     func deliver(_ change: (inout AppUpdates) -> Void) {
         state.withLock { change(&$0.pending) }
@@ -17,7 +17,13 @@ final class RecordingConnection: MicroAppConnection {
     var sent: [HostToApp] { state.withLock { $0.sent } }
     var calls: [String] { state.withLock { $0.calls } }
 
-    func start(_ parameters: InitializeParams, wake: @escaping @Sendable () -> Void) { record("start") }
+    /// What the widget started the app with.
+    var started: InitializeParams? { state.withLock { $0.started } }
+
+    func start(_ parameters: InitializeParams, wake: @escaping @Sendable () -> Void) {
+        state.withLock { $0.started = parameters }
+        record("start")
+    }
     func send(_ message: HostToApp) { state.withLock { $0.sent.append(message) } }
     func takeUpdates() -> AppUpdates {
         state.withLock { state in

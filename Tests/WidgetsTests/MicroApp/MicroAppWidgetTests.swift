@@ -3,6 +3,7 @@ import CanvasUI
 import struct ServerAPI.AppHealth
 import struct ServerAPI.MicroAppInfo
 import AppModel
+import CalendarTime
 import MicroAppProtocol
 import Testing
 import Widgets
@@ -116,6 +117,22 @@ struct MicroAppWidgetTests {
         #expect(try widget.send(.key(.char("x"))) == .ignored)
         _ = try widget.handle(.key(.char("r")))
         #expect(connection.calls.last == "restart")
+    }
+
+    /// Issue 40, item 14: an app that starts after the calendar chose a day learns the day in
+    /// `initialize`: the last event of each name it subscribes to, oldest first.
+    @Test func aPaneThatStartsLaterIsToldWhatTheCanvasAlreadyKnows() throws {
+        let bus = EventBus(now: Fixed.clock.now)
+        bus.publish(DateSelected(date: CalendarDate(year: 2026, month: 11, day: 24)!), from: PaneID(rawValue: 1))
+        bus.publish(AppThrottled(app: "other", dropped: 1))
+        bus.publish(DateSelected(date: CalendarDate(year: 2026, month: 11, day: 26)!), from: PaneID(rawValue: 1))
+        let connection = RecordingConnection()
+        var widget = MicroAppWidget(app: testApp, connection: connection)  // subscribes to calendar.*
+        _ = try widget.mount(context(bus: bus))
+        let events = try #require(connection.started?.events)
+        #expect(events.map(\.name) == ["calendar.date.selected"])
+        #expect(events.first?.payload == .object(["date": "2026-11-26"]))
+        #expect(events.first?.source == "pane:1")
     }
 
     @Test func aRemotePaneNamesItsVersionAndTheHealthTheRegistryReports() throws {

@@ -21,6 +21,10 @@ public final class EventBus {
 
     /// The most recent events, oldest first.
     public private(set) var log: EventLog
+    /// The last event of each name, however long ago (at most `latestKept` names, the oldest let
+    /// go first): what a pane that starts later is told the canvas already knows.
+    private var latestByName: [EventName: CanvasEvent] = [:]
+    public static let latestKept = 256
 
     /// - Parameters:
     ///   - logCapacity: how many events the log keeps.
@@ -32,12 +36,24 @@ public final class EventBus {
 
     public var subscriberCount: Int { entries.count }
 
+    /// The last event of each name any of `patterns` matches, oldest first.
+    public func latest(matching patterns: [EventPattern]) -> [CanvasEvent] {
+        latestByName.values.filter { event in patterns.contains { $0.matches(event.name) } }.sorted { $0.sequence < $1.sequence }
+    }
+
+    private func remember(_ event: CanvasEvent) {
+        latestByName[event.name] = event
+        guard latestByName.count > Self.latestKept, let oldest = latestByName.values.min(by: { $0.sequence < $1.sequence }) else { return }
+        latestByName[oldest.name] = nil
+    }
+
     /// Publishes an event. Listeners run in publish order: an event published by a listener is
     /// delivered after the current one has reached every listener.
     public func publish(_ payload: any BusEvent, from source: PaneID? = nil) {
         let event = CanvasEvent(sequence: nextSequence, source: source, time: now(), payload: payload)
         nextSequence += 1
         log.append(event)
+        remember(event)
         pending.append(event)
         guard !isDelivering else { return }
         deliverPending()

@@ -107,7 +107,8 @@ public struct MicroAppWidget: Widget {
             instance: "\(manifest.id)-\(context.pane.rawValue)", appID: manifest.id, appVersion: manifest.version,
             size: ViewSize(width: size.width, height: size.height), focused: focused, visible: true,
             roles: ThemeRole.allCases.map(\.rawValue), settings: .object(settings.mapValues(JSONValue.string)),
-            state: manifest.keepsState ? savedState : .null, permissions: .none)
+            state: manifest.keepsState ? savedState : .null, permissions: .none,
+            events: context.bus.latest(matching: manifest.subscribes.compactMap(EventPattern.init)).map(Self.params))
         connection.start(parameters, wake: context.notify)
         return .none
     }
@@ -194,11 +195,14 @@ public struct MicroAppWidget: Widget {
             if let info = loaded.apps.first(where: { $0.id == manifest.id }) { health = info.health }
             return .none
         }
-        let source = event.source.map { "pane:\($0.rawValue)" } ?? "canvas"
-        connection.send(.busEvent(BusEventParams(
-            name: event.name.rawValue, source: source, time: Self.iso(event.time), summary: event.summary,
-            payload: Self.payload(of: event.payload))))
+        connection.send(.busEvent(Self.params(event)))
         return .none
+    }
+
+    /// A canvas event as an app hears it.
+    static func params(_ event: CanvasEvent) -> BusEventParams {
+        BusEventParams(name: event.name.rawValue, source: event.source.map { "pane:\($0.rawValue)" } ?? "canvas",
+                       time: iso(event.time), summary: event.summary, payload: payload(of: event.payload))
     }
 
     /// A fault switch for tests of what follows a crash (`TERMCANVAS_TEST_TRAP`): a view holding a

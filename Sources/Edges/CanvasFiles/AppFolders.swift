@@ -34,6 +34,8 @@ public struct AppFolders: Sendable {
                     let app = try Self.read(appFolder, isShipped: isShipped)
                     // A remote app's manifest (`entry:`) is for publishing to a server; it runs there.
                     if apps[app.id] == nil, app.manifest.entry == nil { apps[app.id] = app }
+                } catch let errors as FileErrors {
+                    problems += errors.errors.map(\.description)
                 } catch {
                     problems.append("\(error)")
                 }

@@ -28,105 +28,139 @@ public enum AppManifestFile {
         "limits", "minSize", "sample", "permissions",
     ]
 
+    /// - Throws: `FileError` for one mistake, `FileErrors` for several (each field is checked,
+    ///   so one run names them all); a file that is not YAML stops at its first mistake.
     public static func parse(_ text: String, file: String) throws -> AppManifest {
         let reader = YAMLReader(file: file)
         let root = try reader.root(of: text)
         let rootNode = Node.mapping(root)
-        try reader.rejectUnknownKeys(in: root, allowed: keys, field: "")
+        var problems: [FileError] = []
+        /// Runs one field's checks; a mistake is kept and the next field checked.
+        func check(_ body: () throws -> Void) throws {
+            do {
+                try body()
+            } catch let error as FileError {
+                problems.append(error)
+            }
+        }
         func required(_ key: String) throws -> Node { try reader.required(key, in: root, at: rootNode, field: "") }
 
-        let idNode = try required("id")
-        let id = try reader.string(idNode, field: "id")
-        guard ManifestRules.isAppID(id) else {
-            throw reader.error(at: idNode, field: "id", "expected \(ManifestRules.appIDRule), got '\(id)'")
+        try check { try reader.rejectUnknownKeys(in: root, allowed: keys, field: "") }
+        var id = "", name = "", version = ""
+        /// Whether the id is one: the names of the events it publishes are checked against it.
+        var idIsValid = false
+        try check {
+            let idNode = try required("id")
+            id = try reader.string(idNode, field: "id")
+            guard ManifestRules.isAppID(id) else {
+                throw reader.error(at: idNode, field: "id", "expected \(ManifestRules.appIDRule), got '\(id)'")
+            }
+            guard !AppKind.builtIn.contains(AppKind(id)) else {
+                throw reader.error(at: idNode, field: "id", "'\(id)' is a built-in widget; choose another id")
+            }
+            idIsValid = true
         }
-        guard !AppKind.builtIn.contains(AppKind(id)) else {
-            throw reader.error(at: idNode, field: "id", "'\(id)' is a built-in widget; choose another id")
+        try check {
+            let nameNode = try required("name")
+            name = try reader.string(nameNode, field: "name")
+            guard ManifestRules.isName(name) else {
+                throw reader.error(at: nameNode, field: "name", "expected \(ManifestRules.nameLength.lowerBound) to "
+                                   + "\(ManifestRules.nameLength.upperBound) characters on one line, without control characters")
+            }
         }
-        let nameNode = try required("name")
-        let name = try reader.string(nameNode, field: "name")
-        guard ManifestRules.isName(name) else {
-            throw reader.error(at: nameNode, field: "name", "expected \(ManifestRules.nameLength.lowerBound) to "
-                               + "\(ManifestRules.nameLength.upperBound) characters on one line, without control characters")
-        }
-        let versionNode = try required("version")
-        let version = try reader.string(versionNode, field: "version")
-        guard SemanticVersion(version) != nil else {
-            throw reader.error(at: versionNode, field: "version", "expected a semantic version such as 1.0.0, got '\(version)'")
+        try check {
+            let versionNode = try required("version")
+            version = try reader.string(versionNode, field: "version")
+            guard SemanticVersion(version) != nil else {
+                throw reader.error(at: versionNode, field: "version", "expected a semantic version such as 1.0.0, got '\(version)'")
+            }
         }
         var manifest = AppManifest(id: id, name: name, version: version, exec: [])
         if let node = root["description"] {
-            manifest.description = try reader.string(node, field: "description")
-            guard ManifestRules.isDescription(manifest.description) else {
-                throw reader.error(at: node, field: "description",
-                                   "expected at most \(ManifestRules.descriptionLength.upperBound) characters on one line, without control characters")
+            try check {
+                manifest.description = try reader.string(node, field: "description")
+                guard ManifestRules.isDescription(manifest.description) else {
+                    throw reader.error(at: node, field: "description",
+                                       "expected at most \(ManifestRules.descriptionLength.upperBound) characters on one line, without control characters")
+                }
             }
         }
-        switch (root["exec"], root["entry"]) {
-        case (let execNode?, nil):
-            manifest.exec = try command(execNode, reader: reader)
-        case (nil, let entryNode?):
-            manifest.entry = try entry(entryNode, reader: reader)
-            guard root["sample"] == nil else { throw reader.error(at: entryNode, field: "entry", "a remote app speaks the protocol: no sample") }
-        case (_?, let entryNode?):
-            throw reader.error(at: entryNode, field: "entry", "an app has either exec (it runs here) or entry (it runs there), not both")
-        case (nil, nil):
-            throw reader.error(at: rootNode, field: "exec", "is missing (or give entry: for a remote app)")
+        try check {
+            switch (root["exec"], root["entry"]) {
+            case (let execNode?, nil):
+                manifest.exec = try command(execNode, reader: reader)
+            case (nil, let entryNode?):
+                manifest.entry = try entry(entryNode, reader: reader)
+                guard root["sample"] == nil else { throw reader.error(at: entryNode, field: "entry", "a remote app speaks the protocol: no sample") }
+            case (_?, let entryNode?):
+                throw reader.error(at: entryNode, field: "entry", "an app has either exec (it runs here) or entry (it runs there), not both")
+            case (nil, nil):
+                throw reader.error(at: rootNode, field: "exec", "is missing (or give entry: for a remote app)")
+            }
         }
         if let node = root["workdir"] {
-            manifest.workingDirectory = try reader.string(node, field: "workdir")
+            try check { manifest.workingDirectory = try reader.string(node, field: "workdir") }
         }
         if let node = root["env"] {
-            manifest.environment = try reader.sequence(node, field: "env").enumerated().map { index, item in
-                let variable = try reader.string(item, field: "env[\(index)]")
-                guard isVariableName(variable) else {
-                    throw reader.error(at: item, field: "env[\(index)]", "expected a variable name such as LANG, got '\(variable)'")
+            try check {
+                manifest.environment = try reader.sequence(node, field: "env").enumerated().map { index, item in
+                    let variable = try reader.string(item, field: "env[\(index)]")
+                    guard isVariableName(variable) else {
+                        throw reader.error(at: item, field: "env[\(index)]", "expected a variable name such as LANG, got '\(variable)'")
+                    }
+                    return variable
                 }
-                return variable
             }
         }
-        if let node = root["events"] { try events(node, into: &manifest, reader: reader) }
+        if let node = root["events"] { try check { try events(node, into: &manifest, checkingOwnership: idIsValid, reader: reader) } }
         if let node = root["backend"] {
-            let paths = try reader.sequence(node, field: "backend")
-            guard paths.count <= ManifestRules.maximumBackendPaths else {
-                throw reader.error(at: node, field: "backend", "expected at most \(ManifestRules.maximumBackendPaths) paths")
-            }
-            manifest.backend = try paths.enumerated().map { index, item in
-                let path = try reader.string(item, field: "backend[\(index)]")
-                guard ManifestRules.isBackendPath(path) else {
-                    throw reader.error(at: item, field: "backend[\(index)]", "expected a path under /api/ such as /api/todo/items, got '\(path)'")
+            try check {
+                let paths = try reader.sequence(node, field: "backend")
+                guard paths.count <= ManifestRules.maximumBackendPaths else {
+                    throw reader.error(at: node, field: "backend", "expected at most \(ManifestRules.maximumBackendPaths) paths")
                 }
-                return path
+                manifest.backend = try paths.enumerated().map { index, item in
+                    let path = try reader.string(item, field: "backend[\(index)]")
+                    guard ManifestRules.isBackendPath(path) else {
+                        throw reader.error(at: item, field: "backend[\(index)]", "expected a path under /api/ such as /api/todo/items, got '\(path)'")
+                    }
+                    return path
+                }
             }
         }
-        if let node = root["permissions"] { manifest.machine = try machineAccess(node, reader: reader) }
-        if let node = root["state"] { manifest.keepsState = try bool(node, field: "state", reader: reader) }
-        if let node = root["limits"] { manifest.limits = try limits(node, reader: reader) }
+        if let node = root["permissions"] { try check { manifest.machine = try machineAccess(node, reader: reader) } }
+        if let node = root["state"] { try check { manifest.keepsState = try bool(node, field: "state", reader: reader) } }
+        if let node = root["limits"] { try check { manifest.limits = try limits(node, reader: reader) } }
         if let node = root["minSize"] {
-            let mapping = try reader.mapping(node, field: "minSize")
-            try reader.rejectUnknownKeys(in: mapping, allowed: ["width", "height"], field: "minSize")
-            manifest.minimumSize = ViewSize(
-                width: try mapping["width"].map { try reader.int($0, field: "minSize.width", in: ManifestRules.widths) }
-                    ?? manifest.minimumSize.width,
-                height: try mapping["height"].map { try reader.int($0, field: "minSize.height", in: ManifestRules.heights) }
-                    ?? manifest.minimumSize.height)
-        }
-        switch (root["protocol"], root["sample"]) {
-        case (let protocolNode?, nil):
-            let text = try reader.string(protocolNode, field: "protocol")
-            guard let version = ProtocolVersion(text) else {
-                throw reader.error(at: protocolNode, field: "protocol", "expected a protocol version such as 1, got '\(text)'")
+            try check {
+                let mapping = try reader.mapping(node, field: "minSize")
+                try reader.rejectUnknownKeys(in: mapping, allowed: ["width", "height"], field: "minSize")
+                manifest.minimumSize = ViewSize(
+                    width: try mapping["width"].map { try reader.int($0, field: "minSize.width", in: ManifestRules.widths) }
+                        ?? manifest.minimumSize.width,
+                    height: try mapping["height"].map { try reader.int($0, field: "minSize.height", in: ManifestRules.heights) }
+                        ?? manifest.minimumSize.height)
             }
-            manifest.protocolVersion = version
-        case (nil, let sampleNode?):
-            manifest.protocolVersion = nil
-            manifest.keepsState = false  // a sampled command has no way to save any
-            manifest.sample = try sample(sampleNode, reader: reader)
-        case (_?, let sampleNode?):
-            throw reader.error(at: sampleNode, field: "sample", "an app has either protocol or sample, not both")
-        case (nil, nil):
-            throw reader.error(at: rootNode, field: "protocol", "is missing (or give sample: for an app without the protocol)")
         }
+        try check {
+            switch (root["protocol"], root["sample"]) {
+            case (let protocolNode?, nil):
+                let text = try reader.string(protocolNode, field: "protocol")
+                guard let version = ProtocolVersion(text) else {
+                    throw reader.error(at: protocolNode, field: "protocol", "expected a protocol version such as 1, got '\(text)'")
+                }
+                manifest.protocolVersion = version
+            case (nil, let sampleNode?):
+                manifest.protocolVersion = nil
+                manifest.keepsState = false  // a sampled command has no way to save any
+                manifest.sample = try sample(sampleNode, reader: reader)
+            case (_?, let sampleNode?):
+                throw reader.error(at: sampleNode, field: "sample", "an app has either protocol or sample, not both")
+            case (nil, nil):
+                throw reader.error(at: rootNode, field: "protocol", "is missing (or give sample: for an app without the protocol)")
+            }
+        }
+        try FileErrors.throwing(problems)
         return manifest
     }
 
@@ -160,7 +194,7 @@ public enum AppManifestFile {
         return url
     }
 
-    private static func events(_ node: Node, into manifest: inout AppManifest, reader: YAMLReader) throws {
+    private static func events(_ node: Node, into manifest: inout AppManifest, checkingOwnership: Bool, reader: YAMLReader) throws {
         let mapping = try reader.mapping(node, field: "events")
         try reader.rejectUnknownKeys(in: mapping, allowed: ["publishes", "subscribes"], field: "events")
         if let publishes = mapping["publishes"] {
@@ -170,7 +204,7 @@ public enum AppManifestFile {
                 guard ManifestRules.isEventName(name) else {
                     throw reader.error(at: item, field: field, "expected a name source.entity.action in a-z, 0-9, - and _, got '\(name)'")
                 }
-                guard ManifestRules.isOwnEventName(name, of: manifest.id) else {
+                guard !checkingOwnership || ManifestRules.isOwnEventName(name, of: manifest.id) else {
                     throw reader.error(at: item, field: field, "an app publishes only its own events: expected \(manifest.id).entity.action")
                 }
                 return name
@@ -305,7 +339,16 @@ public enum AppManifestFile {
             }
             break
         }
-        throw reader.error(at: node, field: field, "expected a size from \(range.lowerBound) to \(range.upperBound) bytes such as 64KiB or 256MiB, got '\(text)'")
+        throw reader.error(at: node, field: field, "expected a size from \(describe(bytes: range.lowerBound)) to \(describe(bytes: range.upperBound)) "
+                           + "such as 64KiB or 256MiB, got '\(text)'")
+    }
+
+    /// `16MiB`, `8KiB`, `0` bytes: a limit as the file would write it.
+    private static func describe(bytes: Int) -> String {
+        for (unit, shift) in [("GiB", 30), ("MiB", 20), ("KiB", 10)] where bytes > 0 && bytes % (1 << shift) == 0 {
+            return "\(bytes >> shift)\(unit)"
+        }
+        return "\(bytes) bytes"
     }
 
     private static func bool(_ node: Node, field: String, reader: YAMLReader) throws -> Bool {

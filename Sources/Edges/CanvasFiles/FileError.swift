@@ -22,3 +22,19 @@ public struct FileError: Error, Equatable, CustomStringConvertible {
         return field.isEmpty ? "\(location): \(message)" : "\(location): \(field): \(message)"
     }
 }
+
+/// Several mistakes in one file, each as a `FileError`, in the order they stand in it: a file is
+/// checked whole, so that one run names every mistake.
+public struct FileErrors: Error, Equatable, CustomStringConvertible {
+    public let errors: [FileError]
+
+    /// One line per mistake.
+    public var description: String { errors.map(\.description).joined(separator: "\n") }
+
+    /// Throws what `errors` holds: nothing, the one mistake, or all of them.
+    static func throwing(_ errors: [FileError]) throws {
+        let ordered = errors.sorted { ($0.line ?? 0, $0.column ?? 0) < ($1.line ?? 0, $1.column ?? 0) }
+        if ordered.count == 1 { throw ordered[0] }
+        if ordered.count > 1 { throw FileErrors(errors: ordered) }
+    }
+}

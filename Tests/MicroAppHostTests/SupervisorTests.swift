@@ -93,6 +93,26 @@ struct SupervisorTests {
         #expect(sent.size == ViewSize(width: 40, height: 9))
     }
 
+    /// Issue 40, item 15: Node under 48MiB hangs before answering, saying nothing; the pane says
+    /// memory was the likely cause and what to do.
+    @Test func aRuntimeStartedBelowItsMemoryFloorIsSaidToBe() {
+        var manifest = AppManifest(id: "probe", name: "Probe", version: "1.0.0", exec: ["/usr/bin/node", "app.js"])
+        manifest.limits.memoryBytes = 32 << 20
+        #expect(manifest.memoryHint == "its limits.memory (32MiB) is below the 48MiB node needs: raise it in its app.yaml")
+        var drive = Drive()
+        drive.supervisor = Supervisor(appID: "probe", limits: manifest.limits, permissions: .none, memoryHint: manifest.memoryHint)
+        drive.handle(.start(Drive.parameters))
+        drive.handle(.spawned(generation: 1))
+        _ = drive.supervisor.takeUpdates()
+        drive.handle(.timer(.startup(generation: 1)), after: 5)
+        #expect(drive.status == .stopped("did not answer within 5 s; its limits.memory (32MiB) is below the 48MiB node needs: raise it in its app.yaml"))
+        manifest.limits.memoryBytes = 48 << 20
+        #expect(manifest.memoryHint == nil)
+        manifest.exec = ["python3", "app.py"]
+        manifest.limits.memoryBytes = 32 << 20
+        #expect(manifest.memoryHint == nil)
+    }
+
     @Test func anAppThatNeverAnswersIsStoppedAtItsStartupLimit() {
         var drive = Drive()
         drive.handle(.start(Drive.parameters))

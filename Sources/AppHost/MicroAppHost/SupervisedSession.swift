@@ -51,7 +51,7 @@ final class SupervisedSession: AppEngine {
     static func process(appID: String, recipe: LaunchRecipe, permissions: Permissions, limits: AppManifest.Limits, log: AppLog,
                         backend: (any AppBackend)?) -> SupervisedSession {
         let queue = DispatchQueue(label: "termcanvas.app.\(appID)")
-        return SupervisedSession(supervisor: Supervisor(appID: appID, limits: limits, permissions: permissions),
+        return SupervisedSession(supervisor: Supervisor(appID: appID, limits: limits, permissions: permissions, memoryHint: recipe.manifest.memoryHint),
                                  driver: ProcessDriver(recipe: recipe, log: log, queue: queue), log: log, backend: backend, queue: queue)
     }
 

@@ -170,11 +170,15 @@ struct Supervisor {
     /// The refused nodes of the last view, as logged.
     private var loggedRefusals: [String] = []
 
-    init(appID: String, limits: AppManifest.Limits, permissions: Permissions, isRemote: Bool = false) {
+    /// Said beside a failed start or a crash: its memory limit is below what its runtime needs.
+    let memoryHint: String?
+
+    init(appID: String, limits: AppManifest.Limits, permissions: Permissions, isRemote: Bool = false, memoryHint: String? = nil) {
         self.appID = appID
         self.limits = limits
         self.permissions = permissions
         self.isRemote = isRemote
+        self.memoryHint = memoryHint
     }
 
     /// Hands over what the pane has not taken yet.
@@ -365,7 +369,7 @@ struct Supervisor {
             }
             phase = .stopped
             effects.append(.log("no answer to initialize within \(Self.seconds(limits.startupSeconds))"))
-            setStatus(.stopped("did not answer within \(Self.seconds(limits.startupSeconds))"), &effects)
+            setStatus(.stopped("did not answer within \(Self.seconds(limits.startupSeconds))" + (memoryHint.map { "; \($0)" } ?? "")), &effects)
             signal(SIGKILL, because: "it did not answer initialize within \(Self.seconds(limits.startupSeconds))", &effects)
         case .keyAnswer(let from):
             keyTimerPending = false

@@ -101,3 +101,19 @@ public struct AppManifest: Hashable, Sendable {
         }
     }
 }
+
+extension AppManifest {
+    /// The least memory (`limits.memory`) a runtime that reserves much at its start needs to start
+    /// at all: below it, it hangs before answering `initialize`, with nothing on stderr. Measured
+    /// with `termcanvas apps try` and the protocol document's Node.js app: Node 20 starts at 48MiB
+    /// and hangs at 44MiB.
+    static let runtimeMemoryFloors: [String: Int] = ["node": 48 << 20]
+
+    /// Why the app may have failed to start, when its memory limit is below what its runtime
+    /// needs: `its limits.memory (32MiB) is below the 64MiB node needs: raise it in its app.yaml`.
+    public var memoryHint: String? {
+        guard let program = exec.first.map({ String($0.split(separator: "/").last ?? "") }),
+              let floor = Self.runtimeMemoryFloors[program], limits.memoryBytes < floor else { return nil }
+        return "its limits.memory (\(limits.memoryBytes >> 20)MiB) is below the \(floor >> 20)MiB \(program) needs: raise it in its app.yaml"
+    }
+}

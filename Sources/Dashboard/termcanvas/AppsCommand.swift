@@ -110,6 +110,7 @@ struct AppsCommand: AsyncParsableCommand {
             if replacing { try FileManager.default.moveItem(at: target, to: old) }
             try FileManager.default.moveItem(at: staged, to: target)
             let name = TerminalText.safe("\(app.id) \(app.manifest.version)")
+            if let hint = app.manifest.memoryHint { FileHandle.standardError.write(Data((TerminalText.safe("termcanvas: careful: \(hint)") + "\n").utf8)) }
             if shipped, !replace {
                 return print("Installed \(name) in \(TerminalText.safe(target.path)); it takes the place of the shipped \(app.id) " +
                              "when a dashboard starts (running ones keep theirs; --replace restarts them with it now)")

@@ -93,6 +93,7 @@ struct AppsTry: AsyncParsableCommand {
             if !withheld.isEmpty {
                 Swift.print(TerminalText.safe("Without what its app.yaml asks for (\(withheld.joined(separator: "; "))): --grant gives it that"))
             }
+            if let hint = manifest.memoryHint { Swift.print(TerminalText.safe("Careful: " + hint)) }
             let minimum = manifest.minimumSize
             if size.width < minimum.width || size.height < minimum.height {
                 Swift.print("Its minSize is \(minimum.width)×\(minimum.height): a smaller pane shows only that")

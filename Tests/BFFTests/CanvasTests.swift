@@ -47,7 +47,9 @@ struct CanvasTests {
             #expect(snapshot.owner == "ann" && snapshot.role == .owner && snapshot.version == 0)
             #expect(snapshot.layout.panes == Self.layout.panes && snapshot.layout.focused == nil)
             let id = snapshot.id
-            #expect(try await client.send(.get, APIPath.canvases, token: ann).decode(Page<CanvasSummary>.self).items == [snapshot.summary])
+            let listed = try await client.send(.get, APIPath.canvases, token: ann).decode(Page<CanvasSummary>.self).items
+            #expect(listed.map { var summary = $0; summary.updatedAt = nil; return summary } == [snapshot.summary])
+            #expect(listed.first?.panes == Self.layout.panes.count && listed.first?.updatedAt ?? 0 > Date().timeIntervalSince1970 - 60)
             #expect(try await client.send(.get, APIPath.canvas(id), token: ann).decode(CanvasSnapshot.self) == snapshot)
             // Not a member: as if it did not exist.
             #expect(try await client.send(.get, APIPath.canvases, token: bob).decode(Page<CanvasSummary>.self).items.isEmpty)

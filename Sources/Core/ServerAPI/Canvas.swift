@@ -18,13 +18,19 @@ public struct CanvasSummary: Codable, Sendable, Hashable {
     public var owner: String
     public var role: CanvasRole
     public var version: Int
+    /// How many panes it has, and when it last changed (seconds since 1970); nil from a server
+    /// before these were listed.
+    public var panes: Int?
+    public var updatedAt: Double?
 
-    public init(id: Int64, name: String, owner: String, role: CanvasRole, version: Int) {
+    public init(id: Int64, name: String, owner: String, role: CanvasRole, version: Int, panes: Int? = nil, updatedAt: Double? = nil) {
         self.id = id
         self.name = name
         self.owner = owner
         self.role = role
         self.version = version
+        self.panes = panes
+        self.updatedAt = updatedAt
     }
 }
 
@@ -50,7 +56,10 @@ public struct CanvasSnapshot: Codable, Sendable, Equatable {
         self.answered = answered
     }
 
-    public var summary: CanvasSummary { CanvasSummary(id: id, name: name, owner: owner, role: role, version: version) }
+    /// Its summary, but for when it changed, which a snapshot does not say.
+    public var summary: CanvasSummary {
+        CanvasSummary(id: id, name: name, owner: owner, role: role, version: version, panes: layout.panes.count)
+    }
 }
 
 /// The body of `POST /api/canvas/{id}/changes`: one edit of a dashboard's session, numbered 1, 2,

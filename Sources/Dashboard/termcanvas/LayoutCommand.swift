@@ -48,7 +48,8 @@ struct LayoutCommand: AsyncParsableCommand {
             let client = try await ServerOption.parse(["--bff", bff]).client()
             for canvas in try await LayoutCommand.canvases(on: client) {
                 let place = canvas.role == .owner ? "on the server" : "shared with you by \(canvas.owner) (\(canvas.role.rawValue))"
-                print([canvas.name, "-", "version \(canvas.version)", place].map(TerminalText.safe).joined(separator: "\t"))
+                let when = canvas.updatedAt.map { Date(timeIntervalSince1970: $0).formatted(.iso8601) } ?? "version \(canvas.version)"
+                print([canvas.name, canvas.panes.map { "\($0) panes" } ?? "-", when, place].map(TerminalText.safe).joined(separator: "\t"))
             }
         }
     }

@@ -66,7 +66,8 @@ extension BFFStore {
                 VALUES (\(owner.id), \(name), \(arrangement), 0, \(log.nextPaneID), 0, \(now), \(now)) RETURNING id
                 """) { rows in
                 guard let id = try rows.first?.integer(0) else { throw BFFStoreError.unreadableRow("canvases, just written") }
-                let summary = CanvasSummary(id: id, name: name, owner: owner.name, role: .owner, version: 0)
+                let summary = CanvasSummary(id: id, name: name, owner: owner.name, role: .owner, version: 0, panes: log.layout.panes.count,
+                                            updatedAt: now)
                 return try CanvasStorage.storeNewCanvas(id, layout: log.layout).then { _ in
                     Plan.done(CanvasSnapshot(canvas: summary, layout: log.layout, answered: 0))
                         .audited(.canvasCreated, by: owner.name, target: Self.target(id, name))
@@ -78,7 +79,8 @@ extension BFFStore {
     /// The canvases `user` owns or is a member of, by id, after `after`, and whether more follow.
     public func canvases(visibleTo user: Int64, after: Int64?, limit: Int) async throws -> (items: [CanvasSummary], more: Bool) {
         var statement: SQLStatement = """
-            SELECT c.id, c.name, u.name, CASE WHEN c.owner_id = \(user) THEN 'owner' ELSE m.role END, c.version
+            SELECT c.id, c.name, u.name, CASE WHEN c.owner_id = \(user) THEN 'owner' ELSE m.role END, c.version, c.layout, c.next_pane_id,
+                   c.updated_at
             FROM canvases c JOIN users u ON u.id = c.owner_id
             LEFT JOIN canvas_members m ON m.canvas_id = c.id AND m.user_id = \(user)
             WHERE (c.owner_id = \(user) OR m.user_id IS NOT NULL)
@@ -280,13 +282,14 @@ extension BFFStore {
     // MARK: - Rules
 
     /// The canvas `id` if `user` owns or is a member of it, with its row (id, name, owner, role,
-    /// version, layout, next pane id), then `next`; else `notFound`. Writes take the canvas's lock
+    /// version, layout, next pane id, updated at), then `next`; else `notFound`. Writes take the canvas's lock
     /// (`.lock("canvas.ID")`) before, so instances change one canvas in turn.
     private static func visible<T: Sendable>(
         _ id: Int64, to user: Int64, notFound: T, _ next: @escaping @Sendable (CanvasSummary, SQLRow) throws -> Plan<T>
     ) -> Plan<T> {
         let statement: SQLStatement = """
-            SELECT c.id, c.name, u.name, CASE WHEN c.owner_id = \(user) THEN 'owner' ELSE m.role END, c.version, c.layout, c.next_pane_id
+            SELECT c.id, c.name, u.name, CASE WHEN c.owner_id = \(user) THEN 'owner' ELSE m.role END, c.version, c.layout, c.next_pane_id,
+                   c.updated_at
             FROM canvases c JOIN users u ON u.id = c.owner_id
             LEFT JOIN canvas_members m ON m.canvas_id = c.id AND m.user_id = \(user)
             WHERE c.id = \(id) AND (c.owner_id = \(user) OR m.user_id IS NOT NULL)
@@ -301,9 +304,11 @@ extension BFFStore {
         visible(id, to: user, notFound: nil, next)
     }
 
+    /// A row of id, name, owner's name, role, version, layout, next pane id, updated at.
     private static func summary(_ row: SQLRow) throws -> CanvasSummary {
         guard let role = CanvasRole(rawValue: try row.text(3)) else { throw BFFStoreError.unreadableRow("canvas_members.role") }
-        return CanvasSummary(id: try row.integer(0), name: try row.text(1), owner: try row.text(2), role: role, version: Int(try row.integer(4)))
+        return CanvasSummary(id: try row.integer(0), name: try row.text(1), owner: try row.text(2), role: role, version: Int(try row.integer(4)),
+                             panes: try CanvasStorage.decode(LayoutData.self, try row.text(5)).panes.count, updatedAt: try row.real(7))
     }
 
     /// Keeps `edit` as the last answered one of `user`'s session, and forgets that user's sessions

@@ -24,6 +24,8 @@ struct ErrorWordsTests {
         Case(arguments: ["layout", "lsit"], input: nil, status: 64, says: "did you mean 'termcanvas layout list'?"),
         Case(arguments: ["login", "http://127.0.0.1:1", "--user", "ann"], input: "correct horse\n", status: 1,
              says: "could not reach http://127.0.0.1:1 (unreachable: nothing answers at http://127.0.0.1:1); check the address"),
+        Case(arguments: ["layout", "move", "default", "--to", "server"], input: nil, status: 64,
+             says: "--to server needs the server: termcanvas layout move default --to server --bff URL (after `termcanvas login URL`)"),
         Case(arguments: ["apps", "try", "HOME"], input: nil, status: 1, says: "has no app.yaml: give the folder of a micro-app"),
         Case(arguments: ["apps", "try", "HOME", "--size", "0x3"], input: nil, status: 64, says: "--size 0x3 is not WIDTHxHEIGHT"),
         Case(arguments: ["apps", "try", "HOME", "--key", "nosuch"], input: nil, status: 64, says: "--key nosuch: no key has that name"),

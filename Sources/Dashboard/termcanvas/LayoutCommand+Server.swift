@@ -26,6 +26,17 @@ extension LayoutCommand {
 
         enum Place: String, ExpressibleByArgument, CaseIterable { case server, local }
 
+        /// A layout moves to a team's server, never to this user's local one, where it would be
+        /// shared with no one and found by nothing but `layout list`.
+        func validate() throws {
+            guard to == .server, server.bff == nil else { return }
+            let servers = Paths(environment: ProcessInfo.processInfo.environment).credentials.servers()
+            let example = servers.count == 1 ? servers[0] : "URL"
+            throw ValidationError(TerminalText.safe(
+                "--to server needs the server: termcanvas layout move \(name) --to server --bff \(example)"
+                + (servers.isEmpty ? " (after `termcanvas login URL`)" : servers.count > 1 ? " (you are logged in to \(servers.joined(separator: ", ")))" : "")))
+        }
+
         func run() async throws {
             let library = try LayoutCommand.library()
             switch to {

@@ -57,4 +57,13 @@ public struct CredentialStore: Sendable {
         else { throw .malformedCredential(path: url.path) }
         return credential
     }
+
+    /// The servers logged in to, by address, sorted: those whose files can be read.
+    public func servers() -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.filter { $0.hasSuffix(".json") }.compactMap { name in
+            (try? PrivateFile.read(directory.appendingPathComponent(name))).flatMap { $0 }
+                .flatMap { try? JSONDecoder().decode(Credential.self, from: Data($0.utf8)).server }
+        }.sorted()
+    }
 }

@@ -40,6 +40,29 @@ struct AppManifestFileTests {
         }
     }
 
+    /// Issue 40, item 13: the settings an app declares, a choice or true/false, each with its default.
+    @Test func settingsAreDeclaredWithChoicesAndDefaults() throws {
+        let manifest = try parse(Self.base + [
+            "settings:",
+            "  - { name: units, type: choice, choices: [metric, imperial], default: imperial, help: Units of measure }",
+            "  - { name: seconds, type: bool }",
+        ])
+        #expect(manifest.settings == [AppManifest.Setting(name: "units", help: "Units of measure", choices: ["metric", "imperial"], defaultValue: "imperial"),
+                                      AppManifest.Setting(name: "seconds", help: "", choices: ["true", "false"], defaultValue: "true")])
+        #expect(manifest.settingValues(["units": "metric", "city": "Oslo"]) == .object(["units": "metric", "seconds": "true", "city": "Oslo"]))
+        #expect(manifest.settingValues(["units": "kelvin"]) == .object(["units": "imperial", "seconds": "true"]))
+    }
+
+    @Test(arguments: [
+        ("  - { name: units, type: colour }", "apps/probe/app.yaml:17:26: settings[0].type: expected choice or bool, got 'colour'"),
+        ("  - { name: units, type: choice, choices: [metric] }", "apps/probe/app.yaml:17:43: settings[0].choices: expected 2 to 16 different choices"),
+        ("  - { name: units, type: bool, default: maybe }", "apps/probe/app.yaml:17:41: settings[0].default: expected one of true, false, got 'maybe'"),
+        ("  - { name: 'two words', type: bool }", "apps/probe/app.yaml:17:13: settings[0].name: expected a name of its own in a-z, A-Z, 0-9, - and _ (at most 32), got 'two words'"),
+    ])
+    func settingMistakesSayWhereAndWhat(_ example: (String, String)) {
+        #expect(error(Self.base + ["settings:", example.0])?.description == example.1)
+    }
+
     /// Issue 40, item 12: one run names every mistake, each with its line, in file order.
     @Test func everyMistakeIsNamedInOneRun() throws {
         var lines = Self.base
@@ -136,7 +159,7 @@ struct AppManifestFileTests {
          "apps/probe/app.yaml:14:11: limits.nice: unknown key; expected one of cpu, log, memory, openFiles, publishesPerSecond, startup, state"),
         (replacing(base, line: 15, with: "minSize: { width: 0 }"), "apps/probe/app.yaml:15:19: minSize.width: expected a whole number from 1 to 500, got '0'"),
         (base + ["sample: { every: 5s }"], "apps/probe/app.yaml:16:9: sample: an app has either protocol or sample, not both"),
-        (base + ["colour: red"], "apps/probe/app.yaml:16:1: colour: unknown key; expected one of backend, description, entry, env, events, exec, id, limits, minSize, name, permissions, protocol, sample, state, version, workdir"),
+        (base + ["colour: red"], "apps/probe/app.yaml:16:1: colour: unknown key; expected one of backend, description, entry, env, events, exec, id, limits, minSize, name, permissions, protocol, sample, settings, state, version, workdir"),
         (["a: &x 1", "b: *x"], "apps/probe/app.yaml:2:4: aliases (*name) are not allowed in this file; write the value out"),
     ])
     func mistakesSayWhereAndWhat(lines: [String], message: String) {

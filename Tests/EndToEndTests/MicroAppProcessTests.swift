@@ -90,6 +90,36 @@ struct MicroAppProcessTests {
         #expect(try await changed.waitForExit().status == 0)
     }
 
+    /// Issue 40, items 13 and 14: the settings the counter declares are changed with `s` in
+    /// arrange mode and reach it at once; restarted, it starts knowing the day the calendar chose.
+    @Test func anAppsSettingsAreChangedInItsPaneAndARestartKnowsTheDay() async throws {
+        let (session, environment) = try await Self.start(apps: ["counter"], panes: ["counter 0 0 6 6", "calendar 6 0 6 6"])
+        try await session.waitFor("step 1")
+        try await session.send("C-e", "s")
+        try await session.waitFor("Count by: 1")
+        try await session.send("Enter")
+        try await session.waitFor("Count by: 10")
+        try await session.send("Escape")
+        try await session.pressEscape(times: 1)
+        try await session.waitFor("NORMAL")
+        try await session.waitFor("step 10")
+        try await session.send("+")
+        try await session.waitFor("count 10")
+        try await session.send("Tab", "Right")
+        try await session.waitFor(#"heard calendar.date.selected {"date": "2026-11-23"}"#)
+        try await session.send("BTab", "F5")
+        try await session.waitFor(#"heard calendar.date.selected {"date": "2026-11-23"} before"#)
+        try await session.send("q")
+        #expect(try await session.waitForExit().status == 0)
+
+        // The setting was kept with the layout.
+        let again = try await TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"], size: Size(width: 120, height: 36),
+                                          environment: environment)
+        try await again.waitFor("step 10")
+        try await again.send("q")
+        #expect(try await again.waitForExit().status == 0)
+    }
+
     @Test func theGrantPromptSaysWhatTheSandboxGivesOrThatThereIsNone() async throws {
         let (session, environment) = try await Self.start(apps: [], panes: ["sysmon 0 0 12 12"])
         let screen = try await session.waitFor("nothing else of your files, network or processes")

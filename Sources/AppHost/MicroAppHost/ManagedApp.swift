@@ -72,7 +72,7 @@ final class ManagedApp: MicroAppConnection {
     }
 
     /// Sends a message to the running app. Before it runs, what the pane tells of itself (its
-    /// size, focus, visibility) and the last canvas event of each name are kept for its
+    /// size, focus, visibility, settings) and the last canvas event of each name are kept for its
     /// `initialize`, and the rest is dropped.
     func send(_ message: HostToApp) {
         let running = state.withLock { state in
@@ -82,6 +82,7 @@ final class ManagedApp: MicroAppConnection {
             case .focus(let focused): state.parameters?.focused = focused
             case .visible(let visible): state.parameters?.visible = visible
             case .busEvent(let event): state.parameters?.remember(event)
+            case .settings(let settings): state.parameters?.settings = settings
             default: break
             }
             return false

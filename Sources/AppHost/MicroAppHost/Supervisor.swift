@@ -425,6 +425,7 @@ struct Supervisor {
         case .focus(let new): pane.focused = new
         case .visible(let new): pane.visible = new
         case .busEvent(let event): parameters?.remember(event)  // a restarted process starts knowing it
+        case .settings(let settings): parameters?.settings = settings
         default: break
         }
         guard phase == .running else { return }

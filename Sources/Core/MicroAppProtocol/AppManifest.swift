@@ -33,6 +33,8 @@ public struct AppManifest: Hashable, Sendable {
     public var minimumSize: ViewSize
     /// Set for an app without the protocol: its command's output, sampled.
     public var sample: Sample?
+    /// The settings it declares, which the user changes with `s` in arrange mode.
+    public var settings: [Setting] = []
 
     public init(id: String, name: String, version: String, description: String = "",
                 protocolVersion: ProtocolVersion? = .current, exec: [String], workingDirectory: String = ".",
@@ -54,6 +56,31 @@ public struct AppManifest: Hashable, Sendable {
         self.limits = limits
         self.minimumSize = minimumSize
         self.sample = sample
+    }
+
+    /// One setting an app declares (`settings:` in its manifest): a choice among values, or
+    /// true/false.
+    public struct Setting: Hashable, Sendable {
+        public var name: String
+        /// What it means, in the settings box (its name when empty).
+        public var help: String
+        public var choices: [String]
+        public var defaultValue: String
+
+        public init(name: String, help: String, choices: [String], defaultValue: String) {
+            self.name = name
+            self.help = help
+            self.choices = choices
+            self.defaultValue = defaultValue
+        }
+    }
+
+    /// Its settings as the app reads them: each declared one with the pane's value, or its
+    /// default; values the manifest does not declare (a layout's `config:`) as they are.
+    public func settingValues(_ values: [String: String]) -> JSONValue {
+        var merged = values
+        for setting in settings where values[setting.name].map(setting.choices.contains) != true { merged[setting.name] = setting.defaultValue }
+        return .object(merged.mapValues(JSONValue.string))
     }
 
     /// What the app asks to be granted.

@@ -153,6 +153,8 @@ public enum HostToApp: Hashable, Sendable {
     case key(name: String, text: String?)
     case visible(Bool)
     case busEvent(BusEventParams)
+    /// The user changed a setting: all of them, as `initialize`'s `settings` has them.
+    case settings(JSONValue)
     /// Enter in an `input` node: its id and text.
     case inputSubmit(id: String, value: String)
     case httpResult(id: RPCID, HTTPResult)
@@ -174,6 +176,8 @@ public enum HostToApp: Hashable, Sendable {
             .notification(method: "visible", params: .object(["visible": .bool(visible)]))
         case .busEvent(let event):
             .notification(method: "bus.event", params: event.json)
+        case .settings(let settings):
+            .notification(method: "settings", params: .object(["settings": settings]))
         case .inputSubmit(let id, let value):
             .notification(method: "input.submit", params: .object(["id": .string(id), "value": .string(value)]))
         case .httpResult(let id, let result):

@@ -25,7 +25,7 @@ import Yams
 public enum AppManifestFile {
     static let keys: Set<String> = [
         "id", "name", "version", "description", "protocol", "exec", "entry", "workdir", "env", "events", "backend", "state",
-        "limits", "minSize", "sample", "permissions",
+        "limits", "minSize", "sample", "permissions", "settings",
     ]
 
     /// - Throws: `FileError` for one mistake, `FileErrors` for several (each field is checked,
@@ -131,6 +131,7 @@ public enum AppManifestFile {
         if let node = root["permissions"] { try check { manifest.machine = try machineAccess(node, reader: reader) } }
         if let node = root["state"] { try check { manifest.keepsState = try bool(node, field: "state", reader: reader) } }
         if let node = root["limits"] { try check { manifest.limits = try limits(node, reader: reader) } }
+        if let node = root["settings"] { try check { manifest.settings = try settings(node, reader: reader) } }
         if let node = root["minSize"] {
             try check {
                 let mapping = try reader.mapping(node, field: "minSize")
@@ -280,6 +281,63 @@ public enum AppManifestFile {
             guard isValid(text) else { throw reader.error(at: item, field: "\(field)[\(index)]", "expected \(rule), got '\(text)'") }
             return text
         }
+    }
+
+    /// `settings: [{ name: units, type: choice, choices: [metric, imperial], default: metric, help: … }]`;
+    /// `type: bool` has the choices true and false.
+    private static func settings(_ node: Node, reader: YAMLReader) throws -> [AppManifest.Setting] {
+        let items = try list(node, field: "settings", reader: reader, most: 16, of: "settings")
+        var seen: Set<String> = []
+        return try items.enumerated().map { index, item in
+            let field = "settings[\(index)]"
+            let mapping = try reader.mapping(item, field: field)
+            try reader.rejectUnknownKeys(in: mapping, allowed: ["name", "type", "choices", "default", "help"], field: field)
+            let nameNode = try reader.required("name", in: mapping, at: item, field: field)
+            let name = try reader.string(nameNode, field: "\(field).name")
+            guard isSettingWord(name, most: 32), seen.insert(name).inserted else {
+                throw reader.error(at: nameNode, field: "\(field).name", "expected a name of its own in a-z, A-Z, 0-9, - and _ (at most 32), got '\(name)'")
+            }
+            let typeNode = try reader.required("type", in: mapping, at: item, field: field)
+            let choices: [String]
+            switch try reader.string(typeNode, field: "\(field).type") {
+            case "bool":
+                choices = ["true", "false"]
+            case "choice":
+                let choicesNode = try reader.required("choices", in: mapping, at: item, field: field)
+                choices = try list(choicesNode, field: "\(field).choices", reader: reader, most: 16, of: "choices").enumerated().map { number, choice in
+                    let text = try reader.string(choice, field: "\(field).choices[\(number)]")
+                    guard ManifestRules.isName(text), text.utf8.count <= 40 else {
+                        throw reader.error(at: choice, field: "\(field).choices[\(number)]", "expected 1 to 40 characters on one line, got '\(text)'")
+                    }
+                    return text
+                }
+                guard choices.count >= 2, Set(choices).count == choices.count else {
+                    throw reader.error(at: choicesNode, field: "\(field).choices", "expected 2 to 16 different choices")
+                }
+            case let other:
+                throw reader.error(at: typeNode, field: "\(field).type", "expected choice or bool, got '\(other)'")
+            }
+            var defaultValue = choices[0]
+            if let defaultNode = mapping["default"] {
+                defaultValue = try reader.string(defaultNode, field: "\(field).default")
+                guard choices.contains(defaultValue) else {
+                    throw reader.error(at: defaultNode, field: "\(field).default", "expected one of \(choices.joined(separator: ", ")), got '\(defaultValue)'")
+                }
+            }
+            var help = ""
+            if let helpNode = mapping["help"] {
+                help = try reader.string(helpNode, field: "\(field).help")
+                guard ManifestRules.isDescription(help), help.utf8.count <= 80 else {
+                    throw reader.error(at: helpNode, field: "\(field).help", "expected at most 80 characters on one line")
+                }
+            }
+            return AppManifest.Setting(name: name, help: help, choices: choices, defaultValue: defaultValue)
+        }
+    }
+
+    private static func isSettingWord(_ text: String, most: Int) -> Bool {
+        !text.isEmpty && text.utf8.count <= most
+            && text.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }
     }
 
     private static func limits(_ node: Node, reader: YAMLReader) throws -> AppManifest.Limits {

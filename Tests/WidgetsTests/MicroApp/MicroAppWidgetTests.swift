@@ -135,6 +135,23 @@ struct MicroAppWidgetTests {
         #expect(events.first?.source == "pane:1")
     }
 
+    /// Issue 40, item 13: an app's declared settings are the pane's settings (`s`); a change is
+    /// sent to the app at once and kept with the layout.
+    @Test func anAppsDeclaredSettingsAreChangedInItsPane() throws {
+        var manifest = testApp.manifest
+        manifest.settings = [AppManifest.Setting(name: "units", help: "Units", choices: ["metric", "imperial"], defaultValue: "metric")]
+        let app = InstalledApp(manifest: manifest, folder: testApp.folder, digest: "0", isShipped: false)
+        let connection = RecordingConnection()
+        var widget = MicroAppWidget(app: app, connection: connection, config: ["city": "Oslo"])
+        _ = try widget.mount(context(bus: EventBus(now: Fixed.clock.now)))
+        #expect(connection.started?.settings == .object(["units": "metric", "city": "Oslo"]))
+        #expect(widget.settings == [WidgetSetting(key: "units", label: "Units", value: "metric", choices: ["metric", "imperial"])])
+        try widget.cycleSetting("units")
+        #expect(widget.settings.first?.value == "imperial")
+        #expect(widget.config == ["city": "Oslo", "units": "imperial"])
+        #expect(connection.sent.last == .settings(.object(["units": "imperial", "city": "Oslo"])))
+    }
+
     @Test func aRemotePaneNamesItsVersionAndTheHealthTheRegistryReports() throws {
         let bus = EventBus(now: Fixed.clock.now)
         let connection = RecordingConnection()

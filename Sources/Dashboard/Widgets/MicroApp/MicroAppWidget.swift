@@ -24,7 +24,8 @@ public struct MicroAppWidget: Widget {
 
     let app: InstalledApp
     private let connection: any MicroAppConnection
-    private let settings: WidgetValues
+    /// Its settings' values as the layout keeps them (`config:`).
+    private var values: WidgetValues
     public private(set) var status: AppStatus = .waiting
     private(set) var view: ViewUpdate?
     private var savedState: JSONValue
@@ -44,7 +45,7 @@ public struct MicroAppWidget: Widget {
         self.app = app
         self.connection = connection
         self.health = app.isRemote ? health : nil
-        settings = config
+        values = config
         savedState = state["app"].flatMap { try? JSONDecoder().decode(JSONValue.self, from: Data($0.utf8)) } ?? .null
     }
 
@@ -95,7 +96,24 @@ public struct MicroAppWidget: Widget {
         case .paused, .needsGrant, .refused, .notResponding, .restarting, .stopped: return false
         }
     }
-    public var config: WidgetValues { settings }
+    public var config: WidgetValues { values }
+
+    /// The settings its manifest declares, with the pane's values (`s` in arrange mode).
+    public var settings: [WidgetSetting] {
+        manifest.settings.map { setting in
+            WidgetSetting(key: setting.name, label: setting.help.isEmpty ? setting.name : setting.help,
+                          value: values[setting.name].flatMap { setting.choices.contains($0) ? $0 : nil } ?? setting.defaultValue,
+                          choices: setting.choices)
+        }
+    }
+
+    /// The next choice of setting `key`; the app hears of it at once (`settings`) and starts with
+    /// it from now on.
+    public mutating func cycleSetting(_ key: String) throws {
+        guard let setting = settings.first(where: { $0.key == key }) else { return }
+        values[key] = setting.nextValue
+        connection.send(.settings(manifest.settingValues(values)))
+    }
 
     public var state: WidgetValues {
         guard manifest.keepsState, savedState != .null, let data = try? JSONEncoder().encode(savedState) else { return [:] }
@@ -106,7 +124,7 @@ public struct MicroAppWidget: Widget {
         let parameters = InitializeParams(
             instance: "\(manifest.id)-\(context.pane.rawValue)", appID: manifest.id, appVersion: manifest.version,
             size: ViewSize(width: size.width, height: size.height), focused: focused, visible: true,
-            roles: ThemeRole.allCases.map(\.rawValue), settings: .object(settings.mapValues(JSONValue.string)),
+            roles: ThemeRole.allCases.map(\.rawValue), settings: manifest.settingValues(values),
             state: manifest.keepsState ? savedState : .null, permissions: .none,
             events: context.bus.latest(matching: manifest.subscribes.compactMap(EventPattern.init)).map(Self.params))
         connection.start(parameters, wake: context.notify)

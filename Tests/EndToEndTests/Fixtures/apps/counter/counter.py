@@ -5,6 +5,7 @@ import sys
 count = 0
 heard = "nothing yet"
 answer = ""
+step = 1
 revision = 0
 
 
@@ -19,6 +20,7 @@ def tree():
         {"type": "text", "text": f"count {count}", "size": 1},
         {"type": "text", "text": f"heard {heard}", "size": 1},
         {"type": "text", "text": f"answer {answer}", "size": 1},
+        {"type": "text", "text": f"step {step}", "size": 1},
     ]}
 
 
@@ -34,12 +36,16 @@ for line in sys.stdin:
     params = message.get("params") or {}
     if method == "initialize":
         count = (params.get("state") or {}).get("count", 0)
+        step = int((params.get("settings") or {}).get("step", "1"))
+        # What the canvas knew before the app started: the last event of each name it hears.
+        for event in params.get("events") or []:
+            heard = f"{event.get('name')} {json.dumps(event.get('payload'))} before"
         send({"id": message["id"], "result": {"protocol": "1.0", "capabilities": {"keys": True},
                                                 "view": {"revision": 0, "root": tree()}}})
     elif method == "key":
         key = params.get("key")
         if key == "+":
-            count += 1
+            count += step
             send({"method": "state.save", "params": {"state": {"count": count}}})
             send({"method": "bus.publish", "params": {"name": "counter.count.changed", "summary": f"count {count}",
                                                       "payload": {"count": count}}})
@@ -51,6 +57,9 @@ for line in sys.stdin:
             send({"id": 8, "method": "http", "params": {"method": "GET", "path": "/api/chat/channels"}})
         elif key == "c":
             sys.exit(3)
+        view()
+    elif method == "settings":
+        step = int(params["settings"].get("step", "1"))
         view()
     elif method == "bus.event":
         heard = f"{params.get('name')} {json.dumps(params.get('payload'))}"

@@ -8,17 +8,15 @@ import Testing
 /// history, the selected day) is the user's own and stays out unless `--with-state` asks for it.
 struct LayoutExportTests {
     @Test func aPanesStateStaysOutOfAnExportUnlessAskedFor() async throws {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("tc-export-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: home) }
-        let environment = ["XDG_DATA_HOME": home.path + "/data", "XDG_STATE_HOME": home.path + "/state",
-                           "XDG_CONFIG_HOME": home.path + "/config"]
+        let home = try DashboardSessionTests.isolatedHome()
+        defer { home.remove() }
+        let environment = home.environment
         let layout = LayoutData(name: "mine", panes: [
             Pane(id: 1, app: .chat, frame: Rect(x: 0, y: 0, width: 6, height: 12), config: ["channel": "ops"],
                  state: ["history": "hello world\n/join ops"]),
             Pane(id: 2, app: .calendar, frame: Rect(x: 6, y: 0, width: 6, height: 12), state: ["selected": "2026-11-26"]),
         ], focused: 1)
-        let file = home.appendingPathComponent("mine.yaml")
+        let file = home.url.appendingPathComponent("mine.yaml")
         try Data(try LayoutFile.export(layout).utf8).write(to: file)
         let binary = Products.termcanvas.path
         #expect(try await Command.run([binary, "layout", "import", file.path], environment: environment).status == 0)

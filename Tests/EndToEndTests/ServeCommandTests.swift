@@ -12,30 +12,26 @@ struct ServeCommandTests {
         let environment = home.environment
         let data = environment["HOME"]! + "/bff"
         let binary = Products.termcanvas.path
-        let add = { try await TmuxSession([binary, "user", "add", "ann", "--data-dir", data], size: Size(width: 80, height: 10),
-                                          environment: environment) }
+        /// `user add ann` at a terminal, given `first`, then `second` when asked again.
+        let add = { (first: String, second: String) in
+            let session = try await TmuxSession([binary, "user", "add", "ann", "--data-dir", data], size: Size(width: 80, height: 10),
+                                                environment: environment)
+            try await session.waitFor("Password for ann:")
+            try await session.sendLiteral(first)
+            try await session.send("Enter")
+            try await session.waitFor("Again, to be sure:")
+            try await session.sendLiteral(second)
+            try await session.send("Enter")
+            return try await session.waitForExit()
+        }
 
-        let mistyped = try await add()
-        try await mistyped.waitFor("Password for ann:")
-        try await mistyped.sendLiteral("correct horse")
-        try await mistyped.send("Enter")
-        try await mistyped.waitFor("Again, to be sure:")
-        try await mistyped.sendLiteral("correct hose")
-        try await mistyped.send("Enter")
-        let refused = try await mistyped.waitForExit()
+        let refused = try await add("correct horse", "correct hose")
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("the two passwords differ; nothing was changed: run the command again"), "\(refused.stderr)")
         #expect(!refused.stderr.contains("Usage:"))
         #expect(try await Command.run([binary, "user", "list", "--data-dir", data], environment: environment).output.isEmpty)
 
-        let typed = try await add()
-        try await typed.waitFor("Password for ann:")
-        try await typed.sendLiteral("correct horse")
-        try await typed.send("Enter")
-        try await typed.waitFor("Again, to be sure:")
-        try await typed.sendLiteral("correct horse")
-        try await typed.send("Enter")
-        #expect(try await typed.waitForExit().status == 0)
+        #expect(try await add("correct horse", "correct horse").status == 0)
         #expect(try await Command.run([binary, "user", "list", "--data-dir", data], environment: environment).output == "ann\n")
     }
 

@@ -118,7 +118,12 @@ struct SharedCanvasHostTests {
         #expect(sent(undone) == [.resize(1, to: Size(width: 5, height: 12))], "\(undone)")
         #expect(rig.host.manager.pane(1)?.frame == Rect(x: 0, y: 0, width: 5, height: 12))
         #expect(rig.host.manager.pane(2)?.frame == Rect(x: 5, y: 0, width: 7, height: 10), "bob's step stays")
+        // Issue 40, item 9: said as what this user's undo did, never as a member's change.
+        #expect(rig.host.notice?.text == "Your undo resized 1 Calendar", "\(String(describing: rig.host.notice))")
+        // Until the server has it, the status bar counts it.
+        #expect(rig.host.shared?.statusBadge == "shared by alice · 1 unsent")
         #expect(sent(keys(rig, .ctrl("r"))) == [.resize(1, to: Size(width: 6, height: 12))])
+        #expect(rig.host.notice?.text == "Your redo resized 1 Calendar")
     }
 
     @Test func aPaneAddedHereTakesTheIdTheServerGivesItAndKeepsTheFocus() throws {

@@ -146,7 +146,7 @@ extension CanvasHost {
             return
         }
         let hints = overlay?.hints(overlayContext) ?? hints(in: mode)
-        let name = manager.layout.name + (shared.map { " · \($0.badge)" } ?? "")
+        let name = manager.layout.name + (shared.map { " · \($0.statusBadge)" } ?? "")
         let nameWidth = DisplayWidth.of(name) + 2
         // Whole hints only: one that does not fit before the layout's name is left out, with
         // every hint after it, so no word is ever cut.

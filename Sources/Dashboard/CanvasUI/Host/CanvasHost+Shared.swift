@@ -81,6 +81,9 @@ extension CanvasHost {
                 bus.publish(LayoutChanged(step: step))
             case .announceChange(let change):
                 announce(change)
+            case .describeReplay(let undo, let operations):
+                // Said as what it did, never as another member's change.
+                notice = .info("Your \(undo ? "undo" : "redo") " + operations.map(words).joined(separator: ", "))
             case .tell(let said):
                 notice = said
             case .leaveArrangeMode:
@@ -127,17 +130,22 @@ extension CanvasHost {
 
     /// "alice moved 2 Calendar", for a change another member made.
     private func announce(_ change: CanvasChange) {
-        let what: String
-        switch change.operation {
-        case .add(let pane): what = "added " + (manager.pane(pane.id).map(title(of:)) ?? "a pane")
-        case .remove: what = "removed a pane"
-        case .move(let id, _): what = "moved " + (manager.pane(id).map(title(of:)) ?? "a pane")
-        case .resize(let id, _): what = "resized " + (manager.pane(id).map(title(of:)) ?? "a pane")
-        case .swap: what = "swapped two panes"
-        case .configure(let id, _): what = "changed the settings of " + (manager.pane(id).map(title(of:)) ?? "a pane")
-        case .setState(let id, _): what = "changed " + (manager.pane(id).map(title(of:)) ?? "a pane")
-        }
+        let what = words(change.operation)
         notice = .info("\(change.author) \(what)")
         bus.publish(LayoutChanged(step: "\(change.author) \(what)"))
+    }
+
+    /// What an operation did, its pane named by its title: `moved Calendar`.
+    private func words(_ operation: CanvasOperation) -> String {
+        let pane = { (id: PaneID) in self.manager.pane(id).map(self.title(of:)) ?? "a pane" }
+        return switch operation {
+        case .add(let added): "added " + pane(added.id)
+        case .remove: "removed a pane"
+        case .move(let id, _): "moved " + pane(id)
+        case .resize(let id, _): "resized " + pane(id)
+        case .swap: "swapped two panes"
+        case .configure(let id, _): "changed the settings of " + pane(id)
+        case .setState(let id, _): "changed " + pane(id)
+        }
     }
 }

@@ -13,6 +13,12 @@ extension SharedCanvasCopy {
         }
     }
 
+    /// The badge, and the edits made here that the server has not taken yet (while it is down,
+    /// they are kept and sent when it is back): `shared · 2 unsent`.
+    var statusBadge: String {
+        badge + (replica.pending.isEmpty ? "" : " · \(replica.pending.count) unsent")
+    }
+
     /// Why this user cannot arrange the canvas, for a viewer's arrange keys.
     var readOnlyReason: String {
         "Read-only: \(owner) shared \(name) with you as a viewer; ask them to make you an editor"

@@ -33,6 +33,8 @@ public struct SharedCanvasMachine: Sendable {
         case announce(step: String)
         /// Another member changed the canvas: say who and what (the host names the pane).
         case announceChange(CanvasChange)
+        /// This user's own undo (or redo) did `operations`: say what, in the host's words.
+        case describeReplay(undo: Bool, [CanvasOperation])
         case tell(Notice)
         /// The user may no longer arrange the canvas: back to normal mode.
         case leaveArrangeMode
@@ -113,7 +115,7 @@ public struct SharedCanvasMachine: Sendable {
             return [.tell(.info("Nothing left to \(word) of that step: the panes it changed were changed or removed since"))]
         }
         if undo { state.redo.append(inverses) } else { state.undo.append(inverses) }
-        return commit(state, sending: edits, focus: focus, step: word)
+        return commit(state, sending: edits, focus: focus, step: word) + [.describeReplay(undo: undo, edits.map(\.operation))]
     }
 
     // MARK: What the server says

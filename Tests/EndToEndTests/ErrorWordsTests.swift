@@ -11,6 +11,8 @@ struct ErrorWordsTests {
         let input: String?
         let status: Int32
         let says: String
+        /// A server this user logged in to before (a token kept for it), though it is down now.
+        var loggedInTo: String?
         var testDescription: String { "termcanvas " + arguments.joined(separator: " ") }
     }
 
@@ -26,6 +28,10 @@ struct ErrorWordsTests {
              says: "could not reach http://127.0.0.1:1 (unreachable: nothing answers at http://127.0.0.1:1); check the address"),
         Case(arguments: ["layout", "move", "default", "--to", "server"], input: nil, status: 64,
              says: "--to server needs the server: termcanvas layout move default --to server --bff URL (after `termcanvas login URL`)"),
+        Case(arguments: ["layout", "share", "default", "bob", "--bff", "http://127.0.0.1:1"], input: nil, status: 1,
+             says: "could not share default with bob: ", loggedInTo: "http://127.0.0.1:1"),
+        Case(arguments: ["layout", "members", "default", "--bff", "http://127.0.0.1:1"], input: nil, status: 1,
+             says: "could not list who shares default: ", loggedInTo: "http://127.0.0.1:1"),
         Case(arguments: ["apps", "try", "HOME"], input: nil, status: 1, says: "has no app.yaml: give the folder of a micro-app"),
         Case(arguments: ["apps", "try", "HOME", "--size", "0x3"], input: nil, status: 64, says: "--size 0x3 is not WIDTHxHEIGHT"),
         Case(arguments: ["apps", "try", "HOME", "--key", "nosuch"], input: nil, status: 64, says: "--key nosuch: no key has that name"),
@@ -42,6 +48,14 @@ struct ErrorWordsTests {
         defer { home.remove() }
         let root = home.environment["HOME"]!
         let arguments = example.arguments.map { $0.replacingOccurrences(of: "HOME", with: root) }
+        if let server = example.loggedInTo {
+            let folder = URL(fileURLWithPath: home.environment["XDG_CONFIG_HOME"]! + "/termcanvas/credentials")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let file = folder.appendingPathComponent(String(server.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" })
+                .replacingOccurrences(of: "___", with: "_") + ".json")
+            try Data(#"{"server":"\#(server)","user":"ann","token":"t0ken"}"#.utf8).write(to: file)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+        }
         let result = try await Command.run([Products.termcanvas.path] + arguments, environment: home.environment, input: example.input)
         #expect(result.status == example.status, "\(result.output)")
         #expect(result.output.contains(example.says), "\(result.output)")

@@ -49,7 +49,7 @@ extension LayoutCommand {
                     throw CommandError(TerminalText.safe("a layout named \(name) is saved on this machine already: rename or delete it first"))
                 }
                 let client = try await server.client()
-                let canvas = try await LayoutCommand.ownCanvas(named: name, on: client)
+                let canvas = try await LayoutCommand.ownCanvas(named: name, on: client, doing: "move \(name) to this machine")
                 let snapshot: CanvasSnapshot
                 do {
                     snapshot = try await client.canvases.snapshot(canvas.id)
@@ -86,7 +86,7 @@ extension LayoutCommand {
 
         func run() async throws {
             let client = try await server.client()
-            let canvas = try await LayoutCommand.ownCanvas(named: name, on: client)
+            let canvas = try await LayoutCommand.ownCanvas(named: name, on: client, doing: "share \(name) with \(user)")
             do {
                 try await client.canvases.setMember(canvas.id, user, role: role)
             } catch {
@@ -104,7 +104,7 @@ extension LayoutCommand {
 
         func run() async throws {
             let client = try await server.client()
-            let canvas = try await LayoutCommand.ownCanvas(named: name, on: client)
+            let canvas = try await LayoutCommand.ownCanvas(named: name, on: client, doing: "stop sharing \(name) with \(user)")
             do {
                 try await client.canvases.removeMember(canvas.id, user)
             } catch {
@@ -121,7 +121,7 @@ extension LayoutCommand {
 
         func run() async throws {
             let client = try await server.client()
-            let canvas = try await LayoutCommand.visibleCanvas(named: name, on: client)
+            let canvas = try await LayoutCommand.visibleCanvas(named: name, on: client, doing: "list who shares \(name)")
             let members: [CanvasMember]
             do {
                 members = try await client.canvases.members(canvas.id)
@@ -149,7 +149,7 @@ extension LayoutCommand {
     /// A first copy of the canvas `name` on the server (the caller's own, else one shared with
     /// them), to open in the dashboard.
     static func firstCopy(named name: String, on client: HTTPClient) async throws -> SharedCanvasCopy {
-        let canvas = try await visibleCanvas(named: name, on: client)
+        let canvas = try await visibleCanvas(named: name, on: client, doing: "open \(name) on the server")
         do {
             return SharedCanvasCopy(first: try await client.canvases.snapshot(canvas.id))
         } catch {
@@ -158,25 +158,26 @@ extension LayoutCommand {
     }
 
     /// Every canvas on the server the caller owns or was given, page by page.
-    static func canvases(on client: HTTPClient) async throws -> [CanvasSummary] {
+    /// - Parameter what: What the command does, for its error: `share mine with bob`.
+    static func canvases(on client: HTTPClient, doing what: String = "list the layouts on the server") async throws -> [CanvasSummary] {
         do {
             return try await client.canvases.all()
         } catch {
-            throw ServerOption.explain(error, doing: "list the layouts on the server")
+            throw ServerOption.explain(error, doing: what)
         }
     }
 
-    /// The caller's own canvas named `name`.
-    static func ownCanvas(named name: String, on client: HTTPClient) async throws -> CanvasSummary {
-        guard let canvas = try await canvases(on: client).first(where: { $0.name == name && $0.role == .owner }) else {
+    /// The caller's own canvas named `name`, found to do `what` (said if the server cannot be asked).
+    static func ownCanvas(named name: String, on client: HTTPClient, doing what: String) async throws -> CanvasSummary {
+        guard let canvas = try await canvases(on: client, doing: what).first(where: { $0.name == name && $0.role == .owner }) else {
             throw CommandError(TerminalText.safe("no layout of yours named \(name) on the server (`termcanvas layout move \(name) --to server`)"))
         }
         return canvas
     }
 
     /// The canvas named `name` the caller owns, else one shared with them.
-    static func visibleCanvas(named name: String, on client: HTTPClient) async throws -> CanvasSummary {
-        let named = try await canvases(on: client).filter { $0.name == name }
+    static func visibleCanvas(named name: String, on client: HTTPClient, doing what: String) async throws -> CanvasSummary {
+        let named = try await canvases(on: client, doing: what).filter { $0.name == name }
         guard let canvas = named.first(where: { $0.role == .owner }) ?? named.first else {
             throw CommandError(TerminalText.safe("no layout named \(name) on the server"))
         }
@@ -238,7 +239,7 @@ extension LayoutCommand {
     /// Deletes the caller's canvas `name` on the server, and this machine's copy of it.
     static func deleteOnServer(_ name: String, _ server: ServerOption) async throws {
         let client = try await server.client()
-        let canvas = try await ownCanvas(named: name, on: client)
+        let canvas = try await ownCanvas(named: name, on: client, doing: "delete \(name) on the server")
         do {
             try await client.canvases.delete(canvas.id)
         } catch {
@@ -250,7 +251,7 @@ extension LayoutCommand {
     /// Renames the caller's canvas `name` on the server, and this machine's copy of it.
     static func renameOnServer(_ name: String, to newName: String, _ server: ServerOption) async throws {
         let client = try await server.client()
-        let canvas = try await ownCanvas(named: name, on: client)
+        let canvas = try await ownCanvas(named: name, on: client, doing: "rename \(name) on the server")
         do {
             _ = try await client.canvases.rename(canvas.id, to: newName)
         } catch {
@@ -269,7 +270,7 @@ extension LayoutCommand {
     /// counts once.
     static func revertOnServer(_ name: String, toVersion version: Int, _ server: ServerOption) async throws {
         let client = try await server.client()
-        let canvas = try await visibleCanvas(named: name, on: client)
+        let canvas = try await visibleCanvas(named: name, on: client, doing: "revert \(name) on the server")
         guard canvas.role.mayEdit else { throw CommandError(TerminalText.safe("you may view \(name) but not arrange it")) }
         let then: CanvasVersion, now: CanvasSnapshot
         do {
@@ -310,7 +311,7 @@ extension LayoutCommand {
     static func printChanges(of name: String, on client: HTTPClient, json: Bool) async throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let canvas = try await visibleCanvas(named: name, on: client)
+        let canvas = try await visibleCanvas(named: name, on: client, doing: "list the changes of \(name) on the server")
         var cursor: String?
         repeat {
             let page: Page<CanvasChange>

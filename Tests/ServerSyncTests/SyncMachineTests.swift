@@ -225,6 +225,20 @@ struct SyncMachineTests {
         #expect(machine.touchedDuringFetch[.todo] == nil)
     }
 
+    /// Issue 40, item 9: a request that found the server down left the panes saying "offline,
+    /// synced 09:48" while the live stream went on delivering; what it delivers says otherwise.
+    @Test("a live event after a failed request: online again, and its app synced as of then")
+    func aLiveEventSaysTheServerAnswers() {
+        var machine = connected()
+        let lost = machine.handle(.fetched(.todos, .failure(.unreachable("no route"))), now: start)
+        #expect(lost.statuses.last { $0.app == .todo }?.status.connection == .offline)
+        let later = start.addingTimeInterval(60)
+        let live = LiveEvent(id: 12, name: "todo.item.updated", data: #"{"id":5,"title":"x","notes":"","done":true,"due":null}"#)
+        let effects = machine.handle(.stream(.event(live)), now: later)
+        #expect(effects.statuses.last { $0.app == .todo }?.status.connection == .online)
+        #expect(machine.statuses.lastSynced[.todo] == later)
+    }
+
     @Test("live events: a reset reloads everything, a registry change reloads the registry, garbage makes the cache doubtful, another app's event reaches the bus")
     func liveEvents() {
         var machine = connected()

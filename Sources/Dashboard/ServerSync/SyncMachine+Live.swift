@@ -20,6 +20,12 @@ extension SyncMachine {
             flush(&effects)
             if outbox == .idle { outboxSettled(&effects) }
         case .event(let event):
+            if case .lost = link {
+                // The stream delivers: the server answers, whatever a request found before.
+                effects.append(.log(.info, "online again: the live stream delivers"))
+                link = .online(currentRanges: [])
+                publishStatuses(&effects)
+            }
             apply(event, now: now, &effects)
         case .disconnected(let error):
             link = .lost(Self.connection(after: error))
@@ -63,6 +69,9 @@ extension SyncMachine {
             }
             if let id = change.listedRecordID { touch(change.app, id) }
             effects.append(.applyLive(change, eventID: event.id, author: user))
+            // Its app's data flows: a trouble shown since is over, and it is synced as of now
+            // (kept in memory: the panes say when only once the server is lost).
+            if statuses.problems[change.app] != nil { synced(change.app, now: now, &effects) } else { statuses.lastSynced[change.app] = now }
         }
     }
 

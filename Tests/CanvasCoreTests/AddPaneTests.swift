@@ -114,6 +114,20 @@ struct AddPaneTests {
         expectValid(manager, paneCount: 4)
     }
 
+    /// Issue 40, item 10: on a shared canvas an add splits the focused pane or none, never one
+    /// another member may be using.
+    @Test func onASharedCanvasOnlyTheFocusedPaneIsSplit() throws {
+        var manager = try makeManager(
+            [pane(1, rect(0, 0, 2, 2)), pane(2, rect(0, 2, 2, 10)), pane(3, rect(2, 0, 10, 12))], focused: 1)
+        var refused = manager
+        #expect(throws: CanvasError.self) { try refused.addWidget(NewPane(app: .calendar), onlySplittingTheFocused: true) }
+        #expect(frames(manager) == [1: rect(0, 0, 2, 2), 2: rect(0, 2, 2, 10), 3: rect(2, 0, 10, 12)])
+        let focused = manager.focus(3)
+        #expect(focused)
+        let id = try manager.addWidget(NewPane(app: .calendar), onlySplittingTheFocused: true)
+        #expect(frames(manager)[id] == rect(2, 6, 10, 6))
+    }
+
     @Test func noRoomAnywhereIsRefused() throws {
         var manager = try makeManager(
             [pane(1, rect(0, 0, 2, 2)), pane(2, rect(2, 0, 2, 2)), pane(3, rect(0, 2, 2, 2)), pane(4, rect(2, 2, 2, 2))],

@@ -60,14 +60,17 @@ public struct CanvasManager: Sendable {
     /// Adds a pane and focuses it.
     /// - Returns: the new pane's id.
     /// - Throws: `CanvasError` when the requested frame is taken or there is no room anywhere.
+    /// - Parameter onlySplittingTheFocused: Without free room, split the focused pane or none
+    ///   (a shared canvas), not the largest when the focused one is too small.
     @discardableResult
-    public mutating func addWidget(_ new: NewPane) throws(CanvasError) -> PaneID {
+    public mutating func addWidget(_ new: NewPane, onlySplittingTheFocused: Bool = false) throws(CanvasError) -> PaneID {
         let id = PaneID(nextID)
         var next = layout
         if let frame = new.frame {
             next.panes.append(Pane(id: id, app: new.app, frame: frame, config: new.config, state: new.state))
         } else {
-            let placement = try Placement.findSpace(in: layout, minimum: new.minimumSize ?? grid.minimumPaneSize)
+            let placement = try Placement.findSpace(in: layout, minimum: new.minimumSize ?? grid.minimumPaneSize,
+                                                    onlyTheFocused: onlySplittingTheFocused)
             if let split = placement.splitting {
                 next.panes[split.index].frame = split.remainder
             }

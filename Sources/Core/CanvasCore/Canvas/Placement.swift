@@ -11,7 +11,9 @@ struct Placement {
     let frame: Rect
     let splitting: Split?
 
-    static func findSpace(in layout: LayoutData, minimum: Size) throws(CanvasError) -> Placement {
+    /// - Parameter onlyTheFocused: Split no pane but the focused one (a shared canvas: the
+    ///   others may be in another member's use).
+    static func findSpace(in layout: LayoutData, minimum: Size, onlyTheFocused: Bool = false) throws(CanvasError) -> Placement {
         let grid = layout.grid
         let needed = Size(width: max(minimum.width, grid.minimumPaneSize.width), height: max(minimum.height, grid.minimumPaneSize.height))
         if let free = largestFreeRect(in: layout, minimum: needed) {
@@ -22,7 +24,7 @@ struct Placement {
             if aFocused != bFocused { return aFocused }
             return layout.panes[a].frame.area > layout.panes[b].frame.area
         }
-        for index in order {
+        for index in order where !onlyTheFocused || layout.panes[index].id == layout.focused {
             if let (kept, given) = split(layout.panes[index].frame, keeping: grid.minimumPaneSize, giving: needed) {
                 return Placement(frame: given, splitting: Split(index: index, remainder: kept))
             }

@@ -87,8 +87,11 @@ extension CanvasHost {
 extension CanvasHost {
     /// Adds a pane from the catalog, at least as large as its widget's minimum, or says why not.
     func addPane(_ kind: AppKind, name: String) {
+        // Without free room a pane is split: on a shared canvas the focused one only, never one
+        // another member may be using.
+        let onShared = shared != nil
         guard let inside = catalog.descriptor(for: kind)?.minimumSize else {
-            arrange("add \(name)") { m throws(CanvasError) in try m.addWidget(NewPane(app: kind)) }
+            arrange("add \(name)") { m throws(CanvasError) in try m.addWidget(NewPane(app: kind), onlySplittingTheFocused: onShared) }
             return
         }
         guard let units = gridUnits(holding: inside) else {
@@ -99,8 +102,9 @@ extension CanvasHost {
         arrange("add \(name)", explaining: { error in
             guard case .noRoomFor = error else { return nil }
             return "Can't add \(name): no room for its minimum of \(inside.width)×\(inside.height) cells; "
+                + (onShared ? "on a shared canvas only the focused pane is split: focus a larger one, " : "")
                 + "shrink or remove a pane, or enlarge the terminal"
-        }) { m throws(CanvasError) in try m.addWidget(NewPane(app: kind, minimumSize: units)) }
+        }) { m throws(CanvasError) in try m.addWidget(NewPane(app: kind, minimumSize: units), onlySplittingTheFocused: onShared) }
     }
 
     /// The fewest grid units whose pane has an inside of at least `inside` cells wherever it is

@@ -87,7 +87,7 @@ public struct SharedCanvasMachine: Sendable {
             var actions: [Action] = [.show(focus: before.focused)]
             if after.panes.map(\.frame) != before.panes.map(\.frame) || after.panes.count != before.panes.count {
                 actions.append(.tell(.error(after.panes.count > before.panes.count
-                    ? "Can't \(step) here: on a shared canvas a new pane needs free room, it does not split another's; shrink or remove a pane first"
+                    ? "Can't \(step) here: on a shared canvas a new pane needs free room or the focused pane to split; shrink or remove a pane first"
                     : "Can't \(step) on a shared canvas: it changes other panes in a way the others' copies can't follow")))
             }
             return actions

@@ -75,7 +75,8 @@ struct MicroAppGeneratorTests {
         for leftOut in ["## 8. Over HTTP", "## 9. Versioning", "### 6.4 Crashes", "### 7.4 Where apps", "## Appendix"] {
             #expect(!body.contains(leftOut), "\(leftOut)")
         }
-        #expect(body.utf8.count < 66_000, "\(body.utf8.count) bytes")  // about 16k tokens
+        // About 17k tokens: the document grew by an app's settings and the events it starts knowing.
+        #expect(body.utf8.count < 70_000, "\(body.utf8.count) bytes")
         #expect(try Self.trialFolders() == before, "nothing on disk before it is installed")
 
         let apps = FileManager.default.temporaryDirectory.appendingPathComponent("tc-gen-\(UUID().uuidString.prefix(8))/apps")

@@ -65,6 +65,10 @@ let package = Package(
         // Codable request/response types, paths, event names and manifest rules shared by the server
         // and its clients.
         .target(name: "ServerAPI", dependencies: ["CalendarTime", "CanvasCore"], path: "Sources/Core/ServerAPI", swiftSettings: swiftSettings),
+        // Micro-app packages: the canonical archive a registry stores, its SHA-256, and what a
+        // package asks for in the protocol's words.
+        .target(name: "AppPackages", dependencies: ["MicroAppProtocol", "ServerAPI"], path: "Sources/Core/AppPackages",
+                swiftSettings: swiftSettings),
         // What apps' widgets say to what runs them: the server apps' commands and events, and a
         // micro-app's connection, status and updates.
         .target(
@@ -129,7 +133,7 @@ let package = Package(
         .target(
             name: "CanvasFiles",
             dependencies: [
-                "CanvasCore", "CanvasStyle", "ServerAPI", "MicroAppProtocol", "AppModel",
+                "CanvasCore", "CanvasStyle", "ServerAPI", "MicroAppProtocol", "AppModel", "AppPackages",
                 .product(name: "Yams", package: "Yams"),
             ],
             path: "Sources/Edges/CanvasFiles",
@@ -268,7 +272,8 @@ let package = Package(
         .target(
             name: "ServerRoutes",
             dependencies: [
-                "CalendarTime", "CanvasCore", "ServerAPI", "ServerHTTP", "ServerProxy", "ServerStore",
+                "AppModel", "AppPackages", "CalendarTime", "CanvasCore", "CanvasFiles", "MicroAppProtocol", "ServerAPI", "ServerHTTP", "ServerProxy",
+                "ServerStore",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -389,6 +394,8 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "MicroAppProtocolTests", dependencies: ["MicroAppProtocol"], swiftSettings: swiftSettings),
+        .testTarget(name: "AppPackagesTests", dependencies: ["AppPackages", "ServerAPI", .product(name: "Crypto", package: "swift-crypto")],
+                    swiftSettings: swiftSettings),
         .testTarget(
             name: "MicroAppHostTests",
             dependencies: ["MicroAppHost", "MicroAppProtocol", "AppModel", "CanvasFiles", "TestSupport"],
@@ -402,7 +409,7 @@ let package = Package(
         .testTarget(
             name: "BFFTests",
             dependencies: [
-                "BFF", "BFFTesting", "CalendarTime", "CanvasCore", "ServerAPI", "ServerHTTP", "ServerLive", "ServerProxy",
+                "AppPackages", "BFF", "BFFTesting", "CalendarTime", "CanvasCore", "ServerAPI", "ServerHTTP", "ServerLive", "ServerProxy",
                 "ServerRoutes", "ServerStore", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -444,7 +451,6 @@ let package = Package(
             name: "CanvasFilesTests",
             dependencies: [
                 "CanvasFiles", "CanvasCore", "CanvasStyle", "CanvasUI", "Widgets", "MicroAppProtocol", "AppModel",
-                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -19,6 +19,17 @@ public enum APIPath {
     public static func registryApp(_ id: String) -> String { "\(registryApps)/\(id)" }
     /// The caller's grant of a remote app.
     public static func registryGrant(_ id: String) -> String { "\(registryApps)/\(id)/grant" }
+    /// A package's versions: `POST` publishes one (the archive as the body).
+    public static func registryVersions(_ id: String) -> String { "\(registryApps)/\(id)/versions" }
+    /// One version of a package: `DELETE` withdraws it.
+    public static func registryVersion(_ id: String, _ version: String) -> String { "\(registryVersions(id))/\(version)" }
+    /// The archive of a package's version.
+    public static func registryArchive(_ id: String, _ version: String) -> String { "\(registryVersion(id, version))/archive" }
+    /// Who may publish a package besides admins.
+    public static func registryPublishers(_ id: String) -> String { "\(registryApps)/\(id)/publishers" }
+    public static func registryPublisher(_ id: String, user: String) -> String { "\(registryPublishers(id))/\(user)" }
+    /// Where a dashboard records that its user installed a package (counted, never shown by whom).
+    public static func registryInstalls(_ id: String) -> String { "\(registryApps)/\(id)/installs" }
     /// Checks a remote app's health now.
     public static func registryHealth(_ id: String) -> String { "\(registryApps)/\(id)/health" }
     /// The server's proxy of a remote app's entry.

@@ -16,6 +16,20 @@ public enum AuditAction: String, Codable, Sendable, CaseIterable {
     /// By the server's operator (`termcanvas user delete`), whose entries name `(operator)`, a name
     /// no user can have; `detail`: what went with the user.
     case userDeleted = "user.deleted"
+    /// A user's first install of a package, by `(a user)`: the log never says who (`detail`: how
+    /// many users have it now).
+    case appInstalled = "registry.app.installed"
+    /// An admin let a user publish a package's versions; `detail`: the user.
+    case publisherAdded = "registry.publisher.added"
+    case publisherRemoved = "registry.publisher.removed"
+}
+
+/// The actors of entries no user made: names no user can have.
+public enum AuditActor {
+    /// The server's operator, at its command line.
+    public static let serverOperator = "(operator)"
+    /// A user the log does not name (a package's installs are counted, never attributed).
+    public static let someUser = "(a user)"
 }
 
 /// One entry of the audit log (`GET /api/audit`, admins only), newest first.

@@ -1,4 +1,5 @@
 import AppModel
+import AppPackages
 import Foundation
 import MicroAppProtocol
 
@@ -50,7 +51,7 @@ public struct AppFolders: Sendable {
         let file = folder.appendingPathComponent(manifestName)
         let text = try TextFile.read(file)
         let manifest = try AppManifestFile.parse(text, file: file.path)
-        let digest = ManifestDigest.hex(of: Array(text.utf8))
+        let digest = SHA256Digest.hex(of: Array(text.utf8))
         return InstalledApp(manifest: manifest, folder: folder.standardizedFileURL, digest: digest, isShipped: isShipped)
     }
 }

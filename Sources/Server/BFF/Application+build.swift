@@ -85,11 +85,12 @@ func buildRouter(store: BFFStore, issuer: TokenIssuer, configuration: BFFConfigu
         let perUser = limits.share(limits.perUserPerSecond)
         api.add(middleware: RateLimitMiddleware(limiter: .init(rate: perUser, burst: 2 * perUser), key: .user))
         let bytes = limits.share(limits.writeBytesPerUserPerSecond)
-        api.add(middleware: WriteBudgetMiddleware(rate: bytes, largestBody: AppProxyController.maximumMessage))
+        api.add(middleware: WriteBudgetMiddleware(rate: bytes, largestBody: max(AppProxyController.maximumMessage, PackageLimits.archiveBytes)))
     }
     api.add(middleware: IdempotencyMiddleware())
     let apps = configuration.apps
     RegistryController(store: store, health: registry.health, entries: registry.entries).addRoutes(to: api.group("registry"))
+    PackageController(store: store).addRoutes(to: api.group("registry"))
     AppProxyController(store: store, sessions: registry.sessions, health: registry.health, entries: registry.entries)
         .addRoutes(to: api.group("apps"))
     LiveEventsController(store: store, activity: configuration.activity, users: users).addRoutes(to: api)

@@ -7,7 +7,9 @@ import ServerAPI
 ///   secrets (the old ones may have leaked with the app's retirement);
 /// - `rotateSecrets` makes new secrets for a live app, the old ones valid a while longer
 ///   (`AppSecrets.rotationOverlap`), with a newer version or the current one again;
-/// - anything else older or equal is refused, as is a built-in app's id.
+/// - anything else older or equal is refused, as is a built-in app's id and an id another kind of
+///   app has (a package cannot take a remote app's id, nor the other way round);
+/// - a package has no secrets.
 struct PublishPlan: Equatable {
     enum Outcome: Equatable {
         case refused(PublishOutcome)
@@ -34,10 +36,15 @@ struct PublishPlan: Equatable {
 
     /// `kind` and `withdrawn` of the app's row (nil kind: no row); `newest`, the newest version
     /// ever published.
-    init(kind: String?, withdrawn: Bool, newest: SemanticVersion?, version: SemanticVersion, rotateSecrets: Bool) {
+    init(kind: String?, withdrawn: Bool, newest: SemanticVersion?, version: SemanticVersion, rotateSecrets: Bool,
+         publishing: RegistryAppKind = .remote) {
         switch (kind, newest) {
         case (RegistryAppKind.builtin.rawValue?, _):
             (outcome, secrets) = (.refused(.builtIn), .keep)
+        case (let kind?, _) where kind != publishing.rawValue:
+            (outcome, secrets) = (.refused(.otherKind(RegistryAppKind(rawValue: kind) ?? .remote)), .keep)
+        case (nil, _) where publishing == .package:
+            (outcome, secrets) = (.create, .keep)
         case (nil, _):
             (outcome, secrets) = (.create, .replace)
         case (_, let newest?) where version <= newest:
@@ -47,7 +54,7 @@ struct PublishPlan: Equatable {
                 (outcome, secrets) = (.refused(.notNewer(current: newest)), .keep)
             }
         default:
-            (outcome, secrets) = (.update, withdrawn ? .replace : rotateSecrets ? .rotate : .keep)
+            (outcome, secrets) = (.update, publishing == .package ? .keep : withdrawn ? .replace : rotateSecrets ? .rotate : .keep)
         }
     }
 }

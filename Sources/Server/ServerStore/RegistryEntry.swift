@@ -19,6 +19,8 @@ public struct RegistryEntry: Sendable, Equatable, Codable {
     /// `AppSecrets.rotationOverlap` after it, so a CI or an entry mid-deploy is not cut off.
     let previousSecrets: AppSecrets?
     let secretsRotatedAt: Date?
+    /// A package's installs: how many users recorded one.
+    let installs: Int?
 
     /// The previous secrets while they are still valid at `now`.
     package func stillValidPreviousSecrets(at now: Date) -> AppSecrets? {
@@ -38,6 +40,10 @@ public enum PublishOutcome: Equatable, Sendable, Codable {
     case notNewer(current: SemanticVersion)
     /// The id is a built-in app's.
     case builtIn
+    /// The id is an app of another kind's (a remote app's, a package's).
+    case otherKind(RegistryAppKind)
+    /// The user is neither an admin nor a publisher of this package.
+    case notPublisher
 }
 
 /// What a withdrawal did.
@@ -63,6 +69,8 @@ extension RegistryEntry {
         let previousEntrySecret: String?
         /// Seconds since 1970.
         let secretsRotatedAt: Double?
+        /// The users who recorded an install (packages).
+        let installs: Int64
     }
 
     /// A row of an app's versions.
@@ -72,6 +80,18 @@ extension RegistryEntry {
         let entry: String?
         let publishedAt: String
         let publishedBy: String?
+        /// A package's: its archive's digest, size and permissions (JSON), and its withdrawal.
+        let digest: String?
+        let size: Int64?
+        let permissions: String?
+        let withdrawnAt: String?
+
+        /// The package's version, when this is one.
+        func package() throws -> PackageVersion? {
+            guard let digest, let size, let permissions else { return nil }
+            return PackageVersion(digest: digest, size: Int(clamping: size),
+                                  permissions: try JSONDecoder().decode(PackagePermissions.self, from: Data(permissions.utf8)))
+        }
     }
 
     /// The entry the rows make, newest version first; nil when they are not rows this server wrote
@@ -90,8 +110,12 @@ extension RegistryEntry {
         self.init(
             id: app.id, kind: kind, name: app.name, description: app.description, current: current, manifest: manifest,
             entry: currentRow?.entry.flatMap(URL.init(string:)),
-            versions: sorted.map { PublishedVersion(version: $0.0.description, publishedAt: $0.1.publishedAt, publishedBy: $0.1.publishedBy) },
-            secrets: secrets, previousSecrets: previous, secretsRotatedAt: app.secretsRotatedAt.map(Date.init(timeIntervalSince1970:)))
+            versions: try sorted.map { version, row in
+                PublishedVersion(version: version.description, publishedAt: row.publishedAt, publishedBy: row.publishedBy,
+                                 package: try row.package(), withdrawnAt: row.withdrawnAt)
+            },
+            secrets: secrets, previousSecrets: previous, secretsRotatedAt: app.secretsRotatedAt.map(Date.init(timeIntervalSince1970:)),
+            installs: kind == .package ? Int(clamping: app.installs) : nil)
     }
 }
 
@@ -117,6 +141,10 @@ extension RegistryEntry {
             return MicroAppInfo(id: id, name: name, version: current.description, description: description,
                                 basePath: APIPath.appProxy(id), events: manifest?.events.publishes ?? [], kind: .remote,
                                 health: health ?? AppHealth(state: .unknown), manifest: manifest)
+        case .package:
+            return MicroAppInfo(id: id, name: name, version: current.description, description: description, basePath: "",
+                                events: manifest?.events.publishes ?? [], kind: .package, manifest: manifest,
+                                package: versions.first { $0.version == current.description }?.package, installs: installs)
         }
     }
 }

@@ -294,6 +294,28 @@ extension SQLiteStore {
         migrator.registerMigration("v14: the audit log by age") { db in
             try db.execute(sql: "CREATE INDEX audit_log_actor_at ON audit_log (actor, at)")
         }
+        migrator.registerMigration("v15: packages, their publishers and installs") { db in
+            for statement in [
+                "ALTER TABLE registry_versions ADD COLUMN archive BLOB",
+                "ALTER TABLE registry_versions ADD COLUMN digest TEXT",
+                "ALTER TABLE registry_versions ADD COLUMN size INTEGER",
+                "ALTER TABLE registry_versions ADD COLUMN permissions TEXT",
+                "ALTER TABLE registry_versions ADD COLUMN publisher_id INTEGER",
+                "ALTER TABLE registry_versions ADD COLUMN withdrawn_at TEXT",
+                "CREATE INDEX registry_versions_publisher ON registry_versions (publisher_id)",
+                """
+                CREATE TABLE registry_publishers (app_id TEXT NOT NULL, user_id INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                    granted_by TEXT NOT NULL, granted_at TEXT NOT NULL, PRIMARY KEY (app_id, user_id))
+                """,
+                """
+                CREATE TABLE registry_installs (app_id TEXT NOT NULL REFERENCES registry_apps (id) ON DELETE CASCADE,
+                    user_id INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE, installed_at TEXT NOT NULL,
+                    PRIMARY KEY (app_id, user_id))
+                """,
+            ] {
+                try db.execute(sql: statement)
+            }
+        }
         return migrator
     }
 

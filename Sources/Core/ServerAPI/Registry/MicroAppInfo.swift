@@ -18,9 +18,14 @@ public struct MicroAppInfo: Codable, Sendable, Equatable {
     public var health: AppHealth?
     /// The current version's manifest; nil for built-in apps, which the dashboard knows.
     public var manifest: RegistryManifest?
+    /// A package's current version: its archive's digest and size, and what it asks for.
+    public var package: PackageVersion?
+    /// A package's installs: how many users of this server recorded one (never who).
+    public var installs: Int?
 
     public init(id: String, name: String, version: String, description: String, basePath: String, events: [String],
-                kind: RegistryAppKind = .builtin, health: AppHealth? = nil, manifest: RegistryManifest? = nil) {
+                kind: RegistryAppKind = .builtin, health: AppHealth? = nil, manifest: RegistryManifest? = nil,
+                package: PackageVersion? = nil, installs: Int? = nil) {
         self.id = id
         self.name = name
         self.version = version
@@ -30,13 +35,17 @@ public struct MicroAppInfo: Codable, Sendable, Equatable {
         self.kind = kind
         self.health = health
         self.manifest = manifest
+        self.package = package
+        self.installs = installs
     }
 }
 
-/// Where an app runs: inside the server (todo, calendar, chat) or at an entry the server proxies.
+/// Where an app runs: inside the server (todo, calendar, chat), at an entry the server proxies, or
+/// on the user's machine from a package they install (`termcanvas apps install`).
 public enum RegistryAppKind: String, Codable, Sendable, CaseIterable {
     case builtin
     case remote
+    case package
 }
 
 /// A remote app's health as the server last saw it (`GET ENTRY/health`, on a period and on demand).
@@ -94,13 +103,20 @@ public struct PublishedVersion: Codable, Sendable, Equatable {
     public var version: String
     /// ISO 8601 UTC.
     public var publishedAt: String
-    /// The admin who published it; nil for a built-in app.
+    /// The admin (or the package's publisher) who published it; nil for a built-in app.
     public var publishedBy: String?
+    /// A package's version: its archive's digest and size, and what it asks for.
+    public var package: PackageVersion?
+    /// When a package's version was withdrawn (ISO 8601 UTC): it is no longer offered, and machines
+    /// that have it say so.
+    public var withdrawnAt: String?
 
-    public init(version: String, publishedAt: String, publishedBy: String?) {
+    public init(version: String, publishedAt: String, publishedBy: String?, package: PackageVersion? = nil, withdrawnAt: String? = nil) {
         self.version = version
         self.publishedAt = publishedAt
         self.publishedBy = publishedBy
+        self.package = package
+        self.withdrawnAt = withdrawnAt
     }
 }
 

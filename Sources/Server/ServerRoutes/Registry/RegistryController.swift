@@ -43,8 +43,13 @@ package struct RegistryController {
             }
             return kind
         }
+        // Packages only when asked for: a dashboard older than them could not read their kind.
+        let packages = try request.uri.queryParameters.get("packages").map { text in
+            guard let include = Bool(text) else { throw APIFailure.badRequest("must be true or false", field: "packages") }
+            return include
+        } ?? false
         let user = try context.authenticatedUser()
-        let page = try await store.registryApps(matching: text, kind: kind, after: cursor, limit: limit)
+        let page = try await store.registryApps(matching: text, kind: kind, includingPackages: packages, after: cursor, limit: limit)
         return try .json(Page(items: page.items.map { $0.info(health: health(of: $0.id, seenBy: user)) },
                               next: page.more ? page.items.last?.id : nil))
     }
@@ -79,6 +84,10 @@ package struct RegistryController {
             throw APIFailure.conflict("must be newer than \(current), the newest version published", field: "manifest.version")
         case .builtIn:
             throw APIFailure.conflict("'\(id)' is built into the server", field: "manifest.id")
+        case .otherKind(let kind):
+            throw APIFailure.conflict("'\(id)' is a \(kind.rawValue) app of this registry; a remote app needs an id of its own", field: "manifest.id")
+        case .notPublisher:
+            throw APIFailure(status: .forbidden, body: APIError(error: "only an admin may publish remote apps"))
         }
     }
 

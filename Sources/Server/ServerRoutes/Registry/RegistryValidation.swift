@@ -14,7 +14,11 @@ enum RegistryValidation {
 
     /// Checks a publish of app `id`; returns its version and entry.
     static func validate(_ request: PublishRequest, id: String) throws -> (SemanticVersion, URL) {
-        let manifest = request.manifest
+        (try validate(request.manifest, id: id), try entry(request.entry))
+    }
+
+    /// Checks the manifest of a publish of app `id` (a remote app's, a package's); returns its version.
+    static func validate(_ manifest: RegistryManifest, id: String) throws -> SemanticVersion {
         guard ManifestRules.isAppID(manifest.id) else {
             throw APIFailure.badRequest("must be \(ManifestRules.appIDRule)", field: "manifest.id")
         }
@@ -52,7 +56,7 @@ enum RegistryValidation {
         guard ManifestRules.heights.contains(manifest.minSize.height) else {
             throw APIFailure.badRequest("must be \(ManifestRules.heights.lowerBound) to \(ManifestRules.heights.upperBound)", field: "manifest.minSize.height")
         }
-        return (version, try entry(request.entry))
+        return version
     }
 
     static func entry(_ text: String) throws -> URL {

@@ -31,8 +31,9 @@ extension BFFStore {
 
     /// One page of the apps not withdrawn, by id after `cursor`, whose id, name or description
     /// contains `text` ignoring case (SQLite folds only ASCII letters, PostgreSQL's `ILIKE` every
-    /// letter), of `kind` if given; and whether more follow.
-    public func registryApps(matching text: String?, kind: RegistryAppKind?, after cursor: String?, limit: Int) async throws
+    /// letter), of `kind` if given, else packages only when `includingPackages`; and whether more follow.
+    public func registryApps(matching text: String?, kind: RegistryAppKind?, includingPackages: Bool = false, after cursor: String?,
+                             limit: Int) async throws
         -> (items: [RegistryEntry], more: Bool) {
         var statement: SQLStatement = "SELECT id FROM registry_apps WHERE withdrawn_at IS NULL"
         if let text, !text.isEmpty {
@@ -42,7 +43,11 @@ extension BFFStore {
                     OR description \(.likeIgnoringCase) \(pattern) ESCAPE '\\')
                 """
         }
-        if let kind { statement += " AND kind = \(kind.rawValue)" }
+        if let kind {
+            statement += " AND kind = \(kind.rawValue)"
+        } else if !includingPackages {
+            statement += " AND kind <> 'package'"
+        }
         if let cursor { statement += " AND id > \(cursor)" }
         statement += " ORDER BY id LIMIT \(limit + 1)"
         return try await runRead(Plan.run(statement) { rows in
@@ -137,9 +142,15 @@ extension BFFStore {
             guard let kind = try rows.first?.text(0) else { return .done(.notFound) }
             guard kind != RegistryAppKind.builtin.rawValue else { return .done(.builtIn) }
             return .run("UPDATE registry_apps SET withdrawn_at = \(.now) WHERE id = \(id)") { _ in
+                // A package's versions go with it, so that publishing it again offers none of them.
+                .run("""
+                    UPDATE registry_versions SET withdrawn_at = \(UTCInstant.now.iso) WHERE app_id = \(id) AND withdrawn_at IS NULL
+                        AND archive IS NOT NULL
+                    """) { _ in
                 .run("DELETE FROM hook_deliveries WHERE app_id = \(id)") { _ in
                     .record(.registryAppWithdrawn, owner: nil, data: DeletedApp(id: id),
                             then: Plan.done(.withdrawn).audited(.appWithdrawn, by: user.name, target: "app \(id)"))
+                }
                 }
             }
         })
@@ -175,7 +186,7 @@ extension BFFStore {
     }
 
     /// The entry of app `id` as stored, with its versions; nil when there is no such app.
-    private static func entry(_ id: String) -> Plan<RegistryEntry?> {
+    static func entry(_ id: String) -> Plan<RegistryEntry?> {
         entries([id]).then { entries in .done(entries.first) }
     }
 
@@ -187,15 +198,20 @@ extension BFFStore {
         for id in ids.dropFirst() { list += ", \(id)" }
         return .run("""
             SELECT id, kind, name, description, current_version, hook_secret, entry_secret, previous_hook_secret,
-                previous_entry_secret, secrets_rotated_at FROM registry_apps WHERE id IN (\(list))
+                previous_entry_secret, secrets_rotated_at, (SELECT COUNT(*) FROM registry_installs i WHERE i.app_id = registry_apps.id)
+            FROM registry_apps WHERE id IN (\(list))
             """) { [list] apps in
-            .run("SELECT app_id, version, manifest, entry, published_at, published_by FROM registry_versions WHERE app_id IN (\(list))") {
-                versions in
+            .run("""
+                SELECT app_id, version, manifest, entry, published_at, published_by, digest, size, permissions, withdrawn_at
+                FROM registry_versions WHERE app_id IN (\(list))
+                """) { versions in
                 let rows = try versions.map { row in
                     (app: try row.text(0),
                      version: RegistryEntry.StoredVersion(version: try row.text(1), manifest: try row.optionalText(2),
                                                           entry: try row.optionalText(3), publishedAt: try row.text(4),
-                                                          publishedBy: try row.optionalText(5)))
+                                                          publishedBy: try row.optionalText(5), digest: try row.optionalText(6),
+                                                          size: try row.optionalInteger(7), permissions: try row.optionalText(8),
+                                                          withdrawnAt: try row.optionalText(9)))
                 }
                 let versionsByApp = Dictionary(grouping: rows, by: \.app).mapValues { $0.map(\.version) }
                 let found = try apps.compactMap { app -> RegistryEntry? in
@@ -204,7 +220,7 @@ extension BFFStore {
                         id: id, kind: try app.text(1), name: try app.text(2), description: try app.text(3),
                         currentVersion: try app.text(4), hookSecret: try app.optionalText(5), entrySecret: try app.optionalText(6),
                         previousHookSecret: try app.optionalText(7), previousEntrySecret: try app.optionalText(8),
-                        secretsRotatedAt: try app.optionalReal(9))
+                        secretsRotatedAt: try app.optionalReal(9), installs: try app.integer(10))
                     return try RegistryEntry(stored, versions: versionsByApp[id] ?? [])
                 }
                 let byID = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })

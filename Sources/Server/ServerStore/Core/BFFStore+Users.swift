@@ -1,4 +1,5 @@
 import Foundation
+import ServerAPI
 
 /// Users: a name and a bcrypt hash of the password, never the password; an admin may publish
 /// micro-apps. Deleting a user deletes everything of theirs (the foreign keys cascade).
@@ -74,7 +75,7 @@ extension BFFStore {
                 return .run("DELETE FROM canvas_presence WHERE user_name = \(name) RETURNING canvas_id") { rows in
                     let left = Set(try rows.map { try $0.integer(0) }).sorted()
                     return left.reduce(Plan<Void>.done(())) { plan, canvas in plan.then { _ in Self.announcePresence(of: canvas, now: now) } }.then { _ in
-                        Plan.done([id]).audited(.userDeleted, by: "(operator)", target: "user \(name)",
+                        Plan.done([id]).audited(.userDeleted, by: AuditActor.serverOperator, target: "user \(name)",
                                                 detail: "with \(owned) canvases of theirs and \(memberships) memberships", counted: false)
                     }
                 }

@@ -59,6 +59,11 @@ struct SQLRow {
         return value
     }
 
+    func optionalInteger(_ column: Int) throws -> Int64? {
+        if case .null? = self[column] { return nil }
+        return try integer(column)
+    }
+
     func real(_ column: Int) throws -> Double {
         switch self[column] {
         case .real(let value)?: return value

@@ -189,6 +189,25 @@ extension PostgresStore {
         ("v14: the audit log by age", [
             "CREATE INDEX audit_log_actor_at ON audit_log (actor, at)",
         ]),
+        ("v15: packages, their publishers and installs", [
+            "ALTER TABLE registry_versions ADD COLUMN archive BYTEA",
+            "ALTER TABLE registry_versions ADD COLUMN digest TEXT",
+            "ALTER TABLE registry_versions ADD COLUMN size BIGINT",
+            "ALTER TABLE registry_versions ADD COLUMN permissions TEXT",
+            "ALTER TABLE registry_versions ADD COLUMN publisher_id BIGINT",
+            "ALTER TABLE registry_versions ADD COLUMN withdrawn_at TEXT",
+            "CREATE INDEX registry_versions_publisher ON registry_versions (publisher_id)",
+            """
+            CREATE TABLE registry_publishers (app_id TEXT COLLATE "C" NOT NULL,
+                user_id BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE, granted_by TEXT NOT NULL, granted_at TEXT NOT NULL,
+                PRIMARY KEY (app_id, user_id))
+            """,
+            """
+            CREATE TABLE registry_installs (app_id TEXT COLLATE "C" NOT NULL REFERENCES registry_apps (id) ON DELETE CASCADE,
+                user_id BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE, installed_at TEXT NOT NULL,
+                PRIMARY KEY (app_id, user_id))
+            """,
+        ]),
     ]
 
     /// The advisory lock migrations take, so that of instances started together one migrates and

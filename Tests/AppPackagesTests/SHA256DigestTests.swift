@@ -1,9 +1,9 @@
-@testable import CanvasFiles
+import AppPackages
 import Crypto
 import Testing
 
-@Suite("A manifest's SHA-256, written out (the dashboard links no crypto library)")
-struct ManifestDigestTests {
+@Suite("SHA-256, written out (the dashboard links no crypto library)")
+struct SHA256DigestTests {
     @Test("FIPS 180-2's examples, the empty message and a million a's", arguments: [
         ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
         ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
@@ -11,7 +11,7 @@ struct ManifestDigestTests {
         (String(repeating: "a", count: 1_000_000), "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"),
     ])
     func standardExamples(message: String, digest: String) {
-        #expect(ManifestDigest.hex(of: Array(message.utf8)) == digest)
+        #expect(SHA256Digest.hex(of: Array(message.utf8)) == digest)
     }
 
     /// Every length around the padding's edges (55, 56, 63, 64 bytes …) and beyond, against
@@ -24,7 +24,7 @@ struct ManifestDigestTests {
                 let digits = Array("0123456789abcdef")
                 return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
             }.joined()
-            #expect(ManifestDigest.hex(of: bytes) == expected, "length \(length)")
+            #expect(SHA256Digest.hex(of: bytes) == expected, "length \(length)")
         }
     }
 }

@@ -1,11 +1,12 @@
-/// SHA-256 (FIPS 180-4) of a manifest's bytes, in lower-case hex: what a micro-app's grant is
-/// tied to, so a changed manifest asks again.
+/// SHA-256 (FIPS 180-4) of some bytes, in lower-case hex: what a micro-app's grant is tied to (its
+/// manifest's, so a changed manifest asks again) and what names a package's archive.
 ///
 /// Written out here rather than taken from swift-crypto: the dashboard hashes one small file per
-/// installed app, and linking BoringSSL for it cost 1.3 MB of code, resident on every start
-/// (issue 28). Checked against FIPS 180-2's examples and `sha256sum` (`ManifestDigestTests`).
-enum ManifestDigest {
-    static func hex(of bytes: [UInt8]) -> String {
+/// installed app and a package when it installs one, and linking BoringSSL for it cost 1.3 MB of
+/// code, resident on every start (issue 28). Checked against FIPS 180-2's examples and
+/// `sha256sum` (`SHA256DigestTests`).
+public enum SHA256Digest {
+    public static func hex(of bytes: [UInt8]) -> String {
         var state = initialState
         var message = bytes
         let bitLength = UInt64(bytes.count) &* 8

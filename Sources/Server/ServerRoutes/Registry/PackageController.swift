@@ -1,0 +1,151 @@
+import AppModel
+import AppPackages
+import CanvasFiles
+import Crypto
+import Foundation
+import Hummingbird
+import MicroAppProtocol
+import ServerAPI
+import ServerHTTP
+import ServerStore
+
+/// Packages in the registry (`/api/registry/apps/{id}/…`): micro-apps that run on the user's
+/// machine, published as archives (`termcanvas apps publish`) and installed from here
+/// (`termcanvas apps install`). Admins and the app's publishers publish and withdraw versions;
+/// admins name the publishers; anyone signed in reads, downloads and records an install.
+package struct PackageController {
+    let store: BFFStore
+
+    package init(store: BFFStore) {
+        self.store = store
+    }
+
+    package func addRoutes(to group: RouterGroup<BFFRequestContext>) {
+        group.post("apps/{id}/versions", use: publish)
+        group.get("apps/{id}/versions/{version}/archive", use: archive)
+        group.delete("apps/{id}/versions/{version}", use: withdraw)
+        group.get("apps/{id}/publishers", use: publishers)
+        group.put("apps/{id}/publishers/{user}", use: addPublisher)
+        group.delete("apps/{id}/publishers/{user}", use: removePublisher)
+        group.post("apps/{id}/installs", use: recordInstall)
+    }
+
+    static let archiveType = "application/x-tar"
+
+    /// The body is the archive itself, in its canonical form (`PackageArchive`); the server reads
+    /// the manifest and the permissions from it, so the page shows what the app will ask for.
+    @Sendable func publish(_ request: Request, context: BFFRequestContext) async throws -> Response {
+        let user = try context.authenticatedUser()
+        guard let id = context.parameters.get("id"), ManifestRules.isAppID(id) else {
+            throw APIFailure.badRequest("must be \(ManifestRules.appIDRule)", field: "id")
+        }
+        guard request.headers[.contentType]?.hasPrefix(Self.archiveType) == true else {
+            throw APIFailure(status: .unsupportedMediaType, body: APIError(error: "the body must be a package's archive (\(Self.archiveType))"))
+        }
+        let body = try await request.body.collect(upTo: PackageLimits.archiveBytes)
+        let bytes = [UInt8](body.readableBytesView)
+        let upload = try Self.upload(bytes, id: id)
+        switch try await store.publishPackage(upload, by: user) {
+        case .published(let app, let created, _):
+            return try .json(MicroAppDetail(app: app.info(health: nil), versions: app.versions), status: created ? .created : .ok)
+        case .notNewer(let current):
+            throw APIFailure.conflict("must be newer than \(current), the newest version published", field: "manifest.version")
+        case .builtIn:
+            throw APIFailure.conflict("'\(id)' is built into the server", field: "manifest.id")
+        case .otherKind(let kind):
+            throw APIFailure.conflict("'\(id)' is a \(kind.rawValue) app of this registry; a package needs an id of its own", field: "manifest.id")
+        case .notPublisher:
+            throw APIFailure(status: .forbidden, body: APIError(
+                error: "only an admin or a publisher of \(id) may publish it (an admin runs termcanvas apps publishers \(id) --add NAME)"))
+        }
+    }
+
+    /// What the archive holds, checked: canonical, its manifest a process app's of this id.
+    static func upload(_ bytes: [UInt8], id: String) throws -> PackageUpload {
+        let archive: PackageArchive
+        do {
+            archive = try PackageArchive(decoding: bytes)
+        } catch {
+            throw APIFailure.badRequest(error.description, field: "archive")
+        }
+        let manifest: AppManifest
+        do {
+            manifest = try AppManifestFile.parse(String(decoding: archive.manifest, as: UTF8.self), file: PackageArchive.manifestPath)
+        } catch let errors as FileErrors {
+            throw APIFailure.badRequest(errors.errors.map(\.description).joined(separator: "; "), field: "archive")
+        } catch {
+            throw APIFailure.badRequest("\(error)", field: "archive")
+        }
+        guard manifest.entry == nil else {
+            throw APIFailure.badRequest("has entry:, so it is a remote app: publish it with its entry (termcanvas apps publish)", field: "archive")
+        }
+        let published = RegistryManifest(manifest)
+        let version = try RegistryValidation.validate(published, id: id)
+        let digest = SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+        return PackageUpload(manifest: published, version: version, archive: Data(bytes), digest: digest,
+                             permissions: PackagePermissions(manifest))
+    }
+
+    @Sendable func archive(_ request: Request, context: BFFRequestContext) async throws -> Response {
+        _ = try context.authenticatedUser()
+        let (id, version) = try Self.version(context)
+        // Served as stored: the client checks it against the digest of the page it showed.
+        guard let archive = try await store.packageArchive(id, version: version) else { throw APIFailure.notFound }
+        return Response(status: .ok, headers: [.contentType: Self.archiveType], body: .init(byteBuffer: ByteBuffer(bytes: archive)))
+    }
+
+    @Sendable func withdraw(_ request: Request, context: BFFRequestContext) async throws -> Response {
+        let user = try context.authenticatedUser()
+        let (id, version) = try Self.version(context)
+        switch try await store.withdrawPackageVersion(id, version: version, by: user) {
+        case .withdrawn: return Response(status: .noContent)
+        case .notFound: throw APIFailure.notFound
+        case .notPublisher:
+            throw APIFailure(status: .forbidden, body: APIError(error: "only an admin or a publisher of \(id) may withdraw its versions"))
+        }
+    }
+
+    @Sendable func publishers(_ request: Request, context: BFFRequestContext) async throws -> Response {
+        _ = try context.authenticatedUser()
+        return try .json(try await store.publishers(of: try Self.appID(context)))
+    }
+
+    @Sendable func addPublisher(_ request: Request, context: BFFRequestContext) async throws -> Response {
+        let (admin, user, id) = try await publisherChange(context)
+        return Response(status: try await store.addPublisher(user, of: id, by: admin) ? .created : .noContent)
+    }
+
+    @Sendable func removePublisher(_ request: Request, context: BFFRequestContext) async throws -> Response {
+        let (admin, user, id) = try await publisherChange(context)
+        guard try await store.removePublisher(user, of: id, by: admin) else { throw APIFailure.notFound }
+        return Response(status: .noContent)
+    }
+
+    @Sendable func recordInstall(_ request: Request, context: BFFRequestContext) async throws -> Response {
+        guard try await store.recordInstall(of: try Self.appID(context), by: try context.userID()) else { throw APIFailure.notFound }
+        return Response(status: .noContent)
+    }
+
+    /// The admin making the change, the user it is about, and the app.
+    private func publisherChange(_ context: BFFRequestContext) async throws -> (BFFUser, BFFUser, String) {
+        let admin = try context.authenticatedUser()
+        guard admin.isAdmin else {
+            throw APIFailure(status: .forbidden, body: APIError(error: "only an admin may name an app's publishers (termcanvas user add NAME --admin)"))
+        }
+        let id = try Self.appID(context)
+        guard let name = context.parameters.get("user"), let user = try await store.user(named: name) else {
+            throw APIFailure(status: .notFound, body: APIError(error: "no user of that name on this server", field: "user"))
+        }
+        return (admin, user, id)
+    }
+
+    private static func appID(_ context: BFFRequestContext) throws -> String {
+        guard let id = context.parameters.get("id"), ManifestRules.isAppID(id) else { throw APIFailure.notFound }
+        return id
+    }
+
+    private static func version(_ context: BFFRequestContext) throws -> (String, String) {
+        guard let version = context.parameters.get("version"), SemanticVersion(version) != nil else { throw APIFailure.notFound }
+        return (try appID(context), version)
+    }
+}

@@ -1,0 +1,191 @@
+import CalendarTime
+import Foundation
+import ServerAPI
+
+/// A package's version, checked by the route (its archive read, its manifest parsed, its digest
+/// taken), ready to store.
+public struct PackageUpload: Sendable {
+    public let manifest: RegistryManifest
+    public let version: SemanticVersion
+    public let archive: Data
+    /// SHA-256 of `archive`, lower-case hex.
+    public let digest: String
+    public let permissions: PackagePermissions
+
+    public init(manifest: RegistryManifest, version: SemanticVersion, archive: Data, digest: String, permissions: PackagePermissions) {
+        self.manifest = manifest
+        self.version = version
+        self.archive = archive
+        self.digest = digest
+        self.permissions = permissions
+    }
+}
+
+/// What withdrawing one version of a package did.
+public enum VersionWithdrawal: Equatable, Sendable {
+    /// Withdrawn; `current` is the version now offered, nil when none is left (the app is then
+    /// withdrawn too).
+    case withdrawn(current: String?)
+    case notFound
+    case notPublisher
+}
+
+/// Packages: micro-apps whose files the registry keeps (`apps publish` of a process app), each
+/// version's archive beside its digest and permissions; who may publish them; and who installed
+/// them, kept only to be counted.
+extension BFFStore {
+    /// Stores `upload` as the package's new current version, by `user`: an admin, or a publisher of
+    /// that id. Publishes of one app take turns (a lock of the app's), across instances too.
+    /// - Throws: `BFFStoreError.quotaReached` past `PackageLimits.versionsPerPublisher` or
+    ///   `bytesPerPublisher` (what the user has published, withdrawn versions included).
+    public func publishPackage(_ upload: PackageUpload, by user: BFFUser) async throws -> PublishOutcome {
+        let id = upload.manifest.id
+        let manifest = String(decoding: try JSONEncoder().encode(upload.manifest), as: UTF8.self)
+        let permissions = String(decoding: try JSONEncoder().encode(upload.permissions), as: UTF8.self)
+        return try await runWrite(.lock("registry.app." + id, next: Self.mayPublish(id, user) { allowed in
+            guard allowed else { return .done(.notPublisher) }
+            return .run("""
+                SELECT COUNT(*), CAST(COALESCE(SUM(size), 0) AS BIGINT) FROM registry_versions WHERE publisher_id = \(user.id)
+                """) { spent in
+                try BFFStore.checkQuota(spent, PackageLimits.versionsPerPublisher, of: "package versions")
+                guard (try spent.first?.integer(1) ?? 0) + Int64(upload.archive.count) <= Int64(PackageLimits.bytesPerPublisher) else {
+                    throw BFFStoreError.quotaReached(what: "MiB of packages", limit: PackageLimits.bytesPerPublisher >> 20)
+                }
+                return .run("SELECT kind, withdrawn_at IS NOT NULL FROM registry_apps WHERE id = \(id)") { existing in
+                    .run("SELECT version FROM registry_versions WHERE app_id = \(id)") { versions in
+                        let plan = PublishPlan(kind: try existing.first?.text(0), withdrawn: try existing.first?.bool(1) ?? false,
+                                               newest: try versions.compactMap { row in SemanticVersion(try row.text(0)) }.max(),
+                                               version: upload.version, rotateSecrets: false, publishing: .package)
+                        let app: SQLStatement
+                        switch plan.outcome {
+                        case .refused(let outcome): return .done(outcome)
+                        case .keepVersion: return .done(.notNewer(current: upload.version))
+                        case .create:
+                            app = """
+                                INSERT INTO registry_apps (id, kind, name, description, current_version)
+                                VALUES (\(id), 'package', \(upload.manifest.name), \(upload.manifest.description), \(upload.version.description))
+                                """
+                        case .update:
+                            app = """
+                                UPDATE registry_apps SET name = \(upload.manifest.name), description = \(upload.manifest.description),
+                                    current_version = \(upload.version.description), withdrawn_at = NULL WHERE id = \(id)
+                                """
+                        }
+                        return .run(app) { _ in
+                            .run("""
+                                INSERT INTO registry_versions (app_id, version, manifest, published_at, published_by, archive, digest, size,
+                                    permissions, publisher_id)
+                                VALUES (\(id), \(upload.version.description), \(manifest), \(UTCInstant.now.iso), \(user.name), \(upload.archive),
+                                    \(upload.digest), \(Int64(upload.archive.count)), \(permissions), \(user.id))
+                                """) { _ in
+                                Self.entry(id).then { stored -> Plan<PublishOutcome> in
+                                    guard let stored else { throw BFFStoreError.unreadableRow("registry_apps \(id), just written") }
+                                    return .record(.registryAppPublished, owner: nil, data: stored.info(health: nil),
+                                                   then: Plan.done(.published(stored, created: plan.outcome == .create, newSecrets: false))
+                                                       .audited(.appPublished, by: user.name, target: "app \(id)",
+                                                                detail: "\(upload.version) sha256:\(upload.digest)"))
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }))
+    }
+
+    /// The archive of a package's version as stored; nil when there is no such version, or it or
+    /// the app is withdrawn.
+    public func packageArchive(_ id: String, version: String) async throws -> Data? {
+        try await runRead(Plan.run("""
+            SELECT v.archive FROM registry_versions v JOIN registry_apps a ON a.id = v.app_id
+            WHERE v.app_id = \(id) AND v.version = \(version) AND a.kind = 'package' AND a.withdrawn_at IS NULL
+                AND v.withdrawn_at IS NULL AND v.archive IS NOT NULL
+            """) { rows in
+            .done(try rows.first?.blob(0))
+        }, snapshot: false)
+    }
+
+    /// Withdraws one version of a package: it is no longer offered or downloaded, and machines
+    /// that have it say so. The newest version left becomes the current one; with none left, the
+    /// app is withdrawn.
+    public func withdrawPackageVersion(_ id: String, version: String, by user: BFFUser) async throws -> VersionWithdrawal {
+        try await runWrite(.lock("registry.app." + id, next: Self.mayPublish(id, user) { allowed in
+            guard allowed else { return .done(.notPublisher) }
+            return .run("""
+                UPDATE registry_versions SET withdrawn_at = \(UTCInstant.now.iso)
+                WHERE app_id = \(id) AND version = \(version) AND withdrawn_at IS NULL AND archive IS NOT NULL RETURNING 1
+                """) { changed in
+                guard !changed.isEmpty else { return .done(.notFound) }
+                return .run("SELECT version FROM registry_versions WHERE app_id = \(id) AND withdrawn_at IS NULL") { left in
+                    let current = try left.compactMap { row in SemanticVersion(try row.text(0)) }.max()?.description
+                    let update: SQLStatement = if let current {
+                        "UPDATE registry_apps SET current_version = \(current) WHERE id = \(id)"
+                    } else {
+                        "UPDATE registry_apps SET withdrawn_at = \(.now) WHERE id = \(id)"
+                    }
+                    return .run(update) { _ in
+                        Plan.done(.withdrawn(current: current)).audited(.appWithdrawn, by: user.name, target: "app \(id)", detail: version)
+                    }
+                }
+            }
+        }))
+    }
+
+    /// Makes `user` a publisher of the package `id` (which need not exist yet), by `admin`; false
+    /// when they already were.
+    public func addPublisher(_ user: BFFUser, of id: String, by admin: BFFUser) async throws -> Bool {
+        try await runWrite(Plan.run("""
+            INSERT INTO registry_publishers (app_id, user_id, granted_by, granted_at) VALUES (\(id), \(user.id), \(admin.name), \(UTCInstant.now.iso))
+            ON CONFLICT DO NOTHING RETURNING 1
+            """) { rows in
+            guard !rows.isEmpty else { return .done(false) }
+            return Plan.done(true).audited(.publisherAdded, by: admin.name, target: "app \(id)", detail: user.name)
+        })
+    }
+
+    /// Takes back `user`'s right to publish `id`; false when they had none.
+    public func removePublisher(_ user: BFFUser, of id: String, by admin: BFFUser) async throws -> Bool {
+        try await runWrite(Plan.run("DELETE FROM registry_publishers WHERE app_id = \(id) AND user_id = \(user.id) RETURNING 1") { rows in
+            guard !rows.isEmpty else { return .done(false) }
+            return Plan.done(true).audited(.publisherRemoved, by: admin.name, target: "app \(id)", detail: user.name)
+        })
+    }
+
+    /// The publishers of `id`, by name.
+    public func publishers(of id: String) async throws -> [PackagePublisher] {
+        try await runRead(Plan.run("""
+            SELECT u.name, p.granted_by, p.granted_at FROM registry_publishers p JOIN users u ON u.id = p.user_id
+            WHERE p.app_id = \(id) ORDER BY u.name
+            """) { rows in
+            .done(try rows.map { row in PackagePublisher(user: try row.text(0), grantedBy: try row.text(1), grantedAt: try row.text(2)) })
+        }, snapshot: false)
+    }
+
+    /// Records that `user` installed the package `id` (once per user: installing again or
+    /// updating counts nothing more); false when there is no such package. The audit log says a
+    /// package was installed and how many users have it, never by whom.
+    public func recordInstall(of id: String, by user: Int64) async throws -> Bool {
+        try await runWrite(Plan.run("""
+            SELECT 1 FROM registry_apps WHERE id = \(id) AND kind = 'package' AND withdrawn_at IS NULL\(.forShare)
+            """) { rows in
+            guard !rows.isEmpty else { return .done(false) }
+            return .run("""
+                INSERT INTO registry_installs (app_id, user_id, installed_at) VALUES (\(id), \(user), \(UTCInstant.now.iso))
+                ON CONFLICT DO NOTHING RETURNING 1
+                """) { added in
+                guard !added.isEmpty else { return .done(true) }
+                return .run("SELECT COUNT(*) FROM registry_installs WHERE app_id = \(id)") { count in
+                    let users = try count.first?.integer(0) ?? 0
+                    return Plan.done(true).audited(.appInstalled, by: AuditActor.someUser, target: "app \(id)",
+                                                   detail: "installed by \(users) user\(users == 1 ? "" : "s")", counted: false)
+                }
+            }
+        })
+    }
+
+    /// Whether `user` may publish versions of `id`: an admin, or a publisher of it.
+    private static func mayPublish<T>(_ id: String, _ user: BFFUser, then next: @escaping @Sendable (Bool) throws -> Plan<T>) -> Plan<T> {
+        if user.isAdmin { return Plan<Bool>.done(true).then(next) }
+        return .run("SELECT 1 FROM registry_publishers WHERE app_id = \(id) AND user_id = \(user.id)") { rows in try next(!rows.isEmpty) }
+    }
+}

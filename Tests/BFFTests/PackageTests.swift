@@ -1,0 +1,230 @@
+import AppPackages
+import BFF
+import Crypto
+import Foundation
+import HummingbirdTesting
+import NIOCore
+import ServerAPI
+import Testing
+
+@Suite("BFF packages (/api/registry/apps/{id}/versions, …/archive, …/publishers, …/installs)")
+struct PackageTests {
+    /// A package of app `id` at `version`, asking to read `read` and publish `publishes`.
+    static func archive(_ id: String = "sysmon", version: String, read: [String] = ["/proc"], publishes: [String] = []) throws -> [UInt8] {
+        let manifest = """
+            id: \(id)
+            name: System monitor
+            version: \(version)
+            description: Load, memory and disks
+            protocol: "1.0"
+            exec: [python3, main.py]
+            permissions:
+              files:
+                read: [\(read.joined(separator: ", "))]
+            events:
+              publishes: [\(publishes.joined(separator: ", "))]
+
+            """
+        return try PackageArchive(files: [
+            .init(path: "app.yaml", isExecutable: false, bytes: Array(manifest.utf8)),
+            .init(path: "main.py", isExecutable: true, bytes: Array("print('hello')\n".utf8)),
+        ]).encoded()
+    }
+
+    static func publish(_ client: some TestClientProtocol, token: String, _ bytes: [UInt8], id: String = "sysmon",
+                        contentType: String = "application/x-tar") async throws -> TestResponse {
+        try await client.execute(uri: APIPath.registryVersions(id), method: .post,
+                                 headers: [.authorization: "Bearer \(token)", .contentType: contentType], body: ByteBuffer(bytes: bytes))
+    }
+
+    static func hex(_ bytes: [UInt8]) -> String { SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined() }
+
+    @Test("an admin publishes a package: its page has the archive's digest and size and the permissions its app.yaml asks for")
+    func publishAndDownload() async throws {
+        let harness = try await BFFHarness()
+        defer { harness.remove() }
+        try await harness.addAdmins("root")
+        try await harness.addUsers("ann")
+        try await harness.withServer { client in
+            let root = try await client.token(for: "root")
+            let ann = try await client.token(for: "ann")
+            let bytes = try Self.archive(version: "1.0.0", read: ["/proc", "~/notes"], publishes: ["sysmon.load.high"])
+            let published = try await Self.publish(client, token: root, bytes)
+            #expect(published.status == .created)
+            let detail = try published.decode(MicroAppDetail.self)
+            #expect(detail.app.kind == .package && detail.app.version == "1.0.0" && detail.app.name == "System monitor")
+            let package = try #require(detail.app.package)
+            #expect(package.digest == Self.hex(bytes) && package.size == bytes.count)
+            #expect(package.permissions == PackagePermissions(publish: ["sysmon.load.high"], state: true, read: ["/proc", "~/notes"]))
+            #expect(detail.versions.first?.publishedBy == "root" && detail.versions.first?.package == package)
+
+            // Anyone signed in reads it and downloads the very bytes.
+            let page = try await client.send(.get, APIPath.registryApp("sysmon"), token: ann).decode(MicroAppDetail.self)
+            #expect(page.app.package == package && page.app.installs == 0)
+            let download = try await client.send(.get, APIPath.registryArchive("sysmon", "1.0.0"), token: ann)
+            #expect(download.status == .ok && download.headers[.contentType] == "application/x-tar")
+            #expect(Array(download.body.readableBytesView) == bytes)
+            #expect(try await client.send(.get, APIPath.registryArchive("sysmon", "1.0.0")).status == .unauthorized)
+            #expect(try await client.send(.get, APIPath.registryArchive("sysmon", "9.9.9"), token: ann).status == .notFound)
+
+            // Listed only to a client that asks for packages: an older dashboard could not read the kind.
+            let plain = try await client.send(.get, APIPath.registryApps, token: ann).decode(Page<MicroAppInfo>.self)
+            #expect(!plain.items.contains { $0.id == "sysmon" })
+            let all = try await client.send(.get, APIPath.registryApps + "?packages=true", token: ann).decode(Page<MicroAppInfo>.self)
+            #expect(all.items.contains { $0.id == "sysmon" && $0.kind == .package })
+            let only = try await client.send(.get, APIPath.registryApps + "?kind=package", token: ann).decode(Page<MicroAppInfo>.self)
+            #expect(only.items.map(\.id) == ["sysmon"])
+        }
+    }
+
+    @Test("who publishes: admins and the app's publishers; an admin names them, and takes them back")
+    func publishers() async throws {
+        let harness = try await BFFHarness()
+        defer { harness.remove() }
+        try await harness.addAdmins("root")
+        try await harness.addUsers("ann", "bob")
+        try await harness.withServer { client in
+            let root = try await client.token(for: "root")
+            let ann = try await client.token(for: "ann")
+            let bob = try await client.token(for: "bob")
+            let refused = try await Self.publish(client, token: ann, try Self.archive(version: "1.0.0"))
+            #expect(refused.status == .forbidden && refused.apiError?.error.contains("publisher of sysmon") == true)
+            #expect(try await client.send(.put, APIPath.registryPublisher("sysmon", user: "ann"), token: bob, rawBody: nil).status == .forbidden)
+            #expect(try await client.send(.put, APIPath.registryPublisher("sysmon", user: "ann"), token: root, rawBody: nil).status == .created)
+            #expect(try await client.send(.put, APIPath.registryPublisher("sysmon", user: "ann"), token: root, rawBody: nil).status == .noContent)
+            #expect(try await client.send(.put, APIPath.registryPublisher("sysmon", user: "nobody"), token: root, rawBody: nil).status == .notFound)
+            #expect(try await Self.publish(client, token: ann, try Self.archive(version: "1.0.0")).status == .created)
+            #expect(try await Self.publish(client, token: bob, try Self.archive(version: "1.1.0")).status == .forbidden)
+            // A publisher of one app is not one of another's.
+            #expect(try await Self.publish(client, token: ann, try Self.archive("other", version: "1.0.0"), id: "other").status == .forbidden)
+            let named = try await client.send(.get, APIPath.registryPublishers("sysmon"), token: bob).decode([PackagePublisher].self)
+            #expect(named.map(\.user) == ["ann"] && named.first?.grantedBy == "root")
+
+            #expect(try await client.send(.delete, APIPath.registryPublisher("sysmon", user: "ann"), token: root).status == .noContent)
+            #expect(try await Self.publish(client, token: ann, try Self.archive(version: "1.1.0")).status == .forbidden)
+            #expect(try await client.send(.delete, APIPath.registryPublisher("sysmon", user: "ann"), token: root).status == .notFound)
+
+            let audit = try await client.send(.get, APIPath.audit, token: root).decode(Page<AuditEntry>.self).items
+            #expect(audit.contains { $0.action == .publisherAdded && $0.actor == "root" && $0.target == "app sysmon" && $0.detail == "ann" })
+            #expect(audit.contains { $0.action == .publisherRemoved && $0.detail == "ann" })
+            #expect(audit.contains { $0.action == .appPublished && $0.actor == "ann" && $0.detail.hasPrefix("1.0.0 sha256:") })
+        }
+    }
+
+    @Test("what is refused, and why: not canonical, no or a bad app.yaml, another id, a remote app, not newer, too large, not a tar")
+    func refusals() async throws {
+        let harness = try await BFFHarness()
+        defer { harness.remove() }
+        try await harness.addAdmins("root")
+        try await harness.withServer { client in
+            let root = try await client.token(for: "root")
+            var shifted = try Self.archive(version: "1.0.0")
+            shifted[100 + 4] = UInt8(ascii: "7")  // mode 0000744: a mode the canonical form does not have
+            for (bytes, words) in [
+                (shifted, "not a TermCanvas package"),
+                (Array("not a tar at all".utf8), "not a TermCanvas package"),
+                (try Self.archive(version: "1.0.0") + [UInt8](repeating: 0, count: 512), "canonical form"),
+                (try Self.archive(version: "one"), "version"),
+                (try Self.archive("other", version: "1.0.0"), "the id of the path"),
+            ] {
+                let refused = try await Self.publish(client, token: root, bytes)
+                #expect(refused.status == .badRequest, "\(words)")
+                #expect(refused.apiError.map { "\($0.error) \($0.field ?? "")".contains(words) } == true, "\(String(describing: refused.apiError))")
+            }
+            let remote = PackageArchive.File(path: "app.yaml", isExecutable: false,
+                                             bytes: Array("id: sysmon\nname: S\nversion: 1.0.0\nprotocol: \"1.0\"\nentry: http://127.0.0.1:9/\n".utf8))
+            let asRemote = try await Self.publish(client, token: root, try PackageArchive(files: [remote]).encoded())
+            #expect(asRemote.status == .badRequest && asRemote.apiError?.error.contains("remote app") == true, "\(String(describing: asRemote.apiError))")
+            #expect(try await Self.publish(client, token: root, try Self.archive(version: "1.0.0"), contentType: "application/json").status
+                == .unsupportedMediaType)
+            let large = try await Self.publish(client, token: root, try Self.archive(version: "1.0.0") + [UInt8](repeating: 0, count: PackageLimits.archiveBytes))
+            #expect(large.status == .contentTooLarge)
+
+            #expect(try await Self.publish(client, token: root, try Self.archive(version: "2.0.0")).status == .created)
+            let older = try await Self.publish(client, token: root, try Self.archive(version: "1.5.0"))
+            #expect(older.status == .conflict && older.apiError?.field == "manifest.version")
+            // A remote app's id is not a package's, nor the other way round.
+            let taken = try await RegistryTests.publish(client, token: root, RegistryTests.manifest("sysmon", version: "3.0.0"))
+            #expect(taken.status == .conflict && taken.apiError?.error.contains("package") == true)
+            #expect(try await RegistryTests.publish(client, token: root, RegistryTests.manifest("deploys", version: "1.0.0")).status == .created)
+            let deploys = try await Self.publish(client, token: root, try Self.archive("deploys", version: "2.0.0"), id: "deploys")
+            #expect(deploys.status == .conflict && deploys.apiError?.error.contains("remote") == true)
+        }
+    }
+
+    @Test("a withdrawn version is not offered or downloaded, its page says when; the newest left is current; none left, the app goes")
+    func withdrawVersions() async throws {
+        let harness = try await BFFHarness()
+        defer { harness.remove() }
+        try await harness.addAdmins("root")
+        try await harness.addUsers("ann")
+        try await harness.withServer { client in
+            let root = try await client.token(for: "root")
+            let ann = try await client.token(for: "ann")
+            for version in ["1.0.0", "1.1.0"] {
+                #expect([.created, .ok].contains(try await Self.publish(client, token: root, try Self.archive(version: version)).status))
+            }
+            #expect(try await client.send(.delete, APIPath.registryVersion("sysmon", "1.1.0"), token: ann).status == .forbidden)
+            #expect(try await client.send(.delete, APIPath.registryVersion("sysmon", "1.1.0"), token: root).status == .noContent)
+            #expect(try await client.send(.delete, APIPath.registryVersion("sysmon", "1.1.0"), token: root).status == .notFound)
+            let page = try await client.send(.get, APIPath.registryApp("sysmon"), token: ann).decode(MicroAppDetail.self)
+            #expect(page.app.version == "1.0.0")
+            #expect(page.versions.first { $0.version == "1.1.0" }?.withdrawnAt != nil)
+            #expect(page.versions.first { $0.version == "1.0.0" }?.withdrawnAt == nil)
+            #expect(try await client.send(.get, APIPath.registryArchive("sysmon", "1.1.0"), token: ann).status == .notFound)
+            // A withdrawn version's number stays taken.
+            #expect(try await Self.publish(client, token: root, try Self.archive(version: "1.1.0")).status == .conflict)
+
+            #expect(try await client.send(.delete, APIPath.registryVersion("sysmon", "1.0.0"), token: root).status == .noContent)
+            #expect(try await client.send(.get, APIPath.registryApp("sysmon"), token: ann).status == .notFound)
+            // Publishing again offers the new version only.
+            #expect(try await Self.publish(client, token: root, try Self.archive(version: "2.0.0")).status == .ok)
+            #expect(try await client.send(.get, APIPath.registryArchive("sysmon", "1.0.0"), token: ann).status == .notFound)
+            // Withdrawing the whole app withdraws its versions.
+            #expect(try await client.send(.delete, APIPath.registryApp("sysmon"), token: root).status == .noContent)
+            #expect(try await Self.publish(client, token: root, try Self.archive(version: "2.1.0")).status == .ok)
+            #expect(try await client.send(.get, APIPath.registryArchive("sysmon", "2.0.0"), token: ann).status == .notFound)
+        }
+    }
+
+    @Test("installs are counted once a user; the audit log counts them and never names who")
+    func installCounts() async throws {
+        let harness = try await BFFHarness()
+        defer { harness.remove() }
+        try await harness.addAdmins("root")
+        try await harness.addUsers("ann", "bob")
+        try await harness.withServer { client in
+            let root = try await client.token(for: "root")
+            #expect(try await Self.publish(client, token: root, try Self.archive(version: "1.0.0")).status == .created)
+            for name in ["ann", "ann", "bob"] {
+                let token = try await client.token(for: name)
+                #expect(try await client.send(.post, APIPath.registryInstalls("sysmon"), token: token, rawBody: nil).status == .noContent)
+            }
+            let ann = try await client.token(for: "ann")
+            #expect(try await client.send(.post, APIPath.registryInstalls("nosuch"), token: ann, rawBody: nil).status == .notFound)
+            let page = try await client.send(.get, APIPath.registryApp("sysmon"), token: ann).decode(MicroAppDetail.self)
+            #expect(page.app.installs == 2)
+            let audit = try await client.send(.get, APIPath.audit, token: root).decode(Page<AuditEntry>.self).items
+            let installs = audit.filter { $0.action == .appInstalled }
+            #expect(installs.map(\.detail) == ["installed by 2 users", "installed by 1 user"])
+            #expect(installs.allSatisfy { $0.actor == AuditActor.someUser })
+        }
+    }
+
+    @Test("a publisher keeps at most so many versions on a server")
+    func versionsPerPublisher() async throws {
+        let harness = try await BFFHarness()
+        defer { harness.remove() }
+        try await harness.addAdmins("root")
+        try await harness.withServer { client in
+            let root = try await client.token(for: "root")
+            for minor in 0..<PackageLimits.versionsPerPublisher {
+                let status = try await Self.publish(client, token: root, try Self.archive(version: "1.\(minor).0")).status
+                #expect([.created, .ok].contains(status), "1.\(minor).0")
+            }
+            let over = try await Self.publish(client, token: root, try Self.archive(version: "2.0.0"))
+            #expect(over.status == .forbidden, "\(over.status)")
+            #expect(over.apiError?.error.contains("\(PackageLimits.versionsPerPublisher) package versions") == true)
+        }
+    }
+}

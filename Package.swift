@@ -219,7 +219,7 @@ let package = Package(
             name: "termcanvas",
             dependencies: [
                 "CalendarTime", "CanvasCore", "CanvasStyle", "CanvasUI", "NcursesTerminal", "Widgets", "LayoutStore", "CanvasFiles",
-                "BFFAccess", "CommandSupport", "HTTPClient", "ServerAPI", "AppModel", "ServerSync", "PrivateFiles",
+                "BFFAccess", "CommandSupport", "HTTPClient", "ServerAPI", "AppModel", "AppPackages", "ServerSync", "PrivateFiles",
                 "SQLiteFiles", "MicroAppProtocol", "MicroAppHost", "MicroAppGenerator", "ModelClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

@@ -12,13 +12,16 @@ public struct InstalledApp: Hashable, Sendable {
     public let isShipped: Bool
     /// True for a remote app of the server's registry: nothing of it is on this machine.
     public let isRemote: Bool
+    /// Where it came from, when it was installed as a package.
+    public let origin: PackageOrigin?
 
-    public init(manifest: AppManifest, folder: URL, digest: String, isShipped: Bool) {
+    public init(manifest: AppManifest, folder: URL, digest: String, isShipped: Bool, origin: PackageOrigin? = nil) {
         self.manifest = manifest
         self.folder = folder
         self.digest = digest
         self.isShipped = isShipped
         isRemote = false
+        self.origin = origin
     }
 
     /// A remote app, as the registry describes it. Its grant holds for what it asks for (its
@@ -31,6 +34,7 @@ public struct InstalledApp: Hashable, Sendable {
                   "http=" + asked.http.joined(separator: ","), "state=\(asked.state)"].joined(separator: " ")
         isShipped = false
         isRemote = true
+        origin = nil
     }
 
     public var id: String { manifest.id }

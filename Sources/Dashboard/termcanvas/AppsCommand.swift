@@ -13,9 +13,10 @@ import PrivateFiles
 struct AppsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "apps",
-        abstract: "List, add, remove, grant, revoke micro-apps and read their logs; publish and search a registry.",
+        abstract: "List, add, remove, grant, revoke micro-apps and read their logs; publish, search, install and update from registries.",
         discussion: "A process micro-app runs with your rights: it can read your files. Grant only apps you trust.",
-        subcommands: [List.self, Add.self, New.self, AppsTry.self, Remove.self, Grant.self, Revoke.self, Log.self, Publish.self, Search.self]
+        subcommands: [List.self, Add.self, New.self, AppsTry.self, Remove.self, Grant.self, Revoke.self, Log.self, Publish.self, Search.self,
+                      Install.self, Update.self, Withdraw.self, Publishers.self]
     )
 
     static var paths: Paths { Paths(environment: ProcessInfo.processInfo.environment) }
@@ -55,7 +56,11 @@ struct AppsCommand: AsyncParsableCommand {
                 let kind = app.manifest.sample.map { "sample every \(Int($0.everySeconds)) s" } ?? "protocol \(app.manifest.protocolVersion?.description ?? "?")"
                 // A generated app shows as such, and last the description it was made from.
                 let prompt = try? String(contentsOf: app.folder.appendingPathComponent(GeneratedApp.promptFile), encoding: .utf8)
-                let source = app.isShipped ? "shipped" : prompt == nil ? "user" : "generated"
+                let source = if app.isShipped { "shipped" } else if let origin = app.origin {
+                    "from \(origin.registryName)" + (origin.withdrawnAt == nil ? "" : ", withdrawn")
+                } else {
+                    prompt == nil ? "user" : "generated"
+                }
                 let fields = [app.id, app.manifest.version, app.manifest.name, kind, source, allowed, AppsCommand.containment(app),
                               app.folder.path] + (prompt.map { [$0] } ?? [])
                 print(fields.map(TerminalText.safe).joined(separator: "\t"))
@@ -109,6 +114,8 @@ struct AppsCommand: AsyncParsableCommand {
             try Self.copy(source, to: staged)
             if replacing { try FileManager.default.moveItem(at: target, to: old) }
             try FileManager.default.moveItem(at: staged, to: target)
+            // Installed by hand: no longer the package it may have been.
+            try PackageInstaller.record(nil, of: app.id, in: AppsCommand.folders(paths))
             let name = TerminalText.safe("\(app.id) \(app.manifest.version)")
             if let hint = app.manifest.memoryHint { FileHandle.standardError.write(Data((TerminalText.safe("termcanvas: careful: \(hint)") + "\n").utf8)) }
             if shipped, !replace {
@@ -156,6 +163,7 @@ struct AppsCommand: AsyncParsableCommand {
                 throw CommandError("\(app.id) is shipped with TermCanvas and cannot be removed; `termcanvas apps revoke \(app.id)` stops it running")
             }
             try FileManager.default.removeItem(at: app.folder)
+            try PackageInstaller.record(nil, of: app.id, in: AppsCommand.folders(paths))
             try AppsCommand.store(paths).revokeGrant(of: app.id)
         }
     }

@@ -1,4 +1,5 @@
 import AppModel
+import AppPackages
 import ArgumentParser
 import BFFAccess
 import CanvasFiles
@@ -6,24 +7,31 @@ import CommandSupport
 import Foundation
 import HTTPClient
 import Logging
+import MicroAppProtocol
 import ServerAPI
 
 extension AppsCommand {
     struct Publish: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "publish",
-            abstract: "Publish a remote micro-app (an app.yaml with entry:) to a server's registry; admins only.",
+            abstract: "Publish a micro-app to a server's registry: a process app as a package, a remote app (entry:) at its entry.",
             discussion: """
-                The version must be newer than every version published before. The first publish prints the \
-                app's two secrets, once: the hook secret signs its webhooks (POST /api/hooks/ID), the entry \
-                secret lets its entry check the X-TermCanvas-Signature of the server's calls. A publish after \
-                a withdrawal makes new secrets; --rotate-secrets makes new ones for a live app (the version may \
-                stay the same), the old ones still valid for 10 minutes.
+                A process app (exec: or sample:) is published as a package: its folder's plain files (hidden ones left out, \
+                at most 2 MiB), which anyone signed in can install (termcanvas apps install ID). Admins publish, and users an \
+                admin makes publishers of that id (termcanvas apps publishers ID --add NAME).
+
+                A remote app is published at its entry; admins only. The first publish prints the app's two secrets, once: \
+                the hook secret signs its webhooks (POST /api/hooks/ID), the entry secret lets its entry check the \
+                X-TermCanvas-Signature of the server's calls. A publish after a withdrawal makes new secrets; \
+                --rotate-secrets makes new ones for a live app (the version may stay the same), the old ones still valid \
+                for 10 minutes.
+
+                Either way the version must be newer than every version published before.
                 """)
 
-        @Argument(help: "The app's app.yaml, or its folder.") var manifest: String
-        @Option(help: ArgumentHelp("The entry URL, instead of the manifest's entry:.", valueName: "URL")) var entry: String?
-        @Flag(help: "Make new hook and entry secrets; the old ones stay valid for 10 minutes, so a deploy under way is not cut off.")
+        @Argument(help: "The app's folder, or its app.yaml.") var manifest: String
+        @Option(help: ArgumentHelp("A remote app's entry URL, instead of the manifest's entry:.", valueName: "URL")) var entry: String?
+        @Flag(help: "Make new hook and entry secrets for a remote app; the old ones stay valid for 10 minutes, so a deploy under way is not cut off.")
         var rotateSecrets = false
         @OptionGroup var server: ServerOption
 
@@ -35,7 +43,7 @@ extension AppsCommand {
             let text = try TextFile.read(file)
             let parsed = try AppManifestFile.parse(text, file: file.path)
             guard let entry = entry ?? parsed.entry?.absoluteString else {
-                throw CommandError(TerminalText.safe("\(file.path): a remote app needs entry: (or --entry URL)"))
+                return try await publishPackage(parsed, folder: file.deletingLastPathComponent())
             }
             let client = try await server.client()
             let detail: MicroAppDetail
@@ -55,32 +63,72 @@ extension AppsCommand {
                 }
             }
         }
+
+        /// Sends the folder's files as a package; the server reads what it asks for from its app.yaml.
+        private func publishPackage(_ manifest: AppManifest, folder: URL) async throws {
+            guard !rotateSecrets else { throw ValidationError("--rotate-secrets is for remote apps; \(manifest.id) is a package (it has no entry:)") }
+            let (archive, leftOut) = try PackageFolder.archive(of: folder)
+            let bytes = archive.encoded()
+            let client = try await server.client()
+            let detail: MicroAppDetail
+            do throws(HTTPClientError) {
+                let response = try await client.send(HTTPClient.Request(.post, APIPath.registryVersions(manifest.id),
+                                                                        headers: [(name: "Content-Type", value: "application/x-tar")], body: bytes))
+                detail = try HTTPClient.decode(MicroAppDetail.self, from: response)
+            } catch {
+                throw ServerOption.explain(error, doing: "publish \(manifest.id) \(manifest.version)")
+            }
+            let registry = try Registry(server)
+            print(TerminalText.safe("Published \(detail.app.id) \(detail.app.version) to \(registry.name) as a package: "
+                                    + "\(archive.files.count) files, \(ByteCount.words(bytes.count)), sha256:\(SHA256Digest.hex(of: bytes))"))
+            if !leftOut.isEmpty { print(TerminalText.safe("Left out (hidden): " + leftOut.joined(separator: ", "))) }
+            let asks = PackagePermissions(manifest).inWords
+            print(asks.isEmpty ? "It asks for nothing of its users'." : "It asks to: " + TerminalText.safe(asks.joined(separator: "; ")))
+        }
     }
 
     struct Search: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "search",
-            abstract: "Find micro-apps in a server's registry by id, name or description: id, version, kind, health, name.")
+            abstract: "Find micro-apps by id, name or description in the registries you follow: id, version, kind, health or what a package asks for, name, registry.",
+            discussion: """
+                Without --bff every registry you follow is searched (your own server and each you are logged in to), and \
+                each result names its registry; an id found in two is shown as REGISTRY/ID, the name apps install takes.
+                """)
 
         @Argument(help: "Text to find; every app without it.") var text: String = ""
-        @Option(help: "Only apps of this kind: builtin or remote.") var kind: RegistryAppKind?
+        @Option(help: "Only apps of this kind: builtin, remote or package.") var kind: RegistryAppKind?
         @OptionGroup var server: ServerOption
 
         func run() async throws {
-            let client = try await server.client()
-            var query = [(name: "q", value: text), (name: "limit", value: "200")]
-            if let kind { query.append((name: "kind", value: kind.rawValue)) }
-            let page: Page<MicroAppInfo>
-            do {
-                page = try await client.get(APIPath.registryApps, query: query)
-            } catch {
-                throw ServerOption.explain(error, doing: "search the registry")
+            var results: [(registry: Registry, app: MicroAppInfo)] = []
+            var failures: [String] = []
+            let registries = try Registries.followed(server)
+            for registry in registries {
+                var query = [(name: "q", value: text), (name: "limit", value: "200"), (name: "packages", value: "true")]
+                if let kind { query.append((name: "kind", value: kind.rawValue)) }
+                do {
+                    let page: Page<MicroAppInfo> = try await registry.client().get(APIPath.registryApps, query: query)
+                    results += page.items.map { (registry, $0) }
+                } catch let error as HTTPClientError {
+                    failures.append(ServerOption.explain(error, doing: "search \(registry.name)'s registry").description)
+                } catch {
+                    failures.append("\(error)")
+                }
             }
-            for app in page.items {
-                let health = app.health?.label() ?? "unknown"
-                let fields = [app.id, app.version, (app.kind ?? .builtin).rawValue, health, app.name, app.description]
+            let counts = Dictionary(results.map { ($0.app.id, 1) }, uniquingKeysWith: +)
+            for (registry, app) in results {
+                let id = counts[app.id, default: 0] > 1 ? "\(registry.name)/\(app.id)" : app.id
+                let state = if app.kind == .package {
+                    app.package.map { $0.permissions.inWords.isEmpty ? "asks for nothing" : "asks to " + $0.permissions.inWords.joined(separator: "; ") } ?? ""
+                } else {
+                    app.health?.label() ?? "unknown"
+                }
+                let fields = [id, app.version, (app.kind ?? .builtin).rawValue, state, app.name, app.description, registry.name]
                 print(fields.map(TerminalText.safe).joined(separator: "\t"))
             }
+            for failure in failures { FileHandle.standardError.write(Data("termcanvas: \(failure)\n".utf8)) }
+            if failures.count == registries.count { throw ExitCode.failure }
         }
     }
 }

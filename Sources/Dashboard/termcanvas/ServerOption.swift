@@ -11,10 +11,15 @@ struct ServerOption: ParsableArguments {
     @Option(help: ArgumentHelp("The server (after `termcanvas login`); without it, this user's local server.", valueName: "URL"))
     var bff: String?
 
+    /// The commands' logger, writing to the dashboard's log file: the log system is set up once a
+    /// process, however many servers a command asks (several registries).
+    private static let logger = LogSetup.bootstrapFile(at: Paths(environment: ProcessInfo.processInfo.environment).logFile,
+                                                       label: "termcanvas.command")
+
     /// A client of the server, logging to the dashboard's log file.
     func client() async throws -> HTTPClient {
         let paths = Paths(environment: ProcessInfo.processInfo.environment)
-        let logger = LogSetup.bootstrapFile(at: paths.logFile, label: "termcanvas.command")
+        let logger = Self.logger
         let connector = BFFConnector(paths: paths, environment: ProcessInfo.processInfo.environment, logger: logger)
         let target = if let remote = try connector.remoteTarget(bff) { remote } else { try await connector.connectLocal().value }
         return target.client(logger: logger)

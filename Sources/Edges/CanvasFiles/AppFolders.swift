@@ -21,6 +21,20 @@ public struct AppFolders: Sendable {
     }
 
     public static let manifestName = "app.yaml"
+    /// Where the user's folder records each package's origin (`ID.json`): beside the apps, hidden,
+    /// so that no app's folder holds it.
+    public static let originsName = ".packages"
+
+    /// The file recording where the user's app `id` came from.
+    public func originFile(of id: String) -> URL {
+        user.appendingPathComponent(Self.originsName).appendingPathComponent(id + ".json")
+    }
+
+    /// Where the user's app `id` came from; nil when it was not installed from a registry, or the
+    /// record cannot be read.
+    public func origin(of id: String) -> PackageOrigin? {
+        (try? Data(contentsOf: originFile(of: id))).flatMap { try? JSONDecoder().decode(PackageOrigin.self, from: $0) }
+    }
 
     /// Every app found, sorted by id, and a message for each manifest that could not be read.
     public func scan() -> (apps: [InstalledApp], problems: [String]) {
@@ -32,7 +46,7 @@ public struct AppFolders: Sendable {
                 let appFolder = folder.appendingPathComponent(entry)
                 guard FileManager.default.fileExists(atPath: appFolder.appendingPathComponent(Self.manifestName).path) else { continue }
                 do {
-                    let app = try Self.read(appFolder, isShipped: isShipped)
+                    let app = try Self.read(appFolder, isShipped: isShipped, origin: isShipped ? nil : origin(of: entry))
                     // A remote app's manifest (`entry:`) is for publishing to a server; it runs there.
                     if apps[app.id] == nil, app.manifest.entry == nil { apps[app.id] = app }
                 } catch let errors as FileErrors {
@@ -47,11 +61,11 @@ public struct AppFolders: Sendable {
 
     /// Reads the app in `folder`.
     /// - Throws: `FileError` for a malformed manifest, or the error reading it.
-    public static func read(_ folder: URL, isShipped: Bool) throws -> InstalledApp {
+    public static func read(_ folder: URL, isShipped: Bool, origin: PackageOrigin? = nil) throws -> InstalledApp {
         let file = folder.appendingPathComponent(manifestName)
         let text = try TextFile.read(file)
         let manifest = try AppManifestFile.parse(text, file: file.path)
         let digest = SHA256Digest.hex(of: Array(text.utf8))
-        return InstalledApp(manifest: manifest, folder: folder.standardizedFileURL, digest: digest, isShipped: isShipped)
+        return InstalledApp(manifest: manifest, folder: folder.standardizedFileURL, digest: digest, isShipped: isShipped, origin: origin)
     }
 }

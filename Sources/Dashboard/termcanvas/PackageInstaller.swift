@@ -1,0 +1,147 @@
+import AppModel
+import AppPackages
+import CanvasFiles
+import CommandSupport
+import Foundation
+import HTTPClient
+import MicroAppHost
+import MicroAppProtocol
+import PrivateFiles
+import ServerAPI
+
+/// A package as a registry's page shows it: the version offered and what it asks for.
+struct PackagePage: Sendable {
+    let registry: Registry
+    let detail: MicroAppDetail
+    let version: PublishedVersion
+    let package: PackageVersion
+
+    var id: String { detail.app.id }
+
+    /// The page in words, as `apps install` shows it before it asks.
+    var lines: [String] {
+        let app = detail.app
+        var lines = ["\(app.id) \(version.version): \(app.name)"]
+        if !app.description.isEmpty { lines.append("  \(app.description)") }
+        let day = version.publishedAt.prefix(10)
+        lines.append("  from \(registry.name), published by \(version.publishedBy ?? "the server") on \(day)")
+        lines.append("  digest sha256:\(package.digest) (\(ByteCount.words(package.size)))")
+        let asks = package.permissions.inWords
+        lines.append(asks.isEmpty ? "  it asks for nothing of yours" : "  it asks to:")
+        lines += asks.map { "    " + $0 }
+        return lines.map(TerminalText.safe)
+    }
+
+    /// The page of `id` at `version` (the current one without it) in `registry`; nil when the
+    /// registry has no such package.
+    /// - Throws: `CommandError` for a version it does not have or withdrew, or a server that cannot be asked.
+    static func fetch(_ id: String, version: String?, from registry: Registry) async throws -> PackagePage? {
+        let client = try await registry.client()
+        let detail: MicroAppDetail
+        do {
+            detail = try await client.get(APIPath.registryApp(id))
+        } catch .status(404, _, _) {
+            return nil
+        } catch {
+            throw ServerOption.explain(error, doing: "read \(id) in \(registry.name)'s registry")
+        }
+        guard detail.app.kind == .package else {
+            throw CommandError("\(TerminalText.safe(id)) in \(registry.name)'s registry is a \(detail.app.kind?.rawValue ?? "built-in") app, not a package: it runs on the server, and its catalog offers it")
+        }
+        let wanted = version ?? detail.app.version
+        guard let published = detail.versions.first(where: { $0.version == wanted }), let package = published.package else {
+            throw CommandError("\(registry.name) has no version \(TerminalText.safe(wanted)) of \(id) (it has \(detail.versions.filter { $0.withdrawnAt == nil }.map(\.version).joined(separator: ", ")))")
+        }
+        guard published.withdrawnAt == nil else {
+            throw CommandError("\(id) \(TerminalText.safe(wanted)) was withdrawn from \(registry.name) on \(published.withdrawnAt?.prefix(10) ?? ""); the current version is \(detail.app.version)")
+        }
+        return PackagePage(registry: registry, detail: detail, version: published, package: package)
+    }
+}
+
+/// Downloads, checks and installs a package's version into the user's apps folder.
+struct PackageInstaller {
+    let paths: Paths
+
+    /// Installs `page`'s version, recording its origin; grants it what its page showed when
+    /// `grant` (the user said yes to exactly that). Counted at the registry (never by whom).
+    /// - Throws: `CommandError` when the download does not match the page: another digest, not a
+    ///   package, another id or version, or other permissions than the page showed. Nothing is
+    ///   installed then.
+    func install(_ page: PackagePage, grant: Bool) async throws -> InstalledApp {
+        let client = try await page.registry.client()
+        let response: HTTPClient.Response
+        do {
+            response = try await client.send(HTTPClient.Request(.get, APIPath.registryArchive(page.id, page.version.version)))
+        } catch {
+            throw ServerOption.explain(error, doing: "download \(page.id) \(page.version.version)")
+        }
+        let archive = try Self.check(response.body, against: page)
+        let app = try swapIn(archive, page: page)
+        if grant { try AppsCommand.store(paths).grant(app: app.id, digest: SandboxSupport.current.grantDigest(of: app)) }
+        _ = try? await client.send(HTTPClient.Request(.post, APIPath.registryInstalls(page.id)))
+        AppsReinstalled.tellRunningDashboards(paths: paths)
+        return app
+    }
+
+    /// The archive, when `bytes` are exactly what the page describes.
+    static func check(_ bytes: [UInt8], against page: PackagePage) throws -> PackageArchive {
+        let name = "\(page.id) \(page.version.version) from \(page.registry.name)"
+        let digest = SHA256Digest.hex(of: bytes)
+        guard digest == page.package.digest else {
+            throw CommandError("refused \(name): its page says digest sha256:\(page.package.digest), but the archive downloaded has "
+                               + "sha256:\(digest). It was changed on the server or on the way; nothing was installed. Tell the registry's admin.")
+        }
+        let archive: PackageArchive
+        do {
+            archive = try PackageArchive(decoding: bytes)
+        } catch {
+            throw CommandError("refused \(name): \(TerminalText.safe(error.description)); nothing was installed")
+        }
+        let manifest: AppManifest
+        do {
+            manifest = try AppManifestFile.parse(String(decoding: archive.manifest, as: UTF8.self), file: "\(page.id)/\(PackageArchive.manifestPath)")
+        } catch {
+            throw CommandError("refused \(name): its app.yaml cannot be read (\(TerminalText.safe("\(error)"))); nothing was installed")
+        }
+        guard manifest.id == page.id, manifest.version == page.version.version, manifest.entry == nil else {
+            throw CommandError("refused \(name): its app.yaml says \(TerminalText.safe("\(manifest.id) \(manifest.version)")); nothing was installed")
+        }
+        guard PackagePermissions(manifest) == page.package.permissions else {
+            throw CommandError("refused \(name): its app.yaml asks for other permissions than its page shows; nothing was installed")
+        }
+        return archive
+    }
+
+    /// Writes the app beside the apps folder, then swaps it in: a running dashboard never sees
+    /// half an app. Records where it came from.
+    private func swapIn(_ archive: PackageArchive, page: PackagePage) throws -> InstalledApp {
+        let folders = AppsCommand.folders(paths)
+        try PrivatePath.makeDirectory(paths.appsDirectory)
+        let target = paths.appsDirectory.appendingPathComponent(page.id)
+        let staged = paths.appsDirectory.appendingPathComponent(".\(page.id).new-\(getpid())")
+        let old = paths.appsDirectory.appendingPathComponent(".\(page.id).old-\(getpid())")
+        defer { [staged, old].forEach { try? FileManager.default.removeItem(at: $0) } }
+        try? FileManager.default.removeItem(at: staged)
+        try PackageFolder.write(archive, to: staged)
+        if FileManager.default.fileExists(atPath: target.path) { try FileManager.default.moveItem(at: target, to: old) }
+        try FileManager.default.moveItem(at: staged, to: target)
+        let origin = PackageOrigin(registry: page.registry.key, version: page.version.version, digest: page.package.digest,
+                                   installedAt: Date().formatted(.iso8601))
+        try Self.record(origin, of: page.id, in: folders)
+        return try AppFolders.read(target, isShipped: false, origin: origin)
+    }
+
+    /// Writes (or, for nil, removes) the record of where app `id` came from.
+    static func record(_ origin: PackageOrigin?, of id: String, in folders: AppFolders) throws {
+        let file = folders.originFile(of: id)
+        guard let origin else {
+            try? FileManager.default.removeItem(at: file)
+            return
+        }
+        try PrivatePath.makeDirectory(file.deletingLastPathComponent())
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        try PrivateFile.write(String(decoding: try encoder.encode(origin), as: UTF8.self) + "\n", to: file)
+    }
+}

@@ -41,7 +41,9 @@ extension HTTPClient {
         do throws(HTTPClientError) {
             switch fetch {
             case .registry:
-                return .success(.registry(try await get(APIPath.registryApps + "?limit=200", as: Page<MicroAppInfo>.self).items))
+                // Packages too: the catalog offers them.
+                return .success(.registry(try await all(APIPath.registryApps, query: [(name: "packages", value: "true")], as: MicroAppInfo.self,
+                                                        pages: Self.registryPages)))
             case .todos:
                 return .success(.todos(try await all(APIPath.todoItems, query: [], as: TodoItem.self)))
             case .events(let days):
@@ -64,17 +66,24 @@ extension HTTPClient {
     }
 
     /// Every page of a list.
+    /// The registry's pages read, 100 apps each: a server that always says there are more cannot
+    /// fill the dashboard's memory.
+    static let registryPages = 20
+
+    /// Every page of a list, or the first `pages` of them.
     private func all<Item: Codable & Sendable>(
-        _ path: String, query: [(name: String, value: String)], as type: Item.Type
+        _ path: String, query: [(name: String, value: String)], as type: Item.Type, pages: Int = .max
     ) async throws(HTTPClientError) -> [Item] {
         var items: [Item] = []
         var cursor: String?
+        var read = 0
         repeat {
+            read += 1
             let pageQuery = query + [(name: "limit", value: "100")] + (cursor.map { [(name: "cursor", value: $0)] } ?? [])
             let page = try await get(path, query: pageQuery, as: Page<Item>.self)
             items += page.items
             cursor = page.next
-        } while cursor != nil
+        } while cursor != nil && read < pages
         return items
     }
 

@@ -83,11 +83,15 @@ struct Dashboard: AsyncParsableCommand {
         fitted.server = library.server
         let catalog = WidgetCatalog.standard(apps: installed.descriptors(runtime: runtime))
         let sharedLink = SharedCanvasLink(logger: logger) { canvas, news in mailbox.post(.shared(canvas: canvas, news)) }
+        let packages = PackageOffers(registry: Registry(key: remote?.credential?.server ?? Registry.local))
+        let installer = CatalogInstaller(offers: packages, paths: paths, backend: backend, runtime: runtime, mailbox: mailbox, logger: logger)
         let ports = HostPorts(
             widgetRequests: { link.handle($0) }, sharedCanvasRequests: { sharedLink.handle($0) }, savesOnServer: remote != nil,
             appGenerator: DashboardAppWriter(paths: paths, environment: ProcessInfo.processInfo.environment, runtime: runtime, logger: logger),
-            catalogSource: RegistryCatalog(standard: catalog, runtime: runtime),
-            willCallWidget: runMark.map { runMark in { app, doing in runMark.noteCall(app: app.rawValue, doing: doing) } })
+            catalogSource: RegistryCatalog(standard: catalog, runtime: runtime, packages: packages,
+                                           installedByUser: Set(installed.apps.filter { !$0.isShipped }.map(\.id))),
+            willCallWidget: runMark.map { runMark in { app, doing in runMark.noteCall(app: app.rawValue, doing: doing) } },
+            installApp: { installer.install($0) })
         let host = composition.makeHost(canvas: canvas, theme: adapt(baseTheme), today: options.fixedToday,
                                         size: terminal.size, library: fitted, catalog: catalog, io: HostIO(mailbox: mailbox), ports: ports)
         host.processStarted = TermCanvas.started

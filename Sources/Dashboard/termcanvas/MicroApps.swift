@@ -78,6 +78,9 @@ final class BackendRelay: AppBackend {
         self.client.withLock { $0 = client }
     }
 
+    /// The dashboard's client, once the server is connected.
+    var current: HTTPClient? { client.withLock { $0 } }
+
     func call(_ request: HTTPRequest) async -> Result<HTTPResult, RPCError> {
         guard let client = client.withLock({ $0 }) else {
             return .failure(RPCError(code: RPCError.backendUnavailable, message: "the micro-app server is not connected yet"))

@@ -39,7 +39,7 @@ extension AppsCommand {
                 return
             }
             print("")
-            let app = try await PackageInstaller(paths: paths).install(page, grant: true)
+            let app = try await PackageInstaller(paths: paths).install(page, from: try await page.registry.client(), grant: true)
             print(TerminalText.safe("Installed \(app.id) \(app.manifest.version) from \(page.registry.name) in \(app.folder.path); "
                                     + "running dashboards offer it in their catalog (arrange mode, a)"))
         }
@@ -130,7 +130,7 @@ extension AppsCommand {
             guard let page = try await PackagePage.fetch(app.id, version: nil, from: registry) else { return }
             let before = mine?.package?.permissions ?? PackagePermissions(app.manifest)
             let added = page.package.permissions.added(since: before)
-            print("\(label) → \(page.version.version) from \(registry.name)" + (withdrawnAt != nil ? " (yours was withdrawn)" : ""))
+            print("\(label) → \(page.version) from \(registry.name)" + (withdrawnAt != nil ? " (yours was withdrawn)" : ""))
             if !added.isEmpty {
                 print("  it asks for more than \(origin.version) did:")
                 for line in added.inWords { print("    + " + TerminalText.safe(line)) }
@@ -142,7 +142,7 @@ extension AppsCommand {
                 print("")
             }
             let wasGranted = try AppsCommand.store(paths).grant(of: app.id) != nil
-            let updated = try await PackageInstaller(paths: paths).install(page, grant: wasGranted)
+            let updated = try await PackageInstaller(paths: paths).install(page, from: client, grant: wasGranted)
             print(TerminalText.safe("Updated \(updated.id) to \(updated.manifest.version)"
                                     + (wasGranted ? "" : " (not granted: its pane asks before it runs)")))
         }

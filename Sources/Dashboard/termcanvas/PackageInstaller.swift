@@ -12,19 +12,34 @@ import ServerAPI
 /// A package as a registry's page shows it: the version offered and what it asks for.
 struct PackagePage: Sendable {
     let registry: Registry
-    let detail: MicroAppDetail
-    let version: PublishedVersion
+    let app: MicroAppInfo
+    let version: String
+    /// Who published it and when, where the page says.
+    let published: PublishedVersion?
     let package: PackageVersion
 
-    var id: String { detail.app.id }
+    var id: String { app.id }
+
+    /// The registry's listing of a package's current version, as the catalog has it.
+    init?(_ app: MicroAppInfo, in registry: Registry) {
+        guard app.kind == .package, let package = app.package else { return nil }
+        self.init(registry: registry, app: app, version: app.version, published: nil, package: package)
+    }
+
+    private init(registry: Registry, app: MicroAppInfo, version: String, published: PublishedVersion?, package: PackageVersion) {
+        self.registry = registry
+        self.app = app
+        self.version = version
+        self.published = published
+        self.package = package
+    }
 
     /// The page in words, as `apps install` shows it before it asks.
     var lines: [String] {
-        let app = detail.app
-        var lines = ["\(app.id) \(version.version): \(app.name)"]
+        var lines = ["\(app.id) \(version): \(app.name)"]
         if !app.description.isEmpty { lines.append("  \(app.description)") }
-        let day = version.publishedAt.prefix(10)
-        lines.append("  from \(registry.name), published by \(version.publishedBy ?? "the server") on \(day)")
+        let by = published.map { ", published by \($0.publishedBy ?? "the server") on \($0.publishedAt.prefix(10))" } ?? ""
+        lines.append("  from \(registry.name)\(by)")
         lines.append("  digest sha256:\(package.digest) (\(ByteCount.words(package.size)))")
         let asks = package.permissions.inWords
         lines.append(asks.isEmpty ? "  it asks for nothing of yours" : "  it asks to:")
@@ -55,7 +70,7 @@ struct PackagePage: Sendable {
         guard published.withdrawnAt == nil else {
             throw CommandError("\(id) \(TerminalText.safe(wanted)) was withdrawn from \(registry.name) on \(published.withdrawnAt?.prefix(10) ?? ""); the current version is \(detail.app.version)")
         }
-        return PackagePage(registry: registry, detail: detail, version: published, package: package)
+        return PackagePage(registry: registry, app: detail.app, version: wanted, published: published, package: package)
     }
 }
 
@@ -63,18 +78,18 @@ struct PackagePage: Sendable {
 struct PackageInstaller {
     let paths: Paths
 
-    /// Installs `page`'s version, recording its origin; grants it what its page showed when
-    /// `grant` (the user said yes to exactly that). Counted at the registry (never by whom).
+    /// Installs `page`'s version from its registry (`client`), recording its origin; grants it
+    /// what its page showed when `grant` (the user said yes to exactly that). Counted at the
+    /// registry (never by whom).
     /// - Throws: `CommandError` when the download does not match the page: another digest, not a
     ///   package, another id or version, or other permissions than the page showed. Nothing is
     ///   installed then.
-    func install(_ page: PackagePage, grant: Bool) async throws -> InstalledApp {
-        let client = try await page.registry.client()
+    func install(_ page: PackagePage, from client: HTTPClient, grant: Bool) async throws -> InstalledApp {
         let response: HTTPClient.Response
         do {
-            response = try await client.send(HTTPClient.Request(.get, APIPath.registryArchive(page.id, page.version.version)))
+            response = try await client.send(HTTPClient.Request(.get, APIPath.registryArchive(page.id, page.version)))
         } catch {
-            throw ServerOption.explain(error, doing: "download \(page.id) \(page.version.version)")
+            throw ServerOption.explain(error, doing: "download \(page.id) \(page.version)")
         }
         let archive = try Self.check(response.body, against: page)
         let app = try swapIn(archive, page: page)
@@ -86,7 +101,7 @@ struct PackageInstaller {
 
     /// The archive, when `bytes` are exactly what the page describes.
     static func check(_ bytes: [UInt8], against page: PackagePage) throws -> PackageArchive {
-        let name = "\(page.id) \(page.version.version) from \(page.registry.name)"
+        let name = "\(page.id) \(page.version) from \(page.registry.name)"
         let digest = SHA256Digest.hex(of: bytes)
         guard digest == page.package.digest else {
             throw CommandError("refused \(name): its page says digest sha256:\(page.package.digest), but the archive downloaded has "
@@ -104,7 +119,7 @@ struct PackageInstaller {
         } catch {
             throw CommandError("refused \(name): its app.yaml cannot be read (\(TerminalText.safe("\(error)"))); nothing was installed")
         }
-        guard manifest.id == page.id, manifest.version == page.version.version, manifest.entry == nil else {
+        guard manifest.id == page.id, manifest.version == page.version, manifest.entry == nil else {
             throw CommandError("refused \(name): its app.yaml says \(TerminalText.safe("\(manifest.id) \(manifest.version)")); nothing was installed")
         }
         guard PackagePermissions(manifest) == page.package.permissions else {
@@ -126,7 +141,7 @@ struct PackageInstaller {
         try PackageFolder.write(archive, to: staged)
         if FileManager.default.fileExists(atPath: target.path) { try FileManager.default.moveItem(at: target, to: old) }
         try FileManager.default.moveItem(at: staged, to: target)
-        let origin = PackageOrigin(registry: page.registry.key, version: page.version.version, digest: page.package.digest,
+        let origin = PackageOrigin(registry: page.registry.key, version: page.version, digest: page.package.digest,
                                    installedAt: Date().formatted(.iso8601))
         try Self.record(origin, of: page.id, in: folders)
         return try AppFolders.read(target, isShipped: false, origin: origin)

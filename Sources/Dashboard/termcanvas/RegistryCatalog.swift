@@ -1,8 +1,14 @@
 import AppModel
 import CanvasCore
 import CanvasUI
+import CommandSupport
+import Foundation
+import HTTPClient
+import Logging
 import MicroAppHost
 import ServerAPI
+import Widgets
+import Synchronization
 
 extension WidgetCatalog {
     /// The catalog as a BFF's registry describes it: the micro-apps it hosts that this dashboard
@@ -11,7 +17,9 @@ extension WidgetCatalog {
     /// the registry's remote apps that are not down. Every kind stays mountable.
     func matching(registry apps: [MicroAppInfo],
                   remote: (offered: [WidgetDescriptor], all: [WidgetDescriptor]) = ([], [])) -> WidgetCatalog {
-        let byID = Dictionary(apps.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        // The server's own apps: a package of an id installed here is not one of them.
+        let builtIn = apps.filter { ($0.kind ?? .builtin) == .builtin }
+        let byID = Dictionary(builtIn.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let served = all.compactMap { widget in
             byID[widget.kind.rawValue].map { app in
                 WidgetDescriptor(kind: widget.kind, name: app.name, summary: app.description, version: app.version,
@@ -24,13 +32,76 @@ extension WidgetCatalog {
 }
 
 /// The catalog the server's registry makes, each time the sync engine reads it (`RegistryLoaded`):
-/// the standard catalog, the apps installed since the start, and the registry's remote apps.
+/// the standard catalog, the apps installed since the start, the registry's remote apps, and its
+/// packages this user has not installed, offered.
 struct RegistryCatalog: CatalogSource {
     let standard: WidgetCatalog
     let runtime: MicroAppRuntime
+    let packages: PackageOffers
+    /// The apps in the user's own folder at the start: a package of one of these ids is not offered.
+    let installedByUser: Set<String>
 
     func catalog(after event: any BusEvent, keeping added: [WidgetDescriptor]) -> WidgetCatalog? {
         guard let loaded = event as? RegistryLoaded else { return nil }
+        let installed = installedByUser.union(added.map(\.kind.rawValue))
+        let offers = packages.remember(loaded.apps).filter { !installed.contains($0.kind.rawValue) }
         return standard.adding(added).matching(registry: loaded.apps, remote: WidgetCatalog.remote(loaded.apps, runtime: runtime))
+            .offering(offers)
+    }
+}
+
+/// The packages of the connected server's registry, as last read: what the catalog offers and
+/// what choosing one installs.
+final class PackageOffers: Sendable {
+    let registry: Registry
+    private let pages = Mutex<[String: PackagePage]>([:])
+
+    init(registry: Registry) {
+        self.registry = registry
+    }
+
+    /// Keeps the packages among `apps`; returns them as the catalog offers them, with what each asks for.
+    func remember(_ apps: [MicroAppInfo]) -> [CatalogOffer] {
+        let found = apps.compactMap { PackagePage($0, in: registry) }
+        pages.withLock { $0 = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }) }
+        return found.map { page in
+            let asks = page.package.permissions.inWords
+            let summary = "from \(registry.name), " + (asks.isEmpty ? "asks for nothing" : "asks to " + asks.joined(separator: "; "))
+                + (page.app.description.isEmpty ? "" : " · " + page.app.description)
+            return CatalogOffer(kind: AppKind(rawValue: page.id), name: page.app.name, summary: summary, version: page.version)
+        }
+    }
+
+    func page(_ kind: AppKind) -> PackagePage? { pages.withLock { $0[kind.rawValue] } }
+}
+
+/// Installs what the catalog offers, away from the main actor: downloaded from the connected
+/// server, checked as `apps install` checks it, not granted (its pane asks, listing what it asks
+/// for), then handed to the host (`appInstalled`).
+struct CatalogInstaller {
+    let offers: PackageOffers
+    let paths: Paths
+    let backend: BackendRelay
+    let runtime: MicroAppRuntime
+    let mailbox: Mailbox
+    let logger: Logger
+
+    @MainActor
+    func install(_ kind: AppKind) {
+        guard let page = offers.page(kind), let client = backend.current else {
+            return mailbox.post(.notice(.error("Can't install \(kind.rawValue): the server is not connected; try again in a moment")))
+        }
+        let (paths, runtime, mailbox, logger) = (paths, runtime, mailbox, logger)
+        Task.detached {
+            do {
+                let app = try await PackageInstaller(paths: paths).install(page, from: client, grant: false)
+                logger.info("package installed from the catalog", metadata: ["app": "\(app.id)", "version": "\(app.manifest.version)"])
+                let descriptor = await MainActor.run { MicroAppWidget.descriptor(for: app, connect: { runtime.connection(for: $0) }) }
+                mailbox.post(.appInstalled(descriptor))
+            } catch {
+                logger.warning("package not installed", metadata: ["app": "\(page.id)", "error": "\(error)"])
+                mailbox.post(.notice(.error("Can't install \(page.app.name): \(error)")))
+            }
+        }
     }
 }

@@ -29,7 +29,7 @@ extension CanvasHost {
         if manager.focusedPaneID == nil { idle.formUnion([.removePane, .paneSettings]) }
         if ports.appGenerator == nil {
             idle.insert(.newApp)
-            if catalog.descriptors.isEmpty { idle.insert(.addPane) }
+            if catalog.descriptors.isEmpty, catalog.offers.isEmpty { idle.insert(.addPane) }
         }
         return idle
     }
@@ -49,6 +49,10 @@ extension CanvasHost {
         case .notice(let message): notice = message
         case .addPane(let kind, let name):
             addPane(kind, name: name)
+        case .installApp(let kind, let name):
+            guard mayArrange(), let install = ports.installApp else { return }
+            notice = .info("Installing \(name)…")
+            install(kind)
         case .removePane(let id):
             arrange("remove") { m throws(CanvasError) in try m.removeWidget(id) }
         case .cycleSetting(let id, let key):

@@ -29,7 +29,7 @@ extension CanvasHost {
         case .undo: undo()
         case .redo: redo()
         case .addPane:
-            guard mayArrange(), !catalog.descriptors.isEmpty || ports.appGenerator != nil else { return }
+            guard mayArrange(), !catalog.descriptors.isEmpty || !catalog.offers.isEmpty || ports.appGenerator != nil else { return }
             overlays.append(CatalogOverlay())
         case .newApp: openNewApp()
         case .removePane:

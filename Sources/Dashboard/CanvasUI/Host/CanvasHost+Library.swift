@@ -74,14 +74,23 @@ extension CanvasHost {
         case .appGeneration(_, let update):
             receive(update)
         case .appsReinstalled(let descriptors):
-            addedApps.removeAll { added in descriptors.contains { $0.kind == added.kind } }
-            addedApps += descriptors
-            setCatalog(catalog.adding(descriptors))
-            let kinds = Set(descriptors.map(\.kind))
-            let restarted = remount(manager.panes.filter { kinds.contains($0.app) }.map(\.id))
+            let restarted = takeInstalled(descriptors)
             if restarted > 0 { notice = .info("Restarted \(descriptors.map(\.name).joined(separator: ", ")), installed again") }
+        case .appInstalled(let descriptor):
+            _ = takeInstalled([descriptor])
+            notice = .info("Installed \(descriptor.name) \(descriptor.version)")
+            addPane(descriptor.kind, name: descriptor.name)
         }
         tellOverlays(message)
+    }
+
+    /// Puts apps installed (again) in the catalog and starts their panes afresh; returns how many.
+    private func takeInstalled(_ descriptors: [WidgetDescriptor]) -> Int {
+        addedApps.removeAll { added in descriptors.contains { $0.kind == added.kind } }
+        addedApps += descriptors
+        setCatalog(catalog.adding(descriptors))
+        let kinds = Set(descriptors.map(\.kind))
+        return remount(manager.panes.filter { kinds.contains($0.app) }.map(\.id))
     }
 
     /// Hands a message to every overlay open, the one on top first, and carries out what each asks.

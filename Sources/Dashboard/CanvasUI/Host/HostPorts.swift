@@ -20,16 +20,20 @@ public struct HostPorts {
     /// Told, before every call into a widget and every draw of a pane, which app's pane it is
     /// and what is being done, so that a crash can say (the dashboard's `RunMark`).
     public var willCallWidget: ((_ app: AppKind, _ doing: StaticString) -> Void)?
+    /// Installs what the catalog offers of this kind, away from the main actor; its outcome comes
+    /// back as `HostMessage.appInstalled`, or a notice. Nil when nothing is offered.
+    public var installApp: (@MainActor (AppKind) -> Void)?
 
     public init(widgetRequests: @escaping @MainActor (any WidgetRequest) -> Void = { _ in },
                 sharedCanvasRequests: (@MainActor (SharedCanvasRequest) -> Void)? = nil, savesOnServer: Bool = false,
                 appGenerator: (any AppGenerating)? = nil, catalogSource: (any CatalogSource)? = nil,
-                willCallWidget: ((_ app: AppKind, _ doing: StaticString) -> Void)? = nil) {
+                willCallWidget: ((_ app: AppKind, _ doing: StaticString) -> Void)? = nil, installApp: (@MainActor (AppKind) -> Void)? = nil) {
         self.widgetRequests = widgetRequests
         self.sharedCanvasRequests = sharedCanvasRequests
         self.savesOnServer = savesOnServer
         self.appGenerator = appGenerator
         self.catalogSource = catalogSource
         self.willCallWidget = willCallWidget
+        self.installApp = installApp
     }
 }

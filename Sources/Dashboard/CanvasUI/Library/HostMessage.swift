@@ -35,6 +35,9 @@ public enum HostMessage: Sendable {
     /// Micro-apps installed again while the dashboard runs (`termcanvas apps add --replace`):
     /// the catalog takes them, and their panes start afresh, keeping their saved state.
     case appsReinstalled([WidgetDescriptor])
+    /// An app the catalog offered is installed (`HostPorts.installApp`): the catalog takes it and a
+    /// pane of it is added.
+    case appInstalled(WidgetDescriptor)
     /// The frame composed last is on the screen (sent while `CanvasHost.isLoading`).
     case frameShown(at: ContinuousClock.Instant)
 }

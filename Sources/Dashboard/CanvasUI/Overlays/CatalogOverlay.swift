@@ -1,8 +1,9 @@
 import CanvasCore
 import CanvasStyle
 
-/// The widget catalog (arrange mode `a`): pick a widget to add as a new pane, or, last, write a
-/// new micro-app ("New micro-app…", where the dashboard can).
+/// The widget catalog (arrange mode `a`): pick a widget to add as a new pane; then the apps a
+/// registry offers to install (the suggested ones first); or, last, write a new micro-app ("New
+/// micro-app…", where the dashboard can).
 public struct CatalogOverlay: Overlay, Equatable {
     public private(set) var selected = 0
 
@@ -12,15 +13,17 @@ public struct CatalogOverlay: Overlay, Equatable {
 
     public mutating func handle(_ key: Key, _ context: OverlayContext) -> [HostAction] {
         let entries = context.catalog.descriptors
-        let count = entries.count + (Self.offersNewApp(context) ? 1 : 0)
+        let offers = context.catalog.offers
+        let count = entries.count + offers.count + (Self.offersNewApp(context) ? 1 : 0)
         guard count > 0 else { return [.close] }
         switch key.code {
         case .up: selected = max(0, selected - 1)
         case .down: selected = min(count - 1, selected + 1)
         case .enter:
-            guard entries.indices.contains(selected) else { return [.close, .run(.newApp)] }
-            let entry = entries[selected]
-            return [.close, .addPane(entry.kind, name: entry.name)]
+            if entries.indices.contains(selected) { return [.close, .addPane(entries[selected].kind, name: entries[selected].name)] }
+            let offer = selected - entries.count
+            guard offers.indices.contains(offer) else { return [.close, .run(.newApp)] }
+            return [.close, .installApp(offers[offer].kind, name: offers[offer].name)]
         case .char(let c) where c.wholeNumberValue.map({ (1...count).contains($0) }) == true:
             selected = c.wholeNumberValue! - 1
         case .escape, .char("q"): return [.close]
@@ -36,8 +39,14 @@ public struct CatalogOverlay: Overlay, Equatable {
             OverlayLine("\(index + 1) \(entry.name) \(entry.version) (\(entry.kind.rawValue)) — \(entry.summary)",
                         index == selected ? .selection : .overlay)
         }
+        for (offset, offer) in context.catalog.offers.enumerated() {
+            let index = descriptors.count + offset
+            let why = offer.suggested.map { "suggested: \($0); " } ?? ""
+            lines.append(OverlayLine("\(index + 1) \(offer.name) \(offer.version) (\(offer.kind.rawValue)) — \(why)installs first: \(offer.summary)",
+                                     index == selected ? .selection : .overlay))
+        }
         if Self.offersNewApp(context) {
-            let index = descriptors.count
+            let index = descriptors.count + context.catalog.offers.count
             lines.append(OverlayLine("\(index + 1) \(NewAppOverlay.entryTitle) — describe it in words; a language model writes it",
                                      index == selected ? .selection : .accent))
         }

@@ -60,6 +60,8 @@ public enum HostAction {
     case run(CommandID)
     case notice(Notice)
     case addPane(AppKind, name: String)
+    /// Installs what the catalog offers (`HostPorts.installApp`), then adds its pane.
+    case installApp(AppKind, name: String)
     case removePane(PaneID)
     case cycleSetting(PaneID, key: String)
     case saveLayout(as: String)

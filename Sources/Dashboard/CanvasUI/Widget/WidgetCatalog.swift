@@ -31,15 +31,38 @@ public struct WidgetDescriptor: Sendable {
     }
 }
 
+/// A kind the catalog lists that is not on this machine yet (a registry's package): chosen, it is
+/// installed first (`HostPorts.installApp`), then added. Its summary says what it asks for.
+public struct CatalogOffer: Sendable, Equatable {
+    public let kind: AppKind
+    public let name: String
+    public let summary: String
+    public let version: String
+    /// Why it is suggested (`on 2 canvases shared with you`); nil for one that is only offered.
+    public let suggested: String?
+
+    public init(kind: AppKind, name: String, summary: String, version: String, suggested: String? = nil) {
+        self.kind = kind
+        self.name = name
+        self.summary = summary
+        self.version = version
+        self.suggested = suggested
+    }
+}
+
 /// The widget kinds the canvas can show: those the `a` catalog lists, in its order, and others
-/// it still mounts where a layout has them (a micro-app the current server does not host).
+/// it still mounts where a layout has them (a micro-app the current server does not host); and
+/// what it offers to install.
 public struct WidgetCatalog: Sendable {
     public let descriptors: [WidgetDescriptor]
     private let unlisted: [WidgetDescriptor]
+    /// Listed after the descriptors, the suggested ones first.
+    public let offers: [CatalogOffer]
 
-    public init(_ descriptors: [WidgetDescriptor], alsoMounting unlisted: [WidgetDescriptor] = []) {
+    public init(_ descriptors: [WidgetDescriptor], alsoMounting unlisted: [WidgetDescriptor] = [], offering offers: [CatalogOffer] = []) {
         self.descriptors = descriptors
         self.unlisted = unlisted
+        self.offers = offers.filter { $0.suggested != nil } + offers.filter { $0.suggested == nil }
     }
 
     public func descriptor(for kind: AppKind) -> WidgetDescriptor? {
@@ -52,10 +75,16 @@ public struct WidgetCatalog: Sendable {
     /// The catalog with `added` listed last, or in place of an entry of its kind.
     public func adding(_ added: [WidgetDescriptor]) -> WidgetCatalog {
         let kinds = Set(added.map(\.kind))
-        return WidgetCatalog(descriptors.filter { !kinds.contains($0.kind) } + added, alsoMounting: unlisted)
+        return WidgetCatalog(descriptors.filter { !kinds.contains($0.kind) } + added, alsoMounting: unlisted,
+                             offering: offers.filter { !kinds.contains($0.kind) })
     }
 
     public func adding(_ added: WidgetDescriptor) -> WidgetCatalog { adding([added]) }
+
+    /// The catalog offering `offers` (in place of what it offered).
+    public func offering(_ offers: [CatalogOffer]) -> WidgetCatalog {
+        WidgetCatalog(descriptors, alsoMounting: unlisted, offering: offers)
+    }
 }
 
 /// Where the catalog comes from after the start: what the bus carries (the server's registry,

@@ -52,9 +52,11 @@ public struct MicroAppWidget: Widget {
     private var manifest: AppManifest { app.manifest }
 
     /// The app's name and state; a remote app's also says the version this pane mounted and,
-    /// while it runs or waits for its entry, the entry's health (`up`, `down since 14:02`).
+    /// while it runs or waits for its entry, the entry's health (`up`, `down since 14:02`); a
+    /// package's says its version, and that it was withdrawn from its registry when it was.
     public var title: String {
-        let name = app.isRemote ? "\(manifest.name) \(manifest.version)" : manifest.name
+        let withdrawn = app.origin?.withdrawnAt == nil ? "" : " (withdrawn)"
+        let name = app.isRemote || app.origin != nil ? "\(manifest.name) \(manifest.version)\(withdrawn)" : manifest.name
         switch status {
         case .needsGrant: return "\(name) · asks for permission"
         case .refused: return "\(name) · not allowed"

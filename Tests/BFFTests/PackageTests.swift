@@ -1,5 +1,6 @@
 import AppPackages
 import BFF
+import CanvasCore
 import Crypto
 import Foundation
 import HummingbirdTesting
@@ -225,6 +226,47 @@ struct PackageTests {
             let over = try await Self.publish(client, token: root, try Self.archive(version: "2.0.0"))
             #expect(over.status == .forbidden, "\(over.status)")
             #expect(over.apiError?.error.contains("\(PackageLimits.versionsPerPublisher) package versions") == true)
+        }
+    }
+
+    @Test("suggestions from counts: packages on canvases shared with a user, then what teammates installed; never what they have, nor who")
+    func suggestions() async throws {
+        let harness = try await BFFHarness()
+        defer { harness.remove() }
+        try await harness.addAdmins("root")
+        try await harness.addUsers("ann", "bob", "carol")
+        try await harness.withServer { client in
+            let root = try await client.token(for: "root")
+            let (ann, bob, carol) = (try await client.token(for: "ann"), try await client.token(for: "bob"), try await client.token(for: "carol"))
+            for id in ["sysmon", "notes", "weather", "gone"] {
+                #expect(try await Self.publish(client, token: root, try Self.archive(id, version: "1.0.0"), id: id).status == .created)
+            }
+            #expect(try await client.send(.delete, APIPath.registryApp("gone"), token: root).status == .noContent)
+            // Two of ann's canvases shared with carol: sysmon on both, notes and a withdrawn app on one.
+            for (name, apps) in [("ops", ["sysmon", "notes", "gone"]), ("home", ["sysmon", "todo"])] {
+                let panes = apps.enumerated().map { index, app in
+                    Pane(id: PaneID(index + 1), app: AppKind(rawValue: app), frame: Rect(x: index * 3, y: 0, width: 3, height: 12))
+                }
+                let created = try await client.send(.post, APIPath.canvases, token: ann,
+                                                    json: NewCanvas(name: name, layout: LayoutData(name: name, panes: panes)))
+                let id = try created.decode(CanvasSnapshot.self).id
+                #expect(try await client.send(.put, APIPath.canvasMember(id, user: "carol"), token: ann,
+                                              json: CanvasMemberRole(role: .viewer)).status == .noContent)
+            }
+            // Installs: weather by ann and bob, notes by bob; carol installed notes herself.
+            for (token, id) in [(ann, "weather"), (bob, "weather"), (bob, "notes"), (carol, "notes")] {
+                #expect(try await client.send(.post, APIPath.registryInstalls(id), token: token, rawBody: nil).status == .noContent)
+            }
+            let forCarol = try await client.send(.get, APIPath.registrySuggestions, token: carol).decode([AppSuggestion].self)
+            #expect(forCarol.map(\.app.id) == ["sysmon", "weather"])
+            #expect(forCarol.first?.sharedCanvases == 2 && forCarol.first?.teammateInstalls == 0)
+            #expect(forCarol.first?.reason == "on 2 canvases shared with you")
+            #expect(forCarol.last?.reason == "installed by 2 teammates" && forCarol.last?.app.package != nil)
+            // Ann's own canvases suggest nothing to her; her teammates' installs do, not her own.
+            let forAnn = try await client.send(.get, APIPath.registrySuggestions, token: ann).decode([AppSuggestion].self)
+            #expect(forAnn.map(\.app.id) == ["notes"] && forAnn.first?.teammateInstalls == 2)
+            let body = String(buffer: try await client.send(.get, APIPath.registrySuggestions, token: carol).body)
+            #expect(!body.contains("ann") && !body.contains("bob"), "no one learns who installed what")
         }
     }
 }

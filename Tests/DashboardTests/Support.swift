@@ -199,6 +199,7 @@ extension HostMessage {
         case .widgetNotified(let pane, _): "widgetNotified: \(pane)"
         case .appGeneration: "appGeneration"
         case .appsReinstalled(let descriptors): "appsReinstalled: \(descriptors.map(\.kind.rawValue))"
+        case .appInstalled(let descriptor): "appInstalled: \(descriptor.kind)"
         case .frameShown: "frameShown"
         }
     }

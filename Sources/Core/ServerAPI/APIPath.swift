@@ -14,6 +14,8 @@ public enum APIPath {
     public static let canvases = "/api/canvas"
     public static let registryApps = "/api/registry/apps"
     public static let events = "/api/events"
+    /// Packages suggested to the caller, from what their team uses.
+    public static let registrySuggestions = "/api/registry/suggestions"
 
     /// One app of the registry.
     public static func registryApp(_ id: String) -> String { "\(registryApps)/\(id)" }

@@ -16,7 +16,7 @@ struct AppsCommand: AsyncParsableCommand {
         abstract: "List, add, remove, grant, revoke micro-apps and read their logs; publish, search, install and update from registries.",
         discussion: "A process micro-app runs with your rights: it can read your files. Grant only apps you trust.",
         subcommands: [List.self, Add.self, New.self, AppsTry.self, Remove.self, Grant.self, Revoke.self, Log.self, Publish.self, Search.self,
-                      Install.self, Update.self, Withdraw.self, Publishers.self]
+                      Install.self, Update.self, Suggest.self, Withdraw.self, Publishers.self]
     )
 
     static var paths: Paths { Paths(environment: ProcessInfo.processInfo.environment) }

@@ -116,9 +116,9 @@ extension AppsCommand {
                     failures.append("\(error)")
                 }
             }
-            let counts = Dictionary(results.map { ($0.app.id, 1) }, uniquingKeysWith: +)
-            for (registry, app) in results {
-                let id = counts[app.id, default: 0] > 1 ? "\(registry.name)/\(app.id)" : app.id
+            let names = Suggest.names(results.map { ($0.registry, $0.app.id) })
+            for (index, (registry, app)) in results.enumerated() {
+                let id = names[index]
                 let state = if app.kind == .package {
                     app.package.map { $0.permissions.inWords.isEmpty ? "asks for nothing" : "asks to " + $0.permissions.inWords.joined(separator: "; ") } ?? ""
                 } else {

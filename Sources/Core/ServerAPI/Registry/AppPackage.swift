@@ -85,3 +85,31 @@ public struct PackagePublisher: Codable, Sendable, Equatable {
         self.grantedAt = grantedAt
     }
 }
+
+/// A package suggested to a user (`GET /api/registry/suggestions`), from counts only: on how many
+/// canvases shared with them it has a pane, and how many of their teammates installed it. No one
+/// learns who installed what.
+public struct AppSuggestion: Codable, Sendable, Equatable {
+    public var app: MicroAppInfo
+    /// Canvases shared with the user (not their own) with a pane of it.
+    public var sharedCanvases: Int
+    /// Other users of this server who installed it.
+    public var teammateInstalls: Int
+
+    public init(app: MicroAppInfo, sharedCanvases: Int, teammateInstalls: Int) {
+        self.app = app
+        self.sharedCanvases = sharedCanvases
+        self.teammateInstalls = teammateInstalls
+    }
+
+    /// Why, in words: `on 2 canvases shared with you; installed by 3 teammates`.
+    public var reason: String {
+        var reasons: [String] = []
+        if sharedCanvases > 0 { reasons.append("on \(sharedCanvases) canvas\(sharedCanvases == 1 ? "" : "es") shared with you") }
+        if teammateInstalls > 0 { reasons.append("installed by \(teammateInstalls) teammate\(teammateInstalls == 1 ? "" : "s")") }
+        return reasons.joined(separator: "; ")
+    }
+
+    /// The most suggestions one answer holds.
+    public static let maximum = 20
+}

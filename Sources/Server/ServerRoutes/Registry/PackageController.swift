@@ -28,6 +28,7 @@ package struct PackageController {
         group.put("apps/{id}/publishers/{user}", use: addPublisher)
         group.delete("apps/{id}/publishers/{user}", use: removePublisher)
         group.post("apps/{id}/installs", use: recordInstall)
+        group.get("suggestions", use: suggestions)
     }
 
     static let archiveType = "application/x-tar"
@@ -124,6 +125,10 @@ package struct PackageController {
     @Sendable func recordInstall(_ request: Request, context: BFFRequestContext) async throws -> Response {
         guard try await store.recordInstall(of: try Self.appID(context), by: try context.userID()) else { throw APIFailure.notFound }
         return Response(status: .noContent)
+    }
+
+    @Sendable func suggestions(_ request: Request, context: BFFRequestContext) async throws -> Response {
+        try .json(try await store.suggestions(for: try context.userID()))
     }
 
     /// The admin making the change, the user it is about, and the app.

@@ -1,4 +1,5 @@
 import CalendarTime
+import CanvasCore
 import Foundation
 import ServerAPI
 
@@ -188,4 +189,50 @@ extension BFFStore {
         if user.isAdmin { return Plan<Bool>.done(true).then(next) }
         return .run("SELECT 1 FROM registry_publishers WHERE app_id = \(id) AND user_id = \(user.id)") { rows in try next(!rows.isEmpty) }
     }
+}
+
+extension BFFStore {
+    /// The packages suggested to `user`: those with a pane on canvases shared with them (not their
+    /// own), then those their teammates installed most, leaving out what they installed and
+    /// anything withdrawn; counts only.
+    public func suggestions(for user: Int64) async throws -> [AppSuggestion] {
+        try await runRead(Plan.run("""
+            SELECT c.layout FROM canvases c JOIN canvas_members m ON m.canvas_id = c.id
+            WHERE m.user_id = \(user) AND c.owner_id <> \(user) ORDER BY c.updated_at DESC LIMIT \(Self.canvasesSuggestedFrom)
+            """) { layouts in
+            var counted: [String: Int] = [:]
+            for row in 0..<layouts.count {
+                let layout = try CanvasStorage.decode(LayoutData.self, try layouts[row].text(0))
+                for kind in Set(layout.panes.map(\.app.rawValue)) { counted[kind, default: 0] += 1 }
+            }
+            let onCanvases = counted
+            return .run("""
+                SELECT app_id, COUNT(*) FROM registry_installs WHERE user_id <> \(user)
+                GROUP BY app_id ORDER BY COUNT(*) DESC, app_id LIMIT \(AppSuggestion.maximum * 4)
+                """) { installs in
+                let teammates = Dictionary(try installs.map { (try $0.text(0), Int(try $0.integer(1))) }, uniquingKeysWith: +)
+                return .run("SELECT app_id FROM registry_installs WHERE user_id = \(user)") { mine in
+                    let installed = Set(try mine.map { try $0.text(0) })
+                    let candidates = Set(onCanvases.keys).union(teammates.keys).subtracting(installed).filter(ManifestRules.isAppID)
+                    guard !candidates.isEmpty else { return .done([]) }
+                    var list: SQLStatement = "\(candidates.sorted()[0])"
+                    for id in candidates.sorted().dropFirst() { list += ", \(id)" }
+                    return .run("SELECT id FROM registry_apps WHERE id IN (\(list)) AND kind = 'package' AND withdrawn_at IS NULL") { live in
+                        Self.entries(try live.map { try $0.text(0) }).then { entries in
+                            let suggestions = entries.map { entry in
+                                AppSuggestion(app: entry.info(health: nil), sharedCanvases: onCanvases[entry.id, default: 0],
+                                              teammateInstalls: teammates[entry.id, default: 0])
+                            }
+                            return .done(Array(suggestions.sorted {
+                                ($1.sharedCanvases, $1.teammateInstalls, $0.app.id) < ($0.sharedCanvases, $0.teammateInstalls, $1.app.id)
+                            }.prefix(AppSuggestion.maximum)))
+                        }
+                    }
+                }
+            }
+        }, snapshot: true)
+    }
+
+    /// The most canvases shared with a user whose panes suggestions count, the latest changed first.
+    static let canvasesSuggestedFrom = 500
 }

@@ -192,7 +192,7 @@ extension BFFStore {
 
     /// The entries of these apps, in this order, leaving out any that is gone: two statements
     /// whatever their number.
-    private static func entries(_ ids: [String]) -> Plan<[RegistryEntry]> {
+    static func entries(_ ids: [String]) -> Plan<[RegistryEntry]> {
         guard !ids.isEmpty else { return .done([]) }
         var list: SQLStatement = "\(ids[0])"
         for id in ids.dropFirst() { list += ", \(id)" }

@@ -70,3 +70,16 @@ public struct RegistryLoaded: BusEvent {
 
     public var summary: String { apps.map(\.id).joined(separator: ", ") }
 }
+
+/// The packages the server suggests to this user (`GET /api/registry/suggestions`), read after
+/// each read of its registry: the catalog lists them first.
+public struct SuggestionsLoaded: BusEvent {
+    public static let name: CanvasCore.EventName = "bff.suggestions.loaded"
+    public let suggestions: [AppSuggestion]
+
+    public init(suggestions: [AppSuggestion]) {
+        self.suggestions = suggestions
+    }
+
+    public var summary: String { suggestions.map(\.app.id).joined(separator: ", ") }
+}

@@ -49,7 +49,8 @@ extension AppsCommand {
             }
             let names = Self.names(found.map { ($0.registry, $0.suggestion.app.id) })
             for (index, (registry, suggestion)) in found.enumerated() {
-                print(TerminalText.safe("\(names[index]) \(suggestion.app.version)\t\(suggestion.app.name)\t\(suggestion.reason)\t\(registry.name)"))
+                let fields = [names[index], suggestion.app.version, suggestion.app.name, suggestion.reason, registry.name]
+                print(fields.map(TerminalText.safe).joined(separator: "\t"))
             }
             print("termcanvas apps install ID shows a package's page and installs it")
         }
@@ -93,7 +94,8 @@ extension AppsCommand {
                 guard let index = names.firstIndex(of: id) else { continue }
                 let (registry, app) = apps[index]
                 let state = installed.contains(app.id) ? "installed" : app.kind == .package ? "apps install \(id)" : "in the catalog (a)"
-                print(TerminalText.safe("\(place + 1). \(id) \(app.version)\t\(app.name)\t\(app.description)\t\(registry.name)\t\(state)"))
+                let fields = ["\(place + 1). \(id)", app.version, app.name, app.description, registry.name, state]
+                print(fields.map(TerminalText.safe).joined(separator: "\t"))
             }
         }
 

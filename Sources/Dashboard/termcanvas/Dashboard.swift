@@ -97,10 +97,13 @@ struct Dashboard: AsyncParsableCommand {
         host.processStarted = TermCanvas.started
         if let sharedCopy { host.perform(host.open(sharedCopy)) }
         let layoutShown = host.bus.subscribe(to: LayoutChanged.self) { _, _ in runMark?.layoutChanged(to: host.manager.layout.name) }
+        let suggestions = SuggestionsReader(backend: backend, mailbox: mailbox, logger: logger)
+        let registryRead = host.bus.subscribe(to: RegistryLoaded.self) { loaded, _ in if loaded.origin == .server { suggestions.read() } }
         var reinstalls: AppsReinstalled?
         let watchdog = remote == nil ? LocalServerWatchdog(connector: connector, bus: host.bus) : nil
         defer {
             layoutShown.cancel()
+            registryRead.cancel()
             reinstalls?.cancel()
             watchdog?.cancel()
         }

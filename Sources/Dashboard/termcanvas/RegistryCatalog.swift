@@ -42,37 +42,89 @@ struct RegistryCatalog: CatalogSource {
     let installedByUser: Set<String>
 
     func catalog(after event: any BusEvent, keeping added: [WidgetDescriptor]) -> WidgetCatalog? {
-        guard let loaded = event as? RegistryLoaded else { return nil }
+        let apps: [MicroAppInfo]
+        if let loaded = event as? RegistryLoaded {
+            apps = loaded.apps
+            packages.remember(apps)
+        } else if let suggested = event as? SuggestionsLoaded, let last = packages.suggest(suggested.suggestions) {
+            apps = last
+        } else {
+            return nil
+        }
         let installed = installedByUser.union(added.map(\.kind.rawValue))
-        let offers = packages.remember(loaded.apps).filter { !installed.contains($0.kind.rawValue) }
-        return standard.adding(added).matching(registry: loaded.apps, remote: WidgetCatalog.remote(loaded.apps, runtime: runtime))
-            .offering(offers)
+        return standard.adding(added).matching(registry: apps, remote: WidgetCatalog.remote(apps, runtime: runtime))
+            .offering(packages.offers.filter { !installed.contains($0.kind.rawValue) })
     }
 }
 
-/// The packages of the connected server's registry, as last read: what the catalog offers and
-/// what choosing one installs.
+/// The connected server's registry as last read, and what it suggests: what the catalog offers
+/// and what choosing one installs.
 final class PackageOffers: Sendable {
     let registry: Registry
-    private let pages = Mutex<[String: PackagePage]>([:])
+    private struct Known {
+        var apps: [MicroAppInfo]?
+        var pages: [PackagePage] = []
+        /// Why each suggested package is, by id.
+        var reasons: [String: String] = [:]
+    }
+
+    private let known = Mutex(Known())
 
     init(registry: Registry) {
         self.registry = registry
     }
 
-    /// Keeps the packages among `apps`; returns them as the catalog offers them, with what each asks for.
-    func remember(_ apps: [MicroAppInfo]) -> [CatalogOffer] {
-        let found = apps.compactMap { PackagePage($0, in: registry) }
-        pages.withLock { $0 = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }) }
-        return found.map { page in
-            let asks = page.package.permissions.inWords
-            let summary = "from \(registry.name), " + (asks.isEmpty ? "asks for nothing" : "asks to " + asks.joined(separator: "; "))
-                + (page.app.description.isEmpty ? "" : " · " + page.app.description)
-            return CatalogOffer(kind: AppKind(rawValue: page.id), name: page.app.name, summary: summary, version: page.version)
+    /// Keeps the registry's apps, and its packages' pages.
+    func remember(_ apps: [MicroAppInfo]) {
+        let pages = apps.compactMap { PackagePage($0, in: registry) }
+        known.withLock {
+            $0.apps = apps
+            $0.pages = pages
         }
     }
 
-    func page(_ kind: AppKind) -> PackagePage? { pages.withLock { $0[kind.rawValue] } }
+    /// Keeps what the server suggests; returns the registry's apps as last read, nil before.
+    func suggest(_ suggestions: [AppSuggestion]) -> [MicroAppInfo]? {
+        known.withLock { known in
+            known.reasons = Dictionary(suggestions.map { ($0.app.id, $0.reason) }, uniquingKeysWith: { first, _ in first })
+            return known.apps
+        }
+    }
+
+    /// The packages as the catalog offers them, with what each asks for; the suggested say why.
+    var offers: [CatalogOffer] {
+        let (pages, reasons) = known.withLock { ($0.pages, $0.reasons) }
+        return pages.map { page in
+            let asks = page.package.permissions.inWords
+            let summary = "from \(registry.name), " + (asks.isEmpty ? "asks for nothing" : "asks to " + asks.joined(separator: "; "))
+                + (page.app.description.isEmpty ? "" : " · " + page.app.description)
+            return CatalogOffer(kind: AppKind(rawValue: page.id), name: page.app.name, summary: summary, version: page.version,
+                                suggested: reasons[page.id])
+        }
+    }
+
+    func page(_ kind: AppKind) -> PackagePage? { known.withLock { $0.pages.first { $0.id == kind.rawValue } } }
+}
+
+/// Reads what the server suggests after each read of its registry, away from the main actor, and
+/// hands it to the canvas (`SuggestionsLoaded`); a failure leaves the catalog without suggestions.
+struct SuggestionsReader {
+    let backend: BackendRelay
+    let mailbox: Mailbox
+    let logger: Logger
+
+    func read() {
+        guard let client = backend.current else { return }
+        let (mailbox, logger) = (mailbox, logger)
+        Task.detached {
+            do {
+                let suggestions: [AppSuggestion] = try await client.get(APIPath.registrySuggestions)
+                mailbox.post(.publish([SuggestionsLoaded(suggestions: Array(suggestions.prefix(AppSuggestion.maximum)))]))
+            } catch {
+                logger.info("no suggestions", metadata: ["error": "\(error)"])
+            }
+        }
+    }
 }
 
 /// Installs what the catalog offers, away from the main actor: downloaded from the connected

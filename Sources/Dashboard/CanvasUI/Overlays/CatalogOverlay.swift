@@ -41,8 +41,13 @@ public struct CatalogOverlay: Overlay, Equatable {
         }
         for (offset, offer) in context.catalog.offers.enumerated() {
             let index = descriptors.count + offset
-            let why = offer.suggested.map { "suggested: \($0); " } ?? ""
-            lines.append(OverlayLine("\(index + 1) \(offer.name) \(offer.version) (\(offer.kind.rawValue)) — \(why)installs first: \(offer.summary)",
+            // A heading before the suggested ones, and before the rest a registry offers.
+            if offset == 0 || (offer.suggested == nil && context.catalog.offers[offset - 1].suggested != nil) {
+                lines.append(OverlayLine(offer.suggested != nil ? "Suggested for you (Enter installs it, then adds it)"
+                                                                : "From the registry (Enter installs it, then adds it)", .accent))
+            }
+            let why = offer.suggested.map { "\($0) · " } ?? ""
+            lines.append(OverlayLine("\(index + 1) \(offer.name) \(offer.version) (\(offer.kind.rawValue)) — \(why)\(offer.summary)",
                                      index == selected ? .selection : .overlay))
         }
         if Self.offersNewApp(context) {

@@ -50,10 +50,7 @@ public enum OverlayBox {
         buffer.write(" \(title) ", at: Point(x: box.minX + 2, y: box.minY), style: theme[.overlayBorder],
                      clip: Rect(x: box.minX + 1, y: box.minY, width: max(0, box.width - 2), height: 1))
         let inside = box.inset(by: 1)
-        var shown = Array(lines.prefix(inside.height))
-        if lines.count > inside.height, !shown.isEmpty {
-            shown[shown.count - 1] = OverlayLine("… \(lines.count - shown.count + 1) more lines: enlarge the terminal", .muted)
-        }
+        let shown = window(of: lines, rows: inside.height)
         for (row, line) in shown.enumerated() {
             let y = inside.minY + row
             let rowRect = Rect(x: inside.minX, y: y, width: inside.width, height: 1)
@@ -63,6 +60,19 @@ public enum OverlayBox {
                 buffer.write(selected.text, at: Point(x: inside.minX + 1 + selected.column, y: y), style: theme[.selection], clip: rowRect)
             }
         }
+    }
+
+    /// The lines that fit in `rows`: all of them, or a window around the selected line (a catalog
+    /// of 500 packages), with what is above and below it counted.
+    static func window(of lines: [OverlayLine], rows: Int) -> [OverlayLine] {
+        guard lines.count > rows, rows > 0 else { return lines }
+        guard rows >= 3 else { return Array(lines.prefix(rows)) }
+        let selected = lines.firstIndex { $0.role == .selection } ?? 0
+        let start = max(0, min(selected - rows / 2, lines.count - rows))
+        var shown = Array(lines[start..<start + rows])
+        if start > 0 { shown[0] = OverlayLine("… \(start + 1) more above", .muted) }
+        if start + rows < lines.count { shown[rows - 1] = OverlayLine("… \(lines.count - start - rows + 1) more below", .muted) }
+        return shown
     }
 
     /// The hints of overlays that are lists.

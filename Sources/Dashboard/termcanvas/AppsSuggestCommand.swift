@@ -62,7 +62,7 @@ extension AppsCommand {
             do {
                 let settings = try ModelSettings(try ModelSettings.Fields.read(settingsFile), file: settingsFile)
                 model = ModelClient(settings: settings, key: try settings.key(in: ProcessInfo.processInfo.environment),
-                                    logger: Logger(label: "termcanvas.suggest"))
+                                    logger: ServerOption.logger)
             } catch {
                 throw CommandError("no language model is configured to rank apps for a need: \(TerminalText.safe(error.description)). "
                                    + "Without a sentence, apps suggest suggests from what your team uses")

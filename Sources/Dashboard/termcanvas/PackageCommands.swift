@@ -33,12 +33,10 @@ extension AppsCommand {
                 throw CommandError("\(page.id) is already installed (\(TerminalText.safe(from))); apps update \(page.id) takes a newer version, --replace replaces it")
             }
             for line in page.lines { print(line) }
-            print("Enter installs it and lets it do the above; Esc or n does not. ", terminator: "")
-            guard yes || Confirmation.ask() else {
-                print("\nNot installed.")
-                return
+            if !yes {
+                guard Confirmation.ask("Enter installs it and lets it do the above; Esc or n does not.") else { return print("\nNot installed.") }
+                print("")
             }
-            print("")
             let app = try await PackageInstaller(paths: paths).install(page, from: try await page.registry.client(), grant: true)
             print(TerminalText.safe("Installed \(app.id) \(app.manifest.version) from \(page.registry.name) in \(app.folder.path); "
                                     + "running dashboards offer it in their catalog (arrange mode, a)"))
@@ -136,9 +134,10 @@ extension AppsCommand {
                 for line in added.inWords { print("    + " + TerminalText.safe(line)) }
             }
             guard !check else { return }
-            if !added.isEmpty {
-                print("Enter takes it and lets it do that too; Esc or n keeps \(origin.version). ", terminator: "")
-                guard yes || Confirmation.ask() else { return print("\nKept \(label).") }
+            if !added.isEmpty, !yes {
+                guard Confirmation.ask("Enter takes it and lets it do that too; Esc or n keeps \(origin.version).") else {
+                    return print("\nKept \(label).")
+                }
                 print("")
             }
             let wasGranted = try AppsCommand.store(paths).grant(of: app.id) != nil

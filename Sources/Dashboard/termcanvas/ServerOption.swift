@@ -13,7 +13,7 @@ struct ServerOption: ParsableArguments {
 
     /// The commands' logger, writing to the dashboard's log file: the log system is set up once a
     /// process, however many servers a command asks (several registries).
-    private static let logger = LogSetup.bootstrapFile(at: Paths(environment: ProcessInfo.processInfo.environment).logFile,
+    static let logger = LogSetup.bootstrapFile(at: Paths(environment: ProcessInfo.processInfo.environment).logFile,
                                                        label: "termcanvas.command")
 
     /// A client of the server, logging to the dashboard's log file.

@@ -8,6 +8,13 @@ import Glibc
 /// say no. From a terminal the key is read at once (no Enter after Esc); from a pipe, a line that
 /// is empty or `y`/`yes` says yes.
 public enum Confirmation {
+    /// Asks `question` (on standard output, flushed: it has no line end) and waits for the answer.
+    public static func ask(_ question: String) -> Bool {
+        print(question, terminator: " ")
+        fflush(nil)
+        return ask()
+    }
+
     public static func ask() -> Bool {
         guard isatty(STDIN_FILENO) == 1 else {
             guard let line = readLine(strippingNewline: true)?.lowercased() else { return false }

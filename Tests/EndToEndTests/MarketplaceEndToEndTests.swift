@@ -1,0 +1,185 @@
+import BFFTesting
+import CanvasCore
+import Foundation
+import TestSupport
+import Testing
+
+/// The marketplace as a team meets it: `apps/sysmon` published as a package to a real team server,
+/// found in a second user's catalog with what it asks for, installed from there and run; a newer
+/// version asking for more, taken by `apps update` after it asks; a tampered archive refused; two
+/// registries followed at once; suggestions from counts and from a sentence.
+@Suite("The marketplace end to end", .serialized)
+struct MarketplaceEndToEndTests {
+    static let sysmon = RemoteAppsEndToEndTests.deploys.deletingLastPathComponent().appendingPathComponent("sysmon")
+
+    static func termcanvas(_ arguments: [String], _ environment: [String: String], input: String? = nil) async throws -> Command.Result {
+        try await Command.run([Products.termcanvas.path] + arguments, environment: environment, input: input)
+    }
+
+    /// A copy of `apps/sysmon` at `version`, also reading `~/notes` when `more`.
+    static func sysmon(version: String, more: Bool) throws -> URL {
+        let copy = try RemoteAppsEndToEndTests.copy(of: sysmon, version: version)
+        guard more else { return copy }
+        let manifest = copy.appendingPathComponent("app.yaml")
+        let text = try String(contentsOf: manifest, encoding: .utf8)
+        try text.replacingOccurrences(of: "files: { read: [/proc] }", with: "files: { read: [/proc, ~/notes] }")
+            .write(to: manifest, atomically: true, encoding: .utf8)
+        return copy
+    }
+
+    /// Changes one byte of a stored archive in the server's database, as an intruder there would.
+    static func tamper(_ server: TeamServer, app: String, version: String) async throws {
+        let script = """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1], timeout=10)
+            blob = bytearray(db.execute("SELECT archive FROM registry_versions WHERE app_id=? AND version=?", (sys.argv[2], sys.argv[3])).fetchone()[0])
+            blob[600] ^= 1
+            db.execute("UPDATE registry_versions SET archive=? WHERE app_id=? AND version=?", (bytes(blob), sys.argv[2], sys.argv[3]))
+            db.commit()
+            """
+        let changed = try await Command.run(["python3", "-c", script, server.home + "/bff/bff.sqlite", app, version])
+        try #require(changed.status == 0, "\(changed.output)")
+    }
+
+    @Test("published by an admin, found in a user's catalog with its permissions, installed and run; 1.1.0 asks for more at apps update; a tampered archive is refused, its digest named")
+    func publishInstallUpdateTamper() async throws {
+        let server = try await TeamServer.start(users: ["alice", "bob", "carol"], admins: ["alice"])
+        defer { server.stop() }
+        let alice = try await server.logIn("alice")
+        let published = try await Self.termcanvas(["apps", "publish", Self.sysmon.path, "--bff", server.url], alice)
+        #expect(published.status == 0, "\(published.output)")
+        #expect(published.output.contains("Published sysmon 1.0.0 to 127.0.0.1:\(server.port) as a package"))
+        #expect(published.output.contains("It asks to: publish sysmon.cpu.high; keep state with the layout; reads /proc"))
+
+        // Bob finds it in the catalog, with what it asks for, and installs it from there.
+        let bob = try await server.logIn("bob", canvasLayout: true)
+        let session = try await server.dashboard(bob)
+        try await session.waitFor("bff.registry.loaded")
+        try await session.send("C-e")
+        try await session.waitFor("ARRANGE")
+        try await session.send("a")
+        let catalog = try await session.waitFor("From the registry")
+        let line = try #require(catalog.first { $0.contains("(sysmon) — from 127.0.0.1:\(server.port), asks to publish sysmon.cpu.high") })
+        let number = try #require(RemoteAppsEndToEndTests.number(before: "System monitor", in: line))
+        try await session.send(String(number), "Enter")
+        try await session.waitFor("Installed System monitor 1.0.0")
+        let asking = try await session.waitFor("System monitor 1.0.0 · asks for permission")
+        #expect(asking.contains { $0.contains("• reads /proc") })
+        try await session.send("Escape")
+        _ = try await session.waitForScreen("normal mode") { !$0.contains { $0.contains("ARRANGE") } }
+        try await session.send("y")
+        try await session.waitFor("CPU ")
+        let listed = try await Self.termcanvas(["apps", "list"], bob)
+        #expect(listed.output.contains("sysmon\t1.0.0\tSystem monitor\tprotocol 1.0\tfrom 127.0.0.1:\(server.port)\tgranted"), "\(listed.output)")
+
+        // 1.1.0 reads ~/notes too: apps update shows that, and asks.
+        let newer = try Self.sysmon(version: "1.1.0", more: true)
+        defer { try? FileManager.default.removeItem(at: newer) }
+        #expect(try await Self.termcanvas(["apps", "publish", newer.path, "--bff", server.url], alice).status == 0)
+        let update = try await TmuxSession([Products.termcanvas.path, "apps", "update"], size: Size(width: 120, height: 20), environment: bob)
+        let shown = try await update.waitFor("Enter takes it and lets it do that too")
+        #expect(shown.contains { $0.contains("sysmon 1.0.0 → 1.1.0 from 127.0.0.1:\(server.port)") })
+        #expect(shown.contains { $0.contains("+ reads ~/notes") })
+        #expect(!shown.contains { $0.contains("+ reads /proc") }, "only what it adds")
+        try await update.send("Enter")
+        try await update.waitFor("Updated sysmon to 1.1.0")
+        #expect(try await update.waitForExit().status == 0)
+        // Its pane restarts with the new version, which runs with its grant.
+        _ = try await session.waitForScreen("the pane running 1.1.0") { screen in
+            screen.contains { $0.contains("System monitor 1.1.0 ─") || $0.contains("System monitor 1.1.0 ━") }
+        }
+
+        // Carol, who has none, is suggested it from counts.
+        let carol = try await server.logIn("carol")
+        let suggested = try await Self.termcanvas(["apps", "suggest", "--bff", server.url], carol)
+        #expect(suggested.output.contains("sysmon\t1.1.0\tSystem monitor\tinstalled by 1 teammate\t127.0.0.1:\(server.port)"), "\(suggested.output)")
+
+        // A byte changed in the server's database: the install is refused, naming the page's digest.
+        let page = try await Command.run(["curl", "-sf", server.url + "/api/registry/apps/sysmon", "-H", "Authorization: Bearer \(try await server.token("carol"))"])
+        let digest = try #require(page.output.firstMatch(of: /"digest":"([0-9a-f]{64})"/)?.1)
+        try await Self.tamper(server, app: "sysmon", version: "1.1.0")
+        let refused = try await Self.termcanvas(["apps", "install", "sysmon", "--yes", "--bff", server.url], carol)
+        #expect(refused.status == 1)
+        #expect(refused.output.contains("refused sysmon 1.1.0 from 127.0.0.1:\(server.port): its page says digest sha256:\(digest)"), "\(refused.output)")
+        #expect(refused.output.contains("nothing was installed"))
+        #expect(!FileManager.default.fileExists(atPath: carol["XDG_CONFIG_HOME"]! + "/termcanvas/apps/sysmon"))
+
+        try await session.send("C-q")
+        #expect(try await session.waitForExit().status == 0)
+    }
+
+    @Test("two registries followed at once: search merges them and qualifies an id both have; install needs the qualified name; updates come from the registry installed from")
+    func twoRegistries() async throws {
+        let team = try await TeamServer.start(users: ["alice"], admins: ["alice"])
+        defer { team.stop() }
+        let public_ = try await TeamServer.start(users: ["alice"], admins: ["alice"])
+        defer { public_.stop() }
+        let alice = try await team.logIn("alice")
+        let login = try await Self.termcanvas(["login", public_.url, "--user", "alice"], alice, input: "password-alice\n")
+        try #require(login.status == 0, "\(login.output)")
+        let pomodoro = RemoteAppsEndToEndTests.deploys.deletingLastPathComponent().appendingPathComponent("pomodoro")
+        for (server, app) in [(team, Self.sysmon), (team, pomodoro), (public_, pomodoro)] {
+            let published = try await Self.termcanvas(["apps", "publish", app.path, "--bff", server.url], alice)
+            #expect(published.status == 0, "\(published.output)")
+        }
+        let (teamName, publicName) = ("127.0.0.1:\(team.port)", "127.0.0.1:\(public_.port)")
+        let search = try await Self.termcanvas(["apps", "search", "--kind", "package"], alice)
+        #expect(search.status == 0, "\(search.output)")
+        let lines = search.output.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("sysmon\t1.0.0\tpackage\t") && $0.hasSuffix("\t" + teamName) }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("\(teamName)/pomodoro\t") && $0.hasSuffix("\t" + teamName) }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("\(publicName)/pomodoro\t") && $0.hasSuffix("\t" + publicName) }, "\(lines)")
+
+        let ambiguous = try await Self.termcanvas(["apps", "install", "pomodoro", "--yes"], alice)
+        #expect(ambiguous.status == 1)
+        #expect(ambiguous.output.contains("pomodoro is in 2 registries: name one, as "), "\(ambiguous.output)")
+        #expect(ambiguous.output.contains("\(teamName)/pomodoro") && ambiguous.output.contains("\(publicName)/pomodoro"))
+        let installed = try await Self.termcanvas(["apps", "install", "\(publicName)/pomodoro", "--yes"], alice)
+        #expect(installed.status == 0, "\(installed.output)")
+        #expect(installed.output.contains("Installed pomodoro 1.0.0 from \(publicName)"))
+
+        // A newer pomodoro on the team server only: the one from the public registry is up to date.
+        let newer = try RemoteAppsEndToEndTests.copy(of: pomodoro, version: "1.1.0")
+        defer { try? FileManager.default.removeItem(at: newer) }
+        #expect(try await Self.termcanvas(["apps", "publish", newer.path, "--bff", team.url], alice).status == 0)
+        let update = try await Self.termcanvas(["apps", "update", "pomodoro"], alice)
+        #expect(update.output.contains("pomodoro 1.0.0: up to date"), "\(update.output)")
+
+        // Withdrawn at its registry: kept here, and said so.
+        #expect(try await Self.termcanvas(["apps", "withdraw", "pomodoro@1.0.0", "--bff", public_.url], alice).status == 0)
+        let marked = try await Self.termcanvas(["apps", "update"], alice)
+        #expect(marked.output.contains("pomodoro 1.0.0: withdrawn from \(publicName); kept here, marked withdrawn"), "\(marked.output)")
+        let listed = try await Self.termcanvas(["apps", "list"], alice)
+        #expect(listed.output.contains("from \(publicName), withdrawn"), "\(listed.output)")
+    }
+
+    @Test("apps suggest \"a sentence\": the model is told the registries' ids, names and descriptions, and only ids of them are shown")
+    func suggestionBySentence() async throws {
+        let server = try await TeamServer.start(users: ["alice"], admins: ["alice"])
+        defer { server.stop() }
+        let alice = try await server.logIn("alice")
+        #expect(try await Self.termcanvas(["apps", "publish", Self.sysmon.path, "--bff", server.url], alice).status == 0)
+        let noModel = try await Self.termcanvas(["apps", "suggest", "watch my machine", "--bff", server.url], alice)
+        #expect(noModel.status == 1 && noModel.output.contains("no language model is configured"), "\(noModel.output)")
+
+        let model = try RawServer { connection, _ in
+            connection.readRequest()
+            connection.write("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n")
+            let answer = #"sysmon\nnot-an-app\n\u001b[2J todo"#
+            connection.write("data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"\(answer)\"}}]}\n\ndata: [DONE]\n\n")
+            connection.close()
+        }
+        defer { model.stop() }
+        let config = alice["XDG_CONFIG_HOME"]! + "/termcanvas"
+        try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+        try "baseURL: http://127.0.0.1:\(model.port)/v1\nmodel: scripted\n".write(toFile: config + "/ai.yaml", atomically: true, encoding: .utf8)
+        let ranked = try await Self.termcanvas(["apps", "suggest", "watch my machine", "--bff", server.url], alice)
+        #expect(ranked.status == 0, "\(ranked.output)")
+        let lines = ranked.output.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("1. sysmon\t1.0.0\tSystem monitor\t") == true, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("2. todo\t") && $0.hasSuffix("in the catalog (a)") }, "\(lines)")
+        #expect(!ranked.output.contains("not-an-app") && !ranked.output.contains("\u{1B}"))
+        let asked = try #require(model.requestBodies.first)
+        #expect(asked.contains("Need: watch my machine") && asked.contains("- sysmon: System monitor"))
+    }
+}

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import ServerAPI
 @testable import ServerHTTP
 @testable import ServerRoutes
 import Testing
@@ -69,11 +70,23 @@ struct Conformance {
         }
     }
 
+    /// The package a registry's package paths are tried on, published at 1.0.0 (`{version}`).
+    static let package = "sysmon"
+
+    /// Whether the operation is about a package: its versions, publishers or installs.
+    private static func isPackage(_ operation: OpenAPIConformanceTests.Operation) -> Bool {
+        ["/versions", "/publishers", "/installs"].contains { operation.path.hasPrefix(APIPath.registryApps + "/{id}" + $0) }
+    }
+
     /// The path with `{id}` filled from the POST to the collection above it (`general` for chat),
     /// `{app}` with the hook's app, `{user}` with bob (a canvas's member) and `{version}` with 0 (a
-    /// canvas as created).
+    /// canvas as created); a package's path with its id and version.
     private func uri(for operation: OpenAPIConformanceTests.Operation) throws -> String {
         if operation.isSignedHook { return operation.path.replacingOccurrences(of: "{app}", with: hook.app) }
+        if Self.isPackage(operation) {
+            return operation.path.replacingOccurrences(of: "{id}", with: Self.package).replacingOccurrences(of: "{version}", with: "1.0.0")
+                .replacingOccurrences(of: "{user}", with: "bob")
+        }
         var path = operation.path.replacingOccurrences(of: "{user}", with: "bob").replacingOccurrences(of: "{version}", with: "0")
         if path.contains("{session}") {
             path = path.replacingOccurrences(of: "{session}", with: try #require(session, "\(operation): no session was opened"))
@@ -96,9 +109,16 @@ struct Conformance {
         operation.spec["requestBody"]?["content"]?["application/json"]?["example"]?.jsonText
     }
 
-    /// Sends the operation; a webhook is signed instead of carrying the token (unsigned without one).
+    /// Sends the operation; a webhook is signed instead of carrying the token (unsigned without one);
+    /// a package's publish sends its next version's archive.
     private func send(_ operation: OpenAPIConformanceTests.Operation, uri: String, token: String?, body: String?) async throws -> TestResponse {
         let method = HTTPRequest.Method(operation.method.uppercased())!
+        if operation.spec["requestBody"]?["content"]?["application/x-tar"] != nil {
+            var headers: HTTPFields = [.contentType: "application/x-tar"]
+            if let token { headers[.authorization] = "Bearer \(token)" }
+            let archive = try PackageTests.archive(Self.package, version: "2.0.0")
+            return try await client.execute(uri: uri, method: method, headers: headers, body: ByteBuffer(bytes: archive))
+        }
         guard operation.isSignedHook else { return try await client.send(method, uri, token: token, rawBody: body) }
         var headers: HTTPFields = [.contentType: "application/json"]
         if token != nil {

@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 import ServerAPI
 @testable import ServerHTTP
+@testable import ServerRoutes
 import Testing
 
 /// The OpenAPI document served at `/openapi.yaml` and the server agree: the same routes, and every
@@ -82,6 +83,9 @@ struct OpenAPIConformanceTests {
                 _ = try await store.publish(manifest, version: SemanticVersion("0.9.0")!, entry: url, by: alice, rotateSecrets: false,
                                             makeSecret: { "secret-\(UUID().uuidString)" })
                 #expect(try await store.grant("deploys", to: alice.id))
+                // The package the `versions`, `publishers` and `installs` paths are tried on.
+                let package = try PackageController.upload(try PackageTests.archive(Conformance.package, version: "1.0.0"), id: Conformance.package)
+                _ = try await store.publishPackage(package, by: alice)
                 return try #require(try await store.registryApp("deploys")?.secrets?.hook)
             }
             try await harness.withServer { client in

@@ -6,12 +6,15 @@ import Foundation
 import HummingbirdTesting
 import NIOCore
 import ServerAPI
+import ServerHTTP
 import Testing
 
 @Suite("BFF packages (/api/registry/apps/{id}/versions, …/archive, …/publishers, …/installs)")
 struct PackageTests {
-    /// A package of app `id` at `version`, asking to read `read` and publish `publishes`.
-    static func archive(_ id: String = "sysmon", version: String, read: [String] = ["/proc"], publishes: [String] = []) throws -> [UInt8] {
+    /// A package of app `id` at `version`, asking to read `read` and publish `publishes`, its script
+    /// padded with `padding` bytes.
+    static func archive(_ id: String = "sysmon", version: String, read: [String] = ["/proc"], publishes: [String] = [],
+                        padding: Int = 0) throws -> [UInt8] {
         let manifest = """
             id: \(id)
             name: System monitor
@@ -28,7 +31,7 @@ struct PackageTests {
             """
         return try PackageArchive(files: [
             .init(path: "app.yaml", isExecutable: false, bytes: Array(manifest.utf8)),
-            .init(path: "main.py", isExecutable: true, bytes: Array("print('hello')\n".utf8)),
+            .init(path: "main.py", isExecutable: true, bytes: Array("print('hello')\n".utf8) + [UInt8](repeating: 0x23, count: padding)),
         ]).encoded()
     }
 
@@ -209,6 +212,23 @@ struct PackageTests {
             let installs = audit.filter { $0.action == .appInstalled }
             #expect(installs.map(\.detail) == ["installed by 2 users", "installed by 1 user"])
             #expect(installs.allSatisfy { $0.actor == AuditActor.someUser })
+        }
+    }
+
+    @Test("a package near the size limit is taken under the write budget, which it spends no more than a burst of")
+    func largeArchiveUnderTheWriteBudget() async throws {
+        let harness = try await BFFHarness()
+        defer { harness.remove() }
+        try await harness.addAdmins("root")
+        let limits = RateLimits(writeBytesPerUserPerSecond: 64 << 10)
+        try await harness.withServer(configuration: harness.configuration(rateLimits: limits)) { client in
+            let root = try await client.token(for: "root")
+            let bytes = try Self.archive(version: "1.0.0", padding: PackageLimits.archiveBytes - 4096)
+            #expect(bytes.count > PackageLimits.archiveBytes - 4096 && bytes.count <= PackageLimits.archiveBytes)
+            #expect(try await Self.publish(client, token: root, bytes).status == .created)
+            // A JSON route still takes no more than its own limit.
+            let large = String(repeating: "x", count: 300 * 1024)
+            #expect(try await client.send(.post, APIPath.todoItems, token: root, rawBody: large).status == .contentTooLarge)
         }
     }
 

@@ -85,7 +85,8 @@ func buildRouter(store: BFFStore, issuer: TokenIssuer, configuration: BFFConfigu
         let perUser = limits.share(limits.perUserPerSecond)
         api.add(middleware: RateLimitMiddleware(limiter: .init(rate: perUser, burst: 2 * perUser), key: .user))
         let bytes = limits.share(limits.writeBytesPerUserPerSecond)
-        api.add(middleware: WriteBudgetMiddleware(rate: bytes, largestBody: max(AppProxyController.maximumMessage, PackageLimits.archiveBytes)))
+        api.add(middleware: WriteBudgetMiddleware(rate: bytes, largestBody: AppProxyController.maximumMessage,
+                                                  larger: (PackageController.isPublish, PackageLimits.archiveBytes)))
     }
     api.add(middleware: IdempotencyMiddleware())
     let apps = configuration.apps

@@ -33,6 +33,14 @@ package struct PackageController {
 
     static let archiveType = "application/x-tar"
 
+    /// Whether `request` publishes a package (`POST /api/registry/apps/{id}/versions`), whose body
+    /// may be larger than other routes' (`PackageLimits.archiveBytes`).
+    package static let isPublish: @Sendable (Request) -> Bool = { request in
+        let parts = request.uri.path.split(separator: "/")
+        return request.method == .post && parts.count == 5 && parts[0] == "api" && parts[1] == "registry" && parts[2] == "apps"
+            && parts[4] == "versions"
+    }
+
     /// The body is the archive itself, in its canonical form (`PackageArchive`); the server reads
     /// the manifest and the permissions from it, so the page shows what the app will ask for.
     @Sendable func publish(_ request: Request, context: BFFRequestContext) async throws -> Response {

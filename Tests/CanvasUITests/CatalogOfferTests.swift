@@ -9,11 +9,11 @@ import Testing
 @Suite("Canvas host: the catalog's offers")
 struct CatalogOfferTests {
     final class Installs {
-        var asked: [AppKind] = []
+        var asked: [String] = []
     }
 
     static let offers = [
-        CatalogOffer(kind: "sysmon", name: "System monitor", summary: "from team, asks to read /proc", version: "1.0.0"),
+        CatalogOffer(kind: "sysmon", name: "System monitor", summary: "from team, asks to read /proc", version: "1.0.0", registry: "team"),
         CatalogOffer(kind: "notes", name: "Notes", summary: "from team, asks for nothing", version: "2.0.0", suggested: "installed by 2 teammates"),
     ]
 
@@ -21,7 +21,7 @@ struct CatalogOfferTests {
         let catalog = WidgetCatalog(WidgetCatalog.probes(recorder).descriptors, offering: offers)
         return try CanvasHost(layout: LayoutData(name: "test", panes: halves, focused: 1), catalog: catalog,
                               bus: EventBus(now: Fixed.clock.now), clock: Fixed.clock, theme: .dark, logger: Fixed.logger,
-                              size: Size(width: 160, height: 40), ports: HostPorts(installApp: { installs.asked.append($0) }))
+                              size: Size(width: 160, height: 40), ports: HostPorts(installApp: { installs.asked.append($0.shownID) }))
     }
 
     @Test("listed after the widgets, the suggested first, each under its heading, with what it asks for")
@@ -34,7 +34,7 @@ struct CatalogOfferTests {
         let registry = try #require(screen.range(of: "From the registry"))
         #expect(suggested.lowerBound < registry.lowerBound)
         #expect(screen.contains("\(widgets + 1) Notes 2.0.0 (notes) — installed by 2 teammates · from team, asks for nothing"))
-        #expect(screen.contains("\(widgets + 2) System monitor 1.0.0 (sysmon) — from team, asks to read /proc"))
+        #expect(screen.contains("\(widgets + 2) System monitor 1.0.0 (team/sysmon) — from team, asks to read /proc"))
     }
 
     @Test("chosen, it is installed through the port and added once installed; a pane is not added before")
@@ -45,7 +45,7 @@ struct CatalogOfferTests {
         host.press(.ctrl("e"), .char("a"))
         for _ in 0...host.catalog.descriptors.count { host.press(.down) }
         host.press(.enter)
-        #expect(installs.asked == ["sysmon"])
+        #expect(installs.asked == ["team/sysmon"])
         #expect(host.notice?.text == "Installing System monitor…")
         #expect(host.manager.panes.count == 2)
 

@@ -89,18 +89,26 @@ struct MarketplaceEndToEndTests {
             screen.contains { $0.contains("System monitor 1.1.0 ─") || $0.contains("System monitor 1.1.0 ━") }
         }
 
+        // 1.1.0 withdrawn: it stays on bob's machine, and its pane's title says so.
+        #expect(try await Self.termcanvas(["apps", "withdraw", "sysmon@1.1.0", "--bff", server.url], alice).status == 0)
+        try await session.waitFor("System monitor 1.1.0 (withdrawn)", timeout: .seconds(15))
+        #expect(try await Self.termcanvas(["apps", "list"], bob).output.contains("from 127.0.0.1:\(server.port), withdrawn"))
+
         // Carol, who has none, is suggested it from counts.
         let carol = try await server.logIn("carol")
         let suggested = try await Self.termcanvas(["apps", "suggest", "--bff", server.url], carol)
-        #expect(suggested.output.contains("sysmon\t1.1.0\tSystem monitor\tinstalled by 1 teammate\t127.0.0.1:\(server.port)"), "\(suggested.output)")
+        #expect(suggested.output.contains("sysmon\t1.0.0\tSystem monitor\tinstalled by 1 teammate\t127.0.0.1:\(server.port)"), "\(suggested.output)")
 
         // A byte changed in the server's database: the install is refused, naming the page's digest.
         let page = try await Command.run(["curl", "-sf", server.url + "/api/registry/apps/sysmon", "-H", "Authorization: Bearer \(try await server.token("carol"))"])
-        let digest = try #require(page.output.firstMatch(of: /"digest":"([0-9a-f]{64})"/)?.1)
-        try await Self.tamper(server, app: "sysmon", version: "1.1.0")
+        let current = try await Command.run(["python3", "-c", "import json, sys; print(json.load(sys.stdin)['app']['package']['digest'])"],
+                                            input: page.output)
+        let digest = current.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(digest.count == 64, "\(current.output)")
+        try await Self.tamper(server, app: "sysmon", version: "1.0.0")
         let refused = try await Self.termcanvas(["apps", "install", "sysmon", "--yes", "--bff", server.url], carol)
         #expect(refused.status == 1)
-        #expect(refused.output.contains("refused sysmon 1.1.0 from 127.0.0.1:\(server.port): its page says digest sha256:\(digest)"), "\(refused.output)")
+        #expect(refused.output.contains("refused sysmon 1.0.0 from 127.0.0.1:\(server.port): its page says digest sha256:\(digest)"), "\(refused.output)")
         #expect(refused.output.contains("nothing was installed"))
         #expect(!FileManager.default.fileExists(atPath: carol["XDG_CONFIG_HOME"]! + "/termcanvas/apps/sysmon"))
 
@@ -129,6 +137,23 @@ struct MarketplaceEndToEndTests {
         #expect(lines.contains { $0.hasPrefix("sysmon\t1.0.0\tpackage\t") && $0.hasSuffix("\t" + teamName) }, "\(lines)")
         #expect(lines.contains { $0.hasPrefix("\(teamName)/pomodoro\t") && $0.hasSuffix("\t" + teamName) }, "\(lines)")
         #expect(lines.contains { $0.hasPrefix("\(publicName)/pomodoro\t") && $0.hasSuffix("\t" + publicName) }, "\(lines)")
+
+        // The catalog of a dashboard on the team server offers the public registry's packages too.
+        let session = try await team.dashboard(alice)
+        try await session.send("C-e")
+        try await session.waitFor("ARRANGE")
+        try await session.send("a")
+        let catalog = try await session.waitForScreen(timeout: .seconds(15), "both registries' packages in the catalog") { screen in
+            screen.contains { $0.contains("(\(publicName)/pomodoro) — from \(publicName)") }
+        }
+        #expect(catalog.contains { $0.contains("(\(teamName)/pomodoro) — from \(teamName)") }, "\(catalog)")
+        #expect(catalog.contains { $0.contains("(sysmon) — from \(teamName)") }, "\(catalog)")
+        try await session.send("Escape")
+        try await session.waitForScreen("the catalog closed") { !$0.contains { $0.contains("Add a widget") } }
+        try await session.send("Escape")
+        _ = try await session.waitForScreen("normal mode") { !$0.contains { $0.contains("ARRANGE") } }
+        try await session.send("C-q")
+        #expect(try await session.waitForExit().status == 0)
 
         let ambiguous = try await Self.termcanvas(["apps", "install", "pomodoro", "--yes"], alice)
         #expect(ambiguous.status == 1)

@@ -83,3 +83,17 @@ public struct SuggestionsLoaded: BusEvent {
 
     public var summary: String { suggestions.map(\.app.id).joined(separator: ", ") }
 }
+
+/// The packages of the other registries the user follows (the servers they are logged in to), by
+/// registry (`scheme://host[:port]`), read after each read of the server's registry: the catalog
+/// offers them too.
+public struct PackagesElsewhere: BusEvent {
+    public static let name: CanvasCore.EventName = "bff.registries.loaded"
+    public let registries: [String: [MicroAppInfo]]
+
+    public init(registries: [String: [MicroAppInfo]]) {
+        self.registries = registries
+    }
+
+    public var summary: String { registries.keys.sorted().map { "\($0): \(registries[$0]?.count ?? 0)" }.joined(separator: ", ") }
+}

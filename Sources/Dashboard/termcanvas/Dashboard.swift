@@ -84,7 +84,8 @@ struct Dashboard: AsyncParsableCommand {
         let catalog = WidgetCatalog.standard(apps: installed.descriptors(runtime: runtime))
         let sharedLink = SharedCanvasLink(logger: logger) { canvas, news in mailbox.post(.shared(canvas: canvas, news)) }
         let packages = PackageOffers(registry: Registry(key: remote?.credential?.server ?? Registry.local))
-        let installer = CatalogInstaller(offers: packages, paths: paths, backend: backend, runtime: runtime, mailbox: mailbox, logger: logger)
+        let clients = RegistryClients(connected: packages.registry, backend: backend, connector: connector)
+        let installer = CatalogInstaller(offers: packages, clients: clients, paths: paths, runtime: runtime, mailbox: mailbox, logger: logger)
         let ports = HostPorts(
             widgetRequests: { link.handle($0) }, sharedCanvasRequests: { sharedLink.handle($0) }, savesOnServer: remote != nil,
             appGenerator: DashboardAppWriter(paths: paths, environment: ProcessInfo.processInfo.environment, runtime: runtime, logger: logger),
@@ -97,8 +98,8 @@ struct Dashboard: AsyncParsableCommand {
         host.processStarted = TermCanvas.started
         if let sharedCopy { host.perform(host.open(sharedCopy)) }
         let layoutShown = host.bus.subscribe(to: LayoutChanged.self) { _, _ in runMark?.layoutChanged(to: host.manager.layout.name) }
-        let suggestions = SuggestionsReader(backend: backend, mailbox: mailbox, logger: logger)
-        let registryRead = host.bus.subscribe(to: RegistryLoaded.self) { loaded, _ in if loaded.origin == .server { suggestions.read() } }
+        let followUp = RegistryFollowUp(clients: clients, paths: paths, runtime: runtime, mailbox: mailbox, logger: logger)
+        let registryRead = host.bus.subscribe(to: RegistryLoaded.self) { loaded, _ in if loaded.origin == .server { followUp.read() } }
         var reinstalls: AppsReinstalled?
         let watchdog = remote == nil ? LocalServerWatchdog(connector: connector, bus: host.bus) : nil
         defer {

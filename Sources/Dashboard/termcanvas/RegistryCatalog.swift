@@ -31,9 +31,10 @@ extension WidgetCatalog {
     }
 }
 
-/// The catalog the server's registry makes, each time the sync engine reads it (`RegistryLoaded`):
-/// the standard catalog, the apps installed since the start, the registry's remote apps, and its
-/// packages this user has not installed, offered.
+/// The catalog the server's registry makes, each time the sync engine reads it (`RegistryLoaded`)
+/// and what follows that read (`SuggestionsLoaded`, `PackagesElsewhere`): the standard catalog, the
+/// apps installed since the start, the registry's remote apps, and the packages of the registries
+/// the user follows that they have not installed, offered.
 struct RegistryCatalog: CatalogSource {
     let standard: WidgetCatalog
     let runtime: MicroAppRuntime
@@ -48,6 +49,8 @@ struct RegistryCatalog: CatalogSource {
             packages.remember(apps)
         } else if let suggested = event as? SuggestionsLoaded, let last = packages.suggest(suggested.suggestions) {
             apps = last
+        } else if let elsewhere = event as? PackagesElsewhere, let last = packages.elsewhere(elsewhere) {
+            apps = last
         } else {
             return nil
         }
@@ -57,13 +60,14 @@ struct RegistryCatalog: CatalogSource {
     }
 }
 
-/// The connected server's registry as last read, and what it suggests: what the catalog offers
-/// and what choosing one installs.
+/// The connected server's registry as last read, what it suggests, and the packages of the other
+/// registries the user follows: what the catalog offers, and what choosing one installs.
 final class PackageOffers: Sendable {
     let registry: Registry
     private struct Known {
         var apps: [MicroAppInfo]?
         var pages: [PackagePage] = []
+        var elsewhere: [PackagePage] = []
         /// Why each suggested package is, by id.
         var reasons: [String: String] = [:]
     }
@@ -91,68 +95,37 @@ final class PackageOffers: Sendable {
         }
     }
 
-    /// The packages as the catalog offers them, with what each asks for; the suggested say why.
+    /// Keeps the other registries' packages; returns the registry's apps as last read, nil before.
+    func elsewhere(_ loaded: PackagesElsewhere) -> [MicroAppInfo]? {
+        let pages = loaded.registries.sorted { $0.key < $1.key }.flatMap { key, apps in
+            apps.compactMap { PackagePage($0, in: Registry(key: key)) }
+        }
+        return known.withLock { known in
+            known.elsewhere = pages
+            return known.apps
+        }
+    }
+
+    /// The packages as the catalog offers them, with what each asks for and where it comes from;
+    /// the suggested say why; an id two registries offer is shown `REGISTRY/ID`.
     var offers: [CatalogOffer] {
-        let (pages, reasons) = known.withLock { ($0.pages, $0.reasons) }
+        let (pages, reasons) = known.withLock { ($0.pages + $0.elsewhere, $0.reasons) }
+        let counts = Dictionary(pages.map { ($0.id, 1) }, uniquingKeysWith: +)
         return pages.map { page in
             let asks = page.package.permissions.inWords
-            let summary = "from \(registry.name), " + (asks.isEmpty ? "asks for nothing" : "asks to " + asks.joined(separator: "; "))
+            let summary = "from \(page.registry.name), " + (asks.isEmpty ? "asks for nothing" : "asks to " + asks.joined(separator: "; "))
                 + (page.app.description.isEmpty ? "" : " · " + page.app.description)
             return CatalogOffer(kind: AppKind(rawValue: page.id), name: page.app.name, summary: summary, version: page.version,
-                                suggested: reasons[page.id])
+                                suggested: page.registry.key == registry.key ? reasons[page.id] : nil,
+                                registry: counts[page.id, default: 0] > 1 ? page.registry.name : nil)
         }
     }
 
-    func page(_ kind: AppKind) -> PackagePage? { known.withLock { $0.pages.first { $0.id == kind.rawValue } } }
-}
-
-/// Reads what the server suggests after each read of its registry, away from the main actor, and
-/// hands it to the canvas (`SuggestionsLoaded`); a failure leaves the catalog without suggestions.
-struct SuggestionsReader {
-    let backend: BackendRelay
-    let mailbox: Mailbox
-    let logger: Logger
-
-    func read() {
-        guard let client = backend.current else { return }
-        let (mailbox, logger) = (mailbox, logger)
-        Task.detached {
-            do {
-                let suggestions: [AppSuggestion] = try await client.get(APIPath.registrySuggestions)
-                mailbox.post(.publish([SuggestionsLoaded(suggestions: Array(suggestions.prefix(AppSuggestion.maximum)))]))
-            } catch {
-                logger.info("no suggestions", metadata: ["error": "\(error)"])
-            }
-        }
-    }
-}
-
-/// Installs what the catalog offers, away from the main actor: downloaded from the connected
-/// server, checked as `apps install` checks it, not granted (its pane asks, listing what it asks
-/// for), then handed to the host (`appInstalled`).
-struct CatalogInstaller {
-    let offers: PackageOffers
-    let paths: Paths
-    let backend: BackendRelay
-    let runtime: MicroAppRuntime
-    let mailbox: Mailbox
-    let logger: Logger
-
-    @MainActor
-    func install(_ kind: AppKind) {
-        guard let page = offers.page(kind), let client = backend.current else {
-            return mailbox.post(.notice(.error("Can't install \(kind.rawValue): the server is not connected; try again in a moment")))
-        }
-        let (paths, runtime, mailbox, logger) = (paths, runtime, mailbox, logger)
-        Task.detached {
-            do {
-                let app = try await PackageInstaller(paths: paths).install(page, from: client, grant: false)
-                logger.info("package installed from the catalog", metadata: ["app": "\(app.id)", "version": "\(app.manifest.version)"])
-                let descriptor = await MainActor.run { MicroAppWidget.descriptor(for: app, connect: { runtime.connection(for: $0) }) }
-                mailbox.post(.appInstalled(descriptor))
-            } catch {
-                logger.warning("package not installed", metadata: ["app": "\(page.id)", "error": "\(error)"])
-                mailbox.post(.notice(.error("Can't install \(page.app.name): \(error)")))
+    /// The page of what `offer` offers.
+    func page(_ offer: CatalogOffer) -> PackagePage? {
+        known.withLock { known in
+            (known.pages + known.elsewhere).first { page in
+                page.id == offer.kind.rawValue && (offer.registry == nil || offer.registry == page.registry.name)
             }
         }
     }

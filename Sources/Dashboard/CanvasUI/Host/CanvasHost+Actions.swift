@@ -49,10 +49,10 @@ extension CanvasHost {
         case .notice(let message): notice = message
         case .addPane(let kind, let name):
             addPane(kind, name: name)
-        case .installApp(let kind, let name):
+        case .installApp(let offer):
             guard mayArrange(), let install = ports.installApp else { return }
-            notice = .info("Installing \(name)…")
-            install(kind)
+            notice = .info("Installing \(offer.name)…")
+            install(offer)
         case .removePane(let id):
             arrange("remove") { m throws(CanvasError) in try m.removeWidget(id) }
         case .cycleSetting(let id, let key):

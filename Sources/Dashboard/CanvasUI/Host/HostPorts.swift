@@ -20,14 +20,14 @@ public struct HostPorts {
     /// Told, before every call into a widget and every draw of a pane, which app's pane it is
     /// and what is being done, so that a crash can say (the dashboard's `RunMark`).
     public var willCallWidget: ((_ app: AppKind, _ doing: StaticString) -> Void)?
-    /// Installs what the catalog offers of this kind, away from the main actor; its outcome comes
-    /// back as `HostMessage.appInstalled`, or a notice. Nil when nothing is offered.
-    public var installApp: (@MainActor (AppKind) -> Void)?
+    /// Installs what the catalog offers, away from the main actor; its outcome comes back as
+    /// `HostMessage.appInstalled`, or a notice. Nil when nothing is offered.
+    public var installApp: (@MainActor (CatalogOffer) -> Void)?
 
     public init(widgetRequests: @escaping @MainActor (any WidgetRequest) -> Void = { _ in },
                 sharedCanvasRequests: (@MainActor (SharedCanvasRequest) -> Void)? = nil, savesOnServer: Bool = false,
                 appGenerator: (any AppGenerating)? = nil, catalogSource: (any CatalogSource)? = nil,
-                willCallWidget: ((_ app: AppKind, _ doing: StaticString) -> Void)? = nil, installApp: (@MainActor (AppKind) -> Void)? = nil) {
+                willCallWidget: ((_ app: AppKind, _ doing: StaticString) -> Void)? = nil, installApp: (@MainActor (CatalogOffer) -> Void)? = nil) {
         self.widgetRequests = widgetRequests
         self.sharedCanvasRequests = sharedCanvasRequests
         self.savesOnServer = savesOnServer

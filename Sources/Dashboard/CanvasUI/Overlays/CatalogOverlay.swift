@@ -23,7 +23,7 @@ public struct CatalogOverlay: Overlay, Equatable {
             if entries.indices.contains(selected) { return [.close, .addPane(entries[selected].kind, name: entries[selected].name)] }
             let offer = selected - entries.count
             guard offers.indices.contains(offer) else { return [.close, .run(.newApp)] }
-            return [.close, .installApp(offers[offer].kind, name: offers[offer].name)]
+            return [.close, .installApp(offers[offer])]
         case .char(let c) where c.wholeNumberValue.map({ (1...count).contains($0) }) == true:
             selected = c.wholeNumberValue! - 1
         case .escape, .char("q"): return [.close]
@@ -47,7 +47,7 @@ public struct CatalogOverlay: Overlay, Equatable {
                                                                 : "From the registry (Enter installs it, then adds it)", .accent))
             }
             let why = offer.suggested.map { "\($0) · " } ?? ""
-            lines.append(OverlayLine("\(index + 1) \(offer.name) \(offer.version) (\(offer.kind.rawValue)) — \(why)\(offer.summary)",
+            lines.append(OverlayLine("\(index + 1) \(offer.name) \(offer.version) (\(offer.shownID)) — \(why)\(offer.summary)",
                                      index == selected ? .selection : .overlay))
         }
         if Self.offersNewApp(context) {

@@ -61,7 +61,7 @@ public enum HostAction {
     case notice(Notice)
     case addPane(AppKind, name: String)
     /// Installs what the catalog offers (`HostPorts.installApp`), then adds its pane.
-    case installApp(AppKind, name: String)
+    case installApp(CatalogOffer)
     case removePane(PaneID)
     case cycleSetting(PaneID, key: String)
     case saveLayout(as: String)

@@ -40,14 +40,21 @@ public struct CatalogOffer: Sendable, Equatable {
     public let version: String
     /// Why it is suggested (`on 2 canvases shared with you`); nil for one that is only offered.
     public let suggested: String?
+    /// Where it comes from (`team.example:7450`), when the catalog merges several: an id two of
+    /// them offer is shown `REGISTRY/ID`.
+    public let registry: String?
 
-    public init(kind: AppKind, name: String, summary: String, version: String, suggested: String? = nil) {
+    public init(kind: AppKind, name: String, summary: String, version: String, suggested: String? = nil, registry: String? = nil) {
         self.kind = kind
         self.name = name
         self.summary = summary
         self.version = version
         self.suggested = suggested
+        self.registry = registry
     }
+
+    /// Its id as the catalog shows it: `ID`, or `REGISTRY/ID` where the id is offered twice.
+    public var shownID: String { registry.map { "\($0)/\(kind.rawValue)" } ?? kind.rawValue }
 }
 
 /// The widget kinds the canvas can show: those the `a` catalog lists, in its order, and others

@@ -124,8 +124,15 @@ extension BFFStore {
                     } else {
                         "UPDATE registry_apps SET withdrawn_at = \(.now) WHERE id = \(id)"
                     }
+                    let done = Plan<VersionWithdrawal>.done(.withdrawn(current: current))
+                        .audited(.appWithdrawn, by: user.name, target: "app \(id)", detail: version)
+                    // Every dashboard reads the registry again: machines that have the version learn it was withdrawn.
                     return .run(update) { _ in
-                        Plan.done(.withdrawn(current: current)).audited(.appWithdrawn, by: user.name, target: "app \(id)", detail: version)
+                        guard current != nil else { return .record(.registryAppWithdrawn, owner: nil, data: DeletedApp(id: id), then: done) }
+                        return Self.entry(id).then { stored in
+                            guard let stored else { throw BFFStoreError.unreadableRow("registry_apps \(id), just written") }
+                            return .record(.registryAppPublished, owner: nil, data: stored.info(health: nil), then: done)
+                        }
                     }
                 }
             }

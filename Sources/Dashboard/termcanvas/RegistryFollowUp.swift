@@ -1,0 +1,135 @@
+import AppModel
+import CanvasCore
+import CanvasFiles
+import CanvasUI
+import CommandSupport
+import Foundation
+import HTTPClient
+import Logging
+import MicroAppHost
+import ServerAPI
+import Widgets
+
+/// The clients of the registries a dashboard reaches: its own server's (once connected) and those
+/// of the other servers the user is logged in to.
+struct RegistryClients: Sendable {
+    let connected: Registry
+    let backend: BackendRelay
+    let connector: BFFConnector
+
+    /// The client of `registry`; nil while the dashboard's server is not connected, or for a
+    /// server the user is no longer logged in to.
+    func client(for registry: Registry) -> HTTPClient? {
+        if registry.key == connected.key { return backend.current }
+        guard registry.key != Registry.local, let target = try? connector.remoteTarget(registry.key) else { return nil }
+        return target.client(logger: connector.logger)
+    }
+
+    /// The other registries followed: every server logged in to but the connected one.
+    var others: [Registry] {
+        connector.paths.credentials.servers().filter { $0 != connected.key }.map(Registry.init(key:))
+    }
+}
+
+/// What the dashboard reads after each read of its server's registry, away from the main actor,
+/// each handed to the canvas when it arrives (a failure leaves the catalog as it was): the server's
+/// suggestions (`SuggestionsLoaded`), the packages of the other registries followed
+/// (`PackagesElsewhere`), and whether a package installed from this server was withdrawn there
+/// since (its record marked, its panes restarted to say so in their titles).
+struct RegistryFollowUp {
+    let clients: RegistryClients
+    let paths: Paths
+    let runtime: MicroAppRuntime
+    let mailbox: Mailbox
+    let logger: Logger
+    /// The most installed packages checked for a withdrawal after one read.
+    static let packagesChecked = 64
+
+    func read() {
+        guard let client = clients.client(for: clients.connected) else { return }
+        let (clients, paths, runtime, mailbox, logger) = (clients, paths, runtime, mailbox, logger)
+        Task.detached {
+            do {
+                let suggestions: [AppSuggestion] = try await client.get(APIPath.registrySuggestions)
+                mailbox.post(.publish([SuggestionsLoaded(suggestions: Array(suggestions.prefix(AppSuggestion.maximum)))]))
+            } catch {
+                logger.info("no suggestions", metadata: ["error": "\(error)"])
+            }
+            var elsewhere: [String: [MicroAppInfo]] = [:]
+            for registry in clients.others {
+                guard let other = clients.client(for: registry) else { continue }
+                do {
+                    let page: Page<MicroAppInfo> = try await other.get(APIPath.registryApps, query: [(name: "kind", value: "package"),
+                                                                                                      (name: "limit", value: "200")])
+                    elsewhere[registry.key] = page.items
+                } catch {
+                    logger.info("a registry followed did not answer", metadata: ["registry": "\(registry.key)", "error": "\(error)"])
+                }
+            }
+            if !elsewhere.isEmpty { mailbox.post(.publish([PackagesElsewhere(registries: elsewhere)])) }
+            let withdrawn = await Self.newlyWithdrawn(from: clients.connected, client: client, paths: paths, logger: logger)
+            guard !withdrawn.isEmpty else { return }
+            let descriptors = await MainActor.run { withdrawn.map { MicroAppWidget.descriptor(for: $0, connect: { runtime.connection(for: $0) }) } }
+            mailbox.post(.appsReinstalled(descriptors))
+        }
+    }
+
+    /// The packages installed from `registry` whose version it has withdrawn since, their records
+    /// marked so.
+    private static func newlyWithdrawn(from registry: Registry, client: HTTPClient, paths: Paths, logger: Logger) async -> [InstalledApp] {
+        let folders = AppsCommand.folders(paths)
+        let installed = folders.scan().apps.filter { $0.origin?.registry == registry.key && $0.origin?.withdrawnAt == nil }
+        var marked: [InstalledApp] = []
+        for app in installed.prefix(packagesChecked) {
+            guard var origin = app.origin else { continue }
+            do {
+                let detail: MicroAppDetail = try await client.get(APIPath.registryApp(app.id))
+                guard let at = detail.versions.first(where: { $0.version == origin.version })?.withdrawnAt else { continue }
+                origin.withdrawnAt = at
+            } catch .status(404, _, _) {
+                origin.withdrawnAt = Date().formatted(.iso8601)
+            } catch {
+                continue
+            }
+            do {
+                try PackageInstaller.record(origin, of: app.id, in: folders)
+                marked.append(try AppFolders.read(app.folder, isShipped: false, origin: origin))
+                logger.info("an installed package was withdrawn at its registry", metadata: ["app": "\(app.id)", "version": "\(origin.version)"])
+            } catch {
+                logger.warning("could not mark a withdrawn package", metadata: ["app": "\(app.id)", "error": "\(error)"])
+            }
+        }
+        return marked
+    }
+}
+
+/// Installs what the catalog offers, away from the main actor: downloaded from its registry,
+/// checked as `apps install` checks it, not granted (its pane asks, listing what it asks for),
+/// then handed to the host (`appInstalled`).
+struct CatalogInstaller {
+    let offers: PackageOffers
+    let clients: RegistryClients
+    let paths: Paths
+    let runtime: MicroAppRuntime
+    let mailbox: Mailbox
+    let logger: Logger
+
+    @MainActor
+    func install(_ offer: CatalogOffer) {
+        guard let page = offers.page(offer), let client = clients.client(for: page.registry) else {
+            return mailbox.post(.notice(.error("Can't install \(offer.name): its registry is not connected; try again in a moment")))
+        }
+        let (paths, runtime, mailbox, logger) = (paths, runtime, mailbox, logger)
+        Task.detached {
+            do {
+                let app = try await PackageInstaller(paths: paths).install(page, from: client, grant: false)
+                logger.info("package installed from the catalog", metadata: ["app": "\(app.id)", "version": "\(app.manifest.version)"])
+                let descriptor = await MainActor.run { MicroAppWidget.descriptor(for: app, connect: { runtime.connection(for: $0) }) }
+                mailbox.post(.appInstalled(descriptor))
+            } catch {
+                logger.warning("package not installed", metadata: ["app": "\(page.id)", "error": "\(error)"])
+                mailbox.post(.notice(.error("Can't install \(page.app.name): \(error)")))
+            }
+        }
+    }
+}

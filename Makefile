@@ -4,7 +4,7 @@
 SWIFT ?= swift
 ARGS ?=
 
-.PHONY: run test deps release bench bench-peers bench-bff bench-widgets bench-limits bench-hostile-member bench-apps bench-hostile-apps bench-remote bench-hostile-entries bench-instances bench-shared
+.PHONY: run test deps release bench bench-peers bench-bff bench-widgets bench-limits bench-hostile-member bench-apps bench-hostile-apps bench-remote bench-hostile-entries bench-instances bench-shared bench-marketplace
 
 # The release build is skipped when no source is newer than the dashboard: even a build with
 # nothing to do plans and compiles the package plugins, ~10 s of every start.
@@ -111,3 +111,7 @@ bench-instances: release
 # A shared canvas open beside the same layout kept locally (issue 29): key latency, idle, memory.
 bench-shared: release
 	scripts/bench-shared
+
+# Packages in a registry: an install timed, the catalog opened over 1 and 501 packages.
+bench-marketplace: release
+	scripts/bench-marketplace

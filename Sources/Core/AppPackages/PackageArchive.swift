@@ -170,9 +170,10 @@ public enum PackageArchiveError: Error, Equatable, Sendable, CustomStringConvert
 /// Byte counts in words: `512 bytes`, `3 KiB`, `2 MiB`.
 public enum ByteCount {
     public static func words(_ bytes: Int) -> String {
-        if bytes < 1024 { return "\(bytes) bytes" }
+        if bytes < 1024 { return "\(max(0, bytes)) bytes" }
         if bytes < 1024 * 1024 { return "\((bytes + 1023) / 1024) KiB" }
-        let tenths = (bytes * 10 + 1024 * 1024 - 1) / (1024 * 1024)
-        return tenths % 10 == 0 ? "\(tenths / 10) MiB" : "\(tenths / 10).\(tenths % 10) MiB"
+        // Rounded up to a tenth; in floating point, so that no count can overflow.
+        let tenths = (Double(bytes) * 10 / (1024 * 1024)).rounded(.up)
+        return tenths.truncatingRemainder(dividingBy: 10) == 0 ? "\(Int(tenths / 10)) MiB" : "\(tenths / 10) MiB"
     }
 }

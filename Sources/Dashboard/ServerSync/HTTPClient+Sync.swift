@@ -65,7 +65,6 @@ extension HTTPClient {
         }
     }
 
-    /// Every page of a list.
     /// The registry's pages read, 100 apps each: a server that always says there are more cannot
     /// fill the dashboard's memory.
     static let registryPages = 20

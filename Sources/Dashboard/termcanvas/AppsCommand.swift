@@ -106,14 +106,7 @@ struct AppsCommand: AsyncParsableCommand {
             // A copy of a shipped app wins over it, but only from the next start unless --replace
             // says so: a running pomodoro keeps its count.
             let shipped = InstalledApps(paths: paths).apps.contains { $0.id == app.id && $0.isShipped }
-            try PrivatePath.makeDirectory(paths.appsDirectory)
-            // Copied beside it, then swapped in: a dashboard reading the folder never sees half an app.
-            let staged = paths.appsDirectory.appendingPathComponent(".\(app.id).new-\(getpid())")
-            let old = paths.appsDirectory.appendingPathComponent(".\(app.id).old-\(getpid())")
-            defer { [staged, old].forEach { try? FileManager.default.removeItem(at: $0) } }
-            try Self.copy(source, to: staged)
-            if replacing { try FileManager.default.moveItem(at: target, to: old) }
-            try FileManager.default.moveItem(at: staged, to: target)
+            _ = try AppSwap.install(app.id, in: paths.appsDirectory) { try Self.copy(source, to: $0) }
             // Installed by hand: no longer the package it may have been.
             try PackageInstaller.record(nil, of: app.id, in: AppsCommand.folders(paths))
             let name = TerminalText.safe("\(app.id) \(app.manifest.version)")

@@ -47,7 +47,7 @@ extension AppsCommand {
             guard !found.isEmpty else {
                 return print("Nothing to suggest: no package is on a canvas shared with you or installed by a teammate that you do not have")
             }
-            let names = Self.names(found.map { ($0.registry, $0.suggestion.app.id) })
+            let names = Registries.names(found.map { ($0.registry, $0.suggestion.app.id) })
             for (index, (registry, suggestion)) in found.enumerated() {
                 let fields = [names[index], suggestion.app.version, suggestion.app.name, suggestion.reason, registry.name]
                 print(fields.map(TerminalText.safe).joined(separator: "\t"))
@@ -77,7 +77,7 @@ extension AppsCommand {
                     FileHandle.standardError.write(Data("termcanvas: \(ServerOption.explain(error, doing: "read \(registry.name)'s registry"))\n".utf8))
                 }
             }
-            let names = Self.names(apps.map { ($0.registry, $0.app.id) })
+            let names = Registries.names(apps.map { ($0.registry, $0.app.id) })
             let candidates = apps.enumerated().map { index, found in
                 AppRanking.Candidate(id: names[index], name: found.app.name, description: found.app.description)
             }
@@ -99,10 +99,5 @@ extension AppsCommand {
             }
         }
 
-        /// Each app's name as commands take it: its id, or `REGISTRY/ID` for an id in two registries.
-        static func names(_ apps: [(registry: Registry, id: String)]) -> [String] {
-            let counts = Dictionary(apps.map { ($0.id, 1) }, uniquingKeysWith: +)
-            return apps.map { counts[$0.id, default: 0] > 1 ? "\($0.registry.name)/\($0.id)" : $0.id }
-        }
     }
 }

@@ -99,7 +99,9 @@ struct Dashboard: AsyncParsableCommand {
         if let sharedCopy { host.perform(host.open(sharedCopy)) }
         let layoutShown = host.bus.subscribe(to: LayoutChanged.self) { _, _ in runMark?.layoutChanged(to: host.manager.layout.name) }
         let followUp = RegistryFollowUp(clients: clients, paths: paths, runtime: runtime, mailbox: mailbox, logger: logger)
-        let registryRead = host.bus.subscribe(to: RegistryLoaded.self) { loaded, _ in if loaded.origin == .server { followUp.read() } }
+        let registryRead = host.bus.subscribe(to: RegistryLoaded.self) { loaded, _ in
+            if loaded.origin == .server { followUp.read(listing: loaded.apps) }
+        }
         var reinstalls: AppsReinstalled?
         let watchdog = remote == nil ? LocalServerWatchdog(connector: connector, bus: host.bus) : nil
         defer {

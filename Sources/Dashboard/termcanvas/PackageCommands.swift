@@ -5,6 +5,7 @@ import CanvasFiles
 import CommandSupport
 import Foundation
 import HTTPClient
+import MicroAppHost
 import ServerAPI
 
 extension AppsCommand {
@@ -49,8 +50,9 @@ extension AppsCommand {
             for registry in registries {
                 do {
                     if let page = try await PackagePage.fetch(name.id, version: name.version, from: registry) { found.append(page) }
-                } catch let error as CommandError where registries.count > 1 && error.description.hasPrefix("could not") {
-                    unreachable.append(error.description)
+                } catch where registries.count > 1 {
+                    // One registry of several: what it says is told, the others still asked.
+                    unreachable.append(PackageInstaller.words(error))
                 }
             }
             guard found.count <= 1 else {
@@ -94,7 +96,7 @@ extension AppsCommand {
                     try await update(app, from: origin, paths: paths, folders: folders)
                 } catch {
                     failures += 1
-                    FileHandle.standardError.write(Data("termcanvas: \(app.id): \(error)\n".utf8))
+                    FileHandle.standardError.write(Data("termcanvas: \(app.id): \(PackageInstaller.words(error))\n".utf8))
                 }
             }
             if installed.isEmpty { print("No packages are installed: termcanvas apps install ID installs one") }
@@ -115,7 +117,7 @@ extension AppsCommand {
             }
             let mine = detail?.versions.first { $0.version == origin.version }
             let withdrawnAt = detail == nil ? origin.withdrawnAt ?? Date().formatted(.iso8601) : mine?.withdrawnAt
-            if withdrawnAt != origin.withdrawnAt {
+            if withdrawnAt != origin.withdrawnAt, !check {
                 var marked = origin
                 marked.withdrawnAt = withdrawnAt
                 try PackageInstaller.record(marked, of: app.id, in: folders)
@@ -126,12 +128,14 @@ extension AppsCommand {
                 return print("\(label): \(state)")
             }
             guard let page = try await PackagePage.fetch(app.id, version: nil, from: registry) else { return }
-            let before = mine?.package?.permissions ?? PackagePermissions(app.manifest)
-            let added = page.package.permissions.added(since: before)
+            // What the installed app.yaml asks for (checked against its page when it was installed),
+            // never what the server now says the old version asked for.
+            let added = page.package.permissions.added(since: PackagePermissions(app.manifest))
             print("\(label) → \(page.version) from \(registry.name)" + (withdrawnAt != nil ? " (yours was withdrawn)" : ""))
             if !added.isEmpty {
                 print("  it asks for more than \(origin.version) did:")
                 for line in added.inWords { print("    + " + TerminalText.safe(line)) }
+                if let warning = SandboxSupport.current.warning { print("  " + warning) }
             }
             guard !check else { return }
             if !added.isEmpty, !yes {
@@ -140,7 +144,9 @@ extension AppsCommand {
                 }
                 print("")
             }
-            let wasGranted = try AppsCommand.store(paths).grant(of: app.id) != nil
+            // Granted as it runs here now: a grant given where apps were contained does not carry
+            // over to where they are not.
+            let wasGranted = try AppsCommand.store(paths).grant(of: app.id)?.digest == SandboxSupport.current.grantDigest(of: app)
             let updated = try await PackageInstaller(paths: paths).install(page, from: client, grant: wasGranted)
             print(TerminalText.safe("Updated \(updated.id) to \(updated.manifest.version)"
                                     + (wasGranted ? "" : " (not granted: its pane asks before it runs)")))
@@ -183,15 +189,17 @@ extension AppsCommand {
     struct Withdraw: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "withdraw",
-            abstract: "Withdraw a version of a package (ID@VERSION), or a whole app (ID); admins and the package's publishers.",
+            abstract: "Withdraw a version of a package (ID@VERSION; admins and the package's publishers), or a whole app (ID; admins).",
             discussion: "Machines that have a withdrawn version keep it; apps list and its pane say it was withdrawn.")
 
-        @Argument(help: ArgumentHelp("ID@VERSION, or ID for the whole app.", valueName: "app")) var app: String
+        @Argument(help: ArgumentHelp("ID@VERSION, or ID for the whole app; REGISTRY/… names the registry.", valueName: "app")) var app: String
         @OptionGroup var server: ServerOption
 
         func run() async throws {
             let name = try PackageName(app)
-            let client = try await server.client()
+            let registries = name.registry == nil ? [try Registry(server)] : try Registries.followed(server, naming: name.registry)
+            guard let registry = registries.first else { return }
+            let client = try await registry.client()
             do {
                 if let version = name.version {
                     try await client.delete(APIPath.registryVersion(name.id, version))

@@ -27,7 +27,10 @@ enum PackageFolder {
                     try walk(url, prefix: path + "/")
                 case S_IFREG:
                     bytes += Int(info.st_size)
-                    guard bytes <= PackageLimits.archiveBytes else { throw CommandError(PackageArchiveError.tooLarge(bytes).description) }
+                    guard bytes <= PackageLimits.archiveBytes else {
+                        throw CommandError(TerminalText.safe("\(folder.path) holds more than the \(ByteCount.words(PackageLimits.archiveBytes)) a package "
+                                                             + "may be (\(path) is \(ByteCount.words(Int(info.st_size)))): leave out what the app does not need"))
+                    }
                     let data = try Data(contentsOf: url)
                     files.append(.init(path: path, isExecutable: info.st_mode & S_IXUSR != 0, bytes: Array(data)))
                 default:

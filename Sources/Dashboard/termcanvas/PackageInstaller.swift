@@ -20,10 +20,18 @@ struct PackagePage: Sendable {
 
     var id: String { app.id }
 
-    /// The registry's listing of a package's current version, as the catalog has it.
+    /// The registry's listing of a package's current version, as the catalog has it; nil for
+    /// another kind of app, or a listing that is not a package's (`isWellFormed`).
     init?(_ app: MicroAppInfo, in registry: Registry) {
-        guard app.kind == .package, let package = app.package else { return nil }
+        guard app.kind == .package, let package = app.package, Self.isWellFormed(app, version: app.version, package) else { return nil }
         self.init(registry: registry, app: app, version: app.version, published: nil, package: package)
+    }
+
+    /// Whether what a server says of a package can be one: an app id, a semantic version, a
+    /// digest of 64 hex digits, a size a package may have. What is not is never shown or asked for.
+    static func isWellFormed(_ app: MicroAppInfo, version: String, _ package: PackageVersion) -> Bool {
+        ManifestRules.isAppID(app.id) && SemanticVersion(version) != nil && (1...PackageLimits.archiveBytes).contains(package.size)
+            && package.digest.utf8.count == 64 && package.digest.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
     }
 
     private init(registry: Registry, app: MicroAppInfo, version: String, published: PublishedVersion?, package: PackageVersion) {
@@ -37,6 +45,7 @@ struct PackagePage: Sendable {
     /// The page in words, as `apps install` shows it before it asks.
     var lines: [String] {
         var lines = ["\(app.id) \(version): \(app.name)"]
+        if let warning = SandboxSupport.current.warning { lines.append("  " + warning) }
         if !app.description.isEmpty { lines.append("  \(app.description)") }
         let by = published.map { ", published by \($0.publishedBy ?? "the server") on \($0.publishedAt.prefix(10))" } ?? ""
         lines.append("  from \(registry.name)\(by)")
@@ -48,8 +57,9 @@ struct PackagePage: Sendable {
     }
 
     /// The page of `id` at `version` (the current one without it) in `registry`; nil when the
-    /// registry has no such package.
-    /// - Throws: `CommandError` for a version it does not have or withdrew, or a server that cannot be asked.
+    /// registry has no package of that id (another kind of app with it is not one).
+    /// - Throws: `CommandError` for a version it does not have or withdrew, a page that is not a
+    ///   package's, or a server that cannot be asked.
     static func fetch(_ id: String, version: String?, from registry: Registry) async throws -> PackagePage? {
         let client = try await registry.client()
         let detail: MicroAppDetail
@@ -60,15 +70,18 @@ struct PackagePage: Sendable {
         } catch {
             throw ServerOption.explain(error, doing: "read \(id) in \(registry.name)'s registry")
         }
-        guard detail.app.kind == .package else {
-            throw CommandError("\(TerminalText.safe(id)) in \(registry.name)'s registry is a \(detail.app.kind?.rawValue ?? "built-in") app, not a package: it runs on the server, and its catalog offers it")
-        }
+        guard detail.app.kind == .package else { return nil }
         let wanted = version ?? detail.app.version
         guard let published = detail.versions.first(where: { $0.version == wanted }), let package = published.package else {
-            throw CommandError("\(registry.name) has no version \(TerminalText.safe(wanted)) of \(id) (it has \(detail.versions.filter { $0.withdrawnAt == nil }.map(\.version).joined(separator: ", ")))")
+            let offered = detail.versions.filter { $0.withdrawnAt == nil }.map(\.version).joined(separator: ", ")
+            throw CommandError(TerminalText.safe("\(registry.name) has no version \(wanted) of \(id) (it has \(offered))"))
         }
         guard published.withdrawnAt == nil else {
-            throw CommandError("\(id) \(TerminalText.safe(wanted)) was withdrawn from \(registry.name) on \(published.withdrawnAt?.prefix(10) ?? ""); the current version is \(detail.app.version)")
+            throw CommandError(TerminalText.safe("\(id) \(wanted) was withdrawn from \(registry.name) on "
+                                                 + "\(published.withdrawnAt?.prefix(10) ?? ""); the current version is \(detail.app.version)"))
+        }
+        guard detail.app.id == id, Self.isWellFormed(detail.app, version: wanted, package) else {
+            throw CommandError("\(registry.name)'s page of \(id) is not a package's (its id, version, digest or size cannot be one); nothing was installed")
         }
         return PackagePage(registry: registry, app: detail.app, version: wanted, published: published, package: package)
     }
@@ -101,7 +114,7 @@ struct PackageInstaller {
 
     /// The archive, when `bytes` are exactly what the page describes.
     static func check(_ bytes: [UInt8], against page: PackagePage) throws -> PackageArchive {
-        let name = "\(page.id) \(page.version) from \(page.registry.name)"
+        let name = TerminalText.safe("\(page.id) \(page.version) from \(page.registry.name)")
         let digest = SHA256Digest.hex(of: bytes)
         guard digest == page.package.digest else {
             throw CommandError("refused \(name): its page says digest sha256:\(page.package.digest), but the archive downloaded has "
@@ -119,7 +132,7 @@ struct PackageInstaller {
         } catch {
             throw CommandError("refused \(name): its app.yaml cannot be read (\(TerminalText.safe("\(error)"))); nothing was installed")
         }
-        guard manifest.id == page.id, manifest.version == page.version, manifest.entry == nil else {
+        guard manifest.id == page.id, manifest.version == page.version, manifest.entry == nil, page.id == page.app.id else {
             throw CommandError("refused \(name): its app.yaml says \(TerminalText.safe("\(manifest.id) \(manifest.version)")); nothing was installed")
         }
         guard PackagePermissions(manifest) == page.package.permissions else {
@@ -128,23 +141,21 @@ struct PackageInstaller {
         return archive
     }
 
-    /// Writes the app beside the apps folder, then swaps it in: a running dashboard never sees
-    /// half an app. Records where it came from.
+    /// Swaps the app in (`AppSwap`) and records where it came from.
     private func swapIn(_ archive: PackageArchive, page: PackagePage) throws -> InstalledApp {
         let folders = AppsCommand.folders(paths)
-        try PrivatePath.makeDirectory(paths.appsDirectory)
-        let target = paths.appsDirectory.appendingPathComponent(page.id)
-        let staged = paths.appsDirectory.appendingPathComponent(".\(page.id).new-\(getpid())")
-        let old = paths.appsDirectory.appendingPathComponent(".\(page.id).old-\(getpid())")
-        defer { [staged, old].forEach { try? FileManager.default.removeItem(at: $0) } }
-        try? FileManager.default.removeItem(at: staged)
-        try PackageFolder.write(archive, to: staged)
-        if FileManager.default.fileExists(atPath: target.path) { try FileManager.default.moveItem(at: target, to: old) }
-        try FileManager.default.moveItem(at: staged, to: target)
+        let target = try AppSwap.install(page.id, in: paths.appsDirectory) { try PackageFolder.write(archive, to: $0) }
         let origin = PackageOrigin(registry: page.registry.key, version: page.version, digest: page.package.digest,
                                    installedAt: Date().formatted(.iso8601))
         try Self.record(origin, of: page.id, in: folders)
         return try AppFolders.read(target, isShipped: false, origin: origin)
+    }
+
+    /// An install's failure in our words: a command's own message, or what could not be written.
+    static func words(_ error: any Error) -> String {
+        if let error = error as? CommandError { return error.description }
+        if let error = error as? HTTPClientError { return ServerOption.explain(error, doing: "reach the registry").description }
+        return "could not write the app's files in your apps folder; check that it is yours and that the disk has room"
     }
 
     /// Writes (or, for nil, removes) the record of where app `id` came from.

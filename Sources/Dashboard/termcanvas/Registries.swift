@@ -45,6 +45,13 @@ enum Registries {
         let paths = Paths(environment: ProcessInfo.processInfo.environment)
         return [Registry(key: Registry.local)] + paths.credentials.servers().map(Registry.init(key:))
     }
+
+    /// Each app's name as commands and the catalog give it: its id, or `REGISTRY/ID` for an id
+    /// two registries have.
+    static func names(_ apps: [(registry: Registry, id: String)]) -> [String] {
+        let counts = Dictionary(apps.map { ($0.id, 1) }, uniquingKeysWith: +)
+        return apps.map { counts[$0.id, default: 0] > 1 ? "\($0.registry.name)/\($0.id)" : $0.id }
+    }
 }
 
 /// `ID`, `ID@VERSION`, `REGISTRY/ID`, `REGISTRY/ID@VERSION`: a package as a command names it.

@@ -110,14 +110,14 @@ final class PackageOffers: Sendable {
     /// the suggested say why; an id two registries offer is shown `REGISTRY/ID`.
     var offers: [CatalogOffer] {
         let (pages, reasons) = known.withLock { ($0.pages + $0.elsewhere, $0.reasons) }
-        let counts = Dictionary(pages.map { ($0.id, 1) }, uniquingKeysWith: +)
-        return pages.map { page in
+        let shown = Registries.names(pages.map { ($0.registry, $0.id) })
+        return zip(pages, shown).map { page, shownID in
             let asks = page.package.permissions.inWords
             let summary = "from \(page.registry.name), " + (asks.isEmpty ? "asks for nothing" : "asks to " + asks.joined(separator: "; "))
                 + (page.app.description.isEmpty ? "" : " · " + page.app.description)
             return CatalogOffer(kind: AppKind(rawValue: page.id), name: page.app.name, summary: summary, version: page.version,
                                 suggested: page.registry.key == registry.key ? reasons[page.id] : nil,
-                                registry: counts[page.id, default: 0] > 1 ? page.registry.name : nil)
+                                registry: shownID == page.id ? nil : page.registry.name)
         }
     }
 

@@ -113,10 +113,10 @@ extension AppsCommand {
                 } catch let error as HTTPClientError {
                     failures.append(ServerOption.explain(error, doing: "search \(registry.name)'s registry").description)
                 } catch {
-                    failures.append("\(error)")
+                    failures.append(PackageInstaller.words(error))
                 }
             }
-            let names = Suggest.names(results.map { ($0.registry, $0.app.id) })
+            let names = Registries.names(results.map { ($0.registry, $0.app.id) })
             for (index, (registry, app)) in results.enumerated() {
                 let id = names[index]
                 let state = if app.kind == .package {

@@ -8,6 +8,7 @@ import HTTPClient
 import Logging
 import MicroAppHost
 import ServerAPI
+import Synchronization
 import Widgets
 
 /// The clients of the registries a dashboard reaches: its own server's (once connected) and those
@@ -45,8 +46,10 @@ struct RegistryFollowUp {
     /// The most installed packages checked for a withdrawal after one read.
     static let packagesChecked = 64
 
-    func read() {
+    /// After a read of the registry that listed `apps`.
+    func read(listing apps: [MicroAppInfo]) {
         guard let client = clients.client(for: clients.connected) else { return }
+        let current = Dictionary(apps.map { ($0.id, $0.version) }, uniquingKeysWith: { first, _ in first })
         let (clients, paths, runtime, mailbox, logger) = (clients, paths, runtime, mailbox, logger)
         Task.detached {
             do {
@@ -67,7 +70,7 @@ struct RegistryFollowUp {
                 }
             }
             if !elsewhere.isEmpty { mailbox.post(.publish([PackagesElsewhere(registries: elsewhere)])) }
-            let withdrawn = await Self.newlyWithdrawn(from: clients.connected, client: client, paths: paths, logger: logger)
+            let withdrawn = await Self.newlyWithdrawn(from: clients.connected, current: current, client: client, paths: paths, logger: logger)
             guard !withdrawn.isEmpty else { return }
             let descriptors = await MainActor.run { withdrawn.map { MicroAppWidget.descriptor(for: $0, connect: { runtime.connection(for: $0) }) } }
             mailbox.post(.appsReinstalled(descriptors))
@@ -75,10 +78,15 @@ struct RegistryFollowUp {
     }
 
     /// The packages installed from `registry` whose version it has withdrawn since, their records
-    /// marked so.
-    private static func newlyWithdrawn(from registry: Registry, client: HTTPClient, paths: Paths, logger: Logger) async -> [InstalledApp] {
+    /// marked so. Only those whose version is not the one it lists as current (by id) are asked
+    /// about: a version still current is not withdrawn.
+    private static func newlyWithdrawn(from registry: Registry, current: [String: String], client: HTTPClient, paths: Paths,
+                                       logger: Logger) async -> [InstalledApp] {
         let folders = AppsCommand.folders(paths)
-        let installed = folders.scan().apps.filter { $0.origin?.registry == registry.key && $0.origin?.withdrawnAt == nil }
+        let installed = folders.scan().apps.filter { app in
+            guard let origin = app.origin else { return false }
+            return origin.registry == registry.key && origin.withdrawnAt == nil && current[app.id] != origin.version
+        }
         var marked: [InstalledApp] = []
         for app in installed.prefix(packagesChecked) {
             guard var origin = app.origin else { continue }
@@ -107,6 +115,8 @@ struct RegistryFollowUp {
 /// checked as `apps install` checks it, not granted (its pane asks, listing what it asks for),
 /// then handed to the host (`appInstalled`).
 struct CatalogInstaller {
+    /// The ids being installed: choosing one again meanwhile says so rather than install it twice.
+    private let installing = InstallsUnderWay()
     let offers: PackageOffers
     let clients: RegistryClients
     let paths: Paths
@@ -119,8 +129,12 @@ struct CatalogInstaller {
         guard let page = offers.page(offer), let client = clients.client(for: page.registry) else {
             return mailbox.post(.notice(.error("Can't install \(offer.name): its registry is not connected; try again in a moment")))
         }
-        let (paths, runtime, mailbox, logger) = (paths, runtime, mailbox, logger)
+        guard installing.begin(page.id) else {
+            return mailbox.post(.notice(.info("\(page.app.name) is being installed")))
+        }
+        let (paths, runtime, mailbox, logger, installing) = (paths, runtime, mailbox, logger, installing)
         Task.detached {
+            defer { installing.end(page.id) }
             do {
                 let app = try await PackageInstaller(paths: paths).install(page, from: client, grant: false)
                 logger.info("package installed from the catalog", metadata: ["app": "\(app.id)", "version": "\(app.manifest.version)"])
@@ -128,8 +142,20 @@ struct CatalogInstaller {
                 mailbox.post(.appInstalled(descriptor))
             } catch {
                 logger.warning("package not installed", metadata: ["app": "\(page.id)", "error": "\(error)"])
-                mailbox.post(.notice(.error("Can't install \(page.app.name): \(error)")))
+                mailbox.post(.notice(.error("Can't install \(page.app.name): \(PackageInstaller.words(error))")))
             }
         }
+    }
+}
+
+/// The ids of the apps being installed from the catalog.
+final class InstallsUnderWay: Sendable {
+    private let ids = Mutex<Set<String>>([])
+
+    /// False when `id` is being installed already.
+    func begin(_ id: String) -> Bool { ids.withLock { $0.insert(id).inserted } }
+
+    func end(_ id: String) {
+        _ = ids.withLock { $0.remove(id) }
     }
 }

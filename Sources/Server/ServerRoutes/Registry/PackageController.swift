@@ -48,6 +48,8 @@ package struct PackageController {
         guard let id = context.parameters.get("id"), ManifestRules.isAppID(id) else {
             throw APIFailure.badRequest("must be \(ManifestRules.appIDRule)", field: "id")
         }
+        // The right first: no one else's archive is read and parsed.
+        guard try await store.mayPublishPackage(id, by: user) else { throw Self.notPublisher(id) }
         guard request.headers[.contentType]?.hasPrefix(Self.archiveType) == true else {
             throw APIFailure(status: .unsupportedMediaType, body: APIError(error: "the body must be a package's archive (\(Self.archiveType))"))
         }
@@ -64,9 +66,13 @@ package struct PackageController {
         case .otherKind(let kind):
             throw APIFailure.conflict("'\(id)' is a \(kind.rawValue) app of this registry; a package needs an id of its own", field: "manifest.id")
         case .notPublisher:
-            throw APIFailure(status: .forbidden, body: APIError(
-                error: "only an admin or a publisher of \(id) may publish it (an admin runs termcanvas apps publishers \(id) --add NAME)"))
+            throw Self.notPublisher(id)
         }
+    }
+
+    private static func notPublisher(_ id: String) -> APIFailure {
+        APIFailure(status: .forbidden, body: APIError(
+            error: "only an admin or a publisher of \(id) may publish it (an admin runs termcanvas apps publishers \(id) --add NAME)"))
     }
 
     /// What the archive holds, checked: canonical, its manifest a process app's of this id.

@@ -43,7 +43,8 @@ extension BFFStore {
         let id = upload.manifest.id
         let manifest = String(decoding: try JSONEncoder().encode(upload.manifest), as: UTF8.self)
         let permissions = String(decoding: try JSONEncoder().encode(upload.permissions), as: UTF8.self)
-        return try await runWrite(.lock("registry.app." + id, next: Self.mayPublish(id, user) { allowed in
+        // The publisher's lock too: two of their publishes at once cannot both take their last version.
+        return try await runWrite(.lock("registry.publisher.\(user.id)", next: .lock("registry.app." + id, next: Self.mayPublish(id, user) { allowed in
             guard allowed else { return .done(.notPublisher) }
             return .run("""
                 SELECT COUNT(*), CAST(COALESCE(SUM(size), 0) AS BIGINT) FROM registry_versions WHERE publisher_id = \(user.id)
@@ -91,7 +92,12 @@ extension BFFStore {
                     }
                 }
             }
-        }))
+        })))
+    }
+
+    /// Whether `user` may publish versions of the package `id`, asked before its archive is read.
+    public func mayPublishPackage(_ id: String, by user: BFFUser) async throws -> Bool {
+        try await runRead(Self.mayPublish(id, user) { .done($0) }, snapshot: false)
     }
 
     /// The archive of a package's version as stored; nil when there is no such version, or it or
@@ -208,14 +214,16 @@ extension BFFStore {
             WHERE m.user_id = \(user) AND c.owner_id <> \(user) ORDER BY c.updated_at DESC LIMIT \(Self.canvasesSuggestedFrom)
             """) { layouts in
             var counted: [String: Int] = [:]
-            for row in 0..<layouts.count {
-                let layout = try CanvasStorage.decode(LayoutData.self, try layouts[row].text(0))
+            // A layout that cannot be read (changed by hand) counts nothing; the others still do.
+            for layout in layouts.compactMap({ row in try? CanvasStorage.decode(LayoutData.self, try row.text(0)) }) {
                 for kind in Set(layout.panes.map(\.app.rawValue)) { counted[kind, default: 0] += 1 }
             }
             let onCanvases = counted
             return .run("""
-                SELECT app_id, COUNT(*) FROM registry_installs WHERE user_id <> \(user)
-                GROUP BY app_id ORDER BY COUNT(*) DESC, app_id LIMIT \(AppSuggestion.maximum * 4)
+                SELECT i.app_id, COUNT(*) FROM registry_installs i JOIN registry_apps a ON a.id = i.app_id
+                WHERE i.user_id <> \(user) AND a.kind = 'package' AND a.withdrawn_at IS NULL
+                    AND i.app_id NOT IN (SELECT app_id FROM registry_installs WHERE user_id = \(user))
+                GROUP BY i.app_id ORDER BY COUNT(*) DESC, i.app_id LIMIT \(AppSuggestion.maximum)
                 """) { installs in
                 let teammates = Dictionary(try installs.map { (try $0.text(0), Int(try $0.integer(1))) }, uniquingKeysWith: +)
                 return .run("SELECT app_id FROM registry_installs WHERE user_id = \(user)") { mine in

@@ -458,7 +458,7 @@ let package = Package(
             name: "DashboardTests",
             dependencies: [
                 "termcanvas", "CalendarTime", "CanvasCore", "CanvasStyle", "CanvasUI", "CanvasFiles", "CommandSupport", "LayoutStore",
-                "LogFiles", "TestSupport", "Widgets", .product(name: "Logging", package: "swift-log"),
+                "LogFiles", "TestSupport", "Widgets", "AppPackages", "ServerAPI", .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings

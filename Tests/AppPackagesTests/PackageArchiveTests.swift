@@ -62,6 +62,19 @@ struct PackageArchiveTests {
         }
     }
 
+    @Test("an archive naming a file outside its folder (its header and checksum otherwise right) is refused for its path")
+    func climbingOut() throws {
+        var bytes = try PackageArchive(files: Self.files).encoded()
+        // The first header is app.yaml's: named ../app.yaml, its checksum made right again.
+        let name = Array("../app.yaml".utf8)
+        for index in 0..<100 { bytes[index] = index < name.count ? name[index] : 0 }
+        for index in 148..<156 { bytes[index] = UInt8(ascii: " ") }
+        let sum = String(bytes[0..<512].reduce(0) { $0 + Int($1) }, radix: 8)
+        let field = Array((String(repeating: "0", count: 6 - sum.count) + sum).utf8) + [0, UInt8(ascii: " ")]
+        bytes.replaceSubrange(148..<156, with: field)
+        #expect(throws: PackageArchiveError.badPath("../app.yaml")) { try PackageArchive(decoding: bytes) }
+    }
+
     @Test("paths: relative, no hidden part, no climbing out, bounded", arguments: [
         ("../escape", false), ("/etc/passwd", false), ("a/../b", false), (".env", false), ("lib/.hidden", false), ("a//b", false),
         ("tab\there", false), (String(repeating: "a", count: 101), false), ("a/b/c/d/e/f/g/h/i", false),

@@ -101,11 +101,19 @@ struct PackageTests {
             #expect(try await Self.publish(client, token: bob, try Self.archive(version: "1.1.0")).status == .forbidden)
             // A publisher of one app is not one of another's.
             #expect(try await Self.publish(client, token: ann, try Self.archive("other", version: "1.0.0"), id: "other").status == .forbidden)
+            // What a publisher may withdraw: its app's versions, not the whole app, nor another app's.
+            #expect(try await Self.publish(client, token: root, try Self.archive("other", version: "1.0.0"), id: "other").status == .created)
+            #expect(try await Self.publish(client, token: ann, try Self.archive(version: "1.1.0")).status == .ok)
+            #expect(try await client.send(.delete, APIPath.registryVersion("other", "1.0.0"), token: ann).status == .forbidden)
+            #expect(try await client.send(.delete, APIPath.registryApp("sysmon"), token: ann).status == .forbidden)
+            #expect(try await client.send(.delete, APIPath.registryVersion("sysmon", "1.1.0"), token: ann).status == .noContent)
+            // Nor make others publishers.
+            #expect(try await client.send(.put, APIPath.registryPublisher("sysmon", user: "bob"), token: ann, rawBody: nil).status == .forbidden)
             let named = try await client.send(.get, APIPath.registryPublishers("sysmon"), token: bob).decode([PackagePublisher].self)
             #expect(named.map(\.user) == ["ann"] && named.first?.grantedBy == "root")
 
             #expect(try await client.send(.delete, APIPath.registryPublisher("sysmon", user: "ann"), token: root).status == .noContent)
-            #expect(try await Self.publish(client, token: ann, try Self.archive(version: "1.1.0")).status == .forbidden)
+            #expect(try await Self.publish(client, token: ann, try Self.archive(version: "1.2.0")).status == .forbidden)
             #expect(try await client.send(.delete, APIPath.registryPublisher("sysmon", user: "ann"), token: root).status == .notFound)
 
             let audit = try await client.send(.get, APIPath.audit, token: root).decode(Page<AuditEntry>.self).items

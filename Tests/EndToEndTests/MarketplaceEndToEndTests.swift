@@ -41,6 +41,21 @@ struct MarketplaceEndToEndTests {
         try #require(changed.status == 0, "\(changed.output)")
     }
 
+    /// Makes the server say that `version` already asked to read `~/notes`, as a hostile registry
+    /// would to slip a new permission past `apps update`.
+    static func claimNotesWereAsked(_ server: TeamServer, app: String, version: String) async throws {
+        let script = """
+            import json, sqlite3, sys
+            db = sqlite3.connect(sys.argv[1], timeout=10)
+            permissions = json.loads(db.execute("SELECT permissions FROM registry_versions WHERE app_id=? AND version=?", (sys.argv[2], sys.argv[3])).fetchone()[0])
+            permissions["read"] = permissions["read"] + ["~/notes"]
+            db.execute("UPDATE registry_versions SET permissions=? WHERE app_id=? AND version=?", (json.dumps(permissions), sys.argv[2], sys.argv[3]))
+            db.commit()
+            """
+        let changed = try await Command.run(["python3", "-c", script, server.home + "/bff/bff.sqlite", app, version])
+        try #require(changed.status == 0, "\(changed.output)")
+    }
+
     @Test("published by an admin, found in a user's catalog with its permissions, installed and run; 1.1.0 asks for more at apps update; a tampered archive is refused, its digest named")
     func publishInstallUpdateTamper() async throws {
         let server = try await TeamServer.start(users: ["alice", "bob", "carol"], admins: ["alice"])
@@ -76,6 +91,9 @@ struct MarketplaceEndToEndTests {
         let newer = try Self.sysmon(version: "1.1.0", more: true)
         defer { try? FileManager.default.removeItem(at: newer) }
         #expect(try await Self.termcanvas(["apps", "publish", newer.path, "--bff", server.url], alice).status == 0)
+        // The server now lies that 1.0.0 read ~/notes already: what 1.1.0 adds is still measured
+        // against the app.yaml bob installed.
+        try await Self.claimNotesWereAsked(server, app: "sysmon", version: "1.0.0")
         let update = try await TmuxSession([Products.termcanvas.path, "apps", "update"], size: Size(width: 120, height: 20), environment: bob)
         let shown = try await update.waitFor("Enter takes it and lets it do that too")
         #expect(shown.contains { $0.contains("sysmon 1.0.0 → 1.1.0 from 127.0.0.1:\(server.port)") })

@@ -49,30 +49,20 @@ package struct PackageController {
             throw APIFailure.badRequest("must be \(ManifestRules.appIDRule)", field: "id")
         }
         // The right first: no one else's archive is read and parsed.
-        guard try await store.mayPublishPackage(id, by: user) else { throw Self.notPublisher(id) }
+        guard try await store.mayPublishPackage(id, by: user) else { throw Self.refused(.notPublisher, id) }
         guard request.headers[.contentType]?.hasPrefix(Self.archiveType) == true else {
             throw APIFailure(status: .unsupportedMediaType, body: APIError(error: "the body must be a package's archive (\(Self.archiveType))"))
         }
         let body = try await request.body.collect(upTo: PackageLimits.archiveBytes)
         let bytes = [UInt8](body.readableBytesView)
         let upload = try Self.upload(bytes, id: id)
-        switch try await store.publishPackage(upload, by: user) {
-        case .published(let app, let created, _):
-            return try .json(MicroAppDetail(app: app.info(health: nil), versions: app.versions), status: created ? .created : .ok)
-        case .notNewer(let current):
-            throw APIFailure.conflict("must be newer than \(current), the newest version published", field: "manifest.version")
-        case .builtIn:
-            throw APIFailure.conflict("'\(id)' is built into the server", field: "manifest.id")
-        case .otherKind(let kind):
-            throw APIFailure.conflict("'\(id)' is a \(kind.rawValue) app of this registry; a package needs an id of its own", field: "manifest.id")
-        case .notPublisher:
-            throw Self.notPublisher(id)
-        }
+        let outcome = try await store.publishPackage(upload, by: user)
+        guard case .published(let app, let created, _) = outcome else { throw Self.refused(outcome, id) }
+        return try .json(MicroAppDetail(app: app.info(health: nil), versions: app.versions), status: created ? .created : .ok)
     }
 
-    private static func notPublisher(_ id: String) -> APIFailure {
-        APIFailure(status: .forbidden, body: APIError(
-            error: "only an admin or a publisher of \(id) may publish it (an admin runs termcanvas apps publishers \(id) --add NAME)"))
+    private static func refused(_ outcome: PublishOutcome, _ id: String) -> APIFailure {
+        outcome.refusal(of: id, as: .package) ?? APIFailure.conflict("was not published", field: nil)
     }
 
     /// What the archive holds, checked: canonical, its manifest a process app's of this id.

@@ -73,22 +73,15 @@ package struct RegistryController {
         } catch {
             throw APIFailure.badRequest("is not an address this server calls: \(error.reason)", field: "entry")
         }
-        switch try await store.publish(published.manifest, version: version, entry: entry, by: user,
-                                       rotateSecrets: published.rotateSecrets == true, makeSecret: Self.makeSecret) {
-        case .published(let app, let created, let newSecrets):
-            Task { await health.check(app.id, entry: entry) }
-            var answer = detail(of: app, for: user)
-            if newSecrets { answer.secrets = app.secrets }
-            return try .json(answer, status: created ? .created : .ok)
-        case .notNewer(let current):
-            throw APIFailure.conflict("must be newer than \(current), the newest version published", field: "manifest.version")
-        case .builtIn:
-            throw APIFailure.conflict("'\(id)' is built into the server", field: "manifest.id")
-        case .otherKind(let kind):
-            throw APIFailure.conflict("'\(id)' is a \(kind.rawValue) app of this registry; a remote app needs an id of its own", field: "manifest.id")
-        case .notPublisher:
-            throw APIFailure(status: .forbidden, body: APIError(error: "only an admin may publish remote apps"))
+        let outcome = try await store.publish(published.manifest, version: version, entry: entry, by: user,
+                                              rotateSecrets: published.rotateSecrets == true, makeSecret: Self.makeSecret)
+        guard case .published(let app, let created, let newSecrets) = outcome else {
+            throw outcome.refusal(of: id, as: .remote) ?? APIFailure.conflict("was not published", field: nil)
         }
+        Task { await health.check(app.id, entry: entry) }
+        var answer = detail(of: app, for: user)
+        if newSecrets { answer.secrets = app.secrets }
+        return try .json(answer, status: created ? .created : .ok)
     }
 
     @Sendable func withdraw(_ request: Request, context: BFFRequestContext) async throws -> Response {

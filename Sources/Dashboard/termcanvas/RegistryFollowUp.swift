@@ -50,14 +50,11 @@ struct RegistryFollowUp {
     func read(listing apps: [MicroAppInfo]) {
         guard let client = clients.client(for: clients.connected) else { return }
         let current = Dictionary(apps.map { ($0.id, $0.version) }, uniquingKeysWith: { first, _ in first })
+        // Suggestions are of packages: a registry that lists none has none to make.
+        let suggests = apps.contains { $0.kind == .package }
         let (clients, paths, runtime, mailbox, logger) = (clients, paths, runtime, mailbox, logger)
         Task.detached {
-            do {
-                let suggestions: [AppSuggestion] = try await client.get(APIPath.registrySuggestions)
-                mailbox.post(.publish([SuggestionsLoaded(suggestions: Array(suggestions.prefix(AppSuggestion.maximum)))]))
-            } catch {
-                logger.info("no suggestions", metadata: ["error": "\(error)"])
-            }
+            if suggests { await Self.readSuggestions(from: client, mailbox: mailbox, logger: logger) }
             var elsewhere: [String: [MicroAppInfo]] = [:]
             for registry in clients.others {
                 guard let other = clients.client(for: registry) else { continue }
@@ -77,15 +74,27 @@ struct RegistryFollowUp {
         }
     }
 
+    private static func readSuggestions(from client: HTTPClient, mailbox: Mailbox, logger: Logger) async {
+        do {
+            let suggestions: [AppSuggestion] = try await client.get(APIPath.registrySuggestions)
+            mailbox.post(.publish([SuggestionsLoaded(suggestions: Array(suggestions.prefix(AppSuggestion.maximum)))]))
+        } catch {
+            logger.info("no suggestions", metadata: ["error": "\(error)"])
+        }
+    }
+
     /// The packages installed from `registry` whose version it has withdrawn since, their records
     /// marked so. Only those whose version is not the one it lists as current (by id) are asked
     /// about: a version still current is not withdrawn.
     private static func newlyWithdrawn(from registry: Registry, current: [String: String], client: HTTPClient, paths: Paths,
                                        logger: Logger) async -> [InstalledApp] {
         let folders = AppsCommand.folders(paths)
-        let installed = folders.scan().apps.filter { app in
-            guard let origin = app.origin else { return false }
-            return origin.registry == registry.key && origin.withdrawnAt == nil && current[app.id] != origin.version
+        // Only the apps with an origin recorded are read: no manifest is parsed when none came from a registry.
+        let recorded = (try? FileManager.default.contentsOfDirectory(atPath: folders.user.appendingPathComponent(AppFolders.originsName).path)) ?? []
+        let installed = recorded.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.compactMap { id -> InstalledApp? in
+            guard let origin = folders.origin(of: id), origin.registry == registry.key, origin.withdrawnAt == nil, current[id] != origin.version
+            else { return nil }
+            return try? AppFolders.read(folders.user.appendingPathComponent(id), isShipped: false, origin: origin)
         }
         var marked: [InstalledApp] = []
         for app in installed.prefix(packagesChecked) {

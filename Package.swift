@@ -273,7 +273,7 @@ let package = Package(
             name: "ServerRoutes",
             dependencies: [
                 "AppModel", "AppPackages", "CalendarTime", "CanvasCore", "CanvasFiles", "MicroAppProtocol", "ServerAPI", "ServerHTTP", "ServerProxy",
-                "ServerStore",
+                "ServerSSO", "ServerStore",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -315,12 +315,26 @@ let package = Package(
             path: "Sources/Server/ServerProxy",
             swiftSettings: swiftSettings
         ),
+        // Single sign-on: an OpenID Connect provider's discovery, keys (JWKS), ID tokens checked,
+        // userinfo, device logins and refresh tokens, over AsyncHTTPClient.
+        .target(
+            name: "ServerSSO",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Sources/Server/ServerSSO",
+            swiftSettings: swiftSettings
+        ),
         // The server, assembled: its configuration, the store opened with its services, the
         // routes in their order, TLS, the local account and idle exit of an embedded server.
         .target(
             name: "BFF",
             dependencies: [
-                "CanvasCore", "ServerAPI", "ServerHTTP", "ServerLive", "ServerProxy", "ServerRoutes", "ServerStore",
+                "CanvasCore", "ServerAPI", "ServerHTTP", "ServerLive", "ServerProxy", "ServerRoutes", "ServerSSO", "ServerStore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -338,7 +352,7 @@ let package = Package(
         .executableTarget(
             name: "termcanvas-bff",
             dependencies: [
-                "BFF", "BFFAccess", "CalendarTime", "CanvasCore", "CommandSupport", "PrivateFiles", "ServerHTTP", "ServerProxy",
+                "BFF", "BFFAccess", "CalendarTime", "CanvasCore", "CommandSupport", "PrivateFiles", "ServerHTTP", "ServerProxy", "ServerSSO",
                 "ServerStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -32,7 +32,7 @@ struct ServeCommandTests {
         #expect(try await Command.run([binary, "user", "list", "--data-dir", data], environment: environment).output.isEmpty)
 
         #expect(try await add("correct horse", "correct horse").status == 0)
-        #expect(try await Command.run([binary, "user", "list", "--data-dir", data], environment: environment).output == "ann\n")
+        #expect(try await Command.run([binary, "user", "list", "--data-dir", data], environment: environment).output == "ann\tpassword\n")
     }
 
     @Test func addAUserServeAndStopGracefully() async throws {
@@ -47,7 +47,7 @@ struct ServeCommandTests {
                                     input: "correct horse\n")
         #expect(added.status == 0)
         #expect(added.output.isEmpty)
-        #expect(try await Command.run([binary, "user", "list", "--data-dir", data], environment: environment).output == "alice\n")
+        #expect(try await Command.run([binary, "user", "list", "--data-dir", data], environment: environment).output == "alice\tpassword\n")
         let again = try await Command.run([binary, "user", "add", "alice", "--data-dir", data], environment: environment,
                                           input: "another horse\n")
         #expect(again.status != 0)
@@ -59,7 +59,7 @@ struct ServeCommandTests {
         #expect(short.status == 1)
         #expect(short.output.contains("a password must be at least 8 characters; nothing was changed"))
         #expect(!short.output.contains("Usage:"))
-        #expect(try await Command.run([binary, "user", "list", "--data-dir", data], environment: environment).output == "alice\n")
+        #expect(try await Command.run([binary, "user", "list", "--data-dir", data], environment: environment).output == "alice\tpassword\n")
 
         let port = LoopbackPort.random()
         let server = try Command.start([binary, "serve", "--port", "\(port)", "--data-dir", data], environment: environment)

@@ -5,6 +5,12 @@ public enum APIPath {
     public static let metrics = "/metrics"
     public static let openAPI = "/openapi.yaml"
     public static let authToken = "/api/auth/token"
+    /// Single sign-on: `GET` says whether and through which provider; `POST` signs in.
+    public static let authSSO = "/api/auth/sso"
+    /// Starts a device login at the provider.
+    public static let authSSODevice = "/api/auth/sso/device"
+    /// Ends a single sign-on's renewable session.
+    public static let authSSOLogout = "/api/auth/sso/logout"
     public static let todoItems = "/api/todo/items"
     public static let calendarEvents = "/api/calendar/events"
     public static let chatChannels = "/api/chat/channels"

@@ -22,6 +22,17 @@ public enum AuditAction: String, Codable, Sendable, CaseIterable {
     /// An admin let a user publish a package's versions; `detail`: the user.
     case publisherAdded = "registry.publisher.added"
     case publisherRemoved = "registry.publisher.removed"
+    /// A login, by the user; `detail`: how and from where, `by single sign-on from 10.0.0.7`.
+    case userLoggedIn = "user.login"
+    /// A login refused, by `(someone)`; `detail`: how, from where and why, `by single sign-on
+    /// from 10.0.0.7: the token has expired`.
+    case loginRefused = "user.login.refused"
+    /// A user made at their first single sign-on, by `(single sign-on)`; `detail`: the issuer and
+    /// subject, and the name they got when theirs was taken.
+    case userCreated = "user.created"
+    /// Admin rights given or taken by the provider's admin group at a login, by `(single sign-on)`.
+    case adminGranted = "user.admin.granted"
+    case adminRevoked = "user.admin.revoked"
 }
 
 /// The actors of entries no user made: names no user can have.
@@ -30,6 +41,10 @@ public enum AuditActor {
     public static let serverOperator = "(operator)"
     /// A user the log does not name (a package's installs are counted, never attributed).
     public static let someUser = "(a user)"
+    /// The identity provider, whose word made or changed a user at a login.
+    public static let singleSignOn = "(single sign-on)"
+    /// Whoever tried a login that was refused: not known to be any user.
+    public static let someone = "(someone)"
 }
 
 /// One entry of the audit log (`GET /api/audit`, admins only), newest first.

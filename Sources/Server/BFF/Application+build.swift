@@ -9,6 +9,7 @@ import ServerHTTP
 import ServerLive
 import ServerProxy
 import ServerRoutes
+import ServerSSO
 import ServerStore
 
 /// Builds the BFF application: opens its store, sets up token signing, the routes of the configured
@@ -26,7 +27,7 @@ public func buildApplication(
     let store = opened.store
     let issuer = await TokenIssuer(secret: opened.signingSecret, lifetime: configuration.tokenLifetime, clock: configuration.clock)
     let registry = RegistryServices(store: store, configuration: configuration, logger: logger)
-    let router = buildRouter(store: store, issuer: issuer, configuration: configuration, registry: registry)
+    let router = buildRouter(store: store, issuer: issuer, configuration: configuration, registry: registry, logger: logger)
     let onServerRunning = configuration.onServerRunning
     let address: BindAddress = configuration.unixSocketPath.map { .unixDomainSocket(path: $0) }
         ?? .hostname(configuration.host, port: configuration.port)
@@ -57,8 +58,8 @@ public func buildApplication(
 /// The routes. Open: `/health`, `/ready`, `/metrics`, `/openapi.yaml` and the token route; everything
 /// else under `/api` needs a bearer token. Per-address limits guard everything, per-user limits the API.
 func buildRouter(store: BFFStore, issuer: TokenIssuer, configuration: BFFConfiguration,
-                 registry: RegistryServices? = nil) -> Router<BFFRequestContext> {
-    let registry = registry ?? RegistryServices(store: store, configuration: configuration, logger: Logger(label: "termcanvas.bff"))
+                 registry: RegistryServices? = nil, logger: Logger = Logger(label: "termcanvas.bff")) -> Router<BFFRequestContext> {
+    let registry = registry ?? RegistryServices(store: store, configuration: configuration, logger: logger)
     let router = Router(context: BFFRequestContext.self)
     let metrics = RequestMetrics()
     if !configuration.trustedProxies.isEmpty { router.add(middleware: ForwardedForMiddleware(trusted: configuration.trustedProxies)) }
@@ -75,7 +76,12 @@ func buildRouter(store: BFFStore, issuer: TokenIssuer, configuration: BFFConfigu
         router.add(middleware: RateLimitMiddleware(limiter: .init(rate: perAddress, burst: 2 * perAddress), key: .address))
     }
     OperationsController(store: store, metrics: metrics).addRoutes(to: router)
-    AuthController(issuer: issuer, store: store, limits: limits).addRoutes(to: router)
+    AuthController(issuer: issuer, store: store, limits: limits, passwords: configuration.singleSignOn?.passwords ?? true)
+        .addRoutes(to: router)
+    if let singleSignOn = configuration.singleSignOn {
+        SingleSignOnController(provider: IdentityProvider(settings: singleSignOn, logger: logger), issuer: issuer, store: store, limits: limits)
+            .addRoutes(to: router)
+    }
     // Signed with the app's secret, not a token.
     HookController(store: store, deliverer: registry.hooks).addRoutes(to: router)
 

@@ -2,6 +2,7 @@ import CanvasCore
 import Foundation
 import ServerHTTP
 import ServerProxy
+import ServerSSO
 import ServerStore
 
 /// How to run the BFF: where it listens, which apps it hosts, where it keeps data, how it signs
@@ -43,6 +44,8 @@ public struct BFFConfiguration: Sendable {
     public var trustedProxies: Set<String>
     /// Serve HTTPS with this certificate and key instead of plain HTTP.
     public var tls: TLSFiles?
+    /// Sign users in through this OpenID Connect provider too (or only, without passwords).
+    public var singleSignOn: SingleSignOnSettings?
     /// How often an idle live event stream gets a keep-alive comment.
     public var heartbeatInterval: Duration
     /// How often the health of each remote micro-app's entry is checked (also on demand, at each
@@ -81,6 +84,7 @@ public struct BFFConfiguration: Sendable {
         limits: ServerLimits = ServerLimits(),
         trustedProxies: Set<String> = [],
         tls: TLSFiles? = nil,
+        singleSignOn: SingleSignOnSettings? = nil,
         heartbeatInterval: Duration = .seconds(25),
         healthInterval: Duration = .seconds(10),
         allowedEntryNetworks: [IPNetwork] = [],
@@ -105,6 +109,7 @@ public struct BFFConfiguration: Sendable {
         self.limits = limits
         self.trustedProxies = trustedProxies
         self.tls = tls
+        self.singleSignOn = singleSignOn
         self.heartbeatInterval = heartbeatInterval
         self.healthInterval = healthInterval
         self.allowedEntryNetworks = allowedEntryNetworks

@@ -316,6 +316,26 @@ extension SQLiteStore {
                 try db.execute(sql: statement)
             }
         }
+        migrator.registerMigration("v16: single sign-on") { db in
+            for statement in [
+                "ALTER TABLE users ADD COLUMN sso_issuer TEXT",
+                "ALTER TABLE users ADD COLUMN sso_subject TEXT",
+                "CREATE UNIQUE INDEX users_sso ON users (sso_issuer, sso_subject)",
+                """
+                CREATE TABLE sso_logins (id_hash TEXT PRIMARY KEY, device_code TEXT, address TEXT NOT NULL, expires_at REAL NOT NULL,
+                    poll_interval REAL NOT NULL, next_poll_at REAL NOT NULL)
+                """,
+                "CREATE INDEX sso_logins_address ON sso_logins (address)",
+                """
+                CREATE TABLE sso_sessions (renewal_hash TEXT PRIMARY KEY, user_id INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                    refresh_token TEXT NOT NULL, created_at REAL NOT NULL)
+                """,
+                "CREATE INDEX sso_sessions_user ON sso_sessions (user_id, created_at)",
+                "CREATE TABLE sso_spent_tokens (token_hash TEXT PRIMARY KEY, expires_at REAL NOT NULL)",
+            ] {
+                try db.execute(sql: statement)
+            }
+        }
         return migrator
     }
 

@@ -47,6 +47,7 @@ struct ServeCommand: AsyncParsableCommand {
         valueName: "ADDRESS"))
     var trustedProxy: [String] = []
     @OptionGroup var database: DatabaseOptions
+    @OptionGroup(title: "Single sign-on") var singleSignOn: SingleSignOnOptions
     @Option(help: ArgumentHelp("With PostgreSQL: the most database connections this instance opens.", valueName: "N"))
     var databaseConnections = 20
     @Flag(help: "With PostgreSQL: bring an older schema up to date at start, instead of waiting for `termcanvas-bff migrate`.")
@@ -99,6 +100,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
         guard !local || tlsCert == nil else { throw ValidationError("--local serves on a private unix socket; it takes no --tls-cert") }
+        guard !local || singleSignOn.oidcIssuer == nil else { throw ValidationError("--local is this user's own server; it takes no --oidc-issuer") }
         guard drainTimeout >= 1 else { throw ValidationError("--drain-timeout must be 1 or more, got \(drainTimeout)") }
         guard instances >= 1 else { throw ValidationError("--instances must be 1 or more, got \(instances)") }
         for network in allowEntryNetwork where IPNetwork(network) == nil {
@@ -126,12 +128,13 @@ struct ServeCommand: AsyncParsableCommand {
             host: host, port: port, apps: try ServerApp.parseList(apps),
             dataDirectory: database.dataDirectory(environment),
             database: location, databaseConnections: databaseConnections, migrateDatabase: migrate,
-            jwtSecret: try jwtSecretFile.map(Self.readSecret),
+            jwtSecret: try jwtSecretFile.map { try PrivateSecret.read($0, option: "--jwt-secret-file", minimumLength: 32) },
             rateLimits: rateLimit == 0 ? .off : RateLimits(perUserPerSecond: rateLimit, writeBytesPerUserPerSecond: writeLimit << 10, instances: instances),
             limits: ServerLimits(connections: ConnectionLimits(total: connections, perAddress: connectionsPerAddress),
                                  streams: LiveEventHub.StreamLimits(perUser: streamsPerUser, total: streams)),
             trustedProxies: Set(trustedProxy),
             tls: tlsCert.map { TLSFiles(certificate: $0, privateKey: tlsKey ?? "") },
+            singleSignOn: try singleSignOn.settings(),
             healthInterval: .seconds(healthInterval),
             allowedEntryNetworks: allowEntryNetwork.compactMap(IPNetwork.init),
             allowsHTTPEntries: allowHTTPEntries,
@@ -181,22 +184,6 @@ struct ServeCommand: AsyncParsableCommand {
         )).run()
         logger.info("local server stopped")
         withExtendedLifetime(lock) {}
-    }
-
-    /// The secret in `path`, which must be private: every instance given it can sign tokens.
-    private static func readSecret(_ path: String) throws -> String {
-        let secret: String
-        do {
-            secret = try String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-        } catch {
-            throw ValidationError("cannot read --jwt-secret-file \(path): \(error.localizedDescription)")
-        }
-        guard secret.count >= 32 else { throw ValidationError("--jwt-secret-file \(path) must hold 32 characters or more") }
-        var status = stat()
-        guard stat(path, &status) == 0, status.st_mode & 0o077 == 0 else {
-            throw ValidationError("--jwt-secret-file \(path) must be readable by its owner only (chmod 600)")
-        }
-        return secret
     }
 }
 

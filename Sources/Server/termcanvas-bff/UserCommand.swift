@@ -37,11 +37,18 @@ struct UserCommand: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the users.")
+        static let configuration = CommandConfiguration(abstract: "List the users: each one's name, how they sign in, and `admin` for admins.")
         @OptionGroup var location: Location
 
         func run() async throws {
-            for user in try await location.withStore({ store in try await store.users() }) { print(user.name + (user.isAdmin ? "\tadmin" : "")) }
+            for (user, signIn) in try await location.withStore({ store in try await store.userAccounts() }) {
+                let how = switch signIn {
+                case .password: "password"
+                case .singleSignOn(let issuer): "single sign-on (\(issuer))"
+                case .tokenOnly: "token only"
+                }
+                print(([user.name, how] + (user.isAdmin ? ["admin"] : [])).joined(separator: "\t"))
+            }
         }
     }
 

@@ -20,8 +20,16 @@ package struct TokenIssuer: Sendable {
 
     /// A signed token for `user` that expires `lifetime` from `now` (the clock's, when not given).
     package func issue(for user: BFFUser, now: Date? = nil) async throws -> String {
+        try await issue(for: user, lifetime: lifetime, now: now)
+    }
+
+    /// A signed token for `user` that expires `lifetime` from `now` (a single sign-on's session).
+    package func issue(for user: BFFUser, lifetime: TimeInterval, now: Date? = nil) async throws -> String {
         try await keys.sign(TokenClaims(userID: user.id, name: user.name, expires: .init(value: (now ?? clock()) + lifetime)))
     }
+
+    /// The clock's now.
+    package var now: Date { clock() }
 
     /// The claims of a token whose signature checks out and which has not expired at `now` (the
     /// clock's, when not given); nil otherwise.

@@ -15,10 +15,13 @@ package struct AuthController {
     let store: BFFStore
     let limiter: TokenBucketLimiter?
     let throttle: LoginThrottle?
+    /// False on a server that signs in through single sign-on only (`serve --no-passwords`).
+    let passwords: Bool
 
-    package init(issuer: TokenIssuer, store: BFFStore, limits: RateLimits) {
+    package init(issuer: TokenIssuer, store: BFFStore, limits: RateLimits, passwords: Bool = true) {
         self.issuer = issuer
         self.store = store
+        self.passwords = passwords
         let perMinute = limits.share(limits.tokenRequestsPerMinute)
         limiter = limits.isOff || perMinute == 0 ? nil : TokenBucketLimiter(rate: perMinute / 60, burst: perMinute)
         throttle = limits.isOff ? nil : LoginThrottle()
@@ -31,6 +34,10 @@ package struct AuthController {
     }
 
     private func token(_ request: Request, context: BFFRequestContext) async throws -> Response {
+        guard passwords else {
+            throw APIFailure(status: .forbidden, body: APIError(
+                error: "this server signs in through single sign-on only: log in with `termcanvas login URL --sso`"))
+        }
         if let wait = limiter?.take(context.clientAddress) { throw APIFailure.tooManyRequests(retryAfter: wait) }
         let body = try await request.decodeJSON(TokenRequest.self, context: context)
         try TextValidation.check(body.username, field: "username", lines: .single, length: 0...BFFUser.nameMaxLength)
@@ -47,10 +54,12 @@ package struct AuthController {
         let user = try await store.authenticate(name: body.username, password: body.password)
         guard let user else {
             context.logger.info("token refused", metadata: ["username": "\(loggedName)"])
+            try await store.auditRefusedLogin(method: "password", address: context.clientAddress, reason: "wrong username or password")
             throw APIFailure(status: .unauthorized, body: APIError(error: "wrong username or password"))
         }
         throttle?.succeeded(user: body.username, address: context.clientAddress, counted: counted)
         context.logger.info("token issued", metadata: ["user": "\(user.name)"])
+        try await store.auditLogin(of: user, method: "password", address: context.clientAddress)
         return try .json(TokenResponse(token: try await issuer.issue(for: user)))
     }
 }

@@ -230,8 +230,7 @@ extension BFFStore {
                     let installed = Set(try mine.map { try $0.text(0) })
                     let candidates = Set(onCanvases.keys).union(teammates.keys).subtracting(installed).filter(ManifestRules.isAppID)
                     guard !candidates.isEmpty else { return .done([]) }
-                    var list: SQLStatement = "\(candidates.sorted()[0])"
-                    for id in candidates.sorted().dropFirst() { list += ", \(id)" }
+                    let list = SQLStatement.list(candidates.sorted())
                     return .run("SELECT id FROM registry_apps WHERE id IN (\(list)) AND kind = 'package' AND withdrawn_at IS NULL") { live in
                         Self.entries(try live.map { try $0.text(0) }).then { entries in
                             let suggestions = entries.map { entry in

@@ -194,8 +194,7 @@ extension BFFStore {
     /// whatever their number.
     static func entries(_ ids: [String]) -> Plan<[RegistryEntry]> {
         guard !ids.isEmpty else { return .done([]) }
-        var list: SQLStatement = "\(ids[0])"
-        for id in ids.dropFirst() { list += ", \(id)" }
+        let list = SQLStatement.list(ids)
         return .run("""
             SELECT id, kind, name, description, current_version, hook_secret, entry_secret, previous_hook_secret,
                 previous_entry_secret, secrets_rotated_at, (SELECT COUNT(*) FROM registry_installs i WHERE i.app_id = registry_apps.id)

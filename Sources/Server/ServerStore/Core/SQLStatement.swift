@@ -27,6 +27,13 @@ public struct SQLStatement: Sendable, ExpressibleByStringInterpolation {
         statement.parts += other.parts
     }
 
+    /// `values` as a comma-separated list of bound values, for `IN (…)`; at least one value.
+    static func list(_ values: [some SQLBindable]) -> SQLStatement {
+        var list: SQLStatement = "\(values[0])"
+        for value in values.dropFirst() { list += ", \(value)" }
+        return list
+    }
+
     /// The text, each value's placeholder made by `placeholder` from its number (1 for the first)
     /// and each word spelled by `spell`; and the values, in order.
     func rendered(placeholder: (Int) -> String, spell: (SQLWord) -> String) -> (text: String, values: [SQLValue]) {

@@ -208,6 +208,22 @@ extension PostgresStore {
                 PRIMARY KEY (app_id, user_id))
             """,
         ]),
+        ("v16: single sign-on", [
+            "ALTER TABLE users ADD COLUMN sso_issuer TEXT",
+            "ALTER TABLE users ADD COLUMN sso_subject TEXT",
+            "CREATE UNIQUE INDEX users_sso ON users (sso_issuer, sso_subject)",
+            """
+            CREATE TABLE sso_logins (id_hash TEXT PRIMARY KEY, device_code TEXT, address TEXT NOT NULL, expires_at DOUBLE PRECISION NOT NULL,
+                poll_interval DOUBLE PRECISION NOT NULL, next_poll_at DOUBLE PRECISION NOT NULL)
+            """,
+            "CREATE INDEX sso_logins_address ON sso_logins (address)",
+            """
+            CREATE TABLE sso_sessions (renewal_hash TEXT PRIMARY KEY, user_id BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                refresh_token TEXT NOT NULL, created_at DOUBLE PRECISION NOT NULL)
+            """,
+            "CREATE INDEX sso_sessions_user ON sso_sessions (user_id, created_at)",
+            "CREATE TABLE sso_spent_tokens (token_hash TEXT PRIMARY KEY, expires_at DOUBLE PRECISION NOT NULL)",
+        ]),
     ]
 
     /// The advisory lock migrations take, so that of instances started together one migrates and

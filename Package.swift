@@ -424,7 +424,7 @@ let package = Package(
             name: "BFFTests",
             dependencies: [
                 "AppPackages", "BFF", "BFFTesting", "CalendarTime", "CanvasCore", "ServerAPI", "ServerHTTP", "ServerLive", "ServerProxy",
-                "ServerRoutes", "ServerStore", "TestSupport",
+                "ServerRoutes", "ServerSSO", "ServerStore", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -20,6 +20,7 @@ INSTALLED_APPS = [
     "tcprovider",
 ]
 MIDDLEWARE = [
+    "tcprovider.requests.RequestLog",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",

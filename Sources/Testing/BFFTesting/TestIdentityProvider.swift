@@ -1,0 +1,104 @@
+import Foundation
+import TestSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real OpenID Connect provider for tests of single sign-on: Django OAuth Toolkit, run by
+/// `deploy/oidc-provider/provider` on a loopback port with its own database and RSA key, and the
+/// people given (`NAME:PASSWORD[:GROUP,…]`). Its clients: `tc-device` (device flow), `tc-web` and
+/// `tc-other` (authorization code with PKCE, for ID tokens). The tests play its users through
+/// its web pages (`approve`, `idToken`) as a browser would.
+public final class TestIdentityProvider: Sendable {
+    public let base: String
+    public var issuer: String { base + "/o" }
+    public var deviceEndpoint: String { base + "/o/device-authorization/" }
+    /// The folder holding its database, `key.pem` (its signing key) and `requests.log`.
+    public let state: URL
+    private let pid: pid_t
+
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("deploy/oidc-provider/provider").path
+
+    private init(base: String, state: URL, pid: pid_t) {
+        self.base = base
+        self.state = state
+        self.pid = pid
+    }
+
+    /// Sets one up and starts it; `environment` may set `TC_OIDC_ACCESS_SECONDS`, `TC_OIDC_ID_SECONDS`
+    /// and `TC_OIDC_INTERVAL` (the device flow's polling interval, 1 s by default here). With
+    /// `signingLike`, it signs with that provider's key (another issuer, the same key).
+    public static func start(people: [String], environment: [String: String] = [:],
+                             signingLike other: TestIdentityProvider? = nil) async throws -> TestIdentityProvider {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("tc-oidc-\(UUID().uuidString)")
+        if let other {
+            try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: other.state.appendingPathComponent("key.pem"), to: state.appendingPathComponent("key.pem"))
+        }
+        let port = LoopbackPort.random()
+        let base = "http://127.0.0.1:\(port)"
+        let setup = try await Command.run([script, "setup", state.path, base + "/o"] + people, environment: environment)
+        guard setup.status == 0 else { throw ProviderFailure(what: "setup", output: setup.output) }
+        let pid = try Command.start([script, "serve", state.path, base + "/o", "\(port)"], environment: environment)
+        let provider = TestIdentityProvider(base: base, state: state, pid: pid)
+        do {
+            try await Command.waitUntilAnswering(base + "/o/.well-known/openid-configuration", within: .seconds(30))
+        } catch {
+            provider.stop()
+            throw error
+        }
+        return provider
+    }
+
+    /// Signs in as `user` at the verification page, enters `code` and accepts (or denies).
+    public func approve(user: String, password: String, code: String, deny: Bool = false) async throws {
+        let result = try await Command.run([Self.script, "approve", base, user, password, code] + (deny ? ["deny"] : []))
+        guard result.status == 0 else { throw ProviderFailure(what: "approve", output: result.output) }
+    }
+
+    /// An ID token for `user` issued to `client` by an authorization-code login with PKCE.
+    public func idToken(user: String, password: String, client: String = "tc-web") async throws -> String {
+        let result = try await Command.run([Self.script, "id-token", base, user, password, client])
+        guard result.status == 0, let answer = try? JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any],
+              let token = answer["id_token"] as? String
+        else { throw ProviderFailure(what: "id-token", output: result.output) }
+        return token
+    }
+
+    /// Disables `user` at the provider: their access and refresh tokens stop working.
+    public func disable(_ user: String) async throws {
+        let result = try await Command.run([Self.script, "disable", state.path, issuer, user])
+        guard result.status == 0 else { throw ProviderFailure(what: "disable", output: result.output) }
+    }
+
+    /// Sets `user`'s groups at the provider.
+    public func setGroups(_ user: String, _ groups: [String]) async throws {
+        let result = try await Command.run([Self.script, "groups", state.path, issuer, user, groups.joined(separator: ",")])
+        guard result.status == 0 else { throw ProviderFailure(what: "groups", output: result.output) }
+    }
+
+    /// How many requests the provider had for `path` so far.
+    public func requests(to path: String) -> Int {
+        let log = (try? String(contentsOf: state.appendingPathComponent("requests.log"), encoding: .utf8)) ?? ""
+        return log.split(separator: "\n").filter { $0.hasSuffix(" " + path) }.count
+    }
+
+    /// Its signing key's public half, PEM.
+    public func publicKeyPEM() async throws -> String {
+        try await Command.run(["openssl", "rsa", "-in", state.appendingPathComponent("key.pem").path, "-pubout"]).output
+            .split(separator: "\n").filter { !$0.hasPrefix("writing") }.joined(separator: "\n") + "\n"
+    }
+
+    public func stop() {
+        kill(pid, SIGTERM)
+        try? FileManager.default.removeItem(at: state)
+    }
+
+    public struct ProviderFailure: Error, CustomStringConvertible {
+        let what: String
+        let output: String
+        public var description: String { "the test identity provider's \(what) failed: \(output)" }
+    }
+}

@@ -69,6 +69,9 @@ let package = Package(
         // package asks for in the protocol's words.
         .target(name: "AppPackages", dependencies: ["MicroAppProtocol", "ServerAPI"], path: "Sources/Core/AppPackages",
                 swiftSettings: swiftSettings),
+        // QR codes (ISO 18004, byte mode) and their drawing as terminal lines: the sign-in's address
+        // for a phone.
+        .target(name: "QRCodes", path: "Sources/Core/QRCodes", swiftSettings: swiftSettings),
         // What apps' widgets say to what runs them: the server apps' commands and events, and a
         // micro-app's connection, status and updates.
         .target(
@@ -220,7 +223,7 @@ let package = Package(
             dependencies: [
                 "CalendarTime", "CanvasCore", "CanvasStyle", "CanvasUI", "NcursesTerminal", "Widgets", "LayoutStore", "CanvasFiles",
                 "BFFAccess", "CommandSupport", "HTTPClient", "ServerAPI", "AppModel", "AppPackages", "ServerSync", "PrivateFiles",
-                "SQLiteFiles", "MicroAppProtocol", "MicroAppHost", "MicroAppGenerator", "ModelClient",
+                "SQLiteFiles", "MicroAppProtocol", "MicroAppHost", "MicroAppGenerator", "ModelClient", "QRCodes",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -408,6 +411,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "MicroAppProtocolTests", dependencies: ["MicroAppProtocol"], swiftSettings: swiftSettings),
+        .testTarget(name: "QRCodesTests", dependencies: ["QRCodes", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "AppPackagesTests", dependencies: ["AppPackages", "ServerAPI", .product(name: "Crypto", package: "swift-crypto")],
                     swiftSettings: swiftSettings),
         .testTarget(

@@ -103,12 +103,14 @@ struct Dashboard: AsyncParsableCommand {
             if loaded.origin == .server { followUp.read(listing: loaded.apps) }
         }
         var reinstalls: AppsReinstalled?
+        let sessionKeeper = SessionKeeper()
         let watchdog = remote == nil ? LocalServerWatchdog(connector: connector, bus: host.bus) : nil
         defer {
             layoutShown.cancel()
             registryRead.cancel()
             reinstalls?.cancel()
             watchdog?.cancel()
+            sessionKeeper.cancel()
         }
         // A layout read from a file starts a history of its own.
         if !(options.layout.map(LayoutSource.looksLikeFile) ?? false) { host.perform(host.restoreHistory()) }
@@ -121,8 +123,18 @@ struct Dashboard: AsyncParsableCommand {
             reinstalls = AppsReinstalled(paths: paths, installed: installed.apps, runtime: runtime, mailbox: mailbox, logger: logger)
             link.sync.connect(afterQueuedCommands: {
                 do {
-                    let target = if let remote { remote } else { try await connector.connectLocal().value }
+                    var target = if let remote { remote } else { try await connector.connectLocal().value }
+                    if let credential = target.credential, credential.renewal != nil {
+                        do {
+                            target = .remote(try await SessionRenewal.fresh(credential, store: paths.credentials, logger: logger))
+                        } catch {
+                            mailbox.post(.notice(.error("\(error)")))
+                        }
+                    }
                     let client = target.client(logger: logger)
+                    if let credential = target.credential, credential.renewal != nil {
+                        sessionKeeper.start(credential, client: client, store: paths.credentials, mailbox: mailbox, logger: logger)
+                    }
                     backend.use(client)
                     remoteApps.use(client)
                     sharedLink.use(client)

@@ -21,7 +21,10 @@ struct ServerOption: ParsableArguments {
         let paths = Paths(environment: ProcessInfo.processInfo.environment)
         let logger = Self.logger
         let connector = BFFConnector(paths: paths, environment: ProcessInfo.processInfo.environment, logger: logger)
-        let target = if let remote = try connector.remoteTarget(bff) { remote } else { try await connector.connectLocal().value }
+        var target = if let remote = try connector.remoteTarget(bff) { remote } else { try await connector.connectLocal().value }
+        if let credential = target.credential {
+            target = .remote(try await SessionRenewal.fresh(credential, store: paths.credentials, logger: logger))
+        }
         return target.client(logger: logger)
     }
 

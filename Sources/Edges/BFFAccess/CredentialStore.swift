@@ -8,12 +8,20 @@ public struct Credential: Codable, Sendable, Equatable {
     public let token: String
     /// The certificates `login --ca-file` was told to trust for this server (a PEM file), if any.
     public let trustedCertificates: String?
+    /// A single sign-on's renewal handle (`login --sso`): sent back before `expiresAt` for a new
+    /// token, while the identity provider still signs the user in.
+    public let renewal: String?
+    /// When `token` expires (seconds since 1970), when it is a single sign-on's short-lived one.
+    public let expiresAt: Double?
 
-    public init(server: ServerURL, user: String, token: String, trustedCertificates: String? = nil) {
+    public init(server: ServerURL, user: String, token: String, trustedCertificates: String? = nil, renewal: String? = nil,
+                expiresAt: Double? = nil) {
         self.server = server.origin
         self.user = user
         self.token = token
         self.trustedCertificates = trustedCertificates
+        self.renewal = renewal
+        self.expiresAt = expiresAt
     }
 }
 
@@ -56,6 +64,11 @@ public struct CredentialStore: Sendable {
               credential.server == server.origin, !credential.token.isEmpty
         else { throw .malformedCredential(path: url.path) }
         return credential
+    }
+
+    /// Forgets the credential of `server`; false when there was none.
+    public func remove(for server: ServerURL) -> Bool {
+        (try? FileManager.default.removeItem(at: file(for: server))) != nil
     }
 
     /// The servers logged in to, by address, sorted: those whose files can be read.

@@ -45,6 +45,11 @@ extension HTTPClient {
         _ = try await send(try Self.jsonRequest(.put, path, body: body))
     }
 
+    /// `POST path` with `body` as JSON; any 2xx is success and its body is ignored. Not retried.
+    public func post<Body: Encodable>(_ path: String, json body: Body) async throws(HTTPClientError) {
+        _ = try await send(try Self.jsonRequest(.post, path, body: body))
+    }
+
     /// `DELETE path`; any 2xx is success and its body is ignored.
     public func delete(_ path: String) async throws(HTTPClientError) {
         _ = try await send(Request(.delete, path))
@@ -67,7 +72,8 @@ extension HTTPClient {
         }
     }
 
-    private static func jsonRequest(_ method: Method, _ path: String, body: some Encodable) throws(HTTPClientError) -> Request {
+    /// A request with `body` as JSON, accepting JSON, for a caller that reads the answer's status itself.
+    public static func jsonRequest(_ method: Method, _ path: String, body: some Encodable) throws(HTTPClientError) -> Request {
         let data: Data
         do {
             data = try JSONEncoder().encode(body)

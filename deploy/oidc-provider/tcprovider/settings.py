@@ -47,7 +47,9 @@ OAUTH2_PROVIDER = {
     "SCOPES": {"openid": "OpenID Connect", "profile": "Your name", "email": "Your e-mail address",
                "groups": "Your groups", "offline_access": "Stay signed in"},
     "DEFAULT_SCOPES": ["openid"],
-    "OAUTH_DEVICE_VERIFICATION_URI": ISSUER.rsplit("/o", 1)[0] + "/o/device/",
+    "OAUTH_DEVICE_VERIFICATION_URI": ISSUER + "/device/",
+    # As Keycloak and Okta give it: the address with the code in it, for a phone's camera.
+    "OAUTH_DEVICE_VERIFICATION_URI_COMPLETE": ISSUER + "/device/?user_code={user_code}",
     "DEVICE_FLOW_INTERVAL": int(os.environ.get("TC_OIDC_INTERVAL", "1")),
     "ACCESS_TOKEN_EXPIRE_SECONDS": int(os.environ.get("TC_OIDC_ACCESS_SECONDS", "300")),
     "ID_TOKEN_EXPIRE_SECONDS": int(os.environ.get("TC_OIDC_ID_SECONDS", "300")),

@@ -84,7 +84,7 @@ struct LoginCommand: AsyncParsableCommand {
     }
 
     private func singleSignOn(server: ServerURL, client: HTTPClient, trusted: String?) async throws -> Credential {
-        let flow = DeviceLoginFlow(server: server, client: client, say: Self.say, drawsCode: isatty(STDERR_FILENO) == 1)
+        let flow = DeviceLoginFlow(server: server, client: client, say: Self.say, drawsCode: isatty(STDOUT_FILENO) == 1)
         let login = try await flow.run()
         if let taken = login.nameTaken {
             Self.say(TerminalText.safe("termcanvas: \(taken) was taken on \(server), so you are \(login.user) there"))
@@ -93,8 +93,10 @@ struct LoginCommand: AsyncParsableCommand {
                           expiresAt: Date().timeIntervalSince1970 + Double(login.expiresIn))
     }
 
+    /// What the login tells the person at the terminal (standard output: the flow's conversation
+    /// and its result; failures go to standard error).
     static func say(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
     }
 }
 

@@ -12,13 +12,19 @@ import Synchronization
 /// identity provider first. A user the provider no longer signs in gets no new token. Each renewal
 /// is kept in the credential store, so the next command or dashboard starts from it.
 enum SessionRenewal {
-    /// How long before expiry a renewal is due.
-    static let margin: Double = 30
+    /// How long before expiry a command renews a token: long enough for what it does.
+    static let commandMargin: Double = 10
 
-    /// Whether `credential` is a single sign-on's whose token expires within `margin` of `now`.
+    /// Whether `credential` is a single sign-on's whose token expires within `commandMargin` of `now`.
     static func isDue(_ credential: Credential, now: Double = Date().timeIntervalSince1970) -> Bool {
         guard credential.renewal != nil, let expiresAt = credential.expiresAt else { return false }
-        return expiresAt - now <= margin
+        return expiresAt - now <= commandMargin
+    }
+
+    /// How long to wait before renewing a token with `remaining` seconds left: until a third of it
+    /// is left, or 30 seconds, whichever is less.
+    static func wait(remaining: Double) -> Double {
+        max(0, remaining - min(30, remaining / 3))
     }
 
     /// The credential with a new token and renewal handle, saved.
@@ -64,7 +70,7 @@ final class SessionKeeper: Sendable {
         let renewing = Task.detached {
             var current = credential
             while !Task.isCancelled {
-                let wait = max(0, (current.expiresAt ?? 0) - SessionRenewal.margin - Date().timeIntervalSince1970)
+                let wait = SessionRenewal.wait(remaining: (current.expiresAt ?? 0) - Date().timeIntervalSince1970)
                 do { try await Task.sleep(for: .seconds(wait)) } catch { return }
                 do {
                     current = try await SessionRenewal.renew(current, client: client, store: store)

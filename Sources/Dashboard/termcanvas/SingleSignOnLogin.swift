@@ -14,9 +14,9 @@ import ServerAPI
 struct DeviceLoginFlow {
     let server: ServerURL
     let client: HTTPClient
-    /// Where the instructions go (standard error).
+    /// Where the instructions go (standard output).
     let say: @Sendable (String) -> Void
-    /// Whether to draw the QR code (standard error is a terminal).
+    /// Whether to draw the QR code (standard output is a terminal).
     let drawsCode: Bool
 
     func run() async throws -> SingleSignOnLogin {

@@ -1,0 +1,95 @@
+import BFFTesting
+import CanvasCore
+import Foundation
+import TestSupport
+import Testing
+
+/// Single sign-on as a team meets it: a real identity provider (Django OAuth Toolkit), a team
+/// server trusting it, `termcanvas login URL --sso` in tmux showing the code and a QR code, the
+/// test playing the user at the provider's page, the dashboard on the team server as that user,
+/// an admin by group publishing, and a user disabled at the provider losing the server.
+@Suite("Single sign-on end to end", .serialized)
+struct SingleSignOnEndToEndTests {
+    /// The provider's access tokens live 12 seconds: a single sign-on's token, no longer.
+    static func start() async throws -> (TestIdentityProvider, TeamServer) {
+        let provider = try await TestIdentityProvider.start(people: ["alice:pw-alice:admins", "bob:pw-bob"],
+                                                            environment: ["TC_OIDC_ACCESS_SECONDS": "12"])
+        let scopes = ["openid", "profile", "email", "groups", "offline_access"].flatMap { ["--oidc-scope", $0] }
+        let server = try await TeamServer.start(users: [], options: [
+            "--oidc-issuer", provider.issuer, "--oidc-client-id", "tc-device", "--oidc-device-endpoint", provider.deviceEndpoint,
+            "--oidc-admin-group", "admins", "--no-passwords",
+        ] + scopes)
+        return (provider, server)
+    }
+
+    /// `termcanvas login URL --sso` in tmux, approved at the provider as `user`.
+    static func logIn(_ user: String, provider: TestIdentityProvider, server: TeamServer) async throws -> [String: String] {
+        let environment = try DashboardSessionTests.isolatedHome(canvasLayout: false).environment
+        let login = try await TmuxSession([Products.termcanvas.path, "login", server.url, "--sso"], size: Size(width: 120, height: 45),
+                                          environment: environment)
+        let shown = try await login.waitFor("and enter the code")
+        let line = try #require(shown.first { $0.contains("and enter the code") })
+        let code = try #require(line.split(separator: " ").last.map(String.init))
+        #expect(shown.contains { $0.contains(provider.base + "/o/device/") })
+        // The QR code's finder patterns, top left and top right, in half blocks.
+        #expect(shown.contains { $0.contains("█▀▀▀▀▀█") && $0.components(separatedBy: "█▀▀▀▀▀█").count == 3 })
+        #expect(shown.contains { $0.contains("Waiting for you to approve the sign-in at \(provider.issuer)") })
+        try await provider.approve(user: user, password: "pw-\(user)", code: code)
+        try await login.waitFor("termcanvas: logged in to \(server.url) as \(user)", timeout: .seconds(15))
+        #expect(try await login.waitForExit().status == 0)
+        return environment
+    }
+
+    @Test("login --sso in tmux; the dashboard on the team server as that user; an admin by group publishes; renewals keep it going; disabled at the provider, refused once the token's lifetime is out")
+    func signInUseAndLose() async throws {
+        let (provider, server) = try await Self.start()
+        defer {
+            server.stop()
+            provider.stop()
+        }
+        let alice = try await Self.logIn("alice", provider: provider, server: server)
+
+        // Passwords are off: the server says how to log in instead.
+        let password = try await Command.run([Products.termcanvas.path, "login", server.url, "--user", "alice"], environment: alice,
+                                             input: "whatever\n")
+        #expect(password.status != 0)
+        #expect(password.output.contains("this server signs in through single sign-on only: log in with `termcanvas login URL --sso`"))
+
+        // Alice is an admin by group: she publishes.
+        let published = try await Command.run([Products.termcanvas.path, "apps", "publish", MarketplaceEndToEndTests.sysmon.path,
+                                               "--bff", server.url], environment: alice)
+        #expect(published.status == 0, "\(published.output)")
+
+        // Bob is not: he may not, and he chats as bob from his dashboard.
+        let bob = try await Self.logIn("bob", provider: provider, server: server)
+        let refused = try await Command.run([Products.termcanvas.path, "apps", "publish", MarketplaceEndToEndTests.sysmon.path,
+                                             "--bff", server.url], environment: bob)
+        #expect(refused.status != 0)
+        let session = try await server.dashboard(bob)
+        try await MicroAppsEndToEndTests.waitUntilOnline(session)
+        try await session.send("M-3")
+        try await session.sendLiteral("signed in at the provider")
+        try await session.send("Enter")
+        try await session.waitFor("bob: signed in at the provider")
+
+        // Past the first token's 12 seconds, renewed: still online, and chat still goes through.
+        try await Task.sleep(for: .seconds(14))
+        try await session.sendLiteral("still here")
+        try await session.send("Enter")
+        try await session.waitFor("bob: still here")
+
+        // Disabled at the provider: the next renewal is refused and the dashboard says so; the
+        // token in hand stops working within its lifetime.
+        try await provider.disable("bob")
+        try await session.waitFor("your sign-in at \(server.url) has ended", timeout: .seconds(15))
+        let credentials = bob["XDG_CONFIG_HOME", default: ""] + "/termcanvas/credentials/"
+        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: credentials).first { $0.hasSuffix(".json") })
+        let credential = try String(contentsOfFile: credentials + file, encoding: .utf8)
+        let token = try #require(try JSONSerialization.jsonObject(with: Data(credential.utf8)) as? [String: Any])["token"] as? String
+        try await eventually("bob's last token refused", within: .seconds(15), every: .milliseconds(500)) {
+            try await Command.run(["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", server.url + "/api/todo/items",
+                                   "-H", "Authorization: Bearer \(try #require(token))"]).output == "401"
+        }
+        try await session.waitFor("token refused", timeout: .seconds(20))
+    }
+}

@@ -35,10 +35,16 @@ struct Conformance {
         createdIDs = knownIDs
     }
 
+    /// What the example of an operation that needs a person at the identity provider gets here:
+    /// the example's device login is not under way (SingleSignOnTests signs in for real), and no
+    /// provider listens at the server's issuer.
+    static let withoutAPerson = ["post /api/auth/sso": 404, "post /api/auth/sso/device": 502]
+
     mutating func check(_ operation: OpenAPIConformanceTests.Operation) async throws {
         checkedOperations += 1
         let uri = try uri(for: operation)
-        let success = try #require(operation.successStatus, "\(operation) documents no 2xx response")
+        let success = try Self.withoutAPerson["\(operation.method) \(operation.path)"]
+            ?? #require(operation.successStatus, "\(operation) documents no 2xx response")
         let successContent = operation.response(success)?["content"]?.object ?? [:]
         if successContent.keys.contains("text/event-stream") {
             try await checkEventStream(operation, uri: uri)

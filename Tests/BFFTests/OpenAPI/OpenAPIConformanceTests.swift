@@ -6,6 +6,7 @@ import HummingbirdTesting
 import ServerAPI
 @testable import ServerHTTP
 @testable import ServerRoutes
+import ServerSSO
 import Testing
 
 /// The OpenAPI document served at `/openapi.yaml` and the server agree: the same routes, and every
@@ -50,10 +51,15 @@ struct OpenAPIConformanceTests {
         return all.filter { $0.method != "delete" } + deletes
     }
 
+    /// Single sign-on through a provider that does not answer (nothing listens on port 9): its
+    /// routes are served, and what needs the provider says it could not be asked.
+    static let singleSignOn = SingleSignOnSettings(issuer: "http://127.0.0.1:9/o", clientID: "tc-device")
+
     @Test func everyServerRouteIsDocumentedAndEveryDocumentedRouteExists() async throws {
         let harness = try await BFFHarness()
         defer { harness.remove() }
-        let configuration = harness.configuration()
+        var configuration = harness.configuration()
+        configuration.singleSignOn = Self.singleSignOn
         let served = try await harness.withStore { store in
             let router = buildRouter(store: store, issuer: await TokenIssuer(secret: BFFHarness.secret, lifetime: 60),
                                      configuration: configuration)
@@ -88,7 +94,9 @@ struct OpenAPIConformanceTests {
                 _ = try await store.publishPackage(package, by: alice)
                 return try #require(try await store.registryApp("deploys")?.secrets?.hook)
             }
-            try await harness.withServer { client in
+            var configuration = harness.configuration()
+            configuration.singleSignOn = Self.singleSignOn
+            try await harness.withServer(configuration: configuration) { client in
                 let served = try await client.execute(uri: "/openapi.yaml", method: .get)
                 #expect(served.status == .ok)
                 #expect(served.headers[.contentType]?.hasPrefix("application/yaml") == true)

@@ -34,6 +34,7 @@ extension Plan {
         // The actor's lock: instances auditing at once cannot both take the day's last change.
         return .lock("audit.\(actor)", next: .run("""
             SELECT COUNT(*), MIN(at) FROM (SELECT at FROM audit_log WHERE actor = \(actor) AND at > \(dayAgo)
+                AND action NOT IN (\(AuditAction.userLoggedIn.rawValue), \(AuditAction.loginRefused.rawValue))
             ORDER BY at LIMIT \(AuditLimits.changesPerUserPerDay)) recent
             """) { rows in
             if counted, try rows.first?.integer(0) ?? 0 >= Int64(AuditLimits.changesPerUserPerDay) {

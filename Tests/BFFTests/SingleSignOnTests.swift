@@ -131,7 +131,7 @@ struct SingleSignOnAttackTests {
         return try Insecure.RSA.PrivateKey(pem: pem)
     }
 
-    @Test("another key, alg none, HMAC with the provider's public key, the wrong audience, an expired token, another issuer, a replay: each refused, and audited with why")
+    @Test("another key, alg none, HMAC with the provider's public key, the wrong audience, an expired token, another issuer, a replay, a user outside the group let in: each refused, and audited with why")
     func idTokenAttacks() async throws {
         let provider = try await TestIdentityProvider.start(people: SingleSignOnTests.people)
         defer { provider.stop() }
@@ -155,6 +155,7 @@ struct SingleSignOnAttackTests {
         let wrongAudience = try await provider.idToken(user: "bob", password: "pw-bob", client: "tc-other")
         let otherIssuer = try await elsewhere.idToken(user: "bob", password: "pw-bob")
         let forExpiry = try await provider.idToken(user: "bob", password: "pw-bob")
+        let notStaff = try await provider.idToken(user: "bob", password: "pw-bob")
 
         let settings = SingleSignOnTests.settings(provider, client: "tc-web")
         let attacks: [(String, String, String)] = [
@@ -188,6 +189,13 @@ struct SingleSignOnAttackTests {
         try await SingleSignOnTests.withServer(provider, harness: harness, settings: settings, clock: { Date() + 86_400 }) { client in
             let expired = try await client.send(.post, APIPath.authSSO, json: SingleSignOnRequest(idToken: forExpiry))
             #expect(expired.apiError?.error == "the sign-in was refused: the token has expired")
+        }
+        // Only the staff group may sign in: bob, in none, may not.
+        var staffOnly = settings
+        staffOnly.userGroup = "staff"
+        try await SingleSignOnTests.withServer(provider, harness: harness, settings: staffOnly) { client in
+            let outsider = try await client.send(.post, APIPath.authSSO, json: SingleSignOnRequest(idToken: notStaff))
+            #expect(outsider.apiError?.error == "the sign-in was refused: the user is not in the group staff, whose members alone may sign in here")
         }
     }
 

@@ -15,6 +15,8 @@ public enum SignInRefusal: Error, Sendable, Equatable {
     case providerRefused
     /// The same token, or the same device login, was presented before.
     case replayed
+    /// The user is not in the group the server lets in (`--oidc-user-group`).
+    case notInGroup(String)
     /// The provider could not be reached or answered what it should not.
     case providerUnavailable(String)
 
@@ -32,6 +34,7 @@ public enum SignInRefusal: Error, Sendable, Equatable {
         case .missingSubject: "the token names no user (no sub)"
         case .providerRefused: "the identity provider no longer signs this user in"
         case .replayed: "this sign-in was used already"
+        case .notInGroup(let group): "the user is not in the group \(group), whose members alone may sign in here"
         case .providerUnavailable(let why): "the identity provider could not be asked (\(why))"
         }
     }

@@ -12,6 +12,8 @@ public struct SingleSignOnSettings: Sendable {
     public var clientSecret: String?
     /// Members of this group are the server's admins; nil leaves admin rights to `termcanvas user admin`.
     public var adminGroup: String?
+    /// Only members of this group may sign in; nil lets in everyone the provider signs in.
+    public var userGroup: String?
     /// The claim holding the user's groups (`groups` at Keycloak, Okta and Dex; `roles` at Entra ID
     /// with app roles).
     public var groupsClaim: String
@@ -31,7 +33,8 @@ public struct SingleSignOnSettings: Sendable {
     public var keyRefetchInterval: Duration
 
     public init(
-        issuer: String, clientID: String, clientSecret: String? = nil, adminGroup: String? = nil, groupsClaim: String = "groups",
+        issuer: String, clientID: String, clientSecret: String? = nil, adminGroup: String? = nil, userGroup: String? = nil,
+        groupsClaim: String = "groups",
         scopes: [String] = Self.defaultScopes, deviceAuthorizationEndpoint: URL? = nil, sessionLifetime: TimeInterval = 900,
         passwords: Bool = true, clockSkew: TimeInterval = 60, keyRefetchInterval: Duration = .seconds(60)
     ) {
@@ -39,6 +42,7 @@ public struct SingleSignOnSettings: Sendable {
         self.clientID = clientID
         self.clientSecret = clientSecret
         self.adminGroup = adminGroup
+        self.userGroup = userGroup
         self.groupsClaim = groupsClaim
         self.scopes = scopes
         self.deviceAuthorizationEndpoint = deviceAuthorizationEndpoint

@@ -15,6 +15,8 @@ struct SingleSignOnOptions: ParsableArguments {
     var oidcClientSecretFile: String?
     @Option(help: ArgumentHelp("Members of this group at the provider are the server's admins, and only they.", valueName: "NAME"))
     var oidcAdminGroup: String?
+    @Option(help: ArgumentHelp("Only members of this group at the provider may sign in.", valueName: "NAME"))
+    var oidcUserGroup: String?
     @Option(help: ArgumentHelp("The claim that holds a user's groups.", valueName: "CLAIM"))
     var oidcGroupsClaim = "groups"
     @Option(help: ArgumentHelp("A scope to ask for at the device login (repeatable); default: openid profile email offline_access.",
@@ -33,7 +35,8 @@ struct SingleSignOnOptions: ParsableArguments {
     func validate() throws {
         guard let issuer = oidcIssuer else {
             let stray = [("--oidc-client-id", oidcClientID != nil), ("--oidc-client-secret-file", oidcClientSecretFile != nil),
-                         ("--oidc-admin-group", oidcAdminGroup != nil), ("--oidc-device-endpoint", oidcDeviceEndpoint != nil),
+                         ("--oidc-admin-group", oidcAdminGroup != nil), ("--oidc-user-group", oidcUserGroup != nil),
+                         ("--oidc-device-endpoint", oidcDeviceEndpoint != nil),
                          ("--no-passwords", noPasswords)].first { $0.1 }
             if let stray { throw ValidationError("\(stray.0) goes with --oidc-issuer URL") }
             return
@@ -54,7 +57,7 @@ struct SingleSignOnOptions: ParsableArguments {
         return SingleSignOnSettings(
             issuer: oidcIssuer, clientID: oidcClientID,
             clientSecret: try oidcClientSecretFile.map { try PrivateSecret.read($0, option: "--oidc-client-secret-file", minimumLength: 1) },
-            adminGroup: oidcAdminGroup, groupsClaim: oidcGroupsClaim,
+            adminGroup: oidcAdminGroup, userGroup: oidcUserGroup, groupsClaim: oidcGroupsClaim,
             scopes: oidcScope.isEmpty ? SingleSignOnSettings.defaultScopes : oidcScope,
             deviceAuthorizationEndpoint: oidcDeviceEndpoint.flatMap(URL.init(string:)),
             sessionLifetime: TimeInterval(oidcSessionLifetime), passwords: !noPasswords

@@ -8,8 +8,8 @@ import ServerStore
 struct UserCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "user",
-        abstract: "Add, list and delete the users of the micro-app server.",
-        subcommands: [Add.self, List.self, Delete.self]
+        abstract: "Add, list and delete the users of the micro-app server, and say who is an admin.",
+        subcommands: [Add.self, List.self, Delete.self, Admin.self]
     )
 
     struct Location: ParsableArguments {
@@ -48,6 +48,21 @@ struct UserCommand: AsyncParsableCommand {
                 case .tokenOnly: "token only"
                 }
                 print(([user.name, how] + (user.isAdmin ? ["admin"] : [])).joined(separator: "\t"))
+            }
+        }
+    }
+
+    struct Admin: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Make a user an admin (who may publish micro-apps and read the audit log), or with --revoke no longer one.",
+            discussion: "With `serve --oidc-admin-group`, the provider's group decides at each sign-in instead.")
+        @Argument var name: String
+        @Flag(help: "Take the user's admin rights away.") var revoke = false
+        @OptionGroup var location: Location
+
+        func run() async throws {
+            guard try await location.withStore({ store in try await store.setAdmin(name: name, !revoke) }) else {
+                throw ValidationError("no user named '\(name)'")
             }
         }
     }

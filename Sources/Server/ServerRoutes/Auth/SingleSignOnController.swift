@@ -105,6 +105,7 @@ package struct SingleSignOnController {
             throw APIFailure(status: .notFound, body: APIError(error: "no such sign-in is under way: start again with `termcanvas login URL --sso`",
                                                                field: "login"))
         case .redeemed:
+            try takeTurn(context)
             try await refuse(.replayed, context: context)
         case .expired:
             throw Self.expired
@@ -149,6 +150,7 @@ package struct SingleSignOnController {
     private func welcome(_ signedIn: SignedIn, now: Date, context: BFFRequestContext) async throws -> Response {
         let settings = provider.settings
         let identity = signedIn.identity
+        if let group = settings.userGroup, !identity.groups.contains(group) { try await refuse(.notInGroup(group), context: context) }
         let found = try await store.singleSignOnUser(issuer: identity.issuer, subject: identity.subject,
                                                      names: [identity.preferredUsername, identity.email].compactMap { $0 },
                                                      groups: identity.groups, adminGroup: settings.adminGroup)

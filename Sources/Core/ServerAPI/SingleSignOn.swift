@@ -31,18 +31,20 @@ public struct DeviceLogin: Codable, Sendable, Equatable {
     }
 }
 
-/// `POST /api/auth/sso`: exactly one of a device login to finish, an ID token or an access token
-/// from the provider, or a renewal handle from an earlier sign-in.
+/// `POST /api/auth/sso`: exactly one of a device login to finish, an ID token the provider issued
+/// to this server's client, or a renewal handle from an earlier sign-in.
+///
+/// Not an access token: it names no audience the server could check, so one that another app of
+/// the same provider obtained from its user would sign that user in here. The server takes access
+/// tokens only from its own device logins, straight from the provider.
 public struct SingleSignOnRequest: Codable, Sendable, Equatable {
     public var login: String?
     public var idToken: String?
-    public var accessToken: String?
     public var renewal: String?
 
-    public init(login: String? = nil, idToken: String? = nil, accessToken: String? = nil, renewal: String? = nil) {
+    public init(login: String? = nil, idToken: String? = nil, renewal: String? = nil) {
         self.login = login
         self.idToken = idToken
-        self.accessToken = accessToken
         self.renewal = renewal
     }
 }

@@ -53,8 +53,9 @@ public final class IdentityProvider: Sendable {
         return try await verifier.identity(of: token, now: now)
     }
 
-    /// The identity the provider's userinfo endpoint gives for an access token.
-    public func identity(ofAccessToken token: String) async throws(SignInRefusal) -> Identity {
+    /// The identity the provider's userinfo endpoint gives for an access token this server got
+    /// from the provider itself (an access token from elsewhere may have been issued to another client).
+    func identity(ofAccessToken token: String) async throws(SignInRefusal) -> Identity {
         guard token.utf8.count <= IDTokenVerifier.maxTokenBytes, !token.isEmpty, token.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
             throw .malformedToken
         }

@@ -91,8 +91,9 @@ public final class TestIdentityProvider: Sendable {
             .split(separator: "\n").filter { !$0.hasPrefix("writing") }.joined(separator: "\n") + "\n"
     }
 
+    /// Kills it (SIGKILL: a test runner may ignore SIGTERM, and its children then inherit that).
     public func stop() {
-        kill(pid, SIGTERM)
+        kill(pid, SIGKILL)
         try? FileManager.default.removeItem(at: state)
     }
 

@@ -11,7 +11,7 @@ import ServerStore
 /// - `POST /api/auth/sso/device` starts a device login (RFC 8628) at the provider, keeping its
 ///   device code here: the client gets a login handle, the user code and where to enter it;
 /// - `POST /api/auth/sso` finishes one: with the handle (the server polls the provider, once per
-///   interval whoever asks, and redeems the device code once), an ID token or an access token, or
+///   interval whoever asks, and redeems the device code once), an ID token issued to its client, or
 ///   a renewal handle from an earlier sign-in (the server redeems the provider's refresh token: a
 ///   user the provider no longer signs in is refused);
 /// - `POST /api/auth/sso/logout` ends a renewable session.
@@ -73,21 +73,17 @@ package struct SingleSignOnController {
 
     private func signIn(_ request: Request, context: BFFRequestContext) async throws -> Response {
         let body = try await request.decodeJSON(SingleSignOnRequest.self, context: context)
-        let given = [body.login, body.idToken, body.accessToken, body.renewal].compactMap { $0 }
+        let given = [body.login, body.idToken, body.renewal].compactMap { $0 }
         guard given.count == 1 else {
-            throw APIFailure.badRequest("give exactly one of login, idToken, accessToken and renewal", field: nil)
+            throw APIFailure.badRequest("give exactly one of login, idToken and renewal", field: nil)
         }
         let now = issuer.now
         if let login = body.login { return try await finishDeviceLogin(try Self.handle(login, field: "login"), now: now, context: context) }
         try takeTurn(context)
         if let renewal = body.renewal { return try await renew(try Self.handle(renewal, field: "renewal"), now: now, context: context) }
-        let token = body.idToken ?? body.accessToken ?? ""
+        let token = body.idToken ?? ""
         let signedIn = try await refusing(context) {
-            let identity = if body.idToken != nil {
-                try await provider.identity(ofIDToken: token, now: now)
-            } else {
-                try await provider.identity(ofAccessToken: token)
-            }
+            let identity = try await provider.identity(ofIDToken: token, now: now)
             // A token signs in once: one seen in a log or on the way is no way in.
             guard try await store.spendToken(hash: Self.hash(token), expiresAt: now.timeIntervalSince1970 + 86_400,
                                              now: now.timeIntervalSince1970)

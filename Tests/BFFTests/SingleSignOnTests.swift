@@ -30,7 +30,7 @@ struct SingleSignOnTests {
         return try await harness.withServer(configuration: configuration, body)
     }
 
-    @Test("a device login: pending until the user approves at the provider's page, then a token; the login signs in once; a renewal asks the provider, which decides admin rights and ends a disabled user")
+    @Test("a device login: pending until the user approves at the provider's page, then a token; the login signs in once; a renewal asks the provider, which decides admin rights, and ends a disabled user; with the provider away, the session waits")
     func deviceLogin() async throws {
         // Polls every 3 seconds: the second poll below comes well within one, however busy the machine.
         let provider = try await TestIdentityProvider.start(people: Self.people, environment: ["TC_OIDC_INTERVAL": "3"])
@@ -78,10 +78,21 @@ struct SingleSignOnTests {
             let again = try await client.send(.post, APIPath.authSSO, json: SingleSignOnRequest(renewal: firstRenewal))
             #expect(again.status == .unauthorized)
 
+            // The provider away: the renewal says so (502) and keeps the session for the next try.
+            provider.takeDown()
+            let secondRenewal: String = try #require(second.renewal)
+            let away = try await client.send(.post, APIPath.authSSO, json: SingleSignOnRequest(renewal: secondRenewal))
+            #expect(away.status == .badGateway)
+            #expect(away.apiError?.error.hasPrefix("the identity provider could not be asked") == true)
+            try await provider.serveAgain()
+            let back = try await client.send(.post, APIPath.authSSO, json: SingleSignOnRequest(renewal: secondRenewal))
+            #expect(back.status == .ok, "\(String(buffer: back.body))")
+            let third = try back.decode(SingleSignOnLogin.self)
+
             // Disabled at the provider: the next renewal is refused.
             try await provider.disable("alice")
-            let secondRenewal: String = try #require(second.renewal)
-            let refused = try await client.send(.post, APIPath.authSSO, json: SingleSignOnRequest(renewal: secondRenewal))
+            let thirdRenewal: String = try #require(third.renewal)
+            let refused = try await client.send(.post, APIPath.authSSO, json: SingleSignOnRequest(renewal: thirdRenewal))
             #expect(refused.status == .unauthorized)
             #expect(refused.apiError?.error == "the sign-in was refused: the identity provider no longer signs this user in")
 

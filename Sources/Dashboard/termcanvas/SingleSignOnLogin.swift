@@ -43,6 +43,9 @@ struct DeviceLoginFlow {
             let response: HTTPClient.Response
             do {
                 response = try await client.send(poll)
+            } catch where error.isTransient {
+                // The server or its provider away for a moment: the login stands; ask again.
+                continue
             } catch {
                 throw Self.failure(error, server: server)
             }

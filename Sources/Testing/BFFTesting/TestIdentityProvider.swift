@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestSupport
 
 #if canImport(Glibc)
@@ -16,15 +17,19 @@ public final class TestIdentityProvider: Sendable {
     public var deviceEndpoint: String { base + "/o/device-authorization/" }
     /// The folder holding its database, `key.pem` (its signing key) and `requests.log`.
     public let state: URL
-    private let pid: pid_t
+    private let port: Int
+    private let environment: [String: String]
+    private let pid: Mutex<pid_t>
 
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("deploy/oidc-provider/provider").path
 
-    private init(base: String, state: URL, pid: pid_t) {
+    private init(base: String, port: Int, state: URL, environment: [String: String], pid: pid_t) {
         self.base = base
+        self.port = port
         self.state = state
-        self.pid = pid
+        self.environment = environment
+        self.pid = Mutex(pid)
     }
 
     /// Sets one up and starts it; `environment` may set `TC_OIDC_ACCESS_SECONDS`, `TC_OIDC_ID_SECONDS`
@@ -42,7 +47,7 @@ public final class TestIdentityProvider: Sendable {
         let setup = try await Command.run([script, "setup", state.path, base + "/o"] + people, environment: environment)
         guard setup.status == 0 else { throw ProviderFailure(what: "setup", output: setup.output) }
         let pid = try Command.start([script, "serve", state.path, base + "/o", "\(port)"], environment: environment)
-        let provider = TestIdentityProvider(base: base, state: state, pid: pid)
+        let provider = TestIdentityProvider(base: base, port: port, state: state, environment: environment, pid: pid)
         do {
             try await Command.waitUntilAnswering(base + "/o/.well-known/openid-configuration", within: .seconds(30))
         } catch {
@@ -50,6 +55,18 @@ public final class TestIdentityProvider: Sendable {
             throw error
         }
         return provider
+    }
+
+    /// Takes it down, keeping its users, clients, keys and tokens for `serveAgain`.
+    public func takeDown() {
+        pid.withLock { kill($0, SIGKILL) }
+    }
+
+    /// Serves it again on the same port, after `takeDown`.
+    public func serveAgain() async throws {
+        let started = try Command.start([Self.script, "serve", state.path, issuer, "\(port)"], environment: environment)
+        pid.withLock { $0 = started }
+        try await Command.waitUntilAnswering(base + "/o/.well-known/openid-configuration", within: .seconds(30))
     }
 
     /// Signs in as `user` at the verification page, enters `code` and accepts (or denies).
@@ -93,7 +110,7 @@ public final class TestIdentityProvider: Sendable {
 
     /// Kills it (SIGKILL: a test runner may ignore SIGTERM, and its children then inherit that).
     public func stop() {
-        kill(pid, SIGKILL)
+        takeDown()
         try? FileManager.default.removeItem(at: state)
     }
 

@@ -79,8 +79,10 @@ package struct SingleSignOnController {
         }
         let now = issuer.now
         if let login = body.login { return try await finishDeviceLogin(try Self.handle(login, field: "login"), now: now, context: context) }
-        try takeTurn(context)
+        // Not a renewal: a handle cannot be guessed, and a team's dashboards behind one address
+        // renew every few minutes each.
         if let renewal = body.renewal { return try await renew(try Self.handle(renewal, field: "renewal"), now: now, context: context) }
+        try takeTurn(context)
         let token = body.idToken ?? ""
         let signedIn = try await refusing(context) {
             let identity = try await provider.identity(ofIDToken: token, now: now)
@@ -128,16 +130,26 @@ package struct SingleSignOnController {
         }
     }
 
+    /// The session is taken (a handle renews once); when the provider cannot be asked, it is put
+    /// back, so the dashboard's next try works once the provider answers again.
     private func renew(_ renewal: String, now: Date, context: BFFRequestContext) async throws -> Response {
-        guard let session = try await store.takeSession(renewalHash: Self.hash(renewal)) else {
+        let hash = Self.hash(renewal)
+        guard let session = try await store.takeSession(renewalHash: hash) else {
             throw APIFailure(status: .unauthorized, body: APIError(error: "this sign-in has ended: log in again with `termcanvas login URL --sso`"))
         }
-        let signedIn = try await refusing(context) {
-            let signedIn = try await provider.renew(refreshToken: session.refreshToken, now: now)
-            guard signedIn.identity.issuer == session.issuer, signedIn.identity.subject == session.subject else { throw SignInRefusal.providerRefused }
+        let signedIn: SignedIn
+        do {
+            let renewed = try await provider.renew(refreshToken: session.refreshToken, now: now)
+            guard renewed.identity.issuer == session.issuer, renewed.identity.subject == session.subject else { throw SignInRefusal.providerRefused }
             // A provider that rotates nothing keeps the same refresh token good.
-            return SignedIn(identity: signedIn.identity, refreshToken: signedIn.refreshToken ?? session.refreshToken,
-                            accessTokenExpiry: signedIn.accessTokenExpiry)
+            signedIn = SignedIn(identity: renewed.identity, refreshToken: renewed.refreshToken ?? session.refreshToken,
+                                accessTokenExpiry: renewed.accessTokenExpiry)
+        } catch let refusal as SignInRefusal {
+            if case .providerUnavailable = refusal {
+                try await store.addSession(renewalHash: hash, userID: session.userID, refreshToken: session.refreshToken,
+                                           now: now.timeIntervalSince1970)
+            }
+            try await refuse(refusal, context: context)
         }
         return try await welcome(signedIn, now: now, context: context)
     }

@@ -22,14 +22,19 @@ struct SingleSignOnEndToEndTests {
         return (provider, server)
     }
 
-    /// `termcanvas login URL --sso` in tmux, approved at the provider as `user`.
-    static func logIn(_ user: String, provider: TestIdentityProvider, server: TeamServer) async throws -> [String: String] {
-        let environment = try DashboardSessionTests.isolatedHome(canvasLayout: false).environment
+    /// `termcanvas login URL --sso` started in tmux, and the code it shows.
+    static func startLogIn(_ server: TeamServer, environment: [String: String]) async throws -> (TmuxSession, String, [String]) {
         let login = try await TmuxSession([Products.termcanvas.path, "login", server.url, "--sso"], size: Size(width: 120, height: 45),
                                           environment: environment)
         let shown = try await login.waitFor("and enter the code")
         let line = try #require(shown.first { $0.contains("and enter the code") })
-        let code = try #require(line.split(separator: " ").last.map(String.init))
+        return (login, try #require(line.split(separator: " ").last.map(String.init)), shown)
+    }
+
+    /// `termcanvas login URL --sso` in tmux, approved at the provider as `user`.
+    static func logIn(_ user: String, provider: TestIdentityProvider, server: TeamServer) async throws -> [String: String] {
+        let environment = try DashboardSessionTests.isolatedHome(canvasLayout: false).environment
+        let (login, code, shown) = try await startLogIn(server, environment: environment)
         #expect(shown.contains { $0.contains(provider.base + "/o/device/") })
         // The QR code's finder patterns, top left and top right, in half blocks.
         #expect(shown.contains { $0.contains("█▀▀▀▀▀█") && $0.components(separatedBy: "█▀▀▀▀▀█").count == 3 })
@@ -38,6 +43,31 @@ struct SingleSignOnEndToEndTests {
         try await login.waitFor("termcanvas: logged in to \(server.url) as \(user)", timeout: .seconds(15))
         #expect(try await login.waitForExit().status == 0)
         return environment
+    }
+
+    @Test("declined at the provider, or its code run out: each said in its own words, and nothing kept")
+    func declinedAndExpired() async throws {
+        let (provider, server) = try await Self.start()
+        defer {
+            server.stop()
+            provider.stop()
+        }
+        let environment = try DashboardSessionTests.isolatedHome(canvasLayout: false).environment
+        let (declined, code, _) = try await Self.startLogIn(server, environment: environment)
+        try await provider.approve(user: "bob", password: "pw-bob", code: code, deny: true)
+        let refusal = try await declined.waitForExit(timeout: .seconds(15))
+        #expect(refusal.status != 0)
+        #expect(refusal.stderr.contains("the sign-in was declined at the identity provider: nothing was changed; run `termcanvas login \(server.url) --sso` to try again"),
+                "\(refusal.stderr)")
+
+        let (expiring, later, _) = try await Self.startLogIn(server, environment: environment)
+        try await provider.expire(code: later)
+        let expiry = try await expiring.waitForExit(timeout: .seconds(15))
+        #expect(expiry.status != 0)
+        #expect(expiry.stderr.contains("the code expired before the sign-in was approved: run `termcanvas login \(server.url) --sso` again"),
+                "\(expiry.stderr)")
+        let credentials = environment["XDG_CONFIG_HOME", default: ""] + "/termcanvas/credentials"
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: credentials)) ?? []).isEmpty, "nothing kept")
     }
 
     @Test("login --sso in tmux; the dashboard on the team server as that user; an admin by group publishes; renewals keep it going; disabled at the provider, refused once the token's lifetime is out")

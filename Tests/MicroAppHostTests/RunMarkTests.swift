@@ -30,8 +30,10 @@ struct RunMarkTests {
         // A live process holding its mark: a running dashboard.
         let dashboard = try Self.process(markingIn: directory)
         defer { dashboard.terminate() }
+        // Written, not only made: the file exists a moment before its lines are in it.
         try await eventually("the running dashboard's mark") {
-            FileManager.default.fileExists(atPath: directory.appendingPathComponent("\(dashboard.processIdentifier).mark").path)
+            let mark = try? String(contentsOf: directory.appendingPathComponent("\(dashboard.processIdentifier).mark"), encoding: .utf8)
+            return mark?.contains("layout open\n") == true
         }
 
         #expect(RunMark.endedRuns(in: directory).map(\.run.layout) == ["crashed"])

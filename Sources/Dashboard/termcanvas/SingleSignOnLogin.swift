@@ -54,7 +54,7 @@ struct DeviceLoginFlow {
             }
             if let wait = try? HTTPClient.decode(DeviceLoginWait.self, from: response), wait.interval > 0 { interval = min(wait.interval, 60) }
         }
-        throw Self.expired
+        throw Self.expired(server)
     }
 
     private func instructions(_ device: DeviceLogin, provider: String) -> String {
@@ -77,7 +77,9 @@ struct DeviceLoginFlow {
         return lines.joined(separator: "\n")
     }
 
-    private static let expired = CommandError("the code expired before the sign-in was approved: run `termcanvas login URL --sso` again")
+    private static func expired(_ server: ServerURL) -> CommandError {
+        CommandError(TerminalText.safe("the code expired before the sign-in was approved: run `termcanvas login \(server) --sso` again"))
+    }
 
     /// What went wrong, for a person, the server's reason quoted where it gave one.
     static func failure(_ error: HTTPClientError, server: ServerURL) -> CommandError {
@@ -86,7 +88,7 @@ struct DeviceLoginFlow {
         case .status(403, _, _):
             return CommandError(TerminalText.safe("the sign-in was declined at the identity provider: nothing was changed; run `termcanvas login \(server) --sso` to try again"))
         case .status(410, _, _):
-            return expired
+            return expired(server)
         case .status(401, _, _), .status(409, _, _):
             return CommandError(TerminalText.safe("\(server) refused the sign-in: \(reason ?? "no reason given")"))
         case .status(502, _, _):

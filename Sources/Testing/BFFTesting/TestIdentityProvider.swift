@@ -90,6 +90,12 @@ public final class TestIdentityProvider: Sendable {
         guard result.status == 0 else { throw ProviderFailure(what: "disable", output: result.output) }
     }
 
+    /// Runs out the device login of `code`, as its lifetime would.
+    public func expire(code: String) async throws {
+        let result = try await Command.run([Self.script, "expire", state.path, issuer, code])
+        guard result.status == 0 else { throw ProviderFailure(what: "expire", output: result.output) }
+    }
+
     /// Sets `user`'s groups at the provider.
     public func setGroups(_ user: String, _ groups: [String]) async throws {
         let result = try await Command.run([Self.script, "groups", state.path, issuer, user, groups.joined(separator: ",")])

@@ -1,9 +1,9 @@
 """The provider's people and clients, as an administrator of the company's identity provider sets
 them: `tcusers setup NAME:PASSWORD[:GROUP,...]...`, `tcusers disable NAME`, `tcusers groups NAME
-GROUP,...`."""
+GROUP,...`; and `tcusers expire USER_CODE`, a device login's code run out (as its 30 minutes would)."""
 from django.contrib.auth.models import Group, User
 from django.core.management.base import BaseCommand, CommandError
-from oauth2_provider.models import Application
+from oauth2_provider.models import Application, DeviceGrant
 
 # The clients TermCanvas's tests log in through: the terminal's (public, device flow) and two web
 # ones (authorization code with PKCE), whose ID tokens carry the same keys and claims; the second
@@ -21,7 +21,7 @@ def set_groups(user, names):
 
 class Command(BaseCommand):
     def add_arguments(self, parser):
-        parser.add_argument("action", choices=["setup", "disable", "groups"])
+        parser.add_argument("action", choices=["setup", "disable", "groups", "expire"])
         parser.add_argument("values", nargs="*")
 
     def handle(self, action, values, **options):
@@ -41,5 +41,8 @@ class Command(BaseCommand):
             updated = User.objects.filter(username=values[0]).update(is_active=False)
             if not updated:
                 raise CommandError(f"no user {values[0]}")
+        elif action == "expire":
+            if not DeviceGrant.objects.filter(user_code=values[0]).update(status=DeviceGrant.EXPIRED):
+                raise CommandError(f"no device login with the code {values[0]}")
         elif action == "groups":
             set_groups(User.objects.get(username=values[0]), values[1].split(",") if len(values) > 1 else [])

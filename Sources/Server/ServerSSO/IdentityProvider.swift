@@ -26,11 +26,11 @@ public final class IdentityProvider: Sendable {
         configuration.httpVersion = .http1Only
         let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         self.client = client
-        let discovery = Discovery(issuer: settings.issuer) { url in try await Self.get(url, client: client) }
+        let discovery = Discovery(issuer: settings.issuer) { url in try await Self.get(url, client: client, logger: logger) }
         self.discovery = discovery
         keys = ProviderKeys(refetchInterval: settings.keyRefetchInterval) {
             let document = try await discovery.document()
-            return try JSONDecoder().decode(JWKS.self, from: try await Self.get(document.jwksURI, client: client))
+            return try JSONDecoder().decode(JWKS.self, from: try await Self.get(document.jwksURI, client: client, logger: logger))
         }
     }
 
@@ -141,22 +141,28 @@ public final class IdentityProvider: Sendable {
     }
 
     private func call(_ request: HTTPClientRequest) async throws(SignInRefusal) -> (HTTPResponseStatus, Data) {
+        try await Self.call(request, client: client, logger: logger)
+    }
+
+    /// One request, its answer bounded and timed out; no answer is `.providerUnavailable`.
+    private static func call(_ request: HTTPClientRequest, client: HTTPClient, logger: Logger) async throws(SignInRefusal)
+        -> (HTTPResponseStatus, Data) {
         do {
-            let response = try await client.execute(request, timeout: Self.timeout, logger: logger)
-            return (response.status, Data(try await response.body.collect(upTo: Self.maxAnswerBytes).readableBytesView))
+            let response = try await client.execute(request, timeout: timeout, logger: logger)
+            return (response.status, Data(try await response.body.collect(upTo: maxAnswerBytes).readableBytesView))
         } catch {
             logger.warning("identity provider unreachable", metadata: ["url": "\(request.url)", "error": "\(error)"])
             throw .providerUnavailable("no answer from \(request.url)")
         }
     }
 
-    static func get(_ url: URL, client: HTTPClient) async throws -> Data {
+    /// A JSON document the provider publishes (its discovery document, its keys).
+    static func get(_ url: URL, client: HTTPClient, logger: Logger) async throws -> Data {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.headers.add(name: "Accept", value: "application/json")
-        let response = try await client.execute(request, timeout: timeout)
-        let body = try await response.body.collect(upTo: maxAnswerBytes)
-        guard response.status == .ok else { throw SignInRefusal.providerUnavailable("\(url.absoluteString) answered \(response.status.code)") }
-        return Data(body.readableBytesView)
+        let (status, body) = try await call(request, client: client, logger: logger)
+        guard status == .ok else { throw SignInRefusal.providerUnavailable("\(url.absoluteString) answered \(status.code)") }
+        return body
     }
 
     /// `application/x-www-form-urlencoded`, sorted.
@@ -177,12 +183,14 @@ public final class IdentityProvider: Sendable {
     }
 }
 
-/// The discovery document, fetched on first need and kept; a failed fetch is tried again at the
-/// next need, at most every few seconds.
+/// The discovery document, fetched on first need and kept; sign-ins that need it while it is
+/// fetched wait for that fetch. A failed fetch is tried again at the next need, at most every few
+/// seconds.
 private actor Discovery {
     let issuer: String
     let fetch: @Sendable (URL) async throws -> Data
     private var found: ProviderDocument?
+    private var fetching: Task<Result<ProviderDocument, SignInRefusal>, Never>?
     private var failed: (at: ContinuousClock.Instant, error: SignInRefusal)?
 
     init(issuer: String, fetch: @escaping @Sendable (URL) async throws -> Data) {
@@ -193,17 +201,29 @@ private actor Discovery {
     func document() async throws(SignInRefusal) -> ProviderDocument {
         if let found { return found }
         if let failed, failed.at.duration(to: .now) < .seconds(5) { throw failed.error }
-        let trimmed = issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer
-        do {
-            guard let url = URL(string: trimmed + "/.well-known/openid-configuration") else { throw SignInRefusal.unknownIssuer }
-            let document = try JSONDecoder().decode(ProviderDocument.self, from: try await fetch(url))
-            if let problem = document.problem(for: issuer) { throw SignInRefusal.providerUnavailable(problem) }
+        let task = fetching ?? Task { await load() }
+        fetching = task
+        let result = await task.value
+        fetching = nil
+        switch result {
+        case .success(let document):
             found = document
             return document
-        } catch {
-            let refusal = error as? SignInRefusal ?? .providerUnavailable("its discovery document could not be read")
+        case .failure(let refusal):
             failed = (.now, refusal)
             throw refusal
+        }
+    }
+
+    private func load() async -> Result<ProviderDocument, SignInRefusal> {
+        let trimmed = issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer
+        do {
+            guard let url = URL(string: trimmed + "/.well-known/openid-configuration") else { return .failure(.unknownIssuer) }
+            let document = try JSONDecoder().decode(ProviderDocument.self, from: try await fetch(url))
+            if let problem = document.problem(for: issuer) { return .failure(.providerUnavailable(problem)) }
+            return .success(document)
+        } catch {
+            return .failure(error as? SignInRefusal ?? .providerUnavailable("its discovery document could not be read"))
         }
     }
 }

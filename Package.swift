@@ -396,7 +396,11 @@ let package = Package(
         .testTarget(name: "ModuleTableTests", swiftSettings: swiftSettings),
         .testTarget(name: "CanvasCoreTests", dependencies: ["CanvasCore", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "ServerAPITests", dependencies: ["CalendarTime", "ServerAPI"], swiftSettings: swiftSettings),
-        .testTarget(name: "NcursesTerminalTests", dependencies: ["NcursesTerminal", "CanvasCore", "CanvasStyle"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "NcursesTerminalTests",
+            dependencies: ["NcursesTerminal", "CNcursesw", "CanvasCore", "CanvasStyle", "CanvasUI", "TestSupport"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "CanvasUITests",
             dependencies: ["CanvasUI", "CalendarTime", "CanvasCore", "CanvasStyle", "TestSupport", .product(name: "Logging", package: "swift-log")],

@@ -272,6 +272,29 @@ void tc_refresh(void) { refresh(); }
 
 void tc_clear_on_next_refresh(void) { clearok(curscr, TRUE); }
 
+const char *tc_string_capability(const char *name) {
+    const char *value = tigetstr(name);
+    return value == (char *)-1 ? NULL : value;
+}
+
+int tc_flag_capability(const char *name) { return tigetflag(name) > 0; }
+
+const char *tc_expand(const char *capability, int p1, int p2) { return tiparm(capability, p1, p2); }
+
+int tc_columns(unsigned int value) { return wcwidth((wchar_t)value); }
+
+int tc_use_terminfo(const char *term) {
+    int status = 0;
+    return setupterm(term, -1, &status) == OK ? 0 : -1;
+}
+
+int tc_screen_fd(void) { return screen_output == NULL ? -1 : fileno(screen_output); }
+
+void tc_clear_now(void) {
+    clearok(curscr, TRUE);
+    refresh();
+}
+
 int tc_update_size(int *rows, int *cols) {
     struct winsize ws;
     if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) != 0 || ws.ws_row == 0 || ws.ws_col == 0) {

@@ -8,8 +8,11 @@ import Glibc
 
 /// The terminal on ncursesw: the only type that calls curses.
 ///
-/// All curses calls happen on the main actor, which dispatch wakes when the terminal or a signal
-/// becomes readable (see `InputSources`); keys are then read here without waiting.
+/// Curses sets the terminal up, reads keys and supplies terminfo; frames are written by a
+/// `FrameWriter` of our own (fewer bytes than curses sends: only the attributes that change, and
+/// the shortest moves), except on a terminal whose attributes are not ECMA-48's, which curses
+/// draws. All curses calls happen on the main actor, which dispatch wakes when the terminal or a
+/// signal becomes readable (see `InputSources`); keys are then read here without waiting.
 @MainActor
 public final class NcursesTerminal: Terminal {
     public struct Options: Sendable {
@@ -35,6 +38,10 @@ public final class NcursesTerminal: Terminal {
     /// Input wakes in a row that read nothing while the terminal still polled readable.
     private var emptyWakes = 0
     private var paste = PasteReader()
+    /// nil when curses draws the frames.
+    private var writer: FrameWriter<Terminfo>?
+    /// A frame's bytes, kept to be reused by the next.
+    private var frameBytes: [UInt8] = []
 
     /// Starts curses on standard input and output.
     /// - Throws: `NcursesError` when they are not a terminal, TERM names no known terminal
@@ -53,6 +60,9 @@ public final class NcursesTerminal: Terminal {
         }
         tc_install_signal_pipe(sources.signalFD)
         palette = CursesPalette(colors: Int(tc_colors()))
+        if let terminfo = Terminfo(colors: palette.colors) {
+            writer = FrameWriter(moves: terminfo, colors: palette.colors, writesBottomRight: terminfo.writesBottomRight)
+        }
         var rows: Int32 = 0, cols: Int32 = 0
         _ = tc_update_size(&rows, &cols)
         size = Size(width: Int(cols), height: Int(rows))
@@ -62,6 +72,11 @@ public final class NcursesTerminal: Terminal {
     public func stop() {
         running = false
         sources.stop()
+        if writer != nil {
+            frameBytes.removeAll(keepingCapacity: true)
+            writer?.reset(into: &frameBytes)
+            send(frameBytes)
+        }
         tc_stop()
     }
 
@@ -87,7 +102,13 @@ public final class NcursesTerminal: Terminal {
         case .resize:
             var rows: Int32 = 0, cols: Int32 = 0
             _ = tc_update_size(&rows, &cols)
-            tc_clear_on_next_refresh()
+            if writer == nil {
+                tc_clear_on_next_refresh()
+            } else {
+                // Curses clears the screen now, not at a refresh after the frame is written.
+                tc_clear_now()
+                writer?.forget()
+            }
             size = Size(width: Int(cols), height: Int(rows))
             handle([.resize(size)])
         case .terminate:
@@ -99,6 +120,11 @@ public final class NcursesTerminal: Terminal {
 
     public func present(_ changes: [CellRun], frame: Buffer) {
         guard !changes.isEmpty else { return }
+        if writer != nil {
+            frameBytes.removeAll(keepingCapacity: true)
+            writer?.write(changes, frame: frame, into: &frameBytes)
+            return send(frameBytes)
+        }
         let blank = [wchar_t(bitPattern: UInt32(UInt8(ascii: " ")))]
         for run in changes {
             let y = run.origin.y
@@ -125,6 +151,27 @@ public final class NcursesTerminal: Terminal {
         tc_refresh()
     }
 
+    /// Writes `bytes` to the screen whole, waiting while the terminal is slow to take them.
+    private func send(_ bytes: [UInt8]) {
+        let fd = tc_screen_fd()
+        bytes.withUnsafeBytes { buffer in
+            var sent = 0
+            while sent < buffer.count {
+                let count = write(fd, buffer.baseAddress! + sent, buffer.count - sent)
+                if count > 0 {
+                    sent += count
+                } else if count < 0, errno == EINTR {
+                    continue
+                } else if count < 0, errno == EAGAIN {
+                    var entry = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                    _ = poll(&entry, 1, 1000)
+                } else {
+                    return  // the terminal is gone: input ends next
+                }
+            }
+        }
+    }
+
     /// After a wake that read nothing: whether the terminal is gone (hung up, or readable yet
     /// empty several times in a row, as at end of file or EIO).
     private func terminalHasEnded() -> Bool {
@@ -143,6 +190,7 @@ public final class NcursesTerminal: Terminal {
     /// Reads every pending key without waiting.
     private func readKeys() -> [InputEvent] {
         var joiner = EscapeJoiner()
+        var repaint = false
         while true {
             var value: wint_t = 0
             let result = tc_get_key(&value)
@@ -174,11 +222,22 @@ public final class NcursesTerminal: Terminal {
             if decoded == .ctrl("z") {
                 joiner.flush()
                 tc_suspend()
+                // Curses repainted the screen from its own copy, which frames did not go to.
+                if writer != nil {
+                    writer?.forget()
+                    repaint = true
+                }
                 continue
             }
             joiner.add(decoded)
         }
-        let events = joiner.finish()
+        var events = joiner.finish()
+        if repaint {
+            var rows: Int32 = 0, cols: Int32 = 0
+            _ = tc_update_size(&rows, &cols)
+            size = Size(width: Int(cols), height: Int(rows))
+            events.append(.resize(size))
+        }
         if !events.isEmpty { emptyWakes = 0 }
         return events
     }

@@ -49,6 +49,31 @@ void tc_refresh(void);
 /* Forces the next refresh to repaint the whole screen. */
 void tc_clear_on_next_refresh(void);
 
+/* The terminal's string capability NAME (terminfo), or NULL when it has none. */
+const char *tc_string_capability(const char *name);
+
+/* Whether the terminal has the boolean capability NAME. */
+int tc_flag_capability(const char *name);
+
+/* CAPABILITY with its parameters P1 and P2 filled in (tiparm). The result lives until the next
+   call. */
+const char *tc_expand(const char *capability, int p1, int p2);
+
+/* The columns the C library gives the character VALUE (wcwidth): 1 or 2, 0 for a mark, -1 for
+   one it cannot print. */
+int tc_columns(unsigned int value);
+
+/* Reads the terminfo entry of TERM without starting curses (for tests). Returns 0 on success. */
+int tc_use_terminfo(const char *term);
+
+/* The descriptor curses draws through: a dying process silences it, so frames written on it
+   stop with the crash. -1 before tc_start. */
+int tc_screen_fd(void);
+
+/* Makes curses draw the whole screen blank now (after a resize, when frames are written
+   without curses). */
+void tc_clear_now(void);
+
 /* Reads the terminal size from the tty and tells curses about it. Returns 0 on success. */
 int tc_update_size(int *rows, int *cols);
 

@@ -1,0 +1,127 @@
+internal import CNcursesw
+import CanvasCore
+import CanvasStyle
+import CanvasUI
+
+/// Turns a frame's changed runs into the bytes that show them: the shortest cursor move to each
+/// cell the terminal offers, only the attributes that change, the cells' text; one buffer that the
+/// terminal is sent in one write.
+///
+/// It keeps what it knows of the terminal between frames (where the cursor is, which pen is in
+/// use); `forget()` drops that whenever something else (curses, a shell) wrote to the screen.
+struct FrameWriter<Moves: CursorMoves> {
+    let moves: Moves
+    /// Colours the terminal shows (0 when colours are off), as `CursesPalette.fit` takes them.
+    let colors: Int
+    /// Whether the bottom-right cell may be written: on a terminal that wraps on its last column
+    /// it would scroll the screen.
+    let writesBottomRight: Bool
+    private var cursor: Point?
+    private var pen: Pen?
+    /// Styles met in this run of the dashboard, fitted: a frame uses a handful.
+    private var fitted: [Style: Pen] = [:]
+
+    init(moves: Moves, colors: Int, writesBottomRight: Bool) {
+        self.moves = moves
+        self.colors = colors
+        self.writesBottomRight = writesBottomRight
+    }
+
+    /// Whatever the terminal shows, the cursor's place and the pen are not known any more.
+    mutating func forget() {
+        cursor = nil
+        pen = nil
+    }
+
+    /// The bytes that turn the screen, which shows the frame before, into `frame`; `changes` are
+    /// its changed runs (`Buffer.changes(since:)`). Appended to `bytes`.
+    mutating func write(_ changes: [CellRun], frame: Buffer, into bytes: inout [UInt8]) {
+        let size = frame.size
+        for run in changes {
+            let y = run.origin.y
+            for (offset, cell) in zip(run.cells.indices, run.cells) where !cell.isContinuation {
+                let x = run.origin.x + (offset - run.cells.startIndex)
+                if !writesBottomRight, x == size.width - 1, y == size.height - 1 { continue }
+                let wide = x + 1 < size.width && frame[x + 1, y].isContinuation
+                put(cell, at: Point(x: x, y: y), wide: wide, frame: frame, into: &bytes)
+            }
+        }
+    }
+
+    /// The bytes that leave the terminal's attributes as they were before the first frame.
+    mutating func reset(into bytes: inout [UInt8]) {
+        if let sequence = Pen.plain.sequence(from: pen) { bytes += sequence }
+        pen = .plain
+    }
+
+    private mutating func put(_ cell: Cell, at point: Point, wide: Bool, frame: Buffer, into bytes: inout [UInt8]) {
+        let cellPen = pen(for: cell.style)
+        if cursor != point {
+            bytes += moves.shortest(from: cursor, to: point, through: rewritten(from: cursor, to: point, frame: frame))
+        }
+        if let sequence = cellPen.sequence(from: pen) { bytes += sequence }
+        pen = cellPen
+        let columns = Self.appendText(of: cell.glyph, to: &bytes)
+        switch (columns, wide) {
+        case (1, false), (2, true):
+            cursor = Point(x: point.x + columns, y: point.y)
+        case (1, true):
+            // Where `DisplayWidth` says 2 columns but the C library 1 (e.g. "❤️"), the terminal
+            // leaves the next column alone and an old glyph could stay there: blank it.
+            bytes.append(UInt8(ascii: " "))
+            cursor = Point(x: point.x + 2, y: point.y)
+        default:
+            cursor = nil  // the terminal moves its own way: the next cell is addressed
+        }
+        // On the last column the cursor waits to wrap: where it is depends on the terminal.
+        if let at = cursor, at.x >= frame.size.width { cursor = nil }
+    }
+
+    /// The text of the cells between the cursor and `point` on its row, when writing it again is
+    /// a move: every cell there is on the screen as it is in `frame` (unchanged, or written
+    /// earlier in this frame), so only plain one-column ASCII in the pen in use qualifies.
+    private mutating func rewritten(from cursor: Point?, to point: Point, frame: Buffer) -> [UInt8]? {
+        guard let cursor, let pen, cursor.y == point.y, cursor.x < point.x, point.x - cursor.x < 8 else { return nil }
+        var text: [UInt8] = []
+        for x in cursor.x..<point.x {
+            let cell = frame[x, point.y]
+            guard cell.glyph.count == 1, let value = cell.glyph.base?.value, value >= 0x20, value < 0x7F,
+                  true else { return nil }
+            text.append(UInt8(value))
+        }
+        return text
+    }
+
+    private mutating func pen(for style: Style) -> Pen {
+        if let known = fitted[style] { return known }
+        let pen = Pen(CursesPalette.fit(style, colors: colors))
+        fitted[style] = pen
+        return pen
+    }
+
+    /// Appends the glyph as UTF-8 and returns the columns the C library gives it (what the
+    /// terminal is expected to advance by): its first scalar and the marks that follow (scalars
+    /// with a width of their own are dropped, as curses drops them). A control character, which
+    /// nothing should have let into a cell, is shown as U+FFFD, never sent.
+    static func appendText(of glyph: Glyph, to bytes: inout [UInt8]) -> Int {
+        var columns = 1
+        var first = true
+        glyph.forEachValue { value in
+            let safe = value >= 0x20 && !(0x7F...0x9F).contains(value)
+            if first {
+                first = false
+                let shown = safe ? value : 0xFFFD
+                columns = Int(tc_columns(shown))
+                append(shown, to: &bytes)
+            } else if safe, tc_columns(value) == 0 {
+                append(value, to: &bytes)
+            }
+        }
+        return columns
+    }
+
+    private static func append(_ value: UInt32, to bytes: inout [UInt8]) {
+        guard let scalar = Unicode.Scalar(value) else { return append(0xFFFD, to: &bytes) }
+        if let encoded = UTF8.encode(scalar) { bytes.append(contentsOf: encoded) }
+    }
+}

@@ -88,10 +88,15 @@ let package = Package(
         // thirty libraries): wrappers of the functions the client calls, typed ones for the variadic
         // setopt and getinfo.
         .target(name: "CCurl", path: "Sources/CShims/CCurl", linkerSettings: [.linkedLibrary("dl")]),
+        // libdispatch's hooks for a run loop of the main thread's own (declarations only).
+        .target(name: "CMainQueue", path: "Sources/CShims/CMainQueue"),
         // Starting, waiting for and killing micro-app processes.
         .target(name: "CAppProcess", path: "Sources/CShims/CAppProcess", linkerSettings: [.linkedLibrary("seccomp")]),
 
         // MARK: Edges: one per outside thing, shared by the programs
+        // The main thread as the dashboard's run loop: descriptors watched with poll, and the main
+        // queue's work run on that thread.
+        .target(name: "MainLoop", dependencies: ["CMainQueue"], path: "Sources/Edges/MainLoop", swiftSettings: swiftSettings),
         // Directories (0700) and files (0600) only their owner may open, whatever the umask.
         .target(name: "PrivateFiles", path: "Sources/Edges/PrivateFiles", swiftSettings: swiftSettings),
         // Log files: a swift-log handler appending escaped lines to a private file.
@@ -186,7 +191,7 @@ let package = Package(
         // The one Swift target that talks to ncurses.
         .target(
             name: "NcursesTerminal",
-            dependencies: ["CanvasUI", "CanvasCore", "CanvasStyle", "CNcursesw"],
+            dependencies: ["CanvasUI", "CanvasCore", "CanvasStyle", "CNcursesw", "MainLoop"],
             path: "Sources/Dashboard/NcursesTerminal",
             swiftSettings: swiftSettings
         ),
@@ -223,7 +228,7 @@ let package = Package(
             dependencies: [
                 "CalendarTime", "CanvasCore", "CanvasStyle", "CanvasUI", "NcursesTerminal", "Widgets", "LayoutStore", "CanvasFiles",
                 "BFFAccess", "CommandSupport", "HTTPClient", "ServerAPI", "AppModel", "AppPackages", "ServerSync", "PrivateFiles",
-                "SQLiteFiles", "MicroAppProtocol", "MicroAppHost", "MicroAppGenerator", "ModelClient", "QRCodes",
+                "SQLiteFiles", "MicroAppProtocol", "MicroAppHost", "MicroAppGenerator", "ModelClient", "QRCodes", "MainLoop",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

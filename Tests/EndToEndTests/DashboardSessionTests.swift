@@ -152,6 +152,41 @@ struct DashboardSessionTests {
         #expect(try await session.waitForExit().status == 0)
     }
 
+    /// A key is read, handled and drawn by the thread that waits on the terminal (the main
+    /// thread's loop): no other thread wakes for it. Counted in the kernel's context switches of
+    /// each thread; with the terminal watched by dispatch, two worker threads woke twice a key.
+    @Test func keysAreHandledOnTheThreadThatReadThem() async throws {
+        let session = try await Self.start(size: Size(width: 100, height: 30))
+        try await session.waitFor("November 2026")
+        try await session.waitForQuietScreen("the start")
+        let pid = try #require(await session.programPID())
+        let before = Self.contextSwitches(of: pid)
+        for key in Array(repeating: ["Right", "Left"], count: 20).joined() {
+            try await session.send(key)
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        try await session.waitForQuietScreen(quiet: .milliseconds(500), "the keys")
+        let after = Self.contextSwitches(of: pid)
+        let main = (after[pid] ?? 0) - (before[pid] ?? 0)
+        let others = after.filter { $0.key != pid }.map { $0.value - (before[$0.key] ?? 0) }.reduce(0, +)
+        #expect(main >= 20, "the main thread woke \(main) times for 40 keys")
+        #expect(others <= 10, "other threads woke \(others) times for 40 keys")
+        try await session.send("C-q")
+        #expect(try await session.waitForExit().status == 0)
+    }
+
+    /// Voluntary and involuntary context switches of each thread of `pid`, by thread id.
+    static func contextSwitches(of pid: pid_t) -> [pid_t: Int] {
+        let tasks = "/proc/\(pid)/task"
+        let threads = (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []
+        return Dictionary(uniqueKeysWithValues: threads.compactMap { thread in
+            guard let id = pid_t(thread), let status = try? String(contentsOfFile: "\(tasks)/\(thread)/status", encoding: .utf8) else { return nil }
+            let switches = status.split(separator: "\n").filter { $0.contains("ctxt_switches:") }
+                .compactMap { Int($0.split(separator: "\t").last.map(String.init) ?? "") }
+            return (id, switches.reduce(0, +))
+        })
+    }
+
     @Test func sigtermRestoresTheTerminal() async throws {
         let session = try await Self.start(size: Size(width: 100, height: 30))
         try await session.waitFor("November 2026")

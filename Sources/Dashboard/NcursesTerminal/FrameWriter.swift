@@ -86,7 +86,7 @@ struct FrameWriter<Moves: CursorMoves> {
         for x in cursor.x..<point.x {
             let cell = frame[x, point.y]
             guard cell.glyph.count == 1, let value = cell.glyph.base?.value, value >= 0x20, value < 0x7F,
-                  true else { return nil }
+                  self.pen(for: cell.style) == pen else { return nil }
             text.append(UInt8(value))
         }
         return text

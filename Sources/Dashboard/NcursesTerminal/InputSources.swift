@@ -1,4 +1,4 @@
-import Dispatch
+import MainLoop
 
 #if canImport(Glibc)
 import Glibc
@@ -13,15 +13,15 @@ enum Wake: Sendable {
     case terminate
 }
 
-/// The terminal and the signal pipe watched by dispatch read sources that run on the main queue,
-/// so a key is read, handled and drawn in the one job that woke for it: no thread of our own, no
-/// hand-over between threads, and nothing runs while nothing happens.
+/// The terminal and the signal pipe watched by the main thread's loop (`MainLoop`), so a key is
+/// read, handled and drawn on the thread that saw it come: no thread of our own, no hand-over
+/// between threads, and nothing runs while nothing happens.
 @MainActor
 final class InputSources {
     /// The write end of the pipe that the C signal handlers write to.
     let signalFD: Int32
     private let signalReadFD: Int32
-    private var sources: [any DispatchSourceRead] = []
+    private var watched: [Int32] = []
 
     /// Makes the signal pipe; `start` begins watching.
     /// - Throws: `NcursesError.pipeFailed` when the signal pipe cannot be created.
@@ -35,28 +35,23 @@ final class InputSources {
     }
 
     /// Calls `wake` on the main actor whenever `terminalFD` is readable or a signal came.
-    func start(terminalFD: Int32, wake: @escaping @MainActor @Sendable (Wake) -> Void) {
-        let terminal = DispatchSource.makeReadSource(fileDescriptor: terminalFD, queue: .main)
-        terminal.setEventHandler { MainActor.assumeIsolated { wake(.input) } }
-        let signals = DispatchSource.makeReadSource(fileDescriptor: signalReadFD, queue: .main)
+    func start(terminalFD: Int32, wake: @escaping @MainActor (Wake) -> Void) {
+        MainLoop.shared.watch(terminalFD) { wake(.input) }
         let readFD = signalReadFD
-        signals.setEventHandler {
-            MainActor.assumeIsolated {
-                var bytes: InlineArray<64, UInt8> = .init(repeating: 0)
-                let count = withUnsafeMutableBytes(of: &bytes) { read(readFD, $0.baseAddress, $0.count) }
-                let received = (0..<max(0, count)).map { bytes[$0] }
-                if received.contains(UInt8(ascii: "W")) { wake(.resize) }
-                if received.contains(UInt8(ascii: "T")) { wake(.terminate) }
-            }
+        MainLoop.shared.watch(readFD) {
+            var bytes: InlineArray<64, UInt8> = .init(repeating: 0)
+            let count = withUnsafeMutableBytes(of: &bytes) { read(readFD, $0.baseAddress, $0.count) }
+            let received = (0..<max(0, count)).map { bytes[$0] }
+            if received.contains(UInt8(ascii: "W")) { wake(.resize) }
+            if received.contains(UInt8(ascii: "T")) { wake(.terminate) }
         }
-        sources = [terminal, signals]
-        for source in sources { source.activate() }
+        watched = [terminalFD, readFD]
     }
 
     /// Stops watching. Safe to call more than once.
     func stop() {
-        for source in sources { source.cancel() }
-        sources = []
+        for fd in watched { MainLoop.shared.stopWatching(fd) }
+        watched = []
     }
 
     /// What the terminal looks like right after its input was read dry.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import MainLoop
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -8,7 +9,17 @@ import Glibc
 /// Every command names itself (`commandName`): a name derived from the type goes through
 /// `String(describing:)`, whose casts scan the runtime's conformance tables once per command,
 /// ~2 ms of every start (`perf record` of the start, issue 28).
+/// Runs the command on the main thread's own loop (`MainLoop`), which the dashboard's terminal
+/// input is watched by: `termcanvas` has no asynchronous `main`, whose dispatch main would give
+/// the main queue to a worker thread and every key to a hand-over between threads.
 @main
+enum Launch {
+    @MainActor
+    static func main() {
+        MainLoop.run { await TermCanvas.start() }
+    }
+}
+
 struct TermCanvas: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "termcanvas",
@@ -21,7 +32,7 @@ struct TermCanvas: AsyncParsableCommand {
     /// When the process started, as near as its Swift code can tell: `canvasLoadTime` counts from here.
     static let started = ContinuousClock.now
 
-    static func main() async {
+    static func start() async {
         _ = started
         if let typo = CommandTypo.message(for: Array(CommandLine.arguments.dropFirst()), root: Self.self) {
             let line = Array("Error: \(typo)\n".utf8)

@@ -5,9 +5,10 @@ import Dispatch
 /// the main actor; a frame is composed and only what changed is written once they are handled.
 ///
 /// Nothing runs between events: no timer, no polling, so an idle dashboard costs nothing. Events
-/// that arrive together (a burst of data as the dashboard starts, a pasted line, keys typed
-/// faster than they are drawn) are all handled before one frame is drawn, not a frame each: the
-/// frame is drawn in a main-queue job queued behind them.
+/// that arrive together are all handled before one frame is drawn, not a frame each: the keys of
+/// one read (a pasted line, keys typed faster than they are drawn) are drawn as soon as they are
+/// handled, in the same turn; messages (a burst of data as the dashboard starts) are drawn by a
+/// main-queue job queued behind them.
 @MainActor
 public enum AppLoop {
     /// - Parameter afterFirstFrame: Runs once the first frame is on the screen: the place for
@@ -75,7 +76,8 @@ private final class Loop<T: Terminal> {
         // the frame's size does not restore it: the next frame is sent whole.
         if inputs.contains(where: { if case .resize = $0 { true } else { false } }) { previous = nil }
         for input in inputs where !host.shouldQuit { host.perform(host.update(.input(input))) }
-        handled()
+        if host.shouldQuit { return end() }
+        render()
     }
 
     private func take(_ message: HostMessage) {

@@ -33,6 +33,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        // Only the server's tests read YAML through Yams (the OpenAPI document, with its types).
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.0.0"),
@@ -88,6 +89,10 @@ let package = Package(
         // thirty libraries): wrappers of the functions the client calls, typed ones for the variadic
         // setopt and getinfo.
         .target(name: "CCurl", path: "Sources/CShims/CCurl", linkerSettings: [.linkedLibrary("dl")]),
+        // SQLite (the system's libsqlite3): its C API, and binding that copies text and blobs.
+        .target(name: "CSQLite", path: "Sources/CShims/CSQLite", linkerSettings: [.linkedLibrary("sqlite3")]),
+        // libyaml (the system's): the event parser YAML documents are composed from.
+        .target(name: "CLibYAML", path: "Sources/CShims/CLibYAML", linkerSettings: [.linkedLibrary("yaml")]),
         // libdispatch's hooks for a run loop of the main thread's own (declarations only).
         .target(name: "CMainQueue", path: "Sources/CShims/CMainQueue"),
         // Starting, waiting for and killing micro-app processes.
@@ -106,11 +111,13 @@ let package = Package(
             path: "Sources/Edges/LogFiles",
             swiftSettings: swiftSettings
         ),
-        // The SQLite files the product keeps: made private, moved aside only when damaged; days and
-        // moments stored as their ISO text (GRDB).
+        // The dashboard's SQLite: connections, statements prepared once and kept, values bound,
+        // transactions, migrations recorded as GRDB records them (files open either way).
+        .target(name: "SQLiteDatabase", dependencies: ["CSQLite"], path: "Sources/Edges/SQLiteDatabase", swiftSettings: swiftSettings),
+        // The SQLite files the product keeps: made private, moved aside only when damaged.
         .target(
             name: "SQLiteFiles",
-            dependencies: ["CalendarTime", "PrivateFiles", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["PrivateFiles", "SQLiteDatabase"],
             path: "Sources/Edges/SQLiteFiles",
             swiftSettings: swiftSettings
         ),
@@ -136,13 +143,15 @@ let package = Package(
             path: "Sources/Edges/CommandSupport",
             swiftSettings: swiftSettings
         ),
+        // YAML documents composed from libyaml's events (marks kept for errors, no aliases, bounded
+        // depth), and YAML text written for export.
+        .target(name: "YAMLDocuments", dependencies: ["CLibYAML"], path: "Sources/Edges/YAMLDocuments", swiftSettings: swiftSettings),
         // Human-editable files (YAML): layouts, themes, key maps and micro-app manifests, with errors
         // that name file, line and field; the folders micro-apps are installed in.
         .target(
             name: "CanvasFiles",
             dependencies: [
-                "CanvasCore", "CanvasStyle", "ServerAPI", "MicroAppProtocol", "AppModel", "AppPackages",
-                .product(name: "Yams", package: "Yams"),
+                "CanvasCore", "CanvasStyle", "ServerAPI", "MicroAppProtocol", "AppModel", "AppPackages", "YAMLDocuments",
             ],
             path: "Sources/Edges/CanvasFiles",
             swiftSettings: swiftSettings
@@ -164,7 +173,7 @@ let package = Package(
         // product's HTTP client: streamed answers, retries, errors that say what to fix.
         .target(
             name: "ModelClient",
-            dependencies: ["HTTPClient", .product(name: "Yams", package: "Yams"), .product(name: "Logging", package: "swift-log")],
+            dependencies: ["HTTPClient", "YAMLDocuments", .product(name: "Logging", package: "swift-log")],
             path: "Sources/AppHost/ModelClient",
             swiftSettings: swiftSettings
         ),
@@ -203,10 +212,10 @@ let package = Package(
             path: "Sources/Dashboard/Widgets",
             swiftSettings: swiftSettings
         ),
-        // Layouts and their history in SQLite (GRDB).
+        // Layouts and their history in SQLite.
         .target(
             name: "LayoutStore",
-            dependencies: ["CanvasCore", "PrivateFiles", "SQLiteFiles", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["CanvasCore", "PrivateFiles", "SQLiteDatabase", "SQLiteFiles"],
             path: "Sources/Dashboard/LayoutStore",
             swiftSettings: swiftSettings
         ),
@@ -215,8 +224,8 @@ let package = Package(
         .target(
             name: "ServerSync",
             dependencies: [
-                "CalendarTime", "CanvasCore", "ServerAPI", "AppModel", "MicroAppProtocol", "HTTPClient", "SQLiteFiles",
-                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
+                "CalendarTime", "CanvasCore", "ServerAPI", "AppModel", "MicroAppProtocol", "HTTPClient", "SQLiteDatabase", "SQLiteFiles",
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/Dashboard/ServerSync",
             swiftSettings: swiftSettings
@@ -430,7 +439,8 @@ let package = Package(
         ),
         .testTarget(
             name: "LayoutStoreTests",
-            dependencies: ["LayoutStore", "CanvasCore", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["LayoutStore", "CanvasCore", "SQLiteDatabase", .product(name: "GRDB", package: "GRDB.swift")],
+            exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -472,6 +482,7 @@ let package = Package(
                 "ServerSync", "AppModel", "ServerAPI", "HTTPClient", "BFFTesting", "CanvasCore", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
             ],
+            exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,6 +1,7 @@
 import CanvasCore
 import Foundation
 import GRDB
+import SQLiteDatabase
 @testable import LayoutStore
 import Testing
 
@@ -139,7 +140,7 @@ struct MigrationTests {
     }
 
     @Test func aNewerVersionIsRefusedWhenWrappingAnOpenDatabase() throws {
-        let queue = try DatabaseQueue()
+        let queue = try SQLiteDatabase.DatabaseQueue.inMemory()
         _ = try LayoutStore(queue)
         try queue.write { db in try db.execute(sql: "INSERT INTO grdb_migrations VALUES ('v9: future')") }
         #expect(throws: LayoutStoreError.newerVersion(path: ":memory:")) { try LayoutStore(queue) }

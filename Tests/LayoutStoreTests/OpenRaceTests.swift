@@ -2,6 +2,7 @@ import CanvasCore
 import Dispatch
 import Foundation
 import GRDB
+import SQLiteDatabase
 @testable import LayoutStore
 import Testing
 
@@ -31,23 +32,17 @@ struct OpenRaceTests {
         let flags = OnceFlag()
         let errors = ErrorLog()
 
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(5)
-        configuration.prepareDatabase { db in
-            db.trace(options: .statement) { event in
-                guard case .statement(let statement) = event else { return }
-                if statement.sql.contains("SELECT identifier FROM grdb_migrations") { flags.set("read migrations") }
-                guard statement.sql.hasPrefix("BEGIN"), flags.isSet("read migrations"), flags.first("other program") else { return }
-                do {
-                    // Another program, on its own connection, migrates the new file now.
-                    let other = try LayoutStore(DatabaseQueue(path: path), path: path)
-                    try other.save(LayoutData(name: "from the other program"))
-                } catch {
-                    errors.add(error)
-                }
+        let store = try LayoutStore(SQLiteDatabase.DatabaseQueue(path: path) { _ in } trace: { sql in
+            if sql.contains("FROM grdb_migrations") { flags.set("read migrations") }
+            guard sql.hasPrefix("BEGIN IMMEDIATE"), flags.isSet("read migrations"), flags.first("other program") else { return }
+            do {
+                // Another program, on its own connection, migrates the new file now.
+                let other = try LayoutStore(SQLiteDatabase.DatabaseQueue(path: path), path: path)
+                try other.save(LayoutData(name: "from the other program"))
+            } catch {
+                errors.add(error)
             }
-        }
-        let store = try LayoutStore(DatabasePool(path: path, configuration: configuration), path: path)
+        }, path: path)
 
         #expect(flags.isSet("other program"), "the other program did not get to run")
         #expect(errors.all == [])

@@ -1,6 +1,7 @@
 import CanvasCore
 import Foundation
 import GRDB
+import SQLiteDatabase
 @testable import LayoutStore
 import Testing
 
@@ -105,9 +106,7 @@ struct ReadOnlyTests {
             try store.save(Sample.planner)
             try store.setPreference("theme", to: "dark")
         }
-        var configuration = Configuration()
-        configuration.readonly = true
-        let store = try LayoutStore(DatabaseQueue(path: scratch.database.path, configuration: configuration),
+        let store = try LayoutStore(SQLiteDatabase.DatabaseQueue(path: scratch.database.path, readOnly: true),
                                     path: scratch.database.path)
         let readOnly = LayoutStoreError.readOnly(path: scratch.database.path)
         #expect(try store.load(named: Sample.name)?.layout == Sample.planner)

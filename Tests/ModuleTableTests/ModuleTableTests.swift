@@ -87,14 +87,6 @@ struct ModuleTableTests {
         return declared
     }
 
-    /// Modules a target imports that Package.swift cannot declare, each with why.
-    static let undeclaredOnPurpose: [String: Set<String>] = [
-        // Yams's own C module (libyaml), which Yams does not offer as a product: the layout files'
-        // reader uses its event API directly for line and column numbers. Issue 43 gives the
-        // dashboard a YAML reader of its own over a libyaml it declares.
-        "CanvasFiles": ["CYaml"],
-    ]
-
     @Test func everyTargetImportsOnlyWhatPackageSwiftDeclares() throws {
         let declared = try Self.declaredDependencies()
         let targets = try Self.targets()
@@ -105,7 +97,6 @@ struct ModuleTableTests {
                 continue
             }
             let undeclared = try Self.imports(under: target.directory).subtracting(Self.system).subtracting(dependencies)
-                .subtracting(Self.undeclaredOnPurpose[name] ?? [])
             #expect(undeclared.isEmpty, "\(name) imports \(undeclared.sorted()), which Package.swift does not declare as its dependencies")
         }
     }

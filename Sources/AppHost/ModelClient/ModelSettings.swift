@@ -1,5 +1,5 @@
 import Foundation
-import Yams
+import YAMLDocuments
 
 /// Where the language model is and how to reach it: `ai.yaml` in TermCanvas's config folder, with
 /// flags over it. Any OpenAI-compatible chat-completions endpoint will do (a hosted API such as
@@ -27,7 +27,7 @@ public struct ModelSettings: Sendable, Equatable {
     }
 
     /// The fields of `ai.yaml`, or of flags; each may be missing.
-    public struct Fields: Sendable, Equatable, Decodable {
+    public struct Fields: Sendable, Equatable {
         public var baseURL: String?
         public var model: String?
         public var keyVariable: String?
@@ -50,22 +50,24 @@ public struct ModelSettings: Sendable, Equatable {
             } catch {
                 throw .settings("\(file.path): cannot be read (\(error.localizedDescription))")
             }
-            do {
-                return try YAMLDecoder().decode(Fields?.self, from: text) ?? Fields()
-            } catch {
-                throw .settings("\(file.path): " + Self.problem(error))
-            }
+            return try parse(text, file: file)
         }
 
-        /// The field a decoding error is about, or what the file should be.
-        private static func problem(_ error: any Error) -> String {
-            switch error {
-            case DecodingError.typeMismatch(_, let context) where !context.codingPath.isEmpty,
-                 DecodingError.valueNotFound(_, let context) where !context.codingPath.isEmpty:
-                context.codingPath.map(\.stringValue).joined(separator: ".") + " must be a string"
-            default:
-                "not YAML of baseURL, model, keyVariable and keyFile"
+        /// The fields of `ai.yaml`'s text: a mapping whose known keys have text values (others are
+        /// ignored); nothing at all is no fields.
+        static func parse(_ text: String, file: URL) throws(ModelError) -> Fields {
+            let notFields = ModelError.settings("\(file.path): not YAML of baseURL, model, keyVariable and keyFile")
+            let root: Node?
+            do { root = try YAMLDocument.compose(text) } catch { throw notFields }
+            guard let root else { return Fields() }
+            guard case .mapping(let mapping) = root else { throw notFields }
+            func field(_ key: String) throws(ModelError) -> String? {
+                guard let node = mapping[key] else { return nil }
+                guard let text = node.string else { throw .settings("\(file.path): \(key) must be a string") }
+                return ["~", "null"].contains(text.lowercased()) ? nil : text  // YAML's null: the field left out
             }
+            return Fields(baseURL: try field("baseURL"), model: try field("model"), keyVariable: try field("keyVariable"),
+                          keyFile: try field("keyFile"))
         }
 
         /// These fields, with `other`'s where it has them.

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+import SQLiteDatabase
 
 /// The user let a micro-app run, as its manifest was then (a changed manifest asks again).
 public struct AppGrant: Hashable, Sendable {

@@ -1,6 +1,6 @@
 import CanvasCore
 import Foundation
-import GRDB
+import SQLiteDatabase
 
 /// One start's load times as stored, with when it was.
 public struct StoredLoadTimes: Hashable, Sendable {

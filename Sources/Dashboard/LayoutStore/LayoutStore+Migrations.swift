@@ -1,70 +1,40 @@
-import GRDB
+import SQLiteDatabase
 
 extension LayoutStore {
     /// The schema, as numbered migrations: append new ones, never edit a shipped one.
-    static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1: layouts, panes, history, preferences") { db in
-            try db.create(table: "layout") { t in
-                t.autoIncrementedPrimaryKey("id")
-                t.column("name", .text).notNull().unique()
-                t.column("columns", .integer).notNull()
-                t.column("rows", .integer).notNull()
-                t.column("minWidth", .integer).notNull()
-                t.column("minHeight", .integer).notNull()
-                t.column("focused", .integer)
-                t.column("historyPosition", .integer).notNull().defaults(to: 0)
-                t.column("createdAt", .datetime).notNull()
-                t.column("updatedAt", .datetime).notNull()
-            }
-            try db.create(table: "pane") { t in
-                t.column("layoutId", .integer).notNull().references("layout", onDelete: .cascade)
-                t.column("paneId", .integer).notNull()
-                t.column("position", .integer).notNull()
-                t.column("app", .text).notNull()
-                t.column("x", .integer).notNull()
-                t.column("y", .integer).notNull()
-                t.column("width", .integer).notNull()
-                t.column("height", .integer).notNull()
-                t.column("config", .text).notNull()
-                t.column("state", .text).notNull()
-                t.primaryKey(["layoutId", "paneId"])
-            }
-            try db.create(table: "history") { t in
-                t.autoIncrementedPrimaryKey("id")
-                t.column("layoutId", .integer).notNull().references("layout", onDelete: .cascade)
-                t.column("position", .integer).notNull()
-                t.column("step", .text).notNull()
-                t.column("snapshot", .text).notNull()
-                t.column("createdAt", .datetime).notNull()
-                t.uniqueKey(["layoutId", "position"])
-            }
-            try db.create(table: "preference") { t in
-                t.primaryKey("key", .text)
-                t.column("value", .text).notNull()
-            }
+    static var migrations: Migrations {
+        var migrations = Migrations()
+        // The tables as GRDB's schema builder wrote them in versions before issue 43, statement for
+        // statement, so new files are made exactly as old ones were.
+        migrations.register("v1: layouts, panes, history, preferences") { db in
+            try db.execute(sql: """
+                CREATE TABLE "layout" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "name" TEXT NOT NULL UNIQUE, "columns" INTEGER NOT NULL, \
+                "rows" INTEGER NOT NULL, "minWidth" INTEGER NOT NULL, "minHeight" INTEGER NOT NULL, "focused" INTEGER, \
+                "historyPosition" INTEGER NOT NULL DEFAULT 0, "createdAt" DATETIME NOT NULL, "updatedAt" DATETIME NOT NULL);
+                CREATE TABLE "pane" ("layoutId" INTEGER NOT NULL REFERENCES "layout"("id") ON DELETE CASCADE, "paneId" INTEGER NOT NULL, \
+                "position" INTEGER NOT NULL, "app" TEXT NOT NULL, "x" INTEGER NOT NULL, "y" INTEGER NOT NULL, "width" INTEGER NOT NULL, \
+                "height" INTEGER NOT NULL, "config" TEXT NOT NULL, "state" TEXT NOT NULL, PRIMARY KEY ("layoutId", "paneId"));
+                CREATE TABLE "history" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "layoutId" INTEGER NOT NULL REFERENCES "layout"("id") \
+                ON DELETE CASCADE, "position" INTEGER NOT NULL, "step" TEXT NOT NULL, "snapshot" TEXT NOT NULL, \
+                "createdAt" DATETIME NOT NULL, UNIQUE ("layoutId", "position"));
+                CREATE TABLE "preference" ("key" TEXT PRIMARY KEY NOT NULL, "value" TEXT NOT NULL);
+                """)
         }
-        migrator.registerMigration("v2: micro-app grants") { db in
-            try db.create(table: "appGrant") { t in
-                t.primaryKey("app", .text)
-                t.column("digest", .text).notNull()
-                t.column("grantedAt", .datetime).notNull()
-            }
+        migrations.register("v2: micro-app grants") { db in
+            try db.execute(sql: """
+                CREATE TABLE "appGrant" ("app" TEXT PRIMARY KEY NOT NULL, "digest" TEXT NOT NULL, "grantedAt" DATETIME NOT NULL)
+                """)
         }
-        migrator.registerMigration("v3: load times") { db in
+        migrations.register("v3: load times") { db in
             // A start's canvasLoadTime has no `start` and no `app`; its panes' microAppLoadTime
-            // point at it. Seconds since 1970, not GRDB's date text: formatting that loads ICU's
-            // date data, 2 MB of the dashboard's memory, at every start.
-            try db.create(table: "loadTime") { t in
-                t.autoIncrementedPrimaryKey("id")
-                t.column("start", .integer).references("loadTime", onDelete: .cascade)
-                t.column("recordedAt", .double).notNull()
-                t.column("layout", .text).notNull()
-                t.column("app", .text)
-                t.column("milliseconds", .double).notNull()
-            }
+            // point at it. Seconds since 1970, not date text: formatting that loads ICU's date data,
+            // 2 MB of the dashboard's memory, at every start.
+            try db.execute(sql: """
+                CREATE TABLE "loadTime" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "start" INTEGER REFERENCES "loadTime"("id") \
+                ON DELETE CASCADE, "recordedAt" DOUBLE NOT NULL, "layout" TEXT NOT NULL, "app" TEXT, "milliseconds" DOUBLE NOT NULL)
+                """)
         }
-        migrator.registerMigration("v4: times as seconds since 1970") { db in
+        migrations.register("v4: times as seconds since 1970") { db in
             // GRDB writes a `Date` as text through a date formatter, which loads ICU's calendar and
             // time-zone data (~3 MB of the dashboard's memory) at every start that saves a step. Times
             // are plain numbers now, like `loadTime.recordedAt`; rows written before become numbers
@@ -77,19 +47,15 @@ extension LayoutStore {
                     """)
             }
         }
-        migrator.registerMigration("v5: shared canvases' copies") { db in
+        migrations.register("v5: shared canvases' copies") { db in
             // One row per canvas a dashboard opened from a server (`server` names it and the
             // user), its copy as JSON: the layout as the server last had it and the edits made
             // here that it has not answered.
-            try db.create(table: "sharedCopy") { t in
-                t.column("server", .text).notNull()
-                t.column("name", .text).notNull()
-                t.column("canvas", .integer).notNull()
-                t.column("copy", .text).notNull()
-                t.column("updatedAt", .double).notNull()
-                t.primaryKey(["server", "name"])
-            }
+            try db.execute(sql: """
+                CREATE TABLE "sharedCopy" ("server" TEXT NOT NULL, "name" TEXT NOT NULL, "canvas" INTEGER NOT NULL, \
+                "copy" TEXT NOT NULL, "updatedAt" DOUBLE NOT NULL, PRIMARY KEY ("server", "name"))
+                """)
         }
-        return migrator
+        return migrations
     }
 }

@@ -1,6 +1,6 @@
 import CanvasCore
 import Foundation
-import GRDB
+import SQLiteDatabase
 
 /// Shared canvases kept on this machine: the last copy of each canvas a dashboard opened from a
 /// server, so it opens offline and the edits made meanwhile survive a restart.

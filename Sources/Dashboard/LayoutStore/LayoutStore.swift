@@ -1,6 +1,6 @@
 import CanvasCore
 import Foundation
-import GRDB
+import SQLiteDatabase
 
 /// Named layouts, their panes with widget settings and state, and a bounded history of every
 /// arrangement step, in one SQLite database.
@@ -12,25 +12,25 @@ public struct LayoutStore: Sendable {
     /// How many steps back each layout's history reaches.
     public static let historyLimit = 500
 
-    let writer: any DatabaseWriter
+    let writer: DatabaseQueue
     /// The database file, or nil in memory.
     public let path: String?
 
     /// Wraps an open database and brings its schema up to date.
     /// - Throws: `LayoutStoreError.newerVersion` when the schema is from a newer TermCanvas.
-    public init(_ writer: any DatabaseWriter, path: String? = nil) throws {
+    public init(_ writer: DatabaseQueue, path: String? = nil) throws {
         self.writer = writer
         self.path = path
         // Reading first: an up-to-date database (every start but the first) is not written to.
         // A read racing another program that creates the same file can fail; the write path below
         // then settles it under the write lock.
         let current = try? writer.read { db in
-            (try Self.migrator.hasBeenSuperseded(db), try Self.migrator.hasCompletedMigrations(db))
+            (try Self.migrations.hasBeenSuperseded(db), try Self.migrations.hasCompletedMigrations(db))
         }
         if current?.0 == true { throw LayoutStoreError.newerVersion(path: path ?? ":memory:") }
         guard current?.1 != true else { return }
         try writer.write { db in
-            if try Self.migrator.hasBeenSuperseded(db) { throw LayoutStoreError.newerVersion(path: path ?? ":memory:") }
+            if try Self.migrations.hasBeenSuperseded(db) { throw LayoutStoreError.newerVersion(path: path ?? ":memory:") }
         }
         // Another program may be migrating the same new file at the same moment, making an attempt
         // fail ("table already exists") once it has committed a step this one also tried. That is
@@ -38,10 +38,10 @@ public struct LayoutStore: Sendable {
         // several migrations, it may have done the first and not yet the second).
         for attempt in 1...Self.migrationAttempts {
             do {
-                try Self.migrator.migrate(writer)
+                try Self.migrations.migrate(writer)
                 return
             } catch {
-                if try writer.read({ try Self.migrator.hasCompletedMigrations($0) }) { return }
+                if try writer.read({ try Self.migrations.hasCompletedMigrations($0) }) { return }
                 if attempt == Self.migrationAttempts { throw error }
             }
         }
@@ -52,7 +52,7 @@ public struct LayoutStore: Sendable {
 
     /// An in-memory store, for tests and `render` without a data directory.
     public static func inMemory() throws -> LayoutStore {
-        try LayoutStore(DatabaseQueue())
+        try LayoutStore(DatabaseQueue.inMemory())
     }
 
     // MARK: Layouts
@@ -65,8 +65,8 @@ public struct LayoutStore: Sendable {
                 FROM layout LEFT JOIN pane ON pane.layoutId = layout.id
                 GROUP BY layout.id ORDER BY layout.name COLLATE NOCASE
                 """).map { row in
-                try LayoutSummary(name: row.decode(forColumn: "name"), paneCount: row.decode(Int.self, forColumn: "paneCount"),
-                                  updatedAt: row.decode(forColumn: "updatedAt"), isPreset: false)
+                try LayoutSummary(name: row.decode(atIndex: 0), paneCount: row.decode(Int.self, atIndex: 2),
+                                  updatedAt: row.decode(Double.self, atIndex: 1), isPreset: false)
             }
         }
     }
@@ -80,7 +80,7 @@ public struct LayoutStore: Sendable {
     /// A layout without its history: all that start-up needs before the first frame.
     public func layout(named name: String) throws -> LayoutData? {
         try read { db in
-            guard let record = try LayoutRecord.filter(LayoutRecord.Columns.name == name).fetchOne(db) else { return nil }
+            guard let record = try LayoutRecord.named(name, in: db) else { return nil }
             return try Self.layout(of: record, in: db)
         }
     }
@@ -89,9 +89,8 @@ public struct LayoutStore: Sendable {
     /// (hundreds of snapshots), so the dashboard loads it after the first frame.
     public func undoHistory(named name: String) throws -> UndoHistory<LayoutData>? {
         try read { db in
-            guard let record = try LayoutRecord.filter(LayoutRecord.Columns.name == name).fetchOne(db) else { return nil }
-            let steps = try HistoryRecord.filter(HistoryRecord.Columns.layoutId == record.rowID())
-                .order(HistoryRecord.Columns.position).fetchAll(db)
+            guard let record = try LayoutRecord.named(name, in: db) else { return nil }
+            let steps = try HistoryRecord.all(of: record.id, in: db)
             let decode = { (step: HistoryRecord) in try? Snapshot.decode(step.snapshot) }
             let past = steps.filter { $0.position < record.historyPosition }.compactMap(decode)
             let future = steps.filter { $0.position > record.historyPosition }.compactMap(decode)
@@ -112,16 +111,16 @@ public struct LayoutStore: Sendable {
         guard source != layout.name else { return try save(layout) }
         try Self.validate(layout)
         try write { db in
-            try LayoutRecord.filter(LayoutRecord.Columns.name == layout.name).deleteAll(db)
+            try db.execute(sql: "DELETE FROM layout WHERE name = ?", arguments: [layout.name])
             var record = try Self.upsert(layout, in: db)
-            guard let original = try LayoutRecord.filter(LayoutRecord.Columns.name == source).fetchOne(db) else { return }
-            try HistoryRecord.filter(HistoryRecord.Columns.layoutId == record.rowID()).deleteAll(db)
+            guard let original = try LayoutRecord.named(source, in: db) else { return }
+            try db.execute(sql: "DELETE FROM history WHERE layoutId = ?", arguments: [record.id])
             try db.execute(sql: """
                 INSERT INTO history (layoutId, position, step, snapshot, createdAt)
                 SELECT ?, position, step, snapshot, createdAt FROM history WHERE layoutId = ?
-                """, arguments: [record.rowID(), original.rowID()])
+                """, arguments: [record.id, original.id])
             record.historyPosition = original.historyPosition
-            try record.update(db)
+            try record.update(in: db)
         }
     }
 
@@ -132,16 +131,13 @@ public struct LayoutStore: Sendable {
         try write { db in
             var record = try Self.upsert(layout, in: db)
             let position = record.historyPosition + 1
-            let layoutId = try record.rowID()
-            try HistoryRecord.filter(HistoryRecord.Columns.layoutId == layoutId && HistoryRecord.Columns.position >= position)
-                .deleteAll(db)
-            var entry = HistoryRecord(id: nil, layoutId: layoutId, position: position, step: step,
-                                      snapshot: try Snapshot.encode(layout), createdAt: Date())
-            try entry.insert(db)
-            try HistoryRecord.filter(HistoryRecord.Columns.layoutId == layoutId
-                && HistoryRecord.Columns.position < position - Self.historyLimit).deleteAll(db)
+            try db.execute(sql: "DELETE FROM history WHERE layoutId = ? AND position >= ?", arguments: [record.id, position])
+            try HistoryRecord.insert(layoutId: record.id, position: position, step: step, snapshot: try Snapshot.encode(layout),
+                                     at: Date(), in: db)
+            try db.execute(sql: "DELETE FROM history WHERE layoutId = ? AND position < ?",
+                           arguments: [record.id, position - Self.historyLimit])
             record.historyPosition = position
-            try record.update(db)
+            try record.update(in: db)
         }
     }
 
@@ -151,22 +147,19 @@ public struct LayoutStore: Sendable {
 
     public func delete(named name: String) throws {
         try write { db in
-            guard try LayoutRecord.filter(LayoutRecord.Columns.name == name).deleteAll(db) > 0 else {
-                throw LayoutStoreError.notFound(name: name)
-            }
+            try db.execute(sql: "DELETE FROM layout WHERE name = ?", arguments: [name])
+            guard db.changesCount > 0 else { throw LayoutStoreError.notFound(name: name) }
         }
     }
 
     public func rename(_ name: String, to newName: String) throws {
         try Self.validate(name: newName)
         try write { db in
-            guard var record = try LayoutRecord.filter(LayoutRecord.Columns.name == name).fetchOne(db) else {
-                throw LayoutStoreError.notFound(name: name)
-            }
-            let taken = try LayoutRecord.filter(LayoutRecord.Columns.name == newName).fetchCount(db) > 0
+            guard var record = try LayoutRecord.named(name, in: db) else { throw LayoutStoreError.notFound(name: name) }
+            let taken = try LayoutRecord.named(newName, in: db) != nil
             guard newName == name || !taken else { throw LayoutStoreError.nameTaken(name: newName) }
             record.name = newName
-            try record.update(db)
+            try record.update(in: db)
         }
     }
 
@@ -175,11 +168,8 @@ public struct LayoutStore: Sendable {
     /// The steps of a layout's history, oldest first.
     public func history(named name: String) throws -> [HistoryEntry] {
         try read { db in
-            guard let record = try LayoutRecord.filter(LayoutRecord.Columns.name == name).fetchOne(db) else {
-                throw LayoutStoreError.notFound(name: name)
-            }
-            return try HistoryRecord.filter(HistoryRecord.Columns.layoutId == record.rowID())
-                .order(HistoryRecord.Columns.position).fetchAll(db)
+            guard let record = try LayoutRecord.named(name, in: db) else { throw LayoutStoreError.notFound(name: name) }
+            return try HistoryRecord.all(of: record.id, in: db)
                 .map { HistoryEntry(position: $0.position, step: $0.step, time: $0.createdAt,
                                     isCurrent: $0.position == record.historyPosition) }
         }
@@ -191,9 +181,10 @@ public struct LayoutStore: Sendable {
     public func revert(named name: String, toStep position: Int) throws -> LayoutData {
         guard let current = try load(named: name)?.layout else { throw LayoutStoreError.notFound(name: name) }
         let snapshot = try read { db -> String? in
-            let layoutId = try LayoutRecord.filter(LayoutRecord.Columns.name == name).fetchOne(db)?.id
-            return try HistoryRecord.filter(HistoryRecord.Columns.layoutId == layoutId && HistoryRecord.Columns.position == position)
-                .fetchOne(db)?.snapshot
+            try String.fetchOne(db, sql: """
+                SELECT history.snapshot FROM history JOIN layout ON layout.id = history.layoutId
+                WHERE layout.name = ? AND history.position = ?
+                """, arguments: [name, position])
         }
         guard let snapshot, var reverted = try? Snapshot.decode(snapshot) else {
             throw LayoutStoreError.noSuchStep(name: name, position: position)
@@ -212,11 +203,13 @@ public struct LayoutStore: Sendable {
     // MARK: Preferences
 
     public func preference(_ key: String) throws -> String? {
-        try read { db in try PreferenceRecord.fetchOne(db, key: key)?.value }
+        try read { db in try String.fetchOne(db, sql: "SELECT value FROM preference WHERE key = ?", arguments: [key]) }
     }
 
     public func setPreference(_ key: String, to value: String) throws {
-        try write { db in try PreferenceRecord(key: key, value: value).save(db) }
+        try write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO preference (key, value) VALUES (?, ?)", arguments: [key, value])
+        }
     }
 
     // MARK: Internals
@@ -225,15 +218,13 @@ public struct LayoutStore: Sendable {
         try Self.validate(layout)
         try write { db in
             var record = try Self.upsert(layout, in: db)
-            let steps = try HistoryRecord.filter(HistoryRecord.Columns.layoutId == record.rowID())
-            let target = backwards
-                ? try steps.filter(HistoryRecord.Columns.position < record.historyPosition)
-                    .order(HistoryRecord.Columns.position.desc).fetchOne(db)
-                : try steps.filter(HistoryRecord.Columns.position > record.historyPosition)
-                    .order(HistoryRecord.Columns.position).fetchOne(db)
+            let target = try Int.fetchOne(db, sql: backwards
+                ? "SELECT MAX(position) FROM history WHERE layoutId = ? AND position < ?"
+                : "SELECT MIN(position) FROM history WHERE layoutId = ? AND position > ?",
+                arguments: [record.id, record.historyPosition])
             guard let target else { return }
-            record.historyPosition = target.position
-            try record.update(db)
+            record.historyPosition = target
+            try record.update(in: db)
         }
     }
 
@@ -241,36 +232,31 @@ public struct LayoutStore: Sendable {
     private static func upsert(_ layout: LayoutData, in db: Database) throws -> LayoutRecord {
         let now = Date()
         var record: LayoutRecord
-        if var existing = try LayoutRecord.filter(LayoutRecord.Columns.name == layout.name).fetchOne(db) {
+        if var existing = try LayoutRecord.named(layout.name, in: db) {
             existing.columns = layout.grid.columns
             existing.rows = layout.grid.rows
             existing.minWidth = layout.grid.minimumPaneSize.width
             existing.minHeight = layout.grid.minimumPaneSize.height
             existing.focused = layout.focused?.rawValue
             existing.updatedAt = now
-            try existing.update(db)
+            try existing.update(in: db)
             record = existing
         } else {
-            record = LayoutRecord(id: nil, name: layout.name, columns: layout.grid.columns, rows: layout.grid.rows,
-                                  minWidth: layout.grid.minimumPaneSize.width, minHeight: layout.grid.minimumPaneSize.height,
-                                  focused: layout.focused?.rawValue, historyPosition: 0, createdAt: now, updatedAt: now)
-            try record.insert(db)
-            var first = HistoryRecord(id: nil, layoutId: try record.rowID(), position: 0, step: "created",
-                                      snapshot: try Snapshot.encode(layout), createdAt: now)
-            try first.insert(db)
+            record = try LayoutRecord.insert(name: layout.name, grid: layout.grid, focused: layout.focused?.rawValue, at: now, in: db)
+            try HistoryRecord.insert(layoutId: record.id, position: 0, step: "created", snapshot: try Snapshot.encode(layout), at: now,
+                                     in: db)
         }
-        try PaneRecord.filter(PaneRecord.Columns.layoutId == record.rowID()).deleteAll(db)
+        try db.execute(sql: "DELETE FROM pane WHERE layoutId = ?", arguments: [record.id])
         for (position, pane) in layout.panes.enumerated() {
-            try PaneRecord(layoutId: record.rowID(), paneId: pane.id.rawValue, position: position, app: pane.app.rawValue,
+            try PaneRecord(layoutId: record.id, paneId: pane.id.rawValue, position: position, app: pane.app.rawValue,
                            x: pane.frame.x, y: pane.frame.y, width: pane.frame.width, height: pane.frame.height,
-                           config: try Snapshot.encode(pane.config), state: try Snapshot.encode(pane.state)).insert(db)
+                           config: try Snapshot.encode(pane.config), state: try Snapshot.encode(pane.state)).insert(in: db)
         }
         return record
     }
 
     private static func layout(of record: LayoutRecord, in db: Database) throws -> LayoutData {
-        let panes = try PaneRecord.filter(PaneRecord.Columns.layoutId == record.rowID()).order(PaneRecord.Columns.position)
-            .fetchAll(db)
+        let panes = try PaneRecord.all(of: record.id, in: db)
             .map { row in
                 Pane(id: PaneID(row.paneId), app: AppKind(row.app),
                      frame: Rect(x: row.x, y: row.y, width: row.width, height: row.height),
@@ -325,18 +311,16 @@ public struct LayoutStore: Sendable {
     private func mapErrors<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch let error as DatabaseError {
+        } catch let error as SQLiteError {
             throw Self.storeError(error, path: path ?? ":memory:")
         }
     }
 
-    static func storeError(_ error: DatabaseError, path: String) -> LayoutStoreError {
-        switch error.resultCode {
-        case .SQLITE_BUSY, .SQLITE_LOCKED: .locked(path: path)
-        case .SQLITE_READONLY: .readOnly(path: path)
-        case .SQLITE_FULL: .full(path: path)
-        default: .other("layout database \(path): \(error.message ?? "\(error.resultCode)")")
-        }
+    static func storeError(_ error: SQLiteError, path: String) -> LayoutStoreError {
+        if error.isBusy { return .locked(path: path) }
+        if error.isReadOnly { return .readOnly(path: path) }
+        if error.isFull { return .full(path: path) }
+        return .other("layout database \(path): \(error.message)")
     }
 }
 

@@ -1,11 +1,13 @@
 import CanvasCore
 import Foundation
-import GRDB
+import SQLiteDatabase
+
+// The store's rows as values, read by position in the order of each type's `columns`. Times are
+// seconds since 1970 (a REAL; see migration v4).
 
 /// A row of `layout`: a named arrangement's grid, focus and where it stands in its history.
-struct LayoutRecord: Codable, FetchableRecord, MutablePersistableRecord {
-    static let databaseTableName = "layout"
-    var id: Int64?
+struct LayoutRecord {
+    let id: Int64
     var name: String
     var columns: Int
     var rows: Int
@@ -17,20 +19,57 @@ struct LayoutRecord: Codable, FetchableRecord, MutablePersistableRecord {
     var createdAt: Date
     var updatedAt: Date
 
-    enum Columns {
-        static let name = Column(CodingKeys.name)
+    static let columns = #"id, name, "columns", "rows", minWidth, minHeight, focused, historyPosition, createdAt, updatedAt"#
+
+    init(id: Int64, name: String, columns: Int, rows: Int, minWidth: Int, minHeight: Int, focused: Int?, historyPosition: Int,
+         createdAt: Date, updatedAt: Date) {
+        self.id = id
+        self.name = name
+        self.columns = columns
+        self.rows = rows
+        self.minWidth = minWidth
+        self.minHeight = minHeight
+        self.focused = focused
+        self.historyPosition = historyPosition
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
     }
 
-    mutating func didInsert(_ inserted: InsertionSuccess) {
-        id = inserted.rowID
+    init(row: Row) throws {
+        try self.init(id: row.decode(atIndex: 0), name: row.decode(atIndex: 1), columns: row.decode(atIndex: 2),
+                      rows: row.decode(atIndex: 3), minWidth: row.decode(atIndex: 4), minHeight: row.decode(atIndex: 5),
+                      focused: row.decode(atIndex: 6), historyPosition: row.decode(atIndex: 7),
+                      createdAt: Date(timeIntervalSince1970: row.decode(atIndex: 8)),
+                      updatedAt: Date(timeIntervalSince1970: row.decode(atIndex: 9)))
+    }
+
+    static func named(_ name: String, in db: Database) throws -> LayoutRecord? {
+        try Row.fetchOne(db, sql: "SELECT \(columns) FROM layout WHERE name = ?", arguments: [name]).map(LayoutRecord.init(row:))
+    }
+
+    /// Inserts a new layout row. - Returns: it, with its row id.
+    static func insert(name: String, grid: GridSpec, focused: Int?, at date: Date, in db: Database) throws -> LayoutRecord {
+        let time = date.timeIntervalSince1970
+        try db.execute(sql: """
+            INSERT INTO layout (name, "columns", "rows", minWidth, minHeight, focused, historyPosition, createdAt, updatedAt)
+            VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?)
+            """, arguments: [name, grid.columns, grid.rows, grid.minimumPaneSize.width, grid.minimumPaneSize.height, focused, time, time])
+        return LayoutRecord(id: db.lastInsertedRowID, name: name, columns: grid.columns, rows: grid.rows,
+                            minWidth: grid.minimumPaneSize.width, minHeight: grid.minimumPaneSize.height, focused: focused,
+                            historyPosition: 0, createdAt: date, updatedAt: date)
+    }
+
+    func update(in db: Database) throws {
+        try db.execute(sql: """
+            UPDATE layout SET name = ?, "columns" = ?, "rows" = ?, minWidth = ?, minHeight = ?, focused = ?, historyPosition = ?,
+              createdAt = ?, updatedAt = ? WHERE id = ?
+            """, arguments: [name, columns, rows, minWidth, minHeight, focused, historyPosition, createdAt.timeIntervalSince1970,
+                             updatedAt.timeIntervalSince1970, id])
     }
 }
 
-extension LayoutRecord: SecondsSince1970Dates {}
-
 /// A row of `pane`: one pane of a layout, with its widget's settings and state as JSON.
-struct PaneRecord: Codable, FetchableRecord, PersistableRecord {
-    static let databaseTableName = "pane"
+struct PaneRecord {
     var layoutId: Int64
     var paneId: Int
     var position: Int
@@ -42,55 +81,68 @@ struct PaneRecord: Codable, FetchableRecord, PersistableRecord {
     var config: String
     var state: String
 
-    enum Columns {
-        static let layoutId = Column(CodingKeys.layoutId)
-        static let position = Column(CodingKeys.position)
+    static let columns = "layoutId, paneId, position, app, x, y, width, height, config, state"
+
+    init(layoutId: Int64, paneId: Int, position: Int, app: String, x: Int, y: Int, width: Int, height: Int, config: String,
+         state: String) {
+        self.layoutId = layoutId
+        self.paneId = paneId
+        self.position = position
+        self.app = app
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+        self.config = config
+        self.state = state
+    }
+
+    init(row: Row) throws {
+        try self.init(layoutId: row.decode(atIndex: 0), paneId: row.decode(atIndex: 1), position: row.decode(atIndex: 2),
+                      app: row.decode(atIndex: 3), x: row.decode(atIndex: 4), y: row.decode(atIndex: 5), width: row.decode(atIndex: 6),
+                      height: row.decode(atIndex: 7), config: row.decode(atIndex: 8), state: row.decode(atIndex: 9))
+    }
+
+    /// A layout's panes in their order.
+    static func all(of layoutId: Int64, in db: Database) throws -> [PaneRecord] {
+        try Row.fetchAll(db, sql: "SELECT \(columns) FROM pane WHERE layoutId = ? ORDER BY position", arguments: [layoutId])
+            .map(PaneRecord.init(row:))
+    }
+
+    func insert(in db: Database) throws {
+        try db.execute(sql: "INSERT INTO pane (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                       arguments: [layoutId, paneId, position, app, x, y, width, height, config, state])
     }
 }
 
 /// A row of `history`: the arrangement after one step, as JSON of `LayoutData`.
-struct HistoryRecord: Codable, FetchableRecord, MutablePersistableRecord {
-    static let databaseTableName = "history"
-    var id: Int64?
+struct HistoryRecord {
+    let id: Int64
     var layoutId: Int64
     var position: Int
     var step: String
     var snapshot: String
     var createdAt: Date
 
-    enum Columns {
-        static let layoutId = Column(CodingKeys.layoutId)
-        static let position = Column(CodingKeys.position)
+    static let columns = "id, layoutId, position, step, snapshot, createdAt"
+
+    init(row: Row) throws {
+        id = try row.decode(atIndex: 0)
+        layoutId = try row.decode(atIndex: 1)
+        position = try row.decode(atIndex: 2)
+        step = try row.decode(atIndex: 3)
+        snapshot = try row.decode(atIndex: 4)
+        createdAt = Date(timeIntervalSince1970: try row.decode(atIndex: 5))
     }
 
-    mutating func didInsert(_ inserted: InsertionSuccess) {
-        id = inserted.rowID
+    /// A layout's steps, oldest first.
+    static func all(of layoutId: Int64, in db: Database) throws -> [HistoryRecord] {
+        try Row.fetchAll(db, sql: "SELECT \(columns) FROM history WHERE layoutId = ? ORDER BY position", arguments: [layoutId])
+            .map(HistoryRecord.init(row:))
     }
-}
 
-extension HistoryRecord: SecondsSince1970Dates {}
-
-/// A row of `preference`: small remembered choices such as the last layout and the theme.
-struct PreferenceRecord: Codable, FetchableRecord, PersistableRecord {
-    static let databaseTableName = "preference"
-    var key: String
-    var value: String
-}
-
-/// Records whose times are stored as seconds since 1970 (a `REAL`), not as GRDB's date text:
-/// formatting and parsing that text loads ICU's calendar data (see migration v4).
-protocol SecondsSince1970Dates: FetchableRecord, EncodableRecord {}
-
-extension SecondsSince1970Dates {
-    static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy { .timeIntervalSince1970 }
-    static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy { .timeIntervalSince1970 }
-}
-
-extension LayoutRecord {
-    /// Its row id: every record read from the database or inserted has one. A record without one
-    /// would be a bug in this store, reported as an error rather than ending the dashboard.
-    func rowID() throws -> Int64 {
-        guard let id else { throw LayoutStoreError.other("layout '\(name)' has no row id") }
-        return id
+    static func insert(layoutId: Int64, position: Int, step: String, snapshot: String, at date: Date, in db: Database) throws {
+        try db.execute(sql: "INSERT INTO history (layoutId, position, step, snapshot, createdAt) VALUES (?, ?, ?, ?, ?)",
+                       arguments: [layoutId, position, step, snapshot, date.timeIntervalSince1970])
     }
 }

@@ -11,8 +11,9 @@ import Glibc
 /// Curses sets the terminal up, reads keys and supplies terminfo; frames are written by a
 /// `FrameWriter` of our own (fewer bytes than curses sends: only the attributes that change, and
 /// the shortest moves), except on a terminal whose attributes are not ECMA-48's, which curses
-/// draws. All curses calls happen on the main actor, which dispatch wakes when the terminal or a
-/// signal becomes readable (see `InputSources`); keys are then read here without waiting.
+/// draws. All curses calls happen on the main actor, on the main thread, whose loop (`MainLoop`)
+/// calls here when the terminal or a signal becomes readable (see `InputSources`); keys are then
+/// read without waiting.
 @MainActor
 public final class NcursesTerminal: Terminal {
     public struct Options: Sendable {

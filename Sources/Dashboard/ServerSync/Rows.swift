@@ -1,11 +1,10 @@
 import CalendarTime
-import GRDB
+import SQLiteDatabase
 import ServerAPI
 
 // How the API's records map to the cache's rows. Rows are read by position, from each type's
-// `columns` in that order, which skips GRDB's lookup by name (a case-insensitive search per
-// column of every row); with `decode`, which throws for a value of the wrong type (a file edited
-// or damaged on disk) where GRDB's subscript would end the dashboard.
+// `columns` in that order; with `decode`, which throws for a value of the wrong type (a file
+// edited or damaged on disk) rather than ending the dashboard.
 
 extension TodoItem {
     static let columns = "id, title, notes, done, due"
@@ -17,10 +16,7 @@ extension TodoItem {
 
     /// Every item, by id.
     static func all(in db: Database) throws -> [TodoItem] {
-        let rows = try Row.fetchCursor(db, sql: "SELECT \(columns) FROM todo ORDER BY id")
-        var items: [TodoItem] = []
-        while let row = try rows.next() { items.append(try TodoItem(row: row)) }
-        return items
+        try Row.fetchAll(db, sql: "SELECT \(columns) FROM todo ORDER BY id").map(TodoItem.init(row:))
     }
 
     func save(in db: Database) throws {

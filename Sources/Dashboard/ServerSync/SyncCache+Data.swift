@@ -1,6 +1,6 @@
 import AppModel
 import CanvasCore
-import GRDB
+import SQLiteDatabase
 import ServerAPI
 
 extension SyncCache {

@@ -2,7 +2,7 @@ import AppModel
 import CalendarTime
 import CanvasCore
 import Foundation
-import GRDB
+import SQLiteDatabase
 import ServerAPI
 
 extension SyncCache {
@@ -77,8 +77,7 @@ extension SyncCache {
     /// The write to send first: the oldest the outbox can read.
     func outboxHead() async throws -> OutboxEntry? {
         try await writer.read { db in
-            let rows = try Row.fetchCursor(db, sql: Self.outboxInOrder)
-            while let row = try rows.next() {
+            for row in try Row.fetchAll(db, sql: Self.outboxInOrder) {
                 if let entry = try Self.entry(row) { return entry }
             }
             return nil

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+import SQLiteDatabase
 import ServerAPI
 import SQLiteFiles
 
@@ -10,7 +10,7 @@ import SQLiteFiles
 /// Each method is one transaction (but storing a channel's newest messages, two); callers are
 /// the `ServerSync` actor only.
 public struct SyncCache: Sendable {
-    let writer: any DatabaseWriter
+    let writer: DatabaseQueue
     /// Kept alive as long as the cache: the lock that makes the file this process's alone.
     private let lock: (any Sendable)?
     /// Why this cache lives in memory instead of its file, if it does: nothing is kept offline.
@@ -26,45 +26,40 @@ public struct SyncCache: Sendable {
     public static func open(at url: URL, holding lock: (any Sendable)? = nil) throws -> SyncCache {
         try SQLiteFile.prepare(url)
         do {
-            return try SyncCache(writer: DatabaseQueue(path: url.path, configuration: configuration), lock: lock)
-        } catch where SQLiteFile.isDamaged(error) {
+            return try SyncCache(writer: DatabaseQueue(path: url.path, prepare: prepare), lock: lock)
+        } catch let error as SQLiteError where error.isDamaged {
             _ = try SQLiteFile.moveAside(url)
             try SQLiteFile.prepare(url)
-            return try SyncCache(writer: DatabaseQueue(path: url.path, configuration: configuration), lock: lock)
+            return try SyncCache(writer: DatabaseQueue(path: url.path, prepare: prepare), lock: lock)
         }
     }
 
     /// A cache that lives only as long as the process (tests, or when the file cannot be used).
     /// - Parameter notKept: Why the file could not be used, which pane titles show.
     public static func inMemory(notKept: String? = nil) throws -> SyncCache {
-        try SyncCache(writer: DatabaseQueue(configuration: configuration), lock: nil, notKept: notKept)
+        try SyncCache(writer: DatabaseQueue.inMemory(), lock: nil, notKept: notKept)
     }
 
-    private static var configuration: Configuration {
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(5)
-        configuration.prepareDatabase { db in
-            // FULL: the outbox holds writes the user was told are kept (see `SQLiteFile`).
-            try db.execute(sql: "PRAGMA synchronous = FULL")
-        }
-        return configuration
+    /// FULL: the outbox holds writes the user was told are kept (see `SQLiteFile`).
+    private static func prepare(_ db: Database) throws {
+        try db.execute(sql: "PRAGMA synchronous = FULL")
     }
 
-    init(writer: any DatabaseWriter, lock: (any Sendable)?, notKept: String? = nil) throws {
+    init(writer: DatabaseQueue, lock: (any Sendable)?, notKept: String? = nil) throws {
         self.writer = writer
         self.lock = lock
         self.notKept = notKept
         try writer.writeWithoutTransaction { db in
-            if !db.configuration.readonly, writer.path != ":memory:" {
+            if writer.path != ":memory:" {
                 try db.execute(sql: "PRAGMA journal_mode = WAL")
             }
         }
-        try Self.migrator.migrate(writer)
+        try Self.migrations.migrate(writer)
     }
 
-    static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1") { db in
+    static var migrations: Migrations {
+        var migrations = Migrations()
+        migrations.register("v1") { db in
             try db.execute(sql: """
                 CREATE TABLE todo (id INTEGER PRIMARY KEY, title TEXT NOT NULL, notes TEXT NOT NULL,
                                    done BOOLEAN NOT NULL, due TEXT);
@@ -80,7 +75,7 @@ public struct SyncCache: Sendable {
                 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
                 """)
         }
-        return migrator
+        return migrations
     }
 
     // MARK: Meta

@@ -4,11 +4,6 @@ import MainLoop
 import Glibc
 #endif
 
-/// `termcanvas`: the dashboard by default, plus subcommands for scripts and docs.
-///
-/// Every command names itself (`commandName`): a name derived from the type goes through
-/// `String(describing:)`, whose casts scan the runtime's conformance tables once per command,
-/// ~2 ms of every start (`perf record` of the start, issue 28).
 /// Runs the command on the main thread's own loop (`MainLoop`), which the dashboard's terminal
 /// input is watched by: `termcanvas` has no asynchronous `main`, whose dispatch main would give
 /// the main queue to a worker thread and every key to a hand-over between threads.
@@ -20,6 +15,11 @@ enum Launch {
     }
 }
 
+/// `termcanvas`: the dashboard by default, plus subcommands for scripts and docs.
+///
+/// Every command names itself (`commandName`): a name derived from the type goes through
+/// `String(describing:)`, whose casts scan the runtime's conformance tables once per command,
+/// ~2 ms of every start (`perf record` of the start, issue 28).
 struct TermCanvas: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "termcanvas",

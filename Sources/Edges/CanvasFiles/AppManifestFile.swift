@@ -2,7 +2,7 @@ import CanvasCore
 import Foundation
 import MicroAppProtocol
 import ServerAPI
-import Yams
+import YAMLDocuments
 
 /// The micro-app manifest file format (`app.yaml`):
 ///

@@ -1,5 +1,5 @@
 import CanvasCore
-import Yams
+import YAMLDocuments
 
 /// The user's key map, `$XDG_CONFIG_HOME/termcanvas/keys.yaml`: keys given to commands and keys
 /// taken away, over the defaults.

@@ -1,6 +1,6 @@
 import CanvasCore
 import Foundation
-import Yams
+import YAMLDocuments
 
 /// The human-editable layout file format (YAML):
 ///
@@ -63,29 +63,28 @@ public enum LayoutFile {
 
     /// The layout as file text that `parse` reads back to an equal value.
     public static func export(_ layout: LayoutData) throws -> String {
-        func number(_ value: Int) -> Node { Node(String(value), Tag(.int)) }
-        func values(_ values: WidgetValues) -> Node {
-            Node(values.sorted { $0.key < $1.key }.map { (Node($0.key), Node($0.value, Tag(.str), .doubleQuoted)) })
+        func number(_ value: Int) -> YAMLText { .plain(String(value)) }
+        func values(_ values: WidgetValues) -> YAMLText {
+            .mapping(values.sorted { $0.key < $1.key }.map { ($0.key, .quoted($0.value)) })
         }
-        let grid = Node([
-            (Node("columns"), number(layout.grid.columns)), (Node("rows"), number(layout.grid.rows)),
-            (Node("minWidth"), number(layout.grid.minimumPaneSize.width)),
-            (Node("minHeight"), number(layout.grid.minimumPaneSize.height)),
+        let grid = YAMLText.mapping([
+            ("columns", number(layout.grid.columns)), ("rows", number(layout.grid.rows)),
+            ("minWidth", number(layout.grid.minimumPaneSize.width)), ("minHeight", number(layout.grid.minimumPaneSize.height)),
         ])
-        let panes = Node(layout.panes.map { pane in
-            var pairs: [(Node, Node)] = [
-                (Node("id"), number(pane.id.rawValue)), (Node("app"), Node(pane.app.rawValue)),
-                (Node("x"), number(pane.frame.x)), (Node("y"), number(pane.frame.y)),
-                (Node("width"), number(pane.frame.width)), (Node("height"), number(pane.frame.height)),
+        let panes = YAMLText.sequence(layout.panes.map { pane in
+            var pairs: [(String, YAMLText)] = [
+                ("id", number(pane.id.rawValue)), ("app", .text(pane.app.rawValue)),
+                ("x", number(pane.frame.x)), ("y", number(pane.frame.y)),
+                ("width", number(pane.frame.width)), ("height", number(pane.frame.height)),
             ]
-            if !pane.config.isEmpty { pairs.append((Node("config"), values(pane.config))) }
-            if !pane.state.isEmpty { pairs.append((Node("state"), values(pane.state))) }
-            return Node(pairs)
+            if !pane.config.isEmpty { pairs.append(("config", values(pane.config))) }
+            if !pane.state.isEmpty { pairs.append(("state", values(pane.state))) }
+            return .mapping(pairs)
         })
-        var root: [(Node, Node)] = [(Node("name"), Node(layout.name, Tag(.str), .doubleQuoted)), (Node("grid"), grid)]
-        if let focused = layout.focused { root.append((Node("focused"), number(focused.rawValue))) }
-        root.append((Node("panes"), panes))
-        return "# TermCanvas layout\n" + (try Yams.serialize(node: Node(root)))
+        var root: [(String, YAMLText)] = [("name", .quoted(layout.name)), ("grid", grid)]
+        if let focused = layout.focused { root.append(("focused", number(focused.rawValue))) }
+        root.append(("panes", panes))
+        return "# TermCanvas layout\n" + YAMLText.mapping(root).document
     }
 
     private static func pane(_ node: Node, field: String, grid: GridSpec, reader: YAMLReader) throws -> Pane {

@@ -1,5 +1,5 @@
 import CanvasStyle
-import Yams
+import YAMLDocuments
 
 /// The theme file format (YAML): semantic roles mapped to colours and attributes, with optional
 /// explicit choices for 16-colour terminals.

@@ -1,4 +1,4 @@
-import Yams
+import YAMLDocuments
 
 /// Reads a YAML document field by field, turning every mistake into a `FileError` that names
 /// the file, the line and column, and the field.
@@ -15,17 +15,12 @@ struct YAMLReader {
 
     /// Parses the document; nil when it holds nothing (only comments), else the root must be a mapping.
     func optionalRoot(of text: String) throws -> Node.Mapping? {
-        if let alias = YAMLAliases.first(in: text) {
-            throw FileError(file: file, line: alias.line, column: alias.column, field: "",
-                            message: "aliases (*name) are not allowed in this file; write the value out")
-        }
         let node: Node?
         do {
-            // Tags are not resolved (no regular expressions to compile, which costs milliseconds at
-            // start-up): every field is read from its text here, with its own rules.
-            node = try Yams.compose(yaml: text, .basic)
-        } catch let error as YamlError {
-            throw syntaxError(error)
+            // Tags are not resolved: every field is read from its text here, with its own rules.
+            node = try YAMLDocument.compose(text)
+        } catch {
+            throw fileError(error)
         }
         return try node.map { try mapping($0, field: "") }
     }
@@ -94,7 +89,6 @@ struct YAMLReader {
         case .scalar(let scalar): "'\(scalar.string)'"
         case .mapping: "a mapping"
         case .sequence: "a list"
-        case .alias: "an alias"
         }
     }
 
@@ -106,23 +100,25 @@ struct YAMLReader {
         return nil
     }
 
-    private func syntaxError(_ error: YamlError) -> FileError {
+    private func fileError(_ error: YAMLError) -> FileError {
         switch error {
-        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
-             .composer(let context, let problem, let mark, _):
+        case .syntax(let problem, let mark, let context, let contextMark):
             // An unclosed brace, bracket or quote is found where the parser gives up, often the
             // file's end: point at where it was opened, which is where the mistake is.
-            if let context, context.mark.line != mark.line, let opened = Self.opened(context.text) {
-                FileError(file: file, line: context.mark.line, column: context.mark.column, field: "",
+            if let context, let contextMark, let mark, contextMark.line != mark.line, let opened = Self.opened(context) {
+                FileError(file: file, line: contextMark.line, column: contextMark.column, field: "",
                           message: "not valid YAML: this \(opened) is not closed (\(problem) at line \(mark.line))")
             } else {
-                FileError(file: file, line: mark.line, column: mark.column, field: "", message: "not valid YAML: \(problem)")
+                FileError(file: file, line: mark?.line, column: mark?.column, field: "", message: "not valid YAML: \(problem)")
             }
-        case .duplicatedKeysInMapping(let duplicates, let context):
-            FileError(file: file, line: context.mark.line, column: context.mark.column, field: duplicates.joined(separator: ", "),
-                      message: "the key appears twice")
-        default:
-            FileError(file: file, line: nil, column: nil, field: "", message: "not valid YAML: \(error)")
+        case .duplicateKeys(let keys, let mark):
+            FileError(file: file, line: mark.line, column: mark.column, field: keys.joined(separator: ", "), message: "the key appears twice")
+        case .alias(let mark):
+            FileError(file: file, line: mark.line, column: mark.column, field: "",
+                      message: "aliases (*name) are not allowed in this file; write the value out")
+        case .nestedTooDeeply(let mark):
+            FileError(file: file, line: mark.line, column: mark.column, field: "",
+                      message: "lists and mappings are nested more than \(YAMLDocument.depthLimit) deep; this file needs far fewer")
         }
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import GRDB
 import PrivateFiles
+import SQLiteDatabase
 
 /// The SQLite files the product keeps (layouts, the micro-app cache, the server's database):
 /// private from their first byte, and moved aside only when SQLite says they are damaged.
@@ -28,13 +28,6 @@ public enum SQLiteFile {
         let keptAs = isForeign(url) ? try moveAside(url) : nil
         try PrivatePath.makeFile(url, directory: directory)
         return keptAs
-    }
-
-    /// Whether SQLite said the file is damaged or not a database: the only errors after which a
-    /// file may be moved aside. A full disk, an I/O error or a lock keeps the file where it is.
-    public static func isDamaged(_ error: any Error) -> Bool {
-        guard let error = error as? DatabaseError else { return false }
-        return [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode)
     }
 
     /// Whether the file holds something other than an SQLite database (its first bytes are not
@@ -67,15 +60,10 @@ public enum SQLiteFile {
 
     /// What went wrong, in a few words a pane title or a notice can show.
     public static func reason(_ error: any Error) -> String {
-        if let error = error as? PrivatePathError { return error.description }
-        guard let error = error as? DatabaseError else { return "\(error)" }
-        switch error.resultCode {
-        case .SQLITE_FULL: return "the disk is full"
-        case .SQLITE_IOERR: return "disk I/O error"
-        case .SQLITE_BUSY, .SQLITE_LOCKED: return "the file is locked by another program"
-        case .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_CANTOPEN, .SQLITE_AUTH: return "the file cannot be written"
-        case .SQLITE_CORRUPT, .SQLITE_NOTADB: return "the file is damaged"
-        default: return error.message ?? "\(error.resultCode)"
+        switch error {
+        case let error as PrivatePathError: error.description
+        case let error as SQLiteError: error.reason
+        default: "\(error)"
         }
     }
 }

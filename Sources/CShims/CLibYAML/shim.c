@@ -1,0 +1,2 @@
+/* Declarations only: the functions are libyaml's (see CLibYAML.h). */
+#include "CLibYAML.h"

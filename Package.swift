@@ -77,7 +77,7 @@ let package = Package(
         // micro-app's connection, status and updates.
         .target(
             name: "AppModel",
-            dependencies: ["CanvasCore", "ServerAPI", "MicroAppProtocol"],
+            dependencies: ["CalendarTime", "CanvasCore", "ServerAPI", "MicroAppProtocol"],
             path: "Sources/Core/AppModel",
             swiftSettings: swiftSettings
         ),

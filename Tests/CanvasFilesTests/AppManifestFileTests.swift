@@ -161,6 +161,9 @@ struct AppManifestFileTests {
         (base + ["sample: { every: 5s }"], "apps/probe/app.yaml:16:9: sample: an app has either protocol or sample, not both"),
         (base + ["colour: red"], "apps/probe/app.yaml:16:1: colour: unknown key; expected one of backend, description, entry, env, events, exec, id, limits, minSize, name, permissions, protocol, sample, settings, state, version, workdir"),
         (["a: &x 1", "b: *x"], "apps/probe/app.yaml:2:4: aliases (*name) are not allowed in this file; write the value out"),
+        // Brackets nested deep: an error, not a deep recursion (libyaml itself stops at 1000).
+        ([String(repeating: "[", count: 100)],
+         "apps/probe/app.yaml:1:65: lists and mappings are nested more than 64 deep; this file needs far fewer"),
     ])
     func mistakesSayWhereAndWhat(lines: [String], message: String) {
         #expect(error(lines)?.description == message)

@@ -15,8 +15,8 @@ public enum YAMLError: Error, Equatable, Sendable {
 
 /// Composes a YAML text into nodes from libyaml's events.
 public enum YAMLDocument {
-    /// How deep lists and mappings may nest: composing recurses, and a file of ten thousand `[`
-    /// would otherwise end the process with a stack overflow.
+    /// How deep lists and mappings may nest: composing recurses once a level. (libyaml itself stops
+    /// at 1000 levels; the product's files need a handful.)
     public static let depthLimit = 64
 
     /// The text's one document; nil when it holds none (only comments, or nothing).

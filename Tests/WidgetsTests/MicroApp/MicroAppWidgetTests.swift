@@ -182,6 +182,9 @@ struct MicroAppWidgetTests {
         // The version stays the one mounted, a newer one is for the next mount.
         #expect(widget.title == "Probe 1.0.0 · \(down.label())")
         #expect(down.label().hasPrefix("down since "))
+        // In local time, from the C library's offset (an hour east here; a day boundary crossed).
+        #expect(down.label(secondsFromGMT: { _ in 3_600 }) == "down since 15:02")
+        #expect(AppHealth(state: .down, since: "2026-11-23T23:30:00Z").label(secondsFromGMT: { _ in 5_400 }) == "down since 01:00")
         try report(AppHealth(state: .up), for: "other")
         #expect(widget.title.hasPrefix("Probe 1.0.0 · down since "))
         connection.deliver { $0.status = .restarting(exit: "the app's entry is unreachable", afterSeconds: 2) }

@@ -11,11 +11,10 @@ public struct CanvasClock: Sendable {
     /// Seconds east of UTC at an instant, where the canvas is.
     public let secondsFromGMT: @Sendable (Date) -> Int
 
-    /// A clock in the system's local time zone, read from the C library (`localtime_r`): Foundation's
-    /// `TimeZone.current` loads ICU's time-zone data, ~1 MB of the dashboard's memory, for one number.
+    /// A clock in the system's local time zone (`LocalTime`).
     public init(now: @escaping @Sendable () -> Date = { Date() }) {
         self.now = now
-        secondsFromGMT = Self.localOffset
+        secondsFromGMT = LocalTime.secondsFromGMT(at:)
     }
 
     /// A clock in `timeZone`.
@@ -33,14 +32,6 @@ public struct CanvasClock: Sendable {
     public static func fixed(_ date: CalendarDate) -> CanvasClock {
         let instant = Date(timeIntervalSince1970: Double(date.daysSinceEpoch * 86_400 + 12 * 3_600))
         return CanvasClock(now: { instant }, secondsFromGMT: { _ in 0 })
-    }
-
-    /// The local offset at `date` (`TZ`, else `/etc/localtime`), 0 when the C library cannot say.
-    private static func localOffset(_ date: Date) -> Int {
-        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
-        var local = tm()
-        guard localtime_r(&seconds, &local) != nil else { return 0 }
-        return local.tm_gmtoff
     }
 
     /// The local calendar day now.

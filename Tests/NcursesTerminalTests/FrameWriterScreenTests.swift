@@ -68,6 +68,23 @@ struct FrameWriterScreenTests {
         #expect(String(decoding: second, as: UTF8.self) == "\u{1B}[2G❤️ ")
     }
 
+    /// A row of blanks is erased (`ech`) rather than written, then the cursor moves past it.
+    @Test func blanksAreErasedWhenThatIsShorter() async throws {
+        var writer = try Self.writer(for: "xterm-256color", colors: 256)
+        var frame = Buffer(size: Self.size)
+        frame.write(String(repeating: "z", count: 42) + "x", at: Point(x: 0, y: 2), style: .plain)
+        var first: [UInt8] = []
+        writer.write(frame.changes(since: Buffer(size: Self.size)), frame: frame, into: &first)
+        let before = frame
+        frame.write(String(repeating: " ", count: 42) + "y", at: Point(x: 0, y: 2), style: .plain)
+        var second: [UInt8] = []
+        writer.write(frame.changes(since: before), frame: frame, into: &second)
+        // Back to the row's start (a carriage return), 42 erased, then past them to the y.
+        #expect(String(decoding: second, as: UTF8.self) == "\r\u{1B}[42X\u{1B}[43Gy")
+        let frames = [EmulatedFrame(bytes: first, frame: before, colors: 256), EmulatedFrame(bytes: second, frame: frame, colors: 256)]
+        #expect(try await Emulator.check(frames, size: Self.size) == "same")
+    }
+
     /// Nothing that is not text reaches the terminal from a cell, whatever got into it.
     @Test func controlCharactersInACellAreNeverSent() throws {
         var writer = try Self.writer(for: "xterm-256color", colors: 256)
@@ -86,7 +103,8 @@ struct FrameWriterScreenTests {
         _ = tc_setup_locale()
         try #require(tc_use_terminfo(terminal) == 0, "no terminfo entry for \(terminal)")
         let terminfo = try #require(Terminfo(colors: colors), "\(terminal) is driven by curses, not the frame writer")
-        return FrameWriter(moves: terminfo, colors: colors, writesBottomRight: terminfo.writesBottomRight)
+        return FrameWriter(moves: terminfo, colors: colors, writesBottomRight: terminfo.writesBottomRight,
+                           erasesWithBackground: terminfo.erasesWithBackground)
     }
 
     static let glyphs = ["a", "b", "Z", "0", " ", " ", "-", "─", "│", "·", "é", "中", "日", "e\u{301}"]
@@ -101,9 +119,16 @@ struct FrameWriterScreenTests {
         let style = Style(foreground: colorChoices.randomElement(using: &random)!, background: colorChoices.randomElement(using: &random)!,
                           attributes: attributeChoices.randomElement(using: &random)!)
         let origin = Point(x: Int.random(in: 0..<size.width, using: &random), y: Int.random(in: 0..<size.height, using: &random))
-        if Int.random(in: 0..<8, using: &random) == 0 {
+        switch Int.random(in: 0..<8, using: &random) {
+        case 0:
             frame.setStyle(style, in: Rect(origin: origin, size: Size(width: 5, height: 2)))
             return
+        case 1:
+            // A stretch of blanks, which the writer may erase rather than write.
+            frame.write(String(repeating: " ", count: Int.random(in: 5...40, using: &random)), at: origin, style: style)
+            return
+        default:
+            break
         }
         let text = (0..<Int.random(in: 1...20, using: &random)).map { _ in glyphs.randomElement(using: &random)! }.joined()
         frame.write(text, at: origin, style: style)

@@ -1,6 +1,7 @@
 import CanvasCore
 
-/// The cursor movements a terminal offers, as the bytes that make them; nil where it has none.
+/// The cursor movements a terminal offers, and its erasing of cells, as the bytes that make them;
+/// nil where it has none.
 /// Rows and columns count from 0.
 protocol CursorMoves {
     /// Row and column at once (`cup`): the one move every terminal the writer drives has.
@@ -16,6 +17,8 @@ protocol CursorMoves {
     func down(_ count: Int) -> [UInt8]?
     /// To column 0 of the same row (`cr`).
     var carriageReturn: [UInt8]? { get }
+    /// Blanks `count` cells from the cursor on, leaving the cursor where it is (`ech`).
+    func erase(_ count: Int) -> [UInt8]?
 }
 
 extension CursorMoves {

@@ -16,15 +16,19 @@ struct FrameWriter<Moves: CursorMoves> {
     /// Whether the bottom-right cell may be written: on a terminal that wraps on its last column
     /// it would scroll the screen.
     let writesBottomRight: Bool
+    /// Whether erased cells take the pen's background (`bce`); else only cells of the default
+    /// background are erased rather than written.
+    let erasesWithBackground: Bool
     private var cursor: Point?
     private var pen: Pen?
     /// Styles met in this run of the dashboard, fitted: a frame uses a handful.
     private var fitted: [Style: Pen] = [:]
 
-    init(moves: Moves, colors: Int, writesBottomRight: Bool) {
+    init(moves: Moves, colors: Int, writesBottomRight: Bool, erasesWithBackground: Bool) {
         self.moves = moves
         self.colors = colors
         self.writesBottomRight = writesBottomRight
+        self.erasesWithBackground = erasesWithBackground
     }
 
     /// Whatever the terminal shows, the cursor's place and the pen are not known any more.
@@ -39,13 +43,42 @@ struct FrameWriter<Moves: CursorMoves> {
         let size = frame.size
         for run in changes {
             let y = run.origin.y
-            for (offset, cell) in zip(run.cells.indices, run.cells) where !cell.isContinuation {
-                let x = run.origin.x + (offset - run.cells.startIndex)
+            var index = run.cells.startIndex
+            while index < run.cells.endIndex {
+                let cell = run.cells[index]
+                let x = run.origin.x + (index - run.cells.startIndex)
+                if let blanks = erasable(run.cells[index...], at: Point(x: x, y: y), into: &bytes) {
+                    index += blanks
+                    continue
+                }
+                index += 1
+                if cell.isContinuation { continue }
                 if !writesBottomRight, x == size.width - 1, y == size.height - 1 { continue }
                 let wide = x + 1 < size.width && frame[x + 1, y].isContinuation
                 put(cell, at: Point(x: x, y: y), wide: wide, frame: frame, into: &bytes)
             }
         }
+    }
+
+    /// When the run goes on with blanks of one style that erasing shows as written (no reverse
+    /// or underline, which an erased cell does not take; a default background, or a terminal
+    /// that erases with the background in use), and erasing them is shorter than writing them:
+    /// erases them (the cursor stays) and returns how many.
+    private mutating func erasable(_ cells: ArraySlice<Cell>, at point: Point, into bytes: inout [UInt8]) -> Int? {
+        guard let first = cells.first, first.glyph == .space else { return nil }
+        let count = cells.prefix { $0 == first }.count
+        let cellPen = pen(for: first.style)
+        guard count > 4, cellPen.attributes.isDisjoint(with: [.reverse, .underline]),
+              cellPen.background == -1 || erasesWithBackground, let erase = moves.erase(count) else { return nil }
+        let end = Point(x: point.x + count, y: point.y)
+        let onward = count < cells.count ? moves.shortest(from: point, to: end).count : 0
+        guard erase.count + onward < count else { return nil }
+        if cursor != point { bytes += moves.shortest(from: cursor, to: point) }
+        if let sequence = cellPen.sequence(from: pen) { bytes += sequence }
+        pen = cellPen
+        bytes += erase
+        cursor = point
+        return count
     }
 
     /// The bytes that leave the terminal's attributes as they were before the first frame.

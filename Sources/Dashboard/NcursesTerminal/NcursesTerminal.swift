@@ -62,7 +62,8 @@ public final class NcursesTerminal: Terminal {
         tc_install_signal_pipe(sources.signalFD)
         palette = CursesPalette(colors: Int(tc_colors()))
         if let terminfo = Terminfo(colors: palette.colors) {
-            writer = FrameWriter(moves: terminfo, colors: palette.colors, writesBottomRight: terminfo.writesBottomRight)
+            writer = FrameWriter(moves: terminfo, colors: palette.colors, writesBottomRight: terminfo.writesBottomRight,
+                                 erasesWithBackground: terminfo.erasesWithBackground)
         }
         var rows: Int32 = 0, cols: Int32 = 0
         _ = tc_update_size(&rows, &cols)

@@ -11,11 +11,13 @@ struct Terminfo: CursorMoves {
     /// Capabilities with parameters, as their templates; nil where the terminal has none or one
     /// that needs padding (a delay the writer does not make).
     private let cup: [CChar]
-    private let hpa, vpa, cuf, cub, cuu, cud: [CChar]?
+    private let hpa, vpa, cuf, cub, cuu, cud, ech: [CChar]?
     private let cuf1, cub1, cuu1, cr: [UInt8]?
     /// Writing the last column leaves the cursor there (`xenl`) rather than on the next row, or
     /// the terminal does not wrap at all: the bottom-right cell can be written without scrolling.
     let writesBottomRight: Bool
+    /// Erased cells take the background colour in use (`bce`), not the terminal's default.
+    let erasesWithBackground: Bool
 
     /// The current terminal's, when it can be driven by the frame writer: it addresses the cursor
     /// and speaks ECMA-48's select graphic rendition for `colors` colours (nil otherwise: the
@@ -29,11 +31,13 @@ struct Terminfo: CursorMoves {
         cub = Self.template("cub")
         cuu = Self.template("cuu")
         cud = Self.template("cud")
+        ech = Self.template("ech")
         cuf1 = Self.constant("cuf1")
         cub1 = Self.constant("cub1")
         cuu1 = Self.constant("cuu1")
         cr = Self.constant("cr")
         writesBottomRight = tc_flag_capability("xenl") != 0 || tc_flag_capability("am") == 0
+        erasesWithBackground = tc_flag_capability("bce") != 0
         guard Self.speaksECMA48(colors: colors) else { return nil }
     }
 
@@ -68,6 +72,7 @@ struct Terminfo: CursorMoves {
     func up(_ count: Int) -> [UInt8]? { steps(count, cuu, cuu1) }
     func down(_ count: Int) -> [UInt8]? { steps(count, cud, nil) }
     var carriageReturn: [UInt8]? { cr }
+    func erase(_ count: Int) -> [UInt8]? { ech.flatMap { Self.expand($0, Int32(count)) } }
 
     /// `count` cells by the parameterised move or the single step repeated, whichever is shorter.
     /// (`cud1` is not used: it is a line feed, which the tty may turn into two characters.)

@@ -54,6 +54,8 @@ let package = Package(
         // Bench. The README's module table says what each may import; ModuleTableTests holds them to it.
 
         // MARK: Core: values only, no IO
+        // Text and paths without Foundation: trimming, a path's parent and last component.
+        .target(name: "PlainText", path: "Sources/Core/PlainText", swiftSettings: swiftSettings),
         // Days and moments as the product writes them (ISO 8601 text), and values coded as one string.
         .target(name: "CalendarTime", path: "Sources/Core/CalendarTime", swiftSettings: swiftSettings),
         // Geometry, grid, canvas manager, focus, undo, event bus, keys and the commands' names.
@@ -103,7 +105,9 @@ let package = Package(
         // queue's work run on that thread.
         .target(name: "MainLoop", dependencies: ["CMainQueue"], path: "Sources/Edges/MainLoop", swiftSettings: swiftSettings),
         // Directories (0700) and files (0600) only their owner may open, whatever the umask.
-        .target(name: "PrivateFiles", path: "Sources/Edges/PrivateFiles", swiftSettings: swiftSettings),
+        // Detached OS threads, for work that blocks.
+        .target(name: "Threads", path: "Sources/Edges/Threads", swiftSettings: swiftSettings),
+        .target(name: "PrivateFiles", dependencies: ["PlainText"], path: "Sources/Edges/PrivateFiles", swiftSettings: swiftSettings),
         // Log files: a swift-log handler appending escaped lines to a private file.
         .target(
             name: "LogFiles",
@@ -125,17 +129,17 @@ let package = Package(
         // that talks to libcurl.
         .target(
             name: "HTTPClient",
-            dependencies: ["CCurl", "CanvasCore", "ServerAPI", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CCurl", "CalendarTime", "CanvasCore", "PlainText", "ServerAPI", "Threads", .product(name: "Logging", package: "swift-log")],
             path: "Sources/Edges/HTTPClient",
             swiftSettings: swiftSettings
         ),
         // How clients reach a server: the local one (runtime directory, instance lock, token file,
         // launcher) and the stored credentials of remote ones.
-        .target(name: "BFFAccess", dependencies: ["PrivateFiles"], path: "Sources/Edges/BFFAccess", swiftSettings: swiftSettings),
+        .target(name: "BFFAccess", dependencies: ["PlainText", "PrivateFiles", "Threads"], path: "Sources/Edges/BFFAccess", swiftSettings: swiftSettings),
         // What both executables' commands share: XDG paths, log setup, password prompts.
         .target(
             name: "CommandSupport",
-            dependencies: [
+            dependencies: ["PlainText", 
                 "BFFAccess", "LogFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -150,7 +154,7 @@ let package = Package(
         // that name file, line and field; the folders micro-apps are installed in.
         .target(
             name: "CanvasFiles",
-            dependencies: [
+            dependencies: ["PlainText", 
                 "CanvasCore", "CanvasStyle", "ServerAPI", "MicroAppProtocol", "AppModel", "AppPackages", "YAMLDocuments",
             ],
             path: "Sources/Edges/CanvasFiles",
@@ -162,7 +166,7 @@ let package = Package(
         // commands, behind the connection their widget talks to; grants checked here.
         .target(
             name: "MicroAppHost",
-            dependencies: [
+            dependencies: ["Threads", "PlainText", 
                 "CanvasCore", "MicroAppProtocol", "AppModel", "CAppProcess", "LogFiles", "PrivateFiles",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -173,7 +177,7 @@ let package = Package(
         // product's HTTP client: streamed answers, retries, errors that say what to fix.
         .target(
             name: "ModelClient",
-            dependencies: ["HTTPClient", "YAMLDocuments", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["PlainText", "HTTPClient", "YAMLDocuments", .product(name: "Logging", package: "swift-log")],
             path: "Sources/AppHost/ModelClient",
             swiftSettings: swiftSettings
         ),
@@ -181,7 +185,7 @@ let package = Package(
         // anyone trusts it (`termcanvas apps new`).
         .target(
             name: "MicroAppGenerator",
-            dependencies: [
+            dependencies: ["PlainText", 
                 "ModelClient", "CanvasCore", "CanvasFiles", "MicroAppHost", "AppModel", "MicroAppProtocol", "PrivateFiles",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -193,7 +197,7 @@ let package = Package(
         // Cells, buffers, display width, the widget protocol, chrome, overlays, the host and the app loop.
         .target(
             name: "CanvasUI",
-            dependencies: ["CalendarTime", "CanvasCore", "CanvasStyle", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["PlainText", "CalendarTime", "CanvasCore", "CanvasStyle", .product(name: "Logging", package: "swift-log")],
             path: "Sources/Dashboard/CanvasUI",
             swiftSettings: swiftSettings
         ),
@@ -208,14 +212,14 @@ let package = Package(
         // rendering into a buffer.
         .target(
             name: "Widgets",
-            dependencies: ["CalendarTime", "CanvasCore", "CanvasStyle", "CanvasUI", "ServerAPI", "AppModel", "MicroAppProtocol"],
+            dependencies: ["PlainText", "CalendarTime", "CanvasCore", "CanvasStyle", "CanvasUI", "ServerAPI", "AppModel", "MicroAppProtocol"],
             path: "Sources/Dashboard/Widgets",
             swiftSettings: swiftSettings
         ),
         // Layouts and their history in SQLite.
         .target(
             name: "LayoutStore",
-            dependencies: ["CanvasCore", "PrivateFiles", "SQLiteDatabase", "SQLiteFiles"],
+            dependencies: ["PlainText", "CanvasCore", "PrivateFiles", "SQLiteDatabase", "SQLiteFiles"],
             path: "Sources/Dashboard/LayoutStore",
             swiftSettings: swiftSettings
         ),
@@ -234,7 +238,7 @@ let package = Package(
         // starts fast; `serve` and `user` run `termcanvas-bff`.
         .executableTarget(
             name: "termcanvas",
-            dependencies: [
+            dependencies: ["PlainText", 
                 "CalendarTime", "CanvasCore", "CanvasStyle", "CanvasUI", "NcursesTerminal", "Widgets", "LayoutStore", "CanvasFiles",
                 "BFFAccess", "CommandSupport", "HTTPClient", "ServerAPI", "AppModel", "AppPackages", "ServerSync", "PrivateFiles",
                 "SQLiteFiles", "MicroAppProtocol", "MicroAppHost", "MicroAppGenerator", "ModelClient", "QRCodes", "MainLoop",

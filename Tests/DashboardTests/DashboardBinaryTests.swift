@@ -2,23 +2,40 @@ import Foundation
 import TestSupport
 import Testing
 
-/// What the dashboard's binary carries (issue 43: its peers are C programs). GRDB and Yams are
-/// the server's: the dashboard keeps its layouts and cache through `SQLiteDatabase` and reads
-/// YAML through `YAMLDocuments`, so neither may come back by a dependency.
+/// What the dashboard's binary carries (issue 43: its peers are C programs). It links
+/// FoundationEssentials, not Foundation (nor FoundationInternationalization and ICU's 34 MB of
+/// data, which Foundation brings); GRDB and Yams are the server's: the dashboard keeps its layouts
+/// and cache through `SQLiteDatabase` and reads YAML through `YAMLDocuments`. Nothing may bring
+/// them back by a dependency.
 struct DashboardBinaryTests {
     /// Symbols the binary defines or uses, by name (`nm`, mangled).
-    static func symbols() async throws -> String {
+    static func symbols() async throws -> [Substring] {
         let result = try await Command.run(["nm", Products.termcanvas.path])
         try #require(result.status == 0, "nm could not read \(Products.termcanvas.path)")
-        return result.output
+        return result.output.split(separator: "\n")
     }
 
     @Test func theDashboardLinksNeitherGRDBNorYams() async throws {
         let symbols = try await Self.symbols()
-        #expect(symbols.contains("14SQLiteDatabase"), "the symbols were not read: the dashboard's own SQLite layer is missing")
+        #expect(symbols.contains { $0.contains("14SQLiteDatabase") }, "the symbols were not read: the dashboard's own SQLite layer is missing")
         for (module, mangled) in [("GRDB", "4GRDB"), ("Yams", "4Yams")] {
-            let found = symbols.split(separator: "\n").filter { $0.contains(mangled) }
+            let found = symbols.filter { $0.contains(mangled) }
             #expect(found.isEmpty, "the dashboard links \(module): \(found.prefix(3).joined(separator: "; "))")
+        }
+    }
+
+    /// Neither as a library it loads (a debug build) nor as code linked in (a static release build).
+    @Test func theDashboardLinksFoundationEssentialsOnlyAndNoICU() async throws {
+        let dynamic = try await Command.run(["readelf", "-d", Products.termcanvas.path])
+        try #require(dynamic.status == 0)
+        for library in ["libFoundation.so", "libFoundationInternationalization.so", "lib_FoundationICU.so"] {
+            #expect(!dynamic.output.contains("[\(library)]"), "the dashboard loads \(library)")
+        }
+        let symbols = try await Self.symbols()
+        for (what, mangled) in [("Foundation", "$s10Foundation"), ("FoundationInternationalization", "30FoundationInternationalization"),
+                                ("ICU's data", "icudt")] {
+            let found = symbols.filter { $0.contains(mangled) }
+            #expect(found.isEmpty, "the dashboard links \(what): \(found.prefix(3).joined(separator: "; "))")
         }
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import PlainText
 
 /// The fixed format the model answers in, and its parser:
 ///
@@ -30,13 +31,13 @@ enum AnswerFormat {
         var ended = false
         // `\.isNewline`: in Swift "\r\n" is one character, which splitting at "\n" would not split.
         for line in answer.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            let trimmed = line.trimmingWhitespace()
             if trimmed == end {
                 ended = true
                 break
             }
             if trimmed.hasPrefix("=== FILE:"), trimmed.hasSuffix("===") {
-                let name = trimmed.dropFirst("=== FILE:".count).dropLast(3).trimmingCharacters(in: .whitespaces)
+                let name = trimmed.dropFirst("=== FILE:".count).dropLast(3).trimmingWhitespace()
                 guard files[name] == nil else { throw GenerationProblem("the answer has \(name) twice") }
                 files[name] = []
                 order.append(name)
@@ -60,9 +61,9 @@ enum AnswerFormat {
 
     /// A file's lines without blank lines around them and without a Markdown fence around them.
     private static func unfenced(_ lines: [Substring]) -> String {
-        var lines = lines.drop { $0.trimmingCharacters(in: .whitespaces).isEmpty }
-        while let last = lines.last, last.trimmingCharacters(in: .whitespaces).isEmpty { lines = lines.dropLast() }
-        if let first = lines.first, first.hasPrefix("```"), let last = lines.last, last.trimmingCharacters(in: .whitespaces) == "```",
+        var lines = lines.drop { $0.trimmingWhitespace().isEmpty }
+        while let last = lines.last, last.trimmingWhitespace().isEmpty { lines = lines.dropLast() }
+        if let first = lines.first, first.hasPrefix("```"), let last = lines.last, last.trimmingWhitespace() == "```",
            lines.count >= 2 {
             lines = lines.dropFirst().dropLast()
         }

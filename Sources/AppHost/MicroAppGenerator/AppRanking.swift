@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import ModelClient
+import PlainText
 
 /// `termcanvas apps suggest "a sentence"`: a language model ranks a registry's apps for a need,
 /// told their ids, names and descriptions only. Its answer is read for ids of those apps and
@@ -45,7 +46,7 @@ public enum AppRanking {
         let known = Set(candidates.map(\.id))
         var found: [String] = []
         for word in answer.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == ".") }) {
-            let id = String(word).trimmingCharacters(in: .init(charactersIn: "."))
+            let id = String(word).trimming(["."])
             if known.contains(id), !found.contains(id) { found.append(id) }
         }
         return Array(found.prefix(ranked))

@@ -1,7 +1,7 @@
 import AppModel
 import CanvasCore
 import CanvasFiles
-import Foundation
+import FoundationEssentials
 import MicroAppHost
 import MicroAppProtocol
 import PrivateFiles

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ModelClient
 
 /// What the model is told: the protocol, an example, the format, and the user's description.

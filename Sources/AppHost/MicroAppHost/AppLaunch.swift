@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import MicroAppProtocol
 
 /// What an app's sandbox grants and where its own folders are, as the host decides it.

@@ -1,5 +1,8 @@
 import LogFiles
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import PrivateFiles
 import Synchronization
 
@@ -84,7 +87,7 @@ final class AppLog: Sendable {
     }
 
     private static func time() -> String {
-        ISO8601DateFormatter.string(from: Date(), timeZone: .gmt, formatOptions: [.withInternetDateTime])
+        Date.ISO8601FormatStyle().format(Date())
     }
 
     /// The log's text, older file first, for `termcanvas apps log`.

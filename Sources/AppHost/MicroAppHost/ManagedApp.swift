@@ -1,5 +1,5 @@
 import AppModel
-import Foundation
+import FoundationEssentials
 import MicroAppProtocol
 import Synchronization
 

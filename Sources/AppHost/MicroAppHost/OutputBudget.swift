@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How much output an app may waste in a window — lines over the limit, which the host reads
 /// only to drop, and standard error, which it only logs — before it is stopped as flooding.

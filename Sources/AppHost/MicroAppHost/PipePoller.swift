@@ -1,7 +1,11 @@
 import CAppProcess
 import Dispatch
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
+import Threads
 
 /// Watches the micro-apps' pipes on one thread of its own, with `poll(2)`, and runs each ready
 /// pipe's handler on its owner's queue.
@@ -48,10 +52,7 @@ final class PipePoller: Sendable {
         for end in ends { _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK) }
         wakeRead = ends[0]
         wakeWrite = ends[1]
-        let thread = Thread { [self] in run() }
-        thread.name = "termcanvas-pipes"
-        thread.stackSize = 256 * 1024
-        thread.start()
+        DetachedThread.start(stackSize: 256 * 1024) { [self] in run() }
     }
 
     /// A watch of `descriptor`, whose `handler` runs on `queue` once it is ready, after each

@@ -1,5 +1,8 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 
 /// Our end of an app's standard input: writes never block; what the pipe cannot take yet waits,

@@ -1,6 +1,9 @@
 import AppModel
 import Dispatch
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import MicroAppProtocol
 import Synchronization
 

@@ -1,6 +1,10 @@
 import CAppProcess
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
+import PlainText
 
 /// Where a program an app runs really is, for its sandbox: the real file behind symlinks, the
 /// interpreter a script's `#!` line names, the installation an interpreter outside the system lives
@@ -56,14 +60,14 @@ struct ProgramLookup: Sendable {
         let chosen = fromPath ? shimChoice(program, directory: directory) : nil
         var found = Found(program: chosen ?? program)
         add(chosen ?? program, to: &found)
-        if let chosen { found.searchFirst.append((chosen as NSString).deletingLastPathComponent) }
+        if let chosen { found.searchFirst.append(FilePaths.parent(of: chosen)) }
         if let interpreter = Self.scriptInterpreter(of: found.program) {
             add(interpreter.path, to: &found)
-            if (interpreter.path as NSString).lastPathComponent == "env", let name = interpreter.argument, !name.contains("/"),
+            if FilePaths.lastComponent(of: interpreter.path) == "env", let name = interpreter.argument, !name.contains("/"),
                let named = try? AppLaunch.find(name, folder: URL(fileURLWithPath: directory), path: searchPath(found)) {
                 let target = shimChoice(named, directory: directory)
                 add(target ?? named, to: &found)
-                if let target { found.searchFirst.append((target as NSString).deletingLastPathComponent) }
+                if let target { found.searchFirst.append(FilePaths.parent(of: target)) }
             }
         }
         return found
@@ -88,12 +92,12 @@ struct ProgramLookup: Sendable {
     /// private folder. Otherwise nil: the program file alone is allowed.
     func installation(of real: String) -> String? {
         guard !SandboxPlan.isSystem(real) else { return nil }
-        let parent = (real as NSString).deletingLastPathComponent
-        let folder = (parent as NSString).lastPathComponent == "bin" ? (parent as NSString).deletingLastPathComponent : parent
+        let parent = FilePaths.parent(of: real)
+        let folder = FilePaths.lastComponent(of: parent) == "bin" ? FilePaths.parent(of: parent) : parent
         let holdsPrivate = privateFolders.contains { $0 == folder || $0.hasPrefix(folder + "/") }
         let inPrivate = privateFolders.contains { $0 != home && folder.hasPrefix($0 + "/") }
-        let upper = (folder as NSString).deletingLastPathComponent
-        let isVersion = [upper, (upper as NSString).deletingLastPathComponent].contains { ($0 as NSString).lastPathComponent == "versions" }
+        let upper = FilePaths.parent(of: folder)
+        let isVersion = [upper, FilePaths.parent(of: upper)].contains { FilePaths.lastComponent(of: $0) == "versions" }
         let allowed = isVersion || Self.installationFolders.contains { folder.hasPrefix($0) }
         return allowed && !holdsPrivate && !inPrivate ? folder : nil
     }
@@ -101,9 +105,9 @@ struct ProgramLookup: Sendable {
     /// For a version manager's shim (an executable script in its root's `shims`), the program the
     /// manager chooses (`pyenv which python3`), asked once per shim and folder.
     private func shimChoice(_ program: String, directory: String) -> String? {
-        let shims = (program as NSString).deletingLastPathComponent
-        let root = (shims as NSString).deletingLastPathComponent
-        guard (shims as NSString).lastPathComponent == "shims", Self.scriptInterpreter(of: program) != nil,
+        let shims = FilePaths.parent(of: program)
+        let root = FilePaths.parent(of: shims)
+        guard FilePaths.lastComponent(of: shims) == "shims", Self.scriptInterpreter(of: program) != nil,
               let manager = Self.managers.first(where: { root == environment[$0.prefix + "_ROOT"] || root == "\(home)/\($0.folder)" })
         else { return nil }
         let key = program + "\0" + directory
@@ -113,7 +117,7 @@ struct ProgramLookup: Sendable {
         // The shim sets its manager's root itself (PYENV_ROOT); so does this, and where the app
         // runs, for a version file there (PYENV_DIR).
         let toolEnvironment = environment.merging([manager.prefix + "_ROOT": root, manager.prefix + "_DIR": directory]) { $1 }
-        guard let tool, let answer = Self.firstLine(of: tool, ["which", (program as NSString).lastPathComponent], environment: toolEnvironment),
+        guard let tool, let answer = Self.firstLine(of: tool, ["which", FilePaths.lastComponent(of: program)], environment: toolEnvironment),
               answer.hasPrefix("/"), access(answer, X_OK) == 0 else { return nil }
         Self.shimChoices.withLock { $0[key] = answer }
         return answer
@@ -168,9 +172,12 @@ struct ProgramLookup: Sendable {
 
     /// The interpreter and its first argument on a script's `#!` line.
     static func scriptInterpreter(of file: String) -> (path: String, argument: String?)? {
-        guard let handle = FileHandle(forReadingAtPath: file) else { return nil }
-        defer { try? handle.close() }
-        guard let head = try? handle.read(upToCount: 256), head.starts(with: Array("#!".utf8)) else { return nil }
+        let fd = open(file, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var head = [UInt8](repeating: 0, count: 256)
+        head.removeSubrange(max(0, read(fd, &head, head.count))...)
+        guard head.starts(with: Array("#!".utf8)) else { return nil }
         let line = head.dropFirst(2).prefix { $0 != UInt8(ascii: "\n") }
         let words = String(decoding: line, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
         guard let path = words.first, path.hasPrefix("/") else { return nil }

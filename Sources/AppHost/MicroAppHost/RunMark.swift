@@ -1,6 +1,10 @@
 import CAppProcess
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import PrivateFiles
+import PlainText
 
 /// This run of the dashboard, marked on disk until it ends cleanly, so that the next start can
 /// tell a run that ended unexpectedly (a Swift trap, a crash, `kill -9`, a power cut) and start
@@ -110,7 +114,7 @@ public final class RunMark {
             guard fields.count == 2 else { continue }
             switch fields[0] {
             case "pid": pid = Int32(fields[1])
-            case "layout": layout = fields[1].removingPercentEncoding
+            case "layout": layout = PercentEncoding.decode(fields[1])
             case "crash":
                 let parts = fields[1].split(separator: " ", maxSplits: 2).map(String.init)
                 signal = parts.first.flatMap { Int32($0) }
@@ -137,6 +141,6 @@ public final class RunMark {
 
     /// A layout name on one line.
     private nonisolated static func escaped(_ name: String) -> String {
-        name.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-_."))) ?? name
+        PercentEncoding.encode(name)
     }
 }

@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import MicroAppProtocol
+import PlainText
 
 /// What a `sample:` app shows for its command's output: pure, so each kind is tested as a value.
 struct SampleView {
@@ -63,13 +64,13 @@ struct SampleView {
             guard let value = Double(String(characters[index..<end])), value.isFinite else { return nil }
             var after = characters[end...]
             if after.first == "%" { after = after.dropFirst() }
-            return (value, (String(characters[..<index]) + String(after)).trimmingCharacters(in: .whitespaces))
+            return (value, (String(characters[..<index]) + String(after)).trimmingWhitespace())
         }
         return nil
     }
 
     static func format(_ value: Double) -> String {
         if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
-        return abs(value) < 1e15 ? String(format: "%.1f", value) : "\(value)"
+        return abs(value) < 1e15 ? "\((value * 10).rounded() / 10)" : "\(value)"  // one decimal
     }
 }

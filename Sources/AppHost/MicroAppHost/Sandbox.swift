@@ -1,6 +1,9 @@
 import AppModel
 import CAppProcess
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The kernel's containment of app processes on this machine: Landlock (files, TCP ports, signals
 /// and abstract sockets), found once per process, beside the seccomp filter and no-new-privileges

@@ -1,7 +1,12 @@
 import CAppProcess
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import PrivateFiles
 import Synchronization
+import Dispatch
+import Threads
 
 /// Starts micro-app processes, each under its keeper (see `tc_spawn_app`), on one thread that
 /// lives as long as the dashboard.
@@ -32,15 +37,13 @@ final class Spawner: Sendable {
     private init() {
         // A write to an app that has exited must fail with EPIPE, not kill the dashboard.
         signal(SIGPIPE, SIG_IGN)
-        let thread = Thread { [self] in
+        DetachedThread.start { [self] in
             while true {
                 ready.wait()
                 let work = requests.withLock { $0.isEmpty ? nil : $0.removeFirst() }
                 work?()
             }
         }
-        thread.name = "termcanvas-spawner"
-        thread.start()
     }
 
     /// Compiles the seccomp filters now, on the spawner thread (0.9 ms, measured), so that the
@@ -156,17 +159,14 @@ extension Spawner.Started {
 /// reaps the keeper and reports the app's status.
 func watchExit(of started: Spawner.Started, gone: @escaping @Sendable () -> Void, exited: @escaping @Sendable (Int32) -> Void) {
     let keeper = started.keeper, temporaryFolder = started.temporaryFolder
-    let thread = Thread {
+    // Room for FileManager's removal of whatever tree the app left in its temporary folder.
+    DetachedThread.start(stackSize: 512 * 1024) {
         tc_await_exit(keeper)
         tc_untrack_keeper(keeper)
         gone()
         try? FileManager.default.removeItem(atPath: temporaryFolder)
         exited(tc_reap_app(keeper))
     }
-    thread.name = "termcanvas-app-\(keeper)"
-    // Room for FileManager's removal of whatever tree the app left in its temporary folder.
-    thread.stackSize = 512 * 1024
-    thread.start()
 }
 
 /// A run's own folders: its temporary folder (`TMPDIR`, private, removed when it ends) and its data

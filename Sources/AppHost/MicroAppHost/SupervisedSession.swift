@@ -1,6 +1,6 @@
 import AppModel
 import Dispatch
-import Foundation
+import FoundationEssentials
 import MicroAppProtocol
 import Synchronization
 

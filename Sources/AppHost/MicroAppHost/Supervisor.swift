@@ -1,6 +1,9 @@
 import AppModel
 import CanvasCore
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import MicroAppProtocol
 
 /// The life of one process micro-app as a value: inputs (its lines, its exit, timers, the user)

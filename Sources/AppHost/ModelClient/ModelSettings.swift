@@ -1,5 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import YAMLDocuments
+import PlainText
 
 /// Where the language model is and how to reach it: `ai.yaml` in TermCanvas's config folder, with
 /// flags over it. Any OpenAI-compatible chat-completions endpoint will do (a hosted API such as
@@ -45,10 +49,12 @@ public struct ModelSettings: Sendable, Equatable {
             let text: String
             do {
                 text = try String(contentsOf: file, encoding: .utf8)
-            } catch CocoaError.fileReadNoSuchFile {
+            } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
                 return Fields()
+            } catch let error as CocoaError where error.code == .fileReadNoPermission {
+                throw .settings("\(file.path): cannot be read (permission denied)")
             } catch {
-                throw .settings("\(file.path): cannot be read (\(error.localizedDescription))")
+                throw .settings("\(file.path): cannot be read (it is not UTF-8 text, or not a file)")
             }
             return try parse(text, file: file)
         }
@@ -79,21 +85,21 @@ public struct ModelSettings: Sendable, Equatable {
 
     /// Settings from fields that must name an endpoint and a model; `file` is named in the error.
     public init(_ fields: Fields, file: URL) throws(ModelError) {
-        guard let baseURL = fields.baseURL?.trimmingCharacters(in: .whitespaces), !baseURL.isEmpty else {
+        guard let baseURL = fields.baseURL?.trimmingWhitespace(), !baseURL.isEmpty else {
             throw .settings("no model endpoint: set baseURL in \(file.path) (e.g. https://api.cerebras.ai/v1; apps new also takes --base-url)")
         }
         guard baseURL.hasPrefix("http://") || baseURL.hasPrefix("https://") else {
             throw .settings("baseURL must start with http:// or https://, got '\(baseURL)'")
         }
-        guard let model = fields.model?.trimmingCharacters(in: .whitespaces), !model.isEmpty else {
+        guard let model = fields.model?.trimmingWhitespace(), !model.isEmpty else {
             throw .settings("no model: set model in \(file.path) (apps new also takes --model)")
         }
-        let variable = fields.keyVariable?.trimmingCharacters(in: .whitespaces)
+        let variable = fields.keyVariable?.trimmingWhitespace()
         if let variable, !variable.isEmpty,
            !variable.unicodeScalars.allSatisfy({ $0 == "_" || ($0.isASCII && $0.properties.isAlphabetic) || ("0"..."9").contains($0) }) {
             throw .settings("keyVariable must be the name of an environment variable (letters, digits, _), got '\(variable)'")
         }
-        let keyFile = fields.keyFile?.trimmingCharacters(in: .whitespaces)
+        let keyFile = fields.keyFile?.trimmingWhitespace()
         self.init(baseURL: String(baseURL.reversed().drop { $0 == "/" }.reversed()), model: model,
                   keyVariable: variable?.isEmpty == false ? variable : nil, keyFile: keyFile?.isEmpty == false ? keyFile : nil)
     }
@@ -104,7 +110,7 @@ public struct ModelSettings: Sendable, Equatable {
     ///   the key file is missing, empty, not the user's, or readable by others.
     public func key(in environment: [String: String]) throws(ModelError) -> String? {
         if let keyVariable, let key = environment[keyVariable], !key.isEmpty { return key }
-        if let keyFile { return try Self.key(inFile: keyFile, home: environment["HOME"] ?? NSHomeDirectory()) }
+        if let keyFile { return try Self.key(inFile: keyFile, home: environment["HOME"] ?? FilePaths.userHome) }
         if let keyVariable { throw .noKey(variable: keyVariable) }
         return nil
     }
@@ -121,7 +127,7 @@ public struct ModelSettings: Sendable, Equatable {
         }
         guard info.st_size <= 4096, let data = FileManager.default.contents(atPath: file),
               let key = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first?
-                  .trimmingCharacters(in: .whitespaces), !key.isEmpty else {
+                  .trimmingWhitespace(), !key.isEmpty else {
             throw .settings("keyFile \(path) (in ai.yaml) holds no key")
         }
         return key

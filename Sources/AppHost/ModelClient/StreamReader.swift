@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import HTTPClient
+import PlainText
 
 /// Turns an answer's body into its pieces of text: server-sent events of completion chunks ending
 /// in `[DONE]`, or (from a server that ignores `stream`) one JSON completion.
@@ -32,7 +33,7 @@ struct StreamReader {
         }
         var pieces: [String] = []
         for case .event(let event) in outputs where !done {
-            if event.data.trimmingCharacters(in: .whitespaces) == "[DONE]" {
+            if event.data.trimmingWhitespace() == "[DONE]" {
                 done = true
                 continue
             }

@@ -1,5 +1,5 @@
 import CalendarTime
-import Foundation
+import FoundationEssentials
 import ServerAPI
 
 extension AppHealth {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import MicroAppProtocol
 
 /// A micro-app found on this machine: its manifest, the folder it was found in, and the digest

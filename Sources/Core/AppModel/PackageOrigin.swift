@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where an installed app came from, when it came as a package (`termcanvas apps install`): the
 /// registry, the version and its digest, and whether that version has since been withdrawn. An

@@ -1,5 +1,5 @@
 import CanvasCore
-import Foundation
+import FoundationEssentials
 import ServerAPI
 
 /// How one micro-app's data stands with its BFF; widgets show it in their pane title.

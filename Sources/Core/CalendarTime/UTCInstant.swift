@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A moment, to the second, as the APIs carry it: ISO 8601 in UTC on the wire,
 /// `2026-11-22T09:30:00Z`, a form that also sorts as text (the databases compare it so).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A micro-app's manifest (`app.yaml`): who it is, how to run it, what it may do.
 public struct AppManifest: Hashable, Sendable {

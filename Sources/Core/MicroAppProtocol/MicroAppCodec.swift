@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reads and writes the protocol's lines: one JSON-RPC 2.0 object per line, UTF-8.
 public enum MicroAppCodec {

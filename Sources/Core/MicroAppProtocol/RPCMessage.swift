@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A JSON-RPC 2.0 request id.
 public enum RPCID: Hashable, Sendable, CustomStringConvertible {

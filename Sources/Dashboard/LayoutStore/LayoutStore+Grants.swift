@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SQLiteDatabase
 
 /// The user let a micro-app run, as its manifest was then (a changed manifest asks again).

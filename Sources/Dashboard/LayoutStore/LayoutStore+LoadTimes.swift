@@ -1,5 +1,5 @@
 import CanvasCore
-import Foundation
+import FoundationEssentials
 import SQLiteDatabase
 
 /// One start's load times as stored, with when it was.

@@ -1,5 +1,5 @@
 import CanvasCore
-import Foundation
+import FoundationEssentials
 import SQLiteDatabase
 
 /// Shared canvases kept on this machine: the last copy of each canvas a dashboard opened from a

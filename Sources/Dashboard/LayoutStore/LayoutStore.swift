@@ -1,6 +1,7 @@
 import CanvasCore
-import Foundation
+import FoundationEssentials
 import SQLiteDatabase
+import PlainText
 
 /// Named layouts, their panes with widget settings and state, and a bounded history of every
 /// arrangement step, in one SQLite database.
@@ -283,7 +284,7 @@ public struct LayoutStore: Sendable {
     /// Names are shown in pickers and typed on command lines: printable, trimmed, not too long.
     public static func validate(name: String) throws {
         guard !name.isEmpty, name.count <= 64 else { throw LayoutStoreError.invalidName("use 1 to 64 characters") }
-        guard name.trimmingCharacters(in: .whitespaces) == name else {
+        guard name.trimmingWhitespace() == name else {
             throw LayoutStoreError.invalidName("no spaces at the start or end")
         }
         guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Why the layout store could not do what was asked, in words a user can act on.
 public enum LayoutStoreError: Error, Equatable, CustomStringConvertible {

@@ -1,5 +1,5 @@
 import CanvasCore
-import Foundation
+import FoundationEssentials
 import SQLiteDatabase
 
 // The store's rows as values, read by position in the order of each type's `columns`. Times are

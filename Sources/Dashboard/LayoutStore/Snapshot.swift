@@ -1,5 +1,5 @@
 import CanvasCore
-import Foundation
+import FoundationEssentials
 
 /// JSON encoding of stored values, with sorted keys so equal values are equal text.
 enum Snapshot {

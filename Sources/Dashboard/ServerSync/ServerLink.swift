@@ -1,6 +1,6 @@
 import AppModel
 import CalendarTime
-import Foundation
+import FoundationEssentials
 
 /// Where the sync engine is with its server: the control state, each case carrying what is
 /// valid in it. What the panes show of the connection is derived from it (`connection`).

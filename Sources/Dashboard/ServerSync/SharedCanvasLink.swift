@@ -1,5 +1,5 @@
 import CanvasCore
-import Foundation
+import FoundationEssentials
 import HTTPClient
 import Logging
 import ServerAPI

@@ -1,6 +1,6 @@
 import AppModel
 import CanvasCore
-import Foundation
+import FoundationEssentials
 
 /// The sync status of each micro-app but its connection (the engine's `ServerLink` says that),
 /// and what was last published of it.

@@ -1,7 +1,7 @@
 import AppModel
 import CalendarTime
 import CanvasCore
-import Foundation
+import FoundationEssentials
 import SQLiteDatabase
 import ServerAPI
 

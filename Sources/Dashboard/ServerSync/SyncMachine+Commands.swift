@@ -1,6 +1,6 @@
 import AppModel
 import CalendarTime
-import Foundation
+import FoundationEssentials
 
 extension SyncMachine {
     /// A widget's command: reads answer from the cache now and from the server later; writes
@@ -64,9 +64,6 @@ extension SyncMachine {
 
     /// An ISO 8601 UTC date-time with milliseconds, as the BFF writes `sentAt`.
     static func timestamp(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter.string(from: date)
+        Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(date)
     }
 }

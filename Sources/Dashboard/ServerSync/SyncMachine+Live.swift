@@ -1,6 +1,6 @@
 import AppModel
 import CanvasCore
-import Foundation
+import FoundationEssentials
 import HTTPClient
 import MicroAppProtocol
 import ServerAPI

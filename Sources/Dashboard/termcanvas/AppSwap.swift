@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import PrivateFiles
 
 /// Installs an app's folder by swapping: written beside the apps folder under a name of its own,

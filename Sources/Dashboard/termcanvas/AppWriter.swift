@@ -1,7 +1,7 @@
 import CanvasFiles
 import CanvasUI
 import CommandSupport
-import Foundation
+import FoundationEssentials
 import Logging
 import MicroAppGenerator
 import MicroAppHost

@@ -2,7 +2,7 @@ import AppModel
 import ArgumentParser
 import CanvasFiles
 import CommandSupport
-import Foundation
+import FoundationEssentials
 import LayoutStore
 import MicroAppGenerator
 import MicroAppHost
@@ -66,9 +66,9 @@ struct AppsCommand: AsyncParsableCommand {
                 print(fields.map(TerminalText.safe).joined(separator: "\t"))
             }
             if !SandboxSupport.current.isEnforced, !found.apps.isEmpty {
-                FileHandle.standardError.write(Data("termcanvas: apps are \(SandboxSupport.current.summary)\n".utf8))
+                Console.error("termcanvas: apps are \(SandboxSupport.current.summary)\n")
             }
-            for problem in found.problems { FileHandle.standardError.write(Data("termcanvas: \(TerminalText.safe(problem))\n".utf8)) }
+            for problem in found.problems { Console.error("termcanvas: \(TerminalText.safe(problem))\n") }
             if !found.problems.isEmpty { throw ExitCode.failure }
         }
     }
@@ -110,7 +110,7 @@ struct AppsCommand: AsyncParsableCommand {
             // Installed by hand: no longer the package it may have been.
             try PackageInstaller.record(nil, of: app.id, in: AppsCommand.folders(paths))
             let name = TerminalText.safe("\(app.id) \(app.manifest.version)")
-            if let hint = app.manifest.memoryHint { FileHandle.standardError.write(Data((TerminalText.safe("termcanvas: careful: \(hint)") + "\n").utf8)) }
+            if let hint = app.manifest.memoryHint { Console.error((TerminalText.safe("termcanvas: careful: \(hint)") + "\n")) }
             if shipped, !replace {
                 return print("Installed \(name) in \(TerminalText.safe(target.path)); it takes the place of the shipped \(app.id) " +
                              "when a dashboard starts (running ones keep theirs; --replace restarts them with it now)")

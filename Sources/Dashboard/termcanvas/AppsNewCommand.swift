@@ -1,9 +1,10 @@
 import ArgumentParser
 import CanvasUI
 import CommandSupport
-import Foundation
+import FoundationEssentials
 import MicroAppGenerator
 import ModelClient
+import PlainText
 
 extension ScriptLanguage: ExpressibleByArgument {}
 
@@ -38,7 +39,7 @@ extension AppsCommand {
         var trialWithoutSandbox = false
 
         func validate() throws {
-            guard !description.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            guard !description.trimmingWhitespace(andNewlines: true).isEmpty else {
                 throw ValidationError("describe the app in words, e.g. termcanvas apps new \"a stopwatch with laps\"")
             }
             if let id, id.isEmpty || !id.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }) {
@@ -83,7 +84,7 @@ extension AppsCommand {
         /// The conversation (progress, the answer as it streams, the preview, the question) goes to
         /// standard output unbuffered, in order; errors go to standard error as for every command.
         private static func say(_ text: String) {
-            FileHandle.standardOutput.write(Data(text.utf8))
+            Console.output(text)
         }
 
         /// Each status on a line of its own: those that follow the model's answer (which need not end

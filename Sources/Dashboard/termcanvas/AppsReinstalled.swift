@@ -2,7 +2,10 @@ import AppModel
 import CanvasUI
 import CommandSupport
 import Dispatch
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import Logging
 import MicroAppHost
 import Widgets

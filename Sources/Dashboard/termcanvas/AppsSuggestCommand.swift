@@ -1,7 +1,7 @@
 import AppModel
 import ArgumentParser
 import CommandSupport
-import Foundation
+import FoundationEssentials
 import HTTPClient
 import Logging
 import MicroAppGenerator
@@ -41,7 +41,7 @@ extension AppsCommand {
                     let suggestions: [AppSuggestion] = try await registry.client().get(APIPath.registrySuggestions)
                     found += suggestions.filter { !installed.contains($0.app.id) }.map { (registry, $0) }
                 } catch let error as HTTPClientError {
-                    FileHandle.standardError.write(Data("termcanvas: \(ServerOption.explain(error, doing: "ask \(registry.name) for suggestions"))\n".utf8))
+                    Console.error("termcanvas: \(ServerOption.explain(error, doing: "ask \(registry.name) for suggestions"))\n")
                 }
             }
             guard !found.isEmpty else {
@@ -74,7 +74,7 @@ extension AppsCommand {
                         APIPath.registryApps, query: [(name: "packages", value: "true"), (name: "limit", value: "200")])
                     apps += page.items.map { (registry, $0) }
                 } catch let error as HTTPClientError {
-                    FileHandle.standardError.write(Data("termcanvas: \(ServerOption.explain(error, doing: "read \(registry.name)'s registry"))\n".utf8))
+                    Console.error("termcanvas: \(ServerOption.explain(error, doing: "read \(registry.name)'s registry"))\n")
                 }
             }
             let names = Registries.names(apps.map { ($0.registry, $0.app.id) })

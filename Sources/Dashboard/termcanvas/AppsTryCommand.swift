@@ -4,7 +4,10 @@ import CanvasCore
 import CanvasFiles
 import CanvasUI
 import CommandSupport
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import Logging
 import MicroAppHost
 import MicroAppProtocol
@@ -133,10 +136,10 @@ struct AppsTry: AsyncParsableCommand {
             for line in pane.log.split(separator: "\n") { Swift.print(TerminalText.safe("log: " + line)) }
         }
         for problem in problems {
-            FileHandle.standardError.write(Data((TerminalText.safe("termcanvas: \(app.id) broke a rule at \(problem)") + "\n").utf8))
+            Console.error((TerminalText.safe("termcanvas: \(app.id) broke a rule at \(problem)") + "\n"))
         }
         if !problems.isEmpty {
-            FileHandle.standardError.write(Data((TerminalText.safe("termcanvas: `termcanvas apps try \(app.folder.path) --log` shows its log") + "\n").utf8))
+            Console.error((TerminalText.safe("termcanvas: `termcanvas apps try \(app.folder.path) --log` shows its log") + "\n"))
         }
         return !problems.isEmpty
     }

@@ -2,7 +2,7 @@ import AppModel
 import BFFAccess
 import CanvasCore
 import CommandSupport
-import Foundation
+import FoundationEssentials
 import Logging
 
 /// Decides which BFF the dashboard uses and gets it ready: the remote one of `--bff URL` (whose

@@ -4,10 +4,11 @@ import CanvasFiles
 import CanvasStyle
 import CanvasUI
 import CommandSupport
-import Foundation
+import FoundationEssentials
 import LayoutStore
 import Logging
 import Widgets
+import SQLiteFiles
 
 /// Builds the canvas from its parts; the one place that chooses concrete types.
 @MainActor
@@ -41,7 +42,7 @@ struct Composition {
             logger.error("layout database unusable", metadata: ["error": "\(error)"])
             // First what it means, as the status bar may cut a long line; then why, readably.
             let reason = (error as? LayoutStoreError)?.description
-                ?? "\(paths.layoutDatabase.path): \((error as NSError).localizedDescription)"
+                ?? "\(paths.layoutDatabase.path): \(SQLiteFile.reason(error))"
             notices.append(.error("Changes will not be saved: \(reason)"))
             return try LayoutStore.inMemory()
         }

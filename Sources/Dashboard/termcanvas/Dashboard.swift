@@ -4,7 +4,7 @@ import BFFAccess
 import CanvasCore
 import CanvasUI
 import CommandSupport
-import Foundation
+import FoundationEssentials
 import HTTPClient
 import Logging
 import MicroAppHost
@@ -155,7 +155,7 @@ struct Dashboard: AsyncParsableCommand {
         let failure = await saveOnExit(host: host, library: fitted, logger: logger)
         // The terminal first, so the message lands on the normal screen and stays there.
         terminal.stop()
-        if let failure { FileHandle.standardError.write(Data((TerminalText.safe(failure) + "\n").utf8)) }
+        if let failure { Console.error((TerminalText.safe(failure) + "\n")) }
     }
 
     /// The shared canvas to open, if the layout to start with is one: the copy kept here, else,

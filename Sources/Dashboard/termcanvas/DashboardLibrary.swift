@@ -31,7 +31,8 @@ struct DashboardLibrary: LayoutLibrary {
             LayoutSummary(name: name, paneCount: (try? presets.layout(named: name))??.panes.count ?? 0,
                           updatedAt: nil, isPreset: true)
         }
-        return (stored + sharedItems + presetItems).sorted { $0.name.localizedCaseInsensitiveCompare($1.name) == .orderedAscending }
+        let all: [LayoutSummary] = stored + sharedItems + presetItems
+        return all.sorted { $0.name.lowercased() < $1.name.lowercased() }
     }
 
     private static func summary(_ copy: SharedCanvasCopy) -> LayoutSummary {
@@ -40,7 +41,8 @@ struct DashboardLibrary: LayoutLibrary {
     }
 
     func layoutNames() async throws -> [String] {
-        Set(try store.summaries().map(\.name) + store.sharedCopyNames(server: server) + presets.layoutNames()).sorted { $0.localizedCaseInsensitiveCompare($1) == .orderedAscending }
+        let names: [String] = try store.summaries().map(\.name) + store.sharedCopyNames(server: server) + presets.layoutNames()
+        return Set(names).sorted { $0.lowercased() < $1.lowercased() }
     }
 
     func load(_ name: String) async throws -> CanvasManager {

@@ -2,7 +2,7 @@ import AppModel
 import CanvasCore
 import CanvasStyle
 import CanvasUI
-import Foundation
+import FoundationEssentials
 import Logging
 import MicroAppHost
 import MicroAppProtocol

@@ -2,8 +2,9 @@ import ArgumentParser
 import CanvasCore
 import CanvasUI
 import CommandSupport
-import Foundation
+import FoundationEssentials
 import Logging
+import PlainText
 
 /// `termcanvas keys`: the key map in effect, the defaults changed by the user's `keys.yaml`.
 struct KeysCommand: AsyncParsableCommand {
@@ -31,7 +32,7 @@ struct KeysCommand: AsyncParsableCommand {
         do {
             table = try Composition(paths: paths, logger: logger).commandTable(for: catalog)
         } catch {
-            FileHandle.standardError.write(Data((TerminalText.safe("\(error)") + "\n").utf8))
+            Console.error((TerminalText.safe("\(error)") + "\n"))
             throw ExitCode(1)
         }
         let sections: [(String, CommandContext)] = [("Everywhere", .canvas), ("Normal mode", .normal), ("Arrange mode", .arrange),
@@ -46,8 +47,8 @@ struct KeysCommand: AsyncParsableCommand {
             lines.append(heading)
             for command in commands {
                 let keys = table.keys(for: command.id).map(\.name)
-                let id = command.id.rawValue.padding(toLength: idWidth, withPad: " ", startingAt: 0)
-                let keyText = (keys.isEmpty ? "-" : keys.joined(separator: ", ")).padding(toLength: 22, withPad: " ", startingAt: 0)
+                let id = command.id.rawValue.padded(toLength: idWidth)
+                let keyText = (keys.isEmpty ? "-" : keys.joined(separator: ", ")).padded(toLength: 22)
                 lines.append("  \(id)  \(keyText)  \(command.title)")
             }
         }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import CanvasCore
 import CommandSupport
-import Foundation
+import FoundationEssentials
 import HTTPClient
 import ServerAPI
 import ServerSync

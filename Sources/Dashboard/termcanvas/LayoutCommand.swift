@@ -2,7 +2,7 @@ import ArgumentParser
 import CanvasCore
 import CanvasFiles
 import CommandSupport
-import Foundation
+import FoundationEssentials
 import LayoutStore
 import Logging
 
@@ -20,7 +20,7 @@ struct LayoutCommand: AsyncParsableCommand {
     static func library() throws -> DashboardLibrary {
         let paths = Paths(environment: ProcessInfo.processInfo.environment)
         let opened = try LayoutStore.open(at: paths.layoutDatabase)
-        if let recovered = opened.recovered { FileHandle.standardError.write(Data("termcanvas: \(recovered)\n".utf8)) }
+        if let recovered = opened.recovered { Console.error("termcanvas: \(recovered)\n") }
         return DashboardLibrary(store: opened.store,
                                 presets: .standard(configDirectory: paths.configDirectory, executable: Paths.executable),
                                 adaptTheme: { $0 })
@@ -100,9 +100,9 @@ struct LayoutCommand: AsyncParsableCommand {
         static func warnOfMissingApps(in layout: LayoutData) {
             let installed = Set(InstalledApps(paths: AppsCommand.paths).apps.map { AppKind($0.id) }).union(AppKind.builtIn)
             for pane in layout.panes where !installed.contains(pane.app) {
-                FileHandle.standardError.write(Data(TerminalText.safe(
+                Console.error(TerminalText.safe(
                     "note: pane \(pane.id.rawValue) is app '\(pane.app.rawValue)', which is not installed here; it shows as unavailable " +
-                    "until `termcanvas apps add FOLDER` installs it (`termcanvas apps list` shows what is)\n").utf8))
+                    "until `termcanvas apps add FOLDER` installs it (`termcanvas apps list` shows what is)\n"))
             }
         }
 

@@ -1,7 +1,10 @@
 import ArgumentParser
 import BFFAccess
 import CommandSupport
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import HTTPClient
 import ServerAPI
 
@@ -96,7 +99,7 @@ struct LoginCommand: AsyncParsableCommand {
     /// What the login tells the person at the terminal (standard output: the flow's conversation
     /// and its result; failures go to standard error).
     static func say(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        Console.output((text + "\n"))
     }
 }
 

@@ -3,7 +3,10 @@ import BFFAccess
 import CanvasCore
 import CanvasUI
 import CommandSupport
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import HTTPClient
 import Logging
 import PrivateFiles

@@ -3,7 +3,7 @@ import CanvasCore
 import CanvasFiles
 import CanvasUI
 import CommandSupport
-import Foundation
+import FoundationEssentials
 import HTTPClient
 import LayoutStore
 import Logging

@@ -3,7 +3,7 @@ import AppPackages
 import ArgumentParser
 import CanvasFiles
 import CommandSupport
-import Foundation
+import FoundationEssentials
 import HTTPClient
 import MicroAppHost
 import ServerAPI
@@ -96,7 +96,7 @@ extension AppsCommand {
                     try await update(app, from: origin, paths: paths, folders: folders)
                 } catch {
                     failures += 1
-                    FileHandle.standardError.write(Data("termcanvas: \(app.id): \(PackageInstaller.words(error))\n".utf8))
+                    Console.error("termcanvas: \(app.id): \(PackageInstaller.words(error))\n")
                 }
             }
             if installed.isEmpty { print("No packages are installed: termcanvas apps install ID installs one") }

@@ -1,5 +1,8 @@
 import AppPackages
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import PrivateFiles
 import ServerAPI
 

@@ -2,7 +2,7 @@ import AppModel
 import AppPackages
 import CanvasFiles
 import CommandSupport
-import Foundation
+import FoundationEssentials
 import HTTPClient
 import MicroAppHost
 import MicroAppProtocol

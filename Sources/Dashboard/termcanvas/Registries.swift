@@ -1,7 +1,7 @@
 import AppModel
 import BFFAccess
 import CommandSupport
-import Foundation
+import FoundationEssentials
 import HTTPClient
 import ServerAPI
 

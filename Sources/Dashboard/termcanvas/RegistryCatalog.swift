@@ -2,7 +2,7 @@ import AppModel
 import CanvasCore
 import CanvasUI
 import CommandSupport
-import Foundation
+import FoundationEssentials
 import HTTPClient
 import Logging
 import MicroAppHost

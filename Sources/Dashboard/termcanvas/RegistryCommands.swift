@@ -4,7 +4,10 @@ import ArgumentParser
 import BFFAccess
 import CanvasFiles
 import CommandSupport
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import HTTPClient
 import Logging
 import MicroAppProtocol
@@ -37,7 +40,8 @@ extension AppsCommand {
 
         func run() async throws {
             var file = URL(fileURLWithPath: manifest).standardizedFileURL
-            if (try? file.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true {
+            var info = stat()
+            if stat(file.path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
                 file.appendPathComponent(AppFolders.manifestName)
             }
             let text = try TextFile.read(file)
@@ -127,7 +131,7 @@ extension AppsCommand {
                 let fields = [id, app.version, (app.kind ?? .builtin).rawValue, state, app.name, app.description, registry.name]
                 print(fields.map(TerminalText.safe).joined(separator: "\t"))
             }
-            for failure in failures { FileHandle.standardError.write(Data("termcanvas: \(failure)\n".utf8)) }
+            for failure in failures { Console.error("termcanvas: \(failure)\n") }
             if failures.count == registries.count { throw ExitCode.failure }
         }
     }

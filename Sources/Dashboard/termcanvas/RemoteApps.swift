@@ -1,7 +1,7 @@
 import AppModel
 import CanvasCore
 import CanvasUI
-import Foundation
+import FoundationEssentials
 import HTTPClient
 import Logging
 import MicroAppHost

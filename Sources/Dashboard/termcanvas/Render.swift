@@ -2,7 +2,7 @@ import ArgumentParser
 import CanvasCore
 import CanvasUI
 import CommandSupport
-import Foundation
+import FoundationEssentials
 import Logging
 
 /// Prints the first frame of a layout as text: for docs, bug reports and tests.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import CommandSupport
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc

@@ -1,7 +1,7 @@
 import ArgumentParser
 import BFFAccess
 import CommandSupport
-import Foundation
+import FoundationEssentials
 import HTTPClient
 import Logging
 

@@ -1,7 +1,7 @@
 import BFFAccess
 import CanvasUI
 import CommandSupport
-import Foundation
+import FoundationEssentials
 import HTTPClient
 import Logging
 import ServerAPI

@@ -1,6 +1,6 @@
 import BFFAccess
 import CommandSupport
-import Foundation
+import FoundationEssentials
 import HTTPClient
 import QRCodes
 import ServerAPI

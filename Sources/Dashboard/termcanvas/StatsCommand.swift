@@ -1,7 +1,8 @@
 import ArgumentParser
 import CanvasCore
-import Foundation
+import FoundationEssentials
 import LayoutStore
+import PlainText
 
 /// `termcanvas stats`: how long the dashboard's last starts took to show their content.
 struct StatsCommand: AsyncParsableCommand {
@@ -29,7 +30,7 @@ struct StatsCommand: AsyncParsableCommand {
         let width = last.times.panes.map(\.app.rawValue.count).max() ?? 0
         for pane in last.times.panes {
             let earlier = all.flatMap(\.panes).filter { $0.app == pane.app }.map(\.microAppLoadTime)
-            lines.append("  \(pane.app.rawValue.padding(toLength: width, withPad: " ", startingAt: 0))  \(format(pane.microAppLoadTime))"
+            lines.append("  \(pane.app.rawValue.padded(toLength: width))  \(format(pane.microAppLoadTime))"
                          + "  (median \(format(median(earlier)))  of \(earlier.count))")
         }
         return lines
@@ -41,6 +42,7 @@ struct StatsCommand: AsyncParsableCommand {
     }
 
     private static func format(_ time: Duration) -> String {
-        String(format: "%7.1f ms", time.fractionalMilliseconds)
+        let text = "\((time.fractionalMilliseconds * 10).rounded() / 10)"  // one decimal, right-aligned in 7
+        return String(repeating: " ", count: max(0, 7 - text.count)) + text + " ms"
     }
 }

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import PrivateFiles
 
 /// What `termcanvas login` keeps for a remote BFF: who logged in and the token the server issued.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PrivateFiles
 
 /// How a dashboard reaches the local server: its socket and the local user's token.

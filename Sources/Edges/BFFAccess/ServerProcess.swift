@@ -1,8 +1,9 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 #if canImport(Glibc)
 import Glibc
+import Threads
 #endif
 
 /// A local server started in the background: its own session (so closing the terminal that
@@ -59,7 +60,7 @@ final class ServerProcess: Sendable {
     /// Waits for it on a thread of its own, unless it was reaped already.
     func reapInBackground() {
         guard !reaped.withLock({ $0 }) else { return }
-        Thread.detachNewThread { [pid] in
+        DetachedThread.start { [pid] in
             var raw: Int32 = 0
             while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
         }

@@ -1,6 +1,7 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
+import PlainText
 #endif
 
 /// The address of a remote BFF as users type it (`http://team.example:7450`), checked and reduced
@@ -12,7 +13,7 @@ public struct ServerURL: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: `BFFAccessError.invalidServerURL` unless it is an http(s) URL with a host and
     ///   nothing after it but an optional `/`.
     public init(_ text: String) throws(BFFAccessError) {
-        guard let components = URLComponents(string: text.trimmingCharacters(in: .whitespaces)),
+        guard let components = URLComponents(string: text.trimmingWhitespace()),
               let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https"
         else { throw .invalidServerURL(text, reason: "expected http://HOST[:PORT] or https://HOST[:PORT]") }
         guard let host = components.host?.lowercased(), !host.isEmpty else {
@@ -29,7 +30,7 @@ public struct ServerURL: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether what is sent to it stays on this machine: `localhost`, 127.0.0.0/8 or `::1`.
     public var isLoopback: Bool {
-        guard let host = URLComponents(string: origin)?.host?.trimmingCharacters(in: CharacterSet(charactersIn: "[]")) else { return false }
+        guard let host = URLComponents(string: origin)?.host?.trimming(["[", "]"]) else { return false }
         var address = in_addr()
         let isIPv4Loopback = inet_pton(AF_INET, host, &address) == 1 && UInt32(bigEndian: address.s_addr) >> 24 == 127
         return host == "localhost" || host.hasSuffix(".localhost") || host == "::1" || isIPv4Loopback
@@ -42,6 +43,6 @@ public struct ServerURL: Sendable, Hashable, CustomStringConvertible {
     /// A file name that names this server alone (`http_team.example_7450`).
     public var fileStem: String {
         String(origin.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" })
-            .replacingOccurrences(of: "___", with: "_")
+            .replacing("___", with: "_")
     }
 }

@@ -1,6 +1,6 @@
 import AppModel
 import AppPackages
-import Foundation
+import FoundationEssentials
 import MicroAppProtocol
 
 /// Where micro-apps are installed: one folder per app holding its `app.yaml`, in the user's

@@ -1,6 +1,7 @@
 import CanvasCore
-import Foundation
+import FoundationEssentials
 import YAMLDocuments
+import PlainText
 
 /// The human-editable layout file format (YAML):
 ///
@@ -25,7 +26,7 @@ public enum LayoutFile {
         try reader.rejectUnknownKeys(in: root, allowed: ["name", "grid", "focused", "panes"], field: "")
         let nameNode = try reader.required("name", in: root, at: rootNode, field: "")
         let name = try reader.string(nameNode, field: "name")
-        guard !name.isEmpty, name.count <= 64, name.trimmingCharacters(in: .whitespaces) == name else {
+        guard !name.isEmpty, name.count <= 64, name.trimmingWhitespace() == name else {
             throw reader.error(at: nameNode, field: "name", "expected 1 to 64 characters without spaces at either end")
         }
         var grid = GridSpec.standard

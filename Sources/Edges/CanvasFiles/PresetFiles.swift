@@ -1,6 +1,6 @@
 import CanvasCore
 import CanvasStyle
-import Foundation
+import FoundationEssentials
 
 /// Finds the preset layouts (`layouts/*.yaml`) and themes (`themes/*.yaml`).
 ///

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Reads a file people edit (a layout, a theme, a manifest, keys) as UTF-8 text, refusing in our
 /// words what cannot be one: a missing file, a folder, one the user may not read, one that is
@@ -12,15 +15,13 @@ public enum TextFile {
     public static func read(_ url: URL, shownAs name: String? = nil) throws(FileError) -> String {
         let shown = name ?? url.path
         func refused(_ message: String) -> FileError { FileError(file: shown, line: nil, column: nil, field: "", message: message) }
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
-            throw refused("no such file; check the path")
-        }
-        guard !isFolder.boolValue else { throw refused("is a folder, not a file") }
-        guard FileManager.default.isReadableFile(atPath: url.path) else {
+        var info = stat()
+        guard stat(url.path, &info) == 0 else { throw refused("no such file; check the path") }
+        guard info.st_mode & S_IFMT != S_IFDIR else { throw refused("is a folder, not a file") }
+        guard access(url.path, R_OK) == 0 else {
             throw refused("you may not read it; check its owner and mode (ls -l)")
         }
-        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+        let size = Int(info.st_size)
         guard size <= maximumBytes else { throw refused("is \(size >> 10) KiB; a TermCanvas file is at most \(maximumBytes >> 10) KiB") }
         guard let data = try? Data(contentsOf: url), data.count <= maximumBytes else { throw refused("could not be read; try again") }
         guard let text = String(validating: data, as: UTF8.self) else { throw refused("is not UTF-8 text") }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LogFiles
 import Logging
 
@@ -17,7 +17,7 @@ public enum LogSetup {
                 return handler
             }
         } catch {
-            FileHandle.standardError.write(Data("termcanvas: logging is off: \(error)\n".utf8))
+            Console.error("termcanvas: logging is off: \(error)\n")
             LoggingSystem.bootstrap { _ in SwiftLogNoOpLogHandler() }
         }
         return Logger(label: label)

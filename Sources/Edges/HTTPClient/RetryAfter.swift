@@ -1,19 +1,33 @@
-import Foundation
+import CalendarTime
+import FoundationEssentials
+import PlainText
 
 /// `Retry-After` (RFC 9110 §10.2.3): whole seconds, or an HTTP date.
 public enum RetryAfter {
     /// The seconds to wait (0 for a date passed); nil for anything else, which leaves the caller's
     /// backoff in charge.
     public static func seconds(_ value: String, now: Date = Date()) -> Int? {
-        let text = value.trimmingCharacters(in: .whitespaces)
+        let text = value.trimmingWhitespace()
         if !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
             return Int(text)
         }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: text) else { return nil }
+        guard let date = httpDate(text) else { return nil }
         return max(0, Int(date.timeIntervalSince(now).rounded(.up)))
+    }
+
+    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    /// An IMF-fixdate, the form RFC 9110 has servers send: `Sun, 06 Nov 1994 08:49:37 GMT`.
+    static func httpDate(_ text: String) -> Date? {
+        let parts = text.split(separator: " ")
+        guard parts.count == 6, parts[0].count == 4, parts[0].hasSuffix(","), parts[5] == "GMT",
+              let day = Int(parts[1]), let month = months.firstIndex(of: String(parts[2])), let year = Int(parts[3]),
+              let date = CalendarDate(year: year, month: month + 1, day: day) else { return nil }
+        let clock = parts[4].split(separator: ":").compactMap { Int($0) }
+        guard clock.count == 3, (0..<24).contains(clock[0]), (0..<60).contains(clock[1]), (0...60).contains(clock[2]) else {
+            return nil
+        }
+        let seconds = date.daysSinceEpoch * 86_400 + clock[0] * 3_600 + clock[1] * 60 + clock[2]
+        return Date(timeIntervalSince1970: Double(seconds))
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import PlainText
 
 #if canImport(Glibc)
 import Glibc
@@ -42,7 +43,7 @@ public enum PrivateFile {
             throw .unsafe(path: url.path, reason: "the file is readable by others (expected mode 0600)")
         }
         do {
-            return try String(contentsOf: url, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+            return try String(contentsOf: url, encoding: .utf8).trimmingWhitespace(andNewlines: true)
         } catch {
             throw .io(path: url.path, errno: EIO)
         }

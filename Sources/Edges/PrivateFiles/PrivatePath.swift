@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import PlainText
 
 #if canImport(Glibc)
 import Glibc
@@ -29,7 +30,7 @@ public enum PrivatePath {
         var current = path
         while !current.isEmpty, current != "/", !exists(current) {
             missing.append(current)
-            current = (current as NSString).deletingLastPathComponent
+            current = FilePaths.parent(of: current)
         }
         for directory in missing.reversed() {
             guard mkdir(directory, 0o700) == 0 || errno == EEXIST else { throw .io(path: directory, errno: errno) }

@@ -1,6 +1,10 @@
-import Foundation
+import FoundationEssentials
 import PrivateFiles
 import SQLiteDatabase
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The SQLite files the product keeps (layouts, the micro-app cache, the server's database):
 /// private from their first byte, and moved aside only when SQLite says they are damaged.
@@ -34,10 +38,12 @@ public enum SQLiteFile {
     /// SQLite's header). Checked before SQLite opens it (by `prepare`): SQLite deletes the `-wal` and `-shm` of a
     /// file it finds is not a database when its connection closes, so they could not be kept.
     static func isForeign(_ url: URL) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: url.path) else { return false }
-        defer { try? handle.close() }
-        let head = (try? handle.read(upToCount: 16)) ?? Data()
-        return !head.isEmpty && head != Data("SQLite format 3\u{0}".utf8)
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var head = [UInt8](repeating: 0, count: 16)
+        let count = read(fd, &head, head.count)
+        return count > 0 && head[..<count] != Array("SQLite format 3\u{0}".utf8)[...]
     }
 
     /// Renames a damaged database, with its `-wal` and `-shm` (which belong to it and would pair

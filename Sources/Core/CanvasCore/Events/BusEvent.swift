@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A typed event carried by the canvas event bus. Each type declares its one name.
 public protocol BusEvent: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The in-process canvas event bus: typed events, pattern subscriptions, publish-order delivery
 /// on the main actor, isolation of failing listeners, and a bounded log.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The rules a micro-app's manifest follows wherever it is read: `app.yaml` on the dashboard and
 /// a publish to a server's registry, so an app the dashboard accepts is one a server accepts.

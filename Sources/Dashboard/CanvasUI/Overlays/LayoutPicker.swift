@@ -1,5 +1,6 @@
 import CanvasCore
 import CanvasStyle
+import PlainText
 
 /// The layout picker (Ctrl-O): stored layouts and presets, a filter, and actions on the highlighted one.
 ///
@@ -51,7 +52,7 @@ public struct LayoutPicker: Overlay, Hashable, Sendable {
             let names = Set(known.map(\.name))
             let current = highlighted?.name
             items = (known + onServer.filter { !names.contains($0.name) })
-                .sorted { $0.name.localizedCaseInsensitiveCompare($1.name) == .orderedAscending }
+                .sorted { $0.name.lowercased() < $1.name.lowercased() }
             selected = visible.firstIndex { $0.name == current } ?? selected
         default:
             break
@@ -71,7 +72,7 @@ public struct LayoutPicker: Overlay, Hashable, Sendable {
             switch key.code {
             case .escape: action = .browsing
             case .enter:
-                let newName = field.text.trimmingCharacters(in: .whitespaces)
+                let newName = field.text.trimmingWhitespace()
                 action = .browsing
                 guard !newName.isEmpty, newName != name else { return [] }
                 // The store refuses a taken name; refuse it here too, before the current layout is renamed.

@@ -1,5 +1,6 @@
 import CanvasCore
 import CanvasStyle
+import PlainText
 
 /// "New micro-app…" (the palette, the `a` catalog): a description typed in, the app written
 /// while the model's answer streams by, then the review (its first view, what it asks for, the
@@ -62,7 +63,7 @@ public struct NewAppOverlay: Overlay {
             switch key.code {
             case .escape: return [.close]
             case .enter:
-                let text = description.text.trimmingCharacters(in: .whitespaces)
+                let text = description.text.trimmingWhitespace()
                 guard !text.isEmpty else { return [] }
                 stage = .writing(AppWritingLog())
                 return [.generateApp(text, run: run)]
@@ -181,7 +182,7 @@ public struct NewAppOverlay: Overlay {
 
     /// Source text, tabs expanded, long lines wrapped.
     private static func code(_ text: String, width: Int) -> [OverlayLine] {
-        text.replacingOccurrences(of: "\t", with: "    ").split(separator: "\n", omittingEmptySubsequences: false)
+        text.replacing("\t", with: "    ").split(separator: "\n", omittingEmptySubsequences: false)
             .flatMap { line in line.isEmpty ? [""] : TextWrap.lines(String(line), width: width) }
             .map { OverlayLine($0) }
     }

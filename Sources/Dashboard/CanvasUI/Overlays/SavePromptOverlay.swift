@@ -1,4 +1,5 @@
 import CanvasCore
+import PlainText
 
 /// Asks for a name to save the layout under (Ctrl-S), the current one offered, selected: typing
 /// replaces it, a cursor key keeps it to edit.
@@ -20,7 +21,7 @@ public struct SavePromptOverlay: Overlay, Equatable {
         switch key.code {
         case .escape: return [.close]
         case .enter:
-            let name = field.text.trimmingCharacters(in: .whitespaces)
+            let name = field.text.trimmingWhitespace()
             return name.isEmpty ? [] : [.close, .saveLayout(as: name)]
         default:
             _ = field.edit(key)

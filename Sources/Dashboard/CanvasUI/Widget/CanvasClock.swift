@@ -1,6 +1,6 @@
 import CalendarTime
 import CanvasCore
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif

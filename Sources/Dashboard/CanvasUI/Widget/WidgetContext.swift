@@ -1,5 +1,5 @@
 import CanvasCore
-import Foundation
+import FoundationEssentials
 import Logging
 
 /// What a widget gets when it is mounted: its pane, the bus (to read its log; events a widget

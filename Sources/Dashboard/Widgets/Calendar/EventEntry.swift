@@ -1,14 +1,15 @@
 import CalendarTime
 import CanvasCore
 import CanvasUI
-import Foundation
+import FoundationEssentials
 import ServerAPI
+import PlainText
 
 /// What the user types for a new event on a day: `Title` (all day), or `09:30 Title` (an hour),
 /// or `09:30-11:00 Title`, in the clock's time zone.
 enum EventEntry {
     static func parse(_ text: String, on day: CalendarDate, clock: CanvasClock) throws(EventEntryProblem) -> NewCalendarEvent {
-        var words = text.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1).map(String.init)
+        var words = text.trimmingWhitespace().split(separator: " ", maxSplits: 1).map(String.init)
         var times: (Int, Int)?
         if let first = words.first, first.first?.isNumber == true, first.contains(":") {
             let bounds = first.split(separator: "-").map(String.init)
@@ -18,7 +19,7 @@ enum EventEntry {
             times = (start, end)
             words.removeFirst()
         }
-        let title = words.joined(separator: " ").trimmingCharacters(in: .whitespaces)
+        let title = words.joined(separator: " ").trimmingWhitespace()
         guard !title.isEmpty else { throw .emptyTitle }
         guard CalendarLimits.titleLength.contains(title.count) else { throw .tooLong(CalendarLimits.titleLength.upperBound) }
         guard let (start, end) = times else {

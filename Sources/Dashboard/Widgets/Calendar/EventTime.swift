@@ -1,7 +1,7 @@
 import CalendarTime
 import CanvasCore
 import CanvasUI
-import Foundation
+import FoundationEssentials
 import ServerAPI
 
 /// Converts the API's moments to and from the local days and times the calendar shows, in the

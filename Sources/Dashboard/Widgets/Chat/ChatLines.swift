@@ -1,7 +1,7 @@
 import CalendarTime
 import CanvasCore
 import CanvasUI
-import Foundation
+import FoundationEssentials
 import ServerAPI
 
 /// How a message looks in the scrollback: `HH:MM author: text`, wrapped to the pane's width by

@@ -2,8 +2,9 @@ import AppModel
 import CanvasCore
 import CanvasStyle
 import CanvasUI
-import Foundation
+import FoundationEssentials
 import ServerAPI
+import PlainText
 
 /// The chat micro-app: channels shared by every user, a scrollback paged from the server as the
 /// user reads back, and an input line that always has the keyboard.
@@ -167,11 +168,11 @@ public struct ChatWidget: Widget {
     /// Enter: a message to post, or `/join NAME`.
     private mutating func submit() -> WidgetEffects {
         let text = input.field.text
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmingWhitespace(andNewlines: true)
         guard !trimmed.isEmpty else { return .none }
         var effects = WidgetEffects()
         if trimmed.hasPrefix("/join") {
-            let name = trimmed.dropFirst(5).trimmingCharacters(in: .whitespaces).drop { $0 == "#" }
+            let name = trimmed.dropFirst(5).trimmingWhitespace().drop { $0 == "#" }
             guard ChatLimits.isChannelName(String(name)) else {
                 input.problem = "Channel names: a-z, 0-9, _ and -, up to 32, e.g. /join ops"
                 return .none

@@ -1,7 +1,7 @@
 import CanvasCore
 import CanvasStyle
 import CanvasUI
-import Foundation
+import FoundationEssentials
 import struct ServerAPI.AppHealth
 import AppModel
 import MicroAppProtocol
@@ -341,6 +341,6 @@ public struct MicroAppWidget: Widget {
     }
 
     private static func iso(_ date: Date) -> String {
-        ISO8601DateFormatter.string(from: date, timeZone: .gmt, formatOptions: [.withInternetDateTime, .withFractionalSeconds])
+        Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(date)
     }
 }

@@ -1,6 +1,6 @@
 import AppModel
 import CanvasUI
-import Foundation
+import FoundationEssentials
 
 extension SyncStatus {
     /// What a pane title adds for this status: nothing when all is well or the dashboard has only

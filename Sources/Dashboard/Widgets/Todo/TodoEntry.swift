@@ -1,7 +1,8 @@
 import CalendarTime
 import CanvasCore
-import Foundation
+import FoundationEssentials
 import ServerAPI
+import PlainText
 
 /// What the user types for an item: a title and, optionally at its end, a due date as
 /// `@2026-11-23`, `@today`, `@tomorrow` or `@none`.
@@ -13,7 +14,7 @@ struct TodoEntry: Equatable {
     /// Reads `text`; `today` resolves `@today` and `@tomorrow`.
     /// - Throws: `TodoEntryProblem` saying what is wrong, for the user.
     static func parse(_ text: String, today: CalendarDate) throws(TodoEntryProblem) -> TodoEntry {
-        var title = text.trimmingCharacters(in: .whitespaces)
+        var title = text.trimmingWhitespace()
         var due: CalendarDate??
         if let at = title.lastIndex(of: "@"), !title[title.index(after: at)...].contains(" ") {
             let word = String(title[title.index(after: at)...]).lowercased()
@@ -25,7 +26,7 @@ struct TodoEntry: Equatable {
                 guard let date = CalendarDate(iso: word) else { throw .badDate(word) }
                 due = .some(date)
             }
-            title = String(title[..<at]).trimmingCharacters(in: .whitespaces)
+            title = String(title[..<at]).trimmingWhitespace()
         }
         guard !title.isEmpty else { throw .emptyTitle }
         guard TodoLimits.titleLength.contains(title.count) else { throw .tooLong(TodoLimits.titleLength.upperBound) }

@@ -1,5 +1,6 @@
 import CCurl
 import Synchronization
+import Threads
 
 /// The one place that drives libcurl: a `curl_multi` handle and the one thread that runs it.
 ///
@@ -75,7 +76,7 @@ final class CurlEngine: TransferEngine, @unchecked Sendable {
         let perHost = max(1, maxConnectionsPerHost)
         _ = tc_curl_multi_set_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, perHost)
         _ = tc_curl_multi_set_long(multi, CURLMOPT_MAXCONNECTS, 2 * perHost)
-        WorkerThread.start { [self] in run() }
+        DetachedThread.start { [self] in run() }
     }
 
     // MARK: - Any thread

@@ -99,7 +99,7 @@ extension Transfer {
     /// The scheme, host and port the transfer went to, for messages: the URL up to its path.
     private var origin: String {
         let url = exchange.url
-        guard let scheme = url.range(of: "://") else { return url }
+        guard let scheme = url.firstRange(of: "://") else { return url }
         return String(url[..<(url[scheme.upperBound...].firstIndex(of: "/") ?? url.endIndex)])
     }
 }

@@ -6,6 +6,7 @@ import Musl
 import Darwin
 #endif
 import Synchronization
+import Threads
 
 /// Plain HTTP/1.1 over a unix socket, for the local server: what the dashboard uses on a usual
 /// start, so it never loads libcurl, whose thirty libraries and TLS initialisers cost ~8 MB of
@@ -54,7 +55,7 @@ final class SocketEngine: TransferEngine, @unchecked Sendable {
         wakeWrite = ends[1]
         self.socketPath = socketPath
         self.maxConnections = max(1, maxConnections)
-        WorkerThread.start { [self] in run() }
+        DetachedThread.start { [self] in run() }
     }
 
     // MARK: - Any thread

@@ -5,15 +5,17 @@ import TestSupport
 
 @Suite("Run marks: a run ended is told from one that runs, whatever has its id now")
 struct RunMarkTests {
-    /// A process that sleeps 30 s: holding a mark of its own in `directory` it writes as a
-    /// dashboard does, or not.
+    /// A process that sleeps until the test kills it: holding a mark of its own in `directory` it
+    /// writes as a dashboard does, or not. (It once slept 30 s, which a test starved of its thread
+    /// on a busy machine outlived: the mark was no longer held when it was looked at.) Killed with
+    /// SIGKILL: it inherits the test runner's ignored SIGTERM.
     static func process(markingIn directory: URL?) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = directory.map { directory in
             ["python3", "-c", "import os, time; f = open('\(directory.path)/%d.mark' % os.getpid(), 'w'); "
-                + "f.write('pid %d\\nlayout open\\n' % os.getpid()); f.flush(); time.sleep(30)"]
-        } ?? ["sleep", "30"]
+                + "f.write('pid %d\\nlayout open\\n' % os.getpid()); f.flush(); time.sleep(600)"]
+        } ?? ["sleep", "600"]
         try process.run()
         return process
     }
@@ -24,12 +26,12 @@ struct RunMarkTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         // A live process that merely has a dead dashboard's id: that run ended.
         let stranger = try Self.process(markingIn: nil)
-        defer { stranger.terminate() }
+        defer { kill(stranger.processIdentifier, SIGKILL) }  // SIGTERM: ignored, as by the test runner
         try "pid \(stranger.processIdentifier)\nlayout crashed\n"
             .write(to: directory.appendingPathComponent("\(stranger.processIdentifier).mark"), atomically: true, encoding: .utf8)
         // A live process holding its mark: a running dashboard.
         let dashboard = try Self.process(markingIn: directory)
-        defer { dashboard.terminate() }
+        defer { kill(dashboard.processIdentifier, SIGKILL) }
         // Written, not only made: the file exists a moment before its lines are in it.
         try await eventually("the running dashboard's mark") {
             let mark = try? String(contentsOf: directory.appendingPathComponent("\(dashboard.processIdentifier).mark"), encoding: .utf8)

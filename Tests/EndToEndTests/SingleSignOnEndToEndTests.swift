@@ -26,7 +26,9 @@ struct SingleSignOnEndToEndTests {
     static func startLogIn(_ server: TeamServer, environment: [String: String]) async throws -> (TmuxSession, String, [String]) {
         let login = try await TmuxSession([Products.termcanvas.path, "login", server.url, "--sso"], size: Size(width: 120, height: 45),
                                           environment: environment)
-        let shown = try await login.waitFor("and enter the code")
+        // The instructions' last line: the terminal may show the rest before it, as the pty hands
+        // tmux the QR code's kilobytes in more than one read.
+        let shown = try await login.waitFor("Waiting for you to approve the sign-in")
         let line = try #require(shown.first { $0.contains("and enter the code") })
         return (login, try #require(line.split(separator: " ").last.map(String.init)), shown)
     }

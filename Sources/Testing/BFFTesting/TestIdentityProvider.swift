@@ -59,7 +59,7 @@ public final class TestIdentityProvider: Sendable {
 
     /// Takes it down, keeping its users, clients, keys and tokens for `serveAgain`.
     public func takeDown() {
-        pid.withLock { kill($0, SIGKILL) }
+        _ = pid.withLock { kill($0, SIGKILL) }
     }
 
     /// Serves it again on the same port, after `takeDown`.

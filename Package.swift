@@ -23,7 +23,7 @@ let releaseLinking: [LinkerSetting] = [
 /// run placed first (`Sources/Dashboard/termcanvas/hot-functions.order`, written by
 /// `scripts/order-functions` from callgrind's list of what ran). A page the program touches maps
 /// its neighbours too (64 KB around it, or its whole folio): the 1.5 MB of code that runs,
-/// scattered over 13 MB, made 10 MB resident; placed together, 7 (peak memory 20.5 -> 17.8 MB).
+/// scattered over 13 MB, made 10 MB resident; placed first, 7 (peak memory 20.4 -> 17.7 MB).
 /// Only functions in sections of their own move (ours with `-function-sections`, and most of the
 /// toolchain's), so the placed code spans 5.6 MB. A function the list does not name only goes
 /// where the linker puts it.

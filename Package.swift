@@ -531,10 +531,11 @@ let package = Package(
     ]
 )
 
-/// The targets only the dashboard builds on put each function in a section of its own in a release
-/// build, so the link can place the ones `hot-functions.order` names first (`dashboardLinking`).
-/// Not the targets of the library products: a package that depends on them may not carry unsafe
-/// flags.
+/// The dashboard's targets outside the library products put each function in a section of its own
+/// in a release build, so the link can place the ones `hot-functions.order` names first
+/// (`dashboardLinking`); the server's executable, which shares a few, is only linked as before.
+/// Not the targets of the library products (CanvasCore among them): a package that depends on
+/// them may not carry unsafe flags.
 let dashboardOnlyTargets: Set<String> = [
     "BFFAccess", "CanvasUI", "CommandSupport", "HTTPClient", "LayoutStore", "LogFiles", "MainLoop", "MicroAppGenerator",
     "MicroAppHost", "ModelClient", "NcursesTerminal", "QRCodes", "ServerSync", "Threads", "Widgets", "termcanvas",

@@ -174,7 +174,7 @@ struct DashboardSessionTests {
         }
         try await session.waitForQuietScreen(quiet: .milliseconds(500), "the keys")
         let after = Self.contextSwitches(of: pid)
-        let seconds = Self.seconds(ContinuousClock.now - began)
+        let seconds = (ContinuousClock.now - began).inSeconds
         let main = (after[pid] ?? 0) - (idle[pid] ?? 0)
         let others = after.filter { $0.key != pid }.map { $0.value - (idle[$0.key] ?? 0) }.reduce(0, +)
         let allowed = 10 + Int((idleRate * seconds).rounded(.up))
@@ -200,10 +200,6 @@ struct DashboardSessionTests {
         }
         Issue.record("the dashboard's threads other than the main one never settled: \(others(last)) switches, \(last)")
         return (last, 2)
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// Voluntary and involuntary context switches of each thread of `pid`, by thread id.

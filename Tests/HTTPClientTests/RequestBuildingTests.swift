@@ -105,6 +105,19 @@ struct RequestBuildingTests {
         #expect(RetryAfter.seconds("soon", now: now) == nil)
     }
 
+    /// A hostile server's date: a year that overflows the seconds computed from it trapped, and
+    /// a clock or day that is not its fixed width was read by what parsed of it.
+    @Test("Retry-After: a date whose numbers are not their fixed widths is nothing, never a trap")
+    func retryAfterHostileDates() {
+        let now = Date(timeIntervalSince1970: 1_795_000_000)
+        #expect(RetryAfter.seconds("Sun, 06 Nov 1994 08:49:37 GMT", now: now) == 0)
+        for hostile in ["Sun, 06 Nov 999999999999999 08:49:37 GMT", "Sun, 06 Nov 99999999999 08:49:37 GMT",
+                        "Sun, +6 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 08:xx:37:00 GMT", "Sun, 6 Nov 1994 08:49:37 GMT",
+                        "Sun, 06 Nov 1994 8:49:37 GMT", "Sun, 06 Nov 1994 08:49:-1 GMT", "Sun,  06 Nov 1994 08:49:37 GMT"] {
+            #expect(RetryAfter.seconds(hostile, now: now) == nil, "\(hostile)")
+        }
+    }
+
     @Test("durations become whole milliseconds, rounded up and never 0 (libcurl's 'no limit')")
     func milliseconds() {
         #expect(Duration.milliseconds(1500).milliseconds() == 1500)

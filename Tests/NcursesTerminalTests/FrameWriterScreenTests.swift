@@ -85,6 +85,22 @@ struct FrameWriterScreenTests {
         #expect(try await Emulator.check(frames, size: Self.size) == "same")
     }
 
+    /// Blanks an erase would not show as written are written: reverse or underlined ones (an
+    /// erased cell takes neither). pyte erases with the whole pen, so only the bytes can tell.
+    /// (Coloured blanks on a terminal without `bce` are not tested here: no terminfo entry at
+    /// hand has `ech` without `bce`.)
+    @Test(arguments: [Style(attributes: .reverse), Style(attributes: .underline)])
+    func blanksThatAnEraseWouldNotShowAreWritten(style: Style) throws {
+        var writer = try Self.writer(for: "xterm-256color", colors: 256)
+        var frame = Buffer(size: Self.size)
+        frame.write(String(repeating: " ", count: 40), at: Point(x: 2, y: 3), style: style)
+        var bytes: [UInt8] = []
+        writer.write(frame.changes(since: Buffer(size: Self.size)), frame: frame, into: &bytes)
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(!text.contains("X"), "an erase was sent: \(text.debugDescription)")
+        #expect(text.hasSuffix(String(repeating: " ", count: 40)), "\(text.debugDescription)")
+    }
+
     /// Nothing that is not text reaches the terminal from a cell, whatever got into it.
     @Test func controlCharactersInACellAreNeverSent() throws {
         var writer = try Self.writer(for: "xterm-256color", colors: 256)

@@ -44,12 +44,19 @@ struct FrameWriter<Moves: CursorMoves> {
         for run in changes {
             let y = run.origin.y
             var index = run.cells.startIndex
+            // Blanks before this index were found not worth erasing: they are written, and not
+            // weighed again cell by cell (which made a long stretch of them quadratic).
+            var blanksWritten = index
             while index < run.cells.endIndex {
                 let cell = run.cells[index]
                 let x = run.origin.x + (index - run.cells.startIndex)
-                if let blanks = erasable(run.cells[index...], at: Point(x: x, y: y), into: &bytes) {
-                    index += blanks
-                    continue
+                if index >= blanksWritten, cell.glyph == .space {
+                    let count = run.cells[index...].prefix { $0 == cell }.count
+                    if erase(count, of: cell, at: Point(x: x, y: y), runGoesOn: index + count < run.cells.endIndex, into: &bytes) {
+                        index += count
+                        continue
+                    }
+                    blanksWritten = index + count
                 }
                 index += 1
                 if cell.isContinuation { continue }
@@ -60,25 +67,23 @@ struct FrameWriter<Moves: CursorMoves> {
         }
     }
 
-    /// When the run goes on with blanks of one style that erasing shows as written (no reverse
-    /// or underline, which an erased cell does not take; a default background, or a terminal
-    /// that erases with the background in use), and erasing them is shorter than writing them:
-    /// erases them (the cursor stays) and returns how many.
-    private mutating func erasable(_ cells: ArraySlice<Cell>, at point: Point, into bytes: inout [UInt8]) -> Int? {
-        guard let first = cells.first, first.glyph == .space else { return nil }
-        let count = cells.prefix { $0 == first }.count
-        let cellPen = pen(for: first.style)
+    /// Erases `count` blanks of `blank`'s style from `point` (the cursor stays) when erasing shows
+    /// them as written (no reverse or underline, which an erased cell does not take; a default
+    /// background, or a terminal that erases with the background in use) and is shorter than
+    /// writing them; returns whether it did.
+    private mutating func erase(_ count: Int, of blank: Cell, at point: Point, runGoesOn: Bool, into bytes: inout [UInt8]) -> Bool {
+        let cellPen = pen(for: blank.style)
         guard count > 4, cellPen.attributes.isDisjoint(with: [.reverse, .underline]),
-              cellPen.background == -1 || erasesWithBackground, let erase = moves.erase(count) else { return nil }
+              cellPen.background == -1 || erasesWithBackground, let erase = moves.erase(count) else { return false }
         let end = Point(x: point.x + count, y: point.y)
-        let onward = count < cells.count ? moves.shortest(from: point, to: end).count : 0
-        guard erase.count + onward < count else { return nil }
+        let onward = runGoesOn ? moves.shortest(from: point, to: end).count : 0
+        guard erase.count + onward < count else { return false }
         if cursor != point { bytes += moves.shortest(from: cursor, to: point) }
         if let sequence = cellPen.sequence(from: pen) { bytes += sequence }
         pen = cellPen
         bytes += erase
         cursor = point
-        return count
+        return true
     }
 
     /// The bytes that leave the terminal's attributes as they were before the first frame.

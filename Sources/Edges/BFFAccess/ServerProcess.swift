@@ -1,9 +1,9 @@
 import FoundationEssentials
 import Synchronization
 
+import Threads
 #if canImport(Glibc)
 import Glibc
-import Threads
 #endif
 
 /// A local server started in the background: its own session (so closing the terminal that

@@ -1,7 +1,7 @@
 import FoundationEssentials
+import PlainText
 #if canImport(Glibc)
 import Glibc
-import PlainText
 #endif
 
 /// The address of a remote BFF as users type it (`http://team.example:7450`), checked and reduced

@@ -1,3 +1,5 @@
+import PlainText
+
 /// One attempt of a request, ready for libcurl: the full URL, header lines and limits.
 /// Built on the caller's side (validation happens there), run on the worker thread.
 struct Exchange: Sendable {
@@ -34,7 +36,8 @@ extension Exchange {
         var base = request.endpointBase(endpoint.baseURL)
         base += request.path
         if !request.query.isEmpty {
-            let query = request.query.map { "\(percentEncode($0.name))=\(percentEncode($0.value))" }.joined(separator: "&")
+            let encode = { (text: String) in PercentEncoding.encode(text, keeping: PercentEncoding.unreserved) }
+            let query = request.query.map { "\(encode($0.name))=\(encode($0.value))" }.joined(separator: "&")
             base += (request.path.contains("?") ? "&" : "?") + query
         }
 
@@ -74,23 +77,6 @@ extension Exchange {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
         default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
         }
-    }
-
-    /// Percent-encodes everything but RFC 3986 unreserved characters.
-    static func percentEncode(_ text: String) -> String {
-        let hex = Array("0123456789ABCDEF".utf8)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count)
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                bytes.append(byte)
-            default:
-                bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }
 

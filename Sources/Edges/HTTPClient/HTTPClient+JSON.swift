@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import FoundationEssentials
-#endif
 import ServerAPI
 
 /// Typed helpers: JSON bodies in, JSON responses decoded. A 2xx body that does not decode as the

@@ -17,17 +17,23 @@ public enum RetryAfter {
 
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
-    /// An IMF-fixdate, the form RFC 9110 has servers send: `Sun, 06 Nov 1994 08:49:37 GMT`.
+    /// An IMF-fixdate, the form RFC 9110 has servers send: `Sun, 06 Nov 1994 08:49:37 GMT`. Every
+    /// number has its fixed width, so none from a server can overflow what is computed from it.
     static func httpDate(_ text: String) -> Date? {
-        let parts = text.split(separator: " ")
+        let parts = text.split(separator: " ", omittingEmptySubsequences: false)
         guard parts.count == 6, parts[0].count == 4, parts[0].hasSuffix(","), parts[5] == "GMT",
-              let day = Int(parts[1]), let month = months.firstIndex(of: String(parts[2])), let year = Int(parts[3]),
-              let date = CalendarDate(year: year, month: month + 1, day: day) else { return nil }
-        let clock = parts[4].split(separator: ":").compactMap { Int($0) }
-        guard clock.count == 3, (0..<24).contains(clock[0]), (0..<60).contains(clock[1]), (0...60).contains(clock[2]) else {
-            return nil
-        }
-        let seconds = date.daysSinceEpoch * 86_400 + clock[0] * 3_600 + clock[1] * 60 + clock[2]
+              let day = number(parts[1], digits: 2), let month = months.firstIndex(of: String(parts[2])),
+              let year = number(parts[3], digits: 4), let date = CalendarDate(year: year, month: month + 1, day: day) else { return nil }
+        let clock = parts[4].split(separator: ":", omittingEmptySubsequences: false).map { number($0, digits: 2) }
+        guard clock.count == 3, let hour = clock[0], let minute = clock[1], let second = clock[2],
+              hour < 24, minute < 60, second <= 60 else { return nil }
+        let seconds = date.daysSinceEpoch * 86_400 + hour * 3_600 + minute * 60 + second
         return Date(timeIntervalSince1970: Double(seconds))
+    }
+
+    /// `text` as a number if it is exactly `digits` ASCII digits.
+    private static func number(_ text: Substring, digits: Int) -> Int? {
+        guard text.utf8.count == digits, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
+        return Int(text)
     }
 }

@@ -16,6 +16,8 @@ import TestSupport
 struct ProxyTests {
     enum Behaviour: Sendable {
         case answers, hangs, trickles, neverStreams, floods, refusesMessages
+        /// Its streams send one keep-alive, then nothing.
+        case fallsSilent
     }
 
     /// How long an entry hangs or keeps a stream open: past the proxy's timeouts, short enough
@@ -54,6 +56,9 @@ struct ProxyTests {
                 while ContinuousClock.now < deadline {
                     if behaviour == .floods {
                         try await writer.write(ByteBuffer(string: "data: \(view)\n\n"))
+                    } else if behaviour == .fallsSilent {
+                        try await writer.write(ByteBuffer(string: ": still here\n\n"))
+                        try await Task.sleep(until: deadline)
                     } else {
                         try await writer.write(ByteBuffer(string: ": still here\n\n"))
                         try await Task.sleep(for: .milliseconds(500))
@@ -172,6 +177,23 @@ struct ProxyTests {
             let second = try await client.send(.get, APIPath.appSessionEvents("deploys", session), token: token, data: nil)
             #expect(second.status == .conflict)
             withExtendedLifetime(reader) {}
+        }
+    }
+
+    @Test func aStreamWhoseClientLeftEndsAtOnceAndFreesItsSession() async throws {
+        try await Self.withProxy(.fallsSilent) { client, token in
+            let session = try await Self.open(client, token).decode(RemoteSession.self).session
+            var reader: SSEReader? = try SSEReader(port: try #require(client.port), token: token,
+                                                   path: APIPath.appSessionEvents("deploys", session))
+            _ = try await reader?.readHead()
+            #expect(try await reader?.receives(": keep-alive") == true)
+            reader = nil  // the client closes its connection
+            // The entry sends nothing more, so no write can find the client gone: only its
+            // closed connection ends the stream, and the session with it.
+            try await eventually("the session ended with its stream", within: .seconds(2)) {
+                try await client.send(.post, APIPath.appSessionMessages("deploys", session), token: token,
+                                      rawBody: #"{"jsonrpc":"2.0","method":"key","params":{"key":"c"}}"#).status == .notFound
+            }
         }
     }
 

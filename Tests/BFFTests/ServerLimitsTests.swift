@@ -52,6 +52,27 @@ struct ServerLimitsTests {
         }
     }
 
+    @Test("a stream whose client closed it frees its place at once, not at the next keep-alive")
+    func closedStreamFreesItsPlaceAtOnce() async throws {
+        let harness = try await BFFHarness()
+        defer { harness.remove() }
+        try await harness.addUsers("ann")
+        var configuration = harness.configuration()
+        configuration.limits.streams = LiveEventHub.StreamLimits(perUser: 1, total: 5)
+        configuration.heartbeatInterval = .seconds(60)
+        try await harness.withServer(configuration: configuration) { client in
+            let port = try #require(client.port)
+            let ann = try await client.token(for: "ann")
+            // A dashboard quit and started again, three times in a row: each start's stream
+            // is let in once the last one's connection closed.
+            for start in 1...3 {
+                try await eventually("start \(start)'s stream let in", within: .seconds(2), every: .milliseconds(20)) {
+                    try await SSEReader(port: port, token: ann).readHead().hasPrefix("HTTP/1.1 200")
+                }
+            }
+        }
+    }
+
     @Test("a live stream ends when its token expires")
     func streamEndsWithToken() async throws {
         let harness = try await BFFHarness()

@@ -1,5 +1,6 @@
 import CanvasCore
 import CanvasUI
+import Synchronization
 import Testing
 
 @MainActor
@@ -60,6 +61,42 @@ struct AppLoopTests {
         #expect(terminal.screen.lines == host.compose().lines)
     }
 
+    /// What the start's server connection waits for, off the main actor: the cache's answers
+    /// posted before it drawn.
+    @Test func drawnReturnsOnceWhatWasPostedBeforeIsOnTheScreen() async throws {
+        let host = try makeHost(halves)
+        let terminal = OpenTerminal(size: Size(width: 60, height: 20))
+        let loop = Task { await AppLoop.run(host, on: terminal) }
+        let mailbox = host.mailbox
+        await mailbox.drawn()
+        let framesBefore = terminal.frames.load(ordering: .sequentiallyConsistent)
+        let framesWhenDrawn = await Task.detached {
+            // Both before the loop wakes: it takes them in one turn.
+            mailbox.post(.notice(.info("Answered from the cache")))
+            await mailbox.drawn()
+            return terminal.frames.load(ordering: .sequentiallyConsistent)
+        }.value
+        #expect(framesWhenDrawn == framesBefore + 1)
+        #expect(terminal.screen.lines.contains { $0.contains("Answered from the cache") })
+        terminal.endInput()
+        await loop.value
+    }
+
+    @Test func drawnReturnsWhenTheLoopHasEndedOrTheWaiterIsCancelled() async throws {
+        let host = try makeHost(halves)
+        let terminal = OpenTerminal(size: Size(width: 60, height: 20))
+        let loop = Task { await AppLoop.run(host, on: terminal) }
+        await host.mailbox.drawn()  // the loop runs
+        terminal.endInput()
+        await loop.value
+        await host.mailbox.drawn()  // the message dropped by the ended loop lets it go
+
+        let unread = Mailbox()
+        let waiter = Task { await unread.drawn() }
+        waiter.cancel()
+        await waiter.value
+    }
+
     @Test func quittingStopsReadingInput() async throws {
         let recorder = Recorder()
         let host = try makeHost(halves, recorder: recorder)
@@ -70,5 +107,34 @@ struct AppLoopTests {
         await AppLoop.run(host, on: terminal)
         #expect(host.shouldQuit)
         #expect(recorder.keys(of: 1) == [.char("k")])
+    }
+}
+
+/// A terminal whose input stays open until `endInput`.
+@MainActor
+private final class OpenTerminal: Terminal {
+    /// Frames presented, readable from any thread.
+    nonisolated let frames = Atomic<Int>(0)
+    private let headless: HeadlessTerminal
+    private var handle: (@MainActor ([InputEvent]?) -> Void)?
+
+    init(size: Size) {
+        headless = HeadlessTerminal(size: size)
+    }
+
+    var size: Size { headless.size }
+    var screen: Buffer { headless.screen }
+
+    func startInput(_ handle: @escaping @MainActor ([InputEvent]?) -> Void) {
+        self.handle = handle
+    }
+
+    func present(_ changes: [CellRun], frame: Buffer) {
+        headless.present(changes, frame: frame)
+        frames.add(1, ordering: .sequentiallyConsistent)
+    }
+
+    func endInput() {
+        handle?(nil)
     }
 }

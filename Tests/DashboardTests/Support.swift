@@ -201,6 +201,7 @@ extension HostMessage {
         case .appsReinstalled(let descriptors): "appsReinstalled: \(descriptors.map(\.kind.rawValue))"
         case .appInstalled(let descriptor): "appInstalled: \(descriptor.kind)"
         case .frameShown: "frameShown"
+        case .drawn: "drawn"
         }
     }
 }

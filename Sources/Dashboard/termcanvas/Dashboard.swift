@@ -115,13 +115,15 @@ struct Dashboard: AsyncParsableCommand {
         // A layout read from a file starts a history of its own.
         if !(options.layout.map(LayoutSource.looksLikeFile) ?? false) { host.perform(host.restoreHistory()) }
         // The micro-apps' server is found or started (and libcurl loaded) once the first frame is out
-        // and the widgets' first requests are answered from the cache: that work would compete with
-        // drawing them. Until the server answers, the widgets show the offline cache.
+        // and the widgets' first requests are answered from the cache and drawn: that work would
+        // compete with drawing them. Until the server answers, the widgets show the offline cache.
         await AppLoop.run(host, on: terminal) {
             runtime.begin(pausing: crashed.map { _ in CrashRecovery.pausedReason })
             // After the first frame: its dispatch source costs the start a thread.
             reinstalls = AppsReinstalled(paths: paths, installed: installed.apps, runtime: runtime, mailbox: mailbox, logger: logger)
             link.sync.connect(afterQueuedCommands: {
+                await mailbox.drawn()
+                if Task.isCancelled { return nil }  // the dashboard is stopping
                 do {
                     var target = if let remote { remote } else { try await connector.connectLocal().value }
                     if let credential = target.credential, credential.renewal != nil {

@@ -55,61 +55,77 @@ package struct LiveEventsController {
             HTTPField.Name("X-Accel-Buffering")!: "no",
         ]
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-            // However the stream ends (shutdown, a failed write to a gone client), unsubscribe.
-            activity.begin()
-            // A stream must not outlive its token: it ends when the token expires (the client's
-            // reconnect is then refused, and it asks its user to log in again).
-            let expiring = Task {
-                guard let expiry else { return }
-                try await Task.sleep(for: .seconds(max(0, expiry.timeIntervalSinceNow)))
+            // A client that closes its connection ends the stream at once: its place is free for
+            // the next (a dashboard started again straight away), not held until a write fails.
+            try await request.body.consumeWithInboundCloseHandler { _ in
+                try await Self.send(subscription, after: lastID, to: user.id, expiry: expiry,
+                                    store: store, activity: activity, users: users, writer: &writer)
+            } onInboundClosed: {
                 subscription.end()
             }
-            defer {
-                expiring.cancel()
-                subscription.end()
-                activity.end()
-            }
-            var sent = lastID ?? 0
-            // Reconnect after 2 s rather than the browser-era default of 3.
-            try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
-            if let lastID {
-                sent = try await Self.replay(after: lastID, user: user.id, store: store, writer: &writer)
-            } else {
-                // Read after subscribing: a change committed meanwhile comes through the
-                // subscription with a higher id.
-                sent = try await store.newestLiveEventID()
-                let opened = LiveEvent(id: sent, name: EventName.streamOpened.rawValue, data: "{}")
-                try await writer.write(ByteBuffer(string: opened.wireFormat))
-            }
-            try await withGracefulShutdownHandler {
-                for await item in subscription.items {
-                    switch item {
-                    case .event(let event) where event.id > sent:
-                        guard try await users.user(id: user.id, lookUp: store.user(id:)) != nil else {
-                            subscription.end()
-                            continue
-                        }
-                        try await writer.write(ByteBuffer(string: event.wireFormat))
-                        sent = event.id
-                    case .event:
-                        continue
-                    case .heartbeat:
-                        // Nor its user: one deleted (by `termcanvas user delete`, another process)
-                        // loses the stream at the next tick.
-                        guard try await store.user(id: user.id) != nil else {
-                            subscription.end()
-                            continue
-                        }
-                        try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
-                    }
-                }
-            } onGracefulShutdown: {
-                subscription.end()
-            }
-            // The server drains (SIGTERM): the client should come back at once, to another instance.
-            if Task.isShuttingDownGracefully { try await writer.write(ByteBuffer(string: "retry: \(Self.drainRetry)\n: server shutting down\n\n")) }
-            try await writer.finish(nil)
         })
+    }
+
+    /// Writes the stream: what was missed after `lastID`, then live events and keep-alives until
+    /// the subscription ends.
+    private static func send(
+        _ subscription: LiveEventHub.Subscription, after lastID: Int64?, to user: Int64, expiry: Date?,
+        store: BFFStore, activity: ServerActivity, users: RecentUsers, writer: inout any ResponseBodyWriter
+    ) async throws {
+        // However the stream ends (shutdown, a failed write to a gone client), unsubscribe.
+        activity.begin()
+        // A stream must not outlive its token: it ends when the token expires (the client's
+        // reconnect is then refused, and it asks its user to log in again).
+        let expiring = Task {
+            guard let expiry else { return }
+            try await Task.sleep(for: .seconds(max(0, expiry.timeIntervalSinceNow)))
+            subscription.end()
+        }
+        defer {
+            expiring.cancel()
+            subscription.end()
+            activity.end()
+        }
+        var sent = lastID ?? 0
+        // Reconnect after 2 s rather than the browser-era default of 3.
+        try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
+        if let lastID {
+            sent = try await Self.replay(after: lastID, user: user, store: store, writer: &writer)
+        } else {
+            // Read after subscribing: a change committed meanwhile comes through the
+            // subscription with a higher id.
+            sent = try await store.newestLiveEventID()
+            let opened = LiveEvent(id: sent, name: EventName.streamOpened.rawValue, data: "{}")
+            try await writer.write(ByteBuffer(string: opened.wireFormat))
+        }
+        try await withGracefulShutdownHandler {
+            for await item in subscription.items {
+                switch item {
+                case .event(let event) where event.id > sent:
+                    guard try await users.user(id: user, lookUp: store.user(id:)) != nil else {
+                        subscription.end()
+                        continue
+                    }
+                    try await writer.write(ByteBuffer(string: event.wireFormat))
+                    sent = event.id
+                case .event:
+                    continue
+                case .heartbeat:
+                    // Nor its user: one deleted (by `termcanvas user delete`, another process)
+                    // loses the stream at the next tick.
+                    guard try await store.user(id: user) != nil else {
+                        subscription.end()
+                        continue
+                    }
+                    try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+                }
+            }
+        } onGracefulShutdown: {
+            subscription.end()
+        }
+        // The server drains (SIGTERM): the client should come back at once, to another instance.
+        if Task.isShuttingDownGracefully { try await writer.write(ByteBuffer(string: "retry: \(Self.drainRetry)\n: server shutting down\n\n")) }
+        try await writer.finish(nil)
     }
 
     /// The reconnect delay (ms) a stream ended by a draining server asks for.

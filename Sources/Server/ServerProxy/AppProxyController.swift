@@ -145,35 +145,44 @@ package struct AppProxyController {
                 return
             }
             defer { sessions.remove(key) }
-            var framer = EntryEventFramer()
-            var pace = TokenBucket(rate: Self.streamBytesPerSecond, burst: Self.streamBurst, now: .now)
-            var id = 0
-            do {
-                for try await buffer in response.body {
-                    // A flood is read no faster than the pace: the entry's own sends block.
-                    let wait = pace.spend(Double(buffer.readableBytes), now: .now)
-                    if wait > .zero { try await Task.sleep(for: wait) }
-                    for item in framer.feed(buffer.readableBytesView) {
-                        switch item {
-                        case .data(let line):
-                            id += 1
-                            let data = line.split(separator: "\n", omittingEmptySubsequences: false).map { "data: \($0)\n" }.joined()
-                            try await writer.write(ByteBuffer(string: "id: \(id)\nevent: message\n\(data)\n"))
-                        case .tooLong(let bytes):
-                            context.logger.warning("remote app event dropped", metadata: ["app": "\(target.app)", "bytes": "\(bytes)"])
-                        case .comment:
-                            // The entry's keep-alive, passed on: the client sees the stream is alive
-                            // while the app is idle, and a client gone is noticed at this write,
-                            // which ends the stream and frees its session.
-                            try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
-                        }
+            // A client that closes its connection ends the stream at once (the entry's stream is
+            // cancelled), not at the next keep-alive, and frees the session for another stream.
+            try await request.body.consumeWithCancellationOnInboundClose { _ in
+                try await Self.relay(response.body, of: target.app, to: &writer, logger: context.logger)
+            }
+        })
+    }
+
+    /// Passes an entry's events on as the client's, paced, numbered from 1, until either side ends.
+    private static func relay(_ body: HTTPClientResponse.Body, of app: String, to writer: inout any ResponseBodyWriter,
+                              logger: Logger) async throws {
+        var framer = EntryEventFramer()
+        var pace = TokenBucket(rate: Self.streamBytesPerSecond, burst: Self.streamBurst, now: .now)
+        var id = 0
+        do {
+            for try await buffer in body {
+                // A flood is read no faster than the pace: the entry's own sends block.
+                let wait = pace.spend(Double(buffer.readableBytes), now: .now)
+                if wait > .zero { try await Task.sleep(for: wait) }
+                for item in framer.feed(buffer.readableBytesView) {
+                    switch item {
+                    case .data(let line):
+                        id += 1
+                        let data = line.split(separator: "\n", omittingEmptySubsequences: false).map { "data: \($0)\n" }.joined()
+                        try await writer.write(ByteBuffer(string: "id: \(id)\nevent: message\n\(data)\n"))
+                    case .tooLong(let bytes):
+                        logger.warning("remote app event dropped", metadata: ["app": "\(app)", "bytes": "\(bytes)"])
+                    case .comment:
+                        // The entry's keep-alive, passed on: the client sees the stream is alive
+                        // while the app is idle.
+                        try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
                     }
                 }
-            } catch {
-                context.logger.info("remote app stream ended", metadata: ["app": "\(target.app)", "error": "\(error)"])
             }
-            try await writer.finish(nil)
-        })
+        } catch {
+            logger.info("remote app stream ended", metadata: ["app": "\(app)", "error": "\(error)"])
+        }
+        try await writer.finish(nil)
     }
 
     private func target(_ context: BFFRequestContext) async throws -> Target {

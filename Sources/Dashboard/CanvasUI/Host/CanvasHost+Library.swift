@@ -33,6 +33,8 @@ extension CanvasHost {
         switch message {
         case .input:
             break  // `update` hands inputs to `handle`
+        case .drawn:
+            break  // the app loop's
         case .frameShown(let instant):
             return frameShown(at: instant)
         case .layoutsListed:

@@ -40,4 +40,6 @@ public enum HostMessage: Sendable {
     case appInstalled(WidgetDescriptor)
     /// The frame composed last is on the screen (sent while `CanvasHost.isLoading`).
     case frameShown(at: ContinuousClock.Instant)
+    /// Sent by `Mailbox.drawn`: released by the app loop once the messages before it are drawn.
+    case drawn(DrawnSignal)
 }

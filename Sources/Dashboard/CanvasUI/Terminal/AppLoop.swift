@@ -64,6 +64,7 @@ private final class Loop<T: Terminal> {
             }
         }
         listening?.cancel()
+        host.mailbox.close()
     }
 
     private func take(_ inputs: [InputEvent]?) {
@@ -81,6 +82,10 @@ private final class Loop<T: Terminal> {
     }
 
     private func take(_ message: HostMessage) {
+        if case .drawn(let signal) = message {
+            // A frame queued is on the main queue already: this runs after it.
+            return frameQueued && ended != nil ? DispatchQueue.main.async { signal.release() } : signal.release()
+        }
         guard ended != nil else { return }
         host.perform(host.update(message))
         handled()

@@ -70,7 +70,8 @@ struct TodoWidgetTests {
         #expect(!widget.capturesText)
 
         _ = try widget.receive(delivered(DateSelected(date: date("2026-11-24"))))
-        #expect(lines(widget)[0].hasPrefix("Nothing due on Tue 24 Nov. c shows"))
+        #expect(widget.title == "Todo · Tue 24 Nov")
+        #expect(lines(widget)[0].hasPrefix("Nothing due that day. c shows"))
         _ = try widget.press(.char("c"), log: log)
         #expect(lines(widget)[3] == "[x] Call mum")
         #expect(widget.state["filter"] == nil)

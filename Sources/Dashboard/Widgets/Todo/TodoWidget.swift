@@ -214,7 +214,9 @@ public struct TodoWidget: Widget {
     public func render(into buffer: inout Buffer, theme: Theme, focused: Bool) {
         let rows = max(1, buffer.size.height - (mode == .list ? 0 : 2))
         if list.visible.isEmpty {
-            let empty = list.filter.map { "Nothing due on \(DayLabel.short($0)). c shows everything." } ?? "No todos yet. n adds one."
+            // The day is in the title already: the hint stays the same from day to day, so moving
+            // through the calendar redraws the title's day only.
+            let empty = list.filter == nil ? "No todos yet. n adds one." : "Nothing due that day. c shows everything."
             buffer.write(empty, at: .zero, style: theme[.muted])
         }
         let today = clock.today

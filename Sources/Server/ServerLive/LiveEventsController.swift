@@ -72,7 +72,7 @@ package struct LiveEventsController {
         _ subscription: LiveEventHub.Subscription, after lastID: Int64?, to user: Int64, expiry: Date?,
         store: BFFStore, activity: ServerActivity, users: RecentUsers, writer: inout any ResponseBodyWriter
     ) async throws {
-        // However the stream ends (shutdown, a failed write to a gone client), unsubscribe.
+        // However the stream ends (shutdown, its client gone, a failed write), unsubscribe.
         activity.begin()
         // A stream must not outlive its token: it ends when the token expires (the client's
         // reconnect is then refused, and it asks its user to log in again).

@@ -59,7 +59,7 @@ public final class DrawnSignal: Sendable {
         if releasedAlready { continuation.resume() }
     }
 
-    public func release() {
+    func release() {
         let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
             defer { state = .released }
             if case .waiting(let continuation) = state { return continuation }

@@ -193,7 +193,7 @@ let package = Package(
         // product's HTTP client: streamed answers, retries, errors that say what to fix.
         .target(
             name: "ModelClient",
-            dependencies: ["PlainText", "HTTPClient", "YAMLDocuments", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["PlainText", "CanvasFiles", "HTTPClient", "YAMLDocuments", .product(name: "Logging", package: "swift-log")],
             path: "Sources/AppHost/ModelClient",
             swiftSettings: swiftSettings
         ),

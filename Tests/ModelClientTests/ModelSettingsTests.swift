@@ -58,6 +58,25 @@ struct ModelSettingsTests {
         #expect(try settings.key(in: [:]) == nil)
     }
 
+    /// As every TermCanvas file: a folder, a file too large to be settings, or one not UTF-8 is
+    /// refused in words that say which, before more than its size is read.
+    @Test func aFileThatCannotBeSettingsSaysWhy() throws {
+        let folder = try Self.file(nil)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(throws: ModelError.settings("\(folder.path): is a folder, not a file")) { try ModelSettings.Fields.read(folder) }
+
+        let large = try Self.file("baseURL: http://h\nmodel: m\n# " + String(repeating: "x", count: 2 << 20) + "\n")
+        defer { try? FileManager.default.removeItem(at: large) }
+        let refused = #expect(throws: ModelError.self) { try ModelSettings.Fields.read(large) }
+        #expect(refused?.description.contains("KiB") == true, "\(String(describing: refused))")
+
+        let binary = try Self.file(nil)
+        try Data([0x62, 0x61, 0xFF, 0xFE]).write(to: binary)
+        defer { try? FileManager.default.removeItem(at: binary) }
+        #expect(throws: ModelError.settings("\(binary.path): is not UTF-8 text")) { try ModelSettings.Fields.read(binary) }
+    }
+
     @Test(arguments: [
         ("baseURL: [1, 2]\nmodel: m\n", "baseURL"),
         ("baseURL: ftp://host\nmodel: m\n", "http://"),

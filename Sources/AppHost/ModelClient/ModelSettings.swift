@@ -2,8 +2,9 @@ import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
-import YAMLDocuments
+import CanvasFiles
 import PlainText
+import YAMLDocuments
 
 /// Where the language model is and how to reach it: `ai.yaml` in TermCanvas's config folder, with
 /// flags over it. Any OpenAI-compatible chat-completions endpoint will do (a hosted API such as
@@ -44,17 +45,16 @@ public struct ModelSettings: Sendable, Equatable {
             self.keyFile = keyFile
         }
 
-        /// `file`'s fields; none when it does not exist.
+        /// `file`'s fields; none when it does not exist. Read as every TermCanvas file is
+        /// (`TextFile`): bounded in bytes, and a folder, an unreadable file or one not UTF-8 said so.
         public static func read(_ file: URL) throws(ModelError) -> Fields {
+            var info = stat()
+            if lstat(file.path, &info) != 0, errno == ENOENT { return Fields() }
             let text: String
             do {
-                text = try String(contentsOf: file, encoding: .utf8)
-            } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
-                return Fields()
-            } catch let error as CocoaError where error.code == .fileReadNoPermission {
-                throw .settings("\(file.path): cannot be read (permission denied)")
+                text = try TextFile.read(file)
             } catch {
-                throw .settings("\(file.path): cannot be read (it is not UTF-8 text, or not a file)")
+                throw .settings(error.description)
             }
             return try parse(text, file: file)
         }

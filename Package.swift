@@ -480,6 +480,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "BFFAccessTests", dependencies: ["BFFAccess", "PrivateFiles"], swiftSettings: swiftSettings),
+        .testTarget(name: "ThreadsTests", dependencies: ["Threads"], swiftSettings: swiftSettings),
         .testTarget(
             name: "HTTPClientTests",
             dependencies: [

@@ -1,3 +1,4 @@
+import Dispatch
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -17,7 +18,17 @@ public enum DetachedThread {
 
     /// Runs `body` on a new thread with `stackSize` bytes of stack (the system's default when nil).
     /// (Not named: glibc's `pthread_setname_np` is a GNU extension Swift does not import.)
+    ///
+    /// When no thread can be started (the user's processes are at their limit, say because a
+    /// program forks without end), `body` runs on a dispatch queue of its own instead, whose
+    /// thread libdispatch keeps trying to start: late, never a trap that ends the canvas.
     public static func start(stackSize: Int? = nil, _ body: @escaping @Sendable () -> Void) {
+        guard !startThread(stackSize: stackSize, body) else { return }
+        DispatchQueue(label: "termcanvas.detached").async(execute: body)
+    }
+
+    /// Whether a thread was started to run `body`.
+    static func startThread(stackSize: Int?, _ body: @escaping @Sendable () -> Void) -> Bool {
         let box = Unmanaged.passRetained(Body(body)).toOpaque()
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
@@ -34,7 +45,10 @@ public enum DetachedThread {
             Unmanaged<Body>.fromOpaque(pointer!).takeRetainedValue().run()
             return nil
         }, box)
-        // Only resource exhaustion makes this fail, and nothing that needs a thread can go on without it.
-        precondition(result == 0, "cannot start a thread (error \(result))")
+        guard result == 0 else {
+            Unmanaged<Body>.fromOpaque(box).release()
+            return false
+        }
+        return true
     }
 }

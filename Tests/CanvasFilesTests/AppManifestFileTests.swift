@@ -23,7 +23,7 @@ struct AppManifestFileTests {
         "  subscribes: [calendar.date.selected, todo.*]", //     11
         "backend: [/api/todo/items]", //                         12
         "state: true", //                                        13
-        "limits: { startup: 500ms, memory: 128MiB, openFiles: 32, cpu: 1h, publishesPerSecond: 5, state: 16KiB, log: 64KiB }", // 14
+        "limits: { startup: 500ms, memory: 128MiB, openFiles: 32, processes: 64, cpu: 1h, publishesPerSecond: 5, state: 16KiB, log: 64KiB }", // 14
         "minSize: { width: 30, height: 8 }", //                  15
     ]
 
@@ -88,6 +88,7 @@ struct AppManifestFileTests {
         limits.startupSeconds = 0.5
         limits.memoryBytes = 128 << 20
         limits.openFiles = 32
+        limits.processes = 64
         limits.cpuSeconds = 3600
         limits.publishesPerSecond = 5
         limits.stateBytes = 16 << 10
@@ -155,8 +156,10 @@ struct AppManifestFileTests {
          "apps/probe/app.yaml:14:20: limits.startup: expected a duration from 100ms to 60s such as 5s or 500ms, got 'forever'"),
         (replacing(base, line: 14, with: "limits: { memory: 1TiB }"),
          "apps/probe/app.yaml:14:19: limits.memory: expected a size from 16MiB to 16GiB such as 64KiB or 256MiB, got '1TiB'"),
+        (replacing(base, line: 14, with: "limits: { processes: 100000 }"),
+         "apps/probe/app.yaml:14:22: limits.processes: expected a whole number from 8 to 4096, got '100000'"),
         (replacing(base, line: 14, with: "limits: { nice: 5 }"),
-         "apps/probe/app.yaml:14:11: limits.nice: unknown key; expected one of cpu, log, memory, openFiles, publishesPerSecond, startup, state"),
+         "apps/probe/app.yaml:14:11: limits.nice: unknown key; expected one of cpu, log, memory, openFiles, processes, publishesPerSecond, startup, state"),
         (replacing(base, line: 15, with: "minSize: { width: 0 }"), "apps/probe/app.yaml:15:19: minSize.width: expected a whole number from 1 to 500, got '0'"),
         (base + ["sample: { every: 5s }"], "apps/probe/app.yaml:16:9: sample: an app has either protocol or sample, not both"),
         (base + ["colour: red"], "apps/probe/app.yaml:16:1: colour: unknown key; expected one of backend, description, entry, env, events, exec, id, limits, minSize, name, permissions, protocol, sample, settings, state, version, workdir"),

@@ -73,4 +73,22 @@ struct AppsTryTests {
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.contains(example.1), "\(result.output)")
     }
+
+    /// A fork bomb stops at the processes its manifest declares (`limits.processes: 16`): the
+    /// kernel refuses its next fork (RLIMIT_NPROC), so the user's other programs can still start.
+    /// Root is exempt from that limit, so as root `apps try` runs with `nobody` as its real user
+    /// (the one the kernel counts tasks against) and no capabilities, still owning root's files.
+    @Test func aForkBombStopsAtItsProcessLimit() async throws {
+        let home = try DashboardSessionTests.isolatedHome(canvasLayout: false)
+        defer { home.remove() }
+        var command = [Products.termcanvas.path, "apps", "try", Self.fixtures.appendingPathComponent("forker").path, "--json"]
+        if getuid() == 0 { command = ["setpriv", "--ruid=65534", "--inh-caps=-all", "--bounding-set=-all"] + command }
+        let result = try await Command.run(command, environment: home.environment)
+        #expect(result.status == 0, "\(result.output)")
+        let view = try #require(try Self.steps(result.output).first?["view"] as? [String], "\(result.output)").joined()
+        let started = try #require(view.firstMatch(of: /started=(\d+) refused=(\w+)/), "\(view)")
+        // Its allowance is what its user ran at its start plus 16; `apps try`'s own threads started
+        // since then take some of it.
+        #expect((4...16).contains(Int(started.1) ?? 0) && started.2 == "EAGAIN", "\(view)")
+    }
 }

@@ -112,6 +112,20 @@ func processes(matching text: String) -> [Int32] {
     }
 }
 
+/// How many processes are zombies waiting for an app's keeper (`tc-app-keeper`) to reap them:
+/// a command line shows none of them, but each still holds a process id and its user's allowance.
+func zombiesOfKeepers() -> Int {
+    let pids = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap(Int32.init)
+    /// The state and parent from /proc/PID/stat ("PID (COMM) STATE PPID …"; COMM may hold parentheses).
+    func stateAndParent(_ pid: Int32) -> (String, Int32)? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let fields = stat.split(separator: ")").last?.split(separator: " "), fields.count > 1 else { return nil }
+        return (String(fields[0]), Int32(fields[1]) ?? 0)
+    }
+    let keepers = Set(pids.filter { (try? String(contentsOfFile: "/proc/\($0)/comm", encoding: .utf8)) == "tc-app-keeper\n" })
+    return pids.count { pid in stateAndParent(pid).map { $0.0 == "Z" && keepers.contains($0.1) } ?? false }
+}
+
 /// A process's command line, arguments joined by spaces.
 func commandLine(_ pid: Int32) -> String {
     String(decoding: (FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") ?? Data()).map { $0 == 0 ? 0x20 : $0 }, as: UTF8.self)

@@ -97,4 +97,24 @@ struct ProcessAppTests {
         // Killed at once; the bound is for a loaded machine.
         #expect(await app.wait(5) { _ in runs().isEmpty }, "left: \(runs().map(describe))")
     }
+
+    /// An app that started 3 000 processes is ended with all of them at once: its keeper reaps
+    /// every zombie before it looks for the next children. It reaped one a scan of /proc, and a
+    /// scan reads every process's stat: 3 000 zombies took 40 s, holding their ids and the user's
+    /// process allowance meanwhile.
+    @Test func thousandsOfChildrenEndWithTheirApp() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tc-forker-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.copyItem(at: AppHarness.fixtures.appendingPathComponent("forker"), to: folder)
+        let manifest = folder.appendingPathComponent("app.yaml")
+        try Data(try String(contentsOf: manifest, encoding: .utf8).replacingOccurrences(of: "processes: 16", with: "processes: 4096, startup: 60s").utf8)
+            .write(to: manifest)
+        var environment = ProcessInfo.processInfo.environment
+        environment["FORKER_MOST"] = "3000"
+        let app = try AppHarness("forker", folder: folder, environment: environment)
+        #expect(await app.wait(60) { $0.viewText.hasPrefix("started=3000") }, "\(app.viewText)")
+        await app.runtime.stopAll()
+        #expect(await app.wait(3) { _ in processes(matching: "forker.py").isEmpty && zombiesOfKeepers() == 0 },
+                "\(processes(matching: "forker.py").count) running, \(zombiesOfKeepers()) zombies")
+    }
 }

@@ -72,12 +72,12 @@ static long parse_number(const char *text) {
     return value;
 }
 
-/* SIGKILLs every live child of the keeper (each process whose parent it is, found in /proc with
-   raw system calls: nothing here may allocate), and returns how many it found. */
-static int kill_children(pid_t self) {
+/* Calls `visit` with /proc's descriptor, each process's entry name and its id, with raw system
+   calls (nothing here may allocate), and returns the sum of what it returned. */
+static long each_process(long (*visit)(int proc, const char *name, long pid, long context), long context) {
     int directory = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (directory < 0) return 0;
-    int found = 0;
+    long sum = 0;
     char entries[4096];
     long count;
     while ((count = syscall(SYS_getdents64, directory, entries, sizeof entries)) > 0) {
@@ -86,38 +86,94 @@ static int kill_children(pid_t self) {
                 (void *)(entries + offset);
             offset += entry->reclen;
             long pid = parse_number(entry->name);
-            if (pid <= 0 || pid == self) continue;
-            char path[64] = "/proc/";
-            size_t length = 6;
-            for (const char *c = entry->name; *c && length < 50; c++) path[length++] = *c;
-            memcpy(path + length, "/stat", 6);
-            int stat_fd = open(path, O_RDONLY | O_CLOEXEC);
-            if (stat_fd < 0) continue;
-            char stat[512];
-            ssize_t got = read(stat_fd, stat, sizeof stat - 1);
-            close(stat_fd);
-            if (got <= 0) continue;
-            stat[got] = 0;
-            /* "pid (comm) state ppid …": comm may hold spaces and parentheses, so from the last ')'. */
-            char *end = NULL;
-            for (char *c = stat; *c; c++) if (*c == ')') end = c;
-            if (end == NULL || end[1] != ' ' || end[2] == 0 || end[3] != ' ') continue;
-            if (parse_number(end + 4) == self && end[2] != 'Z') {
-                kill((pid_t)pid, SIGKILL);
-                found++;
-            }
+            if (pid > 0) sum += visit(directory, entry->name, pid, context);
         }
     }
     close(directory);
-    return found;
+    return sum;
+}
+
+/* SIGKILLs the process if its parent is `parent` and it is not a zombie; 1 if it did. */
+static long kill_if_child(int proc, const char *name, long pid, long parent) {
+    if (pid == parent) return 0;
+    char path[64];
+    size_t length = 0;
+    for (const char *c = name; *c && length < 50; c++) path[length++] = *c;
+    memcpy(path + length, "/stat", 6);
+    int stat_fd = openat(proc, path, O_RDONLY | O_CLOEXEC);
+    if (stat_fd < 0) return 0;
+    char stat[512];
+    ssize_t got = read(stat_fd, stat, sizeof stat - 1);
+    close(stat_fd);
+    if (got <= 0) return 0;
+    stat[got] = 0;
+    /* "pid (comm) state ppid …": comm may hold spaces and parentheses, so from the last ')'. */
+    char *end = NULL;
+    for (char *c = stat; *c; c++) if (*c == ')') end = c;
+    if (end == NULL || end[1] != ' ' || end[2] == 0 || end[3] != ' ') return 0;
+    if (parse_number(end + 4) != parent || end[2] == 'Z') return 0;
+    kill((pid_t)pid, SIGKILL);
+    return 1;
+}
+
+/* SIGKILLs every live child of the keeper. */
+static void kill_children(pid_t self) {
+    each_process(kill_if_child, self);
+}
+
+/* The number after "\nNAME:" and blanks in `text`; -1 when there is none. */
+static long status_field(const char *text, const char *name) {
+    size_t length = strlen(name);
+    for (const char *line = text; (line = strchr(line, '\n')) != NULL;) {
+        line++;
+        if (strncmp(line, name, length) == 0 && line[length] == ':') {
+            const char *value = line + length + 1;
+            while (*value == '\t' || *value == ' ') value++;
+            return parse_number(value);
+        }
+    }
+    return -1;
+}
+
+/* The process's threads if its real user is `user` (the user the kernel counts a task against). */
+static long tasks_of_user(int proc, const char *name, long pid, long user) {
+    (void)pid;
+    char path[64];
+    size_t length = 0;
+    for (const char *c = name; *c && length < 50; c++) path[length++] = *c;
+    memcpy(path + length, "/status", 8);
+    int status_fd = openat(proc, path, O_RDONLY | O_CLOEXEC);
+    if (status_fd < 0) return 0;
+    char status[4096];
+    ssize_t got = read(status_fd, status, sizeof status - 1);
+    close(status_fd);
+    if (got <= 0) return 0;
+    status[got] = 0;
+    if (status_field(status, "Uid") != user) return 0;
+    long threads = status_field(status, "Threads");
+    return threads > 0 ? threads : 1;
+}
+
+/* Sets RLIMIT_NPROC to the tasks the real user runs now plus `more` (see tc_app_limits.processes).
+   Not as root, whom the kernel does not hold to it. */
+static int limit_processes(unsigned long long more) {
+    uid_t user = getuid();
+    if (more == 0 || user == 0) return 0;
+    return set_limit(RLIMIT_NPROC, (unsigned long long)each_process(tasks_of_user, (long)user) + more);
 }
 
 /* Ends every descendant: as a subreaper the keeper inherits the orphans of what it kills, so it
-   kills its children and reaps until it has none left. */
+   kills its children and reaps until it has none left. Every zombie is reaped before the next scan
+   of /proc: a fork bomb's thousands, one a scan, would take minutes, and hold the user's process
+   allowance meanwhile. */
 static void end_descendants(pid_t self) {
     for (;;) {
         kill_children(self);
-        if (waitpid(-1, NULL, 0) < 0 && errno == ECHILD) return;
+        int reaped = 0;
+        pid_t pid;
+        while ((pid = waitpid(-1, NULL, WNOHANG)) > 0) reaped++;
+        if (pid < 0 && errno == ECHILD) return;
+        if (reaped == 0 && waitpid(-1, NULL, 0) < 0 && errno == ECHILD) return;
     }
 }
 
@@ -160,7 +216,8 @@ static void keeper(pid_t dashboard, int report, const char *path, char *const ar
         if (directory && chdir(directory) != 0) child_fail(own, TC_SPAWN_DIRECTORY);
         struct rlimit no_core = {0, 0};
         if (setrlimit(RLIMIT_CORE, &no_core) != 0 || set_limit(RLIMIT_DATA, limits.data_bytes) != 0 ||
-            set_limit(RLIMIT_NOFILE, limits.open_files) != 0 || set_limit(RLIMIT_CPU, limits.cpu_seconds) != 0) {
+            set_limit(RLIMIT_NOFILE, limits.open_files) != 0 || set_limit(RLIMIT_CPU, limits.cpu_seconds) != 0 ||
+            limit_processes(limits.processes) != 0) {
             child_fail(own, TC_SPAWN_LIMITS);
         }
         sigset_t none;

@@ -95,6 +95,9 @@ public struct AppManifest: Hashable, Sendable {
         /// Heap and private mappings (RLIMIT_DATA).
         public var memoryBytes: Int = 512 * 1024 * 1024
         public var openFiles: Int = 64
+        /// Processes and threads the app may run beyond those its user ran when it started
+        /// (RLIMIT_NPROC): a fork bomb stops there, and the user's other programs can still start.
+        public var processes: Int = 256
         /// CPU seconds in all (RLIMIT_CPU); nil for none, as a long-running app adds up.
         public var cpuSeconds: Int?
         /// Publishes a second; the rest are dropped and reported as `canvas.app.throttled`.

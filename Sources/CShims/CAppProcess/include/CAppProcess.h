@@ -15,6 +15,10 @@ typedef struct {
     unsigned long long data_bytes;  /* RLIMIT_DATA: heap and private mappings */
     unsigned long long open_files;  /* RLIMIT_NOFILE */
     unsigned long long cpu_seconds; /* RLIMIT_CPU */
+    /* Tasks (processes and threads) the app may add to those its user runs when it starts:
+       RLIMIT_NPROC is set to that count plus this, so a fork bomb stops there. The kernel counts
+       every task of the user and exempts root, so as root this bounds nothing. */
+    unsigned long long processes;
 } tc_app_limits;
 
 /* The step of tc_spawn_app that failed. */

@@ -22,6 +22,9 @@ struct ErrorWordsTests {
         Case(arguments: ["--layout", "nosuch"], input: nil, status: 1,
              says: "no layout named 'nosuch'; there are: default, monitor, planner, workbench (`termcanvas layout list` says more)"),
         Case(arguments: ["layout", "import", "nosuch.yaml"], input: nil, status: 1, says: "nosuch.yaml: no such file; check the path"),
+        // A name is the user's, but may come from elsewhere (a download, a package): shown, never obeyed.
+        Case(arguments: ["--layout", "HOME/\u{1B}]0;pwned\u{07}.yaml"], input: nil, status: 1, says: "/␛]0;pwned␇.yaml: no such file; check the path"),
+        Case(arguments: ["apps", "try", "HOME/\u{1B}[2J"], input: nil, status: 1, says: "/␛[2J: has no app.yaml: give the folder of a micro-app"),
         Case(arguments: ["layuot", "list"], input: nil, status: 64, says: "did you mean 'termcanvas layout'?"),
         Case(arguments: ["layout", "lsit"], input: nil, status: 64, says: "did you mean 'termcanvas layout list'?"),
         Case(arguments: ["login", "http://127.0.0.1:1", "--user", "ann"], input: "correct horse\n", status: 1,
@@ -73,6 +76,29 @@ struct ErrorWordsTests {
         #expect(result.status == example.status, "\(result.output)")
         #expect(result.output.contains(example.says), "\(result.output)")
         #expect(!Self.rawText.contains { result.output.contains($0) }, "\(result.output)")
+        #expect(!result.output.contains("\u{1B}") && !result.output.contains("\u{07}"), "\(result.output)")
         if example.status != 64 { #expect(!result.output.contains("Usage:"), "\(result.output)") }
+    }
+
+    /// A path through a folder closed to the user says so, not that nothing is there. As root,
+    /// who may open any folder, the command runs without capabilities (setpriv), so the kernel
+    /// checks modes as for anyone else.
+    @Test(arguments: [(["apps", "try", "CLOSED/app"], "CLOSED/app: you may not reach it: a folder on its path is closed to you; check their modes (ls -ld)"),
+                      (["apps", "add", "CLOSED/app"], "CLOSED/app: you may not reach it: a folder on its path is closed to you"),
+                      (["--layout", "CLOSED/mine.yaml"], "CLOSED/mine.yaml: you may not reach it: a folder on its path is closed to you")])
+    func aClosedFolderOnThePathIsNamed(_ example: ([String], String)) async throws {
+        let home = try DashboardSessionTests.isolatedHome()
+        defer { home.remove() }
+        let closed = home.url.appendingPathComponent("closed")
+        try FileManager.default.createDirectory(at: closed.appendingPathComponent("app"), withIntermediateDirectories: true)
+        try Data("id: x\n".utf8).write(to: closed.appendingPathComponent("app/app.yaml"))
+        try Data("name: mine\n".utf8).write(to: closed.appendingPathComponent("mine.yaml"))
+        try FileManager.default.setAttributes([.posixPermissions: 0], ofItemAtPath: closed.path)
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: closed.path) }
+        let command = [Products.termcanvas.path] + example.0.map { $0.replacingOccurrences(of: "CLOSED", with: closed.path) }
+        let result = try await Command.run((getuid() == 0 ? ["setpriv", "--inh-caps=-all", "--bounding-set=-all"] : []) + command,
+                                           environment: home.environment)
+        #expect(result.status == 1, "\(result.output)")
+        #expect(result.output.contains(example.1.replacingOccurrences(of: "CLOSED", with: closed.path)), "\(result.output)")
     }
 }

@@ -90,11 +90,7 @@ struct AppsCommand: AsyncParsableCommand {
         @Flag(help: "Replace an installed app of the same id.") var replace = false
 
         func run() async throws {
-            var source = URL(fileURLWithPath: path).standardizedFileURL
-            if source.lastPathComponent == AppFolders.manifestName { source.deleteLastPathComponent() }
-            guard FileManager.default.fileExists(atPath: source.appendingPathComponent(AppFolders.manifestName).path) else {
-                throw CommandError("\(TerminalText.safe(source.path)) has no \(AppFolders.manifestName)")
-            }
+            let source = try AppFolders.folder(named: path)
             let app = try AppFolders.read(source, isShipped: false)
             guard app.manifest.entry == nil else {
                 throw CommandError("\(app.id) is a remote app (its manifest has entry:): `termcanvas apps publish \(TerminalText.safe(source.path))` publishes it to a server")

@@ -57,11 +57,7 @@ struct AppsTry: AsyncParsableCommand {
         let pane = try Self.size(size)
         let actions = try Self.actions(keys: keys, events: events, order: CommandLine.arguments)
         let start = try state.map { try Self.json($0, what: "--state") } ?? .null
-        var source = URL(fileURLWithPath: path).standardizedFileURL
-        if source.lastPathComponent == AppFolders.manifestName { source.deleteLastPathComponent() }
-        guard FileManager.default.fileExists(atPath: source.appendingPathComponent(AppFolders.manifestName).path) else {
-            throw CommandError("\(TerminalText.safe(source.path)) has no \(AppFolders.manifestName): give the folder of a micro-app")
-        }
+        let source = try AppFolders.folder(named: path)
         let read = try AppFolders.read(source, isShipped: false)
         guard !read.isRemote, read.manifest.entry == nil else {
             throw CommandError("\(read.id) is a remote app (its manifest has entry:): it runs at its entry; try it in a dashboard")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandSupport
 import MainLoop
 #if canImport(Glibc)
 import Glibc
@@ -39,6 +40,23 @@ struct TermCanvas: AsyncParsableCommand {
             _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
             Glibc.exit(ExitCode.validationFailure.rawValue)
         }
-        await main(nil)
+        await runReportingSafely()
+    }
+
+    /// ArgumentParser's `main`, but a failure's message goes through `TerminalText.safeLines`: a
+    /// path, a file's name or a server's answer in it cannot move the cursor, set the window title
+    /// or hide text.
+    private static func runReportingSafely() async {
+        do {
+            var command = try parseAsRoot(nil)
+            if var asynchronous = command as? any AsyncParsableCommand { try await asynchronous.run() } else { try command.run() }
+        } catch {
+            let code = exitCode(for: error), message = fullMessage(for: error)
+            if !message.isEmpty {
+                // Help and the version are ours, and go to standard output as ArgumentParser's do.
+                if code.isSuccess { Console.output(message + "\n") } else { Console.error(TerminalText.safeLines(message) + "\n") }
+            }
+            Glibc.exit(code.rawValue)
+        }
     }
 }

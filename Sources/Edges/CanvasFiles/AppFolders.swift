@@ -2,6 +2,9 @@ import AppModel
 import AppPackages
 import FoundationEssentials
 import MicroAppProtocol
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Where micro-apps are installed: one folder per app holding its `app.yaml`, in the user's
 /// `$XDG_CONFIG_HOME/termcanvas/apps/`, then in the folders shipped with TermCanvas (`apps/`).
@@ -57,6 +60,19 @@ public struct AppFolders: Sendable {
             }
         }
         return (apps.values.sorted { $0.id < $1.id }, problems)
+    }
+
+    /// The app folder a command's PATH names: the folder itself, or the folder of the app.yaml
+    /// named.
+    /// - Throws: `FileError` in our words when there is no manifest there, or it cannot be reached.
+    public static func folder(named path: String) throws(FileError) -> URL {
+        var folder = URL(fileURLWithPath: path).standardizedFileURL
+        if folder.lastPathComponent == manifestName { folder.deleteLastPathComponent() }
+        var info = stat()
+        guard stat(folder.appendingPathComponent(manifestName).path, &info) != 0 else { return folder }
+        let message = errno == ENOENT || errno == ENOTDIR ? "has no \(manifestName): give the folder of a micro-app"
+            : TextFile.unreachable(errno: errno, what: "folder")
+        throw FileError(file: folder.path, line: nil, column: nil, field: "", message: message)
     }
 
     /// Reads the app in `folder`.

@@ -16,7 +16,7 @@ public enum TextFile {
         let shown = name ?? url.path
         func refused(_ message: String) -> FileError { FileError(file: shown, line: nil, column: nil, field: "", message: message) }
         var info = stat()
-        guard stat(url.path, &info) == 0 else { throw refused("no such file; check the path") }
+        guard stat(url.path, &info) == 0 else { throw refused(unreachable(errno: errno, what: "file")) }
         guard info.st_mode & S_IFMT != S_IFDIR else { throw refused("is a folder, not a file") }
         guard access(url.path, R_OK) == 0 else {
             throw refused("you may not read it; check its owner and mode (ls -l)")
@@ -26,5 +26,15 @@ public enum TextFile {
         guard let data = try? Data(contentsOf: url), data.count <= maximumBytes else { throw refused("could not be read; try again") }
         guard let text = String(validating: data, as: UTF8.self) else { throw refused("is not UTF-8 text") }
         return text
+    }
+
+    /// Why a path could not be looked up (`stat` failed with `errno`), in our words.
+    static func unreachable(errno code: Int32, what: String) -> String {
+        switch code {
+        case EACCES: "you may not reach it: a folder on its path is closed to you; check their modes (ls -ld)"
+        case ELOOP: "its symbolic links go round in a loop; check them (ls -l)"
+        case ENAMETOOLONG: "its path is too long"
+        default: "no such \(what); check the path"
+        }
     }
 }

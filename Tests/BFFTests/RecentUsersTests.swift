@@ -94,4 +94,43 @@ struct RecentUsersTests {
         table.present.store(false, ordering: .relaxed)
         #expect(try await users.user(id: 1, now: start + .milliseconds(320), lookUp: table.lookUp) == nil)
     }
+
+    /// A lookup stuck on a database that went away is not joined once it is older than the join
+    /// window: a request after the database came back looks its user up itself, and is answered
+    /// while the stuck lookup still waits for its deadline (before, it waited with it and got its
+    /// failure: a 503 right after `/ready` said 200).
+    @Test(.timeLimit(.minutes(1)))
+    func aStuckLookupIsNotJoinedPastTheJoinWindow() async throws {
+        let table = Table()
+        let users = RecentUsers(validity: .seconds(1))
+        let start = ContinuousClock.now
+        table.hold()
+        let stuck = Task { try await users.user(id: 1, now: start, lookUp: table.lookUp) }
+        var starts = table.started.makeAsyncIterator()
+        await starts.next()
+        // The database is back: this lookup is not held.
+        let back = try await users.user(id: 1, now: start + RecentUsers.joinWindow, lookUp: { id in BFFUser(id: id, name: "ann") })
+        #expect(back?.name == "ann")
+        // Within the window, an asker still waits for the lookup under way.
+        table.release()
+        #expect(try await stuck.value?.name == "ann")
+        #expect(table.lookups.load(ordering: .relaxed) == 1)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func withinTheJoinWindowAskersWaitForTheLookupUnderWay() async throws {
+        let table = Table()
+        let users = RecentUsers(validity: .seconds(1))
+        let start = ContinuousClock.now
+        table.hold()
+        let first = Task { try await users.user(id: 1, now: start, lookUp: table.lookUp) }
+        var starts = table.started.makeAsyncIterator()
+        await starts.next()
+        let second = Task { try await users.user(id: 1, now: start + RecentUsers.joinWindow / 2, lookUp: table.lookUp) }
+        try await Task.sleep(for: .milliseconds(50))
+        table.release()
+        let answers = (try await first.value, try await second.value)
+        #expect(answers.0 != nil && answers.1 != nil)
+        #expect(table.lookups.load(ordering: .relaxed) == 1)
+    }
 }

@@ -10,16 +10,24 @@ import Synchronization
 /// A user still asked for is looked up again in the background once half of `validity` has
 /// passed, so a steady stream of events never waits on the database (a fan-out to a user's many
 /// streams did, each second, for all of them).
+///
+/// An asker joins only a lookup started within `joinWindow`: one that has waited longer is stuck on
+/// a database that went away, and its failure, at its deadline, is no answer for a request that
+/// came once the database was back (a write 0.6 s after `/ready` said 200 got its 503).
 package final class RecentUsers: Sendable {
     private struct State {
         var found: [Int64: (user: BFFUser, at: ContinuousClock.Instant)] = [:]
-        var lookingUp: [Int64: Task<BFFUser?, any Error>] = [:]
+        var lookingUp: [Int64: (task: Task<BFFUser?, any Error>, started: ContinuousClock.Instant)] = [:]
     }
 
     private let state = Mutex(State())
     private let validity: Duration
     /// Users remembered at most; past it the memory starts over.
     private static let capacity = 4096
+    /// How old a lookup may be for an asker to wait for it rather than start another: far above a
+    /// lookup's time on a working database (about a millisecond), so a burst still asks once, and
+    /// a dead database is asked at most four times a second for a user.
+    static let joinWindow = Duration.milliseconds(250)
 
     package init(validity: Duration = .seconds(1)) {
         self.validity = validity
@@ -36,13 +44,13 @@ package final class RecentUsers: Sendable {
         let known = state.withLock { state -> Known in
             if let recent = state.found[id], recent.at.duration(to: now) < validity {
                 if recent.at.duration(to: now) >= validity / 2, state.lookingUp[id] == nil {
-                    state.lookingUp[id] = lookingUp(id, at: now, lookUp)
+                    state.lookingUp[id] = (lookingUp(id, at: now, lookUp), now)
                 }
                 return .recent(recent.user)
             }
-            if let running = state.lookingUp[id] { return .lookingUp(running) }
+            if let running = state.lookingUp[id], running.started.duration(to: now) < Self.joinWindow { return .lookingUp(running.task) }
             let task = lookingUp(id, at: now, lookUp)
-            state.lookingUp[id] = task
+            state.lookingUp[id] = (task, now)
             return .lookingUp(task)
         }
         switch known {
@@ -58,11 +66,12 @@ package final class RecentUsers: Sendable {
             let result: Result<BFFUser?, any Error>
             do { result = .success(try await lookUp(id)) } catch { result = .failure(error) }
             state.withLock { state in
-                state.lookingUp[id] = nil
+                // A lookup started after this one, past the join window, is its own and still runs.
+                if state.lookingUp[id]?.started == started { state.lookingUp[id] = nil }
                 switch result {
                 case .success(let user?):
                     if state.found.count >= Self.capacity { state.found.removeAll(keepingCapacity: true) }
-                    state.found[id] = (user, started)
+                    if state.found[id].map({ $0.at < started }) ?? true { state.found[id] = (user, started) }
                 case .success(nil):
                     state.found[id] = nil
                 case .failure:

@@ -23,7 +23,7 @@ struct AppManifestFileTests {
         "  subscribes: [calendar.date.selected, todo.*]", //     11
         "backend: [/api/todo/items]", //                         12
         "state: true", //                                        13
-        "limits: { startup: 500ms, memory: 128MiB, openFiles: 32, processes: 64, cpu: 1h, publishesPerSecond: 5, state: 16KiB, log: 64KiB }", // 14
+        "limits: { startup: 500ms, memory: 128MiB, openFiles: 32, processes: 64, disk: 64MiB, cpu: 1h, publishesPerSecond: 5, state: 16KiB, log: 64KiB }", // 14
         "minSize: { width: 30, height: 8 }", //                  15
     ]
 
@@ -89,6 +89,7 @@ struct AppManifestFileTests {
         limits.memoryBytes = 128 << 20
         limits.openFiles = 32
         limits.processes = 64
+        limits.diskBytes = 64 << 20
         limits.cpuSeconds = 3600
         limits.publishesPerSecond = 5
         limits.stateBytes = 16 << 10
@@ -159,7 +160,7 @@ struct AppManifestFileTests {
         (replacing(base, line: 14, with: "limits: { processes: 100000 }"),
          "apps/probe/app.yaml:14:22: limits.processes: expected a whole number from 8 to 4096, got '100000'"),
         (replacing(base, line: 14, with: "limits: { nice: 5 }"),
-         "apps/probe/app.yaml:14:11: limits.nice: unknown key; expected one of cpu, log, memory, openFiles, processes, publishesPerSecond, startup, state"),
+         "apps/probe/app.yaml:14:11: limits.nice: unknown key; expected one of cpu, disk, log, memory, openFiles, processes, publishesPerSecond, startup, state"),
         (replacing(base, line: 15, with: "minSize: { width: 0 }"), "apps/probe/app.yaml:15:19: minSize.width: expected a whole number from 1 to 500, got '0'"),
         (base + ["sample: { every: 5s }"], "apps/probe/app.yaml:16:9: sample: an app has either protocol or sample, not both"),
         (base + ["colour: red"], "apps/probe/app.yaml:16:1: colour: unknown key; expected one of backend, description, entry, env, events, exec, id, limits, minSize, name, permissions, protocol, sample, settings, state, version, workdir"),

@@ -117,4 +117,45 @@ struct ProcessAppTests {
         #expect(await app.wait(3) { _ in processes(matching: "forker.py").isEmpty && zombiesOfKeepers() == 0 },
                 "\(processes(matching: "forker.py").count) running, \(zombiesOfKeepers()) zombies")
     }
+
+    /// An app keeps at most `limits.disk` in its temporary and data folders together (8 MiB for
+    /// the hoarder), at most 20 000 files and folders, nested at most 32 deep: past any, it is
+    /// stopped, and its status says which. Measured when inotify says the folders changed.
+    @Test(arguments: [
+        ("files:64:1048576", "tmp", "keeping over 8 MiB (limits.disk) in its folders"),
+        ("files:64:1048576", "data", "keeping over 8 MiB (limits.disk) in its folders"),
+        ("entries:25000", "tmp", "keeping over 20000 files in its folders"),
+        ("deep:40", "data", "keeping folders nested over 32 deep in its folders"),
+    ])
+    func whatAnAppKeepsInItsFoldersIsBounded(_ example: (String, String, String)) async throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["HOARDER"] = example.0
+        environment["HOARDER_IN"] = example.1
+        let app = try AppHarness("hoarder", environment: environment)
+        #expect(await app.wait(30) { $0.status == .stopped(example.2) }, "\(String(describing: app.status)) \(app.viewText)")
+        #expect(app.log.contains("stopped: \(example.2.dropLast(" in its folders".count)) in its folders ("), "\(app.log)")
+        await app.runtime.stopAll()
+    }
+
+    /// Within its limits an app is left alone; one file past them ends it (RLIMIT_FSIZE).
+    @Test func withinItsDiskLimitAnAppRunsAndOneFilePastItEndsIt() async throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["HOARDER"] = "files:4:1048576"
+        let within = try AppHarness("hoarder", environment: environment)
+        #expect(await within.wait(10) { $0.viewText == "kept" })
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(within.status == .running)
+        await within.runtime.stopAll()
+        environment["HOARDER"] = "big:16777216"
+        environment["HOARDER_IN"] = "data"
+        let past = try AppHarness("hoarder", environment: environment)
+        // Python ignores SIGXFSZ, so its write fails (EFBIG) and it exits; others die of the signal.
+        #expect(await past.wait(10) { $0.crashes.count >= 1 }, "\(past.statuses)")
+        #expect(past.log.contains("File too large"), "\(past.log)")
+        let big = try #require(FileManager.default.enumerator(atPath: past.logDirectory.path)?.compactMap { $0 as? String }
+            .first { $0.hasSuffix("/big") }, "no big file")
+        let size = try FileManager.default.attributesOfItem(atPath: past.logDirectory.appendingPathComponent(big).path)[.size] as? Int
+        #expect(size == 8 << 20)
+        await past.runtime.stopAll()
+    }
 }

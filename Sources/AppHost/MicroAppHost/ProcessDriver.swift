@@ -15,6 +15,7 @@ final class ProcessDriver: SessionDriver {
         let process: Spawner.Started
         let writer: PipeWriter
         let readers: [PipeReader]
+        let folders: FolderWatch?
         var framer = LineFramer()
         /// Output wasted (see `Supervisor.Input.excess`) not yet reported.
         var unreportedExcess = 0
@@ -68,6 +69,7 @@ final class ProcessDriver: SessionDriver {
             running.withLock { running in
                 running?.writer.close()
                 running?.readers.forEach { $0.cancel() }
+                running?.folders?.cancel()
                 running = nil
             }
         default:
@@ -107,7 +109,8 @@ final class ProcessDriver: SessionDriver {
             self?.wasted(bytes.count, generation: generation, feed: feed)
         }
         let writer = PipeWriter(descriptor: started.input, queue: queue)
-        running.withLock { $0 = Running(generation: generation, process: started, writer: writer, readers: [output, errors]) }
+        let folders = FolderWatch(started, queue: queue) { usage in feed(.keepsTooMuch(generation: generation, usage)) }
+        running.withLock { $0 = Running(generation: generation, process: started, writer: writer, readers: [output, errors], folders: folders) }
         let launch = started.launch
         log.write("host", "started \(started.app): \(([launch.program] + launch.arguments.dropFirst()).joined(separator: " "))")
     }
@@ -124,6 +127,7 @@ final class ProcessDriver: SessionDriver {
             self?.running.withLock { running in
                 guard running?.generation == generation else { return }
                 running?.writer.close()
+                running?.folders?.cancel()
                 running = nil
             }
         }, exited: { status in

@@ -15,6 +15,9 @@ final class SampleSession: AppEngine {
         let process: Spawner.Started
         var output: [UInt8] = []
         var timedOut = false
+        /// What it kept past its limits, when it was killed for it.
+        var keptTooMuch: String?
+        var folders: FolderWatch?
         /// Its output reached its end; with its exit, the run is over.
         var outputEnded = false
         var status: Int32?
@@ -154,9 +157,19 @@ final class SampleSession: AppEngine {
             if !stopped { show(output: "", problem: "cannot run: \(error)") }
         case .success(let started):
             close(started.input)
+            let folders = FolderWatch(started, queue: queue) { [weak self] usage in
+                guard let session = self else { return }
+                let limit = started.launch.limits.diskBytes
+                session.log.write("host", "found \(FolderWatch.describe(usage)) in its folders")
+                session.state.withLock { state in
+                    guard state.run?.process.keeper == started.keeper else { return }
+                    state.run?.keptTooMuch = FolderWatch.excess(usage, bytesLimit: limit)
+                    state.run?.kill()
+                }
+            }
             let stopNow = state.withLock { state in
                 state.spawning = false
-                state.run = Run(process: started)
+                state.run = Run(process: started, folders: folders)
                 return state.stopping
             }
             if stopNow { started.signal(SIGKILL) }
@@ -195,11 +208,14 @@ final class SampleSession: AppEngine {
         let finished = state.withLock { state -> (String, String?)? in
             guard let run = state.run else { return nil }
             state.run = nil
+            run.folders?.cancel()
             if state.stopping {
                 finish(&state)
                 return nil
             }
-            let problem: String? = if run.timedOut {
+            let problem: String? = if let kept = run.keptTooMuch {
+                "stopped: keeping \(kept) in its folders"
+            } else if run.timedOut {
                 "timed out after \(Supervisor.seconds(period))"
             } else if let status = run.status, status != 0 {
                 Supervisor.describe(status)

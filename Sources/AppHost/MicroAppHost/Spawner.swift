@@ -108,7 +108,8 @@ final class Spawner: Sendable {
             environment.forEach { free($0) }
         }
         let limits = tc_app_limits(data_bytes: UInt64(launch.limits.memoryBytes), open_files: UInt64(launch.limits.openFiles),
-                                   cpu_seconds: UInt64(launch.limits.cpuSeconds ?? 0), processes: UInt64(launch.limits.processes))
+                                   cpu_seconds: UInt64(launch.limits.cpuSeconds ?? 0), processes: UInt64(launch.limits.processes),
+                                   file_bytes: UInt64(launch.limits.diskBytes))
         var keeper: pid_t = 0
         var app: pid_t = 0
         var stage: Int32 = 0

@@ -26,6 +26,8 @@ struct Supervisor {
         case excess(generation: Int, bytes: Int)
         /// Its input pipe holds too much the app has not read.
         case inputOverflow(generation: Int)
+        /// Its folders hold more than it may keep (`FolderWatch`).
+        case keepsTooMuch(generation: Int, FolderWatch.Usage)
         case exited(generation: Int, status: Int32)
         /// A remote app's session ended or could not be reached; why.
         case lost(generation: Int, reason: String)
@@ -242,6 +244,13 @@ struct Supervisor {
                   + "and standard error within \(OutputBudget.window.components.seconds) s (the budget is \(OutputBudget.bytes >> 20) MiB)", &effects)
             setStatus(.stopped("flooding its output"), &effects)
             signal(SIGKILL, because: "it was flooding its output", &effects)
+        case .keepsTooMuch(let from, let usage):
+            guard from == generation, phase == .initializing || phase == .running else { break }
+            phase = .stopped
+            let what = FolderWatch.excess(usage, bytesLimit: limits.diskBytes)
+            broke("stopped: keeping \(what) in its folders (\(FolderWatch.describe(usage)))", &effects)
+            setStatus(.stopped("keeping \(what) in its folders"), &effects)
+            signal(SIGKILL, because: "it kept too much in its folders", &effects)
         case .inputOverflow(let from):
             guard from == generation, phase == .running || phase == .initializing else { break }
             setStatus(.notResponding("not reading its input"), &effects)
@@ -613,7 +622,7 @@ struct Supervisor {
     /// The names of the signals an app or the dashboard is likely to end by.
     static let signalNames: [Int32: String] = [
         SIGKILL: "SIGKILL", SIGTERM: "SIGTERM", SIGSEGV: "SIGSEGV", SIGABRT: "SIGABRT", SIGINT: "SIGINT", SIGBUS: "SIGBUS",
-        SIGXCPU: "SIGXCPU", SIGPIPE: "SIGPIPE", SIGILL: "SIGILL", SIGTRAP: "SIGTRAP", SIGFPE: "SIGFPE", SIGHUP: "SIGHUP",
+        SIGXCPU: "SIGXCPU", SIGXFSZ: "SIGXFSZ: a file past its limits.disk", SIGPIPE: "SIGPIPE", SIGILL: "SIGILL", SIGTRAP: "SIGTRAP", SIGFPE: "SIGFPE", SIGHUP: "SIGHUP",
     ]
 
     static func seconds(_ value: Double) -> String {

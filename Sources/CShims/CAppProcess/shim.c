@@ -217,6 +217,7 @@ static void keeper(pid_t dashboard, int report, const char *path, char *const ar
         struct rlimit no_core = {0, 0};
         if (setrlimit(RLIMIT_CORE, &no_core) != 0 || set_limit(RLIMIT_DATA, limits.data_bytes) != 0 ||
             set_limit(RLIMIT_NOFILE, limits.open_files) != 0 || set_limit(RLIMIT_CPU, limits.cpu_seconds) != 0 ||
+            set_limit(RLIMIT_FSIZE, limits.file_bytes) != 0 ||
             limit_processes(limits.processes) != 0) {
             child_fail(own, TC_SPAWN_LIMITS);
         }

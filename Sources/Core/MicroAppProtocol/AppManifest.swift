@@ -98,6 +98,9 @@ public struct AppManifest: Hashable, Sendable {
         /// Processes and threads the app may run beyond those its user ran when it started
         /// (RLIMIT_NPROC): a fork bomb stops there, and the user's other programs can still start.
         public var processes: Int = 256
+        /// What it may keep in its own folders (its data and temporary folders together), as blocks
+        /// on disk; also the largest file it may write anywhere (RLIMIT_FSIZE).
+        public var diskBytes: Int = 256 * 1024 * 1024
         /// CPU seconds in all (RLIMIT_CPU); nil for none, as a long-running app adds up.
         public var cpuSeconds: Int?
         /// Publishes a second; the rest are dropped and reported as `canvas.app.throttled`.

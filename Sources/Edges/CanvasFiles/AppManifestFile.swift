@@ -342,13 +342,14 @@ public enum AppManifestFile {
 
     private static func limits(_ node: Node, reader: YAMLReader) throws -> AppManifest.Limits {
         let mapping = try reader.mapping(node, field: "limits")
-        try reader.rejectUnknownKeys(in: mapping, allowed: ["startup", "memory", "openFiles", "processes", "cpu", "publishesPerSecond", "state", "log"],
+        try reader.rejectUnknownKeys(in: mapping, allowed: ["startup", "memory", "openFiles", "processes", "disk", "cpu", "publishesPerSecond", "state", "log"],
                                      field: "limits")
         var limits = AppManifest.Limits()
         if let node = mapping["startup"] { limits.startupSeconds = try seconds(node, field: "limits.startup", in: 0.1...60, reader: reader) }
         if let node = mapping["memory"] { limits.memoryBytes = try bytes(node, field: "limits.memory", in: 16 << 20...16 << 30, reader: reader) }
         if let node = mapping["openFiles"] { limits.openFiles = try reader.int(node, field: "limits.openFiles", in: 16...4096) }
         if let node = mapping["processes"] { limits.processes = try reader.int(node, field: "limits.processes", in: 8...4096) }
+        if let node = mapping["disk"] { limits.diskBytes = try bytes(node, field: "limits.disk", in: 1 << 20...64 << 30, reader: reader) }
         if let node = mapping["cpu"] { limits.cpuSeconds = Int(try seconds(node, field: "limits.cpu", in: 1...86_400 * 365, reader: reader)) }
         if let node = mapping["publishesPerSecond"] {
             limits.publishesPerSecond = try reader.int(node, field: "limits.publishesPerSecond", in: 1...1000)

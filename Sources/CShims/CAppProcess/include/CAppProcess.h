@@ -19,6 +19,7 @@ typedef struct {
        RLIMIT_NPROC is set to that count plus this, so a fork bomb stops there. The kernel counts
        every task of the user and exempts root, so as root this bounds nothing. */
     unsigned long long processes;
+    unsigned long long file_bytes;  /* RLIMIT_FSIZE: the largest file it may write */
 } tc_app_limits;
 
 /* The step of tc_spawn_app that failed. */

@@ -127,7 +127,7 @@ let package = Package(
         // Log files: a swift-log handler appending escaped lines to a private file.
         .target(
             name: "LogFiles",
-            dependencies: ["PrivateFiles", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["PlainText", "PrivateFiles", .product(name: "Logging", package: "swift-log")],
             path: "Sources/Edges/LogFiles",
             swiftSettings: swiftSettings
         ),
@@ -220,7 +220,7 @@ let package = Package(
         // The one Swift target that talks to ncurses.
         .target(
             name: "NcursesTerminal",
-            dependencies: ["CanvasUI", "CanvasCore", "CanvasStyle", "CNcursesw", "MainLoop"],
+            dependencies: ["PlainText", "CanvasUI", "CanvasCore", "CanvasStyle", "CNcursesw", "MainLoop"],
             path: "Sources/Dashboard/NcursesTerminal",
             swiftSettings: swiftSettings
         ),
@@ -429,7 +429,7 @@ let package = Package(
 
         // Reads the README's module table and every target's imports; needs no target.
         .testTarget(name: "ModuleTableTests", swiftSettings: swiftSettings),
-        .testTarget(name: "CanvasCoreTests", dependencies: ["CanvasCore", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "CanvasCoreTests", dependencies: ["CanvasCore", "PlainText", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "ServerAPITests", dependencies: ["CalendarTime", "ServerAPI"], swiftSettings: swiftSettings),
         .testTarget(
             name: "NcursesTerminalTests",

@@ -56,7 +56,8 @@ struct ErrorWordsTests {
     ]
 
     /// Words only the system or a library would print.
-    static let rawText = ["NSCocoaErrorDomain", "Error Domain=", "Code=", "errno", "Couldn't", "Failed to connect", "(null)"]
+    static let rawText = ["NSCocoaErrorDomain", "Error Domain=", "Code=", "errno", "Couldn't", "Failed to connect", "(null)",
+                          "No such file or directory", "Permission denied", "Connection refused"]
 
     @Test(arguments: cases)
     func saysWhatHappenedInOurWords(_ example: Case) async throws {

@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 #endif
 import MicroAppProtocol
+import PlainText
 
 /// What an app's sandbox grants and where its own folders are, as the host decides it.
 struct SandboxGrant: Sendable {
@@ -162,7 +163,7 @@ enum LaunchError: Error, Equatable, CustomStringConvertible {
         case .notExecutable(let file): "\(file) is not an executable file"
         case .grantEscapes(let entry, let real):
             "its permission \(entry) leads to \(real) through a symlink; name the real folder in its app.yaml, then allow it again"
-        case .failed(let step, let error): "\(step): \(String(cString: strerror(error)))"
+        case .failed(let step, let error): "\(step): \(SystemErrorWords.describe(error))"
         }
     }
 }

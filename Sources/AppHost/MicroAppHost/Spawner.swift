@@ -185,7 +185,7 @@ private struct RunFolders {
 
     init(_ launch: AppLaunch) throws(LaunchError) {
         var template = Array("\(launch.temporaryBase)/\(Self.prefix)\(getpid())-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw .failed(step: "its temporary folder in \(launch.temporaryBase)", errno: errno) }
+        guard let made = mkdtemp(&template) else { throw .failed(step: "its temporary folder in \(launch.temporaryBase) (TMPDIR)", errno: errno) }
         temporary = String(cString: made)
         var environment = ["TMPDIR": temporary]
         var writable = [temporary]

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import PlainText
 
 /// Why the ncurses terminal could not start.
 public enum NcursesError: Error, CustomStringConvertible {
@@ -15,7 +16,7 @@ public enum NcursesError: Error, CustomStringConvertible {
         case .initFailed(let type?) where !type.isEmpty:
             "could not start the terminal: TERM is \"\(type)\", which is not a terminal type this system knows"
         case .initFailed: "could not start the terminal: TERM is not set"
-        case .pipeFailed(let code): "could not set up terminal input: \(String(cString: strerror(code)))"
+        case .pipeFailed(let code): "could not set up terminal input: \(SystemErrorWords.describe(code))"
         }
     }
 }

@@ -5,6 +5,7 @@ import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
+import PlainText
 
 /// `termcanvas serve …`, `termcanvas user …` and `termcanvas migrate …` run `termcanvas-bff`, the server's executable
 /// beside this one, with the same arguments (its `--help` describes them).
@@ -19,7 +20,7 @@ enum ServerExecutable {
         let path = Paths.serverExecutable.path
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         execv(path, argv)
-        let reason = String(cString: strerror(errno))
+        let reason = SystemErrorWords.describe(errno)
         throw ValidationError("cannot run \(path): \(reason) (it is built and installed beside termcanvas)")
     }
 }

@@ -27,11 +27,11 @@ public enum BFFAccessError: Error, Equatable, CustomStringConvertible {
         case .unsafeDirectory(let path, let reason):
             "\(path) is not a safe place for the local server's token: \(reason)"
         case .io(let path, let errno):
-            "\(path): \(String(cString: strerror(errno)))"
+            "\(path): \(SystemErrorWords.describe(errno))"
         case .socketPathTooLong(let path):
             "the socket path \(path) is too long for a unix socket (at most \(UnixSocket.maximumPathBytes) bytes); set XDG_RUNTIME_DIR to a shorter directory"
         case .spawnFailed(let path, let errno):
-            "could not start the local server \(path): \(String(cString: strerror(errno)))"
+            "could not start the local server \(path): \(SystemErrorWords.describe(errno))"
         case .serverExited(let status, let log):
             "the local server exited (status \(status)) before it was ready; see \(log)"
         case .notListening(let seconds, let log):
@@ -54,6 +54,7 @@ import Glibc
 import Darwin
 #endif
 
+import PlainText
 import PrivateFiles
 
 extension BFFAccessError {

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PlainText
 import PrivateFiles
 import Logging
 
@@ -28,10 +29,10 @@ public struct FileLogHandler: LogHandler {
             do {
                 try PrivatePath.makeDirectory(url.deletingLastPathComponent())
             } catch {
-                throw LogFileError(path: error.path, reason: String(cString: strerror(error.errno)))
+                throw LogFileError(path: error.path, reason: error.reason ?? SystemErrorWords.describe(error.errno))
             }
             descriptor = open(url.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
-            guard descriptor >= 0 else { throw LogFileError(path: url.path, reason: String(cString: strerror(errno))) }
+            guard descriptor >= 0 else { throw LogFileError(path: url.path, reason: SystemErrorWords.describe(errno)) }
             // A log of an older version may be looser: logs name users and paths.
             _ = fchmod(descriptor, 0o600)
         }

@@ -105,5 +105,5 @@ public struct PrivatePathError: Error, CustomStringConvertible, Equatable {
         PrivatePathError(path: path, errno: EPERM, reason: reason)
     }
 
-    public var description: String { "\(path): \(reason ?? String(cString: strerror(errno)))" }
+    public var description: String { "\(path): \(reason ?? SystemErrorWords.describe(errno))" }
 }

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import PlainText
 
 /// Opening a non-blocking connection to a unix socket, and saying why one failed.
 enum UnixConnection {
@@ -40,8 +41,8 @@ enum UnixConnection {
         return .failure(.unreachable(describe(error, path)))
     }
 
-    /// "cannot reach the server on unix socket PATH: No such file or directory".
+    /// "cannot reach the server on unix socket PATH: it is not there".
     static func describe(_ error: Int32, _ path: String) -> String {
-        "cannot reach the server on unix socket \(path): \(String(cString: strerror(error)))"
+        "cannot reach the server on unix socket \(path): \(SystemErrorWords.describe(error))"
     }
 }

@@ -63,6 +63,14 @@ final class FolderWatch: Sendable {
                   bytesLimit: started.launch.limits.diskBytes, queue: queue, over: over)
     }
 
+    /// A watch never cancelled (its owner let go of it) still gives its descriptor back.
+    deinit {
+        if let watch = state.withLock({ $0.watch }) {
+            PipePoller.shared.cancel(watch)
+            close(descriptor)
+        }
+    }
+
     /// Stops watching and closes the descriptor (on the queue, never under a read).
     func cancel() {
         queue.async { [self] in

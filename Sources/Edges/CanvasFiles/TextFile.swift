@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PlainText
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -32,9 +33,8 @@ public enum TextFile {
     static func unreachable(errno code: Int32, what: String) -> String {
         switch code {
         case EACCES: "you may not reach it: a folder on its path is closed to you; check their modes (ls -ld)"
-        case ELOOP: "its symbolic links go round in a loop; check them (ls -l)"
-        case ENAMETOOLONG: "its path is too long"
-        default: "no such \(what); check the path"
+        case ENOENT, ENOTDIR: "no such \(what); check the path"
+        default: SystemErrorWords.describe(code)
         }
     }
 }

@@ -119,12 +119,12 @@ struct AppLaunch: Sendable {
     static func find(_ name: String, folder: URL, path: String) throws(LaunchError) -> String {
         if name.contains("/") {
             let file = name.hasPrefix("/") ? name : folder.appendingPathComponent(name).standardizedFileURL.path
-            guard access(file, X_OK) == 0 else { throw .notExecutable(file) }
+            guard faccessat(AT_FDCWD, file, X_OK, AT_EACCESS) == 0 else { throw .notExecutable(file) }
             return file
         }
         for directory in path.split(separator: ":") where directory.hasPrefix("/") {
             let file = "\(directory)/\(name)"
-            if access(file, X_OK) == 0 { return file }
+            if faccessat(AT_FDCWD, file, X_OK, AT_EACCESS) == 0 { return file }
         }
         throw .notFound(name)
     }

@@ -113,12 +113,12 @@ struct ProgramLookup: Sendable {
         let key = program + "\0" + directory
         if let known = Self.shimChoices.withLock({ $0[key] }) { return known }
         let candidates = ["\(root)/libexec/\(manager.tool)", "\(root)/bin/\(manager.tool)"]
-        let tool = candidates.first { candidate in access(candidate, X_OK) == 0 }
+        let tool = candidates.first { candidate in faccessat(AT_FDCWD, candidate, X_OK, AT_EACCESS) == 0 }
         // The shim sets its manager's root itself (PYENV_ROOT); so does this, and where the app
         // runs, for a version file there (PYENV_DIR).
         let toolEnvironment = environment.merging([manager.prefix + "_ROOT": root, manager.prefix + "_DIR": directory]) { $1 }
         guard let tool, let answer = Self.firstLine(of: tool, ["which", FilePaths.lastComponent(of: program)], environment: toolEnvironment),
-              answer.hasPrefix("/"), access(answer, X_OK) == 0 else { return nil }
+              answer.hasPrefix("/"), faccessat(AT_FDCWD, answer, X_OK, AT_EACCESS) == 0 else { return nil }
         Self.shimChoices.withLock { $0[key] = answer }
         return answer
     }

@@ -93,20 +93,28 @@ static long each_process(long (*visit)(int proc, const char *name, long pid, lon
     return sum;
 }
 
-/* SIGKILLs the process if its parent is `parent` and it is not a zombie; 1 if it did. */
-static long kill_if_child(int proc, const char *name, long pid, long parent) {
-    if (pid == parent) return 0;
+/* Reads /proc/NAME/FILE (at most size - 1 bytes, NUL-terminated) with raw system calls; 0 when
+   it cannot be read (the process is gone). */
+static ssize_t read_proc_file(int proc, const char *name, const char *file, char *buffer, size_t size) {
     char path[64];
     size_t length = 0;
     for (const char *c = name; *c && length < 50; c++) path[length++] = *c;
-    memcpy(path + length, "/stat", 6);
-    int stat_fd = openat(proc, path, O_RDONLY | O_CLOEXEC);
-    if (stat_fd < 0) return 0;
-    char stat[512];
-    ssize_t got = read(stat_fd, stat, sizeof stat - 1);
-    close(stat_fd);
+    path[length++] = '/';
+    for (const char *c = file; *c && length < sizeof path - 1; c++) path[length++] = *c;
+    path[length] = 0;
+    int fd = openat(proc, path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    ssize_t got = read(fd, buffer, size - 1);
+    close(fd);
     if (got <= 0) return 0;
-    stat[got] = 0;
+    buffer[got] = 0;
+    return got;
+}
+
+/* SIGKILLs the process if its parent is `parent` and it is not a zombie; 1 if it did. */
+static long kill_if_child(int proc, const char *name, long pid, long parent) {
+    char stat[512];
+    if (pid == parent || read_proc_file(proc, name, "stat", stat, sizeof stat) == 0) return 0;
     /* "pid (comm) state ppid …": comm may hold spaces and parentheses, so from the last ')'. */
     char *end = NULL;
     for (char *c = stat; *c; c++) if (*c == ')') end = c;
@@ -138,18 +146,8 @@ static long status_field(const char *text, const char *name) {
 /* The process's threads if its real user is `user` (the user the kernel counts a task against). */
 static long tasks_of_user(int proc, const char *name, long pid, long user) {
     (void)pid;
-    char path[64];
-    size_t length = 0;
-    for (const char *c = name; *c && length < 50; c++) path[length++] = *c;
-    memcpy(path + length, "/status", 8);
-    int status_fd = openat(proc, path, O_RDONLY | O_CLOEXEC);
-    if (status_fd < 0) return 0;
     char status[4096];
-    ssize_t got = read(status_fd, status, sizeof status - 1);
-    close(status_fd);
-    if (got <= 0) return 0;
-    status[got] = 0;
-    if (status_field(status, "Uid") != user) return 0;
+    if (read_proc_file(proc, name, "status", status, sizeof status) == 0 || status_field(status, "Uid") != user) return 0;
     long threads = status_field(status, "Threads");
     return threads > 0 ? threads : 1;
 }

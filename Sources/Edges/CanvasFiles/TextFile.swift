@@ -19,7 +19,8 @@ public enum TextFile {
         var info = stat()
         guard stat(url.path, &info) == 0 else { throw refused(unreachable(errno: errno, what: "file")) }
         guard info.st_mode & S_IFMT != S_IFDIR else { throw refused("is a folder, not a file") }
-        guard access(url.path, R_OK) == 0 else {
+        // As the open that follows will be: by the effective user (`access` asks for the real one).
+        guard faccessat(AT_FDCWD, url.path, R_OK, AT_EACCESS) == 0 else {
             throw refused("you may not read it; check its owner and mode (ls -l)")
         }
         let size = Int(info.st_size)

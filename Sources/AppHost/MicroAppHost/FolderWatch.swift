@@ -85,21 +85,23 @@ final class FolderWatch: Sendable {
     private func changed() {
         var buffer = [UInt8](repeating: 0, count: 4096)
         while buffer.withUnsafeMutableBytes({ read(descriptor, $0.baseAddress, $0.count) }) > 0 {}
-        let (watch, wait) = state.withLock { state -> (PipePoller.Watch?, Bool) in
-            let wait = DispatchTime.now() < state.measuredAt + Self.spacing
-            if wait, state.scheduled { return (state.watch, true) }
-            if wait { state.scheduled = true }
-            return (state.watch, wait)
+        // Now; at `due`, once `spacing` has passed since the last measure; or not (one is due already).
+        let (watch, now, due) = state.withLock { state -> (PipePoller.Watch?, Bool, DispatchTime?) in
+            let due = state.measuredAt + Self.spacing
+            guard DispatchTime.now() < due else { return (state.watch, true, nil) }
+            defer { state.scheduled = true }
+            return (state.watch, false, state.scheduled ? nil : due)
         }
         guard let watch else { return }
-        if wait {
-            let at = state.withLock { $0.measuredAt } + Self.spacing
-            queue.asyncAfter(deadline: at) { [self] in
-                state.withLock { $0.scheduled = false }
-                if state.withLock({ $0.watch }) != nil { measure() }
+        if now { measure() }
+        if let due {
+            queue.asyncAfter(deadline: due) { [self] in
+                let watched = state.withLock { state in
+                    state.scheduled = false
+                    return state.watch != nil
+                }
+                if watched { measure() }
             }
-        } else {
-            measure()
         }
         PipePoller.shared.arm(watch)
     }
@@ -115,11 +117,12 @@ final class FolderWatch: Sendable {
         if report { over(usage) }
     }
 
-    /// Which limit `usage` passed, for a pane's status: `over 256 MiB`.
-    static func excess(_ usage: Usage, bytesLimit: Int) -> String {
-        if usage.tooDeep { return "folders nested over \(depthLimit) deep" }
-        if usage.entries > entriesLimit { return "over \(entriesLimit) files" }
-        return "over \(size(bytesLimit)) (limits.disk)"
+    /// Why an app whose folders hold `usage` is stopped, for its pane: `keeping over 256 MiB
+    /// (limits.disk) in its folders`.
+    static func stopReason(_ usage: Usage, bytesLimit: Int) -> String {
+        let what = usage.tooDeep ? "folders nested over \(depthLimit) deep"
+            : usage.entries > entriesLimit ? "over \(entriesLimit) files" : "over \(size(bytesLimit)) (limits.disk)"
+        return "keeping \(what) in its folders"
     }
 
     /// What was found, for the log: `300 MiB in 12 files`.

@@ -15,8 +15,8 @@ final class SampleSession: AppEngine {
         let process: Spawner.Started
         var output: [UInt8] = []
         var timedOut = false
-        /// What it kept past its limits, when it was killed for it.
-        var keptTooMuch: String?
+        /// Why it was killed for what it kept in its folders, when it was.
+        var stopReason: String?
         var folders: FolderWatch?
         /// Its output reached its end; with its exit, the run is over.
         var outputEnded = false
@@ -159,11 +159,10 @@ final class SampleSession: AppEngine {
             close(started.input)
             let folders = FolderWatch(started, queue: queue) { [weak self] usage in
                 guard let session = self else { return }
-                let limit = started.launch.limits.diskBytes
                 session.log.write("host", "found \(FolderWatch.describe(usage)) in its folders")
                 session.state.withLock { state in
                     guard state.run?.process.keeper == started.keeper else { return }
-                    state.run?.keptTooMuch = FolderWatch.excess(usage, bytesLimit: limit)
+                    state.run?.stopReason = FolderWatch.stopReason(usage, bytesLimit: started.launch.limits.diskBytes)
                     state.run?.kill()
                 }
             }
@@ -213,8 +212,8 @@ final class SampleSession: AppEngine {
                 finish(&state)
                 return nil
             }
-            let problem: String? = if let kept = run.keptTooMuch {
-                "stopped: keeping \(kept) in its folders"
+            let problem: String? = if let reason = run.stopReason {
+                "stopped: \(reason)"
             } else if run.timedOut {
                 "timed out after \(Supervisor.seconds(period))"
             } else if let status = run.status, status != 0 {

@@ -247,9 +247,9 @@ struct Supervisor {
         case .keepsTooMuch(let from, let usage):
             guard from == generation, phase == .initializing || phase == .running else { break }
             phase = .stopped
-            let what = FolderWatch.excess(usage, bytesLimit: limits.diskBytes)
-            broke("stopped: keeping \(what) in its folders (\(FolderWatch.describe(usage)))", &effects)
-            setStatus(.stopped("keeping \(what) in its folders"), &effects)
+            let reason = FolderWatch.stopReason(usage, bytesLimit: limits.diskBytes)
+            broke("stopped: \(reason) (\(FolderWatch.describe(usage)))", &effects)
+            setStatus(.stopped(reason), &effects)
             signal(SIGKILL, because: "it kept too much in its folders", &effects)
         case .inputOverflow(let from):
             guard from == generation, phase == .running || phase == .initializing else { break }

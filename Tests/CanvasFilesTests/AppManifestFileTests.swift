@@ -108,7 +108,7 @@ struct AppManifestFileTests {
                                                   run: ["jq", "~/bin/tool"]))
         #expect(manifest.requested.inWords.suffix(4) == [
             "reads ~/notes, /proc", "reads and writes ~/out/today.txt",
-            "connects to ports 443, 8080 (any address; and looks up names)", "runs jq, ~/bin/tool",
+            "connects to ports 443, 8080 (any address; and looks up names)", "runs the programs jq, ~/bin/tool",
         ])
         #expect(try parse(Self.base).machine == .none)
     }

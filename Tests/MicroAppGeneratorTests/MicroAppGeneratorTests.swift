@@ -181,9 +181,10 @@ struct MicroAppGeneratorTests {
         let server = try Self.server(["good"])
         defer { server.stop() }
         var generator = try Self.generator(server)
-        generator.sandbox = .unavailable("this kernel has no Landlock (simulated)")
+        generator.sandbox = SandboxSupport(world: .refused(reason: "namespaces are refused (simulated)", remedy: "allow them"),
+                                           landlock: .unavailable("this kernel has no Landlock (simulated)"))
         let error = await #expect(throws: GenerationProblem.self) { try await generator.generate(Self.request, environment: Self.environment) }
-        #expect(error?.description.contains("not sandboxed on this system (this kernel has no Landlock (simulated))") == true)
+        #expect(error?.description.contains("not sandboxed on this system: namespaces are refused (simulated); no Landlock: this kernel has no Landlock (simulated)") == true)
         #expect(error?.description.contains("--trial-without-sandbox") == true)
         #expect(server.connections == 0, "the model is not even asked")
         generator.trialWithoutSandbox = true

@@ -22,7 +22,13 @@ struct SandboxAppTests {
         let socketDescriptor: Int32
         let tcpDescriptor: Int32
         let port: Int
+        /// A port that is not granted, listening.
+        let otherDescriptor: Int32
+        let otherPort: Int
         let sibling: Process
+        /// A System V shared memory segment of the user's, and its key.
+        let sharedMemory: Int32
+        let sharedMemoryKey: Int32
 
         init() throws {
             folder = FileManager.default.temporaryDirectory.appendingPathComponent("tc-bait-\(UUID().uuidString.prefix(8))")
@@ -38,6 +44,9 @@ struct SandboxAppTests {
             socketPath = folder.appendingPathComponent("bff.sock").path
             socketDescriptor = try Self.listenUnix(socketPath)
             (tcpDescriptor, port) = try Self.listenTCP()
+            (otherDescriptor, otherPort) = try Self.listenTCP()
+            sharedMemoryKey = Int32.random(in: 0x1000_0000...0x7000_0000)
+            sharedMemory = shmget(sharedMemoryKey, 4096, IPC_CREAT | 0o600)
             sibling = Process()
             sibling.executableURL = URL(fileURLWithPath: "/bin/sleep")
             sibling.arguments = ["60"]
@@ -48,6 +57,8 @@ struct SandboxAppTests {
             sibling.terminate()
             close(socketDescriptor)
             close(tcpDescriptor)
+            close(otherDescriptor)
+            shmctl(sharedMemory, IPC_RMID, nil)
             try? FileManager.default.removeItem(at: folder)
         }
 
@@ -56,22 +67,22 @@ struct SandboxAppTests {
             var environment = ProcessInfo.processInfo.environment
             environment["HOME"] = home.path
             let targets: [String: Any] = ["ssh": key.path, "token": token.path, "socket": socketPath, "port": port,
-                                          "dashboard": Int(getpid()), "sibling": Int(sibling.processIdentifier),
+                                          "other_port": otherPort, "dashboard": Int(getpid()), "sibling": Int(sibling.processIdentifier),
+                                          "shm_key": Int(sharedMemoryKey), "unlinked_files": 4, "unlinked_mib_each": 6,
                                           "granted_reads": reads, "granted_writes": writes]
             environment["INTRUDER_TARGETS"] = String(decoding: try JSONSerialization.data(withJSONObject: targets), as: UTF8.self)
             return environment
         }
 
-        /// A copy of the intruder with `permissions` in its manifest and a symlink to the key in its folder.
+        /// A copy of the intruder with `permissions` in its manifest, a disk limit of 8 MiB (its
+        /// four unlinked files of 6 MiB pass it together) and a symlink to the key in its folder.
         func intruder(permissions: String = "") throws -> URL {
             let copy = folder.appendingPathComponent("intruder")
             try? FileManager.default.removeItem(at: copy)
             try FileManager.default.copyItem(at: AppHarness.fixtures.appendingPathComponent("intruder"), to: copy)
             try FileManager.default.createSymbolicLink(atPath: copy.appendingPathComponent("leak").path, withDestinationPath: key.path)
-            if !permissions.isEmpty {
-                let manifest = copy.appendingPathComponent("app.yaml")
-                try Data((try String(contentsOf: manifest, encoding: .utf8) + permissions).utf8).write(to: manifest)
-            }
+            let manifest = copy.appendingPathComponent("app.yaml")
+            try Data((try String(contentsOf: manifest, encoding: .utf8) + "limits: { disk: 8MiB }\n" + permissions).utf8).write(to: manifest)
             return copy
         }
 
@@ -113,12 +124,24 @@ struct SandboxAppTests {
         }, uniquingKeysWith: { $1 })
     }
 
-    /// What every app is refused without a grant, with the errno each gets.
+    /// What every app is refused without a grant (the errno depends on the wall that holds: a file
+    /// outside its world is not there, one inside it read-only, a call off the allow-list EPERM).
     static let refused = [
-        "read_ssh": "EACCES", "read_token": "EACCES", "list_home": "EACCES", "write_home": "EACCES", "symlink_escape": "EACCES",
-        "unix_socket": "EPERM", "signal_dashboard": "EPERM", "signal_keeper": "EPERM", "ptrace_sibling": "EPERM",
-        "read_environ": "EACCES", "unshare": "EPERM", "mount": "EPERM",
+        "read_ssh", "read_token", "symlink_escape", "unix_socket", "signal_dashboard", "signal_keeper",
+        "ptrace_sibling", "read_environ", "unshare", "mount",
+        // Issue 51's classes: metadata, other processes, System V IPC, inotify, limits, root's powers.
+        "home_shows_users_files", "utime_token", "prlimit_dashboard", "setpriority_user",
+        "setpriority_dashboard", "affinity_dashboard", "ioprio_dashboard", "sysv_shm", "inotify_200", "mptcp_connect",
+        "fastopen_connect", "memfd", "unlinked_past_limit", "read_shadow", "set_hostname", "capabilities",
     ]
+    /// Writes to HOME (a file, its mode) are refused or land in the app's own world: the user's HOME
+    /// is as it was.
+    static func homeIsUntouched(_ bait: Bait) {
+        #expect(!FileManager.default.fileExists(atPath: bait.home.appendingPathComponent("PWNED").path))
+        var info = stat()
+        #expect(stat(bait.home.path, &info) == 0 && info.st_mode & 0o777 != 0o777, "HOME's mode changed")
+    }
+
     /// What every app may do: its own folders, the system, its own /proc entry.
     static let allowed = ["read_own_folder", "write_tmpdir", "write_data", "read_system", "read_proc_self"]
 
@@ -129,11 +152,11 @@ struct SandboxAppTests {
         #expect(await app.wait(10) { $0.view != nil }, "\(app.log)")
         let got = Self.results(app)
         print("intruder without a grant: \(app.viewText)")
-        for (attempt, errno) in Self.refused { #expect(got[attempt] == errno, "\(attempt): \(got[attempt] ?? "missing")") }
-        // No network granted: no socket at all.
+        for attempt in Self.refused { #expect(got[attempt].map { $0 != "ok" } == true, "\(attempt): \(got[attempt] ?? "missing")") }
+        // No network granted: no network socket at all.
         for attempt in ["tcp_connect", "tcp_bind", "udp_send"] { #expect(got[attempt] == "EPERM", "\(attempt): \(got[attempt] ?? "missing")") }
         for attempt in Self.allowed { #expect(got[attempt] == "ok", "\(attempt): \(got[attempt] ?? "missing")") }
-        #expect(!FileManager.default.fileExists(atPath: bait.home.appendingPathComponent("PWNED").path))
+        Self.homeIsUntouched(bait)
         let temporary = try #require(got["tmpdir"])
         #expect(temporary.contains("/termcanvas-app-\(getpid())-"))
         await app.runtime.stopAll()
@@ -161,7 +184,9 @@ struct SandboxAppTests {
         #expect(got["tcp_connect"] == "ok")
         // A port to connect to is not one to listen on; the rest stays refused.
         #expect(got["tcp_bind"] == "EACCES")
-        for (attempt, errno) in Self.refused { #expect(got[attempt] == errno, "\(attempt): \(got[attempt] ?? "missing")") }
+        #expect(got["listen_other_port"] == "EPERM")
+        for attempt in Self.refused { #expect(got[attempt].map { $0 != "ok" } == true, "\(attempt): \(got[attempt] ?? "missing")") }
+        Self.homeIsUntouched(bait)
         await app.runtime.stopAll()
     }
 
@@ -177,6 +202,36 @@ struct SandboxAppTests {
             return false
         }, "\(String(describing: app.status))")
         #expect(app.view == nil)
+    }
+
+    /// Issue 51, a path resolved twice: the plan was made in the dashboard, whose /proc/self/cwd
+    /// is another folder than the app's.
+    @Test(arguments: ["exec: [/proc/self/cwd/run.sh]", "exec: [./run.sh]"])
+    func aProgramNamedThroughProcIsRefused(exec: String) async throws {
+        let bait = try Bait()
+        let folder = bait.folder.appendingPathComponent("selfish")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let interpreter = exec.contains("/proc/") ? "/bin/sh" : "/proc/self/cwd/sh"
+        try Data("#!\(interpreter)\necho hi\n".utf8).write(to: folder.appendingPathComponent("run.sh"))
+        chmod(folder.appendingPathComponent("run.sh").path, 0o755)
+        try Data("id: selfish\nname: Selfish\nversion: 1.0.0\nprotocol: 1\n\(exec)\n".utf8).write(to: folder.appendingPathComponent("app.yaml"))
+        let app = try AppHarness("selfish", folder: folder, environment: try bait.environment())
+        #expect(await app.wait(10) { app in
+            if case .stopped(let reason)? = app.status { return reason.contains("names a different file in each process") }
+            return false
+        }, "\(String(describing: app.status)) \(app.log)")
+    }
+
+    /// Issue 51: `run` names programs; a folder named there grants nothing.
+    @Test(.enabled(if: SandboxSupport.current.isEnforced))
+    func aFolderInRunGrantsNothing() async throws {
+        let bait = try Bait()
+        let folder = try bait.intruder(permissions: "permissions: { run: [~/.ssh] }\n")
+        let app = try AppHarness("intruder", folder: folder, environment: try bait.environment())
+        #expect(await app.wait(10) { $0.view != nil }, "\(app.log)")
+        #expect(Self.results(app)["read_ssh"] != "ok")
+        #expect(app.log.contains("run: ~/.ssh is not a program (an executable file); it cannot be run"), "\(app.log)")
+        await app.runtime.stopAll()
     }
 
     @Test func temporaryFoldersOfADashboardThatDiedAreRemovedAtTheNextStart() async throws {

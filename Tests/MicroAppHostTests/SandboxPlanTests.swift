@@ -1,4 +1,5 @@
 import CAppProcess
+import Glibc
 @testable import MicroAppHost
 import Testing
 
@@ -27,17 +28,35 @@ struct SandboxPlanTests {
         #expect(Self.lookup.installation(of: program) == installation)
     }
 
+    static func support(abi: Int32, world: Int32 = 0, environment: [String: String] = [:],
+                        settings: [String: String] = [:]) -> SandboxSupport {
+        SandboxSupport.detect(environment: environment, abi: abi, worldRefusal: world, setting: { settings[$0] })
+    }
+
     @Test func theKernelsSupportIsSaidAsItIs() {
-        #expect(SandboxSupport.detect(environment: [:], abi: 7) == .landlock(abi: 7))
-        #expect(SandboxSupport.detect(environment: [:], abi: 7).warning == nil)
-        #expect(SandboxSupport.detect(environment: [:], abi: 5).warning
-                == "Partly sandboxed on this system (Landlock ABI 5): its files are contained, but not its signals.")
-        #expect(SandboxSupport.detect(environment: [:], abi: 3).warning?.hasSuffix("but not its signals or TCP ports.") == true)
-        #expect(SandboxSupport.detect(environment: [:], abi: TC_LANDLOCK_MISSING).warning
-                == "Not sandboxed on this system (this kernel has no Landlock (Linux 5.13 or newer has it)): it runs with all your rights and can read your files.")
-        #expect(SandboxSupport.detect(environment: [:], abi: TC_LANDLOCK_DISABLED).summary.contains("not enabled"))
-        #expect(SandboxSupport.detect(environment: [SandboxSupport.simulationVariable: "1"], abi: 7)
+        #expect(Self.support(abi: 7) == SandboxSupport(world: .own, landlock: .abi(7)))
+        #expect(Self.support(abi: 7).warning == nil)
+        #expect(Self.support(abi: 7).summary == "sandboxed (a world of its own: namespaces, a system-call allow-list, Landlock ABI 7)")
+        // In a world of its own, only the ports of a network permission need Landlock.
+        #expect(Self.support(abi: 5).warning == nil)
+        #expect(Self.support(abi: 3).warning?.contains("a network permission reaches every TCP port") == true)
+        #expect(Self.support(abi: TC_LANDLOCK_MISSING).isEnforced)
+        // Without namespaces: the walls that are left, and how to allow them.
+        let refused = Self.support(abi: 7, world: EPERM, settings: ["kernel/unprivileged_userns_clone": "0"])
+        #expect(refused.isEnforced && !refused.hasWorld)
+        #expect(refused.summary.hasPrefix("partly sandboxed: no namespaces of its own because this system turns off user namespaces"))
+        #expect(refused.summary.contains("sudo sysctl -w kernel.unprivileged_userns_clone=1"))
+        #expect(refused.warning?.contains("Its files, ports and signals are contained, but not its processes") == true)
+        #expect(Self.support(abi: 7, world: EPERM, settings: ["kernel/apparmor_restrict_unprivileged_userns": "1"]).summary.contains("AppArmor"))
+        #expect(Self.support(abi: 7, world: EPERM, settings: ["user/max_user_namespaces": "0"]).summary.contains("user.max_user_namespaces"))
+        #expect(Self.support(abi: 5, world: EPERM).warning?.contains("Its files are contained, but not its processes, System V IPC or signals") == true)
+        let bare = Self.support(abi: TC_LANDLOCK_MISSING, world: EPERM)
+        #expect(!bare.isEnforced)
+        #expect(bare.warning?.hasPrefix("Not sandboxed on this system (the kernel refused new namespaces") == true)
+        #expect(Self.support(abi: TC_LANDLOCK_DISABLED).summary.contains("not enabled"))
+        #expect(Self.support(abi: 7, environment: [SandboxSupport.simulationVariable: "1"]).landlock
                 == .unavailable("Landlock is off (TERMCANVAS_SIMULATE_NO_LANDLOCK=1)"))
+        #expect(!Self.support(abi: 7, environment: [SandboxSupport.worldSimulationVariable: "1"]).hasWorld)
     }
 
     @Test func everyAppGetsTheSystemItsFolderAndWhatWasGrantedOnly() {
@@ -49,6 +68,33 @@ struct SandboxPlanTests {
         #expect(!plan.rules.contains { $0.path == "/home/ann" || $0.path == "/tmp" || $0.path == "/proc" })
         // Only the system's folders are followed through links.
         #expect(plan.rules.filter(\.followsLinks).allSatisfy { SandboxPlan.isSystem($0.path) })
-        #expect(plan.adding(writable: ["/tmp/termcanvas-app-1-x"]).rules.last == SandboxPlan.Rule(path: "/tmp/termcanvas-app-1-x", access: .readWrite))
+        let run = plan.adding(temporary: "/tmp/termcanvas-app-1-x", bytes: 1 << 20, data: "/home/ann/data/x")
+        #expect(run.rules.suffix(2) == [SandboxPlan.Rule(path: "/tmp/termcanvas-app-1-x", access: .readWrite),
+                                        SandboxPlan.Rule(path: "/home/ann/data/x", access: .readWrite)])
+    }
+
+    /// The world's view: its own /proc, the system, a tmpfs for /tmp, an empty HOME, then each
+    /// grant, parents first, so that a grant inside another keeps its own rights.
+    @Test func theWorldIsMadeOfThePlanParentsFirst() {
+        var plan = SandboxPlan.make(programs: ["/usr/bin/python3.11"], installations: [], folder: "/home/ann/apps/x",
+                                    files: [SandboxPlan.Rule(path: "/home/ann", access: .readWrite),
+                                            SandboxPlan.Rule(path: "/proc", access: .read)], connect: [])
+        plan.home = "/home/ann"
+        let view = plan.adding(temporary: "/tmp/termcanvas-app-1-x", bytes: 1 << 20, madeInside: ["/tmp/termcanvas-app-1-x/home"],
+                               data: "/home/ann/.local/share/termcanvas/app-data/x").view
+        let paths = view.map(\.path)
+        #expect(view.first == SandboxPlan.ViewEntry(kind: .proc, path: "/proc"))
+        #expect(view.contains(SandboxPlan.ViewEntry(kind: .tmpfs(bytes: 1 << 20), path: "/tmp")))
+        #expect(view.contains(SandboxPlan.ViewEntry(kind: .system, path: "/usr")))
+        #expect(view.contains(SandboxPlan.ViewEntry(kind: .device, path: "/dev/null")))
+        #expect(view.contains(SandboxPlan.ViewEntry(kind: .read, path: "/home/ann/apps/x")))
+        #expect(!paths.contains("/tmp/termcanvas-app-1-x") || view.contains(SandboxPlan.ViewEntry(kind: .folder, path: "/tmp/termcanvas-app-1-x")))
+        // A granted /proc comes after the world's own; HOME the folder before HOME the grant; the
+        // app's folder and data after the HOME that holds them.
+        #expect(paths.firstIndex(of: "/proc")! < paths.lastIndex(of: "/proc")!)
+        #expect(view.firstIndex(of: SandboxPlan.ViewEntry(kind: .write, path: "/home/ann"))!
+                < view.firstIndex(of: SandboxPlan.ViewEntry(kind: .read, path: "/home/ann/apps/x"))!)
+        #expect(paths.firstIndex(of: "/home/ann/.local/share/termcanvas/app-data/x")! > paths.firstIndex(of: "/home/ann")!)
+        #expect(paths.firstIndex(of: "/tmp/termcanvas-app-1-x/home")! > paths.firstIndex(of: "/tmp")!)
     }
 }

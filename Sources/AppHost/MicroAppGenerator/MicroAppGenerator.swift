@@ -33,9 +33,9 @@ public struct MicroAppGenerator: Sendable {
     ///   problem when no answer passed, or at once when the trial run could not be contained.
     public func generate(_ request: GenerationRequest, environment: [String: String],
                          progress: @escaping @Sendable (Progress) -> Void = { _ in }) async throws -> GeneratedApp {
-        if case .unavailable(let reason) = sandbox, !trialWithoutSandbox {
+        if !sandbox.isEnforced, !trialWithoutSandbox {
             throw GenerationProblem("""
-                not sandboxed on this system (\(reason)): the trial run would run the model's code with all your rights. \
+                apps are \(sandbox.summary): the trial run would run the model's code with all your rights. \
                 Run it anyway with termcanvas apps new … --trial-without-sandbox, on a machine you can afford to lose.
                 """)
         }

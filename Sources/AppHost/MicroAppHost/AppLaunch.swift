@@ -13,8 +13,11 @@ struct SandboxGrant: Sendable {
     /// are fresh folders inside its temporary folder.
     let dataFolder: URL?
 
-    /// A generated app's trial run: nothing of the user's.
-    static let trial = SandboxGrant(access: .none, dataFolder: nil)
+    /// Its limits when the host sets them, not its manifest (a trial run's).
+    var limits: AppManifest.Limits?
+
+    /// A generated app's trial run: nothing of the user's, and the host's limits.
+    static let trial = SandboxGrant(access: .none, dataFolder: nil, limits: .trial)
 }
 
 /// How to start one micro-app process: the program found, its arguments, the environment it may
@@ -54,8 +57,14 @@ struct AppLaunch: Sendable {
         let directory = (manifest.workingDirectory.hasPrefix("/")
             ? URL(fileURLWithPath: manifest.workingDirectory) : folder.appendingPathComponent(manifest.workingDirectory)).standardizedFileURL.path
         let lookup = ProgramLookup(environment: hostEnvironment.merging(environment) { $1 }, home: home)
+        if manifest.exec[0].hasPrefix("/"), ProgramLookup.meansAnotherFileInEachProcess(manifest.exec[0]) {
+            throw .selfRelative(manifest.exec[0])
+        }
         let named = try Self.find(manifest.exec[0], folder: folder, path: environment["PATH"] ?? "")
         let found = lookup.examine(named, fromPath: !manifest.exec[0].contains("/"), directory: directory)
+        for path in [named] + found.named where ProgramLookup.meansAnotherFileInEachProcess(path) {
+            throw .selfRelative(path)
+        }
         if !found.searchFirst.isEmpty { environment["PATH"] = lookup.searchPath(found) }
         if let data = grant.dataFolder { environment[Self.dataVariable] = data.path }
         var notes: [String] = []
@@ -64,8 +73,12 @@ struct AppLaunch: Sendable {
         for entry in grant.access.run {
             let path = entry.contains("/") ? Self.expand(entry, home: home)
                 : (try? Self.find(entry, folder: folder, path: environment["PATH"] ?? ""))
-            guard let path, let real = try Self.checked(entry, path: path, home: home) else {
+            guard let path, !ProgramLookup.meansAnotherFileInEachProcess(path), let real = try Self.checked(entry, path: path, home: home) else {
                 notes.append("run: \(entry) is not found; it cannot be run")
+                continue
+            }
+            guard ProgramLookup.isProgramFile(real) else {
+                notes.append("run: \(entry) is not a program (an executable file); it cannot be run")
                 continue
             }
             programs.append(real)
@@ -75,13 +88,18 @@ struct AppLaunch: Sendable {
         self.arguments = [found.program == named ? manifest.exec[0] : found.program] + manifest.exec.dropFirst()
         self.environment = environment
         self.directory = directory
-        self.limits = manifest.limits
+        self.limits = grant.limits ?? manifest.limits
         self.dataFolder = grant.dataFolder
         self.temporaryBase = hostEnvironment["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
         self.notes = notes
-        sandbox = SandboxPlan.make(programs: found.executables + programs, installations: found.installations,
-                                   folder: ProgramLookup.realPath(folder.path) ?? folder.path, files: files,
-                                   connect: grant.access.connect)
+        // A resolver's settings kept outside /etc (systemd-resolved's stub file in /run).
+        let resolver = grant.access.connect.isEmpty ? [] : [ProgramLookup.realPath("/etc/resolv.conf")].compactMap { $0 }
+            .filter { !SandboxPlan.isSystem($0) }.map { SandboxPlan.Rule(path: $0, access: .read) }
+        var sandbox = SandboxPlan.make(programs: found.executables + programs, installations: found.installations,
+                                       folder: ProgramLookup.realPath(folder.path) ?? folder.path, files: files + resolver,
+                                       connect: grant.access.connect)
+        if home != "/" { sandbox.home = ProgramLookup.realPath(home) ?? home }
+        self.sandbox = sandbox
     }
 
     /// The granted files and folders as rules, each by its real path.
@@ -154,6 +172,8 @@ enum LaunchError: Error, Equatable, CustomStringConvertible {
     case notExecutable(String)
     /// A granted path (`~/notes`) is, or passes through, a symlink to somewhere else.
     case grantEscapes(String, String)
+    /// A program named by a path that means another file in each process (`/proc/self/cwd/…`).
+    case selfRelative(String)
     case failed(step: String, errno: Int32)
 
     var description: String {
@@ -163,6 +183,8 @@ enum LaunchError: Error, Equatable, CustomStringConvertible {
         case .notExecutable(let file): "\(file) is not an executable file"
         case .grantEscapes(let entry, let real):
             "its permission \(entry) leads to \(real) through a symlink; name the real folder in its app.yaml, then allow it again"
+        case .selfRelative(let path):
+            "\(path) names a different file in each process (it is beneath /proc or /dev/fd); name the program by its real path in its app.yaml or #! line"
         case .failed(let step, let error): "\(step): \(SystemErrorWords.describe(error))"
         }
     }

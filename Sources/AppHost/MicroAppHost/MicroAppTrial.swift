@@ -4,7 +4,7 @@ import MicroAppProtocol
 import Synchronization
 
 /// Runs an app nobody has vouched for yet (a generated one) once, in the host's sandbox with no
-/// permission granted and a fresh HOME inside its temporary folder, to see whether it answers
+/// permission granted, the host's limits and a fresh HOME inside its temporary folder, to see whether it answers
 /// `initialize` and draws a view: what it shows, it computed from nothing of the user's.
 public enum MicroAppTrial {
     private struct TrialFailure: Error {
@@ -23,11 +23,12 @@ public enum MicroAppTrial {
     public static func run(_ app: InstalledApp, size: ViewSize, environment: [String: String], logFile: URL,
                            limit: Duration = .seconds(10)) async -> Outcome {
         let manifest = app.manifest
-        let log = AppLog(url: logFile, limit: manifest.limits.logBytes)
+        let limits = SandboxGrant.trial.limits ?? .trial
+        let log = AppLog(url: logFile, limit: limits.logBytes)
         let recipe = LaunchRecipe(manifest: manifest, folder: app.folder, hostEnvironment: environment,
                                   extra: ["TERMCANVAS_APP_ID": app.id, "TERMCANVAS_PROTOCOL": ProtocolVersion.current.description],
                                   grant: .trial)
-        let session = SupervisedSession.process(appID: app.id, recipe: recipe, permissions: .none, limits: manifest.limits,
+        let session = SupervisedSession.process(appID: app.id, recipe: recipe, permissions: .none, limits: limits,
                                                 log: log, backend: nil)
         let (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let timer = Task {

@@ -23,6 +23,9 @@ struct ProgramLookup: Sendable {
         /// Folders of interpreters chosen for shims, to put first in `PATH`: a script's
         /// `env python3` (and the app's own children) then find the same interpreter.
         var searchFirst: [String] = []
+        /// The paths it was named by on the way (a shim's choice, a `#!` line's interpreter), as
+        /// written: none may mean another file in each process.
+        var named: [String] = []
     }
 
     /// A version manager whose shims are resolved: its root's variable, its default root in HOME.
@@ -61,7 +64,9 @@ struct ProgramLookup: Sendable {
         var found = Found(program: chosen ?? program)
         add(chosen ?? program, to: &found)
         if let chosen { found.searchFirst.append(FilePaths.parent(of: chosen)) }
+        if let chosen { found.named.append(chosen) }
         if let interpreter = Self.scriptInterpreter(of: found.program) {
+            found.named.append(interpreter.path)
             add(interpreter.path, to: &found)
             if FilePaths.lastComponent(of: interpreter.path) == "env", let name = interpreter.argument, !name.contains("/"),
                let named = try? AppLaunch.find(name, folder: URL(fileURLWithPath: directory), path: searchPath(found)) {
@@ -182,6 +187,21 @@ struct ProgramLookup: Sendable {
         let words = String(decoding: line, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
         guard let path = words.first, path.hasPrefix("/") else { return nil }
         return (path, words.dropFirst().first { !$0.hasPrefix("-") })
+    }
+
+    /// Whether `path` is beneath `/proc` or `/dev/fd` (and `/dev/stdin`, …): such a path is
+    /// resolved by each process for itself, so the file the dashboard found is not the one the
+    /// app would run (`/proc/self/cwd/x` is the dashboard's folder here, the app's there).
+    static func meansAnotherFileInEachProcess(_ path: String) -> Bool {
+        let standard = URL(fileURLWithPath: path).standardizedFileURL.path
+        return ["/proc", "/dev/fd", "/dev/stdin", "/dev/stdout", "/dev/stderr"].contains { standard == $0 || standard.hasPrefix($0 + "/") }
+    }
+
+    /// Whether `path` is a regular file this user may execute (not a folder: a `run` entry is a
+    /// program, never a tree of files to read).
+    static func isProgramFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG && faccessat(AT_FDCWD, path, X_OK, AT_EACCESS) == 0
     }
 
     /// The path with every symlink followed; nil when it does not exist.

@@ -85,7 +85,8 @@ final class Spawner: Sendable {
     private static func start(_ launch: AppLaunch, in folders: RunFolders) -> Result<Started, LaunchError> {
         var sandbox: PreparedSandbox
         do {
-            sandbox = try PreparedSandbox(launch.sandbox.adding(writable: folders.writable))
+            sandbox = try PreparedSandbox(launch.sandbox.adding(temporary: folders.temporaryReal, bytes: launch.limits.diskBytes,
+                                                                madeInside: folders.madeInside, data: folders.data))
         } catch {
             return .failure(error)
         }
@@ -113,12 +114,15 @@ final class Spawner: Sendable {
         var keeper: pid_t = 0
         var app: pid_t = 0
         var stage: Int32 = 0
+        var detail: Int32 = -1
         let result = tc_spawn_app(launch.program, &arguments, &environment, launch.directory,
-                                  input[0], output[1], errors[1], limits, &sandbox.settings, &keeper, &app, &stage)
+                                  input[0], output[1], errors[1], limits, &sandbox.settings, &keeper, &app, &stage, &detail)
+        let view = sandbox.settings.view_count > 0 && detail >= 0 && detail < sandbox.settings.view_count
+            ? sandbox.settings.view.map { String(cString: $0[Int(detail)].path) } : nil
         closeAll([input[0], output[1], errors[1]])
         guard result == 0 else {
             closeAll([input[1], output[0], errors[0]])
-            return .failure(.failed(step: Self.step(stage, launch), errno: result))
+            return .failure(.failed(step: Self.step(stage, launch, view: view), errno: result))
         }
         tc_track_keeper(keeper)
         for descriptor in [input[1], output[0], errors[0]] {
@@ -128,8 +132,10 @@ final class Spawner: Sendable {
                                 temporaryFolder: folders.temporary, launch: launch))
     }
 
-    private static func step(_ stage: Int32, _ launch: AppLaunch) -> String {
+    private static func step(_ stage: Int32, _ launch: AppLaunch, view: String?) -> String {
         switch stage {
+        case TC_SPAWN_WORLD: "its namespaces"
+        case TC_SPAWN_VIEW: view.map { "its sandbox (making \($0) visible in it)" } ?? "its sandbox's folders"
         case TC_SPAWN_SESSION: "setsid"
         case TC_SPAWN_STREAMS: "standard streams"
         case TC_SPAWN_DIRECTORY: "working directory \(launch.directory)"
@@ -175,8 +181,11 @@ func watchExit(of started: Spawner.Started, gone: @escaping @Sendable () -> Void
 private struct RunFolders {
     let temporary: String
     let environment: [String: String]
-    /// Its data and temporary folders, as real paths, for its sandbox.
-    let writable: [String]
+    /// Its temporary folder, its data folder (kept; nil for a trial run) and the folders made in
+    /// its temporary folder, as real paths, for its sandbox.
+    let temporaryReal: String
+    let data: String?
+    let madeInside: [String]
 
     /// Temporary folders are named after the dashboard that made them, so that those of one that
     /// died (`kill -9`: nobody removed them) can be told from a running one's.
@@ -188,16 +197,16 @@ private struct RunFolders {
         guard let made = mkdtemp(&template) else { throw .failed(step: "its temporary folder in \(launch.temporaryBase) (TMPDIR)", errno: errno) }
         temporary = String(cString: made)
         var environment = ["TMPDIR": temporary]
-        var writable = [temporary]
+        var inside: [String] = []
         do {
             if let data = launch.dataFolder {
                 try PrivatePath.makeDirectory(data)
-                writable.append(data.path)
             } else {
                 for (variable, name) in [("HOME", "home"), (AppLaunch.dataVariable, "data")] {
                     let folder = URL(fileURLWithPath: temporary).appendingPathComponent(name)
                     try PrivatePath.makeDirectory(folder)
                     environment[variable] = folder.path
+                    inside.append(folder.path)
                 }
             }
         } catch {
@@ -205,7 +214,10 @@ private struct RunFolders {
             throw .failed(step: "its folder \(error.path)", errno: error.errno)
         }
         self.environment = environment
-        self.writable = writable.map { ProgramLookup.realPath($0) ?? $0 }
+        let real = ProgramLookup.realPath(temporary) ?? temporary, named = temporary.count
+        temporaryReal = real
+        madeInside = inside.map { real + $0.dropFirst(named) }
+        data = launch.dataFolder.map { ProgramLookup.realPath($0.path) ?? $0.path }
     }
 
     func remove() {

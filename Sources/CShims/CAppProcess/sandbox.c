@@ -12,7 +12,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <netinet/in.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -103,15 +105,31 @@ int tc_landlock_allow_connect(int ruleset, unsigned long long port) {
     return syscall(SYS_landlock_add_rule, ruleset, TC_LANDLOCK_RULE_NET_PORT, &rule, 0) == 0 ? 0 : errno;
 }
 
-/* Applies the sandbox in the app's process: system calls only (async-signal-safe). Returns 0 or an errno. */
+/* Write, create, remove and rename beneath (Landlock), for the app's own tmpfs folders. */
+#define TC_FS_OWN_FOLDER (TC_FS_READ_FILE | TC_FS_READ_DIR | TC_FS_WRITE_FILE | TC_FS_REMOVE_DIR | TC_FS_REMOVE_FILE | \
+                          TC_FS_MAKE_DIR | TC_FS_MAKE_REG | TC_FS_MAKE_FIFO | TC_FS_MAKE_SYM | TC_FS_REFER | TC_FS_TRUNCATE)
+
+static int allow_resolved(int ruleset, const char *path, uint64_t access, int abi) {
+    int fd = open(path, O_PATH | O_CLOEXEC);
+    if (fd < 0) return errno;
+    int added = allow_open_path(ruleset, fd, access, abi);
+    close(fd);
+    return added;
+}
+
+/* Applies the sandbox in the app's process (in its world, once built): system calls only
+   (async-signal-safe). Returns 0 or an errno. */
 int tc_apply_sandbox(const tc_sandbox *sandbox) {
     if (sandbox->no_new_privileges && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return errno;
     if (sandbox->landlock_ruleset >= 0) {
-        /* Resolved here, /proc/self is this process's own folder, not the dashboard's. */
-        int self = open("/proc/self", O_PATH | O_CLOEXEC);
-        if (self < 0) return errno;
-        int added = allow_open_path(sandbox->landlock_ruleset, self, TC_FS_READ_FILE | TC_FS_READ_DIR, sandbox->landlock_abi);
-        close(self);
+        /* Resolved here, /proc/self is this process's own folder, not the dashboard's; a tmpfs of
+           its world is a folder the dashboard never saw. */
+        int added = allow_resolved(sandbox->landlock_ruleset, "/proc/self", TC_FS_READ_FILE | TC_FS_READ_DIR, sandbox->landlock_abi);
+        for (int i = 0; added == 0 && sandbox->world && i < sandbox->view_count; i++) {
+            if (sandbox->view[i].kind == TC_VIEW_TMPFS) {
+                added = allow_resolved(sandbox->landlock_ruleset, sandbox->view[i].path, TC_FS_OWN_FOLDER, sandbox->landlock_abi);
+            }
+        }
         if (added != 0) return added;
         if (syscall(SYS_landlock_restrict_self, sandbox->landlock_ruleset, 0) != 0) return errno;
         close(sandbox->landlock_ruleset);
@@ -126,48 +144,114 @@ int tc_apply_sandbox(const tc_sandbox *sandbox) {
 /* Keeps the first failure of the libseccomp calls that build a filter. */
 #define ADD(call) do { int added_ = (call); if (added_ < 0 && failure == 0) failure = added_; } while (0)
 
-int tc_seccomp_program(int network, void **program, unsigned short *length) {
-    scmp_filter_ctx filter = seccomp_init(SCMP_ACT_ALLOW);
+/* The system calls every app may make as it likes: what interpreters (Python, Node.js, Ruby,
+   Perl, the shells) and the system's programs use. Names this architecture or libseccomp does
+   not know are skipped. */
+static const char *const allowed_calls[] = {
+    /* files and descriptors */
+    "read", "write", "readv", "writev", "pread64", "pwrite64", "preadv", "pwritev", "preadv2", "pwritev2", "open", "openat",
+    "openat2", "creat", "close", "close_range", "lseek", "_llseek", "stat", "fstat", "lstat", "newfstatat", "fstatat64",
+    "stat64", "fstat64", "lstat64", "statx", "statfs", "fstatfs", "statfs64", "fstatfs64", "access", "faccessat",
+    "faccessat2", "readlink", "readlinkat", "getdents", "getdents64", "mkdir", "mkdirat", "rmdir", "unlink", "unlinkat",
+    "rename", "renameat", "renameat2", "link", "linkat", "symlink", "symlinkat", "chdir", "fchdir", "getcwd", "truncate",
+    "ftruncate", "fallocate", "fsync", "fdatasync", "sync_file_range", "syncfs", "dup", "dup2", "dup3", "fcntl", "fcntl64",
+    "flock", "ioctl", "pipe", "pipe2", "sendfile", "sendfile64", "copy_file_range", "splice", "tee", "vmsplice", "readahead",
+    "fadvise64", "fadvise64_64", "umask", "chmod", "fchmod", "fchmodat", "fchmodat2", "chown", "fchown", "lchown",
+    "fchownat", "chown32", "fchown32", "lchown32", "utime", "utimes", "utimensat", "futimesat", "getxattr", "lgetxattr",
+    "fgetxattr", "listxattr", "llistxattr", "flistxattr", "setxattr", "lsetxattr", "fsetxattr", "removexattr",
+    "lremovexattr", "fremovexattr",
+    /* waiting for descriptors and events */
+    "poll", "ppoll", "select", "_newselect", "pselect6", "epoll_create", "epoll_create1", "epoll_ctl", "epoll_wait",
+    "epoll_pwait", "epoll_pwait2", "eventfd", "eventfd2", "signalfd", "signalfd4", "timerfd_create", "timerfd_settime",
+    "timerfd_gettime", "inotify_init", "inotify_init1", "inotify_add_watch", "inotify_rm_watch",
+    /* memory */
+    "brk", "mmap", "mmap2", "munmap", "mremap", "mprotect", "madvise", "msync", "mincore", "membarrier", "mlock", "mlock2",
+    "munlock", "mlockall", "munlockall", "get_mempolicy", "set_mempolicy", "mbind", "pkey_alloc", "pkey_free",
+    "pkey_mprotect", "map_shadow_stack",
+    /* processes and threads of its own */
+    "fork", "vfork", "execve", "execveat", "exit", "exit_group", "wait4", "waitid", "kill", "tkill", "tgkill",
+    "rt_sigaction", "rt_sigprocmask", "rt_sigreturn", "rt_sigsuspend", "rt_sigpending", "rt_sigtimedwait",
+    "rt_sigqueueinfo", "rt_tgsigqueueinfo", "sigaltstack", "sigreturn", "getpid", "getppid", "gettid", "getuid", "geteuid",
+    "getgid", "getegid", "getuid32", "geteuid32", "getgid32", "getegid32", "getresuid", "getresgid", "getresuid32",
+    "getresgid32", "getgroups", "getgroups32", "setsid", "setpgid", "getpgid", "getpgrp", "getsid", "prctl", "arch_prctl",
+    "set_tid_address", "set_robust_list", "get_robust_list", "futex", "futex_time64", "futex_waitv", "rseq", "sched_yield",
+    "sched_getaffinity", "sched_getparam", "sched_getscheduler", "sched_getattr", "sched_get_priority_max",
+    "sched_get_priority_min", "sched_rr_get_interval", "getpriority", "getrlimit", "ugetrlimit", "getrusage", "times",
+    "uname", "sysinfo", "capget", "getrandom", "pidfd_open", "pidfd_send_signal", "pidfd_getfd", "seccomp", "restart_syscall",
+    "pause", "getcpu", "ioprio_get",
+    /* time */
+    "clock_gettime", "clock_gettime64", "clock_getres", "clock_getres_time64", "clock_nanosleep", "clock_nanosleep_time64",
+    "gettimeofday", "time", "nanosleep", "alarm", "getitimer", "setitimer", "timer_create", "timer_settime",
+    "timer_settime64", "timer_gettime", "timer_gettime64", "timer_getoverrun", "timer_delete",
+    /* sockets (socket and socketpair themselves are ruled below) */
+    "connect", "accept", "accept4", "bind", "getsockname", "getpeername", "recvfrom", "recvmsg", "recvmmsg",
+    "recvmmsg_time64", "shutdown", "setsockopt", "getsockopt",
+};
+
+/* Allows `call` only when its first argument is 0 (the caller itself), or with `which` as its
+   first argument and 0 as its second (setpriority, ioprio_set). */
+static int allow_on_self(scmp_filter_ctx filter, const char *call, int which) {
+    int number = seccomp_syscall_resolve_name(call);
+    if (number == __NR_SCMP_ERROR) return 0;
+    if (which < 0) return seccomp_rule_add(filter, SCMP_ACT_ALLOW, number, 1, SCMP_A0(SCMP_CMP_EQ, 0));
+    return seccomp_rule_add(filter, SCMP_ACT_ALLOW, number, 2, SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)which), SCMP_A1(SCMP_CMP_EQ, 0));
+}
+
+static int allow_socket(scmp_filter_ctx filter, int family, int type, int protocol) {
+    return seccomp_rule_add(filter, SCMP_ACT_ALLOW, SCMP_SYS(socket), 3, SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)family),
+                            SCMP_A1(SCMP_CMP_MASKED_EQ, 0xF, (scmp_datum_t)type), SCMP_A2(SCMP_CMP_EQ, (scmp_datum_t)protocol));
+}
+
+int tc_seccomp_program(int kind, void **program, unsigned short *length) {
+    scmp_filter_ctx filter = seccomp_init(SCMP_ACT_ERRNO(EPERM));
     if (filter == NULL) return -ENOMEM;
     int failure = 0;
     /* No new privileges is set by tc_apply_sandbox itself, before Landlock. */
     ADD(seccomp_attr_set(filter, SCMP_FLTATR_CTL_NNP, 0));
-    const int refused[] = {
-        SCMP_SYS(ptrace), SCMP_SYS(process_vm_readv), SCMP_SYS(process_vm_writev), SCMP_SYS(mount), SCMP_SYS(umount2),
-        SCMP_SYS(mount_setattr), SCMP_SYS(move_mount), SCMP_SYS(open_tree), SCMP_SYS(fsopen), SCMP_SYS(fsconfig),
-        SCMP_SYS(fsmount), SCMP_SYS(fspick), SCMP_SYS(unshare), SCMP_SYS(setns), SCMP_SYS(pivot_root), SCMP_SYS(chroot),
-        SCMP_SYS(keyctl), SCMP_SYS(add_key), SCMP_SYS(request_key), SCMP_SYS(bpf), SCMP_SYS(perf_event_open),
-        SCMP_SYS(kexec_load), SCMP_SYS(kexec_file_load), SCMP_SYS(init_module), SCMP_SYS(finit_module),
-        SCMP_SYS(delete_module), SCMP_SYS(reboot), SCMP_SYS(personality), SCMP_SYS(io_uring_setup),
-        SCMP_SYS(io_uring_enter), SCMP_SYS(io_uring_register), SCMP_SYS(userfaultfd), SCMP_SYS(open_by_handle_at),
-        SCMP_SYS(name_to_handle_at), SCMP_SYS(fanotify_init), SCMP_SYS(swapon), SCMP_SYS(swapoff), SCMP_SYS(acct),
-        SCMP_SYS(quotactl), SCMP_SYS(syslog), SCMP_SYS(lookup_dcookie), SCMP_SYS(vhangup),
-    };
-    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
-        ADD(seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), refused[i], 0));
+    for (size_t i = 0; i < sizeof allowed_calls / sizeof allowed_calls[0]; i++) {
+        int number = seccomp_syscall_resolve_name(allowed_calls[i]);
+        if (number != __NR_SCMP_ERROR) ADD(seccomp_rule_add(filter, SCMP_ACT_ALLOW, number, 0));
     }
     ADD(seccomp_rule_add(filter, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0));
-    const unsigned long long namespaces[] = {CLONE_NEWUSER, CLONE_NEWNS, CLONE_NEWNET, CLONE_NEWPID, CLONE_NEWIPC,
-                                             CLONE_NEWUTS, CLONE_NEWCGROUP, CLONE_NEWTIME};
-    for (size_t i = 0; i < sizeof namespaces / sizeof namespaces[0]; i++) {
-        ADD(seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone), 1,
-                             SCMP_A0(SCMP_CMP_MASKED_EQ, namespaces[i], namespaces[i])));
-    }
-    /* Sockets: one rule per address family refused (a rule cannot test one argument twice). */
-    for (int family = 0; family < AF_MAX; family++) {
-        int allowed = network && (family == AF_INET || family == AF_INET6 || family == AF_NETLINK);
-        if (!allowed) ADD(seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(socket), 1, SCMP_A0(SCMP_CMP_EQ, family)));
-        if (family != AF_UNIX) {
-            ADD(seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(socketpair), 1, SCMP_A0(SCMP_CMP_EQ, family)));
+    const scmp_datum_t namespaces = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS |
+                                    CLONE_NEWCGROUP | CLONE_NEWTIME;
+    ADD(seccomp_rule_add(filter, SCMP_ACT_ALLOW, SCMP_SYS(clone), 1, SCMP_A0(SCMP_CMP_MASKED_EQ, namespaces, 0)));
+    /* On itself only: another process's limits, priority, CPUs or I/O class are not the app's. */
+    const char *self_calls[] = {"prlimit64", "setrlimit", "sched_setaffinity", "sched_setscheduler", "sched_setparam",
+                                "sched_setattr"};
+    for (size_t i = 0; i < sizeof self_calls / sizeof self_calls[0]; i++) ADD(allow_on_self(filter, self_calls[i], -1));
+    ADD(allow_on_self(filter, "setpriority", PRIO_PROCESS));
+    ADD(allow_on_self(filter, "ioprio_set", 1 /* IOPRIO_WHO_PROCESS */));
+    /* FIFOs only: mknod makes no device without privileges, but nothing else is needed. */
+    ADD(seccomp_rule_add(filter, SCMP_ACT_ALLOW, SCMP_SYS(mknod), 1, SCMP_A1(SCMP_CMP_MASKED_EQ, S_IFMT, S_IFIFO)));
+    ADD(seccomp_rule_add(filter, SCMP_ACT_ALLOW, SCMP_SYS(mknodat), 1, SCMP_A2(SCMP_CMP_MASKED_EQ, S_IFMT, S_IFIFO)));
+    /* A stream pair always (a pipe both ways); a datagram pair could sendto() any socket file. */
+    ADD(seccomp_rule_add(filter, SCMP_ACT_ALLOW, SCMP_SYS(socketpair), 2, SCMP_A0(SCMP_CMP_EQ, AF_UNIX),
+                         SCMP_A1(SCMP_CMP_MASKED_EQ, 0xF, SOCK_STREAM)));
+    /* Sending, but never a TCP Fast Open connect, which Landlock's connect check does not see. */
+    ADD(seccomp_rule_add(filter, SCMP_ACT_ALLOW, SCMP_SYS(sendto), 1, SCMP_A3(SCMP_CMP_MASKED_EQ, MSG_FASTOPEN, 0)));
+    ADD(seccomp_rule_add(filter, SCMP_ACT_ALLOW, SCMP_SYS(sendmsg), 1, SCMP_A2(SCMP_CMP_MASKED_EQ, MSG_FASTOPEN, 0)));
+    ADD(seccomp_rule_add(filter, SCMP_ACT_ALLOW, SCMP_SYS(sendmmsg), 1, SCMP_A3(SCMP_CMP_MASKED_EQ, MSG_FASTOPEN, 0)));
+    if (kind & TC_FILTER_UNIX) {
+        for (int type = SOCK_STREAM; type <= SOCK_SEQPACKET; type++) {
+            if (type == SOCK_STREAM || type == SOCK_DGRAM || type == SOCK_SEQPACKET) ADD(allow_socket(filter, AF_UNIX, type, 0));
         }
     }
-    /* A datagram pair could still sendto() any socket file (the journal, /dev/log): stream pairs only. */
-    const int datagrams[] = {SOCK_DGRAM, SOCK_RAW, SOCK_RDM, SOCK_PACKET};
-    for (size_t i = 0; i < sizeof datagrams / sizeof datagrams[0]; i++) {
-        ADD(seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(socketpair), 1, SCMP_A1(SCMP_CMP_MASKED_EQ, 0xF, datagrams[i])));
+    if (kind & TC_FILTER_NETWORK) {
+        const int families[] = {AF_INET, AF_INET6};
+        for (int i = 0; i < 2; i++) {
+            ADD(allow_socket(filter, families[i], SOCK_STREAM, 0));
+            ADD(allow_socket(filter, families[i], SOCK_STREAM, IPPROTO_TCP));
+            ADD(allow_socket(filter, families[i], SOCK_DGRAM, 0));
+            ADD(allow_socket(filter, families[i], SOCK_DGRAM, IPPROTO_UDP));
+        }
+        /* Name lookups ask the kernel for the machine's addresses (getaddrinfo's AI_ADDRCONFIG). */
+        ADD(allow_socket(filter, AF_NETLINK, SOCK_RAW, 0 /* NETLINK_ROUTE */));
+        ADD(allow_socket(filter, AF_NETLINK, SOCK_DGRAM, 0));
+    } else {
+        /* In its own network namespace, a listening socket is reachable from its world alone. */
+        ADD(seccomp_rule_add(filter, SCMP_ACT_ALLOW, SCMP_SYS(listen), 0));
     }
-    ADD(seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(socket), 1, SCMP_A0(SCMP_CMP_GE, AF_MAX)));
-    ADD(seccomp_rule_add(filter, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(socketpair), 1, SCMP_A0(SCMP_CMP_GE, AF_MAX)));
     if (failure != 0) {
         seccomp_release(filter);
         return failure;

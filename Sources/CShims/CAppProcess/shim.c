@@ -13,11 +13,18 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* A report through a status pipe: {0, the app's pid} when started, or {stage, errno, detail}. */
+#define REPORT_INTS 3
+
+static void report_to(int fd, int first, int second, int third) {
+    int report[REPORT_INTS] = {first, second, third};
+    ssize_t ignored = write(fd, report, sizeof report);
+    (void)ignored;
+}
+
 /* Reports the failed step and errno to the parent through the status pipe, then exits. */
 static void child_fail(int status_fd, int stage) {
-    int report[2] = {stage, errno};
-    ssize_t ignored = write(status_fd, report, sizeof report);
-    (void)ignored;
+    report_to(status_fd, stage, errno, -1);
     _exit(127);
 }
 
@@ -32,6 +39,10 @@ static int set_limit(int resource, unsigned long long value) {
 }
 
 int tc_apply_sandbox(const tc_sandbox *sandbox);
+pid_t tc_world_clone(const tc_sandbox *sandbox);
+int tc_world_map(pid_t init, const tc_sandbox *sandbox);
+int tc_world_build(const tc_sandbox *sandbox, const int *trees, int switch_ids, int *detail);
+int tc_world_trees(const tc_sandbox *sandbox, int *trees, int *detail);
 
 /* Closes every descriptor from 3 up but `keep` and `also` (-1 for none). */
 static void close_above_stdio(int keep, int also) {
@@ -50,19 +61,13 @@ static void close_above_stdio(int keep, int also) {
     }
 }
 
-static void report_to(int fd, int first, int second) {
-    int report[2] = {first, second};
-    ssize_t ignored = write(fd, report, sizeof report);
-    (void)ignored;
-}
-
 /* Reads a whole report; 0 when the pipe ended first (the writer exec'd or died). */
-static int read_report(int fd, int report[2]) {
+static int read_report(int fd, int report[REPORT_INTS]) {
     ssize_t got;
     do {
-        got = read(fd, report, 2 * sizeof(int));
+        got = read(fd, report, REPORT_INTS * sizeof(int));
     } while (got < 0 && errno == EINTR);
-    return got == (ssize_t)(2 * sizeof(int));
+    return got == (ssize_t)(REPORT_INTS * sizeof(int));
 }
 
 /* A decimal number from `text` up to a non-digit; -1 when there is none. */
@@ -160,6 +165,12 @@ static int limit_processes(unsigned long long more) {
     return set_limit(RLIMIT_NPROC, (unsigned long long)each_process(tasks_of_user, (long)user) + more);
 }
 
+/* In a world of its own, the kernel counts the tasks of the app's user in its user namespace
+   alone, root's apps included (they are not root there): the app, and the world's init. */
+static int limit_world_processes(unsigned long long processes) {
+    return processes == 0 ? 0 : set_limit(RLIMIT_NPROC, processes + 1);
+}
+
 /* Ends every descendant: as a subreaper the keeper inherits the orphans of what it kills, so it
    kills its children and reaps until it has none left. Every zombie is reaped before the next scan
    of /proc: a fork bomb's thousands, one a scan, would take minutes, and hold the user's process
@@ -193,60 +204,157 @@ static void exit_like(int status) {
     _exit(WIFEXITED(status) ? WEXITSTATUS(status) : 127);
 }
 
+/* The app's own process, from fork to exec: a session of its own, its folder, its limits, default
+   signal handling, its sandbox; failures reported through `own`. */
+static void start_app(int own, const char *path, char *const argv[], char *const envp[], const char *directory,
+                      tc_app_limits limits, const tc_sandbox *sandbox, int in_world) {
+    if (setsid() < 0) child_fail(own, TC_SPAWN_SESSION);
+    if (directory && chdir(directory) != 0) child_fail(own, TC_SPAWN_DIRECTORY);
+    struct rlimit no_core = {0, 0};
+    if (setrlimit(RLIMIT_CORE, &no_core) != 0 || set_limit(RLIMIT_DATA, limits.data_bytes) != 0 ||
+        set_limit(RLIMIT_NOFILE, limits.open_files) != 0 || set_limit(RLIMIT_CPU, limits.cpu_seconds) != 0 ||
+        set_limit(RLIMIT_FSIZE, limits.file_bytes) != 0 ||
+        (in_world ? limit_world_processes(limits.processes) : limit_processes(limits.processes)) != 0) {
+        child_fail(own, TC_SPAWN_LIMITS);
+    }
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    /* Last: the seccomp filter refuses nothing exec needs. */
+    if (sandbox != NULL) {
+        int failed = tc_apply_sandbox(sandbox);
+        if (failed != 0) {
+            errno = failed;
+            child_fail(own, TC_SPAWN_SANDBOX);
+        }
+    }
+    execve(path, argv, envp);
+    child_fail(own, TC_SPAWN_EXEC);
+}
+
+/* The first process of an app's world (its PID 1): builds the world's view, starts the app in it
+   and stays, reaping every orphan of the world and passing on the signals its keeper queues
+   (SIGUSR1, sent from outside the world); when the app exits, it writes the app's wait status to
+   `status` and exits, and the kernel ends every process left in the world. */
+static void world_init(int own, int status, const char *path, char *const argv[], char *const envp[], const char *directory,
+                       tc_app_limits limits, const tc_sandbox *sandbox, const int *trees, int switch_ids) {
+    int detail = -1;
+    int failed = tc_world_build(sandbox, trees, switch_ids, &detail);
+    if (failed != 0) {
+        report_to(own, TC_SPAWN_VIEW, failed, detail);
+        _exit(127);
+    }
+    pid_t app = fork();
+    if (app < 0) child_fail(own, TC_SPAWN_FORK);
+    if (app == 0) {
+        close(status);
+        start_app(own, path, argv, envp, directory, limits, sandbox, 1);
+    }
+    close(own);
+    if (sandbox->landlock_ruleset >= 0) close(sandbox->landlock_ruleset);
+    sigset_t waited;
+    sigemptyset(&waited);
+    int signals[] = {SIGCHLD, SIGHUP, SIGTERM, SIGINT, SIGQUIT, SIGUSR1};
+    for (unsigned i = 0; i < sizeof signals / sizeof signals[0]; i++) sigaddset(&waited, signals[i]);
+    for (;;) {
+        siginfo_t info;
+        if (sigwaitinfo(&waited, &info) < 0) continue;
+        if (info.si_signo == SIGUSR1) {
+            /* From outside the world (its pid is 0 here): the keeper's, never the app's own. */
+            if (info.si_code == SI_QUEUE && info.si_pid == 0) kill(-app, info.si_value.sival_int);
+        } else if (info.si_signo == SIGCHLD) {
+            int app_status;
+            pid_t reaped;
+            while ((reaped = waitpid(-1, &app_status, WNOHANG)) > 0) {
+                if (reaped == app) {
+                    ssize_t ignored = write(status, &app_status, sizeof app_status);
+                    (void)ignored;
+                    _exit(0);
+                }
+            }
+        } else if (info.si_code <= 0 && info.si_pid != 0) {
+            continue; /* sent from inside the world: the app may not end its keeper's init */
+        } else {
+            _exit(128 + info.si_signo);
+        }
+    }
+}
+
 /* The keeper: starts the app as its child and stays, a subreaper, until the app has exited and
    every process the app started has been killed; then exits as the app did. It forwards the
    signals the dashboard queues to it (SIGUSR1 carrying the signal) to the app's group, and on
    SIGHUP (the dashboard died: PR_SET_PDEATHSIG), SIGTERM or SIGINT kills the app and all it
-   started. Runs in a fork of a threaded process: system calls only, no allocation. */
+   started. In a world (sandbox->world) its child is the world's init, which the kernel's PID
+   namespace makes the end of every process in the world. Runs in a fork of a threaded process:
+   system calls only, no allocation. */
 static void keeper(pid_t dashboard, int report, const char *path, char *const argv[], char *const envp[],
                    const char *directory, tc_app_limits limits, const tc_sandbox *sandbox) {
     pid_t self = getpid();
-    int inner[2];
+    int world = sandbox != NULL && sandbox->world;
+    int was_root = geteuid() == 0;
+    int inner[2], go[2] = {-1, -1}, status[2] = {-1, -1};
     if (pipe2(inner, O_CLOEXEC) != 0) child_fail(report, TC_SPAWN_KEEPER);
-    pid_t app = fork();
-    if (app < 0) child_fail(report, TC_SPAWN_KEEPER);
+    if (world && (pipe2(go, O_CLOEXEC) != 0 || pipe2(status, O_CLOEXEC | O_NONBLOCK) != 0)) child_fail(report, TC_SPAWN_KEEPER);
+    int trees[TC_VIEW_MOST];
+    if (world) {
+        int detail = -1;
+        int failed = tc_world_trees(sandbox, trees, &detail);
+        if (failed != 0) {
+            report_to(report, TC_SPAWN_VIEW, failed, detail);
+            _exit(127);
+        }
+    }
+    pid_t app = world ? tc_world_clone(sandbox) : fork();
+    if (app < 0) child_fail(report, world ? TC_SPAWN_WORLD : TC_SPAWN_KEEPER);
     if (app == 0) {
         close(report);
         close(inner[0]);
         int own = inner[1];
-        if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != self) _exit(127);
-        if (setsid() < 0) child_fail(own, TC_SPAWN_SESSION);
-        if (directory && chdir(directory) != 0) child_fail(own, TC_SPAWN_DIRECTORY);
-        struct rlimit no_core = {0, 0};
-        if (setrlimit(RLIMIT_CORE, &no_core) != 0 || set_limit(RLIMIT_DATA, limits.data_bytes) != 0 ||
-            set_limit(RLIMIT_NOFILE, limits.open_files) != 0 || set_limit(RLIMIT_CPU, limits.cpu_seconds) != 0 ||
-            set_limit(RLIMIT_FSIZE, limits.file_bytes) != 0 ||
-            limit_processes(limits.processes) != 0) {
-            child_fail(own, TC_SPAWN_LIMITS);
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) _exit(127);
+        if (!world) {
+            if (getppid() != self) _exit(127);
+            start_app(own, path, argv, envp, directory, limits, sandbox, 0);
         }
-        sigset_t none;
-        sigemptyset(&none);
-        sigprocmask(SIG_SETMASK, &none, NULL);
-        /* Last: the seccomp filter refuses nothing exec needs. */
-        if (sandbox != NULL) {
-            int failed = tc_apply_sandbox(sandbox);
-            if (failed != 0) {
-                errno = failed;
-                child_fail(own, TC_SPAWN_SANDBOX);
-            }
-        }
-        execve(path, argv, envp);
-        child_fail(own, TC_SPAWN_EXEC);
+        close(go[1]);
+        close(status[0]);
+        /* Until the keeper has mapped the world's ids (or died: the pipe ends). */
+        char mapped;
+        if (read(go[0], &mapped, 1) != 1) _exit(127);
+        close(go[0]);
+        world_init(own, status[1], path, argv, envp, directory, limits, sandbox, trees, was_root);
     }
     close(inner[1]);
+    if (world) {
+        for (int i = 0; i < sandbox->view_count; i++) {
+            if (trees[i] >= 0) close(trees[i]);
+        }
+        close(go[0]);
+        close(status[1]);
+        int failed = tc_world_map(app, sandbox);
+        if (failed != 0) {
+            kill(app, SIGKILL);
+            waitpid(app, NULL, 0);
+            report_to(report, TC_SPAWN_WORLD, failed, -1);
+            _exit(127);
+        }
+        ssize_t ignored = write(go[1], "m", 1);
+        (void)ignored;
+        close(go[1]);
+    }
     if (sandbox != NULL && sandbox->landlock_ruleset >= 0) close(sandbox->landlock_ruleset);
     /* The app's streams are the app's: the keeper keeps none of them open. */
     close(0);
     close(1);
     close(2);
-    int failure[2];
+    int failure[REPORT_INTS];
     if (read_report(inner[0], failure)) {
-        report_to(report, failure[0], failure[1]);
+        report_to(report, failure[0], failure[1], failure[2]);
+        kill(app, SIGKILL);
         waitpid(app, NULL, 0);
         _exit(127);
     }
     close(inner[0]);
-    report_to(report, 0, app);
+    report_to(report, 0, app, 0);
     close(report);
 
     sigset_t waited;
@@ -258,13 +366,19 @@ static void keeper(pid_t dashboard, int report, const char *path, char *const ar
         siginfo_t info;
         if (sigwaitinfo(&waited, &info) < 0) continue;
         if (info.si_signo == SIGUSR1) {
-            if (info.si_code == SI_QUEUE && info.si_pid == dashboard) kill(-app, info.si_value.sival_int);
+            if (info.si_code == SI_QUEUE && info.si_pid == dashboard) {
+                if (world) {
+                    sigqueue(app, SIGUSR1, info.si_value);
+                } else {
+                    kill(-app, info.si_value.sival_int);
+                }
+            }
         } else if (info.si_signo == SIGCHLD) {
-            int status;
+            int reaped_status;
             pid_t reaped;
-            while ((reaped = waitpid(-1, &status, WNOHANG)) > 0) {
+            while ((reaped = waitpid(-1, &reaped_status, WNOHANG)) > 0) {
                 if (reaped == app) {
-                    app_status = status;
+                    app_status = reaped_status;
                     app_done = 1;
                 }
             }
@@ -275,13 +389,19 @@ static void keeper(pid_t dashboard, int report, const char *path, char *const ar
             app_done = 1;
         }
     }
+    /* The world's init wrote how the app ended; killed itself, it wrote nothing. */
+    if (world) {
+        int ended;
+        if (read(status[0], &ended, sizeof ended) == (ssize_t)sizeof ended) app_status = ended;
+    }
     end_descendants(self);
     exit_like(app_status);
 }
 
 int tc_spawn_app(const char *path, char *const argv[], char *const envp[], const char *directory,
                  int stdin_fd, int stdout_fd, int stderr_fd, tc_app_limits limits, const tc_sandbox *sandbox,
-                 pid_t *keeper_pid, pid_t *app_pid, int *stage) {
+                 pid_t *keeper_pid, pid_t *app_pid, int *stage, int *detail) {
+    *detail = -1;
     int status_pipe[2];
     if (pipe2(status_pipe, O_CLOEXEC) != 0) {
         *stage = TC_SPAWN_FORK;
@@ -323,12 +443,13 @@ int tc_spawn_app(const char *path, char *const argv[], char *const envp[], const
         *stage = TC_SPAWN_FORK;
         return fork_errno;
     }
-    int report[2];
+    int report[REPORT_INTS];
     int got = read_report(status_pipe[0], report);
     close(status_pipe[0]);
     if (!got || report[0] != 0) {
         waitpid(child, NULL, 0);
         *stage = got ? report[0] : TC_SPAWN_KEEPER;
+        if (got) *detail = report[2];
         return got ? report[1] : ECHILD;
     }
     *keeper_pid = child;

@@ -95,8 +95,9 @@ public struct AppManifest: Hashable, Sendable {
         /// Heap and private mappings (RLIMIT_DATA).
         public var memoryBytes: Int = 512 * 1024 * 1024
         public var openFiles: Int = 64
-        /// Processes and threads the app may run beyond those its user ran when it started
-        /// (RLIMIT_NPROC): a fork bomb stops there, and the user's other programs can still start.
+        /// Processes and threads the app may run (RLIMIT_NPROC, which the kernel counts in the
+        /// app's own user namespace; where it has none, beyond those its user ran when it started):
+        /// a fork bomb stops there, and the user's other programs can still start.
         public var processes: Int = 256
         /// What it may keep in its own folders (its data and temporary folders together), as blocks
         /// on disk; also the largest file it may write anywhere (RLIMIT_FSIZE).
@@ -111,6 +112,19 @@ public struct AppManifest: Hashable, Sendable {
         public var logBytes: Int = 1024 * 1024
 
         public init() {}
+
+        /// A trial run's (`apps new`): the host's, small and fixed, whatever the app's manifest
+        /// asks for, since nobody has read its code yet.
+        public static let trial: Limits = {
+            var limits = Limits()
+            limits.memoryBytes = 256 * 1024 * 1024
+            limits.processes = 32
+            limits.diskBytes = 32 * 1024 * 1024
+            limits.openFiles = 64
+            limits.cpuSeconds = 10
+            limits.logBytes = 256 * 1024
+            return limits
+        }()
     }
 
     /// How a `sample:` app runs and shows its command.

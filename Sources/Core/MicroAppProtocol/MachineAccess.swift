@@ -61,7 +61,7 @@ public struct MachineAccess: Hashable, Sendable {
             lines.append((connect.count == 1 ? "connects to port " : "connects to ports ")
                          + connect.map(String.init).joined(separator: ", ") + " (any address; and looks up names)")
         }
-        if !run.isEmpty { lines.append("runs " + run.joined(separator: ", ")) }
+        if !run.isEmpty { lines.append((run.count == 1 ? "runs the program " : "runs the programs ") + run.joined(separator: ", ")) }
         return lines
     }
 

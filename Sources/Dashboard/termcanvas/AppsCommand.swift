@@ -65,7 +65,7 @@ struct AppsCommand: AsyncParsableCommand {
                               app.folder.path] + (prompt.map { [$0] } ?? [])
                 print(fields.map(TerminalText.safe).joined(separator: "\t"))
             }
-            if !SandboxSupport.current.isEnforced, !found.apps.isEmpty {
+            if SandboxSupport.current.warning != nil, !found.apps.isEmpty {
                 Console.error("termcanvas: apps are \(SandboxSupport.current.summary)\n")
             }
             for problem in found.problems { Console.error("termcanvas: \(TerminalText.safe(problem))\n") }

@@ -15,9 +15,10 @@ typedef struct {
     unsigned long long data_bytes;  /* RLIMIT_DATA: heap and private mappings */
     unsigned long long open_files;  /* RLIMIT_NOFILE */
     unsigned long long cpu_seconds; /* RLIMIT_CPU */
-    /* Tasks (processes and threads) the app may add to those its user runs when it starts:
-       RLIMIT_NPROC is set to that count plus this, so a fork bomb stops there. The kernel counts
-       every task of the user and exempts root, so as root this bounds nothing. */
+    /* Tasks (processes and threads) the app may run. In a world of its own the kernel counts its
+       user's tasks in its user namespace alone, root's apps included: RLIMIT_NPROC is this (and
+       one for the world's init). Without one, RLIMIT_NPROC is the tasks its user runs when it
+       starts plus this, and root, whom the kernel exempts, is not bound. */
     unsigned long long processes;
     unsigned long long file_bytes;  /* RLIMIT_FSIZE: the largest file it may write */
 } tc_app_limits;
@@ -31,6 +32,8 @@ typedef struct {
 #define TC_SPAWN_EXEC 6
 #define TC_SPAWN_KEEPER 7
 #define TC_SPAWN_SANDBOX 8
+#define TC_SPAWN_WORLD 9 /* entering its namespaces, or mapping its ids into them */
+#define TC_SPAWN_VIEW 10 /* building its filesystem view; *detail is the view entry, or -1 */
 
 /* Starts a micro-app under a keeper: a fork of the dashboard that is a subreaper
    (PR_SET_CHILD_SUBREAPER), so that every process the app starts — daemons that fork twice into
@@ -42,13 +45,15 @@ typedef struct {
    and process group of its own (so it has no controlling terminal: /dev/tty cannot be opened),
    with stdin, stdout and stderr on the three descriptors given and every other descriptor
    closed, default signal handling, no core dumps and the limits given, and, last before exec,
-   inside `sandbox` (NULL for none; see CAppSandbox.h). Returns 0 and sets
-   *keeper_pid (the process to wait for and signal through) and *app_pid, or an errno and *stage.
+   inside `sandbox` (NULL for none; see CAppSandbox.h). In a world of its own (sandbox->world) the
+   keeper's child is the world's init, which builds the view, starts the app and stays its
+   reaper; *app_pid is then that init. Returns 0 and sets *keeper_pid (the process to wait for and
+   signal through) and *app_pid, or an errno, *stage and *detail.
    Call it from a thread that lives as long as the dashboard: the kernel sends the keeper its
    SIGHUP when the *thread* that forked exits. */
 int tc_spawn_app(const char *path, char *const argv[], char *const envp[], const char *directory,
                  int stdin_fd, int stdout_fd, int stderr_fd, tc_app_limits limits, const tc_sandbox *sandbox,
-                 pid_t *keeper_pid, pid_t *app_pid, int *stage);
+                 pid_t *keeper_pid, pid_t *app_pid, int *stage, int *detail);
 
 /* Has the keeper send `signo` to its app's process group (while the app runs). */
 int tc_signal_app(pid_t keeper_pid, int signo);

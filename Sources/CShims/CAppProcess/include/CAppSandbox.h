@@ -49,28 +49,71 @@ int tc_landlock_allow_path(int ruleset, const char *path, unsigned long long acc
 /* Allows TCP connect to `port` (ABI 4). Returns 0 or an errno. */
 int tc_landlock_allow_connect(int ruleset, unsigned long long port);
 
+/* Which seccomp filter (tc_seccomp_program's `kind`, bits). */
+#define TC_FILTER_NETWORK 1 /* the host's network, for a port grant: IPv4 and IPv6 TCP and UDP, no listen */
+#define TC_FILTER_UNIX 2    /* unix sockets: only in a world of its own, where every socket file it can name is its own */
+
 /* The seccomp filter, compiled by libseccomp into classic BPF in the dashboard, so that the app's
-   process only installs it (no allocation between fork and exec). Refused with EPERM: ptrace,
-   process_vm_readv/writev, mount and its kin, unshare, setns, clone into new namespaces, pivot_root,
-   chroot, keyctl and its kin, bpf, perf_event_open, kexec, module loading, reboot, personality,
-   io_uring (which would make its own sockets past this filter), userfaultfd, open_by_handle_at;
-   clone3 answers ENOSYS (its flags cannot be read), so the C library falls back to clone. Sockets:
-   only a stream socketpair without `network`; with it, IPv4, IPv6 and netlink too (never a unix
-   socket, which would reach servers on this machine that Landlock cannot see).
+   process only installs it (no allocation between fork and exec). An allow-list: every system
+   call not named is refused with EPERM (clone3 answers ENOSYS, its flags cannot be read, so the
+   C library falls back to clone). What it allows is what interpreters and the system's programs
+   use; calls that act on a process act on the caller only (prlimit64, setpriority,
+   sched_setaffinity, sched_setscheduler, sched_setparam, ioprio_set with pid 0), clone makes no
+   namespace, and none of ptrace, mount and its kin, unshare, setns, keyctl, bpf, perf_event_open,
+   io_uring, userfaultfd, memfd_create, System V IPC, POSIX message queues, module loading,
+   fanotify, open_by_handle_at is there. Sockets: unix ones (stream pairs always; sockets with
+   TC_FILTER_UNIX); with TC_FILTER_NETWORK, IPv4 and IPv6 TCP and UDP (no MPTCP, no raw) and
+   route netlink, no listen(), and no TCP Fast Open send (which connects past Landlock's check).
    Returns 0 and sets *program (malloc'd `struct sock_filter`s, kept for the process's life) and
    *length, or minus an errno. */
-int tc_seccomp_program(int network, void **program, unsigned short *length);
+int tc_seccomp_program(int kind, void **program, unsigned short *length);
 
-/* What tc_spawn_app applies in the app's process before exec. */
+/* One piece of an app's world (tc_sandbox.view), at `path`: the same path inside as outside, so
+   that what the user granted is where they named it. */
+typedef struct {
+    int kind;                 /* TC_VIEW_* */
+    const char *path;
+    unsigned long long bytes; /* TC_VIEW_TMPFS: its size */
+} tc_view_entry;
+
+#define TC_VIEW_SYSTEM 1 /* a system folder, read-only, followed through symlinks; a symlink itself is made again (/bin -> usr/bin) */
+#define TC_VIEW_READ 2   /* bound read-only; refused if its path has a symlink in it */
+#define TC_VIEW_WRITE 3  /* bound read-write; refused if its path has a symlink in it */
+#define TC_VIEW_DEVICE 4 /* a device node, bound as it is (/dev/null) */
+#define TC_VIEW_TMPFS 5  /* a new tmpfs of `bytes`, the app's alone, gone with its world */
+#define TC_VIEW_PROC 6   /* the /proc of its own PID namespace */
+#define TC_VIEW_FOLDER 7 /* an empty folder, made where it is missing */
+#define TC_VIEW_MOST 256 /* entries a view may have */
+
+/* Whether this process may give an app a world of its own: 0 when a child could enter new user,
+   mount, PID, IPC, UTS, network and cgroup namespaces, else the errno the kernel answered. */
+int tc_world_probe(void);
+
+/* What tc_spawn_app applies to the app. */
 typedef struct {
     /* PR_SET_NO_NEW_PRIVS: set-user-ID programs gain nothing. */
     int no_new_privileges;
-    /* A ruleset from tc_landlock_ruleset, or -1; the app's own /proc/self is allowed to it there. */
+    /* A ruleset from tc_landlock_ruleset, or -1; the app's own /proc/self and its tmpfs folders are
+       allowed to it there. */
     int landlock_ruleset;
     int landlock_abi;
     /* From tc_seccomp_program, or NULL. */
     const void *seccomp_program;
     unsigned short seccomp_length;
+    /* Nonzero: the app's process tree gets a world of its own. Namespaces (user, mount, PID, IPC,
+       UTS, cgroup, and network unless `host_network`), a filesystem made of `view` and nothing
+       else (built on a read-only tmpfs, pivoted into), run as `app_uid`/`app_gid` with no
+       capability: the user's own ids, or an unprivileged one for root's apps. Its first process
+       is an init of the keeper's: when it ends, the kernel ends every process in the world. */
+    int world;
+    int host_network;
+    const tc_view_entry *view;
+    int view_count;
+    unsigned int app_uid;
+    unsigned int app_gid;
+    /* inotify instances and watches the app may take of its user's (0: as they are). */
+    unsigned int inotify_instances;
+    unsigned int inotify_watches;
 } tc_sandbox;
 
 #endif

@@ -66,12 +66,140 @@ def list_folder(path):
     os.listdir(path)
 
 
+def list_home_shows_users_files():
+    # HOME as the app sees it: what the test put in the user's is not there.
+    if ".ssh" in os.listdir(os.environ.get("HOME", "/nonexistent")):
+        return
+    raise OSError(errno.ENOENT, "not there")
+
+
+def chmod_home():
+    os.chmod(os.environ.get("HOME", "/nonexistent"), 0o777)
+
+
+def utime_token():
+    os.utime(targets["token"], (0, 0))
+
+
+def setxattr_home():
+    os.setxattr(os.environ.get("HOME", "/nonexistent"), "user.pwned", b"1")
+
+
+def prlimit_dashboard():
+    import resource
+    resource.prlimit(targets["dashboard"], resource.RLIMIT_CPU, (1, 1))
+
+
+def setpriority_user():
+    # Every process of the user, were it not contained: 19 is the lowest priority.
+    os.setpriority(os.PRIO_USER, os.getuid(), 19)
+    # It took only if it reached past the app's own processes.
+    if os.getpriority(os.PRIO_PROCESS, targets["sibling"]) != 19:
+        raise OSError(errno.ESRCH, "only its own")
+
+
+def setpriority_dashboard():
+    os.setpriority(os.PRIO_PROCESS, targets["dashboard"], 19)
+
+
+def affinity_dashboard():
+    os.sched_setaffinity(targets["dashboard"], {0})
+
+
+def ioprio_dashboard():
+    libc.syscall.restype = ctypes.c_long
+    c_call(libc.syscall(251, 1, targets["dashboard"], (3 << 13)))  # ioprio_set(IOPRIO_WHO_PROCESS, pid, IDLE)
+
+
+def sysv_shm():
+    libc.shmget.restype = ctypes.c_int
+    ident = libc.shmget(targets["shm_key"], 0, 0)
+    if ident < 0:
+        raise OSError(ctypes.get_errno(), "shmget")
+
+
+def inotify_instances():
+    libc.inotify_init1.restype = ctypes.c_int
+    taken = []
+    try:
+        while len(taken) < 200:
+            fd = libc.inotify_init1(0o2000000)  # IN_CLOEXEC
+            if fd < 0:
+                break
+            taken.append(fd)
+        if len(taken) >= 200:
+            return "200"
+        raise OSError(ctypes.get_errno(), str(len(taken)))
+    finally:
+        for fd in taken:
+            os.close(fd)
+
+
+def listen_tcp_other_port():
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as server:
+        server.listen()
+
+
+def mptcp_connect():
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM, 262) as client:  # IPPROTO_MPTCP
+        client.settimeout(2)
+        client.connect(("127.0.0.1", targets["port"]))
+
+
+def fastopen_connect():
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as client:
+        client.settimeout(2)
+        client.sendto(b"x", 0x20000000, ("127.0.0.1", targets["other_port"]))  # MSG_FASTOPEN
+
+
+def memfd():
+    fd = os.memfd_create("hoard")
+    os.close(fd)
+
+
+def unlinked_past_limit():
+    # Files unlinked while open, each below the largest file it may write, together past its disk
+    # limit: counted only where its folders are a tmpfs of its own.
+    block = b"x" * (1 << 20)
+    files = []
+    try:
+        for index in range(targets.get("unlinked_files", 0)):
+            path = os.path.join(os.environ["TMPDIR"], f"hidden{index}")
+            file = open(path, "wb")
+            files.append(file)
+            os.unlink(path)
+            for _ in range(targets.get("unlinked_mib_each", 0)):
+                file.write(block)
+            file.flush()
+    finally:
+        for file in files:
+            try:
+                file.close()
+            except OSError:
+                pass
+
+
+def read_shadow():
+    read("/etc/shadow")
+
+
+def set_hostname():
+    c_call(libc.sethostname(b"pwned", 5))
+
+
+def capabilities():
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("CapEff:") and int(line.split()[1], 16) != 0:
+                return
+    raise OSError(errno.EPERM, "none")
+
+
 def run():
     home = os.environ.get("HOME", "/nonexistent")
     tries = {
         "read_ssh": lambda: read(targets["ssh"]),
         "read_token": lambda: read(targets["token"]),
-        "list_home": lambda: list_folder(home),
         "write_home": lambda: write(os.path.join(home, "PWNED")),
         "symlink_escape": lambda: read(os.path.join(os.getcwd(), "leak")),
         "unix_socket": lambda: connect_unix(targets["socket"]),
@@ -84,6 +212,25 @@ def run():
         "read_environ": lambda: read(f"/proc/{targets['dashboard']}/environ"),
         "unshare": lambda: c_call(libc.unshare(0x10000000)),  # CLONE_NEWUSER
         "mount": lambda: c_call(libc.mount(b"none", os.environ["TMPDIR"].encode(), b"tmpfs", 0, None)),
+        "home_shows_users_files": list_home_shows_users_files,
+        "chmod_home": chmod_home,
+        "utime_token": utime_token,
+        "setxattr_home": setxattr_home,
+        "prlimit_dashboard": prlimit_dashboard,
+        "setpriority_user": setpriority_user,
+        "setpriority_dashboard": setpriority_dashboard,
+        "affinity_dashboard": affinity_dashboard,
+        "ioprio_dashboard": ioprio_dashboard,
+        "sysv_shm": sysv_shm,
+        "inotify_200": inotify_instances,
+        "listen_other_port": listen_tcp_other_port,
+        "mptcp_connect": mptcp_connect,
+        "fastopen_connect": fastopen_connect,
+        "memfd": memfd,
+        "unlinked_past_limit": unlinked_past_limit,
+        "read_shadow": read_shadow,
+        "set_hostname": set_hostname,
+        "capabilities": capabilities,
         # What it may do: its own folders, the system, its own /proc entry.
         "read_own_folder": lambda: read(os.path.join(os.getcwd(), "app.yaml")),
         "write_tmpdir": lambda: write(os.path.join(os.environ["TMPDIR"], "scratch")),

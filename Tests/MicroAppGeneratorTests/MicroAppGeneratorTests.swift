@@ -137,6 +137,7 @@ struct MicroAppGeneratorTests {
             description: Notes, quickly
             protocol: 1
             exec: [python3, app.py]
+            limits: { memory: 16GiB, processes: 4096, disk: 64GiB }
             ```
             === FILE: app.py ===
             ```python
@@ -154,8 +155,14 @@ struct MicroAppGeneratorTests {
         let key = home.appendingPathComponent(".ssh/id_ed25519")
         try Data("-----BEGIN OPENSSH PRIVATE KEY-----\nsecret\n".utf8).write(to: key)
         let dropped = home.appendingPathComponent("PWNED-BY-TRIAL")
+        let sharedMemoryKey = Int32.random(in: 0x1000_0000...0x7000_0000)
+        let sharedMemory = shmget(sharedMemoryKey, 4096, IPC_CREAT | 0o600)
+        defer { shmctl(sharedMemory, IPC_RMID, nil) }
+        // Its answer asks for 16 GiB, 4096 processes and 64 GiB of disk; the trial run's are the
+        // host's 32 MiB of disk, which four files of 12 MiB, unlinked while open, pass.
         let targets: [String: Any] = ["ssh": key.path, "token": key.path, "socket": home.appendingPathComponent("bff.sock").path, "port": 9,
-                                      "dashboard": Int(getpid()), "sibling": Int(getpid()),
+                                      "other_port": 9, "dashboard": Int(getpid()), "sibling": Int(getpid()),
+                                      "shm_key": Int(sharedMemoryKey), "unlinked_files": 4, "unlinked_mib_each": 12,
                                       "granted_writes": ["write_user_home": dropped.path], "granted_reads": ["list_user_ssh": key.path]]
         let server = try Self.server(texts: [try Self.hostileAnswer(targets: targets)])
         defer { server.stop() }
@@ -167,11 +174,11 @@ struct MicroAppGeneratorTests {
             let parts = pair.split(separator: "=", maxSplits: 1)
             return (String(parts[0]), String(parts.last ?? ""))
         }, uniquingKeysWith: { $1 })
-        let refused = ["read_ssh": "EACCES", "list_user_ssh": "EACCES", "write_user_home": "EACCES", "unix_socket": "EPERM",
-                       "tcp_connect": "EPERM", "tcp_bind": "EPERM", "udp_send": "EPERM", "signal_dashboard": "EPERM",
-                       "signal_keeper": "EPERM", "ptrace_sibling": "EPERM", "read_environ": "EACCES", "unshare": "EPERM", "mount": "EPERM"]
-        for (attempt, errno) in refused { #expect(got[attempt] == errno, "\(attempt): \(got[attempt] ?? "missing") in \(text)") }
-        // Its HOME was its own: written, and gone with the trial.
+        let refused = ["read_ssh", "list_user_ssh", "unix_socket", "tcp_connect", "tcp_bind", "udp_send",
+                       "signal_dashboard", "signal_keeper", "ptrace_sibling", "read_environ", "unshare", "mount", "prlimit_dashboard",
+                       "setpriority_dashboard", "sysv_shm", "memfd", "unlinked_past_limit", "read_shadow", "set_hostname", "capabilities"]
+        for attempt in refused { #expect(got[attempt].map { $0 != "ok" } == true, "\(attempt): \(got[attempt] ?? "missing") in \(text)") }
+        // Its HOME was its own: written, and gone with the trial; the user's (in /tmp here, its own tmpfs there) untouched.
         #expect(got["write_home"] == "ok")
         #expect(!FileManager.default.fileExists(atPath: dropped.path))
         #expect(!text.contains("secret"))

@@ -100,10 +100,26 @@ extension MicroAppProcessTests {
             let screen = try await session.waitFor("\(label) ")
             let match = try #require(screen.joined().firstMatch(of: try Regex("\(label) ([0-9]+)")))
             let digits = match.output[1].substring.map(String.init) ?? ""
-            pids.append(try #require(pid_t(digits)))
+            pids.append(hostPID(of: try #require(pid_t(digits))))
         }
         #expect(pids.allSatisfy(isRunning), "the app's descendants run: \(pids)")
         return pids
+    }
+
+    /// The process whose id in the hostile app's world (its own PID namespace) is `inner`, as this
+    /// process sees it; `inner` itself where apps have no world.
+    static func hostPID(of inner: pid_t) -> pid_t {
+        let processes = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { pid_t($0) }
+        func namespace(_ pid: pid_t) -> String? { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/ns/pid") }
+        let app = processes.first { pid in
+            ((try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8)) ?? "").contains("hostile.py")
+        }
+        guard let app, let world = namespace(app), world != namespace(getpid()) else { return inner }
+        return processes.first { pid in
+            guard namespace(pid) == world, let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+                  let line = status.split(separator: "\n").first(where: { $0.hasPrefix("NSpid:") }) else { return false }
+            return line.split(whereSeparator: { $0 == "\t" || $0 == " " }).last.flatMap { pid_t($0) } == inner
+        } ?? inner
     }
 
     /// True while `pid` is a live process (not a zombie waiting to be reaped).

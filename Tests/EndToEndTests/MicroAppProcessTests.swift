@@ -130,8 +130,8 @@ struct MicroAppProcessTests {
         let listed = try Command.runBlocking([Products.termcanvas.path, "apps", "list"], environment: environment)
         #expect(listed.output.contains("sysmon\t1.0.0\tSystem monitor\tprotocol 1.0\tshipped\tnot granted\tsandboxed: reads /proc\t"))
 
-        // A kernel without Landlock, simulated: both say so.
-        let simulated = ["TERMCANVAS_SIMULATE_NO_LANDLOCK": "1"]
+        // A kernel without Landlock that refuses namespaces, simulated: both say so.
+        let simulated = ["TERMCANVAS_SIMULATE_NO_LANDLOCK": "1", "TERMCANVAS_SIMULATE_NO_NAMESPACES": "1"]
         let (bare, bareEnvironment) = try await Self.start(apps: [], panes: ["sysmon 0 0 12 12"], adding: simulated)
         let bareScreen = try await bare.waitFor("Not sandboxed on this system")
         #expect(!bareScreen.contains { $0.contains("nothing else of your") })
@@ -139,9 +139,9 @@ struct MicroAppProcessTests {
         _ = try await bare.waitForExit()
         let bareList = try Command.runBlocking([Products.termcanvas.path, "apps", "list"], environment: bareEnvironment)
         #expect(bareList.output.contains("sysmon\t1.0.0\tSystem monitor\tprotocol 1.0\tshipped\tnot granted\tnot sandboxed\t"))
-        #expect(bareList.output.contains("apps are not sandboxed on this system: Landlock is off"))
+        #expect(bareList.output.contains("apps are not sandboxed on this system: namespaces are off (TERMCANVAS_SIMULATE_NO_NAMESPACES=1); no Landlock: Landlock is off"))
         // A grant given in a sandbox does not carry over to a system without one.
-        let sandboxed = bareEnvironment.filter { $0.key != "TERMCANVAS_SIMULATE_NO_LANDLOCK" }
+        let sandboxed = bareEnvironment.filter { !simulated.keys.contains($0.key) }
         #expect(try Command.runBlocking([Products.termcanvas.path, "apps", "grant", "sysmon"], environment: sandboxed).status == 0)
         let granted = try Command.runBlocking([Products.termcanvas.path, "apps", "list"], environment: sandboxed)
         #expect(granted.output.contains("sysmon\t1.0.0\tSystem monitor\tprotocol 1.0\tshipped\tgranted\tsandboxed: reads /proc\t"))
@@ -151,7 +151,7 @@ struct MicroAppProcessTests {
         let refused = try Command.runBlocking([Products.termcanvas.path, "apps", "new", "quick notes", "--base-url", "http://127.0.0.1:9/v1",
                                                "--model", "m"], environment: bareEnvironment)
         #expect(refused.status != 0)
-        #expect(refused.output.contains("not sandboxed on this system (Landlock is off (TERMCANVAS_SIMULATE_NO_LANDLOCK=1)): the trial run would run"))
+        #expect(refused.output.contains("no Landlock: Landlock is off (TERMCANVAS_SIMULATE_NO_LANDLOCK=1): the trial run would run"))
         #expect(refused.output.contains("--trial-without-sandbox"))
     }
 

@@ -136,7 +136,7 @@ struct SandboxAppTests {
     /// And those only a world of its own holds: metadata, the user's inotify instances, files
     /// unlinked while open, root's powers (on a system without namespaces they stay open, and the
     /// prompt says so).
-    static let worldOnly = ["utime_token", "inotify_200", "unlinked_past_limit", "read_shadow", "set_hostname", "capabilities"]
+    static let worldOnly = ["utime_token", "inotify_past_share", "unlinked_past_limit", "read_shadow", "set_hostname", "capabilities"]
     /// Writes to HOME (a file, its mode) are refused or land in the app's own world: the user's HOME
     /// is as it was.
     static func homeIsUntouched(_ bait: Bait) {

@@ -57,12 +57,9 @@ struct AppLaunch: Sendable {
         let directory = (manifest.workingDirectory.hasPrefix("/")
             ? URL(fileURLWithPath: manifest.workingDirectory) : folder.appendingPathComponent(manifest.workingDirectory)).standardizedFileURL.path
         let lookup = ProgramLookup(environment: hostEnvironment.merging(environment) { $1 }, home: home)
-        if manifest.exec[0].hasPrefix("/"), ProgramLookup.meansAnotherFileInEachProcess(manifest.exec[0]) {
-            throw .selfRelative(manifest.exec[0])
-        }
         let named = try Self.find(manifest.exec[0], folder: folder, path: environment["PATH"] ?? "")
         let found = lookup.examine(named, fromPath: !manifest.exec[0].contains("/"), directory: directory)
-        for path in [named] + found.named where ProgramLookup.meansAnotherFileInEachProcess(path) {
+        for path in found.named where ProgramLookup.meansAnotherFileInEachProcess(path) {
             throw .selfRelative(path)
         }
         if !found.searchFirst.isEmpty { environment["PATH"] = lookup.searchPath(found) }
@@ -73,7 +70,8 @@ struct AppLaunch: Sendable {
         for entry in grant.access.run {
             let path = entry.contains("/") ? Self.expand(entry, home: home)
                 : (try? Self.find(entry, folder: folder, path: environment["PATH"] ?? ""))
-            guard let path, !ProgramLookup.meansAnotherFileInEachProcess(path), let real = try Self.checked(entry, path: path, home: home) else {
+            if let path, ProgramLookup.meansAnotherFileInEachProcess(path) { throw .selfRelative(entry) }
+            guard let path, let real = try Self.checked(entry, path: path, home: home) else {
                 notes.append("run: \(entry) is not found; it cannot be run")
                 continue
             }
@@ -133,14 +131,17 @@ struct AppLaunch: Sendable {
     }
 
     /// A program named with a `/` is taken relative to the app's folder; a bare name is looked
-    /// up in `PATH`, as a shell would.
+    /// up in `PATH`, as a shell would, past folders beneath `/proc` or `/dev/fd`.
+    /// - Throws: `.selfRelative` for a path that names a different file in each process.
     static func find(_ name: String, folder: URL, path: String) throws(LaunchError) -> String {
         if name.contains("/") {
             let file = name.hasPrefix("/") ? name : folder.appendingPathComponent(name).standardizedFileURL.path
+            guard !ProgramLookup.meansAnotherFileInEachProcess(file) else { throw .selfRelative(file) }
             guard faccessat(AT_FDCWD, file, X_OK, AT_EACCESS) == 0 else { throw .notExecutable(file) }
             return file
         }
-        for directory in path.split(separator: ":") where directory.hasPrefix("/") {
+        for directory in path.split(separator: ":") where directory.hasPrefix("/")
+            && !ProgramLookup.meansAnotherFileInEachProcess(String(directory)) {
             let file = "\(directory)/\(name)"
             if faccessat(AT_FDCWD, file, X_OK, AT_EACCESS) == 0 { return file }
         }

@@ -23,7 +23,7 @@ public enum MicroAppTrial {
     public static func run(_ app: InstalledApp, size: ViewSize, environment: [String: String], logFile: URL,
                            limit: Duration = .seconds(10)) async -> Outcome {
         let manifest = app.manifest
-        let limits = SandboxGrant.trial.limits ?? .trial
+        let limits = AppManifest.Limits.trial
         let log = AppLog(url: logFile, limit: limits.logBytes)
         let recipe = LaunchRecipe(manifest: manifest, folder: app.folder, hostEnvironment: environment,
                                   extra: ["TERMCANVAS_APP_ID": app.id, "TERMCANVAS_PROTOCOL": ProtocolVersion.current.description],

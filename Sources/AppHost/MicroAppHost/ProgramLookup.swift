@@ -63,8 +63,10 @@ struct ProgramLookup: Sendable {
         let chosen = fromPath ? shimChoice(program, directory: directory) : nil
         var found = Found(program: chosen ?? program)
         add(chosen ?? program, to: &found)
-        if let chosen { found.searchFirst.append(FilePaths.parent(of: chosen)) }
-        if let chosen { found.named.append(chosen) }
+        if let chosen {
+            found.searchFirst.append(FilePaths.parent(of: chosen))
+            found.named.append(chosen)
+        }
         if let interpreter = Self.scriptInterpreter(of: found.program) {
             found.named.append(interpreter.path)
             add(interpreter.path, to: &found)

@@ -219,6 +219,11 @@ struct PreparedSandbox {
         settings.inotify_watches = Self.inotifyWatches
     }
 
+    /// The path of view entry `index` (a failed start's `detail`); nil for none.
+    func viewPath(_ index: Int32) -> String? {
+        view.indices.contains(Int(index)) ? String(cString: view[Int(index)].path) : nil
+    }
+
     /// Gives back the ruleset's descriptor (the app's process has its own copy until it applies
     /// it) and the view's strings.
     mutating func close() {

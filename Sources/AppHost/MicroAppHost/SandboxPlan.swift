@@ -34,8 +34,6 @@ struct SandboxPlan: Hashable, Sendable {
     var temporaryBytes = 0
     /// Folders made inside the temporary folder (a trial run's HOME and data folder).
     var madeInTemporary: [String] = []
-    /// Its data folder (a real path), kept between runs: read and written.
-    var data: String?
     /// HOME: in a world of its own, an empty folder where the user's is (with the grants in it).
     var home: String?
 
@@ -73,7 +71,6 @@ struct SandboxPlan: Hashable, Sendable {
         plan.temporary = temporary
         plan.temporaryBytes = bytes
         plan.madeInTemporary = madeInside
-        plan.data = data
         return plan
     }
 

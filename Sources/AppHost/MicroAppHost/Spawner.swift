@@ -117,12 +117,10 @@ final class Spawner: Sendable {
         var detail: Int32 = -1
         let result = tc_spawn_app(launch.program, &arguments, &environment, launch.directory,
                                   input[0], output[1], errors[1], limits, &sandbox.settings, &keeper, &app, &stage, &detail)
-        let view = sandbox.settings.view_count > 0 && detail >= 0 && detail < sandbox.settings.view_count
-            ? sandbox.settings.view.map { String(cString: $0[Int(detail)].path) } : nil
         closeAll([input[0], output[1], errors[1]])
         guard result == 0 else {
             closeAll([input[1], output[0], errors[0]])
-            return .failure(.failed(step: Self.step(stage, launch, view: view), errno: result))
+            return .failure(.failed(step: Self.step(stage, launch, view: sandbox.viewPath(detail)), errno: result))
         }
         tc_track_keeper(keeper)
         for descriptor in [input[1], output[0], errors[0]] {

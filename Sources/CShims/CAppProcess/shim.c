@@ -204,6 +204,13 @@ static void exit_like(int status) {
     _exit(WIFEXITED(status) ? WEXITSTATUS(status) : 127);
 }
 
+/* The signals a keeper and a world's init take with sigwaitinfo. */
+static void waited_signals(sigset_t *waited) {
+    sigemptyset(waited);
+    const int signals[] = {SIGCHLD, SIGHUP, SIGTERM, SIGINT, SIGQUIT, SIGUSR1};
+    for (unsigned i = 0; i < sizeof signals / sizeof signals[0]; i++) sigaddset(waited, signals[i]);
+}
+
 /* The app's own process, from fork to exec: a session of its own, its folder, its limits, default
    signal handling, its sandbox; failures reported through `own`. */
 static void start_app(int own, const char *path, char *const argv[], char *const envp[], const char *directory,
@@ -253,9 +260,7 @@ static void world_init(int own, int status, const char *path, char *const argv[]
     close(own);
     if (sandbox->landlock_ruleset >= 0) close(sandbox->landlock_ruleset);
     sigset_t waited;
-    sigemptyset(&waited);
-    int signals[] = {SIGCHLD, SIGHUP, SIGTERM, SIGINT, SIGQUIT, SIGUSR1};
-    for (unsigned i = 0; i < sizeof signals / sizeof signals[0]; i++) sigaddset(&waited, signals[i]);
+    waited_signals(&waited);
     for (;;) {
         siginfo_t info;
         if (sigwaitinfo(&waited, &info) < 0) continue;
@@ -358,9 +363,7 @@ static void keeper(pid_t dashboard, int report, const char *path, char *const ar
     close(report);
 
     sigset_t waited;
-    sigemptyset(&waited);
-    int signals[] = {SIGCHLD, SIGHUP, SIGTERM, SIGINT, SIGQUIT, SIGUSR1};
-    for (unsigned i = 0; i < sizeof signals / sizeof signals[0]; i++) sigaddset(&waited, signals[i]);
+    waited_signals(&waited);
     int app_status = 0, app_done = 0;
     while (!app_done) {
         siginfo_t info;

@@ -85,30 +85,33 @@ def setxattr_home():
     os.setxattr(os.environ.get("HOME", "/nonexistent"), "user.pwned", b"1")
 
 
+# The calls on other processes set what is there already: allowed, they would have set anything
+# (the dashboard's CPU limit to 1 s, every process of the user to the lowest priority), and a test
+# run on a host that lets them through is left as it was.
 def prlimit_dashboard():
     import resource
-    resource.prlimit(targets["dashboard"], resource.RLIMIT_CPU, (1, 1))
+    resource.prlimit(targets["dashboard"], resource.RLIMIT_CPU, resource.prlimit(targets["dashboard"], resource.RLIMIT_CPU))
 
 
 def setpriority_user():
-    # Every process of the user, were it not contained: 19 is the lowest priority.
-    os.setpriority(os.PRIO_USER, os.getuid(), 19)
-    # It took only if it reached past the app's own processes.
-    if os.getpriority(os.PRIO_PROCESS, targets["sibling"]) != 19:
-        raise OSError(errno.ESRCH, "only its own")
+    # Every process of the user, were it not contained.
+    os.setpriority(os.PRIO_USER, os.getuid(), os.getpriority(os.PRIO_PROCESS, 0))
 
 
 def setpriority_dashboard():
-    os.setpriority(os.PRIO_PROCESS, targets["dashboard"], 19)
+    os.setpriority(os.PRIO_PROCESS, targets["dashboard"], os.getpriority(os.PRIO_PROCESS, targets["dashboard"]))
 
 
 def affinity_dashboard():
-    os.sched_setaffinity(targets["dashboard"], {0})
+    os.sched_setaffinity(targets["dashboard"], os.sched_getaffinity(targets["dashboard"]))
 
 
 def ioprio_dashboard():
     libc.syscall.restype = ctypes.c_long
-    c_call(libc.syscall(251, 1, targets["dashboard"], (3 << 13)))  # ioprio_set(IOPRIO_WHO_PROCESS, pid, IDLE)
+    current = libc.syscall(252, 1, targets["dashboard"])  # ioprio_get(IOPRIO_WHO_PROCESS, pid)
+    if current < 0:
+        raise OSError(ctypes.get_errno(), "ioprio_get")
+    c_call(libc.syscall(251, 1, targets["dashboard"], current))  # ioprio_set
 
 
 def sysv_shm():
@@ -145,8 +148,8 @@ def mptcp_connect():
 
 
 def fastopen_connect():
+    # Blocking: a Fast Open send without a cookie connects first, to a port that is not granted.
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as client:
-        client.settimeout(2)
         client.sendto(b"x", 0x20000000, ("127.0.0.1", targets["other_port"]))  # MSG_FASTOPEN
 
 
@@ -182,7 +185,8 @@ def read_shadow():
 
 
 def set_hostname():
-    c_call(libc.sethostname(b"pwned", 5))
+    name = socket.gethostname().encode()
+    c_call(libc.sethostname(name, len(name)))
 
 
 def capabilities():

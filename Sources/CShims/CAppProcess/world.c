@@ -37,10 +37,17 @@ pid_t tc_world_clone(const tc_sandbox *sandbox) {
     return (pid_t)syscall(SYS_clone, world_flags(sandbox) | SIGCHLD, NULL, NULL, NULL, NULL);
 }
 
+static int leave_at_once(void *unused) {
+    (void)unused;
+    _exit(0);
+}
+
 int tc_world_probe(void) {
+    /* The child shares the caller's memory (it only exits), so the probe costs the namespaces
+       alone, not a copy of the dashboard's page tables (1.5 ms at 30 MiB with fork). */
+    static char stack[16384] __attribute__((aligned(16)));
     tc_sandbox probe = {.host_network = 0};
-    pid_t child = tc_world_clone(&probe);
-    if (child == 0) _exit(0);
+    pid_t child = clone(leave_at_once, stack + sizeof stack, (int)(world_flags(&probe) | CLONE_VM | CLONE_VFORK | SIGCHLD), NULL);
     if (child < 0) return errno;
     int status = 0;
     while (waitpid(child, &status, 0) < 0 && errno == EINTR) {}

@@ -56,7 +56,11 @@ struct SharedCanvasEndToEndTests {
         try await editor.send("Right")
         let moved = try await editor.waitForScreen("the calendar moved") { titles($0) == ["Event Log", "Calendar"] }
         #expect(titles(moved) == ["Event Log", "Calendar"])
-        let seen = try await viewer.waitForScreen(timeout: .seconds(1), "the move on the viewer") { titles($0) == ["Event Log", "Calendar"] }
+        // The move and who made it, within a second; they may reach the screen a frame apart.
+        let seen = try await viewer.waitForScreen(timeout: .seconds(1), "the move and its author on the viewer") {
+            titles($0) == ["Event Log", "Calendar"] && $0.last?.contains("alice moved 1 Calendar") == true
+        }
+        #expect(titles(seen) == ["Event Log", "Calendar"])
         #expect(seen.last?.contains("alice moved 1 Calendar") == true, "\(seen.last ?? "")")
 
         // Alice on another machine: the picker lists the canvas, and opening it shows the move.

@@ -80,13 +80,13 @@ let package = Package(
         .target(name: "CanvasStyle", path: "Sources/Core/CanvasStyle", swiftSettings: swiftSettings),
         // The micro-app protocol, version 1: JSON-RPC 2.0 lines, its messages, view nodes and the
         // manifest, as values; no IO.
-        .target(name: "MicroAppProtocol", path: "Sources/Core/MicroAppProtocol", swiftSettings: swiftSettings),
+        .target(name: "MicroAppProtocol", dependencies: ["PlainText"], path: "Sources/Core/MicroAppProtocol", swiftSettings: swiftSettings),
         // Codable request/response types, paths, event names and manifest rules shared by the server
         // and its clients.
         .target(name: "ServerAPI", dependencies: ["CalendarTime", "CanvasCore"], path: "Sources/Core/ServerAPI", swiftSettings: swiftSettings),
         // Micro-app packages: the canonical archive a registry stores, its SHA-256, and what a
         // package asks for in the protocol's words.
-        .target(name: "AppPackages", dependencies: ["MicroAppProtocol", "ServerAPI"], path: "Sources/Core/AppPackages",
+        .target(name: "AppPackages", dependencies: ["MicroAppProtocol", "PlainText", "ServerAPI"], path: "Sources/Core/AppPackages",
                 swiftSettings: swiftSettings),
         // QR codes (ISO 18004, byte mode) and their drawing as terminal lines: the sign-in's address
         // for a phone.
@@ -455,7 +455,7 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(
             name: "MicroAppHostTests",
-            dependencies: ["MicroAppHost", "MicroAppProtocol", "AppModel", "CanvasFiles", "TestSupport"],
+            dependencies: ["MicroAppHost", "MicroAppProtocol", "AppModel", "CanvasCore", "CanvasFiles", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

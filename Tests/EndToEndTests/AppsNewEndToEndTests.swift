@@ -84,7 +84,7 @@ struct AppsNewEndToEndTests {
         let folder = environment["XDG_CONFIG_HOME"]! + "/termcanvas/apps/lap-counter"
         #expect(FileManager.default.fileExists(atPath: folder + "/app.py"))
         let listed = try await Command.run([Products.termcanvas.path, "apps", "list"], environment: environment)
-        #expect(listed.output.contains("lap-counter\t1.0.0\tLap counter\tprotocol 1.0\tgenerated\tnot granted\tsandboxed\t"), "\(listed.output)")
+        #expect(listed.output.contains("lap-counter\t1.0.0\tLap counter\tprotocol 1.0\tgenerated\tnot granted\tsandboxed: at most 512 MiB of memory, 256 processes, 256 MiB kept in its folders, 64 open files\t"), "\(listed.output)")
         #expect(listed.output.contains("count my laps"))
 
         let dashboard = try await TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"], size: Size(width: 100, height: 30),

@@ -93,4 +93,18 @@ struct AppsTryTests {
         // Its allowance is 16 tasks of its world's (the interpreter among them).
         #expect((4...16).contains(Int(started.1) ?? 0) && started.2 == "EAGAIN", "\(view)")
     }
+
+    /// Root without its capabilities (setpriv, a container with them dropped) can map no id into
+    /// a world: `apps try` says the app is partly sandboxed, why, and what to do, and runs it.
+    @Test(.enabled(if: getuid() == 0)) func rootWithoutCapabilitiesIsToldItsAppsArePartlySandboxed() async throws {
+        let home = try DashboardSessionTests.isolatedHome(canvasLayout: false)
+        defer { home.remove() }
+        let command = ["setpriv", "--inh-caps=-all", "--bounding-set=-all", Products.termcanvas.path, "apps", "try",
+                       Self.repository.appendingPathComponent("apps/pomodoro").path, "--size", "60x10"]
+        let result = try await Command.run(command, environment: home.environment)
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("Partly sandboxed on this system: no namespaces of its own, because the dashboard runs as root without the capabilities"),
+                "\(result.output)")
+        #expect(result.output.contains("25:00"), "\(result.output)")
+    }
 }

@@ -120,15 +120,19 @@ struct MicroAppProcessTests {
         #expect(try await again.waitForExit().status == 0)
     }
 
+    /// What the kernel holds the shipped sysmon to (its manifest's limits, the others the defaults).
+    static let sysmonLimits = "at most 128 MiB of memory, 256 processes, 256 MiB kept in its folders, 64 open files"
+
     @Test func theGrantPromptSaysWhatTheSandboxGivesOrThatThereIsNone() async throws {
         let (session, environment) = try await Self.start(apps: [], panes: ["sysmon 0 0 12 12"])
         let screen = try await session.waitFor("nothing else of your files, network or processes")
         #expect(screen.contains { $0.contains("It runs in a sandbox with what is listed here:") })
         #expect(screen.contains { $0.contains("• reads /proc") })
+        #expect(screen.contains { $0.contains("• " + Self.sysmonLimits) })
         try await session.send("q")
         _ = try await session.waitForExit()
         let listed = try Command.runBlocking([Products.termcanvas.path, "apps", "list"], environment: environment)
-        #expect(listed.output.contains("sysmon\t1.0.0\tSystem monitor\tprotocol 1.0\tshipped\tnot granted\tsandboxed: reads /proc\t"))
+        #expect(listed.output.contains("sysmon\t1.0.0\tSystem monitor\tprotocol 1.0\tshipped\tnot granted\tsandboxed: reads /proc; \(Self.sysmonLimits)\t"))
 
         // A kernel without Landlock that refuses namespaces, simulated: both say so.
         let simulated = ["TERMCANVAS_SIMULATE_NO_LANDLOCK": "1", "TERMCANVAS_SIMULATE_NO_NAMESPACES": "1"]
@@ -144,7 +148,7 @@ struct MicroAppProcessTests {
         let sandboxed = bareEnvironment.filter { !simulated.keys.contains($0.key) }
         #expect(try Command.runBlocking([Products.termcanvas.path, "apps", "grant", "sysmon"], environment: sandboxed).status == 0)
         let granted = try Command.runBlocking([Products.termcanvas.path, "apps", "list"], environment: sandboxed)
-        #expect(granted.output.contains("sysmon\t1.0.0\tSystem monitor\tprotocol 1.0\tshipped\tgranted\tsandboxed: reads /proc\t"))
+        #expect(granted.output.contains("sysmon\t1.0.0\tSystem monitor\tprotocol 1.0\tshipped\tgranted\tsandboxed: reads /proc; \(Self.sysmonLimits)\t"))
         let lacking = try Command.runBlocking([Products.termcanvas.path, "apps", "list"], environment: bareEnvironment)
         #expect(lacking.output.contains("sysmon\t1.0.0\tSystem monitor\tprotocol 1.0\tshipped\tgranted in a sandbox this system lacks\tnot sandboxed\t"))
         // And a model's app gets no trial run: refused before the model is asked (nothing listens there).

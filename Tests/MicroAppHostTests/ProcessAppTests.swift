@@ -120,10 +120,12 @@ struct ProcessAppTests {
 
     /// An app keeps at most `limits.disk` in its temporary and data folders together (8 MiB for
     /// the hoarder), at most 20 000 files and folders, nested at most 32 deep: past any, it is
-    /// stopped, and its status says which. Measured when inotify says the folders changed.
+    /// stopped, and its status says which. Measured when inotify says the folders changed; files it
+    /// holds open once unlinked count.
     @Test(arguments: [
         ("files:64:1048576", "tmp", "keeping over 8 MiB (limits.disk) in its folders"),
         ("files:64:1048576", "data", "keeping over 8 MiB (limits.disk) in its folders"),
+        ("unlinked:16:1048576", "data", "keeping over 8 MiB (limits.disk) in its folders"),
         ("entries:25000", "tmp", "keeping over 20000 files in its folders"),
         ("deep:40", "data", "keeping folders nested over 32 deep in its folders"),
     ])

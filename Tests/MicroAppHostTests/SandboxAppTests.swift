@@ -1,7 +1,9 @@
 import AppModel
+import CanvasCore
 import Foundation
 import MicroAppHost
 import MicroAppProtocol
+import TestSupport
 import Testing
 
 /// The sandbox from inside: the fixture app `intruder` tries, as a real process, what an app from
@@ -30,8 +32,8 @@ struct SandboxAppTests {
         let sharedMemory: Int32
         let sharedMemoryKey: Int32
 
-        init() throws {
-            folder = FileManager.default.temporaryDirectory.appendingPathComponent("tc-bait-\(UUID().uuidString.prefix(8))")
+        init(in parent: URL = FileManager.default.temporaryDirectory) throws {
+            folder = parent.appendingPathComponent("tc-bait-\(UUID().uuidString.prefix(8))")
             home = folder.appendingPathComponent("home")
             for path in [".ssh", ".local/state/termcanvas/bff", "notes", "out"] {
                 try FileManager.default.createDirectory(at: home.appendingPathComponent(path), withIntermediateDirectories: true)
@@ -118,7 +120,11 @@ struct SandboxAppTests {
 
     /// `name=result` pairs of the intruder's view.
     static func results(_ app: AppHarness) -> [String: String] {
-        Dictionary(app.viewText.split(separator: " ").compactMap { pair in
+        results(app.viewText)
+    }
+
+    static func results(_ text: String) -> [String: String] {
+        Dictionary(text.split(separator: " ").compactMap { pair in
             let parts = pair.split(separator: "=", maxSplits: 1)
             return parts.count == 2 ? (String(parts[0]), String(parts[1])) : nil
         }, uniquingKeysWith: { $1 })
@@ -167,6 +173,99 @@ struct SandboxAppTests {
         // Its temporary folder went with it; its data folder stays.
         #expect(!FileManager.default.fileExists(atPath: temporary))
         #expect(FileManager.default.fileExists(atPath: app.logDirectory.appendingPathComponent("data/intruder/kept").path))
+    }
+
+    /// The same attacks by an ordinary user's app, through `apps try` started from that user's
+    /// HOME: as root, the test becomes `nobody` (setpriv), whose HOME, key, token, socket, shared
+    /// memory and other process are the bait. An ordinary user's apps run as that user inside
+    /// their world, so what holds here is the namespaces and the allow-list, not a change of id.
+    @Test(.enabled(if: getuid() == 0 && SandboxSupport.current.hasWorld))
+    func anOrdinaryUsersAppGetsNothingOfTheirs() async throws {
+        // A temporary folder every user may use (this machine's /tmp may be root's alone).
+        let shared = URL(fileURLWithPath: "/var/tmp")
+        let bait = try Bait(in: shared)
+        let user: UInt32 = 65534
+        let runtime = bait.folder.appendingPathComponent("runtime")
+        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
+        let intruder = try bait.intruder()
+        chmod(bait.folder.path, 0o711)
+        for path in [bait.home.path, runtime.path, bait.socketPath] + (try FileManager.default.subpathsOfDirectory(atPath: bait.home.path)
+            .map { bait.home.appendingPathComponent($0).path }) {
+            #expect(lchown(path, user, user) == 0, "chown \(path)")
+        }
+        chmod(bait.home.path, 0o700)
+        chmod(runtime.path, 0o700)
+        chmod(bait.socketPath, 0o600)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: intruder.path)
+        var memory = shmid_ds()
+        shmctl(bait.sharedMemory, IPC_STAT, &memory)
+        memory.shm_perm.uid = user
+        memory.shm_perm.gid = user
+        shmctl(bait.sharedMemory, IPC_SET, &memory)
+        let sibling = Process()
+        sibling.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        sibling.arguments = ["--reuid=\(user)", "--regid=\(user)", "--clear-groups", "/bin/sleep", "60"]
+        try sibling.run()
+        defer { sibling.terminate() }
+        var environment = try bait.environment()
+        // The user's own: their process as the dashboard and the sibling, and a PATH of the system's.
+        var targets = try #require(try JSONSerialization.jsonObject(with: Data(environment["INTRUDER_TARGETS"]!.utf8)) as? [String: Any])
+        try await Task.sleep(for: .milliseconds(100))
+        targets["dashboard"] = Int(sibling.processIdentifier)
+        targets["sibling"] = Int(sibling.processIdentifier)
+        environment["INTRUDER_TARGETS"] = String(decoding: try JSONSerialization.data(withJSONObject: targets), as: UTF8.self)
+        environment["PATH"] = "/usr/local/bin:/usr/bin:/bin"
+        for (name, folder) in [("XDG_CONFIG_HOME", ".config"), ("XDG_DATA_HOME", ".local/share"), ("XDG_STATE_HOME", ".local/state"),
+                               ("XDG_CACHE_HOME", ".cache")] {
+            environment[name] = bait.home.appendingPathComponent(folder).path
+        }
+        environment["XDG_RUNTIME_DIR"] = runtime.path
+        environment["TMPDIR"] = shared.path
+        let result = try await Command.run(["setpriv", "--reuid=\(user)", "--regid=\(user)", "--clear-groups", "sh", "-c",
+                                            #"cd "$HOME" && exec "$0" apps try "$1" --size 1000x20 --json"#, Products.termcanvas.path, intruder.path],
+                                           environment: environment)
+        let view = try #require(result.output.split(separator: "\n").first { $0.hasPrefix("{") }.flatMap {
+            (try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["view"] as? [String]
+        }, "\(result.output)")
+        let got = Self.results(view.joined(separator: " "))
+        print("intruder of an ordinary user: \(view.joined(separator: " ").trimmingCharacters(in: .whitespaces))")
+        for attempt in Self.refused { #expect(got[attempt].map { $0 != "ok" } == true, "\(attempt): \(got[attempt] ?? "missing")") }
+        for attempt in Self.allowed { #expect(got[attempt] == "ok", "\(attempt): \(got[attempt] ?? "missing")") }
+        Self.homeIsUntouched(bait)
+    }
+
+    /// The attacks through the real path: a dashboard in tmux whose one pane is the intruder,
+    /// allowed at its grant prompt with `y`; what it got is read off the screen.
+    @Test(.enabled(if: SandboxSupport.current.isEnforced))
+    func anAppInADashboardGetsNothingOfTheUsers() async throws {
+        let bait = try Bait()
+        let intruder = try bait.intruder()
+        var environment = try bait.environment()
+        for (name, folder) in [("XDG_CONFIG_HOME", "config"), ("XDG_DATA_HOME", "data"), ("XDG_STATE_HOME", "state"), ("XDG_RUNTIME_DIR", "run")] {
+            let path = bait.folder.appendingPathComponent(folder)
+            try FileManager.default.createDirectory(at: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            environment[name] = path.path
+        }
+        let layouts = bait.folder.appendingPathComponent("config/termcanvas/layouts")
+        try FileManager.default.createDirectory(at: layouts, withIntermediateDirectories: true)
+        try Data("name: default\nfocused: 1\npanes:\n  - { id: 1, app: intruder, x: 0, y: 0, width: 12, height: 12 }\n".utf8)
+            .write(to: layouts.appendingPathComponent("default.yaml"))
+        // `apps add` copies plain files only: the link to the key goes in after.
+        try FileManager.default.removeItem(at: intruder.appendingPathComponent("leak"))
+        let added = try await Command.run([Products.termcanvas.path, "apps", "add", intruder.path], environment: environment)
+        #expect(added.status == 0, "\(added.output)")
+        try FileManager.default.createSymbolicLink(atPath: bait.folder.appendingPathComponent("config/termcanvas/apps/intruder/leak").path,
+                                                   withDestinationPath: bait.key.path)
+        let session = try await TmuxSession([Products.termcanvas.path], size: Size(width: 200, height: 40), environment: environment)
+        try await session.waitFor("asks to run")
+        try await session.send("y")
+        let screen = try await session.waitFor("read_proc_self=")
+        let got = Dictionary(screen.joined(separator: " ").matches(of: /([a-z_]+)=([A-Za-z]+)/).map { (String($0.1), String($0.2)) }) { $1 }
+        for attempt in Self.refused { #expect(got[attempt].map { $0 != "ok" } == true, "\(attempt): \(got[attempt] ?? "missing")") }
+        for attempt in Self.allowed { #expect(got[attempt] == "ok", "\(attempt): \(got[attempt] ?? "missing")") }
+        Self.homeIsUntouched(bait)
+        try await session.send("q")
+        #expect(try await session.waitForExit().status == 0)
     }
 
     @Test(.enabled(if: SandboxSupport.current.isEnforced))

@@ -28,9 +28,10 @@ struct SandboxPlanTests {
         #expect(Self.lookup.installation(of: program) == installation)
     }
 
-    static func support(abi: Int32, world: Int32 = 0, environment: [String: String] = [:],
+    static func support(abi: Int32, world: Int32 = 0, rootWithoutCapabilities: Bool = false, environment: [String: String] = [:],
                         settings: [String: String] = [:]) -> SandboxSupport {
-        SandboxSupport.detect(environment: environment, abi: abi, worldRefusal: world, setting: { settings[$0] })
+        SandboxSupport.detect(environment: environment, abi: abi, worldRefusal: world, rootWithoutCapabilities: rootWithoutCapabilities,
+                              setting: { settings[$0] })
     }
 
     @Test func theKernelsSupportIsSaidAsItIs() {
@@ -57,6 +58,10 @@ struct SandboxPlanTests {
         #expect(Self.support(abi: 7, environment: [SandboxSupport.simulationVariable: "1"]).landlock
                 == .unavailable("Landlock is off (TERMCANVAS_SIMULATE_NO_LANDLOCK=1)"))
         #expect(!Self.support(abi: 7, environment: [SandboxSupport.worldSimulationVariable: "1"]).hasWorld)
+        // Root without its capabilities can map no id into a world (its own, root, takes CAP_SETFCAP).
+        let capless = Self.support(abi: 7, rootWithoutCapabilities: true)
+        #expect(!capless.hasWorld && capless.summary.contains("runs as root without the capabilities"))
+        #expect(capless.summary.contains("run it as an ordinary user"))
     }
 
     @Test func everyAppGetsTheSystemItsFolderAndWhatWasGrantedOnly() {

@@ -22,9 +22,10 @@ public struct GeneratedApp: Sendable {
 
     public var permissions: Permissions { manifest.requested }
 
-    /// What the manifest asks for, a line each, for the user's review ("nothing" when nothing).
+    /// What the manifest asks for, a line each, for the user's review ("nothing" when nothing),
+    /// and the limits it asks to be held to once installed (its trial ran within the host's).
     public var requestedInWords: [String] {
-        permissions.inWords.isEmpty ? ["nothing"] : permissions.inWords
+        (permissions.inWords.isEmpty ? ["nothing"] : permissions.inWords) + [manifest.limits.inWords]
     }
 
     /// Checks `answer`: its format, its manifest (errors name the field), and a trial run with no

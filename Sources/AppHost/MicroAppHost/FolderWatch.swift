@@ -1,4 +1,5 @@
 import Dispatch
+import PlainText
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,7 +10,8 @@ import Synchronization
 /// nothing), at most once every `spacing`. Past its limit in bytes (blocks on disk: a sparse file
 /// counts what it takes) or in entries (files and folders: each is an inode, and each folder a
 /// watch, of the user's), `over` is called once. Between two measures an app can add at most what
-/// it writes in `spacing`, and no single file past `RLIMIT_FSIZE`.
+/// it writes in `spacing`, and no single file past `RLIMIT_FSIZE`. Files its processes hold open
+/// though unlinked count too (`UnnamedFiles`).
 final class FolderWatch: Sendable {
     struct Usage: Equatable, Sendable {
         var bytes = 0
@@ -34,18 +36,24 @@ final class FolderWatch: Sendable {
 
     private let descriptor: Int32
     private let folders: [String]
+    /// The app's keeper, whose descendants' unnamed files count, and the folders' devices.
+    private let keeper: pid_t
+    private let devices: Set<UInt64>
     private let bytesLimit: Int
     private let queue: DispatchQueue
     private let over: @Sendable (Usage) -> Void
     private let state = Mutex(State())
 
-    /// Watches `folders`, measures them once now (a data folder may be over already), and calls
-    /// `over` on `queue` once they hold more than `bytesLimit` or `entriesLimit`. Nil when inotify
+    /// Watches `folders` (and what `keeper`'s descendants hold open there), measures them once
+    /// now (a data folder may be over already), and calls `over` on `queue` once they hold more
+    /// than `bytesLimit` or `entriesLimit`. Nil when inotify
     /// cannot be had (the user's instances are spent): the app then runs with `RLIMIT_FSIZE` only.
-    init?(folders: [String], bytesLimit: Int, queue: DispatchQueue, over: @escaping @Sendable (Usage) -> Void) {
+    init?(folders: [String], keeper: pid_t, bytesLimit: Int, queue: DispatchQueue, over: @escaping @Sendable (Usage) -> Void) {
         descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard descriptor >= 0 else { return nil }
         self.folders = folders
+        self.keeper = keeper
+        devices = Set(folders.compactMap(UnnamedFiles.device))
         self.bytesLimit = bytesLimit
         self.queue = queue
         self.over = over
@@ -59,7 +67,7 @@ final class FolderWatch: Sendable {
 
     /// Watches the folders of a started app: its temporary folder, and its data folder.
     convenience init?(_ started: Spawner.Started, queue: DispatchQueue, over: @escaping @Sendable (Usage) -> Void) {
-        self.init(folders: [started.temporaryFolder] + [started.launch.dataFolder?.path].compactMap { $0 },
+        self.init(folders: [started.temporaryFolder] + [started.launch.dataFolder?.path].compactMap { $0 }, keeper: started.keeper,
                   bytesLimit: started.launch.limits.diskBytes, queue: queue, over: over)
     }
 
@@ -107,7 +115,10 @@ final class FolderWatch: Sendable {
     }
 
     private func measure() {
-        let usage = Self.usage(of: folders, watchingWith: descriptor, entriesLimit: Self.entriesLimit)
+        var usage = Self.usage(of: folders, watchingWith: descriptor, entriesLimit: Self.entriesLimit)
+        if usage.bytes <= bytesLimit {
+            usage.bytes += UnnamedFiles.bytes(heldUnder: keeper, on: devices, enough: bytesLimit - usage.bytes)
+        }
         let report = state.withLock { state -> Bool in
             state.measuredAt = .now()
             guard !state.reported, usage.bytes > bytesLimit || usage.entries > Self.entriesLimit || usage.tooDeep else { return false }
@@ -121,21 +132,15 @@ final class FolderWatch: Sendable {
     /// (limits.disk) in its folders`.
     static func stopReason(_ usage: Usage, bytesLimit: Int) -> String {
         let what = usage.tooDeep ? "folders nested over \(depthLimit) deep"
-            : usage.entries > entriesLimit ? "over \(entriesLimit) files" : "over \(size(bytesLimit)) (limits.disk)"
+            : usage.entries > entriesLimit ? "over \(entriesLimit) files" : "over \(ByteCount.words(bytesLimit)) (limits.disk)"
         return "keeping \(what) in its folders"
     }
 
     /// What was found, for the log: `300 MiB in 12 files`.
     static func describe(_ usage: Usage) -> String {
-        "\(size(usage.bytes)) in \(usage.entries)\(usage.entries > entriesLimit ? " or more" : "") files and folders"
+        "\(ByteCount.words(usage.bytes)) in \(usage.entries)\(usage.entries > entriesLimit ? " or more" : "") files and folders"
     }
 
-    /// `256 MiB`, or `256.1 MiB` for a little more: never rounded down to the limit it passed.
-    private static func size(_ bytes: Int) -> String {
-        let unit = bytes >= 1 << 20 ? (1 << 20, "MiB") : (1 << 10, "KiB")
-        let tenths = (bytes * 10 + unit.0 - 1) / unit.0
-        return tenths % 10 == 0 ? "\(tenths / 10) \(unit.1)" : "\(tenths / 10).\(tenths % 10) \(unit.1)"
-    }
 
     /// The blocks and entries under `folders`, symbolic links not followed, each folder watched
     /// with `inotify` (adding a watch again is harmless). Folders are opened by descriptor, one

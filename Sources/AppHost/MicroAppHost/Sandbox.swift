@@ -41,9 +41,12 @@ public struct SandboxSupport: Hashable, Sendable {
 
     /// This machine's, found at first use.
     public static let current = detect(environment: ProcessInfo.processInfo.environment, abi: tc_landlock_abi(),
-                                       worldRefusal: tc_world_probe(), setting: systemSetting)
+                                       worldRefusal: tc_world_probe(), rootWithoutCapabilities: geteuid() == 0 && !PreparedSandbox.maySwitchIDs,
+                                       setting: systemSetting)
 
-    static func detect(environment: [String: String], abi: Int32, worldRefusal: Int32,
+    /// - Parameter rootWithoutCapabilities: the dashboard is root without CAP_SETUID, CAP_SETGID
+    ///   or CAP_SYS_ADMIN, and so cannot map any id into a world: its own, root, takes CAP_SETFCAP.
+    static func detect(environment: [String: String], abi: Int32, worldRefusal: Int32, rootWithoutCapabilities: Bool = false,
                        setting: (String) -> String? = { _ in nil }) -> SandboxSupport {
         let landlock: Landlock = if environment[simulationVariable] == "1" {
             .unavailable("Landlock is off (\(simulationVariable)=1)")
@@ -56,6 +59,9 @@ public struct SandboxSupport: Hashable, Sendable {
         }
         let world: World = if environment[worldSimulationVariable] == "1" {
             .refused(reason: "namespaces are off (\(worldSimulationVariable)=1)", remedy: "unset \(worldSimulationVariable)")
+        } else if rootWithoutCapabilities {
+            .refused(reason: "the dashboard runs as root without the capabilities to give its apps an id of their own (CAP_SETUID, CAP_SETGID, CAP_SYS_ADMIN)",
+                     remedy: "run it as an ordinary user, or as root with those capabilities")
         } else if worldRefusal == 0 {
             .own
         } else {
@@ -153,6 +159,9 @@ struct PreparedSandbox {
     /// The ids a world runs its app as: the user's own, or, for root's apps, these (nobody's),
     /// which own nothing of root's.
     static let unprivilegedID: UInt32 = 65534
+    /// Root with the capabilities to map other ids (`SandboxSupport` refuses a world to root
+    /// without them).
+    static let maySwitchIDs = tc_may_switch_ids() != 0
     /// An app's share of its user's inotify instances (the kernel's default for a user is 128)
     /// and watches.
     static let inotifyInstances: UInt32 = 16
@@ -164,7 +173,7 @@ struct PreparedSandbox {
         let filter = try Self.filter(kind: (network ? TC_FILTER_NETWORK : 0) | (support.hasWorld && !network ? TC_FILTER_UNIX : 0))
         settings = tc_sandbox(no_new_privileges: 1, landlock_ruleset: -1, landlock_abi: 0,
                               seccomp_program: filter.program, seccomp_length: filter.length,
-                              world: 0, host_network: network ? 1 : 0, view: nil, view_count: 0,
+                              world: 0, switch_ids: 0, host_network: network ? 1 : 0, view: nil, view_count: 0,
                               app_uid: getuid(), app_gid: getgid(), inotify_instances: 0, inotify_watches: 0)
         view = UnsafeMutableBufferPointer(start: nil, count: 0)
         if support.hasWorld { makeWorld(plan.view) }
@@ -209,12 +218,13 @@ struct PreparedSandbox {
             }
             view[index] = tc_view_entry(kind: kind, path: UnsafePointer(strdup(entry.path)), bytes: UInt64(max(0, bytes)))
         }
-        let root = geteuid() == 0
+        let switchIDs = Self.maySwitchIDs
         settings.world = 1
+        settings.switch_ids = switchIDs ? 1 : 0
         settings.view = UnsafePointer(view.baseAddress)
         settings.view_count = Int32(entries.count)
-        settings.app_uid = root ? Self.unprivilegedID : getuid()
-        settings.app_gid = root ? Self.unprivilegedID : getgid()
+        settings.app_uid = switchIDs ? Self.unprivilegedID : getuid()
+        settings.app_gid = switchIDs ? Self.unprivilegedID : getgid()
         settings.inotify_instances = Self.inotifyInstances
         settings.inotify_watches = Self.inotifyWatches
     }

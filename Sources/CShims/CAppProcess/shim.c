@@ -41,7 +41,7 @@ static int set_limit(int resource, unsigned long long value) {
 int tc_apply_sandbox(const tc_sandbox *sandbox);
 pid_t tc_world_clone(const tc_sandbox *sandbox);
 int tc_world_map(pid_t init, const tc_sandbox *sandbox);
-int tc_world_build(const tc_sandbox *sandbox, const int *trees, int switch_ids, int *detail);
+int tc_world_build(const tc_sandbox *sandbox, const int *trees, int *detail);
 int tc_world_trees(const tc_sandbox *sandbox, int *trees, int *detail);
 
 /* Closes every descriptor from 3 up but `keep` and `also` (-1 for none). */
@@ -244,9 +244,9 @@ static void start_app(int own, const char *path, char *const argv[], char *const
    (SIGUSR1, sent from outside the world); when the app exits, it writes the app's wait status to
    `status` and exits, and the kernel ends every process left in the world. */
 static void world_init(int own, int status, const char *path, char *const argv[], char *const envp[], const char *directory,
-                       tc_app_limits limits, const tc_sandbox *sandbox, const int *trees, int switch_ids) {
+                       tc_app_limits limits, const tc_sandbox *sandbox, const int *trees) {
     int detail = -1;
-    int failed = tc_world_build(sandbox, trees, switch_ids, &detail);
+    int failed = tc_world_build(sandbox, trees, &detail);
     if (failed != 0) {
         report_to(own, TC_SPAWN_VIEW, failed, detail);
         _exit(127);
@@ -296,7 +296,6 @@ static void keeper(pid_t dashboard, int report, const char *path, char *const ar
                    const char *directory, tc_app_limits limits, const tc_sandbox *sandbox) {
     pid_t self = getpid();
     int world = sandbox != NULL && sandbox->world;
-    int was_root = geteuid() == 0;
     int inner[2], go[2] = {-1, -1}, status[2] = {-1, -1};
     if (pipe2(inner, O_CLOEXEC) != 0) child_fail(report, TC_SPAWN_KEEPER);
     if (world && (pipe2(go, O_CLOEXEC) != 0 || pipe2(status, O_CLOEXEC | O_NONBLOCK) != 0)) child_fail(report, TC_SPAWN_KEEPER);
@@ -326,7 +325,7 @@ static void keeper(pid_t dashboard, int report, const char *path, char *const ar
         char mapped;
         if (read(go[0], &mapped, 1) != 1) _exit(127);
         close(go[0]);
-        world_init(own, status[1], path, argv, envp, directory, limits, sandbox, trees, was_root);
+        world_init(own, status[1], path, argv, envp, directory, limits, sandbox, trees);
     }
     close(inner[1]);
     if (world) {

@@ -5,6 +5,7 @@
 #include "CAppSandbox.h"
 
 #include <errno.h>
+#include <linux/capability.h>
 #include <fcntl.h>
 #include <grp.h>
 #include <linux/mount.h>
@@ -54,6 +55,18 @@ int tc_world_probe(void) {
     return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : ECHILD;
 }
 
+int tc_may_switch_ids(void) {
+    if (geteuid() != 0) return 0;
+    struct __user_cap_header_struct header = {.version = _LINUX_CAPABILITY_VERSION_3, .pid = 0};
+    struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
+    if (syscall(SYS_capget, &header, data) != 0) return 0;
+    const int needed[] = {CAP_SETUID, CAP_SETGID, CAP_SYS_ADMIN};
+    for (size_t i = 0; i < sizeof needed / sizeof needed[0]; i++) {
+        if (!(data[CAP_TO_INDEX(needed[i])].effective & CAP_TO_MASK(needed[i]))) return 0;
+    }
+    return 1;
+}
+
 /* Decimal digits of `value` at `out`; returns the end. */
 static char *put_number(char *out, unsigned long long value) {
     char digits[24];
@@ -93,7 +106,7 @@ static void proc_path(char *path, pid_t pid, const char *file) {
    setgroups denied; root maps the unprivileged ids its apps run as. */
 int tc_world_map(pid_t init, const tc_sandbox *sandbox) {
     char path[64], line[64];
-    if (geteuid() != 0) {
+    if (!sandbox->switch_ids) {
         proc_path(path, init, "setgroups");
         int failure = write_file(path, "deny", 4);
         if (failure != 0) return failure;
@@ -122,7 +135,7 @@ int tc_world_trees(const tc_sandbox *sandbox, int *trees, int *detail) {
     *detail = -1;
     if (sandbox->view_count < 0 || sandbox->view_count > TC_VIEW_MOST) return E2BIG;
     for (int i = 0; i < sandbox->view_count; i++) trees[i] = -1;
-    if (geteuid() != 0) return 0;
+    if (!sandbox->switch_ids) return 0;
     /* A user namespace that maps root to the app's id, for the idmapping only. */
     int ready[2];
     if (pipe2(ready, O_CLOEXEC) != 0) return errno;
@@ -348,7 +361,7 @@ static int loopback_up(void) {
    process, whose ids are not mapped), bounds its share of the user's kernel objects, builds the
    view and pivots into it. Returns 0, or an errno and sets *detail to the view entry that failed
    (-1: another step). */
-int tc_world_build(const tc_sandbox *sandbox, const int *trees, int switch_ids, int *detail) {
+int tc_world_build(const tc_sandbox *sandbox, const int *trees, int *detail) {
     *detail = -1;
     if (sandbox->view_count < 0 || sandbox->view_count > TC_VIEW_MOST) return E2BIG;
     if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) return errno;
@@ -365,7 +378,7 @@ int tc_world_build(const tc_sandbox *sandbox, const int *trees, int switch_ids, 
     int failure = 0;
     /* Root's apps: the unprivileged ids mapped, and no group of root's. Capabilities in the world
        stay (root of the world is unmapped) until the app's exec. */
-    if (switch_ids &&
+    if (sandbox->switch_ids &&
         (setgroups(0, NULL) != 0 || setresgid(sandbox->app_gid, sandbox->app_gid, sandbox->app_gid) != 0 ||
          setresuid(sandbox->app_uid, sandbox->app_uid, sandbox->app_uid) != 0)) {
         failure = errno;

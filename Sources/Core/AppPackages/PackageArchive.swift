@@ -1,3 +1,4 @@
+import PlainText
 import ServerAPI
 
 /// A micro-app's files as a package carries them: a tar archive (POSIX ustar) in one canonical
@@ -164,16 +165,5 @@ public enum PackageArchiveError: Error, Equatable, Sendable, CustomStringConvert
         case .noManifest: "it has no \(PackageArchive.manifestPath) at its top"
         case .notCanonical(let why): "it is not a TermCanvas package: \(why)"
         }
-    }
-}
-
-/// Byte counts in words: `512 bytes`, `3 KiB`, `2 MiB`.
-public enum ByteCount {
-    public static func words(_ bytes: Int) -> String {
-        if bytes < 1024 { return "\(max(0, bytes)) bytes" }
-        if bytes < 1024 * 1024 { return "\((bytes + 1023) / 1024) KiB" }
-        // Rounded up to a tenth; in floating point, so that no count can overflow.
-        let tenths = (Double(bytes) * 10 / (1024 * 1024)).rounded(.up)
-        return tenths.truncatingRemainder(dividingBy: 10) == 0 ? "\(Int(tenths / 10)) MiB" : "\(tenths / 10) MiB"
     }
 }

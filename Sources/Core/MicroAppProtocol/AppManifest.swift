@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PlainText
 
 /// A micro-app's manifest (`app.yaml`): who it is, how to run it, what it may do.
 public struct AppManifest: Hashable, Sendable {
@@ -112,6 +113,14 @@ public struct AppManifest: Hashable, Sendable {
         public var logBytes: Int = 1024 * 1024
 
         public init() {}
+
+        /// What the kernel holds a local app to, for its grant prompt and `apps list`: `at most
+        /// 512 MiB of memory, 256 processes, 256 MiB kept in its folders, 64 open files`, then the
+        /// CPU time when there is a limit.
+        public var inWords: String {
+            "at most \(ByteCount.words(memoryBytes)) of memory, \(processes) processes, \(ByteCount.words(diskBytes)) kept in its folders, "
+                + "\(openFiles) open files" + (cpuSeconds.map { ", \($0) s of CPU time" } ?? "")
+        }
 
         /// A trial run's (`apps new`): the host's, small and fixed, whatever the app's manifest
         /// asks for, since nobody has read its code yet.

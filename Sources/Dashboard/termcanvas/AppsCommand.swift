@@ -73,10 +73,11 @@ struct AppsCommand: AsyncParsableCommand {
         }
     }
 
-    /// What an app runs in: "sandboxed" with what it may touch beyond its own folders, or why not.
+    /// What an app runs in: "sandboxed" with what it may touch beyond its own folders and the
+    /// limits it is held to, or why not.
     fileprivate static func containment(_ app: InstalledApp) -> String {
         guard SandboxSupport.current.isEnforced else { return "not sandboxed" }
-        let access = app.manifest.machine.inWords
+        let access = app.manifest.machine.inWords + (app.isRemote ? [] : [app.manifest.limits.inWords])
         return (SandboxSupport.current.warning == nil ? "sandboxed" : "partly sandboxed")
             + (access.isEmpty ? "" : ": " + access.joined(separator: "; "))
     }

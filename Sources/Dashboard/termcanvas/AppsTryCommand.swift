@@ -89,6 +89,8 @@ struct AppsTry: AsyncParsableCommand {
             Swift.print(TerminalText.safe("\(manifest.name) \(manifest.version) (\(app.id)) in a \(size.width)×\(size.height) pane, "
                                           + (access.isEmpty ? "with none of your files, network or programs"
                                                             : "with what its app.yaml asks for: " + access.joined(separator: "; "))))
+            Swift.print(TerminalText.safe("It is held to " + manifest.limits.inWords))
+            if let warning = SandboxSupport.current.warning { Swift.print(TerminalText.safe(warning)) }
             if !withheld.isEmpty {
                 Swift.print(TerminalText.safe("Without what its app.yaml asks for (\(withheld.joined(separator: "; "))): --grant gives it that"))
             }

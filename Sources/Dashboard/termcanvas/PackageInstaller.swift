@@ -6,6 +6,7 @@ import FoundationEssentials
 import HTTPClient
 import MicroAppHost
 import MicroAppProtocol
+import PlainText
 import PrivateFiles
 import ServerAPI
 

@@ -11,6 +11,7 @@ import Glibc
 import HTTPClient
 import Logging
 import MicroAppProtocol
+import PlainText
 import ServerAPI
 
 extension AppsCommand {

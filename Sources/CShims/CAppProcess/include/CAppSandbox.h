@@ -89,6 +89,11 @@ typedef struct {
    mount, PID, IPC, UTS, network and cgroup namespaces, else the errno the kernel answered. */
 int tc_world_probe(void);
 
+/* Whether this process may give its apps ids of their own: root with CAP_SETUID, CAP_SETGID and
+   CAP_SYS_ADMIN (which the idmapped folders need). Root without them (setpriv, a container with
+   capabilities dropped) can map no id at all: its own is root, which takes CAP_SETFCAP. */
+int tc_may_switch_ids(void);
+
 /* What tc_spawn_app applies to the app. */
 typedef struct {
     /* PR_SET_NO_NEW_PRIVS: set-user-ID programs gain nothing. */
@@ -106,6 +111,9 @@ typedef struct {
        capability: the user's own ids, or an unprivileged one for root's apps. Its first process
        is an init of the keeper's: when it ends, the kernel ends every process in the world. */
     int world;
+    /* Nonzero (from tc_may_switch_ids): `app_uid` and `app_gid` are not the dashboard's; they are
+       mapped with setgroups allowed, and the user's folders are idmapped to them. */
+    int switch_ids;
     int host_network;
     const tc_view_entry *view;
     int view_count;

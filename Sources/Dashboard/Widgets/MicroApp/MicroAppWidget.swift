@@ -294,7 +294,10 @@ public struct MicroAppWidget: Widget {
             }
             lines += asked.inWords.map { ("• " + $0, .text) }
             if !manifest.environment.isEmpty { lines.append(("• see the variables " + manifest.environment.joined(separator: ", "), .text)) }
-            if !app.isRemote, unsandboxed == nil { lines.append(("• nothing else of your files, network or processes", .text)) }
+            if !app.isRemote {
+                lines.append(("• " + manifest.limits.inWords, .text))
+                if unsandboxed == nil { lines.append(("• nothing else of your files, network or processes", .text)) }
+            }
             return lines
         case .refused:
             return [("Not allowed to run.", .warning), ("y allows it · Ctrl-E x removes the pane", .muted)]

@@ -3,13 +3,15 @@ HOARDER says, and shows `kept` when it is done:
   files:N:SIZE   N files of SIZE bytes
   big:SIZE       one file of SIZE bytes
   entries:N      N empty files
-  deep:N         folders N levels deep"""
+  deep:N         folders N levels deep
+  unlinked:N:SIZE  N files of SIZE bytes, each unlinked once open, and kept open"""
 import json
 import os
 import sys
 
 kind, *numbers = os.environ.get("HOARDER", "files:1:1").split(":")
 numbers = [int(n) for n in numbers]
+held = []
 where = os.environ["TERMCANVAS_DATA_DIR" if os.environ.get("HOARDER_IN") == "data" else "TMPDIR"]
 
 
@@ -32,6 +34,14 @@ def hoard():
     elif kind == "entries":
         for i in range(numbers[0]):
             open(os.path.join(where, f"e{i}"), "wb").close()
+    elif kind == "unlinked":
+        for i in range(numbers[0]):
+            path = os.path.join(where, f"u{i}")
+            f = open(path, "wb")
+            os.unlink(path)
+            f.write(b"x" * numbers[1])
+            f.flush()
+            held.append(f)
     elif kind == "deep":
         path = where
         for i in range(numbers[0]):

@@ -1,10 +1,10 @@
 # The two commands a user needs: `make run` (the dashboard) and `make test`.
-# Both install missing system libraries first (scripts/install-deps).
+# Both install missing system libraries first (scripts/install-deps; the tests' tools too).
 
 SWIFT ?= swift
 ARGS ?=
 
-.PHONY: run test deps release bench bench-peers bench-bff bench-widgets bench-limits bench-hostile-member bench-apps bench-hostile-apps bench-remote bench-hostile-entries bench-instances bench-shared bench-marketplace
+.PHONY: run test deps test-deps release bench bench-peers bench-bff bench-widgets bench-limits bench-hostile-member bench-apps bench-hostile-apps bench-remote bench-hostile-entries bench-instances bench-shared bench-marketplace
 
 # The release build is skipped when no source is newer than the dashboard: even a build with
 # nothing to do plans and compiles the package plugins, ~10 s of every start.
@@ -28,7 +28,7 @@ run: .build/release/termcanvas
 # behind nginx, started on loopback and checked (deploy/test-two-instances), the server under
 # faults: PostgreSQL restarted under writers, SIGKILL amid keyed writes (deploy/test-faults), and
 # the server against its API document, checked by schemathesis (deploy/test-conformance).
-test: deps
+test: test-deps
 	$(SWIFT) test --skip HTTPClientTests --skip ServerSyncTests --skip ModelClientTests --skip EndToEndTests --skip ProcessAppTests --skip SandboxAppTests --skip MicroAppGeneratorTests --skip "BFFTests.SingleSignOn"
 	TERMCANVAS_TEST_DATABASE=postgres $(SWIFT) test --skip-build --filter BFFTests --no-parallel
 	$(SWIFT) test --skip-build --filter EndToEndTests --skip MicroAppProcessTests
@@ -41,6 +41,9 @@ test: deps
 
 deps:
 	@scripts/install-deps
+
+test-deps:
+	@scripts/install-deps --for-tests
 
 # The server against its API document, checked by schemathesis (pinned, in .build/schemathesis-venv):
 # every check over every operation (deploy/test-conformance), as `make test` does; on its own, with

@@ -152,8 +152,10 @@ struct SandboxAppTests {
         #expect(!SandboxSupport.current.hasWorld || (stat(bait.home.path, &info) == 0 && info.st_mode & 0o777 != 0o777), "HOME's mode changed")
     }
 
-    /// What every app may do: its own folders, the system, its own /proc entry.
+    /// What every app may do: its own folders, the system, its own /proc entry; in a world of its
+    /// own, POSIX semaphores (its /dev/shm is its /tmp).
     static let allowed = ["read_own_folder", "write_tmpdir", "write_data", "read_system", "read_proc_self"]
+        + (SandboxSupport.current.hasWorld ? ["posix_semaphore"] : [])
 
     @Test(.enabled(if: SandboxSupport.current.isEnforced))
     func anAppThatAsksForNothingGetsNothingOfTheUsers() async throws {
@@ -367,21 +369,27 @@ struct SandboxAppTests {
         await app.runtime.stopAll()
     }
 
-    /// The appendix's apps, as a reader copies them out of docs/microapp-protocol.md.
+    /// The appendix's apps, as a reader copies them out of docs/microapp-protocol.md: two in
+    /// Python, one in Node.js (whose runtime reserves memory and threads at its start).
     @Test func theProtocolDocumentsExamplesRunInTheSandbox() async throws {
         let document = try String(contentsOf: Self.repository.appendingPathComponent("docs/microapp-protocol.md"), encoding: .utf8)
         let appendix = document.components(separatedBy: "## Appendix").last ?? ""
-        let scripts = appendix.components(separatedBy: "```python\n").dropFirst().map { $0.components(separatedBy: "\n```").first ?? "" }
-        #expect(scripts.count == 2)
-        for (index, script) in scripts.enumerated() {
+        func blocks(_ language: String) -> [String] {
+            appendix.components(separatedBy: "```\(language)\n").dropFirst().map { $0.components(separatedBy: "\n```").first ?? "" }
+        }
+        let python = blocks("python")
+        let node = blocks("js")
+        #expect(python.count == 2 && node.count == 1)
+        let examples = python.map { ("app.py", $0, "exec: [python3, -u, app.py]") } + node.map { ("app.js", $0, "exec: [node, app.js]") }
+        for (index, (file, script, exec)) in examples.enumerated() {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tc-example-\(UUID().uuidString.prefix(8))")
             defer { try? FileManager.default.removeItem(at: folder) }
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try Data(script.utf8).write(to: folder.appendingPathComponent("app.py"))
-            try Data("id: example\nname: Example \(index)\nversion: 1.0.0\nprotocol: 1\nexec: [python3, -u, app.py]\n".utf8)
+            try Data(script.utf8).write(to: folder.appendingPathComponent(file))
+            try Data("id: example\nname: Example \(index)\nversion: 1.0.0\nprotocol: 1\n\(exec)\n".utf8)
                 .write(to: folder.appendingPathComponent("app.yaml"))
             let app = try AppHarness("example", folder: folder)
-            #expect(await app.wait(10) { $0.view != nil }, "example \(index): \(app.log)")
+            #expect(await app.wait(10) { $0.view != nil }, "example \(index) (\(file)): \(app.log)")
             await app.runtime.stopAll()
         }
     }

@@ -403,11 +403,20 @@ int tc_world_build(const tc_sandbox *sandbox, const int *trees, int *detail) {
     }
     close_sources(sources, sandbox->view_count);
     if (failure != 0) return failure;
-    /* /dev's links to the process's own descriptors, where /dev is in the view. */
+    /* A temporary folder elsewhere than in /tmp (TMPDIR=/var/tmp) is its /tmp too: programs
+       that name /tmp find it. */
     struct stat status;
+    for (int i = 0; i < sandbox->view_count; i++) {
+        if (sandbox->view[i].kind != TC_VIEW_TMPFS || stat(TC_VIEW_BASE "/tmp", &status) == 0) continue;
+        if (symlink(sandbox->view[i].path, TC_VIEW_BASE "/tmp") != 0) return errno;
+    }
+    /* /dev's links to the process's own descriptors, where /dev is in the view, and /dev/shm to
+       its /tmp: POSIX shared memory and semaphores (Python's multiprocessing) are its own, and
+       counted in its tmpfs's size. */
     if (stat(TC_VIEW_BASE "/dev", &status) == 0) {
         const char *links[][2] = {{"/proc/self/fd", TC_VIEW_BASE "/dev/fd"}, {"/proc/self/fd/0", TC_VIEW_BASE "/dev/stdin"},
-                                  {"/proc/self/fd/1", TC_VIEW_BASE "/dev/stdout"}, {"/proc/self/fd/2", TC_VIEW_BASE "/dev/stderr"}};
+                                  {"/proc/self/fd/1", TC_VIEW_BASE "/dev/stdout"}, {"/proc/self/fd/2", TC_VIEW_BASE "/dev/stderr"},
+                                  {"/tmp", TC_VIEW_BASE "/dev/shm"}};
         for (unsigned i = 0; i < sizeof links / sizeof links[0]; i++) {
             if (symlink(links[i][0], links[i][1]) != 0 && errno != EEXIST) return errno;
         }

@@ -180,6 +180,14 @@ def unlinked_past_limit():
                 pass
 
 
+def posix_semaphore():
+    # Python's multiprocessing locks are POSIX semaphores, files in /dev/shm: the app's own.
+    import multiprocessing
+    lock = multiprocessing.Lock()
+    lock.acquire()
+    lock.release()
+
+
 def read_shadow():
     read("/etc/shadow")
 
@@ -239,6 +247,7 @@ def run():
         "write_data": lambda: write(os.path.join(os.environ["TERMCANVAS_DATA_DIR"], "kept")),
         "read_system": lambda: read("/etc/passwd"),
         "read_proc_self": lambda: read("/proc/self/status"),
+        "posix_semaphore": posix_semaphore,
     }
     for name, path in targets.get("granted_reads", {}).items():
         tries[name] = lambda path=path: read(path)

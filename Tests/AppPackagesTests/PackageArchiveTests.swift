@@ -75,9 +75,11 @@ struct PackageArchiveTests {
         #expect(throws: PackageArchiveError.badPath("../app.yaml")) { try PackageArchive(decoding: bytes) }
     }
 
-    @Test("paths: relative, no hidden part, no climbing out, bounded", arguments: [
+    @Test("paths: relative, no hidden part, no climbing out, bounded; no control or bidirectional character, one spelling (NFC)", arguments: [
         ("../escape", false), ("/etc/passwd", false), ("a/../b", false), (".env", false), ("lib/.hidden", false), ("a//b", false),
         ("tab\there", false), (String(repeating: "a", count: 101), false), ("a/b/c/d/e/f/g/h/i", false),
+        ("next\u{85}line", false), ("csi\u{9B}31m", false), ("fdp.\u{202E}txt.py", false), ("a\u{2066}b", false), ("a\u{200F}b", false),
+        ("e\u{301}.txt", false), ("back\\slash", false),
         ("main.py", true), ("lib/util.py", true), ("données/é.txt", true),
     ])
     func paths(path: String, accepted: Bool) {

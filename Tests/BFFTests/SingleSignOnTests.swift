@@ -5,6 +5,7 @@ import HummingbirdTesting
 import JWTKit
 import ServerAPI
 import ServerSSO
+import ServerStore
 import Testing
 import TestSupport
 
@@ -103,7 +104,9 @@ struct SingleSignOnTests {
             #expect(actions.contains(.adminRevoked))
             #expect(audit.contains { $0.action == .userLoggedIn && $0.actor == "alice" && $0.detail.hasPrefix("by single sign-on from ") })
             #expect(audit.contains { $0.action == .loginRefused && $0.detail.hasSuffix("this sign-in was used already") })
-            #expect(audit.contains { $0.action == .loginRefused && $0.detail.hasSuffix("the identity provider no longer signs this user in") })
+            // A refused renewal names whose session it was; a replayed login is nobody's yet.
+            #expect(audit.contains { $0.action == .loginRefused && $0.actor == "alice" && $0.detail.hasSuffix("the identity provider no longer signs this user in") })
+            #expect(audit.contains { $0.action == .loginRefused && $0.actor == AuditActor.someone && $0.detail.hasSuffix("this sign-in was used already") })
         }
     }
 }
@@ -194,6 +197,15 @@ struct SingleSignOnAttackTests {
             #expect(try good.decode(SingleSignOnLogin.self).user == "bob")
             let replay = try await client.send(.post, APIPath.authSSO, json: SingleSignOnRequest(idToken: real))
             #expect(replay.status == .conflict)
+            // The same token spelled otherwise (its signature padded, or its last character's unused
+            // bits set: the same bytes) is no new sign-in.
+            let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+            let last = try #require(real.last.flatMap { alphabet.firstIndex(of: $0) })
+            for respelled in [real + "=", String(real.dropLast()) + String(alphabet[last ^ 1])] {
+                let again = try await client.send(.post, APIPath.authSSO, json: SingleSignOnRequest(idToken: respelled))
+                #expect(again.status != .ok, "\(respelled.suffix(4)): \(again.status)")
+                #expect(again.apiError?.error == "the sign-in was refused: the token is not a well-formed JWT", "\(String(buffer: again.body))")
+            }
 
             let admin = try await client.token(for: "root")
             let refusals = try await client.send(.get, APIPath.audit + "?limit=200", token: admin).decode(Page<AuditEntry>.self).items
@@ -214,6 +226,45 @@ struct SingleSignOnAttackTests {
             let outsider = try await client.send(.post, APIPath.authSSO, json: SingleSignOnRequest(idToken: notStaff))
             #expect(outsider.apiError?.error == "the sign-in was refused: the user is not in the group staff, whose members alone may sign in here")
         }
+    }
+
+    @Test("device logins: only those under way count against an address; a start refused by that limit asks the provider nothing")
+    func deviceLoginLimitCountsThoseUnderWay() async throws {
+        let provider = try await TestIdentityProvider.start(people: SingleSignOnTests.people, environment: ["TC_OIDC_INTERVAL": "1"])
+        defer { provider.stop() }
+        let harness = try await BFFHarness()
+        defer { harness.remove() }
+        try await SingleSignOnTests.withServer(provider, harness: harness) { client in
+            var logins: [DeviceLogin] = []
+            for _ in 0..<BFFStore.deviceLoginsPerAddress {
+                let started = try await client.send(.post, APIPath.authSSODevice, rawBody: nil)
+                try #require(started.status == .ok, "\(String(buffer: started.body))")
+                logins.append(try started.decode(DeviceLogin.self))
+            }
+            let asked = provider.requests(to: "/o/device-authorization/")
+            let refused = try await client.send(.post, APIPath.authSSODevice, rawBody: nil)
+            #expect(refused.status == .tooManyRequests)
+            #expect(refused.apiError?.error == "at most 10 sign-ins under way from one address: finish or let one expire first")
+            #expect(provider.requests(to: "/o/device-authorization/") == asked, "a refused start asked the provider")
+            // One finished: it stays known (its replay is refused) but holds no place.
+            try await provider.approve(user: "alice", password: "pw-alice", code: logins[0].userCode)
+            try await Task.sleep(for: .seconds(1.1))
+            let done = try await client.send(.post, APIPath.authSSO, json: SingleSignOnRequest(login: logins[0].login))
+            #expect(done.status == .ok, "\(String(buffer: done.body))")
+            let again = try await client.send(.post, APIPath.authSSODevice, rawBody: nil)
+            #expect(again.status == .ok, "\(String(buffer: again.body))")
+        }
+    }
+
+    @Test("a device endpoint keeps the issuer's rule: https, or plain http on loopback only")
+    func theDeviceEndpointIsHTTPS() {
+        func problem(_ endpoint: String) -> String? {
+            IdentityProvider.problem(with: SingleSignOnSettings(issuer: "https://idp.example", clientID: "tc",
+                                                                deviceAuthorizationEndpoint: URL(string: endpoint)))
+        }
+        #expect(problem("http://idp.example/device") == "--oidc-device-endpoint: http://idp.example/device is not https (plain http is allowed on loopback only)")
+        #expect(problem("https://idp.example/device") == nil)
+        #expect(problem("http://127.0.0.1:8080/device") == nil)
     }
 
     @Test("a flood of tokens naming unknown keys: all refused, and the provider asked for its keys at most once in the interval")

@@ -80,10 +80,12 @@ public struct PackageArchive: Sendable, Equatable {
 
     /// Whether `path` may name a file of a package: relative, parts joined by `/`, each part a
     /// name that does not start with `.` (no `.`, `..`, hidden files or empty parts), no control
-    /// characters, at most `PackageLimits.pathBytes` bytes and `PackageLimits.depth` parts.
+    /// or bidirectional characters (`ControlScalars`) and no backslash, in NFC, at most
+    /// `PackageLimits.pathBytes` bytes and `PackageLimits.depth` parts.
     public static func isPath(_ path: String) -> Bool {
         guard (1...PackageLimits.pathBytes).contains(path.utf8.count),
-              !path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || $0 == "\\" }) else { return false }
+              !path.unicodeScalars.contains(where: { ControlScalars.contains($0) || $0 == "\\" }), ControlScalars.isNFC(path)
+        else { return false }
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
         return parts.count <= PackageLimits.depth && parts.allSatisfy { !$0.isEmpty && !$0.hasPrefix(".") }
     }
@@ -160,7 +162,7 @@ public enum PackageArchiveError: Error, Equatable, Sendable, CustomStringConvert
             "the package would be \(ByteCount.words(bytes)), over the \(ByteCount.words(PackageLimits.archiveBytes)) a package may be"
         case .tooManyFiles(let count): "it has \(count) files; a package may have at most \(PackageLimits.files)"
         case .badPath(let path):
-            "'\(path)' cannot be in a package: a path is relative, at most \(PackageLimits.pathBytes) bytes and \(PackageLimits.depth) folders deep, with no hidden or control characters"
+            "'\(path)' cannot be in a package: a path is relative, at most \(PackageLimits.pathBytes) bytes and \(PackageLimits.depth) folders deep, in NFC, with no hidden files, backslashes, or control or bidirectional characters"
         case .duplicate(let path): "'\(path)' is in it twice (or as a file and a folder)"
         case .noManifest: "it has no \(PackageArchive.manifestPath) at its top"
         case .notCanonical(let why): "it is not a TermCanvas package: \(why)"

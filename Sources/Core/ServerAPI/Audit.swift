@@ -24,8 +24,8 @@ public enum AuditAction: String, Codable, Sendable, CaseIterable {
     case publisherRemoved = "registry.publisher.removed"
     /// A login, by the user; `detail`: how and from where, `by single sign-on from 10.0.0.7`.
     case userLoggedIn = "user.login"
-    /// A login refused, by `(someone)`; `detail`: how, from where and why, `by single sign-on
-    /// from 10.0.0.7: the token has expired`.
+    /// A login refused, by `(someone)`, or by the user whose session a refused renewal was;
+    /// `detail`: how, from where and why, `by single sign-on from 10.0.0.7: the token has expired`.
     case loginRefused = "user.login.refused"
     /// A user made at their first single sign-on, by `(single sign-on)`; `detail`: the issuer and
     /// subject, and the name they got when theirs was taken.

@@ -1,8 +1,10 @@
+import PlainText
+
 /// What may go into a log line: text with every character that could break the line, drive a
 /// terminal or reorder what a reader sees replaced by a visible escape.
 public enum LogText {
     /// `text` with control characters (C0, DEL, C1), line and paragraph separators, and
-    /// bidirectional overrides and isolates written as escapes: `\n`, `\r`, `\t`, else `\u{1B}`
+    /// bidirectional marks, overrides and isolates (`ControlScalars`) written as escapes: `\n`, `\r`, `\t`, else `\u{1B}`
     /// (hex, as Swift writes them); a backslash is doubled, so an escape in the log always means
     /// the character was there. Printable text comes back unchanged, without copying.
     public static func escaped(_ text: String) -> String {
@@ -27,9 +29,6 @@ public enum LogText {
     }
 
     private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x00...0x1F, 0x5C, 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: true
-        default: false
-        }
+        scalar == "\\" || ControlScalars.contains(scalar)
     }
 }

@@ -27,18 +27,30 @@ struct IDTokenVerifier: Sendable {
         guard token.utf8.count <= Self.maxTokenBytes else { throw .malformedToken }
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let headerBytes = Self.base64URL(parts[0]), let payload = Self.base64URL(parts[1]),
-              let header = try? JSONDecoder().decode(Header.self, from: headerBytes), header.crit == nil
+              Self.base64URL(parts[2]) != nil, let header = try? JSONDecoder().decode(Header.self, from: headerBytes), header.crit == nil
         else { throw .malformedToken }
         guard algorithms.contains(header.alg) else { throw .algorithmNotAllowed(header.alg) }
         try await keys.verify(token, algorithm: header.alg, kid: header.kid)
         return try Claims.decode(payload, groupsClaim: groupsClaim).identity(issuer: issuer, clientID: clientID, now: now, skew: skew)
     }
 
+    /// The bytes of canonical base64url without padding (RFC 7515 §2); nil for anything else,
+    /// padding and a last character whose unused bits are set included: each token has one
+    /// spelling, so no second spelling of a spent one is new.
     static func base64URL(_ text: Substring) -> Data? {
         guard text.utf8.allSatisfy({ $0.isBase64URL }) else { return nil }
         var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.utf8.count % 4) % 4)
-        return Data(base64Encoded: base64)
+        guard let data = Data(base64Encoded: base64),
+              data.base64EncodedString().replacingOccurrences(of: "=", with: "") == base64.replacingOccurrences(of: "=", with: "")
+        else { return nil }
+        return data
+    }
+
+    /// What the provider signed (`header.payload`): a token signs in once whatever its signature's
+    /// spelling, and an ECDSA signature's twin (s and n − s both verify) is the same sign-in.
+    static func signedPart(of token: String) -> Substring {
+        token.lastIndex(of: ".").map { token[..<$0] } ?? Substring(token)
     }
 }
 

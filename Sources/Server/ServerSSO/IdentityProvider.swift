@@ -39,10 +39,12 @@ public final class IdentityProvider: Sendable {
         _ = client.shutdown()
     }
 
-    /// Why the settings cannot work, checked at `serve`'s start: the issuer's address.
+    /// Why the settings cannot work, checked at `serve`'s start: the issuer's address, and the
+    /// device endpoint's, which keeps the issuer's rule (https, or http on loopback).
     public static func problem(with settings: SingleSignOnSettings) -> String? {
         guard let url = URL(string: settings.issuer) else { return "--oidc-issuer \(settings.issuer) is not a URL" }
-        return ProviderAddress.problem(url).map { "--oidc-issuer: \($0)" }
+        if let problem = ProviderAddress.problem(url) { return "--oidc-issuer: \(problem)" }
+        return settings.deviceAuthorizationEndpoint.flatMap(ProviderAddress.problem).map { "--oidc-device-endpoint: \($0)" }
     }
 
     /// The identity an ID token vouches for, once every check passed.
@@ -51,6 +53,12 @@ public final class IdentityProvider: Sendable {
         let verifier = IDTokenVerifier(issuer: settings.issuer, clientID: settings.clientID, groupsClaim: settings.groupsClaim,
                                        skew: settings.clockSkew, algorithms: document.algorithms, keys: keys)
         return try await verifier.identity(of: token, now: now)
+    }
+
+    /// What makes an ID token this sign-in and no other, for "signs in once": what the provider
+    /// signed, whatever the spelling of its signature.
+    public static func signInKey(ofIDToken token: String) -> String {
+        String(IDTokenVerifier.signedPart(of: token))
     }
 
     /// The identity the provider's userinfo endpoint gives for an access token this server got

@@ -42,10 +42,11 @@ struct SingleSignOnOptions: ParsableArguments {
             return
         }
         guard oidcClientID.map({ !$0.isEmpty }) ?? false else { throw ValidationError("--oidc-issuer needs --oidc-client-id ID") }
-        if let problem = IdentityProvider.problem(with: SingleSignOnSettings(issuer: issuer, clientID: "")) { throw ValidationError(problem) }
         if let endpoint = oidcDeviceEndpoint, URL(string: endpoint)?.host == nil {
             throw ValidationError("--oidc-device-endpoint \(endpoint) is not a URL")
         }
+        let addresses = SingleSignOnSettings(issuer: issuer, clientID: "", deviceAuthorizationEndpoint: oidcDeviceEndpoint.flatMap(URL.init(string:)))
+        if let problem = IdentityProvider.problem(with: addresses) { throw ValidationError(problem) }
         guard (60...86_400).contains(oidcSessionLifetime) else {
             throw ValidationError("--oidc-session-lifetime must be 60 to 86400 seconds, got \(oidcSessionLifetime)")
         }

@@ -1,7 +1,10 @@
+import PlainText
+
 /// Makes text from anywhere safe to draw: control characters become visible placeholders.
 ///
 /// C0 controls show as their Unicode control pictures (ESC as `␛`), DEL as `␡`; C1 controls,
-/// bidirectional overrides and isolates, and line or paragraph separators as `�`. Nothing that a
+/// bidirectional marks, overrides and isolates, and line or paragraph separators as `�`
+/// (`ControlScalars`). Nothing that a
 /// terminal would interpret as a command or that reorders the line survives, so hostile text
 /// cannot move the cursor, recolour the screen, set titles or disguise itself.
 public enum SafeText {
@@ -19,9 +22,6 @@ public enum SafeText {
     }
 
     static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: true
-        default: false
-        }
+        ControlScalars.contains(scalar)
     }
 }

@@ -53,6 +53,7 @@ package struct SingleSignOnController {
 
     private func startDeviceLogin(context: BFFRequestContext) async throws -> Response {
         try takeTurn(context)
+        try await Self.quota { try await store.checkDeviceLoginRoom(address: context.clientAddress, now: issuer.now.timeIntervalSince1970) }
         let started = try await refusing(context) { try await provider.startDeviceLogin() }
         guard Self.isPrintable(started.deviceCode, upTo: Self.maxProviderValueBytes), Self.isPrintable(started.userCode, upTo: 64),
               Self.isWebAddress(started.verificationURI), started.verificationURIComplete.map(Self.isWebAddress) ?? true
@@ -61,14 +62,21 @@ package struct SingleSignOnController {
         let expiresIn = Int(min(max(started.expiresIn.isFinite ? started.expiresIn : 0, 30), 3600))
         let interval = Int(min(max(started.interval.flatMap { $0.isFinite ? $0 : nil } ?? 5, 1), 60))
         let login = Self.newHandle()
-        do {
+        try await Self.quota {
             try await store.addDeviceLogin(loginHash: Self.hash(login), deviceCode: started.deviceCode, address: context.clientAddress,
                                            expiresAt: now + Double(expiresIn), interval: Double(interval), now: now)
-        } catch BFFStoreError.quotaReached(let what, let limit) {
-            throw APIFailure(status: .tooManyRequests, body: APIError(error: "at most \(limit) \(what): finish or let one expire first"))
         }
         return try .json(DeviceLogin(login: login, userCode: started.userCode, verificationURI: started.verificationURI,
                                      verificationURIComplete: started.verificationURIComplete, expiresIn: expiresIn, interval: interval))
+    }
+
+    /// `body`, its quota refusal said as 429.
+    private static func quota(_ body: () async throws -> Void) async throws {
+        do {
+            try await body()
+        } catch BFFStoreError.quotaReached(let what, let limit) {
+            throw APIFailure(status: .tooManyRequests, body: APIError(error: "at most \(limit) \(what): finish or let one expire first"))
+        }
     }
 
     private func signIn(_ request: Request, context: BFFRequestContext) async throws -> Response {
@@ -86,8 +94,8 @@ package struct SingleSignOnController {
         let token = body.idToken ?? ""
         let signedIn = try await refusing(context) {
             let identity = try await provider.identity(ofIDToken: token, now: now)
-            // A token signs in once: one seen in a log or on the way is no way in.
-            guard try await store.spendToken(hash: Self.hash(token), expiresAt: now.timeIntervalSince1970 + 86_400,
+            // A token signs in once: one seen in a log or on the way is no way in, however spelled.
+            guard try await store.spendToken(hash: Self.hash(IdentityProvider.signInKey(ofIDToken: token)), expiresAt: now.timeIntervalSince1970 + 86_400,
                                              now: now.timeIntervalSince1970)
             else { throw SignInRefusal.replayed }
             return SignedIn(identity: identity, refreshToken: nil, accessTokenExpiry: nil)
@@ -149,7 +157,7 @@ package struct SingleSignOnController {
                 try await store.addSession(renewalHash: hash, userID: session.userID, refreshToken: session.refreshToken,
                                            now: now.timeIntervalSince1970)
             }
-            try await refuse(refusal, context: context)
+            try await refuse(refusal, context: context, user: session.userID)
         }
         return try await welcome(signedIn, now: now, context: context)
     }
@@ -187,12 +195,14 @@ package struct SingleSignOnController {
         }
     }
 
-    private func refuse(_ refusal: SignInRefusal, context: BFFRequestContext) async throws -> Never {
+    /// Audits and answers a refusal: by `user` when the server knows whose sign-in it was (a
+    /// renewal), else by `(someone)`.
+    private func refuse(_ refusal: SignInRefusal, context: BFFRequestContext, user: Int64? = nil) async throws -> Never {
         if case .providerUnavailable(let why) = refusal {
             context.logger.warning("identity provider unavailable", metadata: ["why": "\(why)"])
             throw Self.providerFailure(why)
         }
-        try await store.auditRefusedLogin(method: Self.method, address: context.clientAddress, reason: refusal.reason)
+        try await store.auditRefusedLogin(method: Self.method, address: context.clientAddress, reason: refusal.reason, userID: user)
         context.logger.info("sign-in refused", metadata: ["why": "\(refusal.reason)"])
         let status: HTTPResponse.Status = refusal == .replayed ? .conflict : .unauthorized
         throw APIFailure(status: status, body: APIError(error: "the sign-in was refused: \(refusal.reason)"))

@@ -38,24 +38,41 @@ extension BFFStore {
     /// Renewable sessions one user keeps; past it, their oldest ends.
     public static let sessionsPerUser = 20
 
+    /// Whether another device login may start from `address`, asked before the provider is: a
+    /// start refused here costs the provider nothing.
+    /// - Throws: `BFFStoreError.quotaReached` past `deviceLoginsPerAddress` or `deviceLoginsAtOnce`.
+    public func checkDeviceLoginRoom(address: String, now: Double) async throws {
+        try await runRead(Self.deviceLoginRoom(address: address, now: now, then: .done(())), snapshot: false)
+    }
+
     /// Keeps a device login the server started, known to its client by `loginHash`'s preimage.
     /// - Throws: `BFFStoreError.quotaReached` past `deviceLoginsPerAddress` or `deviceLoginsAtOnce`.
     public func addDeviceLogin(loginHash: String, deviceCode: String, address: String, expiresAt: Double, interval: Double,
                                now: Double) async throws {
         try await runWrite(.lock("sso.logins", next: .run("DELETE FROM sso_logins WHERE expires_at < \(now)") { _ in
-            .run("SELECT COUNT(*), COALESCE(SUM(CASE WHEN address = \(address) THEN 1 ELSE 0 END), 0) FROM sso_logins") { counts in
-                guard try counts.first?.integer(0) ?? 0 < Int64(Self.deviceLoginsAtOnce) else {
-                    throw BFFStoreError.quotaReached(what: "sign-ins under way on this server", limit: Self.deviceLoginsAtOnce)
-                }
-                guard try counts.first?.integer(1) ?? 0 < Int64(Self.deviceLoginsPerAddress) else {
-                    throw BFFStoreError.quotaReached(what: "sign-ins under way from one address", limit: Self.deviceLoginsPerAddress)
-                }
-                return .run("""
-                    INSERT INTO sso_logins (id_hash, device_code, address, expires_at, poll_interval, next_poll_at)
-                    VALUES (\(loginHash), \(deviceCode), \(address), \(expiresAt), \(interval), \(now))
-                    """) { _ in .done(()) }
-            }
+            Self.deviceLoginRoom(address: address, now: now, then: .run("""
+                INSERT INTO sso_logins (id_hash, device_code, address, expires_at, poll_interval, next_poll_at)
+                VALUES (\(loginHash), \(deviceCode), \(address), \(expiresAt), \(interval), \(now))
+                """) { _ in .done(()) })
         }))
+    }
+
+    /// Counts the logins under way (a finished one is kept until it expires, so that its replay is
+    /// refused, but holds no place: ten sign-ins from one address, behind a NAT or a proxy, do not
+    /// lock it out), then `next`.
+    private static func deviceLoginRoom<T>(address: String, now: Double, then next: Plan<T>) -> Plan<T> {
+        .run("""
+            SELECT COUNT(*), COALESCE(SUM(CASE WHEN address = \(address) THEN 1 ELSE 0 END), 0) FROM sso_logins
+            WHERE device_code IS NOT NULL AND expires_at >= \(now)
+            """) { counts in
+            guard try counts.first?.integer(0) ?? 0 < Int64(deviceLoginsAtOnce) else {
+                throw BFFStoreError.quotaReached(what: "sign-ins under way on this server", limit: deviceLoginsAtOnce)
+            }
+            guard try counts.first?.integer(1) ?? 0 < Int64(deviceLoginsPerAddress) else {
+                throw BFFStoreError.quotaReached(what: "sign-ins under way from one address", limit: deviceLoginsPerAddress)
+            }
+            return next
+        }
     }
 
     /// Takes the turn to ask the provider about a device login: one asker per interval, across
@@ -164,9 +181,12 @@ extension BFFStore {
     }
 
     /// Records a refused login in the audit log: how, from where and why.
-    public func auditRefusedLogin(method: String, address: String, reason: String) async throws {
-        try await runWrite(Plan.done(()).audited(.loginRefused, by: AuditActor.someone, target: "sign-in",
-                                                 detail: "by \(method) from \(address): \(reason)", counted: false))
+    public func auditRefusedLogin(method: String, address: String, reason: String, userID: Int64? = nil) async throws {
+        let entry = { @Sendable (actor: String) in
+            Plan.done(()).audited(.loginRefused, by: actor, target: "sign-in", detail: "by \(method) from \(address): \(reason)", counted: false)
+        }
+        guard let userID else { return try await runWrite(entry(AuditActor.someone)) }
+        try await runWrite(.run("SELECT name FROM users WHERE id = \(userID)") { rows in entry(try rows.first?.text(0) ?? AuditActor.someone) })
     }
 
     /// Keeps a renewable session: the provider's refresh token, found again by `renewalHash`.

@@ -65,13 +65,13 @@ struct SandboxAppTests {
         }
 
         /// The app's environment: this HOME, and where each target is.
-        func environment(reads: [String: String] = [:], writes: [String: String] = [:]) throws -> [String: String] {
+        func environment(reads: [String: String] = [:], writes: [String: String] = [:], runs: [String: String] = [:]) throws -> [String: String] {
             var environment = ProcessInfo.processInfo.environment
             environment["HOME"] = home.path
             let targets: [String: Any] = ["ssh": key.path, "token": token.path, "socket": socketPath, "port": port,
                                           "other_port": otherPort, "dashboard": Int(getpid()), "sibling": Int(sibling.processIdentifier),
                                           "shm_key": Int(sharedMemoryKey), "unlinked_files": 4, "unlinked_mib_each": 6,
-                                          "granted_reads": reads, "granted_writes": writes]
+                                          "granted_reads": reads, "granted_writes": writes, "granted_runs": runs]
             environment["INTRUDER_TARGETS"] = String(decoding: try JSONSerialization.data(withJSONObject: targets), as: UTF8.self)
             return environment
         }
@@ -277,15 +277,23 @@ struct SandboxAppTests {
             permissions:
               files: { read: [~/notes], write: [~/out] }
               network: { connect: [\(bait.port)] }
+              run: [~/bin/tool]
 
             """)
+        // A program of the user's, outside the system's folders: run, as granted.
+        let tool = bait.home.appendingPathComponent("bin/tool")
+        try FileManager.default.createDirectory(at: tool.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("#!/bin/sh\necho ran\n".utf8).write(to: tool)
+        chmod(tool.path, 0o755)
         let environment = try bait.environment(reads: ["read_notes": bait.home.appendingPathComponent("notes/a.txt").path],
-                                               writes: ["write_out": bait.home.appendingPathComponent("out/b.txt").path])
+                                               writes: ["write_out": bait.home.appendingPathComponent("out/b.txt").path],
+                                               runs: ["run_tool": tool.path])
         let app = try AppHarness("intruder", folder: folder, environment: environment)
         #expect(await app.wait(10) { $0.view != nil }, "\(app.log)")
         let got = Self.results(app)
         #expect(got["read_notes"] == "ok")
         #expect(got["write_out"] == "ok")
+        #expect(got["run_tool"] == "ok")
         #expect(got["tcp_connect"] == "ok")
         // A port to connect to is not one to listen on; the rest stays refused.
         #expect(got["tcp_bind"] == "EACCES")

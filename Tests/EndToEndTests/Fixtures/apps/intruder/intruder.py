@@ -35,6 +35,12 @@ def write(path):
         file.write("intruder was here\n")
 
 
+def run_program(path):
+    import subprocess
+    if subprocess.run([path], stdin=subprocess.DEVNULL, capture_output=True).returncode != 0:
+        raise OSError(errno.EIO, "it failed")
+
+
 def connect_unix(path):
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as client:
         client.connect(path)
@@ -253,6 +259,8 @@ def run():
         tries[name] = lambda path=path: read(path)
     for name, path in targets.get("granted_writes", {}).items():
         tries[name] = lambda path=path: write(path)
+    for name, path in targets.get("granted_runs", {}).items():
+        tries[name] = lambda path=path: run_program(path)
     results = " ".join(f"{name}={attempt(action)}" for name, action in tries.items())
     return f"{results} tmpdir={os.environ.get('TMPDIR', '')}"
 

@@ -155,6 +155,13 @@ struct PackageTests {
             #expect(try await Self.publish(client, token: root, try Self.archive(version: "2.0.0")).status == .created)
             let older = try await Self.publish(client, token: root, try Self.archive(version: "1.5.0"))
             #expect(older.status == .conflict && older.apiError?.field == "manifest.version")
+            // No version may be the last: a major version at most 1 000 past the newest, each number within 32 bits.
+            for last in ["999999999.999999999.999999999", "1003.0.0"] {
+                let usedUp = try await Self.publish(client, token: root, try Self.archive(version: last))
+                #expect(usedUp.status == .conflict, "\(last)")
+                #expect(usedUp.apiError?.error == "may be at most 1000 major versions past 2.0.0, the newest published (so that no version can be the last)")
+            }
+            #expect(try await Self.publish(client, token: root, try Self.archive(version: "2147483648.0.0")).status == .badRequest)
             // A remote app's id is not a package's, nor the other way round.
             let taken = try await RegistryTests.publish(client, token: root, RegistryTests.manifest("sysmon", version: "3.0.0"))
             #expect(taken.status == .conflict && taken.apiError?.error.contains("package") == true)
@@ -196,6 +203,34 @@ struct PackageTests {
             #expect(try await client.send(.delete, APIPath.registryApp("sysmon"), token: root).status == .noContent)
             #expect(try await Self.publish(client, token: root, try Self.archive(version: "2.1.0")).status == .ok)
             #expect(try await client.send(.get, APIPath.registryArchive("sysmon", "2.0.0"), token: ann).status == .notFound)
+        }
+    }
+
+    @Test("a pre-release is published and offered by name, but does not become current while a release is offered")
+    func preReleasesStayAside() async throws {
+        let harness = try await BFFHarness()
+        defer { harness.remove() }
+        try await harness.addAdmins("root")
+        try await harness.addUsers("ann")
+        try await harness.withServer { client in
+            let root = try await client.token(for: "root")
+            let ann = try await client.token(for: "ann")
+            let first = try await Self.publish(client, token: root, try Self.archive(version: "1.0.0-rc.1"))
+            #expect(try first.decode(MicroAppDetail.self).app.version == "1.0.0-rc.1", "no release yet: the pre-release is current")
+            #expect(try await Self.publish(client, token: root, try Self.archive(version: "1.0.0")).status == .ok)
+            #expect(try await Self.publish(client, token: root, try Self.archive(version: "1.1.0-rc.1")).status == .ok)
+            var page = try await client.send(.get, APIPath.registryApp("sysmon"), token: ann).decode(MicroAppDetail.self)
+            #expect(page.app.version == "1.0.0")
+            #expect(page.versions.contains { $0.version == "1.1.0-rc.1" && $0.withdrawnAt == nil })
+            #expect(try await client.send(.get, APIPath.registryArchive("sysmon", "1.1.0-rc.1"), token: ann).status == .ok)
+            // Its release comes: current. The release withdrawn: the newest release left, not the pre-release.
+            #expect(try await Self.publish(client, token: root, try Self.archive(version: "1.1.0")).status == .ok)
+            page = try await client.send(.get, APIPath.registryApp("sysmon"), token: ann).decode(MicroAppDetail.self)
+            #expect(page.app.version == "1.1.0")
+            #expect(try await Self.publish(client, token: root, try Self.archive(version: "1.2.0-beta")).status == .ok)
+            #expect(try await client.send(.delete, APIPath.registryVersion("sysmon", "1.1.0"), token: root).status == .noContent)
+            page = try await client.send(.get, APIPath.registryApp("sysmon"), token: ann).decode(MicroAppDetail.self)
+            #expect(page.app.version == "1.0.0")
         }
     }
 

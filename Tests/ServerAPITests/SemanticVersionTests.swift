@@ -25,4 +25,26 @@ struct SemanticVersionTests {
     func validVersionsAreKeptAsWritten(_ text: String) throws {
         #expect(try #require(SemanticVersion(text)).description == text)
     }
+
+    /// Each number fits in 32 bits, and no publish takes a number so large that nothing could
+    /// follow it: a new major version may be at most 1 000 past the newest.
+    @Test func numbersAreBoundedAndCannotBeUsedUp() throws {
+        #expect(SemanticVersion("2147483647.0.0") != nil)
+        #expect(SemanticVersion("2147483648.0.0") == nil)
+        #expect(SemanticVersion("1.0.0-rc.2147483648") == nil)
+        let one = try #require(SemanticVersion("1.0.0"))
+        #expect(try #require(SemanticVersion("1001.0.0")).mayFollow(one))
+        #expect(!(try #require(SemanticVersion("1002.0.0")).mayFollow(one)))
+        #expect(!(try #require(SemanticVersion("999999999.999999999.999999999")).mayFollow(one)))
+        #expect(try #require(SemanticVersion("1.999999999.0")).mayFollow(one))
+        #expect(!one.mayFollow(one))
+    }
+
+    /// What a package offers by default: its newest release; a pre-release only when it has no release.
+    @Test func theCurrentVersionIsTheNewestRelease() throws {
+        let versions = try ["1.0.0", "1.1.0-rc.1", "0.9.0"].map { try #require(SemanticVersion($0)) }
+        #expect(SemanticVersion.current(of: versions)?.description == "1.0.0")
+        #expect(SemanticVersion.current(of: [versions[1]])?.description == "1.1.0-rc.1")
+        #expect(SemanticVersion.current(of: []) == nil)
+    }
 }

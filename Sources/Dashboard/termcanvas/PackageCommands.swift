@@ -23,12 +23,13 @@ extension AppsCommand {
         var package: String
         @Flag(help: "Install without asking (for scripts); the page is still printed.") var yes = false
         @Flag(help: "Replace an app of the same id installed otherwise (apps add, or another registry).") var replace = false
+        @Flag(help: "Take its newest version even when that is a pre-release (1.2.0-rc.1); ID@VERSION names one.") var pre = false
         @OptionGroup var server: ServerOption
 
         func run() async throws {
             let name = try PackageName(package)
             let paths = AppsCommand.paths
-            let page = try await Self.find(name, in: try Registries.followed(server, naming: name.registry))
+            let page = try await Self.find(name, pre: pre, in: try Registries.followed(server, naming: name.registry))
             if let installed = AppsCommand.folders(paths).scan().apps.first(where: { $0.id == page.id && !$0.isShipped }), !replace {
                 let from = installed.origin.map { "from \($0.registryName), version \($0.version)" } ?? "with apps add"
                 throw CommandError("\(page.id) is already installed (\(TerminalText.safe(from))); apps update \(page.id) takes a newer version, --replace replaces it")
@@ -44,12 +45,12 @@ extension AppsCommand {
         }
 
         /// The package's page in the one registry that has it.
-        static func find(_ name: PackageName, in registries: [Registry]) async throws -> PackagePage {
+        static func find(_ name: PackageName, pre: Bool = false, in registries: [Registry]) async throws -> PackagePage {
             var found: [PackagePage] = []
             var unreachable: [String] = []
             for registry in registries {
                 do {
-                    if let page = try await PackagePage.fetch(name.id, version: name.version, from: registry) { found.append(page) }
+                    if let page = try await PackagePage.fetch(name.id, version: name.version, pre: pre, from: registry) { found.append(page) }
                 } catch where registries.count > 1 {
                     // One registry of several: what it says is told, the others still asked.
                     unreachable.append(PackageInstaller.words(error))
@@ -80,6 +81,7 @@ extension AppsCommand {
         @Argument(help: "The app's id; without it, every installed package.") var id: String?
         @Flag(help: "Take versions that ask for more without asking (for scripts); what they add is still printed.") var yes = false
         @Flag(help: "Only list what would change.") var check = false
+        @Flag(help: "Take pre-releases (1.2.0-rc.1) too; without it, only releases are offered.") var pre = false
 
         func run() async throws {
             let paths = AppsCommand.paths
@@ -123,11 +125,11 @@ extension AppsCommand {
                 try PackageInstaller.record(marked, of: app.id, in: folders)
             }
             guard let detail, detail.app.kind == .package,
-                  let current = SemanticVersion(detail.app.version), let have = SemanticVersion(origin.version), current > have else {
+                  let offered = PackagePage.offered(in: detail, pre: pre), let have = SemanticVersion(origin.version), offered > have else {
                 let state = withdrawnAt != nil ? "withdrawn from \(registry.name); kept here, marked withdrawn" : "up to date"
                 return print("\(label): \(state)")
             }
-            guard let page = try await PackagePage.fetch(app.id, version: nil, from: registry) else { return }
+            guard let page = try await PackagePage.fetch(app.id, version: offered.description, from: registry) else { return }
             // What the installed app.yaml asks for (checked against its page when it was installed),
             // never what the server now says the old version asked for.
             let added = page.package.permissions.added(since: PackagePermissions(app.manifest))

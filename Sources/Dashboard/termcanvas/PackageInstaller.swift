@@ -61,7 +61,9 @@ struct PackagePage: Sendable {
     /// registry has no package of that id (another kind of app with it is not one).
     /// - Throws: `CommandError` for a version it does not have or withdrew, a page that is not a
     ///   package's, or a server that cannot be asked.
-    static func fetch(_ id: String, version: String?, from registry: Registry) async throws -> PackagePage? {
+    /// - Parameter version: the version asked for; nil for the one offered by default
+    ///   (`offered(in:pre:)`).
+    static func fetch(_ id: String, version: String?, pre: Bool = false, from registry: Registry) async throws -> PackagePage? {
         let client = try await registry.client()
         let detail: MicroAppDetail
         do {
@@ -72,7 +74,7 @@ struct PackagePage: Sendable {
             throw ServerOption.explain(error, doing: "read \(id) in \(registry.name)'s registry")
         }
         guard detail.app.kind == .package else { return nil }
-        let wanted = version ?? detail.app.version
+        let wanted = version ?? offered(in: detail, pre: pre)?.description ?? detail.app.version
         guard let published = detail.versions.first(where: { $0.version == wanted }), let package = published.package else {
             let offered = detail.versions.filter { $0.withdrawnAt == nil }.map(\.version).joined(separator: ", ")
             throw CommandError(TerminalText.safe("\(registry.name) has no version \(wanted) of \(id) (it has \(offered))"))
@@ -85,6 +87,14 @@ struct PackagePage: Sendable {
             throw CommandError("\(registry.name)'s page of \(id) is not a package's (its id, version, digest or size cannot be one); nothing was installed")
         }
         return PackagePage(registry: registry, app: detail.app, version: wanted, published: published, package: package)
+    }
+
+    /// The version a package offers without one named: its newest release (whatever a registry
+    /// calls current, which an older server may let be a pre-release), or with `pre` its newest
+    /// of all, pre-releases included.
+    static func offered(in detail: MicroAppDetail, pre: Bool) -> SemanticVersion? {
+        let versions = detail.versions.filter { $0.withdrawnAt == nil }.compactMap { SemanticVersion($0.version) }
+        return pre ? versions.max() : SemanticVersion.current(of: versions)
     }
 }
 

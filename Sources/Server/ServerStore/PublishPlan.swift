@@ -53,6 +53,8 @@ struct PublishPlan: Equatable {
             } else {
                 (outcome, secrets) = (.refused(.notNewer(current: newest)), .keep)
             }
+        case (_, let newest?) where !version.mayFollow(newest):
+            (outcome, secrets) = (.refused(.tooFarAhead(newest: newest)), .keep)
         default:
             (outcome, secrets) = (.update, publishing == .package ? .keep : withdrawn ? .replace : rotateSecrets ? .rotate : .keep)
         }

@@ -38,6 +38,8 @@ public enum PublishOutcome: Equatable, Sendable, Codable {
     case published(RegistryEntry, created: Bool, newSecrets: Bool)
     /// A version as new or newer is already published (or was, before a withdrawal).
     case notNewer(current: SemanticVersion)
+    /// Its major version is more than `SemanticVersion.largestMajorStep` past the newest's.
+    case tooFarAhead(newest: SemanticVersion)
     /// The id is a built-in app's.
     case builtIn
     /// The id is an app of another kind's (a remote app's, a package's).

@@ -84,8 +84,32 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, LosslessStringCon
         identifier.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
     }
 
+    /// A numeric part: ASCII digits, no leading zero, at most `largestNumber`.
     private static func isNumber(_ part: Substring) -> Bool {
-        !part.isEmpty && part.allSatisfy(\.isNumber) && (part == "0" || part.first != "0") && part.count <= 9
+        !part.isEmpty && part.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } && (part == "0" || part.first != "0")
+            && part.count <= 10 && (Int(part) ?? .max) <= largestNumber
+    }
+
+    /// The largest number of a version's parts (2^31 − 1): every client can hold it in a 32-bit
+    /// integer.
+    public static let largestNumber = Int(Int32.max)
+
+    /// How far past the newest published major version a new one may go: no publish can take a
+    /// number so large that nothing newer could follow (`2147483647.0.0`); a calendar version
+    /// (`2026.11.0`) may still be an app's first.
+    public static let largestMajorStep = 1000
+
+    /// Whether this version may follow `newest` (the newest ever published): newer, and its major
+    /// at most `largestMajorStep` past.
+    public func mayFollow(_ newest: SemanticVersion) -> Bool {
+        self > newest && major - newest.major <= Self.largestMajorStep
+    }
+
+    /// The version an app offers by default among `versions`: its newest release; a pre-release
+    /// only when there is no release at all. `apps install --pre` and `ID@VERSION` ask for others.
+    public static func current(of versions: some Sequence<SemanticVersion>) -> SemanticVersion? {
+        let all = Array(versions)
+        return all.filter(\.prerelease.isEmpty).max() ?? all.max()
     }
 
     private static func isValidIdentifiers(_ text: String, numericMayLeadWithZero: Bool) -> Bool {

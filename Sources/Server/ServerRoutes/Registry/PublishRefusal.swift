@@ -10,6 +10,9 @@ extension PublishOutcome {
         case .published: nil
         case .notNewer(let current):
             APIFailure.conflict("must be newer than \(current), the newest version published", field: "manifest.version")
+        case .tooFarAhead(let newest):
+            APIFailure.conflict("may be at most \(SemanticVersion.largestMajorStep) major versions past \(newest), the newest published "
+                                + "(so that no version can be the last)", field: "manifest.version")
         case .builtIn:
             APIFailure.conflict("'\(id)' is built into the server", field: "manifest.id")
         case .otherKind(let other):

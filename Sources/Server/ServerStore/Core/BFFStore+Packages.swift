@@ -54,10 +54,14 @@ extension BFFStore {
                     throw BFFStoreError.quotaReached(what: "MiB of packages", limit: PackageLimits.bytesPerPublisher >> 20)
                 }
                 return .run("SELECT kind, withdrawn_at IS NOT NULL FROM registry_apps WHERE id = \(id)") { existing in
-                    .run("SELECT version FROM registry_versions WHERE app_id = \(id)") { versions in
+                    .run("SELECT version, withdrawn_at IS NULL FROM registry_versions WHERE app_id = \(id)") { versions in
+                        let published = try versions.compactMap { row in SemanticVersion(try row.text(0)) }
+                        let offered = try versions.compactMap { row in try row.bool(1) ? SemanticVersion(try row.text(0)) : nil }
                         let plan = PublishPlan(kind: try existing.first?.text(0), withdrawn: try existing.first?.bool(1) ?? false,
-                                               newest: try versions.compactMap { row in SemanticVersion(try row.text(0)) }.max(),
-                                               version: upload.version, rotateSecrets: false, publishing: .package)
+                                               newest: published.max(), version: upload.version, rotateSecrets: false, publishing: .package)
+                        // A pre-release does not become current while a release is offered.
+                        let current = SemanticVersion.current(of: offered + [upload.version]) ?? upload.version
+                        let shown = current == upload.version ? upload.manifest : nil
                         let app: SQLStatement
                         switch plan.outcome {
                         case .refused(let outcome): return .done(outcome)
@@ -69,8 +73,8 @@ extension BFFStore {
                                 """
                         case .update:
                             app = """
-                                UPDATE registry_apps SET name = \(upload.manifest.name), description = \(upload.manifest.description),
-                                    current_version = \(upload.version.description), withdrawn_at = NULL WHERE id = \(id)
+                                UPDATE registry_apps SET name = COALESCE(\(shown?.name), name), description = COALESCE(\(shown?.description), description),
+                                    current_version = \(current.description), withdrawn_at = NULL WHERE id = \(id)
                                 """
                         }
                         return .run(app) { _ in
@@ -124,7 +128,7 @@ extension BFFStore {
                 """) { changed in
                 guard !changed.isEmpty else { return .done(.notFound) }
                 return .run("SELECT version FROM registry_versions WHERE app_id = \(id) AND withdrawn_at IS NULL") { left in
-                    let current = try left.compactMap { row in SemanticVersion(try row.text(0)) }.max()?.description
+                    let current = SemanticVersion.current(of: try left.compactMap { row in SemanticVersion(try row.text(0)) })?.description
                     let update: SQLStatement = if let current {
                         "UPDATE registry_apps SET current_version = \(current) WHERE id = \(id)"
                     } else {

@@ -16,14 +16,15 @@ struct MarketplaceEndToEndTests {
         try await Command.run([Products.termcanvas.path] + arguments, environment: environment, input: input)
     }
 
-    /// A copy of `apps/sysmon` at `version`, also reading `~/notes` when `more`.
-    static func sysmon(version: String, more: Bool) throws -> URL {
+    /// A copy of `apps/sysmon` as the package `loadwatch` (a shipped app's id is not a package's
+    /// to take) at `version`, also reading `~/notes` when `more`.
+    static func loadwatch(version: String, more: Bool) throws -> URL {
         let copy = try RemoteAppsEndToEndTests.copy(of: sysmon, version: version)
-        guard more else { return copy }
         let manifest = copy.appendingPathComponent("app.yaml")
-        let text = try String(contentsOf: manifest, encoding: .utf8)
-        try text.replacingOccurrences(of: "files: { read: [/proc] }", with: "files: { read: [/proc, ~/notes] }")
-            .write(to: manifest, atomically: true, encoding: .utf8)
+        var text = try String(contentsOf: manifest, encoding: .utf8).replacingOccurrences(of: "id: sysmon", with: "id: loadwatch")
+            .replacingOccurrences(of: "publishes: [sysmon.cpu.high]", with: "publishes: [loadwatch.cpu.high]")
+        if more { text = text.replacingOccurrences(of: "files: { read: [/proc] }", with: "files: { read: [/proc, ~/notes] }") }
+        try text.write(to: manifest, atomically: true, encoding: .utf8)
         return copy
     }
 
@@ -61,10 +62,12 @@ struct MarketplaceEndToEndTests {
         let server = try await TeamServer.start(users: ["alice", "bob", "carol"], admins: ["alice"])
         defer { server.stop() }
         let alice = try await server.logIn("alice")
-        let published = try await Self.termcanvas(["apps", "publish", Self.sysmon.path, "--bff", server.url], alice)
+        let first = try Self.loadwatch(version: "1.0.0", more: false)
+        defer { try? FileManager.default.removeItem(at: first) }
+        let published = try await Self.termcanvas(["apps", "publish", first.path, "--bff", server.url], alice)
         #expect(published.status == 0, "\(published.output)")
-        #expect(published.output.contains("Published sysmon 1.0.0 to 127.0.0.1:\(server.port) as a package"))
-        #expect(published.output.contains("It asks to: publish sysmon.cpu.high; keep state with the layout; reads /proc"))
+        #expect(published.output.contains("Published loadwatch 1.0.0 to 127.0.0.1:\(server.port) as a package"))
+        #expect(published.output.contains("It asks to: publish loadwatch.cpu.high; keep state with the layout; reads /proc"))
 
         // Bob finds it in the catalog, with what it asks for, and installs it from there.
         let bob = try await server.logIn("bob", canvasLayout: true)
@@ -74,7 +77,7 @@ struct MarketplaceEndToEndTests {
         try await session.waitFor("ARRANGE")
         try await session.send("a")
         let catalog = try await session.waitFor("From the registry")
-        let line = try #require(catalog.first { $0.contains("(sysmon) — from 127.0.0.1:\(server.port), asks to publish sysmon.cpu.high") })
+        let line = try #require(catalog.first { $0.contains("(loadwatch) — from 127.0.0.1:\(server.port), asks to publish loadwatch.cpu.high") })
         let number = try #require(RemoteAppsEndToEndTests.number(before: "System monitor", in: line))
         try await session.send(String(number), "Enter")
         try await session.waitFor("Installed System monitor 1.0.0")
@@ -85,22 +88,22 @@ struct MarketplaceEndToEndTests {
         try await session.send("y")
         try await session.waitFor("CPU ")
         let listed = try await Self.termcanvas(["apps", "list"], bob)
-        #expect(listed.output.contains("sysmon\t1.0.0\tSystem monitor\tprotocol 1.0\tfrom 127.0.0.1:\(server.port)\tgranted"), "\(listed.output)")
+        #expect(listed.output.contains("loadwatch\t1.0.0\tSystem monitor\tprotocol 1.0\tfrom 127.0.0.1:\(server.port)\tgranted"), "\(listed.output)")
 
         // 1.1.0 reads ~/notes too: apps update shows that, and asks.
-        let newer = try Self.sysmon(version: "1.1.0", more: true)
+        let newer = try Self.loadwatch(version: "1.1.0", more: true)
         defer { try? FileManager.default.removeItem(at: newer) }
         #expect(try await Self.termcanvas(["apps", "publish", newer.path, "--bff", server.url], alice).status == 0)
         // The server now lies that 1.0.0 read ~/notes already: what 1.1.0 adds is still measured
         // against the app.yaml bob installed.
-        try await Self.claimNotesWereAsked(server, app: "sysmon", version: "1.0.0")
+        try await Self.claimNotesWereAsked(server, app: "loadwatch", version: "1.0.0")
         let update = try await TmuxSession([Products.termcanvas.path, "apps", "update"], size: Size(width: 120, height: 20), environment: bob)
         let shown = try await update.waitFor("Enter takes it and lets it do that too")
-        #expect(shown.contains { $0.contains("sysmon 1.0.0 → 1.1.0 from 127.0.0.1:\(server.port)") })
+        #expect(shown.contains { $0.contains("loadwatch 1.0.0 → 1.1.0 from 127.0.0.1:\(server.port)") })
         #expect(shown.contains { $0.contains("+ reads ~/notes") })
         #expect(!shown.contains { $0.contains("+ reads /proc") }, "only what it adds")
         try await update.send("Enter")
-        try await update.waitFor("Updated sysmon to 1.1.0")
+        try await update.waitFor("Updated loadwatch to 1.1.0")
         #expect(try await update.waitForExit().status == 0)
         // Its pane restarts with the new version, which runs with its grant.
         _ = try await session.waitForScreen("the pane running 1.1.0") { screen in
@@ -108,33 +111,33 @@ struct MarketplaceEndToEndTests {
         }
 
         // 1.1.0 withdrawn: it stays on bob's machine, and its pane's title says so.
-        #expect(try await Self.termcanvas(["apps", "withdraw", "sysmon@1.1.0", "--bff", server.url], alice).status == 0)
+        #expect(try await Self.termcanvas(["apps", "withdraw", "loadwatch@1.1.0", "--bff", server.url], alice).status == 0)
         try await session.waitFor("System monitor 1.1.0 (withdrawn)", timeout: .seconds(15))
         #expect(try await Self.termcanvas(["apps", "list"], bob).output.contains("from 127.0.0.1:\(server.port), withdrawn"))
 
         // Carol, who has none, is suggested it from counts.
         let carol = try await server.logIn("carol")
         let suggested = try await Self.termcanvas(["apps", "suggest", "--bff", server.url], carol)
-        #expect(suggested.output.contains("sysmon\t1.0.0\tSystem monitor\tinstalled by 1 teammate\t127.0.0.1:\(server.port)"), "\(suggested.output)")
+        #expect(suggested.output.contains("loadwatch\t1.0.0\tSystem monitor\tinstalled by 1 teammate\t127.0.0.1:\(server.port)"), "\(suggested.output)")
 
         // A byte changed in the server's database: the install is refused, naming the page's digest.
-        let page = try await Command.run(["curl", "-sf", server.url + "/api/registry/apps/sysmon", "-H", "Authorization: Bearer \(try await server.token("carol"))"])
+        let page = try await Command.run(["curl", "-sf", server.url + "/api/registry/apps/loadwatch", "-H", "Authorization: Bearer \(try await server.token("carol"))"])
         let current = try await Command.run(["python3", "-c", "import json, sys; print(json.load(sys.stdin)['app']['package']['digest'])"],
                                             input: page.output)
         let digest = current.output.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(digest.count == 64, "\(current.output)")
-        try await Self.tamper(server, app: "sysmon", version: "1.0.0")
-        let refused = try await Self.termcanvas(["apps", "install", "sysmon", "--yes", "--bff", server.url], carol)
+        try await Self.tamper(server, app: "loadwatch", version: "1.0.0")
+        let refused = try await Self.termcanvas(["apps", "install", "loadwatch", "--yes", "--bff", server.url], carol)
         #expect(refused.status == 1)
-        #expect(refused.output.contains("refused sysmon 1.0.0 from 127.0.0.1:\(server.port): its page says digest sha256:\(digest)"), "\(refused.output)")
+        #expect(refused.output.contains("refused loadwatch 1.0.0 from 127.0.0.1:\(server.port): its page says digest sha256:\(digest)"), "\(refused.output)")
         #expect(refused.output.contains("nothing was installed"))
-        #expect(!FileManager.default.fileExists(atPath: carol["XDG_CONFIG_HOME"]! + "/termcanvas/apps/sysmon"))
+        #expect(!FileManager.default.fileExists(atPath: carol["XDG_CONFIG_HOME"]! + "/termcanvas/apps/loadwatch"))
 
         try await session.send("C-q")
         #expect(try await session.waitForExit().status == 0)
     }
 
-    @Test("two registries followed at once: search merges them and qualifies an id both have; install needs the qualified name; updates come from the registry installed from")
+    @Test("two registries followed at once: search merges them and qualifies an id both have; install needs the qualified name, and --replace for a shipped app's id; updates come from the registry installed from; one down, the other's package is taken only by name")
     func twoRegistries() async throws {
         let team = try await TeamServer.start(users: ["alice"], admins: ["alice"])
         defer { team.stop() }
@@ -177,8 +180,14 @@ struct MarketplaceEndToEndTests {
         #expect(ambiguous.status == 1)
         #expect(ambiguous.output.contains("pomodoro is in 2 registries: name one, as "), "\(ambiguous.output)")
         #expect(ambiguous.output.contains("\(teamName)/pomodoro") && ambiguous.output.contains("\(publicName)/pomodoro"))
-        let installed = try await Self.termcanvas(["apps", "install", "\(publicName)/pomodoro", "--yes"], alice)
+        // pomodoro is shipped: a package of its id takes its place only by name and with --replace, after a warning.
+        let reserved = try await Self.termcanvas(["apps", "install", "\(publicName)/pomodoro", "--yes"], alice)
+        #expect(reserved.status == 1)
+        #expect(reserved.output.contains("pomodoro is an app shipped with TermCanvas; \(publicName)'s package of that id is someone else's. "
+                                         + "To run theirs in its place: termcanvas apps install \(publicName)/pomodoro --replace"), "\(reserved.output)")
+        let installed = try await Self.termcanvas(["apps", "install", "\(publicName)/pomodoro", "--yes", "--replace"], alice)
         #expect(installed.status == 0, "\(installed.output)")
+        #expect(installed.output.contains("Careful: this package takes the id of the shipped pomodoro; every pomodoro pane will run it instead."))
         #expect(installed.output.contains("Installed pomodoro 1.0.0 from \(publicName)"))
 
         // A newer pomodoro on the team server only: the one from the public registry is up to date.
@@ -194,6 +203,19 @@ struct MarketplaceEndToEndTests {
         #expect(marked.output.contains("pomodoro 1.0.0: withdrawn from \(publicName); kept here, marked withdrawn"), "\(marked.output)")
         let listed = try await Self.termcanvas(["apps", "list"], alice)
         #expect(listed.output.contains("from \(publicName), withdrawn"), "\(listed.output)")
+
+        // The team's server down: the package the public registry has is not taken in its place unnamed.
+        let loadwatch = try Self.loadwatch(version: "1.0.0", more: false)
+        defer { try? FileManager.default.removeItem(at: loadwatch) }
+        #expect(try await Self.termcanvas(["apps", "publish", loadwatch.path, "--bff", public_.url], alice).status == 0)
+        team.stop()
+        let unasked = try await Self.termcanvas(["apps", "install", "loadwatch", "--yes"], alice)
+        #expect(unasked.status == 1)
+        #expect(unasked.output.contains("so loadwatch was not looked for everywhere. To take it from \(publicName), which has it: "
+                                        + "termcanvas apps install \(publicName)/loadwatch"), "\(unasked.output)")
+        #expect(!FileManager.default.fileExists(atPath: alice["XDG_CONFIG_HOME"]! + "/termcanvas/apps/loadwatch"))
+        let named = try await Self.termcanvas(["apps", "install", "\(publicName)/loadwatch", "--yes"], alice)
+        #expect(named.status == 0, "\(named.output)")
     }
 
     @Test("apps suggest \"a sentence\": the model is told the registries' ids, names and descriptions, and only ids of them are shown")

@@ -30,8 +30,18 @@ extension AppsCommand {
             let name = try PackageName(package)
             let paths = AppsCommand.paths
             let page = try await Self.find(name, pre: pre, in: try Registries.followed(server, naming: name.registry))
-            if let installed = AppsCommand.folders(paths).scan().apps.first(where: { $0.id == page.id && !$0.isShipped }), !replace {
-                let from = installed.origin.map { "from \($0.registryName), version \($0.version)" } ?? "with apps add"
+            let installed = AppsCommand.folders(paths).scan().apps.filter { $0.id == page.id }
+            // A shipped app's id is reserved: a package of it replaces it only when asked by registry and with --replace.
+            if installed.contains(where: \.isShipped) {
+                guard name.registry != nil || server.bff != nil, replace else {
+                    throw CommandError("\(page.id) is an app shipped with TermCanvas; \(TerminalText.safe(page.registry.name))'s package of that id "
+                                       + "is someone else's. To run theirs in its place: termcanvas apps install "
+                                       + "\(TerminalText.safe(page.registry.name))/\(page.id) --replace")
+                }
+                print(TerminalText.safe("Careful: this package takes the id of the shipped \(page.id); every \(page.id) pane will run it instead."))
+            }
+            if let mine = installed.first(where: { !$0.isShipped }), !replace {
+                let from = mine.origin.map { "from \($0.registryName), version \($0.version)" } ?? "with apps add"
                 throw CommandError("\(page.id) is already installed (\(TerminalText.safe(from))); apps update \(page.id) takes a newer version, --replace replaces it")
             }
             for line in page.lines { print(line) }
@@ -64,6 +74,12 @@ extension AppsCommand {
                 let asked = registries.map(\.name).joined(separator: ", ")
                 throw CommandError("no package \(name.id) in \(asked)" + (unreachable.isEmpty ? "" : " (" + unreachable.joined(separator: "; ") + ")")
                                    + ": termcanvas apps search finds what there is")
+            }
+            // A registry that did not answer may have it too: the one that did is not taken in its place unnamed.
+            guard unreachable.isEmpty else {
+                throw CommandError("\(unreachable.joined(separator: "; ")); so \(name.id) was not looked for everywhere. "
+                                   + "To take it from \(TerminalText.safe(page.registry.name)), which has it: termcanvas apps install "
+                                   + "\(TerminalText.safe(page.registry.name))/\(name.id)")
             }
             return page
         }

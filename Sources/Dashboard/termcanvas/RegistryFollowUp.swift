@@ -144,6 +144,12 @@ struct CatalogInstaller {
         let (paths, runtime, mailbox, logger, installing) = (paths, runtime, mailbox, logger, installing)
         Task.detached {
             defer { installing.end(page.id) }
+            // A shipped app's id is reserved: `apps install REGISTRY/ID --replace` takes it, asked by name.
+            if AppsCommand.folders(paths).scan().apps.contains(where: { $0.id == page.id && $0.isShipped }) {
+                return mailbox.post(.notice(.error(TerminalText.safe(
+                    "Can't install \(page.id) from the catalog: it is an app shipped with TermCanvas, and \(page.registry.name)'s package of that id is "
+                        + "someone else's; termcanvas apps install \(page.registry.name)/\(page.id) --replace runs theirs instead"))))
+            }
             do {
                 let app = try await PackageInstaller(paths: paths).install(page, from: client, grant: false)
                 logger.info("package installed from the catalog", metadata: ["app": "\(app.id)", "version": "\(app.manifest.version)"])

@@ -138,11 +138,12 @@ struct SandboxAppTests {
         // Issue 51's classes the allow-list holds everywhere: other processes, System V IPC, sockets, memfds.
         "home_shows_users_files", "prlimit_dashboard", "setpriority_user", "setpriority_dashboard", "affinity_dashboard",
         "ioprio_dashboard", "sysv_shm", "mptcp_connect", "fastopen_connect", "memfd",
+        // Found by probing after: inotify on the host's system folders, set-user-ID files in a folder it writes.
+        "inotify_system", "setuid_chmod", "setuid_create", "setgid_mkdir",
     ] + (SandboxSupport.current.hasWorld ? worldOnly : [])
-    /// And those only a world of its own holds: metadata, the user's inotify instances, files
-    /// unlinked while open, root's powers (on a system without namespaces they stay open, and the
-    /// prompt says so).
-    static let worldOnly = ["utime_token", "inotify_past_share", "unlinked_past_limit", "read_shadow", "set_hostname", "capabilities"]
+    /// And those only a world of its own holds: metadata, files unlinked while open, root's powers
+    /// (on a system without namespaces they stay open, and the prompt says so).
+    static let worldOnly = ["utime_token", "unlinked_past_limit", "read_shadow", "set_hostname", "capabilities"]
     /// Writes to HOME (a file, its mode) are refused or land in the app's own world: the user's HOME
     /// is as it was.
     static func homeIsUntouched(_ bait: Bait) {

@@ -162,10 +162,6 @@ struct PreparedSandbox {
     /// Root with the capabilities to map other ids (`SandboxSupport` refuses a world to root
     /// without them).
     static let maySwitchIDs = tc_may_switch_ids() != 0
-    /// An app's share of its user's inotify instances (the kernel's default for a user is 128)
-    /// and watches.
-    static let inotifyInstances: UInt32 = 16
-    static let inotifyWatches: UInt32 = 8192
 
     /// - Throws: `LaunchError.failed` when the kernel refuses the ruleset or the filter cannot be made.
     init(_ plan: SandboxPlan, support: SandboxSupport = .current) throws(LaunchError) {
@@ -174,7 +170,7 @@ struct PreparedSandbox {
         settings = tc_sandbox(no_new_privileges: 1, landlock_ruleset: -1, landlock_abi: 0,
                               seccomp_program: filter.program, seccomp_length: filter.length,
                               world: 0, switch_ids: 0, host_network: network ? 1 : 0, view: nil, view_count: 0,
-                              app_uid: getuid(), app_gid: getgid(), inotify_instances: 0, inotify_watches: 0)
+                              app_uid: getuid(), app_gid: getgid())
         view = UnsafeMutableBufferPointer(start: nil, count: 0)
         if support.hasWorld { makeWorld(plan.view) }
         guard case .abi(let abi) = support.landlock else { return }
@@ -225,8 +221,6 @@ struct PreparedSandbox {
         settings.view_count = Int32(entries.count)
         settings.app_uid = switchIDs ? Self.unprivilegedID : getuid()
         settings.app_gid = switchIDs ? Self.unprivilegedID : getgid()
-        settings.inotify_instances = Self.inotifyInstances
-        settings.inotify_watches = Self.inotifyWatches
     }
 
     /// The path of view entry `index` (a failed start's `detail`); nil for none.

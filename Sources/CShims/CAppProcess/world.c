@@ -358,9 +358,8 @@ static int loopback_up(void) {
 }
 
 /* In the world's init, once its ids are mapped: takes the app's ids (`switch_ids`: it was root's
-   process, whose ids are not mapped), bounds its share of the user's kernel objects, builds the
-   view and pivots into it. Returns 0, or an errno and sets *detail to the view entry that failed
-   (-1: another step). */
+   process, whose ids are not mapped), builds the view and pivots into it. Returns 0, or an errno
+   and sets *detail to the view entry that failed (-1: another step). */
 int tc_world_build(const tc_sandbox *sandbox, const int *trees, int *detail) {
     *detail = -1;
     if (sandbox->view_count < 0 || sandbox->view_count > TC_VIEW_MOST) return E2BIG;
@@ -383,10 +382,7 @@ int tc_world_build(const tc_sandbox *sandbox, const int *trees, int *detail) {
          setresuid(sandbox->app_uid, sandbox->app_uid, sandbox->app_uid) != 0)) {
         failure = errno;
     }
-    /* The kernel counts these per user in every user namespace up the chain: the world's limits
-       are the app's share of its user's. No namespace inside it either. */
-    if (failure == 0 && sandbox->inotify_instances > 0) failure = set_sysctl("/proc/sys/user/max_inotify_instances", sandbox->inotify_instances);
-    if (failure == 0 && sandbox->inotify_watches > 0) failure = set_sysctl("/proc/sys/user/max_inotify_watches", sandbox->inotify_watches);
+    /* No user namespace inside the world (the allow-list refuses them too). */
     if (failure == 0) failure = set_sysctl("/proc/sys/user/max_user_namespaces", 0);
     if (failure == 0) failure = mount_tmpfs(TC_VIEW_BASE, 1 << 20, "0755");
     char target[4096];

@@ -55,11 +55,12 @@ int tc_landlock_allow_connect(int ruleset, unsigned long long port);
 
 /* The seccomp filter, compiled by libseccomp into classic BPF in the dashboard, so that the app's
    process only installs it (no allocation between fork and exec). An allow-list: every system
-   call not named is refused with EPERM (clone3 answers ENOSYS, its flags cannot be read, so the
-   C library falls back to clone). What it allows is what interpreters and the system's programs
-   use; calls that act on a process act on the caller only (prlimit64, setpriority,
-   sched_setaffinity, sched_setscheduler, sched_setparam, ioprio_set with pid 0), clone makes no
-   namespace, and none of ptrace, mount and its kin, unshare, setns, keyctl, bpf, perf_event_open,
+   call not named is refused with EPERM (clone3 and openat2 answer ENOSYS, their flags cannot be
+   read, so the C library falls back to clone and openat; inotify answers ENOSYS too, and programs
+   poll). What it allows is what interpreters and the system's programs use; calls that act on a
+   process act on the caller only (prlimit64, setpriority, sched_setaffinity, sched_setscheduler,
+   sched_setparam, ioprio_set with pid 0), clone makes no namespace, no file or folder is made or
+   changed set-user-ID or set-group-ID, and none of ptrace, mount and its kin, unshare, setns, keyctl, bpf, perf_event_open,
    io_uring, userfaultfd, memfd_create, System V IPC, POSIX message queues, module loading,
    fanotify, open_by_handle_at is there. Sockets: unix ones (stream pairs always; sockets with
    TC_FILTER_UNIX); with TC_FILTER_NETWORK, IPv4 and IPv6 TCP and UDP (no MPTCP, no raw) and
@@ -119,9 +120,6 @@ typedef struct {
     int view_count;
     unsigned int app_uid;
     unsigned int app_gid;
-    /* inotify instances and watches the app may take of its user's (0: as they are). */
-    unsigned int inotify_instances;
-    unsigned int inotify_watches;
 } tc_sandbox;
 
 #endif

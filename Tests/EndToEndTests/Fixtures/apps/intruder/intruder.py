@@ -127,19 +127,35 @@ def sysv_shm():
         raise OSError(ctypes.get_errno(), "shmget")
 
 
-def inotify_instances():
-    # Past its share (16 of its user's 128): the rest would blind the user's other programs.
+def inotify_system():
+    # The system's folders are the host's: a watch would see which files and programs the host
+    # opens (and all of the user's inotify instances taken would blind its other programs).
     libc.inotify_init1.restype = ctypes.c_int
-    taken = []
+    fd = libc.inotify_init1(0o2000000)  # IN_CLOEXEC
+    if fd < 0:
+        raise OSError(ctypes.get_errno(), "inotify_init1")
     try:
-        while len(taken) <= 16:
-            fd = libc.inotify_init1(0o2000000)  # IN_CLOEXEC
-            if fd < 0:
-                raise OSError(ctypes.get_errno(), str(len(taken)))
-            taken.append(fd)
+        if libc.inotify_add_watch(fd, b"/etc", 0x20) < 0:  # IN_OPEN
+            raise OSError(ctypes.get_errno(), "inotify_add_watch")
     finally:
-        for fd in taken:
-            os.close(fd)
+        os.close(fd)
+
+
+def set_user_id_file():
+    # A set-user-ID copy of a program in a folder it may write: for root's apps, root's on disk.
+    path = os.path.join(os.environ["TERMCANVAS_DATA_DIR"], "suid")
+    with open(path, "wb") as file:
+        file.write(b"#!/bin/sh\n")
+    os.chmod(path, 0o4755)
+
+
+def set_user_id_create():
+    fd = os.open(os.path.join(os.environ["TERMCANVAS_DATA_DIR"], "suid-new"), os.O_CREAT | os.O_WRONLY, 0o6755)
+    os.close(fd)
+
+
+def set_group_id_folder():
+    os.mkdir(os.path.join(os.environ["TERMCANVAS_DATA_DIR"], "sgid"), 0o2777)
 
 
 def listen_tcp_other_port():
@@ -238,7 +254,10 @@ def run():
         "affinity_dashboard": affinity_dashboard,
         "ioprio_dashboard": ioprio_dashboard,
         "sysv_shm": sysv_shm,
-        "inotify_past_share": inotify_instances,
+        "inotify_system": inotify_system,
+        "setuid_chmod": set_user_id_file,
+        "setuid_create": set_user_id_create,
+        "setgid_mkdir": set_group_id_folder,
         "listen_other_port": listen_tcp_other_port,
         "mptcp_connect": mptcp_connect,
         "fastopen_connect": fastopen_connect,

@@ -69,7 +69,11 @@ struct CodecTests {
     }
 
     @Test func badLinesSayWhatIsWrong() {
-        #expect(throws: ProtocolError.self) { try decode("not json") }
+        // In our words, with the line's first 32 bytes: never the decoder's own text.
+        #expect(throws: ProtocolError.notJSON("each line must be one JSON-RPC message, and this one begins “not json”")) { try decode("not json") }
+        #expect(throws: ProtocolError.notJSON("each line must be one JSON-RPC message, and this one begins “\(String(repeating: "é", count: 16))…”")) {
+            try decode(String(repeating: "é", count: 100))
+        }
         #expect(throws: ProtocolError.self) { try decode("[1,2]") }
         #expect(throws: ProtocolError.notRPC("\"jsonrpc\" must be \"2.0\"")) { try decode(#"{"method":"view"}"#) }
         #expect(throws: ProtocolError.invalidParams(method: "view", "\"root\" is missing")) {

@@ -25,10 +25,11 @@ public enum MicroAppCodec {
     static func json(_ line: [UInt8]) throws(ProtocolError) -> JSONValue {
         do {
             return try JSONDecoder().decode(JSONValue.self, from: Data(line))
-        } catch let DecodingError.dataCorrupted(context) {
-            throw .notJSON(context.underlyingError.map { "\($0)" } ?? context.debugDescription)
         } catch {
-            throw .notJSON("\(error)")
+            // In our words, with what the line began with (its first 32 bytes: a character can be
+            // kilobytes), never the decoder's text.
+            let beginning = String(decoding: line.prefix(32), as: UTF8.self)
+            throw .notJSON("each line must be one JSON-RPC message, and this one begins “\(beginning)\(line.count > 32 ? "…" : "")”")
         }
     }
 

@@ -14,7 +14,11 @@ struct AppsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "apps",
         abstract: "List, add, remove, grant, revoke micro-apps and read their logs; publish, search, install and update from registries.",
-        discussion: "A process micro-app runs with your rights: it can read your files. Grant only apps you trust.",
+        discussion: """
+            A micro-app on this machine runs in a sandbox of its own: it gets what its app.yaml asks for and you grant, and \
+            nothing else of your files, network or processes (docs/security.md says what each wall holds). A remote app runs \
+            on its own server and gets the keys you type in its pane. Grant only what you would give its author.
+            """,
         subcommands: [List.self, Add.self, New.self, AppsTry.self, Remove.self, Grant.self, Revoke.self, Log.self, Publish.self, Search.self,
                       Install.self, Update.self, Suggest.self, Withdraw.self, Publishers.self]
     )

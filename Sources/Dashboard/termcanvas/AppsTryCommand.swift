@@ -136,8 +136,8 @@ struct AppsTry: AsyncParsableCommand {
         for problem in problems {
             Console.error((TerminalText.safe("termcanvas: \(app.id) broke a rule at \(problem)") + "\n"))
         }
-        if !problems.isEmpty {
-            Console.error((TerminalText.safe("termcanvas: `termcanvas apps try \(app.folder.path) --log` shows its log") + "\n"))
+        if !problems.isEmpty, !printLog {
+            Console.error((TerminalText.safe("termcanvas: run it again with --log to see its log") + "\n"))
         }
         return !problems.isEmpty
     }

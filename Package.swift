@@ -451,7 +451,7 @@ let package = Package(
         ),
         .testTarget(name: "MicroAppProtocolTests", dependencies: ["MicroAppProtocol"], swiftSettings: swiftSettings),
         .testTarget(name: "QRCodesTests", dependencies: ["QRCodes", "TestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "AppPackagesTests", dependencies: ["AppPackages", "ServerAPI", .product(name: "Crypto", package: "swift-crypto")],
+        .testTarget(name: "AppPackagesTests", dependencies: ["AppPackages", "MicroAppProtocol", "ServerAPI", .product(name: "Crypto", package: "swift-crypto")],
                     swiftSettings: swiftSettings),
         .testTarget(
             name: "MicroAppHostTests",
@@ -467,7 +467,7 @@ let package = Package(
         .testTarget(
             name: "BFFTests",
             dependencies: [
-                "AppPackages", "BFF", "BFFTesting", "CalendarTime", "CanvasCore", "ServerAPI", "ServerHTTP", "ServerLive", "ServerProxy",
+                "AppPackages", "BFF", "BFFTesting", "CalendarTime", "CanvasCore", "MicroAppProtocol", "ServerAPI", "ServerHTTP", "ServerLive", "ServerProxy",
                 "ServerRoutes", "ServerSSO", "ServerStore", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

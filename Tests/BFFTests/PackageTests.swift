@@ -4,6 +4,7 @@ import CanvasCore
 import Crypto
 import Foundation
 import HummingbirdTesting
+import MicroAppProtocol
 import NIOCore
 import ServerAPI
 import ServerHTTP
@@ -59,7 +60,9 @@ struct PackageTests {
             #expect(detail.app.kind == .package && detail.app.version == "1.0.0" && detail.app.name == "System monitor")
             let package = try #require(detail.app.package)
             #expect(package.digest == Self.hex(bytes) && package.size == bytes.count)
-            #expect(package.permissions == PackagePermissions(publish: ["sysmon.load.high"], state: true, read: ["/proc", "~/notes"]))
+            // Its limits too: the app.yaml asks for none, so the defaults.
+            #expect(package.permissions == PackagePermissions(publish: ["sysmon.load.high"], state: true, read: ["/proc", "~/notes"],
+                                                              limits: PackageResources(AppManifest.Limits())))
             #expect(detail.versions.first?.publishedBy == "root" && detail.versions.first?.package == package)
 
             // Anyone signed in reads it and downloads the very bytes.

@@ -146,7 +146,10 @@ struct PackageInstaller {
         guard manifest.id == page.id, manifest.version == page.version, manifest.entry == nil, page.id == page.app.id else {
             throw CommandError("refused \(name): its app.yaml says \(TerminalText.safe("\(manifest.id) \(manifest.version)")); nothing was installed")
         }
-        guard PackagePermissions(manifest) == page.package.permissions else {
+        var asked = PackagePermissions(manifest)
+        // A page of a server older than limits shows none: the default limits are what it means.
+        if page.package.permissions.limits == nil, asked.limits == PackageResources(AppManifest.Limits()) { asked.limits = nil }
+        guard asked == page.package.permissions else {
             throw CommandError("refused \(name): its app.yaml asks for other permissions than its page shows; nothing was installed")
         }
         return archive

@@ -1,6 +1,10 @@
 /// What a package asks to be granted, as its registry page shows it: the bus events it publishes
-/// and hears, the server paths it calls, whether it keeps state, and what of the user's machine it
-/// touches. The server reads it from the package's own `app.yaml`, never from the publisher's say.
+/// and hears, the server paths it calls, whether it keeps state, what of the user's machine it
+/// touches, the variables of the user's environment it sees, the folder it runs in and the
+/// limits it runs within. The server reads it from the package's own `app.yaml`, never from the
+/// publisher's say. It is the one list every question about an app is made from (its page, the
+/// grant prompt, `apps install`'s question, `apps update`'s diff): a manifest field that gives an
+/// app anything is in it (`ManifestCapabilityTests` holds that).
 public struct PackagePermissions: Codable, Sendable, Equatable {
     public var publish: [String]
     public var subscribe: [String]
@@ -14,9 +18,16 @@ public struct PackagePermissions: Codable, Sendable, Equatable {
     public var connect: [Int]
     /// Programs outside the system it runs.
     public var run: [String]
+    /// Variables of the user's environment it sees (`env:`), beyond the basic ones.
+    public var env: [String]
+    /// The folder it runs in (`workdir:`), when not its own.
+    public var workdir: String?
+    /// The limits it asks to run within; nil on a page of a server older than them.
+    public var limits: PackageResources?
 
     public init(publish: [String] = [], subscribe: [String] = [], http: [String] = [], state: Bool = false, read: [String] = [],
-                write: [String] = [], connect: [Int] = [], run: [String] = []) {
+                write: [String] = [], connect: [Int] = [], run: [String] = [], env: [String] = [], workdir: String? = nil,
+                limits: PackageResources? = nil) {
         self.publish = publish
         self.subscribe = subscribe
         self.http = http
@@ -25,17 +36,70 @@ public struct PackagePermissions: Codable, Sendable, Equatable {
         self.write = write
         self.connect = connect
         self.run = run
+        self.env = env
+        self.workdir = workdir
+        self.limits = limits
+    }
+
+    /// Reads a page of a server older than `env`, `workdir` and `limits` too.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(publish: try container.decode([String].self, forKey: .publish), subscribe: try container.decode([String].self, forKey: .subscribe),
+                  http: try container.decode([String].self, forKey: .http), state: try container.decode(Bool.self, forKey: .state),
+                  read: try container.decode([String].self, forKey: .read), write: try container.decode([String].self, forKey: .write),
+                  connect: try container.decode([Int].self, forKey: .connect), run: try container.decode([String].self, forKey: .run),
+                  env: try container.decodeIfPresent([String].self, forKey: .env) ?? [],
+                  workdir: try container.decodeIfPresent(String.self, forKey: .workdir),
+                  limits: try container.decodeIfPresent(PackageResources.self, forKey: .limits))
     }
 
     /// What these ask for that `earlier` did not: empty when a new version asks for nothing more.
+    /// A limit counts when any of its bounds is larger; a folder to run in when it changed.
     public func added(since earlier: PackagePermissions) -> PackagePermissions {
         func new<T: Equatable>(_ mine: [T], _ theirs: [T]) -> [T] { mine.filter { !theirs.contains($0) } }
+        let moreLimits = limits.flatMap { mine in earlier.limits.map { mine.exceeds($0) } ?? true ? mine : nil }
         return PackagePermissions(publish: new(publish, earlier.publish), subscribe: new(subscribe, earlier.subscribe),
                                   http: new(http, earlier.http), state: state && !earlier.state, read: new(read, earlier.read),
-                                  write: new(write, earlier.write), connect: new(connect, earlier.connect), run: new(run, earlier.run))
+                                  write: new(write, earlier.write), connect: new(connect, earlier.connect), run: new(run, earlier.run),
+                                  env: new(env, earlier.env), workdir: workdir == earlier.workdir ? nil : workdir, limits: moreLimits)
     }
 
     public var isEmpty: Bool { self == PackagePermissions() }
+}
+
+/// The limits a package asks to run within (its `app.yaml`'s `limits:`), as its page carries them.
+public struct PackageResources: Codable, Sendable, Equatable {
+    public var memoryBytes: Int
+    public var processes: Int
+    public var diskBytes: Int
+    public var openFiles: Int
+    /// CPU seconds in all; nil for none.
+    public var cpuSeconds: Int?
+    public var startupSeconds: Double
+    public var publishesPerSecond: Int
+    public var stateBytes: Int
+    public var logBytes: Int
+
+    public init(memoryBytes: Int, processes: Int, diskBytes: Int, openFiles: Int, cpuSeconds: Int?, startupSeconds: Double,
+                publishesPerSecond: Int, stateBytes: Int, logBytes: Int) {
+        self.memoryBytes = memoryBytes
+        self.processes = processes
+        self.diskBytes = diskBytes
+        self.openFiles = openFiles
+        self.cpuSeconds = cpuSeconds
+        self.startupSeconds = startupSeconds
+        self.publishesPerSecond = publishesPerSecond
+        self.stateBytes = stateBytes
+        self.logBytes = logBytes
+    }
+
+    /// Whether any bound is larger than `earlier`'s (no CPU limit is larger than any).
+    public func exceeds(_ earlier: PackageResources) -> Bool {
+        memoryBytes > earlier.memoryBytes || processes > earlier.processes || diskBytes > earlier.diskBytes
+            || openFiles > earlier.openFiles || startupSeconds > earlier.startupSeconds || publishesPerSecond > earlier.publishesPerSecond
+            || stateBytes > earlier.stateBytes || logBytes > earlier.logBytes
+            || (earlier.cpuSeconds.map { mine in cpuSeconds.map { $0 > mine } ?? true } ?? false)
+    }
 }
 
 /// The bounds of packages: what one archive may hold, and what one publisher may keep on a server.

@@ -294,6 +294,7 @@ public struct MicroAppWidget: Widget {
             }
             lines += asked.inWords.map { ("• " + $0, .text) }
             if !manifest.environment.isEmpty { lines.append(("• see the variables " + manifest.environment.joined(separator: ", "), .text)) }
+            if manifest.workingDirectory != "." { lines.append(("• run in " + manifest.workingDirectory, .text)) }
             if !app.isRemote {
                 lines.append(("• " + manifest.limits.inWords, .text))
                 if unsandboxed == nil { lines.append(("• nothing else of your files, network or processes", .text)) }

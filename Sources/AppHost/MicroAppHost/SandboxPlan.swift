@@ -96,8 +96,9 @@ struct SandboxPlan: Hashable, Sendable {
 
     /// The app's world as the kernel is to build it: its own `/proc`, the system read-only, the
     /// devices, its temporary folder as a tmpfs of its own (its `/tmp` too: the tmpfs is there when
-    /// the folder is in `/tmp`, else the world's `/tmp` links to it), an empty HOME, then each granted path at its real path; parents before what is in
-    /// them, so that a path granted inside another is seen with its own rights.
+    /// the folder is in `/tmp`, else the world's `/tmp` links to it), an empty HOME, then each
+    /// granted path at its real path; parents before what is in them, so that a path granted
+    /// inside another is seen with its own rights.
     var view: [ViewEntry] {
         var entries = [ViewEntry(kind: .proc, path: "/proc")]
         if let temporary {

@@ -95,8 +95,8 @@ package struct SingleSignOnController {
         let signedIn = try await refusing(context) {
             let identity = try await provider.identity(ofIDToken: token, now: now)
             // A token signs in once: one seen in a log or on the way is no way in, however spelled.
-            guard try await store.spendToken(hash: Self.hash(IdentityProvider.signInKey(ofIDToken: token)), expiresAt: now.timeIntervalSince1970 + 86_400,
-                                             now: now.timeIntervalSince1970)
+            let signIn = Self.hash(IdentityProvider.signInKey(ofIDToken: token))
+            guard try await store.spendToken(hash: signIn, expiresAt: now.timeIntervalSince1970 + 86_400, now: now.timeIntervalSince1970)
             else { throw SignInRefusal.replayed }
             return SignedIn(identity: identity, refreshToken: nil, accessTokenExpiry: nil)
         }

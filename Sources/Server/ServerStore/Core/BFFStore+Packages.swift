@@ -73,7 +73,8 @@ extension BFFStore {
                                 """
                         case .update:
                             app = """
-                                UPDATE registry_apps SET name = COALESCE(\(shown?.name), name), description = COALESCE(\(shown?.description), description),
+                                UPDATE registry_apps SET name = COALESCE(\(shown?.name), name),
+                                    description = COALESCE(\(shown?.description), description),
                                     current_version = \(current.description), withdrawn_at = NULL WHERE id = \(id)
                                 """
                         }

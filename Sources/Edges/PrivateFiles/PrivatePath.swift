@@ -12,7 +12,8 @@ public enum PrivatePath {
     /// What `makeDirectory` does with the directory when it is there already.
     public enum Existing: Sendable {
         /// Takes from it what others may do: one of the product's own folders, made loose by an
-        /// older version.
+        /// older version. A shared folder (others may write it, or it is sticky: `/tmp`) is never
+        /// one of them, since the product makes none: it keeps its mode, as with `keep`.
         case tighten
         /// Leaves its mode alone, whatever it is: a folder the user named (a database's), which
         /// may be shared (`/tmp`, mode 1777). It must be the user's; `othersMayWrite` says
@@ -37,8 +38,10 @@ public enum PrivatePath {
             guard chmod(directory, 0o700) == 0 else { throw .io(path: directory, errno: errno) }
         }
         switch existing {
-        case .tighten:
+        case .tighten where !isShared(path):
             try tighten(path, to: 0o700)
+        case .tighten:
+            break
         case .keep:
             var info = stat()
             guard stat(path, &info) == 0 else { throw .io(path: path, errno: errno) }
@@ -76,6 +79,13 @@ public enum PrivatePath {
         let current = info.st_mode & 0o777
         guard info.st_uid == getuid(), current & ~mode != 0 else { return }
         guard chmod(path, current & mode) == 0 else { throw .io(path: path, errno: errno) }
+    }
+
+    /// A folder others may write into, or sticky (`/tmp`, 1777): the system's or the user's
+    /// shared folder, which tightening would close to every other user.
+    private static func isShared(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & (S_ISVTX | 0o002) != 0
     }
 
     private static func exists(_ path: String) -> Bool {

@@ -113,6 +113,8 @@ let package = Package(
         .target(name: "CLibYAML", path: "Sources/CShims/CLibYAML", linkerSettings: [.linkedLibrary("yaml")]),
         // libdispatch's hooks for a run loop of the main thread's own (declarations only).
         .target(name: "CMainQueue", path: "Sources/CShims/CMainQueue"),
+        // libcrypto (OpenSSL 3), loaded on first use: Ed25519 keys, signatures and their check.
+        .target(name: "CLibCrypto", path: "Sources/CShims/CLibCrypto", linkerSettings: [.linkedLibrary("dl")]),
         // Starting, waiting for and killing micro-app processes.
         .target(name: "CAppProcess", path: "Sources/CShims/CAppProcess", linkerSettings: [.linkedLibrary("seccomp")]),
 
@@ -120,6 +122,8 @@ let package = Package(
         // The main thread as the dashboard's run loop: descriptors watched with poll, and the main
         // queue's work run on that thread.
         .target(name: "MainLoop", dependencies: ["CMainQueue"], path: "Sources/Edges/MainLoop", swiftSettings: swiftSettings),
+        // Ed25519 signatures on the system's libcrypto: publishers' keys and what they sign.
+        .target(name: "Ed25519", dependencies: ["CLibCrypto"], path: "Sources/Edges/Ed25519", swiftSettings: swiftSettings),
         // Directories (0700) and files (0600) only their owner may open, whatever the umask.
         // Detached OS threads, for work that blocks.
         .target(name: "Threads", path: "Sources/Edges/Threads", swiftSettings: swiftSettings),
@@ -256,7 +260,7 @@ let package = Package(
             name: "termcanvas",
             dependencies: ["PlainText", 
                 "CalendarTime", "CanvasCore", "CanvasStyle", "CanvasUI", "NcursesTerminal", "Widgets", "LayoutStore", "CanvasFiles",
-                "BFFAccess", "CommandSupport", "HTTPClient", "ServerAPI", "AppModel", "AppPackages", "ServerSync", "PrivateFiles",
+                "BFFAccess", "CommandSupport", "Ed25519", "HTTPClient", "ServerAPI", "AppModel", "AppPackages", "ServerSync", "PrivateFiles",
                 "SQLiteFiles", "MicroAppProtocol", "MicroAppHost", "MicroAppGenerator", "ModelClient", "QRCodes", "MainLoop",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -451,7 +455,7 @@ let package = Package(
         ),
         .testTarget(name: "MicroAppProtocolTests", dependencies: ["MicroAppProtocol"], swiftSettings: swiftSettings),
         .testTarget(name: "QRCodesTests", dependencies: ["QRCodes", "TestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "AppPackagesTests", dependencies: ["AppPackages", "MicroAppProtocol", "ServerAPI", .product(name: "Crypto", package: "swift-crypto")],
+        .testTarget(name: "AppPackagesTests", dependencies: ["AppPackages", "Ed25519", "MicroAppProtocol", "ServerAPI", .product(name: "Crypto", package: "swift-crypto")],
                     swiftSettings: swiftSettings),
         .testTarget(
             name: "MicroAppHostTests",

@@ -3,6 +3,7 @@ import BFF
 import CanvasCore
 import Crypto
 import Foundation
+import HTTPTypes
 import HummingbirdTesting
 import MicroAppProtocol
 import NIOCore
@@ -36,10 +37,29 @@ struct PackageTests {
         ]).encoded()
     }
 
+    /// The publisher's key these tests sign with.
+    static let publisherKey = Curve25519.Signing.PrivateKey()
+
+    /// `key`'s signature of the package `bytes` (its version read from its app.yaml; 0.0.0 for bytes
+    /// that are no package, which the server refuses before it reads a signature) as `id`.
+    static func signature(_ bytes: [UInt8], id: String = "sysmon", key: Curve25519.Signing.PrivateKey = publisherKey) throws -> PackageSignature {
+        let manifest = (try? PackageArchive(decoding: bytes)).map { String(decoding: $0.manifest, as: UTF8.self) } ?? ""
+        let version = manifest.split(separator: "\n").first { $0.hasPrefix("version: ") }?.dropFirst(9) ?? "0.0.0"
+        let statement = SignedStatement.package(id: id, version: String(version), digest: hex(bytes))
+        return PackageSignature(key: Base64.encode(Array(key.publicKey.rawRepresentation)),
+                                signature: Base64.encode(Array(try key.signature(for: statement))))
+    }
+
+    /// The header `apps publish` sends: the signature as JSON.
+    static func signatureHeader(_ signature: PackageSignature) throws -> String {
+        String(decoding: try JSONEncoder().encode(signature), as: UTF8.self)
+    }
+
     static func publish(_ client: some TestClientProtocol, token: String, _ bytes: [UInt8], id: String = "sysmon",
-                        contentType: String = "application/x-tar") async throws -> TestResponse {
-        try await client.execute(uri: APIPath.registryVersions(id), method: .post,
-                                 headers: [.authorization: "Bearer \(token)", .contentType: contentType], body: ByteBuffer(bytes: bytes))
+                        contentType: String = "application/x-tar", signature: PackageSignature? = nil) async throws -> TestResponse {
+        var headers: HTTPFields = [.authorization: "Bearer \(token)", .contentType: contentType]
+        headers[HTTPField.Name(PackageSignature.header)!] = try signatureHeader(try signature ?? Self.signature(bytes, id: id))
+        return try await client.execute(uri: APIPath.registryVersions(id), method: .post, headers: headers, body: ByteBuffer(bytes: bytes))
     }
 
     static func hex(_ bytes: [UInt8]) -> String { SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined() }
@@ -60,6 +80,7 @@ struct PackageTests {
             #expect(detail.app.kind == .package && detail.app.version == "1.0.0" && detail.app.name == "System monitor")
             let package = try #require(detail.app.package)
             #expect(package.digest == Self.hex(bytes) && package.size == bytes.count)
+            #expect(package.signature == (try Self.signature(bytes)))
             // Its limits too: the app.yaml asks for none, so the defaults.
             #expect(package.permissions == PackagePermissions(publish: ["sysmon.load.high"], state: true, read: ["/proc", "~/notes"],
                                                               limits: PackageResources(AppManifest.Limits())))
@@ -81,6 +102,41 @@ struct PackageTests {
             #expect(all.items.contains { $0.id == "sysmon" && $0.kind == .package })
             let only = try await client.send(.get, APIPath.registryApps + "?kind=package", token: ann).decode(Page<MicroAppInfo>.self)
             #expect(only.items.map(\.id) == ["sysmon"])
+        }
+    }
+
+    /// Issue 52: the digest was the registry's word. A version is signed by its publisher, and the
+    /// server keeps only a signature of this id, version and archive.
+    @Test("a version is published only signed by its publisher, with a signature of this id, version and archive")
+    func publishOnlySigned() async throws {
+        let harness = try await BFFHarness()
+        defer { harness.remove() }
+        try await harness.addAdmins("root")
+        try await harness.withServer { client in
+            let root = try await client.token(for: "root")
+            let bytes = try Self.archive(version: "1.0.0")
+            let unsigned = try await client.execute(uri: APIPath.registryVersions("sysmon"), method: .post,
+                                                    headers: [.authorization: "Bearer \(root)", .contentType: "application/x-tar"],
+                                                    body: ByteBuffer(bytes: bytes))
+            #expect(unsigned.status == .badRequest)
+            #expect(try unsigned.decode(APIError.self).field == PackageSignature.header)
+            // Another version's signature, another archive's, and a signature the key never made.
+            let other = try Self.archive(version: "1.0.1")
+            for signature in [try Self.signature(other), try Self.signature(try Self.archive(version: "1.0.0", padding: 1)),
+                              PackageSignature(key: try Self.signature(bytes).key, signature: Base64.encode([UInt8](repeating: 1, count: 64)))] {
+                let refused = try await Self.publish(client, token: root, bytes, signature: signature)
+                #expect(refused.status == .badRequest)
+                #expect(try refused.decode(APIError.self).error.contains("is not its key's signature of sysmon 1.0.0 with this archive"))
+            }
+            for header in ["{", String(repeating: " ", count: PackageSignature.maximumBytes + 1)] {
+                var headers: HTTPFields = [.authorization: "Bearer \(root)", .contentType: "application/x-tar"]
+                headers[HTTPField.Name(PackageSignature.header)!] = header
+                let refused = try await client.execute(uri: APIPath.registryVersions("sysmon"), method: .post, headers: headers,
+                                                       body: ByteBuffer(bytes: bytes))
+                #expect(refused.status == .badRequest)
+            }
+            #expect(try await client.send(.get, APIPath.registryApp("sysmon"), token: root).status == .notFound)
+            #expect(try await Self.publish(client, token: root, bytes).status == .created)
         }
     }
 

@@ -57,6 +57,97 @@ struct MarketplaceEndToEndTests {
         try #require(changed.status == 0, "\(changed.output)")
     }
 
+    /// Runs `statements` (SQL with `?` for the app and the version) on the server's database, as an
+    /// intruder there would.
+    static func rewrite(_ server: TeamServer, app: String, version: String, _ statements: [String]) async throws {
+        let script = """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1], timeout=10)
+            for statement in sys.argv[4:]:
+                db.execute(statement, (sys.argv[2], sys.argv[3]))
+            db.commit()
+            """
+        let changed = try await Command.run(["python3", "-c", script, server.home + "/bff/bff.sqlite", app, version] + statements)
+        try #require(changed.status == 0, "\(changed.output)")
+    }
+
+    /// Issue 52: the digest was the registry's word. Each version is signed by its publisher; the
+    /// first install pins the key; a version signed by another is refused, both keys named, unless
+    /// the user says so in a terminal; a rotation the pinned key signed is taken; an archive and its
+    /// digest changed together on the server, or a signature taken away, are refused.
+    @Test("signed packages: the first install pins the publisher's key; another key is refused naming both; a rotation is taken; a changed archive with its digest, or a signature taken away, is refused")
+    func signedPackages() async throws {
+        let server = try await TeamServer.start(users: ["alice", "bob", "mallory"], admins: ["alice"])
+        defer { server.stop() }
+        let alice = try await server.logIn("alice")
+        let mallory = try await server.logIn("mallory")
+        let bob = try await server.logIn("bob")
+        func publish(_ version: String, as user: [String: String]) async throws -> Command.Result {
+            let folder = try Self.loadwatch(version: version, more: false)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            return try await Self.termcanvas(["apps", "publish", folder.path, "--bff", server.url], user)
+        }
+        func fingerprint(_ user: [String: String]) async throws -> String {
+            let shown = try await Self.termcanvas(["apps", "keys", "show"], user)
+            let line = try #require(shown.output.split(separator: "\n").first { $0.hasPrefix("fingerprint") }, "\(shown.output)")
+            return String(line.dropFirst("fingerprint".count).trimmingCharacters(in: .whitespaces))
+        }
+
+        // Alice's first publish makes her key, and says so.
+        let first = try await publish("1.0.0", as: alice)
+        #expect(first.status == 0 && first.output.contains("Made your publisher key, ed25519 "), "\(first.output)")
+        let aliceKey = try await fingerprint(alice)
+        #expect(first.output.contains("signed by \(aliceKey)"))
+        let keyFile = try FileManager.default.attributesOfItem(atPath: alice["XDG_CONFIG_HOME"]! + "/termcanvas/publisher.key")
+        #expect((keyFile[.posixPermissions] as? Int) == 0o600)
+
+        // Bob's install shows the key and pins it.
+        let installed = try await Self.termcanvas(["apps", "install", "loadwatch", "--yes", "--bff", server.url], bob)
+        #expect(installed.status == 0, "\(installed.output)")
+        #expect(installed.output.contains("signed by its publisher's key \(aliceKey), new to you: kept"), "\(installed.output)")
+
+        // Mallory, made a publisher of it, publishes 1.1.0 with her own key: bob's update names both and asks; n refuses.
+        #expect(try await Self.termcanvas(["apps", "publishers", "loadwatch", "--add", "mallory", "--bff", server.url], alice).status == 0)
+        #expect(try await publish("1.1.0", as: mallory).status == 0)
+        let malloryKey = try await fingerprint(mallory)
+        let update = try await TmuxSession([Products.termcanvas.path, "apps", "update"], size: Size(width: 150, height: 20), environment: bob)
+        let asked = try await update.waitFor("y takes it and keeps the new key")
+        #expect(asked.contains { $0.contains("signed by \(malloryKey)") } && asked.contains { $0.contains("not by \(aliceKey), the key you kept") }, "\(asked)")
+        try await update.send("n")
+        let refused = try await update.waitForExit()
+        #expect(refused.status != 0 && refused.stderr.contains("you kept \(aliceKey). Nothing was installed"), "\(refused.stderr)")
+        // Without a terminal (or with --yes) another key is never taken.
+        let unattended = try await Self.termcanvas(["apps", "update", "--yes"], bob)
+        #expect(unattended.status != 0 && unattended.output.contains("signed by another key than the one you kept"), "\(unattended.output)")
+        #expect(try await Self.termcanvas(["apps", "list"], bob).output.contains("loadwatch\t1.0.0"))
+
+        // Alice rotates her key; 1.2.0, signed by the new one, is taken: the old key handed over.
+        let rotated = try await Self.termcanvas(["apps", "keys", "new", "--rotate"], alice)
+        #expect(rotated.status == 0 && rotated.output.contains("signed over from \(aliceKey)"), "\(rotated.output)")
+        let newKey = try await fingerprint(alice)
+        #expect(newKey != aliceKey)
+        #expect(try await publish("1.2.0", as: alice).status == 0)
+        let taken = try await Self.termcanvas(["apps", "update", "--yes"], bob)
+        #expect(taken.status == 0 && taken.output.contains("new key \(newKey), handed over by the key you kept, \(aliceKey)"), "\(taken.output)")
+        #expect(taken.output.contains("Updated loadwatch to 1.2.0"))
+
+        // An intruder in the server's database gives 1.3.0 the archive and digest of 1.2.0's: refused.
+        #expect(try await publish("1.3.0", as: alice).status == 0)
+        try await Self.rewrite(server, app: "loadwatch", version: "1.3.0", [
+            """
+            UPDATE registry_versions SET (archive, digest, size) = (SELECT archive, digest, size FROM registry_versions o
+                WHERE o.app_id = registry_versions.app_id AND o.version = '1.2.0') WHERE app_id = ? AND version = ?
+            """,
+        ])
+        let forged = try await Self.termcanvas(["apps", "update", "--yes"], bob)
+        #expect(forged.status != 0 && forged.output.contains("its signature is not its publisher key's of this version and archive"), "\(forged.output)")
+        // And with the signature taken away: what bob has was signed, so an unsigned version is not taken.
+        try await Self.rewrite(server, app: "loadwatch", version: "1.3.0", ["UPDATE registry_versions SET signature = NULL WHERE app_id = ? AND version = ?"])
+        let stripped = try await Self.termcanvas(["apps", "update", "--yes"], bob)
+        #expect(stripped.status != 0 && stripped.output.contains("it is not signed, but what you have was signed by \(newKey)"), "\(stripped.output)")
+        #expect(try await Self.termcanvas(["apps", "list"], bob).output.contains("loadwatch\t1.2.0"))
+    }
+
     @Test("published by an admin, found in a user's catalog with its permissions, installed and run; 1.1.0 asks for more at apps update; a tampered archive is refused, its digest named")
     func publishInstallUpdateTamper() async throws {
         let server = try await TeamServer.start(users: ["alice", "bob", "carol"], admins: ["alice"])

@@ -2,10 +2,15 @@
 can say (rules between fields, each documented in the API's own text), and a fresh
 Idempotency-Key per valid request, since a key reused on another request is 422 by design; an
 invalid request keeps the key it was generated with, malformed or not."""
+import base64
 import datetime
+import hashlib
+import json
 import uuid
 
 import schemathesis
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from hypothesis import strategies as st
 
 # A package's archive (`POST /api/registry/apps/{id}/versions`): bytes, which the server refuses
@@ -57,6 +62,19 @@ def _package(app):
     return bytes(header) + manifest + bytes((512 - len(manifest) % 512) % 512) + bytes(1024)
 
 
+# The publisher's key the packages are signed with.
+_PUBLISHER = Ed25519PrivateKey.generate()
+
+
+def _signature(app, archive):
+    """The `TermCanvas-Package-Signature` of `archive` as version 1.0.0 of `app`: the publisher's
+    key's signature of the version's statement (PackageSignature in the API document)."""
+    statement = f"termcanvas package v1\nid {app}\nversion 1.0.0\nsha256 {hashlib.sha256(archive).hexdigest()}\n".encode()
+    key = _PUBLISHER.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+    return json.dumps({"key": base64.b64encode(key).decode(), "signature": base64.b64encode(_PUBLISHER.sign(statement)).decode(),
+                       "endorsements": []})
+
+
 # The coverage phase's scenarios whose values are valid (schemathesis's CoverageScenario).
 _VALID_SCENARIOS = {
     "example_value", "default_value", "enum_value", "const_value", "valid_string", "valid_number", "valid_boolean",
@@ -90,7 +108,9 @@ def before_call(ctx, case, **kwargs):
         # an id.
         scenario = getattr(case.meta.phase.data, "scenario", None) if case.meta is not None else None
         if scenario is None or str(scenario) in _VALID_SCENARIOS:
-            case.body = _package(case.path_parameters.get("id", "st"))
+            app = case.path_parameters.get("id", "st")
+            case.body = _package(app)
+            case.headers = dict(case.headers or {}, **{"TermCanvas-Package-Signature": _signature(app, case.body)})
         return
     # `from` is not after `to` (todo items, calendar events).
     _not_after(case.query, "from", "to")

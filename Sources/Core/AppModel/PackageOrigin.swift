@@ -13,13 +13,17 @@ public struct PackageOrigin: Codable, Sendable, Hashable {
     public var withdrawnAt: String?
     /// ISO 8601 UTC.
     public var installedAt: String
+    /// The publisher's key pinned at the first signed install (base64): a later version must be
+    /// signed by it or by a key it handed over to. Nil while no signed version was installed.
+    public var publisherKey: String?
 
-    public init(registry: String, version: String, digest: String, withdrawnAt: String? = nil, installedAt: String) {
+    public init(registry: String, version: String, digest: String, withdrawnAt: String? = nil, installedAt: String, publisherKey: String? = nil) {
         self.registry = registry
         self.version = version
         self.digest = digest
         self.withdrawnAt = withdrawnAt
         self.installedAt = installedAt
+        self.publisherKey = publisherKey
     }
 
     /// The name a registry goes by where several are followed: its host (and port), or `local`.

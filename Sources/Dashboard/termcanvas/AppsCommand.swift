@@ -19,7 +19,7 @@ struct AppsCommand: AsyncParsableCommand {
             nothing else of your files, network or processes (docs/security.md says what each wall holds). A remote app runs \
             on its own server and gets the keys you type in its pane. Grant only what you would give its author.
             """,
-        subcommands: [List.self, Add.self, New.self, AppsTry.self, Remove.self, Grant.self, Revoke.self, Log.self, Publish.self, Search.self,
+        subcommands: [List.self, Add.self, New.self, AppsTry.self, Remove.self, Grant.self, Revoke.self, Log.self, Publish.self, Keys.self, Search.self,
                       Install.self, Update.self, Suggest.self, Withdraw.self, Publishers.self]
     )
 

@@ -45,11 +45,14 @@ extension AppsCommand {
                 throw CommandError("\(page.id) is already installed (\(TerminalText.safe(from))); apps update \(page.id) takes a newer version, --replace replaces it")
             }
             for line in page.lines { print(line) }
+            // The key kept when it was installed from this registry before (replaced with --replace).
+            let pinned = installed.compactMap(\.origin).first { $0.registry == page.registry.key }?.publisherKey.flatMap(PublisherKey.init(base64:))
+            let key = try PublisherCheck.vet(try page.trust(pinned: pinned), pinned: pinned, page: page, unattended: yes)
             if !yes {
                 guard Confirmation.ask("Enter installs it and lets it do the above; Esc or n does not.") else { return print("\nNot installed.") }
                 print("")
             }
-            let app = try await PackageInstaller(paths: paths).install(page, from: try await page.registry.client(), grant: true)
+            let app = try await PackageInstaller(paths: paths).install(page, from: try await page.registry.client(), grant: true, publisherKey: key)
             print(TerminalText.safe("Installed \(app.id) \(app.manifest.version) from \(page.registry.name) in \(app.folder.path); "
                                     + "running dashboards offer it in their catalog (arrange mode, a)"))
         }
@@ -146,16 +149,19 @@ extension AppsCommand {
                 return print("\(label): \(state)")
             }
             guard let page = try await PackagePage.fetch(app.id, version: offered.description, from: registry) else { return }
+            let pinned = origin.publisherKey.flatMap(PublisherKey.init(base64:))
+            let trust = try page.trust(pinned: pinned)
             // What the installed app.yaml asks for (checked against its page when it was installed),
             // never what the server now says the old version asked for.
             let added = page.package.permissions.added(since: PackagePermissions(app.manifest))
             print("\(label) → \(page.version) from \(registry.name)" + (withdrawnAt != nil ? " (yours was withdrawn)" : ""))
+            guard !check else { return }
+            let key = try PublisherCheck.vet(trust, pinned: pinned, page: page, unattended: yes)
             if !added.isEmpty {
                 print("  it asks for more than \(origin.version) did:")
                 for line in added.inWords { print("    + " + TerminalText.safe(line)) }
                 if let warning = SandboxSupport.current.warning { print("  " + warning) }
             }
-            guard !check else { return }
             if !added.isEmpty, !yes {
                 guard Confirmation.ask("Enter takes it and lets it do that too; Esc or n keeps \(origin.version).") else {
                     return print("\nKept \(label).")
@@ -165,7 +171,7 @@ extension AppsCommand {
             // Granted as it runs here now: a grant given where apps were contained does not carry
             // over to where they are not.
             let wasGranted = try AppsCommand.store(paths).grant(of: app.id)?.digest == SandboxSupport.current.grantDigest(of: app)
-            let updated = try await PackageInstaller(paths: paths).install(page, from: client, grant: wasGranted)
+            let updated = try await PackageInstaller(paths: paths).install(page, from: client, grant: wasGranted, publisherKey: key)
             print(TerminalText.safe("Updated \(updated.id) to \(updated.manifest.version)"
                                     + (wasGranted ? "" : " (not granted: its pane asks before it runs)")))
         }

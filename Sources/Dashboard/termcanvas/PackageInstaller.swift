@@ -108,7 +108,8 @@ struct PackageInstaller {
     /// - Throws: `CommandError` when the download does not match the page: another digest, not a
     ///   package, another id or version, or other permissions than the page showed. Nothing is
     ///   installed then.
-    func install(_ page: PackagePage, from client: HTTPClient, grant: Bool) async throws -> InstalledApp {
+    /// - Parameter publisherKey: the publisher's key to keep for later versions (`PublisherCheck`).
+    func install(_ page: PackagePage, from client: HTTPClient, grant: Bool, publisherKey: PublisherKey?) async throws -> InstalledApp {
         let response: HTTPClient.Response
         do {
             response = try await client.send(HTTPClient.Request(.get, APIPath.registryArchive(page.id, page.version)))
@@ -116,7 +117,7 @@ struct PackageInstaller {
             throw ServerOption.explain(error, doing: "download \(page.id) \(page.version)")
         }
         let archive = try Self.check(response.body, against: page)
-        let app = try swapIn(archive, page: page)
+        let app = try swapIn(archive, page: page, publisherKey: publisherKey)
         if grant { try AppsCommand.store(paths).grant(app: app.id, digest: SandboxSupport.current.grantDigest(of: app)) }
         _ = try? await client.send(HTTPClient.Request(.post, APIPath.registryInstalls(page.id)))
         AppsReinstalled.tellRunningDashboards(paths: paths)
@@ -156,11 +157,11 @@ struct PackageInstaller {
     }
 
     /// Swaps the app in (`AppSwap`) and records where it came from.
-    private func swapIn(_ archive: PackageArchive, page: PackagePage) throws -> InstalledApp {
+    private func swapIn(_ archive: PackageArchive, page: PackagePage, publisherKey: PublisherKey?) throws -> InstalledApp {
         let folders = AppsCommand.folders(paths)
         let target = try AppSwap.install(page.id, in: paths.appsDirectory) { try PackageFolder.write(archive, to: $0) }
         let origin = PackageOrigin(registry: page.registry.key, version: page.version, digest: page.package.digest,
-                                   installedAt: Date().formatted(.iso8601))
+                                   installedAt: Date().formatted(.iso8601), publisherKey: publisherKey?.base64)
         try Self.record(origin, of: page.id, in: folders)
         return try AppFolders.read(target, isShipped: false, origin: origin)
     }

@@ -37,6 +37,7 @@ extension AppsCommand {
         @Option(help: ArgumentHelp("A remote app's entry URL, instead of the manifest's entry:.", valueName: "URL")) var entry: String?
         @Flag(help: "Make new hook and entry secrets for a remote app; the old ones stay valid for 10 minutes, so a deploy under way is not cut off.")
         var rotateSecrets = false
+        @OptionGroup var keyFile: KeyFileOption
         @OptionGroup var server: ServerOption
 
         func run() async throws {
@@ -74,21 +75,40 @@ extension AppsCommand {
             guard !rotateSecrets else { throw ValidationError("--rotate-secrets is for remote apps; \(manifest.id) is a package (it has no entry:)") }
             let (archive, leftOut) = try PackageFolder.archive(of: folder)
             let bytes = archive.encoded()
+            let signer = try publisherKey()
+            let version = SemanticVersion(manifest.version)?.description ?? manifest.version
+            let signature = try signer.signature(id: manifest.id, version: version, digest: SHA256Digest.hex(of: bytes))
+            let headers = [(name: "Content-Type", value: "application/x-tar"),
+                           (name: PackageSignature.header, value: String(decoding: try JSONEncoder().encode(signature), as: UTF8.self))]
             let client = try await server.client()
             let detail: MicroAppDetail
             do throws(HTTPClientError) {
-                let response = try await client.send(HTTPClient.Request(.post, APIPath.registryVersions(manifest.id),
-                                                                        headers: [(name: "Content-Type", value: "application/x-tar")], body: bytes))
+                let response = try await client.send(HTTPClient.Request(.post, APIPath.registryVersions(manifest.id), headers: headers, body: bytes))
                 detail = try HTTPClient.decode(MicroAppDetail.self, from: response)
             } catch {
                 throw ServerOption.explain(error, doing: "publish \(manifest.id) \(manifest.version)")
             }
             let registry = try Registry(server)
             print(TerminalText.safe("Published \(detail.app.id) \(detail.app.version) to \(registry.name) as a package: "
-                                    + "\(archive.files.count) files, \(ByteCount.words(bytes.count)), sha256:\(SHA256Digest.hex(of: bytes))"))
+                                    + "\(archive.files.count) files, \(ByteCount.words(bytes.count)), sha256:\(SHA256Digest.hex(of: bytes)), "
+                                    + "signed by \(signer.key?.fingerprint ?? "")"))
             if !leftOut.isEmpty { print(TerminalText.safe("Left out (hidden): " + leftOut.joined(separator: ", "))) }
             let asks = PackagePermissions(manifest).inWords
             print(asks.isEmpty ? "It asks for nothing of its users'." : "It asks to: " + TerminalText.safe(asks.joined(separator: "; ")))
+        }
+
+        /// The key that signs: `--key`'s, or the usual one, made the first time (and said).
+        private func publisherKey() throws -> PublisherKeyFile {
+            let location = keyFile.location
+            if let key = try PublisherKeyFile.read(location) { return key }
+            guard keyFile.key == nil else {
+                throw CommandError(TerminalText.safe("there is no publisher key in \(location.path): termcanvas apps keys new --key \(location.path) makes one"))
+            }
+            let key = try PublisherKeyFile.make()
+            try key.write(to: location)
+            print(TerminalText.safe("Made your publisher key, \(key.key?.fingerprint ?? ""), in \(location.path) (yours alone; back it up): "
+                                    + "it signs what you publish, and installers keep to it."))
+            return key
         }
     }
 

@@ -1,3 +1,4 @@
+import AppPackages
 import AppModel
 import CanvasCore
 import CanvasFiles
@@ -151,7 +152,16 @@ struct CatalogInstaller {
                         + "someone else's; termcanvas apps install \(page.registry.name)/\(page.id) --replace runs theirs instead"))))
             }
             do {
-                let app = try await PackageInstaller(paths: paths).install(page, from: client, grant: false)
+                // Nothing is asked here: a signature that does not hold, or another key than the one kept, is refused.
+                let pinned = AppsCommand.folders(paths).origin(of: page.id).flatMap { $0.registry == page.registry.key ? $0.publisherKey : nil }
+                    .flatMap(PublisherKey.init(base64:))
+                let trust = try page.trust(pinned: pinned)
+                if case .otherKey = trust {
+                    throw CommandError(TerminalText.safe("it is signed by another key than the one you kept; termcanvas apps install "
+                                                         + "\(page.registry.name)/\(page.id) --replace, in a terminal, names both and asks"))
+                }
+                try PublisherCheck.refuse(trust, pinned: pinned, page: page)
+                let app = try await PackageInstaller(paths: paths).install(page, from: client, grant: false, publisherKey: trust.signer)
                 logger.info("package installed from the catalog", metadata: ["app": "\(app.id)", "version": "\(app.manifest.version)"])
                 let descriptor = await MainActor.run { MicroAppWidget.descriptor(for: app, connect: { runtime.connection(for: $0) }) }
                 mailbox.post(.appInstalled(descriptor))

@@ -87,12 +87,15 @@ extension RegistryEntry {
         let size: Int64?
         let permissions: String?
         let withdrawnAt: String?
+        /// The publisher's signature (JSON); nil for a version published before packages were signed.
+        let signature: String?
 
         /// The package's version, when this is one.
         func package() throws -> PackageVersion? {
             guard let digest, let size, let permissions else { return nil }
             return PackageVersion(digest: digest, size: Int(clamping: size),
-                                  permissions: try JSONDecoder().decode(PackagePermissions.self, from: Data(permissions.utf8)))
+                                  permissions: try JSONDecoder().decode(PackagePermissions.self, from: Data(permissions.utf8)),
+                                  signature: try signature.map { try JSONDecoder().decode(PackageSignature.self, from: Data($0.utf8)) })
         }
     }
 

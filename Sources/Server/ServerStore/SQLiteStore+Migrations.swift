@@ -336,6 +336,9 @@ extension SQLiteStore {
                 try db.execute(sql: statement)
             }
         }
+        migrator.registerMigration("v17: signed packages") { db in
+            try db.execute(sql: "ALTER TABLE registry_versions ADD COLUMN signature TEXT")
+        }
         return migrator
     }
 

@@ -123,6 +123,7 @@ struct Conformance {
             var headers: HTTPFields = [.contentType: "application/x-tar"]
             if let token { headers[.authorization] = "Bearer \(token)" }
             let archive = try PackageTests.archive(Self.package, version: "2.0.0")
+            headers[HTTPField.Name(PackageSignature.header)!] = try PackageTests.signatureHeader(try PackageTests.signature(archive, id: Self.package))
             return try await client.execute(uri: uri, method: method, headers: headers, body: ByteBuffer(bytes: archive))
         }
         guard operation.isSignedHook else { return try await client.send(method, uri, token: token, rawBody: body) }

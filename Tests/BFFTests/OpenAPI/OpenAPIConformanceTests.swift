@@ -90,7 +90,9 @@ struct OpenAPIConformanceTests {
                                             makeSecret: { "secret-\(UUID().uuidString)" })
                 #expect(try await store.grant("deploys", to: alice.id))
                 // The package the `versions`, `publishers` and `installs` paths are tried on.
-                let package = try PackageController.upload(try PackageTests.archive(Conformance.package, version: "1.0.0"), id: Conformance.package)
+                let archive = try PackageTests.archive(Conformance.package, version: "1.0.0")
+                let package = try PackageController.upload(archive, id: Conformance.package,
+                                                           signature: try PackageTests.signature(archive, id: Conformance.package))
                 _ = try await store.publishPackage(package, by: alice)
                 return try #require(try await store.registryApp("deploys")?.secrets?.hook)
             }

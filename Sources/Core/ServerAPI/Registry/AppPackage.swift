@@ -126,11 +126,14 @@ public struct PackageVersion: Codable, Sendable, Equatable {
     /// The archive's bytes.
     public var size: Int
     public var permissions: PackagePermissions
+    /// Its publisher's signature; nil for a version published before packages were signed.
+    public var signature: PackageSignature?
 
-    public init(digest: String, size: Int, permissions: PackagePermissions) {
+    public init(digest: String, size: Int, permissions: PackagePermissions, signature: PackageSignature? = nil) {
         self.digest = digest
         self.size = size
         self.permissions = permissions
+        self.signature = signature
     }
 }
 

@@ -3,6 +3,7 @@ import AppPackages
 import CanvasFiles
 import Crypto
 import Foundation
+import HTTPTypes
 import Hummingbird
 import MicroAppProtocol
 import ServerAPI
@@ -53,9 +54,10 @@ package struct PackageController {
         guard request.headers[.contentType]?.hasPrefix(Self.archiveType) == true else {
             throw APIFailure(status: .unsupportedMediaType, body: APIError(error: "the body must be a package's archive (\(Self.archiveType))"))
         }
+        let signature = try Self.signature(request)
         let body = try await request.body.collect(upTo: PackageLimits.archiveBytes)
         let bytes = [UInt8](body.readableBytesView)
-        let upload = try Self.upload(bytes, id: id)
+        let upload = try Self.upload(bytes, id: id, signature: signature)
         let outcome = try await store.publishPackage(upload, by: user)
         guard case .published(let app, let created, _) = outcome else { throw Self.refused(outcome, id) }
         return try .json(MicroAppDetail(app: app.info(health: nil), versions: app.versions), status: created ? .created : .ok)
@@ -65,8 +67,30 @@ package struct PackageController {
         outcome.refusal(of: id, as: .package) ?? APIFailure.conflict("was not published", field: nil)
     }
 
-    /// What the archive holds, checked: canonical, its manifest a process app's of this id.
-    static func upload(_ bytes: [UInt8], id: String) throws -> PackageUpload {
+    private static let signatureField = HTTPField.Name(PackageSignature.header)!
+
+    /// The publisher's signature the request carries, as sent (checked against the archive by `upload`).
+    static func signature(_ request: Request) throws -> PackageSignature {
+        guard let text = request.headers[signatureField] else {
+            throw APIFailure.badRequest("must be signed by its publisher: termcanvas apps publish signs it (with a TermCanvas of "
+                                        + "November 2026 or later)", field: PackageSignature.header)
+        }
+        guard text.utf8.count <= PackageSignature.maximumBytes,
+              let signature = try? JSONDecoder().decode(PackageSignature.self, from: Data(text.utf8)) else {
+            throw APIFailure.badRequest("must be a package signature as JSON, at most \(PackageSignature.maximumBytes) bytes",
+                                        field: PackageSignature.header)
+        }
+        return signature
+    }
+
+    /// Whether `signature` is `key`'s of `message`, by swift-crypto.
+    static let check: SignatureCheck = { signature, message, key in
+        (try? Curve25519.Signing.PublicKey(rawRepresentation: key.bytes))?.isValidSignature(signature, for: message) ?? false
+    }
+
+    /// What the archive holds, checked: canonical, its manifest a process app's of this id, signed
+    /// by the key the signature names.
+    static func upload(_ bytes: [UInt8], id: String, signature: PackageSignature) throws -> PackageUpload {
         let archive: PackageArchive
         do {
             archive = try PackageArchive(decoding: bytes)
@@ -87,8 +111,12 @@ package struct PackageController {
         let published = RegistryManifest(manifest)
         let version = try RegistryValidation.validate(published, id: id)
         let digest = SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+        // Whose key it is the server cannot know; that it signed this archive as this version, it can.
+        guard case .firstUse = PublisherTrust(signature, id: id, version: version.description, digest: digest, pinned: nil, check: check) else {
+            throw APIFailure.badRequest("is not its key's signature of \(id) \(version) with this archive", field: PackageSignature.header)
+        }
         return PackageUpload(manifest: published, version: version, archive: Data(bytes), digest: digest,
-                             permissions: PackagePermissions(manifest))
+                             permissions: PackagePermissions(manifest), signature: signature)
     }
 
     @Sendable func archive(_ request: Request, context: BFFRequestContext) async throws -> Response {

@@ -12,13 +12,17 @@ public struct PackageUpload: Sendable {
     /// SHA-256 of `archive`, lower-case hex.
     public let digest: String
     public let permissions: PackagePermissions
+    /// The publisher's, checked against `digest`.
+    public let signature: PackageSignature
 
-    public init(manifest: RegistryManifest, version: SemanticVersion, archive: Data, digest: String, permissions: PackagePermissions) {
+    public init(manifest: RegistryManifest, version: SemanticVersion, archive: Data, digest: String, permissions: PackagePermissions,
+                signature: PackageSignature) {
         self.manifest = manifest
         self.version = version
         self.archive = archive
         self.digest = digest
         self.permissions = permissions
+        self.signature = signature
     }
 }
 
@@ -43,6 +47,7 @@ extension BFFStore {
         let id = upload.manifest.id
         let manifest = String(decoding: try JSONEncoder().encode(upload.manifest), as: UTF8.self)
         let permissions = String(decoding: try JSONEncoder().encode(upload.permissions), as: UTF8.self)
+        let signature = String(decoding: try JSONEncoder().encode(upload.signature), as: UTF8.self)
         // The publisher's lock too: two of their publishes at once cannot both take their last version.
         return try await runWrite(.lock("registry.publisher.\(user.id)", next: .lock("registry.app." + id, next: Self.mayPublish(id, user) { allowed in
             guard allowed else { return .done(.notPublisher) }
@@ -81,9 +86,9 @@ extension BFFStore {
                         return .run(app) { _ in
                             .run("""
                                 INSERT INTO registry_versions (app_id, version, manifest, published_at, published_by, archive, digest, size,
-                                    permissions, publisher_id)
+                                    permissions, publisher_id, signature)
                                 VALUES (\(id), \(upload.version.description), \(manifest), \(UTCInstant.now.iso), \(user.name), \(upload.archive),
-                                    \(upload.digest), \(Int64(upload.archive.count)), \(permissions), \(user.id))
+                                    \(upload.digest), \(Int64(upload.archive.count)), \(permissions), \(user.id), \(signature))
                                 """) { _ in
                                 Self.entry(id).then { stored -> Plan<PublishOutcome> in
                                     guard let stored else { throw BFFStoreError.unreadableRow("registry_apps \(id), just written") }

@@ -201,7 +201,7 @@ extension BFFStore {
             FROM registry_apps WHERE id IN (\(list))
             """) { [list] apps in
             .run("""
-                SELECT app_id, version, manifest, entry, published_at, published_by, digest, size, permissions, withdrawn_at
+                SELECT app_id, version, manifest, entry, published_at, published_by, digest, size, permissions, withdrawn_at, signature
                 FROM registry_versions WHERE app_id IN (\(list))
                 """) { versions in
                 let rows = try versions.map { row in
@@ -210,7 +210,7 @@ extension BFFStore {
                                                           entry: try row.optionalText(3), publishedAt: try row.text(4),
                                                           publishedBy: try row.optionalText(5), digest: try row.optionalText(6),
                                                           size: try row.optionalInteger(7), permissions: try row.optionalText(8),
-                                                          withdrawnAt: try row.optionalText(9)))
+                                                          withdrawnAt: try row.optionalText(9), signature: try row.optionalText(10)))
                 }
                 let versionsByApp = Dictionary(grouping: rows, by: \.app).mapValues { $0.map(\.version) }
                 let found = try apps.compactMap { app -> RegistryEntry? in

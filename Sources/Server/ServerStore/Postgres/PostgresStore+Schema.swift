@@ -224,6 +224,9 @@ extension PostgresStore {
             "CREATE INDEX sso_sessions_user ON sso_sessions (user_id, created_at)",
             "CREATE TABLE sso_spent_tokens (token_hash TEXT PRIMARY KEY, expires_at DOUBLE PRECISION NOT NULL)",
         ]),
+        ("v17: signed packages", [
+            "ALTER TABLE registry_versions ADD COLUMN signature TEXT",
+        ]),
     ]
 
     /// The advisory lock migrations take, so that of instances started together one migrates and

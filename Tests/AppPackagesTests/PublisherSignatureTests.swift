@@ -54,7 +54,7 @@ struct PublisherSignatureTests {
 
     private struct Publisher {
         let seed = Ed25519.newSeed()
-        var key: PublisherKey { PublisherKey(bytes: try! Ed25519.publicKey(ofSeed: seed))! }
+        var key: PublicKey { PublicKey(bytes: try! Ed25519.publicKey(ofSeed: seed))! }
 
         func sign(_ message: [UInt8]) -> String { Base64.encode(try! Ed25519.sign(message, seed: seed)) }
         func endorse(_ next: Publisher) -> KeyEndorsement { KeyEndorsement(key: key.base64, signature: sign(SignedStatement.endorsement(of: next.key))) }
@@ -66,7 +66,7 @@ struct PublisherSignatureTests {
         static let digest = String(repeating: "0f", count: 32)
     }
 
-    private func trust(_ signature: PackageSignature?, _ version: String = "1.1.0", pinned: PublisherKey?) -> PublisherTrust {
+    private func trust(_ signature: PackageSignature?, _ version: String = "1.1.0", pinned: PublicKey?) -> PublisherTrust {
         PublisherTrust(signature, id: "demo", version: version, digest: Publisher.digest, pinned: pinned) { signature, message, key in
             Ed25519.isValid(signature, of: message, by: key.bytes)
         }
@@ -115,10 +115,65 @@ struct PublisherSignatureTests {
     }
 
     @Test func aFingerprintIsTheKeysHashInGroups() throws {
-        let key = try #require(PublisherKey(bytes: Self.hex("d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a")))
+        let key = try #require(PublicKey(bytes: Self.hex("d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a")))
         let hash = SHA256.hash(data: key.bytes).map { String(format: "%02x", $0) }.joined()
         #expect(key.fingerprint.hasPrefix("ed25519 " + hash.prefix(4) + " "))
         #expect(key.fingerprint.split(separator: " ").count == 9)
         #expect(key.fingerprint.replacingOccurrences(of: " ", with: "").dropFirst(7) == hash.prefix(32))
+    }
+}
+
+/// Issue 52: a registry frozen in the past or rolled back went unnoticed. Its answers carry a
+/// revision and an expiry under its signature.
+struct RegistryAnswerCheckTests {
+    private let seed = Ed25519.newSeed()
+    private var key: PublicKey { PublicKey(bytes: try! Ed25519.publicKey(ofSeed: seed))! }
+    private let body = Array(#"{"app":{"id":"demo"}}"#.utf8)
+    private let path = "/api/registry/apps/demo"
+
+    private func signed(revision: Int, expires: Int, body: [UInt8]? = nil, seed: [UInt8]? = nil) -> RegistryAnswerSignature {
+        let seed = seed ?? self.seed
+        let statement = SignedStatement.registryAnswer(path: path, revision: revision, expires: expires, digest: SHA256Digest.hex(of: body ?? self.body))
+        return RegistryAnswerSignature(key: Base64.encode(try! Ed25519.publicKey(ofSeed: seed)), revision: revision, expires: expires,
+                                       signature: Base64.encode(try! Ed25519.sign(statement, seed: seed)))
+    }
+
+    private func check(_ signature: RegistryAnswerSignature?, pinned: PublicKey?, seen: Int?, now: Int = 1_000) -> RegistryAnswerCheck {
+        RegistryAnswerCheck(signature, path: path, body: body, pinned: pinned, seen: seen, now: now) { signature, message, key in
+            Ed25519.isValid(signature, of: message, by: key.bytes)
+        }
+    }
+
+    @Test func aCurrentAnswerIsFreshAndPinsItsKey() {
+        #expect(check(signed(revision: 3, expires: 2_000), pinned: nil, seen: nil) == .fresh(key: key, revision: 3))
+        #expect(check(signed(revision: 3, expires: 2_000), pinned: key, seen: 3) == .fresh(key: key, revision: 3))
+    }
+
+    @Test func anAnswerFrozenInThePastIsExpired() {
+        #expect(check(signed(revision: 3, expires: 999), pinned: key, seen: 2) == .expired(at: 999))
+    }
+
+    @Test func anOlderRevisionThanSeenIsRolledBack() {
+        #expect(check(signed(revision: 2, expires: 2_000), pinned: key, seen: 3) == .rolledBack(seen: 3, shown: 2))
+    }
+
+    @Test func anotherBodyAnotherPathOrAnotherKeyIsNotTheRegistrys() {
+        #expect(check(signed(revision: 3, expires: 2_000, body: Array("{}".utf8)), pinned: key, seen: nil) == .forged)
+        let other = Ed25519.newSeed()
+        let signer = PublicKey(bytes: try! Ed25519.publicKey(ofSeed: other))!
+        #expect(check(signed(revision: 3, expires: 2_000, seed: other), pinned: key, seen: nil) == .otherKey(pinned: key, signer: signer))
+        // A signature whose revision or expiry was changed after signing.
+        var moved = signed(revision: 2, expires: 2_000)
+        moved.revision = 5
+        #expect(check(moved, pinned: key, seen: 3) == .forged)
+        moved = signed(revision: 3, expires: 999)
+        moved.expires = 5_000
+        #expect(check(moved, pinned: key, seen: nil) == .forged)
+    }
+
+    /// A server older than signed answers is read as before; one seen signing must sign.
+    @Test func noSignatureIsAnOlderServerUntilOneWasSeen() {
+        #expect(check(nil, pinned: nil, seen: nil) == .unsigned)
+        #expect(check(nil, pinned: key, seen: 3) == .forged)
     }
 }

@@ -9,6 +9,7 @@ import MicroAppProtocol
 import NIOCore
 import ServerAPI
 import ServerHTTP
+import ServerRoutes
 import Testing
 
 @Suite("BFF packages (/api/registry/apps/{id}/versions, …/archive, …/publishers, …/installs)")
@@ -137,6 +138,33 @@ struct PackageTests {
             }
             #expect(try await client.send(.get, APIPath.registryApp("sysmon"), token: root).status == .notFound)
             #expect(try await Self.publish(client, token: root, bytes).status == .created)
+        }
+    }
+
+    /// Issue 52: an answer replayed from before went unnoticed. The registry signs what it says of
+    /// an app with a key of its own, the app's revision and an expiry a day on.
+    @Test("the registry signs its answer about an app: its body, path, revision and a day's expiry, with one key from the server's secret")
+    func registryAnswersAreSigned() async throws {
+        let harness = try await BFFHarness()
+        defer { harness.remove() }
+        try await harness.addAdmins("root")
+        try await harness.withServer { client in
+            let root = try await client.token(for: "root")
+            #expect(try await Self.publish(client, token: root, try Self.archive(version: "1.0.0")).status == .created)
+            #expect(try await Self.publish(client, token: root, try Self.archive(version: "1.1.0")).status == .ok)
+            #expect(try await client.send(.delete, APIPath.registryVersion("sysmon", "1.0.0"), token: root).status == .noContent)
+            let answer = try await client.send(.get, APIPath.registryApp("sysmon"), token: root)
+            let header = try #require(answer.headers[HTTPField.Name(RegistryAnswerSignature.header)!])
+            let signature = try JSONDecoder().decode(RegistryAnswerSignature.self, from: Data(header.utf8))
+            #expect(signature.revision == 3, "two versions published, one withdrawn")
+            let now = Int(Date().timeIntervalSince1970)
+            #expect(abs(signature.expires - now - RegistryAnswerSignature.lifetime) < 60)
+            let key = try Curve25519.Signing.PublicKey(rawRepresentation: try #require(Base64.decode(signature.key)))
+            let body = Array(answer.body.readableBytesView)
+            let statement = SignedStatement.registryAnswer(path: APIPath.registryApp("sysmon"), revision: 3, expires: signature.expires,
+                                                           digest: Self.hex(body))
+            #expect(key.isValidSignature(try #require(Base64.decode(signature.signature)), for: statement))
+            #expect(signature.key == RegistryAnswerSigner(secret: BFFHarness.secret, clock: { Date() }).publicKey)
         }
     }
 

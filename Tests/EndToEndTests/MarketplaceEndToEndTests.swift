@@ -148,6 +148,57 @@ struct MarketplaceEndToEndTests {
         #expect(try await Self.termcanvas(["apps", "list"], bob).output.contains("loadwatch\t1.2.0"))
     }
 
+    /// Issue 52: a registry frozen in the past or rolled back went unnoticed. Its answers are
+    /// signed with a revision and an expiry; an answer kept and served again after the app changed
+    /// is refused, naming both revisions.
+    @Test("a registry answer replayed from before (an older revision than one seen) is refused")
+    func replayedRegistryAnswer() async throws {
+        let server = try await TeamServer.start(users: ["alice", "bob"], admins: ["alice"])
+        defer { server.stop() }
+        let alice = try await server.logIn("alice")
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("tc-replay-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let port = LoopbackPort.random()
+        let proxy = try Command.start(["python3", RemoteAppsEndToEndTests.fixtures.deletingLastPathComponent().appendingPathComponent("registry/replaying-proxy.py").path,
+                                       "\(port)", server.url, "/api/registry/apps/loadwatch", work.path + "/kept.json", work.path + "/replay"])
+        defer { kill(proxy, SIGKILL) }
+        let mirror = "http://127.0.0.1:\(port)"
+        try await Command.waitUntilAnswering(mirror + "/health")
+        let bob = try DashboardSessionTests.isolatedHome(canvasLayout: false).environment
+        let login = try await Command.run([Products.termcanvas.path, "login", mirror, "--user", "bob"], environment: bob, input: "password-bob\n")
+        try #require(login.status == 0, "\(login.output)")
+
+        let first = try Self.loadwatch(version: "1.0.0", more: false)
+        defer { try? FileManager.default.removeItem(at: first) }
+        #expect(try await Self.termcanvas(["apps", "publish", first.path, "--bff", server.url], alice).status == 0)
+        // Bob installs through the mirror, which keeps the answer (revision 1).
+        let installed = try await Self.termcanvas(["apps", "install", "loadwatch", "--yes"], bob)
+        #expect(installed.status == 0, "\(installed.output)")
+        let second = try Self.loadwatch(version: "1.1.0", more: false)
+        defer { try? FileManager.default.removeItem(at: second) }
+        #expect(try await Self.termcanvas(["apps", "publish", second.path, "--bff", server.url], alice).status == 0)
+        // Bob sees 1.1.0 (revision 2).
+        let checked = try await Self.termcanvas(["apps", "update", "--check"], bob)
+        #expect(checked.status == 0 && checked.output.contains("loadwatch 1.0.0 → 1.1.0"), "\(checked.output)")
+        // The mirror now serves revision 1 again: refused, though it is signed and not expired.
+        try Data().write(to: work.appendingPathComponent("replay"))
+        let replayed = try await Self.termcanvas(["apps", "update", "--check"], bob)
+        #expect(replayed.status != 0 && replayed.output.contains("it shows revision 1, older than revision 2 you saw there before"),
+                "\(replayed.output)")
+        // Its signature taken away as well: a registry that signed before must sign.
+        let edited = try await Command.run(["python3", "-c", """
+            import json, sys
+            kept = json.load(open(sys.argv[1]))
+            kept["headers"] = [h for h in kept["headers"] if h[0].lower() != "termcanvas-registry-signature"]
+            json.dump(kept, open(sys.argv[1], "w"))
+            """, work.path + "/kept.json"])
+        try #require(edited.status == 0, "\(edited.output)")
+        let stripped = try await Self.termcanvas(["apps", "update", "--check"], bob)
+        #expect(stripped.status != 0 && stripped.output.contains("it is not signed by the registry's key, which signed its answers before"),
+                "\(stripped.output)")
+    }
+
     @Test("published by an admin, found in a user's catalog with its permissions, installed and run; 1.1.0 asks for more at apps update; a tampered archive is refused, its digest named")
     func publishInstallUpdateTamper() async throws {
         let server = try await TeamServer.start(users: ["alice", "bob", "carol"], admins: ["alice"])

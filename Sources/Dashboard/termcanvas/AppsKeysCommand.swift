@@ -64,7 +64,7 @@ extension AppsCommand {
                 print("public key   \(publicKey.base64)")
                 print(TerminalText.safe("file         \(file.location.path)"))
                 for endorsement in key.endorsements {
-                    print(TerminalText.safe("handed over from \(PublisherKey(base64: endorsement.key)?.fingerprint ?? "a key that cannot be read")"))
+                    print(TerminalText.safe("handed over from \(PublicKey(base64: endorsement.key)?.fingerprint ?? "a key that cannot be read")"))
                 }
             }
         }

@@ -63,6 +63,8 @@ struct LoginCommand: AsyncParsableCommand {
         }
         let paths = Paths(environment: ProcessInfo.processInfo.environment)
         try paths.credentials.save(credential)
+        // Logging in is trusting the server anew: its registry's key is pinned again at its next answer.
+        RegistryAnswers(paths).forget(server.origin)
         Self.say("termcanvas: logged in to \(server) as \(credential.user)")
     }
 

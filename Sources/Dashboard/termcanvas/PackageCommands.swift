@@ -46,7 +46,7 @@ extension AppsCommand {
             }
             for line in page.lines { print(line) }
             // The key kept when it was installed from this registry before (replaced with --replace).
-            let pinned = installed.compactMap(\.origin).first { $0.registry == page.registry.key }?.publisherKey.flatMap(PublisherKey.init(base64:))
+            let pinned = installed.compactMap(\.origin).first { $0.registry == page.registry.key }?.publisherKey.flatMap(PublicKey.init(base64:))
             let key = try PublisherCheck.vet(try page.trust(pinned: pinned), pinned: pinned, page: page, unattended: yes)
             if !yes {
                 guard Confirmation.ask("Enter installs it and lets it do the above; Esc or n does not.") else { return print("\nNot installed.") }
@@ -128,14 +128,7 @@ extension AppsCommand {
             let registry = Registry(key: origin.registry)
             let label = TerminalText.safe("\(app.id) \(origin.version)")
             let client = try await registry.client()
-            let detail: MicroAppDetail?
-            do {
-                detail = try await client.get(APIPath.registryApp(app.id))
-            } catch .status(404, _, _) {
-                detail = nil
-            } catch {
-                throw ServerOption.explain(error, doing: "read \(app.id) in \(registry.name)'s registry")
-            }
+            let detail = try await RegistryAnswers(paths).detail(of: app.id, in: registry, client: client)
             let mine = detail?.versions.first { $0.version == origin.version }
             let withdrawnAt = detail == nil ? origin.withdrawnAt ?? Date().formatted(.iso8601) : mine?.withdrawnAt
             if withdrawnAt != origin.withdrawnAt, !check {
@@ -149,7 +142,7 @@ extension AppsCommand {
                 return print("\(label): \(state)")
             }
             guard let page = try await PackagePage.fetch(app.id, version: offered.description, from: registry) else { return }
-            let pinned = origin.publisherKey.flatMap(PublisherKey.init(base64:))
+            let pinned = origin.publisherKey.flatMap(PublicKey.init(base64:))
             let trust = try page.trust(pinned: pinned)
             // What the installed app.yaml asks for (checked against its page when it was installed),
             // never what the server now says the old version asked for.

@@ -64,16 +64,9 @@ struct PackagePage: Sendable {
     /// - Parameter version: the version asked for; nil for the one offered by default
     ///   (`offered(in:pre:)`).
     static func fetch(_ id: String, version: String?, pre: Bool = false, from registry: Registry) async throws -> PackagePage? {
-        let client = try await registry.client()
-        let detail: MicroAppDetail
-        do {
-            detail = try await client.get(APIPath.registryApp(id))
-        } catch .status(404, _, _) {
-            return nil
-        } catch {
-            throw ServerOption.explain(error, doing: "read \(id) in \(registry.name)'s registry")
-        }
-        guard detail.app.kind == .package else { return nil }
+        let paths = AppsCommand.paths
+        guard let detail = try await RegistryAnswers(paths).detail(of: id, in: registry, client: try await registry.client()),
+              detail.app.kind == .package else { return nil }
         let wanted = version ?? offered(in: detail, pre: pre)?.description ?? detail.app.version
         guard let published = detail.versions.first(where: { $0.version == wanted }), let package = published.package else {
             let offered = detail.versions.filter { $0.withdrawnAt == nil }.map(\.version).joined(separator: ", ")
@@ -109,7 +102,7 @@ struct PackageInstaller {
     ///   package, another id or version, or other permissions than the page showed. Nothing is
     ///   installed then.
     /// - Parameter publisherKey: the publisher's key to keep for later versions (`PublisherCheck`).
-    func install(_ page: PackagePage, from client: HTTPClient, grant: Bool, publisherKey: PublisherKey?) async throws -> InstalledApp {
+    func install(_ page: PackagePage, from client: HTTPClient, grant: Bool, publisherKey: PublicKey?) async throws -> InstalledApp {
         let response: HTTPClient.Response
         do {
             response = try await client.send(HTTPClient.Request(.get, APIPath.registryArchive(page.id, page.version)))
@@ -157,7 +150,7 @@ struct PackageInstaller {
     }
 
     /// Swaps the app in (`AppSwap`) and records where it came from.
-    private func swapIn(_ archive: PackageArchive, page: PackagePage, publisherKey: PublisherKey?) throws -> InstalledApp {
+    private func swapIn(_ archive: PackageArchive, page: PackagePage, publisherKey: PublicKey?) throws -> InstalledApp {
         let folders = AppsCommand.folders(paths)
         let target = try AppSwap.install(page.id, in: paths.appsDirectory) { try PackageFolder.write(archive, to: $0) }
         let origin = PackageOrigin(registry: page.registry.key, version: page.version, digest: page.package.digest,

@@ -6,7 +6,7 @@ import PlainText
 extension PackagePage {
     /// What the page's signature says of its publisher, against the key `pinned` at an earlier install.
     /// - Throws: `CommandError` when libcrypto, which checks it, cannot be loaded.
-    func trust(pinned: PublisherKey?) throws -> PublisherTrust {
+    func trust(pinned: PublicKey?) throws -> PublisherTrust {
         do {
             try Ed25519.load()
         } catch {
@@ -25,7 +25,7 @@ enum PublisherCheck {
     /// signed one, and (unless the user confirms in a terminal) another key than the pinned one.
     /// - Parameter unattended: `--yes`: a changed key is still taken only when confirmed in a terminal.
     /// - Returns: the key to pin from now on; nil for an unsigned version with nothing pinned.
-    static func vet(_ trust: PublisherTrust, pinned: PublisherKey?, page: PackagePage, unattended: Bool) throws -> PublisherKey? {
+    static func vet(_ trust: PublisherTrust, pinned: PublicKey?, page: PackagePage, unattended: Bool) throws -> PublicKey? {
         let name = TerminalText.safe("\(page.id) \(page.version) from \(page.registry.name)")
         switch trust {
         case .firstUse(let key):
@@ -64,7 +64,7 @@ enum PublisherCheck {
     }
 
     /// Refuses what is never taken: a signature that does not hold, and an unsigned version after a signed one.
-    static func refuse(_ trust: PublisherTrust, pinned: PublisherKey?, page: PackagePage) throws {
+    static func refuse(_ trust: PublisherTrust, pinned: PublicKey?, page: PackagePage) throws {
         let name = TerminalText.safe("\(page.id) \(page.version) from \(page.registry.name)")
         switch trust {
         case .forged:

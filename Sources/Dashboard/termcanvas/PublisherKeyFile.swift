@@ -26,7 +26,7 @@ struct PublisherKeyFile: Codable {
     /// A new key: after `earlier`, handed over by its signature.
     static func make(after earlier: PublisherKeyFile? = nil) throws -> PublisherKeyFile {
         let seed = Ed25519.newSeed()
-        let key = try words { try PublisherKey(bytes: Ed25519.publicKey(ofSeed: seed)) }
+        let key = try words { try PublicKey(bytes: Ed25519.publicKey(ofSeed: seed)) }
         guard let key else { throw CommandError("libcrypto made a public key of the wrong size; nothing was written") }
         var endorsements: [KeyEndorsement] = []
         if let earlier {
@@ -37,7 +37,7 @@ struct PublisherKeyFile: Codable {
         return PublisherKeyFile(secret: Base64.encode(seed), publicKey: key.base64, endorsements: endorsements)
     }
 
-    var key: PublisherKey? { PublisherKey(base64: publicKey) }
+    var key: PublicKey? { PublicKey(base64: publicKey) }
 
     /// The signature of `message`, base64.
     func sign(_ message: [UInt8]) throws -> String {

@@ -154,7 +154,7 @@ struct CatalogInstaller {
             do {
                 // Nothing is asked here: a signature that does not hold, or another key than the one kept, is refused.
                 let pinned = AppsCommand.folders(paths).origin(of: page.id).flatMap { $0.registry == page.registry.key ? $0.publisherKey : nil }
-                    .flatMap(PublisherKey.init(base64:))
+                    .flatMap(PublicKey.init(base64:))
                 let trust = try page.trust(pinned: pinned)
                 if case .otherKey = trust {
                     throw CommandError(TerminalText.safe("it is signed by another key than the one you kept; termcanvas apps install "

@@ -26,7 +26,7 @@ public func buildApplication(
     let opened = try await OpenedStore.open(configuration, logger: logger)
     let store = opened.store
     let issuer = await TokenIssuer(secret: opened.signingSecret, lifetime: configuration.tokenLifetime, clock: configuration.clock)
-    let registry = RegistryServices(store: store, configuration: configuration, logger: logger)
+    let registry = RegistryServices(store: store, configuration: configuration, signingSecret: opened.signingSecret, logger: logger)
     let router = buildRouter(store: store, issuer: issuer, configuration: configuration, registry: registry, logger: logger)
     let onServerRunning = configuration.onServerRunning
     let address: BindAddress = configuration.unixSocketPath.map { .unixDomainSocket(path: $0) }
@@ -58,8 +58,7 @@ public func buildApplication(
 /// The routes. Open: `/health`, `/ready`, `/metrics`, `/openapi.yaml` and the token route; everything
 /// else under `/api` needs a bearer token. Per-address limits guard everything, per-user limits the API.
 func buildRouter(store: BFFStore, issuer: TokenIssuer, configuration: BFFConfiguration,
-                 registry: RegistryServices? = nil, logger: Logger = Logger(label: "termcanvas.bff")) -> Router<BFFRequestContext> {
-    let registry = registry ?? RegistryServices(store: store, configuration: configuration, logger: logger)
+                 registry: RegistryServices, logger: Logger = Logger(label: "termcanvas.bff")) -> Router<BFFRequestContext> {
     let router = Router(context: BFFRequestContext.self)
     let metrics = RequestMetrics()
     if !configuration.trustedProxies.isEmpty { router.add(middleware: ForwardedForMiddleware(trusted: configuration.trustedProxies)) }
@@ -96,7 +95,8 @@ func buildRouter(store: BFFStore, issuer: TokenIssuer, configuration: BFFConfigu
     }
     api.add(middleware: IdempotencyMiddleware())
     let apps = configuration.apps
-    RegistryController(store: store, health: registry.health, entries: registry.entries).addRoutes(to: api.group("registry"))
+    RegistryController(store: store, health: registry.health, entries: registry.entries, answers: registry.answers)
+        .addRoutes(to: api.group("registry"))
     PackageController(store: store).addRoutes(to: api.group("registry"))
     AppProxyController(store: store, sessions: registry.sessions, health: registry.health, entries: registry.entries)
         .addRoutes(to: api.group("apps"))
@@ -117,8 +117,11 @@ struct RegistryServices: Sendable {
     let health: AppHealthMonitor
     let hooks: HookDeliverer
     let sessions: RemoteSessions
+    let answers: RegistryAnswerSigner
 
-    init(store: BFFStore, configuration: BFFConfiguration, logger: Logger) {
+    /// - Parameter signingSecret: the server's, from which the registry's key is derived.
+    init(store: BFFStore, configuration: BFFConfiguration, signingSecret: String, logger: Logger) {
+        answers = RegistryAnswerSigner(secret: signingSecret, clock: configuration.clock)
         sessions = RemoteSessions(unstreamedLifetime: configuration.limits.unstreamedSessionLifetime)
         entries = EntryClient(policy: configuration.entryNetworkPolicy)
         health = AppHealthMonitor(store: store, entries: entries, interval: configuration.healthInterval, logger: logger)

@@ -1,5 +1,6 @@
 @testable import BFF
 import Foundation
+import Logging
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
@@ -62,7 +63,9 @@ struct OpenAPIConformanceTests {
         configuration.singleSignOn = Self.singleSignOn
         let served = try await harness.withStore { store in
             let router = buildRouter(store: store, issuer: await TokenIssuer(secret: BFFHarness.secret, lifetime: 60),
-                                     configuration: configuration)
+                                     configuration: configuration,
+                                     registry: RegistryServices(store: store, configuration: configuration, signingSecret: BFFHarness.secret,
+                                                                logger: Logger(label: "test")))
             return Set(router.routes.map { "\($0.method.rawValue) \($0.path)".replacingOccurrences(of: "//", with: "/") })
         }
         let document = try JSONValue.yaml(String(decoding: PackageResources.openapi_yaml, as: UTF8.self))

@@ -1,5 +1,7 @@
+import AppPackages
 import Crypto
 import Foundation
+import HTTPTypes
 import Hummingbird
 import ServerAPI
 import ServerHTTP
@@ -12,11 +14,13 @@ package struct RegistryController {
     let store: BFFStore
     let health: AppHealthMonitor
     let entries: EntryClient
+    let answers: RegistryAnswerSigner
 
-    package init(store: BFFStore, health: AppHealthMonitor, entries: EntryClient) {
+    package init(store: BFFStore, health: AppHealthMonitor, entries: EntryClient, answers: RegistryAnswerSigner) {
         self.store = store
         self.health = health
         self.entries = entries
+        self.answers = answers
     }
 
     static let defaultPageSize = 50
@@ -54,11 +58,19 @@ package struct RegistryController {
                               next: page.more ? page.items.last?.id : nil))
     }
 
+    /// Signed by the registry (`RegistryAnswerSignature`): what `apps install` and `apps update` decide on.
     @Sendable func detail(_ request: Request, context: BFFRequestContext) async throws -> Response {
         let user = try context.authenticatedUser()
-        guard let entry = try await store.registryApp(try appID(context)) else { throw APIFailure.notFound }
-        return try .json(detail(of: entry, for: user))
+        let id = try appID(context)
+        guard let entry = try await store.registryApp(id) else { throw APIFailure.notFound }
+        let body = Array(try JSONEncoder().encode(detail(of: entry, for: user)))
+        let signature = try answers.sign(body, path: APIPath.registryApp(id), revision: RegistryAnswerSignature.revision(of: entry.versions))
+        return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8",
+                                               Self.answerSignatureField: String(decoding: try JSONEncoder().encode(signature), as: UTF8.self)],
+                        body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
+
+    private static let answerSignatureField = HTTPField.Name(RegistryAnswerSignature.header)!
 
     @Sendable func publish(_ request: Request, context: BFFRequestContext) async throws -> Response {
         let user = try admin(context)

@@ -20,10 +20,10 @@ struct AuthTests {
         // A well-signed token that expired a minute ago, and one signed with a different secret.
         let keys = JWTKeyCollection()
         await keys.add(hmac: HMACKey(from: BFFHarness.secret), digestAlgorithm: .sha256)
-        let expired = try await keys.sign(TokenClaims(userID: 1, name: "ann", expires: .init(value: Date() - 60)))
+        let expired = try await keys.sign(TokenClaims(userID: 1, name: "ann", session: "0123456789abcdef", expires: .init(value: Date() - 60)))
         let otherKeys = JWTKeyCollection()
         await otherKeys.add(hmac: HMACKey(from: "some-other-secret-0123456789abcdef"), digestAlgorithm: .sha256)
-        let forged = try await otherKeys.sign(TokenClaims(userID: 1, name: "ann", expires: .init(value: Date() + 600)))
+        let forged = try await otherKeys.sign(TokenClaims(userID: 1, name: "ann", session: "0123456789abcdef", expires: .init(value: Date() + 600)))
 
         try await harness.withServer { client in
             for token in [nil, "not-a-jwt", "a.b.c", expired, forged] as [String?] {

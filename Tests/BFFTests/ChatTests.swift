@@ -180,11 +180,11 @@ struct ChatTests {
                 _ = try await client.send(.post, APIPath.todoItems, token: bob, json: NewTodo(title: "bob's"))
             })
 
-            // Ann's own stream, resumed from the start, has her calendar event as well.
+            // Ann's own stream, resumed from the start, has her sign-in and calendar event as well.
             let annStream = try SSEReader(port: port, token: ann, lastEventID: 0)
             _ = try await annStream.readHead()
-            #expect(try await annStream.events(3).map(\.name)
-                == [EventName.calendarEventCreated, .chatChannelCreated, .chatMessagePosted].map(\.rawValue))
+            #expect(try await annStream.events(4).map(\.name)
+                == [EventName.authSessionStarted, .calendarEventCreated, .chatChannelCreated, .chatMessagePosted].map(\.rawValue))
         }
     }
 }

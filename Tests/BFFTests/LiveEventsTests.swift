@@ -65,13 +65,14 @@ struct LiveEventsTests {
             let ann = try await client.token(for: "ann")
             let empty = try SSEReader(port: port, token: ann)
             _ = try await empty.readHead()
-            #expect(empty.opened?.id == 0)
+            // Ann's sign-in is the one event so far (`auth.session.started`).
+            #expect(empty.opened?.id == 1)
 
             _ = try await client.send(.post, APIPath.todoItems, token: ann, json: NewTodo(title: "before"))
             let fresh = try SSEReader(port: port, token: ann)
             _ = try await fresh.readHead()
             let position = try #require(fresh.opened).id
-            #expect(position == 1)
+            #expect(position == 2)
             #expect(try await fresh.nextIs(.todoItemCreated) {  // "before" is not replayed
                 _ = try await client.send(.post, APIPath.todoItems, token: ann, json: NewTodo(title: "after"))
             })
@@ -143,7 +144,8 @@ struct LiveEventsTests {
             let unknown = try SSEReader(port: port, token: ann, lastEventID: missed.id + 1000)
             _ = try await unknown.readHead()
             let reset = try #require(try await unknown.next())
-            #expect(reset.name == EventName.streamReset.rawValue && reset.id == missed.id)
+            // At the newest event: ann's second sign-in, after the missed one.
+            #expect(reset.name == EventName.streamReset.rawValue && reset.id == missed.id + 1)
 
             let malformed = try await client.execute(
                 uri: APIPath.events, method: .get, headers: [.authorization: "Bearer \(ann)", .init("Last-Event-ID")!: "soon"]

@@ -31,7 +31,7 @@ struct RecentUsersTests {
             for lookup in waiting { lookup.resume() }
         }
 
-        func lookUp(_ id: Int64) async throws -> BFFUser? {
+        func lookUp(_ id: Int64) async throws -> SignedInUser? {
             lookups.add(1, ordering: .relaxed)
             announce.yield()
             await withCheckedContinuation { lookup in
@@ -41,7 +41,7 @@ struct RecentUsersTests {
                 }
                 if !held { lookup.resume() }
             }
-            return present.load(ordering: .relaxed) ? BFFUser(id: id, name: "ann") : nil
+            return present.load(ordering: .relaxed) ? SignedInUser(user: BFFUser(id: id, name: "ann"), sessions: []) : nil
         }
     }
 
@@ -50,12 +50,12 @@ struct RecentUsersTests {
         let table = Table()
         let users = RecentUsers(validity: .seconds(10))
         table.hold()
-        try await withThrowingTaskGroup(of: BFFUser?.self) { group in
+        try await withThrowingTaskGroup(of: SignedInUser?.self) { group in
             for _ in 0..<50 { group.addTask { try await users.user(id: 1, lookUp: table.lookUp) } }
             var starts = table.started.makeAsyncIterator()
             await starts.next()
             table.release()
-            for try await user in group { #expect(user?.name == "ann") }
+            for try await user in group { #expect(user?.user.name == "ann") }
         }
         #expect(table.lookups.load(ordering: .relaxed) == 1)
     }
@@ -109,11 +109,11 @@ struct RecentUsersTests {
         var starts = table.started.makeAsyncIterator()
         await starts.next()
         // The database is back: this lookup is not held.
-        let back = try await users.user(id: 1, now: start + RecentUsers.joinWindow, lookUp: { id in BFFUser(id: id, name: "ann") })
-        #expect(back?.name == "ann")
+        let back = try await users.user(id: 1, now: start + RecentUsers.joinWindow, lookUp: { id in SignedInUser(user: BFFUser(id: id, name: "ann"), sessions: []) })
+        #expect(back?.user.name == "ann")
         // Within the window, an asker still waits for the lookup under way.
         table.release()
-        #expect(try await stuck.value?.name == "ann")
+        #expect(try await stuck.value?.user.name == "ann")
         #expect(table.lookups.load(ordering: .relaxed) == 1)
     }
 

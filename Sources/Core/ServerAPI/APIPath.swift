@@ -11,6 +11,10 @@ public enum APIPath {
     public static let authSSODevice = "/api/auth/sso/device"
     /// Ends a single sign-on's renewable session.
     public static let authSSOLogout = "/api/auth/sso/logout"
+    /// The caller's sessions: `GET` lists them, `DELETE` ends all but the caller's.
+    public static let authSessions = "/api/auth/sessions"
+    /// One of the caller's sessions: `DELETE` ends it.
+    public static func authSession(_ id: String) -> String { "\(authSessions)/\(id)" }
     public static let todoItems = "/api/todo/items"
     public static let calendarEvents = "/api/calendar/events"
     public static let chatChannels = "/api/chat/channels"

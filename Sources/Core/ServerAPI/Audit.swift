@@ -27,6 +27,8 @@ public enum AuditAction: String, Codable, Sendable, CaseIterable {
     /// A login refused, by `(someone)`, or by the user whose session a refused renewal was;
     /// `detail`: how, from where and why, `by single sign-on from 10.0.0.7: the token has expired`.
     case loginRefused = "user.login.refused"
+    /// Sessions ended, by their user or an admin; `detail`: which, `session 3f9a0c21d4e5b6a7`.
+    case sessionEnded = "user.session.ended"
     /// A user made at their first single sign-on, by `(single sign-on)`; `detail`: the issuer and
     /// subject, and the name they got when theirs was taken.
     case userCreated = "user.created"

@@ -26,6 +26,9 @@ public enum EventName: String, Codable, Sendable, CaseIterable {
     case canvasChangeApplied = "canvas.change.applied"
     /// A `CanvasPresence`: who has a shared canvas open changed (each member hears it).
     case canvasPresenceChanged = "canvas.presence.changed"
+    /// A `SessionInfo`: a new sign-in as this user (by password or single sign-on), which every
+    /// dashboard of theirs says once, so a sign-in they did not make is seen.
+    case authSessionStarted = "auth.session.started"
     /// `{}`: the `Last-Event-ID` a client resumed from is older than the server keeps, so events
     /// were missed; the client should reload what it shows.
     case streamReset = "bff.stream.reset"

@@ -54,6 +54,12 @@ extension SyncMachine {
                 return
             }
             effects.append(.publish([SharedCanvasChanged(canvas: applied.canvas, change: applied.change)]))
+        case .authSessionStarted:
+            guard let session = try? JSONDecoder().decode(SessionInfo.self, from: Data(event.data.utf8)) else {
+                effects.append(.log(.warning, "live event not understood: \(event.name)"))
+                return
+            }
+            effects.append(.publish([Self.newSignIn(session)]))
         case .canvasPresenceChanged:
             guard let presence = try? JSONDecoder().decode(CanvasPresence.self, from: Data(event.data.utf8)) else {
                 effects.append(.log(.warning, "live event not understood: \(event.name)"))
@@ -87,8 +93,17 @@ extension SyncMachine {
         case .chatChannelCreated: return (try? decoder.decode(ChatChannel.self, from: data)).map(LiveChange.channel)
         case .chatMessagePosted: return (try? decoder.decode(ChatMessage.self, from: data)).map(LiveChange.message)
         case .streamReset, .streamOpened, .registryAppPublished, .registryAppWithdrawn, .registryAppHealth, .canvasChangeApplied,
-             .canvasPresenceChanged: return nil
+             .canvasPresenceChanged, .authSessionStarted: return nil
         }
+    }
+
+    /// A session's start in the dashboard's words: its address and machine, how, and its time of
+    /// day in UTC. Everything in it came from the network, so it is made plain first.
+    static func newSignIn(_ session: SessionInfo) -> NewSignIn {
+        func plain(_ text: String) -> String { String(text.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.prefix(64).map(Character.init)) }
+        let place = plain(session.address) + (session.client.map { " (\(plain($0)))" } ?? "")
+        let time = session.startedAt.split(separator: "T").last.map { String($0.prefix(5)) + " UTC" } ?? ""
+        return NewSignIn(address: place, method: plain(session.methodInWords), at: plain(time))
     }
 
     /// An event of a remote micro-app (a webhook's): on the canvas bus as the app's own, for the

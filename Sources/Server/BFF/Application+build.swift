@@ -101,6 +101,7 @@ func buildRouter(store: BFFStore, issuer: TokenIssuer, configuration: BFFConfigu
     AppProxyController(store: store, sessions: registry.sessions, health: registry.health, entries: registry.entries)
         .addRoutes(to: api.group("apps"))
     LiveEventsController(store: store, activity: configuration.activity, users: users).addRoutes(to: api)
+    SessionsController(store: store, users: users).addRoutes(to: api.group("auth"))
     if apps.contains(.todo) { TodoController(store: store).addRoutes(to: api.group("todo")) }
     if apps.contains(.calendar) { CalendarController(store: store).addRoutes(to: api.group("calendar")) }
     if apps.contains(.chat) { ChatController(store: store).addRoutes(to: api.group("chat")) }

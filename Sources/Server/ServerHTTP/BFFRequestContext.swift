@@ -15,6 +15,8 @@ public struct BFFRequestContext: RequestContext, RemoteAddressRequestContext {
     public var user: BFFUser?
     /// When the bearer token expires; set with `user`. Live streams end then.
     public var tokenExpiry: Date?
+    /// The session the bearer token is of; set with `user`. Live streams end when it does.
+    public var session: String?
     /// Request bodies larger than this get 413 (`NIOTooManyBytesError` from `collect(upTo:)`).
     public var maxUploadSize: Int { 64 * 1024 }
 

@@ -46,6 +46,7 @@ package struct LiveEventsController {
             )
         }
         let expiry = context.tokenExpiry
+        let session = context.session ?? ""
         let store = self.store
         let activity = self.activity
         let users = self.users
@@ -58,7 +59,7 @@ package struct LiveEventsController {
             // A client that closes its connection ends the stream at once: its place is free for
             // the next (a dashboard started again straight away), not held until a write fails.
             try await request.body.consumeWithInboundCloseHandler { _ in
-                try await Self.send(subscription, after: lastID, to: user.id, expiry: expiry,
+                try await Self.send(subscription, after: lastID, to: user.id, session: session, expiry: expiry,
                                     store: store, activity: activity, users: users, writer: &writer)
             } onInboundClosed: {
                 subscription.end()
@@ -69,7 +70,7 @@ package struct LiveEventsController {
     /// Writes the stream: what was missed after `lastID`, then live events and keep-alives until
     /// the subscription ends.
     private static func send(
-        _ subscription: LiveEventHub.Subscription, after lastID: Int64?, to user: Int64, expiry: Date?,
+        _ subscription: LiveEventHub.Subscription, after lastID: Int64?, to user: Int64, session: String, expiry: Date?,
         store: BFFStore, activity: ServerActivity, users: RecentUsers, writer: inout any ResponseBodyWriter
     ) async throws {
         // However the stream ends (shutdown, its client gone, a failed write), unsubscribe.
@@ -102,7 +103,7 @@ package struct LiveEventsController {
             for await item in subscription.items {
                 switch item {
                 case .event(let event) where event.id > sent:
-                    guard try await users.user(id: user, lookUp: store.user(id:)) != nil else {
+                    guard try await users.user(id: user, lookUp: { try await store.signedInUser(id: $0) })?.sessions.contains(session) == true else {
                         subscription.end()
                         continue
                     }
@@ -111,9 +112,9 @@ package struct LiveEventsController {
                 case .event:
                     continue
                 case .heartbeat:
-                    // Nor its user: one deleted (by `termcanvas user delete`, another process)
-                    // loses the stream at the next tick.
-                    guard try await store.user(id: user) != nil else {
+                    // Nor its user or session: one deleted (by `termcanvas user delete`, another
+                    // process) or ended loses the stream at the next tick.
+                    guard try await store.signedInUser(id: user)?.sessions.contains(session) == true else {
                         subscription.end()
                         continue
                     }

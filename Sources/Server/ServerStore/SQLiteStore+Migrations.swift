@@ -336,8 +336,19 @@ extension SQLiteStore {
                 try db.execute(sql: statement)
             }
         }
-        migrator.registerMigration("v17: signed packages") { db in
-            try db.execute(sql: "ALTER TABLE registry_versions ADD COLUMN signature TEXT")
+        migrator.registerMigration("v17: signed packages, sessions") { db in
+            for statement in [
+                "ALTER TABLE registry_versions ADD COLUMN signature TEXT",
+                """
+                CREATE TABLE sessions (id TEXT PRIMARY KEY, user_id INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                    method TEXT NOT NULL, address TEXT NOT NULL, client TEXT, started_at REAL NOT NULL, renewed_at REAL NOT NULL,
+                    expires_at REAL NOT NULL)
+                """,
+                "CREATE INDEX sessions_user ON sessions (user_id, expires_at)",
+                "ALTER TABLE sso_sessions ADD COLUMN session_id TEXT",
+            ] {
+                try db.execute(sql: statement)
+            }
         }
         return migrator
     }

@@ -42,7 +42,7 @@ struct Conformance {
 
     mutating func check(_ operation: OpenAPIConformanceTests.Operation) async throws {
         checkedOperations += 1
-        let uri = try uri(for: operation)
+        let uri = operation.path.contains("{sessionID}") ? try await anotherSession(of: operation) : try uri(for: operation)
         let success = try Self.withoutAPerson["\(operation.method) \(operation.path)"]
             ?? #require(operation.successStatus, "\(operation) documents no 2xx response")
         let successContent = operation.response(success)?["content"]?.object ?? [:]
@@ -74,6 +74,16 @@ struct Conformance {
             let field = try JSONValue.json(Data(response.body.readableBytesView))["field"]?.string
             #expect(field.map(required.contains) == true, "\(operation) with {}: field \(field ?? "nil") is not one of \(required)")
         }
+    }
+
+    /// The path with `{sessionID}` filled with a session of the caller's started for it (ending
+    /// their own would end the run).
+    private func anotherSession(of operation: OpenAPIConformanceTests.Operation) async throws -> String {
+        let login = try await client.send(.post, APIPath.authToken, json: TokenRequest(username: "alice", password: "correct horse"))
+        #expect(login.status == .ok)
+        let sessions = try await client.send(.get, APIPath.authSessions, token: token).decode([SessionInfo].self)
+        let other = try #require(sessions.first { !$0.current }, "\(operation): no other session of alice's")
+        return operation.path.replacingOccurrences(of: "{sessionID}", with: other.id)
     }
 
     /// The package a registry's package paths are tried on, published at 1.0.0 (`{version}`).

@@ -70,6 +70,7 @@ extension CanvasHost {
         case .publish(let events):
             for event in events {
                 if let catalog = ports.catalogSource?.catalog(after: event, keeping: addedApps) { setCatalog(catalog) }
+                if let signIn = event as? NewSignIn { notice = .info(signIn.summary.prefix(1).uppercased() + signIn.summary.dropFirst()) }
                 bus.publish(event)
             }
             receiveShared(events)

@@ -36,6 +36,9 @@ public struct LocalAccount: Sendable {
             try await store.setAdmin(name: userName, true)
             user.isAdmin = true
         }
-        try publishToken(try await issuer.issue(for: user))
+        let now = issuer.now
+        let session = try await store.startSession(for: user, method: .local, address: "this machine", client: nil,
+                                                   expires: now.addingTimeInterval(issuer.lifetime), now: now)
+        try publishToken(try await issuer.issue(for: user, session: session, now: now))
     }
 }

@@ -2,8 +2,9 @@ import Foundation
 import Hummingbird
 import ServerStore
 
-/// Lets a request through only with `Authorization: Bearer TOKEN` naming an existing user, whom it
-/// puts in the context; anything else gets 401. The token itself is never logged.
+/// Lets a request through only with `Authorization: Bearer TOKEN` naming an existing user and one
+/// of their live sessions, which it puts in the context; anything else gets 401. The token itself
+/// is never logged.
 package struct BearerAuthMiddleware: RouterMiddleware {
     package typealias Context = BFFRequestContext
     let issuer: TokenIssuer
@@ -21,16 +22,31 @@ package struct BearerAuthMiddleware: RouterMiddleware {
         guard let header = request.headers[.authorization],
               header.count > 7, header.prefix(7).lowercased() == "bearer ",
               let claims = await issuer.verify(Self.trimmingSpaces(header.dropFirst(7))),
-              let id = claims.userID,
-              let user = try await users.user(id: id, lookUp: store.user(id:))
+              let id = claims.userID, let session = claims.sid,
+              let signedIn = try await signedIn(id, session: session, issuedAt: claims.iat?.value)
         else {
             throw APIFailure.unauthorized
         }
         var context = context
-        context.user = user
+        context.user = signedIn.user
+        context.session = session
         context.tokenExpiry = claims.exp.value
-        context.logger[metadataKey: "user"] = "\(user.name)"
+        context.logger[metadataKey: "user"] = "\(signedIn.user.name)"
         return try await next(request, context)
+    }
+
+    /// The user of `id` when `session` is one of theirs, read again when the token is newer than
+    /// what is remembered (a session started since).
+    private func signedIn(_ id: Int64, session: String, issuedAt: Date?) async throws -> SignedInUser? {
+        let lookUp: @Sendable (Int64) async throws -> SignedInUser? = { [store] in try await store.signedInUser(id: $0) }
+        guard let remembered = try await users.user(id: id, lookUp: lookUp) else { return nil }
+        switch remembered.admits(session, issuedAt: issuedAt) {
+        case .yes: return remembered
+        case .no: return nil
+        case .readAgain:
+            let read = try await users.user(id: id, again: true, lookUp: lookUp)
+            return read?.admits(session, issuedAt: nil) == .yes ? read : nil
+        }
     }
 
     /// The token without surrounding spaces (Foundation's trimming bridged every token through

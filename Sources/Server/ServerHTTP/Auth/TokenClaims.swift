@@ -1,14 +1,23 @@
+import Foundation
 import JWTKit
 
-/// What a BFF bearer token says: which user (`sub`, their id), their name, and when it expires.
+/// What a BFF bearer token says: which user (`sub`, their id), their name, which of their sessions
+/// (`sid`; a token is good only while it lasts), and when it expires.
 public struct TokenClaims: JWTPayload {
     public var sub: SubjectClaim
     public var name: String
+    /// Nil in a token made before sessions were, which is refused.
+    public var sid: String?
+    /// When it was made: a token newer than what a server remembers of its user's sessions makes
+    /// it look them up again (`RecentUsers`), so a session just started is not refused.
+    public var iat: IssuedAtClaim?
     public var exp: ExpirationClaim
 
-    public init(userID: Int64, name: String, expires: ExpirationClaim) {
+    public init(userID: Int64, name: String, session: String, issuedAt: Date = Date(), expires: ExpirationClaim) {
         self.sub = SubjectClaim(value: String(userID))
         self.name = name
+        self.sid = session
+        self.iat = IssuedAtClaim(value: issuedAt)
         self.exp = expires
     }
 

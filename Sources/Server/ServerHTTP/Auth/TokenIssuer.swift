@@ -6,7 +6,7 @@ import Synchronization
 /// Signs and checks HS256 bearer tokens with one secret.
 package struct TokenIssuer: Sendable {
     let keys: JWTKeyCollection
-    let lifetime: TimeInterval
+    package let lifetime: TimeInterval
     /// What "now" is when no time is given.
     let clock: @Sendable () -> Date
     private let verified = VerifiedTokens()
@@ -18,14 +18,12 @@ package struct TokenIssuer: Sendable {
         self.clock = clock
     }
 
-    /// A signed token for `user` that expires `lifetime` from `now` (the clock's, when not given).
-    package func issue(for user: BFFUser, now: Date? = nil) async throws -> String {
-        try await issue(for: user, lifetime: lifetime, now: now)
-    }
-
-    /// A signed token for `user` that expires `lifetime` from `now` (a single sign-on's session).
-    package func issue(for user: BFFUser, lifetime: TimeInterval, now: Date? = nil) async throws -> String {
-        try await keys.sign(TokenClaims(userID: user.id, name: user.name, expires: .init(value: (now ?? clock()) + lifetime)))
+    /// A signed token of `user`'s `session` that expires `lifetime` (the issuer's, when not given)
+    /// from `now` (the clock's, when not given).
+    package func issue(for user: BFFUser, session: String, lifetime: TimeInterval? = nil, now: Date? = nil) async throws -> String {
+        let now = now ?? clock()
+        return try await keys.sign(TokenClaims(userID: user.id, name: user.name, session: session, issuedAt: now,
+                                               expires: .init(value: now + (lifetime ?? self.lifetime))))
     }
 
     /// The clock's now.

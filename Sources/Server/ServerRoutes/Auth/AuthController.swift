@@ -59,7 +59,9 @@ package struct AuthController {
         }
         throttle?.succeeded(user: body.username, address: context.clientAddress, counted: counted)
         context.logger.info("token issued", metadata: ["user": "\(user.name)"])
-        try await store.auditLogin(of: user, method: "password", address: context.clientAddress)
-        return try .json(TokenResponse(token: try await issuer.issue(for: user)))
+        let now = issuer.now
+        let session = try await store.startSession(for: user, method: .password, address: context.clientAddress, client: SessionClient.name(of: request),
+                                                   expires: now.addingTimeInterval(issuer.lifetime), now: now)
+        return try .json(TokenResponse(token: try await issuer.issue(for: user, session: session, now: now)))
     }
 }

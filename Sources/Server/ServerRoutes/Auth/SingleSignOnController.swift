@@ -46,7 +46,11 @@ package struct SingleSignOnController {
         router.post(RouterPath(APIPath.authSSO)) { request, context in try await signIn(request, context: context) }
         router.post(RouterPath(APIPath.authSSOLogout)) { request, context in
             let body = try await request.decodeJSON(SingleSignOnLogout.self, context: context)
-            _ = try await store.takeSession(renewalHash: Self.hash(try Self.handle(body.renewal, field: "renewal")))
+            // The handle is the proof: its session ends with it.
+            if let renewal = try await store.takeRenewal(renewalHash: Self.hash(try Self.handle(body.renewal, field: "renewal"))),
+               let session = renewal.sessionID, let user = try await store.user(id: renewal.userID) {
+                _ = try await store.endSessions(of: user, .one(session), by: user.name)
+            }
             return Response(status: .noContent)
         }
     }
@@ -86,7 +90,10 @@ package struct SingleSignOnController {
             throw APIFailure.badRequest("give exactly one of login, idToken and renewal", field: nil)
         }
         let now = issuer.now
-        if let login = body.login { return try await finishDeviceLogin(try Self.handle(login, field: "login"), now: now, context: context) }
+        let client = SessionClient.name(of: request)
+        if let login = body.login {
+            return try await finishDeviceLogin(try Self.handle(login, field: "login"), now: now, client: client, context: context)
+        }
         // Not a renewal: a handle cannot be guessed, and a team's dashboards behind one address
         // renew every few minutes each.
         if let renewal = body.renewal { return try await renew(try Self.handle(renewal, field: "renewal"), now: now, context: context) }
@@ -100,10 +107,10 @@ package struct SingleSignOnController {
             else { throw SignInRefusal.replayed }
             return SignedIn(identity: identity, refreshToken: nil, accessTokenExpiry: nil)
         }
-        return try await welcome(signedIn, now: now, context: context)
+        return try await welcome(signedIn, now: now, client: client, context: context)
     }
 
-    private func finishDeviceLogin(_ login: String, now: Date, context: BFFRequestContext) async throws -> Response {
+    private func finishDeviceLogin(_ login: String, now: Date, client: String?, context: BFFRequestContext) async throws -> Response {
         let hash = Self.hash(login)
         switch try await store.pollDeviceLogin(loginHash: hash, now: now.timeIntervalSince1970) {
         case .unknown:
@@ -133,7 +140,7 @@ package struct SingleSignOnController {
                 throw Self.expired
             case .signedIn(let signedIn):
                 guard try await store.redeemDeviceLogin(loginHash: hash) else { try await refuse(.replayed, context: context) }
-                return try await welcome(signedIn, now: now, context: context)
+                return try await welcome(signedIn, now: now, client: client, context: context)
             }
         }
     }
@@ -142,28 +149,30 @@ package struct SingleSignOnController {
     /// back, so the dashboard's next try works once the provider answers again.
     private func renew(_ renewal: String, now: Date, context: BFFRequestContext) async throws -> Response {
         let hash = Self.hash(renewal)
-        guard let session = try await store.takeSession(renewalHash: hash) else {
-            throw APIFailure(status: .unauthorized, body: APIError(error: "this sign-in has ended: log in again with `termcanvas login URL --sso`"))
-        }
+        guard let kept = try await store.takeRenewal(renewalHash: hash) else { throw Self.ended }
         let signedIn: SignedIn
         do {
-            let renewed = try await provider.renew(refreshToken: session.refreshToken, now: now)
-            guard renewed.identity.issuer == session.issuer, renewed.identity.subject == session.subject else { throw SignInRefusal.providerRefused }
+            let renewed = try await provider.renew(refreshToken: kept.refreshToken, now: now)
+            guard renewed.identity.issuer == kept.issuer, renewed.identity.subject == kept.subject else { throw SignInRefusal.providerRefused }
             // A provider that rotates nothing keeps the same refresh token good.
-            signedIn = SignedIn(identity: renewed.identity, refreshToken: renewed.refreshToken ?? session.refreshToken,
+            signedIn = SignedIn(identity: renewed.identity, refreshToken: renewed.refreshToken ?? kept.refreshToken,
                                 accessTokenExpiry: renewed.accessTokenExpiry)
         } catch let refusal as SignInRefusal {
             if case .providerUnavailable = refusal {
-                try await store.addSession(renewalHash: hash, userID: session.userID, refreshToken: session.refreshToken,
+                try await store.addRenewal(renewalHash: hash, sessionID: kept.sessionID, userID: kept.userID, refreshToken: kept.refreshToken,
                                            now: now.timeIntervalSince1970)
             }
-            try await refuse(refusal, context: context, user: session.userID)
+            try await refuse(refusal, context: context, user: kept.userID)
         }
-        return try await welcome(signedIn, now: now, context: context)
+        return try await welcome(signedIn, now: now, client: nil, context: context, renewing: kept.sessionID)
     }
 
-    /// The user the provider vouched for, made or updated, with the server's token and a renewal.
-    private func welcome(_ signedIn: SignedIn, now: Date, context: BFFRequestContext) async throws -> Response {
+    private static let ended = APIFailure(status: .unauthorized, body: APIError(error: "this sign-in has ended: log in again with `termcanvas login URL --sso`"))
+
+    /// The user the provider vouched for, made or updated, with the server's token and a renewal:
+    /// of a new session (its machine named `client`), or of the session `renewing` when it has not ended.
+    private func welcome(_ signedIn: SignedIn, now: Date, client: String?, context: BFFRequestContext,
+                         renewing: String? = nil) async throws -> Response {
         let settings = provider.settings
         let identity = signedIn.identity
         if let group = settings.userGroup, !identity.groups.contains(group) { try await refuse(.notInGroup(group), context: context) }
@@ -172,16 +181,24 @@ package struct SingleSignOnController {
                                                      groups: identity.groups, adminGroup: settings.adminGroup)
         let untilProviderExpiry = signedIn.accessTokenExpiry.map { $0 - now.timeIntervalSince1970 } ?? settings.sessionLifetime
         let lifetime = max(5, min(settings.sessionLifetime, untilProviderExpiry))
-        let token = try await issuer.issue(for: found.user, lifetime: lifetime, now: now)
+        let expires = now.addingTimeInterval(lifetime)
+        let session: String
+        if let renewing {
+            guard try await store.renewSession(renewing, of: found.user.id, expires: expires, now: now) else { throw Self.ended }
+            session = renewing
+        } else {
+            session = try await store.startSession(for: found.user, method: .singleSignOn, address: context.clientAddress,
+                                                   client: client, expires: expires, now: now)
+            context.logger.info("signed in", metadata: ["user": "\(found.user.name)", "method": "sso", "created": "\(found.created)"])
+        }
+        let token = try await issuer.issue(for: found.user, session: session, lifetime: lifetime, now: now)
         var renewal: String?
         if let refreshToken = signedIn.refreshToken {
             let handle = Self.newHandle()
-            try await store.addSession(renewalHash: Self.hash(handle), userID: found.user.id, refreshToken: refreshToken,
+            try await store.addRenewal(renewalHash: Self.hash(handle), sessionID: session, userID: found.user.id, refreshToken: refreshToken,
                                        now: now.timeIntervalSince1970)
             renewal = handle
         }
-        try await store.auditLogin(of: found.user, method: Self.method, address: context.clientAddress)
-        context.logger.info("signed in", metadata: ["user": "\(found.user.name)", "method": "sso", "created": "\(found.created)"])
         return try .json(SingleSignOnLogin(token: token, expiresIn: Int(lifetime), renewal: renewal, user: found.user.name,
                                            admin: found.user.isAdmin, nameTaken: found.nameTaken))
     }

@@ -35,8 +35,8 @@ extension BFFStore {
     /// Device logins one address may have under way at once, and all of them together.
     public static let deviceLoginsPerAddress = 10
     public static let deviceLoginsAtOnce = 10_000
-    /// Renewable sessions one user keeps; past it, their oldest ends.
-    public static let sessionsPerUser = 20
+    /// Renewals (single sign-on sessions a refresh token renews) one user keeps; past it, their oldest ends.
+    public static let renewalsPerUser = 20
 
     /// Whether another device login may start from `address`, asked before the provider is: a
     /// start refused here costs the provider nothing.
@@ -174,12 +174,6 @@ extension BFFStore {
         return "user"
     }
 
-    /// Records a login (`method`: "password" or "single sign-on") in the audit log.
-    public func auditLogin(of user: BFFUser, method: String, address: String) async throws {
-        try await runWrite(Plan.done(()).audited(.userLoggedIn, by: user.name, target: "user \(user.name)",
-                                                 detail: "by \(method) from \(address)", counted: false))
-    }
-
     /// Records a refused login in the audit log: how, from where and why.
     public func auditRefusedLogin(method: String, address: String, reason: String, userID: Int64? = nil) async throws {
         let entry = { @Sendable (actor: String) in
@@ -189,29 +183,32 @@ extension BFFStore {
         try await runWrite(.run("SELECT name FROM users WHERE id = \(userID)") { rows in entry(try rows.first?.text(0) ?? AuditActor.someone) })
     }
 
-    /// Keeps a renewable session: the provider's refresh token, found again by `renewalHash`.
-    /// A user keeps at most `sessionsPerUser`; past it their oldest ends.
-    public func addSession(renewalHash: String, userID: Int64, refreshToken: String, now: Double) async throws {
+    /// Keeps the renewal of session `sessionID`: the provider's refresh token, found again by
+    /// `renewalHash`. A user keeps at most `renewalsPerUser`; past it their oldest ends.
+    public func addRenewal(renewalHash: String, sessionID: String?, userID: Int64, refreshToken: String, now: Double) async throws {
         try await runWrite(.run("""
             DELETE FROM sso_sessions WHERE renewal_hash IN (SELECT renewal_hash FROM sso_sessions WHERE user_id = \(userID)
-                ORDER BY created_at DESC LIMIT 1000 OFFSET \(Self.sessionsPerUser - 1))
+                ORDER BY created_at DESC LIMIT 1000 OFFSET \(Self.renewalsPerUser - 1))
             """) { _ in
             .run("""
-                INSERT INTO sso_sessions (renewal_hash, user_id, refresh_token, created_at) VALUES (\(renewalHash), \(userID), \(refreshToken), \(now))
+                INSERT INTO sso_sessions (renewal_hash, user_id, refresh_token, created_at, session_id)
+                VALUES (\(renewalHash), \(userID), \(refreshToken), \(now), \(sessionID))
                 """) { _ in .done(()) }
         })
     }
 
-    /// Ends the session of `renewalHash` and gives its user's id and its refresh token, or nil when
-    /// there is none: a renewal handle is used once (the renewal keeps a new one).
-    public func takeSession(renewalHash: String) async throws -> (userID: Int64, refreshToken: String, issuer: String?, subject: String?)? {
+    /// Takes the renewal of `renewalHash`: its user's id, its session's (nil for one kept before
+    /// sessions were), its refresh token; nil when there is none. A renewal handle is used once
+    /// (the renewal keeps a new one).
+    public func takeRenewal(renewalHash: String) async throws
+        -> (userID: Int64, sessionID: String?, refreshToken: String, issuer: String?, subject: String?)? {
         try await runWrite(.run("""
-            DELETE FROM sso_sessions WHERE renewal_hash = \(renewalHash) RETURNING user_id, refresh_token
+            DELETE FROM sso_sessions WHERE renewal_hash = \(renewalHash) RETURNING user_id, refresh_token, session_id
             """) { rows in
             guard let row = rows.first else { return .done(nil) }
-            let (user, refresh) = (try row.integer(0), try row.text(1))
+            let (user, refresh, session) = (try row.integer(0), try row.text(1), try row.optionalText(2))
             return .run("SELECT sso_issuer, sso_subject FROM users WHERE id = \(user)") { users in
-                .done((user, refresh, try users.first?.optionalText(0), try users.first?.optionalText(1)))
+                .done((user, session, refresh, try users.first?.optionalText(0), try users.first?.optionalText(1)))
             }
         })
     }

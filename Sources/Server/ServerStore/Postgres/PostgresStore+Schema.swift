@@ -224,8 +224,15 @@ extension PostgresStore {
             "CREATE INDEX sso_sessions_user ON sso_sessions (user_id, created_at)",
             "CREATE TABLE sso_spent_tokens (token_hash TEXT PRIMARY KEY, expires_at DOUBLE PRECISION NOT NULL)",
         ]),
-        ("v17: signed packages", [
+        ("v17: signed packages, sessions", [
             "ALTER TABLE registry_versions ADD COLUMN signature TEXT",
+            """
+            CREATE TABLE sessions (id TEXT PRIMARY KEY, user_id BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                method TEXT NOT NULL, address TEXT NOT NULL, client TEXT, started_at DOUBLE PRECISION NOT NULL,
+                renewed_at DOUBLE PRECISION NOT NULL, expires_at DOUBLE PRECISION NOT NULL)
+            """,
+            "CREATE INDEX sessions_user ON sessions (user_id, expires_at)",
+            "ALTER TABLE sso_sessions ADD COLUMN session_id TEXT",
         ]),
     ]
 

@@ -63,7 +63,7 @@ struct BFFClientTests {
                     Issue.record("\(error)")
                     return
                 }
-                #expect(apiError == APIError(error: "missing, invalid or expired bearer token"))
+                #expect(apiError == APIError(error: "missing, invalid or expired bearer token, or its session ended: log in again (termcanvas login URL)"))
             }
             do throws(HTTPClientError) {
                 _ = try await client.post(APIPath.authToken, body: TokenRequest(username: "ann", password: "nope"), as: TokenResponse.self)

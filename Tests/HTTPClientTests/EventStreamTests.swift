@@ -195,7 +195,7 @@ struct EventStreamTests {
                 Issue.record("\(updates)")
                 return
             }
-            #expect(apiError?.error == "missing, invalid or expired bearer token")
+            #expect(apiError?.error.hasPrefix("missing, invalid or expired bearer token") == true)
         }
     }
 

@@ -73,7 +73,8 @@ struct LoginCommand: AsyncParsableCommand {
         let password = try PasswordInput.read(prompt: TerminalText.safe("Password for \(user) at \(server): "))
         let response: TokenResponse
         do {
-            response = try await client.post(APIPath.authToken, body: TokenRequest(username: user, password: password))
+            let request = MachineName.naming(try HTTPClient.jsonRequest(.post, APIPath.authToken, body: TokenRequest(username: user, password: password)))
+            response = try HTTPClient.decode(TokenResponse.self, from: try await client.send(request))
         } catch .status(code: 401, _, let apiError) {
             // The server's reason when it gave one, e.g. "wrong username or password".
             let reason = apiError.map(\.error) ?? "wrong user name or password"
@@ -105,8 +106,8 @@ struct LoginCommand: AsyncParsableCommand {
     }
 }
 
-/// `termcanvas logout URL`: forgets the token kept for a server, and ends a single sign-on's
-/// session there so it cannot be renewed.
+/// `termcanvas logout URL`: forgets the token kept for a server, and ends its session there, so
+/// neither the token nor a single sign-on's renewal works again.
 struct LogoutCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "logout", abstract: "Forget the token kept for a server (`termcanvas login`).")
 
@@ -123,18 +124,24 @@ struct LogoutCommand: AsyncParsableCommand {
         guard let credential = try store.credential(for: server) else {
             throw CommandError(TerminalText.safe("not logged in to \(server): nothing to forget"))
         }
-        var ended = true
-        if let renewal = credential.renewal {
-            let client = HTTPClient(endpoint: .init(baseURL: server.origin, trustedCertificates: credential.trustedCertificates))
-            do {
-                try await client.post(APIPath.authSSOLogout, json: SingleSignOnLogout(renewal: renewal))
-            } catch {
-                ended = false
-            }
+        // Its session ends at the server: by its token, or (a token expired) by its renewal.
+        let client = HTTPClient(endpoint: .init(baseURL: server.origin, trustedCertificates: credential.trustedCertificates), token: credential.token)
+        var ended = (try? await Self.endSession(client)) != nil
+        if !ended, let renewal = credential.renewal {
+            ended = (try? await client.post(APIPath.authSSOLogout, json: SingleSignOnLogout(renewal: renewal))) != nil
         }
         _ = store.remove(for: server)
         LoginCommand.say(TerminalText.safe(ended
             ? "termcanvas: logged out of \(server)"
             : "termcanvas: logged out of \(server) here; the server could not be told, so its sign-in lasts until its token expires"))
+    }
+}
+
+extension LogoutCommand {
+    /// Ends the session of `client`'s token.
+    static func endSession(_ client: HTTPClient) async throws {
+        let sessions: [SessionInfo] = try await client.get(APIPath.authSessions)
+        guard let mine = sessions.first(where: \.current) else { return }
+        try await client.delete(APIPath.authSession(mine.id))
     }
 }

@@ -37,7 +37,7 @@ struct DeviceLoginFlow {
         say(instructions(device, provider: info.issuer))
         var interval = max(1, device.interval)
         let deadline = ContinuousClock.now + .seconds(device.expiresIn)
-        let poll = try HTTPClient.jsonRequest(.post, APIPath.authSSO, body: SingleSignOnRequest(login: device.login))
+        let poll = MachineName.naming(try HTTPClient.jsonRequest(.post, APIPath.authSSO, body: SingleSignOnRequest(login: device.login)))
         while ContinuousClock.now < deadline {
             try await Task.sleep(for: .seconds(interval))
             let response: HTTPClient.Response

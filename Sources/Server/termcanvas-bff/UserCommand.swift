@@ -2,14 +2,15 @@ import ArgumentParser
 import BFF
 import CommandSupport
 import Foundation
+import ServerAPI
 import ServerStore
 
 /// `termcanvas user …`: the accounts of the micro-app server.
 struct UserCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "user",
-        abstract: "Add, list and delete the users of the micro-app server, and say who is an admin.",
-        subcommands: [Add.self, List.self, Delete.self, Admin.self]
+        abstract: "Add, list and delete the users of the micro-app server, say who is an admin, and see and end their sessions.",
+        subcommands: [Add.self, List.self, Delete.self, Admin.self, Sessions.self]
     )
 
     struct Location: ParsableArguments {
@@ -74,6 +75,28 @@ struct UserCommand: AsyncParsableCommand {
 
         func run() async throws {
             guard try await location.withStore({ store in try await store.deleteUser(name: name) }) else { throw ValidationError("no user named '\(name)'") }
+        }
+    }
+
+    struct Sessions: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List a user's sessions (each sign-in: how, from where, which machine, when); with --end, end them all.",
+            discussion: "Their tokens are refused within a second on every instance of the server; the user signs in again.")
+        @Argument var name: String
+        @Flag(help: "End every session of the user.") var end = false
+        @OptionGroup var location: Location
+
+        func run() async throws {
+            let (sessions, ended) = try await location.withStore { store -> ([SessionInfo], Int?) in
+                guard let user = try await store.user(named: name) else { throw ValidationError("no user named '\(name)'") }
+                let sessions = try await store.sessions(of: user.id, current: nil)
+                return (sessions, end ? try await store.endSessions(of: user, .all, by: AuditActor.serverOperator) : nil)
+            }
+            if let ended {
+                print("Ended \(ended) session\(ended == 1 ? "" : "s") of \(name): their tokens are refused from now on.")
+            } else {
+                for line in SessionInfo.table(sessions) { print(line) }
+            }
         }
     }
 }

@@ -31,5 +31,5 @@ package struct APIFailure: Error {
     }
 
     package static let notFound = APIFailure(status: .notFound, body: APIError(error: "not found"))
-    package static let unauthorized = APIFailure(status: .unauthorized, body: APIError(error: "missing, invalid or expired bearer token"))
+    package static let unauthorized = APIFailure(status: .unauthorized, body: APIError(error: "missing, invalid or expired bearer token, or its session ended: log in again (termcanvas login URL)"))
 }

@@ -289,6 +289,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Sources/Server/ServerStore",
+            resources: [.embedInCode("Resources/confusables.txt")],
             swiftSettings: swiftSettings
         ),
         // What every route stands on: the request context, errors as JSON, the token and its

@@ -6,6 +6,8 @@ public enum BFFStoreError: Error, Equatable, CustomStringConvertible {
     /// The database's schema is older than this build's (`termcanvas-bff migrate` brings it up to date).
     case schemaBehind(version: Int, wanted: Int)
     case userExists(name: String)
+    /// A name that looks like an existing user's (UTS #39's skeleton): `dаve` with a Cyrillic `а` beside `dave`.
+    case userLooksLike(name: String, existing: String)
     case invalidUserName(String)
     /// A row the store wrote or expects cannot be read back (the database was changed under it).
     case unreadableRow(String)
@@ -23,6 +25,8 @@ public enum BFFStoreError: Error, Equatable, CustomStringConvertible {
         case .schemaBehind(let version, let wanted):
             "the BFF database's schema is at version \(version), this TermCanvas needs \(wanted): run `termcanvas-bff migrate`"
         case .userExists(let name): "a user named '\(name)' already exists"
+        case .userLooksLike(let name, let existing):
+            "'\(name)' looks like the name of the user '\(existing)' (its letters are of another script, or look alike): choose another"
         case .invalidUserName(let reason): "invalid user name: \(reason)"
         case .unreadableRow(let row): "the BFF database has an unreadable row: \(row)"
         case .unavailable(let reason): "the BFF database is unavailable: \(reason)"

@@ -142,9 +142,11 @@ extension BFFStore {
             }
             let wanted = Self.userName(from: names)
             let candidates = [wanted] + (2...50).map { "\(wanted.prefix(BFFUser.nameMaxLength - 3))-\($0)" }
-            return .run("SELECT name FROM users WHERE name IN (\(SQLStatement.list(candidates)))") { taken in
-                let takenNames = Set(try taken.map { try $0.text(0) })
-                let name = candidates.first { !takenNames.contains($0) } ?? "\(wanted.prefix(40))-\(UInt32.random(in: 100_000...999_999))"
+            // Taken is a name any user has, or one that looks like it (UTS #39's skeleton).
+            return .lock(Self.namesLock, next: .run("SELECT name FROM users") { taken in
+                let takenLooks = Set(try taken.map { NameSkeleton.of(try $0.text(0)) })
+                let name = candidates.first { !takenLooks.contains(NameSkeleton.of($0)) }
+                    ?? "\(wanted.prefix(40))-\(UInt32.random(in: 100_000...999_999))"
                 return .run("""
                     INSERT INTO users (name, password_hash, is_admin, created_at, sso_issuer, sso_subject)
                     VALUES (\(name), \(Passwords.none), \(admin ?? false), \(.now), \(issuer), \(subject)) RETURNING id
@@ -157,7 +159,7 @@ extension BFFStore {
                                  detail: "from \(issuer) as \(subject)" + (nameTaken.map { "; \($0) was taken" } ?? "")
                                      + (admin == true ? "; an admin by group \(adminGroup ?? "")" : ""), counted: false)
                 }
-            }
+            })
         }))
     }
 

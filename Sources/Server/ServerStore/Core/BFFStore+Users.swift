@@ -4,19 +4,28 @@ import ServerAPI
 /// Users: a name and a bcrypt hash of the password, never the password; an admin may publish
 /// micro-apps. Deleting a user deletes everything of theirs (the foreign keys cascade).
 extension BFFStore {
+    /// The lock every new user's name is chosen under, so that two made at once cannot look alike.
+    static let namesLock = "users.names"
+
     /// Adds a user with a bcrypt hash of `password`; with no password, an account that only a
     /// token opens (the embedded server's local user).
-    /// - Throws: `BFFStoreError.userExists` or `.invalidUserName`.
+    /// - Throws: `BFFStoreError.userExists`, `.userLooksLike` or `.invalidUserName`.
     @discardableResult
     public func addUser(name: String, password: String?, isAdmin: Bool) async throws -> BFFUser {
         let hash = try await Passwords.newUserHash(name: name, password: password, cost: bcryptCost)
-        return try await runWrite(Plan.run("""
-            INSERT INTO users (name, password_hash, is_admin, created_at) VALUES (\(name), \(hash), \(isAdmin), \(.now))
-            ON CONFLICT (name) DO NOTHING RETURNING id
-            """) { rows in
-            guard let id = try rows.first?.integer(0) else { throw BFFStoreError.userExists(name: name) }
-            return .done(BFFUser(id: id, name: name, isAdmin: isAdmin))
-        })
+        return try await runWrite(.lock(Self.namesLock, next: .run("SELECT name FROM users") { names in
+            // A name that looks like another user's is theirs (UTS #39's skeleton).
+            if let existing = NameSkeleton.lookAlike(of: name, among: try names.map { try $0.text(0) }) {
+                throw BFFStoreError.userLooksLike(name: name, existing: existing)
+            }
+            return .run("""
+                INSERT INTO users (name, password_hash, is_admin, created_at) VALUES (\(name), \(hash), \(isAdmin), \(.now))
+                ON CONFLICT (name) DO NOTHING RETURNING id
+                """) { rows in
+                guard let id = try rows.first?.integer(0) else { throw BFFStoreError.userExists(name: name) }
+                return .done(BFFUser(id: id, name: name, isAdmin: isAdmin))
+            }
+        }))
     }
 
     /// The user whose name and password match, or nil; takes as long for an unknown name as for a

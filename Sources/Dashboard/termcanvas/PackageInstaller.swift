@@ -61,11 +61,14 @@ struct PackagePage: Sendable {
     /// registry has no package of that id (another kind of app with it is not one).
     /// - Throws: `CommandError` for a version it does not have or withdrew, a page that is not a
     ///   package's, or a server that cannot be asked.
-    /// - Parameter version: the version asked for; nil for the one offered by default
-    ///   (`offered(in:pre:)`).
-    static func fetch(_ id: String, version: String?, pre: Bool = false, from registry: Registry) async throws -> PackagePage? {
+    /// - Parameters:
+    ///   - version: the version asked for; nil for the one offered by default (`offered(in:pre:)`).
+    ///   - client: how the registry is reached; by its credential when not given.
+    static func fetch(_ id: String, version: String?, pre: Bool = false, from registry: Registry,
+                      client: HTTPClient? = nil) async throws -> PackagePage? {
         let paths = AppsCommand.paths
-        guard let detail = try await RegistryAnswers(paths).detail(of: id, in: registry, client: try await registry.client()),
+        let client = if let client { client } else { try await registry.client() }
+        guard let detail = try await RegistryAnswers(paths).detail(of: id, in: registry, client: client),
               detail.app.kind == .package else { return nil }
         let wanted = version ?? offered(in: detail, pre: pre)?.description ?? detail.app.version
         guard let published = detail.versions.first(where: { $0.version == wanted }), let package = published.package else {

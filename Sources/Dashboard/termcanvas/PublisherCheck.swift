@@ -3,19 +3,27 @@ import CommandSupport
 import Ed25519
 import PlainText
 
+/// Ed25519's check through libcrypto, for what publishers and registries sign.
+enum SignatureChecking {
+    /// The check, once libcrypto is loaded.
+    /// - Throws: `CommandError` naming `what` could not be checked when libcrypto cannot be loaded.
+    static func ready(toCheck what: String) throws -> SignatureCheck {
+        do {
+            try Ed25519.load()
+        } catch {
+            throw CommandError(TerminalText.safe("could not check \(what): libcrypto (OpenSSL 3) could not be loaded (\(error.description)); "
+                                                 + "install libssl3 and try again. Nothing was changed"))
+        }
+        return { signature, message, key in Ed25519.isValid(signature, of: message, by: key.bytes) }
+    }
+}
+
 extension PackagePage {
     /// What the page's signature says of its publisher, against the key `pinned` at an earlier install.
     /// - Throws: `CommandError` when libcrypto, which checks it, cannot be loaded.
     func trust(pinned: PublicKey?) throws -> PublisherTrust {
-        do {
-            try Ed25519.load()
-        } catch {
-            throw CommandError("could not check \(id)'s signature: libcrypto (OpenSSL 3) could not be loaded (\(error.description)); "
-                               + "install libssl3 and try again. Nothing was installed")
-        }
-        return PublisherTrust(package.signature, id: id, version: version, digest: package.digest, pinned: pinned) { signature, message, key in
-            Ed25519.isValid(signature, of: message, by: key.bytes)
-        }
+        PublisherTrust(package.signature, id: id, version: version, digest: package.digest, pinned: pinned,
+                       check: try SignatureChecking.ready(toCheck: "\(id)'s signature"))
     }
 }
 

@@ -1,6 +1,5 @@
 import AppPackages
 import CommandSupport
-import Ed25519
 import FoundationEssentials
 import HTTPClient
 import PlainText
@@ -47,9 +46,8 @@ struct RegistryAnswers {
         // A header there but unreadable is no signature of the registry's.
         let check = header != nil && signature == nil ? .forged
             : RegistryAnswerCheck(signature, path: path, body: response.body, pinned: record.key.flatMap(PublicKey.init(base64:)),
-                                  seen: record.revisions[id], now: Int(Date().timeIntervalSince1970)) { signature, message, key in
-                Ed25519.isValid(signature, of: message, by: key.bytes)
-            }
+                                  seen: record.revisions[id], now: Int(Date().timeIntervalSince1970),
+                                  check: try SignatureChecking.ready(toCheck: "\(registry.name)'s signature"))
         let name = TerminalText.safe("\(registry.name)'s answer about \(id)")
         switch check {
         case .unsigned:

@@ -152,6 +152,10 @@ struct CatalogInstaller {
                         + "someone else's; termcanvas apps install \(page.registry.name)/\(page.id) --replace runs theirs instead"))))
             }
             do {
+                // Its page as the registry signs it, with its publisher's signature (lists carry none).
+                guard let page = try await PackagePage.fetch(page.id, version: page.version, from: page.registry, client: client) else {
+                    throw CommandError(TerminalText.safe("\(page.registry.name) no longer has it"))
+                }
                 // Nothing is asked here: a signature that does not hold, or another key than the one kept, is refused.
                 let pinned = AppsCommand.folders(paths).origin(of: page.id).flatMap { $0.registry == page.registry.key ? $0.publisherKey : nil }
                     .flatMap(PublicKey.init(base64:))

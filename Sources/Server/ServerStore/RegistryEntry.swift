@@ -135,6 +135,15 @@ extension RegistryEntry {
 
 extension RegistryEntry {
     /// The app as the registry lists it, with its health (nil: not checked, or built in).
+    /// A package's version as lists show it: without its signature, which its page's versions
+    /// carry (`apps install` reads it there, signed by the registry), so a list of many packages
+    /// is not made of signatures no one checks there.
+    private static func unsigned(_ package: PackageVersion) -> PackageVersion {
+        var listed = package
+        listed.signature = nil
+        return listed
+    }
+
     package func info(health: AppHealth?) -> MicroAppInfo {
         switch kind {
         case .builtin:
@@ -149,7 +158,7 @@ extension RegistryEntry {
         case .package:
             return MicroAppInfo(id: id, name: name, version: current.description, description: description, basePath: "",
                                 events: manifest?.events.publishes ?? [], kind: .package, manifest: manifest,
-                                package: versions.first { $0.version == current.description }?.package, installs: installs)
+                                package: versions.first { $0.version == current.description }?.package.map(Self.unsigned), installs: installs)
         }
     }
 }

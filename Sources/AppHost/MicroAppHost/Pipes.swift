@@ -116,6 +116,8 @@ final class PipeReader: Sendable {
     private let received: @Sendable ([UInt8]) -> Void
     /// Nil once closed.
     private let watch = Mutex<PipePoller.Watch?>(nil)
+    /// Whether the stream ended (or reading stopped), and what waits for it (`afterEnd`).
+    private let ending = Mutex<(ended: Bool, waiting: [OnceAction])>((false, []))
 
     /// - Parameters:
     ///   - received: each chunk as read; an empty one at the end of the stream.
@@ -133,6 +135,19 @@ final class PipeReader: Sendable {
     /// Stops reading and closes the pipe (on the queue, never under a read).
     func cancel() {
         queue.async { [self] in close() }
+    }
+
+    /// Runs `body` once everything written was read: at the end of the stream, or after `limit`
+    /// if it has not ended by then (a process that outlived the one that exited may hold the pipe
+    /// open). So what an app wrote to stderr as it crashed is in its log before its exit is told.
+    func afterEnd(within limit: Duration, _ body: @escaping @Sendable () -> Void) {
+        let action = OnceAction(body)
+        let ended = ending.withLock { ending in
+            if !ending.ended { ending.waiting.append(action) }
+            return ending.ended
+        }
+        guard !ended else { return action.run() }
+        queue.asyncAfter(deadline: .now() + .nanoseconds(Int(limit / .nanoseconds(1)))) { action.run() }
     }
 
     private func drain() {
@@ -158,5 +173,24 @@ final class PipeReader: Sendable {
         guard let watch = watch.withLock({ $0.take() }) else { return }
         PipePoller.shared.cancel(watch)
         Glibc.close(descriptor)
+        let waiting = ending.withLock { ending in
+            ending.ended = true
+            defer { ending.waiting = [] }
+            return ending.waiting
+        }
+        waiting.forEach { $0.run() }
+    }
+}
+
+/// An action that runs at most once, whoever asks first.
+final class OnceAction: Sendable {
+    private let body: Mutex<(@Sendable () -> Void)?>
+
+    init(_ body: @escaping @Sendable () -> Void) {
+        self.body = Mutex(body)
+    }
+
+    func run() {
+        body.withLock { $0.take() }?()
     }
 }

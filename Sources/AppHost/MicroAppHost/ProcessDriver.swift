@@ -90,17 +90,19 @@ final class ProcessDriver: SessionDriver {
                 feed(.spawnFailed(generation: generation, error.description))
             case .success(let started):
                 started.launch.notes.forEach { log.write("host", $0) }
-                attach(started, generation: generation, feed: feed)
+                let errors = attach(started, generation: generation, feed: feed)
                 feed(.spawned(generation: generation))
                 // Only now: an app that exits at once must not have its exit fed before its
                 // start, or the supervisor would wait for an exit that came already.
-                followExit(of: started, generation: generation, feed: feed)
+                followExit(of: started, generation: generation, errors: errors, feed: feed)
             }
         }
     }
 
+    /// Reads the app's output and standard error, and writes its input; returns the reader of its
+    /// standard error.
     private func attach(_ started: Spawner.Started, generation: Int,
-                        feed: @escaping @Sendable (Supervisor.Input) -> Void) {
+                        feed: @escaping @Sendable (Supervisor.Input) -> Void) -> PipeReader {
         let output = PipeReader(descriptor: started.output, queue: queue) { [weak self] bytes in
             self?.read(bytes, generation: generation, feed: feed)
         }
@@ -113,6 +115,7 @@ final class ProcessDriver: SessionDriver {
         running.withLock { $0 = Running(generation: generation, process: started, writer: writer, readers: [output, errors], folders: folders) }
         let launch = started.launch
         log.write("host", "started \(started.app): \(([launch.program] + launch.arguments.dropFirst()).joined(separator: " "))")
+        return errors
     }
 
     /// Counts standard error as wasted output.
@@ -121,7 +124,11 @@ final class ProcessDriver: SessionDriver {
         if let excess { feed(.excess(generation: generation, bytes: excess)) }
     }
 
-    private func followExit(of started: Spawner.Started, generation: Int, feed: @escaping @Sendable (Supervisor.Input) -> Void) {
+    /// How long an exit waits for the rest of the app's standard error.
+    static let errorsAfterExit = Duration.milliseconds(250)
+
+    private func followExit(of started: Spawner.Started, generation: Int, errors: PipeReader,
+                            feed: @escaping @Sendable (Supervisor.Input) -> Void) {
         watchExit(of: started, gone: { [weak self] in
             // The process is gone but not reaped: no signal may be sent to its id from now on.
             self?.running.withLock { running in
@@ -131,7 +138,8 @@ final class ProcessDriver: SessionDriver {
                 running = nil
             }
         }, exited: { status in
-            feed(.exited(generation: generation, status: status))
+            // Told once what it wrote to stderr as it ended is in its log (a crash's traceback).
+            errors.afterEnd(within: Self.errorsAfterExit) { feed(.exited(generation: generation, status: status)) }
         })
     }
 

@@ -97,7 +97,7 @@ func buildRouter(store: BFFStore, issuer: TokenIssuer, configuration: BFFConfigu
     let apps = configuration.apps
     RegistryController(store: store, health: registry.health, entries: registry.entries, answers: registry.answers)
         .addRoutes(to: api.group("registry"))
-    PackageController(store: store).addRoutes(to: api.group("registry"))
+    PackageController(store: store, marks: registry.installs).addRoutes(to: api.group("registry"))
     AppProxyController(store: store, sessions: registry.sessions, health: registry.health, entries: registry.entries)
         .addRoutes(to: api.group("apps"))
     LiveEventsController(store: store, activity: configuration.activity, users: users).addRoutes(to: api)
@@ -119,10 +119,12 @@ struct RegistryServices: Sendable {
     let hooks: HookDeliverer
     let sessions: RemoteSessions
     let answers: RegistryAnswerSigner
+    let installs: InstallMarks
 
     /// - Parameter signingSecret: the server's, from which the registry's key is derived.
     init(store: BFFStore, configuration: BFFConfiguration, signingSecret: String, logger: Logger) {
         answers = RegistryAnswerSigner(secret: signingSecret, clock: configuration.clock)
+        installs = InstallMarks(secret: signingSecret)
         sessions = RemoteSessions(unstreamedLifetime: configuration.limits.unstreamedSessionLifetime)
         entries = EntryClient(policy: configuration.entryNetworkPolicy)
         health = AppHealthMonitor(store: store, entries: entries, interval: configuration.healthInterval, logger: logger)

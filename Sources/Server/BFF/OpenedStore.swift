@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
+import ServerRoutes
 import ServerStore
 import ServiceLifecycle
 
@@ -21,6 +22,7 @@ struct OpenedStore {
         case .sqlite(let url):
             let store = try SQLiteStore.open(at: url, bcryptCost: configuration.bcryptCost, liveEvents: hub, logger: logger)
             let secret = try configuration.jwtSecret ?? SigningSecret.loadOrCreate(in: url.deletingLastPathComponent())
+            try await forgetInstallers(in: BFFStore(store), secret: secret, logger: logger)
             return OpenedStore(store: BFFStore(store), services: [], signingSecret: secret)
         case .postgres(let location):
             let (secret, newest) = try await BFFStores.withPostgres(location, bcryptCost: configuration.bcryptCost, logger: logger) {
@@ -29,14 +31,23 @@ struct OpenedStore {
                                               onWaiting: configuration.onWaitingForSchema)
                 // Before any stream can open: the feed hands on every event after it.
                 let newest = try await BFFStore(setup).newestLiveEventID()
-                if let secret = configuration.jwtSecret { return (secret, newest) }
-                return (try await setup.signingSecret(orMake: SigningSecret.make), newest)
+                let secret = if let secret = configuration.jwtSecret { secret } else { try await setup.signingSecret(orMake: SigningSecret.make) }
+                try await forgetInstallers(in: BFFStore(setup), secret: secret, logger: logger)
+                return (secret, newest)
             }
             let client = try PostgresStore.client(for: location, connections: configuration.databaseConnections, logger: logger)
             let store = PostgresStore(client: client, bcryptCost: configuration.bcryptCost, liveEvents: hub, logger: logger)
             let feed = PostgresLiveEventFeed(store: store, startingAfter: newest, logger: logger)
             return OpenedStore(store: BFFStore(store), services: [client, feed], signingSecret: secret)
         }
+    }
+
+    /// The installs an earlier server kept with their users (schema v17 and before), moved to marks
+    /// that name nobody (`InstallMarks`).
+    private static func forgetInstallers(in store: BFFStore, secret: String, logger: Logger) async throws {
+        let marks = InstallMarks(secret: secret)
+        let moved = try await store.forgetInstallers { marks.mark(user: $0, app: $1) }
+        if moved > 0 { logger.notice("installs now counted without their users", metadata: ["installs": "\(moved)"]) }
     }
 }
 

@@ -350,6 +350,14 @@ extension SQLiteStore {
                 try db.execute(sql: statement)
             }
         }
+        // registry_installs keeps the installs counted before, until a server moves them here
+        // (`BFFStore.forgetInstallers`): their marks need the signing secret, which SQL has not.
+        migrator.registerMigration("v18: installs counted without names") { db in
+            try db.execute(sql: """
+                CREATE TABLE registry_install_marks (app_id TEXT NOT NULL REFERENCES registry_apps (id) ON DELETE CASCADE,
+                    mark TEXT NOT NULL, PRIMARY KEY (app_id, mark))
+                """)
+        }
         return migrator
     }
 

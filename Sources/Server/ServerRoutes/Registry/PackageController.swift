@@ -16,9 +16,11 @@ import ServerStore
 /// admins name the publishers; anyone signed in reads, downloads and records an install.
 package struct PackageController {
     let store: BFFStore
+    let marks: InstallMarks
 
-    package init(store: BFFStore) {
+    package init(store: BFFStore, marks: InstallMarks) {
         self.store = store
+        self.marks = marks
     }
 
     package func addRoutes(to group: RouterGroup<BFFRequestContext>) {
@@ -155,12 +157,14 @@ package struct PackageController {
     }
 
     @Sendable func recordInstall(_ request: Request, context: BFFRequestContext) async throws -> Response {
-        guard try await store.recordInstall(of: try Self.appID(context), by: try context.userID()) else { throw APIFailure.notFound }
+        let (id, user) = (try Self.appID(context), try context.userID())
+        guard try await store.recordInstall(of: id, mark: marks.mark(user: user, app: id)) else { throw APIFailure.notFound }
         return Response(status: .noContent)
     }
 
     @Sendable func suggestions(_ request: Request, context: BFFRequestContext) async throws -> Response {
-        try .json(try await store.suggestions(for: try context.userID()))
+        let (user, marks) = (try context.userID(), marks)
+        return try .json(try await store.suggestions(for: user) { marks.mark(user: user, app: $0) })
     }
 
     /// The admin making the change, the user it is about, and the app.

@@ -185,20 +185,20 @@ extension BFFStore {
         }, snapshot: false)
     }
 
-    /// Records that `user` installed the package `id` (once per user: installing again or
-    /// updating counts nothing more); false when there is no such package. The audit log says a
-    /// package was installed and how many users have it, never by whom.
-    public func recordInstall(of id: String, by user: Int64) async throws -> Bool {
+    /// Records an install of the package `id` under `mark`, its user's mark for it
+    /// (`InstallMarks`): once per user, as installing again or updating makes the same mark, and
+    /// without who. False when there is no such package. The audit log says a package was
+    /// installed and how many users have it, never by whom.
+    public func recordInstall(of id: String, mark: String) async throws -> Bool {
         try await runWrite(Plan.run("""
             SELECT 1 FROM registry_apps WHERE id = \(id) AND kind = 'package' AND withdrawn_at IS NULL\(.forShare)
             """) { rows in
             guard !rows.isEmpty else { return .done(false) }
             return .run("""
-                INSERT INTO registry_installs (app_id, user_id, installed_at) VALUES (\(id), \(user), \(UTCInstant.now.iso))
-                ON CONFLICT DO NOTHING RETURNING 1
+                INSERT INTO registry_install_marks (app_id, mark) VALUES (\(id), \(mark)) ON CONFLICT DO NOTHING RETURNING 1
                 """) { added in
                 guard !added.isEmpty else { return .done(true) }
-                return .run("SELECT COUNT(*) FROM registry_installs WHERE app_id = \(id)") { count in
+                return .run("SELECT COUNT(*) FROM registry_install_marks WHERE app_id = \(id)") { count in
                     let users = try count.first?.integer(0) ?? 0
                     return Plan.done(true).audited(.appInstalled, by: AuditActor.someUser, target: "app \(id)",
                                                    detail: "installed by \(users) user\(users == 1 ? "" : "s")", counted: false)
@@ -206,6 +206,36 @@ extension BFFStore {
             }
         })
     }
+
+    /// Moves the installs counted before schema v18, kept with their users, to marks made by
+    /// `mark(user, app)`, a few hundred to a transaction; the number moved. A server does this as it
+    /// starts; on PostgreSQL its instances may do it at once, as a mark is kept once and a row is
+    /// deleted once.
+    public func forgetInstallers(marking mark: @escaping @Sendable (Int64, String) -> String) async throws -> Int {
+        var moved = 0
+        while true {
+            let batch = try await runWrite(Plan.run("""
+                SELECT app_id, user_id FROM registry_installs LIMIT \(Self.installsMovedAtOnce)\(.forUpdateSkipLocked)
+                """) { rows in
+                let installs = try rows.map { (app: try $0.text(0), user: try $0.integer(1)) }
+                guard !installs.isEmpty else { return .done(0) }
+                var marks: SQLStatement = "INSERT INTO registry_install_marks (app_id, mark) VALUES "
+                var named: SQLStatement = "DELETE FROM registry_installs WHERE (app_id, user_id) IN ("
+                for (index, install) in installs.enumerated() {
+                    let comma: SQLStatement = index == 0 ? "" : ", "
+                    marks += "\(comma)(\(install.app), \(mark(install.user, install.app)))"
+                    named += "\(comma)(\(install.app), \(install.user))"
+                }
+                marks += " ON CONFLICT DO NOTHING"
+                named += ")"
+                return .run(marks) { [named] _ in .run(named) { _ in .done(installs.count) } }
+            })
+            guard batch > 0 else { return moved }
+            moved += batch
+        }
+    }
+
+    static let installsMovedAtOnce = 500
 
     /// Whether `user` may publish versions of `id`: an admin, or a publisher of it.
     private static func mayPublish<T>(_ id: String, _ user: BFFUser, then next: @escaping @Sendable (Bool) throws -> Plan<T>) -> Plan<T> {
@@ -216,9 +246,9 @@ extension BFFStore {
 
 extension BFFStore {
     /// The packages suggested to `user`: those with a pane on canvases shared with them (not their
-    /// own), then those their teammates installed most, leaving out what they installed and
-    /// anything withdrawn; counts only.
-    public func suggestions(for user: Int64) async throws -> [AppSuggestion] {
+    /// own), then those installed most, leaving out what they installed (each app's mark of theirs
+    /// is `mark(app)`) and anything withdrawn; counts only.
+    public func suggestions(for user: Int64, mark: @escaping @Sendable (String) -> String) async throws -> [AppSuggestion] {
         try await runRead(Plan.run("""
             SELECT c.layout FROM canvases c JOIN canvas_members m ON m.canvas_id = c.id
             WHERE m.user_id = \(user) AND c.owner_id <> \(user) ORDER BY c.updated_at DESC LIMIT \(Self.canvasesSuggestedFrom)
@@ -230,22 +260,24 @@ extension BFFStore {
             }
             let onCanvases = counted
             return .run("""
-                SELECT i.app_id, COUNT(*) FROM registry_installs i JOIN registry_apps a ON a.id = i.app_id
-                WHERE i.user_id <> \(user) AND a.kind = 'package' AND a.withdrawn_at IS NULL
-                    AND i.app_id NOT IN (SELECT app_id FROM registry_installs WHERE user_id = \(user))
-                GROUP BY i.app_id ORDER BY COUNT(*) DESC, i.app_id LIMIT \(AppSuggestion.maximum)
+                SELECT i.app_id, COUNT(*) FROM registry_install_marks i JOIN registry_apps a ON a.id = i.app_id
+                WHERE a.kind = 'package' AND a.withdrawn_at IS NULL
+                GROUP BY i.app_id ORDER BY COUNT(*) DESC, i.app_id LIMIT \(Self.installedMostRanked)
                 """) { installs in
-                let teammates = Dictionary(try installs.map { (try $0.text(0), Int(try $0.integer(1))) }, uniquingKeysWith: +)
-                return .run("SELECT app_id FROM registry_installs WHERE user_id = \(user)") { mine in
+                let counts = Dictionary(try installs.map { (try $0.text(0), Int(try $0.integer(1))) }, uniquingKeysWith: +)
+                let asked = Set(onCanvases.keys).union(counts.keys).filter(ManifestRules.isAppID).sorted()
+                guard !asked.isEmpty else { return .done([]) }
+                return .run("SELECT app_id FROM registry_install_marks WHERE mark IN (\(SQLStatement.list(asked.map(mark))))") { mine in
                     let installed = Set(try mine.map { try $0.text(0) })
-                    let candidates = Set(onCanvases.keys).union(teammates.keys).subtracting(installed).filter(ManifestRules.isAppID)
+                    // What is left counts the others' installs only: theirs are the user's own.
+                    let candidates = asked.filter { !installed.contains($0) }
                     guard !candidates.isEmpty else { return .done([]) }
-                    let list = SQLStatement.list(candidates.sorted())
+                    let list = SQLStatement.list(candidates)
                     return .run("SELECT id FROM registry_apps WHERE id IN (\(list)) AND kind = 'package' AND withdrawn_at IS NULL") { live in
                         Self.entries(try live.map { try $0.text(0) }).then { entries in
                             let suggestions = entries.map { entry in
                                 AppSuggestion(app: entry.info(health: nil), sharedCanvases: onCanvases[entry.id, default: 0],
-                                              teammateInstalls: teammates[entry.id, default: 0])
+                                              teammateInstalls: counts[entry.id, default: 0])
                             }
                             return .done(Array(suggestions.sorted {
                                 ($1.sharedCanvases, $1.teammateInstalls, $0.app.id) < ($0.sharedCanvases, $0.teammateInstalls, $1.app.id)
@@ -256,6 +288,9 @@ extension BFFStore {
             }
         }, snapshot: true)
     }
+
+    /// The most installed packages a suggestion is chosen from, before those the user has are left out.
+    static let installedMostRanked = 1000
 
     /// The most canvases shared with a user whose panes suggestions count, the latest changed first.
     static let canvasesSuggestedFrom = 500

@@ -197,7 +197,7 @@ extension BFFStore {
         let list = SQLStatement.list(ids)
         return .run("""
             SELECT id, kind, name, description, current_version, hook_secret, entry_secret, previous_hook_secret,
-                previous_entry_secret, secrets_rotated_at, (SELECT COUNT(*) FROM registry_installs i WHERE i.app_id = registry_apps.id)
+                previous_entry_secret, secrets_rotated_at, (SELECT COUNT(*) FROM registry_install_marks i WHERE i.app_id = registry_apps.id)
             FROM registry_apps WHERE id IN (\(list))
             """) { [list] apps in
             .run("""

@@ -234,6 +234,14 @@ extension PostgresStore {
             "CREATE INDEX sessions_user ON sessions (user_id, expires_at)",
             "ALTER TABLE sso_sessions ADD COLUMN session_id TEXT",
         ]),
+        // registry_installs keeps the installs counted before, until a server moves them here
+        // (`BFFStore.forgetInstallers`): their marks need the signing secret, which SQL has not.
+        ("v18: installs counted without names", [
+            """
+            CREATE TABLE registry_install_marks (app_id TEXT COLLATE "C" NOT NULL REFERENCES registry_apps (id) ON DELETE CASCADE,
+                mark TEXT NOT NULL, PRIMARY KEY (app_id, mark))
+            """,
+        ]),
     ]
 
     /// The advisory lock migrations take, so that of instances started together one migrates and

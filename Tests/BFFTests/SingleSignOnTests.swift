@@ -109,6 +109,45 @@ struct SingleSignOnTests {
             #expect(audit.contains { $0.action == .loginRefused && $0.actor == AuditActor.someone && $0.detail.hasSuffix("this sign-in was used already") })
         }
     }
+
+    @Test("a sign-in whose token ran out overnight is renewed by its handle, listed meanwhile, as a dashboard started the next morning renews it; one ended is not")
+    func renewedAfterItsTokenRanOut() async throws {
+        let provider = try await TestIdentityProvider.start(people: Self.people, environment: ["TC_OIDC_INTERVAL": "1"])
+        defer { provider.stop() }
+        let harness = try await BFFHarness()
+        defer { harness.remove() }
+        var settings = Self.settings(provider)
+        settings.sessionLifetime = 5
+        try await Self.withServer(provider, harness: harness, settings: settings) { client in
+            let first = try await Self.deviceLogIn("alice", client: client, provider: provider)
+            let second = try await Self.deviceLogIn("alice", client: client, provider: provider)
+            // Later (the next morning, as far as a token of five seconds knows): both tokens ran
+            // out; their sessions, renewable, are still there.
+            try await Task.sleep(for: .seconds(6))
+            #expect(try await client.send(.get, APIPath.todoItems, token: first.token).status == .unauthorized)
+            let renewed = try await client.send(.post, APIPath.authSSO, json: SingleSignOnRequest(renewal: try #require(first.renewal)))
+            #expect(renewed.status == .ok, "\(String(buffer: renewed.body))")
+            let token = try renewed.decode(SingleSignOnLogin.self).token
+            let listed = try await client.send(.get, APIPath.authSessions, token: token).decode([SessionInfo].self)
+            #expect(listed.count == 2, "the other sign-in, renewable, is listed to be ended: \(listed)")
+            // Ended by its user: its handle renews nothing.
+            #expect(try await client.send(.delete, APIPath.authSessions, token: token).status == .ok)
+            let ended = try await client.send(.post, APIPath.authSSO, json: SingleSignOnRequest(renewal: try #require(second.renewal)))
+            #expect(ended.status == .unauthorized)
+        }
+    }
+
+    /// A device login of `user`, approved at the provider.
+    static func deviceLogIn(_ user: String, client: some TestClientProtocol, provider: TestIdentityProvider) async throws -> SingleSignOnLogin {
+        let device = try await client.send(.post, APIPath.authSSODevice, rawBody: nil).decode(DeviceLogin.self)
+        try await provider.approve(user: user, password: "pw-\(user)", code: device.userCode)
+        var answer = try await client.send(.post, APIPath.authSSO, json: SingleSignOnRequest(login: device.login))
+        while answer.status == .accepted {
+            try await Task.sleep(for: .seconds(1.1))
+            answer = try await client.send(.post, APIPath.authSSO, json: SingleSignOnRequest(login: device.login))
+        }
+        return try answer.decode(SingleSignOnLogin.self)
+    }
 }
 
 /// Every attack on an ID token, each refused with its reason in the audit log; the real token

@@ -124,4 +124,59 @@ struct SingleSignOnEndToEndTests {
         }
         try await session.waitFor("token refused", timeout: .seconds(20))
     }
+
+    @Test("a dashboard on another server renews a followed registry's single sign-on too: its packages stay in the catalog past the token's lifetime")
+    func followedRegistryRenewed() async throws {
+        let (provider, team) = try await Self.start()
+        defer {
+            team.stop()
+            provider.stop()
+        }
+        let home = try await TeamServer.start(users: ["alice"])
+        defer { home.stop() }
+        let alice = try await Self.logIn("alice", provider: provider, server: team)
+        let signedIn = ContinuousClock.now
+        let pomodoro = RemoteAppsEndToEndTests.deploys.deletingLastPathComponent().appendingPathComponent("pomodoro")
+        let published = try await MarketplaceEndToEndTests.termcanvas(["apps", "publish", pomodoro.path, "--bff", team.url], alice)
+        #expect(published.status == 0, "\(published.output)")
+        let login = try await MarketplaceEndToEndTests.termcanvas(["login", home.url, "--user", "alice"], alice, input: "password-alice\n")
+        try #require(login.status == 0, "\(login.output)")
+        let before = try Self.storedCredential(alice, server: team)
+
+        // The team's token has run out when the dashboard first reads its registry: renewed first.
+        try await Task.sleep(until: signedIn + .seconds(14))
+        let session = try await home.dashboard(alice)
+        try await MicroAppsEndToEndTests.waitUntilOnline(session)
+        try await session.send("C-e")
+        try await session.waitFor("ARRANGE")
+        try await session.send("a")
+        let teamName = "127.0.0.1:\(team.port)"
+        try await session.waitFor("(pomodoro) — from \(teamName)", timeout: .seconds(15))
+        let renewed = try Self.storedCredential(alice, server: team)
+        #expect(renewed.token != before.token && renewed.expiresAt > before.expiresAt)
+
+        // And kept renewed while the dashboard runs, before it runs out again.
+        try await eventually("renewed again in the background", within: .seconds(15), every: .milliseconds(500)) {
+            try Self.storedCredential(alice, server: team).expiresAt > renewed.expiresAt
+        }
+        #expect(!(try await session.screen()).contains { $0.contains("has ended") })
+        try await session.send("Escape")
+        try await session.send("Escape")
+        try await session.send("C-q")
+        #expect(try await session.waitForExit().status == 0)
+    }
+
+    /// The token and its expiry kept for `server` in the credential store of `environment`.
+    static func storedCredential(_ environment: [String: String], server: TeamServer) throws -> (token: String, expiresAt: Double) {
+        let folder = environment["XDG_CONFIG_HOME", default: ""] + "/termcanvas/credentials/"
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder) where file.hasSuffix(".json") {
+            let data = try Data(contentsOf: URL(fileURLWithPath: folder + file))
+            let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            guard (object["server"] as? String)?.hasSuffix(":\(server.port)") == true else { continue }
+            return (try #require(object["token"] as? String), try #require(object["expiresAt"] as? Double))
+        }
+        throw CredentialMissing()
+    }
+
+    struct CredentialMissing: Error {}
 }

@@ -84,7 +84,8 @@ struct Dashboard: AsyncParsableCommand {
         let catalog = WidgetCatalog.standard(apps: installed.descriptors(runtime: runtime))
         let sharedLink = SharedCanvasLink(logger: logger) { canvas, news in mailbox.post(.shared(canvas: canvas, news)) }
         let packages = PackageOffers(registry: Registry(key: remote?.credential?.server ?? Registry.local))
-        let clients = RegistryClients(connected: packages.registry, backend: backend, connector: connector)
+        let otherRegistries = OtherRegistries(connector: connector, mailbox: mailbox)
+        let clients = RegistryClients(connected: packages.registry, backend: backend, others: otherRegistries)
         let installer = CatalogInstaller(offers: packages, clients: clients, paths: paths, runtime: runtime, mailbox: mailbox, logger: logger)
         let ports = HostPorts(
             widgetRequests: { link.handle($0) }, sharedCanvasRequests: { sharedLink.handle($0) }, savesOnServer: remote != nil,
@@ -111,6 +112,7 @@ struct Dashboard: AsyncParsableCommand {
             reinstalls?.cancel()
             watchdog?.cancel()
             sessionKeeper.cancel()
+            otherRegistries.cancel()
         }
         // A layout read from a file starts a history of its own.
         if !(options.layout.map(LayoutSource.looksLikeFile) ?? false) { host.perform(host.restoreHistory()) }

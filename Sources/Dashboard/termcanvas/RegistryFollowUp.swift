@@ -1,5 +1,6 @@
 import AppPackages
 import AppModel
+import BFFAccess
 import CanvasCore
 import CanvasFiles
 import CanvasUI
@@ -13,23 +14,75 @@ import Synchronization
 import Widgets
 
 /// The clients of the registries a dashboard reaches: its own server's (once connected) and those
-/// of the other servers the user is logged in to.
+/// of the other servers the user is logged in to, whose single sign-on tokens it renews too.
 struct RegistryClients: Sendable {
     let connected: Registry
     let backend: BackendRelay
-    let connector: BFFConnector
+    let others: OtherRegistries
 
     /// The client of `registry`; nil while the dashboard's server is not connected, or for a
-    /// server the user is no longer logged in to.
-    func client(for registry: Registry) -> HTTPClient? {
+    /// server the user is no longer logged in to or whose sign-in has ended.
+    func client(for registry: Registry) async -> HTTPClient? {
         if registry.key == connected.key { return backend.current }
-        guard registry.key != Registry.local, let target = try? connector.remoteTarget(registry.key) else { return nil }
-        return target.client(logger: connector.logger)
+        guard registry.key != Registry.local else { return nil }
+        return await others.client(for: registry.key)
     }
 
     /// The other registries followed: every server logged in to but the connected one.
-    var others: [Registry] {
-        connector.paths.credentials.servers().filter { $0 != connected.key }.map(Registry.init(key:))
+    var followed: [Registry] {
+        others.connector.paths.credentials.servers().filter { $0 != connected.key }.map(Registry.init(key:))
+    }
+}
+
+/// The clients of the other servers a dashboard follows, one each, made on first use. A single
+/// sign-on's token is renewed first if it is due, then kept renewed as the dashboard's own is
+/// (`SessionKeeper`), so a registry followed does not drop out of the catalog when its token's
+/// fifteen minutes are up. A sign-in that ended is said once, and tried again only once the user
+/// logged in anew.
+actor OtherRegistries {
+    let connector: BFFConnector
+    private let mailbox: Mailbox
+    private var clients: [String: Task<(HTTPClient, Credential)?, Never>] = [:]
+    private let keepers = Mutex<[SessionKeeper]>([])
+    /// The token of each server whose sign-in ended, as the credential store had it then.
+    private var ended: [String: String] = [:]
+
+    init(connector: BFFConnector, mailbox: Mailbox) {
+        self.connector = connector
+        self.mailbox = mailbox
+    }
+
+    func client(for server: String) async -> HTTPClient? {
+        if let made = clients[server] { return await made.value?.0 }
+        guard let credential = (try? connector.remoteTarget(server))?.credential, ended[server] != credential.token else { return nil }
+        let (connector, mailbox) = (connector, mailbox)
+        // Kept while it runs, so that a second caller waits for it rather than renew the same token.
+        let making = Task<(HTTPClient, Credential)?, Never> {
+            do {
+                let current = try await SessionRenewal.fresh(credential, store: connector.paths.credentials, logger: connector.logger)
+                return (BFFTarget.remote(current).client(logger: connector.logger), current)
+            } catch {
+                mailbox.post(.notice(.error("\(error)")))
+                return nil
+            }
+        }
+        clients[server] = making
+        guard let (client, current) = await making.value else {
+            clients[server] = nil
+            ended[server] = credential.token
+            return nil
+        }
+        if current.renewal != nil {
+            let keeper = SessionKeeper()
+            keeper.start(current, client: client, store: connector.paths.credentials, mailbox: mailbox, logger: connector.logger)
+            keepers.withLock { $0.append(keeper) }
+        }
+        return client
+    }
+
+    /// Ends the renewals: the dashboard is stopping.
+    nonisolated func cancel() {
+        keepers.withLock { $0.forEach { $0.cancel() } }
     }
 }
 
@@ -49,7 +102,7 @@ struct RegistryFollowUp {
 
     /// After a read of the registry that listed `apps`.
     func read(listing apps: [MicroAppInfo]) {
-        guard let client = clients.client(for: clients.connected) else { return }
+        guard let client = clients.backend.current else { return }
         let current = Dictionary(apps.map { ($0.id, $0.version) }, uniquingKeysWith: { first, _ in first })
         // Suggestions are of packages: a registry that lists none has none to make.
         let suggests = apps.contains { $0.kind == .package }
@@ -57,8 +110,8 @@ struct RegistryFollowUp {
         Task.detached {
             if suggests { await Self.readSuggestions(from: client, mailbox: mailbox, logger: logger) }
             var elsewhere: [String: [MicroAppInfo]] = [:]
-            for registry in clients.others {
-                guard let other = clients.client(for: registry) else { continue }
+            for registry in clients.followed {
+                guard let other = await clients.client(for: registry) else { continue }
                 do {
                     let page: Page<MicroAppInfo> = try await other.get(APIPath.registryApps, query: [(name: "kind", value: "package"),
                                                                                                       (name: "limit", value: "200")])
@@ -136,15 +189,18 @@ struct CatalogInstaller {
 
     @MainActor
     func install(_ offer: CatalogOffer) {
-        guard let page = offers.page(offer), let client = clients.client(for: page.registry) else {
+        guard let page = offers.page(offer) else {
             return mailbox.post(.notice(.error("Can't install \(offer.name): its registry is not connected; try again in a moment")))
         }
         guard installing.begin(page.id) else {
             return mailbox.post(.notice(.info("\(page.app.name) is being installed")))
         }
-        let (paths, runtime, mailbox, logger, installing) = (paths, runtime, mailbox, logger, installing)
+        let (clients, paths, runtime, mailbox, logger, installing) = (clients, paths, runtime, mailbox, logger, installing)
         Task.detached {
             defer { installing.end(page.id) }
+            guard let client = await clients.client(for: page.registry) else {
+                return mailbox.post(.notice(.error("Can't install \(offer.name): its registry is not connected; try again in a moment")))
+            }
             // A shipped app's id is reserved: `apps install REGISTRY/ID --replace` takes it, asked by name.
             if AppsCommand.folders(paths).scan().apps.contains(where: { $0.id == page.id && $0.isShipped }) {
                 return mailbox.post(.notice(.error(TerminalText.safe(

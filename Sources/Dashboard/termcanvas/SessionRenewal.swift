@@ -60,9 +60,10 @@ enum SessionRenewal {
     }
 }
 
-/// The dashboard's renewals: one task that sleeps until the token is due, renews it, and hands the
-/// new token to the client every part of the dashboard shares. When the server says no, the user
-/// is told once, on screen; a server that cannot be reached is tried again every 30 seconds.
+/// The dashboard's renewals: one task that sleeps until the token is due, renews it (or takes the
+/// token a command renewed meanwhile), and hands the new token to the client every part of the
+/// dashboard shares. When the server says no, the user is told once, on screen; a server that
+/// cannot be reached is tried again every 30 seconds.
 final class SessionKeeper: Sendable {
     private let task = Mutex<Task<Void, Never>?>(nil)
 
@@ -72,6 +73,13 @@ final class SessionKeeper: Sendable {
             while !Task.isCancelled {
                 let wait = SessionRenewal.wait(remaining: (current.expiresAt ?? 0) - Date().timeIntervalSince1970)
                 do { try await Task.sleep(for: .seconds(wait)) } catch { return }
+                // A command may have renewed it meanwhile: its handle is then the one that works.
+                if let stored = try? store.credential(for: ServerURL(current.server)), stored.renewal != nil,
+                   (stored.expiresAt ?? 0) > (current.expiresAt ?? 0) {
+                    current = stored
+                    client.token = stored.token
+                    continue
+                }
                 do {
                     current = try await SessionRenewal.renew(current, client: client, store: store)
                     client.token = current.token

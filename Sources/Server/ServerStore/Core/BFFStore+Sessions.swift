@@ -40,7 +40,9 @@ public enum SessionMethod: String, Sendable {
 
 /// A user's sessions: each sign-in a row, its tokens good while the row is there and unexpired.
 /// A session ends when its user ends it (`termcanvas sessions end`), an admin does, its user signs
-/// in more than `SessionInfo.perUser` times, or it expires.
+/// in more than `SessionInfo.perUser` times, or its token expires with no renewal left to it: a
+/// single sign-on's lives on past its token while its renewal does (a dashboard started the next
+/// morning renews it), and is listed meanwhile, to be ended.
 extension BFFStore {
     /// Starts a session for `user`, audits the login and tells the user's dashboards of it
     /// (`auth.session.started`). Their least recently renewed session past `SessionInfo.perUser`
@@ -54,7 +56,7 @@ extension BFFStore {
                                renewedAt: UTCInstant(now).iso, current: false)
         let (at, until) = (now.timeIntervalSince1970, expires.timeIntervalSince1970)
         let started = Plan.run("""
-            DELETE FROM sessions WHERE user_id = \(user.id) AND (expires_at <= \(at) OR (method = 'local' AND \(method == .local))
+            DELETE FROM sessions WHERE user_id = \(user.id) AND (NOT \(Self.isLive(at: at)) OR (method = 'local' AND \(method == .local))
                 OR id IN (SELECT id FROM sessions WHERE user_id = \(user.id) ORDER BY renewed_at DESC LIMIT 1000 OFFSET \(SessionInfo.perUser - 1)))
             """) { _ in
             .run("""
@@ -68,19 +70,25 @@ extension BFFStore {
             .audited(.userLoggedIn, by: user.name, target: "user \(user.name)", detail: "by \(how) from \(address)", counted: false))
     }
 
-    /// Renews session `id` of `userID` until `expires`; false when it has ended.
+    /// Renews session `id` of `userID` until `expires`, with the renewal just taken; false when it
+    /// has ended.
     public func renewSession(_ id: String, of userID: Int64, expires: Date, now: Date = Date()) async throws -> Bool {
         try await runWrite(.run("""
             UPDATE sessions SET renewed_at = \(now.timeIntervalSince1970), expires_at = \(expires.timeIntervalSince1970)
-            WHERE id = \(id) AND user_id = \(userID) AND expires_at > \(now.timeIntervalSince1970) RETURNING 1
+            WHERE id = \(id) AND user_id = \(userID) RETURNING 1
             """) { changed in .done(!changed.isEmpty) })
+    }
+
+    /// Whether a session has not ended at `at`: its token is good, or a renewal is kept for it.
+    private static func isLive(at: Double) -> SQLStatement {
+        "(expires_at > \(at) OR EXISTS (SELECT 1 FROM sso_sessions r WHERE r.session_id = sessions.id))"
     }
 
     /// The user's live sessions, most recently renewed first; `current` marks `current`'s.
     public func sessions(of userID: Int64, current: String?, now: Date = Date()) async throws -> [SessionInfo] {
         try await runRead(Plan.run("""
             SELECT id, method, address, client, started_at, renewed_at FROM sessions
-            WHERE user_id = \(userID) AND expires_at > \(now.timeIntervalSince1970) ORDER BY renewed_at DESC, id
+            WHERE user_id = \(userID) AND \(Self.isLive(at: now.timeIntervalSince1970)) ORDER BY renewed_at DESC, id
             """) { rows in
             .done(try rows.map { row in
                 let id = try row.text(0)

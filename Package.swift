@@ -159,8 +159,8 @@ let package = Package(
         // What both executables' commands share: XDG paths, log setup, password prompts.
         .target(
             name: "CommandSupport",
-            dependencies: ["PlainText", 
-                "BFFAccess", "LogFiles",
+            dependencies: ["PlainText",
+                "BFFAccess", "LogFiles", "ServerAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -248,8 +248,8 @@ let package = Package(
         .target(
             name: "ServerSync",
             dependencies: [
-                "CalendarTime", "CanvasCore", "ServerAPI", "AppModel", "MicroAppProtocol", "HTTPClient", "SQLiteDatabase", "SQLiteFiles",
-                .product(name: "Logging", package: "swift-log"),
+                "CalendarTime", "CanvasCore", "ServerAPI", "AppModel", "MicroAppProtocol", "HTTPClient", "PlainText", "SQLiteDatabase",
+                "SQLiteFiles", .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/Dashboard/ServerSync",
             swiftSettings: swiftSettings

@@ -3,6 +3,7 @@ import CanvasCore
 import FoundationEssentials
 import HTTPClient
 import MicroAppProtocol
+import PlainText
 import ServerAPI
 
 /// The live stream: the server's order of every change, ours and other clients'.
@@ -100,7 +101,7 @@ extension SyncMachine {
     /// A session's start in the dashboard's words: its address and machine, how, and its time of
     /// day in UTC. Everything in it came from the network, so it is made plain first.
     static func newSignIn(_ session: SessionInfo) -> NewSignIn {
-        func plain(_ text: String) -> String { String(text.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.prefix(64).map(Character.init)) }
+        func plain(_ text: String) -> String { String(text.unicodeScalars.filter { !ControlScalars.contains($0) }.prefix(64).map(Character.init)) }
         let place = plain(session.address) + (session.client.map { " (\(plain($0)))" } ?? "")
         let time = session.startedAt.split(separator: "T").last.map { String($0.prefix(5)) + " UTC" } ?? ""
         return NewSignIn(address: place, method: plain(session.methodInWords), at: plain(time))

@@ -141,7 +141,7 @@ extension AppsCommand {
                 let state = withdrawnAt != nil ? "withdrawn from \(registry.name); kept here, marked withdrawn" : "up to date"
                 return print("\(label): \(state)")
             }
-            guard let page = try await PackagePage.fetch(app.id, version: offered.description, from: registry) else { return }
+            guard let page = try PackagePage.page(of: app.id, version: offered.description, in: detail, from: registry) else { return }
             let pinned = origin.publisherKey.flatMap(PublicKey.init(base64:))
             let trust = try page.trust(pinned: pinned)
             // What the installed app.yaml asks for (checked against its page when it was installed),

@@ -68,8 +68,14 @@ struct PackagePage: Sendable {
                       client: HTTPClient? = nil) async throws -> PackagePage? {
         let paths = AppsCommand.paths
         let client = if let client { client } else { try await registry.client() }
-        guard let detail = try await RegistryAnswers(paths).detail(of: id, in: registry, client: client),
-              detail.app.kind == .package else { return nil }
+        guard let detail = try await RegistryAnswers(paths).detail(of: id, in: registry, client: client) else { return nil }
+        return try page(of: id, version: version, pre: pre, in: detail, from: registry)
+    }
+
+    /// The page of `id` at `version` in `detail`, the registry's answer about it, as `fetch` reads it.
+    static func page(of id: String, version: String?, pre: Bool = false, in detail: MicroAppDetail,
+                     from registry: Registry) throws -> PackagePage? {
+        guard detail.app.kind == .package else { return nil }
         let wanted = version ?? offered(in: detail, pre: pre)?.description ?? detail.app.version
         guard let published = detail.versions.first(where: { $0.version == wanted }), let package = published.package else {
             let offered = detail.versions.filter { $0.withdrawnAt == nil }.map(\.version).joined(separator: ", ")

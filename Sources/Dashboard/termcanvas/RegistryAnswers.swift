@@ -90,12 +90,18 @@ struct RegistryAnswers {
         return (try? JSONDecoder().decode([String: Record].self, from: Data(text.utf8))) ?? [:]
     }
 
-    /// Kept best-effort: a record not written only means the next answer is checked against less.
+    /// Kept best-effort: a record not written only means the next answer is checked against less,
+    /// which the log says.
     private func write(_ records: [String: Record]) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(records) else { return }
-        try? PrivatePath.makeDirectory(file.deletingLastPathComponent())
-        try? PrivateFile.write(String(decoding: data, as: UTF8.self) + "\n", to: file)
+        do {
+            let data = try encoder.encode(records)
+            try PrivatePath.makeDirectory(file.deletingLastPathComponent())
+            try PrivateFile.write(String(decoding: data, as: UTF8.self) + "\n", to: file)
+        } catch {
+            ServerOption.logger.warning("the registries' keys and revisions seen were not kept: the next answers are checked against less",
+                           metadata: ["file": "\(file.path)", "error": "\(error)"])
+        }
     }
 }

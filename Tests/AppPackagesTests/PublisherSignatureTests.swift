@@ -52,6 +52,12 @@ struct PublisherSignatureTests {
         #expect(Base64.decode("AA==") == [0])
     }
 
+    @Test func base16IsTwoLowerCaseDigitsAByte() {
+        let bytes = (0...255).map(UInt8.init)
+        #expect(Base16.encode(bytes) == bytes.map { String(format: "%02x", $0) }.joined())
+        #expect(Base16.encode([]) == "")
+    }
+
     private struct Publisher {
         let seed = Ed25519.newSeed()
         var key: PublicKey { PublicKey(bytes: try! Ed25519.publicKey(ofSeed: seed))! }

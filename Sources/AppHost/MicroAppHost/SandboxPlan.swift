@@ -2,7 +2,7 @@ import MicroAppProtocol
 import PlainText
 
 /// What the kernel lets one app process touch: folders and files with their rights, and TCP ports.
-/// A value, made from the app's launch and grant (`SandboxPlan.make`) and applied by `Sandbox`.
+/// A value, made from the app's launch and grant (`SandboxPlan.make`) and applied by `PreparedSandbox`.
 struct SandboxPlan: Hashable, Sendable {
     enum Access: Hashable, Sendable {
         /// Read files and list folders.

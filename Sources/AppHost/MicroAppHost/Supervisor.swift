@@ -8,7 +8,7 @@ import MicroAppProtocol
 
 /// The life of one process micro-app as a value: inputs (its lines, its exit, timers, the user)
 /// go in, effects (bytes to write, signals, timers, updates for its pane) come out. The IO around
-/// it is `ProcessSession`; everything that decides is here, and tested as values.
+/// it is `SupervisedSession`; everything that decides is here, and tested as values.
 struct Supervisor {
     enum Input: Sendable {
         /// Start, with what `initialize` carries (the app's saved state included).

@@ -23,7 +23,7 @@ struct SyncMachine {
         /// A client for the server is there; `user` is the name the server knows us by.
         case connect(user: String?)
         case timer(Timer)
-        /// Answers of the cache.
+        // Answers of the cache.
         /// The cache could not run this effect: why.
         case cacheFailed(Effect, String)
         case enqueued([any BusEvent], pending: [ServerApp: Int])
@@ -35,7 +35,7 @@ struct SyncMachine {
         /// Where the live stream resumes: the last event the cache applied, and since when the
         /// cache is known complete.
         case streamPosition(lastEventID: Int64?, completeSince: Date?)
-        /// Answers of the server.
+        // Answers of the server.
         case stream(LiveUpdate)
         case sendAnswered(OutboxEntry, Result<ServerRecord?, HTTPClientError>)
         case fetched(Fetch, Result<Fetched, HTTPClientError>)

@@ -357,6 +357,8 @@ extension SQLiteStore {
                 CREATE TABLE registry_install_marks (app_id TEXT NOT NULL REFERENCES registry_apps (id) ON DELETE CASCADE,
                     mark TEXT NOT NULL, PRIMARY KEY (app_id, mark))
                 """)
+            // A user's marks are looked for by mark alone (`suggestions`).
+            try db.execute(sql: "CREATE INDEX registry_install_marks_mark ON registry_install_marks (mark)")
         }
         return migrator
     }

@@ -1,3 +1,4 @@
+import AppPackages
 import Crypto
 import Foundation
 import Hummingbird
@@ -251,7 +252,7 @@ package struct SingleSignOnController {
     }
 
     private static func hash(_ value: String) -> String {
-        SHA256.hash(data: Data(value.utf8)).map { String(format: "%02x", $0) }.joined()
+        Base16.encode(SHA256.hash(data: Data(value.utf8)))
     }
 
     private static func isPrintable(_ value: String, upTo bytes: Int) -> Bool {

@@ -1,3 +1,4 @@
+import AppPackages
 import Crypto
 import Foundation
 import HTTPTypes
@@ -15,7 +16,7 @@ enum HookSignature {
     /// The `X-Signature` value for `body` sent at `timestamp`.
     static func sign(_ body: some DataProtocol, timestamp: String, secret: String) -> String {
         let code = HMAC<SHA256>.authenticationCode(for: Data(timestamp.utf8) + Data(".".utf8) + Data(body), using: SymmetricKey(data: Data(secret.utf8)))
-        return "sha256=" + code.map { String(format: "%02x", $0) }.joined()
+        return "sha256=" + Base16.encode(code)
     }
 
     /// What the headers prove: the MAC the app's secret made of `body` just now, as the key of

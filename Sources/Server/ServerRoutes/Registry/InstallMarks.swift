@@ -1,3 +1,4 @@
+import AppPackages
 import Crypto
 import Foundation
 
@@ -5,8 +6,9 @@ import Foundation
 /// installed it: per install, a mark made of the user and the app by an HMAC under a key derived
 /// from the server's signing secret (HKDF). One user installing one app twice makes one mark; a
 /// user's marks for two apps cannot be told to be one user's, nor a mark turned back into a user,
-/// without that secret. On PostgreSQL the secret is kept in the database unless `--jwt-secret`
-/// gives it, so there this protects a copy of the installs, not a reader of the whole database.
+/// without that secret. The secret is kept in the data folder (on PostgreSQL in the database,
+/// unless given by a flag), so this keeps a dump or backup of the database from saying who, not
+/// an operator of the whole server.
 package struct InstallMarks: Sendable {
     private let key: SymmetricKey
 
@@ -18,6 +20,6 @@ package struct InstallMarks: Sendable {
     /// The mark of `user`'s install of `app`: 64 hexadecimal digits.
     package func mark(user: Int64, app: String) -> String {
         let code = HMAC<SHA256>.authenticationCode(for: Data("\(user)\u{0}\(app)".utf8), using: key)
-        return code.map { String(format: "%02x", $0) }.joined()
+        return Base16.encode(code)
     }
 }

@@ -112,7 +112,7 @@ package struct PackageController {
         }
         let published = RegistryManifest(manifest)
         let version = try RegistryValidation.validate(published, id: id)
-        let digest = SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+        let digest = Base16.encode(SHA256.hash(data: bytes))
         // Whose key it is the server cannot know; that it signed this archive as this version, it can.
         guard case .firstUse = PublisherTrust(signature, id: id, version: version.description, digest: digest, pinned: nil, check: check) else {
             throw APIFailure.badRequest("is not its key's signature of \(id) \(version) with this archive", field: PackageSignature.header)

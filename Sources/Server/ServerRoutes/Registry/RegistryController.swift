@@ -152,6 +152,6 @@ package struct RegistryController {
 
     /// 256 random bits, in hex.
     private static func makeSecret() -> String {
-        SymmetricKey(size: .bits256).withUnsafeBytes { bytes in bytes.map { String(format: "%02x", $0) }.joined() }
+        SymmetricKey(size: .bits256).withUnsafeBytes { bytes in Base16.encode(bytes) }
     }
 }

@@ -265,23 +265,21 @@ extension BFFStore {
                 GROUP BY i.app_id ORDER BY COUNT(*) DESC, i.app_id LIMIT \(Self.installedMostRanked)
                 """) { installs in
                 let counts = Dictionary(try installs.map { (try $0.text(0), Int(try $0.integer(1))) }, uniquingKeysWith: +)
-                let asked = Set(onCanvases.keys).union(counts.keys).filter(ManifestRules.isAppID).sorted()
-                guard !asked.isEmpty else { return .done([]) }
-                return .run("SELECT app_id FROM registry_install_marks WHERE mark IN (\(SQLStatement.list(asked.map(mark))))") { mine in
-                    let installed = Set(try mine.map { try $0.text(0) })
-                    // What is left counts the others' installs only: theirs are the user's own.
-                    let candidates = asked.filter { !installed.contains($0) }
-                    guard !candidates.isEmpty else { return .done([]) }
-                    let list = SQLStatement.list(candidates)
-                    return .run("SELECT id FROM registry_apps WHERE id IN (\(list)) AND kind = 'package' AND withdrawn_at IS NULL") { live in
-                        Self.entries(try live.map { try $0.text(0) }).then { entries in
-                            let suggestions = entries.map { entry in
-                                AppSuggestion(app: entry.info(health: nil), sharedCanvases: onCanvases[entry.id, default: 0],
-                                              teammateInstalls: counts[entry.id, default: 0])
-                            }
-                            return .done(Array(suggestions.sorted {
-                                ($1.sharedCanvases, $1.teammateInstalls, $0.app.id) < ($0.sharedCanvases, $0.teammateInstalls, $1.app.id)
-                            }.prefix(AppSuggestion.maximum)))
+                let elsewhere = onCanvases.keys.filter { counts[$0] == nil && ManifestRules.isAppID($0) }.sorted()
+                let live = elsewhere.isEmpty ? Plan.done([String]()) : .run("""
+                    SELECT id FROM registry_apps WHERE id IN (\(SQLStatement.list(elsewhere))) AND kind = 'package' AND withdrawn_at IS NULL
+                    """) { rows in .done(try rows.map { try $0.text(0) }) }
+                return live.then { packagesOnCanvases in
+                    let ranked = (Array(counts.keys) + packagesOnCanvases).map { id in
+                        SuggestionRank(app: id, sharedCanvases: onCanvases[id, default: 0], installs: counts[id, default: 0])
+                    }.sorted()
+                    return Self.notInstalled(ranked[...], by: mark, wanted: AppSuggestion.maximum).then { chosen in
+                        Self.entries(chosen.map(\.app)).then { entries in
+                            let byApp = Dictionary(chosen.map { ($0.app, $0) }, uniquingKeysWith: { first, _ in first })
+                            return .done(entries.compactMap { entry in
+                                byApp[entry.id].map { AppSuggestion(app: entry.info(health: nil), sharedCanvases: $0.sharedCanvases,
+                                                                    teammateInstalls: $0.installs) }
+                            })
                         }
                     }
                 }
@@ -289,9 +287,36 @@ extension BFFStore {
         }, snapshot: true)
     }
 
+    /// The first `wanted` of `ranked` that the user has not installed (`mark` is theirs of an app),
+    /// asked about a few more than are still wanted at a time, so a user with few installs costs
+    /// one short query. Their installs left out, the counts are others' only.
+    private static func notInstalled(_ ranked: ArraySlice<SuggestionRank>, by mark: @escaping @Sendable (String) -> String,
+                                     wanted: Int, found: [SuggestionRank] = []) -> Plan<[SuggestionRank]> {
+        let asked = ranked.prefix(2 * (wanted - found.count))
+        guard !asked.isEmpty else { return .done(found) }
+        return .run("SELECT app_id FROM registry_install_marks WHERE mark IN (\(SQLStatement.list(asked.map { mark($0.app) })))") { mine in
+            let installed = Set(try mine.map { try $0.text(0) })
+            let found = found + asked.filter { !installed.contains($0.app) }.prefix(wanted - found.count)
+            guard found.count < wanted else { return .done(found) }
+            return notInstalled(ranked.dropFirst(asked.count), by: mark, wanted: wanted, found: found)
+        }
+    }
+
     /// The most installed packages a suggestion is chosen from, before those the user has are left out.
     static let installedMostRanked = 1000
 
     /// The most canvases shared with a user whose panes suggestions count, the latest changed first.
     static let canvasesSuggestedFrom = 500
+}
+
+/// A package's place among suggestions: on more canvases shared with the user first, then
+/// installed by more others, then by id.
+private struct SuggestionRank: Comparable {
+    let app: String
+    let sharedCanvases: Int
+    let installs: Int
+
+    static func < (left: Self, right: Self) -> Bool {
+        (right.sharedCanvases, right.installs, left.app) < (left.sharedCanvases, left.installs, right.app)
+    }
 }

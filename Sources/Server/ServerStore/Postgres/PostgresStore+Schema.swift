@@ -241,6 +241,8 @@ extension PostgresStore {
             CREATE TABLE registry_install_marks (app_id TEXT COLLATE "C" NOT NULL REFERENCES registry_apps (id) ON DELETE CASCADE,
                 mark TEXT NOT NULL, PRIMARY KEY (app_id, mark))
             """,
+            // A user's marks are looked for by mark alone (`suggestions`).
+            "CREATE INDEX registry_install_marks_mark ON registry_install_marks (mark)",
         ]),
     ]
 

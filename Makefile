@@ -27,17 +27,26 @@ run: .build/release/termcanvas
 # database of its own, would otherwise starve the timing tests); last, the README's two instances
 # behind nginx, started on loopback and checked (deploy/test-two-instances), the server under
 # faults: PostgreSQL restarted under writers, SIGKILL amid keyed writes (deploy/test-faults), and
-# the server against its API document, checked by schemathesis (deploy/test-conformance).
+# the server against its API document, checked by schemathesis (deploy/test-conformance). After
+# each pass the system's temporary folder must have kept its mode (scripts/tmp-mode).
 test: test-deps
+	@scripts/tmp-mode save
 	$(SWIFT) test --skip HTTPClientTests --skip ServerSyncTests --skip ModelClientTests --skip EndToEndTests --skip ProcessAppTests --skip SandboxAppTests --skip MicroAppGeneratorTests --skip "BFFTests.SingleSignOn"
+	@scripts/tmp-mode check "the first pass"
 	TERMCANVAS_TEST_DATABASE=postgres $(SWIFT) test --skip-build --filter BFFTests --no-parallel
+	@scripts/tmp-mode check "the PostgreSQL pass"
 	$(SWIFT) test --skip-build --filter EndToEndTests --skip MicroAppProcessTests
+	@scripts/tmp-mode check "the end-to-end pass"
 	$(SWIFT) test --skip-build --filter "ProcessAppTests|SandboxAppTests|MicroAppGeneratorTests|BFFTests.SingleSignOn"
+	@scripts/tmp-mode check "the app processes' pass"
 	$(SWIFT) test --skip-build --filter MicroAppProcessTests
+	@scripts/tmp-mode check "the app processes' pass in tmux"
 	$(SWIFT) test --skip-build --filter "HTTPClientTests|ServerSyncTests|ModelClientTests"
+	@scripts/tmp-mode check "the clients' pass"
 	deploy/test-two-instances --bff .build/debug/termcanvas-bff
 	deploy/test-faults --bff .build/debug/termcanvas-bff
 	deploy/test-conformance --bff .build/debug/termcanvas-bff
+	@scripts/tmp-mode check "the deploy tests"
 
 deps:
 	@scripts/install-deps

@@ -160,7 +160,7 @@ let package = Package(
         .target(
             name: "CommandSupport",
             dependencies: ["PlainText",
-                "BFFAccess", "LogFiles", "ServerAPI",
+                "BFFAccess", "LogFiles", "PrivateFiles", "ServerAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -197,7 +197,7 @@ let package = Package(
         // product's HTTP client: streamed answers, retries, errors that say what to fix.
         .target(
             name: "ModelClient",
-            dependencies: ["PlainText", "CanvasFiles", "HTTPClient", "YAMLDocuments", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["PlainText", "CanvasFiles", "HTTPClient", "PrivateFiles", "YAMLDocuments", .product(name: "Logging", package: "swift-log")],
             path: "Sources/AppHost/ModelClient",
             swiftSettings: swiftSettings
         ),

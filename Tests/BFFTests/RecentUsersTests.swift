@@ -6,7 +6,7 @@ import Testing
 
 /// The users a server remembers for a second: looked up once for many askers, looked up again in
 /// the background before they expire, and a deleted user gone within the second. Time is passed
-/// in, so nothing here sleeps.
+/// in; the one wait is 50 ms for a second asker to reach a lookup held under way.
 struct RecentUsersTests {
     /// A user table whose lookups are counted, announced and, while it is held, kept waiting
     /// until the test lets them go.

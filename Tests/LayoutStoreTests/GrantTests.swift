@@ -5,8 +5,9 @@ import Testing
 @Suite("Micro-app grants in the layout database")
 struct GrantTests {
     @Test func grantsAreKeptByDigestAndRevoked() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("grants-\(UUID().uuidString).sqlite")
-        defer { try? FileManager.default.removeItem(at: url) }
+        // A folder of its own: the system temporary folder keeps its mode whatever the store does.
+        let scratch = try Scratch()
+        let url = scratch.database
         do {
             let store = try LayoutStore.open(at: url).store
             #expect(try store.grant(of: "sysmon") == nil)

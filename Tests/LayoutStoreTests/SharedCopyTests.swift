@@ -15,8 +15,9 @@ struct SharedCopyTests {
     }
 
     @Test func aCopyIsKeptPerServerWithItsUnansweredEditsAcrossARestart() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("shared-\(UUID().uuidString).sqlite")
-        defer { try? FileManager.default.removeItem(at: url) }
+        // A folder of its own: the system temporary folder keeps its mode whatever the store does.
+        let scratch = try Scratch()
+        let url = scratch.database
         let oncall = try Self.copy("oncall", canvas: 3)
         do {
             let store = try LayoutStore.open(at: url).store
@@ -41,8 +42,9 @@ struct SharedCopyTests {
     }
 
     @Test func anUnreadableCopyIsAnErrorThatNamesItNotATrap() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("shared-\(UUID().uuidString).sqlite")
-        defer { try? FileManager.default.removeItem(at: url) }
+        // A folder of its own: the system temporary folder keeps its mode whatever the store does.
+        let scratch = try Scratch()
+        let url = scratch.database
         try LayoutStore.open(at: url).store.keep(try Self.copy("oncall", canvas: 3), server: "local")
         let queue = try DatabaseQueue(path: url.path)
         try queue.write { db in try db.execute(sql: #"UPDATE sharedCopy SET copy = '{"canvas": "x"}'"#) }

@@ -1,9 +1,7 @@
-import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#endif
 import CanvasFiles
-import PlainText
+import FoundationEssentials
+import Glibc
+import PrivateFiles
 import YAMLDocuments
 
 /// Where the language model is and how to reach it: `ai.yaml` in TermCanvas's config folder, with
@@ -110,7 +108,7 @@ public struct ModelSettings: Sendable, Equatable {
     ///   the key file is missing, empty, not the user's, or readable by others.
     public func key(in environment: [String: String]) throws(ModelError) -> String? {
         if let keyVariable, let key = environment[keyVariable], !key.isEmpty { return key }
-        if let keyFile { return try Self.key(inFile: keyFile, home: environment["HOME"] ?? FilePaths.userHome) }
+        if let keyFile { return try Self.key(inFile: keyFile, home: environment["HOME"] ?? UserHome.path) }
         if let keyVariable { throw .noKey(variable: keyVariable) }
         return nil
     }

@@ -17,21 +17,3 @@ public enum FilePaths {
         return trimmed == "/" ? "/" : String(trimmed[trimmed.index(after: slash)...])
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#endif
-
-extension FilePaths {
-    /// The user's home folder from the password database (what Foundation's `NSHomeDirectory`
-    /// gives); `/` when there is no entry.
-    public static var userHome: String {
-        var entry = passwd()
-        var result: UnsafeMutablePointer<passwd>?
-        var buffer = [CChar](repeating: 0, count: 4096)
-        guard getpwuid_r(getuid(), &entry, &buffer, buffer.count, &result) == 0, result != nil, let home = entry.pw_dir else {
-            return "/"
-        }
-        return String(cString: home)
-    }
-}

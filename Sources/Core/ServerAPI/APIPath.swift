@@ -1,4 +1,6 @@
-/// The paths of the BFF's API, shared by server and clients so neither spells them twice.
+/// The paths of the BFF's API as its clients and the server's tests ask for them. The server's
+/// routes are Hummingbird patterns beside their handlers (`users/{name}`); the API document
+/// names every one, and `OpenAPIConformanceTests` holds the server to it.
 public enum APIPath {
     public static let health = "/health"
     public static let ready = "/ready"

@@ -1,6 +1,6 @@
 import BFFAccess
 import FoundationEssentials
-import PlainText
+import PrivateFiles
 
 /// Where TermCanvas keeps user files, following the XDG base directories.
 public struct Paths: Sendable {
@@ -9,7 +9,7 @@ public struct Paths: Sendable {
     public let stateDirectory: URL
 
     public init(environment: [String: String]) {
-        let home = URL(fileURLWithPath: environment["HOME"] ?? FilePaths.userHome)
+        let home = URL(fileURLWithPath: environment["HOME"] ?? UserHome.path)
         func base(_ variable: String, _ fallback: String) -> URL {
             // The spec says relative paths are invalid and must be ignored.
             if let value = environment[variable], value.hasPrefix("/") { return URL(fileURLWithPath: value) }

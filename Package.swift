@@ -524,6 +524,7 @@ let package = Package(
             dependencies: [
                 "termcanvas", "CalendarTime", "CanvasCore", "CanvasStyle", "CanvasUI", "CanvasFiles", "CommandSupport", "LayoutStore",
                 "LogFiles", "TestSupport", "Widgets", "AppPackages", "ServerAPI", .product(name: "Logging", package: "swift-log"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             exclude: ["Fixtures"],
             swiftSettings: swiftSettings

@@ -218,3 +218,8 @@ struct RegistryTests {
         }
     }
 }
+
+extension APIPath {
+    /// An admin's health check of a remote app now (`POST`); no client asks for one.
+    static func registryHealth(_ id: String) -> String { "\(registryApps)/\(id)/health" }
+}

@@ -47,7 +47,7 @@ struct BufferDiffTests {
     @Test func aChangedContinuationPullsInItsLead() {
         let previous = Buffer(lines: ["a日b"])
         var next = previous
-        next.setStyle(Style(attributes: .bold), in: Rect(x: 2, y: 0, width: 1, height: 1))
+        next.fill(Rect(x: 2, y: 0, width: 1, height: 1), with: Cell(next[2, 0].glyph, style: Style(attributes: .bold)))
         #expect(describe(next.changes(since: previous)) == ["1,0:日|"])
     }
 

@@ -2,6 +2,7 @@ import CanvasCore
 import CanvasFiles
 import CanvasUI
 import Foundation
+import GRDB
 @testable import LayoutStore
 import Testing
 @testable import termcanvas
@@ -120,5 +121,16 @@ struct QuitSaveTests {
         await rig.settle()
         #expect(await Dashboard.saveOnExit(host: rig.host, library: rig.library, logger: Fixed.logger) == nil)
         #expect(try rig.store.layout(named: "default") != nil)
+    }
+}
+
+extension LayoutStore {
+    /// Lets the file grow by no more than `pages` pages from now on, on this store's connection,
+    /// so a write that needs more fails with SQLITE_FULL as on a full disk.
+    func limitGrowth(toPages pages: Int = 0) throws {
+        try writer.writeWithoutTransaction { db in
+            let count = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+            try db.execute(sql: "PRAGMA max_page_count = \(count + pages)")
+        }
     }
 }

@@ -137,7 +137,11 @@ struct FrameWriterScreenTests {
         let origin = Point(x: Int.random(in: 0..<size.width, using: &random), y: Int.random(in: 0..<size.height, using: &random))
         switch Int.random(in: 0..<8, using: &random) {
         case 0:
-            frame.setStyle(style, in: Rect(origin: origin, size: Size(width: 5, height: 2)))
+            // A block restyled, its symbols kept.
+            let block = Rect(origin: origin, size: Size(width: 5, height: 2)).intersection(frame.bounds)
+            for y in block.minY..<block.maxY {
+                for x in block.minX..<block.maxX { frame.fill(Rect(x: x, y: y, width: 1, height: 1), with: Cell(frame[x, y].glyph, style: style)) }
+            }
             return
         case 1:
             // A stretch of blanks, which the writer may erase rather than write.

@@ -44,8 +44,6 @@ public enum APIPath {
     public static func registryPublisher(_ id: String, user: String) -> String { "\(registryPublishers(id))/\(user)" }
     /// Where a dashboard records that its user installed a package (counted, never shown by whom).
     public static func registryInstalls(_ id: String) -> String { "\(registryApps)/\(id)/installs" }
-    /// Checks a remote app's health now.
-    public static func registryHealth(_ id: String) -> String { "\(registryApps)/\(id)/health" }
     /// The server's proxy of a remote app's entry.
     public static func appProxy(_ id: String) -> String { "/api/apps/\(id)" }
     /// Opens a session of a remote app (`POST`, the `initialize` request as the body).

@@ -292,15 +292,6 @@ public struct LayoutStore: Sendable {
         }
     }
 
-    /// For tests: lets the file grow by no more than `pages` pages from now on, on this store's
-    /// connection, so a write that needs more fails with SQLITE_FULL as on a full disk.
-    func limitGrowth(toPages pages: Int = 0) throws {
-        try writer.writeWithoutTransaction { db in
-            let count = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
-            try db.execute(sql: "PRAGMA max_page_count = \(count + pages)")
-        }
-    }
-
     func read<T>(_ body: (Database) throws -> T) throws -> T {
         try mapErrors { try writer.read(body) }
     }

@@ -121,14 +121,6 @@ public struct Buffer: Hashable, Sendable {
         }
     }
 
-    /// Sets the style of every cell in a rectangle, keeping the symbols.
-    public mutating func setStyle(_ style: Style, in rect: Rect) {
-        let area = rect.intersection(bounds)
-        for y in area.minY..<area.maxY {
-            for x in area.minX..<area.maxX { cells[y * size.width + x].style = style }
-        }
-    }
-
     /// Copies `other` into this buffer with its top-left corner at `origin`, clipped to this buffer.
     public mutating func draw(_ other: Buffer, at origin: Point) {
         let area = other.bounds.offsetBy(origin).intersection(bounds)

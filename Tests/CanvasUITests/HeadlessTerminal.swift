@@ -1,24 +1,25 @@
 import CanvasCore
+import CanvasUI
 
-/// A terminal without a screen: it applies presented changes to its own buffer and replays
-/// scripted input. Used by `termcanvas render` and by tests.
+/// A terminal without a screen, for the app loop's tests: it applies presented changes to its own
+/// buffer and replays scripted input.
 @MainActor
-public final class HeadlessTerminal: Terminal {
-    public private(set) var size: Size
+final class HeadlessTerminal: Terminal {
+    private(set) var size: Size
     /// What a real terminal would show after the presented changes.
-    public private(set) var screen: Buffer
+    private(set) var screen: Buffer
     /// Cells written so far, to check that only changes are sent.
-    public private(set) var cellsWritten = 0
+    private(set) var cellsWritten = 0
     private var script: [[InputEvent]]
 
-    public init(size: Size, script: [[InputEvent]] = []) {
+    init(size: Size, script: [[InputEvent]] = []) {
         self.size = size
         self.screen = Buffer(size: size)
         self.script = script
     }
 
     /// Hands the script over one batch per turn of the main actor, then ends.
-    public func startInput(_ handle: @escaping @MainActor ([InputEvent]?) -> Void) {
+    func startInput(_ handle: @escaping @MainActor ([InputEvent]?) -> Void) {
         Task { @MainActor in
             while !script.isEmpty {
                 let batch = script.removeFirst()
@@ -35,7 +36,7 @@ public final class HeadlessTerminal: Terminal {
         }
     }
 
-    public func present(_ changes: [CellRun], frame: Buffer) {
+    func present(_ changes: [CellRun], frame: Buffer) {
         if screen.size != frame.size { screen = Buffer(size: frame.size) }
         for run in changes {
             for (offset, cell) in run.cells.enumerated() {

@@ -3,7 +3,7 @@ import CanvasCore
 import Testing
 
 /// The shared canvas as a value, with no host: what goes in (steps taken here, the server's
-/// answers, the live stream) and the actions that come out.
+/// answers, the live stream) and the effects that come out.
 @Suite("The shared canvas machine")
 struct SharedCanvasMachineTests {
     static let canvas: Int64 = 7
@@ -23,10 +23,10 @@ struct SharedCanvasMachineTests {
         return machine
     }
 
-    /// The operations the actions send to the server.
-    static func sent(_ actions: [SharedCanvasMachine.Action]) -> [CanvasOperation] {
-        actions.flatMap { action -> [CanvasOperation] in
-            guard case .request(.send(canvas, let edits)) = action else { return [] }
+    /// The operations the effects send to the server.
+    static func sent(_ effects: [SharedCanvasMachine.Effect]) -> [CanvasOperation] {
+        effects.flatMap { effect -> [CanvasOperation] in
+            guard case .request(.send(canvas, let edits)) = effect else { return [] }
             return edits.map(\.operation)
         }
     }
@@ -64,10 +64,10 @@ struct SharedCanvasMachineTests {
         var after = Self.layout
         after.panes[0].frame.size.width = 6
         after.panes[1].frame = Rect(x: 6, y: 0, width: 6, height: 12)
-        let actions = machine.step("resize", before: Self.layout, after: after)
-        #expect(Self.sent(actions) == [.resize(1, to: Size(width: 6, height: 12))])
-        #expect(actions.contains(.announce(step: "resize")) && actions.contains(.show(focus: 1)))
-        #expect(actions.contains { if case .keep(let kept) = $0 { kept.replica.pending.count == 1 } else { false } })
+        let effects = machine.step("resize", before: Self.layout, after: after)
+        #expect(Self.sent(effects) == [.resize(1, to: Size(width: 6, height: 12))])
+        #expect(effects.contains(.announce(step: "resize")) && effects.contains(.show(focus: 1)))
+        #expect(effects.contains { if case .keep(let kept) = $0 { kept.replica.pending.count == 1 } else { false } })
         #expect(Self.sent(machine.replay(undo: true, focus: 1)) == [.resize(1, to: Size(width: 5, height: 12))])
         #expect(Self.sent(machine.replay(undo: false, focus: 1)) == [.resize(1, to: Size(width: 6, height: 12))])
         #expect(machine.replay(undo: false, focus: 1) == [.tell(.info("Nothing to redo"))])
@@ -85,9 +85,9 @@ struct SharedCanvasMachineTests {
         var machine = Self.opened()
         let moved = Self.change(4, by: "bob", session: "there", .swap(1, 2))
         let before = machine.copy?.replica.shown
-        let actions = machine.receive(moved, canvas: Self.canvas, focus: 1)
-        #expect(actions.first == .show(focus: 1, settingsFrom: before))
-        guard case .announceChange(let change)? = actions.last else { return #expect(Bool(false), "\(actions)") }
+        let effects = machine.receive(moved, canvas: Self.canvas, focus: 1)
+        #expect(effects.first == .show(focus: 1, settingsFrom: before))
+        guard case .announceChange(let change)? = effects.last else { return #expect(Bool(false), "\(effects)") }
         #expect(change.author == "bob")
         // A change already applied is known; one past a gap asks for the canvas again.
         #expect(machine.receive(moved, canvas: Self.canvas, focus: 1).isEmpty)
@@ -106,16 +106,16 @@ struct SharedCanvasMachineTests {
 
     @Test func aCatchUpThatMakesTheUserAViewerSaysSoAndLeavesArrangeMode() {
         var machine = Self.opened()
-        let actions = machine.receive(.caughtUp(layout: Self.layout, version: 3, answered: 0, role: .viewer), canvas: Self.canvas, focus: 1)
-        #expect(actions.prefix(2) == [.tell(.info("You are a viewer of ops now")), .leaveArrangeMode])
+        let effects = machine.receive(.caughtUp(layout: Self.layout, version: 3, answered: 0, role: .viewer), canvas: Self.canvas, focus: 1)
+        #expect(effects.prefix(2) == [.tell(.info("You are a viewer of ops now")), .leaveArrangeMode])
         #expect(machine.copy?.role == .viewer && !machine.refusalToArrange().isEmpty)
     }
 
     @Test func theLiveStreamsPresenceIsKeptAndAReconnectCatchesUp() {
         var machine = Self.opened()
-        let actions = machine.live([SharedCanvasPresence(canvas: 12, present: ["bob"]), ServerStreamConnected()], focus: 1)
+        let effects = machine.live([SharedCanvasPresence(canvas: 12, present: ["bob"]), ServerStreamConnected()], focus: 1)
         #expect(machine.presence == [12: ["bob"]])
-        #expect(actions == [.request(.catchUp(canvas: Self.canvas, session: "here"))])
+        #expect(effects == [.request(.catchUp(canvas: Self.canvas, session: "here"))])
         var closed = SharedCanvasMachine()
         #expect(closed.live([ServerStreamConnected()], focus: nil).isEmpty)
     }

@@ -42,20 +42,20 @@ struct AppsTry: AsyncParsableCommand {
     @Flag(help: "One JSON object per step (its view as lines, publishes, state, problems), for scripts.") var json = false
 
     /// One thing to do to the app.
-    enum Action {
+    enum Step {
         case key(String, Key)
         case event(EventName, JSONValue)
     }
 
     func validate() throws {
         _ = try Self.size(size)
-        _ = try Self.actions(keys: keys, events: events, order: CommandLine.arguments)
+        _ = try Self.steps(keys: keys, events: events, order: CommandLine.arguments)
         _ = try state.map { try Self.json($0, what: "--state") }
     }
 
     func run() async throws {
         let pane = try Self.size(size)
-        let actions = try Self.actions(keys: keys, events: events, order: CommandLine.arguments)
+        let steps = try Self.steps(keys: keys, events: events, order: CommandLine.arguments)
         let start = try state.map { try Self.json($0, what: "--state") } ?? .null
         let source = try AppFolders.folder(named: path)
         let read = try AppFolders.read(source, isShipped: false)
@@ -69,7 +69,7 @@ struct AppsTry: AsyncParsableCommand {
         try PrivatePath.makeDirectory(folder)
         defer { try? FileManager.default.removeItem(at: folder) }
         let table = try await Self.keyTable()
-        let failed = try await Self.drive(app, asked: read.manifest.machine, size: pane, state: start, actions: actions, table: table,
+        let failed = try await Self.drive(app, asked: read.manifest.machine, size: pane, state: start, steps: steps, table: table,
                                           folder: folder, output: json ? .json : .text, printLog: log)
         if failed { throw ExitCode.failure }
     }
@@ -80,7 +80,7 @@ struct AppsTry: AsyncParsableCommand {
     }
 
     @MainActor
-    static func drive(_ app: InstalledApp, asked: MachineAccess, size: Size, state: JSONValue, actions: [Action], table: CommandTable,
+    static func drive(_ app: InstalledApp, asked: MachineAccess, size: Size, state: JSONValue, steps: [Step], table: CommandTable,
                       folder: URL, output: Output, printLog: Bool) async throws -> Bool {
         let manifest = app.manifest
         let access = manifest.machine.inWords
@@ -111,8 +111,8 @@ struct AppsTry: AsyncParsableCommand {
         report("first view", first)
         // Nothing more is asked of an app that did not start.
         if pane.isRunning {
-            for action in actions {
-                switch action {
+            for step in steps {
+                switch step {
                 case .key(let name, let key):
                     if let kept = pane.canvasKeeps(key, in: table) {
                         Self.note("key \(name)", "the canvas keeps it (\(kept.rawValue)): the app never receives it", output: output)
@@ -197,10 +197,10 @@ struct AppsTry: AsyncParsableCommand {
 
     /// The keys and events in the order the command line gives them: ArgumentParser keeps each
     /// option's values in order, and `order` (the arguments) says how the two interleave.
-    static func actions(keys: [String], events: [String], order: [String]) throws -> [Action] {
+    static func steps(keys: [String], events: [String], order: [String]) throws -> [Step] {
         var keysLeft = keys[...]
         var eventsLeft = events[...]
-        var actions: [Action] = []
+        var steps: [Step] = []
         var kinds: [Bool] = []  // true: a key
         for argument in order {
             if argument == "--key" || argument.hasPrefix("--key=") { kinds.append(true) }
@@ -215,16 +215,16 @@ struct AppsTry: AsyncParsableCommand {
                     throw ValidationError("--key \(TerminalText.safe(name)): no key has that name (a, A, space, enter, escape, backspace, up, down, "
                                           + "left, right, home, end, pageup, pagedown, f1…f12, with ctrl+, alt+ or shift+ before)")
                 }
-                actions.append(.key(name, key))
+                steps.append(.key(name, key))
             } else if !isKey, let text = eventsLeft.popFirst() {
                 let (name, payload) = text.firstIndex(of: "=").map { (String(text[..<$0]), String(text[text.index(after: $0)...])) } ?? (text, "{}")
                 guard let eventName = EventName(rawValue: name) else {
                     throw ValidationError("--event \(TerminalText.safe(name)): an event is named source.entity.action (calendar.date.selected)")
                 }
-                actions.append(.event(eventName, try json(payload, what: "--event \(name)")))
+                steps.append(.event(eventName, try json(payload, what: "--event \(name)")))
             }
         }
-        return actions
+        return steps
     }
 
     static func json(_ text: String, what: String) throws -> JSONValue {

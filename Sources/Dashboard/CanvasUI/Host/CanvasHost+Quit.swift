@@ -15,9 +15,9 @@ extension CanvasHost {
         carryOut(quitting.saved(failure: failure))
     }
 
-    private func carryOut(_ actions: [Quitting.Action]) {
-        for action in actions {
-            switch action {
+    private func carryOut(_ effects: [Quitting.Effect]) {
+        for effect in effects {
+            switch effect {
             case .saveFirst:
                 overlays.append(QuitOverlay(failure: nil))
                 emit(.write(.saveOnQuit(currentLayout())))

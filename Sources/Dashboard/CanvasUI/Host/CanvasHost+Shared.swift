@@ -2,7 +2,7 @@ import CanvasCore
 
 /// A canvas shared through a server: the host composes a `SharedCanvasMachine`, hands it every
 /// input about the shared canvas (a step taken here, the server's answers, the live stream) and
-/// carries out the actions it returns.
+/// carries out the effects it returns.
 extension CanvasHost {
     /// The shared canvas open, when the canvas is one (`open(_:)`).
     public var shared: SharedCanvasCopy? { sharedCanvas.copy }
@@ -51,8 +51,8 @@ extension CanvasHost {
     /// Opens the layout `name` of the server this machine has no copy of, when it is one.
     /// - Returns: whether it is.
     func openServerLayout(_ name: String) -> Bool {
-        guard let actions = sharedCanvas.openServerLayout(name) else { return false }
-        carryOut(actions)
+        guard let effects = sharedCanvas.openServerLayout(name) else { return false }
+        carryOut(effects)
         return true
     }
 
@@ -64,9 +64,9 @@ extension CanvasHost {
     }
 
     /// Carries out what the shared canvas machine asks, in order.
-    private func carryOut(_ actions: [SharedCanvasMachine.Action]) {
-        for action in actions {
-            switch action {
+    private func carryOut(_ effects: [SharedCanvasMachine.Effect]) {
+        for effect in effects {
+            switch effect {
             case .request(let request):
                 emit(.shared(request))
             case .keep(let copy):

@@ -26,7 +26,7 @@ public struct Quitting: Equatable, Sendable {
     /// The loop ends at the next turn.
     public private(set) var shouldQuit = false
 
-    public enum Action: Equatable, Sendable {
+    public enum Effect: Equatable, Sendable {
         /// Open the quit box and queue the save, after every write asked for before it; its
         /// outcome comes back as `saved(failure:)`.
         case saveFirst
@@ -37,7 +37,7 @@ public struct Quitting: Equatable, Sendable {
     /// A quit key: with somewhere to save (`canSave`), saves the layout first and quits once it
     /// is saved; without, quits at once. A quit key while the save is running, or after it
     /// failed, quits without waiting for (or retrying) the save.
-    public mutating func request(canSave: Bool) -> [Action] {
+    public mutating func request(canSave: Bool) -> [Effect] {
         guard canSave else {
             shouldQuit = true
             return []
@@ -57,7 +57,7 @@ public struct Quitting: Equatable, Sendable {
     }
 
     /// The outcome of the save `request` asked for.
-    public mutating func saved(failure: String?) -> [Action] {
+    public mutating func saved(failure: String?) -> [Effect] {
         guard save == .saving else { return [] }
         guard let failure else {
             save = .saved

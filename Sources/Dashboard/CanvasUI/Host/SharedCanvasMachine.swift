@@ -7,7 +7,7 @@ import CanvasCore
 ///
 /// Everything about the shared canvas comes in here, whichever way it came — a step taken here,
 /// the server's answer to a request (`SharedCanvasNews`), the live stream's changes and
-/// reconnects — and goes out as `Action`s: requests to the server, the copy to keep, and what the
+/// reconnects — and goes out as `Effect`s: requests to the server, the copy to keep, and what the
 /// host shows and says. The host composes it; tests drive it with no host.
 public struct SharedCanvasMachine: Sendable {
     /// The shared canvas open, when the canvas is one.
@@ -17,7 +17,7 @@ public struct SharedCanvasMachine: Sendable {
     /// The server's layouts this machine has no copy of, by name, as the picker last listed them.
     private var serverOnly: [String: Int64] = [:]
 
-    public enum Action: Equatable, Sendable {
+    public enum Effect: Equatable, Sendable {
         /// Ask the server (the dashboard's link to it).
         case request(SharedCanvasRequest)
         /// Keep the copy on this machine as it stands, unanswered edits included.
@@ -48,17 +48,17 @@ public struct SharedCanvasMachine: Sendable {
 
     /// Opens `copy` in place of the canvas, and asks the server for its latest state (which also
     /// sends the edits the copy kept from an earlier run).
-    public mutating func open(_ copy: SharedCanvasCopy) -> [Action] {
-        var actions = close()
+    public mutating func open(_ copy: SharedCanvasCopy) -> [Effect] {
+        var effects = close()
         self.copy = copy
-        actions += [.replaceCanvas, .show(focus: nil, keepingWidgetState: false), .announce(step: "load \(copy.name)"),
+        effects += [.replaceCanvas, .show(focus: nil, keepingWidgetState: false), .announce(step: "load \(copy.name)"),
                     .request(.catchUp(canvas: copy.canvas, session: copy.replica.session))]
-        return actions
+        return effects
     }
 
     /// Says the shared canvas open, if any, is closed here (before another replaces it, or on
     /// quitting), so the others' pickers stop listing this user.
-    public mutating func close() -> [Action] {
+    public mutating func close() -> [Effect] {
         guard let copy else { return [] }
         self.copy = nil
         return [.request(.close(canvas: copy.canvas, session: copy.replica.session))]
@@ -66,13 +66,13 @@ public struct SharedCanvasMachine: Sendable {
 
     /// Opens the layout `name` of the server this machine has no copy of, when it is one; nil
     /// when it is not.
-    public func openServerLayout(_ name: String) -> [Action]? {
+    public func openServerLayout(_ name: String) -> [Effect]? {
         serverOnly[name].map { [.request(.fetch(canvas: $0))] }
     }
 
     /// Whether a command that arranges the canvas may run: empty when it may; else what says why
     /// not to a viewer (and asks the server again: the owner may have made them an editor since).
-    public func refusalToArrange() -> [Action] {
+    public func refusalToArrange() -> [Effect] {
         guard let copy, !copy.mayEdit else { return [] }
         return [.tell(.error(copy.readOnlyReason)), .request(.catchUp(canvas: copy.canvas, session: copy.replica.session))]
     }
@@ -81,16 +81,16 @@ public struct SharedCanvasMachine: Sendable {
 
     /// Turns the step just taken on the canvas (`before` → `after`) into operations for the
     /// server, or takes it back when the operations cannot say it.
-    public mutating func step(_ step: String, before: LayoutData, after: LayoutData) -> [Action] {
+    public mutating func step(_ step: String, before: LayoutData, after: LayoutData) -> [Effect] {
         guard var state = copy else { return [] }
         guard let operations = CanvasOperation.operations(from: before, to: after), !operations.isEmpty else {
-            var actions: [Action] = [.show(focus: before.focused)]
+            var effects: [Effect] = [.show(focus: before.focused)]
             if after.panes.map(\.frame) != before.panes.map(\.frame) || after.panes.count != before.panes.count {
-                actions.append(.tell(.error(after.panes.count > before.panes.count
+                effects.append(.tell(.error(after.panes.count > before.panes.count
                     ? "Can't \(step) here: on a shared canvas a new pane needs free room or the focused pane to split; shrink or remove a pane first"
                     : "Can't \(step) on a shared canvas: it changes other panes in a way the others' copies can't follow")))
             }
-            return actions
+            return effects
         }
         var focus = after.focused
         let (edits, inverses) = Self.apply(operations, to: &state, renamingFocus: &focus)
@@ -103,7 +103,7 @@ public struct SharedCanvasMachine: Sendable {
 
     /// Takes back this user's last step on the shared canvas (`undo`), or takes again the last one
     /// taken back, whoever changed the canvas since.
-    public mutating func replay(undo: Bool, focus: PaneID?) -> [Action] {
+    public mutating func replay(undo: Bool, focus: PaneID?) -> [Effect] {
         let word = undo ? "undo" : "redo"
         guard var state = copy, let last = undo ? state.undo.popLast() : state.redo.popLast() else {
             return [.tell(.info("Nothing to \(word)"))]
@@ -122,23 +122,23 @@ public struct SharedCanvasMachine: Sendable {
 
     /// What the live stream brought that concerns shared canvases: who has each open, the open
     /// one's changes, and a reconnect (after which it catches up on what it missed).
-    public mutating func live(_ events: [any BusEvent], focus: PaneID?) -> [Action] {
+    public mutating func live(_ events: [any BusEvent], focus: PaneID?) -> [Effect] {
         for case let said as SharedCanvasPresence in events { presence[said.canvas] = said.present }
-        var actions: [Action] = []
+        var effects: [Effect] = []
         for event in events {
             guard let state = copy else { break }
             if let changed = event as? SharedCanvasChanged, changed.canvas == state.canvas {
-                actions += receive(.changed(changed.change), canvas: changed.canvas, focus: focus)
+                effects += receive(.changed(changed.change), canvas: changed.canvas, focus: focus)
             } else if event is ServerStreamConnected {
-                actions.append(.request(.catchUp(canvas: state.canvas, session: state.replica.session)))
+                effects.append(.request(.catchUp(canvas: state.canvas, session: state.replica.session)))
             }
         }
-        return actions
+        return effects
     }
 
     /// What the server answered about the shared canvas `canvas`; news of one no longer open is
     /// dropped. `focus` is the pane focused here.
-    public mutating func receive(_ news: SharedCanvasNews, canvas: Int64?, focus: PaneID?) -> [Action] {
+    public mutating func receive(_ news: SharedCanvasNews, canvas: Int64?, focus: PaneID?) -> [Effect] {
         switch news {
         case .present(let users):
             if let canvas { presence[canvas] = users }
@@ -154,14 +154,14 @@ public struct SharedCanvasMachine: Sendable {
             return [.keepHere(name: layout.name, reason: reason)]
         case .changed, .refused, .caughtUp, .gone:
             guard var state = copy, state.canvas == canvas else { return [] }
-            let actions = Self.receive(news, into: &state, focus: focus)
+            let effects = Self.receive(news, into: &state, focus: focus)
             copy = state
-            return actions
+            return effects
         }
     }
 
     /// The news about the copy open, `state`.
-    private static func receive(_ news: SharedCanvasNews, into state: inout SharedCanvasCopy, focus: PaneID?) -> [Action] {
+    private static func receive(_ news: SharedCanvasNews, into state: inout SharedCanvasCopy, focus: PaneID?) -> [Effect] {
         switch news {
         case .changed(let change):
             let before = state.replica.shown
@@ -183,18 +183,18 @@ public struct SharedCanvasMachine: Sendable {
             state.replica.refused(origin)
             return [.show(focus: focus), .keep(state), .tell(.error("The server refused your change: \(reason)"))]
         case .caughtUp(let layout, let version, let answered, let role):
-            var actions: [Action] = []
+            var effects: [Effect] = []
             let before = state.replica.shown
-            if layout.name != state.name { actions.append(.tell(.info("\(state.name) is called \(layout.name) now"))) }
+            if layout.name != state.name { effects.append(.tell(.info("\(state.name) is called \(layout.name) now"))) }
             state.replica.reset(to: layout, version: version, answeredUpTo: answered)
             if role != state.role {
-                actions.append(.tell(.info("You are \(role == .viewer ? "a viewer" : "an \(role.rawValue)") of \(state.name) now")))
-                if !role.mayEdit { actions.append(.leaveArrangeMode) }
+                effects.append(.tell(.info("You are \(role == .viewer ? "a viewer" : "an \(role.rawValue)") of \(state.name) now")))
+                if !role.mayEdit { effects.append(.leaveArrangeMode) }
             }
             state.role = role
-            actions += [.show(focus: focus, settingsFrom: before), .keep(state)]
-            if role.mayEdit, !state.replica.pending.isEmpty { actions.append(.request(.send(canvas: state.canvas, state.replica.pending))) }
-            return actions
+            effects += [.show(focus: focus, settingsFrom: before), .keep(state)]
+            if role.mayEdit, !state.replica.pending.isEmpty { effects.append(.request(.send(canvas: state.canvas, state.replica.pending))) }
+            return effects
         case .gone(let reason):
             state.role = .viewer
             return [.leaveArrangeMode, .tell(.error("\(state.name): \(reason). It is read-only here now"))]
@@ -223,7 +223,7 @@ public struct SharedCanvasMachine: Sendable {
         return (edits, inverses)
     }
 
-    private mutating func commit(_ state: SharedCanvasCopy, sending edits: [CanvasReplica.PendingEdit], focus: PaneID?, step: String) -> [Action] {
+    private mutating func commit(_ state: SharedCanvasCopy, sending edits: [CanvasReplica.PendingEdit], focus: PaneID?, step: String) -> [Effect] {
         copy = state
         return [.show(focus: focus), .announce(step: step), .keep(state), .request(.send(canvas: state.canvas, edits))]
     }

@@ -11,7 +11,7 @@ public struct CatalogOverlay: Overlay, Equatable {
 
     public func hints(_ context: OverlayContext) -> [KeyHint] { OverlayBox.listHints }
 
-    public mutating func handle(_ key: Key, _ context: OverlayContext) -> [HostAction] {
+    public mutating func handle(_ key: Key, _ context: OverlayContext) -> [OverlayEffect] {
         let entries = context.catalog.descriptors
         let offers = context.catalog.offers
         let count = entries.count + offers.count + (Self.offersNewApp(context) ? 1 : 0)

@@ -16,7 +16,7 @@ public struct ConfirmRemoveOverlay: Overlay, Equatable {
         [KeyHint(keys: "y", action: "remove"), KeyHint(keys: "n", action: "keep")]
     }
 
-    public mutating func handle(_ key: Key, _ context: OverlayContext) -> [HostAction] {
+    public mutating func handle(_ key: Key, _ context: OverlayContext) -> [OverlayEffect] {
         guard key == .char("y") || key == .char("Y") else { return [.close, .notice(.info("Kept the pane"))] }
         return [.close, .removePane(pane)]
     }

@@ -14,7 +14,7 @@ public struct HelpOverlay: Overlay, Equatable {
         [KeyHint(keys: "↑↓ PgUp PgDn", action: "scroll"), KeyHint(keys: "type", action: "filter"), KeyHint(keys: "Esc", action: "close")]
     }
 
-    public mutating func handle(_ key: Key, _ context: OverlayContext) -> [HostAction] {
+    public mutating func handle(_ key: Key, _ context: OverlayContext) -> [OverlayEffect] {
         let page = Self.page(in: context.area)
         let last = max(0, Self.content(context, filter: filter.text).count - page)
         // A help key that types nothing (F1) closes it too; `?` goes to the filter.

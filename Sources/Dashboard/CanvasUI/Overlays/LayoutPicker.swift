@@ -7,7 +7,7 @@ import PlainText
 /// Whatever can be typed goes into the filter, so the actions are on keys that cannot: Ctrl-D
 /// deletes (asks first), Ctrl-R renames. Enter opens the highlighted layout, filter or not.
 public struct LayoutPicker: Overlay, Hashable, Sendable {
-    public enum Action: Hashable, Sendable {
+    public enum Mode: Hashable, Sendable {
         /// Typing filters; ↑↓ move the highlight.
         case browsing
         case confirmingDelete(String)
@@ -18,7 +18,7 @@ public struct LayoutPicker: Overlay, Hashable, Sendable {
     public var items: [LayoutSummary]?
     public var filter = TextField(limit: 64)
     public var selected = 0
-    public var action = Action.browsing
+    public var mode = Mode.browsing
 
     public init() {}
 
@@ -41,7 +41,7 @@ public struct LayoutPicker: Overlay, Hashable, Sendable {
 
     public func hints(_ context: OverlayContext) -> [KeyHint] { OverlayBox.listHints }
 
-    public mutating func receive(_ message: HostMessage, _ context: OverlayContext) -> [HostAction] {
+    public mutating func receive(_ message: HostMessage, _ context: OverlayContext) -> [OverlayEffect] {
         switch message {
         case .layoutsListed(let listed):
             items = listed
@@ -60,31 +60,31 @@ public struct LayoutPicker: Overlay, Hashable, Sendable {
         return []
     }
 
-    public mutating func handle(_ key: Key, _ context: OverlayContext) -> [HostAction] {
-        switch action {
+    public mutating func handle(_ key: Key, _ context: OverlayContext) -> [OverlayEffect] {
+        switch mode {
         case .confirmingDelete(let name):
-            action = .browsing
+            mode = .browsing
             guard key == .char("y") || key == .char("Y") else { return [] }
             items?.removeAll { $0.name == name && !$0.isPreset }
             move(by: 0)
             return [.deleteLayout(name)]
         case .renaming(let name, var field):
             switch key.code {
-            case .escape: action = .browsing
+            case .escape: mode = .browsing
             case .enter:
                 let newName = field.text.trimmingWhitespace()
-                action = .browsing
+                mode = .browsing
                 guard !newName.isEmpty, newName != name else { return [] }
                 // The store refuses a taken name; refuse it here too, before the current layout is renamed.
                 if items?.contains(where: { $0.name == newName && !$0.isPreset }) == true {
-                    action = .renaming(name, field)
+                    mode = .renaming(name, field)
                     return [.notice(.error("A layout named '\(newName)' already exists"))]
                 }
                 items = nil
                 return [.renameLayout(name, to: newName), .listLayouts]
             default:
                 _ = field.edit(key)
-                action = .renaming(name, field)
+                mode = .renaming(name, field)
             }
         case .browsing:
             return browse(key, context)
@@ -92,7 +92,7 @@ public struct LayoutPicker: Overlay, Hashable, Sendable {
         return []
     }
 
-    private mutating func browse(_ key: Key, _ context: OverlayContext) -> [HostAction] {
+    private mutating func browse(_ key: Key, _ context: OverlayContext) -> [OverlayEffect] {
         switch (key.code, key.modifiers) {
         case (.escape, []):
             // Esc clears a filter first, then closes.
@@ -114,12 +114,12 @@ public struct LayoutPicker: Overlay, Hashable, Sendable {
             guard item.name != context.layoutName else {
                 return [.notice(.info("\(item.name) is open; load another layout before deleting it"))]
             }
-            action = .confirmingDelete(item.name)
+            mode = .confirmingDelete(item.name)
         case (.char("r"), .ctrl):
             guard let item = highlighted else { return [] }
             guard !item.isPreset else { return [.notice(.info("\(item.name) is a preset file; save it under a name of yours (Ctrl-S) to rename that"))] }
             guard item.sharing == nil else { return [.notice(.info(Self.sharedNotice(item.name)))] }
-            action = .renaming(item.name, TextField(item.name, limit: 64, selected: true))
+            mode = .renaming(item.name, TextField(item.name, limit: 64, selected: true))
         default:
             let before = filter.text
             if filter.edit(key), filter.text != before { selected = 0 }
@@ -133,7 +133,7 @@ public struct LayoutPicker: Overlay, Hashable, Sendable {
     }
 
     public func render(into buffer: inout Buffer, _ context: OverlayContext) {
-        var lines = [action == .browsing ? OverlayLine.field("Filter: ", filter, .accent) : OverlayLine("Filter: " + filter.text, .muted)]
+        var lines = [mode == .browsing ? OverlayLine.field("Filter: ", filter, .accent) : OverlayLine("Filter: " + filter.text, .muted)]
         defer { OverlayBox.draw(title: "Layouts", lines: lines, into: &buffer, context) }
         guard items != nil else { lines.append(OverlayLine("Loading…", .muted)); return }
         let visible = visible
@@ -145,7 +145,7 @@ public struct LayoutPicker: Overlay, Hashable, Sendable {
             let kind = item.isPreset ? "preset" : panes + (item.sharing.map { ", \($0)" } ?? "") + open
             lines.append(OverlayLine("\(item.name)\(current) — \(kind)", index == selected ? .selection : .overlay))
         }
-        switch action {
+        switch mode {
         case .confirmingDelete(let name):
             lines.append(OverlayLine("Delete \(name)? y deletes, any other key keeps it.", .warning))
         case .renaming(let name, let field):

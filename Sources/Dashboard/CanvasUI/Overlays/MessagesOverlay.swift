@@ -18,7 +18,7 @@ public struct MessagesOverlay: Overlay, Equatable {
         [KeyHint(keys: "↑↓ PgUp PgDn", action: "scroll"), KeyHint(keys: "Esc", action: "close")]
     }
 
-    public mutating func handle(_ key: Key, _ context: OverlayContext) -> [HostAction] {
+    public mutating func handle(_ key: Key, _ context: OverlayContext) -> [OverlayEffect] {
         let page = Self.page(in: context.area)
         if key.code == .escape || key.code == .enter { return [.close] }
         if key.text == nil, context.commands.command(for: key, in: [.canvas])?.id == .messages { return [.close] }

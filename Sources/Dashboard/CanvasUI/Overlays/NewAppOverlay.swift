@@ -57,7 +57,7 @@ public struct NewAppOverlay: Overlay {
         }
     }
 
-    public mutating func handle(_ key: Key, _ context: OverlayContext) -> [HostAction] {
+    public mutating func handle(_ key: Key, _ context: OverlayContext) -> [OverlayEffect] {
         switch stage {
         case .describing:
             switch key.code {
@@ -100,7 +100,7 @@ public struct NewAppOverlay: Overlay {
         }
     }
 
-    public mutating func receive(_ message: HostMessage, _ context: OverlayContext) -> [HostAction] {
+    public mutating func receive(_ message: HostMessage, _ context: OverlayContext) -> [OverlayEffect] {
         guard case .appGeneration(run, let update) = message else { return [] }
         switch (stage, update) {
         case (.installing(let review), .installed(let descriptor)):

@@ -15,10 +15,10 @@ public protocol Overlay {
     var tooSmallLines: [String]? { get }
     /// The status bar's hints while it is open.
     func hints(_ context: OverlayContext) -> [KeyHint]
-    mutating func handle(_ key: Key, _ context: OverlayContext) -> [HostAction]
+    mutating func handle(_ key: Key, _ context: OverlayContext) -> [OverlayEffect]
     /// Results of work the host started (a list of layouts, a theme to preview, the generator's
     /// news); every box open hears them, the one on top first.
-    mutating func receive(_ message: HostMessage, _ context: OverlayContext) -> [HostAction]
+    mutating func receive(_ message: HostMessage, _ context: OverlayContext) -> [OverlayEffect]
     func render(into buffer: inout Buffer, _ context: OverlayContext)
 }
 
@@ -26,7 +26,7 @@ extension Overlay {
     public var badge: String? { nil }
     public var capturesText: Bool { false }
     public var tooSmallLines: [String]? { nil }
-    public mutating func receive(_ message: HostMessage, _ context: OverlayContext) -> [HostAction] { [] }
+    public mutating func receive(_ message: HostMessage, _ context: OverlayContext) -> [OverlayEffect] { [] }
 }
 
 /// What an overlay may read of the host.
@@ -53,7 +53,7 @@ public struct OverlayContext {
 }
 
 /// What an overlay asks the host to do.
-public enum HostAction {
+public enum OverlayEffect {
     /// Closes the overlay that asks.
     case close
     /// Runs a command as its key would, under the overlay.

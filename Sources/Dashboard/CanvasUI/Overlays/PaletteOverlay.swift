@@ -36,7 +36,7 @@ public struct PaletteOverlay: Overlay, Equatable {
          KeyHint(keys: "Esc", action: "close")]
     }
 
-    public mutating func receive(_ message: HostMessage, _ context: OverlayContext) -> [HostAction] {
+    public mutating func receive(_ message: HostMessage, _ context: OverlayContext) -> [OverlayEffect] {
         if case .namesListed(let layouts, let themes) = message {
             self.layouts = layouts
             self.themes = themes
@@ -44,7 +44,7 @@ public struct PaletteOverlay: Overlay, Equatable {
         return []
     }
 
-    public mutating func handle(_ key: Key, _ context: OverlayContext) -> [HostAction] {
+    public mutating func handle(_ key: Key, _ context: OverlayContext) -> [OverlayEffect] {
         let items = items(context)
         let page = Self.page(in: context.area)
         switch (key.code, key.modifiers) {

@@ -25,7 +25,7 @@ public struct QuitOverlay: Overlay, Equatable {
         return [KeyHint(keys: "", action: "saving the layout…")] + (quit.map { [KeyHint(keys: $0, action: "quit once saved")] } ?? [])
     }
 
-    public mutating func handle(_ key: Key, _ context: OverlayContext) -> [HostAction] {
+    public mutating func handle(_ key: Key, _ context: OverlayContext) -> [OverlayEffect] {
         guard failure != nil else { return [] }
         switch key {
         case .char("q"), .char("Q"): return [.quitWithoutSaving]
@@ -35,7 +35,7 @@ public struct QuitOverlay: Overlay, Equatable {
     }
 
     /// The save quitting asked for failed: now the box asks what to do.
-    public mutating func receive(_ message: HostMessage, _ context: OverlayContext) -> [HostAction] {
+    public mutating func receive(_ message: HostMessage, _ context: OverlayContext) -> [OverlayEffect] {
         if case .quitSaved(let failure?) = message, self.failure == nil { self.failure = failure }
         return []
     }

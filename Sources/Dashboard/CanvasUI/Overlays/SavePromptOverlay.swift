@@ -17,7 +17,7 @@ public struct SavePromptOverlay: Overlay, Equatable {
         [KeyHint(keys: "Enter", action: "save"), KeyHint(keys: "Esc", action: "cancel")]
     }
 
-    public mutating func handle(_ key: Key, _ context: OverlayContext) -> [HostAction] {
+    public mutating func handle(_ key: Key, _ context: OverlayContext) -> [OverlayEffect] {
         switch key.code {
         case .escape: return [.close]
         case .enter:

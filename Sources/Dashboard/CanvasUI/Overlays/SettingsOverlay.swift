@@ -9,7 +9,7 @@ public struct SettingsOverlay: Overlay, Equatable {
 
     public func hints(_ context: OverlayContext) -> [KeyHint] { OverlayBox.listHints }
 
-    public mutating func handle(_ key: Key, _ context: OverlayContext) -> [HostAction] {
+    public mutating func handle(_ key: Key, _ context: OverlayContext) -> [OverlayEffect] {
         guard let focused = context.focused else { return [.close] }
         let settings = focused.settings
         switch key.code {

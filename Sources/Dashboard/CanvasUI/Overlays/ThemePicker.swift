@@ -16,7 +16,7 @@ public struct ThemePicker: Overlay, Hashable, Sendable {
 
     public func hints(_ context: OverlayContext) -> [KeyHint] { OverlayBox.listHints }
 
-    public mutating func receive(_ message: HostMessage, _ context: OverlayContext) -> [HostAction] {
+    public mutating func receive(_ message: HostMessage, _ context: OverlayContext) -> [OverlayEffect] {
         switch message {
         case .themesListed(let listed):
             names = listed
@@ -29,7 +29,7 @@ public struct ThemePicker: Overlay, Hashable, Sendable {
         return []
     }
 
-    public mutating func handle(_ key: Key, _ context: OverlayContext) -> [HostAction] {
+    public mutating func handle(_ key: Key, _ context: OverlayContext) -> [OverlayEffect] {
         let names = names ?? []
         switch key.code {
         case .escape: return [.showTheme(original), .close]

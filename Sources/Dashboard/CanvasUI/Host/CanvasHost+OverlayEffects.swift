@@ -35,12 +35,12 @@ extension CanvasHost {
     }
 
     /// Carries out what the overlay at `index` of the stack asked for.
-    func apply(_ actions: [HostAction], from index: Int) {
-        for action in actions { apply(action, from: index) }
+    func apply(_ effects: [OverlayEffect], from index: Int) {
+        for effect in effects { apply(effect, from: index) }
     }
 
-    private func apply(_ action: HostAction, from index: Int) {
-        switch action {
+    private func apply(_ effect: OverlayEffect, from index: Int) {
+        switch effect {
         case .close:
             if overlays.indices.contains(index) { overlays.remove(at: index) }
         case .run(let id):

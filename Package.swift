@@ -482,6 +482,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
             ],
+            exclude: ["Fixtures"],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "BFFAccessTests", dependencies: ["BFFAccess", "PrivateFiles"], swiftSettings: swiftSettings),

@@ -11,7 +11,12 @@ import Testing
 /// tables and columns by the same names (SQLite's v7 gave its PostgreSQL's), since the store core
 /// writes one SQL text for both. Column types and index names are left out: each engine spells a
 /// day, a moment or an integer its own way, and names the indexes it makes for a key itself.
-@Suite("SQLite and PostgreSQL migrations build the same schema", .enabled(if: TestDatabase.isPostgres))
+///
+/// Both are held to one description, `Fixtures/schema.txt`, a fact a line: the SQLite pass checks
+/// SQLite's against it on every run, the PostgreSQL pass PostgreSQL's, so a migration written for
+/// one engine only fails the first pass that runs. A schema changed on purpose is written there
+/// with `TERMCANVAS_WRITE_SCHEMA=1 swift test --filter SchemaEqualityTests`.
+@Suite("SQLite and PostgreSQL migrations build the schema described")
 struct SchemaEqualityTests {
     /// A schema as sets of facts, comparable across engines.
     struct Schema: Equatable {
@@ -22,16 +27,53 @@ struct SchemaEqualityTests {
 
         /// What `other` has and this one lacks, a line each.
         func missing(from other: Schema) -> [String] {
-            [("column", \Schema.columns), ("primary key", \.primaryKeys), ("index", \.indexes), ("foreign key", \.foreignKeys)]
-                .flatMap { kind, facts in other[keyPath: facts].subtracting(self[keyPath: facts]).sorted().map { "\(kind) \($0)" } }
+            Self.kinds.flatMap { kind, facts in other[keyPath: facts].subtracting(self[keyPath: facts]).sorted().map { "\(kind) \($0)" } }
         }
+
+        /// Every fact, a line each, as `Fixtures/schema.txt` keeps them.
+        var lines: [String] { Schema().missing(from: self) }
+
+        init() {}
+
+        /// The facts of `lines`; nil for a line that is none.
+        init?(lines: [String]) {
+            for line in lines where !line.isEmpty {
+                guard let (kind, facts) = Self.kinds.first(where: { line.hasPrefix($0.0 + " ") }) else { return nil }
+                self[keyPath: facts].insert(String(line.dropFirst(kind.count + 1)))
+            }
+        }
+
+        static var kinds: [(String, WritableKeyPath<Schema, Set<String>>)] { [
+            ("column", \.columns), ("primary key", \.primaryKeys), ("index", \.indexes), ("foreign key", \.foreignKeys),
+        ] }
+    }
+
+    static let described = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/schema.txt")
+
+    /// Checks `schema`, of `engine`, against the description (or writes it, when asked to).
+    static func expectDescribed(_ schema: Schema, engine: String) throws {
+        if ProcessInfo.processInfo.environment["TERMCANVAS_WRITE_SCHEMA"] == "1" {
+            return try (schema.lines.joined(separator: "\n") + "\n").write(to: described, atomically: true, encoding: .utf8)
+        }
+        let text = try String(contentsOf: described, encoding: .utf8)
+        let expected = try #require(Schema(lines: text.split(separator: "\n").map(String.init)), "Fixtures/schema.txt has a line that is no fact")
+        #expect(schema.missing(from: expected) == [], "described, \(engine) lacks (write the migration for it too)")
+        #expect(expected.missing(from: schema) == [], "\(engine) has, not described (on purpose? TERMCANVAS_WRITE_SCHEMA=1 writes it)")
+    }
+
+    @Test func sqliteBuildsTheSchemaDescribed() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tc-schema-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("schema.sqlite")
+        _ = try SQLiteStore.open(at: file, bcryptCost: 4)
+        try Self.expectDescribed(try Self.schema(of: try DatabaseQueue(path: file.path)), engine: "SQLite")
     }
 
     /// Each engine's own record of which migrations ran, and PostgreSQL's signing secret (shared
     /// by its instances; one SQLite server keeps it in a file of its data directory).
     static let bookkeeping: Set<String> = ["grdb_migrations", "schema_migrations", "signing_secret"]
 
-    @Test func bothMigrationListsBuildTheSameSchema() async throws {
+    @Test(.enabled(if: TestDatabase.isPostgres)) func bothMigrationListsBuildTheSameSchema() async throws {
         let harness = try await BFFHarness()
         defer { harness.remove() }
         let postgres = try await harness.withStore { store in
@@ -44,6 +86,7 @@ struct SchemaEqualityTests {
         #expect(!sqlite.columns.isEmpty && !postgres.columns.isEmpty)
         #expect(sqlite.missing(from: postgres) == [], "PostgreSQL has, SQLite lacks")
         #expect(postgres.missing(from: sqlite) == [], "SQLite has, PostgreSQL lacks")
+        try Self.expectDescribed(postgres, engine: "PostgreSQL")
     }
 
     static func schema(of database: DatabaseQueue) throws -> Schema {

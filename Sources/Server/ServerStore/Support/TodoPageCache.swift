@@ -1,5 +1,5 @@
 import CanvasCore
-import Hummingbird
+import NIOCore
 import ServerAPI
 import Synchronization
 

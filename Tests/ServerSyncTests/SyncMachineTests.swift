@@ -269,15 +269,15 @@ struct SyncMachineTests {
     func readsAndFallbacks() {
         var offline = SyncMachine()
         let days = DayRange(first: "2026-12-01", last: "2026-12-31")
-        #expect(offline.handle(.command(.calendar(.load(days))), now: start).labels == ["answerFromCache(events)"])
-        #expect(offline.handle(.command(.chat(.older(channel: "general", before: 100))), now: start).labels == ["answerFromCache(olderMessages)"])
+        #expect(offline.handle(.command(.calendar(.load(days))), now: start).labels == ["answerFromCache(events(2026-12-01…2026-12-31))"])
+        #expect(offline.handle(.command(.chat(.older(channel: "general", before: 100))), now: start).labels == ["answerFromCache(olderMessages(general))"])
 
         var online = connected()
-        #expect(online.handle(.command(.calendar(.load(days))), now: start).labels == ["answerFromCache(events)", "fetch(events(2026-12-01…2026-12-31))"])
+        #expect(online.handle(.command(.calendar(.load(days))), now: start).labels == ["answerFromCache(events(2026-12-01…2026-12-31))", "fetch(events(2026-12-01…2026-12-31))"])
         let older = Fetch.olderMessages(channel: "general", before: 100)
         #expect(online.handle(.command(.chat(.older(channel: "general", before: 100))), now: start).labels == ["fetch(olderMessages(general))"])
         let failed = online.handle(.fetched(older, .failure(.timeout)), now: start)
-        #expect(failed.labels.first == "answerFromCache(olderMessages)")
+        #expect(failed.labels.first == "answerFromCache(olderMessages(general))")
     }
 
     @Test("a month fetched and stored while the stream runs is answered from the cache when a widget comes back to it, until the stream drops")
@@ -288,7 +288,7 @@ struct SyncMachineTests {
         #expect(machine.handle(.command(.calendar(.load(days))), now: start).labels.contains("fetch(events(2026-12-01…2026-12-31))"),
                 "fetched, not yet stored: asked again")
         _ = machine.handle(.stored(.events(days)), now: start)
-        #expect(machine.handle(.command(.calendar(.load(days))), now: start).labels == ["answerFromCache(events)"])
+        #expect(machine.handle(.command(.calendar(.load(days))), now: start).labels == ["answerFromCache(events(2026-12-01…2026-12-31))"])
         _ = machine.handle(.stream(.disconnected(.timeout)), now: start)
         _ = machine.handle(.stream(.connected), now: start)
         #expect(machine.handle(.command(.calendar(.load(days))), now: start).labels.contains("fetch(events(2026-12-01…2026-12-31))"),
@@ -359,7 +359,7 @@ extension [SyncMachine.Effect] {
 extension SyncMachine.Effect {
     var label: String {
         switch self {
-        case .answerFromCache(let query): "answerFromCache(\(query.label))"
+        case .answerFromCache(let question): "answerFromCache(\(question.label))"
         case .enqueue(let request): "enqueue(\(request.app))"
         case .readOutboxHead: "readOutboxHead"
         case .complete(let entry, _): "complete(\(entry.seq))"
@@ -385,18 +385,6 @@ extension SyncMachine.Timer {
         switch self {
         case .quietStartEnded: "quietStartEnded"
         case .resend(let seq): "resend(\(seq))"
-        }
-    }
-}
-
-extension CacheQuery {
-    var label: String {
-        switch self {
-        case .todos: "todos"
-        case .events: "events"
-        case .channels: "channels"
-        case .newestMessages: "newestMessages"
-        case .olderMessages: "olderMessages"
         }
     }
 }

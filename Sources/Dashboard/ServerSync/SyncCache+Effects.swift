@@ -41,8 +41,10 @@ extension SyncCache {
     }
 
     /// What the cache says to a widget's question, as the canvas event that answers it.
-    private func answer(_ query: CacheQuery) async throws -> any BusEvent {
-        switch query {
+    private func answer(_ question: Fetch) async throws -> any BusEvent {
+        switch question {
+        case .registry:
+            return RegistryLoaded(apps: try await registry() ?? [], origin: .cache)
         case .todos:
             return TodoItemsLoaded(items: try await todos(), origin: .cache)
         case .events(let days):

@@ -44,7 +44,7 @@ struct SyncMachine {
     enum Effect: Sendable {
         // The cache, in order; the comment says what answers (the `set…` notes answer nothing).
         /// Reads and publishes what a widget asked for, from the cache; `cacheFailed` when it cannot.
-        case answerFromCache(CacheQuery)
+        case answerFromCache(Fetch)
         /// Applies a user's write and queues it; `enqueued`.
         case enqueue(WriteRequest)
         case readOutboxHead
@@ -237,23 +237,6 @@ struct CacheSummary: Sendable {
     var notKeptOffline: String?
 }
 
-/// What a widget asked to see, answered from the cache.
-enum CacheQuery: Sendable, Equatable {
-    case todos
-    case events(DayRange)
-    case channels
-    case newestMessages(channel: String)
-    case olderMessages(channel: String, before: Int64)
-
-    var app: ServerApp {
-        switch self {
-        case .todos: .todo
-        case .events: .calendar
-        case .channels, .newestMessages, .olderMessages: .chat
-        }
-    }
-}
-
 /// A user's write as a command asks for it. A new record is named by a local id the cache gives
 /// it in the transaction that queues it.
 enum WriteRequest: Sendable, Equatable {
@@ -290,7 +273,8 @@ enum WriteRequest: Sendable, Equatable {
     }
 }
 
-/// A read from the server.
+/// A read of what the widgets show: from the server (`fetch`), or the same question put to the
+/// cache (`answerFromCache`).
 enum Fetch: Sendable, Hashable {
     case registry
     case todos

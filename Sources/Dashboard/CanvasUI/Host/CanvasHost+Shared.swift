@@ -72,8 +72,7 @@ extension CanvasHost {
             case .keep(let copy):
                 emit(.write(.keepShared(copy)))
             case .replaceCanvas:
-                drag = nil
-                for id in mounted.keys { unmount(id) }
+                unmountAll()
                 mode = .normal
             case .show(let focus, let earlier, let keepingWidgetState):
                 showShared(focus: focus, settingsFrom: earlier, keepingWidgetState: keepingWidgetState)

@@ -260,12 +260,17 @@ public final class CanvasHost {
 
     /// Replaces the whole canvas, e.g. with a loaded layout: every widget is mounted afresh.
     func replace(with newManager: CanvasManager) {
-        drag = nil
-        for id in mounted.keys { unmount(id) }
+        unmountAll()
         closeShared()
         manager = newManager
         reconcileWidgets()
         bus.publish(LayoutChanged(step: "load \(manager.layout.name)"))
+    }
+
+    /// Ends a drag and every pane's widget, before the canvas is replaced: each is mounted afresh.
+    func unmountAll() {
+        drag = nil
+        for id in mounted.keys { unmount(id) }
     }
 
     func changeFocus(_ change: (inout CanvasManager) -> Void) {

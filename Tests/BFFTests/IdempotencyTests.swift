@@ -175,7 +175,7 @@ struct IdempotencyTests {
             // An update of no item changes nothing and keeps no key: the same key then runs.
             let missing = IdempotentRequest(owner: ann, key: "u", fingerprint: print, now: start)
             let none = try await IdempotentRequest.$current.withValue(missing) {
-                try await store.updateTodo(id: 999_999, owner: ann, change: TodoChange(done: true))
+                try await store.updateTodo(id: 999_999, owner: ann, applying: TodoPatch(done: true))
             }
             #expect(none == nil)
             let (made, madeReplayed) = try await create("u", at: start)

@@ -1,3 +1,5 @@
+import CalendarTime
+
 /// The body of `PATCH /api/todo/items/{id}`: only the fields present change.
 ///
 /// `due` tells an absent key (keep the date) from an explicit `null` (clear it): `.none` is absent,
@@ -35,5 +37,19 @@ public struct TodoPatch: Codable, Sendable, Equatable {
         try container.encodeIfPresent(notes, forKey: .notes)
         try container.encodeIfPresent(done, forKey: .done)
         if let due { try container.encode(due, forKey: .due) }
+    }
+}
+
+extension TodoItem {
+    /// The item with `patch` applied: the one rule the server stores by and a dashboard's cache
+    /// shows a change by before the server answers. A due day that is not `YYYY-MM-DD` (which the
+    /// server refuses first) clears it.
+    public func patched(_ patch: TodoPatch) -> TodoItem {
+        var item = self
+        if let title = patch.title { item.title = title }
+        if let notes = patch.notes { item.notes = notes }
+        if let done = patch.done { item.done = done }
+        if let due = patch.due { item.due = due.flatMap(CalendarDate.init(iso:)) }
+        return item
     }
 }

@@ -27,16 +27,6 @@ extension TodoItem {
     static func fetch(_ id: Int64, in db: Database) throws -> TodoItem? {
         try Row.fetchOne(db, sql: "SELECT \(columns) FROM todo WHERE id = ?", arguments: [id]).map(TodoItem.init(row:))
     }
-
-    /// The item with `patch` applied, as the server would.
-    func patched(_ patch: TodoPatch) -> TodoItem {
-        var item = self
-        if let title = patch.title { item.title = title }
-        if let notes = patch.notes { item.notes = notes }
-        if let done = patch.done { item.done = done }
-        if let due = patch.due { item.due = due.flatMap(CalendarDate.init(iso:)) }
-        return item
-    }
 }
 
 extension CalendarEvent {

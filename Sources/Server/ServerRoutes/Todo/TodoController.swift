@@ -50,8 +50,9 @@ package struct TodoController {
         let owner = try context.userID()
         let id = try context.numericID()
         let patch = try await request.decodeJSON(TodoPatch.self, context: context)
-        let change = try TodoValidation.validated(patch)
-        guard let item = try await store.updateTodo(id: id, owner: owner, change: change) else { throw APIFailure.notFound }
+        guard let item = try await store.updateTodo(id: id, owner: owner, applying: try TodoValidation.validated(patch)) else {
+            throw APIFailure.notFound
+        }
         return try .json(item)
     }
 

@@ -44,16 +44,12 @@ extension BFFStore {
         }, snapshot: false)
     }
 
-    /// Applies a valid change to `owner`'s item; nil when there is no such item of theirs.
-    public func updateTodo(id: Int64, owner: Int64, change: TodoChange) async throws -> TodoItem? {
+    /// Applies a valid patch to `owner`'s item; nil when there is no such item of theirs.
+    public func updateTodo(id: Int64, owner: Int64, applying patch: TodoPatch) async throws -> TodoItem? {
         try await keyedWrite(Plan.run("""
             SELECT \(todoColumns) FROM todo_items WHERE id = \(id) AND owner_id = \(owner)\(.forUpdate)
             """) { rows -> Plan<TodoItem?> in
-            guard var item = try rows.first.map(TodoItem.init(row:)) else { return .done(nil) }
-            if let title = change.title { item.title = title }
-            if let notes = change.notes { item.notes = notes }
-            if let done = change.done { item.done = done }
-            if let due = change.due { item.due = due }
+            guard let item = try rows.first.map(TodoItem.init(row:))?.patched(patch) else { return .done(nil) }
             return .run("""
                 UPDATE todo_items SET title = \(item.title), notes = \(item.notes), done = \(item.done), due = \(item.due),
                     updated_at = \(.now) WHERE id = \(id)

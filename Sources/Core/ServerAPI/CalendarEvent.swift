@@ -63,3 +63,28 @@ public enum CalendarLimits {
     /// The largest `limit` a list accepts; also its default.
     public static let maxPageSize = 100
 }
+
+extension CalendarEvent {
+    /// The event with `patch` applied: the one rule the server stores by and a dashboard's cache
+    /// shows a change by before the server answers. A patch that makes an event all-day covers
+    /// its days with the bounds it leaves out, as a calendar's "all day" switch does: the start
+    /// moves back to its day's midnight UTC, the end on to the next midnight. A date-time that
+    /// cannot be read (which the server refuses first) leaves its field as it was.
+    public func patched(_ patch: CalendarEventPatch) -> CalendarEvent {
+        var result = self
+        if let title = patch.title { result.title = title }
+        if let start = patch.start.flatMap(UTCInstant.init(iso:)) { result.start = start }
+        if let end = patch.end.flatMap(UTCInstant.init(iso:)) { result.end = end }
+        if let allDay = patch.allDay { result.allDay = allDay }
+        if patch.allDay == true {
+            if patch.start == nil { result.start = UTCInstant(day: result.start.day) }
+            if patch.end == nil { result.end = Self.wholeDaysEnd(result.end, after: result.start) }
+        }
+        return result
+    }
+
+    /// `end` if it is a midnight after `start`, else the midnight that ends its day.
+    private static func wholeDaysEnd(_ end: UTCInstant, after start: UTCInstant) -> UTCInstant {
+        end.secondsIntoDay == 0 && end > start ? end : UTCInstant(day: end.day).adding(seconds: 86_400)
+    }
+}

@@ -45,15 +45,6 @@ extension CalendarEvent {
     static func fetch(_ id: Int64, in db: Database) throws -> CalendarEvent? {
         try Row.fetchOne(db, sql: "SELECT \(columns) FROM calendarEvent WHERE id = ?", arguments: [id]).map(CalendarEvent.init(row:))
     }
-
-    func patched(_ patch: CalendarEventPatch) -> CalendarEvent {
-        var event = self
-        if let title = patch.title { event.title = title }
-        if let start = patch.start.flatMap(UTCInstant.init(iso:)) { event.start = start }
-        if let end = patch.end.flatMap(UTCInstant.init(iso:)) { event.end = end }
-        if let allDay = patch.allDay { event.allDay = allDay }
-        return event
-    }
 }
 
 extension ChatMessage {

@@ -15,22 +15,12 @@ enum CalendarValidation {
         return (new.title, start, end, allDay)
     }
 
-    /// `event` with `patch` applied, checked as a whole. A patch that makes an event all-day
-    /// covers its days with the bounds it leaves out, as a calendar's "all day" switch does: the
-    /// start moves back to its day's midnight UTC, the end on to the next midnight.
+    /// `event` with `patch` applied (`CalendarEvent.patched`), checked field by field and as a whole.
     static func patched(_ event: CalendarEvent, with patch: CalendarEventPatch) throws -> CalendarEvent {
-        var result = event
-        if let title = patch.title {
-            try self.title(title)
-            result.title = title
-        }
-        if let start = patch.start { result.start = try dateTime(start, field: "start") }
-        if let end = patch.end { result.end = try dateTime(end, field: "end") }
-        if let allDay = patch.allDay { result.allDay = allDay }
-        if patch.allDay == true {
-            if patch.start == nil { result.start = UTCInstant(day: result.start.day) }
-            if patch.end == nil { result.end = wholeDaysEnd(result.end, after: result.start) }
-        }
+        if let title = patch.title { try self.title(title) }
+        if let start = patch.start { _ = try dateTime(start, field: "start") }
+        if let end = patch.end { _ = try dateTime(end, field: "end") }
+        let result = event.patched(patch)
         try span(start: result.start, end: result.end, allDay: result.allDay)
         return result
     }
@@ -50,11 +40,6 @@ enum CalendarValidation {
             )
         }
         return instant
-    }
-
-    /// `end` if it is a midnight after `start`, else the midnight that ends its day.
-    private static func wholeDaysEnd(_ end: UTCInstant, after start: UTCInstant) -> UTCInstant {
-        end.secondsIntoDay == 0 && end > start ? end : UTCInstant(day: end.day).adding(seconds: 86_400)
     }
 
     private static func span(start: UTCInstant, end: UTCInstant, allDay: Bool) throws {

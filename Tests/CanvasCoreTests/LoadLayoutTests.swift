@@ -148,3 +148,14 @@ struct LoadLayoutTests {
         #expect(try JSONDecoder().decode(LayoutData.self, from: data) == layout)
     }
 }
+
+/// A pane's id and an app's kind are written as their plain value, as layouts have always kept them.
+@Suite struct IdentifierCodingTests {
+    @Test func idsAndKindsAreTheirRawValues() throws {
+        let json = String(decoding: try JSONEncoder().encode(Pane(id: 3, app: .todo, frame: Rect(x: 0, y: 0, width: 6, height: 12))),
+                          as: UTF8.self)
+        #expect(json.contains(#""id":3"#) && json.contains(#""app":"todo""#), "\(json)")
+        #expect(try JSONDecoder().decode([PaneID].self, from: Data("[7]".utf8)) == [7])
+        #expect(try JSONDecoder().decode([AppKind].self, from: Data(#"["chat"]"#.utf8)) == [.chat])
+    }
+}

@@ -8,15 +8,6 @@ public struct AppKind: Hashable, Comparable, Sendable, Codable, RawRepresentable
     public init(_ value: String) { self.rawValue = value }
     public init(stringLiteral value: String) { self.rawValue = value }
 
-    public init(from decoder: any Decoder) throws {
-        rawValue = try decoder.singleValueContainer().decode(String.self)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
-
     public static func < (lhs: AppKind, rhs: AppKind) -> Bool { lhs.rawValue < rhs.rawValue }
 
     public var description: String { rawValue }

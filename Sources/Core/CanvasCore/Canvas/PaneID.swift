@@ -8,15 +8,6 @@ public struct PaneID: Hashable, Comparable, Sendable, Codable, RawRepresentable,
     public init(_ value: Int) { self.rawValue = value }
     public init(integerLiteral value: Int) { self.rawValue = value }
 
-    public init(from decoder: any Decoder) throws {
-        rawValue = try decoder.singleValueContainer().decode(Int.self)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
-
     public static func < (lhs: PaneID, rhs: PaneID) -> Bool { lhs.rawValue < rhs.rawValue }
 
     public var description: String { "#\(rawValue)" }

@@ -37,12 +37,12 @@ struct RegistryClients: Sendable {
 /// The clients of the other servers a dashboard follows, one each, made on first use. A single
 /// sign-on's token is renewed first if it is due, then kept renewed as the dashboard's own is
 /// (`SessionKeeper`), so a registry followed does not drop out of the catalog when its token's
-/// fifteen minutes are up. A sign-in that ended is said once, and tried again only once the user
-/// logged in anew.
+/// fifteen minutes are up. A sign-in the server ended is said once, and tried again only once
+/// the user logged in anew; a server that cannot be reached is asked again at the next read.
 actor OtherRegistries {
     let connector: BFFConnector
     private let mailbox: Mailbox
-    private var clients: [String: Task<(HTTPClient, Credential)?, Never>] = [:]
+    private var clients: [String: Task<Renewed, Never>] = [:]
     private let keepers = Mutex<[SessionKeeper]>([])
     /// The token of each server whose sign-in ended, as the credential store had it then.
     private var ended: [String: String] = [:]
@@ -53,23 +53,32 @@ actor OtherRegistries {
     }
 
     func client(for server: String) async -> HTTPClient? {
-        if let made = clients[server] { return await made.value?.0 }
+        if let made = clients[server], case .made(let client, _) = await made.value { return client }
         guard let credential = (try? connector.remoteTarget(server))?.credential, ended[server] != credential.token else { return nil }
         let (connector, mailbox) = (connector, mailbox)
         // Kept while it runs, so that a second caller waits for it rather than renew the same token.
-        let making = Task<(HTTPClient, Credential)?, Never> {
+        let making = Task<Renewed, Never> {
+            var current = credential
+            let client = BFFTarget.remote(credential).client(logger: connector.logger)
+            guard SessionRenewal.isDue(credential) else { return .made(client, current) }
             do {
-                let current = try await SessionRenewal.fresh(credential, store: connector.paths.credentials, logger: connector.logger)
-                return (BFFTarget.remote(current).client(logger: connector.logger), current)
+                current = try await SessionRenewal.renew(credential, client: client, store: connector.paths.credentials)
+                client.token = current.token
+                return .made(client, current)
+            } catch let error as HTTPClientError where !error.isTransient {
+                mailbox.post(.notice(.error(SessionRenewal.ended(credential, error))))
+                return .ended
             } catch {
-                mailbox.post(.notice(.error("\(error)")))
-                return nil
+                connector.logger.info("a followed registry's sign-in not renewed; asked again at the next read",
+                                      metadata: ["server": "\(server)", "error": "\(error)"])
+                return .notNow
             }
         }
         clients[server] = making
-        guard let (client, current) = await making.value else {
+        let renewed = await making.value
+        guard case .made(let client, let current) = renewed else {
             clients[server] = nil
-            ended[server] = credential.token
+            if case .ended = renewed { ended[server] = credential.token }
             return nil
         }
         if current.renewal != nil {
@@ -78,6 +87,14 @@ actor OtherRegistries {
             keepers.withLock { $0.append(keeper) }
         }
         return client
+    }
+
+    private enum Renewed: Sendable {
+        case made(HTTPClient, Credential)
+        /// The server could not be reached: asked again at the next read.
+        case notNow
+        /// The server refused the renewal: the user must log in again.
+        case ended
     }
 
     /// Ends the renewals: the dashboard is stopping.

@@ -22,7 +22,7 @@ struct ArrangeModeTests {
     static func label(_ host: CanvasHost) -> String? {
         let screen = host.screen
         guard let focused = host.manager.focusedPane else { return nil }
-        let row = screen[host.cellRect(of: focused).maxY - 1]
+        let row = screen[host.state.cellRect(of: focused).maxY - 1]
         let pattern = /━ (\d+,\d+ \d+×\d+) ━/
         return row.firstMatch(of: pattern).map { String($0.1) }
     }
@@ -51,7 +51,7 @@ struct ArrangeModeTests {
         #expect(Self.steps(host) == ["move", "move", "move", "move", "move"])
         #expect(recorder.received.isEmpty, "arrange keys must not reach widgets")
         // On screen: 60 columns × 19 rows of canvas, so one grid unit is 5 columns and 1–2 rows.
-        let rect = host.cellRect(of: host.manager.focusedPane!)
+        let rect = host.state.cellRect(of: host.manager.focusedPane!)
         #expect(rect == Rect(x: 0, y: 1, width: 20, height: 10))
         #expect(host.screen[0].hasPrefix(padded("", 30) + "┌─ 2 Probe"))
         #expect(host.screen[1].hasPrefix("┏━ 1 Probe ━━━━━━━━┓"))

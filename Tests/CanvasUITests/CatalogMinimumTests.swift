@@ -13,9 +13,11 @@ struct CatalogMinimumTests {
                                     minimumSize: Size(width: 50, height: 10)) { config, _ in
             ProbeWidget(title: "Wide", recorder: recorder, config: config)
         }
-        return try CanvasHost(layout: LayoutData(name: "test", panes: panes, focused: 1),
-                              catalog: WidgetCatalog([wide] + WidgetCatalog.probes(recorder).descriptors),
-                              bus: EventBus(now: Fixed.clock.now), clock: Fixed.clock, theme: .dark, logger: Fixed.logger, size: size)
+        let host = try CanvasHost(layout: LayoutData(name: "test", panes: panes, focused: 1),
+                                  catalog: WidgetCatalog([wide] + WidgetCatalog.probes(recorder).descriptors),
+                                  bus: EventBus(now: Fixed.clock.now), clock: Fixed.clock, theme: .dark, logger: Fixed.logger, size: size)
+        host.start()
+        return host
     }
 
     func addWide(_ host: CanvasHost) {
@@ -26,7 +28,7 @@ struct CatalogMinimumTests {
         let host = try Self.host(halves, size: Size(width: 160, height: 31))
         addWide(host)
         let added = try #require(host.manager.panes.first { $0.app == "wide" })
-        let inside = host.cellRect(of: added).inset(by: 1)
+        let inside = host.state.cellRect(of: added).inset(by: 1)
         #expect(inside.width >= 50 && inside.height >= 10, "\(inside)")
     }
 

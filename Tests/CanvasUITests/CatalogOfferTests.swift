@@ -19,9 +19,11 @@ struct CatalogOfferTests {
 
     static func host(_ installs: Installs, recorder: Recorder = Recorder()) throws -> CanvasHost {
         let catalog = WidgetCatalog(WidgetCatalog.probes(recorder).descriptors, offering: offers)
-        return try CanvasHost(layout: LayoutData(name: "test", panes: halves, focused: 1), catalog: catalog,
-                              bus: EventBus(now: Fixed.clock.now), clock: Fixed.clock, theme: .dark, logger: Fixed.logger,
-                              size: Size(width: 160, height: 40), ports: HostPorts(installApp: { installs.asked.append($0.shownID) }))
+        let host = try CanvasHost(layout: LayoutData(name: "test", panes: halves, focused: 1), catalog: catalog,
+                                  bus: EventBus(now: Fixed.clock.now), clock: Fixed.clock, theme: .dark, logger: Fixed.logger,
+                                  size: Size(width: 160, height: 40), ports: HostPorts(installApp: { installs.asked.append($0.shownID) }))
+        host.start()
+        return host
     }
 
     @Test("listed after the widgets, the suggested first, each under its heading, with what it asks for")

@@ -15,7 +15,7 @@ struct FocusKeyTests {
     static func heavyPanes(_ host: CanvasHost) -> [Int] {
         let frame = host.compose()
         return host.manager.panes.compactMap { pane in
-            let rect = host.cellRect(of: pane)
+            let rect = host.state.cellRect(of: pane)
             return frame[rect.minX, rect.minY].symbol == "┏" ? host.manager.number(of: pane.id) : nil
         }
     }

@@ -57,6 +57,7 @@ struct HostRedrawTests {
         let host = try CanvasHost(layout: LayoutData(name: "test", panes: halves, focused: 1), catalog: .probes(recorder),
                                   bus: EventBus(now: clock.now), clock: clock, theme: .dark, logger: Fixed.logger,
                                   size: Size(width: 60, height: 20))
+        host.start()
         _ = host.compose()
         let before = recorder.renders
         _ = host.compose()

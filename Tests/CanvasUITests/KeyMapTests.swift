@@ -81,8 +81,7 @@ struct KeyMapTests {
     @Test func aHostWithTheUsersKeysDispatchesAndDescribesThem() throws {
         let table = try CommandTable.standard(for: .probes(Recorder())).applying(
             KeyMapEdits(binds: [Self.bind("ctrl+j", .focusNext)], unbinds: [.init(.key(.tab), line: 1)]))
-        let host = try makeHost(halves, focused: 1, size: Size(width: 100, height: 40))
-        host.commands = table
+        let host = try makeHost(halves, focused: 1, size: Size(width: 100, height: 40), commands: table)
         #expect(host.statusBar.hasPrefix(" NORMAL  ^E arrange ^J focus ^P commands "))
         host.press(.tab)
         #expect(host.manager.focusedPaneID == 1, "tab is unbound")

@@ -19,7 +19,7 @@ struct LoadTimesTests {
             layout: LayoutData(name: "test", panes: [pane(1, .probe, 0, 0, 6, 12), pane(2, Self.slow, 6, 0, 6, 12)], focused: 2),
             catalog: WidgetCatalog.probes(recorder).adding([slow]), bus: EventBus(now: Fixed.clock.now), clock: Fixed.clock,
             theme: .dark, logger: Fixed.logger, size: Size(width: 60, height: 20))
-        host.processStarted = started
+        host.start(HostStart(processStarted: started))
         #expect(host.isLoading)
         _ = host.compose()
         // The slow pane still waits: the probe is loaded, the canvas is not.
@@ -43,8 +43,7 @@ struct LoadTimesTests {
     }
 
     @Test func aFailedWidgetCountsAsShownItsFailureIsItsContent() throws {
-        let host = try makeHost([pane(1, .failing, 0, 0, 12, 12)], focused: 1)
-        host.processStarted = .now
+        let host = try makeHost([pane(1, .failing, 0, 0, 12, 12)], focused: 1, start: HostStart(processStarted: .now))
         #expect(host.update(.frameShown(at: .now)).isEmpty)
         host.press(.char("x"))
         #expect(host.screen.joined().contains("This widget failed"))

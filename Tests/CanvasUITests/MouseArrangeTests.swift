@@ -35,7 +35,7 @@ struct MouseArrangeTests {
     @Test func draggingTheCornerResizesThePane() throws {
         let host = try makeHost(Self.quarter, focused: 1)
         host.press(.ctrl("e"))
-        let corner = host.cellRect(of: host.manager.pane(1)!)
+        let corner = host.state.cellRect(of: host.manager.pane(1)!)
         mouse(host, .press, corner.maxX - 1, corner.maxY - 1)
         mouse(host, .drag, 32, corner.maxY - 1)  // grid column 6
         #expect(host.manager.pane(1)?.frame == Rect(x: 0, y: 0, width: 7, height: 6))

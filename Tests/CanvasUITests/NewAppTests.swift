@@ -88,6 +88,7 @@ struct NewAppTests {
             host = try CanvasHost(layout: LayoutData(name: "test", grid: grid, panes: panes), catalog: .probes(recorder),
                                   bus: EventBus(now: Fixed.clock.now), clock: Fixed.clock, theme: .dark, logger: Fixed.logger, size: size,
                                   ports: HostPorts(appGenerator: generator))
+            host.start()
             messages = host.mailbox.messages.makeAsyncIterator()
         }
 

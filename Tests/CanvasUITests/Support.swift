@@ -135,13 +135,15 @@ let halves = [pane(1, .probe, 0, 0, 6, 12), pane(2, .probe, 6, 0, 6, 12)]
 @MainActor
 func makeHost(
     _ panes: [Pane], focused: PaneID? = nil, size: Size = Size(width: 60, height: 20),
-    recorder: Recorder = Recorder(), name: String = "test"
+    recorder: Recorder = Recorder(), name: String = "test", commands: CommandTable? = nil, start: HostStart = HostStart()
 ) throws -> CanvasHost {
-    try CanvasHost(
+    let host = try CanvasHost(
         layout: LayoutData(name: name, panes: panes, focused: focused),
         catalog: .probes(recorder), bus: EventBus(now: Fixed.clock.now), clock: Fixed.clock,
-        theme: .dark, logger: Fixed.logger, size: size
+        theme: .dark, logger: Fixed.logger, size: size, commands: commands
     )
+    host.start(start)
+    return host
 }
 
 extension CanvasHost {
@@ -191,4 +193,7 @@ extension CanvasHost {
 
     /// What earlier IO answered, as the app loop hands it over.
     func deliver(_ message: HostMessage) { perform(update(message)) }
+
+    /// The first message, as the dashboard sends it.
+    func start(_ start: HostStart = HostStart()) { perform(update(.start(start))) }
 }

@@ -101,15 +101,14 @@ struct ArrangementHistoryTests {
             after = arrange(rig)
             rig.press(.char("u"))  // stands at the second step, with one to redo
             await rig.settle()
-            rig.host.perform(rig.host.shutdown())
+            rig.host.perform(rig.host.update(.shutdown))
         }
 
         // A new library and host on the same file, started as the dashboard starts: the last
         // layout at once, its history a moment later.
-        let rig = try Rig(directory: directory)
+        let rig = try Rig(directory: directory, start: HostStart(restoringHistory: true))
         #expect(rig.frames == after[1])
         #expect(!rig.host.manager.canUndo)
-        rig.host.perform(rig.host.restoreHistory())
         let messages = try await rig.deliver()
         #expect(messages.map(\.kind) == ["historyLoaded"])
         #expect(rig.host.manager.canUndo)
@@ -139,9 +138,8 @@ struct ArrangementHistoryTests {
             after = arrange(rig)
             await rig.settle()
         }
-        let rig = try Rig(directory: directory)
+        let rig = try Rig(directory: directory, start: HostStart(restoringHistory: true))
         #expect(rig.frames == after[2])
-        rig.host.perform(rig.host.restoreHistory())
         try await rig.deliver()
         rig.press(.ctrl("e"), .char("u"), .char("u"), .char("u"))
         #expect(rig.frames == Self.start)
@@ -158,8 +156,7 @@ struct ArrangementHistoryTests {
             rig.press(.ctrl("e"), .right)
             await rig.settle()
         }
-        let rig = try Rig(directory: directory)
-        rig.host.perform(rig.host.restoreHistory())
+        let rig = try Rig(directory: directory, start: HostStart(restoringHistory: true))
         rig.press(.ctrl("e"), .shift(.left))  // a step before the history arrived
         try await rig.deliver()
         await rig.settle()
@@ -171,8 +168,7 @@ struct ArrangementHistoryTests {
     }
 
     @Test func restoringTheHistoryOfALayoutNeverSavedSendsNothing() async throws {
-        let rig = try Rig(layout: "planner")
-        rig.host.perform(rig.host.restoreHistory())
+        let rig = try Rig(layout: "planner", start: HostStart(restoringHistory: true))
         #expect(try await rig.inbox.isQuiet())
         #expect(!rig.host.manager.canUndo)
     }

@@ -86,6 +86,7 @@ struct CompositionTests {
         let library = library(store)
         let canvas = try composition.startingCanvas(option: nil, library: library)
         let host = composition.makeHost(canvas: canvas, theme: .dark, today: Fixed.today, size: Fixed.size, library: library)
+        host.perform(host.update(.start(HostStart(notice: composition.startingNotice))))
         let statusBar = host.compose().lines.last ?? ""
         #expect(statusBar.contains("Changes will not be saved"), "\(statusBar)")
         #expect(!statusBar.contains("Domain="), "no raw error dump: \(statusBar)")

@@ -65,7 +65,7 @@ struct QuitSaveTests {
         rig.press(.char("q"))
         #expect(rig.host.shouldQuit)
         #expect(rig.host.quitSave == .declined)
-        rig.host.perform(rig.host.shutdown())
+        rig.host.perform(rig.host.update(.shutdown))
         await rig.settle()
         #expect(await Dashboard.saveOnExit(host: rig.host, library: rig.library, logger: Fixed.logger) == nil)
 
@@ -93,7 +93,7 @@ struct QuitSaveTests {
     /// fails the same way and gives the line printed on standard error once the terminal is restored.
     @Test func aFailedSaveAfterTheLoopGivesAMessageForStandardError() async throws {
         let (rig, previous) = try Self.fullDiskRig()
-        rig.host.perform(rig.host.shutdown())
+        rig.host.perform(rig.host.update(.shutdown))
         await rig.settle()
         let message = await Dashboard.saveOnExit(host: rig.host, library: rig.library, logger: Fixed.logger)
         #expect(message?.hasPrefix("termcanvas: could not save the layout: the disk is full") == true, "\(message ?? "nil")")

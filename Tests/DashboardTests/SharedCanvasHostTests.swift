@@ -16,11 +16,11 @@ struct SharedCanvasHostTests {
     /// A rig showing the tests' `default` (calendar 1 at 0,0 5×12 focused, event log 2 at 5,0
     /// 7×12) as the shared canvas 7, at version 3, as `role`.
     func sharedRig(_ role: CanvasRole = .editor, ports: HostPorts = HostPorts()) throws -> (Rig, [HostEffect]) {
-        let rig = try Rig(ports: ports)
+        let rig = try Rig(ports: ports, start: nil)
         _ = rig.host.update(.input(.resize(Fixed.size)))
         let copy = SharedCanvasCopy(canvas: Self.canvas, owner: "alice", role: role,
                                     replica: CanvasReplica(session: "here", layout: rig.host.currentLayout(), version: 3))
-        return (rig, rig.host.open(copy))
+        return (rig, rig.host.update(.start(HostStart(shared: copy))))
     }
 
     private func keys(_ rig: Rig, _ keys: Key...) -> [HostEffect] {
@@ -69,9 +69,8 @@ struct SharedCanvasHostTests {
         #expect(rig.host.notice?.text == "Read-only: alice shared default with you as a viewer; ask them to make you an editor")
         // The same from the palette's commands.
         for command in [CommandID.addPane, .removePane, .paneSettings, .undo, .redo] {
-            rig.host.notice = nil
-            rig.host.run(command)
-            effects += rig.host.takeEmitted()
+            rig.host.state.notice = nil
+            effects += rig.host.state.step { $0.run(command) }
             #expect(rig.host.notice?.text.hasPrefix("Read-only: ") == true, "\(command)")
         }
         #expect(rig.host.mode == .normal && rig.host.overlay == nil)
@@ -129,7 +128,7 @@ struct SharedCanvasHostTests {
     @Test func aPaneAddedHereTakesTheIdTheServerGivesItAndKeepsTheFocus() throws {
         let (rig, _) = try sharedRig()
         _ = rig.host.update(change(4, by: "bob", .remove(2)))
-        rig.host.addPane(.eventLog, name: "Event Log")
+        _ = rig.host.state.step { $0.addPane(.eventLog, name: "Event Log") }
         let added = try #require(rig.host.shared?.replica.pending.first)
         guard case .add(let pane) = added.operation else { Issue.record("expected an add, got \(added)"); return }
         #expect(rig.host.manager.focusedPaneID == pane.id)
@@ -166,7 +165,7 @@ struct SharedCanvasHostTests {
 extension SharedCanvasHostTests {
     @Test func savedUnderAnotherNameItIsALayoutOfOneselfsOwn() throws {
         let (rig, _) = try sharedRig(.viewer)
-        rig.host.save(as: "mine")
+        _ = rig.host.state.step { $0.save(as: "mine") }
         #expect(rig.host.shared == nil && rig.host.manager.layout.name == "mine")
         _ = keys(rig, .ctrl("e"))
         #expect(rig.host.mode == .arrange)
@@ -177,8 +176,7 @@ extension SharedCanvasHostTests {
 extension SharedCanvasHostTests {
     @Test func thePickerListsTheServersLayoutsAndWhoHasEachOpenAndOpensOneNotCopiedHere() throws {
         let (rig, _) = try sharedRig(ports: HostPorts(sharedCanvasRequests: { _ in }))
-        rig.host.run(.openLayout)
-        _ = rig.host.takeEmitted()
+        _ = rig.host.state.step { $0.run(.openLayout) }
         let copied = LayoutSummary(name: "default", paneCount: 2, updatedAt: nil, isPreset: false,
                                    sharing: LayoutSummary.Sharing(canvas: Self.canvas, owner: "alice", role: .editor))
         let listed = rig.host.update(.layoutsListed([copied, LayoutSummary(name: "planner", paneCount: 3, updatedAt: nil, isPreset: true)]))
@@ -210,7 +208,7 @@ extension SharedCanvasHostTests {
         #expect(loaded.contains { if case .shared(.close(Self.canvas, session: "here")) = $0 { true } else { false } }, "\(loaded)")
         #expect(rig.host.shared == nil)
         let (again, _) = try sharedRig()
-        #expect(again.host.shutdown().contains { if case .shared(.close(Self.canvas, session: "here")) = $0 { true } else { false } })
+        #expect(again.host.update(.shutdown).contains { if case .shared(.close(Self.canvas, session: "here")) = $0 { true } else { false } })
     }
 }
 
@@ -218,8 +216,7 @@ extension SharedCanvasHostTests {
     @Test func connectedToATeamServerASaveUnderANewNameIsStoredThereOrKeptHereWhenItCannotBe() throws {
         let rig = try Rig(ports: HostPorts(savesOnServer: true))
         _ = rig.host.update(.input(.resize(Fixed.size)))
-        rig.host.save(as: "mine")
-        let asked = rig.host.takeEmitted()
+        let asked = rig.host.state.step { $0.save(as: "mine") }
         guard case .shared(.store(let layout))? = asked.first, asked.count == 1 else { Issue.record("expected a store, got \(asked)"); return }
         #expect(layout.name == "mine" && rig.host.manager.layout.name == "default", "nothing changes until the server answers")
 
@@ -229,7 +226,7 @@ extension SharedCanvasHostTests {
         #expect(rig.host.shared?.canvas == 12 && rig.host.manager.layout.name == "mine")
 
         // Offline: kept on this machine, and said so.
-        rig.host.save(as: "other")
+        _ = rig.host.state.step { $0.save(as: "other") }
         let kept = rig.host.update(.shared(canvas: nil, .notStored(layout, reason: "server unreachable")))
         #expect(kept.contains { if case .write(.save(let saved, _, announce: false)) = $0 { saved.name == "mine" } else { false } })
         #expect(rig.host.notice?.text == "Could not save mine on the server (server unreachable); saved it on this machine instead")
@@ -248,9 +245,9 @@ extension SharedCanvasHostTests {
         #expect(copy.undo == [[.resize(1, to: Size(width: 5, height: 12))]])
         // Kept as JSON, as the layout store does, and opened by the next start.
         let reopened = try JSONDecoder().decode(SharedCanvasCopy.self, from: JSONEncoder().encode(copy))
-        let next = try Rig()
+        let next = try Rig(start: nil)
         _ = next.host.update(.input(.resize(Fixed.size)))
-        _ = next.host.open(reopened)
+        _ = next.host.update(.start(HostStart(shared: reopened)))
         _ = keys(next, .ctrl("e"))
         #expect(sent(keys(next, .char("u"))) == [.resize(1, to: Size(width: 5, height: 12))])
         // A copy kept before copies had an undo opens with none.

@@ -111,9 +111,9 @@ final class Rig {
     let inbox: Inbox
 
     /// Starts on `layout` (default: the `default` preset, as a first start does), on the database in
-    /// `directory` (default: a fresh one).
+    /// `directory` (default: a fresh one), sent `start` (nil leaves the start to the test).
     init(directory: TemporaryDirectory? = nil, layout: String = "default", theme: Theme = .dark,
-         presets: PresetFiles = Repo.presets, ports: HostPorts = HostPorts()) throws {
+         presets: PresetFiles = Repo.presets, ports: HostPorts = HostPorts(), start: HostStart? = HostStart()) throws {
         let directory = try directory ?? TemporaryDirectory()
         self.directory = directory
         let opened = try LayoutStore.open(at: directory.database)
@@ -124,6 +124,7 @@ final class Rig {
         host = CanvasHost(manager: manager, catalog: .builtIn, bus: EventBus(now: Fixed.clock.now), clock: Fixed.clock,
                           theme: theme, logger: Fixed.logger, size: Fixed.size, library: library, ports: ports)
         inbox = Inbox(host.io)
+        if let start { host.perform(host.update(.start(start))) }
     }
 
     /// Presses keys that start no IO, or whose IO a test waits for separately.
@@ -202,6 +203,8 @@ extension HostMessage {
         case .appInstalled(let descriptor): "appInstalled: \(descriptor.kind)"
         case .frameShown: "frameShown"
         case .drawn: "drawn"
+        case .start: "start"
+        case .shutdown: "shutdown"
         }
     }
 }

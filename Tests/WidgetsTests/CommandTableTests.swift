@@ -87,9 +87,9 @@ struct WidgetEffectsTests {
                                   logger: Fixed.logger, size: Size(width: 120, height: 40),
                                   ports: HostPorts(widgetRequests: { asked.append($0 as! AppCommand) }))
         #expect(asked.isEmpty, "the host does no IO of its own")
-        host.input(.resize(Size(width: 120, height: 40)))
+        host.perform(host.update(.start(HostStart())))
         #expect(asked == [.calendar(.load(DayRange(first: "2026-11-01", last: "2026-11-30"))), .todo(.load)],
-                "mounting asks for data, handed out by the first update")
+                "mounting asks for data, handed out by the start")
         host.press(Key(.pageDown))
         #expect(asked.last == .calendar(.load(DayRange(first: "2026-12-01", last: "2026-12-31"))))
         #expect(bus.log.events.last.map { "\($0.name) \($0.source.map(\.rawValue) ?? 0)" } == "calendar.date.selected 1")

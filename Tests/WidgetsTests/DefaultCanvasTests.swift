@@ -35,7 +35,7 @@ struct DefaultCanvasTests {
         let host = try makeHost(size: Size(width: 100, height: 30))
         host.press(.tab, .ctrl("e"), .left, .shift(.left), .char("u"), .enter)
         // Left swapped the log with the calendar, each keeping its size; the resize was undone.
-        let rect = host.cellRect(of: try #require(host.manager.pane(2)))
+        let rect = host.state.cellRect(of: try #require(host.manager.pane(2)))
         #expect(rect == Rect(x: 0, y: 0, width: 58, height: 29))
         let log = host.screen[1...5].map { String(Array($0)[1..<57]).trimmingCharacters(in: .whitespaces) }
         #expect(log == [

@@ -28,7 +28,7 @@ struct EventLogFilterTests {
     static func host(filter: String) throws -> CanvasHost {
         let bus = EventBus(now: Fixed.clock.now)
         bus.publish(LayoutChanged(step: "move"))
-        bus.publish(DateSelected(date: date("2026-11-23")), from: 1)
+        bus.publish(DateSelected(date: date("2026-11-23")))
         let layout = LayoutData(name: "log", panes: [
             Pane(id: 1, app: .eventLog, frame: Rect(x: 0, y: 0, width: 12, height: 12), config: ["filter": filter]),
         ])
@@ -42,9 +42,9 @@ struct EventLogFilterTests {
     @Test func aFilteredLogShowsOnlyItsSource() throws {
         let host = try Self.host(filter: "calendar.*")
         #expect(Self.lines(host) == ["12:00:00 calendar.date.selected 2026-11-23"])
-        host.bus.publish(LayoutChanged(step: "resize"))
-        host.bus.publish(DateSelected(date: date("2026-11-24")), from: 1)
-        host.bus.publish(LayoutChanged(step: "undo"))
+        host.publish(LayoutChanged(step: "resize"))
+        host.publish(DateSelected(date: date("2026-11-24")))
+        host.publish(LayoutChanged(step: "undo"))
         #expect(Self.lines(host) == ["12:00:00 calendar.date.selected 2026-11-24 ×2"])
     }
 
@@ -57,8 +57,8 @@ struct EventLogFilterTests {
         #expect(host.screen.contains { $0.contains("┃ Show events: * ") })
         host.press(.escape, .enter)
 
-        host.bus.publish(DateSelected(date: date("2026-11-25")), from: 1)
-        host.bus.publish(LayoutChanged(step: "resize"))
+        host.publish(DateSelected(date: date("2026-11-25")))
+        host.publish(LayoutChanged(step: "resize"))
         #expect(Self.lines(host) == [
             "12:00:00 canvas.layout.changed move",
             "12:00:00 calendar.date.selected 2026-11-25",
@@ -70,8 +70,8 @@ struct EventLogFilterTests {
     @Test func narrowingTheFilterInTheSettingsHidesOtherSources() throws {
         let host = try Self.host(filter: "*")
         host.press(.ctrl("e"), .char("s"), .enter, .escape, .enter)
-        host.bus.publish(LayoutChanged(step: "resize"))
-        host.bus.publish(DateSelected(date: date("2026-11-26")), from: 1)
+        host.publish(LayoutChanged(step: "resize"))
+        host.publish(DateSelected(date: date("2026-11-26")))
         // The resize is not shown, so the two selections are one run in this view.
         #expect(Self.lines(host) == [
             "12:00:00 canvas.layout.changed move",

@@ -72,7 +72,7 @@ struct EventLogScrollTests {
         let host = try Self.host()
         _ = host.compose()
         host.press(Key(.home))
-        host.bus.publish(LayoutChanged(step: "step 13"))
+        host.publish(LayoutChanged(step: "step 13"))
         #expect(Self.visibleSteps(host) == [1, 2, 3, 4, 5])
         #expect(Self.title(host) == "1 Event Log ↑8")
         host.press(Key(.end))

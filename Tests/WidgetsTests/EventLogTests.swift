@@ -76,9 +76,9 @@ struct EventLogTests {
         let layout = LayoutData(name: "log", panes: [Pane(id: 1, app: .eventLog, frame: Rect(x: 0, y: 0, width: 12, height: 12))])
         let host = try makeHost(layout, size: Size(width: 60, height: 8))
         #expect(host.screen[1] == "┃" + padded("No events yet.", 58) + "┃")
-        host.bus.publish(LayoutChanged(step: "load"))
+        host.publish(LayoutChanged(step: "load"))
         #expect(host.screen[1] == "┃" + padded("12:00:00 canvas.layout.changed load", 58) + "┃")
-        for step in 1...7 { host.bus.publish(LayoutChanged(step: "step \(step)")) }
+        for step in 1...7 { host.publish(LayoutChanged(step: "step \(step)")) }
         let screen = host.screen
         // Five rows inside: the newest five, newest at the bottom.
         #expect(screen[1...5].map { $0.dropFirst().prefix(40).trimmingCharacters(in: .whitespaces) } == (3...7).map { "12:00:00 canvas.layout.changed step \($0)" })

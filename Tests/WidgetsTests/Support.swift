@@ -46,7 +46,9 @@ let defaultLayout = LayoutData(name: "default", panes: [
 
 @MainActor
 func makeHost(_ layout: LayoutData = defaultLayout, size: Size, bus: EventBus = EventBus(now: Fixed.clock.now)) throws -> CanvasHost {
-    try CanvasHost(layout: layout, catalog: .builtIn, bus: bus, clock: Fixed.clock, theme: .dark, logger: Fixed.logger, size: size)
+    let host = try CanvasHost(layout: layout, catalog: .builtIn, bus: bus, clock: Fixed.clock, theme: .dark, logger: Fixed.logger, size: size)
+    host.perform(host.update(.start(HostStart())))
+    return host
 }
 
 extension Widget {
@@ -121,6 +123,9 @@ func delivered(_ payload: any BusEvent, sequence: Int = 1) -> CanvasEvent {
 extension CanvasHost {
     /// An input as the app loop hands it over: updated, and what it asks for performed.
     func input(_ input: InputEvent) { perform(update(.input(input))) }
+
+    /// Events from outside the canvas, as the sync engine posts them.
+    func publish(_ events: any BusEvent...) { perform(update(.publish(events))) }
 
     /// What earlier IO answered, as the app loop hands it over.
     func deliver(_ message: HostMessage) { perform(update(message)) }

@@ -27,10 +27,12 @@ func makeHost(size: Size) throws -> CanvasHost {
         let frame = Rect(x: (index % 4) * 3, y: (index / 4) * 6, width: 3, height: 6)
         panes.append(Pane(id: PaneID(index + 1), app: index.isMultiple(of: 2) ? .calendar : .eventLog, frame: frame))
     }
-    return try CanvasHost(
+    let host = try CanvasHost(
         layout: LayoutData(name: "bench", panes: panes, focused: 1), catalog: .builtIn, bus: bus, clock: clock,
         theme: .dark, logger: Logger(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() }), size: size
     )
+    host.perform(host.update(.start(HostStart())))
+    return host
 }
 
 func measure(_ name: String, iterations requested: Int, _ body: () throws -> Void) rethrows {

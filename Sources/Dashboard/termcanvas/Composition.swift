@@ -144,16 +144,17 @@ struct Composition {
                            ports: HostPorts = HostPorts()) -> CanvasHost {
         let clock = today.map(CanvasClock.fixed) ?? CanvasClock()
         let commands = commandTableOrDefaults(for: catalog)
-        let host = CanvasHost(manager: canvas, catalog: catalog, bus: EventBus(now: clock.now), clock: clock,
-                              theme: theme, logger: logger, size: size, library: library, io: io, commands: commands,
-                              ports: ports)
-        // Every problem found while starting, the first (usually the gravest: a layout database
-        // that cannot be used) first.
-        if !notices.isEmpty {
-            let text = notices.map(\.text).joined(separator: " · ")
-            host.show(notices.contains { $0.kind == .error } ? .error(text) : .info(text))
-        }
-        return host
+        return CanvasHost(manager: canvas, catalog: catalog, bus: EventBus(now: clock.now), clock: clock,
+                          theme: theme, logger: logger, size: size, library: library, io: io, commands: commands,
+                          ports: ports)
+    }
+
+    /// Every problem found while starting, the first (usually the gravest: a layout database
+    /// that cannot be used) first, for the status bar.
+    var startingNotice: Notice? {
+        guard !notices.isEmpty else { return nil }
+        let text = notices.map(\.text).joined(separator: " · ")
+        return notices.contains { $0.kind == .error } ? .error(text) : .info(text)
     }
 
     /// Fits a theme to a terminal: monochrome for `NO_COLOR`, explicit 16-colour choices when needed.

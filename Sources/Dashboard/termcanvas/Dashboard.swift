@@ -96,8 +96,6 @@ struct Dashboard: AsyncParsableCommand {
             installApp: { installer.install($0) })
         let host = composition.makeHost(canvas: canvas, theme: adapt(baseTheme), today: options.fixedToday,
                                         size: terminal.size, library: fitted, catalog: catalog, io: HostIO(mailbox: mailbox), ports: ports)
-        host.processStarted = TermCanvas.started
-        if let sharedCopy { host.perform(host.open(sharedCopy)) }
         let layoutShown = host.bus.subscribe(to: LayoutChanged.self) { _, _ in runMark?.layoutChanged(to: host.manager.layout.name) }
         let followUp = RegistryFollowUp(clients: clients, paths: paths, runtime: runtime, mailbox: mailbox, logger: logger)
         let registryRead = host.bus.subscribe(to: RegistryLoaded.self) { loaded, _ in
@@ -115,7 +113,9 @@ struct Dashboard: AsyncParsableCommand {
             otherRegistries.cancel()
         }
         // A layout read from a file starts a history of its own.
-        if !(options.layout.map(LayoutSource.looksLikeFile) ?? false) { host.perform(host.restoreHistory()) }
+        let restoringHistory = !(options.layout.map(LayoutSource.looksLikeFile) ?? false)
+        host.perform(host.update(.start(HostStart(shared: sharedCopy, restoringHistory: restoringHistory,
+                                                  processStarted: TermCanvas.started, notice: composition.startingNotice))))
         // The micro-apps' server is found or started (and libcurl loaded) once the first frame is out
         // and the widgets' first requests are answered from the cache and drawn: that work would
         // compete with drawing them. Until the server answers, the widgets show the offline cache.
@@ -152,7 +152,7 @@ struct Dashboard: AsyncParsableCommand {
         // No micro-app outlives the dashboard: each is asked to shut down, then signalled.
         await runtime.stopAll()
         await link.sync.stop()
-        host.perform(host.shutdown())
+        host.perform(host.update(.shutdown))
         await sharedLink.stop()
         await host.io.generatorStopped()
         await host.io.drain()

@@ -40,7 +40,8 @@ struct Render: AsyncParsableCommand {
         let apps = InstalledApps(paths: paths).inertDescriptors
         let host = composition.makeHost(canvas: canvas, theme: theme, today: options.fixedToday, size: size, library: nil,
                                         catalog: .standard(apps: apps))
-        defer { host.perform(host.shutdown()) }
+        host.perform(host.update(.start(HostStart(notice: composition.startingNotice))))
+        defer { host.perform(host.update(.shutdown)) }
         let frame = host.compose()
         return ansi ? frame.ansiLines() : frame.text.components(separatedBy: "\n")
     }

@@ -5,6 +5,17 @@ public struct ListenerFailed: BusEvent, Hashable {
     public let pattern: String
     public let error: String
 
+    public init(event: EventName, pattern: String, error: String) {
+        self.event = event
+        self.pattern = pattern
+        self.error = error
+    }
+
+    /// Listeners kept publishing past `EventBus.cascadeLimit`: the rest of the cascade was dropped.
+    public static func overflow(dropped: Int) -> ListenerFailed {
+        ListenerFailed(event: "canvas.bus.overflow", pattern: "*", error: "listeners kept publishing; dropped \(dropped) events")
+    }
+
     public var summary: String { "listener for \(pattern) failed on \(event): \(error)" }
 }
 

@@ -49,20 +49,22 @@ public final class EventBus {
 
     /// Publishes an event. Listeners run in publish order: an event published by a listener is
     /// delivered after the current one has reached every listener.
-    public func publish(_ payload: any BusEvent, from source: PaneID? = nil) {
+    /// - Returns: the event as logged, numbered and stamped.
+    @discardableResult
+    public func publish(_ payload: any BusEvent, from source: PaneID? = nil) -> CanvasEvent {
         let event = CanvasEvent(sequence: nextSequence, source: source, time: now(), payload: payload)
         nextSequence += 1
         log.append(event)
         remember(event)
         pending.append(event)
-        guard !isDelivering else { return }
-        deliverPending()
+        if !isDelivering { deliverPending() }
+        return event
     }
 
     /// Runs `body` with delivery held: events it publishes are delivered, in order, once it returns.
     ///
-    /// The canvas wraps every call into a widget in this, so that a widget's event never reaches
-    /// listeners (or the widget itself) while that widget is still being updated.
+    /// The canvas handles every message in this, so that listeners outside it (which may read
+    /// the canvas) hear its events once it is updated.
     public func holdingDelivery<T>(_ body: () throws -> T) rethrows -> T {
         guard !isDelivering else { return try body() }
         isDelivering = true
@@ -82,9 +84,7 @@ public final class EventBus {
             guard index < Self.cascadeLimit else {
                 let dropped = pending.count - index
                 pending.removeAll(keepingCapacity: true)
-                let report = ListenerFailed(event: "canvas.bus.overflow", pattern: "*",
-                                            error: "listeners kept publishing; dropped \(dropped) events")
-                log.append(CanvasEvent(sequence: nextSequence, source: nil, time: now(), payload: report))
+                log.append(CanvasEvent(sequence: nextSequence, source: nil, time: now(), payload: ListenerFailed.overflow(dropped: dropped)))
                 nextSequence += 1
                 return
             }

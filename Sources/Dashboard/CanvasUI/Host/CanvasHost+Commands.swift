@@ -1,8 +1,8 @@
 import CanvasCore
 
 /// What each command does, whether its key was pressed or the palette ran it.
-extension CanvasHost {
-    func run(_ id: CommandID) {
+extension HostState {
+    mutating func run(_ id: CommandID) {
         logger.debug("command", metadata: ["command": "\(id)"])
         guard let kind = CanvasCommandKind.byCommand[id] else { return runWidgetCommand(id) }
         // Only the palette reaches an arrange-mode command from normal mode: it enters arrange
@@ -48,7 +48,7 @@ extension CanvasHost {
     }
 
     /// A widget's own command, for the focused pane when its kind has it.
-    private func runWidgetCommand(_ id: CommandID) {
+    private mutating func runWidgetCommand(_ id: CommandID) {
         guard let focused = manager.focusedPaneID, let pane = manager.pane(focused), let context = commands.command(id)?.context,
               context == .widget(pane.app) || (context == .microApp && isMicroApp(pane.app))
         else { return }
@@ -58,26 +58,26 @@ extension CanvasHost {
     /// Opens the palette with the names last listed, and lists them again. (Not listed before
     /// the palette is first opened: listing them after the first frame raised a dashboard's
     /// peak memory by ~3 MB, measured, for a palette that may stay shut.)
-    private func openPalette() {
+    private mutating func openPalette() {
         overlays.append(PaletteOverlay(layouts: palette.layouts, themes: palette.themes))
         emit(.read(.names))
     }
 
-    func undo() {
+    mutating func undo() {
         if shared != nil { return mayArrange() ? replayShared(undo: true) : () }
         syncWidgetValues()
         guard manager.undo() else { notice = .info("Nothing to undo"); return }
         reconcileWidgets()
-        bus.publish(LayoutChanged(step: "undo"))
+        publish(LayoutChanged(step: "undo"))
         emit(.write(.undo(manager.saveLayout())))
     }
 
-    func redo() {
+    mutating func redo() {
         if shared != nil { return mayArrange() ? replayShared(undo: false) : () }
         syncWidgetValues()
         guard manager.redo() else { notice = .info("Nothing to redo"); return }
         reconcileWidgets()
-        bus.publish(LayoutChanged(step: "redo"))
+        publish(LayoutChanged(step: "redo"))
         emit(.write(.redo(manager.saveLayout())))
     }
 }

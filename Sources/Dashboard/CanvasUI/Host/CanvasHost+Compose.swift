@@ -1,16 +1,9 @@
 import CanvasCore
 import CanvasStyle
 
-extension CanvasHost {
-    /// Composes the whole frame for the current size: panes, status bar and any overlay.
-    public func compose() -> Buffer {
-        var buffer = Buffer(size: size)
-        compose(into: &buffer)
-        return buffer
-    }
-
-    /// Composes the frame into `buffer`, reusing its storage.
-    public func compose(into buffer: inout Buffer) {
+extension HostState {
+    /// Composes the frame into `buffer`, reusing its storage: panes, status bar and any overlay.
+    mutating func compose(into buffer: inout Buffer) {
         forgetDrawnPanesOnANewDay()
         buffer.reset(to: size, filling: background)
         if let needed = minimumSize(), !size.contains(needed) {
@@ -23,7 +16,7 @@ extension CanvasHost {
     }
 
     /// The hints of `mode`; while a text field has the keys, only keys that reach their command.
-    private func hints(in mode: HostMode) -> [KeyHint] {
+    private mutating func hints(in mode: HostMode) -> [KeyHint] {
         let set = HintSet(mode: mode, typing: isTyping)
         if let known = modeHints[set] { return known }
         let hints = commands.hints(in: mode == .normal ? [.normal, .canvas] : [.arrange, .canvas], typing: set.typing)
@@ -32,14 +25,14 @@ extension CanvasHost {
     }
 
     /// Widgets may mark today (the calendar does): a new day redraws every pane.
-    private func forgetDrawnPanesOnANewDay() {
+    private mutating func forgetDrawnPanesOnANewDay() {
         let today = clock.today
         guard today != drawnOn else { return }
         drawnOn = today
         forgetDrawnPanes()
     }
 
-    func forgetDrawnPanes() {
+    mutating func forgetDrawnPanes() {
         for id in mounted.keys { mounted[id]?.drawn = nil }
     }
 
@@ -79,7 +72,7 @@ extension CanvasHost {
         }
     }
 
-    private func drawPane(_ pane: Pane, into buffer: inout Buffer) {
+    private mutating func drawPane(_ pane: Pane, into buffer: inout Buffer) {
         let rect = cellRect(of: pane)
         let focused = pane.id == manager.focusedPaneID
         let arranging = focused && mode == .arrange
@@ -97,7 +90,7 @@ extension CanvasHost {
         drawContent(of: pane, in: inside, focused: focused, into: &buffer)
     }
 
-    private func drawContent(of pane: Pane, in inside: Rect, focused: Bool, into buffer: inout Buffer) {
+    private mutating func drawContent(of pane: Pane, in inside: Rect, focused: Bool, into buffer: inout Buffer) {
         guard !inside.isEmpty, let entry = mounted[pane.id] else { return }
         if let drawn = entry.drawn, drawn.focused == focused, drawn.buffer.size == inside.size {
             buffer.draw(drawn.buffer, at: inside.origin)
@@ -122,7 +115,7 @@ extension CanvasHost {
         buffer.draw(content, at: inside.origin)
     }
 
-    private func drawStatusBar(into buffer: inout Buffer) {
+    private mutating func drawStatusBar(into buffer: inout Buffer) {
         let y = size.height - 1
         let row = Rect(x: 0, y: y, width: size.width, height: 1)
         buffer.fill(row, with: Cell(" ", style: theme[.statusBar]))

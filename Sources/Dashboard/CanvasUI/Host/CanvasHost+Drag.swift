@@ -2,10 +2,10 @@ import CanvasCore
 
 /// Arranging with the mouse: in arrange mode, a pane's title drags it and its bottom-right corner
 /// resizes it, one grid unit at a time, each drag one undo step.
-extension CanvasHost {
+extension HostState {
     /// Starts a drag when a press in arrange mode lands on a pane's title row or its corner.
     /// Returns true when it did.
-    func beginDrag(_ mouse: MouseEvent, on pane: Pane) -> Bool {
+    mutating func beginDrag(_ mouse: MouseEvent, on pane: Pane) -> Bool {
         guard mode == .arrange, mouse.action == .press else { return false }
         let rect = cellRect(of: pane)
         let kind: PaneDrag.Kind
@@ -23,13 +23,13 @@ extension CanvasHost {
     }
 
     /// Follows the pointer while the button is held.
-    func continueDrag(to position: Point) {
+    mutating func continueDrag(to position: Point) {
         guard let drag, let unit = gridUnit(at: clamped(position)) else { return }
         manager = drag.canvas(towards: unit, grid: manager.grid)
     }
 
     /// Ends the drag (the button is released, or a key is pressed) and records it as one step.
-    func endDrag() {
+    mutating func endDrag() {
         guard let drag else { return }
         self.drag = nil
         let before = drag.start.saveLayout()

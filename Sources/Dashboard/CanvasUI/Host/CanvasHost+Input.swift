@@ -1,10 +1,10 @@
 import CanvasCore
 
-extension CanvasHost {
+extension HostState {
     /// Routes one input: a Ctrl key bound to quit quits from anywhere; else the overlay on top gets
     /// the key; else commands that act over a text field, then a focused text field, then the other
     /// commands, then the focused widget.
-    func handle(_ input: InputEvent) {
+    mutating func handle(_ input: InputEvent) {
         logger.trace("input", metadata: ["event": "\(input.logged)"])
         switch input {
         case .resize(let newSize):
@@ -37,7 +37,7 @@ extension CanvasHost {
     /// Types pasted text into the text field that has the keys, a line break as a space (every
     /// field is one line: a pasted line break must not submit it); with no field, says so
     /// rather than run its characters as commands.
-    private func paste(_ text: String) {
+    private mutating func paste(_ text: String) {
         guard overlay?.capturesText ?? isTyping else {
             notice = .info("Nothing to paste into: no text field has the focus")
             return
@@ -47,7 +47,7 @@ extension CanvasHost {
         }
     }
 
-    private func handleKey(_ key: Key) {
+    private mutating func handleKey(_ key: Key) {
         endDrag()
         if quitsFromAnywhere(key) {
             requestQuit()
@@ -74,7 +74,7 @@ extension CanvasHost {
     }
 
     /// Hands a key to the overlay on top and carries out what it asks.
-    private func keyToOverlay(_ key: Key) {
+    private mutating func keyToOverlay(_ key: Key) {
         guard !overlays.isEmpty else { return }
         let (top, context) = (overlays.count - 1, overlayContext(covered: false))
         let actions = overlays[top].handle(key, context)
@@ -107,7 +107,7 @@ extension CanvasHost {
 
     /// A press focuses the pane under the pointer; in arrange mode it may start a drag; in normal
     /// mode the widget also gets the press or wheel, in its own coordinates.
-    private func handleMouse(_ mouse: MouseEvent) {
+    private mutating func handleMouse(_ mouse: MouseEvent) {
         guard overlays.isEmpty else { return }
         switch mouse.action {
         case .drag: return continueDrag(to: mouse.position)

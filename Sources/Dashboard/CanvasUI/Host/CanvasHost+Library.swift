@@ -1,38 +1,30 @@
 import CanvasCore
 
 /// Saving, loading and theming: Ctrl-S, Ctrl-O and Ctrl-T, and the messages their IO sends back.
-extension CanvasHost {
-    func openSavePrompt() {
-        guard library != nil else { notice = .error("Layouts cannot be saved: no layout database"); return }
+extension HostState {
+    mutating func openSavePrompt() {
+        guard keepsLayouts else { notice = .error("Layouts cannot be saved: no layout database"); return }
         overlays.append(SavePromptOverlay(name: manager.layout.name))
     }
 
-    func openLayoutPicker() {
-        guard library != nil else { notice = .error("No layout database"); return }
+    mutating func openLayoutPicker() {
+        guard keepsLayouts else { notice = .error("No layout database"); return }
         overlays.append(LayoutPicker())
         emit(.read(.summaries))
     }
 
-    func openThemePicker() {
-        guard library != nil else { notice = .error("No theme folder"); return }
+    mutating func openThemePicker() {
+        guard keepsLayouts else { notice = .error("No theme folder"); return }
         overlays.append(ThemePicker(original: theme))
         emit(.read(.themeNames))
     }
 
-    /// Loads the current layout's undo history in the background: start-up shows the layout
-    /// first and makes undo reach back across the restart a moment later. Perform what it returns:
-    /// the read, and any effect not handed out yet (the widgets' mount requests, at start-up).
-    public func restoreHistory() -> [HostEffect] {
-        emit(.read(.history(layout: manager.layout.name)))
-        return takeEmitted()
-    }
-
     /// Applies what earlier IO sent back; every overlay open hears it too (lists and previews
     /// are for the box that asked, the generator's news for the box of its run).
-    func receive(_ message: HostMessage) {
+    mutating func receive(_ message: HostMessage) {
         switch message {
-        case .input:
-            break  // `update` hands inputs to `handle`
+        case .input, .start, .shutdown:
+            break  // `update` hands these to `handle`, `begin` and `end`
         case .drawn:
             break  // the app loop's
         case .frameShown(let instant):
@@ -71,7 +63,7 @@ extension CanvasHost {
             for event in events {
                 if let catalog = ports.catalogSource?.catalog(after: event, keeping: addedApps) { setCatalog(catalog) }
                 if let signIn = event as? NewSignIn { notice = .info(signIn.summary.prefix(1).uppercased() + signIn.summary.dropFirst()) }
-                bus.publish(event)
+                publish(event)
             }
             receiveShared(events)
         case .appGeneration(_, let update):
@@ -88,7 +80,7 @@ extension CanvasHost {
     }
 
     /// Puts apps installed (again) in the catalog and starts their panes afresh; returns how many.
-    private func takeInstalled(_ descriptors: [WidgetDescriptor]) -> Int {
+    private mutating func takeInstalled(_ descriptors: [WidgetDescriptor]) -> Int {
         addedApps.removeAll { added in descriptors.contains { $0.kind == added.kind } }
         addedApps += descriptors
         setCatalog(catalog.adding(descriptors))
@@ -97,7 +89,7 @@ extension CanvasHost {
     }
 
     /// Hands a message to every overlay open, the one on top first, and carries out what each asks.
-    private func tellOverlays(_ message: HostMessage) {
+    private mutating func tellOverlays(_ message: HostMessage) {
         for index in overlays.indices.reversed() where overlays.indices.contains(index) {
             let context = overlayContext(covered: index < overlays.count - 1)
             let actions = overlays[index].receive(message, context)
@@ -106,7 +98,7 @@ extension CanvasHost {
     }
 
     /// Saves the arrangement under `name`; saving under a new name takes the history along.
-    func save(as name: String) {
+    mutating func save(as name: String) {
         // A shared canvas under its own name: nothing to save here, and "Saved as" would be untrue.
         if let shared, shared.name == name {
             notice = shared.mayEdit
@@ -135,8 +127,8 @@ extension CanvasHost {
     }
 
     /// Saves the current layout, then loads another.
-    func load(_ name: String) {
-        guard library != nil else { return }
+    mutating func load(_ name: String) {
+        guard keepsLayouts else { return }
         syncWidgetValues()
         emit(.write(.save(manager.saveLayout(), continuingHistoryOf: nil, announce: false)))
         if !openServerLayout(name) { emit(.read(.layout(name))) }

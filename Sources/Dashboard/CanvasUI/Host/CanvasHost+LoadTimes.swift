@@ -3,20 +3,14 @@ import Logging
 
 /// The host notes frames as they reach the screen, logs the times and writes them to the
 /// library once every pane of the start shows its content.
-extension CanvasHost {
-    /// When the process started, for `canvasLoadTime`; nil measures the panes alone.
-    public var processStarted: ContinuousClock.Instant? {
-        get { loadTiming.processStarted }
-        set { loadTiming.processStarted = newValue }
-    }
-
+extension HostState {
     /// True while a pane's content has not been on the screen yet: the app loop then reports
     /// each frame it shows (`frameShown`).
     public var isLoading: Bool {
         mounted.values.contains { $0.loading != nil }
     }
 
-    func frameShown(at instant: ContinuousClock.Instant) {
+    mutating func frameShown(at instant: ContinuousClock.Instant) {
         for (id, entry) in mounted {
             guard let mountedAt = entry.loading, entry.failure != nil || !(entry.widget?.isWaitingForContent ?? false) else { continue }
             mounted[id]?.loading = nil

@@ -2,9 +2,9 @@ import CanvasCore
 
 /// "New micro-app…": the box (`NewAppOverlay`) holds the whole of its state; the generator runs
 /// in `HostIO`, and its news comes back as `HostMessage.appGeneration` for the box of its run.
-extension CanvasHost {
+extension HostState {
     /// Opens the box; a run left going is stopped.
-    func openNewApp() {
+    mutating func openNewApp() {
         guard ports.appGenerator != nil else { return }
         newAppBoxes += 1
         overlays.append(NewAppOverlay(run: newAppBoxes))
@@ -14,7 +14,7 @@ extension CanvasHost {
 
     /// News of the generator: an app installed is listed in the catalog whatever happened to its
     /// box meanwhile; the rest is the box's.
-    func receive(_ update: AppGenerationUpdate) {
+    mutating func receive(_ update: AppGenerationUpdate) {
         guard case .installed(let descriptor) = update else { return }
         logger.info("micro-app installed", metadata: ["app": "\(descriptor.kind)"])
         addedApps.append(descriptor)
@@ -23,7 +23,7 @@ extension CanvasHost {
 
     /// Adds the pane of an app just installed; when the canvas has no room, says it is installed
     /// all the same.
-    func addInstalledApp(_ descriptor: WidgetDescriptor) {
+    mutating func addInstalledApp(_ descriptor: WidgetDescriptor) {
         let panes = manager.panes.count
         addPane(descriptor.kind, name: descriptor.name)
         if manager.panes.count > panes {

@@ -1,7 +1,7 @@
 import CanvasCore
 
 /// Applying what overlays ask for.
-extension CanvasHost {
+extension HostState {
     /// What the overlay on top may read of the host now.
     public var overlayContext: OverlayContext { overlayContext(covered: false) }
 
@@ -35,11 +35,11 @@ extension CanvasHost {
     }
 
     /// Carries out what the overlay at `index` of the stack asked for.
-    func apply(_ effects: [OverlayEffect], from index: Int) {
+    mutating func apply(_ effects: [OverlayEffect], from index: Int) {
         for effect in effects { apply(effect, from: index) }
     }
 
-    private func apply(_ effect: OverlayEffect, from index: Int) {
+    private mutating func apply(_ effect: OverlayEffect, from index: Int) {
         switch effect {
         case .close:
             if overlays.indices.contains(index) { overlays.remove(at: index) }
@@ -50,9 +50,9 @@ extension CanvasHost {
         case .addPane(let kind, let name):
             addPane(kind, name: name)
         case .installApp(let offer):
-            guard mayArrange(), let install = ports.installApp else { return }
+            guard mayArrange(), ports.installApp != nil else { return }
             notice = .info("Installing \(offer.name)…")
-            install(offer)
+            emit(.install(offer))
         case .removePane(let id):
             arrange("remove") { m throws(CanvasError) in try m.removeWidget(id) }
         case .cycleSetting(let id, let key):
@@ -88,9 +88,9 @@ extension CanvasHost {
     }
 }
 
-extension CanvasHost {
+extension HostState {
     /// Adds a pane from the catalog, at least as large as its widget's minimum, or says why not.
-    func addPane(_ kind: AppKind, name: String) {
+    mutating func addPane(_ kind: AppKind, name: String) {
         // Without free room a pane is split: on a shared canvas the focused one only, never one
         // another member may be using.
         let onShared = shared != nil

@@ -1,21 +1,21 @@
 import CanvasCore
 
 /// The host carries out what `Quitting` asks.
-extension CanvasHost {
+extension HostState {
     /// How far saving the layout on quit got.
     public var quitSave: QuitSave { quitting.save }
     public var shouldQuit: Bool { quitting.shouldQuit }
 
-    func requestQuit() {
-        carryOut(quitting.request(canSave: library != nil))
+    mutating func requestQuit() {
+        carryOut(quitting.request(canSave: keepsLayouts))
     }
 
     /// The outcome of the save `requestQuit()` queued (the quit box hears it too).
-    func finishQuit(failure: String?) {
+    mutating func finishQuit(failure: String?) {
         carryOut(quitting.saved(failure: failure))
     }
 
-    private func carryOut(_ effects: [Quitting.Effect]) {
+    private mutating func carryOut(_ effects: [Quitting.Effect]) {
         for effect in effects {
             switch effect {
             case .saveFirst:

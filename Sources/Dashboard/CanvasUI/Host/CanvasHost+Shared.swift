@@ -3,7 +3,7 @@ import CanvasCore
 /// A canvas shared through a server: the host composes a `SharedCanvasMachine`, hands it every
 /// input about the shared canvas (a step taken here, the server's answers, the live stream) and
 /// carries out the effects it returns.
-extension CanvasHost {
+extension HostState {
     /// The shared canvas open, when the canvas is one (`open(_:)`).
     public var shared: SharedCanvasCopy? { sharedCanvas.copy }
     /// Who has each shared canvas open, by canvas, as the server last said (for the layout picker).
@@ -11,60 +11,55 @@ extension CanvasHost {
 
     /// Shows the shared canvas `copy` in place of the canvas, and asks the server for its latest
     /// state (which also sends the edits the copy kept from an earlier run).
-    public func open(_ copy: SharedCanvasCopy) -> [HostEffect] {
-        openShared(copy)
-        return takeEmitted()
-    }
-
-    func openShared(_ copy: SharedCanvasCopy) {
+    mutating func openShared(_ copy: SharedCanvasCopy) {
         carryOut(sharedCanvas.open(copy))
     }
 
     /// Turns the step just taken on the manager (`before` → now) into operations for the server,
     /// or takes it back when the operations cannot say it.
-    func shareStep(_ step: String, before: LayoutData) {
+    mutating func shareStep(_ step: String, before: LayoutData) {
         carryOut(sharedCanvas.step(step, before: before, after: manager.saveLayout()))
     }
 
     /// Takes back this user's last step on the shared canvas (`undo`), or takes again the last one
     /// taken back, whoever changed the canvas since.
-    func replayShared(undo: Bool) {
+    mutating func replayShared(undo: Bool) {
         carryOut(sharedCanvas.replay(undo: undo, focus: manager.focusedPaneID))
     }
 
     /// What the live stream brought that concerns shared canvases.
-    func receiveShared(_ events: [any BusEvent]) {
+    mutating func receiveShared(_ events: [any BusEvent]) {
         carryOut(sharedCanvas.live(events, focus: manager.focusedPaneID))
     }
 
     /// What the server said of the shared canvas `canvas`.
-    func receive(_ news: SharedCanvasNews, canvas: Int64?) {
+    mutating func receive(_ news: SharedCanvasNews, canvas: Int64?) {
         carryOut(sharedCanvas.receive(news, canvas: canvas, focus: manager.focusedPaneID))
     }
 
     /// Says the shared canvas open, if any, is closed here (before another replaces it, or on
     /// quitting), so the others' pickers stop listing this user.
-    func closeShared() {
+    mutating func closeShared() {
         carryOut(sharedCanvas.close())
     }
 
     /// Opens the layout `name` of the server this machine has no copy of, when it is one.
     /// - Returns: whether it is.
-    func openServerLayout(_ name: String) -> Bool {
+    mutating func openServerLayout(_ name: String) -> Bool {
         guard let effects = sharedCanvas.openServerLayout(name) else { return false }
         carryOut(effects)
         return true
     }
 
     /// Whether a command that arranges the canvas may run; a viewer is told why not.
-    func mayArrange() -> Bool {
+    mutating func mayArrange() -> Bool {
         let refusal = sharedCanvas.refusalToArrange()
         carryOut(refusal)
         return refusal.isEmpty
     }
 
     /// Carries out what the shared canvas machine asks, in order.
-    private func carryOut(_ effects: [SharedCanvasMachine.Effect]) {
+    private mutating func carryOut(_ effects: [SharedCanvasMachine.Effect]) {
         for effect in effects {
             switch effect {
             case .request(let request):
@@ -77,7 +72,7 @@ extension CanvasHost {
             case .show(let focus, let earlier, let keepingWidgetState):
                 showShared(focus: focus, settingsFrom: earlier, keepingWidgetState: keepingWidgetState)
             case .announce(let step):
-                bus.publish(LayoutChanged(step: step))
+                publish(LayoutChanged(step: step))
             case .announceChange(let change):
                 announce(change)
             case .describeReplay(let undo, let operations):
@@ -95,7 +90,7 @@ extension CanvasHost {
 
     /// The server did not store the layout `name`: it is kept on this machine instead, so nothing
     /// is lost.
-    private func keepHere(_ name: String, reason: String) {
+    private mutating func keepHere(_ name: String, reason: String) {
         let source = manager.layout.name
         manager.rename(to: name)
         if shared != nil, let own = try? CanvasManager(layout: manager.layout) {
@@ -109,7 +104,7 @@ extension CanvasHost {
     /// Shows the shared copy as it stands, keeping this user's focus when its pane is still
     /// there; panes whose settings another member changed (since `settingsFrom`) start afresh
     /// with them.
-    private func showShared(focus: PaneID?, settingsFrom earlier: LayoutData? = nil, keepingWidgetState: Bool = true) {
+    private mutating func showShared(focus: PaneID?, settingsFrom earlier: LayoutData? = nil, keepingWidgetState: Bool = true) {
         guard let shared else { return }
         syncWidgetValues()
         var layout = shared.replica.shown
@@ -128,10 +123,10 @@ extension CanvasHost {
     }
 
     /// "alice moved 2 Calendar", for a change another member made.
-    private func announce(_ change: CanvasChange) {
+    private mutating func announce(_ change: CanvasChange) {
         let what = words(change.operation)
         notice = .info("\(change.author) \(what)")
-        bus.publish(LayoutChanged(step: "\(change.author) \(what)"))
+        publish(LayoutChanged(step: "\(change.author) \(what)"))
     }
 
     /// What an operation did, its pane named by its title: `moved Calendar`.

@@ -1,10 +1,10 @@
 import CanvasCore
 
-/// The widgets' lifecycle: mounted for new panes, unmounted for gone ones, subscribed to the bus,
-/// and every call into one guarded so that what it throws shows in its own pane.
-extension CanvasHost {
+/// The widgets' lifecycle: mounted for new panes, unmounted for gone ones, handed the events they
+/// subscribe to, and every call into one guarded so that what it throws shows in its own pane.
+extension HostState {
     /// Mounts widgets for new panes and unmounts those whose panes are gone.
-    func reconcileWidgets() {
+    mutating func reconcileWidgets() {
         let live = Set(manager.panes.map(\.id))
         for id in mounted.keys where !live.contains(id) { unmount(id) }
         for pane in manager.panes where mounted[pane.id] == nil { mount(pane) }
@@ -13,13 +13,13 @@ extension CanvasHost {
 
     /// Uses `catalog` from now on: a pane of a kind it did not know (a remote app before the
     /// registry was read) is mounted as soon as it does.
-    func setCatalog(_ catalog: WidgetCatalog) {
+    mutating func setCatalog(_ catalog: WidgetCatalog) {
         self.catalog = catalog
         mountNewlyKnownKinds()
     }
 
     /// Mounts the panes shown as unavailable whose kind the catalog now has.
-    private func mountNewlyKnownKinds() {
+    private mutating func mountNewlyKnownKinds() {
         let known = manager.panes.filter { pane in
             guard let entry = mounted[pane.id] else { return false }
             return entry.widget == nil && entry.failure == nil && catalog.descriptor(for: pane.app) != nil
@@ -30,7 +30,7 @@ extension CanvasHost {
 
     /// Mounts the widgets of `panes` afresh (their kind's descriptor changed), with the settings
     /// and state their widgets had; returns how many.
-    func remount(_ panes: [PaneID]) -> Int {
+    mutating func remount(_ panes: [PaneID]) -> Int {
         syncWidgetValues()
         let found = manager.panes.filter { panes.contains($0.id) }
         for pane in found {
@@ -41,7 +41,7 @@ extension CanvasHost {
         return found.count
     }
 
-    private func mount(_ pane: Pane) {
+    private mutating func mount(_ pane: Pane) {
         guard let descriptor = catalog.descriptor(for: pane.app) else {
             logger.warning("unknown app kind in layout", metadata: ["app": "\(pane.app)", "pane": "\(pane.id)"])
             mounted[pane.id] = MountedWidget(kind: pane.app, widget: nil)
@@ -60,61 +60,88 @@ extension CanvasHost {
             entry.failure = "\(error)"
             logger.error("widget failed to mount", metadata: ["app": "\(pane.app)", "error": "\(error)"])
         }
-        entry.subscriptions = subscribe(id, to: entry.widget?.subscriptions ?? [])
+        entry.patterns = entry.widget?.subscriptions ?? []
         mounted[id] = entry
         carryOut(asked, for: id)
     }
 
-    /// Subscribes a pane's widget afresh, when a setting changed the events it listens to.
-    func resubscribe(_ id: PaneID) {
-        mounted[id]?.subscriptions.forEach { $0.cancel() }
+    /// Takes a pane's widget's subscriptions afresh, when a setting changed the events it listens to.
+    mutating func resubscribe(_ id: PaneID) {
         let patterns = mounted[id]?.widget?.subscriptions ?? []
-        mounted[id]?.subscriptions = subscribe(id, to: patterns)
+        mounted[id]?.patterns = patterns
     }
 
-    private func subscribe(_ id: PaneID, to patterns: [EventPattern]) -> [Subscription] {
-        patterns.map { pattern in
-            bus.subscribe(pattern) { [weak self] event in try self?.deliver(event, to: id) }
-        }
-    }
-
-    func unmount(_ id: PaneID) {
+    mutating func unmount(_ id: PaneID) {
         guard let entry = mounted.removeValue(forKey: id) else { return }
-        entry.subscriptions.forEach { $0.cancel() }
         var widget = entry.widget
         ports.willCallWidget?(entry.kind, "unmounting its pane")
         widget?.unmount()
     }
 
-    /// Delivers a bus event to a pane's widget; a failure shows in the pane and is rethrown so
-    /// the bus reports it as `canvas.listener.failed`.
-    private func deliver(_ event: CanvasEvent, to id: PaneID) throws {
-        guard mounted[id]?.failure == nil else { return }
-        do {
-            if let kind = mounted[id]?.kind { ports.willCallWidget?(kind, "handing it a bus event") }
-            let asked = try mounted[id]?.widget?.receive(event) ?? .none
-            carryOut(asked, for: id)
-        } catch {
-            mounted[id]?.failure = "\(error)"
-            throw error
+    /// Publishes an event on the canvas: the bus logs it (and tells listeners outside the
+    /// canvas), and every widget whose subscriptions match hears it, once the widget being
+    /// called, if any, is done.
+    mutating func publish(_ payload: any BusEvent, from source: PaneID? = nil) {
+        undelivered.append(bus.publish(payload, from: source))
+        guard !isDelivering else { return }
+        deliverUndelivered()
+    }
+
+    /// Hands out the events waiting, in publish order, with those they lead to; listeners that
+    /// publish on every event they hear stop at `EventBus.cascadeLimit`.
+    private mutating func deliverUndelivered() {
+        isDelivering = true
+        defer { isDelivering = false }
+        var index = 0
+        while index < undelivered.count {
+            guard index < EventBus.cascadeLimit else {
+                let dropped = undelivered.count - index
+                undelivered.removeAll()
+                bus.publish(ListenerFailed.overflow(dropped: dropped))
+                return
+            }
+            deliver(undelivered[index])
+            index += 1
+        }
+        undelivered.removeAll(keepingCapacity: true)
+    }
+
+    /// Hands an event to every widget subscribed to it, in the order they were mounted; a
+    /// failure shows in the widget's pane and is published as `canvas.listener.failed`.
+    private mutating func deliver(_ event: CanvasEvent) {
+        for (id, entry) in mounted.sorted(by: { $0.value.mount < $1.value.mount }) {
+            // Mounted still (not removed by an earlier listener), and not failed meanwhile.
+            guard let current = mounted[id], current.mount == entry.mount, current.failure == nil,
+                  let pattern = current.patterns.first(where: { $0.matches(event.name) }) else { continue }
+            ports.willCallWidget?(entry.kind, "handing it a bus event")
+            do {
+                let asked = try mounted[id]?.widget?.receive(event) ?? .none
+                carryOut(asked, for: id)
+            } catch {
+                mounted[id]?.failure = "\(error)"
+                logger.error("widget failed on an event", metadata: ["pane": "\(id)", "event": "\(event.name)", "error": "\(error)"])
+                // Never report a failure to handle a failure report: that could loop forever.
+                guard event.name != ListenerFailed.name else { continue }
+                publish(ListenerFailed(event: event.name, pattern: pattern.description, error: "\(error)"))
+            }
         }
     }
 
     /// Does what a widget asked: publishes its events with its pane as the source, and hands its
     /// requests to the dashboard's handler.
-    func carryOut(_ asked: WidgetEffects, for id: PaneID) {
-        for event in asked.events { bus.publish(event, from: id) }
+    mutating func carryOut(_ asked: WidgetEffects, for id: PaneID) {
+        for event in asked.events { publish(event, from: id) }
         for request in asked.requests { emit(.widgetRequest(request)) }
     }
 
     /// A widget call that may ask for something, carried out once the call is done.
-    func withWidgetEffects(_ id: PaneID, doing: StaticString, _ body: (inout any Widget) throws -> WidgetEffects) {
+    mutating func withWidgetEffects(_ id: PaneID, doing: StaticString, _ body: (inout any Widget) throws -> WidgetEffects) {
         guard let asked = withWidget(id, doing: doing, body) else { return }
         carryOut(asked, for: id)
     }
 
     /// Hands a widget an input; nil when it has none or failed.
-    func send(_ input: InputEvent, to id: PaneID) -> InputDisposition? {
+    mutating func send(_ input: InputEvent, to id: PaneID) -> InputDisposition? {
         guard let result = withWidget(id, doing: "handing it a key or the mouse", { try $0.handle(input) }) else { return nil }
         carryOut(result.effects, for: id)
         return result.disposition
@@ -122,11 +149,15 @@ extension CanvasHost {
 
     /// Runs a widget call, showing what it throws in the widget's own pane; `doing` says what
     /// it is, for a crash's note.
-    func withWidget<T>(_ id: PaneID, doing: StaticString, _ body: (inout any Widget) throws -> T) -> T? {
+    mutating func withWidget<T>(_ id: PaneID, doing: StaticString, _ body: (inout any Widget) throws -> T) -> T? {
         guard let entry = mounted[id], entry.failure == nil, entry.widget != nil else { return nil }
         ports.willCallWidget?(entry.kind, doing)
+        // What the widget publishes meanwhile is handed out once it is done.
+        let outermost = !isDelivering
+        isDelivering = true
+        defer { if outermost { deliverUndelivered() } }
         do {
-            return try bus.holdingDelivery { try body(&mounted[id]!.widget!) }
+            return try body(&mounted[id]!.widget!)
         } catch {
             mounted[id]?.failure = "\(error)"
             logger.error("widget failed", metadata: ["pane": "\(id)", "error": "\(error)"])
@@ -135,7 +166,7 @@ extension CanvasHost {
     }
 
     /// Copies every widget's settings and state into the layout.
-    func syncWidgetValues() {
+    mutating func syncWidgetValues() {
         for (id, entry) in mounted {
             guard let widget = entry.widget else { continue }
             manager.updateValues(of: id, config: widget.config, state: widget.state)

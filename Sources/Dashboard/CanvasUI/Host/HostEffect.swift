@@ -14,6 +14,9 @@ public enum HostEffect: Sendable {
     case widgetRequest(any WidgetRequest)
     /// A request to the server about the shared canvas open (`HostPorts.sharedCanvasRequests`).
     case shared(SharedCanvasRequest)
+    /// Installs what the catalog offers (`HostPorts.installApp`); the outcome comes back as
+    /// `HostMessage.appInstalled`, or a notice.
+    case install(CatalogOffer)
 }
 
 public enum LibraryRead: Sendable, Equatable {

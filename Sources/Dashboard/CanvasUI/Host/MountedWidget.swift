@@ -1,6 +1,6 @@
 import CanvasCore
 
-/// A pane's live widget, its bus subscriptions, and the error it failed with, if any.
+/// A pane's live widget, the events it listens to, and the error it failed with, if any.
 @MainActor
 struct MountedWidget {
     /// The pane's app.
@@ -11,7 +11,8 @@ struct MountedWidget {
     var widget: (any Widget)? {
         didSet { drawn = nil }  // every call into the widget may change what it draws
     }
-    var subscriptions: [Subscription] = []
+    /// The events the widget listens to, as it said when mounted or when a setting changed.
+    var patterns: [EventPattern] = []
     var failure: String? {
         didSet { drawn = nil }
     }

@@ -4,6 +4,8 @@ import CanvasStyle
 /// What the host handles (`CanvasHost.update`): the user's input, and the results of work it
 /// started off the main actor, delivered back through the app loop.
 public enum HostMessage: Sendable {
+    /// The first message: mounts the widgets.
+    case start(HostStart)
     /// A key, the mouse, a paste or a resize.
     case input(InputEvent)
     case layoutsListed([LayoutSummary])
@@ -42,4 +44,7 @@ public enum HostMessage: Sendable {
     case frameShown(at: ContinuousClock.Instant)
     /// Sent by `Mailbox.drawn`: released by the app loop once the messages before it are drawn.
     case drawn(DrawnSignal)
+    /// The last message, as the dashboard closes: unmounts every widget and stops the generator
+    /// (then `HostIO.generatorStopped`).
+    case shutdown
 }

@@ -43,7 +43,6 @@ let package = Package(
         .executable(name: "termcanvas-bff", targets: ["termcanvas-bff"]),
         .library(name: "ServerAPI", targets: ["ServerAPI"]),
         .library(name: "MicroAppProtocol", targets: ["MicroAppProtocol"]),
-        .library(name: "BFF", targets: ["BFF"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

@@ -132,4 +132,27 @@ struct ModuleTableTests {
             #expect(unlisted.isEmpty, "\(row.target) imports \(unlisted.sorted()), which its row in README.md does not list")
         }
     }
+
+    /// The layers whose targets hand the next layer `package` declarations only: nothing of theirs
+    /// is a library product, so nothing is `public` (docs/architecture.md).
+    static let packageOnlyLayers: Set<String> = ["Server"]
+
+    /// A public type's conformance to a public protocol of another module needs public witnesses:
+    /// days and moments as GRDB database values.
+    static let publicWitnesses = ["ServerStore/TimeColumns.swift": 4]
+
+    @Test func theServersLayersDeclareNothingPublic() throws {
+        // `public` that opens a declaration, after its attributes, not in a comment or a string.
+        let declaration = /^\s*(?:@[A-Za-z_]+(?:\([^)]*\))?\s+)*public\b/.anchorsMatchLineEndings()
+        for (name, target) in try Self.targets() where Self.packageOnlyLayers.contains(target.layer) {
+            let files = FileManager.default.enumerator(at: target.directory, includingPropertiesForKeys: nil)
+            while let file = files?.nextObject() as? URL {
+                guard file.pathExtension == "swift" else { continue }
+                let text = try String(contentsOf: file, encoding: .utf8)
+                let found = text.matches(of: declaration).count
+                let allowed = Self.publicWitnesses["\(name)/\(file.lastPathComponent)"] ?? 0
+                #expect(found == allowed, "\(name)/\(file.lastPathComponent) declares \(found) public; a layer hands the next `package` only")
+            }
+        }
+    }
 }

@@ -19,7 +19,7 @@ import ServerStore
 ///   - configuration: Where to listen and keep data, which apps to host, how to sign tokens.
 ///   - logger: Where the server logs; the executable bootstraps logging, never this library.
 /// - Throws: When the data directory or database cannot be opened.
-public func buildApplication(
+package func buildApplication(
     _ configuration: BFFConfiguration,
     logger: Logger = Logger(label: "termcanvas.bff")
 ) async throws -> some ApplicationProtocol {

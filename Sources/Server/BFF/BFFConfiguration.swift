@@ -7,68 +7,68 @@ import ServerStore
 
 /// How to run the BFF: where it listens, which apps it hosts, where it keeps data, how it signs
 /// tokens and how hard it limits clients.
-public struct BFFConfiguration: Sendable {
-    public var host: String
+package struct BFFConfiguration: Sendable {
+    package var host: String
     /// The port to listen on; 0 lets the system choose (see `onServerRunning`).
-    public var port: Int
+    package var port: Int
     /// When set, listen on this unix socket instead of `host`/`port` (the embedded local server).
-    public var unixSocketPath: String?
+    package var unixSocketPath: String?
     /// The micro-apps to host: their routes, registry entries and events.
-    public var apps: Set<ServerApp>
+    package var apps: Set<ServerApp>
     /// Holds `bff.sqlite` and, when no secret is given, the generated `jwt-secret` (mode 0600).
-    public var dataDirectory: URL
+    package var dataDirectory: URL
     /// Where the data is kept; nil for `bff.sqlite` in `dataDirectory`. On PostgreSQL the signing
     /// secret, when none is given, is kept in the database for every instance.
-    public var database: DatabaseLocation?
+    package var database: DatabaseLocation?
     /// The most connections to PostgreSQL this instance opens (one of them listens for live events).
-    public var databaseConnections: Int
+    package var databaseConnections: Int
     /// Bring an older PostgreSQL schema up to date at start; without it an instance waits until
     /// `termcanvas-bff migrate` has.
-    public var migrateDatabase: Bool
+    package var migrateDatabase: Bool
     /// The HS256 signing secret; nil to use (or create) the one kept in `dataDirectory`.
-    public var jwtSecret: String?
+    package var jwtSecret: String?
     /// How long an issued token stays valid.
-    public var tokenLifetime: TimeInterval
+    package var tokenLifetime: TimeInterval
     /// The time tokens are issued and checked at; tests move it on instead of waiting.
-    public var clock: @Sendable () -> Date = { Date() }
+    package var clock: @Sendable () -> Date = { Date() }
     /// How long a user found by a token is trusted without asking the database again (see
     /// `RecentUsers`): a user deleted by another process loses access within it.
-    public var userRecheck: Duration = .seconds(1)
+    package var userRecheck: Duration = .seconds(1)
     /// The bcrypt cost for new password hashes; tests lower it to keep hashing fast.
-    public var bcryptCost: UInt8
-    public var rateLimits: RateLimits
+    package var bcryptCost: UInt8
+    package var rateLimits: RateLimits
     /// Connections, live streams and idle time: what no client, logged in or not, may exceed.
-    public var limits: ServerLimits
+    package var limits: ServerLimits
     /// Addresses of reverse proxies in front of the server: their `X-Forwarded-For` names the client
     /// for per-address limits, and their connections count against the total connections only.
-    public var trustedProxies: Set<String>
+    package var trustedProxies: Set<String>
     /// Serve HTTPS with this certificate and key instead of plain HTTP.
-    public var tls: TLSFiles?
+    package var tls: TLSFiles?
     /// Sign users in through this OpenID Connect provider too (or only, without passwords).
-    public var singleSignOn: SingleSignOnSettings?
+    package var singleSignOn: SingleSignOnSettings?
     /// How often an idle live event stream gets a keep-alive comment.
-    public var heartbeatInterval: Duration
+    package var heartbeatInterval: Duration
     /// How often the health of each remote micro-app's entry is checked (also on demand, at each
     /// publish, and when a proxied call finds it unreachable).
-    public var healthInterval: Duration
+    package var healthInterval: Duration
     /// Networks a remote app's entry may be in beyond the public internet (loopback, private
     /// ranges); see `EntryNetworkPolicy`.
-    public var allowedEntryNetworks: [IPNetwork]
+    package var allowedEntryNetworks: [IPNetwork]
     /// Whether an entry may be plain `http://` on an address that is not loopback.
-    public var allowsHTTPEntries: Bool
+    package var allowsHTTPEntries: Bool
     /// The embedded local server's own account, whose token it publishes at start; nil for a
     /// team server.
-    public var localAccount: LocalAccount?
+    package var localAccount: LocalAccount?
     /// Where the server records its requests and open streams (see `IdleExitService`).
-    public var activity: ServerActivity
+    package var activity: ServerActivity
     /// Called with the bound port (0 on a unix socket) once the server listens, so a caller that
     /// asked for port 0 learns it.
-    public var onServerRunning: @Sendable (Int) async -> Void
+    package var onServerRunning: @Sendable (Int) async -> Void
     /// Called while the server waits for `termcanvas-bff migrate` to bring the database's schema
     /// up to date, with what it waits for.
-    public var onWaitingForSchema: @Sendable (String) -> Void
+    package var onWaitingForSchema: @Sendable (String) -> Void
 
-    public init(
+    package init(
         host: String = "127.0.0.1",
         port: Int = 7450,
         unixSocketPath: String? = nil,
@@ -121,10 +121,10 @@ public struct BFFConfiguration: Sendable {
     }
 
     /// The database file inside `dataDirectory`.
-    public var databaseURL: URL { dataDirectory.appendingPathComponent("bff.sqlite") }
+    package var databaseURL: URL { dataDirectory.appendingPathComponent("bff.sqlite") }
 
     /// Where the data is kept, the default filled in.
-    public var databaseLocation: DatabaseLocation { database ?? .sqlite(databaseURL) }
+    package var databaseLocation: DatabaseLocation { database ?? .sqlite(databaseURL) }
 
     /// The addresses entries may have: loopback ones only when this server itself listens on
     /// loopback (or a unix socket), or inside `allowedEntryNetworks`.
@@ -137,17 +137,17 @@ public struct BFFConfiguration: Sendable {
 }
 
 /// The bounds of what clients hold on the server, whoever they are (rate limits aside).
-public struct ServerLimits: Sendable, Equatable {
-    public var connections: ConnectionLimits
-    public var streams: LiveEventHub.StreamLimits
+package struct ServerLimits: Sendable, Equatable {
+    package var connections: ConnectionLimits
+    package var streams: LiveEventHub.StreamLimits
     /// A connection with no request in progress, or whose request head or body stalls, is closed
     /// after this long: half-sent headers cannot hold connections. Live streams are not idle.
-    public var idleTimeout: Duration
+    package var idleTimeout: Duration
     /// A remote app's session whose stream was never opened (its client went away) is ended at
     /// its entry after this long, so it cannot hold one of the user's places.
-    public var unstreamedSessionLifetime: Duration
+    package var unstreamedSessionLifetime: Duration
 
-    public init(connections: ConnectionLimits = ConnectionLimits(), streams: LiveEventHub.StreamLimits = LiveEventHub.StreamLimits(),
+    package init(connections: ConnectionLimits = ConnectionLimits(), streams: LiveEventHub.StreamLimits = LiveEventHub.StreamLimits(),
                 idleTimeout: Duration = .seconds(15), unstreamedSessionLifetime: Duration = .seconds(30)) {
         self.connections = connections
         self.streams = streams
@@ -157,11 +157,11 @@ public struct ServerLimits: Sendable, Equatable {
 }
 
 /// A server certificate (chain) and its private key, as PEM files.
-public struct TLSFiles: Sendable, Equatable {
-    public var certificate: String
-    public var privateKey: String
+package struct TLSFiles: Sendable, Equatable {
+    package var certificate: String
+    package var privateKey: String
 
-    public init(certificate: String, privateKey: String) {
+    package init(certificate: String, privateKey: String) {
         self.certificate = certificate
         self.privateKey = privateKey
     }

@@ -52,10 +52,10 @@ struct OpenedStore {
 }
 
 /// The store outside a server: for `termcanvas-bff user`, `migrate` and tests.
-public enum BFFStores {
+package enum BFFStores {
     /// Runs `body` with the store at `location`. On PostgreSQL its client runs meanwhile, and the
     /// schema must be this build's unless `migrate` brings it up to date first.
-    public static func with<T: Sendable>(
+    package static func with<T: Sendable>(
         _ location: DatabaseLocation, bcryptCost: UInt8 = 12, migrate: Bool = false, logger: Logger = Logger(label: "termcanvas.bff"),
         _ body: (BFFStore) async throws -> T
     ) async throws -> T {

@@ -26,8 +26,8 @@ extension TLSFiles {
 }
 
 /// A certificate or key file that cannot be used.
-public struct TLSFilesError: Error, CustomStringConvertible {
-    public let file: String
-    public let reason: String
-    public var description: String { "\(file): \(reason)" }
+package struct TLSFilesError: Error, CustomStringConvertible {
+    package let file: String
+    package let reason: String
+    package var description: String { "\(file): \(reason)" }
 }

@@ -4,23 +4,23 @@ import Foundation
 import ServerStore
 
 /// The per-request context: Hummingbird's core storage, the peer, the authenticated user and the body limit.
-public struct BFFRequestContext: RequestContext, RemoteAddressRequestContext {
-    public var coreContext: CoreRequestContextStorage
+package struct BFFRequestContext: RequestContext, RemoteAddressRequestContext {
+    package var coreContext: CoreRequestContextStorage
     /// The peer's address; nil on a unix socket.
-    public let remoteAddress: SocketAddress?
+    package let remoteAddress: SocketAddress?
     /// The client's address, for per-address limits: the peer's (everyone on a unix socket shares
     /// "local"), or behind a trusted proxy the one it forwarded (`ForwardedForMiddleware`).
-    public var clientAddress: String
+    package var clientAddress: String
     /// The user the bearer token names; set by `BearerAuthMiddleware`, nil on routes without auth.
-    public var user: BFFUser?
+    package var user: BFFUser?
     /// When the bearer token expires; set with `user`. Live streams end then.
-    public var tokenExpiry: Date?
+    package var tokenExpiry: Date?
     /// The session the bearer token is of; set with `user`. Live streams end when it does.
-    public var session: String?
+    package var session: String?
     /// Request bodies larger than this get 413 (`NIOTooManyBytesError` from `collect(upTo:)`).
-    public var maxUploadSize: Int { 64 * 1024 }
+    package var maxUploadSize: Int { 64 * 1024 }
 
-    public init(source: ApplicationRequestContextSource) {
+    package init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
         self.remoteAddress = source.channel.remoteAddress
         self.clientAddress = remoteAddress?.ipAddress ?? "local"

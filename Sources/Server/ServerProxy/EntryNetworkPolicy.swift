@@ -39,11 +39,11 @@ package struct IPAddress: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A network in CIDR notation: `10.0.0.0/8`, `fd00::/8`, `127.0.0.1` (one address).
-public struct IPNetwork: Hashable, Sendable, CustomStringConvertible {
+package struct IPNetwork: Hashable, Sendable, CustomStringConvertible {
     let address: IPAddress
     let prefix: Int
 
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         let parts = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
         guard let address = IPAddress(String(parts[0])) else { return nil }
         let width = address.bytes.count * 8
@@ -73,7 +73,7 @@ public struct IPNetwork: Hashable, Sendable, CustomStringConvertible {
         return true
     }
 
-    public var description: String { "\(address)/\(prefix)" }
+    package var description: String { "\(address)/\(prefix)" }
 }
 
 /// Which addresses the server may connect to for a remote app's entry (health checks and the

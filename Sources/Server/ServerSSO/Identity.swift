@@ -2,15 +2,15 @@ import Foundation
 
 /// Who the provider says signed in: from an ID token whose checks passed, or from the userinfo
 /// endpoint for an access token.
-public struct Identity: Sendable, Equatable {
-    public var issuer: String
+package struct Identity: Sendable, Equatable {
+    package var issuer: String
     /// The provider's id for the user: stable, never reassigned (unlike an e-mail address).
-    public var subject: String
-    public var preferredUsername: String?
-    public var email: String?
-    public var groups: [String]
+    package var subject: String
+    package var preferredUsername: String?
+    package var email: String?
+    package var groups: [String]
 
-    public init(issuer: String, subject: String, preferredUsername: String? = nil, email: String? = nil, groups: [String] = []) {
+    package init(issuer: String, subject: String, preferredUsername: String? = nil, email: String? = nil, groups: [String] = []) {
         self.issuer = issuer
         self.subject = subject
         self.preferredUsername = preferredUsername

@@ -9,8 +9,8 @@ import NIOHTTP1
 /// checked, access tokens taken to its userinfo endpoint, device logins started and polled, and
 /// refresh tokens redeemed at renewals. Every answer is bounded (`maxAnswerBytes`) and timed out;
 /// no redirect is followed.
-public final class IdentityProvider: Sendable {
-    public let settings: SingleSignOnSettings
+package final class IdentityProvider: Sendable {
+    package let settings: SingleSignOnSettings
     private let client: HTTPClient
     private let logger: Logger
     private let discovery: Discovery
@@ -19,7 +19,7 @@ public final class IdentityProvider: Sendable {
     static let maxAnswerBytes = 1 << 20
     static let timeout = TimeAmount.seconds(10)
 
-    public init(settings: SingleSignOnSettings, logger: Logger) {
+    package init(settings: SingleSignOnSettings, logger: Logger) {
         self.settings = settings
         self.logger = logger
         var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(5), read: Self.timeout))
@@ -41,14 +41,14 @@ public final class IdentityProvider: Sendable {
 
     /// Why the settings cannot work, checked at `serve`'s start: the issuer's address, and the
     /// device endpoint's, which keeps the issuer's rule (https, or http on loopback).
-    public static func problem(with settings: SingleSignOnSettings) -> String? {
+    package static func problem(with settings: SingleSignOnSettings) -> String? {
         guard let url = URL(string: settings.issuer) else { return "--oidc-issuer \(settings.issuer) is not a URL" }
         if let problem = ProviderAddress.problem(url) { return "--oidc-issuer: \(problem)" }
         return settings.deviceAuthorizationEndpoint.flatMap(ProviderAddress.problem).map { "--oidc-device-endpoint: \($0)" }
     }
 
     /// The identity an ID token vouches for, once every check passed.
-    public func identity(ofIDToken token: String, now: Date = Date()) async throws(SignInRefusal) -> Identity {
+    package func identity(ofIDToken token: String, now: Date = Date()) async throws(SignInRefusal) -> Identity {
         let document = try await document()
         let verifier = IDTokenVerifier(issuer: settings.issuer, clientID: settings.clientID, groupsClaim: settings.groupsClaim,
                                        skew: settings.clockSkew, algorithms: document.algorithms, keys: keys)
@@ -57,7 +57,7 @@ public final class IdentityProvider: Sendable {
 
     /// What makes an ID token this sign-in and no other, for "signs in once": what the provider
     /// signed, whatever the spelling of its signature.
-    public static func signInKey(ofIDToken token: String) -> String {
+    package static func signInKey(ofIDToken token: String) -> String {
         String(IDTokenVerifier.signedPart(of: token))
     }
 
@@ -80,7 +80,7 @@ public final class IdentityProvider: Sendable {
     }
 
     /// Starts a device login (RFC 8628 §3.1).
-    public func startDeviceLogin() async throws(SignInRefusal) -> DeviceAuthorization {
+    package func startDeviceLogin() async throws(SignInRefusal) -> DeviceAuthorization {
         let document = try await document()
         guard let endpoint = settings.deviceAuthorizationEndpoint ?? document.deviceAuthorizationEndpoint else {
             throw .providerUnavailable("its discovery document names no device authorization endpoint: give it with --oidc-device-endpoint")
@@ -94,7 +94,7 @@ public final class IdentityProvider: Sendable {
 
     /// Asks the token endpoint about a device login (RFC 8628 §3.4) and, once the user approved,
     /// who signed in.
-    public func pollDeviceLogin(deviceCode: String, now: Date = Date()) async throws(SignInRefusal) -> DeviceLoginState {
+    package func pollDeviceLogin(deviceCode: String, now: Date = Date()) async throws(SignInRefusal) -> DeviceLoginState {
         let (status, body) = try await post(try await document().tokenEndpoint,
                                             form: ["grant_type": "urn:ietf:params:oauth:grant-type:device_code", "device_code": deviceCode])
         if status == .ok { return .signedIn(try await signedIn(body, now: now)) }
@@ -109,7 +109,7 @@ public final class IdentityProvider: Sendable {
 
     /// Redeems a refresh token: who is signed in now, or `.providerRefused` when the provider no
     /// longer says yes.
-    public func renew(refreshToken: String, now: Date = Date()) async throws(SignInRefusal) -> SignedIn {
+    package func renew(refreshToken: String, now: Date = Date()) async throws(SignInRefusal) -> SignedIn {
         let (status, body) = try await post(try await document().tokenEndpoint, form: ["grant_type": "refresh_token", "refresh_token": refreshToken])
         if status == .ok { return try await signedIn(body, now: now) }
         let error = (try? JSONDecoder().decode(ProviderError.self, from: body))?.error

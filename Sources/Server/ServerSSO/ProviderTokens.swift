@@ -20,13 +20,13 @@ struct ProviderError: Decodable, Sendable {
 }
 
 /// A device authorization's answer (RFC 8628 §3.2).
-public struct DeviceAuthorization: Decodable, Sendable {
-    public let deviceCode: String
-    public let userCode: String
-    public let verificationURI: String
-    public let verificationURIComplete: String?
-    public let expiresIn: Double
-    public let interval: Double?
+package struct DeviceAuthorization: Decodable, Sendable {
+    package let deviceCode: String
+    package let userCode: String
+    package let verificationURI: String
+    package let verificationURIComplete: String?
+    package let expiresIn: Double
+    package let interval: Double?
 
     enum CodingKeys: String, CodingKey {
         case deviceCode = "device_code"
@@ -39,7 +39,7 @@ public struct DeviceAuthorization: Decodable, Sendable {
 }
 
 /// Where a device login stands at the provider.
-public enum DeviceLoginState: Sendable {
+package enum DeviceLoginState: Sendable {
     case pending
     case slowDown
     case denied
@@ -48,14 +48,14 @@ public enum DeviceLoginState: Sendable {
 }
 
 /// A sign-in the provider vouched for: who, and what renews it.
-public struct SignedIn: Sendable {
-    public let identity: Identity
+package struct SignedIn: Sendable {
+    package let identity: Identity
     /// What asks the provider again at a renewal; nil when the provider gave none.
-    public let refreshToken: String?
+    package let refreshToken: String?
     /// When the provider's access token expires, when it said.
-    public let accessTokenExpiry: Double?
+    package let accessTokenExpiry: Double?
 
-    public init(identity: Identity, refreshToken: String?, accessTokenExpiry: Double?) {
+    package init(identity: Identity, refreshToken: String?, accessTokenExpiry: Double?) {
         self.identity = identity
         self.refreshToken = refreshToken
         self.accessTokenExpiry = accessTokenExpiry

@@ -1,5 +1,5 @@
 /// Why a single sign-on was refused, in words for the audit log and the user.
-public enum SignInRefusal: Error, Sendable, Equatable {
+package enum SignInRefusal: Error, Sendable, Equatable {
     case malformedToken
     /// `alg` is not one of the asymmetric algorithms the provider signs with (`none`, HMAC…).
     case algorithmNotAllowed(String)
@@ -21,7 +21,7 @@ public enum SignInRefusal: Error, Sendable, Equatable {
     case providerUnavailable(String)
 
     /// For the audit log's detail and the refusal's message.
-    public var reason: String {
+    package var reason: String {
         switch self {
         case .malformedToken: "the token is not a well-formed JWT"
         case .algorithmNotAllowed(let algorithm): "the token is signed with \(algorithm.isEmpty ? "no algorithm" : algorithm), which this server does not accept"

@@ -1,38 +1,38 @@
 import Foundation
 
 /// How a team server trusts an OpenID Connect provider (`serve --oidc-issuer URL --oidc-client-id ID …`).
-public struct SingleSignOnSettings: Sendable {
+package struct SingleSignOnSettings: Sendable {
     /// The issuer exactly as the provider writes it in its tokens' `iss`, e.g.
     /// `https://login.example.com/realms/team`; its discovery document is at
     /// `ISSUER/.well-known/openid-configuration`.
-    public var issuer: String
+    package var issuer: String
     /// The client registered at the provider for TermCanvas (public, with the device grant).
-    public var clientID: String
+    package var clientID: String
     /// The client's secret, for a provider that wants one with the device grant (Google).
-    public var clientSecret: String?
+    package var clientSecret: String?
     /// Members of this group are the server's admins; nil leaves admin rights to `termcanvas user admin`.
-    public var adminGroup: String?
+    package var adminGroup: String?
     /// Only members of this group may sign in; nil lets in everyone the provider signs in.
-    public var userGroup: String?
+    package var userGroup: String?
     /// The claim holding the user's groups (`groups` at Keycloak, Okta and Dex; `roles` at Entra ID
     /// with app roles).
-    public var groupsClaim: String
+    package var groupsClaim: String
     /// The scopes asked for at the device login.
-    public var scopes: [String]
+    package var scopes: [String]
     /// Where the device login starts, for a provider whose discovery document does not say.
-    public var deviceAuthorizationEndpoint: URL?
+    package var deviceAuthorizationEndpoint: URL?
     /// The longest a token from a single sign-on lives before the server asks the provider again
     /// (a renewal): a user disabled at the provider loses the server within it, or within the
     /// provider's access token's lifetime when that is shorter.
-    public var sessionLifetime: TimeInterval
+    package var sessionLifetime: TimeInterval
     /// Whether `POST /api/auth/token` still takes passwords (local users kept for break-glass).
-    public var passwords: Bool
+    package var passwords: Bool
     /// How far the provider's clock may be from ours, for `exp`, `iat` and `nbf`.
-    public var clockSkew: TimeInterval
+    package var clockSkew: TimeInterval
     /// The provider's keys are fetched again for an unknown key id at most this often.
-    public var keyRefetchInterval: Duration
+    package var keyRefetchInterval: Duration
 
-    public init(
+    package init(
         issuer: String, clientID: String, clientSecret: String? = nil, adminGroup: String? = nil, userGroup: String? = nil,
         groupsClaim: String = "groups",
         scopes: [String] = Self.defaultScopes, deviceAuthorizationEndpoint: URL? = nil, sessionLifetime: TimeInterval = 900,
@@ -53,5 +53,5 @@ public struct SingleSignOnSettings: Sendable {
     }
 
     /// `offline_access` asks for a refresh token, which renewals need.
-    public static let defaultScopes = ["openid", "profile", "email", "offline_access"]
+    package static let defaultScopes = ["openid", "profile", "email", "offline_access"]
 }

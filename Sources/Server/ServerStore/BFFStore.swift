@@ -12,22 +12,22 @@ import ServerAPI
 /// user can never read or change another's data. Every write that changes data records its live
 /// event in the same transaction, published to `liveEvents` once it commits. The writes a client
 /// may retry keep the request's `Idempotency-Key` in that transaction too (`IdempotentRequest`).
-public struct BFFStore: Sendable {
+package struct BFFStore: Sendable {
     /// The database the rules run on.
-    public let engine: any SQLEngine
+    package let engine: any SQLEngine
 
-    public init(_ engine: any SQLEngine) {
+    package init(_ engine: any SQLEngine) {
         self.engine = engine
     }
 
     /// Where committed changes are published to this server's live event streams.
-    public var liveEvents: LiveEventHub { engine.liveEvents }
+    package var liveEvents: LiveEventHub { engine.liveEvents }
     /// Todo list pages as last served; a change to a user's todos drops theirs.
-    public var todoPages: TodoPageCache { engine.todoPages }
+    package var todoPages: TodoPageCache { engine.todoPages }
     var bcryptCost: UInt8 { engine.bcryptCost }
 
     /// Throws unless the database can be reached and read now, for `/ready`.
-    public func checkReadable() async throws {
+    package func checkReadable() async throws {
         try await engine.checkReadable()
     }
 
@@ -42,11 +42,11 @@ public struct BFFStore: Sendable {
 
 extension BFFStore {
     @discardableResult
-    public func addUser(name: String, password: String?) async throws -> BFFUser {
+    package func addUser(name: String, password: String?) async throws -> BFFUser {
         try await addUser(name: name, password: password, isAdmin: false)
     }
 
-    public func liveEvents(after lastID: Int64, visibleTo user: Int64) async throws -> LiveEventReplay {
+    package func liveEvents(after lastID: Int64, visibleTo user: Int64) async throws -> LiveEventReplay {
         try await liveEvents(after: lastID, visibleTo: user, limit: 1000)
     }
 

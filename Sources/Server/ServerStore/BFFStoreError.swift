@@ -1,7 +1,7 @@
 import ServerAPI
 
 /// Why the BFF store could not do what was asked.
-public enum BFFStoreError: Error, Equatable, CustomStringConvertible {
+package enum BFFStoreError: Error, Equatable, CustomStringConvertible {
     case newerVersion
     /// The database's schema is older than this build's (`termcanvas-bff migrate` brings it up to date).
     case schemaBehind(version: Int, wanted: Int)
@@ -19,7 +19,7 @@ public enum BFFStoreError: Error, Equatable, CustomStringConvertible {
     /// The user keeps as many of these (`what`, plural) as one user may (`TodoLimits`, `CalendarLimits`).
     case quotaReached(what: String, limit: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .newerVersion: "the BFF database was written by a newer TermCanvas; update TermCanvas to use it"
         case .schemaBehind(let version, let wanted):

@@ -2,21 +2,21 @@ import CalendarTime
 import ServerAPI
 
 /// What a calendar list asks for: a range, a page size and where the previous page ended.
-public struct CalendarQuery: Sendable, Equatable {
+package struct CalendarQuery: Sendable, Equatable {
     /// The range's first moment, inclusive; events ending before it are left out.
-    public var from: UTCInstant?
+    package var from: UTCInstant?
     /// The range's last moment, inclusive; events starting after it are left out.
-    public var to: UTCInstant?
-    public var limit: Int
+    package var to: UTCInstant?
+    package var limit: Int
     /// Where the previous page ended.
-    public var after: Cursor?
+    package var after: Cursor?
 
     /// A position in the list's order (start, then id); on the wire `START~ID`.
-    public struct Cursor: Sendable, Equatable {
-        public let start: UTCInstant
-        public let id: Int64
+    package struct Cursor: Sendable, Equatable {
+        package let start: UTCInstant
+        package let id: Int64
 
-        public init(start: UTCInstant, id: Int64) {
+        package init(start: UTCInstant, id: Int64) {
             self.start = start
             self.id = id
         }
@@ -25,7 +25,7 @@ public struct CalendarQuery: Sendable, Equatable {
         /// A start that is no real moment (`0000-00-00T00:00:00Z`, `2026-02-31T…`) stands for the
         /// first real one after it: the list goes on from where that text would sort, as it does
         /// for a cursor this server gave.
-        public init?(_ text: String) {
+        package init?(_ text: String) {
             let parts = text.split(separator: "~", omittingEmptySubsequences: false)
             let stamp = Array(parts[0].utf8)
             guard parts.count == 2, stamp.count == 20, stamp[4] == UInt8(ascii: "-"), stamp[7] == UInt8(ascii: "-"),
@@ -61,10 +61,10 @@ public struct CalendarQuery: Sendable, Equatable {
             return UTCInstant(day: date, seconds: seconds)
         }
 
-        public var text: String { "\(start)~\(id)" }
+        package var text: String { "\(start)~\(id)" }
     }
 
-    public init(from: UTCInstant? = nil, to: UTCInstant? = nil, limit: Int = CalendarLimits.maxPageSize, after: Cursor? = nil) {
+    package init(from: UTCInstant? = nil, to: UTCInstant? = nil, limit: Int = CalendarLimits.maxPageSize, after: Cursor? = nil) {
         self.from = from
         self.to = to
         self.limit = limit

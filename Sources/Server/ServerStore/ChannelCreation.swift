@@ -1,7 +1,7 @@
 import ServerAPI
 
 /// What creating a channel gave.
-public enum ChannelCreation: Equatable, Sendable, Codable {
+package enum ChannelCreation: Equatable, Sendable, Codable {
     case created(ChatChannel)
     case exists
     /// The user has made `ChatLimits.channelsPerUser` channels already.

@@ -6,12 +6,12 @@ import Foundation
 /// Written as a URL: `sqlite:PATH`, or `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE` with
 /// libpq's `sslmode` (`disable`, `prefer`, `require`, `verify-ca`, `verify-full`) and `sslrootcert`,
 /// and `host=/DIR` for a unix socket in that directory. Its `description` never shows the password.
-public enum DatabaseLocation: Sendable, Equatable, CustomStringConvertible {
+package enum DatabaseLocation: Sendable, Equatable, CustomStringConvertible {
     case sqlite(URL)
     case postgres(PostgresLocation)
 
     /// Reads a database URL; `password` is used when the URL carries none (`PGPASSWORD`, a file).
-    public init(url text: String, password: String? = nil) throws(DatabaseLocationError) {
+    package init(url text: String, password: String? = nil) throws(DatabaseLocationError) {
         if text.hasPrefix("sqlite:") {
             let path = String(text.dropFirst("sqlite:".count)).replacingOccurrences(of: "//", with: "", options: .anchored)
             guard !path.isEmpty else { throw .invalid(text: text, reason: "sqlite: needs a file path, as in sqlite:/var/lib/termcanvas/bff.sqlite") }
@@ -27,7 +27,7 @@ public enum DatabaseLocation: Sendable, Equatable, CustomStringConvertible {
         self = .postgres(try PostgresLocation(components, password: password))
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .sqlite(let url): "sqlite:\(url.path)"
         case .postgres(let location): location.description
@@ -41,29 +41,29 @@ public enum DatabaseLocation: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// A PostgreSQL database and how to reach it.
-public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
-    public enum Endpoint: Sendable, Equatable {
+package struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
+    package enum Endpoint: Sendable, Equatable {
         case tcp(host: String, port: Int)
         /// The socket file (`DIR/.s.PGSQL.PORT`), as libpq finds it from `host=/DIR`.
         case unixSocket(path: String)
     }
 
     /// libpq's `sslmode`, as postgres-nio can honour it.
-    public enum TLSMode: String, Sendable, Equatable, CaseIterable {
+    package enum TLSMode: String, Sendable, Equatable, CaseIterable {
         case disable, allow, prefer, require
         case verifyCA = "verify-ca"
         case verifyFull = "verify-full"
     }
 
-    public var endpoint: Endpoint
-    public var user: String
-    public var password: String?
-    public var database: String
-    public var tls: TLSMode
+    package var endpoint: Endpoint
+    package var user: String
+    package var password: String?
+    package var database: String
+    package var tls: TLSMode
     /// CA certificates (PEM) that `verify-ca` and `verify-full` trust instead of the system's.
-    public var rootCertificate: String?
+    package var rootCertificate: String?
 
-    public init(endpoint: Endpoint, user: String, password: String? = nil, database: String, tls: TLSMode = .prefer,
+    package init(endpoint: Endpoint, user: String, password: String? = nil, database: String, tls: TLSMode = .prefer,
                 rootCertificate: String? = nil) {
         self.endpoint = endpoint
         self.user = user
@@ -106,7 +106,7 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
         rootCertificate = query["sslrootcert"]
     }
 
-    public var description: String {
+    package var description: String {
         let place = switch endpoint {
         case .tcp(let host, let port): "\(host):\(port)"
         case .unixSocket(let path): "(socket \(path))"
@@ -115,10 +115,10 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-public enum DatabaseLocationError: Error, Equatable, CustomStringConvertible {
+package enum DatabaseLocationError: Error, Equatable, CustomStringConvertible {
     case invalid(text: String, reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalid(let text, let reason): "database URL \(text): \(reason)"
         }

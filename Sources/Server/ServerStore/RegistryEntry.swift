@@ -4,7 +4,7 @@ import ServerAPI
 
 /// An app as the registry keeps it: every version, the current one's manifest and entry, and
 /// (for a remote app) its secrets.
-public struct RegistryEntry: Sendable, Equatable, Codable {
+package struct RegistryEntry: Sendable, Equatable, Codable {
     package let id: String
     let kind: RegistryAppKind
     let name: String
@@ -32,7 +32,7 @@ public struct RegistryEntry: Sendable, Equatable, Codable {
 }
 
 /// What a publish did.
-public enum PublishOutcome: Equatable, Sendable, Codable {
+package enum PublishOutcome: Equatable, Sendable, Codable {
     /// Published; `created` says the app was new, `newSecrets` that its secrets were just made
     /// (its first publish, a publish after a withdrawal, or a rotation): the answer shows them, once.
     case published(RegistryEntry, created: Bool, newSecrets: Bool)
@@ -49,7 +49,7 @@ public enum PublishOutcome: Equatable, Sendable, Codable {
 }
 
 /// What a withdrawal did.
-public enum WithdrawOutcome: Equatable, Sendable, Codable {
+package enum WithdrawOutcome: Equatable, Sendable, Codable {
     case withdrawn
     /// No such app, or it is withdrawn already.
     case notFound

@@ -20,5 +20,5 @@ extension SQLiteStore {
     }
 
     /// The id of the newest live event ever made, kept even when that event is pruned.
-    public var newestLiveEvent: SQLStatement { "SELECT seq FROM sqlite_sequence WHERE name = 'live_events'" }
+    package var newestLiveEvent: SQLStatement { "SELECT seq FROM sqlite_sequence WHERE name = 'live_events'" }
 }

@@ -4,11 +4,11 @@ import GRDB
 /// How SQLite runs the store core's plans: in GRDB's synchronous calls, each statement prepared
 /// once and cached by its text (a list has one text per combination of filters).
 extension SQLiteStore {
-    public func runWrite<T>(_ plan: Plan<T>) async throws -> T {
+    package func runWrite<T>(_ plan: Plan<T>) async throws -> T {
         try write { db in try run(plan, in: db) }
     }
 
-    public func runRead<T>(_ plan: Plan<T>, snapshot: Bool) async throws -> T {
+    package func runRead<T>(_ plan: Plan<T>, snapshot: Bool) async throws -> T {
         // One SELECT is atomic in SQLite: it needs no BEGIN and COMMIT around it.
         snapshot ? try read { db in try run(plan, in: db) } : try unsafeRead { db in try run(plan, in: db) }
     }

@@ -10,18 +10,18 @@ import PrivateFiles
 ///
 /// Its functions are `async` for the protocol's sake but run GRDB's synchronous calls on the
 /// caller's thread, as before the protocol: they are short, and WAL readers never wait on the writer.
-public struct SQLiteStore: SQLEngine {
+package struct SQLiteStore: SQLEngine {
     let writer: any DatabaseWriter
     /// The bcrypt cost for new password hashes (log2 rounds, 4...31).
-    public let bcryptCost: UInt8
+    package let bcryptCost: UInt8
     /// Where committed changes are published to the live event streams.
-    public let liveEvents: LiveEventHub
+    package let liveEvents: LiveEventHub
     /// Todo list pages as last served; a change to a user's todos drops theirs.
-    public let todoPages = TodoPageCache()
+    package let todoPages = TodoPageCache()
 
     /// Wraps an open database and brings its schema up to date.
     /// - Throws: `BFFStoreError.newerVersion` when the file was written by a newer schema.
-    public init(_ writer: any DatabaseWriter, bcryptCost: UInt8 = 12, liveEvents: LiveEventHub = LiveEventHub()) throws {
+    package init(_ writer: any DatabaseWriter, bcryptCost: UInt8 = 12, liveEvents: LiveEventHub = LiveEventHub()) throws {
         self.writer = writer
         self.liveEvents = liveEvents
         self.bcryptCost = min(max(bcryptCost, 4), 31)
@@ -37,7 +37,7 @@ public struct SQLiteStore: SQLEngine {
     /// existing directory is the user's choice and keeps its mode (it must be the user's, and a
     /// warning is logged when others may write in it). Every commit is `synchronous = FULL`, so an
     /// answered write survives a power loss (see `SQLiteFile`).
-    public static func open(at url: URL, bcryptCost: UInt8 = 12, liveEvents: LiveEventHub = LiveEventHub(),
+    package static func open(at url: URL, bcryptCost: UInt8 = 12, liveEvents: LiveEventHub = LiveEventHub(),
                             logger: Logger = Logger(label: "termcanvas.bff")) throws -> SQLiteStore {
         try SQLiteFile.prepare(url, directory: .keep)
         let directory = url.deletingLastPathComponent()
@@ -80,7 +80,7 @@ extension SQLiteStore {
     ///
     /// The server's own connections keep working on a file that was deleted or damaged under them
     /// (its writes would then be lost), so this opens a new read-only connection to the path.
-    public func checkReadable() async throws {
+    package func checkReadable() async throws {
         try Self.probe(writer.path)
     }
 

@@ -5,7 +5,7 @@ import ServerAPI
 /// The apps this server hosts and keeps the data of; `--apps` picks a subset.
 extension ServerApp {
     /// The app as the registry describes it.
-    public var info: MicroAppInfo {
+    package var info: MicroAppInfo {
         MicroAppInfo(
             id: rawValue, name: name, version: ServerApp.version, description: summary, basePath: "/api/\(rawValue)",
             events: EventName.allCases.filter { $0.app == rawValue }.map(\.rawValue)
@@ -13,7 +13,7 @@ extension ServerApp {
     }
 
     /// Every app ships with the server, so they share its version.
-    public static let version = "0.2.0"
+    package static let version = "0.2.0"
 
     private var name: String {
         switch self {
@@ -33,7 +33,7 @@ extension ServerApp {
 
     /// Parses `--apps todo,calendar,chat`.
     /// - Throws: `MicroAppListError` naming the unknown app, or for an empty list.
-    public static func parseList(_ text: String) throws -> Set<ServerApp> {
+    package static func parseList(_ text: String) throws -> Set<ServerApp> {
         let names = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         guard !names.isEmpty else { throw MicroAppListError(message: "--apps needs at least one of \(known)") }
         return try Set(names.map { name in
@@ -48,7 +48,7 @@ extension ServerApp {
 }
 
 /// Why an `--apps` list was refused.
-public struct MicroAppListError: Error, CustomStringConvertible {
-    public let message: String
-    public var description: String { message }
+package struct MicroAppListError: Error, CustomStringConvertible {
+    package let message: String
+    package var description: String { message }
 }

@@ -3,15 +3,15 @@ import Synchronization
 
 /// Collects every log line, message and metadata, so a test can check what was written (and that
 /// no secret was).
-public final class LogCapture: Sendable {
+package final class LogCapture: Sendable {
     private let storage = Mutex<[String]>([])
 
-    public init() {}
+    package init() {}
 
-    public var lines: [String] { storage.withLock { $0 } }
+    package var lines: [String] { storage.withLock { $0 } }
 
     /// A logger at trace level writing into this capture.
-    public func logger(label: String = "tests") -> Logger {
+    package func logger(label: String = "tests") -> Logger {
         Logger(label: label) { _ in CapturingLogHandler(capture: self) }
     }
 

@@ -11,11 +11,11 @@ import Synchronization
 /// on Swift's cooperative pool, which the client under test needs) with the connection's index
 /// (0 for the first); handlers usually answer with `Connection: close`, so one connection is one
 /// request.
-public final class RawServer: Sendable {
+package final class RawServer: Sendable {
     /// The TCP port, 0 when listening on a unix socket.
-    public let port: Int
+    package let port: Int
     /// The unix socket listened on, if asked for one.
-    public let socketPath: String?
+    package let socketPath: String?
     private let listener: Int32
     private let stopped = Atomic<Bool>(false)
     private let heads = Mutex<[String]>([])
@@ -24,19 +24,19 @@ public final class RawServer: Sendable {
     private let accepted = Atomic<Int>(0)
 
     /// The request heads read so far, in order.
-    public var requests: [String] { heads.withLock { $0 } }
+    package var requests: [String] { heads.withLock { $0 } }
     /// Their bodies (`Content-Length` ones), in the same order.
-    public var requestBodies: [String] { bodies.withLock { $0 } }
+    package var requestBodies: [String] { bodies.withLock { $0 } }
     /// Connections whose client closed them (seen by `waitForClose`).
-    public var closedByClient: Int { closes.load(ordering: .relaxed) }
+    package var closedByClient: Int { closes.load(ordering: .relaxed) }
     /// Connections accepted so far.
-    public var connections: Int { accepted.load(ordering: .relaxed) }
+    package var connections: Int { accepted.load(ordering: .relaxed) }
 
     /// - Parameters:
     ///   - backlog: The listen backlog; with `accepting` false and a full backlog, connects hang.
     ///   - accepting: Whether to accept connections at all.
     ///   - socketPath: A unix socket to listen on instead of a loopback port.
-    public init(
+    package init(
         backlog: Int32 = 64, accepting: Bool = true, socketPath: String? = nil,
         handler: @escaping @Sendable (RawConnection, Int) -> Void = { _, _ in }
     ) throws {
@@ -105,7 +105,7 @@ public final class RawServer: Sendable {
     deinit { stop() }
 
     /// Stops accepting; connections in progress carry on until their handlers return.
-    public func stop() {
+    package func stop() {
         guard !stopped.exchange(true, ordering: .relaxed) else { return }
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
@@ -119,12 +119,12 @@ public final class RawServer: Sendable {
     fileprivate func recordClose() { closes.add(1, ordering: .relaxed) }
 }
 
-public enum RawServerError: Error {
+package enum RawServerError: Error {
     case socket(Int32)
 }
 
 /// One accepted connection, used by one handler thread.
-public final class RawConnection: @unchecked Sendable {
+package final class RawConnection: @unchecked Sendable {
     private let fd: Int32
     private let server: RawServer
     private var closed = false
@@ -137,7 +137,7 @@ public final class RawConnection: @unchecked Sendable {
     /// Reads one request (head and a `Content-Length` body); returns the head, or nil when the
     /// client closed first.
     @discardableResult
-    public func readRequest() -> String? {
+    package func readRequest() -> String? {
         var data: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
@@ -163,7 +163,7 @@ public final class RawConnection: @unchecked Sendable {
 
     /// Writes all of `text`; false when the client has gone.
     @discardableResult
-    public func write(_ text: String) -> Bool {
+    package func write(_ text: String) -> Bool {
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -174,14 +174,14 @@ public final class RawConnection: @unchecked Sendable {
     }
 
     /// A whole response, with `Connection: close` unless `keepAlive`.
-    public func respond(status: String, headers: [String] = [], body: String = "", keepAlive: Bool = false) {
+    package func respond(status: String, headers: [String] = [], body: String = "", keepAlive: Bool = false) {
         let connection = keepAlive ? [] : ["Connection: close"]
         let head = (["HTTP/1.1 \(status)", "Content-Length: \(body.utf8.count)"] + connection + headers).joined(separator: "\r\n")
         write(head + "\r\n\r\n" + body)
     }
 
     /// Blocks until the client closes the connection (or `limit` passes); counts the close.
-    public func waitForClose(limit: Duration = .seconds(10)) {
+    package func waitForClose(limit: Duration = .seconds(10)) {
         var timeout = timeval(tv_sec: Int(limit.components.seconds), tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var buffer = [UInt8](repeating: 0, count: 1024)
@@ -195,7 +195,7 @@ public final class RawConnection: @unchecked Sendable {
         }
     }
 
-    public func close() {
+    package func close() {
         guard !closed else { return }
         closed = true
         #if canImport(Glibc)
@@ -208,11 +208,11 @@ public final class RawConnection: @unchecked Sendable {
 
 /// A loopback port that refuses connections: bound (so no other test can take it) but not
 /// listening, for as long as this value lives.
-public final class ClosedPort {
-    public let port: Int
+package final class ClosedPort {
+    package let port: Int
     private let fd: Int32
 
-    public init() throws {
+    package init() throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw RawServerError.socket(errno) }
         var address = sockaddr_in()

@@ -12,13 +12,13 @@ import Glibc
 /// `/usr/lib/postgresql/VERSION/bin` (the newest).
 /// PostgreSQL refuses to run as root, so as root (CI) the server runs as the `postgres` user that
 /// Debian's package creates, through `runuser`.
-public final class TemporaryPostgres: Sendable {
+package final class TemporaryPostgres: Sendable {
     /// The private directory holding the data, the log and the socket.
-    public let directory: URL
+    package let directory: URL
     /// The superuser to connect as.
-    public let user = "termcanvas"
+    package let user = "termcanvas"
     /// The socket file, for a client's `unixSocketPath`.
-    public var socketPath: String { directory.appendingPathComponent(".s.PGSQL.\(Self.port)").path }
+    package var socketPath: String { directory.appendingPathComponent(".s.PGSQL.\(Self.port)").path }
 
     private let runAs: [String]
     private static let port = 5432
@@ -29,7 +29,7 @@ public final class TemporaryPostgres: Sendable {
     }
 
     /// Creates, starts and waits for a new server.
-    public static func start() throws -> TemporaryPostgres {
+    package static func start() throws -> TemporaryPostgres {
         guard find("initdb") != nil, find("pg_ctl") != nil else { throw TemporaryPostgresError.notInstalled }
         // Short, for a unix socket's path has a limit of about a hundred bytes. As root, in the
         // postgres user's home, which it can reach (a /tmp of mode 0700 it could not).
@@ -62,7 +62,7 @@ public final class TemporaryPostgres: Sendable {
     }
 
     /// Stops the server at once and removes its directory.
-    public func stop() {
+    package func stop() {
         let data = directory.appendingPathComponent("data")
         if FileManager.default.fileExists(atPath: data.appendingPathComponent("postmaster.pid").path) {
             try? run("pg_ctl", ["-D", data.path, "-m", "immediate", "-w", "stop"])
@@ -71,7 +71,7 @@ public final class TemporaryPostgres: Sendable {
     }
 
     /// Runs one SQL statement as the superuser, connected to the `postgres` database.
-    public func psql(_ statement: String) throws {
+    package func psql(_ statement: String) throws {
         try run("psql", ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", directory.path, "-p", "\(Self.port)", "-U", user, "-d", "postgres",
                          "-c", statement])
     }
@@ -102,12 +102,12 @@ public final class TemporaryPostgres: Sendable {
     }
 }
 
-public enum TemporaryPostgresError: Error, CustomStringConvertible {
+package enum TemporaryPostgresError: Error, CustomStringConvertible {
     case notInstalled
     case noPostgresUser
     case failed(String, String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .notInstalled: "PostgreSQL's initdb, pg_ctl or psql was not found (apt-get install postgresql; scripts/install-deps does)"
         case .noPostgresUser: "running as root needs the postgres user to run PostgreSQL as (Debian's postgresql package makes it)"

@@ -5,13 +5,13 @@ import ServerStore
 /// The database the server tests run against: SQLite (a file in each test's directory), or with
 /// `TERMCANVAS_TEST_DATABASE=postgres` a new database per test on a PostgreSQL server the test
 /// process starts for itself and stops when it exits. `make test` runs the server suite both ways.
-public enum TestDatabase {
-    public static let isPostgres = ProcessInfo.processInfo.environment["TERMCANVAS_TEST_DATABASE"] == "postgres"
+package enum TestDatabase {
+    package static let isPostgres = ProcessInfo.processInfo.environment["TERMCANVAS_TEST_DATABASE"] == "postgres"
 
     /// A new, empty database for one test; nil on SQLite. Its server is started, and the database
     /// made, by programs (`initdb`, `psql`) waited for on a thread of their own: blocking one of
     /// Swift's few cooperative threads would stall every test's server meanwhile.
-    public static func make() async throws -> DatabaseLocation? {
+    package static func make() async throws -> DatabaseLocation? {
         guard isPostgres else { return nil }
         let name = "t_" + UUID().uuidString.prefix(12).lowercased().replacingOccurrences(of: "-", with: "")
         return try await offThePool {
@@ -22,12 +22,12 @@ public enum TestDatabase {
     }
 
     /// Drops a database `make` made, whoever is still connected to it, in the background.
-    public static func remove(_ location: DatabaseLocation?) {
+    package static func remove(_ location: DatabaseLocation?) {
         DispatchQueue.global().async { try? dropNow(location) }
     }
 
     /// Drops a database `make` made, whoever is still connected to it; returns once it is gone.
-    public static func drop(_ location: DatabaseLocation?) async throws {
+    package static func drop(_ location: DatabaseLocation?) async throws {
         try await offThePool { try dropNow(location) }
     }
 
@@ -55,7 +55,7 @@ public enum TestDatabase {
 
 extension TemporaryPostgres {
     /// The location of one of this server's databases, on its unix socket.
-    public func location(database: String) -> PostgresLocation {
+    package func location(database: String) -> PostgresLocation {
         PostgresLocation(endpoint: .unixSocket(path: socketPath), user: user, database: database, tls: .disable)
     }
 }

@@ -11,12 +11,12 @@ import Glibc
 /// people given (`NAME:PASSWORD[:GROUP,…]`). Its clients: `tc-device` (device flow), `tc-web` and
 /// `tc-other` (authorization code with PKCE, for ID tokens). The tests play its users through
 /// its web pages (`approve`, `idToken`) as a browser would.
-public final class TestIdentityProvider: Sendable {
-    public let base: String
-    public var issuer: String { base + "/o" }
-    public var deviceEndpoint: String { base + "/o/device-authorization/" }
+package final class TestIdentityProvider: Sendable {
+    package let base: String
+    package var issuer: String { base + "/o" }
+    package var deviceEndpoint: String { base + "/o/device-authorization/" }
     /// The folder holding its database, `key.pem` (its signing key) and `requests.log`.
-    public let state: URL
+    package let state: URL
     private let port: Int
     private let environment: [String: String]
     private let pid: Mutex<pid_t>
@@ -35,7 +35,7 @@ public final class TestIdentityProvider: Sendable {
     /// Sets one up and starts it; `environment` may set `TC_OIDC_ACCESS_SECONDS`, `TC_OIDC_ID_SECONDS`
     /// and `TC_OIDC_INTERVAL` (the device flow's polling interval, 1 s by default here). With
     /// `signingLike`, it signs with that provider's key (another issuer, the same key).
-    public static func start(people: [String], environment: [String: String] = [:],
+    package static func start(people: [String], environment: [String: String] = [:],
                              signingLike other: TestIdentityProvider? = nil) async throws -> TestIdentityProvider {
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("tc-oidc-\(UUID().uuidString)")
         if let other {
@@ -58,25 +58,25 @@ public final class TestIdentityProvider: Sendable {
     }
 
     /// Takes it down, keeping its users, clients, keys and tokens for `serveAgain`.
-    public func takeDown() {
+    package func takeDown() {
         _ = pid.withLock { kill($0, SIGKILL) }
     }
 
     /// Serves it again on the same port, after `takeDown`.
-    public func serveAgain() async throws {
+    package func serveAgain() async throws {
         let started = try Command.start([Self.script, "serve", state.path, issuer, "\(port)"], environment: environment)
         pid.withLock { $0 = started }
         try await Command.waitUntilAnswering(base + "/o/.well-known/openid-configuration", within: .seconds(30))
     }
 
     /// Signs in as `user` at the verification page, enters `code` and accepts (or denies).
-    public func approve(user: String, password: String, code: String, deny: Bool = false) async throws {
+    package func approve(user: String, password: String, code: String, deny: Bool = false) async throws {
         let result = try await Command.run([Self.script, "approve", base, user, password, code] + (deny ? ["deny"] : []))
         guard result.status == 0 else { throw ProviderFailure(what: "approve", output: result.output) }
     }
 
     /// An ID token for `user` issued to `client` by an authorization-code login with PKCE.
-    public func idToken(user: String, password: String, client: String = "tc-web") async throws -> String {
+    package func idToken(user: String, password: String, client: String = "tc-web") async throws -> String {
         let result = try await Command.run([Self.script, "id-token", base, user, password, client])
         guard result.status == 0, let answer = try? JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any],
               let token = answer["id_token"] as? String
@@ -85,44 +85,44 @@ public final class TestIdentityProvider: Sendable {
     }
 
     /// Disables `user` at the provider: their access and refresh tokens stop working.
-    public func disable(_ user: String) async throws {
+    package func disable(_ user: String) async throws {
         let result = try await Command.run([Self.script, "disable", state.path, issuer, user])
         guard result.status == 0 else { throw ProviderFailure(what: "disable", output: result.output) }
     }
 
     /// Runs out the device login of `code`, as its lifetime would.
-    public func expire(code: String) async throws {
+    package func expire(code: String) async throws {
         let result = try await Command.run([Self.script, "expire", state.path, issuer, code])
         guard result.status == 0 else { throw ProviderFailure(what: "expire", output: result.output) }
     }
 
     /// Sets `user`'s groups at the provider.
-    public func setGroups(_ user: String, _ groups: [String]) async throws {
+    package func setGroups(_ user: String, _ groups: [String]) async throws {
         let result = try await Command.run([Self.script, "groups", state.path, issuer, user, groups.joined(separator: ",")])
         guard result.status == 0 else { throw ProviderFailure(what: "groups", output: result.output) }
     }
 
     /// How many requests the provider had for `path` so far.
-    public func requests(to path: String) -> Int {
+    package func requests(to path: String) -> Int {
         let log = (try? String(contentsOf: state.appendingPathComponent("requests.log"), encoding: .utf8)) ?? ""
         return log.split(separator: "\n").filter { $0.hasSuffix(" " + path) }.count
     }
 
     /// Its signing key's public half, PEM.
-    public func publicKeyPEM() async throws -> String {
+    package func publicKeyPEM() async throws -> String {
         try await Command.run(["openssl", "rsa", "-in", state.appendingPathComponent("key.pem").path, "-pubout"]).output
             .split(separator: "\n").filter { !$0.hasPrefix("writing") }.joined(separator: "\n") + "\n"
     }
 
     /// Kills it (SIGKILL: a test runner may ignore SIGTERM, and its children then inherit that).
-    public func stop() {
+    package func stop() {
         takeDown()
         try? FileManager.default.removeItem(at: state)
     }
 
-    public struct ProviderFailure: Error, CustomStringConvertible {
+    package struct ProviderFailure: Error, CustomStringConvertible {
         let what: String
         let output: String
-        public var description: String { "the test identity provider's \(what) failed: \(output)" }
+        package var description: String { "the test identity provider's \(what) failed: \(output)" }
     }
 }

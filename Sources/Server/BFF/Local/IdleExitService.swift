@@ -6,16 +6,16 @@ import ServiceLifecycle
 /// server's service group with `successTerminationBehavior: .gracefullyShutdownGroup`.
 ///
 /// It sleeps until the earliest moment the server could be idle long enough, so it wakes rarely.
-public struct IdleExitService: Service {
+package struct IdleExitService: Service {
     let activity: ServerActivity
     let timeout: Duration
 
-    public init(activity: ServerActivity, timeout: Duration) {
+    package init(activity: ServerActivity, timeout: Duration) {
         self.activity = activity
         self.timeout = timeout
     }
 
-    public func run() async throws {
+    package func run() async throws {
         try? await cancelWhenGracefulShutdown {
             while true {
                 let idle = activity.idleTime()

@@ -7,19 +7,19 @@ import ServerStore
 ///
 /// The user has no password: only the token file opens the account, and only the OS user can read
 /// that file.
-public struct LocalAccount: Sendable {
-    public var userName: String
+package struct LocalAccount: Sendable {
+    package var userName: String
     /// Receives a fresh token before the server listens; writes it where clients look (mode 0600).
-    public var publishToken: @Sendable (String) throws -> Void
+    package var publishToken: @Sendable (String) throws -> Void
 
-    public init(userName: String, publishToken: @escaping @Sendable (String) throws -> Void) {
+    package init(userName: String, publishToken: @escaping @Sendable (String) throws -> Void) {
         self.userName = userName
         self.publishToken = publishToken
     }
 
     /// The OS login name when the BFF accepts it as a user name, so chat messages from this
     /// machine carry it; `local` otherwise.
-    public static var defaultUserName: String {
+    package static var defaultUserName: String {
         guard let entry = getpwuid(getuid()), let name = entry.pointee.pw_name.map({ String(cString: $0) }),
               BFFUser.isValidName(name)
         else { return "local" }

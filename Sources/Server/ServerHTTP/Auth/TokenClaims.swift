@@ -3,17 +3,17 @@ import JWTKit
 
 /// What a BFF bearer token says: which user (`sub`, their id), their name, which of their sessions
 /// (`sid`; a token is good only while it lasts), and when it expires.
-public struct TokenClaims: JWTPayload {
-    public var sub: SubjectClaim
-    public var name: String
+package struct TokenClaims: JWTPayload {
+    package var sub: SubjectClaim
+    package var name: String
     /// Nil in a token made before sessions were, which is refused.
-    public var sid: String?
+    package var sid: String?
     /// When it was made: a token newer than what a server remembers of its user's sessions makes
     /// it look them up again (`RecentUsers`), so a session just started is not refused.
-    public var iat: IssuedAtClaim?
-    public var exp: ExpirationClaim
+    package var iat: IssuedAtClaim?
+    package var exp: ExpirationClaim
 
-    public init(userID: Int64, name: String, session: String, issuedAt: Date = Date(), expires: ExpirationClaim) {
+    package init(userID: Int64, name: String, session: String, issuedAt: Date = Date(), expires: ExpirationClaim) {
         self.sub = SubjectClaim(value: String(userID))
         self.name = name
         self.sid = session
@@ -22,9 +22,9 @@ public struct TokenClaims: JWTPayload {
     }
 
     /// The user id in `sub`, or nil when it is not a number.
-    public var userID: Int64? { Int64(sub.value) }
+    package var userID: Int64? { Int64(sub.value) }
 
-    public func verify(using algorithm: some JWTAlgorithm) async throws {
+    package func verify(using algorithm: some JWTAlgorithm) async throws {
         try exp.verifyNotExpired()
     }
 }

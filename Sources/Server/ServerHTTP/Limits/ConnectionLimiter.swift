@@ -5,11 +5,11 @@ import Synchronization
 /// timeout (which also closes a connection whose request head never completes), this is what keeps
 /// slow or silent clients from taking every connection: past either cap a new connection is closed
 /// at once, and the connections already open keep being served.
-public struct ConnectionLimits: Sendable, Equatable {
-    public var total: Int
-    public var perAddress: Int
+package struct ConnectionLimits: Sendable, Equatable {
+    package var total: Int
+    package var perAddress: Int
 
-    public init(total: Int = 2048, perAddress: Int = 128) {
+    package init(total: Int = 2048, perAddress: Int = 128) {
         self.total = total
         self.perAddress = perAddress
     }

@@ -3,18 +3,18 @@
 /// With several instances behind a load balancer each enforces its share, `1/instances` of every
 /// rate: a balancer that spreads requests evenly (round robin) then gives each user the whole rate
 /// in all, at no cost per request, where a bucket in the database would cost a write per request.
-public struct RateLimits: Sendable, Equatable {
+package struct RateLimits: Sendable, Equatable {
     /// Requests per second each user may make, with bursts of twice that; 0 turns every limit off.
-    public var perUserPerSecond: Int
+    package var perUserPerSecond: Int
     /// Token requests (password checks) per minute from one address, against password guessing.
-    public var tokenRequestsPerMinute: Int
+    package var tokenRequestsPerMinute: Int
     /// Bytes of request bodies each user may send in writes per second, with bursts of four times
     /// that (`WriteBudgetMiddleware`).
-    public var writeBytesPerUserPerSecond: Int
+    package var writeBytesPerUserPerSecond: Int
     /// How many instances share the limits.
-    public var instances: Int
+    package var instances: Int
 
-    public init(perUserPerSecond: Int = 50, tokenRequestsPerMinute: Int = 10, writeBytesPerUserPerSecond: Int = 256 << 10, instances: Int = 1) {
+    package init(perUserPerSecond: Int = 50, tokenRequestsPerMinute: Int = 10, writeBytesPerUserPerSecond: Int = 256 << 10, instances: Int = 1) {
         self.perUserPerSecond = perUserPerSecond
         self.tokenRequestsPerMinute = tokenRequestsPerMinute
         self.writeBytesPerUserPerSecond = writeBytesPerUserPerSecond
@@ -22,11 +22,11 @@ public struct RateLimits: Sendable, Equatable {
     }
 
     /// No limits at all (`--rate-limit 0`, for benchmarks).
-    public static let off = RateLimits(perUserPerSecond: 0, tokenRequestsPerMinute: 0)
+    package static let off = RateLimits(perUserPerSecond: 0, tokenRequestsPerMinute: 0)
 
-    public var isOff: Bool { perUserPerSecond == 0 }
+    package var isOff: Bool { perUserPerSecond == 0 }
     /// Requests per second from one address, all users behind it together.
-    public var perAddressPerSecond: Int { perUserPerSecond * 4 }
+    package var perAddressPerSecond: Int { perUserPerSecond * 4 }
 
     /// This instance's share of a rate.
     package func share(_ rate: Int) -> Double { Double(rate) / Double(instances) }

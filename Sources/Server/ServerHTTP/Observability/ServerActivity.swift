@@ -5,7 +5,7 @@ import Synchronization
 ///
 /// A request counts from its start to its response; a live event stream counts as long as it is
 /// open, so a dashboard that is merely connected keeps the server alive.
-public final class ServerActivity: Sendable {
+package final class ServerActivity: Sendable {
     private struct State {
         var lastActive: ContinuousClock.Instant
         var open = 0
@@ -13,12 +13,12 @@ public final class ServerActivity: Sendable {
 
     private let state: Mutex<State>
 
-    public init() {
+    package init() {
         state = Mutex(State(lastActive: .now))
     }
 
     /// How long the server has had nothing open, or nil while something is.
-    public func idleTime() -> Duration? {
+    package func idleTime() -> Duration? {
         state.withLock { $0.open > 0 ? nil : $0.lastActive.duration(to: .now) }
     }
 

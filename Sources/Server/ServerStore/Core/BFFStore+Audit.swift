@@ -5,7 +5,7 @@ import ServerAPI
 /// transaction of the action itself, kept `AuditLimits.retentionDays`.
 extension BFFStore {
     /// One page of the log, newest first, older than the entry `before` if given.
-    public func auditEntries(before: Int64?, limit: Int) async throws -> (items: [AuditEntry], more: Bool) {
+    package func auditEntries(before: Int64?, limit: Int) async throws -> (items: [AuditEntry], more: Bool) {
         var statement: SQLStatement = "SELECT id, at, actor, action, target, detail FROM audit_log"
         if let before { statement += " WHERE id < \(before)" }
         statement += " ORDER BY id DESC LIMIT \(limit + 1)"

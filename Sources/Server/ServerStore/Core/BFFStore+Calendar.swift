@@ -6,7 +6,7 @@ import ServerAPI
 extension BFFStore {
     /// Creates an event owned by `owner`; the fields must already be valid and in UTC.
     /// - Throws: `BFFStoreError.quotaReached` past `CalendarLimits.eventsPerUser`.
-    public func createCalendarEvent(owner: Int64, title: String, start: UTCInstant, end: UTCInstant, allDay: Bool) async throws
+    package func createCalendarEvent(owner: Int64, title: String, start: UTCInstant, end: UTCInstant, allDay: Bool) async throws
         -> CalendarEvent {
         // The owner's lock: instances creating at once cannot both take the last place.
         try await keyedWrite(.lock("calendar.owner.\(owner)", next: .run("SELECT COUNT(*) FROM calendar_events WHERE owner_id = \(owner)") { rows in
@@ -23,7 +23,7 @@ extension BFFStore {
     }
 
     /// The event with this id if `owner` owns it.
-    public func calendarEvent(id: Int64, owner: Int64) async throws -> CalendarEvent? {
+    package func calendarEvent(id: Int64, owner: Int64) async throws -> CalendarEvent? {
         try await runRead(Plan.run("SELECT \(eventColumns) FROM calendar_events WHERE id = \(id) AND owner_id = \(owner)") { rows in
             .done(try rows.compactMap(CalendarEvent.init(row:)).first)
         }, snapshot: false)
@@ -32,7 +32,7 @@ extension BFFStore {
     /// One page of `owner`'s events that overlap the query's range, by start then id, and whether
     /// more follow. An event overlaps when it starts by `to` and has not ended before `from` (an
     /// event ending exactly at `from` does not overlap, unless it is an instant at `from`).
-    public func calendarEvents(owner: Int64, query: CalendarQuery) async throws -> (items: [CalendarEvent], more: Bool) {
+    package func calendarEvents(owner: Int64, query: CalendarQuery) async throws -> (items: [CalendarEvent], more: Bool) {
         var statement: SQLStatement = "SELECT \(eventColumns) FROM calendar_events WHERE owner_id = \(owner)"
         if let to = query.to { statement += " AND start_at <= \(to)" }
         if let from = query.from { statement += " AND (end_at > \(from) OR start_at >= \(from))" }
@@ -47,7 +47,7 @@ extension BFFStore {
 
     /// Replaces `owner`'s event by what `change` makes of it (which validates); nil when there is
     /// no such event of theirs.
-    public func updateCalendarEvent(id: Int64, owner: Int64, applying change: @escaping @Sendable (CalendarEvent) throws -> CalendarEvent)
+    package func updateCalendarEvent(id: Int64, owner: Int64, applying change: @escaping @Sendable (CalendarEvent) throws -> CalendarEvent)
         async throws -> CalendarEvent? {
         try await keyedWrite(Plan.run("""
             SELECT \(eventColumns) FROM calendar_events WHERE id = \(id) AND owner_id = \(owner)\(.forUpdate)
@@ -63,7 +63,7 @@ extension BFFStore {
     }
 
     /// Deletes `owner`'s event; returns whether there was one.
-    public func deleteCalendarEvent(id: Int64, owner: Int64) async throws -> Bool {
+    package func deleteCalendarEvent(id: Int64, owner: Int64) async throws -> Bool {
         try await keyedWrite(Plan.run("DELETE FROM calendar_events WHERE id = \(id) AND owner_id = \(owner) RETURNING 1") { rows in
             guard !rows.isEmpty else { return .done(false) }
             return .record(.calendarEventDeleted, owner: owner, data: DeletedEntity(id: id), then: .done(true))

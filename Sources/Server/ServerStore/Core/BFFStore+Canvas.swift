@@ -3,7 +3,7 @@ import Foundation
 import ServerAPI
 
 /// What an edit of a shared canvas came to.
-public enum CanvasSubmission: Sendable, Equatable {
+package enum CanvasSubmission: Sendable, Equatable {
     case answered(CanvasLog.Answer)
     /// No such canvas, or the user is not a member of it.
     case notFound
@@ -12,7 +12,7 @@ public enum CanvasSubmission: Sendable, Equatable {
 }
 
 /// A canvas's layout at a version, or why there is none.
-public enum CanvasVersionLookup: Sendable, Equatable {
+package enum CanvasVersionLookup: Sendable, Equatable {
     case found(CanvasVersion)
     /// Older than the snapshots and changes kept.
     case compacted
@@ -21,7 +21,7 @@ public enum CanvasVersionLookup: Sendable, Equatable {
 }
 
 /// What renaming a canvas came to.
-public enum CanvasRenaming: Sendable, Equatable {
+package enum CanvasRenaming: Sendable, Equatable {
     case renamed(CanvasSummary)
     /// No such canvas, or the user is not a member of it.
     case notFound
@@ -31,7 +31,7 @@ public enum CanvasRenaming: Sendable, Equatable {
 }
 
 /// What a change of a canvas's members came to.
-public enum CanvasMembership: Sendable, Equatable {
+package enum CanvasMembership: Sendable, Equatable {
     case done
     /// No such canvas, or the user is not a member of it.
     case notFound
@@ -51,7 +51,7 @@ extension BFFStore {
     /// Shares `layout` as a new canvas of `owner`'s; nil when they have one by that name.
     /// - Throws: `CanvasLimitReached` past `CanvasLimits.canvasesPerUser`, `CanvasTooLarge` past
     ///   `CanvasLimits.bytesMax`.
-    public func createCanvas(owner: BFFUser, name: String, layout: LayoutData) async throws -> CanvasSnapshot? {
+    package func createCanvas(owner: BFFUser, name: String, layout: LayoutData) async throws -> CanvasSnapshot? {
         let log = CanvasLog(layout: layout)
         let arrangement = try CanvasStorage.json(CanvasStorage.arrangement(of: log.layout))
         let now = Date().timeIntervalSince1970
@@ -77,7 +77,7 @@ extension BFFStore {
     }
 
     /// The canvases `user` owns or is a member of, by id, after `after`, and whether more follow.
-    public func canvases(visibleTo user: Int64, after: Int64?, limit: Int) async throws -> (items: [CanvasSummary], more: Bool) {
+    package func canvases(visibleTo user: Int64, after: Int64?, limit: Int) async throws -> (items: [CanvasSummary], more: Bool) {
         var statement: SQLStatement = """
             SELECT c.id, c.name, u.name, CASE WHEN c.owner_id = \(user) THEN 'owner' ELSE m.role END, c.version, c.layout, c.next_pane_id,
                    c.updated_at
@@ -95,7 +95,7 @@ extension BFFStore {
 
     /// The canvas as `user` may see it, with how far `session`'s edits were answered; nil when it
     /// is not theirs to see.
-    public func canvas(_ id: Int64, visibleTo user: Int64, session: String?) async throws -> CanvasSnapshot? {
+    package func canvas(_ id: Int64, visibleTo user: Int64, session: String?) async throws -> CanvasSnapshot? {
         try await runRead(Self.visible(id, to: user) { summary, row in
             CanvasStorage.wholeLayout(id, arrangement: try CanvasStorage.decode(LayoutData.self, try row.text(5))).then { layout in
                 .run("SELECT last_sequence FROM canvas_sessions WHERE canvas_id = \(id) AND session = \(Self.sessionKey(session ?? "", of: user))") { rows in
@@ -106,7 +106,7 @@ extension BFFStore {
     }
 
     /// Who has canvas `id` open; nil when it is not the user's to see.
-    public func canvasPresence(_ id: Int64, visibleTo user: Int64) async throws -> CanvasPresence? {
+    package func canvasPresence(_ id: Int64, visibleTo user: Int64) async throws -> CanvasPresence? {
         let now = Date().timeIntervalSince1970
         return try await runRead(Self.visible(id, to: user) { _, _ in Self.presence(of: id, now: now).then { .done($0) } }, snapshot: true)
     }
@@ -115,7 +115,7 @@ extension BFFStore {
     /// member who has it open now if that changed; nil when it is not the user's to see. A session is its user's:
     /// another's of the same id is another session; the newest
     /// `CanvasLimits.presenceSessionsPerUser` of each user are kept.
-    public func setCanvasPresence(_ id: Int64, by user: BFFUser, session: String, open: Bool) async throws -> CanvasPresence? {
+    package func setCanvasPresence(_ id: Int64, by user: BFFUser, session: String, open: Bool) async throws -> CanvasPresence? {
         let now = Date().timeIntervalSince1970
         let key = Self.sessionKey(session, of: user.id), own = Self.sessionKey("%", of: user.id)
         let change: Plan<Void> = open
@@ -143,7 +143,7 @@ extension BFFStore {
 
     /// Renames `owner`'s canvas `id` to `name` (a name is its owner's once: the owner's lock, as
     /// creating takes).
-    public func renameCanvas(_ id: Int64, owner: BFFUser, to name: String) async throws -> CanvasRenaming {
+    package func renameCanvas(_ id: Int64, owner: BFFUser, to name: String) async throws -> CanvasRenaming {
         let now = Date().timeIntervalSince1970
         return try await runWrite(.lock("canvas.owner.\(owner.id)", next: Self.visible(id, to: owner.id, notFound: .notFound) { summary, _ in
             guard summary.role == .owner else { return .done(.notOwner) }
@@ -161,7 +161,7 @@ extension BFFStore {
     }
 
     /// Deletes `owner`'s canvas; false when there is no such canvas of theirs.
-    public func deleteCanvas(_ id: Int64, owner: BFFUser) async throws -> Bool {
+    package func deleteCanvas(_ id: Int64, owner: BFFUser) async throws -> Bool {
         try await keyedWrite(.lock("canvas.\(id)", next: Plan.run("DELETE FROM canvases WHERE id = \(id) AND owner_id = \(owner.id) RETURNING name") { rows in
             guard let name = try rows.first?.text(0) else { return .done(false) }
             return Plan.done(true).audited(.canvasDeleted, by: owner.name, target: Self.target(id, name))
@@ -171,7 +171,7 @@ extension BFFStore {
     /// Orders `edit` as the canvas's next change, or refuses it (`CanvasLog.submit`, then the
     /// canvas's size), under the canvas's lock; every member hears an ordered change. What it
     /// writes is what it changes (`CanvasStorage`), whatever the canvas holds.
-    public func submitCanvasEdit(_ id: Int64, by user: BFFUser, _ edit: CanvasEdit) async throws -> CanvasSubmission {
+    package func submitCanvasEdit(_ id: Int64, by user: BFFUser, _ edit: CanvasEdit) async throws -> CanvasSubmission {
         try await runWrite(.lock("canvas.\(id)", next: Self.visible(id, to: user.id, notFound: .notFound) { summary, row in
             guard summary.role.mayEdit else { return .done(.readOnly) }
             let arrangement = try CanvasStorage.decode(LayoutData.self, try row.text(5))
@@ -199,7 +199,7 @@ extension BFFStore {
 
     /// The changes after version `after` that `user` may see, oldest first; `.compacted` when some
     /// are no longer kept (start again from the canvas itself); nil when the canvas is not theirs.
-    public func canvasChanges(_ id: Int64, visibleTo user: Int64, after: Int, limit: Int) async throws -> CanvasChangePage? {
+    package func canvasChanges(_ id: Int64, visibleTo user: Int64, after: Int, limit: Int) async throws -> CanvasChangePage? {
         try await runRead(Self.visible(id, to: user) { summary, _ in
             .run("""
                 SELECT version, author, session, sequence, operation FROM canvas_changes
@@ -219,7 +219,7 @@ extension BFFStore {
     /// The canvas's layout at `version`: its base (the version before the oldest change kept) with
     /// the changes after replayed; nil when it is not `user`'s to see, `.compacted` before the
     /// base, `.future` past the latest version.
-    public func canvasVersion(_ id: Int64, visibleTo user: Int64, version: Int) async throws -> CanvasVersionLookup? {
+    package func canvasVersion(_ id: Int64, visibleTo user: Int64, version: Int) async throws -> CanvasVersionLookup? {
         try await runRead(Self.visible(id, to: user) { summary, _ in
             guard version <= summary.version else { return .done(.future) }
             return .run("SELECT version, layout FROM canvas_snapshots WHERE canvas_id = \(id) AND version <= \(version)") { rows in
@@ -237,7 +237,7 @@ extension BFFStore {
     }
 
     /// The canvas's members, its owner first; nil when it is not `user`'s to see.
-    public func canvasMembers(_ id: Int64, visibleTo user: Int64) async throws -> [CanvasMember]? {
+    package func canvasMembers(_ id: Int64, visibleTo user: Int64) async throws -> [CanvasMember]? {
         try await runRead(Self.visible(id, to: user) { summary, _ in
             .run("SELECT u.name, m.role FROM canvas_members m JOIN users u ON u.id = m.user_id WHERE m.canvas_id = \(id) ORDER BY u.name") { rows in
                 let members = try rows.map { row in CanvasMember(user: try row.text(0), role: CanvasRole(rawValue: try row.text(1)) ?? .viewer) }
@@ -247,7 +247,7 @@ extension BFFStore {
     }
 
     /// Gives `member` `role` on `owner`'s canvas (or takes their membership away, with nil).
-    public func setCanvasMember(_ id: Int64, owner: BFFUser, member: String, role: CanvasRole?) async throws -> CanvasMembership {
+    package func setCanvasMember(_ id: Int64, owner: BFFUser, member: String, role: CanvasRole?) async throws -> CanvasMembership {
         try await runWrite(.lock("canvas.\(id)", next: Self.visible(id, to: owner.id, notFound: .notFound) { summary, _ in
             guard summary.role == .owner else { return .done(.notOwner) }
             return .run("""
@@ -369,10 +369,10 @@ extension BFFStore {
 }
 
 /// A page of a canvas's changes, or word that the ones asked for were folded into its layout.
-public enum CanvasChangePage: Sendable, Equatable {
+package enum CanvasChangePage: Sendable, Equatable {
     case changes([CanvasChange], more: Bool)
     case compacted
 }
 
 /// A user owns as many canvases as they may.
-public struct CanvasLimitReached: Error {}
+package struct CanvasLimitReached: Error {}

@@ -5,7 +5,7 @@ import ServerAPI
 /// its author's name as it was when sent, and `sentAt` as the API shows it, formatted once.
 extension BFFStore {
     /// One page of the channels by id, after the channel `after` if given, and whether more follow.
-    public func chatChannels(after: String?, limit: Int) async throws -> (items: [ChatChannel], more: Bool) {
+    package func chatChannels(after: String?, limit: Int) async throws -> (items: [ChatChannel], more: Bool) {
         var statement: SQLStatement = "SELECT id, name FROM chat_channels"
         if let after { statement += " WHERE id > \(after)" }
         statement += " ORDER BY id LIMIT \(limit + 1)"
@@ -19,7 +19,7 @@ extension BFFStore {
     /// many channels as a user may: channels are shared by everyone, so one user must not be able
     /// to grow the list without end. The creator's channels are counted under a lock of theirs, so
     /// two instances creating at once cannot pass the limit together.
-    public func createChatChannel(name: String, createdBy: String) async throws -> ChannelCreation {
+    package func createChatChannel(name: String, createdBy: String) async throws -> ChannelCreation {
         try await keyedWrite(.lock("chat.channel." + createdBy, next: .run("""
             SELECT (SELECT COUNT(*) FROM chat_channels WHERE created_by = \(createdBy)),
                    (SELECT COUNT(*) FROM chat_channels WHERE id = \(name))
@@ -38,7 +38,7 @@ extension BFFStore {
     }
 
     /// Posts a message; nil when there is no such channel.
-    public func postChatMessage(channel: String, author: String, text: String) async throws -> ChatMessage? {
+    package func postChatMessage(channel: String, author: String, text: String) async throws -> ChatMessage? {
         let sentAt = Date().formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
         // The channel's row is locked against a concurrent delete; none means no such channel.
         return try await keyedWrite(Plan.run("SELECT 1 FROM chat_channels WHERE id = \(channel)\(.forShare)") { rows -> Plan<ChatMessage?> in
@@ -56,7 +56,7 @@ extension BFFStore {
 
     /// One page of a channel's messages, newest first, older than the message `before` if given,
     /// and whether older ones follow; nil when there is no such channel.
-    public func chatMessages(channel: String, before: Int64?, limit: Int) async throws -> (items: [ChatMessage], more: Bool)? {
+    package func chatMessages(channel: String, before: Int64?, limit: Int) async throws -> (items: [ChatMessage], more: Bool)? {
         var list: SQLStatement = "SELECT id, author, text, sent_at FROM chat_messages WHERE channel_id = \(channel)"
         if let before { list += " AND id < \(before)" }
         list += " ORDER BY id DESC LIMIT \(limit + 1)"

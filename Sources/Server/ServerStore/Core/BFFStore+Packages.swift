@@ -5,17 +5,17 @@ import ServerAPI
 
 /// A package's version, checked by the route (its archive read, its manifest parsed, its digest
 /// taken), ready to store.
-public struct PackageUpload: Sendable {
-    public let manifest: RegistryManifest
-    public let version: SemanticVersion
-    public let archive: Data
+package struct PackageUpload: Sendable {
+    package let manifest: RegistryManifest
+    package let version: SemanticVersion
+    package let archive: Data
     /// SHA-256 of `archive`, lower-case hex.
-    public let digest: String
-    public let permissions: PackagePermissions
+    package let digest: String
+    package let permissions: PackagePermissions
     /// The publisher's, checked against `digest`.
-    public let signature: PackageSignature
+    package let signature: PackageSignature
 
-    public init(manifest: RegistryManifest, version: SemanticVersion, archive: Data, digest: String, permissions: PackagePermissions,
+    package init(manifest: RegistryManifest, version: SemanticVersion, archive: Data, digest: String, permissions: PackagePermissions,
                 signature: PackageSignature) {
         self.manifest = manifest
         self.version = version
@@ -27,7 +27,7 @@ public struct PackageUpload: Sendable {
 }
 
 /// What withdrawing one version of a package did.
-public enum VersionWithdrawal: Equatable, Sendable {
+package enum VersionWithdrawal: Equatable, Sendable {
     /// Withdrawn; `current` is the version now offered, nil when none is left (the app is then
     /// withdrawn too).
     case withdrawn(current: String?)
@@ -43,7 +43,7 @@ extension BFFStore {
     /// that id. Publishes of one app take turns (a lock of the app's), across instances too.
     /// - Throws: `BFFStoreError.quotaReached` past `PackageLimits.versionsPerPublisher` or
     ///   `bytesPerPublisher` (what the user has published, withdrawn versions included).
-    public func publishPackage(_ upload: PackageUpload, by user: BFFUser) async throws -> PublishOutcome {
+    package func publishPackage(_ upload: PackageUpload, by user: BFFUser) async throws -> PublishOutcome {
         let id = upload.manifest.id
         let manifest = String(decoding: try JSONEncoder().encode(upload.manifest), as: UTF8.self)
         let permissions = String(decoding: try JSONEncoder().encode(upload.permissions), as: UTF8.self)
@@ -106,13 +106,13 @@ extension BFFStore {
     }
 
     /// Whether `user` may publish versions of the package `id`, asked before its archive is read.
-    public func mayPublishPackage(_ id: String, by user: BFFUser) async throws -> Bool {
+    package func mayPublishPackage(_ id: String, by user: BFFUser) async throws -> Bool {
         try await runRead(Self.mayPublish(id, user) { .done($0) }, snapshot: false)
     }
 
     /// The archive of a package's version as stored; nil when there is no such version, or it or
     /// the app is withdrawn.
-    public func packageArchive(_ id: String, version: String) async throws -> Data? {
+    package func packageArchive(_ id: String, version: String) async throws -> Data? {
         try await runRead(Plan.run("""
             SELECT v.archive FROM registry_versions v JOIN registry_apps a ON a.id = v.app_id
             WHERE v.app_id = \(id) AND v.version = \(version) AND a.kind = 'package' AND a.withdrawn_at IS NULL
@@ -125,7 +125,7 @@ extension BFFStore {
     /// Withdraws one version of a package: it is no longer offered or downloaded, and machines
     /// that have it say so. The newest version left becomes the current one; with none left, the
     /// app is withdrawn.
-    public func withdrawPackageVersion(_ id: String, version: String, by user: BFFUser) async throws -> VersionWithdrawal {
+    package func withdrawPackageVersion(_ id: String, version: String, by user: BFFUser) async throws -> VersionWithdrawal {
         try await runWrite(.lock("registry.app." + id, next: Self.mayPublish(id, user) { allowed in
             guard allowed else { return .done(.notPublisher) }
             return .run("""
@@ -157,7 +157,7 @@ extension BFFStore {
 
     /// Makes `user` a publisher of the package `id` (which need not exist yet), by `admin`; false
     /// when they already were.
-    public func addPublisher(_ user: BFFUser, of id: String, by admin: BFFUser) async throws -> Bool {
+    package func addPublisher(_ user: BFFUser, of id: String, by admin: BFFUser) async throws -> Bool {
         try await runWrite(Plan.run("""
             INSERT INTO registry_publishers (app_id, user_id, granted_by, granted_at) VALUES (\(id), \(user.id), \(admin.name), \(UTCInstant.now.iso))
             ON CONFLICT DO NOTHING RETURNING 1
@@ -168,7 +168,7 @@ extension BFFStore {
     }
 
     /// Takes back `user`'s right to publish `id`; false when they had none.
-    public func removePublisher(_ user: BFFUser, of id: String, by admin: BFFUser) async throws -> Bool {
+    package func removePublisher(_ user: BFFUser, of id: String, by admin: BFFUser) async throws -> Bool {
         try await runWrite(Plan.run("DELETE FROM registry_publishers WHERE app_id = \(id) AND user_id = \(user.id) RETURNING 1") { rows in
             guard !rows.isEmpty else { return .done(false) }
             return Plan.done(true).audited(.publisherRemoved, by: admin.name, target: "app \(id)", detail: user.name)
@@ -176,7 +176,7 @@ extension BFFStore {
     }
 
     /// The publishers of `id`, by name.
-    public func publishers(of id: String) async throws -> [PackagePublisher] {
+    package func publishers(of id: String) async throws -> [PackagePublisher] {
         try await runRead(Plan.run("""
             SELECT u.name, p.granted_by, p.granted_at FROM registry_publishers p JOIN users u ON u.id = p.user_id
             WHERE p.app_id = \(id) ORDER BY u.name
@@ -189,7 +189,7 @@ extension BFFStore {
     /// (`InstallMarks`): once per user, as installing again or updating makes the same mark, and
     /// without who. False when there is no such package. The audit log says a package was
     /// installed and how many users have it, never by whom.
-    public func recordInstall(of id: String, mark: String) async throws -> Bool {
+    package func recordInstall(of id: String, mark: String) async throws -> Bool {
         try await runWrite(Plan.run("""
             SELECT 1 FROM registry_apps WHERE id = \(id) AND kind = 'package' AND withdrawn_at IS NULL\(.forShare)
             """) { rows in
@@ -211,7 +211,7 @@ extension BFFStore {
     /// `mark(user, app)`, a few hundred to a transaction; the number moved. A server does this as it
     /// starts; on PostgreSQL its instances may do it at once, as a mark is kept once and a row is
     /// deleted once.
-    public func forgetInstallers(marking mark: @escaping @Sendable (Int64, String) -> String) async throws -> Int {
+    package func forgetInstallers(marking mark: @escaping @Sendable (Int64, String) -> String) async throws -> Int {
         var moved = 0
         while true {
             let batch = try await runWrite(Plan.run("""
@@ -248,7 +248,7 @@ extension BFFStore {
     /// The packages suggested to `user`: those with a pane on canvases shared with them (not their
     /// own), then those installed most, leaving out what they installed (each app's mark of theirs
     /// is `mark(app)`) and anything withdrawn; counts only.
-    public func suggestions(for user: Int64, mark: @escaping @Sendable (String) -> String) async throws -> [AppSuggestion] {
+    package func suggestions(for user: Int64, mark: @escaping @Sendable (String) -> String) async throws -> [AppSuggestion] {
         try await runRead(Plan.run("""
             SELECT c.layout FROM canvases c JOIN canvas_members m ON m.canvas_id = c.id
             WHERE m.user_id = \(user) AND c.owner_id <> \(user) ORDER BY c.updated_at DESC LIMIT \(Self.canvasesSuggestedFrom)

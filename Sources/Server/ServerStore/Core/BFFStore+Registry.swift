@@ -10,7 +10,7 @@ extension BFFStore {
     /// Makes the registry list the built-in apps this server hosts, at the server's version, and
     /// no others: one it no longer hosts (`--apps`) is withdrawn, one it hosts again comes back.
     /// Instances starting together each write the same rows.
-    public func registerBuiltIns(_ apps: Set<ServerApp>) async throws {
+    package func registerBuiltIns(_ apps: Set<ServerApp>) async throws {
         let now = UTCInstant.now.iso
         let register = ServerApp.allCases.reversed().reduce(Plan<Void>.done(())) { next, app in
             let info = app.info
@@ -32,7 +32,7 @@ extension BFFStore {
     /// One page of the apps not withdrawn, by id after `cursor`, whose id, name or description
     /// contains `text` ignoring case (SQLite folds only ASCII letters, PostgreSQL's `ILIKE` every
     /// letter), of `kind` if given, else packages only when `includingPackages`; and whether more follow.
-    public func registryApps(matching text: String?, kind: RegistryAppKind?, includingPackages: Bool = false, after cursor: String?,
+    package func registryApps(matching text: String?, kind: RegistryAppKind?, includingPackages: Bool = false, after cursor: String?,
                              limit: Int) async throws
         -> (items: [RegistryEntry], more: Bool) {
         var statement: SQLStatement = "SELECT id FROM registry_apps WHERE withdrawn_at IS NULL"
@@ -57,14 +57,14 @@ extension BFFStore {
     }
 
     /// The app; nil when it was never published or is withdrawn.
-    public func registryApp(_ id: String) async throws -> RegistryEntry? {
+    package func registryApp(_ id: String) async throws -> RegistryEntry? {
         try await runRead(Plan.run("SELECT 1 FROM registry_apps WHERE id = \(id) AND withdrawn_at IS NULL") { rows in
             rows.isEmpty ? .done(nil) : Self.entry(id)
         }, snapshot: true)
     }
 
     /// The entries of every remote app not withdrawn, for the health checks.
-    public func remoteEntries() async throws -> [(id: String, entry: URL)] {
+    package func remoteEntries() async throws -> [(id: String, entry: URL)] {
         try await runRead(Plan.run("""
             SELECT a.id, v.entry FROM registry_apps a JOIN registry_versions v ON v.app_id = a.id AND v.version = a.current_version
             WHERE a.kind = 'remote' AND a.withdrawn_at IS NULL ORDER BY a.id
@@ -76,7 +76,7 @@ extension BFFStore {
     /// Publishes `manifest` at `entry` as the app's new current version, by `user` (`PublishPlan`
     /// says what changes). A withdrawn app comes back, with new secrets. Publishes of one app take
     /// turns (a lock of the app's), across instances too.
-    public func publish(_ manifest: RegistryManifest, version: SemanticVersion, entry: URL, by user: BFFUser, rotateSecrets: Bool,
+    package func publish(_ manifest: RegistryManifest, version: SemanticVersion, entry: URL, by user: BFFUser, rotateSecrets: Bool,
                         makeSecret: @escaping @Sendable () -> String) async throws -> PublishOutcome {
         let id = manifest.id
         let json = String(decoding: try JSONEncoder().encode(manifest), as: UTF8.self)
@@ -137,7 +137,7 @@ extension BFFStore {
 
     /// Withdraws a remote app: it is no longer listed or mounted, its versions are kept, its
     /// undelivered webhooks dropped.
-    public func withdraw(_ id: String, by user: BFFUser) async throws -> WithdrawOutcome {
+    package func withdraw(_ id: String, by user: BFFUser) async throws -> WithdrawOutcome {
         try await keyedWrite(Plan.run("SELECT kind FROM registry_apps WHERE id = \(id) AND withdrawn_at IS NULL\(.forUpdate)") { rows in
             guard let kind = try rows.first?.text(0) else { return .done(.notFound) }
             guard kind != RegistryAppKind.builtin.rawValue else { return .done(.builtIn) }
@@ -157,7 +157,7 @@ extension BFFStore {
     }
 
     /// Lets `app` reach `user` (its sessions, its webhooks' events); false when there is no such app.
-    public func grant(_ app: String, to user: Int64) async throws -> Bool {
+    package func grant(_ app: String, to user: Int64) async throws -> Bool {
         try await runWrite(Plan.run("""
             SELECT 1 FROM registry_apps WHERE id = \(app) AND kind = 'remote' AND withdrawn_at IS NULL\(.forShare)
             """) { rows in
@@ -169,19 +169,19 @@ extension BFFStore {
     }
 
     /// Takes the grant back; false when there was none.
-    public func revoke(_ app: String, from user: Int64) async throws -> Bool {
+    package func revoke(_ app: String, from user: Int64) async throws -> Bool {
         try await runWrite(Plan.run("DELETE FROM app_grants WHERE user_id = \(user) AND app_id = \(app) RETURNING 1") { rows in
             .done(!rows.isEmpty)
         })
     }
 
-    public func isGranted(_ app: String, to user: Int64) async throws -> Bool {
+    package func isGranted(_ app: String, to user: Int64) async throws -> Bool {
         try await runRead(Plan.run("SELECT 1 FROM app_grants WHERE user_id = \(user) AND app_id = \(app)") { rows in .done(!rows.isEmpty) },
                           snapshot: false)
     }
 
     /// Records a health change for every dashboard's live stream.
-    public func recordHealth(_ change: AppHealthChange) async throws {
+    package func recordHealth(_ change: AppHealthChange) async throws {
         try await runWrite(.record(.registryAppHealth, owner: nil, data: change, then: .done(())))
     }
 

@@ -4,13 +4,13 @@ import ServerAPI
 
 /// A user as a request's token finds them: who they are and which of their sessions are live, so a
 /// token of a session that ended is refused on every instance within `RecentUsers`' validity.
-public struct SignedInUser: Sendable, Equatable {
-    public let user: BFFUser
-    public let sessions: Set<String>
+package struct SignedInUser: Sendable, Equatable {
+    package let user: BFFUser
+    package let sessions: Set<String>
     /// When the sessions were read: a session started since is not among them.
-    public let asOf: Date
+    package let asOf: Date
 
-    public init(user: BFFUser, sessions: Set<String>, asOf: Date = Date()) {
+    package init(user: BFFUser, sessions: Set<String>, asOf: Date = Date()) {
         self.user = user
         self.sessions = sessions
         self.asOf = asOf
@@ -18,20 +18,20 @@ public struct SignedInUser: Sendable, Equatable {
 
     /// Whether a token of `session`, made at `issuedAt`, is good: its session is live, or it
     /// was made too near the reading (within `skew`) for it to say, so the sessions must be read again.
-    public func admits(_ session: String, issuedAt: Date?) -> Admission {
+    package func admits(_ session: String, issuedAt: Date?) -> Admission {
         if sessions.contains(session) { return .yes }
         guard let issuedAt, issuedAt > asOf.addingTimeInterval(-Self.skew) else { return .no }
         return .readAgain
     }
 
-    public enum Admission: Sendable { case yes, no, readAgain }
+    package enum Admission: Sendable { case yes, no, readAgain }
 
     /// How far apart instances' clocks may be, in seconds.
-    public static let skew: TimeInterval = 2
+    package static let skew: TimeInterval = 2
 }
 
 /// How a session signs in, as the sessions table and `SessionInfo` name it.
-public enum SessionMethod: String, Sendable {
+package enum SessionMethod: String, Sendable {
     case password
     case singleSignOn = "sso"
     /// The embedded server's own account, its token published to this machine's user.
@@ -49,7 +49,7 @@ extension BFFStore {
     /// ends, as do those expired. This machine's own server (`local`) keeps one session, started
     /// at each of its starts, neither audited nor told.
     /// - Returns: the session's id, for the token.
-    public func startSession(for user: BFFUser, method: SessionMethod, address: String, client: String?, expires: Date,
+    package func startSession(for user: BFFUser, method: SessionMethod, address: String, client: String?, expires: Date,
                              now: Date = Date()) async throws -> String {
         let id = Self.newSessionID()
         let info = SessionInfo(id: id, method: method.rawValue, address: address, client: client, startedAt: UTCInstant(now).iso,
@@ -72,7 +72,7 @@ extension BFFStore {
 
     /// Renews session `id` of `userID` until `expires`, with the renewal just taken; false when it
     /// has ended.
-    public func renewSession(_ id: String, of userID: Int64, expires: Date, now: Date = Date()) async throws -> Bool {
+    package func renewSession(_ id: String, of userID: Int64, expires: Date, now: Date = Date()) async throws -> Bool {
         try await runWrite(.run("""
             UPDATE sessions SET renewed_at = \(now.timeIntervalSince1970), expires_at = \(expires.timeIntervalSince1970)
             WHERE id = \(id) AND user_id = \(userID) RETURNING 1
@@ -85,7 +85,7 @@ extension BFFStore {
     }
 
     /// The user's live sessions, most recently renewed first; `current` marks `current`'s.
-    public func sessions(of userID: Int64, current: String?, now: Date = Date()) async throws -> [SessionInfo] {
+    package func sessions(of userID: Int64, current: String?, now: Date = Date()) async throws -> [SessionInfo] {
         try await runRead(Plan.run("""
             SELECT id, method, address, client, started_at, renewed_at FROM sessions
             WHERE user_id = \(userID) AND \(Self.isLive(at: now.timeIntervalSince1970)) ORDER BY renewed_at DESC, id
@@ -101,7 +101,7 @@ extension BFFStore {
 
     /// Ends the sessions of `user` that `which` picks, by `actor` (the user, or an admin), with
     /// their single sign-on renewals; returns how many ended.
-    public func endSessions(of user: BFFUser, _ which: SessionSelection, by actor: String) async throws -> Int {
+    package func endSessions(of user: BFFUser, _ which: SessionSelection, by actor: String) async throws -> Int {
         let chosen: SQLStatement = switch which {
         case .one(let id): "id = \(id)"
         case .allBut(let id): "id <> \(id)"
@@ -122,7 +122,7 @@ extension BFFStore {
     }
 
     /// The user of `id` with their live sessions; nil when there is no such user.
-    public func signedInUser(id: Int64, now: Date = Date()) async throws -> SignedInUser? {
+    package func signedInUser(id: Int64, now: Date = Date()) async throws -> SignedInUser? {
         try await runRead(Plan.run("SELECT name, is_admin FROM users WHERE id = \(id)") { rows in
             guard let row = rows.first else { return .done(nil) }
             let user = BFFUser(id: id, name: try row.text(0), isAdmin: try row.bool(1))
@@ -141,7 +141,7 @@ extension BFFStore {
 }
 
 /// Which of a user's sessions to end.
-public enum SessionSelection: Sendable, Equatable {
+package enum SessionSelection: Sendable, Equatable {
     case one(String)
     /// All but this one (the caller's own).
     case allBut(String)

@@ -2,7 +2,7 @@ import Foundation
 import ServerAPI
 
 /// A device login the server started at the provider, as a poll of it finds it.
-public enum DeviceLoginPoll: Sendable, Equatable {
+package enum DeviceLoginPoll: Sendable, Equatable {
     /// Ask the provider now, with this device code; the next turn is `interval` seconds away.
     case ask(deviceCode: String, interval: Double)
     /// Asked less than an interval ago: wait this long first.
@@ -14,7 +14,7 @@ public enum DeviceLoginPoll: Sendable, Equatable {
 }
 
 /// How a user signs in, for `termcanvas user list`.
-public enum SignInMethod: Sendable, Equatable {
+package enum SignInMethod: Sendable, Equatable {
     case password
     case singleSignOn(issuer: String)
     /// No password and no provider: the embedded server's own account, opened by its token only.
@@ -22,32 +22,32 @@ public enum SignInMethod: Sendable, Equatable {
 }
 
 /// What a single sign-on did to the user it names.
-public struct SingleSignOnUser: Sendable, Equatable {
-    public let user: BFFUser
-    public let created: Bool
+package struct SingleSignOnUser: Sendable, Equatable {
+    package let user: BFFUser
+    package let created: Bool
     /// The name the user would have had, when another user had it already.
-    public let nameTaken: String?
+    package let nameTaken: String?
 }
 
 /// Single sign-on: users keyed by their provider's issuer and subject, the device logins under
 /// way, the sessions a refresh token renews, and the tokens already used once.
 extension BFFStore {
     /// Device logins one address may have under way at once, and all of them together.
-    public static let deviceLoginsPerAddress = 10
-    public static let deviceLoginsAtOnce = 10_000
+    package static let deviceLoginsPerAddress = 10
+    package static let deviceLoginsAtOnce = 10_000
     /// Renewals (single sign-on sessions a refresh token renews) one user keeps; past it, their oldest ends.
-    public static let renewalsPerUser = 20
+    package static let renewalsPerUser = 20
 
     /// Whether another device login may start from `address`, asked before the provider is: a
     /// start refused here costs the provider nothing.
     /// - Throws: `BFFStoreError.quotaReached` past `deviceLoginsPerAddress` or `deviceLoginsAtOnce`.
-    public func checkDeviceLoginRoom(address: String, now: Double) async throws {
+    package func checkDeviceLoginRoom(address: String, now: Double) async throws {
         try await runRead(Self.deviceLoginRoom(address: address, now: now, then: .done(())), snapshot: false)
     }
 
     /// Keeps a device login the server started, known to its client by `loginHash`'s preimage.
     /// - Throws: `BFFStoreError.quotaReached` past `deviceLoginsPerAddress` or `deviceLoginsAtOnce`.
-    public func addDeviceLogin(loginHash: String, deviceCode: String, address: String, expiresAt: Double, interval: Double,
+    package func addDeviceLogin(loginHash: String, deviceCode: String, address: String, expiresAt: Double, interval: Double,
                                now: Double) async throws {
         try await runWrite(.lock("sso.logins", next: .run("DELETE FROM sso_logins WHERE expires_at < \(now)") { _ in
             Self.deviceLoginRoom(address: address, now: now, then: .run("""
@@ -77,7 +77,7 @@ extension BFFStore {
 
     /// Takes the turn to ask the provider about a device login: one asker per interval, across
     /// instances.
-    public func pollDeviceLogin(loginHash: String, now: Double) async throws -> DeviceLoginPoll {
+    package func pollDeviceLogin(loginHash: String, now: Double) async throws -> DeviceLoginPoll {
         try await runWrite(.run("""
             UPDATE sso_logins SET next_poll_at = \(now) + poll_interval
             WHERE id_hash = \(loginHash) AND device_code IS NOT NULL AND expires_at > \(now) AND next_poll_at <= \(now)
@@ -94,24 +94,24 @@ extension BFFStore {
     }
 
     /// The provider asked for slower polls (`slow_down`): 5 seconds more between them (RFC 8628 §3.5).
-    public func slowDeviceLogin(loginHash: String) async throws {
+    package func slowDeviceLogin(loginHash: String) async throws {
         try await runWrite(.run("UPDATE sso_logins SET poll_interval = poll_interval + 5 WHERE id_hash = \(loginHash)") { _ in .done(()) })
     }
 
     /// Marks a device login used; false when it was already (another poll won).
-    public func redeemDeviceLogin(loginHash: String) async throws -> Bool {
+    package func redeemDeviceLogin(loginHash: String) async throws -> Bool {
         try await runWrite(.run("""
             UPDATE sso_logins SET device_code = NULL WHERE id_hash = \(loginHash) AND device_code IS NOT NULL RETURNING 1
             """) { rows in .done(!rows.isEmpty) })
     }
 
     /// Forgets a device login the provider ended (denied, expired).
-    public func endDeviceLogin(loginHash: String) async throws {
+    package func endDeviceLogin(loginHash: String) async throws {
         try await runWrite(.run("DELETE FROM sso_logins WHERE id_hash = \(loginHash)") { _ in .done(()) })
     }
 
     /// Records a token as used until it expires; false when it was used before.
-    public func spendToken(hash: String, expiresAt: Double, now: Double) async throws -> Bool {
+    package func spendToken(hash: String, expiresAt: Double, now: Double) async throws -> Bool {
         try await runWrite(.run("DELETE FROM sso_spent_tokens WHERE token_hash IN (SELECT token_hash FROM sso_spent_tokens WHERE expires_at < \(now) LIMIT 64)") { _ in
             .run("INSERT INTO sso_spent_tokens (token_hash, expires_at) VALUES (\(hash), \(expiresAt)) ON CONFLICT (token_hash) DO NOTHING RETURNING 1") { rows in
                 .done(!rows.isEmpty)
@@ -123,7 +123,7 @@ extension BFFStore {
     /// after `names` (the first that is a valid user name; `-2`, `-3`… when it is taken); never
     /// matched by name or e-mail. With an `adminGroup`, the user is an admin exactly while in it.
     /// The audit log records the creation and each change of admin rights.
-    public func singleSignOnUser(issuer: String, subject: String, names: [String], groups: [String],
+    package func singleSignOnUser(issuer: String, subject: String, names: [String], groups: [String],
                                  adminGroup: String?) async throws -> SingleSignOnUser {
         let admin = adminGroup.map { groups.contains($0) }
         return try await runWrite(.lock("users.sso", next: .run("""
@@ -177,7 +177,7 @@ extension BFFStore {
     }
 
     /// Records a refused login in the audit log: how, from where and why.
-    public func auditRefusedLogin(method: String, address: String, reason: String, userID: Int64? = nil) async throws {
+    package func auditRefusedLogin(method: String, address: String, reason: String, userID: Int64? = nil) async throws {
         let entry = { @Sendable (actor: String) in
             Plan.done(()).audited(.loginRefused, by: actor, target: "sign-in", detail: "by \(method) from \(address): \(reason)", counted: false)
         }
@@ -187,7 +187,7 @@ extension BFFStore {
 
     /// Keeps the renewal of session `sessionID`: the provider's refresh token, found again by
     /// `renewalHash`. A user keeps at most `renewalsPerUser`; past it their oldest ends.
-    public func addRenewal(renewalHash: String, sessionID: String?, userID: Int64, refreshToken: String, now: Double) async throws {
+    package func addRenewal(renewalHash: String, sessionID: String?, userID: Int64, refreshToken: String, now: Double) async throws {
         try await runWrite(.run("""
             DELETE FROM sso_sessions WHERE renewal_hash IN (SELECT renewal_hash FROM sso_sessions WHERE user_id = \(userID)
                 ORDER BY created_at DESC LIMIT 1000 OFFSET \(Self.renewalsPerUser - 1))
@@ -202,7 +202,7 @@ extension BFFStore {
     /// Takes the renewal of `renewalHash`: its user's id, its session's (nil for one kept before
     /// sessions were), its refresh token; nil when there is none. A renewal handle is used once
     /// (the renewal keeps a new one).
-    public func takeRenewal(renewalHash: String) async throws
+    package func takeRenewal(renewalHash: String) async throws
         -> (userID: Int64, sessionID: String?, refreshToken: String, issuer: String?, subject: String?)? {
         try await runWrite(.run("""
             DELETE FROM sso_sessions WHERE renewal_hash = \(renewalHash) RETURNING user_id, refresh_token, session_id
@@ -216,7 +216,7 @@ extension BFFStore {
     }
 
     /// Every user with how they sign in, by name.
-    public func userAccounts() async throws -> [(user: BFFUser, signIn: SignInMethod)] {
+    package func userAccounts() async throws -> [(user: BFFUser, signIn: SignInMethod)] {
         try await runRead(Plan.run("SELECT id, name, is_admin, password_hash, sso_issuer FROM users ORDER BY name\(.bytewise)") { rows in
             .done(try rows.map { row in
                 let user = BFFUser(id: try row.integer(0), name: try row.text(1), isAdmin: try row.bool(2))

@@ -7,7 +7,7 @@ import ServerAPI
 extension BFFStore {
     /// Creates an item owned by `owner`; the fields must already be valid.
     /// - Throws: `BFFStoreError.quotaReached` past `TodoLimits.itemsPerUser`.
-    public func createTodo(owner: Int64, title: String, notes: String, due: CalendarDate?) async throws -> TodoItem {
+    package func createTodo(owner: Int64, title: String, notes: String, due: CalendarDate?) async throws -> TodoItem {
         // The owner's lock: instances creating at once cannot both take the last place.
         try await keyedWrite(.lock("todo.owner.\(owner)", next: .run("SELECT COUNT(*) FROM todo_items WHERE owner_id = \(owner)") { rows in
             try Self.checkQuota(rows, TodoLimits.itemsPerUser, of: "todo items")
@@ -23,7 +23,7 @@ extension BFFStore {
     }
 
     /// The item with this id if `owner` owns it.
-    public func todo(id: Int64, owner: Int64) async throws -> TodoItem? {
+    package func todo(id: Int64, owner: Int64) async throws -> TodoItem? {
         try await runRead(Plan.run("SELECT \(todoColumns) FROM todo_items WHERE id = \(id) AND owner_id = \(owner)") { rows in
             .done(try rows.first.map(TodoItem.init(row:)))
         }, snapshot: false)
@@ -31,7 +31,7 @@ extension BFFStore {
 
     /// One page of `owner`'s items in id order, and whether more follow. The hottest query of the
     /// API: one SELECT (cached as a prepared statement by SQLite, one per combination of filters).
-    public func todos(owner: Int64, query: TodoQuery) async throws -> (items: [TodoItem], more: Bool) {
+    package func todos(owner: Int64, query: TodoQuery) async throws -> (items: [TodoItem], more: Bool) {
         var statement: SQLStatement = "SELECT \(todoColumns) FROM todo_items WHERE owner_id = \(owner)"
         if let done = query.done { statement += " AND done = \(done)" }
         if let from = query.from { statement += " AND due >= \(from)" }
@@ -45,7 +45,7 @@ extension BFFStore {
     }
 
     /// Applies a valid patch to `owner`'s item; nil when there is no such item of theirs.
-    public func updateTodo(id: Int64, owner: Int64, applying patch: TodoPatch) async throws -> TodoItem? {
+    package func updateTodo(id: Int64, owner: Int64, applying patch: TodoPatch) async throws -> TodoItem? {
         try await keyedWrite(Plan.run("""
             SELECT \(todoColumns) FROM todo_items WHERE id = \(id) AND owner_id = \(owner)\(.forUpdate)
             """) { rows -> Plan<TodoItem?> in
@@ -58,7 +58,7 @@ extension BFFStore {
     }
 
     /// Deletes `owner`'s item; returns whether there was one.
-    public func deleteTodo(id: Int64, owner: Int64) async throws -> Bool {
+    package func deleteTodo(id: Int64, owner: Int64) async throws -> Bool {
         try await keyedWrite(Plan.run("DELETE FROM todo_items WHERE id = \(id) AND owner_id = \(owner) RETURNING 1") { rows in
             guard !rows.isEmpty else { return .done(false) }
             return .record(.todoItemDeleted, owner: owner, data: DeletedEntity(id: id), then: .done(true))

@@ -11,7 +11,7 @@ extension BFFStore {
     /// token opens (the embedded server's local user).
     /// - Throws: `BFFStoreError.userExists`, `.userLooksLike` or `.invalidUserName`.
     @discardableResult
-    public func addUser(name: String, password: String?, isAdmin: Bool) async throws -> BFFUser {
+    package func addUser(name: String, password: String?, isAdmin: Bool) async throws -> BFFUser {
         let hash = try await Passwords.newUserHash(name: name, password: password, cost: bcryptCost)
         return try await runWrite(.lock(Self.namesLock, next: .run("SELECT name FROM users") { names in
             // A name that looks like another user's is theirs (UTS #39's skeleton).
@@ -30,7 +30,7 @@ extension BFFStore {
 
     /// The user whose name and password match, or nil; takes as long for an unknown name as for a
     /// wrong password, and a user without a password (the local one) never matches.
-    public func authenticate(name: String, password: String) async throws -> BFFUser? {
+    package func authenticate(name: String, password: String) async throws -> BFFUser? {
         let found = try await runRead(Plan.run("SELECT id, password_hash, is_admin FROM users WHERE name = \(name)") { rows in
             .done(try rows.first.map { row in (BFFUser(id: try row.integer(0), name: name, isAdmin: try row.bool(2)), try row.text(1)) })
         }, snapshot: false)
@@ -43,20 +43,20 @@ extension BFFStore {
 
     /// The user with this id, or nil when there is none (e.g. deleted since a token was issued).
     /// Every authenticated request asks this.
-    public func user(id: Int64) async throws -> BFFUser? {
+    package func user(id: Int64) async throws -> BFFUser? {
         try await runRead(Plan.run("SELECT name, is_admin FROM users WHERE id = \(id)") { rows in
             .done(try rows.first.map { row in BFFUser(id: id, name: try row.text(0), isAdmin: try row.bool(1)) })
         }, snapshot: false)
     }
 
-    public func user(named name: String) async throws -> BFFUser? {
+    package func user(named name: String) async throws -> BFFUser? {
         try await runRead(Plan.run("SELECT id, is_admin FROM users WHERE name = \(name)") { rows in
             .done(try rows.first.map { row in BFFUser(id: try row.integer(0), name: name, isAdmin: try row.bool(1)) })
         }, snapshot: false)
     }
 
     /// All users, by name.
-    public func users() async throws -> [BFFUser] {
+    package func users() async throws -> [BFFUser] {
         try await runRead(Plan.run("SELECT id, name, is_admin FROM users ORDER BY name\(.bytewise)") { rows in
             .done(try rows.map { row in BFFUser(id: try row.integer(0), name: try row.text(1), isAdmin: try row.bool(2)) })
         }, snapshot: false)
@@ -64,14 +64,14 @@ extension BFFStore {
 
     /// Makes a user an admin or not; returns whether there is such a user.
     @discardableResult
-    public func setAdmin(name: String, _ isAdmin: Bool) async throws -> Bool {
+    package func setAdmin(name: String, _ isAdmin: Bool) async throws -> Bool {
         try await runWrite(Plan.run("UPDATE users SET is_admin = \(isAdmin) WHERE name = \(name) RETURNING 1") { rows in .done(!rows.isEmpty) })
     }
 
     /// Deletes a user and everything of theirs; returns whether there was one. The audit log says
     /// so, and the members of canvases the user had open hear that they are gone.
     @discardableResult
-    public func deleteUser(name: String) async throws -> Bool {
+    package func deleteUser(name: String) async throws -> Bool {
         let now = Date().timeIntervalSince1970
         let deleted = try await runWrite(Plan.run("""
             SELECT (SELECT COUNT(*) FROM canvases c JOIN users u ON u.id = c.owner_id WHERE u.name = \(name)),

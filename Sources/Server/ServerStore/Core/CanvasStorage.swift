@@ -196,6 +196,6 @@ enum CanvasStorage {
 }
 
 /// A canvas's panes' settings and state past `CanvasLimits.bytesMax`.
-public struct CanvasTooLarge: Error {
-    public let bytes: Int
+package struct CanvasTooLarge: Error {
+    package let bytes: Int
 }

@@ -2,7 +2,7 @@ import Foundation
 import ServerAPI
 
 /// What a client resuming from a `Last-Event-ID` gets.
-public enum LiveEventReplay: Equatable, Sendable {
+package enum LiveEventReplay: Equatable, Sendable {
     /// The events after the given id, oldest first (possibly none).
     case events([LiveEvent])
     /// Events the client never saw have been pruned (or the id is from another database): it must

@@ -5,7 +5,7 @@ import ServerAPI
 /// statements to run and what to do with what each returned. Each engine runs a plan in a
 /// transaction of its own — `SQLiteStore` in GRDB's synchronous writer, `PostgresStore` on a
 /// pooled connection with `await` — so a rule does not care which.
-public indirect enum Plan<Result: Sendable>: Sendable {
+package indirect enum Plan<Result: Sendable>: Sendable {
     case done(Result)
     case failed(any Error)
     /// Runs the statement, then goes on with what `next` makes of its rows.
@@ -44,7 +44,7 @@ public indirect enum Plan<Result: Sendable>: Sendable {
 }
 
 /// A live event a plan records: who may see it (nil: everyone) and its data as JSON text.
-public struct LiveEventDraft: Sendable {
+package struct LiveEventDraft: Sendable {
     let name: String
     let owner: Int64?
     let json: String

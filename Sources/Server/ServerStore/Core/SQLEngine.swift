@@ -3,7 +3,7 @@
 /// domain (users, todo, calendar, chat, canvases, registry, webhooks, idempotency keys, the audit
 /// log) is written once, in `BFFStore`'s extensions over `SQLStatement` and `SQLRows`; an engine
 /// adds only how it runs them (`SQLiteStore`, `PostgresStore`) and listens (its live event hub).
-public protocol SQLEngine: Sendable {
+package protocol SQLEngine: Sendable {
     /// The bcrypt cost for new password hashes (log2 rounds, 4...31).
     var bcryptCost: UInt8 { get }
     /// Where committed changes are published to this server's live event streams.
@@ -28,11 +28,11 @@ extension BFFStore {
         guard try count.first?.integer(0) ?? 0 < Int64(limit) else { throw BFFStoreError.quotaReached(what: what, limit: limit) }
     }
 
-    public func newestLiveEventID() async throws -> Int64 {
+    package func newestLiveEventID() async throws -> Int64 {
         try await runRead(.run(engine.newestLiveEvent) { rows in .done(try rows.first?.integer(0) ?? 0) }, snapshot: false)
     }
 
-    public func liveEvents(after lastID: Int64, visibleTo user: Int64, limit: Int) async throws -> LiveEventReplay {
+    package func liveEvents(after lastID: Int64, visibleTo user: Int64, limit: Int) async throws -> LiveEventReplay {
         try await runRead(LiveEventRetention.replay(after: lastID, visibleTo: user, limit: limit, newest: engine.newestLiveEvent), snapshot: true)
     }
 

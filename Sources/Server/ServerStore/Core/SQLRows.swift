@@ -2,7 +2,7 @@ import Foundation
 
 /// What a statement returned: its rows' values in one array, row after row, so a list of a
 /// hundred items costs one allocation rather than one per row.
-public struct SQLRows: Sendable {
+package struct SQLRows: Sendable {
     /// Columns per row; nil until the first row.
     private(set) var width: Int?
     private var values: [SQLValue] = []

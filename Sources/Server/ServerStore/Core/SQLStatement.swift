@@ -5,7 +5,7 @@ import Foundation
 /// as a parameter (`?` in SQLite, `$1` in PostgreSQL), and the few words the engines spell
 /// differently (`SQLWord`). Written as a string with interpolations:
 /// `"SELECT title FROM todo_items WHERE id = \(id)"` binds `id`; it is never pasted into the text.
-public struct SQLStatement: Sendable, ExpressibleByStringInterpolation {
+package struct SQLStatement: Sendable, ExpressibleByStringInterpolation {
     enum Part: Sendable {
         case text(String)
         case value(SQLValue)
@@ -14,11 +14,11 @@ public struct SQLStatement: Sendable, ExpressibleByStringInterpolation {
 
     private(set) var parts: [Part]
 
-    public init(stringLiteral text: String) {
+    package init(stringLiteral text: String) {
         parts = [.text(text)]
     }
 
-    public init(stringInterpolation: StringInterpolation) {
+    package init(stringInterpolation: StringInterpolation) {
         parts = stringInterpolation.parts
     }
 
@@ -51,38 +51,38 @@ public struct SQLStatement: Sendable, ExpressibleByStringInterpolation {
         return (text, values)
     }
 
-    public struct StringInterpolation: StringInterpolationProtocol {
+    package struct StringInterpolation: StringInterpolationProtocol {
         var parts: [Part] = []
 
-        public init(literalCapacity: Int, interpolationCount: Int) {
+        package init(literalCapacity: Int, interpolationCount: Int) {
             parts.reserveCapacity(2 * interpolationCount + 1)
         }
 
-        public mutating func appendLiteral(_ literal: String) {
+        package mutating func appendLiteral(_ literal: String) {
             if !literal.isEmpty { parts.append(.text(literal)) }
         }
 
-        public mutating func appendInterpolation(_ value: some SQLBindable) {
+        package mutating func appendInterpolation(_ value: some SQLBindable) {
             parts.append(.value(value.sqlValue))
         }
 
-        public mutating func appendInterpolation(_ value: (some SQLBindable)?) {
+        package mutating func appendInterpolation(_ value: (some SQLBindable)?) {
             parts.append(.value(value?.sqlValue ?? .null))
         }
 
         /// Another statement's parts, as they are: a list of columns written once.
-        public mutating func appendInterpolation(_ statement: SQLStatement) {
+        package mutating func appendInterpolation(_ statement: SQLStatement) {
             parts += statement.parts
         }
 
-        public mutating func appendInterpolation(_ word: SQLWord) {
+        package mutating func appendInterpolation(_ word: SQLWord) {
             parts.append(.word(word))
         }
     }
 }
 
 /// What the engines spell their own way.
-public enum SQLWord: Sendable {
+package enum SQLWord: Sendable {
     /// The current moment as a timestamp column holds it.
     case now
     /// After a SELECT in a write: its rows stay as read until the transaction ends (PostgreSQL's
@@ -100,7 +100,7 @@ public enum SQLWord: Sendable {
 }
 
 /// A value bound to a statement, or read from a row.
-public enum SQLValue: Sendable, Equatable {
+package enum SQLValue: Sendable, Equatable {
     case integer(Int64)
     case real(Double)
     case text(String)
@@ -112,44 +112,44 @@ public enum SQLValue: Sendable, Equatable {
 }
 
 /// A Swift value a statement can bind. Public, as `SQLStatement` is, for the engines' sake only.
-public protocol SQLBindable: Sendable {
+package protocol SQLBindable: Sendable {
     var sqlValue: SQLValue { get }
 }
 
 extension Int64: SQLBindable {
-    public var sqlValue: SQLValue { .integer(self) }
+    package var sqlValue: SQLValue { .integer(self) }
 }
 
 extension Int: SQLBindable {
-    public var sqlValue: SQLValue { .integer(Int64(self)) }
+    package var sqlValue: SQLValue { .integer(Int64(self)) }
 }
 
 extension Double: SQLBindable {
-    public var sqlValue: SQLValue { .real(self) }
+    package var sqlValue: SQLValue { .real(self) }
 }
 
 extension String: SQLBindable {
-    public var sqlValue: SQLValue { .text(self) }
+    package var sqlValue: SQLValue { .text(self) }
 }
 
 extension Bool: SQLBindable {
-    public var sqlValue: SQLValue { .bool(self) }
+    package var sqlValue: SQLValue { .bool(self) }
 }
 
 extension Date: SQLBindable {
-    public var sqlValue: SQLValue { .moment(self) }
+    package var sqlValue: SQLValue { .moment(self) }
 }
 
 extension Data: SQLBindable {
-    public var sqlValue: SQLValue { .blob(self) }
+    package var sqlValue: SQLValue { .blob(self) }
 }
 
 /// `YYYY-MM-DD`, so ranges compare as text.
 extension CalendarDate: SQLBindable {
-    public var sqlValue: SQLValue { .text(iso) }
+    package var sqlValue: SQLValue { .text(iso) }
 }
 
 /// `YYYY-MM-DDTHH:MM:SSZ`, so ranges compare as text.
 extension UTCInstant: SQLBindable {
-    public var sqlValue: SQLValue { .text(iso) }
+    package var sqlValue: SQLValue { .text(iso) }
 }

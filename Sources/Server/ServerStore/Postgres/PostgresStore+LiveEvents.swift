@@ -23,7 +23,7 @@ extension PostgresStore {
     }
 
     /// The newest committed event's id: every event up to it has committed (see `liveEventLock`).
-    public var newestLiveEvent: SQLStatement { "SELECT COALESCE(MAX(id), 0)::bigint FROM live_events" }
+    package var newestLiveEvent: SQLStatement { "SELECT COALESCE(MAX(id), 0)::bigint FROM live_events" }
 
     /// The committed events after `lastID`, oldest first, at most `limit`, with who may see them:
     /// what the feed hands to this instance's streams.

@@ -6,13 +6,13 @@ import PostgresNIO
 extension PostgresStore {
     /// The todo pages its events make stale are dropped as soon as it commits, before it answers;
     /// other instances drop theirs when the feed brings them the events.
-    public func runWrite<T>(_ plan: Plan<T>) async throws -> T {
+    package func runWrite<T>(_ plan: Plan<T>) async throws -> T {
         let (result, recorded) = try await transaction { connection in try await run(plan, on: connection) }
         for event in recorded { todoPages.invalidate(afterEvent: event.name, owner: event.owner) }
         return result
     }
 
-    public func runRead<T>(_ plan: Plan<T>, snapshot: Bool) async throws -> T {
+    package func runRead<T>(_ plan: Plan<T>, snapshot: Bool) async throws -> T {
         guard snapshot else { return try await withConnection { connection in try await run(plan, on: connection) }.result }
         // READ COMMITTED, the default, would give each statement a snapshot of its own.
         return try await transaction { connection in

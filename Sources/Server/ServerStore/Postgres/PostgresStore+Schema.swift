@@ -251,7 +251,7 @@ extension PostgresStore {
     private static let migrationLock: Int64 = 0x7463_6d69_6772_6174 // "tcmigrat"
 
     /// The number of migrations applied (0 for an empty database).
-    public func schemaVersion() async throws -> Int {
+    package func schemaVersion() async throws -> Int {
         let table = try await rows("SELECT to_regclass('schema_migrations')::text", as: String?.self)
         guard table.first ?? nil != nil else { return 0 }
         return try await rows("SELECT COALESCE(MAX(version), 0)::bigint FROM schema_migrations", as: Int64.self).first.map(Int.init) ?? 0
@@ -261,7 +261,7 @@ extension PostgresStore {
     /// returns how many it applied.
     /// - Throws: `BFFStoreError.newerVersion` when a newer build migrated the database.
     @discardableResult
-    public func migrate() async throws -> Int {
+    package func migrate() async throws -> Int {
         try await transaction { connection in
             try await connection.run("SELECT pg_advisory_xact_lock(\(Self.migrationLock))", logger: logger)
             try await connection.run("""
@@ -282,7 +282,7 @@ extension PostgresStore {
 
     /// The secret all instances sign tokens with: the one in the database, or `make()`'s, kept
     /// there by whichever instance asked first.
-    public func signingSecret(orMake make: () -> String) async throws -> String {
+    package func signingSecret(orMake make: () -> String) async throws -> String {
         let candidate = make()
         return try await transaction { connection in
             try await connection.run("INSERT INTO signing_secret (secret) VALUES (\(candidate)) ON CONFLICT DO NOTHING", logger: logger)

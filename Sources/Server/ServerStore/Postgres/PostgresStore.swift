@@ -12,15 +12,15 @@ import Synchronization
 /// this instance's streams, whichever instance wrote it (`LISTEN/NOTIFY`).
 ///
 /// `client` must run (it is a `Service`) for any function to work.
-public struct PostgresStore: SQLEngine {
-    public let client: PostgresClient
+package struct PostgresStore: SQLEngine {
+    package let client: PostgresClient
     let logger: Logger
     /// The bcrypt cost for new password hashes (log2 rounds, 4...31).
-    public let bcryptCost: UInt8
-    public let liveEvents: LiveEventHub
-    public let todoPages = TodoPageCache()
+    package let bcryptCost: UInt8
+    package let liveEvents: LiveEventHub
+    package let todoPages = TodoPageCache()
 
-    public init(client: PostgresClient, bcryptCost: UInt8 = 12, liveEvents: LiveEventHub = LiveEventHub(), logger: Logger) {
+    package init(client: PostgresClient, bcryptCost: UInt8 = 12, liveEvents: LiveEventHub = LiveEventHub(), logger: Logger) {
         self.client = client
         self.bcryptCost = min(max(bcryptCost, 4), 31)
         self.liveEvents = liveEvents
@@ -29,7 +29,7 @@ public struct PostgresStore: SQLEngine {
 
     /// A client for `location` with at most `connections` connections (one of them is the feed's,
     /// held while it listens).
-    public static func client(for location: PostgresLocation, connections: Int, logger: Logger) throws -> PostgresClient {
+    package static func client(for location: PostgresLocation, connections: Int, logger: Logger) throws -> PostgresClient {
         var configuration = switch location.endpoint {
         case .tcp(let host, let port):
             PostgresClient.Configuration(host: host, port: port, username: location.user, password: location.password,
@@ -67,7 +67,7 @@ public struct PostgresStore: SQLEngine {
     }
 
     /// Throws unless the database answers within two seconds and its schema is this build's, for `/ready`.
-    public func checkReadable() async throws {
+    package func checkReadable() async throws {
         try await withDeadline(.seconds(2)) {
             let version = try await schemaVersion()
             guard version == Self.migrations.count else { throw BFFStoreError.schemaBehind(version: version, wanted: Self.migrations.count) }

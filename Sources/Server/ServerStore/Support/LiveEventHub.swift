@@ -8,7 +8,7 @@ import Synchronization
 /// `BFFStore.record`), so subscribers receive events in commit order. A subscriber that falls more
 /// than `bufferLimit` events behind is cut off; its client reconnects with `Last-Event-ID` and
 /// replays the rest from the database, so a slow client never holds memory or other clients back.
-public final class LiveEventHub: Sendable {
+package final class LiveEventHub: Sendable {
     /// An event with who may see it: one user, or everyone when `ownerID` is nil.
     struct Published: Sendable {
         let event: LiveEvent
@@ -66,11 +66,11 @@ public final class LiveEventHub: Sendable {
     }
 
     /// How many live streams may be open at once: each holds a connection and a buffer.
-    public struct StreamLimits: Sendable, Equatable {
-        public var perUser: Int
-        public var total: Int
+    package struct StreamLimits: Sendable, Equatable {
+        package var perUser: Int
+        package var total: Int
 
-        public init(perUser: Int = 8, total: Int = 1000) {
+        package init(perUser: Int = 8, total: Int = 1000) {
             self.perUser = perUser
             self.total = total
         }
@@ -81,15 +81,15 @@ public final class LiveEventHub: Sendable {
 
     private let state = Mutex(State())
     let bufferLimit: Int
-    public let limits: StreamLimits
+    package let limits: StreamLimits
 
-    public init(bufferLimit: Int = 1024, limits: StreamLimits = StreamLimits()) {
+    package init(bufferLimit: Int = 1024, limits: StreamLimits = StreamLimits()) {
         self.bufferLimit = bufferLimit
         self.limits = limits
     }
 
     /// The number of connected streams.
-    public var subscriberCount: Int { state.withLock { $0.everyone.count } }
+    package var subscriberCount: Int { state.withLock { $0.everyone.count } }
 
     /// A stream of the events `userID` may see, from now on; it ends when the hub shuts down, the
     /// subscriber falls too far behind, or the stream's consumer goes away.

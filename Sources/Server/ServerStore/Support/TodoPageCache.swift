@@ -9,7 +9,7 @@ import Synchronization
 /// A user's pages are dropped when a change to their todos commits (`BFFStore.record`). A page
 /// read while such a change commits could hold the old data: each user's generation, taken
 /// before the read and checked when the page is stored, keeps such a page out.
-public final class TodoPageCache: Sendable {
+package final class TodoPageCache: Sendable {
     package struct Key: Hashable {
         package let owner: Int64
         package let query: TodoQuery

@@ -27,14 +27,14 @@ struct RemoteDriverTests {
     @Test func linesWaitingPastTheLimitAreDroppedAndSaidSo() async throws {
         let transport = StuckTransport()
         let driver = RemoteDriver(appID: "deploys", transport: transport)
-        guard case .spawned(generation: 1) = driver.perform(.spawn(generation: 1), feed: { _ in }) else {
+        guard case .process(generation: 1, .spawned) = driver.perform(.spawn(generation: 1), feed: { _ in }) else {
             Issue.record("not spawned")
             return
         }
         let key = HostToApp.key(name: "x", text: String(repeating: "x", count: 60_000))
         var overflowed = false
         for _ in 0..<40 where !overflowed {
-            if case .inputOverflow(generation: 1) = driver.perform(.write(key), feed: { _ in }) { overflowed = true }
+            if case .process(generation: 1, .inputOverflow) = driver.perform(.write(key), feed: { _ in }) { overflowed = true }
         }
         #expect(overflowed, "over 1 MiB waiting: the app is not keeping up")
         _ = driver.perform(.finished, feed: { _ in })
@@ -44,7 +44,7 @@ struct RemoteDriverTests {
         let driver = RemoteDriver(appID: "deploys", transport: StuckTransport())
         _ = driver.perform(.spawn(generation: 2), feed: { _ in })
         let huge = HostToApp.key(name: "x", text: String(repeating: "x", count: LineFramer.standardLimit))
-        guard case .lineTooLong(let generation, let bytes) = driver.perform(.write(huge), feed: { _ in }) else {
+        guard case .process(let generation, .lineTooLong(let bytes)) = driver.perform(.write(huge), feed: { _ in }) else {
             Issue.record("a line over the limit was queued")
             return
         }

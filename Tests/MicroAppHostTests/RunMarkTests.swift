@@ -8,7 +8,7 @@ struct RunMarkTests {
     /// A process that sleeps until the test kills it: holding a mark of its own in `directory` it
     /// writes as a dashboard does, or not. (It once slept 30 s, which a test starved of its thread
     /// on a busy machine outlived: the mark was no longer held when it was looked at.) Killed with
-    /// SIGKILL: it inherits the test runner's ignored SIGTERM.
+    /// SIGKILL, which nothing can block or ignore.
     static func process(markingIn directory: URL?) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -26,7 +26,7 @@ struct RunMarkTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         // A live process that merely has a dead dashboard's id: that run ended.
         let stranger = try Self.process(markingIn: nil)
-        defer { kill(stranger.processIdentifier, SIGKILL) }  // SIGTERM: ignored, as by the test runner
+        defer { kill(stranger.processIdentifier, SIGKILL) }
         try "pid \(stranger.processIdentifier)\nlayout crashed\n"
             .write(to: directory.appendingPathComponent("\(stranger.processIdentifier).mark"), atomically: true, encoding: .utf8)
         // A live process holding its mark: a running dashboard.

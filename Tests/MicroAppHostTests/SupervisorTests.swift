@@ -29,15 +29,15 @@ struct Drive {
     /// Started, spawned and initialized: running generation `generation`.
     mutating func run(view: Bool = true) {
         handle(.start(Self.parameters))
-        handle(.spawned(generation: supervisor.generation))
+        handle(.process(generation: supervisor.generation, .spawned))
         let result: JSONValue = view ? .object(["protocol": "1.0", "view": .object(["revision": 1, "root": .object(["type": "text"])])])
             : .object(["protocol": "1.0"])
-        handle(.received(generation: supervisor.generation, .response(id: .number(1), result: result), bytes: 50))
+        handle(.process(generation: supervisor.generation, .received(.response(id: .number(1), result: result), bytes: 50)))
         _ = supervisor.takeUpdates()
     }
 
     mutating func receive(_ message: AppToHost, bytes: Int = 50) {
-        handle(.received(generation: supervisor.generation, message, bytes: bytes))
+        handle(.process(generation: supervisor.generation, .received(message, bytes: bytes)))
     }
 
     var status: AppStatus? { mutating get { supervisor.takeUpdates().status } }
@@ -55,7 +55,7 @@ struct SupervisorTests {
     @Test func itStartsInitializesAndShowsTheFirstView() {
         var drive = Drive()
         #expect(drive.handle(.start(Drive.parameters)) == [.wake, .spawn(generation: 1)])
-        drive.handle(.spawned(generation: 1))
+        drive.handle(.process(generation: 1, .spawned))
         #expect(drive.writes == [.initialize(id: .number(1), Drive.parameters)])
         #expect(drive.timers == [.startup(generation: 1): 5])
         drive.receive(.response(id: .number(1), result: .object(["protocol": "1.0", "view": .object(["revision": 1, "root": .object(["type": "text", "text": "hi"])])])))
@@ -72,9 +72,9 @@ struct SupervisorTests {
                                                       payload: .object(["date": .string(date)])) }
         let todo = BusEventParams(name: "todo.item.created", source: "pane:2", time: "t", summary: "milk", payload: .null)
         for event in [day("2026-11-24"), todo, day("2026-11-26")] { drive.handle(.send(.busEvent(event))) }
-        drive.handle(.exited(generation: 1, status: 3))
+        drive.handle(.process(generation: 1, .exited(status: 3)))
         drive.handle(.timer(.restart(generation: 1)), after: 1)
-        drive.handle(.spawned(generation: 2))
+        drive.handle(.process(generation: 2, .spawned))
         guard case .initialize(_, let parameters)? = drive.writes.first else { throw CancellationError() }
         #expect(parameters.events == [todo, day("2026-11-26")])
     }
@@ -85,7 +85,7 @@ struct SupervisorTests {
         drive.handle(.send(.resize(ViewSize(width: 40, height: 9))))
         drive.handle(.send(.key(name: "a", text: "a")))
         #expect(drive.writes.isEmpty)  // not running yet: dropped, but the size is kept
-        drive.handle(.spawned(generation: 1))
+        drive.handle(.process(generation: 1, .spawned))
         guard case .initialize(_, let sent)? = drive.writes.first else {
             Issue.record("expected initialize")
             return
@@ -102,7 +102,7 @@ struct SupervisorTests {
         var drive = Drive()
         drive.supervisor = Supervisor(appID: "probe", limits: manifest.limits, permissions: .none, memoryHint: manifest.memoryHint)
         drive.handle(.start(Drive.parameters))
-        drive.handle(.spawned(generation: 1))
+        drive.handle(.process(generation: 1, .spawned))
         _ = drive.supervisor.takeUpdates()
         drive.handle(.timer(.startup(generation: 1)), after: 5)
         #expect(drive.status == .stopped("did not answer within 5 s; its limits.memory (32MiB) is below the 48MiB node needs: raise it in its app.yaml"))
@@ -116,12 +116,12 @@ struct SupervisorTests {
     @Test func anAppThatNeverAnswersIsStoppedAtItsStartupLimit() {
         var drive = Drive()
         drive.handle(.start(Drive.parameters))
-        drive.handle(.spawned(generation: 1))
+        drive.handle(.process(generation: 1, .spawned))
         _ = drive.supervisor.takeUpdates()
         drive.handle(.timer(.startup(generation: 1)), after: 5)
         #expect(drive.status == .stopped("did not answer within 5 s"))
         #expect(drive.signals == [SIGKILL])
-        drive.handle(.exited(generation: 1, status: -9))
+        drive.handle(.process(generation: 1, .exited(status: -9)))
         #expect(drive.status == nil)  // not counted as a crash
     }
 
@@ -155,13 +155,13 @@ struct SupervisorTests {
         drive.run()
         var delays: [Double] = []
         for crash in 1...5 {
-            drive.handle(.exited(generation: drive.supervisor.generation, status: 1), after: 1)
+            drive.handle(.process(generation: drive.supervisor.generation, .exited(status: 1)), after: 1)
             if crash < 5 {
                 delays.append(drive.timers[.restart(generation: drive.supervisor.generation)] ?? -1)
                 #expect(drive.supervisor.takeUpdates().crashes == ["exit 1"])
                 drive.handle(.timer(.restart(generation: drive.supervisor.generation)), after: delays.last!)
                 #expect(drive.effects.contains(.spawn(generation: drive.supervisor.generation)))
-                drive.handle(.spawned(generation: drive.supervisor.generation))
+                drive.handle(.process(generation: drive.supervisor.generation, .spawned))
             }
         }
         #expect(delays == [1, 2, 4, 8])
@@ -176,14 +176,14 @@ struct SupervisorTests {
         var delays: [Double] = []
         for _ in 1...9 {
             // Crashes far enough apart not to stop it, each right after its start.
-            drive.handle(.exited(generation: drive.supervisor.generation, status: -11), after: 30)
+            drive.handle(.process(generation: drive.supervisor.generation, .exited(status: -11)), after: 30)
             let delay = drive.timers[.restart(generation: drive.supervisor.generation)] ?? -1
             delays.append(delay)
             drive.handle(.timer(.restart(generation: drive.supervisor.generation)), after: delay)
-            drive.handle(.spawned(generation: drive.supervisor.generation))
+            drive.handle(.process(generation: drive.supervisor.generation, .spawned))
         }
         #expect(delays == [1, 2, 4, 8, 16, 32, 60, 60, 60])
-        drive.handle(.exited(generation: drive.supervisor.generation, status: -11), after: 61)
+        drive.handle(.process(generation: drive.supervisor.generation, .exited(status: -11)), after: 61)
         #expect(drive.timers[.restart(generation: drive.supervisor.generation)] == 1)
     }
 
@@ -225,7 +225,7 @@ struct SupervisorTests {
         #expect(drive.writes == [.failure(id: .number(5), RPCError(code: RPCError.notPermitted, message: "not permitted: /api/chat/channels"))])
         for id in 1...5 { drive.receive(.http(id: .number(id), HTTPRequest(method: "GET", path: "/api/todo/items", body: nil))) }
         #expect(drive.writes.first.map { if case .failure(_, let error) = $0 { error.code } else { 0 } } == RPCError.tooManyRequests)
-        drive.handle(.backendAnswered(generation: 1, id: .number(1), .success(HTTPResult(status: 200, body: .null))))
+        drive.handle(.process(generation: 1, .backendAnswered(id: .number(1), .success(HTTPResult(status: 200, body: .null)))))
         #expect(drive.writes == [.httpResult(id: .number(1), HTTPResult(status: 200, body: .null))])
     }
 
@@ -253,7 +253,7 @@ struct SupervisorTests {
         #expect(drive.signals == [SIGTERM])
         drive.handle(.timer(.kill(generation: 1)), after: 0.3)
         #expect(drive.signals == [SIGKILL])
-        #expect(drive.handle(.exited(generation: 1, status: -9))
+        #expect(drive.handle(.process(generation: 1, .exited(status: -9)))
             == [.log("ended: killed by signal 9 (SIGKILL), sent by TermCanvas: its pane closed and it had not left 0.3 s after SIGTERM"),
                 .finished])
     }
@@ -265,7 +265,7 @@ struct SupervisorTests {
         drive.receive(.response(id: .number(2), result: .null))
         #expect(drive.writes == [.exit])
         #expect(drive.effects.contains(.closeInput))
-        #expect(drive.handle(.exited(generation: 1, status: 0)) == [.log("ended: exit 0"), .finished])
+        #expect(drive.handle(.process(generation: 1, .exited(status: 0))) == [.log("ended: exit 0"), .finished])
     }
 
     @Test func aRunningAppIsRestartedPolitelyWithItsState() {
@@ -276,9 +276,9 @@ struct SupervisorTests {
         #expect(drive.writes == [.shutdown(id: .number(2))])
         drive.receive(.response(id: .number(2), result: .null))
         #expect(drive.writes == [.exit])
-        drive.handle(.exited(generation: 1, status: 0))
+        drive.handle(.process(generation: 1, .exited(status: 0)))
         #expect(drive.effects.contains(.spawn(generation: 2)))
-        drive.handle(.spawned(generation: 2))
+        drive.handle(.process(generation: 2, .spawned))
         guard case .initialize(_, let parameters)? = drive.writes.first else {
             Issue.record("no initialize: \(drive.effects)")
             return
@@ -287,41 +287,41 @@ struct SupervisorTests {
         // Closing the pane while it restarts ends it for good.
         drive.handle(.restart)
         drive.handle(.stop)
-        drive.handle(.exited(generation: 2, status: 0))
+        drive.handle(.process(generation: 2, .exited(status: 0)))
         #expect(drive.effects.contains(.finished))
     }
 
     @Test func everyEndIsLoggedWithWhoEndedIt() {
         var crashed = Drive()
         crashed.run()
-        crashed.handle(.exited(generation: 1, status: 3))
+        crashed.handle(.process(generation: 1, .exited(status: 3)))
         #expect(crashed.logs == ["ended: exit 3"])
         crashed.handle(.timer(.restart(generation: 1)), after: 1)
-        crashed.handle(.spawned(generation: 2))
-        crashed.handle(.exited(generation: 2, status: -SIGKILL))
+        crashed.handle(.process(generation: 2, .spawned))
+        crashed.handle(.process(generation: 2, .exited(status: -SIGKILL)))
         #expect(crashed.logs == ["ended: killed by signal 9 (SIGKILL), not sent by TermCanvas"])
 
         var restarted = Drive()
         restarted.run()
         restarted.handle(.restart)
         restarted.handle(.timer(.terminate(generation: 1)), after: 0.3)
-        restarted.handle(.exited(generation: 1, status: -SIGTERM))
+        restarted.handle(.process(generation: 1, .exited(status: -SIGTERM)))
         #expect(restarted.logs == ["ended: killed by signal 15 (SIGTERM), sent by TermCanvas: it was being restarted and it had not left 0.3 s after shutdown"])
 
         var refused = Drive()
         refused.handle(.start(Drive.parameters))
-        refused.handle(.spawned(generation: 1))
+        refused.handle(.process(generation: 1, .spawned))
         refused.receive(.failure(id: .number(1), RPCError(code: -32000, message: "no config file")))
         #expect(refused.logs == ["initialize failed: no config file (error -32000)"])
         #expect(refused.status == .stopped("initialize failed: no config file"))
-        refused.handle(.exited(generation: 1, status: -SIGKILL))
+        refused.handle(.process(generation: 1, .exited(status: -SIGKILL)))
         #expect(refused.logs == ["ended: killed by signal 9 (SIGKILL), sent by TermCanvas: its initialize failed"])
     }
 
     @Test func anotherMajorVersionIsShownNotRun() {
         var drive = Drive()
         drive.handle(.start(Drive.parameters))
-        drive.handle(.spawned(generation: 1))
+        drive.handle(.process(generation: 1, .spawned))
         _ = drive.supervisor.takeUpdates()
         drive.receive(.response(id: .number(1), result: .object(["protocol": "2.0"])))
         #expect(drive.status == .stopped("speaks protocol 2.0; this TermCanvas speaks 1.0"))
@@ -331,8 +331,8 @@ struct SupervisorTests {
     @Test func linesOfAnEarlierProcessAreIgnored() {
         var drive = Drive()
         drive.run()
-        drive.handle(.exited(generation: 1, status: 1))
-        drive.handle(.received(generation: 1, .view(ViewUpdate(revision: 9, root: .unknown(type: ""))), bytes: 10))
+        drive.handle(.process(generation: 1, .exited(status: 1)))
+        drive.handle(.process(generation: 1, .received(.view(ViewUpdate(revision: 9, root: .unknown(type: ""))), bytes: 10)))
         #expect(drive.supervisor.takeUpdates().view == nil)
     }
 }
@@ -345,14 +345,14 @@ struct SupervisorFloodTests {
         let step = 256 * 1024
         // 16 MiB in 10 s is the budget: spread over more than the window, it is never reached.
         for _ in 0..<70 {
-            drive.handle(.excess(generation: 1, bytes: step), after: 0.2)
+            drive.handle(.process(generation: 1, .excess(bytes: step)), after: 0.2)
             #expect(drive.signals.isEmpty)
         }
         #expect(drive.status == nil)
         // At once, it is, on the report that passes it.
         var reports = 0
         while drive.signals.isEmpty, reports < 100 {
-            drive.handle(.excess(generation: 1, bytes: step), after: 0.001)
+            drive.handle(.process(generation: 1, .excess(bytes: step)), after: 0.001)
             reports += 1
         }
         #expect(drive.signals == [SIGKILL])
@@ -361,11 +361,29 @@ struct SupervisorFloodTests {
                 "\(drive.logs)")
         #expect(drive.status == .stopped("flooding its output"))
         // Its exit is no crash to restart from; r starts it with a budget of its own.
-        drive.handle(.exited(generation: 1, status: -SIGKILL))
+        drive.handle(.process(generation: 1, .exited(status: -SIGKILL)))
         #expect(drive.timers.isEmpty)
         drive.handle(.restart)
         #expect(drive.effects.contains(.spawn(generation: 2)))
-        drive.handle(.excess(generation: 1, bytes: 32 << 20))
+        drive.handle(.process(generation: 1, .excess(bytes: 32 << 20)))
         #expect(drive.signals.isEmpty, "an earlier process's output counts for nothing")
+    }
+}
+
+extension SupervisorTests {
+    /// What an input means nothing for — an earlier process's late news, a process's news in a
+    /// phase that has no use for it — changes nothing and is said in the app's log.
+    @Test func newsThatMeansNothingNowIsSaidAndChangesNothing() {
+        var drive = Drive()
+        drive.run()
+        drive.handle(.process(generation: 1, .exited(status: 3)))
+        drive.handle(.timer(.restart(generation: 1)), after: 1)
+        #expect(drive.handle(.process(generation: 1, .received(.log(LogEntry(level: "info", message: "late")), bytes: 20)))
+            == [.log("ignored a message of an earlier process (1; this is 2)")])
+        // The new process has not started: a full input pipe means nothing yet.
+        #expect(drive.handle(.process(generation: 2, .inputOverflow)) == [.log("ignored a full input pipe while starting")])
+        #expect(drive.handle(.start(Drive.parameters)) == [.log("ignored a second start")])
+        drive.handle(.process(generation: 2, .spawned))
+        #expect(drive.supervisor.phase == .initializing)
     }
 }

@@ -57,7 +57,7 @@ final class ProcessDriver: SessionDriver {
         case .write(let message):
             return running.withLock { running in
                 guard let running else { return nil }
-                return running.writer.write(MicroAppCodec.encode(message)) ? nil : .inputOverflow(generation: running.generation)
+                return running.writer.write(MicroAppCodec.encode(message)) ? nil : .process(generation: running.generation, .inputOverflow)
             }
         case .closeInput:
             running.withLock { $0?.writer.closeWhenFlushed() }
@@ -87,11 +87,11 @@ final class ProcessDriver: SessionDriver {
             switch result {
             case .failure(let error):
                 log.write("host", "could not start: \(error)")
-                feed(.spawnFailed(generation: generation, error.description))
+                feed(.process(generation: generation, .spawnFailed(error.description)))
             case .success(let started):
                 started.launch.notes.forEach { log.write("host", $0) }
                 let errors = attach(started, generation: generation, feed: feed)
-                feed(.spawned(generation: generation))
+                feed(.process(generation: generation, .spawned))
                 // Only now: an app that exits at once must not have its exit fed before its
                 // start, or the supervisor would wait for an exit that came already.
                 followExit(of: started, generation: generation, errors: errors, feed: feed)
@@ -111,7 +111,7 @@ final class ProcessDriver: SessionDriver {
             self?.wasted(bytes.count, generation: generation, feed: feed)
         }
         let writer = PipeWriter(descriptor: started.input, queue: queue)
-        let folders = FolderWatch(started, queue: queue) { usage in feed(.keepsTooMuch(generation: generation, usage)) }
+        let folders = FolderWatch(started, queue: queue) { usage in feed(.process(generation: generation, .keepsTooMuch(usage))) }
         running.withLock { $0 = Running(generation: generation, process: started, writer: writer, readers: [output, errors], folders: folders) }
         let launch = started.launch
         log.write("host", "started \(started.app): \(([launch.program] + launch.arguments.dropFirst()).joined(separator: " "))")
@@ -121,7 +121,7 @@ final class ProcessDriver: SessionDriver {
     /// Counts standard error as wasted output.
     private func wasted(_ bytes: Int, generation: Int, feed: @Sendable (Supervisor.Input) -> Void) {
         let excess = running.withLock { running in running?.generation == generation ? running?.waste(bytes) : nil }
-        if let excess { feed(.excess(generation: generation, bytes: excess)) }
+        if let excess { feed(.process(generation: generation, .excess(bytes: excess))) }
     }
 
     /// How long an exit waits for the rest of the app's standard error.
@@ -139,7 +139,7 @@ final class ProcessDriver: SessionDriver {
             }
         }, exited: { status in
             // Told once what it wrote to stderr as it ended is in its log (a crash's traceback).
-            errors.afterEnd(within: Self.errorsAfterExit) { feed(.exited(generation: generation, status: status)) }
+            errors.afterEnd(within: Self.errorsAfterExit) { feed(.process(generation: generation, .exited(status: status))) }
         })
     }
 
@@ -150,11 +150,11 @@ final class ProcessDriver: SessionDriver {
             guard running?.generation == generation else { return ([], nil) }
             return running?.frame(bytes) ?? ([], nil)
         }
-        if let excess { feed(.excess(generation: generation, bytes: excess)) }
+        if let excess { feed(.process(generation: generation, .excess(bytes: excess))) }
         for item in items {
             switch item {
             case .tooLong(let count):
-                feed(.lineTooLong(generation: generation, bytes: count))
+                feed(.process(generation: generation, .lineTooLong(bytes: count)))
             case .line(let line):
                 guard !line.isEmpty else { continue }
                 feed(.line(line, generation: generation))

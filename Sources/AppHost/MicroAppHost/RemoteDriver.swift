@@ -44,13 +44,13 @@ final class RemoteDriver: SessionDriver {
                 return true
             }
             if !kept { task.cancel() }
-            return .spawned(generation: generation)
+            return .process(generation: generation, .spawned)
         case .write(let message):
             let line = MicroAppCodec.encode(message)
             return running.withLock { running -> Supervisor.Input? in
                 guard let current = running else { return nil }
-                guard line.count <= LineFramer.standardLimit else { return .lineTooLong(generation: current.generation, bytes: line.count) }
-                guard current.waiting + line.count <= PipeWriter.limit else { return .inputOverflow(generation: current.generation) }
+                guard line.count <= LineFramer.standardLimit else { return .process(generation: current.generation, .lineTooLong(bytes: line.count)) }
+                guard current.waiting + line.count <= PipeWriter.limit else { return .process(generation: current.generation, .inputOverflow) }
                 running?.waiting += line.count
                 current.outbox.yield(line)
                 return nil
@@ -58,7 +58,7 @@ final class RemoteDriver: SessionDriver {
         case .closeInput, .signalGroup:
             // After `exit`, or a hung session given up: it is over.
             guard let generation = end() else { return nil }
-            return .lost(generation: generation, reason: "closed")
+            return .process(generation: generation, .lost(reason: "closed"))
         case .finished:
             end()
         default:
@@ -113,7 +113,7 @@ final class RemoteDriver: SessionDriver {
                 }
             } catch {
                 guard !Task.isCancelled else { return }
-                feed(.lost(generation: generation, reason: error.description))
+                feed(.process(generation: generation, .lost(reason: error.description)))
                 return
             }
         }
@@ -126,7 +126,7 @@ final class RemoteDriver: SessionDriver {
                 received(line, generation: generation, feed: feed)
             case .ended(let reason):
                 guard !Task.isCancelled else { return }
-                feed(.lost(generation: generation, reason: reason))
+                feed(.process(generation: generation, .lost(reason: reason)))
                 return
             }
         }
@@ -135,7 +135,7 @@ final class RemoteDriver: SessionDriver {
     private func received(_ line: [UInt8], generation: Int, feed: (Supervisor.Input) -> Void) {
         guard !line.isEmpty else { return }
         guard line.count <= LineFramer.standardLimit else {
-            feed(.lineTooLong(generation: generation, bytes: line.count))
+            feed(.process(generation: generation, .lineTooLong(bytes: line.count)))
             return
         }
         feed(.line(line, generation: generation))

@@ -118,8 +118,8 @@ final class SupervisedSession: AppEngine {
             break  // after the lock: see `run`
         case .callBackend(let generation, let id, let request):
             guard let backend else {
-                return .backendAnswered(generation: generation, id: id,
-                                        .failure(RPCError(code: RPCError.backendUnavailable, message: "no backend is connected")))
+                return .process(generation: generation, .backendAnswered(id: id,
+                                        .failure(RPCError(code: RPCError.backendUnavailable, message: "no backend is connected"))))
             }
             let key = CallKey(generation: generation, id: id)
             // Added under the lock this runs in, before the call can end and remove it.
@@ -127,7 +127,7 @@ final class SupervisedSession: AppEngine {
                 let result = await backend.call(request)
                 guard let self, !Task.isCancelled else { return }
                 self.shell.withLock { _ = $0.calls.removeValue(forKey: key) }
-                self.run(.backendAnswered(generation: generation, id: id, result))
+                self.run(.process(generation: generation, .backendAnswered(id: id, result)))
             }
         case .log(let line):
             log.write("host", line)
@@ -158,11 +158,11 @@ extension Supervisor.Input {
     /// What one line the app sent is to its supervisor: a message, or an unreadable line.
     static func line(_ line: [UInt8], generation: Int) -> Supervisor.Input {
         do {
-            return .received(generation: generation, try MicroAppCodec.decode(line), bytes: line.count)
+            return .process(generation: generation, .received(try MicroAppCodec.decode(line), bytes: line.count))
         } catch {
             let start = String(decoding: line.prefix(120), as: UTF8.self)
-            return .unreadable(generation: generation, reason: "\(error): \(start)\(line.count > 120 ? "…" : "")",
-                               answer: MicroAppCodec.failure(for: line, error))
+            return .process(generation: generation, .unreadable(reason: "\(error): \(start)\(line.count > 120 ? "…" : "")",
+                               answer: MicroAppCodec.failure(for: line, error)))
         }
     }
 }

@@ -13,29 +13,51 @@ struct Supervisor {
     enum Input: Sendable {
         /// Start, with what `initialize` carries (the app's saved state included).
         case start(InitializeParams)
-        /// The process started; `generation` tells its events from an earlier process's.
-        case spawned(generation: Int)
-        case spawnFailed(generation: Int, String)
-        /// A line the app wrote, read, with its length in bytes.
-        case received(generation: Int, AppToHost, bytes: Int)
-        /// A line that is not a message: why, with the start of the line.
-        case unreadable(generation: Int, reason: String, answer: HostToApp?)
-        case lineTooLong(generation: Int, bytes: Int)
-        /// Output the host could not use or only logs: bytes of lines over the limit (an endless
-        /// line among them, counted as it comes) and of standard error.
-        case excess(generation: Int, bytes: Int)
-        /// Its input pipe holds too much the app has not read.
-        case inputOverflow(generation: Int)
-        /// Its folders hold more than it may keep (`FolderWatch`).
-        case keepsTooMuch(generation: Int, FolderWatch.Usage)
-        case exited(generation: Int, status: Int32)
-        /// A remote app's session ended or could not be reached; why.
-        case lost(generation: Int, reason: String)
+        /// What the process of `generation` did; an earlier process's news is only logged.
+        case process(generation: Int, ProcessEvent)
         case timer(Timer)
         case send(HostToApp)
-        case backendAnswered(generation: Int, id: RPCID, Result<HTTPResult, RPCError>)
         case restart
         case stop
+    }
+
+    /// What one process (or remote session) did.
+    enum ProcessEvent: Sendable {
+        case spawned
+        case spawnFailed(String)
+        /// A line the app wrote, read, with its length in bytes.
+        case received(AppToHost, bytes: Int)
+        /// A line that is not a message: why, with the start of the line.
+        case unreadable(reason: String, answer: HostToApp?)
+        case lineTooLong(bytes: Int)
+        /// Output the host could not use or only logs: bytes of lines over the limit (an endless
+        /// line among them, counted as it comes) and of standard error.
+        case excess(bytes: Int)
+        /// Its input pipe holds too much the app has not read.
+        case inputOverflow
+        /// Its folders hold more than it may keep (`FolderWatch`).
+        case keepsTooMuch(FolderWatch.Usage)
+        case exited(status: Int32)
+        /// A remote app's session ended or could not be reached; why.
+        case lost(reason: String)
+        case backendAnswered(id: RPCID, Result<HTTPResult, RPCError>)
+
+        /// How the log names it.
+        var name: String {
+            switch self {
+            case .spawned: "its start"
+            case .spawnFailed: "a failed start"
+            case .received: "a message"
+            case .unreadable: "an unreadable line"
+            case .lineTooLong: "a line over the limit"
+            case .excess: "excess output"
+            case .inputOverflow: "a full input pipe"
+            case .keepsTooMuch: "full folders"
+            case .exited: "its exit"
+            case .lost: "a lost session"
+            case .backendAnswered: "a backend answer"
+            }
+        }
     }
 
     enum Timer: Hashable, Sendable {
@@ -70,7 +92,7 @@ struct Supervisor {
         case spawning
         /// Waiting for the answer to `initialize` (request id 1 of each process).
         case initializing
-        case running
+        case running(Running)
         /// Waiting to start it again: when the restart timer fires (after a crash), or, after `r`
         /// killed an app hung at its start, when its exit arrives (`onExit`).
         case waitingToRestart(onExit: Bool)
@@ -84,6 +106,36 @@ struct Supervisor {
             if case .stopping = self { return true }
             return false
         }
+
+        var isRunning: Bool {
+            if case .running = self { return true }
+            return false
+        }
+
+        /// Its process talks: initializing or running.
+        var isTalking: Bool { self == .initializing || isRunning }
+
+        /// How the log names it.
+        var words: String {
+            switch self {
+            case .idle: "not started"
+            case .spawning: "starting"
+            case .initializing: "waiting for its answer to initialize"
+            case .running: "running"
+            case .waitingToRestart: "waiting to restart"
+            case .stopped: "stopped"
+            case .stopping: "stopping"
+            case .finished: "finished"
+            }
+        }
+    }
+
+    /// What only a running app has: the keys it has not answered.
+    struct Running: Equatable, Sendable {
+        /// When the oldest key no view has answered yet was sent.
+        var oldestUnansweredKey: ContinuousClock.Instant?
+        /// A timer checks that keys are answered.
+        var keyTimerPending = false
     }
 
     /// What belongs to one process (one generation), started afresh with the next.
@@ -92,7 +144,6 @@ struct Supervisor {
         /// A process of this supervisor runs (spawned, its exit not yet seen).
         var alive = false
         var startedAt: ContinuousClock.Instant?
-        var oldestUnansweredKey: ContinuousClock.Instant?
         var callsInFlight: Set<RPCID> = []
         var excess = OutputBudget()
         /// The last signal sent to the app's group, and why.
@@ -170,7 +221,6 @@ struct Supervisor {
     private var crashes = CrashHistory()
     private var throttle = PublishThrottle()
     private var woken = false
-    private var keyTimerPending = false
     private var stateRefusedLogged = false
     /// The refused nodes of the last view, as logged.
     private var loggedRefusals: [String] = []
@@ -199,16 +249,42 @@ struct Supervisor {
         var effects: [Effect] = []
         switch input {
         case .start(let start):
-            guard phase == .idle else { break }
+            guard phase == .idle else {
+                effects.append(.log("ignored a second start"))
+                break
+            }
             parameters = start
             pane = PaneFacts(size: start.size, focused: start.focused, visible: start.visible)
             spawn(&effects)
-        case .spawned(let spawned):
-            guard spawned == generation else { break }
+        case .process(let from, let event):
+            // An earlier process's late news (its last lines, its exit after a restart) changes
+            // nothing of this one's.
+            guard from == generation else {
+                effects.append(.log("ignored \(event.name) of an earlier process (\(from); this is \(generation))"))
+                break
+            }
+            take(event, now: now, &effects)
+        case .timer(let timer):
+            fire(timer, now: now, &effects)
+        case .send(let message):
+            send(message, now: now, &effects)
+        case .restart:
+            restart(&effects)
+        case .stop:
+            stop(&effects)
+        }
+        return effects
+    }
+
+    /// What the current process did. What a phase has no use for is said in the app's log,
+    /// except output past its end (the lines of a process being stopped).
+    private mutating func take(_ event: ProcessEvent, now: ContinuousClock.Instant, _ effects: inout [Effect]) {
+        switch event {
+        case .spawned:
             process.alive = true
             guard phase == .spawning, var start = parameters else {
                 signal(SIGKILL, because: "it was stopped while it was being started", &effects)
-                break
+                return
             }
             phase = .initializing
             process.startedAt = now
@@ -217,69 +293,61 @@ struct Supervisor {
             start.visible = pane.visible
             effects.append(.write(.initialize(id: .number(1), start)))
             effects.append(.schedule(.startup(generation: generation), afterSeconds: limits.startupSeconds))
-        case .spawnFailed(let failed, let reason):
-            guard failed == generation else { break }
+        case .spawnFailed(let reason):
             if phase.isStopping {
                 phase = .finished
                 effects.append(.finished)
-                break
+                return
             }
             phase = .stopped
             setStatus(.stopped("could not start: \(reason)"), &effects)
-        case .received(let from, let message, let bytes):
-            guard from == generation, phase == .initializing || phase == .running || phase.isStopping else { break }
+        case .received(let message, let bytes):
+            guard phase.isTalking || phase.isStopping else { return ignore(event, &effects) }
             receive(message, bytes: bytes, now: now, &effects)
-        case .unreadable(let from, let reason, let answer):
-            guard from == generation else { break }
+        case .unreadable(let reason, let answer):
             broke("unreadable line: \(reason)", &effects)
             if let answer { effects.append(.write(answer)) }
-        case .lineTooLong(let from, let bytes):
-            guard from == generation else { break }
+        case .lineTooLong(let bytes):
             broke("dropped a line of \(bytes) bytes (the limit is \(LineFramer.standardLimit))", &effects)
-        case .excess(let from, let bytes):
-            guard from == generation, phase == .initializing || phase == .running else { break }
-            guard process.excess.add(bytes, now: now) else { break }
+        case .excess(let bytes):
+            // Counted while it talks; a process stopped or stopping is on its way out anyway.
+            guard phase.isTalking, process.excess.add(bytes, now: now) else { return }
             phase = .stopped
             broke("stopped: flooding its output, \(process.excess.total(now: now) >> 20) MiB of lines over \(LineFramer.standardLimit >> 10) KiB "
                   + "and standard error within \(OutputBudget.window.components.seconds) s (the budget is \(OutputBudget.bytes >> 20) MiB)", &effects)
             setStatus(.stopped("flooding its output"), &effects)
             signal(SIGKILL, because: "it was flooding its output", &effects)
-        case .keepsTooMuch(let from, let usage):
-            guard from == generation, phase == .initializing || phase == .running else { break }
+        case .keepsTooMuch(let usage):
+            guard phase.isTalking else { return ignore(event, &effects) }
             phase = .stopped
             let reason = FolderWatch.stopReason(usage, bytesLimit: limits.diskBytes)
             broke("stopped: \(reason) (\(FolderWatch.describe(usage)))", &effects)
             setStatus(.stopped(reason), &effects)
             signal(SIGKILL, because: "it kept too much in its folders", &effects)
-        case .inputOverflow(let from):
-            guard from == generation, phase == .running || phase == .initializing else { break }
+        case .inputOverflow:
+            guard phase.isTalking else { return ignore(event, &effects) }
             setStatus(.notResponding("not reading its input"), &effects)
-        case .exited(let from, let status):
-            guard from == generation else { break }
+        case .exited(let status):
             process.alive = false
             effects.append(.log("ended: \(Self.describe(status))\(sentBy(status))"))
             process.lastSignal = nil
             ended(Self.describe(status), now: now, &effects)
-        case .lost(let from, let reason):
-            guard from == generation, process.alive else { break }
+        case .lost(let reason):
+            guard process.alive else { return ignore(event, &effects) }
             process.alive = false
             ended(reason, now: now, &effects)
-        case .timer(let timer):
-            fire(timer, now: now, &effects)
-        case .send(let message):
-            send(message, now: now, &effects)
-        case .backendAnswered(let from, let id, let result):
-            guard from == generation, process.callsInFlight.remove(id) != nil else { break }
+        case .backendAnswered(let id, let result):
+            guard process.callsInFlight.remove(id) != nil else { return ignore(event, &effects) }
             switch result {
             case .success(let answer): effects.append(.write(.httpResult(id: id, answer)))
             case .failure(let error): effects.append(.write(.failure(id: id, error)))
             }
-        case .restart:
-            restart(&effects)
-        case .stop:
-            stop(&effects)
         }
-        return effects
+    }
+
+    /// Says in the app's log that `event` meant nothing in this phase.
+    private func ignore(_ event: ProcessEvent, _ effects: inout [Effect]) {
+        effects.append(.log("ignored \(event.name) while \(phase.words)"))
     }
 
     // MARK: Starting and stopping
@@ -384,13 +452,15 @@ struct Supervisor {
             setStatus(.stopped("did not answer within \(Self.seconds(limits.startupSeconds))" + (memoryHint.map { "; \($0)" } ?? "")), &effects)
             signal(SIGKILL, because: "it did not answer initialize within \(Self.seconds(limits.startupSeconds))", &effects)
         case .keyAnswer(let from):
-            keyTimerPending = false
-            guard from == generation, phase == .running, let oldest = process.oldestUnansweredKey else { return }
+            guard from == generation, case .running(var running) = phase else { return }
+            running.keyTimerPending = false
+            defer { phase = .running(running) }
+            guard let oldest = running.oldestUnansweredKey else { return }
             let waited = oldest.duration(to: now).inSeconds
             if waited >= Self.keyAnswerSeconds - 0.001 {
                 setStatus(.notResponding("no answer to a key for \(Int(Self.keyAnswerSeconds)) s"), &effects)
             } else {
-                keyTimerPending = true
+                running.keyTimerPending = true
                 effects.append(.schedule(.keyAnswer(generation: generation), afterSeconds: Self.keyAnswerSeconds - waited))
             }
         case .restart(let from):
@@ -440,13 +510,14 @@ struct Supervisor {
         case .settings(let settings): parameters?.settings = settings
         default: break
         }
-        guard phase == .running else { return }
+        guard case .running(var running) = phase else { return }
         if case .key = message {
-            if process.oldestUnansweredKey == nil { process.oldestUnansweredKey = now }
-            if !keyTimerPending {
-                keyTimerPending = true
+            if running.oldestUnansweredKey == nil { running.oldestUnansweredKey = now }
+            if !running.keyTimerPending {
+                running.keyTimerPending = true
                 effects.append(.schedule(.keyAnswer(generation: generation), afterSeconds: Self.keyAnswerSeconds))
             }
+            phase = .running(running)
         }
         effects.append(.write(message))
     }
@@ -466,13 +537,16 @@ struct Supervisor {
         case .response, .failure:
             break
         case .view(let view):
-            process.oldestUnansweredKey = nil
+            if case .running(var running) = phase {
+                running.oldestUnansweredKey = nil
+                phase = .running(running)
+            }
             if case .notResponding? = currentStatus { setStatus(.running, &effects) }
             show(view, &effects)
         case .publish(let publish):
             self.publish(publish, bytes: bytes, now: now, &effects)
         case .http(let id, let request):
-            guard phase == .running else {
+            guard phase.isRunning else {
                 broke("refused: http before initialize was answered or after shutdown", &effects)
                 effects.append(.write(.failure(id: id, RPCError(code: RPCError.invalidRequest,
                                                                message: "http is answered only between initialize and shutdown"))))
@@ -528,7 +602,7 @@ struct Supervisor {
             signal(SIGKILL, because: "it speaks another protocol", &effects)
             return
         }
-        phase = .running
+        phase = .running(Running())
         setStatus(.running, &effects)
         if let view = result.view { show(view, &effects) }
         // What changed while it started.

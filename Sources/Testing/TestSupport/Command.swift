@@ -127,9 +127,22 @@ public enum Command {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
         }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // Every signal at its default and none blocked, whatever the spawning thread had: a
+        // thread of a pool blocks signals, and a child would keep the mask, so a server a test
+        // ends with SIGTERM outlived the test (an identity provider was left running).
+        var noSignals = sigset_t()
+        var everySignal = sigset_t()
+        sigemptyset(&noSignals)
+        sigfillset(&everySignal)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &everySignal)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
         spawning.lock()
-        let spawned = posix_spawnp(&pid, arguments[0], &actions, nil, &argv, &envp)
+        let spawned = posix_spawnp(&pid, arguments[0], &actions, &attributes, &argv, &envp)
         spawning.unlock()
         guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .ENOENT) }
         return pid

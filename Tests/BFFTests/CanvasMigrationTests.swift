@@ -33,8 +33,8 @@ struct CanvasMigrationTests {
         try v11.close()
         let at = Self.layout(at:)
 
-        let engine = try SQLiteStore.open(at: file, bcryptCost: 4)
-        let store = BFFStore(engine)
+        let engine = try SQLiteStore.open(at: file)
+        let store = BFFStore(engine, bcryptCost: 4)
         #expect(try await store.canvas(1, visibleTo: 7, session: nil)?.layout == at(250), "settings and state as they were")
         for version in [100, 101, 199, 250] {
             #expect(try await store.canvasVersion(1, visibleTo: 7, version: version) == .found(CanvasVersion(version: version, layout: at(version))))

@@ -27,7 +27,7 @@ struct DatabaseFolderTests {
         let folder = try Self.folder(mode: mode)
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = folder.appendingPathComponent("bff.sqlite")
-        _ = try SQLiteStore.open(at: database, bcryptCost: 4)
+        _ = try SQLiteStore.open(at: database)
         _ = try SigningSecret.loadOrCreate(in: folder)
         #expect(Self.mode(folder.path) == mode, "the folder's mode changed")
         #expect(Self.mode(database.path) == 0o600)
@@ -39,7 +39,7 @@ struct DatabaseFolderTests {
         let parent = try Self.folder(mode: 0o755)
         defer { try? FileManager.default.removeItem(at: parent) }
         let folder = parent.appendingPathComponent("new/deeper")
-        _ = try SQLiteStore.open(at: folder.appendingPathComponent("bff.sqlite"), bcryptCost: 4)
+        _ = try SQLiteStore.open(at: folder.appendingPathComponent("bff.sqlite"))
         #expect(Self.mode(folder.path) == 0o700)
         #expect(Self.mode(parent.appendingPathComponent("new").path) == 0o700)
         #expect(Self.mode(parent.path) == 0o755)
@@ -51,7 +51,7 @@ struct DatabaseFolderTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(chown(folder.path, 65534, 65534) == 0)
         #expect(throws: PrivatePathError.notOwned(path: folder.path)) {
-            _ = try SQLiteStore.open(at: folder.appendingPathComponent("bff.sqlite"), bcryptCost: 4)
+            _ = try SQLiteStore.open(at: folder.appendingPathComponent("bff.sqlite"))
         }
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("bff.sqlite").path))
         #expect(Self.mode(folder.path) == 0o1777)

@@ -14,8 +14,8 @@ struct DurabilityTests {
         let previous = umask(0o022)
         defer { umask(previous) }
         let url = harness.directory.appendingPathComponent("data/bff.sqlite")
-        let engine = try SQLiteStore.open(at: url, bcryptCost: 4)
-        let store = BFFStore(engine)
+        let engine = try SQLiteStore.open(at: url)
+        let store = BFFStore(engine, bcryptCost: 4)
         #expect(try await engine.writer.write { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") } == 2)
         _ = try await store.addUser(name: "ann", password: nil)
         for (path, mode) in [(url.deletingLastPathComponent().path, 0o700), (url.path, 0o600), (url.path + "-wal", 0o600)] as [(String, mode_t)] {

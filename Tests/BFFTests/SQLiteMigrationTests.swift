@@ -42,8 +42,8 @@ struct SQLiteMigrationTests {
         }
         try v6.close()
 
-        let engine = try SQLiteStore.open(at: file, bcryptCost: 4)
-        let store = BFFStore(engine)
+        let engine = try SQLiteStore.open(at: file)
+        let store = BFFStore(engine, bcryptCost: 4)
         #expect(try await store.todos(owner: 7, query: TodoQuery()).items
             == [TodoItem(id: 3, title: "milk", notes: "two", done: true, due: CalendarDate(year: 2026, month: 12, day: 1))])
         let start = try #require(UTCInstant(iso: "2026-12-02T09:00:00Z")), end = try #require(UTCInstant(iso: "2026-12-02T10:00:00Z"))

@@ -65,7 +65,7 @@ struct SchemaEqualityTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tc-schema-\(UUID().uuidString.prefix(8))")
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("schema.sqlite")
-        _ = try SQLiteStore.open(at: file, bcryptCost: 4)
+        _ = try SQLiteStore.open(at: file)
         try Self.expectDescribed(try Self.schema(of: try DatabaseQueue(path: file.path)), engine: "SQLite")
     }
 
@@ -81,7 +81,7 @@ struct SchemaEqualityTests {
             return try await Self.schema(of: postgres.client)
         }
         let file = harness.directory.appendingPathComponent("schema.sqlite")
-        _ = try SQLiteStore.open(at: file, bcryptCost: 4)
+        _ = try SQLiteStore.open(at: file)
         let sqlite = try Self.schema(of: try DatabaseQueue(path: file.path))
         #expect(!sqlite.columns.isEmpty && !postgres.columns.isEmpty)
         #expect(sqlite.missing(from: postgres) == [], "PostgreSQL has, SQLite lacks")

@@ -82,7 +82,7 @@ struct EventStreamTests {
             guard case .disconnected = await updates.next() else { throw UnexpectedUpdate() }
 
             // Missed for certain: written while no server runs (the store records the events).
-            let store = BFFStore(try SQLiteStore.open(at: bff.configuration().databaseURL, bcryptCost: 4))
+            let store = BFFStore(try SQLiteStore.open(at: bff.configuration().databaseURL), bcryptCost: 4)
             let ann = try #require(try await store.users().first)
             _ = try await store.createTodo(owner: ann.id, title: "while down", notes: "", due: nil)
 

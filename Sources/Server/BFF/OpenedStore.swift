@@ -20,12 +20,13 @@ struct OpenedStore {
         let hub = LiveEventHub(limits: configuration.limits.streams)
         switch configuration.databaseLocation {
         case .sqlite(let url):
-            let store = try SQLiteStore.open(at: url, bcryptCost: configuration.bcryptCost, liveEvents: hub, logger: logger)
+            let store = try SQLiteStore.open(at: url, liveEvents: hub, logger: logger)
             let secret = try configuration.jwtSecret ?? SigningSecret.loadOrCreate(in: url.deletingLastPathComponent())
-            try await forgetInstallers(in: BFFStore(store), secret: secret, logger: logger)
-            return OpenedStore(store: BFFStore(store), services: [], signingSecret: secret)
+            let opened = BFFStore(store, bcryptCost: configuration.bcryptCost)
+            try await forgetInstallers(in: opened, secret: secret, logger: logger)
+            return OpenedStore(store: opened, services: [], signingSecret: secret)
         case .postgres(let location):
-            let (secret, newest) = try await BFFStores.withPostgres(location, bcryptCost: configuration.bcryptCost, logger: logger) {
+            let (secret, newest) = try await BFFStores.withPostgres(location, logger: logger) {
                 setup in
                 try await setup.waitForSchema(migrating: configuration.migrateDatabase, logger: logger,
                                               onWaiting: configuration.onWaitingForSchema)
@@ -36,9 +37,9 @@ struct OpenedStore {
                 return (secret, newest)
             }
             let client = try PostgresStore.client(for: location, connections: configuration.databaseConnections, logger: logger)
-            let store = PostgresStore(client: client, bcryptCost: configuration.bcryptCost, liveEvents: hub, logger: logger)
+            let store = PostgresStore(client: client, liveEvents: hub, logger: logger)
             let feed = PostgresLiveEventFeed(store: store, startingAfter: newest, logger: logger)
-            return OpenedStore(store: BFFStore(store), services: [client, feed], signingSecret: secret)
+            return OpenedStore(store: BFFStore(store, bcryptCost: configuration.bcryptCost), services: [client, feed], signingSecret: secret)
         }
     }
 
@@ -61,26 +62,26 @@ package enum BFFStores {
     ) async throws -> T {
         switch location {
         case .sqlite(let url):
-            return try await body(BFFStore(try SQLiteStore.open(at: url, bcryptCost: bcryptCost, logger: logger)))
+            return try await body(BFFStore(try SQLiteStore.open(at: url, logger: logger), bcryptCost: bcryptCost))
         case .postgres(let postgres):
-            return try await withPostgres(postgres, bcryptCost: bcryptCost, logger: logger) { store in
+            return try await withPostgres(postgres, logger: logger) { store in
                 if migrate { try await store.migrate() }
                 let version = try await store.schemaVersion()
                 guard version <= PostgresStore.migrations.count else { throw BFFStoreError.newerVersion }
                 guard version == PostgresStore.migrations.count else {
                     throw BFFStoreError.schemaBehind(version: version, wanted: PostgresStore.migrations.count)
                 }
-                return try await body(BFFStore(store))
+                return try await body(BFFStore(store, bcryptCost: bcryptCost))
             }
         }
     }
 
     /// Runs `body` with a PostgreSQL store of a few connections, its client running meanwhile.
     static func withPostgres<T: Sendable>(
-        _ location: PostgresLocation, bcryptCost: UInt8, logger: Logger, _ body: (PostgresStore) async throws -> T
+        _ location: PostgresLocation, logger: Logger, _ body: (PostgresStore) async throws -> T
     ) async throws -> T {
         let client = try PostgresStore.client(for: location, connections: 2, logger: logger)
-        let store = PostgresStore(client: client, bcryptCost: bcryptCost, logger: logger)
+        let store = PostgresStore(client: client, logger: logger)
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }
             defer { group.cancelAll() }

@@ -15,16 +15,19 @@ import ServerAPI
 package struct BFFStore: Sendable {
     /// The database the rules run on.
     package let engine: any SQLEngine
+    /// The bcrypt cost for new password hashes (log2 rounds, 4...31).
+    let bcryptCost: UInt8
 
-    package init(_ engine: any SQLEngine) {
+    /// - Parameter bcryptCost: the cost of new password hashes, kept within 4...31 (tests use 4).
+    package init(_ engine: any SQLEngine, bcryptCost: UInt8 = 12) {
         self.engine = engine
+        self.bcryptCost = min(max(bcryptCost, 4), 31)
     }
 
     /// Where committed changes are published to this server's live event streams.
     package var liveEvents: LiveEventHub { engine.liveEvents }
     /// Todo list pages as last served; a change to a user's todos drops theirs.
     package var todoPages: TodoPageCache { engine.todoPages }
-    var bcryptCost: UInt8 { engine.bcryptCost }
 
     /// Throws unless the database can be reached and read now, for `/ready`.
     package func checkReadable() async throws {

@@ -12,8 +12,6 @@ import PrivateFiles
 /// caller's thread, as before the protocol: they are short, and WAL readers never wait on the writer.
 package struct SQLiteStore: SQLEngine {
     let writer: any DatabaseWriter
-    /// The bcrypt cost for new password hashes (log2 rounds, 4...31).
-    package let bcryptCost: UInt8
     /// Where committed changes are published to the live event streams.
     package let liveEvents: LiveEventHub
     /// Todo list pages as last served; a change to a user's todos drops theirs.
@@ -21,10 +19,9 @@ package struct SQLiteStore: SQLEngine {
 
     /// Wraps an open database and brings its schema up to date.
     /// - Throws: `BFFStoreError.newerVersion` when the file was written by a newer schema.
-    package init(_ writer: any DatabaseWriter, bcryptCost: UInt8 = 12, liveEvents: LiveEventHub = LiveEventHub()) throws {
+    package init(_ writer: any DatabaseWriter, liveEvents: LiveEventHub = LiveEventHub()) throws {
         self.writer = writer
         self.liveEvents = liveEvents
-        self.bcryptCost = min(max(bcryptCost, 4), 31)
         let migrator = Self.migrator
         if try writer.read({ db in try migrator.hasBeenSuperseded(db) }) {
             throw BFFStoreError.newerVersion
@@ -37,7 +34,7 @@ package struct SQLiteStore: SQLEngine {
     /// existing directory is the user's choice and keeps its mode (it must be the user's, and a
     /// warning is logged when others may write in it). Every commit is `synchronous = FULL`, so an
     /// answered write survives a power loss (see `SQLiteFile`).
-    package static func open(at url: URL, bcryptCost: UInt8 = 12, liveEvents: LiveEventHub = LiveEventHub(),
+    package static func open(at url: URL, liveEvents: LiveEventHub = LiveEventHub(),
                             logger: Logger = Logger(label: "termcanvas.bff")) throws -> SQLiteStore {
         try SQLiteFile.prepare(url, directory: .keep)
         let directory = url.deletingLastPathComponent()
@@ -52,7 +49,7 @@ package struct SQLiteStore: SQLEngine {
         let pool = try DatabasePool(path: url.path, configuration: configuration)
         // After the pool's WAL set-up, which sets NORMAL on its one writer connection.
         try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
-        return try SQLiteStore(pool, bcryptCost: bcryptCost, liveEvents: liveEvents)
+        return try SQLiteStore(pool, liveEvents: liveEvents)
     }
 }
 

@@ -28,7 +28,7 @@ struct SeedCommand: AsyncParsableCommand {
 
     func run() async throws {
         let directory = URL(fileURLWithPath: dataDir)
-        let store = BFFStore(try SQLiteStore.open(at: BFFConfiguration(dataDirectory: directory).databaseURL, bcryptCost: 4))
+        let store = BFFStore(try SQLiteStore.open(at: BFFConfiguration(dataDirectory: directory).databaseURL), bcryptCost: 4)
         let name = LocalAccount.defaultUserName
         let user = if let found = try await store.user(named: name) { found } else { try await store.addUser(name: name, password: nil) }
         for index in 0..<todos {

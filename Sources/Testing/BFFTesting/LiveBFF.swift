@@ -40,7 +40,7 @@ package struct LiveBFF: Sendable {
 
     /// Adds users (password `pw-NAME`) straight to the database the servers open.
     package func addUsers(_ names: [String]) async throws {
-        let store = BFFStore(try SQLiteStore.open(at: configuration().databaseURL, bcryptCost: 4))
+        let store = BFFStore(try SQLiteStore.open(at: configuration().databaseURL), bcryptCost: 4)
         for name in names { _ = try await store.addUser(name: name, password: "pw-\(name)") }
     }
 

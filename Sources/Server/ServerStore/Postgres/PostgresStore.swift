@@ -15,14 +15,11 @@ import Synchronization
 package struct PostgresStore: SQLEngine {
     package let client: PostgresClient
     let logger: Logger
-    /// The bcrypt cost for new password hashes (log2 rounds, 4...31).
-    package let bcryptCost: UInt8
     package let liveEvents: LiveEventHub
     package let todoPages = TodoPageCache()
 
-    package init(client: PostgresClient, bcryptCost: UInt8 = 12, liveEvents: LiveEventHub = LiveEventHub(), logger: Logger) {
+    package init(client: PostgresClient, liveEvents: LiveEventHub = LiveEventHub(), logger: Logger) {
         self.client = client
-        self.bcryptCost = min(max(bcryptCost, 4), 31)
         self.liveEvents = liveEvents
         self.logger = logger
     }

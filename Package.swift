@@ -255,11 +255,21 @@ let package = Package(
         ),
         // The dashboard: composition root and command line. It links no server library, so it
         // starts fast; `serve` and `user` run `termcanvas-bff`.
+        // What the dashboard installs and how it trusts it: packages from registries (pages, downloads
+        // checked against them, publishers' keys, the swap into the apps folder) and the registries'
+        // signed answers.
+        .target(
+            name: "AppInstalls",
+            dependencies: ["AppModel", "AppPackages", "BFFAccess", "CanvasFiles", "CanvasUI", "CommandSupport", "Ed25519", "HTTPClient", "LayoutStore",
+                           "MicroAppHost", "MicroAppProtocol", "PlainText", "PrivateFiles", "ServerAPI", .product(name: "Logging", package: "swift-log")],
+            path: "Sources/Dashboard/AppInstalls",
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "termcanvas",
-            dependencies: ["PlainText", 
+            dependencies: ["PlainText", "AppInstalls", 
                 "CalendarTime", "CanvasCore", "CanvasStyle", "CanvasUI", "NcursesTerminal", "Widgets", "LayoutStore", "CanvasFiles",
-                "BFFAccess", "CommandSupport", "Ed25519", "HTTPClient", "ServerAPI", "AppModel", "AppPackages", "ServerSync", "PrivateFiles",
+                "BFFAccess", "CommandSupport", "HTTPClient", "ServerAPI", "AppModel", "AppPackages", "ServerSync", "PrivateFiles",
                 "SQLiteFiles", "MicroAppProtocol", "MicroAppHost", "MicroAppGenerator", "ModelClient", "QRCodes", "MainLoop",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -522,7 +532,7 @@ let package = Package(
         .testTarget(
             name: "DashboardTests",
             dependencies: [
-                "termcanvas", "CalendarTime", "CanvasCore", "CanvasStyle", "CanvasUI", "CanvasFiles", "CommandSupport", "LayoutStore",
+                "termcanvas", "AppInstalls", "CalendarTime", "CanvasCore", "CanvasStyle", "CanvasUI", "CanvasFiles", "CommandSupport", "LayoutStore",
                 "LogFiles", "TestSupport", "Widgets", "AppPackages", "ServerAPI", .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

@@ -1,7 +1,8 @@
+import AppInstalls
 import AppPackages
 import ServerAPI
-import Testing
 @testable import termcanvas
+import Testing
 
 /// A registry that lies: what `apps install` and the catalog's install take from a server's page is
 /// checked against the archive itself, and a page that cannot be a package's is never shown.

@@ -1,6 +1,8 @@
+import AppInstalls
 import AppModel
 import ArgumentParser
 import CanvasFiles
+import CanvasUI
 import CommandSupport
 import FoundationEssentials
 import LayoutStore
@@ -117,7 +119,7 @@ struct AppsCommand: AsyncParsableCommand {
                              "when a dashboard starts (running ones keep theirs; --replace restarts them with it now)")
             }
             // Running dashboards take it now; a running copy of it restarts with its saved state.
-            AppsReinstalled.tellRunningDashboards(paths: paths)
+            RunningDashboards.tellAppsChanged(paths: paths)
             print(replacing || shipped
                   ? "Installed \(name) again; its panes in running dashboards restart with their saved state"
                   : "Installed \(name) in \(TerminalText.safe(target.path)); running dashboards offer it in their catalog (arrange mode, a)")

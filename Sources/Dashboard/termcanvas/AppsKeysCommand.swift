@@ -1,5 +1,7 @@
+import AppInstalls
 import AppPackages
 import ArgumentParser
+import CanvasUI
 import CommandSupport
 import FoundationEssentials
 import PlainText

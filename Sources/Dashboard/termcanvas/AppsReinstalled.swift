@@ -54,9 +54,4 @@ final class AppsReinstalled {
     func cancel() {
         source.cancel()
     }
-
-    /// Tells the running dashboards (see the type) to read the apps folder again.
-    nonisolated static func tellRunningDashboards(paths: Paths) {
-        for pid in RunMark.runningDashboards(in: paths.runDirectory) { kill(pid, SIGUSR1) }
-    }
 }

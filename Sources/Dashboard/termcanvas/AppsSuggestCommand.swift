@@ -1,5 +1,7 @@
+import AppInstalls
 import AppModel
 import ArgumentParser
+import CanvasUI
 import CommandSupport
 import FoundationEssentials
 import HTTPClient
@@ -41,7 +43,7 @@ extension AppsCommand {
                     let suggestions: [AppSuggestion] = try await registry.client().get(APIPath.registrySuggestions)
                     found += suggestions.filter { !installed.contains($0.app.id) }.map { (registry, $0) }
                 } catch let error as HTTPClientError {
-                    Console.error("termcanvas: \(ServerOption.explain(error, doing: "ask \(registry.name) for suggestions"))\n")
+                    Console.error("termcanvas: \(CommandError(explaining: error, doing: "ask \(registry.name) for suggestions"))\n")
                 }
             }
             guard !found.isEmpty else {
@@ -74,7 +76,7 @@ extension AppsCommand {
                         APIPath.registryApps, query: [(name: "packages", value: "true"), (name: "limit", value: "200")])
                     apps += page.items.map { (registry, $0) }
                 } catch let error as HTTPClientError {
-                    Console.error("termcanvas: \(ServerOption.explain(error, doing: "read \(registry.name)'s registry"))\n")
+                    Console.error("termcanvas: \(CommandError(explaining: error, doing: "read \(registry.name)'s registry"))\n")
                 }
             }
             let names = Registries.names(apps.map { ($0.registry, $0.app.id) })

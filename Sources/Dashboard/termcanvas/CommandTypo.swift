@@ -1,5 +1,6 @@
 import ArgumentParser
 import CanvasCore
+import CanvasUI
 
 /// "Did you mean …?" for a mistyped subcommand (`termcanvas layuot list`): the parser alone
 /// says only that the word is unexpected.

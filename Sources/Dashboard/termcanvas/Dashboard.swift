@@ -1,3 +1,4 @@
+import AppInstalls
 import AppModel
 import ArgumentParser
 import BFFAccess

@@ -1,5 +1,7 @@
+import AppInstalls
 import ArgumentParser
 import CanvasCore
+import CanvasUI
 import CommandSupport
 import FoundationEssentials
 import HTTPClient
@@ -54,7 +56,7 @@ extension LayoutCommand {
                 do {
                     snapshot = try await client.canvases.snapshot(canvas.id)
                 } catch {
-                    throw ServerOption.explain(error, doing: "read \(name) on the server")
+                    throw CommandError(explaining: error, doing: "read \(name) on the server")
                 }
                 var layout = snapshot.layout
                 layout.name = name
@@ -63,7 +65,7 @@ extension LayoutCommand {
                 do {
                     try await client.canvases.delete(canvas.id)
                 } catch {
-                    throw ServerOption.explain(error, doing: "delete \(name) on the server (it is saved on this machine too now)")
+                    throw CommandError(explaining: error, doing: "delete \(name) on the server (it is saved on this machine too now)")
                 }
                 print(TerminalText.safe("moved \(name) to this machine"))
             }
@@ -90,7 +92,7 @@ extension LayoutCommand {
             do {
                 try await client.canvases.setMember(canvas.id, user, role: role)
             } catch {
-                throw ServerOption.explain(error, doing: "share \(name) with \(user)")
+                throw CommandError(explaining: error, doing: "share \(name) with \(user)")
             }
         }
     }
@@ -108,7 +110,7 @@ extension LayoutCommand {
             do {
                 try await client.canvases.removeMember(canvas.id, user)
             } catch {
-                throw ServerOption.explain(error, doing: "stop sharing \(name) with \(user)")
+                throw CommandError(explaining: error, doing: "stop sharing \(name) with \(user)")
             }
         }
     }
@@ -126,7 +128,7 @@ extension LayoutCommand {
             do {
                 members = try await client.canvases.members(canvas.id)
             } catch {
-                throw ServerOption.explain(error, doing: "list the members of \(name)")
+                throw CommandError(explaining: error, doing: "list the members of \(name)")
             }
             for member in members { print(TerminalText.safe(member.user) + "\t" + member.role.rawValue) }
         }
@@ -140,7 +142,7 @@ extension LayoutCommand {
         do {
             snapshot = try await server.client().canvases.create(layout)
         } catch let error as HTTPClientError {
-            throw ServerOption.explain(error, doing: "store \(layout.name) on the server")
+            throw CommandError(explaining: error, doing: "store \(layout.name) on the server")
         }
         try library.store.keep(SharedCanvasCopy(first: snapshot), server: try server.serverKey())
         return snapshot
@@ -153,7 +155,7 @@ extension LayoutCommand {
         do {
             return SharedCanvasCopy(first: try await client.canvases.snapshot(canvas.id))
         } catch {
-            throw ServerOption.explain(error, doing: "read \(name) on the server")
+            throw CommandError(explaining: error, doing: "read \(name) on the server")
         }
     }
 
@@ -163,7 +165,7 @@ extension LayoutCommand {
         do {
             return try await client.canvases.all()
         } catch {
-            throw ServerOption.explain(error, doing: what)
+            throw CommandError(explaining: error, doing: what)
         }
     }
 
@@ -211,7 +213,7 @@ struct AuditCommand: AsyncParsableCommand {
             do {
                 page = try await client.get(APIPath.audit, query: query)
             } catch {
-                throw ServerOption.explain(error, doing: "read the audit log")
+                throw CommandError(explaining: error, doing: "read the audit log")
             }
             for entry in page.items {
                 print([entry.at, entry.actor, entry.action.rawValue, entry.target, entry.detail].map(TerminalText.safe).joined(separator: "\t"))
@@ -243,7 +245,7 @@ extension LayoutCommand {
         do {
             try await client.canvases.delete(canvas.id)
         } catch {
-            throw ServerOption.explain(error, doing: "delete \(name) on the server")
+            throw CommandError(explaining: error, doing: "delete \(name) on the server")
         }
         try library().store.forgetSharedCopy(named: name, server: try server.serverKey())
     }
@@ -255,7 +257,7 @@ extension LayoutCommand {
         do {
             _ = try await client.canvases.rename(canvas.id, to: newName)
         } catch {
-            throw ServerOption.explain(error, doing: "rename \(name) on the server")
+            throw CommandError(explaining: error, doing: "rename \(name) on the server")
         }
         let store = try library().store
         let key = try server.serverKey()
@@ -277,7 +279,7 @@ extension LayoutCommand {
             then = try await client.canvases.version(canvas.id, version)
             now = try await client.canvases.snapshot(canvas.id)
         } catch {
-            throw ServerOption.explain(error, doing: "read version \(version) of \(name)")
+            throw CommandError(explaining: error, doing: "read version \(version) of \(name)")
         }
         // Replaying keeps the panes there now in their order, then adds those brought back.
         var wanted = then.layout
@@ -295,7 +297,7 @@ extension LayoutCommand {
             do {
                 answer = try await client.canvases.submit(CanvasEdit(session: session, sequence: number + 1, operation: step), to: canvas.id)
             } catch {
-                throw ServerOption.explain(error, doing: "revert \(name)")
+                throw CommandError(explaining: error, doing: "revert \(name)")
             }
             if answer.outcome == .refused {
                 throw CommandError(TerminalText.safe("the server refused step \(number + 1) of \(steps.count) (\(answer.reason ?? "")): "
@@ -318,7 +320,7 @@ extension LayoutCommand {
             do {
                 page = try await client.canvases.changes(canvas.id, after: cursor)
             } catch {
-                throw ServerOption.explain(error, doing: "read the changes of \(name)")
+                throw CommandError(explaining: error, doing: "read the changes of \(name)")
             }
             for change in page.items {
                 if json {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CanvasCore
 import CanvasFiles
+import CanvasUI
 import CommandSupport
 import FoundationEssentials
 import LayoutStore

@@ -1,3 +1,5 @@
+import CanvasUI
+import AppInstalls
 import ArgumentParser
 import BFFAccess
 import CommandSupport
@@ -64,7 +66,7 @@ struct LoginCommand: AsyncParsableCommand {
         let paths = Paths(environment: ProcessInfo.processInfo.environment)
         try paths.credentials.save(credential)
         // Logging in is trusting the server anew: its registry's key is pinned again at its next answer.
-        RegistryAnswers(paths).forget(server.origin)
+        RegistryAnswers(paths, logger: ServerOption.logger).forget(server.origin)
         Self.say("termcanvas: logged in to \(server) as \(credential.user)")
     }
 

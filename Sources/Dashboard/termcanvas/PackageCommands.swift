@@ -1,7 +1,9 @@
+import AppInstalls
 import AppModel
 import AppPackages
 import ArgumentParser
 import CanvasFiles
+import CanvasUI
 import CommandSupport
 import FoundationEssentials
 import HTTPClient
@@ -63,7 +65,9 @@ extension AppsCommand {
             var unreachable: [String] = []
             for registry in registries {
                 do {
-                    if let page = try await PackagePage.fetch(name.id, version: name.version, pre: pre, from: registry) { found.append(page) }
+                    let answers = RegistryAnswers(AppsCommand.paths, logger: ServerOption.logger)
+                    if let page = try await PackagePage.fetch(name.id, version: name.version, pre: pre, from: registry,
+                                                              client: try await registry.client(), answers: answers) { found.append(page) }
                 } catch where registries.count > 1 {
                     // One registry of several: what it says is told, the others still asked.
                     unreachable.append(PackageInstaller.words(error))
@@ -128,7 +132,7 @@ extension AppsCommand {
             let registry = Registry(key: origin.registry)
             let label = TerminalText.safe("\(app.id) \(origin.version)")
             let client = try await registry.client()
-            let detail = try await RegistryAnswers(paths).detail(of: app.id, in: registry, client: client)
+            let detail = try await RegistryAnswers(paths, logger: ServerOption.logger).detail(of: app.id, in: registry, client: client)
             let mine = detail?.versions.first { $0.version == origin.version }
             let withdrawnAt = detail == nil ? origin.withdrawnAt ?? Date().formatted(.iso8601) : mine?.withdrawnAt
             if withdrawnAt != origin.withdrawnAt, !check {
@@ -185,17 +189,17 @@ extension AppsCommand {
             let client = try await server.client()
             for user in add {
                 do { _ = try await client.send(HTTPClient.Request(.put, APIPath.registryPublisher(id, user: user))) } catch {
-                    throw ServerOption.explain(error, doing: "make \(user) a publisher of \(id)")
+                    throw CommandError(explaining: error, doing: "make \(user) a publisher of \(id)")
                 }
             }
             for user in remove {
                 do { try await client.delete(APIPath.registryPublisher(id, user: user)) } catch {
-                    throw ServerOption.explain(error, doing: "take back \(user)'s right to publish \(id)")
+                    throw CommandError(explaining: error, doing: "take back \(user)'s right to publish \(id)")
                 }
             }
             let publishers: [PackagePublisher]
             do { publishers = try await client.get(APIPath.registryPublishers(id)) } catch {
-                throw ServerOption.explain(error, doing: "list the publishers of \(id)")
+                throw CommandError(explaining: error, doing: "list the publishers of \(id)")
             }
             for publisher in publishers {
                 print([publisher.user, "added by \(publisher.grantedBy)", publisher.grantedAt].map(TerminalText.safe).joined(separator: "\t"))
@@ -224,7 +228,7 @@ extension AppsCommand {
                     try await client.delete(APIPath.registryApp(name.id))
                 }
             } catch {
-                throw ServerOption.explain(error, doing: "withdraw \(app)")
+                throw CommandError(explaining: error, doing: "withdraw \(app)")
             }
         }
     }

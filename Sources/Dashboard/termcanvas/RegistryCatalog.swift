@@ -1,3 +1,4 @@
+import AppInstalls
 import AppModel
 import CanvasCore
 import CanvasUI
@@ -7,8 +8,8 @@ import HTTPClient
 import Logging
 import MicroAppHost
 import ServerAPI
-import Widgets
 import Synchronization
+import Widgets
 
 extension WidgetCatalog {
     /// The catalog as a BFF's registry describes it: the micro-apps it hosts that this dashboard

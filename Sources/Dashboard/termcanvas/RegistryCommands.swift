@@ -1,3 +1,5 @@
+import CanvasUI
+import AppInstalls
 import AppModel
 import AppPackages
 import ArgumentParser
@@ -58,7 +60,7 @@ extension AppsCommand {
                                               body: PublishRequest(manifest: RegistryManifest(parsed), entry: entry,
                                                                    rotateSecrets: rotateSecrets ? true : nil))
             } catch {
-                throw ServerOption.explain(error, doing: "publish \(parsed.id) \(parsed.version)")
+                throw CommandError(explaining: error, doing: "publish \(parsed.id) \(parsed.version)")
             }
             print(TerminalText.safe("published \(detail.app.id) \(detail.app.version)"))
             if let secrets = detail.secrets {
@@ -86,7 +88,7 @@ extension AppsCommand {
                 let response = try await client.send(HTTPClient.Request(.post, APIPath.registryVersions(manifest.id), headers: headers, body: bytes))
                 detail = try HTTPClient.decode(MicroAppDetail.self, from: response)
             } catch {
-                throw ServerOption.explain(error, doing: "publish \(manifest.id) \(manifest.version)")
+                throw CommandError(explaining: error, doing: "publish \(manifest.id) \(manifest.version)")
             }
             let registry = try Registry(server)
             print(TerminalText.safe("Published \(detail.app.id) \(detail.app.version) to \(registry.name) as a package: "
@@ -136,7 +138,7 @@ extension AppsCommand {
                     let page: Page<MicroAppInfo> = try await registry.client().get(APIPath.registryApps, query: query)
                     results += page.items.map { (registry, $0) }
                 } catch let error as HTTPClientError {
-                    failures.append(ServerOption.explain(error, doing: "search \(registry.name)'s registry").description)
+                    failures.append(CommandError(explaining: error, doing: "search \(registry.name)'s registry").description)
                 } catch {
                     failures.append(PackageInstaller.words(error))
                 }

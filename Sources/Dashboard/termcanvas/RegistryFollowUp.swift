@@ -1,5 +1,6 @@
-import AppPackages
+import AppInstalls
 import AppModel
+import AppPackages
 import BFFAccess
 import CanvasCore
 import CanvasFiles
@@ -226,7 +227,8 @@ struct CatalogInstaller {
             }
             do {
                 // Its page as the registry signs it, with its publisher's signature (lists carry none).
-                guard let page = try await PackagePage.fetch(page.id, version: page.version, from: page.registry, client: client) else {
+                guard let page = try await PackagePage.fetch(page.id, version: page.version, from: page.registry, client: client,
+                                                             answers: RegistryAnswers(paths, logger: logger)) else {
                     throw CommandError(TerminalText.safe("\(page.registry.name) no longer has it"))
                 }
                 // Nothing is asked here: a signature that does not hold, or another key than the one kept, is refused.

@@ -34,23 +34,4 @@ struct ServerOption: ParsableArguments {
         let connector = BFFConnector(paths: paths, environment: ProcessInfo.processInfo.environment, logger: Logger(label: "termcanvas.command"))
         return Paths.serverKey(for: try connector.remoteTarget(bff)?.credential)
     }
-
-    /// What went wrong, for a person: the server's own reason when it gave one.
-    static func explain(_ error: HTTPClientError, doing what: String) -> CommandError {
-        switch error {
-        case .status(let code, _, let apiError?):
-            CommandError(TerminalText.safe("the server refused to \(what): \(apiError.error)\(apiError.field.map { " (\($0))" } ?? "") [\(code)]"))
-        default:
-            CommandError(TerminalText.safe("could not \(what): \(error)"))
-        }
-    }
-}
-
-/// A command's failure, as the person who ran it reads it on standard error.
-struct CommandError: Error, CustomStringConvertible {
-    let description: String
-
-    init(_ description: String) {
-        self.description = description
-    }
 }

@@ -1,4 +1,6 @@
+import AppInstalls
 import ArgumentParser
+import CanvasUI
 import CommandSupport
 import HTTPClient
 import PlainText
@@ -27,7 +29,7 @@ struct SessionsCommand: AsyncParsableCommand {
             do {
                 sessions = try await server.client().get(APIPath.authSessions)
             } catch let error as HTTPClientError {
-                throw ServerOption.explain(error, doing: "list your sessions")
+                throw CommandError(explaining: error, doing: "list your sessions")
             }
             for line in SessionInfo.table(sessions) { print(TerminalText.safe(line)) }
         }
@@ -60,7 +62,7 @@ struct SessionsCommand: AsyncParsableCommand {
             } catch .status(404, _, _) {
                 throw CommandError(TerminalText.safe("you have no session \(id ?? ""): termcanvas sessions lists them"))
             } catch {
-                throw ServerOption.explain(error, doing: "end \(id.map { "session \($0)" } ?? "your other sessions")")
+                throw CommandError(explaining: error, doing: "end \(id.map { "session \($0)" } ?? "your other sessions")")
             }
         }
     }

@@ -1,4 +1,5 @@
 import BFFAccess
+import CanvasUI
 import CommandSupport
 import FoundationEssentials
 import HTTPClient

@@ -1,3 +1,4 @@
+import CanvasUI
 import ArgumentParser
 import CommandSupport
 import MainLoop

@@ -7,10 +7,10 @@ import PrivateFiles
 /// Installs an app's folder by swapping: written beside the apps folder under a name of its own,
 /// then moved in place of the app's, so a running dashboard never reads half an app; when the
 /// move fails, the app installed before stays.
-enum AppSwap {
+package enum AppSwap {
     /// Writes app `id` with `write` (into the folder it is given) and puts it in `apps`; returns
     /// where it is.
-    static func install(_ id: String, in apps: URL, write: (URL) throws -> Void) throws -> URL {
+    package static func install(_ id: String, in apps: URL, write: (URL) throws -> Void) throws -> URL {
         try PrivatePath.makeDirectory(apps)
         let target = apps.appendingPathComponent(id)
         let unique = "\(getpid())-\(UUID().uuidString.prefix(8))"

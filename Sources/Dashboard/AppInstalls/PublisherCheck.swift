@@ -1,13 +1,14 @@
+import CanvasUI
 import AppPackages
 import CommandSupport
 import Ed25519
 import PlainText
 
 /// Ed25519's check through libcrypto, for what publishers and registries sign.
-enum SignatureChecking {
+package enum SignatureChecking {
     /// The check, once libcrypto is loaded.
     /// - Throws: `CommandError` naming `what` could not be checked when libcrypto cannot be loaded.
-    static func ready(toCheck what: String) throws -> SignatureCheck {
+    package static func ready(toCheck what: String) throws -> SignatureCheck {
         do {
             try Ed25519.load()
         } catch {
@@ -18,22 +19,22 @@ enum SignatureChecking {
     }
 }
 
-extension PackagePage {
+package extension PackagePage {
     /// What the page's signature says of its publisher, against the key `pinned` at an earlier install.
     /// - Throws: `CommandError` when libcrypto, which checks it, cannot be loaded.
-    func trust(pinned: PublicKey?) throws -> PublisherTrust {
+    package func trust(pinned: PublicKey?) throws -> PublisherTrust {
         PublisherTrust(package.signature, id: id, version: version, digest: package.digest, pinned: pinned,
                        check: try SignatureChecking.ready(toCheck: "\(id)'s signature"))
     }
 }
 
 /// Whether a package's version is taken, by its publisher's signature: said, refused or asked.
-enum PublisherCheck {
+package enum PublisherCheck {
     /// Prints what `trust` means for `page`; refuses a forged signature, an unsigned version after a
     /// signed one, and (unless the user confirms in a terminal) another key than the pinned one.
     /// - Parameter unattended: `--yes`: a changed key is still taken only when confirmed in a terminal.
     /// - Returns: the key to pin from now on; nil for an unsigned version with nothing pinned.
-    static func vet(_ trust: PublisherTrust, pinned: PublicKey?, page: PackagePage, unattended: Bool) throws -> PublicKey? {
+    package static func vet(_ trust: PublisherTrust, pinned: PublicKey?, page: PackagePage, unattended: Bool) throws -> PublicKey? {
         let name = TerminalText.safe("\(page.id) \(page.version) from \(page.registry.name)")
         switch trust {
         case .firstUse(let key):
@@ -72,7 +73,7 @@ enum PublisherCheck {
     }
 
     /// Refuses what is never taken: a signature that does not hold, and an unsigned version after a signed one.
-    static func refuse(_ trust: PublisherTrust, pinned: PublicKey?, page: PackagePage) throws {
+    package static func refuse(_ trust: PublisherTrust, pinned: PublicKey?, page: PackagePage) throws {
         let name = TerminalText.safe("\(page.id) \(page.version) from \(page.registry.name)")
         switch trust {
         case .forged:

@@ -1,3 +1,5 @@
+import CommandSupport
+import CanvasUI
 import AppPackages
 import FoundationEssentials
 #if canImport(Glibc)
@@ -8,11 +10,11 @@ import PrivateFiles
 import ServerAPI
 
 /// An app's folder as a package, and a package as an app's folder.
-enum PackageFolder {
+package enum PackageFolder {
     /// The archive of the files under `folder`: plain files and folders only; hidden names (`.git`,
     /// `.env`, `.venv`) are left out, and said.
     /// - Throws: `CommandError` naming a link or special file, or what `PackageArchive` refuses.
-    static func archive(of folder: URL) throws -> (archive: PackageArchive, leftOut: [String]) {
+    package static func archive(of folder: URL) throws -> (archive: PackageArchive, leftOut: [String]) {
         var files: [PackageArchive.File] = []
         var leftOut: [String] = []
         var bytes = 0
@@ -52,7 +54,7 @@ enum PackageFolder {
 
     /// Writes the archive's files under `folder` (made here): folders 0700, files 0600, or 0700 when
     /// executable, whatever the umask.
-    static func write(_ archive: PackageArchive, to folder: URL) throws {
+    package static func write(_ archive: PackageArchive, to folder: URL) throws {
         try PrivatePath.makeDirectory(folder)
         for file in archive.files {
             let target = folder.appendingPathComponent(file.path)

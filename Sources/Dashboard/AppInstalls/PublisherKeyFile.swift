@@ -1,3 +1,4 @@
+import CanvasUI
 import AppPackages
 import CommandSupport
 import Ed25519
@@ -9,22 +10,22 @@ import ServerAPI
 /// A publisher's secret key, as `apps keys new` writes it (0600, in a 0700 folder): its seed, its
 /// public key, and the hand-overs from the publisher's earlier keys, which every signature carries
 /// so that installers who pinned an older key follow the rotation.
-struct PublisherKeyFile: Codable {
+package struct PublisherKeyFile: Codable {
     /// What the file is, so a file of another kind is told apart.
-    var format = Self.format
+    package var format = Self.format
     /// The secret key's 32-byte seed, base64.
-    var secret: String
+    package var secret: String
     /// The public key, base64.
-    var publicKey: String
-    var endorsements: [KeyEndorsement]
+    package var publicKey: String
+    package var endorsements: [KeyEndorsement]
 
-    static let format = "termcanvas publisher key v1"
+    package static let format = "termcanvas publisher key v1"
 
     /// Where `apps publish` finds the key without `--key`.
-    static func defaultLocation(_ paths: Paths) -> URL { paths.configDirectory.appendingPathComponent("publisher.key") }
+    package static func defaultLocation(_ paths: Paths) -> URL { paths.configDirectory.appendingPathComponent("publisher.key") }
 
     /// A new key: after `earlier`, handed over by its signature.
-    static func make(after earlier: PublisherKeyFile? = nil) throws -> PublisherKeyFile {
+    package static func make(after earlier: PublisherKeyFile? = nil) throws -> PublisherKeyFile {
         let seed = Ed25519.newSeed()
         let key = try words { try PublicKey(bytes: Ed25519.publicKey(ofSeed: seed)) }
         guard let key else { throw CommandError("libcrypto made a public key of the wrong size; nothing was written") }
@@ -37,23 +38,23 @@ struct PublisherKeyFile: Codable {
         return PublisherKeyFile(secret: Base64.encode(seed), publicKey: key.base64, endorsements: endorsements)
     }
 
-    var key: PublicKey? { PublicKey(base64: publicKey) }
+    package var key: PublicKey? { PublicKey(base64: publicKey) }
 
     /// The signature of `message`, base64.
-    func sign(_ message: [UInt8]) throws -> String {
+    package func sign(_ message: [UInt8]) throws -> String {
         guard let seed = Base64.decode(secret), seed.count == 32 else { throw CommandError("the publisher key's secret is not a key's; make a new one with termcanvas apps keys new --rotate") }
         return Base64.encode(try Self.words { try Ed25519.sign(message, seed: seed) })
     }
 
     /// This key's signature of `id`'s `version` whose archive has `digest`.
-    func signature(id: String, version: String, digest: String) throws -> PackageSignature {
+    package func signature(id: String, version: String, digest: String) throws -> PackageSignature {
         PackageSignature(key: publicKey, signature: try sign(SignedStatement.package(id: id, version: version, digest: digest)),
                          endorsements: endorsements)
     }
 
     /// The key in `file`; nil when there is none.
     /// - Throws: `CommandError` for a file others may read, or one that is not a key of ours.
-    static func read(_ file: URL) throws -> PublisherKeyFile? {
+    package static func read(_ file: URL) throws -> PublisherKeyFile? {
         let text: String?
         do {
             text = try PrivateFile.read(file)
@@ -69,7 +70,7 @@ struct PublisherKeyFile: Codable {
     }
 
     /// Writes the key to `file` (0600; its folder made 0700 when we make it).
-    func write(to file: URL) throws {
+    package func write(to file: URL) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         do {

@@ -1,9 +1,11 @@
+import CanvasUI
 import AppModel
 import AppPackages
 import CanvasFiles
 import CommandSupport
 import FoundationEssentials
 import HTTPClient
+import LayoutStore
 import MicroAppHost
 import MicroAppProtocol
 import PlainText
@@ -11,26 +13,26 @@ import PrivateFiles
 import ServerAPI
 
 /// A package as a registry's page shows it: the version offered and what it asks for.
-struct PackagePage: Sendable {
-    let registry: Registry
-    let app: MicroAppInfo
-    let version: String
+package struct PackagePage: Sendable {
+    package let registry: Registry
+    package let app: MicroAppInfo
+    package let version: String
     /// Who published it and when, where the page says.
-    let published: PublishedVersion?
-    let package: PackageVersion
+    package let published: PublishedVersion?
+    package let package: PackageVersion
 
-    var id: String { app.id }
+    package var id: String { app.id }
 
     /// The registry's listing of a package's current version, as the catalog has it; nil for
     /// another kind of app, or a listing that is not a package's (`isWellFormed`).
-    init?(_ app: MicroAppInfo, in registry: Registry) {
+    package init?(_ app: MicroAppInfo, in registry: Registry) {
         guard app.kind == .package, let package = app.package, Self.isWellFormed(app, version: app.version, package) else { return nil }
         self.init(registry: registry, app: app, version: app.version, published: nil, package: package)
     }
 
     /// Whether what a server says of a package can be one: an app id, a semantic version, a
     /// digest of 64 hex digits, a size a package may have. What is not is never shown or asked for.
-    static func isWellFormed(_ app: MicroAppInfo, version: String, _ package: PackageVersion) -> Bool {
+    package static func isWellFormed(_ app: MicroAppInfo, version: String, _ package: PackageVersion) -> Bool {
         ManifestRules.isAppID(app.id) && SemanticVersion(version) != nil && (1...PackageLimits.archiveBytes).contains(package.size)
             && package.digest.utf8.count == 64 && package.digest.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
     }
@@ -44,7 +46,7 @@ struct PackagePage: Sendable {
     }
 
     /// The page in words, as `apps install` shows it before it asks.
-    var lines: [String] {
+    package var lines: [String] {
         var lines = ["\(app.id) \(version): \(app.name)"]
         if let warning = SandboxSupport.current.warning { lines.append("  " + warning) }
         if !app.description.isEmpty { lines.append("  \(app.description)") }
@@ -63,17 +65,16 @@ struct PackagePage: Sendable {
     ///   package's, or a server that cannot be asked.
     /// - Parameters:
     ///   - version: the version asked for; nil for the one offered by default (`offered(in:pre:)`).
-    ///   - client: how the registry is reached; by its credential when not given.
-    static func fetch(_ id: String, version: String?, pre: Bool = false, from registry: Registry,
-                      client: HTTPClient? = nil) async throws -> PackagePage? {
-        let paths = AppsCommand.paths
-        let client = if let client { client } else { try await registry.client() }
-        guard let detail = try await RegistryAnswers(paths).detail(of: id, in: registry, client: client) else { return nil }
+    ///   - client: how the registry is reached.
+    ///   - answers: what this user keeps of the registries' answers, which checks this one.
+    package static func fetch(_ id: String, version: String?, pre: Bool = false, from registry: Registry,
+                              client: HTTPClient, answers: RegistryAnswers) async throws -> PackagePage? {
+        guard let detail = try await answers.detail(of: id, in: registry, client: client) else { return nil }
         return try page(of: id, version: version, pre: pre, in: detail, from: registry)
     }
 
     /// The page of `id` at `version` in `detail`, the registry's answer about it, as `fetch` reads it.
-    static func page(of id: String, version: String?, pre: Bool = false, in detail: MicroAppDetail,
+    package static func page(of id: String, version: String?, pre: Bool = false, in detail: MicroAppDetail,
                      from registry: Registry) throws -> PackagePage? {
         guard detail.app.kind == .package else { return nil }
         let wanted = version ?? offered(in: detail, pre: pre)?.description ?? detail.app.version
@@ -94,15 +95,19 @@ struct PackagePage: Sendable {
     /// The version a package offers without one named: its newest release (whatever a registry
     /// calls current, which an older server may let be a pre-release), or with `pre` its newest
     /// of all, pre-releases included.
-    static func offered(in detail: MicroAppDetail, pre: Bool) -> SemanticVersion? {
+    package static func offered(in detail: MicroAppDetail, pre: Bool) -> SemanticVersion? {
         let versions = detail.versions.filter { $0.withdrawnAt == nil }.compactMap { SemanticVersion($0.version) }
         return pre ? versions.max() : SemanticVersion.current(of: versions)
     }
 }
 
 /// Downloads, checks and installs a package's version into the user's apps folder.
-struct PackageInstaller {
-    let paths: Paths
+package struct PackageInstaller {
+    package let paths: Paths
+
+    package init(paths: Paths) {
+        self.paths = paths
+    }
 
     /// Installs `page`'s version from its registry (`client`), recording its origin; grants it
     /// what its page showed when `grant` (the user said yes to exactly that). Counted at the
@@ -111,23 +116,25 @@ struct PackageInstaller {
     ///   package, another id or version, or other permissions than the page showed. Nothing is
     ///   installed then.
     /// - Parameter publisherKey: the publisher's key to keep for later versions (`PublisherCheck`).
-    func install(_ page: PackagePage, from client: HTTPClient, grant: Bool, publisherKey: PublicKey?) async throws -> InstalledApp {
+    package func install(_ page: PackagePage, from client: HTTPClient, grant: Bool, publisherKey: PublicKey?) async throws -> InstalledApp {
         let response: HTTPClient.Response
         do {
             response = try await client.send(HTTPClient.Request(.get, APIPath.registryArchive(page.id, page.version)))
         } catch {
-            throw ServerOption.explain(error, doing: "download \(page.id) \(page.version)")
+            throw CommandError(explaining: error, doing: "download \(page.id) \(page.version)")
         }
         let archive = try Self.check(response.body, against: page)
         let app = try swapIn(archive, page: page, publisherKey: publisherKey)
-        if grant { try AppsCommand.store(paths).grant(app: app.id, digest: SandboxSupport.current.grantDigest(of: app)) }
+        if grant {
+            try LayoutStore.open(at: paths.layoutDatabase).store.grant(app: app.id, digest: SandboxSupport.current.grantDigest(of: app))
+        }
         _ = try? await client.send(HTTPClient.Request(.post, APIPath.registryInstalls(page.id)))
-        AppsReinstalled.tellRunningDashboards(paths: paths)
+        RunningDashboards.tellAppsChanged(paths: paths)
         return app
     }
 
     /// The archive, when `bytes` are exactly what the page describes.
-    static func check(_ bytes: [UInt8], against page: PackagePage) throws -> PackageArchive {
+    package static func check(_ bytes: [UInt8], against page: PackagePage) throws -> PackageArchive {
         let name = TerminalText.safe("\(page.id) \(page.version) from \(page.registry.name)")
         let digest = SHA256Digest.hex(of: bytes)
         guard digest == page.package.digest else {
@@ -160,7 +167,7 @@ struct PackageInstaller {
 
     /// Swaps the app in (`AppSwap`) and records where it came from.
     private func swapIn(_ archive: PackageArchive, page: PackagePage, publisherKey: PublicKey?) throws -> InstalledApp {
-        let folders = AppsCommand.folders(paths)
+        let folders = AppFolders.standard(configDirectory: paths.configDirectory, executable: Paths.executable)
         let target = try AppSwap.install(page.id, in: paths.appsDirectory) { try PackageFolder.write(archive, to: $0) }
         let origin = PackageOrigin(registry: page.registry.key, version: page.version, digest: page.package.digest,
                                    installedAt: Date().formatted(.iso8601), publisherKey: publisherKey?.base64)
@@ -169,14 +176,14 @@ struct PackageInstaller {
     }
 
     /// An install's failure in our words: a command's own message, or what could not be written.
-    static func words(_ error: any Error) -> String {
+    package static func words(_ error: any Error) -> String {
         if let error = error as? CommandError { return error.description }
-        if let error = error as? HTTPClientError { return ServerOption.explain(error, doing: "reach the registry").description }
+        if let error = error as? HTTPClientError { return CommandError(explaining: error, doing: "reach the registry").description }
         return "could not write the app's files in your apps folder; check that it is yours and that the disk has room"
     }
 
     /// Writes (or, for nil, removes) the record of where app `id` came from.
-    static func record(_ origin: PackageOrigin?, of id: String, in folders: AppFolders) throws {
+    package static func record(_ origin: PackageOrigin?, of id: String, in folders: AppFolders) throws {
         let file = folders.originFile(of: id)
         guard let origin else {
             try? FileManager.default.removeItem(at: file)

@@ -1,7 +1,9 @@
+import CanvasUI
 import AppPackages
 import CommandSupport
 import FoundationEssentials
 import HTTPClient
+import Logging
 import PlainText
 import PrivateFiles
 import ServerAPI
@@ -9,23 +11,26 @@ import ServerAPI
 /// What this user keeps of the registries it asks about apps: each registry's key, pinned at its
 /// first signed answer (and again at `termcanvas login`), and the newest revision of each app seen
 /// there, so an answer replayed from before is noticed (`RegistryAnswerCheck`).
-struct RegistryAnswers {
+package struct RegistryAnswers {
     /// One registry's.
-    struct Record: Codable, Equatable {
+    package struct Record: Codable, Equatable {
         var key: String?
         var revisions: [String: Int] = [:]
     }
 
-    let file: URL
+    package let file: URL
+    /// Where a record that could not be kept is said.
+    package let logger: Logger
 
-    init(_ paths: Paths) {
+    package init(_ paths: Paths, logger: Logger) {
         file = paths.configDirectory.appendingPathComponent("registries.json")
+        self.logger = logger
     }
 
     /// The page of app `id` in `registry`, its signature checked; nil when it has no such app.
     /// - Throws: `CommandError` for an answer that is forged, of another key, expired or rolled
     ///   back (saying which), or a server that cannot be asked.
-    func detail(of id: String, in registry: Registry, client: HTTPClient) async throws -> MicroAppDetail? {
+    package func detail(of id: String, in registry: Registry, client: HTTPClient) async throws -> MicroAppDetail? {
         let path = APIPath.registryApp(id)
         let response: HTTPClient.Response
         let detail: MicroAppDetail
@@ -35,7 +40,7 @@ struct RegistryAnswers {
         } catch .status(404, _, _) {
             return nil
         } catch {
-            throw ServerOption.explain(error, doing: "read \(id) in \(registry.name)'s registry")
+            throw CommandError(explaining: error, doing: "read \(id) in \(registry.name)'s registry")
         }
         var records = read()
         var record = records[registry.key] ?? Record()
@@ -79,7 +84,7 @@ struct RegistryAnswers {
     }
 
     /// Forgets what was kept of `registry`: its next signed answer pins its key anew (`termcanvas login`).
-    func forget(_ registry: String) {
+    package func forget(_ registry: String) {
         var records = read()
         guard records.removeValue(forKey: registry) != nil else { return }
         write(records)
@@ -100,7 +105,7 @@ struct RegistryAnswers {
             try PrivatePath.makeDirectory(file.deletingLastPathComponent())
             try PrivateFile.write(String(decoding: data, as: UTF8.self) + "\n", to: file)
         } catch {
-            ServerOption.logger.warning("the registries' keys and revisions seen were not kept: the next answers are checked against less",
+            logger.warning("the registries' keys and revisions seen were not kept: the next answers are checked against less",
                            metadata: ["file": "\(file.path)", "error": "\(error)"])
         }
     }

@@ -265,9 +265,19 @@ let package = Package(
             path: "Sources/Dashboard/AppInstalls",
             swiftSettings: swiftSettings
         ),
+        // Micro-apps in the dashboard's panes: the apps installed and their grants, the links to
+        // their backend and to remote apps, the catalog the registries offer, the headless pane of
+        // `apps try`, a crashed run's recovery, and apps installed again while it runs.
+        .target(
+            name: "AppPanes",
+            dependencies: ["AppInstalls", "AppModel", "CanvasCore", "CanvasFiles", "CanvasStyle", "CanvasUI", "CommandSupport", "HTTPClient",
+                           "LayoutStore", "MicroAppHost", "MicroAppProtocol", "ServerAPI", "Widgets", .product(name: "Logging", package: "swift-log")],
+            path: "Sources/Dashboard/AppPanes",
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "termcanvas",
-            dependencies: ["PlainText", "AppInstalls", 
+            dependencies: ["PlainText", "AppInstalls", "AppPanes", 
                 "CalendarTime", "CanvasCore", "CanvasStyle", "CanvasUI", "NcursesTerminal", "Widgets", "LayoutStore", "CanvasFiles",
                 "BFFAccess", "CommandSupport", "HTTPClient", "ServerAPI", "AppModel", "AppPackages", "ServerSync", "PrivateFiles",
                 "SQLiteFiles", "MicroAppProtocol", "MicroAppHost", "MicroAppGenerator", "ModelClient", "QRCodes", "MainLoop",
@@ -532,7 +542,7 @@ let package = Package(
         .testTarget(
             name: "DashboardTests",
             dependencies: [
-                "termcanvas", "AppInstalls", "CalendarTime", "CanvasCore", "CanvasStyle", "CanvasUI", "CanvasFiles", "CommandSupport", "LayoutStore",
+                "termcanvas", "AppInstalls", "AppPanes", "CalendarTime", "CanvasCore", "CanvasStyle", "CanvasUI", "CanvasFiles", "CommandSupport", "LayoutStore",
                 "LogFiles", "TestSupport", "Widgets", "AppPackages", "ServerAPI", .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

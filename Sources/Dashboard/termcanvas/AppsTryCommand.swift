@@ -1,3 +1,4 @@
+import AppPanes
 import AppModel
 import ArgumentParser
 import CanvasCore

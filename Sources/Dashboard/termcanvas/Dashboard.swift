@@ -1,5 +1,6 @@
 import AppInstalls
 import AppModel
+import AppPanes
 import ArgumentParser
 import BFFAccess
 import CanvasCore

@@ -1,3 +1,4 @@
+import AppPanes
 import ArgumentParser
 import CanvasCore
 import CanvasUI

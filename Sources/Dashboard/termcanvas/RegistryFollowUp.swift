@@ -1,6 +1,7 @@
 import AppInstalls
 import AppModel
 import AppPackages
+import AppPanes
 import BFFAccess
 import CanvasCore
 import CanvasFiles

@@ -13,47 +13,52 @@ import Synchronization
 import Widgets
 
 /// The micro-apps installed on this machine, as the dashboard offers them.
-struct InstalledApps {
-    let apps: [InstalledApp]
+package struct InstalledApps {
+    package let apps: [InstalledApp]
     /// A message for each manifest that could not be read.
-    let problems: [String]
+    package let problems: [String]
 
-    init(paths: Paths) {
+    package init(paths: Paths) {
         (apps, problems) = AppFolders.standard(configDirectory: paths.configDirectory, executable: Paths.executable).scan()
     }
 
-    init(apps: [InstalledApp]) {
+    package init(apps: [InstalledApp]) {
         self.apps = apps
         problems = []
     }
 
     /// Catalog entries whose panes run their app through `runtime`.
     @MainActor
-    func descriptors(runtime: MicroAppRuntime) -> [WidgetDescriptor] {
+    package func descriptors(runtime: MicroAppRuntime) -> [WidgetDescriptor] {
         apps.map { MicroAppWidget.descriptor(for: $0, connect: { runtime.connection(for: $0) }) }
     }
 
     /// Catalog entries whose panes never start their app (`termcanvas render`).
     @MainActor
-    var inertDescriptors: [WidgetDescriptor] {
+    package var inertDescriptors: [WidgetDescriptor] {
         apps.map { MicroAppWidget.descriptor(for: $0, connect: { _ in InertConnection() }) }
     }
 }
 
-extension WidgetCatalog {
+package extension WidgetCatalog {
     /// The built-in widgets, then the installed micro-apps.
-    static func standard(apps: [WidgetDescriptor]) -> WidgetCatalog {
+    package static func standard(apps: [WidgetDescriptor]) -> WidgetCatalog {
         WidgetCatalog(builtIn.descriptors + apps)
     }
 }
 
 /// Grants kept in the layout database, by manifest digest (and the sandbox they were given in,
 /// `SandboxSupport.grantDigest`).
-struct StoredGrants: AppGrants {
-    let store: LayoutStore
-    let logger: Logger
+package struct StoredGrants: AppGrants {
+    package let store: LayoutStore
+    package let logger: Logger
 
-    func isGranted(_ app: InstalledApp) async -> Bool {
+    package init(store: LayoutStore, logger: Logger) {
+        self.store = store
+        self.logger = logger
+    }
+
+    package func isGranted(_ app: InstalledApp) async -> Bool {
         do {
             return try store.grant(of: app.id)?.digest == SandboxSupport.current.grantDigest(of: app)
         } catch {
@@ -62,26 +67,28 @@ struct StoredGrants: AppGrants {
         }
     }
 
-    func grant(_ app: InstalledApp) async throws {
+    package func grant(_ app: InstalledApp) async throws {
         try store.grant(app: app.id, digest: SandboxSupport.current.grantDigest(of: app))
     }
 }
 
 /// Makes micro-apps' `http` calls with the dashboard's client (and so its token) once the server
 /// is connected; the token never leaves this process.
-final class BackendRelay: AppBackend {
+package final class BackendRelay: AppBackend {
     private let client = Mutex<HTTPClient?>(nil)
     /// An answer longer than this is refused: it goes back to the app as one protocol line.
-    static let answerLimit = 192 * 1024
+    package static let answerLimit = 192 * 1024
 
-    func use(_ client: HTTPClient) {
+    package func use(_ client: HTTPClient) {
         self.client.withLock { $0 = client }
     }
 
     /// The dashboard's client, once the server is connected.
-    var current: HTTPClient? { client.withLock { $0 } }
+    package var current: HTTPClient? { client.withLock { $0 } }
 
-    func call(_ request: HTTPRequest) async -> Result<HTTPResult, RPCError> {
+    package init() {}
+
+    package func call(_ request: HTTPRequest) async -> Result<HTTPResult, RPCError> {
         guard let client = client.withLock({ $0 }) else {
             return .failure(RPCError(code: RPCError.backendUnavailable, message: "the micro-app server is not connected yet"))
         }
@@ -109,12 +116,12 @@ final class BackendRelay: AppBackend {
 }
 
 /// A connection that never starts its app: `termcanvas render` draws panes, it runs nothing.
-final class InertConnection: MicroAppConnection {
-    func start(_ parameters: InitializeParams, wake: @escaping @Sendable () -> Void) {}
-    func send(_ message: HostToApp) {}
-    func takeUpdates() -> AppUpdates { AppUpdates() }
-    func grant() {}
-    func refuse() {}
-    func restart() {}
-    func stop() {}
+package final class InertConnection: MicroAppConnection {
+    package func start(_ parameters: InitializeParams, wake: @escaping @Sendable () -> Void) {}
+    package func send(_ message: HostToApp) {}
+    package func takeUpdates() -> AppUpdates { AppUpdates() }
+    package func grant() {}
+    package func refuse() {}
+    package func restart() {}
+    package func stop() {}
 }

@@ -15,7 +15,7 @@ import Widgets
 /// by their run marks), and each reads its apps folder again; an app whose manifest or files
 /// changed is offered in the catalog, and its panes start afresh with their saved state.
 @MainActor
-final class AppsReinstalled {
+package final class AppsReinstalled {
     private let source: any DispatchSourceSignal
     /// Each app's manifest digest and folder, by id: a new folder (the command swaps in a new
     /// one) or a changed manifest is an app installed again.
@@ -23,11 +23,11 @@ final class AppsReinstalled {
 
     /// Ignores SIGUSR1 (its default would end the process) until `start`: call before the run
     /// is marked, so that nothing that finds the mark can end the dashboard with it.
-    nonisolated static func prepare() {
+    package nonisolated static func prepare() {
         signal(SIGUSR1, SIG_IGN)
     }
 
-    init(paths: Paths, installed: [InstalledApp], runtime: MicroAppRuntime, mailbox: Mailbox, logger: Logger) {
+    package init(paths: Paths, installed: [InstalledApp], runtime: MicroAppRuntime, mailbox: Mailbox, logger: Logger) {
         versions = Dictionary(installed.map { ($0.id, Self.version(of: $0)) }, uniquingKeysWith: { first, _ in first })
         source = DispatchSource.makeSignalSource(signal: SIGUSR1, queue: .main)
         source.setEventHandler { [weak self] in
@@ -51,7 +51,7 @@ final class AppsReinstalled {
         return app.digest + " " + folder
     }
 
-    func cancel() {
+    package func cancel() {
         source.cancel()
     }
 }

@@ -11,12 +11,12 @@ import ServerAPI
 import Synchronization
 import Widgets
 
-extension WidgetCatalog {
+package extension WidgetCatalog {
     /// The catalog as a BFF's registry describes it: the micro-apps it hosts that this dashboard
     /// has a widget for, with the registry's name, version and description, in this catalog's
     /// order; then the widgets that need no server (the Event Log, the apps installed here); then
     /// the registry's remote apps that are not down. Every kind stays mountable.
-    func matching(registry apps: [MicroAppInfo],
+    package func matching(registry apps: [MicroAppInfo],
                   remote: (offered: [WidgetDescriptor], all: [WidgetDescriptor]) = ([], [])) -> WidgetCatalog {
         // The server's own apps: a package of an id installed here is not one of them.
         let builtIn = apps.filter { ($0.kind ?? .builtin) == .builtin }
@@ -36,14 +36,21 @@ extension WidgetCatalog {
 /// and what follows that read (`SuggestionsLoaded`, `PackagesElsewhere`): the standard catalog, the
 /// apps installed since the start, the registry's remote apps, and the packages of the registries
 /// the user follows that they have not installed, offered.
-struct RegistryCatalog: CatalogSource {
-    let standard: WidgetCatalog
-    let runtime: MicroAppRuntime
-    let packages: PackageOffers
+package struct RegistryCatalog: CatalogSource {
+    package let standard: WidgetCatalog
+    package let runtime: MicroAppRuntime
+    package let packages: PackageOffers
     /// The apps in the user's own folder at the start: a package of one of these ids is not offered.
-    let installedByUser: Set<String>
+    package let installedByUser: Set<String>
 
-    func catalog(after event: any BusEvent, keeping added: [WidgetDescriptor]) -> WidgetCatalog? {
+    package init(standard: WidgetCatalog, runtime: MicroAppRuntime, packages: PackageOffers, installedByUser: Set<String>) {
+        self.standard = standard
+        self.runtime = runtime
+        self.packages = packages
+        self.installedByUser = installedByUser
+    }
+
+    package func catalog(after event: any BusEvent, keeping added: [WidgetDescriptor]) -> WidgetCatalog? {
         let apps: [MicroAppInfo]
         if let loaded = event as? RegistryLoaded {
             apps = loaded.apps
@@ -63,8 +70,8 @@ struct RegistryCatalog: CatalogSource {
 
 /// The connected server's registry as last read, what it suggests, and the packages of the other
 /// registries the user follows: what the catalog offers, and what choosing one installs.
-final class PackageOffers: Sendable {
-    let registry: Registry
+package final class PackageOffers: Sendable {
+    package let registry: Registry
     private struct Known {
         var apps: [MicroAppInfo]?
         var pages: [PackagePage] = []
@@ -75,12 +82,12 @@ final class PackageOffers: Sendable {
 
     private let known = Mutex(Known())
 
-    init(registry: Registry) {
+    package init(registry: Registry) {
         self.registry = registry
     }
 
     /// Keeps the registry's apps, and its packages' pages.
-    func remember(_ apps: [MicroAppInfo]) {
+    package func remember(_ apps: [MicroAppInfo]) {
         let pages = apps.compactMap { PackagePage($0, in: registry) }
         known.withLock {
             $0.apps = apps
@@ -89,7 +96,7 @@ final class PackageOffers: Sendable {
     }
 
     /// Keeps what the server suggests; returns the registry's apps as last read, nil before.
-    func suggest(_ suggestions: [AppSuggestion]) -> [MicroAppInfo]? {
+    package func suggest(_ suggestions: [AppSuggestion]) -> [MicroAppInfo]? {
         known.withLock { known in
             known.reasons = Dictionary(suggestions.map { ($0.app.id, $0.reason) }, uniquingKeysWith: { first, _ in first })
             return known.apps
@@ -97,7 +104,7 @@ final class PackageOffers: Sendable {
     }
 
     /// Keeps the other registries' packages; returns the registry's apps as last read, nil before.
-    func elsewhere(_ loaded: PackagesElsewhere) -> [MicroAppInfo]? {
+    package func elsewhere(_ loaded: PackagesElsewhere) -> [MicroAppInfo]? {
         let pages = loaded.registries.sorted { $0.key < $1.key }.flatMap { key, apps in
             apps.compactMap { PackagePage($0, in: Registry(key: key)) }
         }
@@ -109,7 +116,7 @@ final class PackageOffers: Sendable {
 
     /// The packages as the catalog offers them, with what each asks for and where it comes from;
     /// the suggested say why; an id two registries offer is shown `REGISTRY/ID`.
-    var offers: [CatalogOffer] {
+    package var offers: [CatalogOffer] {
         let (pages, reasons) = known.withLock { ($0.pages + $0.elsewhere, $0.reasons) }
         let shown = Registries.names(pages.map { ($0.registry, $0.id) })
         return zip(pages, shown).map { page, shownID in
@@ -123,7 +130,7 @@ final class PackageOffers: Sendable {
     }
 
     /// The page of what `offer` offers.
-    func page(_ offer: CatalogOffer) -> PackagePage? {
+    package func page(_ offer: CatalogOffer) -> PackagePage? {
         known.withLock { known in
             (known.pages + known.elsewhere).first { page in
                 page.id == offer.kind.rawValue && (offer.registry == nil || offer.registry == page.registry.name)

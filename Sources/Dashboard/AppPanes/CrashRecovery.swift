@@ -7,13 +7,13 @@ import MicroAppHost
 /// paused (one of them may be what ended it, and a trap cannot be caught), the user is told
 /// once, and the app whose pane was being handled when it ended finds it in its log.
 @MainActor
-enum CrashRecovery {
+package enum CrashRecovery {
     /// What a paused pane says after its app's name.
-    static let pausedReason = "paused after the last run ended unexpectedly · r starts it"
+    package static let pausedReason = "paused after the last run ended unexpectedly · r starts it"
 
     /// The last unclean end of a run of `layout`, if any, after telling the logs about it; its
     /// mark goes, so the next start is normal. Other layouts' marks stay for their next start.
-    static func previousRun(of layout: String, runs directory: URL, runtime: MicroAppRuntime, installed: [InstalledApp],
+    package static func previousRun(of layout: String, runs directory: URL, runtime: MicroAppRuntime, installed: [InstalledApp],
                             logger: Logger) -> RunMark.EndedRun? {
         let ended = RunMark.endedRuns(in: directory).filter { $0.run.layout == layout }
         for (_, file) in ended { try? FileManager.default.removeItem(at: file) }
@@ -29,7 +29,7 @@ enum CrashRecovery {
     }
 
     /// Marks this run; nil (logged) when the mark cannot be written: the dashboard still runs.
-    static func mark(_ directory: URL, layout: String, logger: Logger) -> RunMark? {
+    package static func mark(_ directory: URL, layout: String, logger: Logger) -> RunMark? {
         do {
             return try RunMark(directory: directory, layout: layout)
         } catch {
@@ -39,9 +39,9 @@ enum CrashRecovery {
     }
 }
 
-extension RunMark.EndedRun {
+package extension RunMark.EndedRun {
     /// The status bar's line about it, once.
-    var notice: String {
+    package var notice: String {
         let during = app.map { " in \($0)'s pane" } ?? ""
         return "The last run ended unexpectedly\(during): micro-apps are paused · r in a pane starts it · termcanvas apps log ID says more"
     }

@@ -13,18 +13,18 @@ import Widgets
 /// Reaches remote apps' sessions through the server's proxy (`/api/apps/ID/sessions`) with the
 /// dashboard's client, once it is connected; and keeps the server's grant of each remote app
 /// the user allowed, which the proxy and the app's webhooks go by.
-final class RemoteRelay: RemoteAppTransport, AppGrants {
+package final class RemoteRelay: RemoteAppTransport, AppGrants {
     private let client = Mutex<HTTPClient?>(nil)
     private let local: StoredGrants
     /// A session's stream reconnects never (a lost session is opened afresh by its supervisor);
     /// an entry silent this long is taken for gone.
-    static let stream = HTTPClient.ReconnectPolicy(initialDelay: .seconds(1), maxDelay: .seconds(1), idleTimeout: .seconds(600))
+    package static let stream = HTTPClient.ReconnectPolicy(initialDelay: .seconds(1), maxDelay: .seconds(1), idleTimeout: .seconds(600))
 
-    init(local: StoredGrants) {
+    package init(local: StoredGrants) {
         self.local = local
     }
 
-    func use(_ client: HTTPClient) {
+    package func use(_ client: HTTPClient) {
         self.client.withLock { $0 = client }
     }
 
@@ -33,7 +33,7 @@ final class RemoteRelay: RemoteAppTransport, AppGrants {
         return client
     }
 
-    func open(app: String, initialize: [UInt8]) async throws(RemoteAppFailure) -> (session: String, answer: [UInt8]) {
+    package func open(app: String, initialize: [UInt8]) async throws(RemoteAppFailure) -> (session: String, answer: [UInt8]) {
         let client = try connected()
         do {
             let response = try await client.send(HTTPClient.Request(.post, APIPath.appSessions(app),
@@ -46,7 +46,7 @@ final class RemoteRelay: RemoteAppTransport, AppGrants {
         }
     }
 
-    func lines(app: String, session: String) -> AsyncStream<RemoteLine> {
+    package func lines(app: String, session: String) -> AsyncStream<RemoteLine> {
         guard let client = client.withLock({ $0 }) else { return AsyncStream { $0.yield(.ended("not connected")); $0.finish() } }
         let updates = client.events(path: APIPath.appSessionEvents(app, session), reconnect: Self.stream)
         return AsyncStream { continuation in
@@ -69,7 +69,7 @@ final class RemoteRelay: RemoteAppTransport, AppGrants {
         }
     }
 
-    func send(app: String, session: String, line: [UInt8]) async throws(RemoteAppFailure) {
+    package func send(app: String, session: String, line: [UInt8]) async throws(RemoteAppFailure) {
         let client = try connected()
         do {
             _ = try await client.send(HTTPClient.Request(.post, APIPath.appSessionMessages(app, session),
@@ -79,20 +79,20 @@ final class RemoteRelay: RemoteAppTransport, AppGrants {
         }
     }
 
-    func close(app: String, session: String) async {
+    package func close(app: String, session: String) async {
         guard let client = client.withLock({ $0 }) else { return }
         try? await client.delete(APIPath.appSession(app, session))
     }
 
     // MARK: Grants
 
-    func isGranted(_ app: InstalledApp) async -> Bool {
+    package func isGranted(_ app: InstalledApp) async -> Bool {
         guard await local.isGranted(app) else { return false }
         if app.isRemote { await grantOnServer(app.id) }
         return true
     }
 
-    func grant(_ app: InstalledApp) async throws {
+    package func grant(_ app: InstalledApp) async throws {
         try await local.grant(app)
         if app.isRemote { await grantOnServer(app.id) }
     }
@@ -119,11 +119,11 @@ final class RemoteRelay: RemoteAppTransport, AppGrants {
     }
 }
 
-extension WidgetCatalog {
+package extension WidgetCatalog {
     /// The remote apps of the registry as catalog entries whose panes run through `runtime`: all
     /// of them mountable (a pane keeps its app while it is down), those not down offered.
     @MainActor
-    static func remote(_ apps: [MicroAppInfo], runtime: MicroAppRuntime) -> (offered: [WidgetDescriptor], all: [WidgetDescriptor]) {
+    package static func remote(_ apps: [MicroAppInfo], runtime: MicroAppRuntime) -> (offered: [WidgetDescriptor], all: [WidgetDescriptor]) {
         var offered: [WidgetDescriptor] = []
         var all: [WidgetDescriptor] = []
         for info in apps where info.kind == .remote {

@@ -14,18 +14,18 @@ import Widgets
 /// each step ending once the app has answered. What it drew, published, saved and did against
 /// the protocol's rules is kept for each step.
 @MainActor
-final class HeadlessPane {
+package final class HeadlessPane {
     /// What came of one step.
-    struct Step {
-        var view: [String] = []
-        var published: [Publish] = []
-        var state: JSONValue?
+    package struct Step {
+        package var view: [String] = []
+        package var published: [Publish] = []
+        package var state: JSONValue?
         /// The protocol's rules the app broke, and how it ended if it stopped, crashed or hung.
-        var problems: [String] = []
+        package var problems: [String] = []
     }
 
-    let app: InstalledApp
-    let size: Size
+    package let app: InstalledApp
+    package let size: Size
     private var widget: MicroAppWidget
     private let recorder: RecordingConnection
     private let runtime: MicroAppRuntime
@@ -35,7 +35,7 @@ final class HeadlessPane {
 
     /// - Parameter folder: Where its log and data folder go for this run (a fresh folder, removed
     ///   after).
-    init(app: InstalledApp, size: Size, state: JSONValue, environment: [String: String], folder: URL) {
+    package init(app: InstalledApp, size: Size, state: JSONValue, environment: [String: String], folder: URL) {
         self.app = app
         self.size = size
         self.folder = folder
@@ -47,10 +47,10 @@ final class HeadlessPane {
     }
 
     /// The app's log of this run.
-    var log: String { MicroAppRuntime.readLog(of: app.id, in: folder) ?? "" }
+    package var log: String { MicroAppRuntime.readLog(of: app.id, in: folder) ?? "" }
 
     /// Starts the app and waits for its first view, or for it to fail to give one.
-    func start() async throws -> Step {
+    package func start() async throws -> Step {
         widget.resize(to: size)
         widget.focusChanged(to: true)
         _ = try widget.mount(WidgetContext(pane: PaneID(rawValue: 1), bus: EventBus(), clock: CanvasClock(),
@@ -63,22 +63,22 @@ final class HeadlessPane {
 
     /// Presses `key` in the pane (an `input` node edits, Enter submits it), and waits for the
     /// view that answers it (at most the protocol's 2 s and a little).
-    func press(_ key: Key) async throws -> Step {
+    package func press(_ key: Key) async throws -> Step {
         let before = recorder.views
         _ = try widget.handle(.key(key))
         return try await settle(within: .milliseconds(2500), quiet: .milliseconds(100)) { $0 > before }
     }
 
     /// Whether an `input` node of its view has the keys.
-    var capturesText: Bool { widget.capturesText }
+    package var capturesText: Bool { widget.capturesText }
 
     /// Whether the pane hands the app `name` (it subscribes to it).
-    func hears(_ name: EventName) -> Bool {
+    package func hears(_ name: EventName) -> Bool {
         widget.subscriptions.contains { $0.matches(name) }
     }
 
     /// Hands the app a canvas event, as the bus would, and waits until it is quiet again.
-    func deliver(_ name: EventName, payload: JSONValue) async throws -> Step {
+    package func deliver(_ name: EventName, payload: JSONValue) async throws -> Step {
         sequence += 1
         let event = CanvasEvent(sequence: sequence, source: nil, time: Date(),
                                 payload: AppEventPublished(eventName: name, app: "try", payload: payload, summary: ""))
@@ -89,7 +89,7 @@ final class HeadlessPane {
     /// Stops the app and waits until its processes are gone, as a dashboard does when it quits.
     /// (Not also by unmounting the widget first: stopping it twice in a row crashed libdispatch's
     /// event loop one run in ten with the pomodoro, a SIGSEGV in `_dispatch_event_loop_drain`.)
-    func stop() async {
+    package func stop() async {
         await runtime.stopAll(timeout: 3)
     }
 
@@ -116,7 +116,7 @@ final class HeadlessPane {
     }
 
     /// Whether the app still runs (or is on its way to), so it can be asked more.
-    var isRunning: Bool {
+    package var isRunning: Bool {
         switch widget.status {
         case .running, .waiting, .starting: true
         default: false
@@ -142,14 +142,14 @@ final class HeadlessPane {
 /// `apps try` runs the folder it was given: running it is the grant (what it may touch beyond
 /// its folders is `apps try --grant`'s to say).
 private struct AlreadyGranted: AppGrants {
-    func isGranted(_ app: InstalledApp) async -> Bool { true }
-    func grant(_ app: InstalledApp) async throws {}
+    package func isGranted(_ app: InstalledApp) async -> Bool { true }
+    package func grant(_ app: InstalledApp) async throws {}
 }
 
 /// The app's connection as the widget uses it, with a copy kept of what the widget takes: the
 /// publishes, saved state, rule breaks and status of each step, and how many views came.
 private final class RecordingConnection: MicroAppConnection {
-    struct Record {
+    package struct Record {
         var published: [Publish] = []
         var state: JSONValue?
         var ruleBreaks: [String] = []
@@ -157,25 +157,25 @@ private final class RecordingConnection: MicroAppConnection {
     }
 
     /// At most this many of each kept for one step: an app may flood.
-    static let heldPerStep = 100
+    package static let heldPerStep = 100
 
     private let inner: any MicroAppConnection
     private let shelf = Mutex((views: 0, record: Record()))
 
-    init(_ inner: any MicroAppConnection) {
+    package init(_ inner: any MicroAppConnection) {
         self.inner = inner
     }
 
-    var views: Int { shelf.withLock { $0.views } }
+    package var views: Int { shelf.withLock { $0.views } }
 
-    func takeRecord() -> Record {
+    package func takeRecord() -> Record {
         shelf.withLock { shelf in
             defer { shelf.record = Record() }
             return shelf.record
         }
     }
 
-    func takeUpdates() -> AppUpdates {
+    package func takeUpdates() -> AppUpdates {
         let updates = inner.takeUpdates()
         shelf.withLock { shelf in
             if updates.view != nil { shelf.views += 1 }
@@ -187,19 +187,19 @@ private final class RecordingConnection: MicroAppConnection {
         return updates
     }
 
-    func start(_ parameters: InitializeParams, wake: @escaping @Sendable () -> Void) { inner.start(parameters, wake: wake) }
-    func send(_ message: HostToApp) { inner.send(message) }
-    func grant() { inner.grant() }
-    func refuse() { inner.refuse() }
-    func restart() { inner.restart() }
-    func stop() { inner.stop() }
+    package func start(_ parameters: InitializeParams, wake: @escaping @Sendable () -> Void) { inner.start(parameters, wake: wake) }
+    package func send(_ message: HostToApp) { inner.send(message) }
+    package func grant() { inner.grant() }
+    package func refuse() { inner.refuse() }
+    package func restart() { inner.restart() }
+    package func stop() { inner.stop() }
 }
 
 /// A wake from any thread, awaited with a time limit.
 private final class WakeSignal: Sendable {
     private let state = Mutex((pending: false, waiter: CheckedContinuation<Bool, Never>?.none, turn: 0))
 
-    func signal() {
+    package func signal() {
         let waiter = state.withLock { state -> CheckedContinuation<Bool, Never>? in
             guard let waiter = state.waiter else {
                 state.pending = true
@@ -212,7 +212,7 @@ private final class WakeSignal: Sendable {
     }
 
     /// True when woken within `limit` (or before), false when the time ran out.
-    func wait(upTo limit: Duration) async -> Bool {
+    package func wait(upTo limit: Duration) async -> Bool {
         await withCheckedContinuation { continuation in
             let turn: Int? = state.withLock { state in
                 if state.pending {

@@ -105,7 +105,10 @@ struct SingleSignOnEndToEndTests {
         try await session.waitFor("bob: signed in at the provider")
 
         // Past the first token's 12 seconds, renewed: still online, and chat still goes through.
-        try await Task.sleep(for: .seconds(14))
+        let first = try Self.storedCredential(bob, server: server)
+        try await eventually("bob's first token ran out, renewed", within: .seconds(30), every: .milliseconds(200)) {
+            try Date().timeIntervalSince1970 > first.expiresAt && Self.storedCredential(bob, server: server).token != first.token
+        }
         try await session.sendLiteral("still here")
         try await session.send("Enter")
         try await session.waitFor("bob: still here")

@@ -377,7 +377,7 @@ struct Supervisor {
             phase = .waitingToRestart(onExit: true)
             signal(SIGKILL, because: "the user restarted it", &effects)
         case .idle, .spawning, .stopping, .finished:
-            break
+            effects.append(.log("ignored a restart while \(phase.words)"))
         }
     }
 

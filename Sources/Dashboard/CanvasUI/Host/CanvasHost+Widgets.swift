@@ -60,19 +60,24 @@ extension HostState {
             entry.failure = "\(error)"
             logger.error("widget failed to mount", metadata: ["app": "\(pane.app)", "error": "\(error)"])
         }
-        entry.patterns = entry.widget?.subscriptions ?? []
+        if let patterns = entry.widget?.subscriptions, !patterns.isEmpty {
+            listeners.append(EventListener(pane: id, mount: entry.mount, patterns: patterns))
+        }
         mounted[id] = entry
         carryOut(asked, for: id)
     }
 
     /// Takes a pane's widget's subscriptions afresh, when a setting changed the events it listens to.
     mutating func resubscribe(_ id: PaneID) {
+        guard let mount = mounted[id]?.mount else { return }
         let patterns = mounted[id]?.widget?.subscriptions ?? []
-        mounted[id]?.patterns = patterns
+        listeners.removeAll { $0.pane == id }
+        if !patterns.isEmpty { listeners.append(EventListener(pane: id, mount: mount, patterns: patterns)) }
     }
 
     mutating func unmount(_ id: PaneID) {
         guard let entry = mounted.removeValue(forKey: id) else { return }
+        listeners.removeAll { $0.pane == id }
         var widget = entry.widget
         ports.willCallWidget?(entry.kind, "unmounting its pane")
         widget?.unmount()
@@ -109,11 +114,13 @@ extension HostState {
     /// Hands an event to every widget subscribed to it, in the order they were mounted; a
     /// failure shows in the widget's pane and is published as `canvas.listener.failed`.
     private mutating func deliver(_ event: CanvasEvent) {
-        for (id, entry) in mounted.sorted(by: { $0.value.mount < $1.value.mount }) {
+        // A snapshot: a widget mounted meanwhile starts with the next event.
+        for listener in listeners {
+            let id = listener.pane
             // Mounted still (not removed by an earlier listener), and not failed meanwhile.
-            guard let current = mounted[id], current.mount == entry.mount, current.failure == nil,
-                  let pattern = current.patterns.first(where: { $0.matches(event.name) }) else { continue }
-            ports.willCallWidget?(entry.kind, "handing it a bus event")
+            guard let pattern = listener.patterns.first(where: { $0.matches(event.name) }), mounted[id]?.mount == listener.mount,
+                  mounted[id]?.failure == nil, let kind = mounted[id]?.kind else { continue }
+            ports.willCallWidget?(kind, "handing it a bus event")
             do {
                 let asked = try mounted[id]?.widget?.receive(event) ?? .none
                 carryOut(asked, for: id)

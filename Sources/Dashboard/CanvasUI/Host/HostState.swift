@@ -59,6 +59,8 @@ public struct HostState {
     /// Apps written, installed or installed again since the dashboard started: a catalog built
     /// again (from the registry) must keep them.
     public internal(set) var addedApps: [WidgetDescriptor] = []
+    /// The widgets that listen to events, in the order they were mounted.
+    var listeners: [EventListener] = []
     /// Events published on the canvas that its widgets have not been handed yet, oldest first.
     var undelivered: [CanvasEvent] = []
     /// True while a widget is being called or events handed out: what is published meanwhile

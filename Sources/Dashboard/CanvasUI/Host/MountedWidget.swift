@@ -1,6 +1,6 @@
 import CanvasCore
 
-/// A pane's live widget, the events it listens to, and the error it failed with, if any.
+/// A pane's live widget and the error it failed with, if any.
 @MainActor
 struct MountedWidget {
     /// The pane's app.
@@ -11,8 +11,6 @@ struct MountedWidget {
     var widget: (any Widget)? {
         didSet { drawn = nil }  // every call into the widget may change what it draws
     }
-    /// The events the widget listens to, as it said when mounted or when a setting changed.
-    var patterns: [EventPattern] = []
     var failure: String? {
         didSet { drawn = nil }
     }
@@ -34,4 +32,12 @@ struct MountedWidget {
 struct DrawnContent {
     let buffer: Buffer
     let focused: Bool
+}
+
+/// A mounted widget that listens to events, and what it listens to (as it said when mounted or
+/// when a setting changed).
+struct EventListener {
+    let pane: PaneID
+    let mount: Int
+    var patterns: [EventPattern]
 }

@@ -128,3 +128,21 @@ struct SharedCanvasMachineTests {
         #expect(machine.openServerLayout("mine") == nil)
     }
 }
+
+extension SharedCanvasMachineTests {
+    /// A catch-up may bring others' changes before the stream does (both come as it reconnects):
+    /// then the change is said as one, and the stream's own word of it later is already known.
+    @Test func aCatchUpThatBringsOthersChangesSaysSoAndTheirLiveEventIsKnown() {
+        var machine = Self.opened(.viewer)
+        var resized = Self.layout
+        resized.panes[0].frame = Rect(x: 0, y: 0, width: 4, height: 12)
+        let caught = machine.receive(.caughtUp(layout: resized, version: 4, answered: 0, role: .viewer), canvas: Self.canvas, focus: 1)
+        #expect(caught.contains(.tell(.info("Caught up: ops changed on the server meanwhile"))))
+        let live = machine.receive(Self.change(4, by: "alice", session: "there", .resize(1, to: Size(width: 4, height: 12))),
+                                   canvas: Self.canvas, focus: 1)
+        #expect(live.isEmpty)
+        // A catch-up that brings nothing new says nothing.
+        #expect(!machine.receive(.caughtUp(layout: resized, version: 4, answered: 0, role: .viewer), canvas: Self.canvas, focus: 1)
+            .contains { if case .tell = $0 { true } else { false } })
+    }
+}

@@ -1,7 +1,10 @@
 import FoundationEssentials
 
 /// The in-process canvas event bus: typed events, pattern subscriptions, publish-order delivery
-/// on the main actor, isolation of failing listeners, and a bounded log.
+/// on the main actor, isolation of failing listeners, and a bounded log. The canvas publishes
+/// here and hands each event to its own widgets itself (`HostState`); the bus's subscribers are
+/// the listeners outside the canvas (the dashboard's), and widgets read the log through
+/// `EventHistory`.
 @MainActor
 public final class EventBus {
     public typealias Listener = @MainActor (CanvasEvent) throws -> Void

@@ -184,9 +184,13 @@ public struct SharedCanvasMachine: Sendable {
             return [.show(focus: focus), .keep(state), .tell(.error("The server refused your change: \(reason)"))]
         case .caughtUp(let layout, let version, let answered, let role):
             var effects: [Effect] = []
-            let before = state.replica.shown
-            if layout.name != state.name { effects.append(.tell(.info("\(state.name) is called \(layout.name) now"))) }
+            let (before, name) = (state.replica.shown, state.name)
             state.replica.reset(to: layout, version: version, answeredUpTo: answered)
+            // Changes the stream had not brought yet (it reconnects as this answer comes) are in
+            // the layout without their authors: said as one, so no change goes unmentioned (what
+            // follows, more particular, is said after it).
+            if state.replica.shown.panes != before.panes { effects.append(.tell(.info("Caught up: \(name) changed on the server meanwhile"))) }
+            if layout.name != name { effects.append(.tell(.info("\(name) is called \(layout.name) now"))) }
             if role != state.role {
                 effects.append(.tell(.info("You are \(role == .viewer ? "a viewer" : "an \(role.rawValue)") of \(state.name) now")))
                 if !role.mayEdit { effects.append(.leaveArrangeMode) }

@@ -2,13 +2,13 @@ import CanvasCore
 import FoundationEssentials
 import Logging
 
-/// What a widget gets when it is mounted: its pane, the bus (to read its log; events a widget
-/// wants published it returns), a clock, a logger, and a way for work it started elsewhere to
-/// reach it.
+/// What a widget gets when it is mounted: its pane, the canvas's events so far (to read; events
+/// a widget wants published it returns), a clock, a logger, and a way for work it started
+/// elsewhere to reach it.
 @MainActor
 public struct WidgetContext {
     public let pane: PaneID
-    public let bus: EventBus
+    public let events: EventHistory
     public let clock: CanvasClock
     public let logger: Logger
     /// Callable from any thread: the widget's `notified()` runs on the main actor soon after,
@@ -17,7 +17,7 @@ public struct WidgetContext {
 
     public init(pane: PaneID, bus: EventBus, clock: CanvasClock, logger: Logger, notify: @escaping @Sendable () -> Void = {}) {
         self.pane = pane
-        self.bus = bus
+        self.events = EventHistory(bus)
         self.clock = clock
         self.logger = logger
         self.notify = notify

@@ -38,7 +38,7 @@ public struct EventLogWidget: Widget {
     public mutating func mount(_ context: WidgetContext) throws -> WidgetEffects {
         clock = context.clock
         let pattern = EventPattern(filter) ?? .all
-        for event in context.bus.log.events where pattern.matches(event.name) { append(event) }
+        for event in context.events.log.events where pattern.matches(event.name) { append(event) }
         scrollBack = min(scrollBack, maxScrollBack)
         return .none
     }

@@ -128,7 +128,7 @@ public struct MicroAppWidget: Widget {
             size: ViewSize(width: size.width, height: size.height), focused: focused, visible: true,
             roles: ThemeRole.allCases.map(\.rawValue), settings: manifest.settingValues(values),
             state: manifest.keepsState ? savedState : .null, permissions: .none,
-            events: context.bus.latest(matching: manifest.subscribes.compactMap(EventPattern.init)).map(Self.params))
+            events: context.events.latest(matching: manifest.subscribes.compactMap(EventPattern.init)).map(Self.params))
         connection.start(parameters, wake: context.notify)
         return .none
     }

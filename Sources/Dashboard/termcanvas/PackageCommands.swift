@@ -63,9 +63,9 @@ extension AppsCommand {
         static func find(_ name: PackageName, pre: Bool = false, in registries: [Registry]) async throws -> PackagePage {
             var found: [PackagePage] = []
             var unreachable: [String] = []
+            let answers = RegistryAnswers(AppsCommand.paths, logger: ServerOption.logger)
             for registry in registries {
                 do {
-                    let answers = RegistryAnswers(AppsCommand.paths, logger: ServerOption.logger)
                     if let page = try await PackagePage.fetch(name.id, version: name.version, pre: pre, from: registry,
                                                               client: try await registry.client(), answers: answers) { found.append(page) }
                 } catch where registries.count > 1 {

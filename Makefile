@@ -23,8 +23,8 @@ run: .build/release/termcanvas
 # single sign-on tests, whose identity providers are Python processes, run with the first), and
 # the HTTP client's, the sync engine's and the model client's tests, which measure timeouts,
 # backoff and reconnects against the clock. The server's suite runs twice: on SQLite with the rest,
-# then on a PostgreSQL server it starts for itself, one test at a time (its servers, each with a
-# database of its own, would otherwise starve the timing tests); last, the README's two instances
+# then on a PostgreSQL server it starts for itself, at most four tests holding a database at once
+# (TestDatabase: all at once, their servers would starve each other); last, the README's two instances
 # behind nginx, started on loopback and checked (deploy/test-two-instances), the server under
 # faults: PostgreSQL restarted under writers, SIGKILL amid keyed writes (deploy/test-faults), and
 # the server against its API document, checked by schemathesis (deploy/test-conformance). After
@@ -33,7 +33,7 @@ test: test-deps
 	@scripts/tmp-mode save
 	$(SWIFT) test --skip HTTPClientTests --skip ServerSyncTests --skip ModelClientTests --skip EndToEndTests --skip ProcessAppTests --skip SandboxAppTests --skip MicroAppGeneratorTests --skip "BFFTests.SingleSignOn"
 	@scripts/tmp-mode check "the first pass"
-	TERMCANVAS_TEST_DATABASE=postgres $(SWIFT) test --skip-build --filter BFFTests --no-parallel
+	TERMCANVAS_TEST_DATABASE=postgres $(SWIFT) test --skip-build --filter BFFTests
 	@scripts/tmp-mode check "the PostgreSQL pass"
 	$(SWIFT) test --skip-build --filter EndToEndTests --skip MicroAppProcessTests
 	@scripts/tmp-mode check "the end-to-end pass"

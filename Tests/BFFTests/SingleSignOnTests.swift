@@ -126,14 +126,16 @@ struct SingleSignOnTests {
             try await eventually("the first token ran out", within: .seconds(10), every: .milliseconds(100)) {
                 try await client.send(.get, APIPath.todoItems, token: second.token).status == .unauthorized
             }
-            let renewed = try await client.send(.post, APIPath.authSSO, json: SingleSignOnRequest(renewal: try #require(first.renewal)))
+            let firstRenewal: String = try #require(first.renewal)
+            let renewed = try await client.send(.post, APIPath.authSSO, json: SingleSignOnRequest(renewal: firstRenewal))
             #expect(renewed.status == .ok, "\(String(buffer: renewed.body))")
             let token = try renewed.decode(SingleSignOnLogin.self).token
             let listed = try await client.send(.get, APIPath.authSessions, token: token).decode([SessionInfo].self)
             #expect(listed.count == 2, "the other sign-in, renewable, is listed to be ended: \(listed)")
             // Ended by its user: its handle renews nothing.
             #expect(try await client.send(.delete, APIPath.authSessions, token: token).status == .ok)
-            let ended = try await client.send(.post, APIPath.authSSO, json: SingleSignOnRequest(renewal: try #require(second.renewal)))
+            let secondRenewal: String = try #require(second.renewal)
+            let ended = try await client.send(.post, APIPath.authSSO, json: SingleSignOnRequest(renewal: secondRenewal))
             #expect(ended.status == .unauthorized)
         }
     }

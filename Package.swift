@@ -293,7 +293,7 @@ let package = Package(
         // MARK: Server
         // The server's data: the store core (every rule, written once as plans) over its two
         // engines, SQLite (GRDB) embedded or PostgreSQL (postgres-nio) for any number of instances,
-        // with what they publish and cache as they commit.
+        // with the live events they publish as they commit.
         .target(
             name: "ServerStore",
             dependencies: [
@@ -301,7 +301,6 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

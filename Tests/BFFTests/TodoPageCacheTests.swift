@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import ServerAPI
+@testable import ServerRoutes
 @testable import ServerStore
 import Testing
 
@@ -74,6 +75,34 @@ struct TodoPageCacheTests {
         let huge = ByteBuffer(repeating: 0, count: cache.capacity + 1)
         cache.store(huge, for: TodoPageCache.Key(owner: 2, query: TodoQuery()), readAt: cache.generation(of: 2))
         #expect(cache.page(for: TodoPageCache.Key(owner: 2, query: TodoQuery())) == nil)
+    }
+
+    @Test("a commit drops what it makes stale, before any stream hears of it: a todo event its owner's pages, a deleted user theirs, changes unseen everyone's")
+    func commitsDropWhatTheyMakeStale() async throws {
+        let hub = LiveEventHub()
+        let cache = TodoPageCache()
+        hub.observeCommits { cache.forget(after: $0) }
+        let page = ByteBuffer(string: "[]")
+        func keep(_ owners: Int64...) {
+            for owner in owners { cache.store(page, for: TodoPageCache.Key(owner: owner, query: TodoQuery()), readAt: cache.generation(of: owner)) }
+        }
+        func kept(_ owner: Int64) -> Bool { cache.page(for: TodoPageCache.Key(owner: owner, query: TodoQuery())) != nil }
+        keep(1, 2, 3)
+        hub.committed(.event(name: EventName.calendarEventCreated.rawValue, owner: 1))
+        hub.committed(.event(name: EventName.todoItemCreated.rawValue, owner: nil))
+        #expect(kept(1) && kept(2) && kept(3))
+        // A stream is told after the cache forgot: a client that reads on the event reads anew.
+        let stream = try hub.subscribe(userID: 1)
+        hub.publish(.init(event: LiveEvent(id: 1, name: EventName.todoItemCreated.rawValue, data: "{}"), ownerID: 1))
+        #expect(!kept(1) && kept(2) && kept(3))
+        var items = stream.items.makeAsyncIterator()
+        guard case .event(let told) = await items.next() else { Issue.record("the stream was not told"); return }
+        #expect(told.id == 1)
+        hub.committed(.userDeleted(2))
+        #expect(!kept(2) && kept(3))
+        keep(1, 2)
+        hub.committed(.unseen)
+        #expect(!kept(1) && !kept(2) && !kept(3))
     }
 
 }

@@ -24,10 +24,8 @@ package struct BFFStore: Sendable {
         self.bcryptCost = min(max(bcryptCost, 4), 31)
     }
 
-    /// Where committed changes are published to this server's live event streams.
+    /// Where committed changes are told: observers of commits first, then the live event streams.
     package var liveEvents: LiveEventHub { engine.liveEvents }
-    /// Todo list pages as last served; a change to a user's todos drops theirs.
-    package var todoPages: TodoPageCache { engine.todoPages }
 
     /// Throws unless the database can be reached and read now, for `/ready`.
     package func checkReadable() async throws {

@@ -14,8 +14,6 @@ package struct SQLiteStore: SQLEngine {
     let writer: any DatabaseWriter
     /// Where committed changes are published to the live event streams.
     package let liveEvents: LiveEventHub
-    /// Todo list pages as last served; a change to a user's todos drops theirs.
-    package let todoPages = TodoPageCache()
 
     /// Wraps an open database and brings its schema up to date.
     /// - Throws: `BFFStoreError.newerVersion` when the file was written by a newer schema.

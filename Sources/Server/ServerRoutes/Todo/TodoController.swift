@@ -6,9 +6,12 @@ import ServerStore
 /// `/api/todo/items`: the calling user's todo items, and only theirs.
 package struct TodoController {
     let store: BFFStore
+    /// The list's pages as last served, dropped as changes commit.
+    let pages: TodoPageCache
 
     package init(store: BFFStore) {
         self.store = store
+        pages = TodoPageCache(observing: store)
     }
 
     package func addRoutes(to group: RouterGroup<BFFRequestContext>) {
@@ -22,12 +25,12 @@ package struct TodoController {
     @Sendable func list(_ request: Request, context: BFFRequestContext) async throws -> Response {
         let owner = try context.userID()
         let key = TodoPageCache.Key(owner: owner, query: try TodoQuery(parsing: request))
-        if let cached = store.todoPages.page(for: key) { return .json(bytes: cached) }
-        let generation = store.todoPages.generation(of: owner)
+        if let cached = pages.page(for: key) { return .json(bytes: cached) }
+        let generation = pages.generation(of: owner)
         let page = try await store.todos(owner: owner, query: key.query)
         let next = page.more ? page.items.last.map { String($0.id) } : nil
         let bytes = ByteBuffer.json(Page(items: page.items, next: next))
-        store.todoPages.store(bytes, for: key, readAt: generation)
+        pages.store(bytes, for: key, readAt: generation)
         return .json(bytes: bytes)
     }
 

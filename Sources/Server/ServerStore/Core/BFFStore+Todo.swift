@@ -2,8 +2,8 @@ import CalendarTime
 import ServerAPI
 
 /// Todo items: each is its owner's (another user's id reads as none), lists page by id, and a
-/// change records its live event in its transaction (which drops its owner's cached list pages as
-/// it commits, see `TodoPageCache.invalidate(afterEvent:owner:)`).
+/// change records its live event in its transaction (whose commit drops its owner's cached list
+/// pages, see `TodoPageCache`).
 extension BFFStore {
     /// Creates an item owned by `owner`; the fields must already be valid.
     /// - Throws: `BFFStoreError.quotaReached` past `TodoLimits.itemsPerUser`.

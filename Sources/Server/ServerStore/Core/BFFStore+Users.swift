@@ -90,7 +90,7 @@ extension BFFStore {
                 }
             }
         })
-        for owner in deleted { todoPages.invalidate(owner: owner) }
+        for owner in deleted { liveEvents.committed(.userDeleted(owner)) }
         return !deleted.isEmpty
     }
 }

@@ -4,14 +4,9 @@
 /// log) is written once, in `BFFStore`'s extensions over `SQLStatement` and `SQLRows`; an engine
 /// adds only how it runs them (`SQLiteStore`, `PostgresStore`) and listens (its live event hub).
 package protocol SQLEngine: Sendable {
-    /// Where committed changes are published to this server's live event streams.
+    /// Where committed changes are told: to the observers of commits at once, and to this
+    /// server's live event streams (on PostgreSQL, another instance's when the feed brings them).
     var liveEvents: LiveEventHub { get }
-    /// Todo list pages as last served; a change to a user's todos drops theirs. The engine keeps
-    /// it because only the engine sees the moment a change commits: the pages it makes stale are
-    /// dropped then, before `liveEvents` tells any stream, so a client told of a change never
-    /// reads the page from before it (on PostgreSQL, for another instance's change, when the feed
-    /// brings it).
-    var todoPages: TodoPageCache { get }
     /// Runs `plan` in one write transaction: committed when it returns, rolled back when it throws.
     func runWrite<T>(_ plan: Plan<T>) async throws -> T
     /// Runs `plan` to read, in one snapshot when `snapshot`; else each statement on its own, which

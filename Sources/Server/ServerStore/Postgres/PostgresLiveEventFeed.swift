@@ -38,7 +38,7 @@ package struct PostgresLiveEventFeed: Service {
                 do {
                     try await store.client.withConnection { connection in
                         try await connection.listen(on: PostgresStore.liveEventChannel) { notifications in
-                            store.todoPages.invalidateAll()
+                            store.liveEvents.committed(.unseen)
                             last = try await publish(after: last)
                             pause = .milliseconds(100)
                             logger.info("live event feed listening", metadata: ["after": "\(last)"])
@@ -78,10 +78,7 @@ package struct PostgresLiveEventFeed: Service {
         var last = lastID
         while true {
             let events = try await store.committedLiveEvents(after: last, limit: 1000)
-            for published in events {
-                store.todoPages.invalidate(afterEvent: published.event.name, owner: published.ownerID)
-                store.liveEvents.publish(published)
-            }
+            for published in events { store.liveEvents.publish(published) }
             guard let newest = events.last?.event.id else { return last }
             last = newest
         }

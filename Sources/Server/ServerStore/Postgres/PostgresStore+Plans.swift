@@ -4,11 +4,11 @@ import PostgresNIO
 /// How PostgreSQL runs the store core's plans: on a pooled connection, each value bound as a
 /// parameter (`$1`, `$2`, …).
 extension PostgresStore {
-    /// The todo pages its events make stale are dropped as soon as it commits, before it answers;
-    /// other instances drop theirs when the feed brings them the events.
+    /// The observers of commits hear of its events as soon as it commits, before it answers (the
+    /// streams when the feed brings them, as other instances' observers do).
     package func runWrite<T>(_ plan: Plan<T>) async throws -> T {
         let (result, recorded) = try await transaction { connection in try await run(plan, on: connection) }
-        for event in recorded { todoPages.invalidate(afterEvent: event.name, owner: event.owner) }
+        for event in recorded { liveEvents.committed(.event(name: event.name, owner: event.owner)) }
         return result
     }
 

@@ -16,7 +16,6 @@ package struct PostgresStore: SQLEngine {
     package let client: PostgresClient
     let logger: Logger
     package let liveEvents: LiveEventHub
-    package let todoPages = TodoPageCache()
 
     package init(client: PostgresClient, liveEvents: LiveEventHub = LiveEventHub(), logger: Logger) {
         self.client = client

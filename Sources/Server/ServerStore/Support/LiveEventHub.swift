@@ -5,7 +5,9 @@ import Synchronization
 /// user may see: their own todo and calendar changes and every chat event.
 ///
 /// `publish` is synchronous and called from the database writer right after each commit (see
-/// `BFFStore.record`), so subscribers receive events in commit order. A subscriber that falls more
+/// `BFFStore.record`), so subscribers receive events in commit order. Those that keep copies of
+/// what a commit makes stale (the todo list's page cache) hear of it first (`observeCommits`), so
+/// a client told of a change never reads a copy from before it. A subscriber that falls more
 /// than `bufferLimit` events behind is cut off; its client reconnects with `Last-Event-ID` and
 /// replays the rest from the database, so a slow client never holds memory or other clients back.
 package final class LiveEventHub: Sendable {
@@ -80,6 +82,7 @@ package final class LiveEventHub: Sendable {
     package struct TooManyStreams: Error {}
 
     private let state = Mutex(State())
+    private let observers = Mutex<[@Sendable (CommittedChange) -> Void]>([])
     let bufferLimit: Int
     package let limits: StreamLimits
 
@@ -122,8 +125,22 @@ package final class LiveEventHub: Sendable {
         return subscription
     }
 
-    /// Hands the event to every subscriber allowed to see it: its owner's streams, or everyone's.
+    /// Adds `observer`, told of every commit before any stream hears of it. Observers are added
+    /// while the server is built and stay as long as the hub.
+    package func observeCommits(_ observer: @escaping @Sendable (CommittedChange) -> Void) {
+        observers.withLock { $0.append(observer) }
+    }
+
+    /// Tells the observers of a commit (`publish` does it for the events it hands out; an engine
+    /// for what it commits before it publishes, or for what it may have missed).
+    func committed(_ change: CommittedChange) {
+        for observer in observers.withLock({ $0 }) { observer(change) }
+    }
+
+    /// Hands the event to every subscriber allowed to see it: its owner's streams, or everyone's,
+    /// once the observers of commits have heard of it.
     func publish(_ published: Published) {
+        committed(.event(name: published.event.name, owner: published.ownerID))
         let targets = state.withLock { state in
             published.ownerID.map { state.byUser[$0] ?? [] } ?? state.everyone
         }

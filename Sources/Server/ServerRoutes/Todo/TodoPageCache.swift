@@ -1,13 +1,15 @@
 import CanvasCore
-import NIOCore
+import Hummingbird
 import ServerAPI
+import ServerStore
 import Synchronization
 
 /// Todo list pages recently served, as the bytes sent, per user and query, so a client that
 /// polls an unchanged list costs neither a database read nor JSON writing.
 ///
-/// A user's pages are dropped when a change to their todos commits (`BFFStore.record`). A page
-/// read while such a change commits could hold the old data: each user's generation, taken
+/// A user's pages are dropped when a change to their todos commits: the cache observes the
+/// store's commits (`LiveEventHub.observeCommits`), which it hears of before any stream does. A
+/// page read while such a change commits could hold the old data: each user's generation, taken
 /// before the read and checked when the page is stored, keeps such a page out.
 package final class TodoPageCache: Sendable {
     package struct Key: Hashable {
@@ -31,6 +33,12 @@ package final class TodoPageCache: Sendable {
     /// starts over, as lists are cheap to read again. Bytes, not pages, bound the server's memory.
     let capacity: Int
     private let state = Mutex(State())
+
+    /// A cache told of `store`'s commits.
+    package convenience init(observing store: BFFStore) {
+        self.init()
+        store.liveEvents.observeCommits { [weak self] change in self?.forget(after: change) }
+    }
 
     init(capacity: Int = 32 << 20) {
         self.capacity = capacity
@@ -62,26 +70,25 @@ package final class TodoPageCache: Sendable {
         }
     }
 
-    /// Drops every user's pages: changes may have committed unseen (another instance's, while its
-    /// notifications could not reach this one).
-    func invalidateAll() {
-        state.withLock { state in
-            for owner in state.generations.keys { state.generations[owner, default: 0] &+= 1 }
-            state.pages.removeAll()
-            state.bytes = 0
+    /// Drops the pages `change` makes stale: a todo event's owner's, a deleted user's, or every
+    /// user's when changes may have committed unseen.
+    func forget(after change: CommittedChange) {
+        switch change {
+        case .event(let name, let owner):
+            guard let owner, EventName(rawValue: name)?.app == ServerApp.todo.rawValue else { return }
+            forget(owner: owner)
+        case .userDeleted(let owner):
+            forget(owner: owner)
+        case .unseen:
+            state.withLock { state in
+                for owner in state.generations.keys { state.generations[owner, default: 0] &+= 1 }
+                state.pages.removeAll()
+                state.bytes = 0
+            }
         }
     }
 
-    /// Drops the pages the live event `name` of `owner` makes stale: its owner's, when it is a todo
-    /// event. Each engine calls it as the event's transaction commits, before anyone hears of it;
-    /// PostgreSQL's feed again on the other instances.
-    func invalidate(afterEvent name: String, owner: Int64?) {
-        guard let owner, EventName(rawValue: name)?.app == ServerApp.todo.rawValue else { return }
-        invalidate(owner: owner)
-    }
-
-    /// Drops the user's pages; called once a change to their todos has committed.
-    func invalidate(owner: Int64) {
+    private func forget(owner: Int64) {
         state.withLock { state in
             state.generations[owner, default: 0] &+= 1
             state.pages = state.pages.filter { $0.key.owner != owner }

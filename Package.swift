@@ -73,6 +73,11 @@ let package = Package(
         .target(name: "PlainText", path: "Sources/Core/PlainText", swiftSettings: swiftSettings),
         // Days and moments as the product writes them (ISO 8601 text), and values coded as one string.
         .target(name: "CalendarTime", path: "Sources/Core/CalendarTime", swiftSettings: swiftSettings),
+        // Repetition: iCalendar's recurrence rules (RFC 5545) and their expansion, pure.
+        .target(name: "Recurrence", dependencies: ["CalendarTime"], path: "Sources/Core/Recurrence", swiftSettings: swiftSettings),
+        // iCalendar's text (RFC 5545): components and properties as written, values of dates,
+        // times and durations; nothing lost on a round trip.
+        .target(name: "ICalendar", dependencies: ["CalendarTime"], path: "Sources/Core/ICalendar", swiftSettings: swiftSettings),
         // Geometry, grid, canvas manager, focus, undo, event bus, keys and the commands' names.
         .target(name: "CanvasCore", path: "Sources/Core/CanvasCore", swiftSettings: swiftSettings),
         // Colours, text attributes, styles and themes.
@@ -445,7 +450,8 @@ let package = Package(
         // Micro-benchmarks of the render path and the layout store (`swift run -c release tc-bench`).
         .executableTarget(
             name: "tc-bench",
-            dependencies: ["CalendarTime", "CanvasCore", "CanvasUI", "Widgets", "LayoutStore", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CalendarTime", "CanvasCore", "CanvasUI", "Widgets", "LayoutStore", "Recurrence",
+                           .product(name: "Logging", package: "swift-log")],
             path: "Sources/Bench/tc-bench",
             swiftSettings: swiftSettings
         ),
@@ -453,7 +459,10 @@ let package = Package(
         // Reads the README's module table and every target's imports; needs no target.
         .testTarget(name: "ModuleTableTests", swiftSettings: swiftSettings),
         .testTarget(name: "CanvasCoreTests", dependencies: ["CanvasCore", "PlainText", "TestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "ServerAPITests", dependencies: ["CalendarTime", "ServerAPI"], swiftSettings: swiftSettings),
+        .testTarget(name: "ServerAPITests", dependencies: ["CalendarTime", "ServerAPI", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "ICalendarTests", dependencies: ["CalendarTime", "ICalendar"], swiftSettings: swiftSettings),
+        .testTarget(name: "RecurrenceTests", dependencies: ["CalendarTime", "Recurrence", "TestSupport"], exclude: ["oracle.py"],
+                    swiftSettings: swiftSettings),
         .testTarget(
             name: "NcursesTerminalTests",
             dependencies: ["NcursesTerminal", "CNcursesw", "CanvasCore", "CanvasStyle", "CanvasUI", "TestSupport"],

@@ -4,6 +4,8 @@
 // 500 events each), the way the dashboard does on every input.
 // Layout store: saves and loads a 50-pane layout with widget state in a real SQLite file, and
 // measures the file after 10 000 arrangement steps.
+// Recurrence: a busy calendar's year (500 events, 100 of them repeating) expanded, as a month
+// view and a year's agenda ask.
 // Medians and p95 over many runs.
 
 import CalendarTime
@@ -12,6 +14,7 @@ import CanvasUI
 import Foundation
 import LayoutStore
 import Logging
+import Recurrence
 import Widgets
 
 @MainActor
@@ -116,5 +119,32 @@ func storeBenchmarks() throws {
     try measure("load with a full history (500 steps)", iterations: 50) { _ = try store.load(named: "steps") }
 }
 
+/// 400 one-off events and 100 repeating ones over 2024–2026, their rules of every kind people
+/// write (daily stand-ups, weekly meetings, the second Tuesday, the last weekday of the month,
+/// birthdays), a fifth of them ending by a count or a date.
+func busyCalendar() -> [RecurrenceSet] {
+    let rules = ["FREQ=DAILY;BYDAY=MO,TU,WE,TH,FR", "FREQ=WEEKLY", "FREQ=WEEKLY;INTERVAL=2;BYDAY=TU,TH", "FREQ=MONTHLY;BYDAY=2TU",
+                 "FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1", "FREQ=YEARLY", "FREQ=MONTHLY;BYMONTHDAY=1,15", "FREQ=DAILY;INTERVAL=3",
+                 "FREQ=WEEKLY;COUNT=10", "FREQ=MONTHLY;UNTIL=20261231T000000Z;BYDAY=-1FR"].map { try! RecurrenceRule(parsing: $0) }
+    return (0..<500).map { index in
+        // Spread over the three years and the working day, the same on every run.
+        let day = CalendarDate(year: 2024, month: 1, day: 1)!.adding(days: index * 337 % 1000)
+        let start = LocalDateTime(date: day, hour: 8 + index % 11, minute: 0)!
+        return RecurrenceSet(start: start, rule: index < 100 ? rules[index % rules.count] : nil)
+    }
+}
+
+func recurrenceBenchmarks() {
+    let calendar = busyCalendar()
+    print("Recurrence, 500 events (100 repeating):")
+    for (name, first, last) in [("a month expanded (November 2026)", "2026-11-01", "2026-11-30"), ("a year expanded (2026)", "2026-01-01", "2026-12-31")] {
+        let range = LocalDateTime(CalendarDate(iso: first)!)...LocalDateTime(date: CalendarDate(iso: last)!, secondsIntoDay: 86_399)!
+        var instances = 0
+        measure(name, iterations: 200) { instances = calendar.reduce(0) { $0 + $1.instances(in: range).count } }
+        print("instances: \(instances)")
+    }
+}
+
 try await MainActor.run { try main() }
 try storeBenchmarks()
+recurrenceBenchmarks()

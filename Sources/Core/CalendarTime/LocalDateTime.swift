@@ -1,0 +1,55 @@
+/// A day and a time of day on a wall clock, in no zone: an iCalendar DATE-TIME without `Z` or
+/// `TZID` ("floating"), or a zoned one before its zone is applied. Repetition is worked out in
+/// these (a weekly 09:00 stays at 09:00 across a change to summer time); a zone turns the result
+/// into moments.
+public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let date: CalendarDate
+    /// Seconds since the day began, 0..<86 400.
+    public let secondsIntoDay: Int
+
+    /// - Returns: nil unless `secondsIntoDay` is within the day.
+    public init?(date: CalendarDate, secondsIntoDay: Int) {
+        guard (0..<86_400).contains(secondsIntoDay) else { return nil }
+        self.date = date
+        self.secondsIntoDay = secondsIntoDay
+    }
+
+    /// - Returns: nil unless the hour, minute and second are on a clock (a leap second's 60 is not).
+    public init?(date: CalendarDate, hour: Int, minute: Int, second: Int = 0) {
+        guard (0..<24).contains(hour), (0..<60).contains(minute), (0..<60).contains(second) else { return nil }
+        self.init(date: date, secondsIntoDay: hour * 3600 + minute * 60 + second)!
+    }
+
+    /// Midnight at the start of `date`.
+    public init(_ date: CalendarDate) {
+        self.date = date
+        secondsIntoDay = 0
+    }
+
+    public var hour: Int { secondsIntoDay / 3600 }
+    public var minute: Int { secondsIntoDay / 60 % 60 }
+    public var second: Int { secondsIntoDay % 60 }
+
+    /// Seconds since 1970-01-01T00:00:00 on this clock.
+    public var secondsSinceEpoch: Int64 { Int64(date.daysSinceEpoch) * 86_400 + Int64(secondsIntoDay) }
+
+    public init(secondsSinceEpoch seconds: Int64) {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        date = CalendarDate(daysSinceEpoch: Int(days))
+        secondsIntoDay = Int(seconds - days * 86_400)
+    }
+
+    public func adding(seconds: Int64) -> LocalDateTime {
+        LocalDateTime(secondsSinceEpoch: secondsSinceEpoch + seconds)
+    }
+
+    public static func < (lhs: LocalDateTime, rhs: LocalDateTime) -> Bool {
+        (lhs.date, lhs.secondsIntoDay) < (rhs.date, rhs.secondsIntoDay)
+    }
+
+    /// `2026-11-22T09:30:00`.
+    public var description: String {
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(date.iso)T\(two(hour)):\(two(minute)):\(two(second))"
+    }
+}

@@ -1,0 +1,413 @@
+import CalendarTime
+
+extension RecurrenceRule {
+    /// The rule's instances that start within `range`, in order, at most `limit` of them: counted
+    /// from `start` (the event's `DTSTART` on its own clock), which is the first when it fits the
+    /// rule. A `UNTIL` in UTC is brought to the event's clock by `clockOfUTC` (for an event in a
+    /// time zone; a floating or UTC event's clock is UTC's).
+    ///
+    /// The instances are those python-dateutil's `rrule` gives, which follow RFC 5545 section
+    /// 3.3.10 (the tests hold the two side by side). Work ends at the range's end, so any rule
+    /// expands in bounded time, however it is written.
+    public func instances(from start: LocalDateTime, in range: ClosedRange<LocalDateTime>, limit: Int = 10_000,
+                          clockOfUTC: (LocalDateTime) -> LocalDateTime = { $0 }) -> [LocalDateTime] {
+        var expansion = RecurrenceExpansion(rule: self, start: start, through: range.upperBound, clockOfUTC: clockOfUTC)
+        var found: [LocalDateTime] = []
+        while found.count < limit, let next = expansion.next(), next <= range.upperBound {
+            if next >= range.lowerBound { found.append(next) }
+        }
+        return found
+    }
+}
+
+/// Walks a rule period by period (year, month, week, day, hour, …) from its start, as
+/// python-dateutil's `rrule` does: the days of each period that every `BY…` part keeps, at the
+/// times of day the rule gives, `BYSETPOS` picking among them.
+struct RecurrenceExpansion: IteratorProtocol {
+    private let start: LocalDateTime
+    private let through: LocalDateTime
+    private let frequency: RecurrenceRule.Frequency
+    private let interval: Int
+    private let until: LocalDateTime?
+    private var remaining: Int?
+    private let weekStart: Int
+    private let months: UInt16
+    private let weekdays: UInt8
+    private let positionedWeekdays: [(weekday: Int, ordinal: Int)]
+    private let monthDays: UInt64
+    private let negativeMonthDays: UInt64
+    private let yearDays: Set<Int>
+    private let weekNumbers: [Int]
+    private let hours: [Int]
+    private let minutes: [Int]
+    private let seconds: [Int]
+    private let setPositions: [Int]
+    /// Every time of day, for rules of a day or longer.
+    private let times: [Int]
+
+    private var year: Int
+    private var month: Int
+    private var day: Int
+    private var hour: Int
+    private var minute: Int
+    private var second: Int
+    private var masks: YearMasks
+    /// The positioned weekdays' days, for `masks`'s year and `positionedMonth`.
+    private var positioned: [Bool] = []
+    private var positionedMonth = 0
+    private var pending: [LocalDateTime] = []
+    private var pendingIndex = 0
+    private var finished = false
+    /// Periods walked: rules of an hour or less over a long range stop here rather than take seconds.
+    private var periods = 0
+    static let maximumPeriods = 2_000_000
+
+    init(rule: RecurrenceRule, start: LocalDateTime, through: LocalDateTime, clockOfUTC: (LocalDateTime) -> LocalDateTime) {
+        self.start = start
+        self.through = through
+        frequency = rule.frequency
+        interval = max(1, rule.interval)
+        weekStart = rule.weekStart.rawValue
+        switch rule.end {
+        case .never:
+            until = nil
+        case .count(let count):
+            until = nil
+            remaining = count
+        case .until(.date(let date)):
+            // Inclusive: an event at 09:00 on that day is its last.
+            until = LocalDateTime(date: date, secondsIntoDay: 86_399)
+        case .until(.local(let moment)):
+            until = moment
+        case .until(.utc(let moment)):
+            until = clockOfUTC(moment)
+        }
+
+        let startWeekday = start.date.weekday - 1
+        var byMonth = rule.byMonth
+        var byMonthDay = rule.byMonthDay
+        var byDay = rule.byDay
+        if rule.byWeekNo.isEmpty, rule.byYearDay.isEmpty, rule.byMonthDay.isEmpty, rule.byDay.isEmpty {
+            switch rule.frequency {
+            case .yearly:
+                if byMonth.isEmpty { byMonth = [start.date.month] }
+                byMonthDay = [start.date.day]
+            case .monthly:
+                byMonthDay = [start.date.day]
+            case .weekly:
+                byDay = [RecurrenceRule.WeekdayNumber(RecurrenceRule.Weekday(rawValue: startWeekday)!)]
+            default:
+                break
+            }
+        }
+        months = byMonth.reduce(0) { $0 | 1 << UInt16($1) }
+        var plain: UInt8 = 0
+        var positioned: [(weekday: Int, ordinal: Int)] = []
+        for entry in byDay {
+            if let ordinal = entry.ordinal, rule.frequency <= .monthly {
+                positioned.append((entry.weekday.rawValue, ordinal))
+            } else {
+                plain |= 1 << UInt8(entry.weekday.rawValue)
+            }
+        }
+        weekdays = plain
+        positionedWeekdays = positioned
+        monthDays = byMonthDay.filter { $0 > 0 }.reduce(0) { $0 | 1 << UInt64($1) }
+        negativeMonthDays = byMonthDay.filter { $0 < 0 }.reduce(0) { $0 | 1 << UInt64(-$1) }
+        yearDays = Set(rule.byYearDay)
+        weekNumbers = rule.byWeekNo
+        setPositions = rule.bySetPos
+
+        let everyNth = max(1, rule.interval)
+        func reachable(_ values: [Int], from start: Int, base: Int) -> [Int] {
+            let step = Self.gcd(everyNth, base)
+            return values.filter { step == 1 || ($0 - start) % step == 0 }
+        }
+        hours = rule.byHour.isEmpty ? (rule.frequency < .hourly ? [start.hour] : [])
+            : rule.frequency == .hourly ? reachable(rule.byHour, from: start.hour, base: 24) : rule.byHour
+        minutes = rule.byMinute.isEmpty ? (rule.frequency < .minutely ? [start.minute] : [])
+            : rule.frequency == .minutely ? reachable(rule.byMinute, from: start.minute, base: 60) : rule.byMinute
+        // A leap second (60) is no second of our clock: it picks nothing.
+        let givenSeconds = rule.bySecond.filter { $0 < 60 }
+        seconds = rule.bySecond.isEmpty ? (rule.frequency < .secondly ? [start.second] : [])
+            : rule.frequency == .secondly ? reachable(givenSeconds, from: start.second, base: 60) : givenSeconds
+        if (!rule.byHour.isEmpty && hours.isEmpty) || (!rule.byMinute.isEmpty && minutes.isEmpty) || (!rule.bySecond.isEmpty && seconds.isEmpty) {
+            finished = true  // no instance can ever be reached
+        }
+        var times: [Int] = []
+        if rule.frequency < .hourly {
+            for h in hours { for m in minutes { for s in seconds { times.append(h * 3600 + m * 60 + s) } } }
+        }
+        self.times = Array(Set(times)).sorted()
+
+        year = start.date.year
+        month = start.date.month
+        day = start.date.day
+        hour = start.hour
+        minute = start.minute
+        second = start.second
+        masks = YearMasks(year: year, weekNumbers: weekNumbers, weekStart: weekStart)
+    }
+
+    mutating func next() -> LocalDateTime? {
+        while pendingIndex == pending.count {
+            guard !finished else { return nil }
+            pending.removeAll(keepingCapacity: true)
+            pendingIndex = 0
+            walkOnePeriod()
+        }
+        defer { pendingIndex += 1 }
+        return pending[pendingIndex]
+    }
+
+    // MARK: One period
+
+    private mutating func walkOnePeriod() {
+        periods += 1
+        guard periods <= Self.maximumPeriods, year <= 9999, let first = periodStart(), first <= through.date else {
+            finished = true
+            return
+        }
+        let days = keptDays()
+        let times = timesOfThisPeriod()
+        if !setPositions.isEmpty, !times.isEmpty {
+            var picked: [LocalDateTime] = []
+            for position in setPositions {
+                let (dayPosition, timePosition) = position < 0 ? Self.floorDivision(position, times.count) : Self.floorDivision(position - 1, times.count)
+                let dayIndex = dayPosition < 0 ? days.count + dayPosition : dayPosition
+                guard days.indices.contains(dayIndex) else { continue }
+                let instance = moment(ofDay: days[dayIndex], at: times[timePosition])
+                if !picked.contains(instance) { picked.append(instance) }
+            }
+            for instance in picked.sorted() where !emit(instance) { return }
+        } else {
+            for index in days {
+                for time in times where !emit(moment(ofDay: index, at: time)) { return }
+            }
+        }
+        advance(filtered: days.count < periodLength)
+    }
+
+    /// Adds `instance` unless it is before the start; false once the rule has ended.
+    private mutating func emit(_ instance: LocalDateTime) -> Bool {
+        if let until, instance > until {
+            finished = true
+            return false
+        }
+        guard instance >= start else { return true }
+        if let count = remaining {
+            guard count > 0 else {
+                finished = true
+                return false
+            }
+            remaining = count - 1
+        }
+        pending.append(instance)
+        if remaining == 0 { finished = true }
+        return remaining != 0
+    }
+
+    private func moment(ofDay index: Int, at time: Int) -> LocalDateTime {
+        LocalDateTime(date: CalendarDate(daysSinceEpoch: masks.firstDay + index), secondsIntoDay: time)!
+    }
+
+    /// The first day of this period; nil past the calendar's last year.
+    private func periodStart() -> CalendarDate? {
+        switch frequency {
+        case .yearly: CalendarDate(year: year, month: 1, day: 1)
+        case .monthly: CalendarDate(year: year, month: month, day: 1)
+        default: CalendarDate(year: year, month: month, day: day)
+        }
+    }
+
+    /// The period's days, by index in the year.
+    private var periodDays: Range<Int> {
+        switch frequency {
+        case .yearly:
+            return 0..<masks.length
+        case .monthly:
+            return masks.monthStarts[month - 1]..<masks.monthStarts[month]
+        case .weekly:
+            let first = dayIndex
+            var end = first
+            for _ in 0..<7 {
+                end += 1
+                if Int(masks.weekday[end]) == weekStart { break }
+            }
+            return first..<end
+        default:
+            return dayIndex..<(dayIndex + 1)
+        }
+    }
+
+    private var periodLength: Int { periodDays.count }
+
+    private var dayIndex: Int { CalendarDate(year: year, month: month, day: day)!.daysSinceEpoch - masks.firstDay }
+
+    /// The days of the period every `BY…` part keeps.
+    private mutating func keptDays() -> [Int] {
+        if !positionedWeekdays.isEmpty, positioned.isEmpty || positionedMonth != month {
+            let ranges: [Range<Int>]
+            if frequency == .yearly {
+                ranges = months == 0 ? [0..<masks.length]
+                    : (1...12).filter { months & 1 << UInt16($0) != 0 }.map { masks.monthStarts[$0 - 1]..<masks.monthStarts[$0] }
+            } else {
+                ranges = [masks.monthStarts[month - 1]..<masks.monthStarts[month]]
+            }
+            positioned = masks.positionedWeekdays(positionedWeekdays, in: ranges)
+            positionedMonth = month
+        }
+        return periodDays.filter { keeps($0) }
+    }
+
+    private func keeps(_ i: Int) -> Bool {
+        if months != 0, months & 1 << UInt16(masks.month[i]) == 0 { return false }
+        if !weekNumbers.isEmpty, !masks.inWeeks[i] { return false }
+        if weekdays != 0, weekdays & 1 << UInt8(masks.weekday[i]) == 0 { return false }
+        if !positionedWeekdays.isEmpty, !positioned[i] { return false }
+        if monthDays != 0 || negativeMonthDays != 0,
+           monthDays & 1 << UInt64(masks.monthDay[i]) == 0, negativeMonthDays & 1 << UInt64(-Int(masks.negativeMonthDay[i])) == 0 {
+            return false
+        }
+        if !yearDays.isEmpty {
+            let (fromStart, fromEnd) = i < masks.length ? (i + 1, i - masks.length) : (i + 1 - masks.length, i - masks.length - masks.nextLength)
+            if !yearDays.contains(fromStart), !yearDays.contains(fromEnd) { return false }
+        }
+        return true
+    }
+
+    /// The times of day of this period: every one the rule gives for a day or longer; for an hour
+    /// or less, those within the current hour, minute or second.
+    private func timesOfThisPeriod() -> [Int] {
+        guard frequency >= .hourly else { return times }
+        if (frequency >= .hourly && !hours.isEmpty && !hours.contains(hour))
+            || (frequency >= .minutely && !minutes.isEmpty && !minutes.contains(minute))
+            || (frequency >= .secondly && !seconds.isEmpty && !seconds.contains(second)) {
+            return []
+        }
+        switch frequency {
+        case .hourly:
+            var result: [Int] = []
+            for m in minutes { for s in seconds { result.append(hour * 3600 + m * 60 + s) } }
+            return Array(Set(result)).sorted()
+        case .minutely:
+            return Array(Set(seconds.map { hour * 3600 + minute * 60 + $0 })).sorted()
+        default:
+            return [hour * 3600 + minute * 60 + second]
+        }
+    }
+
+    // MARK: The next period
+
+    private mutating func advance(filtered: Bool) {
+        var fixDay = false
+        switch frequency {
+        case .yearly:
+            year += interval
+            rebuild()
+        case .monthly:
+            let index = year * 12 + month - 1 + interval
+            year = index / 12
+            month = index % 12 + 1
+            rebuild()
+        case .weekly:
+            let weekday = CalendarDate(year: year, month: month, day: day)!.weekday - 1
+            day += (weekStart > weekday ? -(weekday + 1 + (6 - weekStart)) : -(weekday - weekStart)) + interval * 7
+            fixDay = true
+        case .daily:
+            day += interval
+            fixDay = true
+        case .hourly:
+            if filtered { hour += ((23 - hour) / interval) * interval }
+            let (days, newHour) = hours.isEmpty ? Self.floorDivision(hour + interval, 24) : distance(from: hour, to: hours, base: 24)
+            hour = newHour
+            if days > 0 {
+                day += days
+                fixDay = true
+            }
+        case .minutely:
+            if filtered { minute += ((1439 - (hour * 60 + minute)) / interval) * interval }
+            var found = false
+            for _ in 0..<(1440 / Self.gcd(interval, 1440)) {
+                let (addedHours, newMinute) = minutes.isEmpty ? Self.floorDivision(minute + interval, 60) : distance(from: minute, to: minutes, base: 60)
+                minute = newMinute
+                let (days, newHour) = Self.floorDivision(hour + addedHours, 24)
+                hour = newHour
+                if days > 0 {
+                    day += days
+                    fixDay = true
+                }
+                if hours.isEmpty || hours.contains(hour) {
+                    found = true
+                    break
+                }
+            }
+            if !found { finished = true }
+        case .secondly:
+            if filtered { second += ((86_399 - (hour * 3600 + minute * 60 + second)) / interval) * interval }
+            var found = false
+            for _ in 0..<(86_400 / Self.gcd(interval, 86_400)) {
+                let (addedMinutes, newSecond) = seconds.isEmpty ? Self.floorDivision(second + interval, 60) : distance(from: second, to: seconds, base: 60)
+                second = newSecond
+                let (addedHours, newMinute) = Self.floorDivision(minute + addedMinutes, 60)
+                minute = newMinute
+                if addedHours > 0 {
+                    let (days, newHour) = Self.floorDivision(hour + addedHours, 24)
+                    hour = newHour
+                    if days > 0 {
+                        day += days
+                        fixDay = true
+                    }
+                }
+                if (hours.isEmpty || hours.contains(hour)) && (minutes.isEmpty || minutes.contains(minute)) && (seconds.isEmpty || seconds.contains(second)) {
+                    found = true
+                    break
+                }
+            }
+            if !found { finished = true }
+        }
+        guard fixDay else { return }
+        var length = CalendarDate.daysIn(month: month, year: year)
+        guard day > length else { return }
+        while day > length {
+            day -= length
+            month += 1
+            if month == 13 {
+                month = 1
+                year += 1
+            }
+            length = CalendarDate.daysIn(month: month, year: year)
+        }
+        rebuild()
+    }
+
+    /// Steps of `interval` from `value` to the next of `values` (mod `base`): how many times it
+    /// wrapped past `base`, and the value reached.
+    private func distance(from value: Int, to values: [Int], base: Int) -> (wraps: Int, value: Int) {
+        var wraps = 0
+        var current = value
+        for _ in 0..<base {
+            let (div, mod) = Self.floorDivision(current + interval, base)
+            wraps += div
+            current = mod
+            if values.contains(current) { return (wraps, current) }
+        }
+        return (wraps, current)
+    }
+
+    private mutating func rebuild() {
+        if masks.year != year { masks = YearMasks(year: min(year, 10_000), weekNumbers: weekNumbers, weekStart: weekStart) }
+        positioned = []
+    }
+
+    static func floorDivision(_ a: Int, _ b: Int) -> (Int, Int) {
+        let q = a >= 0 ? a / b : -((-a + b - 1) / b)
+        return (q, a - q * b)
+    }
+
+    static func gcd(_ a: Int, _ b: Int) -> Int {
+        var (a, b) = (abs(a), abs(b))
+        while b != 0 { (a, b) = (b, a % b) }
+        return a
+    }
+}

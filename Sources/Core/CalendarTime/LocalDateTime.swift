@@ -53,3 +53,35 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
         return "\(date.iso)T\(two(hour)):\(two(minute)):\(two(second))"
     }
 }
+
+/// iCalendar's basic forms (RFC 5545 sections 3.3.4 and 3.3.5): `20261130` and `20261130T090000`.
+extension CalendarDate {
+    /// `20261130`; nil unless it is eight digits naming a real day.
+    public init?(basic text: some StringProtocol) {
+        let digits = Array(text.utf8)
+        guard digits.count == 8, let year = Self.number(digits[0..<4]), let month = Self.number(digits[4..<6]),
+              let day = Self.number(digits[6..<8]) else { return nil }
+        self.init(year: year, month: month, day: day)
+    }
+
+    public var basic: String { String(iso.filter { $0 != "-" }) }
+
+    static func number(_ digits: ArraySlice<UInt8>) -> Int? {
+        guard digits.allSatisfy({ (48...57).contains($0) }) else { return nil }
+        return digits.reduce(0) { $0 * 10 + Int($1 - 48) }
+    }
+}
+
+extension LocalDateTime {
+    /// `20261130T090000`; a leap second's `60` is read as the second before it.
+    public init?(basic text: some StringProtocol) {
+        let characters = Array(text.utf8)
+        guard characters.count == 15, characters[8] == UInt8(ascii: "T"), let date = CalendarDate(basic: text.prefix(8)),
+              let hour = CalendarDate.number(characters[9..<11]), let minute = CalendarDate.number(characters[11..<13]),
+              let second = CalendarDate.number(characters[13..<15])
+        else { return nil }
+        self.init(date: date, hour: hour, minute: minute, second: min(second, 59))
+    }
+
+    public var basic: String { String(description.filter { $0 != "-" && $0 != ":" }) }
+}

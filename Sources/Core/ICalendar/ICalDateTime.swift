@@ -18,28 +18,16 @@ public enum ICalDateTime: Hashable, Sendable {
 
     /// `20261130`, `20261130T090000`, `20261130T090000Z`; a date-time with a zone unless it is UTC's.
     public init?(value: String, isDate: Bool = false, zone: String? = nil) {
-        let bytes = Array(value.utf8)
-        func number(_ range: Range<Int>) -> Int? {
-            guard range.upperBound <= bytes.count, bytes[range].allSatisfy({ (48...57).contains($0) }) else { return nil }
-            return bytes[range].reduce(0) { $0 * 10 + Int($1 - 48) }
-        }
-        guard let year = number(0..<4), let month = number(4..<6), let day = number(6..<8),
-              let date = CalendarDate(year: year, month: month, day: day) else { return nil }
-        if bytes.count == 8 {
+        if let date = CalendarDate(basic: value) {
             self = .date(date)
-            return
-        }
-        guard !isDate, bytes.count == 15 || (bytes.count == 16 && bytes[15] == UInt8(ascii: "Z")), bytes[8] == UInt8(ascii: "T"),
-              let hour = number(9..<11), let minute = number(11..<13), let second = number(13..<15),
-              // A leap second (60) is read as the second before it.
-              let moment = LocalDateTime(date: date, hour: hour, minute: minute, second: min(second, 59))
-        else { return nil }
-        if bytes.count == 16 {
+        } else if isDate {
+            return nil
+        } else if value.hasSuffix("Z"), let moment = LocalDateTime(basic: value.dropLast()) {
             self = .utc(moment)
-        } else if let zone, !zone.isEmpty {
-            self = .zoned(moment, zone: zone)
+        } else if let moment = LocalDateTime(basic: value) {
+            self = zone.map { $0.isEmpty ? .floating(moment) : .zoned(moment, zone: $0) } ?? .floating(moment)
         } else {
-            self = .floating(moment)
+            return nil
         }
     }
 
@@ -69,18 +57,15 @@ public enum ICalDateTime: Hashable, Sendable {
     public func property(_ name: String) -> ICalProperty {
         switch self {
         case .date(let date):
-            ICalProperty(name: name, parameters: [ICalParameter(name: "VALUE", values: ["DATE"])], value: Self.basic(date))
+            ICalProperty(name: name, parameters: [ICalParameter(name: "VALUE", values: ["DATE"])], value: date.basic)
         case .floating(let moment):
-            ICalProperty(name: name, value: Self.basic(moment))
+            ICalProperty(name: name, value: moment.basic)
         case .utc(let moment):
-            ICalProperty(name: name, value: Self.basic(moment) + "Z")
+            ICalProperty(name: name, value: moment.basic + "Z")
         case .zoned(let moment, let zone):
-            ICalProperty(name: name, parameters: [ICalParameter(name: "TZID", values: [zone])], value: Self.basic(moment))
+            ICalProperty(name: name, parameters: [ICalParameter(name: "TZID", values: [zone])], value: moment.basic)
         }
     }
-
-    static func basic(_ date: CalendarDate) -> String { String(date.iso.filter { $0 != "-" }) }
-    static func basic(_ moment: LocalDateTime) -> String { String(moment.description.filter { $0 != "-" && $0 != ":" }) }
 }
 
 /// A `DURATION` (RFC 5545 section 3.3.6): `PT1H30M`, `-PT15M`, `P1W`, `P1DT12H`.

@@ -110,9 +110,9 @@ extension RecurrenceRule {
         switch end {
         case .never: break
         case .count(let count): parts.append("COUNT=\(count)")
-        case .until(.date(let date)): parts.append("UNTIL=\(Self.basic(date))")
-        case .until(.local(let moment)): parts.append("UNTIL=\(Self.basic(moment))")
-        case .until(.utc(let moment)): parts.append("UNTIL=\(Self.basic(moment))Z")
+        case .until(.date(let date)): parts.append("UNTIL=\(date.basic)")
+        case .until(.local(let moment)): parts.append("UNTIL=\(moment.basic)")
+        case .until(.utc(let moment)): parts.append("UNTIL=\(moment.basic)Z")
         }
         func list(_ name: String, _ values: [Int]) {
             if !values.isEmpty { parts.append("\(name)=" + values.map(String.init).joined(separator: ",")) }
@@ -154,28 +154,8 @@ extension RecurrenceRule {
 
     /// `20261231`, `20261231T235959` or `20261231T235959Z`.
     static func until(_ text: String) -> Until? {
-        let characters = Array(text.utf8)
-        func number(_ range: Range<Int>) -> Int? {
-            guard range.upperBound <= characters.count, characters[range].allSatisfy({ (48...57).contains($0) }) else { return nil }
-            return characters[range].reduce(0) { $0 * 10 + Int($1 - 48) }
-        }
-        guard let year = number(0..<4), let month = number(4..<6), let day = number(6..<8),
-              let date = CalendarDate(year: year, month: month, day: day) else { return nil }
-        if characters.count == 8 { return .date(date) }
-        guard characters.count == 15 || (characters.count == 16 && characters[15] == UInt8(ascii: "Z")), characters[8] == UInt8(ascii: "T"),
-              let hour = number(9..<11), let minute = number(11..<13), let second = number(13..<15),
-              let moment = LocalDateTime(date: date, hour: hour, minute: minute, second: min(second, 59))
-        else { return nil }
-        return characters.count == 16 ? .utc(moment) : .local(moment)
-    }
-
-    /// `20261231`.
-    static func basic(_ date: CalendarDate) -> String {
-        String(date.iso.filter { $0 != "-" })
-    }
-
-    /// `20261231T235959`.
-    static func basic(_ moment: LocalDateTime) -> String {
-        String(moment.description.filter { $0 != "-" && $0 != ":" })
+        if let date = CalendarDate(basic: text) { return .date(date) }
+        if text.hasSuffix("Z") { return LocalDateTime(basic: text.dropLast()).map { .utc($0) } }
+        return LocalDateTime(basic: text).map { .local($0) }
     }
 }

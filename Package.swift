@@ -77,7 +77,7 @@ let package = Package(
         .target(name: "Recurrence", dependencies: ["CalendarTime"], path: "Sources/Core/Recurrence", swiftSettings: swiftSettings),
         // iCalendar's text (RFC 5545): components and properties as written, values of dates,
         // times and durations; nothing lost on a round trip.
-        .target(name: "ICalendar", dependencies: ["CalendarTime"], path: "Sources/Core/ICalendar", swiftSettings: swiftSettings),
+        .target(name: "ICalendar", dependencies: ["CalendarTime", "Recurrence"], path: "Sources/Core/ICalendar", swiftSettings: swiftSettings),
         // Geometry, grid, canvas manager, focus, undo, event bus, keys and the commands' names.
         .target(name: "CanvasCore", path: "Sources/Core/CanvasCore", swiftSettings: swiftSettings),
         // Colours, text attributes, styles and themes.
@@ -460,7 +460,8 @@ let package = Package(
         .testTarget(name: "ModuleTableTests", swiftSettings: swiftSettings),
         .testTarget(name: "CanvasCoreTests", dependencies: ["CanvasCore", "PlainText", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "ServerAPITests", dependencies: ["CalendarTime", "ServerAPI", "TestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "ICalendarTests", dependencies: ["CalendarTime", "ICalendar"], swiftSettings: swiftSettings),
+        .testTarget(name: "ICalendarTests", dependencies: ["CalendarTime", "ICalendar", "Recurrence", "TestSupport"], exclude: ["Fixtures"],
+                    swiftSettings: swiftSettings),
         .testTarget(name: "RecurrenceTests", dependencies: ["CalendarTime", "Recurrence", "TestSupport"], exclude: ["oracle.py"],
                     swiftSettings: swiftSettings),
         .testTarget(

@@ -5,12 +5,11 @@ import TestSupport
 import Testing
 
 /// The expansion against the field's reference, run side by side: python-dateutil's `rrule`
-/// (pinned, in a virtual environment this test makes under `.build/` when it is missing) expands
+/// (pinned: `CalendarOracle`) expands
 /// the same rules from the same starts, RFC 5545's examples and a corpus of random rules of every
 /// frequency and part, and every instance must agree.
 @Suite("Recurrence against python-dateutil")
 struct RecurrenceOracleTests {
-    static let dateutil = "python-dateutil==2.9.0.post0"
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     struct Case: Codable {
@@ -100,7 +99,7 @@ struct RecurrenceOracleTests {
 
     /// dateutil's instances for each case: nil where it finds none ever, or refuses the rule.
     static func dateutilAnswers(_ cases: [Case]) async throws -> [[String]?] {
-        let python = try await pinnedPython()
+        let python = try await CalendarOracle.python(build: root.appendingPathComponent(".build"))
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tc-recurrence-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -112,21 +111,5 @@ struct RecurrenceOracleTests {
         return try String(contentsOf: output, encoding: .utf8).split(separator: "\n").map { line in
             try? JSONDecoder().decode([String].self, from: Data(line.utf8))
         }
-    }
-
-    /// The virtual environment's python, with `dateutil` pinned; made on first use.
-    static func pinnedPython() async throws -> String {
-        let environment = root.appendingPathComponent(".build/recurrence-oracle-venv")
-        let python = environment.appendingPathComponent("bin/python").path
-        let wanted = dateutil.components(separatedBy: "==")[1]
-        if FileManager.default.isExecutableFile(atPath: python),
-           try await Command.run([python, "-c", "import dateutil; print(dateutil.__version__)"]).output.contains(wanted) {
-            return python
-        }
-        let made = try await Command.run(["python3", "-m", "venv", "--clear", environment.path])
-        try #require(made.status == 0, "could not make \(environment.path): \(made.output)")
-        let installed = try await Command.run([python, "-m", "pip", "install", "-q", dateutil])
-        try #require(installed.status == 0, "could not install \(dateutil) (PyPI must be reachable once): \(installed.output)")
-        return python
     }
 }

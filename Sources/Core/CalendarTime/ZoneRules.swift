@@ -170,3 +170,17 @@ private struct ByteReader {
         return size == 8 ? Int64(bitPattern: raw) : Int64(Int32(bitPattern: UInt32(truncatingIfNeeded: raw)))
     }
 }
+
+extension ZoneRules {
+    /// Whether `name` can name a zone of the tz database (`Europe/Paris`, `Etc/GMT+5`): letters,
+    /// digits, `_`, `+`, `-` in parts joined by `/`, no part `.` or `..`, so it stays a path
+    /// inside the database's folder.
+    public static func isZoneName(_ name: String) -> Bool {
+        let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+        return (1...4).contains(parts.count) && name.utf8.count <= 64 && parts.allSatisfy { part in
+            !part.isEmpty && part != "." && part != ".." && part.unicodeScalars.allSatisfy {
+                ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0) || "_+-".unicodeScalars.contains($0)
+            }
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import CalendarTime
+import Recurrence
+
+/// One instance of an event or a task, as moments.
+public struct Occurrence: Hashable, Sendable {
+    public let uid: String
+    /// Seconds since 1970 UTC (a floating or all-day entry's on the clock of the calendar's zone).
+    public let start: Int64
+    public let end: Int64
+    public let isAllDay: Bool
+    /// The start the rule gives this instance, on the entry's own clock: its `RECURRENCE-ID`;
+    /// nil for an entry that does not repeat.
+    public let recurrenceID: LocalDateTime?
+    /// The entry it is of: an instance changed on its own is its own entry.
+    public let entry: CalendarEntry
+}
+
+/// The instances of a calendar's events and tasks that start within a range: each repeating
+/// entry's set (its start, `RRULE`, `RDATE`, less `EXDATE`) on its own clock, instances changed on
+/// their own (`RECURRENCE-ID`) in place of those the rule gives, all turned into moments by their
+/// zones.
+public struct CalendarOccurrences {
+    /// A zone by its `TZID`; nil for one the system's database does not have.
+    public let zone: (String) -> ZoneRules?
+    /// The calendar's own zone, for floating and all-day entries and for unknown `TZID`s.
+    public let home: ZoneRules
+    /// At most this many instances of one entry in a range.
+    public var limit = 10_000
+
+    public init(zone: @escaping (String) -> ZoneRules?, home: ZoneRules) {
+        self.zone = zone
+        self.home = home
+    }
+
+    /// The instances of `entries` starting at or after `from` and before `to` (seconds since 1970
+    /// UTC), ordered by start.
+    public func starting(from: Int64, before to: Int64, in entries: [CalendarEntry]) -> [Occurrence] {
+        var found: [Occurrence] = []
+        let changed = Dictionary(grouping: entries.filter { $0.recurrenceID != nil }, by: \.uid)
+        for entry in entries where entry.recurrenceID == nil {
+            guard let start = entry.start else { continue }
+            let rules = self.rules(of: start)
+            let clockStart = start.clock
+            let length = self.length(of: entry, rules: rules)
+            // Changed instances, by the start the rule gives them on this entry's clock.
+            var replaced: [LocalDateTime: CalendarEntry] = [:]
+            for change in changed[entry.uid] ?? [] {
+                if let id = change.recurrenceID { replaced[clock(of: id, on: rules)] = change }
+            }
+            let set = RecurrenceSet(start: clockStart, rule: entry.rule, added: entry.added.map { clock(of: $0, on: rules) },
+                                    removed: entry.removed.map { clock(of: $0, on: rules) })
+            // The range on this entry's clock, a day wider each side for the zone's offsets.
+            let range = rules.local(ofUTC: from - 86_400 * 2)...rules.local(ofUTC: to + 86_400 * 2)
+            let onClock = entry.rule == nil && entry.added.isEmpty ? (range.contains(clockStart) ? [clockStart] : [])
+                : set.instances(in: range, limit: limit, clockOfUTC: { rules.local(ofUTC: $0.secondsSinceEpoch) })
+            for instance in onClock {
+                let id = entry.rule == nil && entry.added.isEmpty ? nil : instance
+                if let id, replaced[id] != nil { continue }
+                let moment = rules.utc(of: instance)
+                guard moment >= from, moment < to else { continue }
+                found.append(Occurrence(uid: entry.uid, start: moment, end: end(of: instance, length: length, rules: rules),
+                                        isAllDay: start.isDate, recurrenceID: id, entry: entry))
+            }
+            for (id, change) in replaced {
+                guard let changeStart = change.start else { continue }
+                let changeRules = self.rules(of: changeStart)
+                let moment = changeRules.utc(of: changeStart.clock)
+                guard moment >= from, moment < to else { continue }
+                found.append(Occurrence(uid: entry.uid, start: moment,
+                                        end: end(of: changeStart.clock, length: self.length(of: change, rules: changeRules), rules: changeRules),
+                                        isAllDay: changeStart.isDate, recurrenceID: id, entry: change))
+            }
+        }
+        return found.sorted { ($0.start, $0.uid) < ($1.start, $1.uid) }
+    }
+
+    /// The zone a value is on: its `TZID`'s, UTC's, or the calendar's own.
+    private func rules(of value: ICalDateTime) -> ZoneRules {
+        switch value {
+        case .utc: ZoneRules(fixed: 0)
+        case .zoned(_, let name): zone(name) ?? home
+        case .date, .floating: home
+        }
+    }
+
+    /// `value` on the clock of `rules`: a moment elsewhere is brought to it; a day is its midnight.
+    private func clock(of value: ICalDateTime, on rules: ZoneRules) -> LocalDateTime {
+        switch value {
+        case .date(let date): LocalDateTime(date)
+        case .floating(let clock): clock
+        case .utc, .zoned: rules.local(ofUTC: self.rules(of: value).utc(of: value.clock))
+        }
+    }
+
+    /// How long each instance lasts: to its end, or its duration; an all-day entry's day, or none.
+    private enum Length {
+        case exact(seconds: Int64)
+        case nominal(ICalDuration)
+    }
+
+    private func length(of entry: CalendarEntry, rules: ZoneRules) -> Length {
+        guard let start = entry.start else { return .exact(seconds: 0) }
+        if let end = entry.end {
+            if start.isDate || end.isDate {
+                return .nominal(ICalDuration(days: max(0, end.clock.date.daysSinceEpoch - start.clock.date.daysSinceEpoch)))
+            }
+            return .exact(seconds: max(0, self.rules(of: end).utc(of: end.clock) - rules.utc(of: start.clock)))
+        }
+        if let duration = entry.duration { return .nominal(duration) }
+        return start.isDate ? .nominal(ICalDuration(days: 1)) : .exact(seconds: 0)
+    }
+
+    private func end(of instance: LocalDateTime, length: Length, rules: ZoneRules) -> Int64 {
+        switch length {
+        case .exact(let seconds): rules.utc(of: instance) + seconds
+        case .nominal(let duration): rules.utc(of: duration.added(to: instance))
+        }
+    }
+}

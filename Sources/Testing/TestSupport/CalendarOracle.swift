@@ -1,0 +1,31 @@
+import Foundation
+
+/// The Python of the calendar tests' oracles: python-dateutil and python `icalendar`, pinned, in a
+/// virtual environment under `.build/` made on first use (as `deploy/test-conformance` makes
+/// schemathesis's), so the field's reference runs beside our expansion in the same test.
+public enum CalendarOracle {
+    public static let packages = ["python-dateutil==2.9.0.post0", "icalendar==7.3.2"]
+
+    /// The environment's python, made when missing or holding other versions.
+    /// - Parameter build: the package's `.build` folder.
+    public static func python(build: URL) async throws -> String {
+        let environment = build.appendingPathComponent("calendar-oracle-venv")
+        let python = environment.appendingPathComponent("bin/python").path
+        let check = "import dateutil, icalendar; print(dateutil.__version__, icalendar.__version__)"
+        let wanted = packages.map { $0.components(separatedBy: "==")[1] }.joined(separator: " ")
+        if FileManager.default.isExecutableFile(atPath: python), try await Command.run([python, "-c", check]).output.contains(wanted) {
+            return python
+        }
+        let made = try await Command.run(["python3", "-m", "venv", "--clear", environment.path])
+        guard made.status == 0 else { throw OracleError(description: "could not make \(environment.path): \(made.output)") }
+        let installed = try await Command.run([python, "-m", "pip", "install", "-q"] + packages)
+        guard installed.status == 0 else {
+            throw OracleError(description: "could not install \(packages.joined(separator: " ")) (PyPI must be reachable once): \(installed.output)")
+        }
+        return python
+    }
+
+    public struct OracleError: Error, CustomStringConvertible {
+        public let description: String
+    }
+}

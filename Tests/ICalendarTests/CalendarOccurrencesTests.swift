@@ -1,0 +1,68 @@
+import CalendarTime
+import Foundation
+import ICalendar
+import TestSupport
+import Testing
+
+/// Calendars as programs export them (a web calendar's team calendar with its VTIMEZONE, a
+/// desktop program's personal one with LF line ends), their instances over a year against python
+/// `icalendar` with dateutil's `rruleset` (`Fixtures/oracle.py`, pinned by `CalendarOracle`): the
+/// same events at the same moments, an instance moved on its own, dates taken out and added, a
+/// weekly event at 02:30 across the night the clocks skip it, all-day events on 29 February.
+@Suite("A calendar's instances against python icalendar and dateutil")
+struct CalendarOccurrencesTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+    static let root = fixtures.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static func zone(_ name: String) -> ZoneRules? {
+        guard ZoneRules.isZoneName(name), let bytes = FileManager.default.contents(atPath: "/usr/share/zoneinfo/\(name)") else { return nil }
+        return try? ZoneRules(tzif: Array(bytes))
+    }
+
+    @Test(arguments: ["team.ics", "personal.ics"])
+    func aYearOfInstancesAgreesWithIcalendarAndDateutil(_ file: String) async throws {
+        let text = try String(contentsOf: Self.fixtures.appendingPathComponent(file), encoding: .utf8)
+        let entries = try ICalendarText.read(text).flatMap { $0.components.filter { $0.name == "VEVENT" || $0.name == "VTODO" } }
+            .map { try CalendarEntry($0) }
+        let home = try #require(Self.zone("Europe/Paris"))
+        let from = UTCInstant(iso: "2026-11-01T00:00:00Z")!, to = UTCInstant(iso: "2027-11-01T00:00:00Z")!
+        let ours = CalendarOccurrences(zone: Self.zone, home: home)
+            .starting(from: from.secondsSinceEpoch, before: to.secondsSinceEpoch, in: entries)
+            .map { [$0.uid, UTCInstant(secondsSinceEpoch: $0.start).iso] }
+
+        let python = try await CalendarOracle.python(build: Self.root.appendingPathComponent(".build"))
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("tc-occurrences-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let run = try await Command.run([python, Self.fixtures.appendingPathComponent("oracle.py").path, Self.fixtures.appendingPathComponent(file).path,
+                                         "Europe/Paris", from.iso.replacingOccurrences(of: "Z", with: "+00:00"),
+                                         to.iso.replacingOccurrences(of: "Z", with: "+00:00"), output.path])
+        try #require(run.status == 0, "the oracle failed: \(run.output)")
+        let theirs = try JSONDecoder().decode([[String]].self, from: Data(contentsOf: output))
+        #expect(ours.count > 20)  // a comparison of two empty lists would prove nothing
+        #expect(ours == theirs, "first apart: \(zip(ours, theirs).first { $0 != $1 }.map { "\($0) against \($1)" } ?? "counts \(ours.count) and \(theirs.count)")")
+    }
+
+    @Test func theTeamCalendarsInstancesAreWhereItsPeopleExpectThem() throws {
+        let text = try String(contentsOf: Self.fixtures.appendingPathComponent("team.ics"), encoding: .utf8)
+        let entries = try ICalendarText.read(text)[0].components.filter { $0.name == "VEVENT" }.map { try CalendarEntry($0) }
+        let occurrences = CalendarOccurrences(zone: Self.zone, home: try #require(Self.zone("Europe/Paris")))
+            .starting(from: UTCInstant(iso: "2026-11-01T00:00:00Z")!.secondsSinceEpoch, before: UTCInstant(iso: "2027-04-01T00:00:00Z")!.secondsSinceEpoch,
+                      in: entries)
+        func starts(_ uid: String) -> [String] { occurrences.filter { $0.uid == uid }.map { UTCInstant(secondsSinceEpoch: $0.start).iso } }
+        // The stand-up moved on 18 November: at 11:00 Paris time, called what its change says.
+        let moved = try #require(occurrences.first { $0.uid == "standup-7f3a@example.com" && $0.start == UTCInstant(iso: "2026-11-18T10:00:00Z")!.secondsSinceEpoch })
+        #expect(moved.entry.summary == "Stand-up (late, after the review)")
+        #expect(!starts("standup-7f3a@example.com").contains("2026-11-18T08:30:00Z"))
+        #expect(!starts("standup-7f3a@example.com").contains("2026-12-25T08:30:00Z"))
+        // 02:30 on 28 March 2027 does not exist in Paris: the instance is an hour later, 03:30 CEST.
+        #expect(starts("backup-window@example.com").contains("2027-03-28T01:30:00Z"))
+        #expect(starts("backup-window@example.com").contains("2027-03-21T01:30:00Z"))  // 02:30 CET
+    }
+
+    @Test func zoneNamesStayInsideTheDatabase() {
+        for good in ["Europe/Paris", "America/Argentina/Buenos_Aires", "Etc/GMT+5", "UTC"] { #expect(ZoneRules.isZoneName(good), "\(good)") }
+        for bad in ["", "/etc/passwd", "../etc/passwd", "Europe/../../etc/passwd", "Europe//Paris", "Europe/Paris\0", "W. Europe Standard Time"] {
+            #expect(!ZoneRules.isZoneName(bad), "\(bad)")
+        }
+    }
+}

@@ -19,6 +19,19 @@ public struct ZoneRules: Hashable, Sendable {
         footer = nil
     }
 
+    /// A zone of the changes given (each a UTC moment and the offset from it on), `initialOffset`
+    /// before the first: as a calendar's own `VTIMEZONE` defines one. Changes at the same moment
+    /// keep the last given.
+    public init(changes: [(utc: Int64, offset: Int)], initialOffset: Int) {
+        var moments: [Int64] = [], offsets: [Int] = []
+        for change in changes.sorted(by: { $0.utc < $1.utc }) {
+            if moments.last == change.utc { offsets[offsets.count - 1] = change.offset; continue }
+            moments.append(change.utc)
+            offsets.append(change.offset)
+        }
+        self.init(transitions: moments, offsets: offsets, initialOffset: initialOffset, footer: nil)
+    }
+
     init(transitions: [Int64], offsets: [Int], initialOffset: Int, footer: PosixZoneRule?) {
         self.transitions = transitions
         self.offsets = offsets

@@ -15,27 +15,30 @@ struct RecurrenceOracleTests {
     struct Case: Codable {
         let rule: String
         let start: String
+        /// Where the range asked for begins: the start, or later (the expansion skips toward it).
+        let from: String
         let end: String
         let limit: Int
     }
 
     @Test func everyInstanceAgreesWithDateutil() async throws {
         var cases = RFC5545ExamplesTests.examples.map {
-            Case(rule: $0.rule.replacingOccurrences(of: "Z", with: ""), start: $0.start, end: "2010-01-01T00:00:00", limit: 200)
+            Case(rule: $0.rule.replacingOccurrences(of: "Z", with: ""), start: $0.start, from: $0.start, end: "2010-01-01T00:00:00", limit: 200)
         }
         var random = SplitMix64(seed: 5545)
         for _ in 0..<1000 { cases.append(Self.randomCase(&random)) }
         let answers = try await Self.dateutilAnswers(cases)
         try #require(answers.count == cases.count)
-        // Most rules have instances: a corpus of rules with none would compare nothing.
-        #expect(answers.filter { !($0 ?? []).isEmpty }.count > cases.count * 3 / 4)
+        // Most rules have instances in their range: a corpus of rules with none would compare nothing.
+        #expect(answers.filter { !($0 ?? []).isEmpty }.count > cases.count / 2)
 
         var disagreements: [String] = []
         for (test, answer) in zip(cases, answers) {
             let rule = try RecurrenceRule(parsing: test.rule)
             let start = try #require(RFC5545ExamplesTests.moment(test.start))
+            let from = try #require(RFC5545ExamplesTests.moment(test.from))
             let end = try #require(RFC5545ExamplesTests.moment(test.end))
-            let ours = rule.instances(from: start, in: start...end, limit: test.limit).map(\.description)
+            let ours = rule.instances(from: start, in: from...end, limit: test.limit).map(\.description)
             let theirs = answer ?? []
             if ours != theirs {
                 let firstDifference = zip(ours, theirs).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(ours.count, theirs.count)
@@ -94,7 +97,11 @@ struct RecurrenceOracleTests {
             rule.bySetPos = some(1...3, upTo: 2, signed: true)
         }
         if chance(20) { rule.weekStart = RecurrenceRule.Weekday(rawValue: Int.random(in: 0...6, using: &random))! }
-        return Case(rule: rule.text, start: start.description, end: end.description, limit: 300)
+        // Half the ranges of rules of a day or longer begin later than the start: a month or a
+        // year viewed long after it. (dateutil walks a rule of seconds a second at a time: later
+        // starts would only time it out.)
+        let from = !short && chance(50) ? start.adding(seconds: Int64.random(in: 0...(end.secondsSinceEpoch - start.secondsSinceEpoch), using: &random)) : start
+        return Case(rule: rule.text, start: start.description, from: from.description, end: end.description, limit: 300)
     }
 
     /// dateutil's instances for each case: nil where it finds none ever, or refuses the rule.

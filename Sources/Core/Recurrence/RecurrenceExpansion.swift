@@ -11,7 +11,7 @@ extension RecurrenceRule {
     /// expands in bounded time, however it is written.
     public func instances(from start: LocalDateTime, in range: ClosedRange<LocalDateTime>, limit: Int = 10_000,
                           clockOfUTC: (LocalDateTime) -> LocalDateTime = { $0 }) -> [LocalDateTime] {
-        var expansion = RecurrenceExpansion(rule: self, start: start, through: range.upperBound, clockOfUTC: clockOfUTC)
+        var expansion = RecurrenceExpansion(rule: self, start: start, range: range, clockOfUTC: clockOfUTC)
         var found: [LocalDateTime] = []
         while found.count < limit, let next = expansion.next(), next <= range.upperBound {
             if next >= range.lowerBound { found.append(next) }
@@ -25,6 +25,8 @@ extension RecurrenceRule {
 /// times of day the rule gives, `BYSETPOS` picking among them.
 struct RecurrenceExpansion: IteratorProtocol {
     private let start: LocalDateTime
+    /// Where the instances asked for begin: a rule without a count skips the periods before it.
+    private let from: LocalDateTime
     private let through: LocalDateTime
     private let frequency: RecurrenceRule.Frequency
     private let interval: Int
@@ -58,13 +60,15 @@ struct RecurrenceExpansion: IteratorProtocol {
     private var pending: [LocalDateTime] = []
     private var pendingIndex = 0
     private var finished = false
+    private var skipped = false
     /// Periods walked: rules of an hour or less over a long range stop here rather than take seconds.
     private var periods = 0
     static let maximumPeriods = 2_000_000
 
-    init(rule: RecurrenceRule, start: LocalDateTime, through: LocalDateTime, clockOfUTC: (LocalDateTime) -> LocalDateTime) {
+    init(rule: RecurrenceRule, start: LocalDateTime, range: ClosedRange<LocalDateTime>, clockOfUTC: (LocalDateTime) -> LocalDateTime) {
         self.start = start
-        self.through = through
+        from = range.lowerBound
+        through = range.upperBound
         frequency = rule.frequency
         interval = max(1, rule.interval)
         weekStart = rule.weekStart.rawValue
@@ -366,17 +370,49 @@ struct RecurrenceExpansion: IteratorProtocol {
             }
             if !found { finished = true }
         }
-        guard fixDay else { return }
-        var length = CalendarDate.daysIn(month: month, year: year)
-        guard day > length else { return }
-        while day > length {
-            day -= length
-            month += 1
-            if month == 13 {
-                month = 1
-                year += 1
+        if fixDay {
+            var length = CalendarDate.daysIn(month: month, year: year)
+            if day > length {
+                while day > length {
+                    day -= length
+                    month += 1
+                    if month == 13 {
+                        month = 1
+                        year += 1
+                    }
+                    length = CalendarDate.daysIn(month: month, year: year)
+                }
+                rebuild()
             }
-            length = CalendarDate.daysIn(month: month, year: year)
+        }
+        skipTowardTheRange()
+    }
+
+    /// Once, after the first period: a rule without a count jumps whole periods to one before the
+    /// range (a period's instances depend only on the period), so a month view of a rule that
+    /// began years ago walks a few periods, not every one since. Rules of an hour or less walk.
+    private mutating func skipTowardTheRange() {
+        guard !skipped, remaining == nil, frequency <= .daily else { return }
+        skipped = true
+        switch frequency {
+        case .yearly:
+            let periods = (from.date.year - year) / interval - 1
+            guard periods > 0 else { return }
+            year += periods * interval
+        case .monthly:
+            let periods = ((from.date.year * 12 + from.date.month) - (year * 12 + month)) / interval - 1
+            guard periods > 0 else { return }
+            let index = year * 12 + month - 1 + periods * interval
+            year = index / 12
+            month = index % 12 + 1
+        default:
+            // A week's periods start on the week's first day from the second on, so whole weeks keep that.
+            let step = interval * (frequency == .weekly ? 7 : 1)
+            let current = CalendarDate(year: year, month: month, day: day)!
+            let periods = (from.date.daysSinceEpoch - current.daysSinceEpoch) / step - 1
+            guard periods > 0 else { return }
+            let next = current.adding(days: periods * step)
+            (year, month, day) = (next.year, next.month, next.day)
         }
         rebuild()
     }

@@ -22,7 +22,7 @@ package enum SignatureChecking {
 package extension PackagePage {
     /// What the page's signature says of its publisher, against the key `pinned` at an earlier install.
     /// - Throws: `CommandError` when libcrypto, which checks it, cannot be loaded.
-    package func trust(pinned: PublicKey?) throws -> PublisherTrust {
+    func trust(pinned: PublicKey?) throws -> PublisherTrust {
         PublisherTrust(package.signature, id: id, version: version, digest: package.digest, pinned: pinned,
                        check: try SignatureChecking.ready(toCheck: "\(id)'s signature"))
     }

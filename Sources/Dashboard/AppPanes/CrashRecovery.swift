@@ -41,7 +41,7 @@ package enum CrashRecovery {
 
 package extension RunMark.EndedRun {
     /// The status bar's line about it, once.
-    package var notice: String {
+    var notice: String {
         let during = app.map { " in \($0)'s pane" } ?? ""
         return "The last run ended unexpectedly\(during): micro-apps are paused · r in a pane starts it · termcanvas apps log ID says more"
     }

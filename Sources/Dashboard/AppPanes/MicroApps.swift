@@ -42,7 +42,7 @@ package struct InstalledApps {
 
 package extension WidgetCatalog {
     /// The built-in widgets, then the installed micro-apps.
-    package static func standard(apps: [WidgetDescriptor]) -> WidgetCatalog {
+    static func standard(apps: [WidgetDescriptor]) -> WidgetCatalog {
         WidgetCatalog(builtIn.descriptors + apps)
     }
 }

@@ -16,7 +16,7 @@ package extension WidgetCatalog {
     /// has a widget for, with the registry's name, version and description, in this catalog's
     /// order; then the widgets that need no server (the Event Log, the apps installed here); then
     /// the registry's remote apps that are not down. Every kind stays mountable.
-    package func matching(registry apps: [MicroAppInfo],
+    func matching(registry apps: [MicroAppInfo],
                   remote: (offered: [WidgetDescriptor], all: [WidgetDescriptor]) = ([], [])) -> WidgetCatalog {
         // The server's own apps: a package of an id installed here is not one of them.
         let builtIn = apps.filter { ($0.kind ?? .builtin) == .builtin }

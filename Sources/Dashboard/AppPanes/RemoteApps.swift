@@ -123,7 +123,7 @@ package extension WidgetCatalog {
     /// The remote apps of the registry as catalog entries whose panes run through `runtime`: all
     /// of them mountable (a pane keeps its app while it is down), those not down offered.
     @MainActor
-    package static func remote(_ apps: [MicroAppInfo], runtime: MicroAppRuntime) -> (offered: [WidgetDescriptor], all: [WidgetDescriptor]) {
+    static func remote(_ apps: [MicroAppInfo], runtime: MicroAppRuntime) -> (offered: [WidgetDescriptor], all: [WidgetDescriptor]) {
         var offered: [WidgetDescriptor] = []
         var all: [WidgetDescriptor] = []
         for info in apps where info.kind == .remote {

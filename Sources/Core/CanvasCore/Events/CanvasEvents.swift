@@ -11,7 +11,7 @@ public struct ListenerFailed: BusEvent, Hashable {
         self.error = error
     }
 
-    /// Listeners kept publishing past `EventBus.cascadeLimit`: the rest of the cascade was dropped.
+    /// Listeners kept publishing past `EventCascade.limit`: the rest of the cascade was dropped.
     public static func overflow(dropped: Int) -> ListenerFailed {
         ListenerFailed(event: "canvas.bus.overflow", pattern: "*", error: "listeners kept publishing; dropped \(dropped) events")
     }

@@ -18,7 +18,7 @@ public final class EventBus {
     private var entries: [Entry] = []
     private var nextSubscriptionID = 1
     private var nextSequence = 1
-    private var pending: [CanvasEvent] = []
+    private var pending = EventCascade()
     private var isDelivering = false
     private let now: @Sendable () -> Date
 
@@ -75,26 +75,18 @@ public final class EventBus {
         return try body()
     }
 
-    /// How many events one publish may cascade into before the rest are dropped: listeners that
-    /// publish on every event they receive would otherwise keep the main actor busy forever.
-    public static let cascadeLimit = 10_000
-
     private func deliverPending() {
         isDelivering = true
         defer { isDelivering = false }
-        var index = 0
-        while index < pending.count {
-            guard index < Self.cascadeLimit else {
-                let dropped = pending.count - index
-                pending.removeAll(keepingCapacity: true)
+        while let step = pending.next() {
+            switch step {
+            case .deliver(let event):
+                deliver(event)
+            case .overflow(let dropped):
                 log.append(CanvasEvent(sequence: nextSequence, source: nil, time: now(), payload: ListenerFailed.overflow(dropped: dropped)))
                 nextSequence += 1
-                return
             }
-            deliver(pending[index])
-            index += 1
         }
-        pending.removeAll(keepingCapacity: true)
     }
 
     /// Subscribes to every event matching `pattern`.

@@ -93,22 +93,16 @@ extension HostState {
     }
 
     /// Hands out the events waiting, in publish order, with those they lead to; listeners that
-    /// publish on every event they hear stop at `EventBus.cascadeLimit`.
+    /// publish on every event they hear stop at `EventCascade.limit`.
     private mutating func deliverUndelivered() {
         isDelivering = true
         defer { isDelivering = false }
-        var index = 0
-        while index < undelivered.count {
-            guard index < EventBus.cascadeLimit else {
-                let dropped = undelivered.count - index
-                undelivered.removeAll()
-                bus.publish(ListenerFailed.overflow(dropped: dropped))
-                return
+        while let step = undelivered.next() {
+            switch step {
+            case .deliver(let event): deliver(event)
+            case .overflow(let dropped): bus.publish(ListenerFailed.overflow(dropped: dropped))
             }
-            deliver(undelivered[index])
-            index += 1
         }
-        undelivered.removeAll(keepingCapacity: true)
     }
 
     /// Hands an event to every widget subscribed to it, in the order they were mounted; a

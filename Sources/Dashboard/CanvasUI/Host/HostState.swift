@@ -62,7 +62,7 @@ public struct HostState {
     /// The widgets that listen to events, in the order they were mounted.
     var listeners: [EventListener] = []
     /// Events published on the canvas that its widgets have not been handed yet, oldest first.
-    var undelivered: [CanvasEvent] = []
+    var undelivered = EventCascade()
     /// True while a widget is being called or events handed out: what is published meanwhile
     /// waits its turn, so no widget hears an event while it is still being updated.
     var isDelivering = false

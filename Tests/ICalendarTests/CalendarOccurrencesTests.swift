@@ -12,7 +12,6 @@ import Testing
 @Suite("A calendar's instances against python icalendar and dateutil")
 struct CalendarOccurrencesTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
-    static let root = fixtures.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     @Sendable static func zone(_ name: String) -> ZoneRules? {
         guard ZoneRules.isZoneName(name), let bytes = FileManager.default.contents(atPath: "/usr/share/zoneinfo/\(name)") else { return nil }
@@ -31,7 +30,7 @@ struct CalendarOccurrencesTests {
             .starting(from: from.secondsSinceEpoch, before: to.secondsSinceEpoch, in: entries)
             .map { [$0.uid, UTCInstant(secondsSinceEpoch: $0.start).iso] }
 
-        let python = try await CalendarOracle.python(build: Self.root.appendingPathComponent(".build"))
+        let python = try await CalendarOracle.python()
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("tc-occurrences-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: output) }
         let run = try await Command.run([python, Self.fixtures.appendingPathComponent("oracle.py").path, Self.fixtures.appendingPathComponent(file).path,
@@ -78,6 +77,15 @@ struct CalendarOccurrencesTests {
                                                                      ICalProperty(name: "TZOFFSETFROM", value: "+2500"),
                                                                      ICalProperty(name: "TZOFFSETTO", value: "+0100")])])]),
                               database: Self.zone).zone("Broken") == nil)
+    }
+
+    @Test func aRangeThatEndsBeforeItBeginsHasNothingInIt() throws {
+        let occurrences = CalendarOccurrences(zone: Self.zone, home: try #require(Self.zone("Europe/Paris")))
+        let entry = try CalendarEntry(ICalComponent(name: "VEVENT", properties: [ICalProperty(name: "UID", value: "x"),
+                                                                                 ICalProperty(name: "DTSTART", value: "20261130T090000Z")]))
+        #expect(occurrences.starting(from: 2_000_000_000, before: 1_000_000_000, in: [entry]).isEmpty)
+        #expect(occurrences.reminders(from: 2_000_000_000, before: 1_000_000_000, in: [entry]).isEmpty)
+        #expect(occurrences.reminders(from: 0, before: 1, in: [entry], lookAhead: -5).isEmpty)
     }
 
     @Test func zoneNamesStayInsideTheDatabase() {

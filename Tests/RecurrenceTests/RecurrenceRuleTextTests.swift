@@ -40,6 +40,49 @@ struct RecurrenceRuleTextTests {
         #expect(throws: RecurrenceRuleError(description: message)) { try RecurrenceRule(parsing: text) }
     }
 
+    @Test func eachValueCountsOnceAndARuleMadeInCodeIsBroughtWithinBounds() throws {
+        #expect(try RecurrenceRule(parsing: "FREQ=DAILY;BYHOUR=9,9,9;BYMINUTE=0,30,0").text == "FREQ=DAILY;BYMINUTE=0,30;BYHOUR=9")
+        let start = LocalDateTime(date: "2026-11-01", hour: 9, minute: 0)!
+        let range = start...LocalDateTime(date: "2026-12-31", hour: 0, minute: 0)!
+        // Values no parser would give: no trap, and a list of only impossible values matches nothing.
+        #expect(RecurrenceRule(frequency: .daily, byHour: [24]).instances(from: start, in: range).isEmpty)
+        #expect(RecurrenceRule(frequency: .yearly, byMonth: [-1, 13]).instances(from: start, in: range).isEmpty)
+        #expect(RecurrenceRule(frequency: .monthly, byMonthDay: [Int.min, 0, 15]).instances(from: start, in: range).map(\.date)
+            == ["2026-11-15", "2026-12-15"])
+        #expect(RecurrenceRule(frequency: .daily, interval: .max).instances(from: start, in: range) == [start])
+    }
+
+    @Test func plainAndPositionedWeekdaysAreOneList() throws {
+        // Every Monday and the last Wednesday of November 2026 (RFC 5545; dateutil gives none).
+        let rule = try RecurrenceRule(parsing: "FREQ=MONTHLY;BYDAY=MO,-1WE")
+        let start = LocalDateTime(date: "2026-11-01", hour: 9, minute: 0)!
+        #expect(rule.instances(from: start, in: start...LocalDateTime(date: "2026-11-30", hour: 23, minute: 0)!).map(\.date.day) == [2, 9, 16, 23, 25, 30])
+    }
+
+    @Test func aStartTheRuleWouldNotGiveIsTheFirstOfItsCount() throws {
+        // Sunday 1 November, then Mondays: three in all.
+        let set = RecurrenceSet(start: LocalDateTime(date: "2026-11-01", hour: 9, minute: 0)!, rule: try RecurrenceRule(parsing: "FREQ=WEEKLY;BYDAY=MO;COUNT=3"))
+        #expect(set.instances(in: set.start...LocalDateTime(date: "2027-01-01", hour: 0, minute: 0)!).map(\.date) == ["2026-11-01", "2026-11-02", "2026-11-09"])
+    }
+
+    @Test func aRuleOfEverySecondIsExpandedForTheRangeAskedOnlyAndOfMinutesFromYearsBefore() throws {
+        // 31 million candidates a year: the instances asked for come from the range's start, no
+        // more than the limit, and nothing before the range is kept.
+        let everySecond = try RecurrenceRule(parsing: "FREQ=YEARLY;BYDAY=MO,TU,WE,TH,FR,SA,SU;BYHOUR=" + (0...23).map(String.init).joined(separator: ",")
+            + ";BYMINUTE=" + (0...59).map(String.init).joined(separator: ",") + ";BYSECOND=" + (0...59).map(String.init).joined(separator: ","))
+        let start = LocalDateTime(date: "2026-01-01", hour: 0, minute: 0)!
+        let noon = LocalDateTime(date: "2026-06-01", hour: 12, minute: 0)!
+        let found = everySecond.instances(from: start, in: noon...LocalDateTime(date: "2026-12-31", hour: 0, minute: 0)!, limit: 5)
+        #expect(found == (0..<5).map { noon.adding(seconds: Int64($0)) })
+        // Every 7 minutes since 2020: a day of 2026 has the same grid, walked from near the day.
+        let sevenMinutes = try RecurrenceRule(parsing: "FREQ=MINUTELY;INTERVAL=7")
+        let since = LocalDateTime(date: "2020-01-01", hour: 0, minute: 0)!
+        let day = LocalDateTime(date: "2026-11-30", hour: 0, minute: 0)!...LocalDateTime(date: "2026-11-30", hour: 23, minute: 59, second: 59)!
+        let grid = sevenMinutes.instances(from: since, in: day)
+        #expect(grid.count >= 205 && grid.allSatisfy { ($0.secondsSinceEpoch - since.secondsSinceEpoch) % 420 == 0 })
+        #expect(grid.first.map { $0.secondsSinceEpoch - day.lowerBound.secondsSinceEpoch < 420 } == true)
+    }
+
     @Test func aRuleThatCanNeverHappenEndsAtTheRangesEnd() throws {
         let start = LocalDateTime(date: "2026-01-01", hour: 9, minute: 0)!
         let end = LocalDateTime(date: "2036-01-01", hour: 0, minute: 0)!

@@ -73,12 +73,12 @@ extension CalendarDate {
 }
 
 extension LocalDateTime {
-    /// `20261130T090000`; a leap second's `60` is read as the second before it.
+    /// `20261130T090000`; a leap second's `60` is read as the second before it, and nothing past it.
     public init?(basic text: some StringProtocol) {
         let characters = Array(text.utf8)
         guard characters.count == 15, characters[8] == UInt8(ascii: "T"), let date = CalendarDate(basic: text.prefix(8)),
               let hour = CalendarDate.number(characters[9..<11]), let minute = CalendarDate.number(characters[11..<13]),
-              let second = CalendarDate.number(characters[13..<15])
+              let second = CalendarDate.number(characters[13..<15]), second <= 60
         else { return nil }
         self.init(date: date, hour: hour, minute: minute, second: min(second, 59))
     }

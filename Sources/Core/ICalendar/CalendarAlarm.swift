@@ -97,6 +97,7 @@ extension CalendarOccurrences {
     /// starting up to `lookAhead` seconds after `to` (a reminder a week before an event is due
     /// a week before it), each entry's alarms read as `alarms` says.
     public func reminders(from: Int64, before to: Int64, in entries: [CalendarEntry], lookAhead: Int64 = 35 * 86_400) -> [Reminder] {
+        guard from < to, lookAhead >= 0 else { return [] }
         var found: [Reminder] = []
         for occurrence in starting(from: from - lookAhead, before: to + lookAhead, in: entries) {
             guard let alarms = try? occurrence.entry.alarms() else { continue }

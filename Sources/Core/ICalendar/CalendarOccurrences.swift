@@ -35,6 +35,7 @@ public struct CalendarOccurrences {
     /// The instances of `entries` starting at or after `from` and before `to` (seconds since 1970
     /// UTC), ordered by start.
     public func starting(from: Int64, before to: Int64, in entries: [CalendarEntry]) -> [Occurrence] {
+        guard from < to else { return [] }
         var found: [Occurrence] = []
         let changed = Dictionary(grouping: entries.filter { $0.recurrenceID != nil }, by: \.uid)
         for entry in entries where entry.recurrenceID == nil {

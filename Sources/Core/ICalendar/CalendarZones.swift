@@ -11,9 +11,15 @@ public struct CalendarZones: Sendable {
 
     public init(calendar: ICalComponent, database: @escaping @Sendable (String) -> ZoneRules?) {
         self.database = database
+        // Only the definitions the calendar's entries use, each worked out once.
+        var used = Set<String>()
+        for component in calendar.components where component.name != "VTIMEZONE" {
+            for property in component.properties { if let id = property.parameter("TZID") { used.insert(id) } }
+        }
         var defined: [String: ZoneRules] = [:]
         for timezone in calendar.components(named: "VTIMEZONE") {
-            guard let id = timezone["TZID"]?.value, database(id) == nil, let rules = Self.rules(of: timezone) else { continue }
+            guard let id = timezone["TZID"]?.value, used.contains(id), defined[id] == nil, database(id) == nil,
+                  let rules = Self.rules(of: timezone) else { continue }
             defined[id] = rules
         }
         self.defined = defined
@@ -27,6 +33,8 @@ public struct CalendarZones: Sendable {
     static let years = 1900...2100
     /// Changes of one observance, at most: two a year over `years`, and some to spare.
     static let maximumChanges = 1_000
+    /// Observances of one definition, at most: real ones have a few, history included.
+    static let maximumObservances = 200
 
     /// A `VTIMEZONE`'s changes: each `STANDARD` and `DAYLIGHT` observance's onsets (its start,
     /// `RRULE`, `RDATE`), each at its local time on the offset before it (`TZOFFSETFROM`).
@@ -36,7 +44,9 @@ public struct CalendarZones: Sendable {
         var earliest: (onset: LocalDateTime, offsetBefore: Int)?
         let first = LocalDateTime(CalendarDate(year: years.lowerBound, month: 1, day: 1)!)
         let last = LocalDateTime(CalendarDate(year: years.upperBound, month: 12, day: 31)!)
-        for observance in timezone.components where observance.name == "STANDARD" || observance.name == "DAYLIGHT" {
+        let observances = timezone.components.filter { $0.name == "STANDARD" || $0.name == "DAYLIGHT" }
+        guard observances.count <= maximumObservances else { return nil }
+        for observance in observances {
             guard let startProperty = observance["DTSTART"], let start = LocalDateTime(basic: startProperty.value),
                   let before = observance["TZOFFSETFROM"].flatMap({ offset($0.value) }), let after = observance["TZOFFSETTO"].flatMap({ offset($0.value) })
             else { return nil }

@@ -7,11 +7,13 @@ extension RecurrenceRule {
     /// time zone; a floating or UTC event's clock is UTC's).
     ///
     /// The instances are those python-dateutil's `rrule` gives, which follow RFC 5545 section
-    /// 3.3.10 (the tests hold the two side by side). Work ends at the range's end, so any rule
-    /// expands in bounded time, however it is written.
+    /// 3.3.10 (the tests hold the two side by side), but for one list of plain and positioned
+    /// weekdays (see `keeps`). Work ends at the range's end, at `limit` instances, or past a
+    /// budget of periods and candidates walked, so any rule expands in bounded time and memory,
+    /// however it is written.
     public func instances(from start: LocalDateTime, in range: ClosedRange<LocalDateTime>, limit: Int = 10_000,
                           clockOfUTC: (LocalDateTime) -> LocalDateTime = { $0 }) -> [LocalDateTime] {
-        var expansion = RecurrenceExpansion(rule: self, start: start, range: range, clockOfUTC: clockOfUTC)
+        var expansion = RecurrenceExpansion(rule: self, start: start, range: range, limit: limit, clockOfUTC: clockOfUTC)
         var found: [LocalDateTime] = []
         while found.count < limit, let next = expansion.next(), next <= range.upperBound {
             if next >= range.lowerBound { found.append(next) }
@@ -46,6 +48,13 @@ struct RecurrenceExpansion: IteratorProtocol {
     private let setPositions: [Int]
     /// Every time of day, for rules of a day or longer.
     private let times: [Int]
+    /// Seconds into the hour (from `BYMINUTE` and `BYSECOND`), for hourly rules; into the minute
+    /// (`BYSECOND`), for rules of a minute.
+    private let timesInHour: [Int]
+    private let timesInMinute: [Int]
+    private let limit: Int
+    /// Instances in the range found so far.
+    private var found = 0
 
     private var year: Int
     private var month: Int
@@ -61,16 +70,20 @@ struct RecurrenceExpansion: IteratorProtocol {
     private var pendingIndex = 0
     private var finished = false
     private var skipped = false
-    /// Periods walked: rules of an hour or less over a long range stop here rather than take seconds.
-    private var periods = 0
-    static let maximumPeriods = 2_000_000
+    /// Periods and candidate instances walked: past `maximumWork`, the walk ends rather than take
+    /// seconds (a rule of every second of a year before the range, a rule that never happens).
+    private var work = 0
+    static let maximumWork = 2_000_000
 
-    init(rule: RecurrenceRule, start: LocalDateTime, range: ClosedRange<LocalDateTime>, clockOfUTC: (LocalDateTime) -> LocalDateTime) {
+    init(rule given: RecurrenceRule, start: LocalDateTime, range: ClosedRange<LocalDateTime>, limit: Int,
+         clockOfUTC: (LocalDateTime) -> LocalDateTime) {
+        let (rule, impossible) = given.withinBounds
         self.start = start
         from = range.lowerBound
         through = range.upperBound
+        self.limit = max(0, limit)
         frequency = rule.frequency
-        interval = max(1, rule.interval)
+        interval = rule.interval
         weekStart = rule.weekStart.rawValue
         switch rule.end {
         case .never:
@@ -122,7 +135,7 @@ struct RecurrenceExpansion: IteratorProtocol {
         weekNumbers = rule.byWeekNo
         setPositions = rule.bySetPos
 
-        let everyNth = max(1, rule.interval)
+        let everyNth = rule.interval
         func reachable(_ values: [Int], from start: Int, base: Int) -> [Int] {
             let step = Self.gcd(everyNth, base)
             return values.filter { step == 1 || ($0 - start) % step == 0 }
@@ -135,14 +148,18 @@ struct RecurrenceExpansion: IteratorProtocol {
         let givenSeconds = rule.bySecond.filter { $0 < 60 }
         seconds = rule.bySecond.isEmpty ? (rule.frequency < .secondly ? [start.second] : [])
             : rule.frequency == .secondly ? reachable(givenSeconds, from: start.second, base: 60) : givenSeconds
-        if (!rule.byHour.isEmpty && hours.isEmpty) || (!rule.byMinute.isEmpty && minutes.isEmpty) || (!rule.bySecond.isEmpty && seconds.isEmpty) {
+        if impossible || (!rule.byHour.isEmpty && hours.isEmpty) || (!rule.byMinute.isEmpty && minutes.isEmpty)
+            || (!rule.bySecond.isEmpty && seconds.isEmpty) || self.limit == 0 {
             finished = true  // no instance can ever be reached
         }
         var times: [Int] = []
         if rule.frequency < .hourly {
             for h in hours { for m in minutes { for s in seconds { times.append(h * 3600 + m * 60 + s) } } }
         }
-        self.times = Array(Set(times)).sorted()
+        self.times = times.sorted()
+        let (minutesGiven, secondsGiven) = (minutes, seconds)
+        timesInHour = minutesGiven.flatMap { m in secondsGiven.map { m * 60 + $0 } }.sorted()
+        timesInMinute = secondsGiven.sorted()
 
         year = start.date.year
         month = start.date.month
@@ -167,8 +184,8 @@ struct RecurrenceExpansion: IteratorProtocol {
     // MARK: One period
 
     private mutating func walkOnePeriod() {
-        periods += 1
-        guard periods <= Self.maximumPeriods, year <= 9999, let first = periodStart(), first <= through.date else {
+        work += 1
+        guard work <= Self.maximumWork, year <= 9999, let first = periodStart(), first <= through.date else {
             finished = true
             return
         }
@@ -185,16 +202,21 @@ struct RecurrenceExpansion: IteratorProtocol {
             }
             for instance in picked.sorted() where !emit(instance) { return }
         } else {
-            for index in days {
+            // Without a count, the days before the range need no walking (with one, they count).
+            let firstDayWanted = remaining == nil ? from.date.daysSinceEpoch - masks.firstDay : Int.min
+            for index in days where index >= firstDayWanted {
                 for time in times where !emit(moment(ofDay: index, at: time)) { return }
             }
         }
         advance(filtered: days.count < periodLength)
     }
 
-    /// Adds `instance` unless it is before the start; false once the rule has ended.
+    /// Counts `instance` unless it is before the start, and keeps it when it is in the range;
+    /// false once the walk has ended. A period's instances come in order, as periods do, so the
+    /// first past the range's end ends it.
     private mutating func emit(_ instance: LocalDateTime) -> Bool {
-        if let until, instance > until {
+        work += 1
+        if work > Self.maximumWork || instance > through || until.map({ instance > $0 }) == true {
             finished = true
             return false
         }
@@ -206,9 +228,12 @@ struct RecurrenceExpansion: IteratorProtocol {
             }
             remaining = count - 1
         }
-        pending.append(instance)
-        if remaining == 0 { finished = true }
-        return remaining != 0
+        if instance >= from {
+            pending.append(instance)
+            found += 1
+        }
+        if remaining == 0 || found >= limit { finished = true }
+        return !finished
     }
 
     private func moment(ofDay index: Int, at time: Int) -> LocalDateTime {
@@ -267,8 +292,15 @@ struct RecurrenceExpansion: IteratorProtocol {
     private func keeps(_ i: Int) -> Bool {
         if months != 0, months & 1 << UInt16(masks.month[i]) == 0 { return false }
         if !weekNumbers.isEmpty, !masks.inWeeks[i] { return false }
-        if weekdays != 0, weekdays & 1 << UInt8(masks.weekday[i]) == 0 { return false }
-        if !positionedWeekdays.isEmpty, !positioned[i] { return false }
+        // `BYDAY=MO,-1WE` is every Monday and the last Wednesday: plain and positioned weekdays
+        // are one list (RFC 5545; python-dateutil keeps only the days that are both).
+        let plainDay = weekdays & 1 << UInt8(masks.weekday[i]) != 0
+        switch (weekdays != 0, !positionedWeekdays.isEmpty) {
+        case (true, true): if !plainDay && !positioned[i] { return false }
+        case (true, false): if !plainDay { return false }
+        case (false, true): if !positioned[i] { return false }
+        case (false, false): break
+        }
         if monthDays != 0 || negativeMonthDays != 0,
            monthDays & 1 << UInt64(masks.monthDay[i]) == 0, negativeMonthDays & 1 << UInt64(-Int(masks.negativeMonthDay[i])) == 0 {
             return false
@@ -291,11 +323,9 @@ struct RecurrenceExpansion: IteratorProtocol {
         }
         switch frequency {
         case .hourly:
-            var result: [Int] = []
-            for m in minutes { for s in seconds { result.append(hour * 3600 + m * 60 + s) } }
-            return Array(Set(result)).sorted()
+            return timesInHour.map { hour * 3600 + $0 }
         case .minutely:
-            return Array(Set(seconds.map { hour * 3600 + minute * 60 + $0 })).sorted()
+            return timesInMinute.map { hour * 3600 + minute * 60 + $0 }
         default:
             return [hour * 3600 + minute * 60 + second]
         }
@@ -390,11 +420,22 @@ struct RecurrenceExpansion: IteratorProtocol {
 
     /// Once, after the first period: a rule without a count jumps whole periods to one before the
     /// range (a period's instances depend only on the period), so a month view of a rule that
-    /// began years ago walks a few periods, not every one since. Rules of an hour or less walk.
+    /// began years ago walks a few periods, not every one since.
     private mutating func skipTowardTheRange() {
-        guard !skipped, remaining == nil, frequency <= .daily else { return }
+        guard !skipped, remaining == nil else { return }
         skipped = true
         switch frequency {
+        case .hourly, .minutely, .secondly:
+            // Every moment the walk visits is the start plus a whole number of steps: jump to
+            // one a day or more before the range.
+            let step = Int64(interval) * (frequency == .hourly ? 3600 : frequency == .minutely ? 60 : 1)
+            guard let current = LocalDateTime(date: CalendarDate(year: year, month: month, day: day)!, hour: hour, minute: minute, second: second)
+            else { return }
+            let steps = (from.secondsSinceEpoch - 86_400 - current.secondsSinceEpoch) / step
+            guard steps > 0 else { return }
+            let next = current.adding(seconds: steps * step)
+            (year, month, day) = (next.date.year, next.date.month, next.date.day)
+            (hour, minute, second) = (next.hour, next.minute, next.second)
         case .yearly:
             let periods = (from.date.year - year) / interval - 1
             guard periods > 0 else { return }

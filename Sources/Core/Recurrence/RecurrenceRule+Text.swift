@@ -34,7 +34,6 @@ extension RecurrenceRule {
             parts[name] = nil
             return result
         }
-        func signed(_ limit: Int) -> (Int) -> Bool { { $0 != 0 && (-limit...limit).contains($0) } }
 
         guard let frequencyText = parts.removeValue(forKey: "FREQ") else {
             throw RecurrenceRuleError(description: "FREQ is missing: a rule says how often (FREQ=DAILY, WEEKLY, MONTHLY, YEARLY, …)")
@@ -69,11 +68,11 @@ extension RecurrenceRule {
         bySecond = try numbers("BYSECOND", { (0...60).contains($0) }, "seconds are 0 to 60")
         byMinute = try numbers("BYMINUTE", { (0...59).contains($0) }, "minutes are 0 to 59")
         byHour = try numbers("BYHOUR", { (0...23).contains($0) }, "hours are 0 to 23")
-        byMonthDay = try numbers("BYMONTHDAY", signed(31), "a day of the month is 1 to 31 or -31 to -1")
-        byYearDay = try numbers("BYYEARDAY", signed(366), "a day of the year is 1 to 366 or -366 to -1")
-        byWeekNo = try numbers("BYWEEKNO", signed(53), "a week is 1 to 53 or -53 to -1")
+        byMonthDay = try numbers("BYMONTHDAY", Self.signed(31), "a day of the month is 1 to 31 or -31 to -1")
+        byYearDay = try numbers("BYYEARDAY", Self.signed(366), "a day of the year is 1 to 366 or -366 to -1")
+        byWeekNo = try numbers("BYWEEKNO", Self.signed(53), "a week is 1 to 53 or -53 to -1")
         byMonth = try numbers("BYMONTH", { (1...12).contains($0) }, "months are 1 to 12")
-        bySetPos = try numbers("BYSETPOS", signed(366), "a position is 1 to 366 or -366 to -1")
+        bySetPos = try numbers("BYSETPOS", Self.signed(366), "a position is 1 to 366 or -366 to -1")
         if let value = parts["BYDAY"] {
             for item in value.split(separator: ",", omittingEmptySubsequences: false) {
                 guard let day = Self.weekdayNumber(item) else {
@@ -92,6 +91,7 @@ extension RecurrenceRule {
         if let unknown = parts.keys.sorted().first {
             throw RecurrenceRuleError(description: "\(unknown) is not a part of a rule")
         }
+        self = withinBounds.rule  // each value once: `BYHOUR=9,9,9,…` is `BYHOUR=9`
         if frequency != .yearly, !byWeekNo.isEmpty {
             throw RecurrenceRuleError(description: "BYWEEKNO is only for FREQ=YEARLY")
         }

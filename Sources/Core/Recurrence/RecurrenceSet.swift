@@ -17,9 +17,14 @@ public struct RecurrenceSet: Hashable, Sendable {
     }
 
     /// The instances that start within `range`, at most `limit`. The start is always the first
-    /// instance, whether or not it fits the rule.
+    /// instance, whether or not it fits the rule, and counts towards a rule's `COUNT` (RFC 5545
+    /// section 3.3.10): a start the rule would not give leaves the rule one instance fewer.
     public func instances(in range: ClosedRange<LocalDateTime>, limit: Int = 10_000,
                           clockOfUTC: (LocalDateTime) -> LocalDateTime = { $0 }) -> [LocalDateTime] {
+        var rule = self.rule
+        if case .count(let count)? = rule?.end, rule?.instances(from: start, in: start...start, limit: 1) != [start] {
+            rule?.end = .count(count - 1)
+        }
         var found = Set(rule?.instances(from: start, in: range, limit: limit, clockOfUTC: clockOfUTC) ?? [])
         if range.contains(start) { found.insert(start) }
         for date in added where range.contains(date) { found.insert(date) }

@@ -6,9 +6,15 @@ import Foundation
 public enum CalendarOracle {
     public static let packages = ["python-dateutil==2.9.0.post0", "icalendar==7.3.2"]
 
-    /// The environment's python, made when missing or holding other versions.
-    /// - Parameter build: the package's `.build` folder.
-    public static func python(build: URL) async throws -> String {
+    /// The environment's python, made when missing or holding other versions: once a process, as
+    /// the tests that ask for it run at once (two making it together would undo each other).
+    public static func python() async throws -> String {
+        try await made.value
+    }
+
+    private static let made = Task<String, any Error> {
+        let build = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent(".build")
         let environment = build.appendingPathComponent("calendar-oracle-venv")
         let python = environment.appendingPathComponent("bin/python").path
         let check = "import dateutil, icalendar; print(dateutil.__version__, icalendar.__version__)"

@@ -77,7 +77,7 @@ struct TodoPageCacheTests {
         #expect(cache.page(for: TodoPageCache.Key(owner: 2, query: TodoQuery())) == nil)
     }
 
-    @Test("a commit drops what it makes stale, before any stream hears of it: a todo event its owner's pages, a deleted user theirs, changes unseen everyone's")
+    @Test("a commit drops what it makes stale: a todo event its owner's pages, also when the hub hands it to streams, a deleted user theirs, changes unseen everyone's")
     func commitsDropWhatTheyMakeStale() async throws {
         let hub = LiveEventHub()
         let cache = TodoPageCache()
@@ -91,7 +91,7 @@ struct TodoPageCacheTests {
         hub.committed(.event(name: EventName.calendarEventCreated.rawValue, owner: 1))
         hub.committed(.event(name: EventName.todoItemCreated.rawValue, owner: nil))
         #expect(kept(1) && kept(2) && kept(3))
-        // A stream is told after the cache forgot: a client that reads on the event reads anew.
+        // Handed to a stream, the event has dropped the pages by the time `publish` returns.
         let stream = try hub.subscribe(userID: 1)
         hub.publish(.init(event: LiveEvent(id: 1, name: EventName.todoItemCreated.rawValue, data: "{}"), ownerID: 1))
         #expect(!kept(1) && kept(2) && kept(3))

@@ -34,9 +34,9 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
     public var secondsSinceEpoch: Int64 { Int64(date.daysSinceEpoch) * 86_400 + Int64(secondsIntoDay) }
 
     public init(secondsSinceEpoch seconds: Int64) {
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let (days, rest) = seconds.floorDivided(by: 86_400)
         date = CalendarDate(daysSinceEpoch: Int(days))
-        secondsIntoDay = Int(seconds - days * 86_400)
+        secondsIntoDay = Int(rest)
     }
 
     public func adding(seconds: Int64) -> LocalDateTime {

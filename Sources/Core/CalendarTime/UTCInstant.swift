@@ -56,12 +56,12 @@ public struct UTCInstant: Hashable, Comparable, Sendable, TextCoded {
 
     /// Its UTC day.
     public var day: CalendarDate {
-        CalendarDate(daysSinceEpoch: Int(secondsSinceEpoch.floorDivided(by: 86_400)))
+        CalendarDate(daysSinceEpoch: Int(secondsSinceEpoch.floorDivided(by: 86_400).0))
     }
 
     /// Seconds since its UTC day began, 0..<86 400.
     public var secondsIntoDay: Int {
-        Int(secondsSinceEpoch - secondsSinceEpoch.floorDivided(by: 86_400) * 86_400)
+        Int(secondsSinceEpoch.floorDivided(by: 86_400).1)
     }
 
     public func adding(seconds: Int64) -> UTCInstant {
@@ -91,14 +91,6 @@ public struct UTCInstant: Hashable, Comparable, Sendable, TextCoded {
             value = value * 10 + Int(byte - UInt8(ascii: "0"))
         }
         return value
-    }
-}
-
-extension Int64 {
-    /// Division rounding towards negative infinity, for moments before 1970.
-    fileprivate func floorDivided(by divisor: Int64) -> Int64 {
-        let quotient = self / divisor
-        return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? quotient - 1 : quotient
     }
 }
 

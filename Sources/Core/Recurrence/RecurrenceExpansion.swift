@@ -13,12 +13,7 @@ extension RecurrenceRule {
     /// however it is written.
     public func instances(from start: LocalDateTime, in range: ClosedRange<LocalDateTime>, limit: Int = 10_000,
                           clockOfUTC: (LocalDateTime) -> LocalDateTime = { $0 }) -> [LocalDateTime] {
-        var expansion = RecurrenceExpansion(rule: self, start: start, range: range, limit: limit, clockOfUTC: clockOfUTC)
-        var found: [LocalDateTime] = []
-        while found.count < limit, let next = expansion.next(), next <= range.upperBound {
-            if next >= range.lowerBound { found.append(next) }
-        }
-        return found
+        Array(IteratorSequence(RecurrenceExpansion(rule: self, start: start, range: range, limit: limit, clockOfUTC: clockOfUTC)))
     }
 }
 
@@ -189,12 +184,13 @@ struct RecurrenceExpansion: IteratorProtocol {
             finished = true
             return
         }
-        let days = keptDays()
+        let period = periodDays
+        let days = keptDays(of: period)
         let times = timesOfThisPeriod()
         if !setPositions.isEmpty, !times.isEmpty {
             var picked: [LocalDateTime] = []
             for position in setPositions {
-                let (dayPosition, timePosition) = position < 0 ? Self.floorDivision(position, times.count) : Self.floorDivision(position - 1, times.count)
+                let (dayPosition, timePosition) = position < 0 ? position.floorDivided(by: times.count) : (position - 1).floorDivided(by: times.count)
                 let dayIndex = dayPosition < 0 ? days.count + dayPosition : dayPosition
                 guard days.indices.contains(dayIndex) else { continue }
                 let instance = moment(ofDay: days[dayIndex], at: times[timePosition])
@@ -208,7 +204,7 @@ struct RecurrenceExpansion: IteratorProtocol {
                 for time in times where !emit(moment(ofDay: index, at: time)) { return }
             }
         }
-        advance(filtered: days.count < periodLength)
+        advance(filtered: days.count < period.count)
     }
 
     /// Counts `instance` unless it is before the start, and keeps it when it is in the range;
@@ -269,12 +265,10 @@ struct RecurrenceExpansion: IteratorProtocol {
         }
     }
 
-    private var periodLength: Int { periodDays.count }
-
     private var dayIndex: Int { CalendarDate(year: year, month: month, day: day)!.daysSinceEpoch - masks.firstDay }
 
     /// The days of the period every `BY…` part keeps.
-    private mutating func keptDays() -> [Int] {
+    private mutating func keptDays(of period: Range<Int>) -> [Int] {
         if !positionedWeekdays.isEmpty, positioned.isEmpty || positionedMonth != month {
             let ranges: [Range<Int>]
             if frequency == .yearly {
@@ -286,7 +280,7 @@ struct RecurrenceExpansion: IteratorProtocol {
             positioned = masks.positionedWeekdays(positionedWeekdays, in: ranges)
             positionedMonth = month
         }
-        return periodDays.filter { keeps($0) }
+        return period.filter { keeps($0) }
     }
 
     private func keeps(_ i: Int) -> Bool {
@@ -353,7 +347,7 @@ struct RecurrenceExpansion: IteratorProtocol {
             fixDay = true
         case .hourly:
             if filtered { hour += ((23 - hour) / interval) * interval }
-            let (days, newHour) = hours.isEmpty ? Self.floorDivision(hour + interval, 24) : distance(from: hour, to: hours, base: 24)
+            let (days, newHour) = hours.isEmpty ? (hour + interval).floorDivided(by: 24) : distance(from: hour, to: hours, base: 24)
             hour = newHour
             if days > 0 {
                 day += days
@@ -363,9 +357,9 @@ struct RecurrenceExpansion: IteratorProtocol {
             if filtered { minute += ((1439 - (hour * 60 + minute)) / interval) * interval }
             var found = false
             for _ in 0..<(1440 / Self.gcd(interval, 1440)) {
-                let (addedHours, newMinute) = minutes.isEmpty ? Self.floorDivision(minute + interval, 60) : distance(from: minute, to: minutes, base: 60)
+                let (addedHours, newMinute) = minutes.isEmpty ? (minute + interval).floorDivided(by: 60) : distance(from: minute, to: minutes, base: 60)
                 minute = newMinute
-                let (days, newHour) = Self.floorDivision(hour + addedHours, 24)
+                let (days, newHour) = (hour + addedHours).floorDivided(by: 24)
                 hour = newHour
                 if days > 0 {
                     day += days
@@ -381,12 +375,12 @@ struct RecurrenceExpansion: IteratorProtocol {
             if filtered { second += ((86_399 - (hour * 3600 + minute * 60 + second)) / interval) * interval }
             var found = false
             for _ in 0..<(86_400 / Self.gcd(interval, 86_400)) {
-                let (addedMinutes, newSecond) = seconds.isEmpty ? Self.floorDivision(second + interval, 60) : distance(from: second, to: seconds, base: 60)
+                let (addedMinutes, newSecond) = seconds.isEmpty ? (second + interval).floorDivided(by: 60) : distance(from: second, to: seconds, base: 60)
                 second = newSecond
-                let (addedHours, newMinute) = Self.floorDivision(minute + addedMinutes, 60)
+                let (addedHours, newMinute) = (minute + addedMinutes).floorDivided(by: 60)
                 minute = newMinute
                 if addedHours > 0 {
-                    let (days, newHour) = Self.floorDivision(hour + addedHours, 24)
+                    let (days, newHour) = (hour + addedHours).floorDivided(by: 24)
                     hour = newHour
                     if days > 0 {
                         day += days
@@ -460,11 +454,11 @@ struct RecurrenceExpansion: IteratorProtocol {
 
     /// Steps of `interval` from `value` to the next of `values` (mod `base`): how many times it
     /// wrapped past `base`, and the value reached.
-    private func distance(from value: Int, to values: [Int], base: Int) -> (wraps: Int, value: Int) {
+    private func distance(from value: Int, to values: [Int], base: Int) -> (Int, Int) {
         var wraps = 0
         var current = value
         for _ in 0..<base {
-            let (div, mod) = Self.floorDivision(current + interval, base)
+            let (div, mod) = (current + interval).floorDivided(by: base)
             wraps += div
             current = mod
             if values.contains(current) { return (wraps, current) }
@@ -475,11 +469,6 @@ struct RecurrenceExpansion: IteratorProtocol {
     private mutating func rebuild() {
         if masks.year != year { masks = YearMasks(year: min(year, 10_000), weekNumbers: weekNumbers, weekStart: weekStart) }
         positioned = []
-    }
-
-    static func floorDivision(_ a: Int, _ b: Int) -> (Int, Int) {
-        let q = a >= 0 ? a / b : -((-a + b - 1) / b)
-        return (q, a - q * b)
     }
 
     static func gcd(_ a: Int, _ b: Int) -> Int {

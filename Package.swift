@@ -78,6 +78,10 @@ let package = Package(
         // iCalendar's text (RFC 5545): components and properties as written, values of dates,
         // times and durations; nothing lost on a round trip.
         .target(name: "ICalendar", dependencies: ["CalendarTime", "Recurrence"], path: "Sources/Core/ICalendar", swiftSettings: swiftSettings),
+        // Events and tasks as the server keeps them: iCalendar resources, their instances as the
+        // API shows them, and changes to one instance, the following or all.
+        .target(name: "CalendarItems", dependencies: ["CalendarTime", "ICalendar", "Recurrence", "ServerAPI"], path: "Sources/Core/CalendarItems",
+                swiftSettings: swiftSettings),
         // Geometry, grid, canvas manager, focus, undo, event bus, keys and the commands' names.
         .target(name: "CanvasCore", path: "Sources/Core/CanvasCore", swiftSettings: swiftSettings),
         // Colours, text attributes, styles and themes.
@@ -132,6 +136,8 @@ let package = Package(
         // Detached OS threads, for work that blocks.
         .target(name: "Threads", path: "Sources/Edges/Threads", swiftSettings: swiftSettings),
         .target(name: "PrivateFiles", dependencies: ["PlainText"], path: "Sources/Edges/PrivateFiles", swiftSettings: swiftSettings),
+        // The system's time zone database (/usr/share/zoneinfo), each zone read once.
+        .target(name: "SystemZones", dependencies: ["CalendarTime"], path: "Sources/Edges/SystemZones", swiftSettings: swiftSettings),
         // Log files: a swift-log handler appending escaped lines to a private file.
         .target(
             name: "LogFiles",
@@ -302,7 +308,7 @@ let package = Package(
         .target(
             name: "ServerStore",
             dependencies: [
-                "CalendarTime", "CanvasCore", "PrivateFiles", "ServerAPI", "SQLiteFiles",
+                "CalendarItems", "CalendarTime", "CanvasCore", "ICalendar", "PrivateFiles", "ServerAPI", "SQLiteFiles", "SystemZones",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Logging", package: "swift-log"),
@@ -338,8 +344,8 @@ let package = Package(
         .target(
             name: "ServerRoutes",
             dependencies: [
-                "AppModel", "AppPackages", "CalendarTime", "CanvasCore", "CanvasFiles", "MicroAppProtocol", "ServerAPI", "ServerHTTP", "ServerProxy",
-                "ServerSSO", "ServerStore",
+                "AppModel", "AppPackages", "CalendarItems", "CalendarTime", "CanvasCore", "CanvasFiles", "ICalendar", "MicroAppProtocol", "Recurrence",
+                "ServerAPI", "ServerHTTP", "ServerProxy", "ServerSSO", "ServerStore", "SystemZones",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),

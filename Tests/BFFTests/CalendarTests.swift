@@ -19,7 +19,8 @@ struct CalendarTests {
             let created = try await client.send(.post, APIPath.calendarEvents, token: token, json: new)
             #expect(created.status == .created)
             let event = try created.decode(CalendarEvent.self)
-            #expect(event == CalendarEvent(id: event.id, title: "stand-up", start: "2026-11-23T08:30:00Z", end: "2026-11-23T08:45:00Z"))
+            #expect(event == CalendarEvent(id: event.id, title: "stand-up", start: "2026-11-23T08:30:00Z", end: "2026-11-23T08:45:00Z").uid(of: event))
+            #expect(event.uid?.isEmpty == false)
             #expect(created.headers[.location] == APIPath.calendarEvent(event.id))
             #expect(try await client.send(.get, APIPath.calendarEvent(event.id), token: token).decode(CalendarEvent.self) == event)
 
@@ -100,7 +101,7 @@ struct CalendarTests {
                 let response = try await client.send(.post, APIPath.calendarEvents, token: token, json: new)
                 #expect(response.status == .created, "\(new.title): \(String(buffer: response.body))")
                 let event = try response.decode(CalendarEvent.self)
-                #expect(event == CalendarEvent(id: event.id, title: new.title, start: start, end: end, allDay: new.allDay ?? false))
+                #expect(event == CalendarEvent(id: event.id, title: new.title, start: start, end: end, allDay: new.allDay ?? false).uid(of: event))
             }
         }
     }
@@ -129,7 +130,7 @@ struct CalendarTests {
             // Together the same changes make a valid all-day event.
             let whole = try await client.send(.patch, APIPath.calendarEvent(event.id), token: token, json: CalendarEventPatch(
                 title: "away", start: "2026-11-23T00:00:00Z", end: "2026-11-25T00:00:00Z", allDay: true))
-            let away = CalendarEvent(id: event.id, title: "away", start: "2026-11-23T00:00:00Z", end: "2026-11-25T00:00:00Z", allDay: true)
+            let away = CalendarEvent(id: event.id, title: "away", start: "2026-11-23T00:00:00Z", end: "2026-11-25T00:00:00Z", allDay: true).uid(of: event)
             #expect(try whole.decode(CalendarEvent.self) == away)
             #expect(try await client.send(.get, APIPath.calendarEvent(event.id), token: token).decode(CalendarEvent.self) == away)
         }
@@ -157,7 +158,7 @@ struct CalendarTests {
                 let patched = try await client.send(.patch, APIPath.calendarEvent(event.id), token: token,
                                                     json: CalendarEventPatch(start: newStart, allDay: true))
                 let wanted = CalendarEvent(id: event.id, title: "a", start: try #require(UTCInstant(iso: wantedStart)),
-                                           end: try #require(UTCInstant(iso: wantedEnd)), allDay: true)
+                                           end: try #require(UTCInstant(iso: wantedEnd)), allDay: true).uid(of: event)
                 #expect(try patched.decode(CalendarEvent.self) == wanted, "\(start)–\(end)")
             }
         }
@@ -314,5 +315,14 @@ struct CalendarCursorTests {
                       "2026-11-23 09:30:00Z~1", "2026-11-23T09:30:00+01:00~1", "x~1"])
     func otherFormsAreRefused(text: String) {
         #expect(CalendarQuery.Cursor(text) == nil)
+    }
+}
+
+extension CalendarEvent {
+    /// The same event with the UID the server gave `other`: a UID is made at random, the rest is checked.
+    func uid(of other: CalendarEvent) -> CalendarEvent {
+        var copy = self
+        copy.uid = other.uid
+        return copy
     }
 }

@@ -11,6 +11,9 @@ public struct Occurrence: Hashable, Sendable {
     /// The start the rule gives this instance, on the entry's own clock: its `RECURRENCE-ID`;
     /// nil for an entry that does not repeat.
     public let recurrenceID: LocalDateTime?
+    /// The moment `recurrenceID` names (seconds since 1970 UTC): which instance this is, wherever
+    /// a change moved it.
+    public let originalStart: Int64?
     /// The entry it is of: an instance changed on its own is its own entry.
     public let entry: CalendarEntry
 }
@@ -60,7 +63,7 @@ public struct CalendarOccurrences {
                 let moment = rules.utc(of: instance)
                 guard moment >= from, moment < to else { continue }
                 found.append(Occurrence(uid: entry.uid, start: moment, end: end(of: instance, length: length, rules: rules),
-                                        isAllDay: start.isDate, recurrenceID: id, entry: entry))
+                                        isAllDay: start.isDate, recurrenceID: id, originalStart: id.map { _ in moment }, entry: entry))
             }
             for (id, change) in replaced {
                 guard let changeStart = change.start else { continue }
@@ -69,7 +72,7 @@ public struct CalendarOccurrences {
                 guard moment >= from, moment < to else { continue }
                 found.append(Occurrence(uid: entry.uid, start: moment,
                                         end: end(of: changeStart.clock, length: self.length(of: change, rules: changeRules), rules: changeRules),
-                                        isAllDay: changeStart.isDate, recurrenceID: id, entry: change))
+                                        isAllDay: changeStart.isDate, recurrenceID: id, originalStart: rules.utc(of: id), entry: change))
             }
         }
         return found.sorted { ($0.start, $0.uid) < ($1.start, $1.uid) }

@@ -19,6 +19,10 @@ public enum APIPath {
     public static func authSession(_ id: String) -> String { "\(authSessions)/\(id)" }
     public static let todoItems = "/api/todo/items"
     public static let calendarEvents = "/api/calendar/events"
+    /// `POST` an iCalendar file's events (`text/calendar`, 64 KiB at most a request).
+    public static let calendarImport = "/api/calendar/import"
+    /// `GET` the events of a range as iCalendar, a page at a time.
+    public static let calendarExport = "/api/calendar/export"
     public static let chatChannels = "/api/chat/channels"
     /// The audit log (admins only).
     public static let audit = "/api/audit"

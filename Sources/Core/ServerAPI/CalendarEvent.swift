@@ -3,12 +3,29 @@ import CalendarTime
 /// ISO 8601 date-times in UTC (`2026-11-22T09:30:00Z`). An all-day event runs from midnight to
 /// midnight UTC, its `end` the first moment after it (one day: `2026-11-22T00:00:00Z` to
 /// `2026-11-23T00:00:00Z`).
+///
+/// Every event is an iCalendar event (RFC 5545) on the server; the fields after `allDay` say more
+/// of it, and are left out where they have nothing to say (a dashboard from before reads the rest
+/// as it did). A repeating event is listed once per instance in a range, each with the event's
+/// `id` and its own `instanceStart`.
 public struct CalendarEvent: Codable, Sendable, Equatable {
     public var id: Int64
     public var title: String
     public var start: UTCInstant
     public var end: UTCInstant
     public var allDay: Bool
+    /// Its iCalendar `UID`, the same in every calendar program that has it.
+    public var uid: String?
+    /// How it repeats: an iCalendar `RRULE` (`FREQ=WEEKLY;BYDAY=MO`); nil for one that does not.
+    public var recurrence: String?
+    /// The zone it repeats in (`Europe/Paris`): a weekly 09:00 stays 09:00 there across summer
+    /// time. Nil: UTC.
+    public var timeZone: String?
+    public var location: String?
+    public var description: String?
+    /// Of an instance of a repeating event: the start the repetition gives it (where an instance
+    /// changed on its own was before), which names it in a change of this instance alone.
+    public var instanceStart: UTCInstant?
 
     public init(id: Int64, title: String, start: UTCInstant, end: UTCInstant, allDay: Bool = false) {
         self.id = id
@@ -25,29 +42,61 @@ public struct NewCalendarEvent: Codable, Sendable, Equatable {
     public var start: String
     public var end: String
     public var allDay: Bool?
+    public var recurrence: String?
+    public var timeZone: String?
+    public var location: String?
+    public var description: String?
 
-    public init(title: String, start: String, end: String, allDay: Bool? = nil) {
+    public init(title: String, start: String, end: String, allDay: Bool? = nil, recurrence: String? = nil, timeZone: String? = nil,
+                location: String? = nil, description: String? = nil) {
         self.title = title
         self.start = start
         self.end = end
         self.allDay = allDay
+        self.recurrence = recurrence
+        self.timeZone = timeZone
+        self.location = location
+        self.description = description
     }
 }
 
 /// The body of `PATCH /api/calendar/events/{id}`: only the fields present change, and the result
-/// must be a valid event as a whole.
+/// must be a valid event as a whole. An empty `recurrence`, `timeZone`, `location` or
+/// `description` takes it away. Of a repeating event, the query's `scope` says which instances
+/// change (`CalendarEditScope`).
 public struct CalendarEventPatch: Codable, Sendable, Equatable {
     public var title: String?
     public var start: String?
     public var end: String?
     public var allDay: Bool?
+    public var recurrence: String?
+    public var timeZone: String?
+    public var location: String?
+    public var description: String?
 
-    public init(title: String? = nil, start: String? = nil, end: String? = nil, allDay: Bool? = nil) {
+    public init(title: String? = nil, start: String? = nil, end: String? = nil, allDay: Bool? = nil, recurrence: String? = nil,
+                timeZone: String? = nil, location: String? = nil, description: String? = nil) {
         self.title = title
         self.start = start
         self.end = end
         self.allDay = allDay
+        self.recurrence = recurrence
+        self.timeZone = timeZone
+        self.location = location
+        self.description = description
     }
+
+    /// Whether it moves the event or changes how long it lasts.
+    public var changesTimes: Bool { start != nil || end != nil || allDay != nil || timeZone != nil }
+}
+
+/// Which instances of a repeating event a change or a deletion is of (`scope=` in the query,
+/// with `instance=` the instance's `instanceStart`): as calendar programs ask, "this event, this
+/// and the following, or all events".
+public enum CalendarEditScope: String, Codable, Sendable, CaseIterable {
+    case this
+    case following
+    case all
 }
 
 /// The limits the server enforces on calendar events.
@@ -62,6 +111,15 @@ public enum CalendarLimits {
     public static let years = 1970...9999
     /// The largest `limit` a list accepts; also its default.
     public static let maxPageSize = 100
+    /// Characters in a location (one line).
+    public static let locationLength = 1...500
+    /// Characters in a description (lines).
+    public static let descriptionLength = 1...8_000
+    /// Bytes of a recurrence rule.
+    public static let recurrenceBytes = 1_000
+    /// Instances one list request may work out, over every repeating event in its range: past it,
+    /// the request asks for a shorter range.
+    public static let instancesPerRequest = 100_000
 }
 
 extension CalendarEvent {
@@ -76,6 +134,10 @@ extension CalendarEvent {
         if let start = patch.start.flatMap(UTCInstant.init(iso:)) { result.start = start }
         if let end = patch.end.flatMap(UTCInstant.init(iso:)) { result.end = end }
         if let allDay = patch.allDay { result.allDay = allDay }
+        if let recurrence = patch.recurrence { result.recurrence = recurrence.isEmpty ? nil : recurrence }
+        if let timeZone = patch.timeZone { result.timeZone = timeZone.isEmpty ? nil : timeZone }
+        if let location = patch.location { result.location = location.isEmpty ? nil : location }
+        if let description = patch.description { result.description = description.isEmpty ? nil : description }
         if patch.allDay == true {
             if patch.start == nil { result.start = UTCInstant(day: result.start.day) }
             if patch.end == nil { result.end = Self.wholeDaysEnd(result.end, after: result.start) }
@@ -86,5 +148,33 @@ extension CalendarEvent {
     /// `end` if it is a midnight after `start`, else the midnight that ends its day.
     private static func wholeDaysEnd(_ end: UTCInstant, after start: UTCInstant) -> UTCInstant {
         end.secondsIntoDay == 0 && end > start ? end : UTCInstant(day: end.day).adding(seconds: 86_400)
+    }
+}
+
+/// The answer of `POST /api/calendar/import`.
+public struct CalendarImportResult: Codable, Sendable, Equatable {
+    /// Events that were not there (by UID).
+    public var added: Int
+    /// Events whose UID was there, now as imported.
+    public var replaced: Int
+    /// What was left out, and why, by line of the body.
+    public var skipped: [Skipped]
+
+    public struct Skipped: Codable, Sendable, Equatable {
+        public var line: Int
+        public var uid: String?
+        public var error: String
+
+        public init(line: Int, uid: String?, error: String) {
+            self.line = line
+            self.uid = uid
+            self.error = error
+        }
+    }
+
+    public init(added: Int, replaced: Int, skipped: [Skipped]) {
+        self.added = added
+        self.replaced = replaced
+        self.skipped = skipped
     }
 }

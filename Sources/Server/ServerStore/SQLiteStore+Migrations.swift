@@ -360,6 +360,11 @@ extension SQLiteStore {
             // A user's marks are looked for by mark alone (`suggestions`).
             try db.execute(sql: "CREATE INDEX registry_install_marks_mark ON registry_install_marks (mark)")
         }
+        for migration in SharedMigrations.all {
+            migrator.registerMigration(migration.name) { db in
+                for statement in migration.statements { try db.execute(sql: SharedMigrations.text(statement, spell: spelling)) }
+            }
+        }
         return migrator
     }
 

@@ -39,7 +39,7 @@ extension SQLiteStore {
         return rows
     }
 
-    private static func spelling(_ word: SQLWord) -> String {
+    static func spelling(_ word: SQLWord) -> String {
         switch word {
         case .now: "strftime('%Y-%m-%d %H:%M:%f', 'now')"  // as GRDB stores a `Date`
         case .forUpdate, .forShare, .forUpdateSkipLocked, .bytewise: ""

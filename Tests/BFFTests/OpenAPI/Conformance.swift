@@ -126,7 +126,7 @@ struct Conformance {
     }
 
     /// Sends the operation; a webhook is signed instead of carrying the token (unsigned without one);
-    /// a package's publish sends its next version's archive.
+    /// a package's publish sends its next version's archive; an iCalendar import its example.
     private func send(_ operation: OpenAPIConformanceTests.Operation, uri: String, token: String?, body: String?) async throws -> TestResponse {
         let method = HTTPRequest.Method(operation.method.uppercased())!
         if operation.spec["requestBody"]?["content"]?["application/x-tar"] != nil {
@@ -135,6 +135,11 @@ struct Conformance {
             let archive = try PackageTests.archive(Self.package, version: "2.0.0")
             headers[HTTPField.Name(PackageSignature.header)!] = try PackageTests.signatureHeader(try PackageTests.signature(archive, id: Self.package))
             return try await client.execute(uri: uri, method: method, headers: headers, body: ByteBuffer(bytes: archive))
+        }
+        if let calendar = operation.spec["requestBody"]?["content"]?["text/calendar"]?["example"]?.string {
+            var headers: HTTPFields = [.contentType: "text/calendar"]
+            if let token { headers[.authorization] = "Bearer \(token)" }
+            return try await client.execute(uri: uri, method: method, headers: headers, body: ByteBuffer(string: calendar))
         }
         guard operation.isSignedHook else { return try await client.send(method, uri, token: token, rawBody: body) }
         var headers: HTTPFields = [.contentType: "application/json"]

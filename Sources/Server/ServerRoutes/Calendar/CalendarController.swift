@@ -1,9 +1,16 @@
+import CalendarItems
+import CalendarTime
+import Foundation
+import HTTPTypes
 import Hummingbird
+import ICalendar
 import ServerAPI
 import ServerHTTP
 import ServerStore
+import SystemZones
 
-/// `/api/calendar/events`: the calling user's events, and only theirs.
+/// `/api/calendar/events`: the calling user's events, and only theirs; `/api/calendar/import` and
+/// `/api/calendar/export`: the same as iCalendar.
 package struct CalendarController {
     let store: BFFStore
 
@@ -17,6 +24,8 @@ package struct CalendarController {
         group.get("events/{id}", use: show)
         group.patch("events/{id}", use: update)
         group.delete("events/{id}", use: delete)
+        group.post("import", use: importCalendar)
+        group.get("export", use: export)
     }
 
     @Sendable func list(_ request: Request, context: BFFRequestContext) async throws -> Response {
@@ -29,7 +38,8 @@ package struct CalendarController {
     @Sendable func create(_ request: Request, context: BFFRequestContext) async throws -> Response {
         let owner = try context.userID()
         let new = try CalendarValidation.validated(try await request.decodeJSON(NewCalendarEvent.self, context: context))
-        let event = try await store.createCalendarEvent(owner: owner, title: new.title, start: new.start, end: new.end, allDay: new.allDay)
+        let resource = try CalendarValidation.sized(EventResource.new(uid: Self.newUID(), event: new, stamp: .now, zones: SystemZones.zone))
+        let event = try await store.createCalendarEvent(owner: owner, resource: resource)
         var response = try Response.json(event, status: .created)
         response.headers[.location] = APIPath.calendarEvent(event.id)
         return response
@@ -42,17 +52,145 @@ package struct CalendarController {
         return try .json(event)
     }
 
+    /// A change of the event, or of a repeating one's instances as `scope` says.
     @Sendable func update(_ request: Request, context: BFFRequestContext) async throws -> Response {
         let owner = try context.userID()
         let id = try context.numericID()
+        let (scope, instance) = try Self.scope(request)
         let patch = try await request.decodeJSON(CalendarEventPatch.self, context: context)
-        guard let event = try await store.updateCalendarEvent(id: id, owner: owner, applying: { try CalendarValidation.patched($0, with: patch) })
-        else { throw APIFailure.notFound }
+        let newUID = Self.newUID()
+        let now = UTCInstant.now
+        guard let event = try await store.updateCalendarEvent(id: id, owner: owner, applying: { resource in
+            try Self.rewrite(resource, id: id, patch: patch, scope: scope, instance: instance, newUID: newUID, now: now)
+        }) else { throw APIFailure.notFound }
         return try .json(event)
     }
 
+    /// Deletes the event, or of a repeating one the instances `scope` says.
     @Sendable func delete(_ request: Request, context: BFFRequestContext) async throws -> Response {
-        guard try await store.deleteCalendarEvent(id: try context.numericID(), owner: try context.userID()) else { throw APIFailure.notFound }
+        let (scope, instance) = try Self.scope(request)
+        let found = try await store.deleteCalendarEvent(id: try context.numericID(), owner: try context.userID()) { resource in
+            guard resource.repeats, let instance, scope != .all else { return nil }
+            guard resource.apiEvent(id: 0, instance: instance) != nil else { throw Self.noInstance }
+            return try scope == .this ? resource.removingOne(instance).map(CalendarValidation.sized) : resource.endingBefore(instance)
+        }
+        guard found else { throw APIFailure.notFound }
         return Response(status: .noContent)
     }
+
+    /// What a patch makes of an event: all of it changed (an event that does not repeat, or
+    /// `scope=all`), one instance, or the series ended before an instance and a new one from it.
+    static func rewrite(_ resource: EventResource, id: Int64, patch: CalendarEventPatch, scope: CalendarEditScope?, instance: UTCInstant?,
+                        newUID: String, now: UTCInstant) throws -> BFFStore.EventRewrite {
+        let series = resource.apiEvent(id: id)
+        let before = try instance.map { instance in
+            guard let event = resource.apiEvent(id: id, instance: instance) else { throw noInstance }
+            return event
+        } ?? series
+        if resource.repeats, scope == nil, patch.changesTimes {
+            throw APIFailure.badRequest("this event repeats: say which of its instances change, with scope=this, following or all "
+                                        + "(and instance=… for this and following)", field: "scope")
+        }
+        let after = try CalendarValidation.patched(before, with: patch)
+        switch (resource.repeats ? scope ?? .all : .all, instance) {
+        case (.this, let instance?):
+            guard patch.recurrence == nil else {
+                throw APIFailure.badRequest("one instance cannot repeat: change the recurrence with scope=all or following", field: "recurrence")
+            }
+            guard let changed = resource.changingOne(instance, to: after, stamp: now) else { throw noInstance }
+            return .replace(try CalendarValidation.sized(changed), answerInstance: instance)
+        case (.following, let instance?):
+            // From the first instance on is all of them.
+            if let kept = resource.endingBefore(instance) {
+                guard let following = resource.following(instance, uid: newUID, to: after, before: before, stamp: now) else { throw noInstance }
+                return .split(kept: try CalendarValidation.sized(kept), following: try CalendarValidation.sized(following))
+            }
+        default: break
+        }
+        guard let changed = resource.changingAll(from: before, to: after, stamp: now) else { throw noInstance }
+        return .replace(try CalendarValidation.sized(changed), answerInstance: nil)
+    }
+
+    /// `scope` and `instance` from the query; `instance` required for `this` and `following`.
+    static func scope(_ request: Request) throws -> (CalendarEditScope?, UTCInstant?) {
+        let parameters = request.uri.queryParameters
+        let scope = try parameters.get("scope").map { text in
+            guard let scope = CalendarEditScope(rawValue: text) else { throw APIFailure.badRequest("must be this, following or all", field: "scope") }
+            return scope
+        }
+        let instance = try parameters.get("instance").map { try CalendarValidation.dateTime($0, field: "instance") }
+        if scope == .this || scope == .following, instance == nil {
+            throw APIFailure.badRequest("names the instance, by its instanceStart, for scope=\(scope!.rawValue)", field: "instance")
+        }
+        return (scope, instance)
+    }
+
+    private static let noInstance = APIFailure.badRequest("the event has no instance starting then (its instanceStart)", field: "instance")
+
+    /// `POST /api/calendar/import`: a `text/calendar` body, each of its events added, or replacing
+    /// the event with its UID; answered with what was done and what was not, by line.
+    @Sendable func importCalendar(_ request: Request, context: BFFRequestContext) async throws -> Response {
+        let owner = try context.userID()
+        guard request.headers[.contentType]?.lowercased().hasPrefix("text/calendar") == true else {
+            throw APIFailure(status: .unsupportedMediaType, body: APIError(error: "the body must be iCalendar (Content-Type: text/calendar)"))
+        }
+        let body = try await request.body.collect(upTo: context.maxUploadSize)
+        let text = String(decoding: body.readableBytesView, as: UTF8.self)
+        let calendars: [ICalComponent]
+        do {
+            calendars = try ICalendarText.read(text).filter { $0.name == "VCALENDAR" }
+        } catch {
+            throw APIFailure.badRequest("is not iCalendar: \(error.description)", field: nil)
+        }
+        var resources: [EventResource] = []
+        var skipped: [CalendarImportResult.Skipped] = []
+        for calendar in calendars {
+            for result in EventResource.resources(in: calendar, zones: SystemZones.zone) {
+                switch result {
+                case .success(let resource):
+                    if resource.text.utf8.count <= EventLimits.resourceBytes {
+                        resources.append(resource)
+                    } else {
+                        skipped.append(.init(line: resource.master?.component.line ?? 0, uid: resource.uid,
+                                             error: "its iCalendar text passes \(EventLimits.resourceBytes) bytes"))
+                    }
+                case .failure(let error): skipped.append(.init(line: error.line, uid: nil, error: error.message))
+                }
+            }
+        }
+        let outcome = try await store.importCalendarEvents(owner: owner, resources: resources)
+        return try .json(CalendarImportResult(added: outcome.added, replaced: outcome.replaced, skipped: skipped))
+    }
+
+    /// `GET /api/calendar/export`: the events reaching into `from`…`to` as one iCalendar
+    /// calendar, 100 a page; `Link: <…>; rel="next"` names the next.
+    @Sendable func export(_ request: Request, context: BFFRequestContext) async throws -> Response {
+        let query = try CalendarQuery(parsing: request, pageSize: 100)
+        let after = try request.pageCursor(Request.idCursor)
+        let page = try await store.calendarResources(owner: try context.userID(), from: query.from, to: query.to, after: after, limit: query.limit)
+        var zones: [String: ICalComponent] = [:]
+        var events: [ICalComponent] = []
+        for (_, resource) in page.items {
+            for zone in resource.timeZones { if let id = zone["TZID"]?.value { zones[id] = zones[id] ?? zone } }
+            events += resource.calendar.components.filter { $0.name != "VTIMEZONE" }
+        }
+        let calendar = ICalComponent(name: "VCALENDAR", properties: [
+            ICalProperty(name: "VERSION", value: "2.0"), ICalProperty(name: "PRODID", value: EventResource.productID),
+        ], components: zones.keys.sorted().compactMap { zones[$0] } + events)
+        var response = Response(status: .ok, headers: [.contentType: "text/calendar; charset=utf-8"],
+                                body: .init(byteBuffer: ByteBuffer(string: ICalendarText.write([calendar]))))
+        if page.more, let last = page.items.last?.id {
+            var next = URLComponents()
+            next.path = APIPath.calendarExport
+            next.queryItems = [("from", query.from?.iso), ("to", query.to?.iso), ("limit", String(query.limit)), ("cursor", String(last))]
+                .compactMap { name, value in value.map { URLQueryItem(name: name, value: $0) } }
+            response.headers[Self.link] = "<\(next.string ?? APIPath.calendarExport)>; rel=\"next\""
+        }
+        return response
+    }
+
+    private static let link = HTTPField.Name("Link")!
+
+    /// A UID no other event has: RFC 7986 section 5.3's advice, a random UUID.
+    static func newUID() -> String { UUID().uuidString.lowercased() }
 }

@@ -53,7 +53,7 @@ extension PostgresStore {
         return rows
     }
 
-    private static func spelling(_ word: SQLWord) -> String {
+    static func spelling(_ word: SQLWord) -> String {
         switch word {
         case .now: "now()"
         case .forUpdate: " FOR UPDATE"

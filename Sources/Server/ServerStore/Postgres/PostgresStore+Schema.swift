@@ -5,7 +5,12 @@ extension PostgresStore {
     /// The schema in PostgreSQL's dialect, numbered as `SQLiteStore.migrator`'s (version N here is
     /// version N there): append new ones, never edit a shipped one. Version 1 also holds the signing
     /// secret, which SQLite's server keeps in a file beside its database.
-    package static let migrations: [(name: String, statements: [PostgresQuery])] = [
+    package static let migrations: [(name: String, statements: [PostgresQuery])] = ownMigrations + SharedMigrations.all.map { migration in
+        (migration.name, migration.statements.map { PostgresQuery(unsafeSQL: SharedMigrations.text($0, spell: spelling)) })
+    }
+
+    /// Versions 1 to 18, from before the migrations were written once (`SharedMigrations`).
+    private static let ownMigrations: [(name: String, statements: [PostgresQuery])] = [
         ("v1: users and todo items", [
             """
             CREATE TABLE users (id BIGSERIAL PRIMARY KEY, name TEXT NOT NULL UNIQUE, password_hash TEXT NOT NULL,

@@ -1,0 +1,125 @@
+import CalendarTime
+import ICalendar
+import Recurrence
+import ServerAPI
+
+/// What the database keeps beside an event's text, to find the events a range needs without
+/// reading the others.
+public struct EventIndex: Equatable, Sendable {
+    /// The first instance's.
+    public let title: String
+    public let start: UTCInstant
+    public let end: UTCInstant
+    public let allDay: Bool
+    /// When its last instance ends; nil when it repeats without end, or past what one request
+    /// works out (`EventLimits.instancesPerEvent`).
+    public let seriesEnd: UTCInstant?
+    public let repeats: Bool
+}
+
+extension EventResource {
+    /// The first moment of the years an event may have (1), and the first after them (10000).
+    public static let earliestMoment = UTCInstant(day: CalendarDate(year: 1, month: 1, day: 1)!).secondsSinceEpoch
+    public static let latestMoment = UTCInstant(day: CalendarDate(year: 9999, month: 12, day: 31)!).secondsSinceEpoch + 86_400
+
+    public var index: EventIndex {
+        let forever = master?.rule.map { $0.end == .never } ?? false
+        let limit = forever ? 1 : EventLimits.instancesPerEvent
+        let all = occurrences(from: Self.earliestMoment, before: Self.latestMoment, limit: limit)
+        let first = all.min { $0.start < $1.start }
+        let start = first.map(\.start) ?? utc(of: (master ?? changes[0]).start!)
+        let end = first.map(\.end) ?? start
+        let truncated = forever || all.count - changes.count >= limit
+        return EventIndex(title: first?.entry.summary ?? (master ?? changes[0]).summary,
+                          start: UTCInstant(secondsSinceEpoch: start), end: UTCInstant(secondsSinceEpoch: max(start, end)),
+                          allDay: first?.isAllDay ?? ((master ?? changes[0]).start?.isDate ?? false),
+                          seriesEnd: truncated ? nil : UTCInstant(secondsSinceEpoch: all.map(\.end).max() ?? end), repeats: repeats)
+    }
+
+    /// The event as one API event, its first instance's times: what a change's answer and the
+    /// live event say.
+    public func apiEvent(id: Int64) -> CalendarEvent {
+        let index = self.index
+        let entry = master ?? changes[0]
+        var event = CalendarEvent(id: id, title: Self.shown(index.title, length: CalendarLimits.titleLength.upperBound) ?? Self.untitled,
+                                  start: index.start, end: index.end, allDay: index.allDay)
+        describe(&event, from: entry)
+        return event
+    }
+
+    /// The API's events of the instances that overlap `from`…`to` (both inclusive): starting by
+    /// `to`, and not ended before `from` (one ending exactly at `from` does not overlap, unless
+    /// it is an instant at `from`).
+    public func apiEvents(id: Int64, from: UTCInstant, to: UTCInstant, limit: Int = EventLimits.instancesPerEvent) -> [CalendarEvent] {
+        let reach = longestInstance
+        return occurrences(from: from.secondsSinceEpoch - reach, before: to.secondsSinceEpoch + 1, limit: limit)
+            .filter { $0.end > from.secondsSinceEpoch || $0.start >= from.secondsSinceEpoch }
+            .map { occurrence in
+                var event = CalendarEvent(id: id, title: Self.shown(occurrence.entry.summary, length: CalendarLimits.titleLength.upperBound) ?? Self.untitled,
+                                          start: UTCInstant(secondsSinceEpoch: occurrence.start),
+                                          end: UTCInstant(secondsSinceEpoch: max(occurrence.start, occurrence.end)), allDay: occurrence.isAllDay)
+                describe(&event, from: occurrence.entry)
+                event.instanceStart = occurrence.originalStart.map(UTCInstant.init(secondsSinceEpoch:))
+                return event
+            }
+    }
+
+    /// The fields beyond times an API event has of `entry`.
+    private func describe(_ event: inout CalendarEvent, from entry: CalendarEntry) {
+        event.uid = uid
+        event.recurrence = master?.component["RRULE"]?.value
+        event.timeZone = timeZone
+        event.location = entry.component["LOCATION"].flatMap { Self.shown(ICalText.unescape($0.value), length: CalendarLimits.locationLength.upperBound) }
+        event.description = entry.component["DESCRIPTION"].flatMap {
+            Self.shown(ICalText.unescape($0.value), length: CalendarLimits.descriptionLength.upperBound, lines: true)
+        }
+    }
+
+    /// What an imported event with no words in its `SUMMARY` is called.
+    static let untitled = "(no title)"
+
+    /// Text of an imported event as the API's rules for its field allow (what an event made
+    /// through the API has already): control characters as spaces (line breaks kept in `lines`),
+    /// no blank text, at most `length` characters, the last `…` when cut.
+    static func shown(_ text: String, length: Int, lines: Bool = false) -> String? {
+        var clean = String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
+            guard scalar.properties.generalCategory == .control, !(lines && scalar == "\n") || scalar == "\u{0}" else { return scalar }
+            return " "
+        }))
+        guard clean.contains(where: { !$0.isWhitespace }) else { return nil }
+        if clean.count > length { clean = String(clean.prefix(length - 1)) + "…" }
+        return clean
+    }
+
+    /// How long its longest instance may last, in seconds, two days to spare for zones' offsets:
+    /// how far before a range an instance may start and still reach into it.
+    var longestInstance: Int64 {
+        entries.map { entry -> Int64 in
+            guard let start = entry.start else { return 0 }
+            if let end = entry.end { return max(0, end.clock.secondsSinceEpoch - start.clock.secondsSinceEpoch) }
+            if let duration = entry.duration { return Int64(duration.days) * 86_400 + Int64(duration.seconds) }
+            return start.isDate ? 86_400 : 0
+        }.max().map { $0 + 2 * 86_400 } ?? 0
+    }
+
+    /// The moment a value names (a day: its midnight on the calendar's clock).
+    func utc(of value: ICalDateTime) -> Int64 {
+        switch value {
+        case .utc(let clock): clock.secondsSinceEpoch
+        case .zoned(let clock, let zone): (zones.zone(zone) ?? Self.home).utc(of: clock)
+        case .date, .floating: Self.home.utc(of: value.clock)
+        }
+    }
+}
+
+extension EventResource {
+    /// The API's event of the instance the repetition starts at `original`, wherever a change
+    /// moved it; nil when there is none.
+    public func apiEvent(id: Int64, instance original: UTCInstant) -> CalendarEvent? {
+        guard let start = master?.start else { return nil }
+        let clock = clock(of: original.secondsSinceEpoch, in: start)
+        let moment = changes.first { $0.recurrenceID.map(recurrenceClock) == clock }?.start.map(utc(of:)) ?? original.secondsSinceEpoch
+        let instant = UTCInstant(secondsSinceEpoch: moment)
+        return apiEvents(id: id, from: instant, to: instant).first { $0.instanceStart == original && $0.start == instant }
+    }
+}

@@ -1,0 +1,35 @@
+import CalendarTime
+import Foundation
+import Synchronization
+
+/// The system's time zone database (`/usr/share/zoneinfo`, the Debian package `tzdata`): each
+/// zone read once, on first use, and kept.
+public enum SystemZones {
+    /// Where the database is; `TZDIR` as the C library reads it, else the usual place.
+    static let folder = ProcessInfo.processInfo.environment["TZDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/share/zoneinfo"
+    /// A zone's file, at most: the largest real one is a few kilobytes.
+    static let maximumFileBytes = 256 * 1024
+
+    private static let cache = Mutex<[String: ZoneRules?]>([:])
+
+    /// The zone named `name` (`Europe/Paris`); nil for a name the database does not have, or one
+    /// that is no zone's name at all (`../../etc/passwd`), which is never looked for.
+    @Sendable public static func zone(_ name: String) -> ZoneRules? {
+        guard ZoneRules.isZoneName(name) else { return nil }
+        if let known = cache.withLock({ $0[name] }) { return known }
+        let rules = read(name)
+        cache.withLock { cache in
+            // Names the database lacks are kept too, but only so many: a hostile calendar names
+            // a million.
+            if rules != nil || cache.count < 4_096 { cache[name] = rules }
+        }
+        return rules
+    }
+
+    private static func read(_ name: String) -> ZoneRules? {
+        guard let handle = FileHandle(forReadingAtPath: "\(folder)/\(name)") else { return nil }
+        defer { try? handle.close() }
+        guard let data = try? handle.read(upToCount: maximumFileBytes + 1), data.count <= maximumFileBytes else { return nil }
+        return try? ZoneRules(tzif: Array(data))
+    }
+}

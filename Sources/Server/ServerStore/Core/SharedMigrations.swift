@@ -1,0 +1,32 @@
+/// The schema's migrations from version 19 on, written once for both engines: each statement in
+/// `SQLStatement`'s words, which each engine spells its own way (`SQLiteStore.migrator` and
+/// `PostgresStore.migrations` append them, numbered after their own). Append new ones, never edit
+/// a shipped one.
+enum SharedMigrations {
+    static let all: [(name: String, statements: [SQLStatement])] = [
+        ("v19: events and tasks as iCalendar", [
+            // The event's iCalendar text (a VCALENDAR of its UID's components, as CalDAV keeps a
+            // resource); NULL for an event from before, which its columns describe whole.
+            "ALTER TABLE calendar_events ADD COLUMN uid TEXT\(.bytewise)",
+            "ALTER TABLE calendar_events ADD COLUMN ical TEXT",
+            // When its last instance ends (UTC ISO text, as start_at); NULL when it repeats without end.
+            "ALTER TABLE calendar_events ADD COLUMN series_end TEXT\(.bytewise)",
+            "ALTER TABLE calendar_events ADD COLUMN repeats BOOLEAN NOT NULL DEFAULT false",
+            "UPDATE calendar_events SET series_end = end_at",
+            "CREATE UNIQUE INDEX calendar_events_owner_uid ON calendar_events (owner_id, uid)",
+            // Repeating events are read apart, by where they can reach.
+            "CREATE INDEX calendar_events_owner_repeats ON calendar_events (owner_id, repeats, start_at)",
+            "ALTER TABLE todo_items ADD COLUMN uid TEXT\(.bytewise)",
+            "ALTER TABLE todo_items ADD COLUMN ical TEXT",
+            "ALTER TABLE todo_items ADD COLUMN priority INTEGER NOT NULL DEFAULT 0",
+            "CREATE UNIQUE INDEX todo_items_owner_uid ON todo_items (owner_id, uid)",
+        ]),
+    ]
+
+    /// A statement's text in an engine's words; a migration binds no values.
+    static func text(_ statement: SQLStatement, spell: (SQLWord) -> String) -> String {
+        let (text, values) = statement.rendered(placeholder: { _ in "?" }, spell: spell)
+        precondition(values.isEmpty, "a migration binds no values")
+        return text
+    }
+}

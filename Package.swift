@@ -466,6 +466,8 @@ let package = Package(
         .testTarget(name: "ModuleTableTests", swiftSettings: swiftSettings),
         .testTarget(name: "CanvasCoreTests", dependencies: ["CanvasCore", "PlainText", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "ServerAPITests", dependencies: ["CalendarTime", "ServerAPI", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "CalendarItemsTests", dependencies: ["CalendarItems", "CalendarTime", "ICalendar", "Recurrence", "ServerAPI", "TestSupport"],
+                    swiftSettings: swiftSettings),
         .testTarget(name: "ICalendarTests", dependencies: ["CalendarTime", "ICalendar", "Recurrence", "TestSupport"], exclude: ["Fixtures"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "RecurrenceTests", dependencies: ["CalendarTime", "Recurrence", "TestSupport"], exclude: ["oracle.py"],
@@ -506,7 +508,7 @@ let package = Package(
         .testTarget(
             name: "BFFTests",
             dependencies: [
-                "AppPackages", "BFF", "BFFTesting", "CalendarTime", "CanvasCore", "MicroAppProtocol", "ServerAPI", "ServerHTTP", "ServerLive", "ServerProxy",
+                "AppPackages", "BFF", "BFFTesting", "CalendarTime", "CanvasCore", "ICalendar", "MicroAppProtocol", "ServerAPI", "ServerHTTP", "ServerLive", "ServerProxy",
                 "ServerRoutes", "ServerSSO", "ServerStore", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

@@ -11,7 +11,7 @@ import Testing
 /// weekly event at 02:30 across the night the clocks skip it, all-day events on 29 February.
 @Suite("A calendar's instances against python icalendar and dateutil")
 struct CalendarOccurrencesTests {
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+    static let fixtures = CalendarOracle.fixtures
 
     @Sendable static func zone(_ name: String) -> ZoneRules? {
         guard ZoneRules.isZoneName(name), let bytes = FileManager.default.contents(atPath: "/usr/share/zoneinfo/\(name)") else { return nil }
@@ -30,14 +30,7 @@ struct CalendarOccurrencesTests {
             .starting(from: from.secondsSinceEpoch, before: to.secondsSinceEpoch, in: entries)
             .map { [$0.uid, UTCInstant(secondsSinceEpoch: $0.start).iso] }
 
-        let python = try await CalendarOracle.python()
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("tc-occurrences-\(UUID().uuidString).json")
-        defer { try? FileManager.default.removeItem(at: output) }
-        let run = try await Command.run([python, Self.fixtures.appendingPathComponent("oracle.py").path, Self.fixtures.appendingPathComponent(file).path,
-                                         "Europe/Paris", from.iso.replacingOccurrences(of: "Z", with: "+00:00"),
-                                         to.iso.replacingOccurrences(of: "Z", with: "+00:00"), output.path])
-        try #require(run.status == 0, "the oracle failed: \(run.output)")
-        let theirs = try JSONDecoder().decode([[String]].self, from: Data(contentsOf: output))
+        let theirs = try await CalendarOracle.instances(of: Self.fixtures.appendingPathComponent(file), home: "Europe/Paris", from: from.iso, to: to.iso)
         #expect(ours.count > 2)  // a comparison of two empty lists would prove nothing
         #expect(ours == theirs, "first apart: \(zip(ours, theirs).first { $0 != $1 }.map { "\($0) against \($1)" } ?? "counts \(ours.count) and \(theirs.count)")")
     }

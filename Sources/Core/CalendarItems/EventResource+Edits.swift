@@ -77,7 +77,7 @@ extension EventResource {
         guard let master, let id = instanceID(instance), let before = instancesBefore(instance), before > 0 else { return nil }
         var component = master.component
         if var rule = master.rule {
-            if case .count = rule.end { rule.end = .count(before) } else { rule.end = .until(untilBefore(id)) }
+            if case .count = rule.end { rule.end = .count(ruleInstancesBefore(instance)) } else { rule.end = .until(untilBefore(id)) }
             Self.set(&component, ICalProperty(name: "RRULE", value: rule.text))
         }
         component.properties = component.properties.compactMap { property in
@@ -99,10 +99,13 @@ extension EventResource {
         Self.set(&component, id.property("DTSTART"))
         component.properties.removeAll { $0.name == "DURATION" }
         Self.set(&component, id.at(clock(of: utc(of: id) + length, in: id)).property("DTEND"))
-        if let rule = master.rule, case .count(let count) = rule.end, let done = instancesBefore(instance) {
+        var after = after
+        if let rule = master.rule, case .count(let count) = rule.end {
             var rest = rule
-            rest.end = .count(max(1, count - done))
+            rest.end = .count(max(1, count - ruleInstancesBefore(instance)))
             Self.set(&component, ICalProperty(name: "RRULE", value: rest.text))
+            // Unless the change gives a rule of its own, the rest of this one.
+            if after.recurrence == before.recurrence { after.recurrence = rest.text }
         }
         component.properties = component.properties.compactMap { property in
             property.name == "RDATE" || property.name == "EXDATE" ? keepingDates(property, from: instance) : property
@@ -149,8 +152,11 @@ extension EventResource {
         Self.set(&component, endValue.property("DTEND"))
         Self.set(&component, event.location.map { ICalProperty(name: "LOCATION", value: ICalText.escape($0)) }, named: "LOCATION")
         Self.set(&component, event.description.map { ICalProperty(name: "DESCRIPTION", value: ICalText.escape($0)) }, named: "DESCRIPTION")
-        let rule = event.recurrence.flatMap { try? RecurrenceRule(parsing: $0) }.map { untilInForm($0, of: startValue) }
-        Self.set(&component, rule.map { ICalProperty(name: "RRULE", value: $0.text) }, named: "RRULE")
+        // The rule as written, unless its UNTIL must take the form of the start.
+        let rule = event.recurrence.flatMap { text in
+            (try? RecurrenceRule(parsing: text)).map { parsed in untilInForm(parsed, of: startValue) == parsed ? text : untilInForm(parsed, of: startValue).text }
+        }
+        Self.set(&component, rule.map { ICalProperty(name: "RRULE", value: $0) }, named: "RRULE")
         return component
     }
 
@@ -194,6 +200,14 @@ extension EventResource {
         guard master?.start != nil else { return nil }
         return occurrences(from: Self.earliestMoment, before: instance.secondsSinceEpoch)
             .filter { ($0.originalStart ?? $0.start) < instance.secondsSinceEpoch }.count
+    }
+
+    /// How many instances the rule gives before `instance`, those taken out (`EXDATE`) included and
+    /// those added (`RDATE`) not: what a `COUNT` counts.
+    func ruleInstancesBefore(_ instance: UTCInstant) -> Int {
+        guard var component = master?.component else { return 0 }
+        component.properties.removeAll { $0.name == "EXDATE" || $0.name == "RDATE" }
+        return withMaster(component).withChanges([]).occurrences(from: Self.earliestMoment, before: instance.secondsSinceEpoch).count
     }
 
     /// An `UNTIL` the instant before `id`, in the form RFC 5545 asks for the event's start: a day

@@ -24,16 +24,20 @@ extension EventResource {
 
     public var index: EventIndex {
         let forever = master?.rule.map { $0.end == .never } ?? false
-        let limit = forever ? 1 : EventLimits.instancesPerEvent
-        let all = occurrences(from: Self.earliestMoment, before: Self.latestMoment, limit: limit)
+        let limit = forever ? 2 : EventLimits.instancesPerEvent
+        var budget = RecurrenceRule.maximumWork
+        let all = occurrences(from: Self.earliestMoment, before: Self.latestMoment, limit: limit, budget: &budget)
         let first = all.min { $0.start < $1.start }
         let start = first.map(\.start) ?? utc(of: (master ?? changes[0]).start!)
         let end = first.map(\.end) ?? start
-        let truncated = forever || all.count - changes.count >= limit
+        // Without end, or past what a walk may spend, it has no last instance known; but a rule
+        // without end whose walk finds nothing after its start (`FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=30`)
+        // is taken to end there, rather than be walked in vain for every range.
+        let open = (forever && all.count - changes.count >= limit) || (!forever && (budget <= 0 || all.count - changes.count >= limit))
         return EventIndex(title: first?.entry.summary ?? (master ?? changes[0]).summary,
                           start: UTCInstant(secondsSinceEpoch: start), end: UTCInstant(secondsSinceEpoch: max(start, end)),
                           allDay: first?.isAllDay ?? ((master ?? changes[0]).start?.isDate ?? false),
-                          seriesEnd: truncated ? nil : UTCInstant(secondsSinceEpoch: all.map(\.end).max() ?? end), repeats: repeats)
+                          seriesEnd: open ? nil : UTCInstant(secondsSinceEpoch: all.map(\.end).max() ?? end), repeats: repeats)
     }
 
     /// The event as one API event, its first instance's times: what a change's answer and the
@@ -49,19 +53,27 @@ extension EventResource {
 
     /// The API's events of the instances that overlap `from`…`to` (both inclusive): starting by
     /// `to`, and not ended before `from` (one ending exactly at `from` does not overlap, unless
-    /// it is an instant at `from`).
-    public func apiEvents(id: Int64, from: UTCInstant, to: UTCInstant, limit: Int = EventLimits.instancesPerEvent) -> [CalendarEvent] {
-        let reach = longestInstance
-        return occurrences(from: from.secondsSinceEpoch - reach, before: to.secondsSinceEpoch + 1, limit: limit)
-            .filter { $0.end > from.secondsSinceEpoch || $0.start >= from.secondsSinceEpoch }
-            .map { occurrence in
-                var event = CalendarEvent(id: id, title: Self.shown(occurrence.entry.summary, length: CalendarLimits.titleLength.upperBound) ?? Self.untitled,
-                                          start: UTCInstant(secondsSinceEpoch: occurrence.start),
-                                          end: UTCInstant(secondsSinceEpoch: max(occurrence.start, occurrence.end)), allDay: occurrence.isAllDay)
-                describe(&event, from: occurrence.entry)
-                event.instanceStart = occurrence.originalStart.map(UTCInstant.init(secondsSinceEpoch:))
-                return event
-            }
+    /// it is an instant at `from`); by start, the first `limit` of them that start at or after
+    /// `after` (where a page of a list ended). The walks of its rules spend `budget`; when it runs
+    /// out, the instances past it are missing.
+    public func apiEvents(id: Int64, from: UTCInstant, to: UTCInstant, after: UTCInstant? = nil, limit: Int = EventLimits.instancesPerEvent,
+                          budget: inout Int) -> [CalendarEvent] {
+        var found: [Occurrence] = []
+        if after.map({ $0 <= from }) ?? true {
+            // Those that started before the range and are still on at its start.
+            found += occurrences(from: from.secondsSinceEpoch - longestInstance, before: from.secondsSinceEpoch, budget: &budget)
+                .filter { $0.end > from.secondsSinceEpoch }
+        }
+        let start = max(from, after ?? from)
+        found += occurrences(from: start.secondsSinceEpoch, before: to.secondsSinceEpoch + 1, limit: limit, budget: &budget)
+        return found.prefix(limit).map { occurrence in
+            var event = CalendarEvent(id: id, title: Self.shown(occurrence.entry.summary, length: CalendarLimits.titleLength.upperBound) ?? Self.untitled,
+                                      start: UTCInstant(secondsSinceEpoch: occurrence.start),
+                                      end: UTCInstant(secondsSinceEpoch: max(occurrence.start, occurrence.end)), allDay: occurrence.isAllDay)
+            describe(&event, from: occurrence.entry)
+            event.instanceStart = occurrence.originalStart.map(UTCInstant.init(secondsSinceEpoch:))
+            return event
+        }
     }
 
     /// The fields beyond times an API event has of `entry`.
@@ -91,7 +103,7 @@ extension EventResource {
         return clean
     }
 
-    /// How long its longest instance may last, in seconds, two days to spare for zones' offsets:
+    /// How long its longest instance may last, in seconds, a day to spare for zones' offsets:
     /// how far before a range an instance may start and still reach into it.
     var longestInstance: Int64 {
         entries.map { entry -> Int64 in
@@ -99,7 +111,7 @@ extension EventResource {
             if let end = entry.end { return max(0, end.clock.secondsSinceEpoch - start.clock.secondsSinceEpoch) }
             if let duration = entry.duration { return Int64(duration.days) * 86_400 + Int64(duration.seconds) }
             return start.isDate ? 86_400 : 0
-        }.max().map { $0 + 2 * 86_400 } ?? 0
+        }.max().map { $0 + 86_400 } ?? 0
     }
 
     /// The moment a value names (a day: its midnight on the calendar's clock).
@@ -120,6 +132,7 @@ extension EventResource {
         let clock = clock(of: original.secondsSinceEpoch, in: start)
         let moment = changes.first { $0.recurrenceID.map(recurrenceClock) == clock }?.start.map(utc(of:)) ?? original.secondsSinceEpoch
         let instant = UTCInstant(secondsSinceEpoch: moment)
-        return apiEvents(id: id, from: instant, to: instant).first { $0.instanceStart == original && $0.start == instant }
+        var budget = RecurrenceRule.maximumWork
+        return apiEvents(id: id, from: instant, to: instant, budget: &budget).first { $0.instanceStart == original && $0.start == instant }
     }
 }

@@ -102,9 +102,15 @@ public struct EventResource: Sendable {
     /// Its instances starting at or after `from` and before `to` (seconds since 1970 UTC), at most
     /// `limit` of each entry.
     func occurrences(from: Int64, before to: Int64, limit: Int = EventLimits.instancesPerEvent) -> [Occurrence] {
+        var budget = RecurrenceRule.maximumWork
+        return occurrences(from: from, before: to, limit: limit, budget: &budget)
+    }
+
+    /// As `occurrences(from:before:limit:)`, spending at most `budget` (see `RecurrenceRule`'s).
+    func occurrences(from: Int64, before to: Int64, limit: Int = EventLimits.instancesPerEvent, budget: inout Int) -> [Occurrence] {
         var expansion = CalendarOccurrences(zone: zones.zone, home: Self.home)
         expansion.limit = limit
-        return expansion.starting(from: from, before: to, in: entries)
+        return expansion.starting(from: from, before: to, in: entries, budget: &budget)
     }
 }
 

@@ -38,6 +38,13 @@ public struct CalendarOccurrences {
     /// The instances of `entries` starting at or after `from` and before `to` (seconds since 1970
     /// UTC), ordered by start.
     public func starting(from: Int64, before to: Int64, in entries: [CalendarEntry]) -> [Occurrence] {
+        var budget = RecurrenceRule.maximumWork * max(1, entries.count)
+        return starting(from: from, before: to, in: entries, budget: &budget)
+    }
+
+    /// As `starting(from:before:in:)`, the rules' walks spending at most `budget` in all (see
+    /// `RecurrenceRule`'s): one budget for a calendar's many events.
+    public func starting(from: Int64, before to: Int64, in entries: [CalendarEntry], budget: inout Int) -> [Occurrence] {
         guard from < to else { return [] }
         var found: [Occurrence] = []
         let changed = Dictionary(grouping: entries.filter { $0.recurrenceID != nil }, by: \.uid)
@@ -53,17 +60,13 @@ public struct CalendarOccurrences {
             }
             let set = RecurrenceSet(start: clockStart, rule: entry.rule, added: entry.added.map { clock(of: $0, on: rules) },
                                     removed: entry.removed.map { clock(of: $0, on: rules) })
-            // The range on this entry's clock, a day wider each side for the zone's offsets.
-            let range = rules.local(ofUTC: from - 86_400 * 2)...rules.local(ofUTC: to + 86_400 * 2)
-            let onClock = entry.rule == nil && entry.added.isEmpty ? (range.contains(clockStart) ? [clockStart] : [])
-                : set.instances(in: range, limit: limit, clockOfUTC: { rules.local(ofUTC: $0.secondsSinceEpoch) })
+            let repeats = entry.rule != nil || !entry.added.isEmpty
+            let onClock = repeats ? instances(of: set, rules: rules, from: from, before: to, leavingOut: replaced, budget: &budget)
+                : (from..<to).contains(rules.utc(of: clockStart)) ? [clockStart] : []
             for instance in onClock {
-                let id = entry.rule == nil && entry.added.isEmpty ? nil : instance
-                if let id, replaced[id] != nil { continue }
-                let moment = rules.utc(of: instance)
-                guard moment >= from, moment < to else { continue }
-                found.append(Occurrence(uid: entry.uid, start: moment, end: end(of: instance, length: length, rules: rules),
-                                        isAllDay: start.isDate, recurrenceID: id, originalStart: id.map { _ in moment }, entry: entry))
+                found.append(Occurrence(uid: entry.uid, start: rules.utc(of: instance), end: end(of: instance, length: length, rules: rules),
+                                        isAllDay: start.isDate, recurrenceID: repeats ? instance : nil,
+                                        originalStart: repeats ? rules.utc(of: instance) : nil, entry: entry))
             }
             for (id, change) in replaced {
                 guard let changeStart = change.start else { continue }
@@ -76,6 +79,30 @@ public struct CalendarOccurrences {
             }
         }
         return found.sorted { ($0.start, $0.uid) < ($1.start, $1.uid) }
+    }
+
+    /// The first `limit` instances of `set` whose moments are at or after `from` and before `to`,
+    /// those changed on their own (`replaced`) left out. The range is brought to the entry's clock
+    /// with the offsets its zone has near its ends; where they differ, the instances the range
+    /// then holds beyond the moments asked for may use up the expansion's limit, and the walk goes
+    /// on from the last.
+    private func instances(of set: RecurrenceSet, rules: ZoneRules, from: Int64, before to: Int64,
+                           leavingOut replaced: [LocalDateTime: CalendarEntry], budget: inout Int) -> [LocalDateTime] {
+        // Offsets differ by at most 26 hours, and change at most once in two days: an instance two
+        // days past either end is well inside or outside.
+        let lower = LocalDateTime(secondsSinceEpoch: from + Int64(min(rules.offset(atUTC: from), rules.offset(atUTC: from + 2 * 86_400))))
+        let upper = LocalDateTime(secondsSinceEpoch: to + Int64(max(rules.offset(atUTC: to), rules.offset(atUTC: to - 2 * 86_400))))
+        var kept: [LocalDateTime] = []
+        var next = lower
+        while kept.count < limit, next <= upper, budget > 0 {
+            let batch = set.instances(in: next...upper, limit: limit, budget: &budget, clockOfUTC: { rules.local(ofUTC: $0.secondsSinceEpoch) })
+            for instance in batch where replaced[instance] == nil && (from..<to).contains(rules.utc(of: instance)) {
+                kept.append(instance)
+            }
+            guard batch.count == limit, let last = batch.last else { break }
+            next = last.adding(seconds: 1)
+        }
+        return Array(kept.prefix(limit))
     }
 
     /// The zone a value is on: its `TZID`'s, UTC's, or the calendar's own.

@@ -62,7 +62,7 @@ public enum ICalendarText {
     }
 
     /// `NAME;PARAM=value:VALUE`, parameter values quoted where they must be.
-    static func contentLine(_ property: ICalProperty) -> String {
+    public static func contentLine(_ property: ICalProperty) -> String {
         var text = property.name
         for parameter in property.parameters {
             let values = parameter.values.map { value in

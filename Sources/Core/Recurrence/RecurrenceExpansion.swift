@@ -13,8 +13,26 @@ extension RecurrenceRule {
     /// however it is written.
     public func instances(from start: LocalDateTime, in range: ClosedRange<LocalDateTime>, limit: Int = 10_000,
                           clockOfUTC: (LocalDateTime) -> LocalDateTime = { $0 }) -> [LocalDateTime] {
-        Array(IteratorSequence(RecurrenceExpansion(rule: self, start: start, range: range, limit: limit, clockOfUTC: clockOfUTC)))
+        var budget = Self.maximumWork
+        return instances(from: start, in: range, limit: limit, budget: &budget, clockOfUTC: clockOfUTC)
     }
+
+    /// As `instances(from:in:limit:clockOfUTC:)`, the walk spending at most `budget` (periods and
+    /// candidate instances) instead of `maximumWork`, which it takes what it spent from: one
+    /// budget for the many rules of one request. The walk ends where the budget does; at 0 or
+    /// less after it, instances may be missing.
+    public func instances(from start: LocalDateTime, in range: ClosedRange<LocalDateTime>, limit: Int = 10_000, budget: inout Int,
+                          clockOfUTC: (LocalDateTime) -> LocalDateTime = { $0 }) -> [LocalDateTime] {
+        var expansion = RecurrenceExpansion(rule: self, start: start, range: range, limit: limit, maximumWork: max(0, budget), clockOfUTC: clockOfUTC)
+        var found: [LocalDateTime] = []
+        while let instance = expansion.next() { found.append(instance) }
+        budget -= expansion.work
+        return found
+    }
+
+    /// The most one walk spends, when no budget is given: a rule of every second of a year before
+    /// the range, or one that never happens, ends rather than take seconds.
+    public static let maximumWork = 2_000_000
 }
 
 /// Walks a rule period by period (year, month, week, day, hour, …) from its start, as
@@ -65,13 +83,13 @@ struct RecurrenceExpansion: IteratorProtocol {
     private var pendingIndex = 0
     private var finished = false
     private var skipped = false
-    /// Periods and candidate instances walked: past `maximumWork`, the walk ends rather than take
-    /// seconds (a rule of every second of a year before the range, a rule that never happens).
-    private var work = 0
-    static let maximumWork = 2_000_000
+    /// Periods and candidate instances walked: past `maximumWork`, the walk ends.
+    private(set) var work = 0
+    private let maximumWork: Int
 
-    init(rule given: RecurrenceRule, start: LocalDateTime, range: ClosedRange<LocalDateTime>, limit: Int,
+    init(rule given: RecurrenceRule, start: LocalDateTime, range: ClosedRange<LocalDateTime>, limit: Int, maximumWork: Int,
          clockOfUTC: (LocalDateTime) -> LocalDateTime) {
+        self.maximumWork = maximumWork
         let (rule, impossible) = given.withinBounds
         self.start = start
         from = range.lowerBound
@@ -180,7 +198,7 @@ struct RecurrenceExpansion: IteratorProtocol {
 
     private mutating func walkOnePeriod() {
         work += 1
-        guard work <= Self.maximumWork, year <= 9999, let first = periodStart(), first <= through.date else {
+        guard work <= maximumWork, year <= 9999, let first = periodStart(), first <= through.date else {
             finished = true
             return
         }
@@ -212,7 +230,7 @@ struct RecurrenceExpansion: IteratorProtocol {
     /// first past the range's end ends it.
     private mutating func emit(_ instance: LocalDateTime) -> Bool {
         work += 1
-        if work > Self.maximumWork || instance > through || until.map({ instance > $0 }) == true {
+        if work > maximumWork || instance > through || until.map({ instance > $0 }) == true {
             finished = true
             return false
         }
@@ -357,6 +375,7 @@ struct RecurrenceExpansion: IteratorProtocol {
             if filtered { minute += ((1439 - (hour * 60 + minute)) / interval) * interval }
             var found = false
             for _ in 0..<(1440 / Self.gcd(interval, 1440)) {
+                work += 1
                 let (addedHours, newMinute) = minutes.isEmpty ? (minute + interval).floorDivided(by: 60) : distance(from: minute, to: minutes, base: 60)
                 minute = newMinute
                 let (days, newHour) = (hour + addedHours).floorDivided(by: 24)
@@ -375,6 +394,7 @@ struct RecurrenceExpansion: IteratorProtocol {
             if filtered { second += ((86_399 - (hour * 3600 + minute * 60 + second)) / interval) * interval }
             var found = false
             for _ in 0..<(86_400 / Self.gcd(interval, 86_400)) {
+                work += 1
                 let (addedMinutes, newSecond) = seconds.isEmpty ? (second + interval).floorDivided(by: 60) : distance(from: second, to: seconds, base: 60)
                 second = newSecond
                 let (addedHours, newMinute) = (minute + addedMinutes).floorDivided(by: 60)

@@ -21,11 +21,18 @@ public struct RecurrenceSet: Hashable, Sendable {
     /// section 3.3.10): a start the rule would not give leaves the rule one instance fewer.
     public func instances(in range: ClosedRange<LocalDateTime>, limit: Int = 10_000,
                           clockOfUTC: (LocalDateTime) -> LocalDateTime = { $0 }) -> [LocalDateTime] {
+        var budget = RecurrenceRule.maximumWork
+        return instances(in: range, limit: limit, budget: &budget, clockOfUTC: clockOfUTC)
+    }
+
+    /// As `instances(in:limit:clockOfUTC:)`, spending at most `budget` (see `RecurrenceRule`'s).
+    public func instances(in range: ClosedRange<LocalDateTime>, limit: Int = 10_000, budget: inout Int,
+                          clockOfUTC: (LocalDateTime) -> LocalDateTime = { $0 }) -> [LocalDateTime] {
         var rule = self.rule
-        if case .count(let count)? = rule?.end, rule?.instances(from: start, in: start...start, limit: 1) != [start] {
+        if case .count(let count)? = rule?.end, rule?.instances(from: start, in: start...start, limit: 1, budget: &budget) != [start] {
             rule?.end = .count(count - 1)
         }
-        var found = Set(rule?.instances(from: start, in: range, limit: limit, clockOfUTC: clockOfUTC) ?? [])
+        var found = Set(rule?.instances(from: start, in: range, limit: limit, budget: &budget, clockOfUTC: clockOfUTC) ?? [])
         if range.contains(start) { found.insert(start) }
         for date in added where range.contains(date) { found.insert(date) }
         found.subtract(removed)

@@ -117,9 +117,10 @@ public enum CalendarLimits {
     public static let descriptionLength = 1...8_000
     /// Bytes of a recurrence rule.
     public static let recurrenceBytes = 1_000
-    /// Instances one list request may work out, over every repeating event in its range: past it,
-    /// the request asks for a shorter range.
-    public static let instancesPerRequest = 100_000
+    /// The work one list request may do to work out the instances of repeating events (periods
+    /// and candidate instances walked; each instance costs one at least): past it, the request
+    /// asks for a shorter range. A year of a busy calendar takes some ten thousand.
+    public static let workPerRequest = 1_000_000
 }
 
 extension CalendarEvent {

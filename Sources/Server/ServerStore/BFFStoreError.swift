@@ -18,9 +18,9 @@ package enum BFFStoreError: Error, Equatable, CustomStringConvertible {
     case auditedChangesSpent(retryAfter: Duration)
     /// The user keeps as many of these (`what`, plural) as one user may (`TodoLimits`, `CalendarLimits`).
     case quotaReached(what: String, limit: Int)
-    /// A calendar range holds more instances of repeating events than one request works out
-    /// (`CalendarLimits.instancesPerRequest`).
-    case tooMuchWork(limit: Int)
+    /// A calendar range's repeating events need more work than one request may do
+    /// (`CalendarLimits.workPerRequest`).
+    case tooMuchWork
 
     package var description: String {
         switch self {
@@ -35,7 +35,7 @@ package enum BFFStoreError: Error, Equatable, CustomStringConvertible {
         case .unavailable(let reason): "the BFF database is unavailable: \(reason)"
         case .auditedChangesSpent: "\(AuditLimits.changesPerUserPerDay) audited changes in a day, the most one user may make"
         case .quotaReached(let what, let limit): "a user keeps at most \(limit) \(what)"
-        case .tooMuchWork(let limit): "the range holds more than \(limit) instances of repeating events"
+        case .tooMuchWork: "the range's repeating events need more work than one request may do"
         }
     }
 }

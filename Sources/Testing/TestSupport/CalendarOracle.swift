@@ -31,6 +31,24 @@ public enum CalendarOracle {
         return python
     }
 
+    /// Real calendars as programs export them, and the oracle's script (`Tests/ICalendarTests/Fixtures`).
+    public static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Tests/ICalendarTests/Fixtures")
+
+    /// The instances of `file`'s events and tasks starting at or after `from` and before `to`
+    /// (ISO 8601 with `Z`), as python `icalendar` and dateutil compute them with `home` as the zone
+    /// of floating times and days: `[uid, start in UTC]` pairs, by start.
+    public static func instances(of file: URL, home: String, from: String, to: String) async throws -> [[String]] {
+        let python = try await python()
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("tc-occurrences-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let run = try await Command.run([python, fixtures.appendingPathComponent("oracle.py").path, file.path, home,
+                                         from.replacingOccurrences(of: "Z", with: "+00:00"), to.replacingOccurrences(of: "Z", with: "+00:00"),
+                                         output.path])
+        guard run.status == 0 else { throw OracleError(description: "the oracle failed: \(run.output)") }
+        return try JSONDecoder().decode([[String]].self, from: Data(contentsOf: output))
+    }
+
     public struct OracleError: Error, CustomStringConvertible {
         public let description: String
     }

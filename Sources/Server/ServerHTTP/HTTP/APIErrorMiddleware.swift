@@ -30,9 +30,9 @@ package struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return response
         } catch BFFStoreError.quotaReached(let what, let limit) {
             return try .json(APIError(error: "you keep \(limit) \(what), the most one user may: delete some first"), status: .forbidden)
-        } catch BFFStoreError.tooMuchWork(let limit) {
-            return try .json(APIError(error: "the range holds more than \(limit) instances of repeating events: ask for a shorter range",
-                                      field: "to"), status: .badRequest)
+        } catch BFFStoreError.tooMuchWork {
+            return try .json(APIError(error: "the range's repeating events need more work than one request may do (rules that repeat every "
+                                      + "second, or almost never): ask for a shorter range", field: "to"), status: .badRequest)
         } catch let error as any HTTPResponseError {
             return try .json(APIError(error: Self.message(for: error.status)), status: error.status)
         } catch {

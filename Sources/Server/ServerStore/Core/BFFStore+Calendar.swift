@@ -75,8 +75,9 @@ extension BFFStore {
     /// id, and whether more follow. An instance overlaps when it starts by `to` and has not ended
     /// before `from` (one ending exactly at `from` does not, unless it is an instant at `from`).
     /// Events that do not repeat are paged by the database; repeating ones that can reach the
-    /// range are expanded, at most `CalendarLimits.instancesPerRequest` instances in all.
-    /// - Throws: `BFFStoreError.tooMuchWork` when the range holds more instances than that.
+    /// range are expanded from where the page starts, their walks spending at most
+    /// `CalendarLimits.workPerRequest` in all.
+    /// - Throws: `BFFStoreError.tooMuchWork` when the page needs more than that.
     package func calendarEvents(owner: Int64, query: CalendarQuery) async throws -> (items: [CalendarEvent], more: Bool) {
         var single: SQLStatement = "SELECT \(storedColumns) FROM calendar_events WHERE owner_id = \(owner) AND repeats = \(false)"
         var repeating: SQLStatement = "SELECT \(storedColumns) FROM calendar_events WHERE owner_id = \(owner) AND repeats = \(true)"
@@ -96,12 +97,16 @@ extension BFFStore {
         let to = query.to ?? UTCInstant(secondsSinceEpoch: EventResource.latestMoment)
         let plan = Plan.run(single) { [repeating] singleRows in
             Plan.run(repeating) { repeatingRows in
-                var items = try singleRows.compactMap(StoredEvent.init(row:)).flatMap { $0.resource.apiEvents(id: $0.id, from: from, to: to) }
-                var budget = CalendarLimits.instancesPerRequest
+                // One budget for the walks of every rule (`RecurrenceRule.maximumWork`): rules that
+                // never happen or happen every second cannot make a request take seconds.
+                var budget = CalendarLimits.workPerRequest
+                var items = try singleRows.compactMap(StoredEvent.init(row:)).flatMap { $0.resource.apiEvents(id: $0.id, from: from, to: to, budget: &budget) }
+                // Of each repeating event, the instances of this page at most: one more than a page
+                // after where the last ended (one of them may be that last).
                 for stored in try repeatingRows.compactMap(StoredEvent.init(row:)) {
-                    let instances = stored.resource.apiEvents(id: stored.id, from: from, to: to, limit: budget + 1)
-                    budget -= instances.count
-                    guard budget >= 0 else { throw BFFStoreError.tooMuchWork(limit: CalendarLimits.instancesPerRequest) }
+                    let instances = stored.resource.apiEvents(id: stored.id, from: from, to: to, after: query.after?.start, limit: query.limit + 2,
+                                                              budget: &budget)
+                    guard budget > 0 else { throw BFFStoreError.tooMuchWork }
                     items += instances.filter { event in
                         query.after.map { (event.start, event.id) > ($0.start, $0.id) } ?? true
                     }

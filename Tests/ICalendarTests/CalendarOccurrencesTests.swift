@@ -35,6 +35,23 @@ struct CalendarOccurrencesTests {
         #expect(ours == theirs, "first apart: \(zip(ours, theirs).first { $0 != $1 }.map { "\($0) against \($1)" } ?? "counts \(ours.count) and \(theirs.count)")")
     }
 
+    @Test func aLimitCountsTheInstancesOfTheRangeAsked() throws {
+        // The range is widened on the entry's clock for its zone's offsets; what that brings in
+        // beyond the moments asked for must not use up the limit (a page of a list would miss them).
+        let entry = try CalendarEntry(ICalComponent(name: "VEVENT", properties: [
+            ICalProperty(name: "UID", value: "s"), ICalProperty(name: "DTSTART", parameters: [ICalParameter(name: "TZID", values: ["Europe/Paris"])],
+                                                                value: "20270328T000000"),
+            ICalProperty(name: "RRULE", value: "FREQ=SECONDLY"),
+        ]))
+        var expansion = CalendarOccurrences(zone: Self.zone, home: try #require(Self.zone("UTC")))
+        expansion.limit = 5
+        // An hour after 01:00 UTC, when Paris goes from 02:00 to 03:00: its clock jumps an hour.
+        let from = UTCInstant(iso: "2027-03-28T01:00:00Z")!.secondsSinceEpoch
+        let found = expansion.starting(from: from, before: from + 3600, in: [entry]).map(\.start)
+        #expect(found == (0..<5).map { from + Int64($0) })
+        #expect(expansion.starting(from: from - 99, before: from + 3600, in: [entry]).map(\.start) == (0..<5).map { from - 99 + Int64($0) })
+    }
+
     @Test func theTeamCalendarsInstancesAreWhereItsPeopleExpectThem() throws {
         let text = try String(contentsOf: Self.fixtures.appendingPathComponent("team.ics"), encoding: .utf8)
         let entries = try ICalendarText.read(text)[0].components.filter { $0.name == "VEVENT" }.map { try CalendarEntry($0) }

@@ -304,6 +304,44 @@ struct SyncTests {
             }
         }
     }
+
+    @Test("a weekly event's instances reach the cache each on its own, and its change on another device brings them again")
+    func repeatingEvents() async throws {
+        try await withTemporaryDirectory { directory in
+            try await LiveBFF.withServer(users: ["ann"]) { server in
+                let file = directory.appendingPathComponent("cache.sqlite")
+                let subject = try SyncUnderTest(cacheFile: file)
+                let november = DayRange(first: "2026-11-01", last: "2026-11-30")
+                subject.sync.send(.calendar(.load(november)))
+                subject.sync.connect(try await client(of: server, as: "ann"))
+                _ = try await subject.recorder.first(CalendarEventsLoaded.self) { $0.origin == .server }
+
+                let phone = try await client(of: server, as: "ann")
+                let standUp = try await phone.post(APIPath.calendarEvents, body: NewCalendarEvent(
+                    title: "stand-up", start: "2026-11-02T09:00:00+01:00", end: "2026-11-02T09:15:00+01:00", recurrence: "FREQ=WEEKLY;BYDAY=MO",
+                    timeZone: "Europe/Paris"), as: CalendarEvent.self)
+                let weekly = try await subject.recorder.first(CalendarEventsLoaded.self) { $0.origin == .server && !$0.events.isEmpty }
+                #expect(weekly.events.map(\.start.iso) == ["02", "09", "16", "23", "30"].map { "2026-11-\($0)T08:00:00Z" })
+                #expect(weekly.events.allSatisfy { $0.id == standUp.id && $0.timeZone == "Europe/Paris" })
+
+                // Another device moves every instance: the month comes again, as the server lists it.
+                _ = try await phone.patch(APIPath.calendarEvent(standUp.id) + "?scope=all", body: CalendarEventPatch(
+                    title: "early stand-up", start: "2026-11-02T08:45:00+01:00", end: "2026-11-02T09:00:00+01:00"), as: CalendarEvent.self)
+                let moved = try await subject.recorder.first(CalendarEventsLoaded.self) { loaded in
+                    loaded.origin == .server && loaded.events.first?.title == "early stand-up"
+                }
+                #expect(moved.events.map(\.start.iso) == ["02", "09", "16", "23", "30"].map { "2026-11-\($0)T07:45:00Z" })
+                await subject.sync.stop()
+
+                // The next start answers from the cache: every instance, each with what the server said of it.
+                let again = try SyncUnderTest(cacheFile: file)
+                again.sync.send(.calendar(.load(november)))
+                let cached = try await again.recorder.first(CalendarEventsLoaded.self) { $0.origin == .cache }
+                #expect(cached.events == moved.events)
+                await again.sync.stop()
+            }
+        }
+    }
 }
 
 /// How many todo lists the server has answered, from its `/metrics`.

@@ -65,6 +65,30 @@ struct CalendarAgendaTests {
         #expect(text(widget).contains("all day Holiday"))
     }
 
+    @Test("each instance of a repeating event marks its day; a change of the event waits for its instances from the server")
+    func repeatingInstances() throws {
+        let log = CommandLog()
+        var widget = try mounted(log: log)
+        func instance(_ day: String) -> CalendarEvent {
+            var event = CalendarEvent(id: 5, title: "Yoga", start: instant("2026-11-\(day)T18:00:00Z"), end: instant("2026-11-\(day)T19:00:00Z"))
+            event.recurrence = "FREQ=WEEKLY"
+            event.instanceStart = event.start
+            return event
+        }
+        _ = try widget.receive(delivered(CalendarEventsLoaded(range: DayRange(first: "2026-11-01", last: "2026-11-30"),
+                                                              events: ["08", "15", "22", "29"].map(instance), origin: .server)))
+        var shown = text(widget)
+        for day in ["8", "15", "22", "29"] { #expect(shown.contains { $0.contains("•" + day) }, "\(day)") }
+        #expect(shown.contains("18:00–19:00 Yoga"))
+        // The event as a whole changed (its instances are the server's to list): what was known of it goes.
+        var series = instance("08")
+        series.instanceStart = nil
+        _ = try widget.receive(delivered(CalendarEventUpdated(event: series)))
+        shown = text(widget)
+        #expect(!shown.contains("18:00–19:00 Yoga"))
+        #expect(!shown.contains { $0.contains("•15") })
+    }
+
     @Test("n adds an all-day or timed event on the selected day, in the clock's time zone")
     func newEvents() throws {
         let log = CommandLog()

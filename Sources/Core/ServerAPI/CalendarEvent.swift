@@ -36,6 +36,21 @@ public struct CalendarEvent: Codable, Sendable, Equatable {
     }
 }
 
+extension CalendarEvent {
+    /// Which instance it is: the event's id and, of a repeating event, the instance's start as
+    /// the repetition gives it.
+    public struct Key: Hashable, Sendable {
+        public let id: Int64
+        public let instanceStart: UTCInstant?
+    }
+
+    public var key: Key { Key(id: id, instanceStart: instanceStart) }
+
+    /// Whether it stands for a repeating event as a whole (as a change's answer and the live
+    /// stream tell of one), whose instances only a list of a range gives.
+    public var isSeries: Bool { recurrence != nil && instanceStart == nil }
+}
+
 /// The body of `POST /api/calendar/events`: date-times with any offset, stored in UTC.
 public struct NewCalendarEvent: Codable, Sendable, Equatable {
     public var title: String

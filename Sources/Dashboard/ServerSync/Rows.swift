@@ -1,4 +1,5 @@
 import CalendarTime
+import FoundationEssentials
 import SQLiteDatabase
 import ServerAPI
 
@@ -30,20 +31,27 @@ extension TodoItem {
 }
 
 extension CalendarEvent {
-    static let columns = #"id, title, start, "end", allDay"#
+    static let columns = #"id, title, start, "end", allDay, json"#
 
+    /// The event as the server gave it (`json`), or as its columns say (a row from before).
     init(row: Row) throws {
+        if let json: String = try row.decode(atIndex: 5), let event = try? JSONDecoder().decode(CalendarEvent.self, from: Data(json.utf8)) {
+            self = event
+            return
+        }
         try self.init(id: row.decode(atIndex: 0), title: row.decode(atIndex: 1), start: row.decode(atIndex: 2),
                       end: row.decode(atIndex: 3), allDay: row.decode(atIndex: 4))
     }
 
     func save(in db: Database) throws {
-        try db.execute(sql: #"INSERT OR REPLACE INTO calendarEvent (id, title, start, "end", allDay) VALUES (?, ?, ?, ?, ?)"#,
-                       arguments: [id, title, start, end, allDay])
+        let json = String(decoding: try JSONEncoder().encode(self), as: UTF8.self)
+        try db.execute(sql: #"INSERT OR REPLACE INTO calendarEvent (id, instanceStart, title, start, "end", allDay, json) VALUES (?, ?, ?, ?, ?, ?, ?)"#,
+                       arguments: [id, instanceStart?.iso ?? "", title, start, end, allDay, json])
     }
 
+    /// The event with this id, or the first of its instances.
     static func fetch(_ id: Int64, in db: Database) throws -> CalendarEvent? {
-        try Row.fetchOne(db, sql: "SELECT \(columns) FROM calendarEvent WHERE id = ?", arguments: [id]).map(CalendarEvent.init(row:))
+        try Row.fetchOne(db, sql: "SELECT \(columns) FROM calendarEvent WHERE id = ? ORDER BY start", arguments: [id]).map(CalendarEvent.init(row:))
     }
 }
 

@@ -111,7 +111,10 @@ extension SyncCache {
             case .event(let event):
                 let before = try CalendarEvent.fetch(event.id, in: db)
                 guard before != event else { return [] }
-                try event.save(in: db)
+                // Its instances go: a repeating event's come again with its ranges (`SyncMachine`
+                // fetches them), one that no longer repeats is this row.
+                try db.execute(sql: "DELETE FROM calendarEvent WHERE id = ?", arguments: [event.id])
+                if !event.isSeries { try event.save(in: db) }
                 return [before == nil ? CalendarEventCreated(event: event) : CalendarEventUpdated(event: event)]
             case .eventDeleted(let id):
                 guard try CalendarEvent.fetch(id, in: db) != nil else { return [] }

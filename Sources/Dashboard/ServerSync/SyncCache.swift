@@ -75,6 +75,18 @@ public struct SyncCache: Sendable {
                 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
                 """)
         }
+        // Each instance of a repeating event is a row (by its id and its instance's start, '' for
+        // an event that does not repeat), with the whole event as the server gave it.
+        migrations.register("v2: instances of repeating events") { db in
+            try db.execute(sql: """
+                CREATE TABLE calendarInstance (id INTEGER NOT NULL, instanceStart TEXT NOT NULL, title TEXT NOT NULL, start TEXT NOT NULL,
+                                               "end" TEXT NOT NULL, allDay BOOLEAN NOT NULL, json TEXT, PRIMARY KEY (id, instanceStart));
+                INSERT INTO calendarInstance SELECT id, '', title, start, "end", allDay, NULL FROM calendarEvent;
+                DROP TABLE calendarEvent;
+                ALTER TABLE calendarInstance RENAME TO calendarEvent;
+                CREATE INDEX calendarEventByStart ON calendarEvent(start);
+                """)
+        }
         return migrations
     }
 

@@ -76,6 +76,8 @@ extension SyncMachine {
             }
             if let id = change.listedRecordID { touch(change.app, id) }
             effects.append(.applyLive(change, eventID: event.id, author: user))
+            // A repeating event's instances are the server's to list.
+            if case .event(let changed) = change, changed.isSeries { reload(.calendar, &effects) }
             // Its app's data flows: a trouble shown since is over, and it is synced as of now
             // (kept in memory: the panes say when only once the server is lost).
             if statuses.problems[change.app] != nil { synced(change.app, now: now, &effects) } else { statuses.lastSynced[change.app] = now }

@@ -7,7 +7,8 @@ import ServerAPI
 /// What the calendar knows of the days around the shown month: events from its backend, and
 /// open todos with due dates from the todo app's events. Both arrive as canvas events.
 struct CalendarAgenda: Equatable {
-    private(set) var events: [Int64: CalendarEvent] = [:]
+    /// Events, each instance of a repeating one apart.
+    private(set) var events: [CalendarEvent.Key: CalendarEvent] = [:]
     /// Open todos by id: their due day and title.
     private(set) var dueTodos: [Int64: DueTodo] = [:]
     /// The same by day, so a frame looks up a month's days, not every todo.
@@ -24,15 +25,21 @@ struct CalendarAgenda: Equatable {
             guard let days = EventTime.days(of: event, clock: clock) else { return false }
             return days.upperBound < first || days.lowerBound > last
         }
-        for event in loaded { events[event.id] = event }
+        for event in loaded { events[event.key] = event }
     }
 
-    mutating func upsert(_ event: CalendarEvent) { events[event.id] = event }
-    mutating func removeEvent(_ id: Int64) { events[id] = nil }
+    /// An event made or changed: in place of what was known of it. A repeating event's instances
+    /// come with the next list of its days (the server's to work out).
+    mutating func upsert(_ event: CalendarEvent) {
+        removeEvent(event.id)
+        if !event.isSeries { events[event.key] = event }
+    }
+
+    mutating func removeEvent(_ id: Int64) { events = events.filter { $0.key.id != id } }
 
     mutating func replaceEvent(_ localID: Int64, with event: CalendarEvent) {
-        events[localID] = nil
-        events[event.id] = event
+        removeEvent(localID)
+        upsert(event)
     }
 
     mutating func replaceTodos(_ items: [TodoItem]) {

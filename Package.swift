@@ -288,7 +288,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "termcanvas",
-            dependencies: ["PlainText", "AppInstalls", "AppPanes", 
+            dependencies: ["PlainText", "AppInstalls", "AppPanes", "CalendarItems", "ICalendar", "SystemZones",
                 "CalendarTime", "CanvasCore", "CanvasStyle", "CanvasUI", "NcursesTerminal", "Widgets", "LayoutStore", "CanvasFiles",
                 "BFFAccess", "CommandSupport", "HTTPClient", "ServerAPI", "AppModel", "AppPackages", "ServerSync", "PrivateFiles",
                 "SQLiteFiles", "MicroAppProtocol", "MicroAppHost", "MicroAppGenerator", "ModelClient", "QRCodes", "MainLoop",

@@ -27,7 +27,7 @@ struct TermCanvas: AsyncParsableCommand {
         commandName: "termcanvas",
         abstract: "A terminal canvas dashboard of widget panes you arrange by keyboard.",
         version: "0.1.0",
-        subcommands: [Dashboard.self, Render.self, LayoutCommand.self, AppsCommand.self, KeysCommand.self, StatsCommand.self, AuditCommand.self, ServeCommand.self, UserCommand.self, MigrateCommand.self, LoginCommand.self, LogoutCommand.self, SessionsCommand.self],
+        subcommands: [Dashboard.self, Render.self, LayoutCommand.self, AppsCommand.self, KeysCommand.self, StatsCommand.self, AuditCommand.self, ServeCommand.self, UserCommand.self, MigrateCommand.self, LoginCommand.self, LogoutCommand.self, SessionsCommand.self, CalendarCommand.self],
         defaultSubcommand: Dashboard.self
     )
 

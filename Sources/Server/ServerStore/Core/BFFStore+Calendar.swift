@@ -12,10 +12,9 @@ extension BFFStore {
     /// - Throws: `BFFStoreError.quotaReached` past `CalendarLimits.eventsPerUser`;
     ///   `BFFStoreError.conflict` when they have an event with its UID.
     package func createCalendarEvent(owner: Int64, resource: EventResource) async throws -> CalendarEvent {
+        let event = WrittenEvent(resource)
         // The owner's lock: instances creating at once cannot both take the last place.
-        try await keyedWrite(.lock("calendar.owner.\(owner)", next: Self.insertEvent(owner: owner, resource: resource).then { id in
-            .done(resource.apiEvent(id: id))
-        }))
+        return try await keyedWrite(.lock("calendar.owner.\(owner)", next: Self.insert(event, owner: owner).then { id in .done(event.apiEvent(id: id)) }))
     }
 
     /// What an import did: events added, events replaced (their UID was there), and the mistakes
@@ -29,16 +28,17 @@ extension BFFStore {
     /// imports a file again. One transaction; the quota counts what is added.
     package func importCalendarEvents(owner: Int64, resources: [EventResource]) async throws -> ImportOutcome {
         var plan: Plan<ImportOutcome> = .done(ImportOutcome())
-        for resource in resources {
+        // Worked out before the transaction: it holds a connection, which waits for no expansion.
+        for event in resources.map(WrittenEvent.init) {
             plan = plan.then { outcome in
-                .run("SELECT id FROM calendar_events WHERE owner_id = \(owner) AND uid = \(resource.uid)") { rows in
+                .run("SELECT id FROM calendar_events WHERE owner_id = \(owner) AND uid = \(event.resource.uid)") { rows in
                     var next = outcome
                     if let id = try rows.first?.integer(0) {
                         next.replaced += 1
-                        return Self.replaceEvent(id: id, owner: owner, resource: resource).then { [next] _ in .done(next) }
+                        return Self.replace(id: id, owner: owner, with: event).then { [next] _ in .done(next) }
                     }
                     next.added += 1
-                    return Self.insertEvent(owner: owner, resource: resource).then { [next] _ in .done(next) }
+                    return Self.insert(event, owner: owner).then { [next] _ in .done(next) }
                 }
             }
         }
@@ -53,8 +53,8 @@ extension BFFStore {
     /// The event with this id if `owner` owns it, as iCalendar.
     package func calendarResource(id: Int64, owner: Int64) async throws -> EventResource? {
         try await runRead(Plan.run("SELECT \(storedColumns) FROM calendar_events WHERE id = \(id) AND owner_id = \(owner)") { rows in
-            .done(try rows.compactMap(StoredEvent.init(row:)).first?.resource)
-        }, snapshot: false)
+            .done(try rows.map(StoredEvent.init(row:)).first)
+        }, snapshot: false)?.resource
     }
 
     /// A page of `owner`'s events that reach into `from`…`to` (either open), as iCalendar, by id
@@ -65,10 +65,10 @@ extension BFFStore {
         if let to { statement += " AND start_at <= \(to)" }
         if let from { statement += " AND (series_end IS NULL OR series_end > \(from) OR start_at >= \(from))" }
         statement += " ORDER BY id LIMIT \(limit + 1)"
-        return try await runRead(Plan.run(statement) { rows in
-            let items = try rows.compactMap(StoredEvent.init(row:)).map { (id: $0.id, resource: $0.resource) }
-            return .done((Array(items.prefix(limit)), rows.count > limit))
+        let (stored, more) = try await runRead(Plan.run(statement) { rows in
+            .done((Array(try rows.map(StoredEvent.init(row:)).prefix(limit)), rows.count > limit))
         }, snapshot: false)
+        return (stored.compactMap { event in event.resource.map { (id: event.id, resource: $0) } }, more)
     }
 
     /// One page of the instances of `owner`'s events that overlap the query's range, by start then
@@ -95,27 +95,26 @@ extension BFFStore {
         single += " ORDER BY start_at, id LIMIT \(query.limit + 1)"
         let from = query.from ?? UTCInstant(secondsSinceEpoch: EventResource.earliestMoment)
         let to = query.to ?? UTCInstant(secondsSinceEpoch: EventResource.latestMoment)
-        let plan = Plan.run(single) { [repeating] singleRows in
+        let (singleRows, repeatingRows) = try await runRead(Plan.run(single) { [repeating] singleRows in
             Plan.run(repeating) { repeatingRows in
-                // One budget for the walks of every rule (`RecurrenceRule.maximumWork`): rules that
-                // never happen or happen every second cannot make a request take seconds.
-                var budget = CalendarLimits.workPerRequest
-                var items = try singleRows.compactMap(StoredEvent.init(row:)).flatMap { $0.resource.apiEvents(id: $0.id, from: from, to: to, budget: &budget) }
-                // Of each repeating event, the instances of this page at most: one more than a page
-                // after where the last ended (one of them may be that last).
-                for stored in try repeatingRows.compactMap(StoredEvent.init(row:)) {
-                    let instances = stored.resource.apiEvents(id: stored.id, from: from, to: to, after: query.after?.start, limit: query.limit + 2,
-                                                              budget: &budget)
-                    guard budget > 0 else { throw BFFStoreError.tooMuchWork }
-                    items += instances.filter { event in
-                        query.after.map { (event.start, event.id) > ($0.start, $0.id) } ?? true
-                    }
-                }
-                items.sort { ($0.start, $0.id, $0.instanceStart ?? $0.start) < ($1.start, $1.id, $1.instanceStart ?? $1.start) }
-                return .done((Array(items.prefix(query.limit)), items.count > query.limit))
+                .done((try singleRows.map(StoredEvent.init(row:)), try repeatingRows.map(StoredEvent.init(row:))))
             }
+        }, snapshot: true)
+        // Worked out once the database's connection is free again. One budget for the walks of
+        // every rule (`RecurrenceRule.maximumWork`): rules that never happen or happen every second
+        // cannot make a request take seconds.
+        var budget = CalendarLimits.workPerRequest
+        var items = singleRows.flatMap { stored in stored.resource.map { $0.apiEvents(id: stored.id, from: from, to: to, budget: &budget) } ?? [] }
+        // Of each repeating event, the instances of this page at most: one more than a page after
+        // where the last ended (one of them may be that last).
+        for stored in repeatingRows {
+            guard let resource = stored.resource else { continue }
+            let instances = resource.apiEvents(id: stored.id, from: from, to: to, after: query.after?.start, limit: query.limit + 2, budget: &budget)
+            guard budget > 0 else { throw BFFStoreError.tooMuchWork }
+            items += instances.filter { event in query.after.map { (event.start, event.id) > ($0.start, $0.id) } ?? true }
         }
-        return try await runRead(plan, snapshot: true)
+        items.sort { ($0.start, $0.id, $0.instanceStart ?? $0.start) < ($1.start, $1.id, $1.instanceStart ?? $1.start) }
+        return (Array(items.prefix(query.limit)), items.count > query.limit)
     }
 
     /// What a change makes of an event: the event changed (answered with the instance changed,
@@ -132,15 +131,17 @@ extension BFFStore {
         try await keyedWrite(.lock("calendar.owner.\(owner)", next: Plan.run("""
             SELECT \(storedColumns) FROM calendar_events WHERE id = \(id) AND owner_id = \(owner)\(.forUpdate)
             """) { rows -> Plan<CalendarEvent?> in
-            guard let current = try rows.compactMap(StoredEvent.init(row:)).first else { return .done(nil) }
-            switch try change(current.resource) {
+            guard let current = try rows.map(StoredEvent.init(row:)).first?.resource else { return .done(nil) }
+            switch try change(current) {
             case .replace(let resource, let instance):
-                return Self.replaceEvent(id: id, owner: owner, resource: resource).then { _ in
-                    .done(instance.flatMap { resource.apiEvent(id: id, instance: $0) } ?? resource.apiEvent(id: id))
+                let event = WrittenEvent(resource)
+                return Self.replace(id: id, owner: owner, with: event).then { _ in
+                    .done(instance.flatMap { resource.apiEvent(id: id, instance: $0) } ?? event.apiEvent(id: id))
                 }
             case .split(let kept, let following):
-                return Self.replaceEvent(id: id, owner: owner, resource: kept).then { _ in
-                    Self.insertEvent(owner: owner, resource: following).then { newID in .done(following.apiEvent(id: newID)) }
+                let following = WrittenEvent(following)
+                return Self.replace(id: id, owner: owner, with: WrittenEvent(kept)).then { _ in
+                    Self.insert(following, owner: owner).then { newID in .done(following.apiEvent(id: newID)) }
                 }
             }
         }))
@@ -153,9 +154,9 @@ extension BFFStore {
         try await keyedWrite(.lock("calendar.owner.\(owner)", next: Plan.run("""
             SELECT \(storedColumns) FROM calendar_events WHERE id = \(id) AND owner_id = \(owner)\(.forUpdate)
             """) { rows -> Plan<Bool> in
-            guard let current = try rows.compactMap(StoredEvent.init(row:)).first else { return .done(false) }
-            if let left = try remaining(current.resource) {
-                return Self.replaceEvent(id: id, owner: owner, resource: left).then { _ in .done(true) }
+            guard let stored = try rows.map(StoredEvent.init(row:)).first else { return .done(false) }
+            if let current = stored.resource, let left = try remaining(current) {
+                return Self.replace(id: id, owner: owner, with: WrittenEvent(left)).then { _ in .done(true) }
             }
             return .run("DELETE FROM calendar_events WHERE id = \(id) AND owner_id = \(owner)") { _ in
                 .record(.calendarEventDeleted, owner: owner, data: DeletedEntity(id: id), then: .done(true))
@@ -163,53 +164,83 @@ extension BFFStore {
         }))
     }
 
-    /// Inserts `resource` as `owner`'s, within the quota; its id.
-    private static func insertEvent(owner: Int64, resource: EventResource) -> Plan<Int64> {
+    /// Inserts `event` as `owner`'s, within the quota; its id.
+    private static func insert(_ event: WrittenEvent, owner: Int64) -> Plan<Int64> {
         .run("SELECT COUNT(*) FROM calendar_events WHERE owner_id = \(owner)") { rows in
             try Self.checkQuota(rows, CalendarLimits.eventsPerUser, of: "calendar events")
-            let index = resource.index
+            let index = event.index
             return .run("""
                 INSERT INTO calendar_events (owner_id, title, start_at, end_at, all_day, uid, ical, series_end, repeats, created_at, updated_at)
-                VALUES (\(owner), \(index.title), \(index.start), \(index.end), \(index.allDay), \(resource.uid), \(resource.text),
+                VALUES (\(owner), \(index.title), \(index.start), \(index.end), \(index.allDay), \(event.resource.uid), \(event.text),
                     \(index.seriesEnd), \(index.repeats), \(.now), \(.now)) RETURNING id
                 """) { rows in
                 guard let id = try rows.first?.integer(0) else { throw BFFStoreError.unreadableRow("calendar_events, just written") }
-                return .record(.calendarEventCreated, owner: owner, data: resource.apiEvent(id: id), then: .done(id))
+                return .record(.calendarEventCreated, owner: owner, data: event.apiEvent(id: id), then: .done(id))
             }
         }
     }
 
-    private static func replaceEvent(id: Int64, owner: Int64, resource: EventResource) -> Plan<Void> {
-        let index = resource.index
+    private static func replace(id: Int64, owner: Int64, with event: WrittenEvent) -> Plan<Void> {
+        let index = event.index
         return .run("""
             UPDATE calendar_events SET title = \(index.title), start_at = \(index.start), end_at = \(index.end), all_day = \(index.allDay),
-                uid = \(resource.uid), ical = \(resource.text), series_end = \(index.seriesEnd), repeats = \(index.repeats),
+                uid = \(event.resource.uid), ical = \(event.text), series_end = \(index.seriesEnd), repeats = \(index.repeats),
                 updated_at = \(.now) WHERE id = \(id)
-            """) { _ in .record(.calendarEventUpdated, owner: owner, data: resource.apiEvent(id: id), then: .done(())) }
+            """) { _ in .record(.calendarEventUpdated, owner: owner, data: event.apiEvent(id: id), then: .done(())) }
+    }
+}
+
+/// An event about to be written, with what its row holds of it worked out once.
+private struct WrittenEvent: Sendable {
+    let resource: EventResource
+    let index: EventIndex
+    let text: String
+    /// As the API shows it, its id to come.
+    private let shown: CalendarEvent
+
+    init(_ resource: EventResource) {
+        self.resource = resource
+        index = resource.index
+        text = resource.text
+        shown = resource.apiEvent(id: 0)
+    }
+
+    func apiEvent(id: Int64) -> CalendarEvent {
+        var event = shown
+        event.id = id
+        return event
     }
 }
 
 /// The columns of a stored event, in the order `StoredEvent.init(row:)` reads them.
 private let storedColumns: SQLStatement = "id, title, start_at, end_at, all_day, uid, ical"
 
-/// A row of `calendar_events` read as iCalendar.
-private struct StoredEvent {
+/// A row of `calendar_events` as read: its text is read as iCalendar once the database's
+/// connection is free again (`resource`).
+private struct StoredEvent: Sendable {
     let id: Int64
-    let resource: EventResource
+    let title: String
+    let start: String
+    let end: String
+    let allDay: Bool
+    let uid: String?
+    let ical: String?
+
+    init(row: SQLRow) throws {
+        (id, title, start, end) = (try row.integer(0), try row.text(1), try row.text(2), try row.text(3))
+        (allDay, uid, ical) = (try row.bool(4), try row.optionalText(5), try row.optionalText(6))
+    }
 
     /// Nil for a row that cannot be read as an event (its times or its text written by hand): it
     /// is left out rather than shown wrong. A row from before events were iCalendar (no text) is
     /// the event its columns describe.
-    init?(row: SQLRow) throws {
-        id = try row.integer(0)
-        if let text = try row.optionalText(6) {
-            guard let calendar = (try? ICalendarText.read(text))?.first,
-                  let resource = try? EventResource(calendar: calendar, zones: SystemZones.zone) else { return nil }
-            self.resource = resource
-        } else {
-            guard let start = UTCInstant(iso: try row.text(2)), let end = UTCInstant(iso: try row.text(3)) else { return nil }
-            let event = CalendarEvent(id: id, title: try row.text(1), start: start, end: end, allDay: try row.bool(4))
-            resource = EventResource.new(uid: try row.optionalText(5) ?? "termcanvas-event-\(id)", event: event, stamp: start, zones: SystemZones.zone)
+    var resource: EventResource? {
+        if let ical {
+            guard let calendar = (try? ICalendarText.read(ical))?.first else { return nil }
+            return try? EventResource(calendar: calendar, zones: SystemZones.zone)
         }
+        guard let start = UTCInstant(iso: start), let end = UTCInstant(iso: end) else { return nil }
+        return EventResource.new(uid: uid ?? "termcanvas-event-\(id)", event: CalendarEvent(id: id, title: title, start: start, end: end, allDay: allDay),
+                                 stamp: start, zones: SystemZones.zone)
     }
 }

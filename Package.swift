@@ -456,8 +456,8 @@ let package = Package(
         // Micro-benchmarks of the render path and the layout store (`swift run -c release tc-bench`).
         .executableTarget(
             name: "tc-bench",
-            dependencies: ["CalendarTime", "CanvasCore", "CanvasUI", "Widgets", "LayoutStore", "Recurrence",
-                           .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CalendarItems", "CalendarTime", "CanvasCore", "CanvasUI", "ICalendar", "Widgets", "LayoutStore", "Recurrence",
+                           "ServerAPI", "SystemZones", .product(name: "Logging", package: "swift-log")],
             path: "Sources/Bench/tc-bench",
             swiftSettings: swiftSettings
         ),

@@ -8,13 +8,17 @@
 // view and a year's agenda ask.
 // Medians and p95 over many runs.
 
+import CalendarItems
 import CalendarTime
 import CanvasCore
 import CanvasUI
 import Foundation
+import ICalendar
 import LayoutStore
 import Logging
 import Recurrence
+import ServerAPI
+import SystemZones
 import Widgets
 
 @MainActor
@@ -145,6 +149,39 @@ func recurrenceBenchmarks() {
     }
 }
 
-try await MainActor.run { try main() }
-try storeBenchmarks()
-recurrenceBenchmarks()
+/// The same calendar as the server keeps it: each event's iCalendar text, the repeating ones in
+/// Europe/Paris, read and its instances worked out as a list of a range does.
+func serverCalendarBenchmarks() {
+    let texts = busyCalendar().enumerated().map { index, set in
+        let start = "DTSTART" + (set.rule == nil ? ":\(set.start.basic)Z" : ";TZID=Europe/Paris:\(set.start.basic)")
+        let end = "DTEND" + (set.rule == nil ? ":\(set.start.adding(seconds: 3600).basic)Z" : ";TZID=Europe/Paris:\(set.start.adding(seconds: 3600).basic)")
+        return "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:event-\(index)@example.org\r\nDTSTAMP:20260101T000000Z\r\n"
+            + "SUMMARY:Event \(index)\r\n\(start)\r\n\(end)\r\n" + (set.rule.map { "RRULE:\($0.text)\r\n" } ?? "") + "END:VEVENT\r\nEND:VCALENDAR\r\n"
+    }
+    print("The server's calendar, 500 events (100 repeating, in Europe/Paris), read from their text and listed:")
+    for (name, first, last) in [("a month listed (November 2026)", "2026-11-01T00:00:00Z", "2026-11-30T23:59:59Z"),
+                                ("a year listed (2026)", "2026-01-01T00:00:00Z", "2026-12-31T23:59:59Z")] {
+        var instances = 0
+        let (from, to) = (UTCInstant(iso: first)!, UTCInstant(iso: last)!)
+        measure(name, iterations: 200) {
+            var budget = CalendarLimits.workPerRequest
+            instances = texts.enumerated().reduce(0) { count, item in
+                guard let calendar = try? ICalendarText.read(item.element).first,
+                      let resource = try? EventResource(calendar: calendar, zones: SystemZones.zone) else { return count }
+                return count + resource.apiEvents(id: Int64(item.offset), from: from, to: to, budget: &budget).count
+            }
+        }
+        print("instances: \(instances)")
+    }
+}
+
+// `tc-bench calendar`: the calendar's alone (to profile).
+if CommandLine.arguments.dropFirst().first == "calendar" {
+    recurrenceBenchmarks()
+    serverCalendarBenchmarks()
+} else {
+    try await MainActor.run { try main() }
+    try storeBenchmarks()
+    recurrenceBenchmarks()
+    serverCalendarBenchmarks()
+}

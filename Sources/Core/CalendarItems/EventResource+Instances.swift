@@ -59,21 +59,41 @@ extension EventResource {
     public func apiEvents(id: Int64, from: UTCInstant, to: UTCInstant, after: UTCInstant? = nil, limit: Int = EventLimits.instancesPerEvent,
                           budget: inout Int) -> [CalendarEvent] {
         var found: [Occurrence] = []
-        if after.map({ $0 <= from }) ?? true {
-            // Those that started before the range and are still on at its start.
-            found += occurrences(from: from.secondsSinceEpoch - longestInstance, before: from.secondsSinceEpoch, budget: &budget)
-                .filter { $0.end > from.secondsSinceEpoch }
+        if !repeats && changes.isEmpty {
+            // One instance: one walk for it, from as far back as it may reach.
+            found = occurrences(from: from.secondsSinceEpoch - longestInstance, before: to.secondsSinceEpoch + 1, limit: 1, budget: &budget)
+                .filter { occurrence in
+                    (occurrence.end > from.secondsSinceEpoch || occurrence.start >= from.secondsSinceEpoch)
+                        && after.map { occurrence.start >= $0.secondsSinceEpoch } ?? true
+                }
+        } else {
+            if after.map({ $0 <= from }) ?? true {
+                // Those that started before the range and are still on at its start.
+                found += occurrences(from: from.secondsSinceEpoch - longestInstance, before: from.secondsSinceEpoch, budget: &budget)
+                    .filter { $0.end > from.secondsSinceEpoch }
+            }
+            let start = max(from, after ?? from)
+            found += occurrences(from: start.secondsSinceEpoch, before: to.secondsSinceEpoch + 1, limit: limit, budget: &budget)
         }
-        let start = max(from, after ?? from)
-        found += occurrences(from: start.secondsSinceEpoch, before: to.secondsSinceEpoch + 1, limit: limit, budget: &budget)
+        // Each entry's words once (the event's, or an instance changed on its own), not each instance's.
+        var shown: [ICalDateTime?: CalendarEvent] = [:]
         return found.prefix(limit).map { occurrence in
-            var event = CalendarEvent(id: id, title: Self.shown(occurrence.entry.summary, length: CalendarLimits.titleLength.upperBound) ?? Self.untitled,
-                                      start: UTCInstant(secondsSinceEpoch: occurrence.start),
-                                      end: UTCInstant(secondsSinceEpoch: max(occurrence.start, occurrence.end)), allDay: occurrence.isAllDay)
-            describe(&event, from: occurrence.entry)
+            var event = shown[occurrence.entry.recurrenceID] ?? describing(occurrence.entry, id: id)
+            shown[occurrence.entry.recurrenceID] = event
+            event.start = UTCInstant(secondsSinceEpoch: occurrence.start)
+            event.end = UTCInstant(secondsSinceEpoch: max(occurrence.start, occurrence.end))
+            event.allDay = occurrence.isAllDay
             event.instanceStart = occurrence.originalStart.map(UTCInstant.init(secondsSinceEpoch:))
             return event
         }
+    }
+
+    /// An API event of `entry`'s words (its times to be set).
+    private func describing(_ entry: CalendarEntry, id: Int64) -> CalendarEvent {
+        var event = CalendarEvent(id: id, title: Self.shown(entry.summary, length: CalendarLimits.titleLength.upperBound) ?? Self.untitled,
+                                  start: UTCInstant(secondsSinceEpoch: 0), end: UTCInstant(secondsSinceEpoch: 0))
+        describe(&event, from: entry)
+        return event
     }
 
     /// The fields beyond times an API event has of `entry`.

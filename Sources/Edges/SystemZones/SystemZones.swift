@@ -15,8 +15,8 @@ public enum SystemZones {
     /// The zone named `name` (`Europe/Paris`); nil for a name the database does not have, or one
     /// that is no zone's name at all (`../../etc/passwd`), which is never looked for.
     @Sendable public static func zone(_ name: String) -> ZoneRules? {
-        guard ZoneRules.isZoneName(name) else { return nil }
         if let known = cache.withLock({ $0[name] }) { return known }
+        guard ZoneRules.isZoneName(name) else { return nil }
         let rules = read(name)
         cache.withLock { cache in
             // Names the database lacks are kept too, but only so many: a hostile calendar names

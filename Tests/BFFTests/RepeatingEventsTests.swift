@@ -187,7 +187,7 @@ struct RepeatingEventsTests {
             body += "END:VCALENDAR\r\n"
             let imported = try await client.importCalendar(body, token: token)
             #expect(imported.added == 4)
-            #expect(imported.skipped.map(\.line) == [16, 4, 14])
+            #expect(imported.skipped.map(\.line) == [4, 14, 16])
             #expect(imported.skipped.map(\.error).allSatisfy { !$0.isEmpty })
             // A page of a year is worked out from where it starts, not for the whole year.
             let clock = ContinuousClock()
@@ -261,5 +261,37 @@ extension TestClientProtocol {
             cursor = page.next
         } while cursor != nil
         return items
+    }
+}
+
+@Suite("BFF tasks as iCalendar")
+struct TasksAsICalendarTests {
+    @Test("a task imported goes to the todo list with its priority; the list's change is written over it on export, the rest kept")
+    func tasksRoundTrip() async throws {
+        let harness = try await BFFHarness()
+        defer { harness.remove() }
+        try await harness.addUsers("ann")
+        try await harness.withServer { client in
+            let token = try await client.token(for: "ann")
+            let text = try String(contentsOf: CalendarOracle.fixtures.appendingPathComponent("personal.ics"), encoding: .utf8)
+            let task = try #require(try ICalendarText.read(text)[0].components(named: "VTODO").first)
+            let imported = try await client.importCalendar(text, token: token)
+            #expect(imported.tasksAdded == 1 && imported.tasksReplaced == 0)
+            let items = try await client.send(.get, APIPath.todoItems, token: token).decode(Page<TodoItem>.self).items
+            let item = try #require(items.first { $0.uid == task["UID"]?.value })
+            #expect(item.title == task["SUMMARY"].map { ICalText.unescape($0.value) })
+            #expect(item.priority == task["PRIORITY"].flatMap { Int($0.value) })
+            #expect(try await client.importCalendar(text, token: token).tasksReplaced == 1)
+
+            _ = try await client.send(.patch, APIPath.todoItem(item.id), token: token, json: TodoPatch(done: true))
+            let exported = try await client.send(.get, APIPath.todoExport, token: token)
+            let back = try #require(try ICalendarText.read(String(buffer: exported.body)).first?.components(named: "VTODO").first { $0["UID"]?.value == item.uid })
+            #expect(back["STATUS"]?.value == "COMPLETED")
+            #expect(back["COMPLETED"] != nil)
+            // What the list does not show, as it came.
+            for property in task.properties where !["STATUS", "COMPLETED", "PERCENT-COMPLETE"].contains(property.name) {
+                #expect(back.all(property.name).map { ICalendarText.contentLine($0) }.contains(ICalendarText.contentLine(property)), "\(property.name)")
+            }
+        }
     }
 }

@@ -23,6 +23,8 @@ public enum APIPath {
     public static let calendarImport = "/api/calendar/import"
     /// `GET` the events of a range as iCalendar, a page at a time.
     public static let calendarExport = "/api/calendar/export"
+    /// `GET` the todo list as iCalendar tasks, a page at a time.
+    public static let todoExport = "/api/todo/export"
     public static let chatChannels = "/api/chat/channels"
     /// The audit log (admins only).
     public static let audit = "/api/audit"

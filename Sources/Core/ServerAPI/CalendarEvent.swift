@@ -175,6 +175,10 @@ public struct CalendarImportResult: Codable, Sendable, Equatable {
     public var replaced: Int
     /// What was left out, and why, by line of the body.
     public var skipped: [Skipped]
+    /// Tasks (`VTODO`) the todo list had not (by UID); nil from servers before tasks were imported.
+    public var tasksAdded: Int?
+    /// Tasks whose UID the todo list had, now as imported.
+    public var tasksReplaced: Int?
 
     public struct Skipped: Codable, Sendable, Equatable {
         public var line: Int

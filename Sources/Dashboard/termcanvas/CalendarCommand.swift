@@ -18,11 +18,12 @@ import SystemZones
 struct CalendarCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "calendar",
-        abstract: "Import and export your calendar as iCalendar (.ics) files.",
+        abstract: "Import and export your calendar and todo list as iCalendar (.ics) files.",
         discussion: """
             An .ics file from Google Calendar, Outlook, Apple Calendar, Thunderbird or Nextcloud imports with its repeating \
             events, time zones, instances changed or taken out one by one and everything the dashboard does not show, kept \
-            as it came; an event already there (by its UID) is replaced, so importing a file again updates it.
+            as it came; its tasks (VTODO) go to the todo list, with their priority. An event or task already there (by its \
+            UID) is replaced, so importing a file again updates it.
             """,
         subcommands: [Import.self, Export.self])
 
@@ -43,8 +44,18 @@ struct CalendarCommand: AsyncParsableCommand {
             }
             guard !calendars.isEmpty else { throw CommandError(TerminalText.safe("\(file) holds no calendar (BEGIN:VCALENDAR)")) }
             var resources: [EventResource] = []
+            var tasks: [TaskResource] = []
             var problems: [String] = []
             for calendar in calendars {
+                for result in TaskResource.resources(in: calendar) {
+                    switch result {
+                    case .success(let task) where task.text.utf8.count <= EventLimits.resourceBytes: tasks.append(task)
+                    case .success(let task):
+                        problems.append("line \(task.component.line): the task \(task.uid) is larger than \(EventLimits.resourceBytes / 1024) KiB "
+                                        + "of iCalendar text, more than the server keeps of one task")
+                    case .failure(let error): problems.append("line \(error.line): \(error.message)")
+                    }
+                }
                 for result in EventResource.resources(in: calendar, zones: SystemZones.zone) {
                     switch result {
                     case .success(let resource) where resource.text.utf8.count <= EventLimits.resourceBytes: resources.append(resource)
@@ -55,10 +66,11 @@ struct CalendarCommand: AsyncParsableCommand {
                     }
                 }
             }
-            let tasks = calendars.reduce(0) { $0 + $1.components(named: "VTODO").count }
             let client = try await server.client()
-            var added = 0, replaced = 0
-            for body in CalendarFile.requests(of: resources) {
+            var added = 0, replaced = 0, tasksAdded = 0, tasksReplaced = 0
+            let parts = resources.map { (components: $0.calendar.components.filter { $0.name != "VTIMEZONE" }, timeZones: $0.timeZones, bytes: $0.text.utf8.count) }
+                + tasks.map { (components: [$0.component], timeZones: $0.timeZones, bytes: $0.text.utf8.count) }
+            for body in CalendarFile.requests(of: parts) {
                 do {
                     var request = HTTPClient.Request(.post, APIPath.calendarImport, headers: [
                         (name: "Content-Type", value: "text/calendar; charset=utf-8"), (name: "Accept", value: "application/json"),
@@ -68,14 +80,21 @@ struct CalendarCommand: AsyncParsableCommand {
                     let result = try HTTPClient.decode(CalendarImportResult.self, from: try await client.send(request))
                     added += result.added
                     replaced += result.replaced
+                    tasksAdded += result.tasksAdded ?? 0
+                    tasksReplaced += result.tasksReplaced ?? 0
                     problems += result.skipped.map { "\($0.uid.map { "the event \($0)" } ?? "an event"): \($0.error)" }
                 } catch {
-                    if added + replaced > 0 { print("Imported \(added + replaced) events before this:") }
+                    if added + replaced + tasksAdded + tasksReplaced > 0 {
+                        print("Imported \(added + replaced) events and \(tasksAdded + tasksReplaced) tasks before this:")
+                    }
                     throw CommandError(explaining: error, doing: "import \(file)")
                 }
             }
             print(TerminalText.safe("Imported \(added + replaced) event\(added + replaced == 1 ? "" : "s") from \(file): \(added) new, \(replaced) replaced."))
-            if tasks > 0 { print("Its \(tasks) task\(tasks == 1 ? "" : "s") (VTODO) are not imported: the todo list does not read iCalendar yet.") }
+            if tasksAdded + tasksReplaced > 0 {
+                print("Imported \(tasksAdded + tasksReplaced) task\(tasksAdded + tasksReplaced == 1 ? "" : "s") to the todo list: \(tasksAdded) new, "
+                      + "\(tasksReplaced) replaced.")
+            }
             if !problems.isEmpty {
                 print("Left out (\(problems.count)):")
                 for problem in problems.prefix(50) { print(TerminalText.safe("  " + problem)) }
@@ -86,7 +105,8 @@ struct CalendarCommand: AsyncParsableCommand {
 
     struct Export: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "export", abstract: "Write your events as one iCalendar file (to standard output, or --output FILE).")
+            commandName: "export",
+            abstract: "Write your events (of a range, or all) and your todo list as one iCalendar file (to standard output, or --output FILE).")
 
         @Option(help: ArgumentHelp("Only events reaching into this day or later (YYYY-MM-DD).", valueName: "DATE")) var from: String?
         @Option(help: ArgumentHelp("Only events reaching into this day or earlier (YYYY-MM-DD).", valueName: "DATE")) var to: String?
@@ -107,24 +127,27 @@ struct CalendarCommand: AsyncParsableCommand {
             let client = try await server.client()
             var zones: [String: ICalComponent] = [:]
             var events: [ICalComponent] = []
-            var query = [("from", from), ("to", to)].compactMap { name, value in value.map { (name: name, value: $0) } }
-            var pages = 0
-            while pages < 10_000 {
-                pages += 1
-                let response: HTTPClient.Response
-                do {
-                    response = try await client.send(HTTPClient.Request(.get, APIPath.calendarExport, query: query,
-                                                                        headers: [(name: "Accept", value: "text/calendar")]))
-                } catch {
-                    throw CommandError(explaining: error, doing: "export your calendar")
+            // The events of the range, then the todo list's tasks.
+            for (path, first) in [(APIPath.calendarExport, [("from", from), ("to", to)].compactMap { name, value in value.map { (name: name, value: $0) } }),
+                                  (APIPath.todoExport, [])] {
+                var query = first
+                var pages = 0
+                while pages < 10_000 {
+                    pages += 1
+                    let response: HTTPClient.Response
+                    do {
+                        response = try await client.send(HTTPClient.Request(.get, path, query: query, headers: [(name: "Accept", value: "text/calendar")]))
+                    } catch {
+                        throw CommandError(explaining: error, doing: "export your calendar")
+                    }
+                    guard let calendar = try? ICalendarText.read(String(decoding: response.body, as: UTF8.self)).first else {
+                        throw CommandError("the server's answer is not iCalendar: is --bff a TermCanvas server of November 2026 or later?")
+                    }
+                    for zone in calendar.components(named: "VTIMEZONE") { if let id = zone["TZID"]?.value, zones[id] == nil { zones[id] = zone } }
+                    events += calendar.components.filter { $0.name != "VTIMEZONE" }
+                    guard let next = response.header("Link").flatMap(CalendarFile.nextCursor) else { break }
+                    query = query.filter { $0.name != "cursor" } + [(name: "cursor", value: next)]
                 }
-                guard let calendar = try? ICalendarText.read(String(decoding: response.body, as: UTF8.self)).first else {
-                    throw CommandError("the server's answer is not iCalendar: is --bff a TermCanvas server of November 2026 or later?")
-                }
-                for zone in calendar.components(named: "VTIMEZONE") { if let id = zone["TZID"]?.value, zones[id] == nil { zones[id] = zone } }
-                events += calendar.components.filter { $0.name != "VTIMEZONE" }
-                guard let next = response.header("Link").flatMap(CalendarFile.nextCursor) else { break }
-                query = query.filter { $0.name != "cursor" } + [(name: "cursor", value: next)]
             }
             let text = ICalendarText.write([ICalComponent(name: "VCALENDAR", properties: [
                 ICalProperty(name: "VERSION", value: "2.0"), ICalProperty(name: "PRODID", value: EventResource.productID),
@@ -139,8 +162,9 @@ struct CalendarCommand: AsyncParsableCommand {
             } catch {
                 throw CommandError(TerminalText.safe("could not write \(output): \(error)"))
             }
-            let count = Set(events.compactMap { $0["UID"]?.value }).count
-            print(TerminalText.safe("Wrote \(count) event\(count == 1 ? "" : "s") to \(output)."))
+            let count = Set(events.filter { $0.name == "VEVENT" }.compactMap { $0["UID"]?.value }).count
+            let tasks = events.filter { $0.name == "VTODO" }.count
+            print(TerminalText.safe("Wrote \(count) event\(count == 1 ? "" : "s") and \(tasks) task\(tasks == 1 ? "" : "s") to \(output)."))
         }
     }
 }
@@ -172,28 +196,26 @@ enum CalendarFile {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// The bodies of the import's requests: the resources' components as calendars of at most
-    /// the server's request size, each with the time zones its events use.
-    static func requests(of resources: [EventResource], limit: Int = 60 * 1024) -> [String] {
+    /// The bodies of the import's requests: the events' and tasks' components as calendars of at
+    /// most the server's request size, each with the time zones its components use.
+    static func requests(of parts: [(components: [ICalComponent], timeZones: [ICalComponent], bytes: Int)], limit: Int = 60 * 1024) -> [String] {
         var bodies: [String] = []
-        var batch: [EventResource] = []
+        var batch: [(components: [ICalComponent], timeZones: [ICalComponent], bytes: Int)] = []
         var size = 0
         func flush() {
             guard !batch.isEmpty else { return }
             var zones: [String: ICalComponent] = [:]
-            for resource in batch { for zone in resource.timeZones { if let id = zone["TZID"]?.value { zones[id] = zone } } }
-            let events = batch.flatMap { $0.calendar.components.filter { $0.name != "VTIMEZONE" } }
+            for part in batch { for zone in part.timeZones { if let id = zone["TZID"]?.value { zones[id] = zone } } }
             bodies.append(ICalendarText.write([ICalComponent(name: "VCALENDAR", properties: [
                 ICalProperty(name: "VERSION", value: "2.0"), ICalProperty(name: "PRODID", value: EventResource.productID),
-            ], components: zones.keys.sorted().compactMap { zones[$0] } + events)]))
+            ], components: zones.keys.sorted().compactMap { zones[$0] } + batch.flatMap(\.components))]))
             batch = []
             size = 0
         }
-        for resource in resources {
-            let bytes = resource.text.utf8.count
-            if size + bytes > limit { flush() }
-            batch.append(resource)
-            size += bytes
+        for part in parts {
+            if size + part.bytes > limit { flush() }
+            batch.append(part)
+            size += part.bytes
         }
         flush()
         return bodies

@@ -119,6 +119,8 @@ extension TodoItem: JSONWritable {
             json.field("notes", notes)
             json.field("done", done)
             json.field("due", due?.iso)
+            json.field("uid", ifPresent: uid)
+            if let priority { json.field("priority", Int64(priority)) }
         }
     }
 }

@@ -128,7 +128,8 @@ package struct CalendarController {
     private static let noInstance = APIFailure.badRequest("the event has no instance starting then (its instanceStart)", field: "instance")
 
     /// `POST /api/calendar/import`: a `text/calendar` body, each of its events added, or replacing
-    /// the event with its UID; answered with what was done and what was not, by line.
+    /// the event with its UID, and its tasks (`VTODO`) to the todo list alike; answered with what
+    /// was done and what was not, by line.
     @Sendable func importCalendar(_ request: Request, context: BFFRequestContext) async throws -> Response {
         let owner = try context.userID()
         guard request.headers[.contentType]?.lowercased().hasPrefix("text/calendar") == true else {
@@ -143,8 +144,17 @@ package struct CalendarController {
             throw APIFailure.badRequest("is not iCalendar: \(error.description)", field: nil)
         }
         var resources: [EventResource] = []
+        var tasks: [TaskResource] = []
         var skipped: [CalendarImportResult.Skipped] = []
         for calendar in calendars {
+            for result in TaskResource.resources(in: calendar) {
+                switch result {
+                case .success(let task) where task.text.utf8.count <= EventLimits.resourceBytes: tasks.append(task)
+                case .success(let task):
+                    skipped.append(.init(line: task.component.line, uid: task.uid, error: "its iCalendar text passes \(EventLimits.resourceBytes) bytes"))
+                case .failure(let error): skipped.append(.init(line: error.line, uid: nil, error: error.message))
+                }
+            }
             for result in EventResource.resources(in: calendar, zones: SystemZones.zone) {
                 switch result {
                 case .success(let resource):
@@ -159,7 +169,11 @@ package struct CalendarController {
             }
         }
         let outcome = try await store.importCalendarEvents(owner: owner, resources: resources)
-        return try .json(CalendarImportResult(added: outcome.added, replaced: outcome.replaced, skipped: skipped))
+        let taskOutcome = try await store.importTasks(owner: owner, tasks: tasks)
+        var result = CalendarImportResult(added: outcome.added, replaced: outcome.replaced, skipped: skipped.sorted { $0.line < $1.line })
+        result.tasksAdded = taskOutcome.added
+        result.tasksReplaced = taskOutcome.replaced
+        return try .json(result)
     }
 
     /// `GET /api/calendar/export`: the events reaching into `from`…`to` as one iCalendar
@@ -174,17 +188,25 @@ package struct CalendarController {
             for zone in resource.timeZones { if let id = zone["TZID"]?.value { zones[id] = zones[id] ?? zone } }
             events += resource.calendar.components.filter { $0.name != "VTIMEZONE" }
         }
+        return Self.calendarPage(zones: zones, components: events, path: APIPath.calendarExport,
+                                 next: page.more ? page.items.last?.id : nil,
+                                 query: [("from", query.from?.iso), ("to", query.to?.iso), ("limit", String(query.limit))])
+    }
+
+    /// A page of an export: one `VCALENDAR` of `components` with the zones they use, and, when
+    /// more follow, `Link: <path?…&cursor=ID>; rel="next"`.
+    static func calendarPage(zones: [String: ICalComponent], components: [ICalComponent], path: String, next: Int64?,
+                             query: [(String, String?)]) -> Response {
         let calendar = ICalComponent(name: "VCALENDAR", properties: [
             ICalProperty(name: "VERSION", value: "2.0"), ICalProperty(name: "PRODID", value: EventResource.productID),
-        ], components: zones.keys.sorted().compactMap { zones[$0] } + events)
+        ], components: zones.keys.sorted().compactMap { zones[$0] } + components)
         var response = Response(status: .ok, headers: [.contentType: "text/calendar; charset=utf-8"],
                                 body: .init(byteBuffer: ByteBuffer(string: ICalendarText.write([calendar]))))
-        if page.more, let last = page.items.last?.id {
-            var next = URLComponents()
-            next.path = APIPath.calendarExport
-            next.queryItems = [("from", query.from?.iso), ("to", query.to?.iso), ("limit", String(query.limit)), ("cursor", String(last))]
-                .compactMap { name, value in value.map { URLQueryItem(name: name, value: $0) } }
-            response.headers[Self.link] = "<\(next.string ?? APIPath.calendarExport)>; rel=\"next\""
+        if let next {
+            var link = URLComponents()
+            link.path = path
+            link.queryItems = (query + [("cursor", String(next))]).compactMap { name, value in value.map { URLQueryItem(name: name, value: $0) } }
+            response.headers[Self.link] = "<\(link.string ?? path)>; rel=\"next\""
         }
         return response
     }

@@ -1,4 +1,7 @@
+import CalendarItems
+import CalendarTime
 import Hummingbird
+import ICalendar
 import ServerAPI
 import ServerHTTP
 import ServerStore
@@ -20,6 +23,23 @@ package struct TodoController {
         group.get("items/{id}", use: show)
         group.patch("items/{id}", use: update)
         group.delete("items/{id}", use: delete)
+        group.get("export", use: export)
+    }
+
+    /// `GET /api/todo/export`: the list as iCalendar tasks (`VTODO`), 100 a page, each as it was
+    /// imported with the list's changes written over it; `Link: <…>; rel="next"` names the next.
+    @Sendable func export(_ request: Request, context: BFFRequestContext) async throws -> Response {
+        let limit = try request.pageLimit(maximum: TodoLimits.maxPageSize, default: TodoLimits.maxPageSize)
+        let page = try await store.todoTasks(owner: try context.userID(), after: try request.pageCursor(Request.idCursor), limit: limit)
+        var zones: [String: ICalComponent] = [:]
+        let now = UTCInstant.now
+        let tasks = page.items.map { item, stored in
+            let exported = TaskResource.exported(item, stored: stored, stamp: now)
+            for zone in exported.timeZones { if let id = zone["TZID"]?.value { zones[id] = zones[id] ?? zone } }
+            return exported.task
+        }
+        return CalendarController.calendarPage(zones: zones, components: tasks, path: APIPath.todoExport,
+                                               next: page.more ? page.items.last?.item.id : nil, query: [("limit", String(limit))])
     }
 
     @Sendable func list(_ request: Request, context: BFFRequestContext) async throws -> Response {

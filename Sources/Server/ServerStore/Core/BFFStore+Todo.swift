@@ -67,12 +67,14 @@ extension BFFStore {
 }
 
 /// The columns of an API item, in the order `TodoItem.init(row:)` reads them.
-private let todoColumns: SQLStatement = "id, title, notes, done, due"
+let todoColumns: SQLStatement = "id, title, notes, done, due, uid, priority"
 
 extension TodoItem {
     /// An API item from a row of `todoColumns`; a due date that is not `YYYY-MM-DD` reads as none.
-    fileprivate init(row: SQLRow) throws {
+    init(row: SQLRow) throws {
         self.init(id: try row.integer(0), title: try row.text(1), notes: try row.text(2), done: try row.bool(3),
                   due: try row.optionalText(4).flatMap(CalendarDate.init(iso:)))
+        uid = try row.optionalText(5)
+        priority = try row.optionalInteger(6).flatMap { (1...9).contains($0) ? Int($0) : nil }
     }
 }

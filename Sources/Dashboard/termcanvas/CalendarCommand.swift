@@ -154,7 +154,7 @@ struct CalendarCommand: AsyncParsableCommand {
             ], components: zones.keys.sorted().compactMap { zones[$0] } + events)])
             guard let output else {
                 // On a terminal, what other programs wrote in it is shown, not obeyed.
-                print(isatty(STDOUT_FILENO) == 1 ? TerminalText.safeLines(text.replacingOccurrences(of: "\r\n", with: "\n")) : text, terminator: "")
+                print(isatty(STDOUT_FILENO) == 1 ? TerminalText.safeLines(text.replacing("\r\n", with: "\n")) : text, terminator: "")
                 return
             }
             do {
@@ -223,7 +223,7 @@ enum CalendarFile {
 
     /// The cursor of a `Link: <…?…&cursor=ID>; rel="next"`.
     static func nextCursor(_ link: String) -> String? {
-        guard link.contains("rel=\"next\""), let start = link.range(of: "cursor=") else { return nil }
+        guard link.contains("rel=\"next\""), let start = link.firstRange(of: "cursor=") else { return nil }
         let digits = link[start.upperBound...].prefix { ("0"..."9").contains($0) }
         return digits.isEmpty ? nil : String(digits)
     }

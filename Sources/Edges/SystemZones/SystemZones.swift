@@ -1,12 +1,12 @@
 import CalendarTime
-import Foundation
+import Glibc
 import Synchronization
 
 /// The system's time zone database (`/usr/share/zoneinfo`, the Debian package `tzdata`): each
-/// zone read once, on first use, and kept.
+/// zone read once, on first use, and kept. No Foundation: the dashboard links this too.
 public enum SystemZones {
     /// Where the database is; `TZDIR` as the C library reads it, else the usual place.
-    static let folder = ProcessInfo.processInfo.environment["TZDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/share/zoneinfo"
+    static let folder = getenv("TZDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/share/zoneinfo"
     /// A zone's file, at most: the largest real one is a few kilobytes.
     static let maximumFileBytes = 256 * 1024
 
@@ -27,9 +27,18 @@ public enum SystemZones {
     }
 
     private static func read(_ name: String) -> ZoneRules? {
-        guard let handle = FileHandle(forReadingAtPath: "\(folder)/\(name)") else { return nil }
-        defer { try? handle.close() }
-        guard let data = try? handle.read(upToCount: maximumFileBytes + 1), data.count <= maximumFileBytes else { return nil }
-        return try? ZoneRules(tzif: Array(data))
+        let descriptor = open("\(folder)/\(name)", O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        while bytes.count <= maximumFileBytes {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            bytes += chunk.prefix(count)
+        }
+        guard bytes.count <= maximumFileBytes else { return nil }
+        return try? ZoneRules(tzif: bytes)
     }
 }

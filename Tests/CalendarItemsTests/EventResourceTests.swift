@@ -129,6 +129,17 @@ struct EventResourceTests {
         #expect(busy.apiEvents(id: 1, from: Self.instant("2026-01-01T00:00:00Z"), to: Self.instant("2026-01-01T00:09:59Z"), budget: &plenty).count == 10)
     }
 
+    @Test func anImportNamesWhatItLeavesOutByLine() throws {
+        let large = String(repeating: "x", count: EventLimits.resourceBytes)
+        let text = "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:big\r\nDTSTART:20261101T090000Z\r\nDESCRIPTION:\(large)\r\nEND:VEVENT\r\n"
+            + "BEGIN:VTODO\r\nUID:t\r\nSUMMARY:fine\r\nEND:VTODO\r\nBEGIN:VEVENT\r\nUID:nostart\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        let read = CalendarImport(try ICalendarText.read(text), zones: Self.zone)
+        #expect(read.events.isEmpty)
+        #expect(read.tasks.map(\.uid) == ["t"])
+        #expect(read.problems.map(\.line) == [2, 11])
+        #expect(read.problems.first?.message.contains("larger than 60 KiB") == true)
+    }
+
     @Test func wordsFromOtherProgramsAreShownAsTheAPIAllows() {
         #expect(EventResource.shown("a\u{1B}[31mb\tc", length: 200) == "a [31mb c")
         #expect(EventResource.shown(" \u{7}\n ", length: 200) == nil)

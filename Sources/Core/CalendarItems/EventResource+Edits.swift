@@ -95,7 +95,8 @@ extension EventResource {
         guard let master, let id = instanceID(instance) else { return nil }
         var component = master.component
         Self.set(&component, ICalProperty(name: "UID", value: uid))
-        let length = (master.end.map { utc(of: $0) } ?? utc(of: master.start!)) - utc(of: master.start!)
+        // As long as the instance was (its DTEND, or DURATION, or a day).
+        let length = before.end.secondsSinceEpoch - before.start.secondsSinceEpoch
         Self.set(&component, id.property("DTSTART"))
         component.properties.removeAll { $0.name == "DURATION" }
         Self.set(&component, id.at(clock(of: utc(of: id) + length, in: id)).property("DTEND"))

@@ -182,12 +182,10 @@ public struct CalendarImportResult: Codable, Sendable, Equatable {
 
     public struct Skipped: Codable, Sendable, Equatable {
         public var line: Int
-        public var uid: String?
         public var error: String
 
-        public init(line: Int, uid: String?, error: String) {
+        public init(line: Int, error: String) {
             self.line = line
-            self.uid = uid
             self.error = error
         }
     }

@@ -43,33 +43,12 @@ struct CalendarCommand: AsyncParsableCommand {
                 throw CommandError(TerminalText.safe("\(file) is not an iCalendar file: line \(error.line): \(error.message)"))
             }
             guard !calendars.isEmpty else { throw CommandError(TerminalText.safe("\(file) holds no calendar (BEGIN:VCALENDAR)")) }
-            var resources: [EventResource] = []
-            var tasks: [TaskResource] = []
-            var problems: [String] = []
-            for calendar in calendars {
-                for result in TaskResource.resources(in: calendar) {
-                    switch result {
-                    case .success(let task) where task.text.utf8.count <= EventLimits.resourceBytes: tasks.append(task)
-                    case .success(let task):
-                        problems.append("line \(task.component.line): the task \(task.uid) is larger than \(EventLimits.resourceBytes / 1024) KiB "
-                                        + "of iCalendar text, more than the server keeps of one task")
-                    case .failure(let error): problems.append("line \(error.line): \(error.message)")
-                    }
-                }
-                for result in EventResource.resources(in: calendar, zones: SystemZones.zone) {
-                    switch result {
-                    case .success(let resource) where resource.text.utf8.count <= EventLimits.resourceBytes: resources.append(resource)
-                    case .success(let resource):
-                        problems.append("line \(resource.master?.component.line ?? 0): the event \(resource.uid) is larger than "
-                                        + "\(EventLimits.resourceBytes / 1024) KiB of iCalendar text, more than the server keeps of one event")
-                    case .failure(let error): problems.append("line \(error.line): \(error.message)")
-                    }
-                }
-            }
+            let read = CalendarImport(calendars, zones: SystemZones.zone)
+            var problems = read.problems.map { "line \($0.line): \($0.message)" }
             let client = try await server.client()
             var added = 0, replaced = 0, tasksAdded = 0, tasksReplaced = 0
-            let parts = resources.map { (components: $0.calendar.components.filter { $0.name != "VTIMEZONE" }, timeZones: $0.timeZones, bytes: $0.text.utf8.count) }
-                + tasks.map { (components: [$0.component], timeZones: $0.timeZones, bytes: $0.text.utf8.count) }
+            let parts = read.events.map { (components: $0.calendar.components.filter { $0.name != "VTIMEZONE" }, timeZones: $0.timeZones, bytes: $0.text.utf8.count) }
+                + read.tasks.map { (components: [$0.component], timeZones: $0.timeZones, bytes: $0.text.utf8.count) }
             for body in CalendarFile.requests(of: parts) {
                 do {
                     var request = HTTPClient.Request(.post, APIPath.calendarImport, headers: [
@@ -82,7 +61,8 @@ struct CalendarCommand: AsyncParsableCommand {
                     replaced += result.replaced
                     tasksAdded += result.tasksAdded ?? 0
                     tasksReplaced += result.tasksReplaced ?? 0
-                    problems += result.skipped.map { "\($0.uid.map { "the event \($0)" } ?? "an event"): \($0.error)" }
+                    // Lines of the part sent, which the file's reading above would have named: rare.
+                    problems += result.skipped.map { "the server: \($0.error)" }
                 } catch {
                     if added + replaced + tasksAdded + tasksReplaced > 0 {
                         print("Imported \(added + replaced) events and \(tasksAdded + tasksReplaced) tasks before this:")

@@ -143,34 +143,11 @@ package struct CalendarController {
         } catch {
             throw APIFailure.badRequest("is not iCalendar: \(error.description)", field: nil)
         }
-        var resources: [EventResource] = []
-        var tasks: [TaskResource] = []
-        var skipped: [CalendarImportResult.Skipped] = []
-        for calendar in calendars {
-            for result in TaskResource.resources(in: calendar) {
-                switch result {
-                case .success(let task) where task.text.utf8.count <= EventLimits.resourceBytes: tasks.append(task)
-                case .success(let task):
-                    skipped.append(.init(line: task.component.line, uid: task.uid, error: "its iCalendar text passes \(EventLimits.resourceBytes) bytes"))
-                case .failure(let error): skipped.append(.init(line: error.line, uid: nil, error: error.message))
-                }
-            }
-            for result in EventResource.resources(in: calendar, zones: SystemZones.zone) {
-                switch result {
-                case .success(let resource):
-                    if resource.text.utf8.count <= EventLimits.resourceBytes {
-                        resources.append(resource)
-                    } else {
-                        skipped.append(.init(line: resource.master?.component.line ?? 0, uid: resource.uid,
-                                             error: "its iCalendar text passes \(EventLimits.resourceBytes) bytes"))
-                    }
-                case .failure(let error): skipped.append(.init(line: error.line, uid: nil, error: error.message))
-                }
-            }
-        }
-        let outcome = try await store.importCalendarEvents(owner: owner, resources: resources)
-        let taskOutcome = try await store.importTasks(owner: owner, tasks: tasks)
-        var result = CalendarImportResult(added: outcome.added, replaced: outcome.replaced, skipped: skipped.sorted { $0.line < $1.line })
+        let read = CalendarImport(calendars, zones: SystemZones.zone)
+        let outcome = try await store.importCalendarEvents(owner: owner, resources: read.events)
+        let taskOutcome = try await store.importTasks(owner: owner, tasks: read.tasks)
+        var result = CalendarImportResult(added: outcome.added, replaced: outcome.replaced,
+                                          skipped: read.problems.map { .init(line: $0.line, error: $0.message) })
         result.tasksAdded = taskOutcome.added
         result.tasksReplaced = taskOutcome.replaced
         return try .json(result)

@@ -83,7 +83,9 @@ package struct CalendarController {
     static func rewrite(_ resource: EventResource, id: Int64, patch: CalendarEventPatch, scope: CalendarEditScope?, instance: UTCInstant?,
                         newUID: String, now: UTCInstant) throws -> BFFStore.EventRewrite {
         let series = resource.apiEvent(id: id)
-        let before = try instance.map { instance in
+        // An event that does not repeat is its one instance, whatever the query names.
+        let before = try instance.flatMap { instance in
+            guard resource.repeats else { return nil }
             guard let event = resource.apiEvent(id: id, instance: instance) else { throw noInstance }
             return event
         } ?? series
@@ -120,7 +122,7 @@ package struct CalendarController {
         }
         let instance = try parameters.get("instance").map { try CalendarValidation.dateTime($0, field: "instance") }
         if scope == .this || scope == .following, instance == nil {
-            throw APIFailure.badRequest("names the instance, by its instanceStart, for scope=\(scope!.rawValue)", field: "instance")
+            throw APIFailure.badRequest("names the instance, by its instanceStart, for scope=\(scope?.rawValue ?? "")", field: "instance")
         }
         return (scope, instance)
     }

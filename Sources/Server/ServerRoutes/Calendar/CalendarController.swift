@@ -70,7 +70,7 @@ package struct CalendarController {
     @Sendable func delete(_ request: Request, context: BFFRequestContext) async throws -> Response {
         let (scope, instance) = try Self.scope(request)
         let found = try await store.deleteCalendarEvent(id: try context.numericID(), owner: try context.userID()) { resource in
-            guard resource.repeats, let instance, scope != .all else { return nil }
+            guard resource.repeats, scope == .this || scope == .following, let instance = Self.instance(instance, of: resource) else { return nil }
             guard resource.apiEvent(id: 0, instance: instance) != nil else { throw Self.noInstance }
             return try scope == .this ? resource.removingOne(instance).map(CalendarValidation.sized) : resource.endingBefore(instance)
         }
@@ -82,6 +82,7 @@ package struct CalendarController {
     /// `scope=all`), one instance, or the series ended before an instance and a new one from it.
     static func rewrite(_ resource: EventResource, id: Int64, patch: CalendarEventPatch, scope: CalendarEditScope?, instance: UTCInstant?,
                         newUID: String, now: UTCInstant) throws -> BFFStore.EventRewrite {
+        let instance = scope == .this || scope == .following ? Self.instance(instance, of: resource) : instance
         let series = resource.apiEvent(id: id)
         // An event that does not repeat is its one instance, whatever the query names.
         let before = try instance.flatMap { instance in
@@ -113,7 +114,7 @@ package struct CalendarController {
         return .replace(try CalendarValidation.sized(changed), answerInstance: nil)
     }
 
-    /// `scope` and `instance` from the query; `instance` required for `this` and `following`.
+    /// `scope` and `instance` from the query.
     static func scope(_ request: Request) throws -> (CalendarEditScope?, UTCInstant?) {
         let parameters = request.uri.queryParameters
         let scope = try parameters.get("scope").map { text in
@@ -121,13 +122,17 @@ package struct CalendarController {
             return scope
         }
         let instance = try parameters.get("instance").map { try CalendarValidation.dateTime($0, field: "instance") }
-        if scope == .this || scope == .following, instance == nil {
-            throw APIFailure.badRequest("names the instance, by its instanceStart, for scope=\(scope?.rawValue ?? "")", field: "instance")
-        }
         return (scope, instance)
     }
 
-    private static let noInstance = APIFailure.badRequest("the event has no instance starting then (its instanceStart)", field: "instance")
+    /// The instance `this` and `following` are of: the one named, else the event's first.
+    static func instance(_ named: UTCInstant?, of resource: EventResource) -> UTCInstant? {
+        named ?? (resource.repeats ? resource.index.start : nil)
+    }
+
+    /// An instance the event does not have is not found, as an event that does not exist.
+    private static let noInstance = APIFailure(status: .notFound, body: APIError(error: "the event has no instance starting then (its instanceStart)",
+                                                                                  field: "instance"))
 
     /// `POST /api/calendar/import`: a `text/calendar` body, each of its events added, or replacing
     /// the event with its UID, and its tasks (`VTODO`) to the todo list alike; answered with what
@@ -158,7 +163,7 @@ package struct CalendarController {
     /// `GET /api/calendar/export`: the events reaching into `from`…`to` as one iCalendar
     /// calendar, 100 a page; `Link: <…>; rel="next"` names the next.
     @Sendable func export(_ request: Request, context: BFFRequestContext) async throws -> Response {
-        let query = try CalendarQuery(parsing: request, pageSize: 100)
+        let query = try CalendarQuery(parsing: request, pageSize: 100, readsCursor: false)
         let after = try request.pageCursor(Request.idCursor)
         let page = try await store.calendarResources(owner: try context.userID(), from: query.from, to: query.to, after: after, limit: query.limit)
         var zones: [String: ICalComponent] = [:]

@@ -43,7 +43,11 @@ extension EventResource {
     /// The event as one API event, its first instance's times: what a change's answer and the
     /// live event say.
     public func apiEvent(id: Int64) -> CalendarEvent {
-        let index = self.index
+        apiEvent(id: id, index: index)
+    }
+
+    /// `apiEvent(id:)` of an index already worked out.
+    public func apiEvent(id: Int64, index: EventIndex) -> CalendarEvent {
         let entry = master ?? changes[0]
         var event = CalendarEvent(id: id, title: Self.shown(index.title, length: CalendarLimits.titleLength.upperBound) ?? Self.untitled,
                                   start: index.start, end: index.end, allDay: index.allDay)

@@ -23,6 +23,8 @@ public enum APIPath {
     public static let calendarImport = "/api/calendar/import"
     /// `GET` the events of a range as iCalendar, a page at a time.
     public static let calendarExport = "/api/calendar/export"
+    /// `GET` the reminders going off in a range (`CalendarReminder`), by moment.
+    public static let calendarReminders = "/api/calendar/reminders"
     /// `GET` the todo list as iCalendar tasks, a page at a time.
     public static let todoExport = "/api/todo/export"
     public static let chatChannels = "/api/chat/channels"

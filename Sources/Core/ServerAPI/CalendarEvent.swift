@@ -136,6 +136,8 @@ public enum CalendarLimits {
     /// and candidate instances walked; each instance costs one at least): past it, the request
     /// asks for a shorter range. A year of a busy calendar takes some ten thousand.
     public static let workPerRequest = 1_000_000
+    /// The longest range one request for reminders may ask for, in days.
+    public static let reminderRangeDays = 31
 }
 
 extension CalendarEvent {

@@ -26,12 +26,29 @@ package struct CalendarController {
         group.delete("events/{id}", use: delete)
         group.post("import", use: importCalendar)
         group.get("export", use: export)
+        group.get("reminders", use: reminders)
     }
 
     @Sendable func list(_ request: Request, context: BFFRequestContext) async throws -> Response {
         let query = try CalendarQuery(parsing: request)
         let page = try await store.calendarEvents(owner: try context.userID(), query: query)
         let next = page.more ? page.items.last.map { CalendarQuery.Cursor(start: $0.start, id: $0.id).text } : nil
+        return try .json(Page(items: page.items, next: next))
+    }
+
+    /// `GET /api/calendar/reminders`: the reminders going off in `from`…`to` (by default the day
+    /// from now), at most `CalendarLimits.reminderRangeDays` apart, by moment.
+    @Sendable func reminders(_ request: Request, context: BFFRequestContext) async throws -> Response {
+        var query = try CalendarQuery(parsing: request)
+        let from = query.from ?? UTCInstant(secondsSinceEpoch: Int64(Date().timeIntervalSince1970))
+        let to = query.to ?? UTCInstant(secondsSinceEpoch: from.secondsSinceEpoch + 86_400)
+        guard from <= to else { throw APIFailure.badRequest("must not be before 'from'", field: "to") }
+        guard to.secondsSinceEpoch - from.secondsSinceEpoch <= Int64(CalendarLimits.reminderRangeDays) * 86_400 else {
+            throw APIFailure.badRequest("at most \(CalendarLimits.reminderRangeDays) days after 'from'", field: "to")
+        }
+        (query.from, query.to) = (from, to)
+        let page = try await store.calendarReminders(owner: try context.userID(), query: query)
+        let next = page.more ? page.items.last.map { CalendarQuery.Cursor(start: $0.at, id: $0.id).text } : nil
         return try .json(Page(items: page.items, next: next))
     }
 
@@ -144,13 +161,13 @@ package struct CalendarController {
         }
         let body = try await request.body.collect(upTo: context.maxUploadSize)
         let text = String(decoding: body.readableBytesView, as: UTF8.self)
-        let calendars: [ICalComponent]
-        do {
-            calendars = try ICalendarText.read(text).filter { $0.name == "VCALENDAR" }
-        } catch {
-            throw APIFailure.badRequest("is not iCalendar: \(error.description)", field: nil)
+        let read = try await offThePool { () throws -> CalendarImport in
+            do {
+                return CalendarImport(try ICalendarText.read(text).filter { $0.name == "VCALENDAR" }, zones: SystemZones.zone)
+            } catch let error as ICalError {
+                throw APIFailure.badRequest("is not iCalendar: \(error.description)", field: nil)
+            }
         }
-        let read = CalendarImport(calendars, zones: SystemZones.zone)
         let outcome = try await store.importCalendarEvents(owner: owner, resources: read.events)
         let taskOutcome = try await store.importTasks(owner: owner, tasks: read.tasks)
         var result = CalendarImportResult(added: outcome.added, replaced: outcome.replaced,

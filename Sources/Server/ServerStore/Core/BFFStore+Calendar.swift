@@ -12,7 +12,7 @@ extension BFFStore {
     /// - Throws: `BFFStoreError.quotaReached` past `CalendarLimits.eventsPerUser`;
     ///   `BFFStoreError.conflict` when they have an event with its UID.
     package func createCalendarEvent(owner: Int64, resource: EventResource) async throws -> CalendarEvent {
-        let event = WrittenEvent(resource)
+        let event = try await offThePool { WrittenEvent(resource) }
         // The owner's lock: instances creating at once cannot both take the last place.
         return try await keyedWrite(.lock("calendar.owner.\(owner)", next: Self.insert(event, owner: owner).then { id in .done(event.apiEvent(id: id)) }))
     }
@@ -29,7 +29,7 @@ extension BFFStore {
     package func importCalendarEvents(owner: Int64, resources: [EventResource]) async throws -> ImportOutcome {
         var plan: Plan<ImportOutcome> = .done(ImportOutcome())
         // Worked out before the transaction: it holds a connection, which waits for no expansion.
-        for event in resources.map(WrittenEvent.init) {
+        for event in try await offThePool({ resources.map(WrittenEvent.init) }) {
             plan = plan.then { outcome in
                 .run("SELECT id FROM calendar_events WHERE owner_id = \(owner) AND uid = \(event.resource.uid)") { rows in
                     var next = outcome
@@ -47,14 +47,20 @@ extension BFFStore {
 
     /// The event with this id if `owner` owns it, as one event (a repeating one's first instance).
     package func calendarEvent(id: Int64, owner: Int64) async throws -> CalendarEvent? {
-        try await calendarResource(id: id, owner: owner).map { $0.apiEvent(id: id) }
+        guard let stored = try await storedEvent(id: id, owner: owner) else { return nil }
+        return try await offThePool { stored.resource?.apiEvent(id: id) }
     }
 
     /// The event with this id if `owner` owns it, as iCalendar.
     package func calendarResource(id: Int64, owner: Int64) async throws -> EventResource? {
+        guard let stored = try await storedEvent(id: id, owner: owner) else { return nil }
+        return try await offThePool { stored.resource }
+    }
+
+    private func storedEvent(id: Int64, owner: Int64) async throws -> StoredEvent? {
         try await runRead(Plan.run("SELECT \(storedColumns) FROM calendar_events WHERE id = \(id) AND owner_id = \(owner)") { rows in
             .done(try rows.map(StoredEvent.init(row:)).first)
-        }, snapshot: false)?.resource
+        }, snapshot: false)
     }
 
     /// A page of `owner`'s events that reach into `from`…`to` (either open), as iCalendar, by id
@@ -68,7 +74,7 @@ extension BFFStore {
         let (stored, more) = try await runRead(Plan.run(statement) { rows in
             .done((Array(try rows.map(StoredEvent.init(row:)).prefix(limit)), rows.count > limit))
         }, snapshot: false)
-        return (stored.compactMap { event in event.resource.map { (id: event.id, resource: $0) } }, more)
+        return (try await offThePool { stored.compactMap { event in event.resource.map { (id: event.id, resource: $0) } } }, more)
     }
 
     /// One page of the instances of `owner`'s events that overlap the query's range, by start then
@@ -100,21 +106,55 @@ extension BFFStore {
                 .done((try singleRows.map(StoredEvent.init(row:)), try repeatingRows.map(StoredEvent.init(row:))))
             }
         }, snapshot: true)
-        // Worked out once the database's connection is free again. One budget for the walks of
-        // every rule (`RecurrenceRule.maximumWork`): rules that never happen or happen every second
-        // cannot make a request take seconds.
-        var budget = CalendarLimits.workPerRequest
-        var items = singleRows.flatMap { stored in stored.resource.map { $0.apiEvents(id: stored.id, from: from, to: to, budget: &budget) } ?? [] }
-        // Of each repeating event, the instances of this page at most: one more than a page after
-        // where the last ended (one of them may be that last).
-        for stored in repeatingRows {
-            guard let resource = stored.resource else { continue }
-            let instances = resource.apiEvents(id: stored.id, from: from, to: to, after: query.after?.start, limit: query.limit + 2, budget: &budget)
-            guard budget > 0 else { throw BFFStoreError.tooMuchWork }
-            items += instances.filter { event in query.after.map { (event.start, event.id) > ($0.start, $0.id) } ?? true }
+        // Worked out once the database's connection is free again, off the cooperative threads.
+        // One budget for the walks of every rule (`RecurrenceRule.maximumWork`): rules that never
+        // happen or happen every second cannot make a request take seconds.
+        return try await offThePool {
+            var budget = CalendarLimits.workPerRequest
+            var items = singleRows.flatMap { stored in stored.resource.map { $0.apiEvents(id: stored.id, from: from, to: to, budget: &budget) } ?? [] }
+            // Of each repeating event, the instances of this page at most: one more than a page
+            // after where the last ended (one of them may be that last).
+            for stored in repeatingRows {
+                guard let resource = stored.resource else { continue }
+                let instances = resource.apiEvents(id: stored.id, from: from, to: to, after: query.after?.start, limit: query.limit + 2,
+                                                   budget: &budget)
+                guard budget > 0 else { throw BFFStoreError.tooMuchWork }
+                items += instances.filter { event in query.after.map { (event.start, event.id) > ($0.start, $0.id) } ?? true }
+            }
+            items.sort { ($0.start, $0.id, $0.instanceStart ?? $0.start) < ($1.start, $1.id, $1.instanceStart ?? $1.start) }
+            return (Array(items.prefix(query.limit)), items.count > query.limit)
         }
-        items.sort { ($0.start, $0.id, $0.instanceStart ?? $0.start) < ($1.start, $1.id, $1.instanceStart ?? $1.start) }
-        return (Array(items.prefix(query.limit)), items.count > query.limit)
+    }
+
+    /// One page of the reminders of `owner`'s events going off within the query's range, by
+    /// moment then id, and whether more follow; the query's cursor names a reminder's moment
+    /// (`at`) and event. Looked for in the events starting within `EventResource.reminderReach`
+    /// of the range.
+    /// - Throws: `BFFStoreError.tooMuchWork` when their walks need more than
+    ///   `CalendarLimits.workPerRequest`.
+    package func calendarReminders(owner: Int64, query: CalendarQuery) async throws -> (items: [CalendarReminder], more: Bool) {
+        // A page starts where the last ended: its reminders are at or after the cursor's moment.
+        let from = max(query.from ?? UTCInstant(secondsSinceEpoch: EventResource.earliestMoment), query.after?.start ?? .init(secondsSinceEpoch: 0))
+        let to = query.to ?? UTCInstant(secondsSinceEpoch: EventResource.latestMoment)
+        let reach = EventResource.reminderReach + Int64(CalendarLimits.maxDurationDays) * 86_400
+        let earliest = UTCInstant(secondsSinceEpoch: from.secondsSinceEpoch - reach)
+        let latest = UTCInstant(secondsSinceEpoch: to.secondsSinceEpoch + reach)
+        let rows = try await runRead(Plan.run("""
+            SELECT \(storedColumns) FROM calendar_events WHERE owner_id = \(owner) AND ical LIKE \("%BEGIN:VALARM%")
+                AND start_at <= \(latest) AND (series_end IS NULL OR series_end > \(earliest) OR start_at >= \(earliest))
+            """) { rows in .done(try rows.map(StoredEvent.init(row:))) }, snapshot: false)
+        return try await offThePool {
+            var budget = CalendarLimits.workPerRequest
+            var items: [CalendarReminder] = []
+            for stored in rows {
+                guard let resource = stored.resource else { continue }
+                items += resource.reminders(id: stored.id, from: from, to: to, budget: &budget)
+                    .filter { reminder in query.after.map { (reminder.at, reminder.id) > ($0.start, $0.id) } ?? true }
+                guard budget > 0 else { throw BFFStoreError.tooMuchWork }
+            }
+            items.sort { ($0.at, $0.id) < ($1.at, $1.id) }
+            return (Array(items.prefix(query.limit)), items.count > query.limit)
+        }
     }
 
     /// What a change makes of an event: the event changed (answered with the instance changed,
@@ -202,7 +242,7 @@ private struct WrittenEvent: Sendable {
         self.resource = resource
         index = resource.index
         text = resource.text
-        shown = resource.apiEvent(id: 0)
+        shown = resource.apiEvent(id: 0, index: index)
     }
 
     func apiEvent(id: Int64) -> CalendarEvent {

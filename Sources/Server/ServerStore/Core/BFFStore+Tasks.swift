@@ -52,6 +52,6 @@ extension BFFStore {
             .done((Array(try rows.map { (try TodoItem(row: $0), try $0.optionalText(7)) }.prefix(limit)), rows.count > limit))
         }, snapshot: false)
         // Read as iCalendar once the database's connection is free again.
-        return (rows.map { (item: $0.0, task: $0.1.flatMap(TaskResource.init(text:))) }, more)
+        return (try await offThePool { rows.map { (item: $0.0, task: $0.1.flatMap(TaskResource.init(text:))) } }, more)
     }
 }

@@ -1,8 +1,7 @@
 import HummingbirdBcrypt
-import NIOPosix
 
-/// bcrypt, off the server's event loops and Swift's cooperative threads: a hash at cost 12 takes
-/// about a quarter of a second, so it runs on NIO's thread pool, whichever store calls it.
+/// bcrypt, off the server's event loops and Swift's cooperative threads (`offThePool`): a hash at
+/// cost 12 takes about a quarter of a second.
 package enum Passwords {
     /// The hash of an account without a password: no bcrypt hash looks like it, so no password
     /// matches (the same convention as `!` in /etc/shadow).
@@ -22,11 +21,11 @@ package enum Passwords {
     }
 
     static func hash(_ password: String, cost: UInt8) async throws -> String {
-        try await NIOThreadPool.singleton.runIfActive { Bcrypt.hash(password, cost: cost) }
+        try await offThePool { Bcrypt.hash(password, cost: cost) }
     }
 
     static func verify(_ password: String, hash: String) async throws -> Bool {
-        try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(password, hash: hash) }
+        try await offThePool { Bcrypt.verify(password, hash: hash) }
     }
 
     /// Spends the work of a real check on a name that has no password to check, so that timing

@@ -1,3 +1,4 @@
+import CanvasCore
 import Foundation
 import TestSupport
 import Testing
@@ -48,6 +49,60 @@ struct CalendarEndToEndTests {
         END:VCALENDAR\r
 
         """
+
+    /// An event starting `lead` seconds after its reminder, which goes off `after` seconds from now.
+    static func remindedEvent(_ uid: String, title: String, after: Int, lead: Int) -> String {
+        let alarm = Int(Date().timeIntervalSince1970) + after
+        return "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\nBEGIN:VEVENT\r\nUID:\(uid)\r\nDTSTAMP:20261101T000000Z\r\n"
+            + "SUMMARY:\(title)\r\nDTSTART:\(stamp(alarm + lead))\r\nDURATION:PT30M\r\nLOCATION:Room 4\r\n"
+            + "BEGIN:VALARM\r\nACTION:DISPLAY\r\nTRIGGER:-PT\(lead)S\r\nDESCRIPTION:\(title)\r\nEND:VALARM\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+    }
+
+    /// `YYYYMMDDTHHMMSSZ` of a moment.
+    static func stamp(_ seconds: Int) -> String {
+        var time = time_t(seconds)
+        var fields = tm()
+        gmtime_r(&time, &fields)
+        return String(format: "%04d%02d%02dT%02d%02d%02dZ", fields.tm_year + 1900, fields.tm_mon + 1, fields.tm_mday,
+                      fields.tm_hour, fields.tm_min, fields.tm_sec)
+    }
+
+    @Test("a reminder shows at its time on the message line, with the terminal's bell, with no calendar on the canvas; one that went off while the dashboard was closed is said once at its next start")
+    func reminderAtItsTime() async throws {
+        let home = try DashboardSessionTests.isolatedHome()
+        defer { home.remove() }
+        var environment = home.environment
+        environment["TZ"] = "UTC"
+        let file = home.url.appendingPathComponent("alpha.ics")
+        try Self.remindedEvent("alpha", title: "Alpha", after: 8, lead: 300).write(to: file, atomically: true, encoding: .utf8)
+        let imported = try await MarketplaceEndToEndTests.termcanvas(["calendar", "import", file.path], environment)
+        #expect(imported.status == 0, "\(imported.output)")
+        // No calendar on the canvas.
+        let quiet = home.url.appendingPathComponent("quiet.yaml")
+        try "name: quiet\nfocused: 1\npanes:\n  - { id: 1, app: eventlog, x: 0, y: 0, width: 12, height: 12 }\n"
+            .write(to: quiet, atomically: true, encoding: .utf8)
+
+        let dashboard = try await TmuxSession([Products.termcanvas.path, "--date", "2026-11-22", "--layout", quiet.path],
+                                              size: Size(width: 100, height: 30), environment: environment)
+        try await dashboard.waitFor("Event Log")
+        #expect(try await dashboard.format("#{window_bell_flag}") == "0")
+        try await dashboard.waitFor("Reminder: Alpha in 5 min", timeout: .seconds(30))
+        #expect(try await dashboard.format("#{window_bell_flag}") == "1")
+        try await dashboard.send("C-q")
+        #expect(try await dashboard.waitForExit().status == 0)
+
+        // Beta's goes off while no dashboard is open: said at the next start, once.
+        try Self.remindedEvent("beta", title: "Beta", after: 1, lead: 600).write(to: file, atomically: true, encoding: .utf8)
+        #expect(try await MarketplaceEndToEndTests.termcanvas(["calendar", "import", file.path], environment).status == 0)
+        let missedAt = Date().addingTimeInterval(1)
+        try await eventually("Beta's reminder to pass", within: .seconds(5)) { Date() > missedAt.addingTimeInterval(1) }
+        let again = try await TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"], size: Size(width: 100, height: 30),
+                                          environment: environment)
+        let screen = try await again.waitFor("Missed while closed: Beta", timeout: .seconds(20))
+        #expect(!screen.joined().contains("Reminder: Alpha"))
+        try await again.send("C-q")
+        #expect(try await again.waitForExit().status == 0)
+    }
 
     @Test("an imported weekly event repeats in the dashboard; this one moves on another device; the export keeps everything")
     func importShowExport() async throws {

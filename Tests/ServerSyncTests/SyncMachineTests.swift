@@ -33,7 +33,8 @@ struct SyncMachineTests {
         #expect(machine.handle(.streamPosition(lastEventID: nil, completeSince: nil), now: start).labels == ["listen(nil)"])
         let effects = machine.handle(.stream(.connected), now: start)
         #expect(effects.statuses.allSatisfy { $0.status.connection == .online } && effects.statuses.count == 3)
-        #expect(effects.labels.filter { !$0.hasPrefix("log") && !$0.hasPrefix("publish") } == ["readOutboxHead"])
+        #expect(effects.labels.filter { !$0.hasPrefix("log") && !$0.hasPrefix("publish") }
+                == ["readOutboxHead", "fetchReminders(1800000000…1800086400)"])
         // The reload starts once the outbox has sent what it holds.
         #expect(machine.handle(.outboxHead(nil), now: start).labels == [
             "setComplete(nil)", "fetch(registry)", "fetch(todos)", "fetch(channels)",
@@ -110,7 +111,7 @@ struct SyncMachineTests {
         #expect(machine.handle(.streamPosition(lastEventID: 41, completeSince: start.addingTimeInterval(-3600)), now: start).labels
             == ["listen(41)"])
         let effects = machine.handle(.stream(.connected), now: start) + machine.handle(.outboxHead(nil), now: start)
-        #expect(effects.labels.filter { $0.hasPrefix("fetch") } == ["fetch(registry)", "fetch(events(2026-11-01…2026-11-30))"])
+        #expect(effects.labels.filter { $0.hasPrefix("fetch(") } == ["fetch(registry)", "fetch(events(2026-11-01…2026-11-30))"])
         #expect(effects.labels.contains("setLastSynced(todo)") && effects.labels.contains("setLastSynced(chat)"))
 
         var stale = SyncMachine()
@@ -323,6 +324,53 @@ struct SyncMachineTests {
     }
 
     /// A machine connected as ann, online, with its first reload started and its outbox idle.
+    @Test("reminders: asked for a day ahead once online; each goes off once, at its moment, by one timer; those missed while closed are said once at the start; a calendar change asks again, and a reminder already past does not go off")
+    func reminders() throws {
+        func at(_ offset: TimeInterval) -> UTCInstant { UTCInstant(secondsSinceEpoch: Int64(start.timeIntervalSince1970 + offset)) }
+        func reminder(_ offset: TimeInterval, _ title: String) -> CalendarReminder {
+            CalendarReminder(at: at(offset), id: 1, title: title, start: at(offset + 900), end: at(offset + 1800))
+        }
+        func due(_ effects: [SyncMachine.Effect]) -> [CalendarRemindersDue] {
+            effects.flatMap { effect -> [CalendarRemindersDue] in
+                if case .publish(let events) = effect { return events.compactMap { $0 as? CalendarRemindersDue } }
+                return []
+            }
+        }
+        let base = Int(start.timeIntervalSince1970)
+        var machine = SyncMachine()
+        // The last reminder went off an hour before this start.
+        _ = machine.handle(.opened(CacheSummary(remindedUntil: start.addingTimeInterval(-3600))), now: start)
+        _ = machine.handle(.connect(user: "ann"), now: start)
+        _ = machine.handle(.streamPosition(lastEventID: nil, completeSince: nil), now: start)
+        #expect(machine.handle(.stream(.connected), now: start).labels.contains("fetchReminders(\(base - 3600)…\(base + 86_400))"))
+        // Asked again while the first is under way (a change): one request at a time.
+        let change = LiveEvent(id: 3, name: "calendar.event.deleted", data: #"{"id":9}"#)
+        #expect(!machine.handle(.stream(.event(change)), now: start).labels.contains { $0.hasPrefix("fetchReminders") })
+
+        let answer = RemindersFetched(items: [reminder(-1800, "missed"), reminder(600, "soon"), reminder(7200, "later")],
+                                      until: start.addingTimeInterval(86_400))
+        // The answer came after a change: it is asked again rather than trusted.
+        #expect(machine.handle(.remindersFetched(.success(answer)), now: start).labels == ["fetchReminders(\(base - 3600)…\(base + 86_400))"])
+        var effects = machine.handle(.remindersFetched(.success(answer)), now: start)
+        #expect(effects.labels == ["publish(calendar.reminders.due)", "setRemindedUntil(\(base - 1800))", "schedule(reminder(1), 600.0 seconds)"])
+        #expect(due(effects).map(\.missed) == [true] && due(effects).first?.reminders.map(\.title) == ["missed"])
+
+        // Nothing runs until the timer: the next goes off on time, the one after is waited for.
+        effects = machine.handle(.timer(.reminder(generation: 1)), now: start.addingTimeInterval(600))
+        #expect(effects.labels == ["publish(calendar.reminders.due)", "setRemindedUntil(\(base + 600))", "schedule(reminder(2), 6600.0 seconds)"])
+        #expect(due(effects).map(\.missed) == [false] && due(effects).first?.reminders.map(\.title) == ["soon"])
+        #expect(machine.handle(.timer(.reminder(generation: 1)), now: start.addingTimeInterval(700)).isEmpty)
+
+        // A change asks from the last gone off; an alarm already past when it comes is dropped.
+        let later = start.addingTimeInterval(700)
+        #expect(machine.handle(.stream(.event(change)), now: later).labels.contains("fetchReminders(\(base + 600)…\(base + 700 + 86_400))"))
+        let changed = RemindersFetched(items: [reminder(600, "soon"), reminder(620, "made too late"), reminder(7200, "later")],
+                                       until: later.addingTimeInterval(86_400))
+        #expect(machine.handle(.remindersFetched(.success(changed)), now: later).labels == ["schedule(reminder(3), 6500.0 seconds)"])
+        // A failed request waits for the next connection or change.
+        #expect(machine.handle(.remindersFetched(.failure(.timeout)), now: later).labels == ["log(info)"])
+    }
+
     private func connected(loading days: DayRange? = nil) -> SyncMachine {
         var machine = SyncMachine()
         _ = machine.handle(.opened(CacheSummary()), now: start)
@@ -370,6 +418,8 @@ extension SyncMachine.Effect {
         case .setLastEventID(let id): "setLastEventID(\(id))"
         case .setComplete(let date): "setComplete(\(date.map { "\($0.timeIntervalSince1970)" } ?? "nil"))"
         case .setLastSynced(let app, _): "setLastSynced(\(app))"
+        case .setRemindedUntil(let date): "setRemindedUntil(\(Int(date.timeIntervalSince1970)))"
+        case .fetchReminders(let after, let until): "fetchReminders(\(Int(after.timeIntervalSince1970))…\(Int(until.timeIntervalSince1970)))"
         case .listen(let id): "listen(\(id.map(String.init) ?? "nil"))"
         case .send(let entry): "send(\(entry.seq))"
         case .fetch(let fetch): "fetch(\(fetch.label))"
@@ -385,6 +435,7 @@ extension SyncMachine.Timer {
         switch self {
         case .quietStartEnded: "quietStartEnded"
         case .resend(let seq): "resend(\(seq))"
+        case .reminder(let generation): "reminder(\(generation))"
         }
     }
 }

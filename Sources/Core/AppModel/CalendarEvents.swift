@@ -1,3 +1,4 @@
+import CalendarTime
 import CanvasCore
 import ServerAPI
 
@@ -58,4 +59,58 @@ public struct CalendarEventSynced: BusEvent {
     }
 
     public var summary: String { "#\(localID) → #\(event.id)" }
+}
+
+/// Reminders going off, by moment (the sync engine's schedule of `GET /api/calendar/reminders`):
+/// the message line says them and the terminal is alerted. `missed`: they went off while no
+/// dashboard was open, and are said once at the start.
+public struct CalendarRemindersDue: UrgentEvent {
+    public static let name: CanvasCore.EventName = "calendar.reminders.due"
+    public let reminders: [CalendarReminder]
+    public let missed: Bool
+
+    public init(reminders: [CalendarReminder], missed: Bool) {
+        self.reminders = reminders
+        self.missed = missed
+    }
+
+    public var summary: String {
+        (missed ? "missed: " : "") + reminders.prefix(3).map { "#\($0.id) \($0.title) at \($0.at)" }.joined(separator: ", ")
+            + (reminders.count > 3 ? " and \(reminders.count - 3) more" : "")
+    }
+
+    /// `Reminder: Stand-up in 15 min, 09:00–09:15 · Room 4 — Bring the figures (and 1 more)`; a
+    /// missed one says its day.
+    public func notice(secondsFromGMT: (Int64) -> Int) -> String {
+        guard let first = reminders.first else { return "" }
+        func local(_ instant: UTCInstant) -> (day: CalendarDate, time: String) {
+            let seconds = instant.secondsSinceEpoch + Int64(secondsFromGMT(instant.secondsSinceEpoch))
+            let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+            let inDay = Int(seconds - days * 86_400)
+            func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+            return (CalendarDate(daysSinceEpoch: Int(days)), "\(two(inDay / 3600)):\(two(inDay / 60 % 60))")
+        }
+        let start = local(first.start)
+        var when = first.allDay ? "all day" : "\(start.time)–\(local(first.end).time)"
+        if missed {
+            when = "\(["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"][start.day.weekday - 1]) \(when)"
+        } else if !first.allDay {
+            let lead = (first.start.secondsSinceEpoch - first.at.secondsSinceEpoch) / 60
+            let soon = lead > 0 ? "in \(Self.minutes(lead))" : lead < 0 ? "started \(Self.minutes(-lead)) ago" : "now"
+            when = "\(soon), \(when)"
+        }
+        var text = (missed ? "Missed while closed: " : "Reminder: ") + "\(first.title) \(when)"
+        if let location = first.location { text += " · \(location)" }
+        if let words = first.text { text += " — \(words.split(separator: "\n").first.map(String.init) ?? "")" }
+        if reminders.count > 1 { text += " (and \(reminders.count - 1) more)" }
+        return text
+    }
+
+    /// `15 min`, `2 h`, `1 h 30 min`, `2 days`.
+    static func minutes(_ count: Int64) -> String {
+        if count < 60 { return "\(count) min" }
+        if count < 24 * 60 { return "\(count / 60) h" + (count % 60 == 0 ? "" : " \(count % 60) min") }
+        let days = count / (24 * 60)
+        return days == 1 ? "1 day" : "\(days) days"
+    }
 }

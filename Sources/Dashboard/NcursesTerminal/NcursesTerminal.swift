@@ -153,6 +153,12 @@ public final class NcursesTerminal: Terminal {
         tc_refresh()
     }
 
+    /// Alerts the user to what the message line says: `alert`'s bell or notification.
+    public func alert(_ text: String, by alert: TerminalAlert) {
+        let bytes = alert.bytes(for: text)
+        if !bytes.isEmpty { send(bytes) }
+    }
+
     /// Writes `bytes` to the screen whole, waiting while the terminal is slow to take them.
     private func send(_ bytes: [UInt8]) {
         let fd = tc_screen_fd()

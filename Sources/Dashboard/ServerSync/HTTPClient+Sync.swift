@@ -1,4 +1,5 @@
 import AppModel
+import CalendarTime
 import FoundationEssentials
 import HTTPClient
 import ServerAPI
@@ -60,6 +61,30 @@ extension HTTPClient {
                                          query: [(name: "limit", value: limit), (name: "cursor", value: String(before))], as: Page<ChatMessage>.self)
                 return .success(.olderMessages(channel: channel, before: before, page))
             }
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The reminders going off after `after` and by `until`, ten pages at most: past them,
+    /// `until` is the last one read's moment (the rest are asked for when it has gone off).
+    func reminders(after: Date, until: Date) async -> Result<RemindersFetched, HTTPClientError> {
+        let from = UTCInstant(secondsSinceEpoch: Int64(after.timeIntervalSince1970.rounded(.down)) + 1)
+        let to = UTCInstant(secondsSinceEpoch: max(from.secondsSinceEpoch, Int64(until.timeIntervalSince1970.rounded(.down))))
+        do throws(HTTPClientError) {
+            var items: [CalendarReminder] = []
+            var cursor: String?
+            var read = 0
+            repeat {
+                read += 1
+                let query = [(name: "from", value: from.iso), (name: "to", value: to.iso), (name: "limit", value: "100")]
+                    + (cursor.map { [(name: "cursor", value: $0)] } ?? [])
+                let page = try await get(APIPath.calendarReminders, query: query, as: Page<CalendarReminder>.self)
+                items += page.items
+                cursor = page.next
+            } while cursor != nil && read < 10
+            let last = cursor == nil ? to : items.last?.at ?? to
+            return .success(RemindersFetched(items: items, until: last.date))
         } catch {
             return .failure(error)
         }

@@ -125,6 +125,7 @@ public actor ServerSync {
             summary.pending = try await cache.pendingCounts()
             for app in ServerApp.allCases { summary.lastSynced[app] = try await cache.lastSynced(app.rawValue) }
             summary.registry = try await cache.registry()
+            summary.remindedUntil = try await cache.remindedUntil()
         } catch {
             logger.error("cache unreadable", metadata: ["error": "\(error)"])
         }
@@ -170,6 +171,8 @@ public actor ServerSync {
             request { client in .sendAnswered(entry, await client.send(entry)) }
         case .fetch(let fetch):
             request { client in .fetched(fetch, await client.fetch(fetch)) }
+        case .fetchReminders(let after, let until):
+            request { client in .remindersFetched(await client.reminders(after: after, until: until)) }
         case .schedule(let timer, let delay):
             inBackground {
                 try? await Task.sleep(for: delay)

@@ -28,10 +28,10 @@ extension SyncCache {
                 return .stored(fetched.fetch)
             case .readStreamPosition:
                 return .streamPosition(lastEventID: try? await lastEventID(), completeSince: try? await completeSince())
-            case .setLastEventID, .setComplete, .setLastSynced:
+            case .setLastEventID, .setComplete, .setLastSynced, .setRemindedUntil:
                 // Logged, not answered: a failed note must not fail into another note.
                 do { try await note(effect) } catch { logger.error("local cache failed a note", metadata: ["error": "\(error)"]) }
-            case .listen, .send, .fetch, .publish, .schedule, .log:
+            case .listen, .send, .fetch, .fetchReminders, .publish, .schedule, .log:
                 break
             }
         } catch {
@@ -93,6 +93,7 @@ extension SyncCache {
         case .setLastEventID(let id): try await setLastEventID(id)
         case .setComplete(let date): try await setComplete(since: date)
         case .setLastSynced(let app, let date): try await setLastSynced(app.rawValue, date)
+        case .setRemindedUntil(let date): try await setRemindedUntil(date)
         default: break
         }
     }

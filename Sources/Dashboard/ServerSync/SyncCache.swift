@@ -138,6 +138,16 @@ public struct SyncCache: Sendable {
         try await writer.write { db in try setMeta("lastSynced.\(app)", String(date.timeIntervalSince1970), in: db) }
     }
 
+    func remindedUntil() async throws -> Date? {
+        try await writer.read { db in
+            try meta("remindedUntil", in: db).flatMap(Double.init).map(Date.init(timeIntervalSince1970:))
+        }
+    }
+
+    func setRemindedUntil(_ date: Date) async throws {
+        try await writer.write { db in try setMeta("remindedUntil", String(date.timeIntervalSince1970), in: db) }
+    }
+
     func registry() async throws -> [MicroAppInfo]? {
         try await writer.read { db in
             try meta("registry", in: db).flatMap { try? JSONDecoder().decode([MicroAppInfo].self, from: Data($0.utf8)) }

@@ -20,6 +20,7 @@ extension SyncMachine {
             }
             flush(&effects)
             if outbox == .idle { outboxSettled(&effects) }
+            askForReminders(now: now, &effects)
         case .event(let event):
             if case .lost = link {
                 // The stream delivers: the server answers, whatever a request found before.
@@ -78,6 +79,7 @@ extension SyncMachine {
             effects.append(.applyLive(change, eventID: event.id, author: user))
             // A repeating event's instances are the server's to list.
             if case .event(let changed) = change, changed.isSeries { reload(.calendar, &effects) }
+            if change.app == .calendar { askForReminders(now: now, &effects) }
             // Its app's data flows: a trouble shown since is over, and it is synced as of now
             // (kept in memory: the panes say when only once the server is lost).
             if statuses.problems[change.app] != nil { synced(change.app, now: now, &effects) } else { statuses.lastSynced[change.app] = now }

@@ -39,6 +39,7 @@ struct SyncMachine {
         case stream(LiveUpdate)
         case sendAnswered(OutboxEntry, Result<ServerRecord?, HTTPClientError>)
         case fetched(Fetch, Result<Fetched, HTTPClientError>)
+        case remindersFetched(Result<RemindersFetched, HTTPClientError>)
     }
 
     enum Effect: Sendable {
@@ -61,11 +62,16 @@ struct SyncMachine {
         /// Marks the cache complete since a moment, or (nil) doubtful.
         case setComplete(since: Date?)
         case setLastSynced(ServerApp, Date)
+        /// Keeps up to when reminders went off.
+        case setRemindedUntil(Date)
         // The server, beside everything else.
         /// (Re)starts the live stream after the event with this id.
         case listen(after: Int64?)
         case send(OutboxEntry)
         case fetch(Fetch)
+        /// Reads the reminders going off after the first moment and by the second (every page,
+        /// within reason); `remindersFetched`.
+        case fetchReminders(after: Date, until: Date)
         // The rest.
         case publish([any BusEvent])
         case schedule(Timer, after: Duration)
@@ -85,6 +91,8 @@ struct SyncMachine {
         case quietStartEnded
         /// Time to send the write with this sequence number again (the server was still running it).
         case resend(seq: Int64)
+        /// The next reminder is due, or what is known of them runs out (`ReminderSchedule`).
+        case reminder(generation: Int)
     }
 
     /// What the outbox is doing.
@@ -130,6 +138,7 @@ struct SyncMachine {
     /// meanwhile: the cache's copy of those is newer than the fetched list's.
     var listFetches: [ServerApp: Int] = [:]
     var touchedDuringFetch: [ServerApp: Set<Int64>] = [:]
+    var reminders = ReminderSchedule()
 
     /// How long the panes say nothing of a server that has not answered yet: a title that says
     /// `connecting` for the few milliseconds the local server takes only flickers.
@@ -150,6 +159,8 @@ struct SyncMachine {
             statuses.notKeptOffline = summary.notKeptOffline
             statuses.pending = summary.pending
             statuses.lastSynced = summary.lastSynced
+            reminders.shownUntil = summary.remindedUntil
+            reminders.startedAt = now
             let registry: [any BusEvent] = summary.registry.map { [RegistryLoaded(apps: $0, origin: .cache)] } ?? []
             effects.append(.publish(registry + statusChanges(force: true)))
             effects.append(.schedule(.quietStartEnded, after: Self.quietStart))
@@ -169,6 +180,8 @@ struct SyncMachine {
             if link != before { publishStatuses(&effects) }
         case .timer(.resend(let seq)):
             resend(seq, &effects)
+        case .timer(.reminder(let generation)):
+            reminderTimer(generation: generation, now: now, &effects)
         case .cacheFailed(let effect, let reason):
             effects.append(.log(.error, "local cache failed: \(reason)"))
             // Whatever it could not do (a live change among them) may be missing.
@@ -212,6 +225,8 @@ struct SyncMachine {
             answered(entry, result, &effects)
         case .fetched(let fetch, let result):
             fetched(fetch, result, &effects)
+        case .remindersFetched(let result):
+            remindersFetched(result, now: now, &effects)
         }
         return effects
     }
@@ -233,6 +248,8 @@ struct CacheSummary: Sendable {
     var pending: [ServerApp: Int] = [:]
     var lastSynced: [ServerApp: Date] = [:]
     var registry: [MicroAppInfo]?
+    /// Up to when reminders went off (`ReminderSchedule`).
+    var remindedUntil: Date?
     /// Why this cache lives in memory instead of its file, if it does.
     var notKeptOffline: String?
 }

@@ -25,6 +25,11 @@ struct Dashboard: AsyncParsableCommand {
         valueName: "URL"))
     var bff: String?
 
+    @Option(help: ArgumentHelp(
+        "How a reminder reaches you beside the message line: auto (a notification where the terminal shows them, else the bell), "
+            + "bell, osc9, osc777 or off.", valueName: "HOW"))
+    var alert: TerminalAlert = .auto
+
     func validate() throws {
         if let bff {
             do { _ = try ServerURL(bff) } catch { throw ValidationError("--bff: \(error)") }
@@ -36,12 +41,12 @@ struct Dashboard: AsyncParsableCommand {
         let logger = LogSetup.bootstrapFile(at: paths.logFile, label: "termcanvas")
         logger.info("starting", metadata: ["version": "\(TermCanvas.configuration.version)"])
         defer { HTTPClient.closeForExit() }
-        try await Self.runDashboard(options: options, bff: bff, paths: paths, logger: logger)
+        try await Self.runDashboard(options: options, bff: bff, alert: alert, paths: paths, logger: logger)
         logger.info("stopped")
     }
 
     @MainActor
-    private static func runDashboard(options: CanvasOptions, bff: String?, paths: Paths, logger: Logger) async throws {
+    private static func runDashboard(options: CanvasOptions, bff: String?, alert: TerminalAlert, paths: Paths, logger: Logger) async throws {
         let noColor = !(ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
         MicroAppWidget.trapText = ProcessInfo.processInfo.environment["TERMCANVAS_TEST_TRAP"]
         // Everything that can fail on bad input is resolved before the terminal changes mode,
@@ -95,7 +100,8 @@ struct Dashboard: AsyncParsableCommand {
             catalogSource: RegistryCatalog(standard: catalog, runtime: runtime, packages: packages,
                                            installedByUser: Set(installed.apps.filter { !$0.isShipped }.map(\.id))),
             willCallWidget: runMark.map { runMark in { app, doing in runMark.noteCall(app: app.rawValue, doing: doing) } },
-            installApp: { installer.install($0) })
+            installApp: { installer.install($0) },
+            alert: { [alert = alert.resolved(environment: ProcessInfo.processInfo.environment)] text in terminal.alert(text, by: alert) })
         let host = composition.makeHost(canvas: canvas, theme: adapt(baseTheme), today: options.fixedToday,
                                         size: terminal.size, library: fitted, catalog: catalog, io: HostIO(mailbox: mailbox), ports: ports)
         let layoutShown = host.bus.subscribe(to: LayoutChanged.self) { _, _ in runMark?.layoutChanged(to: host.manager.layout.name) }
@@ -203,3 +209,5 @@ struct Dashboard: AsyncParsableCommand {
         }
     }
 }
+
+extension TerminalAlert: ExpressibleByArgument {}

@@ -1,4 +1,5 @@
 import CanvasCore
+import FoundationEssentials
 
 /// Saving, loading and theming: Ctrl-S, Ctrl-O and Ctrl-T, and the messages their IO sends back.
 extension HostState {
@@ -63,6 +64,11 @@ extension HostState {
             for event in events {
                 if let catalog = ports.catalogSource?.catalog(after: event, keeping: addedApps) { setCatalog(catalog) }
                 if let signIn = event as? NewSignIn { notice = .info(signIn.summary.prefix(1).uppercased() + signIn.summary.dropFirst()) }
+                if let urgent = event as? any UrgentEvent {
+                    let text = urgent.notice { [clock] moment in clock.secondsFromGMT(Date(timeIntervalSince1970: Double(moment))) }
+                    notice = .info(text)
+                    emit(.alert(text))
+                }
                 publish(event)
             }
             receiveShared(events)

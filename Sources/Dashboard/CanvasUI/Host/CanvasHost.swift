@@ -65,6 +65,7 @@ public final class CanvasHost {
             case .widgetRequest(let request): ports.widgetRequests(request)
             case .shared(let request): ports.sharedCanvasRequests?(request)
             case .install(let offer): ports.installApp?(offer)
+            case .alert(let text): ports.alert?(text)
             }
         }
     }

@@ -17,6 +17,8 @@ public enum HostEffect: Sendable {
     /// Installs what the catalog offers (`HostPorts.installApp`); the outcome comes back as
     /// `HostMessage.appInstalled`, or a notice.
     case install(CatalogOffer)
+    /// Alerts the user to what the message line now says, wherever they look (`HostPorts.alert`).
+    case alert(String)
 }
 
 public enum LibraryRead: Sendable, Equatable {

@@ -23,11 +23,15 @@ public struct HostPorts {
     /// Installs what the catalog offers, away from the main actor; its outcome comes back as
     /// `HostMessage.appInstalled`, or a notice. Nil when nothing is offered.
     public var installApp: (@MainActor (CatalogOffer) -> Void)?
+    /// Alerts the user (the terminal's bell, or its notification) to an urgent event, whose
+    /// words the message line shows. Nil: the message line alone.
+    public var alert: (@MainActor (String) -> Void)?
 
     public init(widgetRequests: @escaping @MainActor (any WidgetRequest) -> Void = { _ in },
                 sharedCanvasRequests: (@MainActor (SharedCanvasRequest) -> Void)? = nil, savesOnServer: Bool = false,
                 appGenerator: (any AppGenerating)? = nil, catalogSource: (any CatalogSource)? = nil,
-                willCallWidget: ((_ app: AppKind, _ doing: StaticString) -> Void)? = nil, installApp: (@MainActor (CatalogOffer) -> Void)? = nil) {
+                willCallWidget: ((_ app: AppKind, _ doing: StaticString) -> Void)? = nil, installApp: (@MainActor (CatalogOffer) -> Void)? = nil,
+                alert: (@MainActor (String) -> Void)? = nil) {
         self.widgetRequests = widgetRequests
         self.sharedCanvasRequests = sharedCanvasRequests
         self.savesOnServer = savesOnServer
@@ -35,5 +39,6 @@ public struct HostPorts {
         self.catalogSource = catalogSource
         self.willCallWidget = willCallWidget
         self.installApp = installApp
+        self.alert = alert
     }
 }

@@ -1,5 +1,6 @@
 import AppModel
 import CanvasCore
+import CanvasStyle
 import CanvasUI
 import Foundation
 import ServerAPI
@@ -87,6 +88,33 @@ struct CalendarAgendaTests {
         shown = text(widget)
         #expect(!shown.contains("18:00–19:00 Yoga"))
         #expect(!shown.contains { $0.contains("•15") })
+    }
+
+    @Test("an instance whose reminder went off is marked in the agenda; one missed while closed is not")
+    func remindedInstance() throws {
+        let log = CommandLog()
+        var widget = try mounted(log: log)
+        var yoga = CalendarEvent(id: 5, title: "Yoga", start: instant("2026-11-22T18:00:00Z"), end: instant("2026-11-22T19:00:00Z"))
+        yoga.recurrence = "FREQ=WEEKLY"
+        yoga.instanceStart = yoga.start
+        let swim = CalendarEvent(id: 6, title: "Swim", start: instant("2026-11-22T08:00:00Z"), end: instant("2026-11-22T09:00:00Z"))
+        _ = try widget.receive(delivered(CalendarEventsLoaded(range: DayRange(first: "2026-11-01", last: "2026-11-30"),
+                                                              events: [yoga, swim], origin: .server)))
+        func style(of title: String) throws -> Style {
+            let buffer = render(widget, size: Self.tall)
+            let row = try #require(buffer.lines.firstIndex { $0.contains(title) })
+            let column = try #require(buffer.lines[row].firstRange(of: title)).lowerBound.utf16Offset(in: buffer.lines[row])
+            return buffer[column, row].style
+        }
+        #expect(try style(of: "Yoga") == Theme.dark[.text])
+        func reminder(_ event: CalendarEvent) -> CalendarReminder {
+            CalendarReminder(at: instant("2026-11-22T07:45:00Z"), id: event.id, instanceStart: event.instanceStart, title: event.title,
+                             start: event.start, end: event.end)
+        }
+        _ = try widget.receive(delivered(CalendarRemindersDue(reminders: [reminder(swim)], missed: true)))
+        _ = try widget.receive(delivered(CalendarRemindersDue(reminders: [reminder(yoga)], missed: false)))
+        #expect(try style(of: "Yoga") == Theme.dark[.warning])
+        #expect(try style(of: "Swim") == Theme.dark[.text])
     }
 
     @Test("n adds an all-day or timed event on the selected day, in the clock's time zone")

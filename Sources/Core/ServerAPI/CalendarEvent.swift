@@ -42,6 +42,11 @@ extension CalendarEvent {
     public struct Key: Hashable, Sendable {
         public let id: Int64
         public let instanceStart: UTCInstant?
+
+        public init(id: Int64, instanceStart: UTCInstant?) {
+            self.id = id
+            self.instanceStart = instanceStart
+        }
     }
 
     public var key: Key { Key(id: id, instanceStart: instanceStart) }

@@ -8,7 +8,6 @@ import FoundationEssentials
 import Glibc
 import HTTPClient
 import ICalendar
-import PlainText
 import PrivateFiles
 import ServerAPI
 import SystemZones

@@ -84,13 +84,21 @@ struct CalendarAgenda: Equatable {
         return days
     }
 
-    /// The lines of `day`'s agenda: its events by start time, then the todos due.
-    func lines(for day: CalendarDate, clock: CanvasClock) -> [(label: String, title: String)] {
+    /// The instances whose reminders went off while the dashboard ran: marked in the agenda.
+    private(set) var reminded: Set<CalendarEvent.Key> = []
+
+    mutating func noteReminded(_ reminders: [CalendarReminder]) {
+        for reminder in reminders { reminded.insert(CalendarEvent.Key(id: reminder.id, instanceStart: reminder.instanceStart)) }
+    }
+
+    /// The lines of `day`'s agenda: its events by start time (those reminded of marked), then the
+    /// todos due.
+    func lines(for day: CalendarDate, clock: CanvasClock) -> [(label: String, title: String, reminded: Bool)] {
         let events = events.values
             .filter { EventTime.days(of: $0, clock: clock)?.contains(day) ?? false }
             .sorted { ($0.allDay ? 0 : 1, $0.start, $0.id) < ($1.allDay ? 0 : 1, $1.start, $1.id) }
-            .map { (label: EventTime.label(of: $0, clock: clock), title: $0.title) }
-        let todos = (dueDays[day] ?? []).sorted().compactMap { dueTodos[$0] }.map { (label: "[ ]", title: $0.title) }
+            .map { (label: EventTime.label(of: $0, clock: clock), title: $0.title, reminded: reminded.contains($0.key)) }
+        let todos = (dueDays[day] ?? []).sorted().compactMap { dueTodos[$0] }.map { (label: "[ ]", title: $0.title, reminded: false) }
         return events + todos
     }
 }

@@ -85,6 +85,7 @@ public struct CalendarWidget: Widget {
         case let deleted as TodoItemDeleted: agenda.removeTodo(deleted.id)
         case let synced as TodoItemSynced: agenda.replaceTodo(synced.localID, with: synced.item)
         case let changed as SyncStatusChanged where changed.app == .calendar: status = changed.status
+        case let due as CalendarRemindersDue where !due.missed: agenda.noteReminded(due.reminders)
         default: break
         }
         return .none
@@ -202,8 +203,9 @@ public struct CalendarWidget: Widget {
         }
         let shown = lines.count > area.height ? area.height - 1 : lines.count
         for (row, line) in lines.prefix(shown).enumerated() {
-            let x = buffer.write(line.label + " ", at: Point(x: area.minX, y: area.minY + row), style: theme[.accent], clip: area)
-            buffer.write(line.title, at: Point(x: x, y: area.minY + row), style: theme[.text], clip: area)
+            let x = buffer.write(line.label + " ", at: Point(x: area.minX, y: area.minY + row), style: theme[line.reminded ? .warning : .accent],
+                                 clip: area)
+            buffer.write(line.title, at: Point(x: x, y: area.minY + row), style: theme[line.reminded ? .warning : .text], clip: area)
         }
         if shown < lines.count {
             buffer.write("+\(lines.count - shown) more", at: Point(x: area.minX, y: area.minY + shown), style: theme[.muted], clip: area)

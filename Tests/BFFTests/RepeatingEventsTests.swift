@@ -294,4 +294,32 @@ struct TasksAsICalendarTests {
             }
         }
     }
+
+    @Test("a priority is given, changed and taken away through the API (1 to 9, 0 for none; else 400 naming priority), and exported as PRIORITY")
+    func priorities() async throws {
+        let harness = try await BFFHarness()
+        defer { harness.remove() }
+        try await harness.addUsers("ann")
+        try await harness.withServer { client in
+            let token = try await client.token(for: "ann")
+            let created = try await client.send(.post, APIPath.todoItems, token: token, json: NewTodo(title: "Tax return", priority: 2))
+            #expect(created.status == .created)
+            let item = try created.decode(TodoItem.self)
+            #expect(item.priority == 2)
+            for wrong in [10, -1] {
+                let refused = try await client.send(.post, APIPath.todoItems, token: token, json: NewTodo(title: "x", priority: wrong))
+                #expect(refused.status == .badRequest && refused.apiError?.field == "priority")
+                let patched = try await client.send(.patch, APIPath.todoItem(item.id), token: token, json: TodoPatch(priority: wrong))
+                #expect(patched.status == .badRequest && patched.apiError?.field == "priority")
+            }
+            let lowered = try await client.send(.patch, APIPath.todoItem(item.id), token: token, json: TodoPatch(priority: 9)).decode(TodoItem.self)
+            #expect(lowered.priority == 9 && lowered.title == "Tax return")
+            let exported = try await client.send(.get, APIPath.todoExport, token: token)
+            let task = try #require(try ICalendarText.read(String(buffer: exported.body)).first?.components(named: "VTODO").first)
+            #expect(task["PRIORITY"]?.value == "9")
+            let cleared = try await client.send(.patch, APIPath.todoItem(item.id), token: token, json: TodoPatch(priority: 0)).decode(TodoItem.self)
+            #expect(cleared.priority == nil)
+            #expect(try await client.send(.get, APIPath.todoItem(item.id), token: token).decode(TodoItem.self).priority == nil)
+        }
+    }
 }

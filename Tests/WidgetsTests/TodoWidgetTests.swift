@@ -51,6 +51,25 @@ struct TodoWidgetTests {
         #expect(render(unselected, size: Self.size)[Self.size.width - 1, 0].style == Theme.dark[.warning])
     }
 
+    @Test("a priority shows as !!!, !! or ! and sorts the open items before their due dates; + raises and - lowers the selected one")
+    func priorities() throws {
+        let log = CommandLog()
+        var urgent = TodoItem(id: 5, title: "Tax return", due: date("2026-11-30"))
+        urgent.priority = 1
+        var low = TodoItem(id: 6, title: "Tidy shed")
+        low.priority = 9
+        var widget = try mounted(Self.items + [urgent, low], log: log)
+        let shown = lines(widget)
+        #expect(shown[0].hasPrefix("[ ] !!! Tax return") && shown[1] == "[ ] ! Tidy shed" && shown[2].hasPrefix("[ ] Pay rent"))
+        _ = try widget.handle(.key(.down))
+        _ = try widget.press(.char("+"), log: log)
+        #expect(log.commands.last == .todo(.update(id: 6, TodoPatch(priority: 5))))
+        _ = try widget.press(.char("-"), log: log)
+        #expect(log.commands.last == .todo(.update(id: 6, TodoPatch(priority: 0))))
+        #expect(TodoWidget.priority(nil, raised: true) == 9 && TodoWidget.priority(5, raised: true) == 1)
+        #expect(TodoWidget.priority(1, raised: false) == 5 && TodoWidget.priority(nil, raised: false) == 0)
+    }
+
     @Test("the calendar's day filters the list, c clears it, and a new item is due that day")
     func dateFilter() throws {
         let log = CommandLog()

@@ -6,4 +6,6 @@ public enum TodoLimits {
     public static let itemsPerUser = 100_000
     /// The largest `limit` a list accepts; also its default.
     public static let maxPageSize = 100
+    /// A priority, as iCalendar's `PRIORITY`: 1 the highest to 9 the lowest (0, none, also taken).
+    public static let priorities = 1...9
 }

@@ -8,11 +8,12 @@ import ServerAPI
 // edited or damaged on disk) rather than ending the dashboard.
 
 extension TodoItem {
-    static let columns = "id, title, notes, done, due"
+    static let columns = "id, title, notes, done, due, priority"
 
     init(row: Row) throws {
         try self.init(id: row.decode(atIndex: 0), title: row.decode(atIndex: 1), notes: row.decode(atIndex: 2),
                       done: row.decode(atIndex: 3), due: row.decode(atIndex: 4))
+        priority = try (row.decode(atIndex: 5) as Int?).flatMap { TodoLimits.priorities.contains($0) ? $0 : nil }
     }
 
     /// Every item, by id.
@@ -21,8 +22,8 @@ extension TodoItem {
     }
 
     func save(in db: Database) throws {
-        try db.execute(sql: "INSERT OR REPLACE INTO todo (id, title, notes, done, due) VALUES (?, ?, ?, ?, ?)",
-                       arguments: [id, title, notes, done, due])
+        try db.execute(sql: "INSERT OR REPLACE INTO todo (id, title, notes, done, due, priority) VALUES (?, ?, ?, ?, ?, ?)",
+                       arguments: [id, title, notes, done, due, priority])
     }
 
     static func fetch(_ id: Int64, in db: Database) throws -> TodoItem? {

@@ -30,7 +30,8 @@ extension SyncCache {
     func applyLocally(_ write: PendingWrite, in db: Database) throws -> [any BusEvent] {
         switch write {
         case .createTodo(let id, let new):
-            let item = TodoItem(id: id, title: new.title, notes: new.notes ?? "", done: false, due: new.due.flatMap(CalendarDate.init(iso:)))
+            var item = TodoItem(id: id, title: new.title, notes: new.notes ?? "", done: false, due: new.due.flatMap(CalendarDate.init(iso:)))
+            item.priority = new.priority.flatMap { TodoLimits.priorities.contains($0) ? $0 : nil }
             try item.save(in: db)
             return [TodoItemCreated(item: item)]
         case .updateTodo(let id, let patch):

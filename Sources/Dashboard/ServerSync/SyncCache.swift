@@ -87,6 +87,9 @@ public struct SyncCache: Sendable {
                 CREATE INDEX calendarEventByStart ON calendarEvent(start);
                 """)
         }
+        migrations.register("v3: todo priorities") { db in
+            try db.execute(sql: "ALTER TABLE todo ADD COLUMN priority INTEGER")
+        }
         return migrations
     }
 

@@ -6,8 +6,8 @@ import ServerAPI
 /// The todo items a widget shows, as a value: all items by id, the visible ones in order (a date
 /// filter applied), and the selection, which follows its item when the list changes.
 ///
-/// Order: open before done, then by due date (none last), then oldest first, items still waiting
-/// to be sent last. Reordering happens only when the data or the filter changes, so moving the
+/// Order: open before done, then by priority (1 first, none last), then by due date (none last),
+/// then oldest first, items still waiting to be sent last. Reordering happens only when the data or the filter changes, so moving the
 /// selection stays O(1) with any number of items.
 struct TodoList: Equatable {
     private(set) var items: [Int64: TodoItem] = [:]
@@ -84,17 +84,21 @@ struct TodoList: Equatable {
     /// What the order looks at of an item.
     private struct OrderKey: Comparable {
         let done: Bool
+        /// 1 to 9, none as 10.
+        let priority: Int
         let due: CalendarDate?
         let id: Int64
 
         init(_ item: TodoItem) {
             done = item.done
+            priority = item.priority ?? 10
             due = item.due
             id = item.id
         }
 
         static func < (a: OrderKey, b: OrderKey) -> Bool {
             if a.done != b.done { return !a.done }
+            if a.priority != b.priority { return a.priority < b.priority }
             switch (a.due, b.due) {
             case let (x?, y?) where x != y: return x < y
             case (.some, nil): return true

@@ -23,6 +23,8 @@ public struct TodoWidget: Widget {
         Command(.todoEdit, "Edit the todo (@none clears the date)", in: .widget(.todo), keys: [.char("e")]),
         Command(.todoDelete, "Delete the todo (asks first)", in: .widget(.todo), keys: [.char("d")]),
         Command(.todoClearFilter, "Show every day's todos (clear the calendar's filter)", in: .widget(.todo), keys: [.char("c")]),
+        Command(.todoRaise, "Raise the todo's priority (!!! high, !! medium, ! low)", in: .widget(.todo), keys: [.char("+")]),
+        Command(.todoLower, "Lower the todo's priority (below low: none)", in: .widget(.todo), keys: [.char("-")]),
     ]
 
     enum Mode: Equatable {
@@ -157,6 +159,11 @@ public struct TodoWidget: Widget {
         case .todoClearFilter:
             list.filter = nil
             scrollToSelection()
+        case .todoRaise, .todoLower:
+            guard let item = list.selectedItem else { return .none }
+            let priority = Self.priority(item.priority, raised: command == .todoRaise)
+            guard priority != (item.priority ?? 0) else { return .none }
+            return WidgetEffects(requests: [AppCommand.todo(.update(id: item.id, TodoPatch(priority: priority)))])
         default: break
         }
         return .none
@@ -244,6 +251,9 @@ public struct TodoWidget: Widget {
         let dueWidth = DisplayWidth.of(dueText)
         let titleClip = Rect(x: 0, y: row, width: max(0, width - dueWidth), height: 1)
         var x = buffer.write(item.done ? "[x] " : "[ ] ", at: Point(x: 0, y: row), style: base, clip: titleClip)
+        if let marks = item.priority.map(Self.marks) {
+            x = buffer.write(marks + " ", at: Point(x: x, y: row), style: selected || item.done ? base : theme[.warning], clip: titleClip)
+        }
         x = buffer.write(item.title, at: Point(x: x, y: row), style: base, clip: titleClip)
         if LocalID.isLocal(item.id) {
             buffer.write(" …", at: Point(x: x, y: row), style: selected ? base : theme[.muted], clip: titleClip)
@@ -256,7 +266,28 @@ public struct TodoWidget: Widget {
     }
 }
 
+extension TodoWidget {
+    /// How a priority shows, as todoman and most task lists write it: `!!!` high (1–4), `!!`
+    /// medium (5), `!` low (6–9).
+    static func marks(_ priority: Int) -> String {
+        priority <= 4 ? "!!!" : priority == 5 ? "!!" : "!"
+    }
+
+    /// One step up (towards 1; from none to low, 9) or down (from 9 to none, 0), in the steps the
+    /// marks show: 9, 5, 1.
+    static func priority(_ current: Int?, raised: Bool) -> Int {
+        switch (current, raised) {
+        case (nil, true): 9
+        case (let value?, true): value > 5 ? 5 : 1
+        case (nil, false): 0
+        case (let value?, false): value < 5 ? 5 : value < 9 ? 9 : 0
+        }
+    }
+}
+
 extension CommandID {
+    static let todoRaise: CommandID = "todo.item.raise"
+    static let todoLower: CommandID = "todo.item.lower"
     static let todoNew: CommandID = "todo.item.new"
     static let todoToggle: CommandID = "todo.item.toggle"
     static let todoEdit: CommandID = "todo.item.edit"

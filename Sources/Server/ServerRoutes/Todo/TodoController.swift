@@ -58,7 +58,7 @@ package struct TodoController {
         let owner = try context.userID()
         let new = try await request.decodeJSON(NewTodo.self, context: context)
         let valid = try TodoValidation.validated(new)
-        let item = try await store.createTodo(owner: owner, title: valid.title, notes: valid.notes, due: valid.due)
+        let item = try await store.createTodo(owner: owner, title: valid.title, notes: valid.notes, due: valid.due, priority: valid.priority)
         var response = try Response.json(item, status: .created)
         response.headers[.location] = APIPath.todoItem(item.id)
         return response

@@ -21,11 +21,19 @@ enum TodoValidation {
         return date
     }
 
+    /// 0 (none) or a priority of `TodoLimits.priorities`.
+    static func priority(_ priority: Int) throws {
+        guard priority == 0 || TodoLimits.priorities.contains(priority) else {
+            throw APIFailure.badRequest("must be from 1 (the highest) to 9 (the lowest), or 0 for none", field: "priority")
+        }
+    }
+
     /// A new item's fields, checked, with its due day.
-    static func validated(_ new: NewTodo) throws -> (title: String, notes: String, due: CalendarDate?) {
+    static func validated(_ new: NewTodo) throws -> (title: String, notes: String, due: CalendarDate?, priority: Int?) {
         try title(new.title)
         if let notes = new.notes { try self.notes(notes) }
-        return (new.title, new.notes ?? "", try new.due.map { try date($0, field: "due") })
+        if let priority = new.priority { try self.priority(priority) }
+        return (new.title, new.notes ?? "", try new.due.map { try date($0, field: "due") }, new.priority.flatMap { $0 == 0 ? nil : $0 })
     }
 
     /// A patch whose fields are checked: its due day, when it gives one, is a day.
@@ -33,6 +41,7 @@ enum TodoValidation {
         if let title = patch.title { try self.title(title) }
         if let notes = patch.notes { try self.notes(notes) }
         if case .some(.some(let due)) = patch.due { _ = try date(due, field: "due") }
+        if let priority = patch.priority { try self.priority(priority) }
         return patch
     }
 }

@@ -7,13 +7,13 @@ import ServerAPI
 extension BFFStore {
     /// Creates an item owned by `owner`; the fields must already be valid.
     /// - Throws: `BFFStoreError.quotaReached` past `TodoLimits.itemsPerUser`.
-    package func createTodo(owner: Int64, title: String, notes: String, due: CalendarDate?) async throws -> TodoItem {
+    package func createTodo(owner: Int64, title: String, notes: String, due: CalendarDate?, priority: Int? = nil) async throws -> TodoItem {
         // The owner's lock: instances creating at once cannot both take the last place.
         try await keyedWrite(.lock("todo.owner.\(owner)", next: .run("SELECT COUNT(*) FROM todo_items WHERE owner_id = \(owner)") { rows in
             try Self.checkQuota(rows, TodoLimits.itemsPerUser, of: "todo items")
             return .run("""
-                INSERT INTO todo_items (owner_id, title, notes, done, due, created_at, updated_at)
-                VALUES (\(owner), \(title), \(notes), \(false), \(due), \(.now), \(.now)) RETURNING \(todoColumns)
+                INSERT INTO todo_items (owner_id, title, notes, done, due, priority, created_at, updated_at)
+                VALUES (\(owner), \(title), \(notes), \(false), \(due), \(priority ?? 0), \(.now), \(.now)) RETURNING \(todoColumns)
                 """) { rows in
                 guard let row = rows.first else { throw BFFStoreError.unreadableRow("todo_items, just written") }
                 let item = try TodoItem(row: row)
@@ -52,7 +52,7 @@ extension BFFStore {
             guard let item = try rows.first.map(TodoItem.init(row:))?.patched(patch) else { return .done(nil) }
             return .run("""
                 UPDATE todo_items SET title = \(item.title), notes = \(item.notes), done = \(item.done), due = \(item.due),
-                    updated_at = \(.now) WHERE id = \(id)
+                    priority = \(item.priority ?? 0), updated_at = \(.now) WHERE id = \(id)
                 """) { [item] _ in .record(.todoItemUpdated, owner: owner, data: item, then: .done(item)) }
         })
     }

@@ -115,6 +115,8 @@ let package = Package(
         // thirty libraries): wrappers of the functions the client calls, typed ones for the variadic
         // setopt and getinfo.
         .target(name: "CCurl", path: "Sources/CShims/CCurl", linkerSettings: [.linkedLibrary("dl")]),
+        // sd-bus (libsystemd), loaded on first use: a desktop notification on the session bus.
+        .target(name: "CSessionBus", path: "Sources/CShims/CSessionBus", linkerSettings: [.linkedLibrary("dl")]),
         // SQLite (the system's libsqlite3): its C API, and binding that copies text and blobs.
         .target(name: "CSQLite", path: "Sources/CShims/CSQLite", linkerSettings: [.linkedLibrary("sqlite3")]),
         // libyaml (the system's): the event parser YAML documents are composed from.
@@ -163,6 +165,8 @@ let package = Package(
             path: "Sources/Edges/HTTPClient",
             swiftSettings: swiftSettings
         ),
+        // A desktop notification through the session bus; the one Swift target that talks to sd-bus.
+        .target(name: "SessionBus", dependencies: ["CSessionBus"], path: "Sources/Edges/SessionBus", swiftSettings: swiftSettings),
         // How clients reach a server: the local one (runtime directory, instance lock, token file,
         // launcher) and the stored credentials of remote ones.
         .target(name: "BFFAccess", dependencies: ["PlainText", "PrivateFiles", "Threads"], path: "Sources/Edges/BFFAccess", swiftSettings: swiftSettings),
@@ -291,7 +295,7 @@ let package = Package(
             dependencies: ["PlainText", "AppInstalls", "AppPanes", "CalendarItems", "ICalendar", "SystemZones",
                 "CalendarTime", "CanvasCore", "CanvasStyle", "CanvasUI", "NcursesTerminal", "Widgets", "LayoutStore", "CanvasFiles",
                 "BFFAccess", "CommandSupport", "HTTPClient", "ServerAPI", "AppModel", "AppPackages", "ServerSync", "PrivateFiles",
-                "SQLiteFiles", "MicroAppProtocol", "MicroAppHost", "MicroAppGenerator", "ModelClient", "QRCodes", "MainLoop",
+                "SQLiteFiles", "MicroAppProtocol", "MicroAppHost", "MicroAppGenerator", "ModelClient", "QRCodes", "MainLoop", "SessionBus",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -472,6 +476,7 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "RecurrenceTests", dependencies: ["CalendarTime", "Recurrence", "TestSupport"], exclude: ["oracle.py"],
                     swiftSettings: swiftSettings),
+        .testTarget(name: "SessionBusTests", dependencies: ["SessionBus", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "NcursesTerminalTests",
             dependencies: ["NcursesTerminal", "CNcursesw", "CanvasCore", "CanvasStyle", "CanvasUI", "TestSupport"],

@@ -8,6 +8,8 @@ public enum TerminalAlert: String, CaseIterable, Sendable {
     case osc9
     /// A desktop notification by `OSC 777;notify` (foot, WezTerm, Ghostty).
     case osc777
+    /// A desktop notification through the session bus (the dashboard sends it, not the terminal).
+    case desktop
     /// The message line alone.
     case off
 
@@ -37,7 +39,7 @@ public enum TerminalAlert: String, CaseIterable, Sendable {
         let bell: [UInt8] = [0x07]
         switch self {
         case .auto, .bell: return bell
-        case .off: return []
+        case .off, .desktop: return []
         case .osc9: return Array("\u{1B}]9;".utf8) + Self.plain(text) + bell
         case .osc777: return Array("\u{1B}]777;notify;TermCanvas;".utf8) + Self.plain(text) + bell
         }

@@ -12,6 +12,8 @@ import Logging
 import MicroAppHost
 import NcursesTerminal
 import ServerSync
+import SessionBus
+import Synchronization
 import Widgets
 
 /// Runs the dashboard in the terminal.
@@ -27,7 +29,7 @@ struct Dashboard: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp(
         "How a reminder reaches you beside the message line: auto (a notification where the terminal shows them, else the bell), "
-            + "bell, osc9, osc777 or off.", valueName: "HOW"))
+            + "bell, osc9, osc777, desktop (a notification on the desktop's session bus) or off.", valueName: "HOW"))
     var alert: TerminalAlert = .auto
 
     func validate() throws {
@@ -101,7 +103,7 @@ struct Dashboard: AsyncParsableCommand {
                                            installedByUser: Set(installed.apps.filter { !$0.isShipped }.map(\.id))),
             willCallWidget: runMark.map { runMark in { app, doing in runMark.noteCall(app: app.rawValue, doing: doing) } },
             installApp: { installer.install($0) },
-            alert: { [alert = alert.resolved(environment: ProcessInfo.processInfo.environment)] text in terminal.alert(text, by: alert) })
+            alert: Self.alerting(alert.resolved(environment: ProcessInfo.processInfo.environment), terminal: terminal, mailbox: mailbox))
         let host = composition.makeHost(canvas: canvas, theme: adapt(baseTheme), today: options.fixedToday,
                                         size: terminal.size, library: fitted, catalog: catalog, io: HostIO(mailbox: mailbox), ports: ports)
         let layoutShown = host.bus.subscribe(to: LayoutChanged.self) { _, _ in runMark?.layoutChanged(to: host.manager.layout.name) }
@@ -208,6 +210,29 @@ struct Dashboard: AsyncParsableCommand {
             return "termcanvas: could not save the layout: \(error)"
         }
     }
+}
+
+extension Dashboard {
+    /// What alerts the user to a reminder: the terminal's bell or notification, or a desktop
+    /// notification sent off the main actor (its failure said once, on the message line).
+    @MainActor
+    static func alerting(_ alert: TerminalAlert, terminal: NcursesTerminal, mailbox: Mailbox) -> @MainActor (String) -> Void {
+        guard alert == .desktop else { return { text in terminal.alert(text, by: alert) } }
+        let told = ToldOnce()
+        return { text in
+            Task.detached {
+                guard let problem = DesktopNotification.send(summary: "TermCanvas", body: text), told.first() else { return }
+                mailbox.post(.notice(.error("\(problem)")))
+            }
+        }
+    }
+}
+
+/// Whether something was said already: the first call says yes, every later one no.
+private final class ToldOnce: Sendable {
+    private let told = Atomic(false)
+
+    func first() -> Bool { !told.exchange(true, ordering: .relaxed) }
 }
 
 extension TerminalAlert: ExpressibleByArgument {}

@@ -117,6 +117,48 @@ struct CalendarAgendaTests {
         #expect(try style(of: "Swim") == Theme.dark[.text])
     }
 
+    @Test("v switches to the agenda (the days ahead with something planned, next month's asked for) and to the week, side by side; the view is kept in the layout")
+    func agendaAndWeekViews() throws {
+        let log = CommandLog()
+        var widget = try mounted(log: log)
+        widget.resize(to: Size(width: 80, height: 16))
+        func event(_ id: Int64, _ day: String, _ title: String) -> CalendarEvent {
+            CalendarEvent(id: id, title: title, start: instant("\(day)T09:00:00Z"), end: instant("\(day)T10:00:00Z"))
+        }
+        _ = try widget.receive(delivered(CalendarEventsLoaded(range: DayRange(first: "2026-11-01", last: "2026-11-30"),
+                                                              events: [event(1, "2026-11-24", "Dentist"), event(2, "2026-11-28", "Party")],
+                                                              origin: .server)))
+        _ = try widget.press(.char("v"), log: log)
+        #expect(widget.view == .agenda && widget.config["view"] == "agenda")
+        #expect(log.commands.last == .calendar(.load(DayRange(first: "2026-12-01", last: "2026-12-31"))))
+        _ = try widget.receive(delivered(CalendarEventsLoaded(range: DayRange(first: "2026-12-01", last: "2026-12-31"),
+                                                              events: [event(3, "2026-12-03", "Flight")], origin: .server)))
+        var shown = render(widget, size: Size(width: 80, height: 16)).lines.map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(Array(shown.prefix(9)) == [
+            "From Sun 22 Nov",
+            "Sun 22 Nov · today", "Nothing planned. n adds an event.",
+            "Tue 24 Nov", "09:00–10:00 Dentist",
+            "Sat 28 Nov", "09:00–10:00 Party",
+            "Thu 3 Dec", "09:00–10:00 Flight",
+        ])
+        _ = try widget.press(.char("v"), log: log)
+        #expect(widget.view == .week)
+        shown = render(widget, size: Size(width: 80, height: 16)).lines
+        #expect(shown[0].trimmingCharacters(in: .whitespaces) == "Week of Mon 16 Nov")
+        #expect(shown[1].trimmingCharacters(in: .whitespaces).hasPrefix("Mon 16") && shown[1].contains("Sun 22"))
+        // Down a week: the 24th's column has its event.
+        _ = try widget.handle(.key(.down))
+        shown = render(widget, size: Size(width: 80, height: 16)).lines
+        let column = try #require(shown[1].range(of: "Tue 24")).lowerBound.utf16Offset(in: shown[1])
+        #expect(shown[2].dropFirst(column).hasPrefix("09:00 Den… "))
+        // Too narrow for seven columns: the week is a list of its days.
+        let narrow = render(widget, size: Size(width: 40, height: 16)).lines.map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(Array(narrow.prefix(5)) == ["Week of Mon 23 Nov", "Mon 23 Nov", "Tue 24 Nov", "09:00–10:00 Dentist", "Wed 25 Nov"])
+        _ = try widget.press(.char("v"), log: log)
+        #expect(widget.view == .month && CalendarWidget(config: widget.config).view == .month)
+        #expect(CalendarWidget(config: ["view": "week"]).view == .week)
+    }
+
     @Test("n adds an all-day or timed event on the selected day, in the clock's time zone")
     func newEvents() throws {
         let log = CommandLog()

@@ -133,7 +133,7 @@ struct CalendarInputTests {
         host.press(.right, .right)
         let saved = host.currentLayout()
         #expect(saved.panes[0].state == ["selected": "2026-11-24"])
-        #expect(saved.panes[0].config == ["weekStart": "monday"])
+        #expect(saved.panes[0].config == ["weekStart": "monday", "view": "month"])
 
         let again = try makeHost(saved, size: Size(width: 100, height: 30))
         #expect(again.screen[10].contains("Tuesday, 24 November 2026"))

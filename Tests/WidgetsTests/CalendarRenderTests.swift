@@ -71,7 +71,7 @@ struct CalendarRenderTests {
     @Test func theWeekCanStartOnSunday() throws {
         var widget = try Self.mounted()
         try widget.cycleSetting("weekStart")
-        #expect(widget.config == ["weekStart": "sunday"])
+        #expect(widget.config == ["weekStart": "sunday", "view": "month"])
         #expect(widget.settings.first?.value == "sunday")
         #expect(render(widget, size: Size(width: 28, height: 10)).lines == [
             "       November 2026        ",
@@ -86,7 +86,7 @@ struct CalendarRenderTests {
             "                            ",
         ])
         try widget.cycleSetting("weekStart")
-        #expect(widget.config == ["weekStart": "monday"])
+        #expect(widget.config == ["weekStart": "monday", "view": "month"])
         #expect(render(widget, size: Size(width: 28, height: 10)).lines[1] == "  Mo  Tu  We  Th  Fr  Sa  Su")
     }
 

@@ -36,6 +36,21 @@ public enum DisplayWidth {
         return isWide(base.value) ? 2 : 1
     }
 
+    /// `text` in at most `width` columns: cut with a `…` when it does not fit.
+    public static func clipped(_ text: String, to width: Int) -> String {
+        guard of(text) > width else { return text }
+        guard width > 0 else { return "" }
+        var result = ""
+        var used = 0
+        for character in text {
+            let characterWidth = of(character)
+            guard used + characterWidth < width else { break }
+            result.append(character)
+            used += characterWidth
+        }
+        return result + "…"
+    }
+
     /// Columns taken by a string.
     public static func of(_ text: String) -> Int {
         if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }

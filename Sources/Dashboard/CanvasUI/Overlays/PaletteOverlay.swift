@@ -112,7 +112,7 @@ public struct PaletteOverlay: Overlay, Equatable {
         for (offset, item) in items[top..<min(items.count, top + page)].enumerated() {
             let keyWidth = DisplayWidth.of(item.keys)
             let titleRoom = max(1, width - keyWidth - 2)
-            let title = Self.clipped(item.title, to: titleRoom)
+            let title = DisplayWidth.clipped(item.title, to: titleRoom)
             let pad = String(repeating: " ", count: max(1, width - DisplayWidth.of(title) - keyWidth))
             lines.append(OverlayLine(title + pad + item.keys, top + offset == selected ? .selection : .overlay))
         }
@@ -122,17 +122,4 @@ public struct PaletteOverlay: Overlay, Equatable {
 
     /// Items shown at once: the box less the query and footer lines.
     static func page(in area: Rect) -> Int { max(1, OverlayBox.capacity(in: area) - 2) }
-
-    private static func clipped(_ text: String, to width: Int) -> String {
-        guard DisplayWidth.of(text) > width else { return text }
-        var result = ""
-        var used = 0
-        for character in text {
-            let characterWidth = DisplayWidth.of(character)
-            guard used + characterWidth < width else { break }
-            result.append(character)
-            used += characterWidth
-        }
-        return result + "…"
-    }
 }

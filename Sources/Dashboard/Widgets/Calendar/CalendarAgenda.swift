@@ -91,9 +91,13 @@ struct CalendarAgenda: Equatable {
         for reminder in reminders { reminded.insert(CalendarEvent.Key(id: reminder.id, instanceStart: reminder.instanceStart)) }
     }
 
+    /// A line of a day's agenda: its time (or `[ ]` for a todo), its title, and whether a
+    /// reminder of it went off.
+    typealias Line = (label: String, title: String, reminded: Bool)
+
     /// The lines of `day`'s agenda: its events by start time (those reminded of marked), then the
     /// todos due.
-    func lines(for day: CalendarDate, clock: CanvasClock) -> [(label: String, title: String, reminded: Bool)] {
+    func lines(for day: CalendarDate, clock: CanvasClock) -> [Line] {
         let events = events.values
             .filter { EventTime.days(of: $0, clock: clock)?.contains(day) ?? false }
             .sorted { ($0.allDay ? 0 : 1, $0.start, $0.id) < ($1.allDay ? 0 : 1, $1.start, $1.id) }

@@ -22,32 +22,36 @@ public struct CalendarWidget: Widget {
         Command(.calendarNewEvent, "New event on the selected day (Title, 09:30 Title, 09:30-11:00 Title)", in: .widget(.calendar),
                 keys: [.char("n")]),
         Command(.calendarToday, "Go to today", in: .widget(.calendar), keys: [.char("t")]),
+        Command(.calendarView, "Switch the view: month, agenda (the days ahead), week", in: .widget(.calendar), keys: [.char("v")]),
     ]
 
     private(set) var selected: CalendarDate?
     private var weekStart: MonthGrid.Weekday
+    private(set) var view: CalendarView
     private var context: WidgetContext?
     private(set) var agenda = CalendarAgenda()
     private(set) var input: InlineInput?
     private(set) var status: SyncStatus?
-    /// The month whose events were last asked for.
-    private var loadedMonth: CalendarDate?
+    /// The months whose events were last asked for: the shown days'.
+    private var loadedMonths: Set<CalendarDate> = []
     public private(set) var isWaitingForContent = true
 
     public init(config: WidgetValues = [:], state: WidgetValues = [:]) {
         weekStart = config["weekStart"].flatMap(MonthGrid.Weekday.init(rawValue:)) ?? .monday
+        view = config["view"].flatMap(CalendarView.init(rawValue:)) ?? .month
         selected = state["selected"].flatMap(CalendarDate.init(iso:))
     }
 
     public var title: String { "Calendar" + (status?.titleSuffix(clock: clock) ?? "") }
     public var subscriptions: [EventPattern] { [.prefix("calendar."), .prefix("todo."), .exact(SyncStatusChanged.name)] }
     public var capturesText: Bool { input != nil }
-    public var config: WidgetValues { ["weekStart": weekStart.rawValue] }
+    public var config: WidgetValues { ["weekStart": weekStart.rawValue, "view": view.rawValue] }
     public var state: WidgetValues { selected.map { ["selected": $0.iso] } ?? [:] }
 
     public var settings: [WidgetSetting] {
         [WidgetSetting(key: "weekStart", label: "Week starts on", value: weekStart.rawValue,
-                       choices: MonthGrid.Weekday.allCases.map(\.rawValue))]
+                       choices: MonthGrid.Weekday.allCases.map(\.rawValue)),
+         WidgetSetting(key: "view", label: "View", value: view.rawValue, choices: CalendarView.allCases.map(\.rawValue))]
     }
 
     private var clock: CanvasClock { context?.clock ?? CanvasClock() }
@@ -64,8 +68,11 @@ public struct CalendarWidget: Widget {
     }
 
     public mutating func cycleSetting(_ key: String) throws {
-        guard key == "weekStart" else { return }
-        weekStart = weekStart == .monday ? .sunday : .monday
+        switch key {
+        case "weekStart": weekStart = weekStart == .monday ? .sunday : .monday
+        case "view": view = view.next
+        default: break
+        }
     }
 
     public mutating func receive(_ event: CanvasEvent) throws -> WidgetEffects {
@@ -112,7 +119,7 @@ public struct CalendarWidget: Widget {
             case .wheelUp: next = current.adding(months: -1)
             case .wheelDown: next = current.adding(months: 1)
             case .press:
-                guard let day = lastLayout?.day(at: mouse.position, month: current, weekStart: weekStart) else { return .ignored }
+                guard view == .month, let day = lastLayout?.day(at: mouse.position, month: current, weekStart: weekStart) else { return .ignored }
                 next = day
             case .drag, .release: return .ignored
             }
@@ -127,6 +134,9 @@ public struct CalendarWidget: Widget {
         switch command {
         case .calendarNewEvent: input = InlineInput(prompt: "New on \(DayLabel.short(current)): ")
         case .calendarToday: return select(today ?? current)
+        case .calendarView:
+            view = view.next
+            return loadMonthIfNeeded()
         default: break
         }
         return .none
@@ -164,12 +174,16 @@ public struct CalendarWidget: Widget {
         return effects
     }
 
-    /// Asks for the shown month's events when the month changed.
+    /// Asks for the events of the months the view shows days of, when they changed.
     private mutating func loadMonthIfNeeded() -> WidgetEffects {
-        guard let month = selected?.firstOfMonth, month != loadedMonth else { return .none }
-        loadedMonth = month
-        let last = month.adding(days: month.daysInMonth - 1)
-        return WidgetEffects(requests: [AppCommand.calendar(.load(DayRange(first: month.iso, last: last.iso)))])
+        guard let selected else { return .none }
+        let days = view.shownDays(around: selected, weekStart: weekStart)
+        let months: Set<CalendarDate> = [selected.firstOfMonth, days.lowerBound.firstOfMonth, days.upperBound.firstOfMonth]
+        let asked = months.subtracting(loadedMonths).sorted()
+        loadedMonths = months
+        return WidgetEffects(requests: asked.map { month in
+            AppCommand.calendar(.load(DayRange(first: month.iso, last: month.adding(days: month.daysInMonth - 1).iso)))
+        })
     }
 
     /// The drawing geometry for the last size the canvas gave, for mouse hit-testing.
@@ -182,12 +196,24 @@ public struct CalendarWidget: Widget {
     public func render(into buffer: inout Buffer, theme: Theme, focused: Bool) {
         guard let selected else { return }
         let clock = clock
-        let free = CalendarLayout(size: buffer.size).draw(
-            MonthGrid(month: selected, weekStart: weekStart), selected: selected, today: today,
-            marked: agenda.markedDays(in: selected, clock: clock), into: &buffer, theme: theme, focused: focused
-        )
-        let inputRows = input == nil ? 0 : 2
-        drawAgenda(for: selected, from: free, to: buffer.size.height - inputRows, into: &buffer, theme: theme)
+        let bottom = buffer.size.height - (input == nil ? 0 : 2)
+        let list = DayListDrawing(agenda: agenda, clock: clock, selected: selected, today: today, focused: focused)
+        let below = Rect(x: 1, y: 1, width: max(0, buffer.size.width - 2), height: max(0, bottom - 1))
+        switch view {
+        case .month:
+            let free = CalendarLayout(size: buffer.size).draw(
+                MonthGrid(month: selected, weekStart: weekStart), selected: selected, today: today,
+                marked: agenda.markedDays(in: selected, clock: clock), into: &buffer, theme: theme, focused: focused
+            )
+            drawAgenda(for: selected, from: free, to: bottom, into: &buffer, theme: theme)
+        case .agenda:
+            buffer.writeCentered("From \(DayLabel.short(selected))", row: 0, in: buffer.bounds, style: theme[.heading])
+            list.draw(from: selected, days: CalendarView.agendaDays, keepingEmpty: false, in: below, into: &buffer, theme: theme)
+        case .week:
+            let first = CalendarView.weekStart(of: selected, weekStart: weekStart)
+            buffer.writeCentered("Week of \(DayLabel.short(first))", row: 0, in: buffer.bounds, style: theme[.heading])
+            WeekDrawing(days: list, weekStart: weekStart).draw(in: below, into: &buffer, theme: theme)
+        }
         input?.draw(into: &buffer, row: buffer.size.height - 1, theme: theme)
     }
 
@@ -203,9 +229,9 @@ public struct CalendarWidget: Widget {
         }
         let shown = lines.count > area.height ? area.height - 1 : lines.count
         for (row, line) in lines.prefix(shown).enumerated() {
-            let x = buffer.write(line.label + " ", at: Point(x: area.minX, y: area.minY + row), style: theme[line.reminded ? .warning : .accent],
+            let x = buffer.write(line.label + " ", at: Point(x: area.minX, y: area.minY + row), style: DayListDrawing.style(of: line, theme, label: true),
                                  clip: area)
-            buffer.write(line.title, at: Point(x: x, y: area.minY + row), style: theme[line.reminded ? .warning : .text], clip: area)
+            buffer.write(line.title, at: Point(x: x, y: area.minY + row), style: DayListDrawing.style(of: line, theme, label: false), clip: area)
         }
         if shown < lines.count {
             buffer.write("+\(lines.count - shown) more", at: Point(x: area.minX, y: area.minY + shown), style: theme[.muted], clip: area)
@@ -216,4 +242,5 @@ public struct CalendarWidget: Widget {
 extension CommandID {
     static let calendarNewEvent: CommandID = "calendar.event.new"
     static let calendarToday: CommandID = "calendar.today"
+    static let calendarView: CommandID = "calendar.view.next"
 }

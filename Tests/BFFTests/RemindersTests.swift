@@ -100,6 +100,7 @@ struct RemindersTests {
             #expect(first.start.iso == "2026-11-23T08:00:00Z" && first.end.iso == "2026-11-23T08:15:00Z")
             #expect(first.instanceStart?.iso == "2026-11-23T08:00:00Z" && first.location == "Room 4" && first.text == nil)
             #expect(all[2].text == "Pay at the desk")
+            #expect(all[1].start.iso == "2026-11-25T14:00:00Z" && all[1].end.iso == "2026-11-25T15:00:00Z")
             #expect(all[6].instanceStart?.iso == "2026-11-30T08:00:00Z" && all[6].start.iso == "2026-11-30T09:00:00Z")
             #expect(all[3].allDay)
 

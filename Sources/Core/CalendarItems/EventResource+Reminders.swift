@@ -20,7 +20,9 @@ extension EventResource {
             for case .at(let moment) in entryAlarms.map(\.trigger) where range.contains(moment) {
                 guard let start = entry.start else { continue }
                 let first = utc(of: start)
-                found[moment] = found[moment] ?? reminder(of: entry, at: moment, start: first, end: first, allDay: start.isDate,
+                let length = entry.duration.map { Int64($0.days) * 86_400 + Int64($0.seconds) } ?? (start.isDate ? 86_400 : 0)
+                let end = entry.end.map { max(first, utc(of: $0)) } ?? first + length
+                found[moment] = found[moment] ?? reminder(of: entry, at: moment, start: first, end: end, allDay: start.isDate,
                                                           instanceStart: nil, id: id, alarm: nil)
             }
         }

@@ -140,21 +140,35 @@ struct RemindersTests {
             #expect(try late.decode(Page<CalendarReminder>.self).items.first?.at.iso == "2026-11-20T12:58:21Z")
         }
     }
+
+    @Test("an event made with reminders has them as display alarms: listed with the event, going off for each instance; a wrong one is 400 naming reminders")
+    func remindersOfANewEvent() async throws {
+        let harness = try await BFFHarness()
+        defer { harness.remove() }
+        try await harness.addUsers("ann")
+        try await harness.withServer { client in
+            let ann = try await client.token(for: "ann")
+            let new = NewCalendarEvent(title: "Stand-up", start: "2026-11-23T09:00:00+01:00", end: "2026-11-23T09:15:00+01:00",
+                                       recurrence: "FREQ=WEEKLY;COUNT=2", timeZone: "Europe/Paris", reminders: [10, 0, 10])
+            let created = try await client.send(.post, APIPath.calendarEvents, token: ann, json: new)
+            #expect(created.status == .created)
+            #expect(try created.decode(CalendarEvent.self).reminders == [10, 0])
+            #expect(try await client.instances(from: "2026-11-23", to: "2026-11-30", token: ann).map(\.reminders) == [[10, 0], [10, 0]])
+            #expect(try await client.reminders(from: "2026-11-23", to: "2026-12-01", token: ann).map(\.at.iso)
+                == ["2026-11-23T07:50:00Z", "2026-11-23T08:00:00Z", "2026-11-30T07:50:00Z", "2026-11-30T08:00:00Z"])
+            for wrong in [[-1], [40_321], Array(1...11)] {
+                var bad = new
+                bad.reminders = wrong
+                let refused = try await client.send(.post, APIPath.calendarEvents, token: ann, json: bad)
+                #expect(refused.status == .badRequest && refused.apiError?.field == "reminders", "\(wrong)")
+            }
+        }
+    }
 }
 
 extension TestClientProtocol {
     /// Every reminder going off within `from`…`to`, page by page.
     func reminders(from: String, to: String, limit: Int? = nil, token: String) async throws -> [CalendarReminder] {
-        var items: [CalendarReminder] = []
-        var cursor: String?
-        repeat {
-            let query = "?from=\(from)&to=\(to)" + (limit.map { "&limit=\($0)" } ?? "") + (cursor.map { "&cursor=\($0)" } ?? "")
-            let response = try await send(.get, APIPath.calendarReminders + query, token: token)
-            guard response.status == .ok else { throw HarnessError.status(response.status.code, String(buffer: response.body)) }
-            let page = try response.decode(Page<CalendarReminder>.self)
-            items += page.items
-            cursor = page.next
-        } while cursor != nil
-        return items
+        try await everyPage(of: APIPath.calendarReminders + "?from=\(from)&to=\(to)" + (limit.map { "&limit=\($0)" } ?? ""), token: token)
     }
 }

@@ -251,12 +251,17 @@ extension TestClientProtocol {
 
     /// Every instance overlapping `from`…`to`, page by page.
     func instances(from: String, to: String, token: String) async throws -> [CalendarEvent] {
-        var items: [CalendarEvent] = []
+        try await everyPage(of: APIPath.calendarEvents + "?from=\(from)&to=\(to)", token: token)
+    }
+
+    /// Every item of a list, following its pages' cursors; `path` holds a query already.
+    func everyPage<Item: Codable & Sendable>(of path: String, token: String) async throws -> [Item] {
+        var items: [Item] = []
         var cursor: String?
         repeat {
-            let response = try await send(.get, APIPath.calendarEvents + "?from=\(from)&to=\(to)" + (cursor.map { "&cursor=\($0)" } ?? ""), token: token)
+            let response = try await send(.get, path + (cursor.map { "&cursor=\($0)" } ?? ""), token: token)
             guard response.status == .ok else { throw HarnessError.status(response.status.code, String(buffer: response.body)) }
-            let page = try response.decode(Page<CalendarEvent>.self)
+            let page = try response.decode(Page<Item>.self)
             items += page.items
             cursor = page.next
         } while cursor != nil

@@ -182,4 +182,23 @@ struct CalendarAgendaTests {
         _ = try widget.press(.escape, log: log)
         #expect(!widget.capturesText)
     }
+
+    @Test("a new event may repeat (every weekday, every 2 weeks…) in the clock's zone and have a reminder (remind 15m, 2h, 1d), in either order; a wrong one is named")
+    func repetitionAndReminder() throws {
+        let berlin = CanvasClock(now: Fixed.clock.now, timeZone: TimeZone(identifier: "Europe/Berlin")!)
+        let day = Fixed.today
+        var event = try EventEntry.parse("09:30-09:45 Stand-up every weekday remind 10m", on: day, clock: berlin)
+        #expect(event.title == "Stand-up" && event.start == "2026-11-22T08:30:00Z" && event.end == "2026-11-22T08:45:00Z")
+        #expect(event.recurrence == "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR" && event.timeZone == "Europe/Berlin" && event.reminders == [10])
+        event = try EventEntry.parse("Bins remind 1d every 2 weeks", on: day, clock: berlin)
+        #expect(event.title == "Bins" && event.allDay == true && event.recurrence == "FREQ=WEEKLY;INTERVAL=2" && event.reminders == [1440])
+        #expect(event.timeZone == nil)
+        // A title that merely holds the words stays whole.
+        #expect(try EventEntry.parse("Every day matters", on: day, clock: berlin).recurrence == nil)
+        #expect(try EventEntry.parse("Read every book", on: day, clock: berlin).title == "Read every book")
+        #expect(throws: EventEntryProblem.badRepetition("3 fortnights")) { try EventEntry.parse("Swim every 3 fortnights", on: day, clock: berlin) }
+        #expect(throws: EventEntryProblem.badRepetition("weekday please")) { try EventEntry.parse("Swim every weekday please", on: day, clock: berlin) }
+        #expect(throws: EventEntryProblem.badReminder("15x")) { try EventEntry.parse("Swim remind 15x", on: day, clock: berlin) }
+        #expect(throws: EventEntryProblem.badReminder("29d")) { try EventEntry.parse("Swim remind 29d", on: day, clock: berlin) }
+    }
 }

@@ -19,7 +19,15 @@ extension EventResource {
         // A calendar of one event with a UID and no start yet cannot fail to read; its start comes next.
         let empty = EventResource(uid: uid, master: nil, changes: [], timeZones: [],
                                   zones: CalendarZones(calendar: calendar, database: database))
-        return empty.withMaster(empty.described(component, as: event, start: nil, stamp: stamp))
+        var described = empty.described(component, as: event, start: nil, stamp: stamp)
+        // A display alarm says what it is of (RFC 5545 section 3.6.6: DESCRIPTION is required).
+        described.components = (event.reminders ?? []).map { minutes in
+            ICalComponent(name: "VALARM", properties: [
+                ICalProperty(name: "ACTION", value: "DISPLAY"), ICalProperty(name: "TRIGGER", value: "-PT\(minutes)M"),
+                ICalProperty(name: "DESCRIPTION", value: ICalText.escape(event.title)),
+            ])
+        }
+        return empty.withMaster(described)
     }
 
     /// Every instance changed as `before` (how the API showed one instance, or the event) became

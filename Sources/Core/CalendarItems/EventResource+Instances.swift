@@ -109,6 +109,11 @@ extension EventResource {
         event.description = entry.component["DESCRIPTION"].flatMap {
             Self.shown(ICalText.unescape($0.value), length: CalendarLimits.descriptionLength.upperBound, lines: true)
         }
+        let before = ((try? entry.alarms()) ?? []).compactMap { alarm -> Int? in
+            guard case .fromStart(let duration) = alarm.trigger, duration.isNegative || (duration.days == 0 && duration.seconds == 0) else { return nil }
+            return (duration.days * 86_400 + duration.seconds) / 60
+        }
+        event.reminders = before.isEmpty ? nil : Array(Set(before)).sorted(by: >)
     }
 
     /// What an imported event with no words in its `SUMMARY` is called.

@@ -26,6 +26,10 @@ public struct CalendarEvent: Codable, Sendable, Equatable {
     /// Of an instance of a repeating event: the start the repetition gives it (where an instance
     /// changed on its own was before), which names it in a change of this instance alone.
     public var instanceStart: UTCInstant?
+    /// Its reminders as minutes before each instance's start (alarms `TRIGGER:-PT15M`), soonest
+    /// last; absent when it has none of that kind. Every alarm, whatever its kind, is listed by
+    /// `GET /api/calendar/reminders` when it goes off.
+    public var reminders: [Int]?
 
     public init(id: Int64, title: String, start: UTCInstant, end: UTCInstant, allDay: Bool = false) {
         self.id = id
@@ -66,9 +70,11 @@ public struct NewCalendarEvent: Codable, Sendable, Equatable {
     public var timeZone: String?
     public var location: String?
     public var description: String?
+    /// Reminders, in minutes before each instance's start (`CalendarLimits.reminderMinutes`).
+    public var reminders: [Int]?
 
     public init(title: String, start: String, end: String, allDay: Bool? = nil, recurrence: String? = nil, timeZone: String? = nil,
-                location: String? = nil, description: String? = nil) {
+                location: String? = nil, description: String? = nil, reminders: [Int]? = nil) {
         self.title = title
         self.start = start
         self.end = end
@@ -77,6 +83,7 @@ public struct NewCalendarEvent: Codable, Sendable, Equatable {
         self.timeZone = timeZone
         self.location = location
         self.description = description
+        self.reminders = reminders
     }
 }
 
@@ -143,6 +150,9 @@ public enum CalendarLimits {
     public static let workPerRequest = 1_000_000
     /// The longest range one request for reminders may ask for, in days.
     public static let reminderRangeDays = 31
+    /// A new event's reminders: how many minutes before (four weeks at most), and how many.
+    public static let reminderMinutes = 0...40_320
+    public static let remindersPerEvent = 10
 }
 
 extension CalendarEvent {

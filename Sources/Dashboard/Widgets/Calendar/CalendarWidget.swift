@@ -19,7 +19,8 @@ public struct CalendarWidget: Widget {
     }
 
     public nonisolated static let commands = [
-        Command(.calendarNewEvent, "New event on the selected day (Title, 09:30 Title, 09:30-11:00 Title)", in: .widget(.calendar),
+        Command(.calendarNewEvent, "New event on the selected day (Title, 09:30 Title, 09:30-11:00 Title; then every week, remind 15m)",
+                in: .widget(.calendar),
                 keys: [.char("n")]),
         Command(.calendarToday, "Go to today", in: .widget(.calendar), keys: [.char("t")]),
         Command(.calendarView, "Switch the view: month, agenda (the days ahead), week", in: .widget(.calendar), keys: [.char("v")]),

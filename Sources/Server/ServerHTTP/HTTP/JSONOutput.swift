@@ -42,6 +42,13 @@ package struct JSONOutput {
         if let value { field(name, value) }
     }
 
+    /// A member only when there are numbers, as `field(_:ifPresent:)` for text.
+    mutating func field(_ name: StaticString, ifPresent values: [Int]?) {
+        guard let values else { return }
+        key(name)
+        raw("[" + values.map(String.init).joined(separator: ",") + "]")
+    }
+
     mutating func field(_ name: StaticString, _ value: Int64) {
         key(name)
         raw(String(value))
@@ -139,6 +146,7 @@ extension CalendarEvent: JSONWritable {
             json.field("location", ifPresent: location)
             json.field("description", ifPresent: description)
             json.field("instanceStart", ifPresent: instanceStart?.iso)
+            json.field("reminders", ifPresent: reminders)
         }
     }
 }

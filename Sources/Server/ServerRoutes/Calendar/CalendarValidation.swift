@@ -19,6 +19,13 @@ enum CalendarValidation {
         event.description = new.description.flatMap { $0.isEmpty ? nil : $0 }
         try details(recurrence: event.recurrence, timeZone: event.timeZone, location: event.location, description: event.description)
         try span(start: event.start, end: event.end, allDay: event.allDay)
+        if let reminders = new.reminders, !reminders.isEmpty {
+            guard reminders.count <= CalendarLimits.remindersPerEvent, reminders.allSatisfy(CalendarLimits.reminderMinutes.contains) else {
+                throw APIFailure.badRequest("at most \(CalendarLimits.remindersPerEvent) numbers of minutes before the start, "
+                                            + "from 0 to \(CalendarLimits.reminderMinutes.upperBound) (four weeks)", field: "reminders")
+            }
+            event.reminders = Set(reminders).sorted(by: >)
+        }
         return event
     }
 

@@ -114,6 +114,9 @@ struct RemindersTests {
             #expect(try await client.reminders(from: "2026-11-20", to: "2026-12-10", token: bob).isEmpty)
             let long = try await client.send(.get, APIPath.calendarReminders + "?from=2026-11-01&to=2027-01-01", token: ann)
             #expect(long.status == .badRequest && long.apiError?.field == "to")
+            // One end alone is a day: up to `to`.
+            let upTo = try await client.send(.get, APIPath.calendarReminders + "?to=2026-11-25T15:00:00Z", token: ann)
+            #expect(try upTo.decode(Page<CalendarReminder>.self).items.map(\.at.iso) == ["2026-11-24T18:00:00Z", "2026-11-25T15:00:00Z"])
         }
     }
 

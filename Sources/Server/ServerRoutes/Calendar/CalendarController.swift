@@ -37,10 +37,12 @@ package struct CalendarController {
     }
 
     /// `GET /api/calendar/reminders`: the reminders going off in `from`…`to` (by default the day
-    /// from now), at most `CalendarLimits.reminderRangeDays` apart, by moment.
+    /// from now; `to` alone, the day up to it), at most `CalendarLimits.reminderRangeDays` apart, by moment.
     @Sendable func reminders(_ request: Request, context: BFFRequestContext) async throws -> Response {
         var query = try CalendarQuery(parsing: request)
-        let from = query.from ?? UTCInstant(secondsSinceEpoch: Int64(Date().timeIntervalSince1970))
+        // A range given by one end is a day long: from now, or up to `to`.
+        let from = query.from ?? query.to.map { UTCInstant(secondsSinceEpoch: $0.secondsSinceEpoch - 86_400) }
+            ?? UTCInstant(secondsSinceEpoch: Int64(Date().timeIntervalSince1970))
         let to = query.to ?? UTCInstant(secondsSinceEpoch: from.secondsSinceEpoch + 86_400)
         guard from <= to else { throw APIFailure.badRequest("must not be before 'from'", field: "to") }
         guard to.secondsSinceEpoch - from.secondsSinceEpoch <= Int64(CalendarLimits.reminderRangeDays) * 86_400 else {

@@ -349,7 +349,7 @@ let package = Package(
             name: "ServerRoutes",
             dependencies: [
                 "AppModel", "AppPackages", "CalendarItems", "CalendarTime", "CanvasCore", "CanvasFiles", "ICalendar", "MicroAppProtocol", "Recurrence",
-                "ServerAPI", "ServerHTTP", "ServerProxy", "ServerSSO", "ServerStore", "SystemZones",
+                "ServerAPI", "ServerCalendarSync", "ServerHTTP", "ServerProxy", "ServerSSO", "ServerStore", "SystemZones",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -391,6 +391,21 @@ let package = Package(
             path: "Sources/Server/ServerProxy",
             swiftSettings: swiftSettings
         ),
+        // Calendars kept in step with elsewhere: subscriptions (an iCalendar file at a URL, read
+        // through the network policy of remote apps' entries, again when due).
+        .target(
+            name: "ServerCalendarSync",
+            dependencies: [
+                "CalendarItems", "CalendarTime", "ICalendar", "ServerAPI", "ServerProxy", "ServerStore", "SystemZones",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Sources/Server/ServerCalendarSync",
+            swiftSettings: swiftSettings
+        ),
         // Single sign-on: an OpenID Connect provider's discovery, keys (JWKS), ID tokens checked,
         // userinfo, device logins and refresh tokens, over AsyncHTTPClient.
         .target(
@@ -410,7 +425,7 @@ let package = Package(
         .target(
             name: "BFF",
             dependencies: [
-                "CanvasCore", "ServerAPI", "ServerHTTP", "ServerLive", "ServerProxy", "ServerRoutes", "ServerSSO", "ServerStore",
+                "CanvasCore", "ServerAPI", "ServerCalendarSync", "ServerHTTP", "ServerLive", "ServerProxy", "ServerRoutes", "ServerSSO", "ServerStore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),

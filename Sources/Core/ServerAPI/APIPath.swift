@@ -25,6 +25,10 @@ public enum APIPath {
     public static let calendarExport = "/api/calendar/export"
     /// `GET` the reminders going off in a range (`CalendarReminder`), by moment.
     public static let calendarReminders = "/api/calendar/reminders"
+    /// The user's calendars besides their own (`CalendarCollection`).
+    public static let calendars = "/api/calendars"
+    /// `POST` a new subscription (`NewCalendarSubscription`).
+    public static let calendarSubscriptions = "/api/calendars/subscriptions"
     /// `GET` the todo list as iCalendar tasks, a page at a time.
     public static let todoExport = "/api/todo/export"
     public static let chatChannels = "/api/chat/channels"
@@ -69,6 +73,10 @@ public enum APIPath {
     public static func todoItem(_ id: Int64) -> String { "\(todoItems)/\(id)" }
     /// The path of one calendar event.
     public static func calendarEvent(_ id: Int64) -> String { "\(calendarEvents)/\(id)" }
+    /// One calendar of the user's: `PATCH` renames it or changes its colour, `DELETE` removes it with its events.
+    public static func calendar(_ id: Int64) -> String { "\(calendars)/\(id)" }
+    /// `POST`: a subscription read again now.
+    public static func calendarRefresh(_ id: Int64) -> String { "\(calendars)/\(id)/refresh" }
     /// One shared canvas.
     public static func canvas(_ id: Int64) -> String { "\(canvases)/\(id)" }
     /// A shared canvas's ordered changes: new edits go here, and members catch up from here.

@@ -30,6 +30,12 @@ public struct CalendarEvent: Codable, Sendable, Equatable {
     /// last; absent when it has none of that kind. Every alarm, whatever its kind, is listed by
     /// `GET /api/calendar/reminders` when it goes off.
     public var reminders: [Int]?
+    /// The `CalendarCollection` it is in; absent for the user's own events.
+    public var calendar: Int64?
+    /// Its calendar's colour (`#RRGGBB`), when it has one.
+    public var colour: String?
+    /// True when it cannot be changed here (it is in a subscription); absent when it can.
+    public var readOnly: Bool?
 
     public init(id: Int64, title: String, start: UTCInstant, end: UTCInstant, allDay: Bool = false) {
         self.id = id

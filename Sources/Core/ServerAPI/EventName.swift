@@ -12,6 +12,13 @@ public enum EventName: String, Codable, Sendable, CaseIterable {
     case calendarEventUpdated = "calendar.event.updated"
     /// `{"id": N}`.
     case calendarEventDeleted = "calendar.event.deleted"
+    /// A `CalendarCollection`: a calendar subscribed to.
+    case calendarCollectionCreated = "calendar.collection.created"
+    /// A `CalendarCollection`: renamed, coloured, or read again, its events maybe changed (a
+    /// client reloads the ones it shows).
+    case calendarCollectionUpdated = "calendar.collection.updated"
+    /// `{"id": N}`: a calendar removed with its events.
+    case calendarCollectionDeleted = "calendar.collection.deleted"
     /// A `ChatChannel`.
     case chatChannelCreated = "chat.channel.created"
     /// A `ChatMessage`.

@@ -72,19 +72,10 @@ extension HTTPClient {
         let from = UTCInstant(secondsSinceEpoch: Int64(after.timeIntervalSince1970.rounded(.down)) + 1)
         let to = UTCInstant(secondsSinceEpoch: max(from.secondsSinceEpoch, Int64(until.timeIntervalSince1970.rounded(.down))))
         do throws(HTTPClientError) {
-            var items: [CalendarReminder] = []
-            var cursor: String?
-            var read = 0
-            repeat {
-                read += 1
-                let query = [(name: "from", value: from.iso), (name: "to", value: to.iso), (name: "limit", value: "100")]
-                    + (cursor.map { [(name: "cursor", value: $0)] } ?? [])
-                let page = try await get(APIPath.calendarReminders, query: query, as: Page<CalendarReminder>.self)
-                items += page.items
-                cursor = page.next
-            } while cursor != nil && read < 10
-            let last = cursor == nil ? to : items.last?.at ?? to
-            return .success(RemindersFetched(items: items, until: last.date))
+            let read = try await pages(APIPath.calendarReminders, query: [(name: "from", value: from.iso), (name: "to", value: to.iso)],
+                                       as: CalendarReminder.self, pages: 10)
+            let last = read.complete ? to : read.items.last?.at ?? to
+            return .success(RemindersFetched(items: read.items, until: last.date))
         } catch {
             return .failure(error)
         }
@@ -96,8 +87,15 @@ extension HTTPClient {
 
     /// Every page of a list, or the first `pages` of them.
     private func all<Item: Codable & Sendable>(
-        _ path: String, query: [(name: String, value: String)], as type: Item.Type, pages: Int = .max
+        _ path: String, query: [(name: String, value: String)], as type: Item.Type, pages limit: Int = .max
     ) async throws(HTTPClientError) -> [Item] {
+        try await pages(path, query: query, as: type, pages: limit).items
+    }
+
+    /// The items of a list's first `limit` pages, and whether they were all there is.
+    private func pages<Item: Codable & Sendable>(
+        _ path: String, query: [(name: String, value: String)], as type: Item.Type, pages limit: Int
+    ) async throws(HTTPClientError) -> (items: [Item], complete: Bool) {
         var items: [Item] = []
         var cursor: String?
         var read = 0
@@ -107,8 +105,8 @@ extension HTTPClient {
             let page = try await get(path, query: pageQuery, as: Page<Item>.self)
             items += page.items
             cursor = page.next
-        } while cursor != nil && read < pages
-        return items
+        } while cursor != nil && read < limit
+        return (items, cursor == nil)
     }
 
     /// A write with a JSON body and an `Idempotency-Key`, its answer decoded as `Value`.

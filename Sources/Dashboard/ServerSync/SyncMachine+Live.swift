@@ -49,6 +49,11 @@ extension SyncMachine {
             refreshAll(now: now, &effects)
         case .streamOpened:
             effects.append(.setLastEventID(event.id))
+        case .calendarCollectionCreated, .calendarCollectionUpdated, .calendarCollectionDeleted:
+            // A subscription came, was read again or went: its events are the server's to list.
+            effects.append(.setLastEventID(event.id))
+            reload(.calendar, &effects)
+            askForReminders(now: now, &effects)
         case .canvasChangeApplied:
             // For the shared canvas open, if it is this one: the canvas host orders it.
             guard let applied = try? JSONDecoder().decode(CanvasChangeEvent.self, from: Data(event.data.utf8)) else {
@@ -98,7 +103,8 @@ extension SyncMachine {
         case .chatChannelCreated: return (try? decoder.decode(ChatChannel.self, from: data)).map(LiveChange.channel)
         case .chatMessagePosted: return (try? decoder.decode(ChatMessage.self, from: data)).map(LiveChange.message)
         case .streamReset, .streamOpened, .registryAppPublished, .registryAppWithdrawn, .registryAppHealth, .canvasChangeApplied,
-             .canvasPresenceChanged, .authSessionStarted: return nil
+             .canvasPresenceChanged, .authSessionStarted, .calendarCollectionCreated, .calendarCollectionUpdated,
+             .calendarCollectionDeleted: return nil
         }
     }
 

@@ -5,6 +5,7 @@ import HummingbirdCore
 import HummingbirdTLS
 import Logging
 import ServerAPI
+import ServerCalendarSync
 import ServerHTTP
 import ServerLive
 import ServerProxy
@@ -42,7 +43,8 @@ package func buildApplication(
         configuration: .init(address: address, serverName: "termcanvas-bff"),
         // The store's own first: they stop last.
         services: opened.services + [LiveEventsService(hub: store.liveEvents, interval: configuration.heartbeatInterval),
-                                     registry.health, registry.hooks],
+                                     registry.health, registry.hooks]
+            + (configuration.apps.contains(.calendar) ? [SubscriptionRefresher(subscriptions: registry.subscriptions, logger: logger)] : []),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
         logger: logger
     )
@@ -103,7 +105,10 @@ func buildRouter(store: BFFStore, issuer: TokenIssuer, configuration: BFFConfigu
     LiveEventsController(store: store, activity: configuration.activity, users: users).addRoutes(to: api)
     SessionsController(store: store, users: users).addRoutes(to: api.group("auth"))
     if apps.contains(.todo) { TodoController(store: store).addRoutes(to: api.group("todo")) }
-    if apps.contains(.calendar) { CalendarController(store: store).addRoutes(to: api.group("calendar")) }
+    if apps.contains(.calendar) {
+        CalendarController(store: store).addRoutes(to: api.group("calendar"))
+        CalendarsController(store: store, subscriptions: registry.subscriptions).addRoutes(to: api.group("calendars"))
+    }
     if apps.contains(.chat) { ChatController(store: store).addRoutes(to: api.group("chat")) }
     CanvasController(store: store).addRoutes(to: api.group("canvas"))
     AuditController(store: store).addRoutes(to: api)
@@ -112,9 +117,11 @@ func buildRouter(store: BFFStore, issuer: TokenIssuer, configuration: BFFConfigu
 }
 
 /// What the registry runs beside the routes: the health checks of remote apps and the webhook
-/// delivery queue.
+/// delivery queue; and the calendar subscriptions, which call out through the same network
+/// policy.
 struct RegistryServices: Sendable {
     let entries: EntryClient
+    let subscriptions: CalendarSubscriptions
     let health: AppHealthMonitor
     let hooks: HookDeliverer
     let sessions: RemoteSessions
@@ -129,5 +136,6 @@ struct RegistryServices: Sendable {
         entries = EntryClient(policy: configuration.entryNetworkPolicy)
         health = AppHealthMonitor(store: store, entries: entries, interval: configuration.healthInterval, logger: logger)
         hooks = HookDeliverer(store: store, logger: logger)
+        subscriptions = CalendarSubscriptions(store: store, reader: CalendarFeedReader(entries: entries, logger: logger), clock: configuration.clock)
     }
 }

@@ -58,7 +58,7 @@ package final class EntryClient: Sendable {
 
     /// One call whose whole answer, head and body, arrives within `timeout` and in at most
     /// `maximumBody` bytes: an entry that answers its head and then trickles is cut off too.
-    func call(_ request: HTTPClientRequest, to entry: URL, timeout: TimeAmount, maximumBody: Int,
+    package func call(_ request: HTTPClientRequest, to entry: URL, timeout: TimeAmount, maximumBody: Int,
               logger: Logger) async throws -> (response: HTTPClientResponse, body: ByteBuffer) {
         let client = try await client(for: entry)
         return try await withThrowingTaskGroup(of: (response: HTTPClientResponse, body: ByteBuffer)?.self) { group in

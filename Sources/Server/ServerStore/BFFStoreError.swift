@@ -21,6 +21,8 @@ package enum BFFStoreError: Error, Equatable, CustomStringConvertible {
     /// A calendar range's repeating events need more work than one request may do
     /// (`CalendarLimits.workPerRequest`).
     case tooMuchWork
+    /// The event is in a calendar the user cannot change here (a subscription).
+    case readOnlyCalendar
 
     package var description: String {
         switch self {
@@ -36,6 +38,7 @@ package enum BFFStoreError: Error, Equatable, CustomStringConvertible {
         case .auditedChangesSpent: "\(AuditLimits.changesPerUserPerDay) audited changes in a day, the most one user may make"
         case .quotaReached(let what, let limit): "a user keeps at most \(limit) \(what)"
         case .tooMuchWork: "the range's repeating events need more work than one request may do"
+        case .readOnlyCalendar: "the event is in a subscribed calendar, which is read-only"
         }
     }
 }

@@ -44,6 +44,7 @@ extension SQLiteStore {
         case .now: "strftime('%Y-%m-%d %H:%M:%f', 'now')"  // as GRDB stores a `Date`
         case .forUpdate, .forShare, .forUpdateSkipLocked, .bytewise: ""
         case .likeIgnoringCase: "LIKE"
+        case .autoIncrementKey: "INTEGER PRIMARY KEY AUTOINCREMENT"
         }
     }
 

@@ -8,6 +8,7 @@ import ServerAPI
 @testable import ServerHTTP
 @testable import ServerRoutes
 import ServerSSO
+import TestSupport
 import Testing
 
 /// The OpenAPI document served at `/openapi.yaml` and the server agree: the same routes, and every
@@ -101,6 +102,8 @@ struct OpenAPIConformanceTests {
             }
             var configuration = harness.configuration()
             configuration.singleSignOn = Self.singleSignOn
+            let web = try await StaticWebServer()
+            try web.serve(SubscriptionsTests.first, as: "holidays.ics")
             try await harness.withServer(configuration: configuration) { client in
                 let served = try await client.execute(uri: "/openapi.yaml", method: .get)
                 #expect(served.status == .ok)
@@ -111,7 +114,8 @@ struct OpenAPIConformanceTests {
                     .decode(TokenResponse.self).token
                 var conformance = Conformance(client: client, checker: SchemaChecker(document: document), token: token,
                                               knownIDs: [APIPath.registryApps: "deploys", "/api/apps": "deploys"],
-                                              hook: ("deploys", secret))
+                                              hook: ("deploys", secret),
+                                              bodies: ["post \(APIPath.calendarSubscriptions)": #"{"url": "\#(web.url("holidays.ics"))"}"#])
                 for operation in Self.operations(in: document) {
                     try await conformance.check(operation)
                 }

@@ -60,7 +60,8 @@ struct DayListDrawing {
             for line in lines where row < area.maxY {
                 let x = buffer.write("  " + line.label + " ", at: Point(x: area.minX, y: row), style: Self.style(of: line, theme, label: true),
                                      clip: area)
-                buffer.write(line.title, at: Point(x: x, y: row), style: Self.style(of: line, theme, label: false), clip: area)
+                buffer.write(DisplayWidth.clipped(line.title, to: area.maxX - x), at: Point(x: x, y: row),
+                             style: Self.style(of: line, theme, label: false), clip: area)
                 row += 1
             }
         }

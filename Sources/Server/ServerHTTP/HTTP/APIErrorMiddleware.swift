@@ -33,6 +33,9 @@ package struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch BFFStoreError.tooMuchWork {
             return try .json(APIError(error: "the range's repeating events need more work than one request may do (rules that repeat every "
                                       + "second, or almost never): ask for a shorter range", field: "to"), status: .badRequest)
+        } catch BFFStoreError.readOnlyCalendar {
+            return try .json(APIError(error: "this event is in a subscribed calendar, which is read-only: change it where the calendar "
+                                      + "comes from"), status: .conflict)
         } catch let error as any HTTPResponseError {
             return try .json(APIError(error: Self.message(for: error.status)), status: error.status)
         } catch {

@@ -147,6 +147,9 @@ extension CalendarEvent: JSONWritable {
             json.field("description", ifPresent: description)
             json.field("instanceStart", ifPresent: instanceStart?.iso)
             json.field("reminders", ifPresent: reminders)
+            if let calendar { json.field("calendar", calendar) }
+            json.field("colour", ifPresent: colour)
+            if let readOnly { json.field("readOnly", readOnly) }
         }
     }
 }

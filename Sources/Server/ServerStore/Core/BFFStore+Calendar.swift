@@ -31,7 +31,7 @@ extension BFFStore {
         // Worked out before the transaction: it holds a connection, which waits for no expansion.
         for event in try await offThePool({ resources.map(WrittenEvent.init) }) {
             plan = plan.then { outcome in
-                .run("SELECT id FROM calendar_events WHERE owner_id = \(owner) AND uid = \(event.resource.uid)") { rows in
+                .run("SELECT id FROM calendar_events WHERE owner_id = \(owner) AND calendar_id = 0 AND uid = \(event.resource.uid)") { rows in
                     var next = outcome
                     if let id = try rows.first?.integer(0) {
                         next.replaced += 1
@@ -48,7 +48,8 @@ extension BFFStore {
     /// The event with this id if `owner` owns it, as one event (a repeating one's first instance).
     package func calendarEvent(id: Int64, owner: Int64) async throws -> CalendarEvent? {
         guard let stored = try await storedEvent(id: id, owner: owner) else { return nil }
-        return try await offThePool { stored.resource?.apiEvent(id: id) }
+        let colours = try await runRead(Self.calendarColours(owner: owner), snapshot: false)
+        return try await offThePool { stored.resource.map { stored.shown([$0.apiEvent(id: id)], colours: colours)[0] } }
     }
 
     /// The event with this id if `owner` owns it, as iCalendar.
@@ -63,11 +64,13 @@ extension BFFStore {
         }, snapshot: false)
     }
 
-    /// A page of `owner`'s events that reach into `from`…`to` (either open), as iCalendar, by id
-    /// after `after`; and whether more follow.
+    /// A page of `owner`'s own events (not their subscriptions') that reach into `from`…`to`
+    /// (either open), as iCalendar, by id after `after`; and whether more follow.
     package func calendarResources(owner: Int64, from: UTCInstant?, to: UTCInstant?, after: Int64?, limit: Int) async throws
         -> (items: [(id: Int64, resource: EventResource)], more: Bool) {
-        var statement: SQLStatement = "SELECT \(storedColumns) FROM calendar_events WHERE owner_id = \(owner) AND id > \(after ?? 0)"
+        var statement: SQLStatement = """
+            SELECT \(storedColumns) FROM calendar_events WHERE owner_id = \(owner) AND calendar_id = 0 AND id > \(after ?? 0)
+            """
         if let to { statement += " AND start_at <= \(to)" }
         if let from { statement += " AND (series_end IS NULL OR series_end > \(from) OR start_at >= \(from))" }
         statement += " ORDER BY id LIMIT \(limit + 1)"
@@ -101,9 +104,11 @@ extension BFFStore {
         single += " ORDER BY start_at, id LIMIT \(query.limit + 1)"
         let from = query.from ?? UTCInstant(secondsSinceEpoch: EventResource.earliestMoment)
         let to = query.to ?? UTCInstant(secondsSinceEpoch: EventResource.latestMoment)
-        let (singleRows, repeatingRows) = try await runRead(Plan.run(single) { [repeating] singleRows in
+        let (singleRows, repeatingRows, colours) = try await runRead(Plan.run(single) { [repeating] singleRows in
             Plan.run(repeating) { repeatingRows in
-                .done((try singleRows.map(StoredEvent.init(row:)), try repeatingRows.map(StoredEvent.init(row:))))
+                Self.calendarColours(owner: owner).then { colours in
+                    .done((try singleRows.map(StoredEvent.init(row:)), try repeatingRows.map(StoredEvent.init(row:)), colours))
+                }
             }
         }, snapshot: true)
         // Worked out once the database's connection is free again, off the cooperative threads.
@@ -111,7 +116,9 @@ extension BFFStore {
         // happen or happen every second cannot make a request take seconds.
         return try await offThePool {
             var budget = CalendarLimits.workPerRequest
-            var items = singleRows.flatMap { stored in stored.resource.map { $0.apiEvents(id: stored.id, from: from, to: to, budget: &budget) } ?? [] }
+            var items = singleRows.flatMap { stored in
+                stored.resource.map { stored.shown($0.apiEvents(id: stored.id, from: from, to: to, budget: &budget), colours: colours) } ?? []
+            }
             // Of each repeating event, the instances of this page at most: one more than a page
             // after where the last ended (one of them may be that last).
             for stored in repeatingRows {
@@ -119,7 +126,8 @@ extension BFFStore {
                 let instances = resource.apiEvents(id: stored.id, from: from, to: to, after: query.after?.start, limit: query.limit + 2,
                                                    budget: &budget)
                 guard budget > 0 else { throw BFFStoreError.tooMuchWork }
-                items += instances.filter { event in query.after.map { (event.start, event.id) > ($0.start, $0.id) } ?? true }
+                items += stored.shown(instances, colours: colours)
+                    .filter { event in query.after.map { (event.start, event.id) > ($0.start, $0.id) } ?? true }
             }
             items.sort { ($0.start, $0.id, $0.instanceStart ?? $0.start) < ($1.start, $1.id, $1.instanceStart ?? $1.start) }
             return (Array(items.prefix(query.limit)), items.count > query.limit)
@@ -171,7 +179,8 @@ extension BFFStore {
         try await keyedWrite(.lock("calendar.owner.\(owner)", next: Plan.run("""
             SELECT \(storedColumns) FROM calendar_events WHERE id = \(id) AND owner_id = \(owner)\(.forUpdate)
             """) { rows -> Plan<CalendarEvent?> in
-            guard let current = try rows.map(StoredEvent.init(row:)).first?.resource else { return .done(nil) }
+            guard let stored = try rows.map(StoredEvent.init(row:)).first, let current = stored.resource else { return .done(nil) }
+            guard stored.calendar == 0 else { throw BFFStoreError.readOnlyCalendar }
             switch try change(current) {
             case .replace(let resource, let instance):
                 let event = WrittenEvent(resource)
@@ -195,6 +204,7 @@ extension BFFStore {
             SELECT \(storedColumns) FROM calendar_events WHERE id = \(id) AND owner_id = \(owner)\(.forUpdate)
             """) { rows -> Plan<Bool> in
             guard let stored = try rows.map(StoredEvent.init(row:)).first else { return .done(false) }
+            guard stored.calendar == 0 else { throw BFFStoreError.readOnlyCalendar }
             if let current = stored.resource, let left = try remaining(current) {
                 return Self.replace(id: id, owner: owner, with: WrittenEvent(left)).then { _ in .done(true) }
             }
@@ -208,30 +218,43 @@ extension BFFStore {
     private static func insert(_ event: WrittenEvent, owner: Int64) -> Plan<Int64> {
         .run("SELECT COUNT(*) FROM calendar_events WHERE owner_id = \(owner)") { rows in
             try Self.checkQuota(rows, CalendarLimits.eventsPerUser, of: "calendar events")
-            let index = event.index
-            return .run("""
-                INSERT INTO calendar_events (owner_id, title, start_at, end_at, all_day, uid, ical, series_end, repeats, created_at, updated_at)
-                VALUES (\(owner), \(index.title), \(index.start), \(index.end), \(index.allDay), \(event.resource.uid), \(event.text),
-                    \(index.seriesEnd), \(index.repeats), \(.now), \(.now)) RETURNING id
-                """) { rows in
-                guard let id = try rows.first?.integer(0) else { throw BFFStoreError.unreadableRow("calendar_events, just written") }
-                return .record(.calendarEventCreated, owner: owner, data: event.apiEvent(id: id), then: .done(id))
+            return Self.insertRow(event, owner: owner, calendar: 0).then { id in
+                .record(.calendarEventCreated, owner: owner, data: event.apiEvent(id: id), then: .done(id))
             }
         }
     }
 
     private static func replace(id: Int64, owner: Int64, with event: WrittenEvent) -> Plan<Void> {
+        updateRow(id: id, with: event).then { _ in .record(.calendarEventUpdated, owner: owner, data: event.apiEvent(id: id), then: .done(())) }
+    }
+
+    /// Inserts `event` in `owner`'s `calendar`; its id.
+    static func insertRow(_ event: WrittenEvent, owner: Int64, calendar: Int64) -> Plan<Int64> {
+        let index = event.index
+        return .run("""
+            INSERT INTO calendar_events (owner_id, calendar_id, title, start_at, end_at, all_day, uid, ical, series_end, repeats, created_at,
+                updated_at)
+            VALUES (\(owner), \(calendar), \(index.title), \(index.start), \(index.end), \(index.allDay), \(event.resource.uid), \(event.text),
+                \(index.seriesEnd), \(index.repeats), \(.now), \(.now)) RETURNING id
+            """) { rows in
+            guard let id = try rows.first?.integer(0) else { throw BFFStoreError.unreadableRow("calendar_events, just written") }
+            return .done(id)
+        }
+    }
+
+    /// Rewrites the event with `id` as `event`.
+    static func updateRow(id: Int64, with event: WrittenEvent) -> Plan<Void> {
         let index = event.index
         return .run("""
             UPDATE calendar_events SET title = \(index.title), start_at = \(index.start), end_at = \(index.end), all_day = \(index.allDay),
                 uid = \(event.resource.uid), ical = \(event.text), series_end = \(index.seriesEnd), repeats = \(index.repeats),
                 updated_at = \(.now) WHERE id = \(id)
-            """) { _ in .record(.calendarEventUpdated, owner: owner, data: event.apiEvent(id: id), then: .done(())) }
+            """) { _ in .done(()) }
     }
 }
 
 /// An event about to be written, with what its row holds of it worked out once.
-private struct WrittenEvent: Sendable {
+struct WrittenEvent: Sendable {
     let resource: EventResource
     let index: EventIndex
     let text: String
@@ -253,11 +276,11 @@ private struct WrittenEvent: Sendable {
 }
 
 /// The columns of a stored event, in the order `StoredEvent.init(row:)` reads them.
-private let storedColumns: SQLStatement = "id, title, start_at, end_at, all_day, uid, ical"
+let storedColumns: SQLStatement = "id, title, start_at, end_at, all_day, uid, ical, calendar_id"
 
 /// A row of `calendar_events` as read: its text is read as iCalendar once the database's
 /// connection is free again (`resource`).
-private struct StoredEvent: Sendable {
+struct StoredEvent: Sendable {
     let id: Int64
     let title: String
     let start: String
@@ -265,10 +288,25 @@ private struct StoredEvent: Sendable {
     let allDay: Bool
     let uid: String?
     let ical: String?
+    /// Its `CalendarCollection`; 0 for the user's own calendar.
+    let calendar: Int64
 
     init(row: SQLRow) throws {
         (id, title, start, end) = (try row.integer(0), try row.text(1), try row.text(2), try row.text(3))
-        (allDay, uid, ical) = (try row.bool(4), try row.optionalText(5), try row.optionalText(6))
+        (allDay, uid, ical, calendar) = (try row.bool(4), try row.optionalText(5), try row.optionalText(6), try row.integer(7))
+    }
+
+    /// `events` of it as the API shows them: with their calendar, its colour, and read-only when
+    /// it is a subscription's.
+    func shown(_ events: [CalendarEvent], colours: [Int64: String]) -> [CalendarEvent] {
+        guard calendar != 0 else { return events }
+        return events.map { event in
+            var event = event
+            event.calendar = calendar
+            event.colour = colours[calendar]
+            event.readOnly = true
+            return event
+        }
     }
 
     /// Nil for a row that cannot be read as an event (its times or its text written by hand): it

@@ -97,6 +97,8 @@ package enum SQLWord: Sendable {
     case likeIgnoringCase
     /// After a text in `ORDER BY`: by its bytes, as SQLite always sorts (PostgreSQL's `COLLATE "C"`).
     case bytewise
+    /// A table's key of 64-bit ids that never go back (SQLite's `AUTOINCREMENT`, PostgreSQL's `BIGSERIAL`).
+    case autoIncrementKey
 }
 
 /// A value bound to a statement, or read from a row.

@@ -21,6 +21,20 @@ enum SharedMigrations {
             "ALTER TABLE todo_items ADD COLUMN priority INTEGER NOT NULL DEFAULT 0",
             "CREATE UNIQUE INDEX todo_items_owner_uid ON todo_items (owner_id, uid)",
         ]),
+        ("v20: calendars besides the user's own: subscriptions", [
+            // Times as UTC ISO text, as the events' (`refresh_due` orders the refresher's queue).
+            """
+            CREATE TABLE calendars (id \(.autoIncrementKey), owner_id BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                name TEXT NOT NULL, colour TEXT, kind TEXT NOT NULL, url TEXT, etag TEXT, last_modified TEXT,
+                refreshed_at TEXT, refresh_due TEXT NOT NULL, problem TEXT, created_at TEXT NOT NULL)
+            """,
+            "CREATE INDEX calendars_owner ON calendars (owner_id, id)",
+            "CREATE INDEX calendars_refresh_due ON calendars (refresh_due)",
+            // 0: the user's own calendar, which has no row.
+            "ALTER TABLE calendar_events ADD COLUMN calendar_id BIGINT NOT NULL DEFAULT 0",
+            "DROP INDEX calendar_events_owner_uid",
+            "CREATE UNIQUE INDEX calendar_events_owner_uid ON calendar_events (owner_id, calendar_id, uid)",
+        ]),
     ]
 
     /// A statement's text in an engine's words; a migration binds no values.

@@ -61,6 +61,7 @@ extension PostgresStore {
         case .forUpdateSkipLocked: " FOR UPDATE SKIP LOCKED"
         case .likeIgnoringCase: "ILIKE"
         case .bytewise: #" COLLATE "C""#
+        case .autoIncrementKey: "BIGSERIAL PRIMARY KEY"
         }
     }
 

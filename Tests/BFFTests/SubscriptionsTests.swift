@@ -108,6 +108,44 @@ struct SubscriptionsTests {
         }
     }
 
+    @Test("a server that never answers: the reading gives up after 20 s, saying so; a third reading at once is 429, not a third call out")
+    func silentServer() async throws {
+        // A socket that listens and never accepts: the kernel completes connections, nobody answers.
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) == 0 && listen(listener, 16) == 0
+                && getsockname(listener, $0, &length) == 0 }
+        }
+        try #require(bound)
+        let silent = "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))/cal.ics"
+        let harness = try await BFFHarness()
+        defer { harness.remove() }
+        try await harness.addUsers("ann")
+        try await harness.withServer { client in
+            let ann = try await client.token(for: "ann")
+            let clock = ContinuousClock()
+            let started = clock.now
+            // Two at once over connections of their own (the test client has one).
+            let port = try #require(client.port)
+            let subscribe = ["curl", "-s", "-w", "\\n%{http_code}", "-H", "Authorization: Bearer \(ann)", "-H", "Content-Type: application/json",
+                             "-d", #"{"url": "\#(silent)"}"#, "http://127.0.0.1:\(port)\(APIPath.calendarSubscriptions)"]
+            async let first = Command.run(subscribe)
+            async let second = Command.run(subscribe)
+            try await Task.sleep(for: .seconds(3))
+            let third = try await client.send(.post, APIPath.calendarSubscriptions, token: ann, json: NewCalendarSubscription(url: silent))
+            #expect(third.status == .tooManyRequests && third.headers[.retryAfter] == "5")
+            for answer in [try await first, try await second] {
+                #expect(answer.output.hasSuffix("\n422") && answer.output.contains("did not send the calendar within 20 s"), "\(answer.output)")
+            }
+            #expect(clock.now - started < .seconds(30))
+        }
+    }
+
     @Test("wrong addresses and files are refused in our words, naming url; what only the server can reach is not read (the entries' network policy)")
     func refusals() async throws {
         let web = try await StaticWebServer()

@@ -23,3 +23,16 @@ struct ColorDownsamplingTests {
         #expect(color.ansi16 == expected)
     }
 }
+
+@Suite("Color(hex:): a calendar's #RRGGBB as the nearest of the 256-colour palette")
+struct ColorFromHexTests {
+    @Test(arguments: [
+        ("#3366cc", Color?.some(.palette(62))),  // (51,102,204) → cube (95,95,215)
+        ("#000000", .palette(16)), ("#FFFFFF", .palette(231)), ("#ff0000", .palette(196)),
+        ("#808080", .palette(244)),  // a grey: the ramp, not the cube
+        ("#12345", nil), ("3366cc", nil), ("#+12345", nil), ("#gggggg", nil), ("blue", nil), ("", nil),
+    ])
+    func nearest(hex: String, expected: Color?) {
+        #expect(Color(hex: hex) == expected)
+    }
+}

@@ -117,6 +117,26 @@ struct CalendarAgendaTests {
         #expect(try style(of: "Swim") == Theme.dark[.text])
     }
 
+    @Test("a subscribed calendar's events are marked in its colour (the time), their titles as text; a long title is cut with …")
+    func calendarColourAndCutTitles() throws {
+        let log = CommandLog()
+        var widget = try mounted(log: log)
+        var rota = CalendarEvent(id: 7, title: "On-call handover", start: instant("2026-11-22T08:00:00Z"), end: instant("2026-11-22T09:00:00Z"))
+        (rota.calendar, rota.colour, rota.readOnly) = (3, "#3366cc", true)
+        let long = CalendarEvent(id: 8, title: "A planning meeting whose title is far longer than the pane is wide, and then some",
+                                 start: instant("2026-11-22T10:00:00Z"), end: instant("2026-11-22T11:00:00Z"))
+        _ = try widget.receive(delivered(CalendarEventsLoaded(range: DayRange(first: "2026-11-01", last: "2026-11-30"),
+                                                              events: [rota, long], origin: .server)))
+        let buffer = render(widget, size: Self.tall)
+        let row = try #require(buffer.lines.firstIndex { $0.contains("On-call") })
+        let time = try #require(buffer.lines[row].firstRange(of: "08:00")).lowerBound.utf16Offset(in: buffer.lines[row])
+        #expect(buffer[time, row].style.foreground == .palette(62))
+        let title = try #require(buffer.lines[row].firstRange(of: "On-call")).lowerBound.utf16Offset(in: buffer.lines[row])
+        #expect(buffer[title, row].style == Theme.dark[.text])
+        let cut = try #require(buffer.lines.first { $0.contains("A planning") })
+        #expect(cut.trimmingCharacters(in: .whitespaces).hasSuffix("…"))
+    }
+
     @Test("v switches to the agenda (the days ahead with something planned, next month's asked for) and to the week, side by side; the view is kept in the layout")
     func agendaAndWeekViews() throws {
         let log = CommandLog()

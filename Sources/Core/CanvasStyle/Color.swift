@@ -6,6 +6,18 @@ public enum Color: Hashable, Sendable {
     /// 0–255 of the xterm palette.
     case palette(UInt8)
 
+    /// The 256-colour palette's nearest to `#RRGGBB` (of its colour cube and greys), or nil when
+    /// `hex` is not of that form.
+    public init?(hex: String) {
+        let digits = Array(hex.utf8)
+        let isHex = { (byte: UInt8) in (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20) }
+        guard digits.count == 7, digits[0] == UInt8(ascii: "#"), digits.dropFirst().allSatisfy(isHex),
+              let value = Int(String(decoding: digits.dropFirst(), as: UTF8.self), radix: 16) else { return nil }
+        let rgb = (value >> 16 & 0xFF, value >> 8 & 0xFF, value & 0xFF)
+        let nearest = (16...255).min { a, b in Self.distance(Self.rgb(ofPaletteIndex: a), rgb) < Self.distance(Self.rgb(ofPaletteIndex: b), rgb) }!
+        self = .palette(UInt8(nearest))
+    }
+
     /// The nearest colour a 16-colour terminal can show (by distance in RGB).
     public var ansi16: Color {
         guard case .palette(let index) = self else { return self }

@@ -4,6 +4,8 @@ public struct Theme: Sendable, Hashable {
     private var styles: [ThemeRole: Style]
     /// What 16-colour terminals show for some roles; the others are downsampled.
     private var styles16: [ThemeRole: Style]
+    /// Whether colours are left out (`NO_COLOR`): a colour of the user's (a calendar's) too.
+    public private(set) var isMonochrome = false
 
     public init(name: String, styles: [ThemeRole: Style], styles16: [ThemeRole: Style] = [:]) {
         self.name = name
@@ -36,7 +38,16 @@ public struct Theme: Sendable, Hashable {
         for role in ThemeRole.allCases {
             result[role] = Style(attributes: Self.monochromeAttributes[role] ?? [])
         }
+        result.isMonochrome = true
         return result
+    }
+
+    /// `role`'s style in `colour` (a calendar's), unless colours are left out or there is none.
+    public func style(_ role: ThemeRole, in colour: Color?) -> Style {
+        guard let colour, !isMonochrome else { return self[role] }
+        var style = self[role]
+        style.foreground = colour
+        return style
     }
 
     private static let monochromeAttributes: [ThemeRole: TextAttributes] = [

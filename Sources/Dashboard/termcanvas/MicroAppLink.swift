@@ -64,13 +64,15 @@ struct MicroAppLink {
 
 extension BFFTarget {
     /// A client of the server this target reaches.
-    func client(logger: Logger) -> HTTPClient {
+    /// - Parameter configuration: timeouts and limits; the defaults unless a command waits longer
+    ///   (a subscription's first reading).
+    func client(logger: Logger, configuration: HTTPClient.Configuration = .init()) -> HTTPClient {
         switch self {
         case .local(let connection):
-            HTTPClient(endpoint: .unixSocket(connection.socketPath), token: connection.token, logger: logger)
+            HTTPClient(endpoint: .unixSocket(connection.socketPath), token: connection.token, configuration: configuration, logger: logger)
         case .remote(let credential):
             HTTPClient(endpoint: HTTPClient.Endpoint(baseURL: credential.server, trustedCertificates: credential.trustedCertificates),
-                       token: credential.token, logger: logger)
+                       token: credential.token, configuration: configuration, logger: logger)
         }
     }
 }

@@ -17,7 +17,7 @@ struct ServerOption: ParsableArguments {
                                                        label: "termcanvas.command")
 
     /// A client of the server, logging to the dashboard's log file.
-    func client() async throws -> HTTPClient {
+    func client(configuration: HTTPClient.Configuration = .init()) async throws -> HTTPClient {
         let paths = Paths(environment: ProcessInfo.processInfo.environment)
         let logger = Self.logger
         let connector = BFFConnector(paths: paths, environment: ProcessInfo.processInfo.environment, logger: logger)
@@ -25,7 +25,7 @@ struct ServerOption: ParsableArguments {
         if let credential = target.credential {
             target = .remote(try await SessionRenewal.fresh(credential, store: paths.credentials, logger: logger))
         }
-        return target.client(logger: logger)
+        return target.client(logger: logger, configuration: configuration)
     }
 
     /// The name this server's (and user's) shared canvases' copies are kept under here.

@@ -129,7 +129,8 @@ package struct CalendarFeedReader: Sendable {
             return SubscriptionProblem("the file is larger than \(CalendarCollectionLimits.feedBytes >> 20) MiB, the most a subscription reads")
         default:
             let tls = String(reflecting: error).contains("SSL") || String(reflecting: error).contains("TLS")
-            return SubscriptionProblem(tls ? "\(host)'s certificate could not be verified" : "could not connect to \(host)")
+            return SubscriptionProblem(tls ? "could not make a secure (https) connection to \(host): its certificate is not trusted, or it does not "
+                                           + "speak https" : "could not connect to \(host)")
         }
     }
 }

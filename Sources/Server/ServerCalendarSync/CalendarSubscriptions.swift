@@ -2,19 +2,39 @@ import CalendarTime
 import Foundation
 import ServerAPI
 import ServerStore
+import Synchronization
 
 /// Subscriptions made and read again: the address made one the server reads, the file read, its
 /// events kept, and when to read it next (the file's wish within
 /// `CalendarCollectionLimits.refreshSeconds`, an hour when it has none or could not be read).
-package struct CalendarSubscriptions: Sendable {
+///
+/// A user's readings asked for (a new subscription, a reading now) go `readsPerUser` at a time:
+/// each makes the server call out, so no one can make it call the world as fast as they ask.
+package final class CalendarSubscriptions: Sendable {
     let store: BFFStore
     let reader: CalendarFeedReader
     let clock: @Sendable () -> Date
+    private let reading = Mutex<[Int64: Int]>([:])
+
+    package static let readsPerUser = 2
 
     package init(store: BFFStore, reader: CalendarFeedReader, clock: @escaping @Sendable () -> Date) {
         self.store = store
         self.reader = reader
         self.clock = clock
+    }
+
+    /// Runs `body`, one of `owner`'s asked-for readings.
+    /// - Throws: `SubscriptionsBusy` when `readsPerUser` of theirs are under way.
+    package func asked<T>(by owner: Int64, _ body: () async throws -> T) async throws -> T {
+        let admitted = reading.withLock { counts in
+            guard counts[owner, default: 0] < Self.readsPerUser else { return false }
+            counts[owner, default: 0] += 1
+            return true
+        }
+        guard admitted else { throw SubscriptionsBusy() }
+        defer { reading.withLock { counts in counts[owner] = counts[owner].flatMap { $0 > 1 ? $0 - 1 : nil } } }
+        return try await body()
     }
 
     /// A new subscription of `owner`'s to `address`, read once first.
@@ -68,3 +88,6 @@ package struct CalendarSubscriptions: Sendable {
 
     var now: UTCInstant { UTCInstant(secondsSinceEpoch: Int64(clock().timeIntervalSince1970.rounded(.down))) }
 }
+
+/// A user asked for more readings at once than `CalendarSubscriptions.readsPerUser`.
+package struct SubscriptionsBusy: Error {}

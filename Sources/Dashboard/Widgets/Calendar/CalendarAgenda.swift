@@ -1,6 +1,7 @@
 import AppModel
 import CalendarTime
 import CanvasCore
+import CanvasStyle
 import CanvasUI
 import ServerAPI
 
@@ -91,9 +92,9 @@ struct CalendarAgenda: Equatable {
         for reminder in reminders { reminded.insert(CalendarEvent.Key(id: reminder.id, instanceStart: reminder.instanceStart)) }
     }
 
-    /// A line of a day's agenda: its time (or `[ ]` for a todo), its title, and whether a
-    /// reminder of it went off.
-    typealias Line = (label: String, title: String, reminded: Bool)
+    /// A line of a day's agenda: its time (or `[ ]` for a todo), its title, whether a reminder
+    /// of it went off, and its calendar's colour (a subscription's).
+    typealias Line = (label: String, title: String, reminded: Bool, colour: Color?)
 
     /// The lines of `day`'s agenda: its events by start time (those reminded of marked), then the
     /// todos due.
@@ -101,8 +102,11 @@ struct CalendarAgenda: Equatable {
         let events = events.values
             .filter { EventTime.days(of: $0, clock: clock)?.contains(day) ?? false }
             .sorted { ($0.allDay ? 0 : 1, $0.start, $0.id) < ($1.allDay ? 0 : 1, $1.start, $1.id) }
-            .map { (label: EventTime.label(of: $0, clock: clock), title: $0.title, reminded: reminded.contains($0.key)) }
-        let todos = (dueDays[day] ?? []).sorted().compactMap { dueTodos[$0] }.map { (label: "[ ]", title: $0.title, reminded: false) }
+            .map { event -> Line in
+                (label: EventTime.label(of: event, clock: clock), title: event.title, reminded: reminded.contains(event.key),
+                 colour: event.colour.flatMap(Color.init(hex:)))
+            }
+        let todos = (dueDays[day] ?? []).sorted().compactMap { dueTodos[$0] }.map { (label: "[ ]", title: $0.title, reminded: false, colour: Color?.none) }
         return events + todos
     }
 }

@@ -72,9 +72,11 @@ struct DayListDrawing {
         return day == today ? theme[.today] : theme[.heading]
     }
 
-    /// An agenda line's label or title: a warning once its reminder went off.
+    /// An agenda line's label or title: a warning once its reminder went off; the label in its
+    /// calendar's colour.
     static func style(of line: CalendarAgenda.Line, _ theme: Theme, label: Bool) -> Style {
-        theme[line.reminded ? .warning : label ? .accent : .text]
+        if line.reminded { return theme[.warning] }
+        return label ? theme.style(.accent, in: line.colour) : theme[.text]
     }
 }
 

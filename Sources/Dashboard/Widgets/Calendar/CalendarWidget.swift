@@ -232,7 +232,8 @@ public struct CalendarWidget: Widget {
         for (row, line) in lines.prefix(shown).enumerated() {
             let x = buffer.write(line.label + " ", at: Point(x: area.minX, y: area.minY + row), style: DayListDrawing.style(of: line, theme, label: true),
                                  clip: area)
-            buffer.write(line.title, at: Point(x: x, y: area.minY + row), style: DayListDrawing.style(of: line, theme, label: false), clip: area)
+            buffer.write(DisplayWidth.clipped(line.title, to: area.maxX - x), at: Point(x: x, y: area.minY + row),
+                         style: DayListDrawing.style(of: line, theme, label: false), clip: area)
         }
         if shown < lines.count {
             buffer.write("+\(lines.count - shown) more", at: Point(x: area.minX, y: area.minY + shown), style: theme[.muted], clip: area)

@@ -33,11 +33,16 @@ package struct CalendarsController {
         let new = try await request.decodeJSON(NewCalendarSubscription.self, context: context)
         if let name = new.name { try Self.name(name) }
         if let colour = new.colour { try Self.colour(colour) }
+        let owner = try context.userID()
         let made: CalendarCollection
         do {
-            made = try await subscriptions.subscribe(owner: try context.userID(), address: new.url, name: new.name, colour: new.colour)
+            made = try await subscriptions.asked(by: owner) {
+                try await subscriptions.subscribe(owner: owner, address: new.url, name: new.name, colour: new.colour)
+            }
         } catch let problem as SubscriptionProblem {
             throw APIFailure(status: .unprocessableContent, body: APIError(error: problem.description, field: "url"))
+        } catch is SubscriptionsBusy {
+            throw Self.busy
         }
         var response = try Response.json(made, status: .created)
         response.headers[.location] = APIPath.calendar(made.id)
@@ -61,10 +66,18 @@ package struct CalendarsController {
 
     /// Reads the subscription now; its `problem` says if that failed (its events stay).
     @Sendable func refresh(_ request: Request, context: BFFRequestContext) async throws -> Response {
-        guard let due = try await store.subscription(id: try context.numericID(), owner: try context.userID()),
-              let read = try await subscriptions.refresh(due) else { throw APIFailure.notFound }
-        return try .json(read)
+        let owner = try context.userID()
+        guard let due = try await store.subscription(id: try context.numericID(), owner: owner) else { throw APIFailure.notFound }
+        do {
+            guard let read = try await subscriptions.asked(by: owner, { try await subscriptions.refresh(due) }) else { throw APIFailure.notFound }
+            return try .json(read)
+        } catch is SubscriptionsBusy {
+            throw Self.busy
+        }
     }
+
+    private static let busy = APIFailure(status: .tooManyRequests, body: APIError(
+        error: "\(CalendarSubscriptions.readsPerUser) of your calendars are being read now: try again in a few seconds"), headers: [.retryAfter: "5"])
 
     private static func name(_ name: String) throws {
         try TextValidation.check(name, field: "name", lines: .single, length: CalendarCollectionLimits.nameLength)

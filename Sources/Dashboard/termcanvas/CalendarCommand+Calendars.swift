@@ -1,0 +1,217 @@
+import ArgumentParser
+import CanvasUI
+import CommandSupport
+import FoundationEssentials
+import HTTPClient
+import ServerAPI
+
+/// `termcanvas calendar subscribe|list|change|refresh|remove`: calendars besides your own, which
+/// the server keeps (so every dashboard of yours shows them) and reads again when due.
+extension CalendarCommand {
+    struct Subscribe: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "subscribe",
+            abstract: "Subscribe to a calendar published at a URL (https:// or webcal://): shown read-only, read again hourly or as it asks.",
+            discussion: """
+                The server reads the address once now, so a wrong one is said at once, and then again when it is due, \
+                asking whether it changed (ETag, If-Modified-Since). Its events are shown in its colour beside yours and \
+                cannot be changed here: change them where the calendar comes from. Holidays, a team's rota, a sports \
+                fixture list and Google's or Outlook's "secret address in iCal format" are such addresses.
+                """)
+
+        @Argument(help: ArgumentHelp("The calendar's address: https://…, or webcal://… as sites publish it.", valueName: "URL")) var url: String
+        @Option(help: ArgumentHelp("Its name here; by default the calendar's own, or the address's host.", valueName: "NAME")) var name: String?
+        @Option(help: ArgumentHelp("How its events are drawn: #RRGGBB, or \(CalendarColours.names).", valueName: "COLOUR")) var colour: String?
+        @OptionGroup var server: ServerOption
+
+        func validate() throws {
+            if let colour, CalendarColours.hex(colour) == nil { throw ValidationError(TerminalText.safe(CalendarColours.problem(colour))) }
+        }
+
+        func run() async throws {
+            // The server reads the address before it answers: up to 20 s of its own.
+            let client = try await server.client(configuration: .init(totalTimeout: .seconds(45)))
+            let made: CalendarCollection
+            do {
+                made = try await client.post(APIPath.calendarSubscriptions,
+                                             body: NewCalendarSubscription(url: url, name: name, colour: colour.flatMap(CalendarColours.hex)),
+                                             as: CalendarCollection.self)
+            } catch {
+                throw CommandError(explaining: error, doing: "subscribe to \(url)")
+            }
+            print(TerminalText.safe("Subscribed to \(made.name) (\(made.id)): \(made.events) event\(made.events == 1 ? "" : "s"), "
+                                    + "read again \(CalendarListing.when(made.nextRefreshAt))."))
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List your calendars: your own, and each subscription with its events, colour and last reading.")
+
+        @OptionGroup var server: ServerOption
+
+        func run() async throws {
+            let client = try await server.client()
+            let calendars: [CalendarCollection]
+            do {
+                calendars = try await client.get(APIPath.calendars, as: Page<CalendarCollection>.self).items
+            } catch {
+                throw CommandError(explaining: error, doing: "list your calendars")
+            }
+            print(CalendarListing.table(calendars), terminator: "")
+        }
+    }
+
+    struct Change: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "change", abstract: "Rename a subscribed calendar or change its colour.")
+
+        @Argument(help: ArgumentHelp("The calendar: its number or its name (calendar list shows them).", valueName: "CALENDAR")) var calendar: String
+        @Option(help: ArgumentHelp("Its new name.", valueName: "NAME")) var name: String?
+        @Option(help: ArgumentHelp("Its new colour: #RRGGBB, \(CalendarColours.names), or none.", valueName: "COLOUR")) var colour: String?
+        @OptionGroup var server: ServerOption
+
+        func validate() throws {
+            guard name != nil || colour != nil else { throw ValidationError("say what changes: --name NAME, --colour COLOUR, or both") }
+            if let colour, colour != "none", CalendarColours.hex(colour) == nil { throw ValidationError(TerminalText.safe(CalendarColours.problem(colour))) }
+        }
+
+        func run() async throws {
+            let client = try await server.client()
+            let found = try await CalendarListing.find(calendar, client: client)
+            let patch = CalendarCollectionPatch(name: name, colour: colour.map { $0 == "none" ? "" : CalendarColours.hex($0) ?? $0 })
+            do {
+                let changed = try await client.patch(APIPath.calendar(found.id), body: patch, as: CalendarCollection.self)
+                print(TerminalText.safe("Changed \(changed.name) (\(changed.id))."))
+            } catch {
+                throw CommandError(explaining: error, doing: "change \(found.name)")
+            }
+        }
+    }
+
+    struct Refresh: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "refresh", abstract: "Read subscribed calendars again now (all of them, or the one named).")
+
+        @Argument(help: ArgumentHelp("The calendar: its number or its name; without it, every subscription.", valueName: "CALENDAR")) var calendar: String?
+        @OptionGroup var server: ServerOption
+
+        func run() async throws {
+            let client = try await server.client(configuration: .init(totalTimeout: .seconds(45)))
+            let chosen = if let calendar { [try await CalendarListing.find(calendar, client: client)] } else { try await CalendarListing.all(client: client) }
+            var failed = 0
+            for one in chosen where one.kind == CalendarCollection.subscription {
+                do throws(HTTPClientError) {
+                    let read = try await client.send(.post, APIPath.calendarRefresh(one.id), as: CalendarCollection.self)
+                    if let problem = read.problem {
+                        failed += 1
+                        print(TerminalText.safe("\(read.name): not read: \(problem). Its \(read.events) events stay as they were."))
+                    } else {
+                        print(TerminalText.safe("\(read.name): \(read.events) event\(read.events == 1 ? "" : "s")."))
+                    }
+                } catch {
+                    throw CommandError(explaining: error, doing: "read \(one.name) again")
+                }
+            }
+            if chosen.isEmpty { print("You have no subscriptions: termcanvas calendar subscribe URL makes one.") }
+            if failed > 0 { throw ExitCode(1) }
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "remove", abstract: "Remove a subscribed calendar and its events from here (the calendar itself is not touched).",
+            aliases: ["unsubscribe"])
+
+        @Argument(help: ArgumentHelp("The calendar: its number or its name (calendar list shows them).", valueName: "CALENDAR")) var calendar: String
+        @OptionGroup var server: ServerOption
+
+        func run() async throws {
+            let client = try await server.client()
+            let found = try await CalendarListing.find(calendar, client: client)
+            do {
+                try await client.delete(APIPath.calendar(found.id))
+            } catch {
+                throw CommandError(explaining: error, doing: "remove \(found.name)")
+            }
+            print(TerminalText.safe("Removed \(found.name) and its \(found.events) event\(found.events == 1 ? "" : "s")."))
+        }
+    }
+}
+
+/// Calendars as the commands name and show them.
+enum CalendarListing {
+    static func all(client: HTTPClient) async throws -> [CalendarCollection] {
+        do {
+            return try await client.get(APIPath.calendars, as: Page<CalendarCollection>.self).items
+        } catch {
+            throw CommandError(explaining: error, doing: "list your calendars")
+        }
+    }
+
+    /// The calendar `text` names: by number, else by name (case ignored).
+    static func find(_ text: String, client: HTTPClient) async throws -> CalendarCollection {
+        let calendars = try await all(client: client)
+        if let id = Int64(text), let found = calendars.first(where: { $0.id == id }) { return found }
+        let named = calendars.filter { $0.name.lowercased() == text.lowercased() }
+        if named.count == 1 { return named[0] }
+        let known = calendars.map { "\($0.id) \($0.name)" }.joined(separator: ", ")
+        throw CommandError(TerminalText.safe(named.isEmpty
+            ? "you have no calendar \(text)" + (known.isEmpty ? ": calendar subscribe URL makes one" : " (yours: \(known))")
+            : "more than one calendar is named \(text): name it by number (\(named.map { String($0.id) }.joined(separator: ", ")))"))
+    }
+
+    /// The list with a header: yours first, then each subscription.
+    static func table(_ calendars: [CalendarCollection]) -> String {
+        var rows = [["#", "NAME", "KIND", "EVENTS", "COLOUR", "READ", "NEXT"], ["-", "Your calendar", "yours", "", "theme", "", ""]]
+        for calendar in calendars {
+            rows.append([String(calendar.id), calendar.name, calendar.kind, String(calendar.events), calendar.colour ?? "theme",
+                         calendar.refreshedAt.map(short) ?? "never", calendar.nextRefreshAt.map(short) ?? ""])
+        }
+        let widths = rows[0].indices.map { column in rows.map { DisplayWidth.of($0[column]) }.max() ?? 0 }
+        var text = ""
+        for row in rows {
+            let cells = row.enumerated().map { column, cell in cell + String(repeating: " ", count: widths[column] - DisplayWidth.of(cell)) }
+            text += TerminalText.safe(cells.joined(separator: "  ").trimmingTrailingSpaces) + "\n"
+        }
+        for calendar in calendars {
+            if let problem = calendar.problem { text += TerminalText.safe("\(calendar.name): last reading failed: \(problem)") + "\n" }
+            if let url = calendar.url { text += TerminalText.safe("\(calendar.id): \(url)") + "\n" }
+        }
+        return text
+    }
+
+    /// `2026-11-28T09:30:00Z` as `2026-11-28 09:30 UTC`.
+    static func short(_ iso: String) -> String {
+        iso.count >= 16 ? iso.prefix(10) + " " + iso.dropFirst(11).prefix(5) + " UTC" : iso
+    }
+
+    /// When the next reading is, in words.
+    static func when(_ iso: String?) -> String {
+        iso.map { "from " + short($0) } ?? "when due"
+    }
+}
+
+/// Colours a calendar may be given by name, beside `#RRGGBB`.
+enum CalendarColours {
+    static let named: KeyValuePairs<String, String> = [
+        "red": "#cc3333", "orange": "#dd7722", "yellow": "#ccaa22", "green": "#339944", "teal": "#228888",
+        "blue": "#3366cc", "purple": "#8844bb", "pink": "#cc4488", "grey": "#888888",
+    ]
+
+    static var names: String { named.map(\.key).joined(separator: ", ") }
+
+    /// `text` as `#RRGGBB`, or nil when it is no colour.
+    static func hex(_ text: String) -> String? {
+        if CalendarCollectionLimits.isColour(text) { return text.lowercased() }
+        return named.first { $0.key == text.lowercased() }?.value
+    }
+
+    static func problem(_ text: String) -> String {
+        "\(text) is not a colour: write it as #RRGGBB (e.g. #3366cc) or name one of \(names)"
+    }
+}
+
+private extension String {
+    var trimmingTrailingSpaces: String {
+        String(reversed().drop { $0 == " " }.reversed())
+    }
+}

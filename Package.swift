@@ -392,12 +392,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // Calendars kept in step with elsewhere: subscriptions (an iCalendar file at a URL, read
-        // through the network policy of remote apps' entries, again when due).
+        // through the network policy of remote apps' entries, again when due) and two-way CalDAV
+        // sync (WebDAV's XML read with FoundationXML).
         .target(
             name: "ServerCalendarSync",
             dependencies: [
                 "CalendarItems", "CalendarTime", "ICalendar", "ServerAPI", "ServerProxy", "ServerStore", "SystemZones",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -96,6 +96,20 @@ extension EventResource {
         }.map(\.component))
     }
 
+    /// The same event as another one, named `uid`, its title (and its changed instances') ending
+    /// with `titleSuffix`: what was changed here of an event also changed on the CalDAV server,
+    /// kept beside the server's version.
+    public func copy(uid: String, titleSuffix: String) -> EventResource {
+        func renamed(_ component: ICalComponent) -> ICalComponent {
+            var copy = component
+            Self.set(&copy, ICalProperty(name: "UID", value: uid))
+            Self.set(&copy, ICalProperty(name: "SUMMARY", value: (component["SUMMARY"]?.value ?? "") + titleSuffix))
+            return copy
+        }
+        let base = EventResource(uid: uid, master: nil, changes: [], timeZones: timeZones, zones: zones)
+        return (master.map { base.withMaster(renamed($0.component)) } ?? base).withChanges(changes.map { renamed($0.component) })
+    }
+
     /// `instance` and those after it, as an event of their own named `uid`, changed as `after`
     /// says; nil when the event has no such instance.
     public func following(_ instance: UTCInstant, uid: String, to after: CalendarEvent, before: CalendarEvent,

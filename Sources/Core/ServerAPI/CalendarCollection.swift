@@ -1,15 +1,16 @@
-/// A calendar of the user's besides their own: today a subscription, an iCalendar file at a URL
+/// A calendar of the user's besides their own: a subscription, an iCalendar file at a URL
 /// (`https://…/holidays.ics`, or `webcal://`, read as https) that the server reads again from
-/// time to time and shows read-only. The user's own events belong to no collection: their
-/// `calendar` is absent.
+/// time to time and shows read-only; or a calendar on a CalDAV server, synced both ways. The
+/// user's own events belong to no collection: their `calendar` is absent.
 public struct CalendarCollection: Codable, Sendable, Equatable {
     public var id: Int64
     public var name: String
     /// `#RRGGBB`: how its events are drawn; nil leaves it to the dashboard's theme.
     public var colour: String?
-    /// `subscription`.
+    /// `subscription` or `caldav`.
     public var kind: String
-    /// Where a subscription is read from (after `webcal://` became `https://`).
+    /// Where a subscription is read from (after `webcal://` became `https://`), or the CalDAV
+    /// collection's address.
     public var url: String?
     /// Whether its events can be changed here: a subscription's cannot.
     public var readOnly: Bool
@@ -38,6 +39,8 @@ public struct CalendarCollection: Codable, Sendable, Equatable {
 
     /// The kind of a subscription.
     public static let subscription = "subscription"
+    /// The kind of a calendar synced with a CalDAV server.
+    public static let calDAV = "caldav"
 }
 
 /// The body of `POST /api/calendars/subscriptions`: the server reads the URL once before it
@@ -91,5 +94,27 @@ public enum CalendarCollectionLimits {
         return utf8.count == 7 && utf8[0] == UInt8(ascii: "#") && utf8.dropFirst().allSatisfy { byte in
             (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20)
         }
+    }
+}
+
+/// The body of `POST /api/calendars/caldav`: the user's CalDAV server (its address, or any
+/// address on it: the calendars are found from `/.well-known/caldav`), their user name and
+/// password (an app password where the server has them), which the server keeps sealed and
+/// shows nowhere.
+public struct NewCalDAVConnection: Codable, Sendable, Equatable {
+    public var url: String
+    public var user: String
+    public var password: String
+    /// The calendars to sync, by name; all of them holding events by default.
+    public var calendars: [String]?
+    /// Whether new events go to the first of them (default true).
+    public var makeDefault: Bool?
+
+    public init(url: String, user: String, password: String, calendars: [String]? = nil, makeDefault: Bool? = nil) {
+        self.url = url
+        self.user = user
+        self.password = password
+        self.calendars = calendars
+        self.makeDefault = makeDefault
     }
 }

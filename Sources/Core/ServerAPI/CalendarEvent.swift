@@ -78,6 +78,9 @@ public struct NewCalendarEvent: Codable, Sendable, Equatable {
     public var description: String?
     /// Reminders, in minutes before each instance's start (`CalendarLimits.reminderMinutes`).
     public var reminders: [Int]?
+    /// The `CalendarCollection` (a synced one) it goes to; by default the user's calendar for new
+    /// events: their own, unless `calendar connect` made a synced one that.
+    public var calendar: Int64?
 
     public init(title: String, start: String, end: String, allDay: Bool? = nil, recurrence: String? = nil, timeZone: String? = nil,
                 location: String? = nil, description: String? = nil, reminders: [Int]? = nil) {

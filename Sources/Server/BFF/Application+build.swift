@@ -44,7 +44,8 @@ package func buildApplication(
         // The store's own first: they stop last.
         services: opened.services + [LiveEventsService(hub: store.liveEvents, interval: configuration.heartbeatInterval),
                                      registry.health, registry.hooks]
-            + (configuration.apps.contains(.calendar) ? [SubscriptionRefresher(subscriptions: registry.subscriptions, logger: logger)] : []),
+            + (configuration.apps.contains(.calendar) ? [CalendarRefresher(subscriptions: registry.subscriptions, sync: registry.calDAV,
+                                                                           wakeup: registry.wakeup, logger: logger)] : []),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
         logger: logger
     )
@@ -106,8 +107,9 @@ func buildRouter(store: BFFStore, issuer: TokenIssuer, configuration: BFFConfigu
     SessionsController(store: store, users: users).addRoutes(to: api.group("auth"))
     if apps.contains(.todo) { TodoController(store: store).addRoutes(to: api.group("todo")) }
     if apps.contains(.calendar) {
-        CalendarController(store: store).addRoutes(to: api.group("calendar"))
-        CalendarsController(store: store, subscriptions: registry.subscriptions).addRoutes(to: api.group("calendars"))
+        CalendarController(store: store, wakeup: registry.wakeup).addRoutes(to: api.group("calendar"))
+        CalendarsController(store: store, subscriptions: registry.subscriptions, sync: registry.calDAV, wakeup: registry.wakeup)
+            .addRoutes(to: api.group("calendars"))
     }
     if apps.contains(.chat) { ChatController(store: store).addRoutes(to: api.group("chat")) }
     CanvasController(store: store).addRoutes(to: api.group("canvas"))
@@ -122,6 +124,8 @@ func buildRouter(store: BFFStore, issuer: TokenIssuer, configuration: BFFConfigu
 struct RegistryServices: Sendable {
     let entries: EntryClient
     let subscriptions: CalendarSubscriptions
+    let calDAV: CalDAVSync
+    let wakeup = CalendarWakeup()
     let health: AppHealthMonitor
     let hooks: HookDeliverer
     let sessions: RemoteSessions
@@ -137,5 +141,6 @@ struct RegistryServices: Sendable {
         health = AppHealthMonitor(store: store, entries: entries, interval: configuration.healthInterval, logger: logger)
         hooks = HookDeliverer(store: store, logger: logger)
         subscriptions = CalendarSubscriptions(store: store, reader: CalendarFeedReader(entries: entries, logger: logger), clock: configuration.clock)
+        calDAV = CalDAVSync(store: store, entries: entries, serverSecret: signingSecret, logger: logger, clock: configuration.clock)
     }
 }

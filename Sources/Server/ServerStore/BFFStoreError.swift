@@ -23,6 +23,8 @@ package enum BFFStoreError: Error, Equatable, CustomStringConvertible {
     case tooMuchWork
     /// The event is in a calendar the user cannot change here (a subscription).
     case readOnlyCalendar
+    /// The user has no calendar with the id a new event names.
+    case noSuchCalendar
 
     package var description: String {
         switch self {
@@ -39,6 +41,7 @@ package enum BFFStoreError: Error, Equatable, CustomStringConvertible {
         case .quotaReached(let what, let limit): "a user keeps at most \(limit) \(what)"
         case .tooMuchWork: "the range's repeating events need more work than one request may do"
         case .readOnlyCalendar: "the event is in a subscribed calendar, which is read-only"
+        case .noSuchCalendar: "no such calendar"
         }
     }
 }

@@ -36,6 +36,9 @@ package struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch BFFStoreError.readOnlyCalendar {
             return try .json(APIError(error: "this event is in a subscribed calendar, which is read-only: change it where the calendar "
                                       + "comes from"), status: .conflict)
+        } catch BFFStoreError.noSuchCalendar {
+            return try .json(APIError(error: "you have no calendar with this id: GET /api/calendars lists yours", field: "calendar"),
+                             status: .badRequest)
         } catch let error as any HTTPResponseError {
             return try .json(APIError(error: Self.message(for: error.status)), status: error.status)
         } catch {

@@ -5,6 +5,7 @@ import HTTPTypes
 import Hummingbird
 import ICalendar
 import ServerAPI
+import ServerCalendarSync
 import ServerHTTP
 import ServerStore
 import SystemZones
@@ -13,9 +14,12 @@ import SystemZones
 /// `/api/calendar/export`: the same as iCalendar.
 package struct CalendarController {
     let store: BFFStore
+    /// Told of every change: one of a synced calendar is sent at once.
+    let wakeup: CalendarWakeup
 
-    package init(store: BFFStore) {
+    package init(store: BFFStore, wakeup: CalendarWakeup) {
         self.store = store
+        self.wakeup = wakeup
     }
 
     package func addRoutes(to group: RouterGroup<BFFRequestContext>) {
@@ -58,7 +62,8 @@ package struct CalendarController {
         let owner = try context.userID()
         let new = try CalendarValidation.validated(try await request.decodeJSON(NewCalendarEvent.self, context: context))
         let resource = try CalendarValidation.sized(EventResource.new(uid: Self.newUID(), event: new, stamp: .now, zones: SystemZones.zone))
-        let event = try await store.createCalendarEvent(owner: owner, resource: resource)
+        let event = try await store.createCalendarEvent(owner: owner, resource: resource, calendar: new.calendar)
+        if event.calendar != nil { wakeup.wake() }
         var response = try Response.json(event, status: .created)
         response.headers[.location] = APIPath.calendarEvent(event.id)
         return response
@@ -82,6 +87,7 @@ package struct CalendarController {
         guard let event = try await store.updateCalendarEvent(id: id, owner: owner, applying: { resource in
             try Self.rewrite(resource, id: id, patch: patch, scope: scope, instance: instance, newUID: newUID, now: now)
         }) else { throw APIFailure.notFound }
+        wakeup.wake()
         return try .json(event)
     }
 
@@ -94,6 +100,7 @@ package struct CalendarController {
             return try scope == .this ? resource.removingOne(instance).map(CalendarValidation.sized) : resource.endingBefore(instance)
         }
         guard found else { throw APIFailure.notFound }
+        wakeup.wake()
         return Response(status: .noContent)
     }
 

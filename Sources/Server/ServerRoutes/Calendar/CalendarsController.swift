@@ -11,15 +11,20 @@ import ServerStore
 package struct CalendarsController {
     let store: BFFStore
     let subscriptions: CalendarSubscriptions
+    let sync: CalDAVSync
+    let wakeup: CalendarWakeup
 
-    package init(store: BFFStore, subscriptions: CalendarSubscriptions) {
+    package init(store: BFFStore, subscriptions: CalendarSubscriptions, sync: CalDAVSync, wakeup: CalendarWakeup) {
         self.store = store
         self.subscriptions = subscriptions
+        self.sync = sync
+        self.wakeup = wakeup
     }
 
     package func addRoutes(to group: RouterGroup<BFFRequestContext>) {
         group.get("", use: list)
         group.post("subscriptions", use: subscribe)
+        group.post("caldav", use: connect)
         group.patch("{id}", use: update)
         group.delete("{id}", use: delete)
         group.post("{id}/refresh", use: refresh)
@@ -49,6 +54,31 @@ package struct CalendarsController {
         return response
     }
 
+    /// Finds the user's calendars on their CalDAV server and syncs them from now on (the first
+    /// round at once); 422 naming `url` (or `user`, for refused credentials) when that fails.
+    @Sendable func connect(_ request: Request, context: BFFRequestContext) async throws -> Response {
+        let new = try await request.decodeJSON(NewCalDAVConnection.self, context: context)
+        try TextValidation.check(new.user, field: "user", lines: .single, length: 1...200)
+        guard !new.password.isEmpty, new.password.utf8.count <= 1_000 else {
+            throw APIFailure.badRequest("must be 1 to 1000 bytes", field: "password")
+        }
+        for name in new.calendars ?? [] { try Self.name(name) }
+        let owner = try context.userID()
+        let made: [CalendarCollection]
+        do {
+            made = try await subscriptions.asked(by: owner) {
+                try await sync.connect(owner: owner, address: new.url, user: new.user, password: new.password, names: new.calendars ?? [],
+                                       makeDefault: new.makeDefault ?? true)
+            }
+        } catch let problem as CalDAVProblem {
+            throw APIFailure(status: .unprocessableContent, body: APIError(error: problem.description, field: problem.status == 401 ? "user" : "url"))
+        } catch is SubscriptionsBusy {
+            throw Self.busy
+        }
+        wakeup.wake()
+        return try .json(Page(items: made, next: nil), status: .created)
+    }
+
     @Sendable func update(_ request: Request, context: BFFRequestContext) async throws -> Response {
         let patch = try await request.decodeJSON(CalendarCollectionPatch.self, context: context)
         if let name = patch.name { try Self.name(name) }
@@ -64,13 +94,22 @@ package struct CalendarsController {
         return Response(status: .noContent)
     }
 
-    /// Reads the subscription now; its `problem` says if that failed (its events stay).
+    /// Reads the subscription, or syncs the CalDAV calendar, now; its `problem` says if that
+    /// failed (its events stay).
     @Sendable func refresh(_ request: Request, context: BFFRequestContext) async throws -> Response {
         let owner = try context.userID()
-        guard let due = try await store.subscription(id: try context.numericID(), owner: owner) else { throw APIFailure.notFound }
+        let id = try context.numericID()
+        guard let calendar = try await store.calendarCollections(owner: owner).first(where: { $0.id == id }) else { throw APIFailure.notFound }
         do {
-            guard let read = try await subscriptions.asked(by: owner, { try await subscriptions.refresh(due) }) else { throw APIFailure.notFound }
-            return try .json(read)
+            let done = try await subscriptions.asked(by: owner) { () async throws -> CalendarCollection? in
+                if calendar.kind == CalendarCollection.calDAV {
+                    return try await sync.sync(BFFStore.DueCalendar(id: id, owner: owner, kind: calendar.kind))
+                }
+                guard let due = try await store.subscription(id: id, owner: owner) else { return nil }
+                return try await subscriptions.refresh(due)
+            }
+            guard let done else { throw APIFailure.notFound }
+            return try .json(done)
         } catch is SubscriptionsBusy {
             throw Self.busy
         }

@@ -8,13 +8,26 @@ import SystemZones
 /// a range is found by (times as UTC ISO text, so ranges compare as text); lists go by start then
 /// id, a repeating event once per instance; a change records its live event in its transaction.
 extension BFFStore {
-    /// Adds `resource` as a new event of `owner`'s.
+    /// Adds `resource` as a new event of `owner`'s, in `calendar` (nil: the one they make events
+    /// in, their own unless `calendar connect` chose a synced one).
     /// - Throws: `BFFStoreError.quotaReached` past `CalendarLimits.eventsPerUser`;
-    ///   `BFFStoreError.conflict` when they have an event with its UID.
-    package func createCalendarEvent(owner: Int64, resource: EventResource) async throws -> CalendarEvent {
+    ///   `BFFStoreError.readOnlyCalendar` for a subscription; `BFFStoreError.noSuchCalendar`.
+    package func createCalendarEvent(owner: Int64, resource: EventResource, calendar: Int64? = nil) async throws -> CalendarEvent {
         let event = try await offThePool { WrittenEvent(resource) }
+        let chosen: Plan<Int64> = calendar.map { .done($0) } ?? .run("""
+            SELECT u.default_calendar_id FROM users u WHERE u.id = \(owner)
+                AND (u.default_calendar_id = 0 OR EXISTS (SELECT 1 FROM calendars c WHERE c.id = u.default_calendar_id))
+            """) { rows in .done(try rows.first?.integer(0) ?? 0) }
         // The owner's lock: instances creating at once cannot both take the last place.
-        return try await keyedWrite(.lock("calendar.owner.\(owner)", next: Self.insert(event, owner: owner).then { id in .done(event.apiEvent(id: id)) }))
+        return try await keyedWrite(.lock("calendar.owner.\(owner)", next: chosen.then { calendar in
+            Self.synced(calendar, owner: owner, missing: BFFStoreError.noSuchCalendar).then { synced in
+                Self.insert(event, owner: owner, calendar: calendar, synced: synced).then { id in
+                    var made = event.apiEvent(id: id)
+                    made.calendar = calendar == 0 ? nil : calendar
+                    return .done(made)
+                }
+            }
+        }))
     }
 
     /// What an import did: events added, events replaced (their UID was there), and the mistakes
@@ -38,7 +51,7 @@ extension BFFStore {
                         return Self.replace(id: id, owner: owner, with: event).then { [next] _ in .done(next) }
                     }
                     next.added += 1
-                    return Self.insert(event, owner: owner).then { [next] _ in .done(next) }
+                    return Self.insert(event, owner: owner, calendar: 0, synced: false).then { [next] _ in .done(next) }
                 }
             }
         }
@@ -48,8 +61,8 @@ extension BFFStore {
     /// The event with this id if `owner` owns it, as one event (a repeating one's first instance).
     package func calendarEvent(id: Int64, owner: Int64) async throws -> CalendarEvent? {
         guard let stored = try await storedEvent(id: id, owner: owner) else { return nil }
-        let colours = try await runRead(Self.calendarColours(owner: owner), snapshot: false)
-        return try await offThePool { stored.resource.map { stored.shown([$0.apiEvent(id: id)], colours: colours)[0] } }
+        let looks = try await runRead(Self.calendarLooks(owner: owner), snapshot: false)
+        return try await offThePool { stored.resource.map { stored.shown([$0.apiEvent(id: id)], looks: looks)[0] } }
     }
 
     /// The event with this id if `owner` owns it, as iCalendar.
@@ -104,10 +117,10 @@ extension BFFStore {
         single += " ORDER BY start_at, id LIMIT \(query.limit + 1)"
         let from = query.from ?? UTCInstant(secondsSinceEpoch: EventResource.earliestMoment)
         let to = query.to ?? UTCInstant(secondsSinceEpoch: EventResource.latestMoment)
-        let (singleRows, repeatingRows, colours) = try await runRead(Plan.run(single) { [repeating] singleRows in
+        let (singleRows, repeatingRows, looks) = try await runRead(Plan.run(single) { [repeating] singleRows in
             Plan.run(repeating) { repeatingRows in
-                Self.calendarColours(owner: owner).then { colours in
-                    .done((try singleRows.map(StoredEvent.init(row:)), try repeatingRows.map(StoredEvent.init(row:)), colours))
+                Self.calendarLooks(owner: owner).then { looks in
+                    .done((try singleRows.map(StoredEvent.init(row:)), try repeatingRows.map(StoredEvent.init(row:)), looks))
                 }
             }
         }, snapshot: true)
@@ -117,7 +130,7 @@ extension BFFStore {
         return try await offThePool {
             var budget = CalendarLimits.workPerRequest
             var items = singleRows.flatMap { stored in
-                stored.resource.map { stored.shown($0.apiEvents(id: stored.id, from: from, to: to, budget: &budget), colours: colours) } ?? []
+                stored.resource.map { stored.shown($0.apiEvents(id: stored.id, from: from, to: to, budget: &budget), looks: looks) } ?? []
             }
             // Of each repeating event, the instances of this page at most: one more than a page
             // after where the last ended (one of them may be that last).
@@ -126,7 +139,7 @@ extension BFFStore {
                 let instances = resource.apiEvents(id: stored.id, from: from, to: to, after: query.after?.start, limit: query.limit + 2,
                                                    budget: &budget)
                 guard budget > 0 else { throw BFFStoreError.tooMuchWork }
-                items += stored.shown(instances, colours: colours)
+                items += stored.shown(instances, looks: looks)
                     .filter { event in query.after.map { (event.start, event.id) > ($0.start, $0.id) } ?? true }
             }
             items.sort { ($0.start, $0.id, $0.instanceStart ?? $0.start) < ($1.start, $1.id, $1.instanceStart ?? $1.start) }
@@ -180,17 +193,19 @@ extension BFFStore {
             SELECT \(storedColumns) FROM calendar_events WHERE id = \(id) AND owner_id = \(owner)\(.forUpdate)
             """) { rows -> Plan<CalendarEvent?> in
             guard let stored = try rows.map(StoredEvent.init(row:)).first, let current = stored.resource else { return .done(nil) }
-            guard stored.calendar == 0 else { throw BFFStoreError.readOnlyCalendar }
-            switch try change(current) {
-            case .replace(let resource, let instance):
-                let event = WrittenEvent(resource)
-                return Self.replace(id: id, owner: owner, with: event).then { _ in
-                    .done(instance.flatMap { resource.apiEvent(id: id, instance: $0) } ?? event.apiEvent(id: id))
-                }
-            case .split(let kept, let following):
-                let following = WrittenEvent(following)
-                return Self.replace(id: id, owner: owner, with: WrittenEvent(kept)).then { _ in
-                    Self.insert(following, owner: owner).then { newID in .done(following.apiEvent(id: newID)) }
+            let rewrite = try change(current)
+            return Self.synced(stored.calendar, owner: owner, missing: BFFStoreError.readOnlyCalendar).then { synced in
+                switch rewrite {
+                case .replace(let resource, let instance):
+                    let event = WrittenEvent(resource)
+                    return Self.replace(id: id, owner: owner, with: event, synced: synced ? stored.calendar : nil).then { _ in
+                        .done(instance.flatMap { resource.apiEvent(id: id, instance: $0) } ?? event.apiEvent(id: id))
+                    }
+                case .split(let kept, let following):
+                    let following = WrittenEvent(following)
+                    return Self.replace(id: id, owner: owner, with: WrittenEvent(kept), synced: synced ? stored.calendar : nil).then { _ in
+                        Self.insert(following, owner: owner, calendar: stored.calendar, synced: synced).then { newID in .done(following.apiEvent(id: newID)) }
+                    }
                 }
             }
         }))
@@ -204,28 +219,66 @@ extension BFFStore {
             SELECT \(storedColumns) FROM calendar_events WHERE id = \(id) AND owner_id = \(owner)\(.forUpdate)
             """) { rows -> Plan<Bool> in
             guard let stored = try rows.map(StoredEvent.init(row:)).first else { return .done(false) }
-            guard stored.calendar == 0 else { throw BFFStoreError.readOnlyCalendar }
-            if let current = stored.resource, let left = try remaining(current) {
-                return Self.replace(id: id, owner: owner, with: WrittenEvent(left)).then { _ in .done(true) }
-            }
-            return .run("DELETE FROM calendar_events WHERE id = \(id) AND owner_id = \(owner)") { _ in
-                .record(.calendarEventDeleted, owner: owner, data: DeletedEntity(id: id), then: .done(true))
+            let left = try stored.resource.flatMap(remaining)
+            return Self.synced(stored.calendar, owner: owner, missing: BFFStoreError.readOnlyCalendar).then { synced in
+                if let left {
+                    return Self.replace(id: id, owner: owner, with: WrittenEvent(left), synced: synced ? stored.calendar : nil).then { _ in .done(true) }
+                }
+                // Deleted here, to be deleted on the CalDAV server at the next sync.
+                let remembered: Plan<Void> = synced && stored.remoteHref != nil ? .run("""
+                    INSERT INTO caldav_deletions (calendar_id, href, etag) VALUES (\(stored.calendar), \(stored.remoteHref), \(stored.remoteETag))
+                        ON CONFLICT DO NOTHING
+                    """) { _ in Self.syncSoon(stored.calendar) } : .done(())
+                return remembered.then { _ in
+                    .run("DELETE FROM calendar_events WHERE id = \(id) AND owner_id = \(owner)") { _ in
+                        .record(.calendarEventDeleted, owner: owner, data: DeletedEntity(id: id), then: .done(true))
+                    }
+                }
             }
         }))
     }
 
-    /// Inserts `event` as `owner`'s, within the quota; its id.
-    private static func insert(_ event: WrittenEvent, owner: Int64) -> Plan<Int64> {
+    /// Inserts `event` as `owner`'s in `calendar`, within the quota; its id. In a `synced`
+    /// calendar it is to be sent.
+    private static func insert(_ event: WrittenEvent, owner: Int64, calendar: Int64, synced: Bool) -> Plan<Int64> {
         .run("SELECT COUNT(*) FROM calendar_events WHERE owner_id = \(owner)") { rows in
             try Self.checkQuota(rows, CalendarLimits.eventsPerUser, of: "calendar events")
-            return Self.insertRow(event, owner: owner, calendar: 0).then { id in
-                .record(.calendarEventCreated, owner: owner, data: event.apiEvent(id: id), then: .done(id))
+            return Self.insertRow(event, owner: owner, calendar: calendar).then { id in
+                let pending: Plan<Void> = synced ? Self.pending(id, calendar: calendar) : .done(())
+                return pending.then { _ in .record(.calendarEventCreated, owner: owner, data: event.apiEvent(id: id), then: .done(id)) }
             }
         }
     }
 
-    private static func replace(id: Int64, owner: Int64, with event: WrittenEvent) -> Plan<Void> {
-        updateRow(id: id, with: event).then { _ in .record(.calendarEventUpdated, owner: owner, data: event.apiEvent(id: id), then: .done(())) }
+    /// Rewrites the event; in a synced calendar (`synced`, its id) it is to be sent.
+    private static func replace(id: Int64, owner: Int64, with event: WrittenEvent, synced calendar: Int64? = nil) -> Plan<Void> {
+        updateRow(id: id, with: event).then { _ in
+            let pending: Plan<Void> = calendar.map { Self.pending(id, calendar: $0) } ?? .done(())
+            return pending.then { _ in .record(.calendarEventUpdated, owner: owner, data: event.apiEvent(id: id), then: .done(())) }
+        }
+    }
+
+    /// Whether `calendar` of `owner`'s is synced with a CalDAV server (its changes to be sent):
+    /// false for their own (0).
+    /// - Throws: `BFFStoreError.readOnlyCalendar` for a subscription; `missing` when they have
+    ///   no such calendar.
+    private static func synced(_ calendar: Int64, owner: Int64, missing: BFFStoreError) -> Plan<Bool> {
+        guard calendar != 0 else { return .done(false) }
+        return .run("SELECT kind FROM calendars WHERE id = \(calendar) AND owner_id = \(owner)") { rows in
+            guard let kind = try rows.first?.text(0) else { throw missing }
+            guard kind == CalendarCollection.calDAV else { throw BFFStoreError.readOnlyCalendar }
+            return .done(true)
+        }
+    }
+
+    /// Marks the event as changed here, and its calendar due for a sync now.
+    private static func pending(_ id: Int64, calendar: Int64) -> Plan<Void> {
+        .run("UPDATE calendar_events SET pending = \(true) WHERE id = \(id)") { _ in syncSoon(calendar) }
+    }
+
+    /// Makes `calendar` due for a sync now.
+    private static func syncSoon(_ calendar: Int64) -> Plan<Void> {
+        .run("UPDATE calendars SET refresh_due = \(UTCInstant.now) WHERE id = \(calendar)") { _ in .done(()) }
     }
 
     /// Inserts `event` in `owner`'s `calendar`; its id.
@@ -276,7 +329,7 @@ struct WrittenEvent: Sendable {
 }
 
 /// The columns of a stored event, in the order `StoredEvent.init(row:)` reads them.
-let storedColumns: SQLStatement = "id, title, start_at, end_at, all_day, uid, ical, calendar_id"
+let storedColumns: SQLStatement = "id, title, start_at, end_at, all_day, uid, ical, calendar_id, remote_href, remote_etag"
 
 /// A row of `calendar_events` as read: its text is read as iCalendar once the database's
 /// connection is free again (`resource`).
@@ -290,21 +343,26 @@ struct StoredEvent: Sendable {
     let ical: String?
     /// Its `CalendarCollection`; 0 for the user's own calendar.
     let calendar: Int64
+    /// Of a synced calendar's event: where it is on the CalDAV server, and its ETag there.
+    let remoteHref: String?
+    let remoteETag: String?
 
     init(row: SQLRow) throws {
         (id, title, start, end) = (try row.integer(0), try row.text(1), try row.text(2), try row.text(3))
         (allDay, uid, ical, calendar) = (try row.bool(4), try row.optionalText(5), try row.optionalText(6), try row.integer(7))
+        (remoteHref, remoteETag) = (try row.optionalText(8), try row.optionalText(9))
     }
 
     /// `events` of it as the API shows them: with their calendar, its colour, and read-only when
     /// it is a subscription's.
-    func shown(_ events: [CalendarEvent], colours: [Int64: String]) -> [CalendarEvent] {
+    func shown(_ events: [CalendarEvent], looks: [Int64: CalendarLook]) -> [CalendarEvent] {
         guard calendar != 0 else { return events }
+        let look = looks[calendar]
         return events.map { event in
             var event = event
             event.calendar = calendar
-            event.colour = colours[calendar]
-            event.readOnly = true
+            event.colour = look?.colour
+            event.readOnly = look?.readOnly == true ? true : nil
             return event
         }
     }

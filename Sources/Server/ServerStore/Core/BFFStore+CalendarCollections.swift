@@ -5,7 +5,7 @@ import ServerAPI
 /// Calendars besides the user's own (`CalendarCollection`): today subscriptions, whose events a
 /// reading replaces as a whole (by UID: unchanged ones stay, their ids too), each reading one
 /// `calendar.collection.updated` live event rather than one per event. Subscriptions due for a
-/// reading are handed out one at a time across the server's instances (`claimDueSubscription`).
+/// reading are handed out one at a time across the server's instances (`claimDueCalendar`).
 extension BFFStore {
     /// What a reading of a subscription found.
     package enum SubscriptionReading: Sendable {
@@ -79,7 +79,16 @@ extension BFFStore {
             """) { rows in
             guard !rows.isEmpty else { return .done(false) }
             return .run("DELETE FROM calendar_events WHERE owner_id = \(owner) AND calendar_id = \(id)") { _ in
-                .record(.calendarCollectionDeleted, owner: owner, data: DeletedEntity(id: id), then: .done(true))
+                // A CalDAV account whose last calendar went goes too (its password with it); new
+                // events go to the user's own calendar again if they went here.
+                .run("""
+                    DELETE FROM caldav_accounts WHERE owner_id = \(owner)
+                        AND NOT EXISTS (SELECT 1 FROM calendars c WHERE c.account_id = caldav_accounts.id)
+                    """) { _ in
+                    .run("UPDATE users SET default_calendar_id = 0 WHERE id = \(owner) AND default_calendar_id = \(id)") { _ in
+                        .record(.calendarCollectionDeleted, owner: owner, data: DeletedEntity(id: id), then: .done(true))
+                    }
+                }
             }
         }))
     }
@@ -92,21 +101,33 @@ extension BFFStore {
             """) { rows in .done(try rows.map(DueSubscription.init(row:)).first) }, snapshot: false)
     }
 
-    /// The subscription whose reading is most overdue at `now`, now this instance's to read: it is
-    /// not due again for `seconds`, so no other instance reads it meanwhile (nor this one again,
-    /// should the reading never end). Nil when none is due.
-    package func claimDueSubscription(now: UTCInstant, holdingFor seconds: Int64) async throws -> DueSubscription? {
-        try await runWrite(Plan.run("""
-            UPDATE calendars SET refresh_due = \(now.adding(seconds: seconds)) WHERE id = (
-                SELECT id FROM calendars WHERE kind = \(CalendarCollection.subscription) AND refresh_due <= \(now)
-                ORDER BY refresh_due LIMIT 1\(.forUpdateSkipLocked))
-            RETURNING id, owner_id, url, etag, last_modified
-            """) { rows in .done(try rows.map(DueSubscription.init(row:)).first) })
+    /// A calendar due to be read or synced.
+    package struct DueCalendar: Sendable {
+        package let id: Int64
+        package let owner: Int64
+        package let kind: String
+
+        package init(id: Int64, owner: Int64, kind: String) {
+            self.id = id
+            self.owner = owner
+            self.kind = kind
+        }
     }
 
-    /// When the next subscription is due; nil when there is none.
-    package func nextSubscriptionDue() async throws -> UTCInstant? {
-        try await runRead(Plan.run("SELECT MIN(refresh_due) FROM calendars WHERE kind = \(CalendarCollection.subscription)") { rows in
+    /// The calendar whose reading (a subscription's) or sync (CalDAV's) is most overdue at `now`,
+    /// now this instance's: it is not due again for `seconds`, so no other instance takes it
+    /// meanwhile (nor this one again, should the work never end). Nil when none is due.
+    package func claimDueCalendar(now: UTCInstant, holdingFor seconds: Int64) async throws -> DueCalendar? {
+        try await runWrite(Plan.run("""
+            UPDATE calendars SET refresh_due = \(now.adding(seconds: seconds)) WHERE id = (
+                SELECT id FROM calendars WHERE refresh_due <= \(now) ORDER BY refresh_due LIMIT 1\(.forUpdateSkipLocked))
+            RETURNING id, owner_id, kind
+            """) { rows in .done(try rows.map { DueCalendar(id: try $0.integer(0), owner: try $0.integer(1), kind: try $0.text(2)) }.first) })
+    }
+
+    /// When the next calendar is due; nil when there is none.
+    package func nextCalendarDue() async throws -> UTCInstant? {
+        try await runRead(Plan.run("SELECT MIN(refresh_due) FROM calendars") { rows in
             .done(try rows.first?.optionalText(0).flatMap(UTCInstant.init(iso:)))
         }, snapshot: false)
     }
@@ -146,15 +167,17 @@ extension BFFStore {
         }))
     }
 
-    /// The colours of `owner`'s calendars that have one, by id.
-    static func calendarColours(owner: Int64) -> Plan<[Int64: String]> {
-        .run("SELECT id, colour FROM calendars WHERE owner_id = \(owner) AND colour IS NOT NULL") { rows in
-            .done(Dictionary(try rows.map { (try $0.integer(0), try $0.text(1)) }, uniquingKeysWith: { first, _ in first }))
+    /// How `owner`'s calendars show their events: colour, and whether they can be changed.
+    static func calendarLooks(owner: Int64) -> Plan<[Int64: CalendarLook]> {
+        .run("SELECT id, colour, kind FROM calendars WHERE owner_id = \(owner)") { rows in
+            .done(Dictionary(try rows.map { row in
+                (try row.integer(0), CalendarLook(colour: try row.optionalText(1), readOnly: try row.text(2) == CalendarCollection.subscription))
+            }, uniquingKeysWith: { first, _ in first }))
         }
     }
 
     /// `owner`'s calendars, or the one with `id`, with their events counted.
-    private static func collections(owner: Int64, id: Int64?) -> Plan<[CalendarCollection]> {
+    static func collections(owner: Int64, id: Int64?) -> Plan<[CalendarCollection]> {
         let one: SQLStatement = id.map { " AND c.id = \($0)" } ?? ""
         return .run("""
             SELECT c.id, c.name, c.colour, c.kind, c.url, c.refreshed_at, c.refresh_due, c.problem,
@@ -212,4 +235,10 @@ extension BFFStore.DueSubscription {
         (id, owner, url) = (try row.integer(0), try row.integer(1), try row.text(2))
         (etag, lastModified) = (try row.optionalText(3), try row.optionalText(4))
     }
+}
+
+/// How a calendar's events are shown.
+struct CalendarLook: Sendable {
+    let colour: String?
+    let readOnly: Bool
 }

@@ -35,6 +35,29 @@ enum SharedMigrations {
             "DROP INDEX calendar_events_owner_uid",
             "CREATE UNIQUE INDEX calendar_events_owner_uid ON calendar_events (owner_id, calendar_id, uid)",
         ]),
+        ("v21: calendars synced with CalDAV servers", [
+            // The password is sealed with a key derived from the server's secret (`secret`).
+            """
+            CREATE TABLE caldav_accounts (id \(.autoIncrementKey), owner_id BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                url TEXT NOT NULL, user_name TEXT NOT NULL, secret TEXT NOT NULL, home_url TEXT NOT NULL, created_at TEXT NOT NULL)
+            """,
+            "CREATE INDEX caldav_accounts_owner ON caldav_accounts (owner_id, id)",
+            "ALTER TABLE calendars ADD COLUMN account_id BIGINT REFERENCES caldav_accounts (id) ON DELETE CASCADE",
+            // The collection's RFC 6578 token of the last sync; NULL: list it whole.
+            "ALTER TABLE calendars ADD COLUMN sync_token TEXT",
+            // Where the event is on the CalDAV server and its ETag there; `pending`: changed here,
+            // to be sent.
+            "ALTER TABLE calendar_events ADD COLUMN remote_href TEXT",
+            "ALTER TABLE calendar_events ADD COLUMN remote_etag TEXT",
+            "ALTER TABLE calendar_events ADD COLUMN pending BOOLEAN NOT NULL DEFAULT false",
+            // Events deleted here, to be deleted there.
+            """
+            CREATE TABLE caldav_deletions (calendar_id BIGINT NOT NULL REFERENCES calendars (id) ON DELETE CASCADE, href TEXT NOT NULL,
+                etag TEXT, PRIMARY KEY (calendar_id, href))
+            """,
+            // The user's calendar for new events (0: their own, which no server has).
+            "ALTER TABLE users ADD COLUMN default_calendar_id BIGINT NOT NULL DEFAULT 0",
+        ]),
     ]
 
     /// A statement's text in an engine's words; a migration binds no values.

@@ -1,0 +1,105 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import ServerProxy
+
+/// The user's CalDAV server as the sync calls it: Basic authentication with their password (or
+/// app password), over `EntryClient` and its network policy (the address is the user's), each
+/// answer within `timeout` and `maximumAnswer` bytes. Redirects are followed three times at
+/// most, each address checked, never from https to http. Errors are `CalDAVProblem`s in our words;
+/// the password is in none of them, nor in a log.
+struct CalDAVClient: Sendable {
+    let entries: EntryClient
+    let user: String
+    let password: String
+    let logger: Logger
+
+    static let timeout = TimeAmount.seconds(30)
+    static let maximumAnswer = 32 << 20
+    static let redirects = 3
+
+    struct Answer: Sendable {
+        let status: Int
+        let headers: HTTPHeaders
+        let body: ByteBuffer
+        /// The URL that answered, after redirects.
+        let url: URL
+
+        var text: String { String(decoding: body.readableBytesView, as: UTF8.self) }
+        var etag: String? { headers.first(name: "ETag") }
+    }
+
+    /// One request, its redirects followed.
+    func send(_ method: String, _ url: URL, depth: String? = nil, body: String? = nil, contentType: String = "application/xml; charset=utf-8",
+              headers extra: [(String, String)] = []) async throws(CalDAVProblem) -> Answer {
+        var current = url
+        for _ in 0...Self.redirects {
+            var request = HTTPClientRequest(url: current.absoluteString)
+            request.method = .RAW(value: method)
+            request.headers.add(name: "Authorization", value: "Basic " + Data("\(user):\(password)".utf8).base64EncodedString())
+            request.headers.add(name: "User-Agent", value: "TermCanvas")
+            if let depth { request.headers.add(name: "Depth", value: depth) }
+            if let body {
+                request.headers.add(name: "Content-Type", value: contentType)
+                request.body = .bytes(ByteBuffer(string: body))
+            }
+            for (name, value) in extra { request.headers.add(name: name, value: value) }
+            let answer: (response: HTTPClientResponse, body: ByteBuffer)
+            do {
+                answer = try await entries.call(request, to: current, timeout: Self.timeout, maximumBody: Self.maximumAnswer, logger: logger)
+            } catch {
+                throw CalDAVProblem.unreachable(error, host: current.host ?? "the server")
+            }
+            let status = Int(answer.response.status.code)
+            if [301, 302, 303, 307, 308].contains(status), let location = answer.response.headers.first(name: "Location"),
+               let next = URL(string: location, relativeTo: current)?.absoluteURL,
+               next.scheme == "https" || (next.scheme == "http" && current.scheme == "http") {
+                current = next
+                continue
+            }
+            if status == 401 {
+                throw CalDAVProblem("\(current.host ?? "the server") refused the user name and password (401): check them, or make an app password",
+                                    status: 401)
+            }
+            return Answer(status: status, headers: answer.response.headers, body: answer.body, url: current)
+        }
+        throw CalDAVProblem("the server sent the request elsewhere more than \(Self.redirects) times")
+    }
+
+    /// A `PROPFIND` or `REPORT` whose answer must be a multistatus.
+    func multistatus(_ method: String, _ url: URL, depth: String, body: String) async throws(CalDAVProblem) -> (DAVMultistatus, URL) {
+        let answer = try await send(method, url, depth: depth, body: body)
+        guard answer.status == 207 else {
+            throw CalDAVProblem("\(url.host ?? "the server") answered \(answer.status) to \(method) \(url.path)", status: answer.status)
+        }
+        guard let root = DAVElement.parse(Data(answer.body.readableBytesView)), let multistatus = DAVMultistatus(root) else {
+            throw CalDAVProblem("\(url.host ?? "the server")'s answer to \(method) is not WebDAV's XML")
+        }
+        return (multistatus, answer.url)
+    }
+}
+
+/// Why talking to a CalDAV server failed, in our words; `status` when it answered one.
+package struct CalDAVProblem: Error, Sendable, CustomStringConvertible {
+    package let description: String
+    package let status: Int?
+
+    init(_ description: String, status: Int? = nil) {
+        self.description = description
+        self.status = status
+    }
+
+    static func unreachable(_ error: any Error, host: String) -> CalDAVProblem {
+        switch error {
+        case let refused as EntryRefused: return CalDAVProblem("the server does not call \(host): \(refused.reason)")
+        case let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout:
+            return CalDAVProblem("\(host) did not answer within \(CalDAVClient.timeout.nanoseconds / 1_000_000_000) s")
+        case is NIOTooManyBytesError: return CalDAVProblem("\(host) answered more than \(CalDAVClient.maximumAnswer >> 20) MiB at once")
+        default:
+            let tls = String(reflecting: error).contains("SSL") || String(reflecting: error).contains("TLS")
+            return CalDAVProblem(tls ? "could not make a secure (https) connection to \(host)" : "could not connect to \(host)")
+        }
+    }
+}

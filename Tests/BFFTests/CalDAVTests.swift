@@ -15,7 +15,7 @@ struct CalDAVTests {
 
     /// A server with ann, connected to `radicale`'s calendars; the calendar synced.
     static func connected(_ radicale: Radicale, client: some TestClientProtocol, token: String) async throws -> CalendarCollection {
-        let made = try await client.send(.post, APIPath.calendars + "/caldav", token: token,
+        let made = try await client.send(.post, APIPath.calendarCalDAV, token: token,
                                          json: NewCalDAVConnection(url: radicale.url, user: ann.name, password: ann.password))
         #expect(made.status == .created, "\(String(buffer: made.body))")
         let calendars = try made.decode(Page<CalendarCollection>.self).items
@@ -115,12 +115,12 @@ struct CalDAVTests {
         try await harness.addUsers("ann")
         try await harness.withServer { client in
             let token = try await client.token(for: "ann")
-            let wrong = try await client.send(.post, APIPath.calendars + "/caldav", token: token,
+            let wrong = try await client.send(.post, APIPath.calendarCalDAV, token: token,
                                               json: NewCalDAVConnection(url: radicale.url, user: "ann", password: "not-her-password"))
             #expect(wrong.status == .unprocessableContent && wrong.apiError?.field == "user")
             #expect(wrong.apiError?.error.contains("refused the user name and password") == true)
             #expect(!String(buffer: wrong.body).contains("not-her-password"))
-            let notDAV = try await client.send(.post, APIPath.calendars + "/caldav", token: token,
+            let notDAV = try await client.send(.post, APIPath.calendarCalDAV, token: token,
                                                json: NewCalDAVConnection(url: web.url(""), user: "ann", password: "pw"))
             #expect(notDAV.status == .unprocessableContent && notDAV.apiError?.field == "url", "\(String(buffer: notDAV.body))")
         }

@@ -29,6 +29,8 @@ public enum APIPath {
     public static let calendars = "/api/calendars"
     /// `POST` a new subscription (`NewCalendarSubscription`).
     public static let calendarSubscriptions = "/api/calendars/subscriptions"
+    /// `POST` the user's CalDAV server, whose calendars are synced from then on (`NewCalDAVConnection`).
+    public static let calendarCalDAV = "/api/calendars/caldav"
     /// `GET` the todo list as iCalendar tasks, a page at a time.
     public static let todoExport = "/api/todo/export"
     public static let chatChannels = "/api/chat/channels"

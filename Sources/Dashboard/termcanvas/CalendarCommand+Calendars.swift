@@ -5,8 +5,8 @@ import FoundationEssentials
 import HTTPClient
 import ServerAPI
 
-/// `termcanvas calendar subscribe|list|change|refresh|remove`: calendars besides your own, which
-/// the server keeps (so every dashboard of yours shows them) and reads again when due.
+/// `termcanvas calendar subscribe|connect|list|change|refresh|remove`: calendars besides your own,
+/// which the server keeps (so every dashboard of yours shows them), reads again or syncs when due.
 extension CalendarCommand {
     struct Subscribe: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -44,6 +44,52 @@ extension CalendarCommand {
         }
     }
 
+    struct Connect: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "connect",
+            abstract: "Sync your calendars on a CalDAV server (Nextcloud, Fastmail, iCloud, Radicale…) both ways.",
+            discussion: """
+                The server finds your calendars from the address (the server's own, such as https://cloud.example.org/, is                 enough where it publishes /.well-known/caldav) and syncs those holding events, or the ones --calendar names:                 at once, every five minutes, and at once when you change one here. New events go to the first of them                 unless --keep-default. The password (use an app password where the server has them: Fastmail, iCloud,                 Nextcloud with two-factor sign-in) is asked for on the terminal, or read from --password-file, and the                 server keeps it sealed with its key; it is shown nowhere. An event changed on both sides keeps the                 server's version and yours as a copy, and calendar list says so.
+                """)
+
+        @Argument(help: ArgumentHelp("The CalDAV server's address.", valueName: "URL")) var url: String
+        @Option(help: ArgumentHelp("Your user name there.", valueName: "NAME")) var user: String
+        @Option(help: ArgumentHelp("A file holding the password (its first line), instead of a prompt.", valueName: "FILE")) var passwordFile: String?
+        @Option(name: .customLong("calendar"), help: ArgumentHelp("A calendar to sync, by name (repeat for more); all of them by default.",
+                                                                 valueName: "NAME"))
+        var calendars: [String] = []
+        @Flag(help: "Keep new events going where they went (your own calendar) instead of the first synced one.") var keepDefault = false
+        @OptionGroup var server: ServerOption
+
+        func run() async throws {
+            let password: String
+            if let passwordFile {
+                let text = try CalendarFile.read(passwordFile)
+                // Its first line, as written (a password may end with a space), without a CR.
+                password = String((text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? "").filter { $0 != "\r" })
+                guard !password.isEmpty else { throw CommandError(TerminalText.safe("\(passwordFile) holds no password on its first line")) }
+            } else {
+                do {
+                    password = try PasswordInput.read(prompt: TerminalText.safe("Password (or app password) for \(user) at \(url): "))
+                } catch {
+                    throw CommandError(error.description)
+                }
+            }
+            let client = try await server.client(configuration: .init(totalTimeout: .seconds(90)))
+            let synced: [CalendarCollection]
+            do {
+                synced = try await client.post(APIPath.calendarCalDAV, body: NewCalDAVConnection(url: url, user: user, password: password,
+                                                                                                  calendars: calendars.isEmpty ? nil : calendars,
+                                                                                                  makeDefault: !keepDefault),
+                                               as: Page<CalendarCollection>.self).items
+            } catch {
+                throw CommandError(explaining: error, doing: "connect to \(url)")
+            }
+            for calendar in synced { print(TerminalText.safe("Syncing \(calendar.name) (\(calendar.id)).")) }
+            if let first = synced.first, !keepDefault { print(TerminalText.safe("New events go to \(first.name).")) }
+        }
+    }
+
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list", abstract: "List your calendars: your own, and each subscription with its events, colour and last reading.")
@@ -63,7 +109,7 @@ extension CalendarCommand {
     }
 
     struct Change: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "change", abstract: "Rename a subscribed calendar or change its colour.")
+        static let configuration = CommandConfiguration(commandName: "change", abstract: "Rename a calendar or change its colour (here only).")
 
         @Argument(help: ArgumentHelp("The calendar: its number or its name (calendar list shows them).", valueName: "CALENDAR")) var calendar: String
         @Option(help: ArgumentHelp("Its new name.", valueName: "NAME")) var name: String?
@@ -89,7 +135,8 @@ extension CalendarCommand {
     }
 
     struct Refresh: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "refresh", abstract: "Read subscribed calendars again now (all of them, or the one named).")
+        static let configuration = CommandConfiguration(commandName: "refresh",
+                                                        abstract: "Read subscribed calendars again and sync connected ones now (all of them, or the one named).")
 
         @Argument(help: ArgumentHelp("The calendar: its number or its name; without it, every subscription.", valueName: "CALENDAR")) var calendar: String?
         @OptionGroup var server: ServerOption
@@ -98,7 +145,7 @@ extension CalendarCommand {
             let client = try await server.client(configuration: .init(totalTimeout: .seconds(45)))
             let chosen = if let calendar { [try await CalendarListing.find(calendar, client: client)] } else { try await CalendarListing.all(client: client) }
             var failed = 0
-            for one in chosen where one.kind == CalendarCollection.subscription {
+            for one in chosen {
                 do throws(HTTPClientError) {
                     let read = try await client.send(.post, APIPath.calendarRefresh(one.id), as: CalendarCollection.self)
                     if let problem = read.problem {
@@ -111,14 +158,15 @@ extension CalendarCommand {
                     throw CommandError(explaining: error, doing: "read \(one.name) again")
                 }
             }
-            if chosen.isEmpty { print("You have no subscriptions: termcanvas calendar subscribe URL makes one.") }
+            if chosen.isEmpty { print("You have no calendars besides your own: calendar subscribe URL or calendar connect URL adds one.") }
             if failed > 0 { throw ExitCode(1) }
         }
     }
 
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "remove", abstract: "Remove a subscribed calendar and its events from here (the calendar itself is not touched).",
+            commandName: "remove",
+            abstract: "Remove a subscribed or connected calendar and its events from here (the calendar itself, where it comes from, is not touched).",
             aliases: ["unsubscribe"])
 
         @Argument(help: ArgumentHelp("The calendar: its number or its name (calendar list shows them).", valueName: "CALENDAR")) var calendar: String

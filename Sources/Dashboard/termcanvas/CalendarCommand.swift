@@ -17,14 +17,14 @@ import SystemZones
 struct CalendarCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "calendar",
-        abstract: "Import and export your calendar and todo list as iCalendar (.ics) files; subscribe to published calendars.",
+        abstract: "Import and export your calendar and todo list as iCalendar (.ics) files; subscribe to published calendars; sync with CalDAV.",
         discussion: """
             An .ics file from Google Calendar, Outlook, Apple Calendar, Thunderbird or Nextcloud imports with its repeating \
             events, time zones, instances changed or taken out one by one and everything the dashboard does not show, kept \
             as it came; its tasks (VTODO) go to the todo list, with their priority. An event or task already there (by its \
             UID) is replaced, so importing a file again updates it.
             """,
-        subcommands: [Import.self, Export.self, Subscribe.self, List.self, Change.self, Refresh.self, Remove.self])
+        subcommands: [Import.self, Export.self, Subscribe.self, Connect.self, List.self, Change.self, Refresh.self, Remove.self])
 
     struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

@@ -104,6 +104,9 @@ struct OpenAPIConformanceTests {
             configuration.singleSignOn = Self.singleSignOn
             let web = try await StaticWebServer()
             try web.serve(SubscriptionsTests.first, as: "holidays.ics")
+            let radicale = try await Radicale(users: [CalDAVTests.ann])
+            try await radicale.peer(CalDAVTests.ann, "make-calendar", "work", "Work")
+            let connection = NewCalDAVConnection(url: radicale.url, user: CalDAVTests.ann.name, password: CalDAVTests.ann.password)
             try await harness.withServer(configuration: configuration) { client in
                 let served = try await client.execute(uri: "/openapi.yaml", method: .get)
                 #expect(served.status == .ok)
@@ -115,7 +118,8 @@ struct OpenAPIConformanceTests {
                 var conformance = Conformance(client: client, checker: SchemaChecker(document: document), token: token,
                                               knownIDs: [APIPath.registryApps: "deploys", "/api/apps": "deploys"],
                                               hook: ("deploys", secret),
-                                              bodies: ["post \(APIPath.calendarSubscriptions)": #"{"url": "\#(web.url("holidays.ics"))"}"#])
+                                              bodies: ["post \(APIPath.calendarSubscriptions)": #"{"url": "\#(web.url("holidays.ics"))"}"#,
+                                                       "post \(APIPath.calendarCalDAV)": String(decoding: try JSONEncoder().encode(connection), as: UTF8.self)])
                 for operation in Self.operations(in: document) {
                     try await conformance.check(operation)
                 }

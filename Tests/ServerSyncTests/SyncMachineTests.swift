@@ -253,6 +253,22 @@ struct SyncMachineTests {
         #expect(foreign.labels == ["publish(weather.forecast.updated)"])
     }
 
+    @Test("a calendar read or synced again: its days reloaded; its problem said once on the message line, again only when it changes")
+    func calendarProblems() {
+        var machine = connected(loading: DayRange(first: "2026-11-01", last: "2026-11-30"))
+        func updated(_ id: Int64, problem: String?) -> [String] {
+            let problem = problem.map { #", "problem": "\#($0)""# } ?? ""
+            let data = #"{"id": 4, "name": "Work", "kind": "caldav", "readOnly": false, "events": 3\#(problem)}"#
+            return machine.handle(.stream(.event(LiveEvent(id: id, name: "calendar.collection.updated", data: data))), now: start).labels
+        }
+        let conflict = updated(60, problem: "1 event was changed here and on the server")
+        #expect(conflict.contains("publish(calendar.sync.noticed)") && conflict.contains("setLastEventID(60)"))
+        #expect(conflict.contains { $0.hasPrefix("fetch(events") })
+        #expect(!updated(61, problem: "1 event was changed here and on the server").contains("publish(calendar.sync.noticed)"))
+        #expect(!updated(62, problem: nil).contains("publish(calendar.sync.noticed)"))
+        #expect(updated(63, problem: "could not connect to cloud.example.org").contains("publish(calendar.sync.noticed)"))
+    }
+
     @Test("the first second says nothing of the server; after it, 'connecting' only if it has not answered")
     func quietStart() {
         var machine = SyncMachine()

@@ -50,8 +50,9 @@ extension SyncMachine {
         case .streamOpened:
             effects.append(.setLastEventID(event.id))
         case .calendarCollectionCreated, .calendarCollectionUpdated, .calendarCollectionDeleted:
-            // A subscription came, was read again or went: its events are the server's to list.
+            // A calendar came, was read again or synced, or went: its events are the server's to list.
             effects.append(.setLastEventID(event.id))
+            if let calendar = try? JSONDecoder().decode(CalendarCollection.self, from: Data(event.data.utf8)) { notice(calendar, &effects) }
             reload(.calendar, &effects)
             askForReminders(now: now, &effects)
         case .canvasChangeApplied:
@@ -89,6 +90,16 @@ extension SyncMachine {
             // (kept in memory: the panes say when only once the server is lost).
             if statuses.problems[change.app] != nil { synced(change.app, now: now, &effects) } else { statuses.lastSynced[change.app] = now }
         }
+    }
+
+    /// A calendar's problem said once on the message line, until it changes (a sync failing every
+    /// five minutes is not said every five minutes).
+    private mutating func notice(_ calendar: CalendarCollection, _ effects: inout [Effect]) {
+        guard calendar.problem != noticedProblems[calendar.id] else { return }
+        noticedProblems[calendar.id] = calendar.problem
+        guard let problem = calendar.problem else { return }
+        func plain(_ text: String) -> String { String(text.unicodeScalars.filter { !ControlScalars.contains($0) }.prefix(200).map(Character.init)) }
+        effects.append(.publish([CalendarSyncNoticed(calendar: plain(calendar.name), problem: plain(problem))]))
     }
 
     /// The change a live event carries, or nil when its data is not what its name says.

@@ -127,6 +127,8 @@ struct SyncMachine {
     var firstReload = FirstReload.notYet(resumesCompleteCache: false)
     /// Each app's sync status as last published; the connection in it is `link`'s.
     var statuses = StatusBoard()
+    /// The problem of each calendar last said on the message line.
+    var noticedProblems: [Int64: String] = [:]
     /// The user's name on the server, which marks their own chat messages.
     var user: String?
     var outbox = Outbox.idle

@@ -63,7 +63,7 @@ extension HostState {
         case .publish(let events):
             for event in events {
                 if let catalog = ports.catalogSource?.catalog(after: event, keeping: addedApps) { setCatalog(catalog) }
-                if let signIn = event as? NewSignIn { notice = .info(signIn.summary.prefix(1).uppercased() + signIn.summary.dropFirst()) }
+                if let told = event as? any MessageLineEvent { notice = .info(told.message) }
                 if let urgent = event as? any UrgentEvent {
                     let text = urgent.notice { [clock] moment in clock.secondsFromGMT(Date(timeIntervalSince1970: Double(moment))) }
                     notice = .info(text)

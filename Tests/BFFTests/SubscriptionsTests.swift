@@ -140,7 +140,7 @@ struct SubscriptionsTests {
             let third = try await client.send(.post, APIPath.calendarSubscriptions, token: ann, json: NewCalendarSubscription(url: silent))
             #expect(third.status == .tooManyRequests && third.headers[.retryAfter] == "5")
             for answer in [try await first, try await second] {
-                #expect(answer.output.hasSuffix("\n422") && answer.output.contains("did not send the calendar within 20 s"), "\(answer.output)")
+                #expect(answer.output.hasSuffix("\n422") && answer.output.contains("did not answer within 20 s"), "\(answer.output)")
             }
             #expect(clock.now - started < .seconds(30))
         }
@@ -171,7 +171,7 @@ struct SubscriptionsTests {
             #expect(try await refusal(web.url("private/cal.ics")).contains("asks for a sign-in"))
             #expect(try await refusal(web.url("page.html")).contains("did not give an iCalendar file (it is text/html)"))
             #expect(try await refusal(web.url("broken.ics")).contains("is not iCalendar: line"))
-            #expect(try await refusal(web.url("huge.ics")).contains("larger than 8 MiB"))
+            #expect(try await refusal(web.url("huge.ics")).contains("answered more than 8 MiB"))
             #expect(try await refusal("http://169.254.169.254/latest/meta-data").contains("never allowed"))
             #expect(try await refusal("http://[::ffff:169.254.169.254]/x.ics").contains("never allowed"))
             // A redirect is followed, within the same rules.

@@ -119,18 +119,7 @@ package struct CalendarFeedReader: Sendable {
 
     /// Why a call failed, in our words.
     private static func problem(_ error: any Error, reading url: URL) -> SubscriptionProblem {
-        let host = url.host ?? "the server"
-        switch error {
-        case let refused as EntryRefused:
-            return SubscriptionProblem("the server does not read \(host): \(refused.reason)")
-        case let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout:
-            return SubscriptionProblem("\(host) did not send the calendar within \(CalendarCollectionLimits.fetchSeconds) s")
-        case is NIOTooManyBytesError:
-            return SubscriptionProblem("the file is larger than \(CalendarCollectionLimits.feedBytes >> 20) MiB, the most a subscription reads")
-        default:
-            let tls = String(reflecting: error).contains("SSL") || String(reflecting: error).contains("TLS")
-            return SubscriptionProblem(tls ? "could not make a secure (https) connection to \(host): its certificate is not trusted, or it does not "
-                                           + "speak https" : "could not connect to \(host)")
-        }
+        SubscriptionProblem(CallFailure.words(error, host: url.host ?? "the server", seconds: CalendarCollectionLimits.fetchSeconds,
+                                              maximumBytes: CalendarCollectionLimits.feedBytes))
     }
 }

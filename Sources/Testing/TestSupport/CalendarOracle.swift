@@ -13,22 +13,8 @@ public enum CalendarOracle {
     }
 
     private static let made = Task<String, any Error> {
-        let build = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent(".build")
-        let environment = build.appendingPathComponent("calendar-oracle-venv")
-        let python = environment.appendingPathComponent("bin/python").path
-        let check = "import dateutil, icalendar; print(dateutil.__version__, icalendar.__version__)"
-        let wanted = packages.map { $0.components(separatedBy: "==")[1] }.joined(separator: " ")
-        if FileManager.default.isExecutableFile(atPath: python), try await Command.run([python, "-c", check]).output.contains(wanted) {
-            return python
-        }
-        let made = try await Command.run(["python3", "-m", "venv", "--clear", environment.path])
-        guard made.status == 0 else { throw OracleError(description: "could not make \(environment.path): \(made.output)") }
-        let installed = try await Command.run([python, "-m", "pip", "install", "-q"] + packages)
-        guard installed.status == 0 else {
-            throw OracleError(description: "could not install \(packages.joined(separator: " ")) (PyPI must be reachable once): \(installed.output)")
-        }
-        return python
+        try await PinnedPython.make("calendar-oracle-venv", packages: packages,
+                                    check: "import dateutil, icalendar; print(dateutil.__version__, icalendar.__version__)")
     }
 
     /// Real calendars as programs export them, and the oracle's script (`Tests/ICalendarTests/Fixtures`).

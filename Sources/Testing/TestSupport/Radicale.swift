@@ -68,22 +68,7 @@ public final class Radicale: Sendable {
     }
 
     private static let made = Task<String, any Error> {
-        let build = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent(".build")
-        let environment = build.appendingPathComponent("caldav-venv")
-        let python = environment.appendingPathComponent("bin/python").path
-        let check = "import radicale, caldav; print(radicale.VERSION, caldav.__version__)"
-        let wanted = packages.map { $0.components(separatedBy: "==")[1] }.joined(separator: " ")
-        if FileManager.default.isExecutableFile(atPath: python), try await Command.run([python, "-c", check]).output.contains(wanted) {
-            return python
-        }
-        let made = try await Command.run(["python3", "-m", "venv", "--clear", environment.path])
-        guard made.status == 0 else { throw RadicaleError(description: "could not make \(environment.path): \(made.output)") }
-        let installed = try await Command.run([python, "-m", "pip", "install", "-q"] + packages)
-        guard installed.status == 0 else {
-            throw RadicaleError(description: "could not install \(packages.joined(separator: " ")) (PyPI must be reachable once): \(installed.output)")
-        }
-        return python
+        try await PinnedPython.make("caldav-venv", packages: packages, check: "import radicale, caldav; print(radicale.VERSION, caldav.__version__)")
     }
 
     public struct RadicaleError: Error, CustomStringConvertible {

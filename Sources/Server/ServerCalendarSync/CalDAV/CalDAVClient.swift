@@ -92,14 +92,7 @@ package struct CalDAVProblem: Error, Sendable, CustomStringConvertible {
     }
 
     static func unreachable(_ error: any Error, host: String) -> CalDAVProblem {
-        switch error {
-        case let refused as EntryRefused: return CalDAVProblem("the server does not call \(host): \(refused.reason)")
-        case let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout:
-            return CalDAVProblem("\(host) did not answer within \(CalDAVClient.timeout.nanoseconds / 1_000_000_000) s")
-        case is NIOTooManyBytesError: return CalDAVProblem("\(host) answered more than \(CalDAVClient.maximumAnswer >> 20) MiB at once")
-        default:
-            let tls = String(reflecting: error).contains("SSL") || String(reflecting: error).contains("TLS")
-            return CalDAVProblem(tls ? "could not make a secure (https) connection to \(host)" : "could not connect to \(host)")
-        }
+        CalDAVProblem(CallFailure.words(error, host: host, seconds: CalDAVClient.timeout.nanoseconds / 1_000_000_000,
+                                        maximumBytes: CalDAVClient.maximumAnswer))
     }
 }

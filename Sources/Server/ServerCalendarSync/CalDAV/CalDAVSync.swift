@@ -90,7 +90,7 @@ package struct CalDAVSync: Sendable {
     /// Sends the deletions and the changes made here; how many were changed on both sides.
     private func send(_ target: BFFStore.SyncTarget, collection: URL, client: CalDAVClient) async throws(CalDAVProblem) -> Int {
         let state: (events: [BFFStore.SyncedEvent], deleted: [(href: String, etag: String?)])
-        do { state = try await store.syncState(of: target.id) } catch { throw CalDAVProblem("the calendar's events could not be read here") }
+        do { state = try await store.toSend(from: target.id) } catch { throw CalDAVProblem("the calendar's events could not be read here") }
         for deleted in state.deleted {
             guard let url = CalDAVClient.url(deleted.href, in: collection, sameOrigin: true) else { continue }
             let answer = try await client.send("DELETE", url, headers: deleted.etag.map { [("If-Match", $0)] } ?? [])
@@ -101,7 +101,7 @@ package struct CalDAVSync: Sendable {
             try await forget(deleted.href, of: target)
         }
         var conflicts = 0
-        for event in state.events where event.pending {
+        for event in state.events {
             let href = event.href ?? collection.appendingPathComponent(Self.resourceName(event.uid)).path(percentEncoded: true)
             guard let url = CalDAVClient.url(href, in: collection, sameOrigin: true) else { continue }
             let condition = event.href == nil ? [("If-None-Match", "*")] : event.etag.map { [("If-Match", $0)] } ?? []
@@ -145,8 +145,7 @@ package struct CalDAVSync: Sendable {
     private func changes(of target: BFFStore.SyncTarget, collection: URL, client: CalDAVClient) async throws(CalDAVProblem) -> BFFStore.Pulled {
         let known: [String: String?]
         do {
-            known = Dictionary(try await store.syncState(of: target.id).events.compactMap { event in event.href.map { ($0, event.etag) } },
-                               uniquingKeysWith: { first, _ in first })
+            known = try await store.remoteETags(of: target.id)
         } catch {
             throw CalDAVProblem("the calendar's events could not be read here")
         }

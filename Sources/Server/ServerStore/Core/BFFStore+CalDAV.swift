@@ -31,13 +31,13 @@ extension BFFStore {
         package let secret: String
     }
 
-    /// An event of a synced calendar as the sync sees it.
+    /// An event of a synced calendar changed here, to be sent.
     package struct SyncedEvent: Sendable {
         package let id: Int64
         package let uid: String
+        /// Where it is on the server and its ETag there; nil when it is new.
         package let href: String?
         package let etag: String?
-        package let pending: Bool
         /// Its iCalendar text, as it is to be sent.
         package let text: String
     }
@@ -106,19 +106,29 @@ extension BFFStore {
         }, snapshot: false)
     }
 
-    /// The calendar's events as the sync sees them, and the places of those deleted here.
-    package func syncState(of calendar: Int64) async throws -> (events: [SyncedEvent], deleted: [(href: String, etag: String?)]) {
+    /// What the calendar has to send: its events changed here, and the places of those deleted here.
+    package func toSend(from calendar: Int64) async throws -> (events: [SyncedEvent], deleted: [(href: String, etag: String?)]) {
         try await runRead(Plan.run("""
-            SELECT id, uid, remote_href, remote_etag, pending, ical FROM calendar_events WHERE calendar_id = \(calendar) AND ical IS NOT NULL
+            SELECT id, uid, remote_href, remote_etag, ical FROM calendar_events
+                WHERE calendar_id = \(calendar) AND pending = \(true) AND ical IS NOT NULL
             """) { rows in
             let events = try rows.map { row in
                 SyncedEvent(id: try row.integer(0), uid: try row.optionalText(1) ?? "", href: try row.optionalText(2), etag: try row.optionalText(3),
-                            pending: try row.bool(4), text: try row.text(5))
+                            text: try row.text(4))
             }
             return .run("SELECT href, etag FROM caldav_deletions WHERE calendar_id = \(calendar)") { rows in
                 .done((events, try rows.map { (href: try $0.text(0), etag: try $0.optionalText(1)) }))
             }
         }, snapshot: true)
+    }
+
+    /// Where the calendar's events are on the CalDAV server, with their ETags there.
+    package func remoteETags(of calendar: Int64) async throws -> [String: String?] {
+        try await runRead(Plan.run("""
+            SELECT remote_href, remote_etag FROM calendar_events WHERE calendar_id = \(calendar) AND remote_href IS NOT NULL
+            """) { rows in
+            .done(Dictionary(try rows.map { (try $0.text(0), try $0.optionalText(1)) }, uniquingKeysWith: { first, _ in first }))
+        }, snapshot: false)
     }
 
     /// The event was sent: it is at `href` with `etag`, and no longer pending unless it changed
@@ -169,35 +179,19 @@ extension BFFStore {
                     if let href = row.1 { byHref[href] = (try row.0.integer(0), row.2) }
                     if let uid = row.3 { byUID[uid] = try row.0.integer(0) }
                 }
-                var plan: Plan<Bool> = .done(false)
-                for href in pulled.removed {
-                    guard let known = byHref[href], !known.pending else { continue }
-                    plan = plan.then { _ in .run("DELETE FROM calendar_events WHERE id = \(known.id)") { _ in .done(true) } }
+                // An event changed here and not yet sent is left as it is.
+                var steps: [CalendarStep] = pulled.removed.compactMap { href in
+                    byHref[href].flatMap { $0.pending ? nil : .delete($0.id) }
                 }
                 for change in changed {
                     if let known = byHref[change.href] ?? byUID[change.event.resource.uid].map({ (id: $0, pending: false) }) {
-                        guard !known.pending else { continue }
-                        plan = plan.then { _ in
-                            Self.updateRow(id: known.id, with: change.event).then { _ in
-                                .run("UPDATE calendar_events SET remote_href = \(change.href), remote_etag = \(change.etag) WHERE id = \(known.id)") { _ in
-                                    .done(true)
-                                }
-                            }
-                        }
+                        if !known.pending { steps.append(.update(known.id, href: change.href, etag: change.etag, event: change.event)) }
                     } else {
-                        plan = plan.then { _ in
-                            .run("SELECT COUNT(*) FROM calendar_events WHERE owner_id = \(owner)") { count in
-                                try Self.checkQuota(count, CalendarLimits.eventsPerUser, of: "calendar events")
-                                return Self.insertRow(change.event, owner: owner, calendar: id).then { new in
-                                    .run("UPDATE calendar_events SET remote_href = \(change.href), remote_etag = \(change.etag) WHERE id = \(new)") { _ in
-                                        .done(true)
-                                    }
-                                }
-                            }
-                        }
+                        steps.append(.insert(href: change.href, etag: change.etag, event: change.event))
                     }
                 }
-                return plan.then { anything in
+                let anything = !steps.isEmpty
+                return CalendarStep.run(steps, owner: owner, calendar: id).then { _ in
                     Self.collections(owner: owner, id: id).then { found in
                         guard let collection = found.first else { return .done(nil) }
                         return anything || problem != nil

@@ -205,27 +205,15 @@ extension BFFStore {
             }
             let stored = Dictionary(pairs, uniquingKeysWith: { first, _ in first })
             let kept = Set(events.map(\.resource.uid))
-            let added = events.filter { stored[$0.resource.uid] == nil }
-            var plan: Plan<Void> = .run("SELECT COUNT(*) FROM calendar_events WHERE owner_id = \(owner)") { count in
-                let now = try count.first?.integer(0) ?? 0
-                let leaving = stored.keys.filter { !kept.contains($0) }.count
-                guard now - Int64(leaving) + Int64(added.count) <= Int64(CalendarLimits.eventsPerUser) else {
-                    throw BFFStoreError.quotaReached(what: "calendar events", limit: CalendarLimits.eventsPerUser)
-                }
-                return .done(())
-            }
-            for (uid, old) in stored where !kept.contains(uid) {
-                plan = plan.then { _ in .run("DELETE FROM calendar_events WHERE id = \(old.id)") { _ in .done(()) } }
-            }
+            var steps: [CalendarStep] = stored.filter { !kept.contains($0.key) }.map { .delete($0.value.id) }
             for event in events {
                 if let old = stored[event.resource.uid] {
-                    guard old.text != event.text else { continue }
-                    plan = plan.then { _ in Self.updateRow(id: old.id, with: event) }
+                    if old.text != event.text { steps.append(.update(old.id, href: nil, etag: nil, event: event)) }
                 } else {
-                    plan = plan.then { _ in Self.insertRow(event, owner: owner, calendar: id).then { _ in .done(()) } }
+                    steps.append(.insert(href: nil, etag: nil, event: event))
                 }
             }
-            return plan
+            return CalendarStep.run(steps, owner: owner, calendar: id)
         }
     }
 }

@@ -30,6 +30,20 @@ package indirect enum Plan<Result: Sendable>: Sendable {
         }
     }
 
+    /// `step` of each of `items` in turn, in the same transaction. Each step's plan is made when
+    /// the one before has run, so a long list costs as many steps as it has items, not the
+    /// square of them, as a chain of `then` built up front would (each `then` wraps the whole
+    /// chain before it).
+    static func forEach<Item: Sendable>(_ items: [Item], from index: Int = 0, _ step: @escaping @Sendable (Item) throws -> Plan<Void>) -> Plan<Void>
+        where Result == Void {
+        guard index < items.count else { return .done(()) }
+        do {
+            return try step(items[index]).then { _ in forEach(items, from: index + 1, step) }
+        } catch {
+            return .failed(error)
+        }
+    }
+
     /// This plan, then the plan `next` makes of its result, in the same transaction.
     func then<Next>(_ next: @escaping @Sendable (Result) throws -> Plan<Next>) -> Plan<Next> {
         switch self {

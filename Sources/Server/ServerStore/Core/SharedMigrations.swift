@@ -50,6 +50,8 @@ enum SharedMigrations {
             "ALTER TABLE calendar_events ADD COLUMN remote_href TEXT",
             "ALTER TABLE calendar_events ADD COLUMN remote_etag TEXT",
             "ALTER TABLE calendar_events ADD COLUMN pending BOOLEAN NOT NULL DEFAULT false",
+            // A sync reads a calendar's events by place, and those to send.
+            "CREATE INDEX calendar_events_calendar ON calendar_events (calendar_id, remote_href)",
             // Events deleted here, to be deleted there.
             """
             CREATE TABLE caldav_deletions (calendar_id BIGINT NOT NULL REFERENCES calendars (id) ON DELETE CASCADE, href TEXT NOT NULL,

@@ -33,13 +33,13 @@ run: .build/release/termcanvas
 # each pass the system's temporary folder must have kept its mode (scripts/tmp-mode).
 test: test-deps
 	@scripts/tmp-mode save
-	$(SWIFT) test --skip HTTPClientTests --skip ServerSyncTests --skip ModelClientTests --skip EndToEndTests --skip ProcessAppTests --skip SandboxAppTests --skip MicroAppGeneratorTests --skip "BFFTests.SingleSignOn" --skip "BFFTests.ServerLimitsTests"
+	$(SWIFT) test --skip HTTPClientTests --skip ServerSyncTests --skip ModelClientTests --skip EndToEndTests --skip ProcessAppTests --skip SandboxAppTests --skip MicroAppGeneratorTests --skip "BFFTests.SingleSignOn" --skip "BFFTests.ServerLimitsTests" --skip "BFFTests.CalDAVTests"
 	@scripts/tmp-mode check "the first pass"
 	TERMCANVAS_TEST_DATABASE=postgres $(SWIFT) test --skip-build --filter BFFTests
 	@scripts/tmp-mode check "the PostgreSQL pass"
 	$(SWIFT) test --skip-build --filter EndToEndTests --skip MicroAppProcessTests
 	@scripts/tmp-mode check "the end-to-end pass"
-	$(SWIFT) test --skip-build --filter "ProcessAppTests|SandboxAppTests|MicroAppGeneratorTests|BFFTests.SingleSignOn"
+	$(SWIFT) test --skip-build --filter "ProcessAppTests|SandboxAppTests|MicroAppGeneratorTests|BFFTests.SingleSignOn|BFFTests.CalDAVTests"
 	@scripts/tmp-mode check "the app processes' pass"
 	$(SWIFT) test --skip-build --filter MicroAppProcessTests
 	@scripts/tmp-mode check "the app processes' pass in tmux"

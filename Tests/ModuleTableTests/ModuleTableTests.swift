@@ -21,7 +21,7 @@ struct ModuleTableTests {
     ]
 
     /// Modules of the system every target may use.
-    static let system: Set<String> = ["Foundation", "FoundationEssentials", "Glibc", "Darwin", "Musl", "Dispatch", "Synchronization"]
+    static let system: Set<String> = ["Foundation", "FoundationEssentials", "FoundationXML", "Glibc", "Darwin", "Musl", "Dispatch", "Synchronization"]
 
     struct Row {
         let layer: String

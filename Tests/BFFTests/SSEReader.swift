@@ -22,7 +22,9 @@ final class SSEReader: @unchecked Sendable {
 
     init(port: Int, token: String, lastEventID: Int64? = nil, path: String = APIPath.events) throws {
         opensFresh = lastEventID == nil && path == APIPath.events
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        // Close-on-exec: a server another test starts meanwhile (nginx, Radicale) must not keep
+        // this connection open after the test closes it.
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)

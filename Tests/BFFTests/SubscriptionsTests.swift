@@ -111,7 +111,7 @@ struct SubscriptionsTests {
     @Test("a server that never answers: the reading gives up after 20 s, saying so; a third reading at once is 429, not a third call out")
     func silentServer() async throws {
         // A socket that listens and never accepts: the kernel completes connections, nobody answers.
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         defer { close(listener) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)

@@ -39,14 +39,19 @@ package final class ServedRoutes: Sendable {
         patterns.withLock { $0 = recorded }
     }
 
-    /// The methods served at `path`, sorted; empty when no route has this path.
+    /// The methods served at `path`, sorted; empty when no route has this path. As the router
+    /// does, a segment named literally wins over a parameter: `/api/calendars/caldav` is not one
+    /// of `/api/calendars/{id}`.
     func methods(for path: String) -> [HTTPRequest.Method] {
         let segments = path.split(separator: "/")
-        let methods = patterns.withLock { patterns in
+        var matching = patterns.withLock { patterns in
             patterns.filter { pattern in
                 pattern.segments.count == segments.count && zip(pattern.segments, segments).allSatisfy { $0 == nil || $0 == $1 }
-            }.map(\.method)
+            }
         }
-        return Set(methods).sorted { $0.rawValue < $1.rawValue }
+        for index in segments.indices where matching.contains(where: { $0.segments[index] != nil }) {
+            matching.removeAll { $0.segments[index] == nil }
+        }
+        return Set(matching.map(\.method)).sorted { $0.rawValue < $1.rawValue }
     }
 }

@@ -18,10 +18,20 @@ struct CalDAVTests {
         let made = try await client.send(.post, APIPath.calendarCalDAV, token: token,
                                          json: NewCalDAVConnection(url: radicale.url, user: ann.name, password: ann.password))
         #expect(made.status == .created, "\(String(buffer: made.body))")
-        let calendars = try made.decode(Page<CalendarCollection>.self).items
-        // The task list holds no events: not synced as a calendar.
-        #expect(calendars.map(\.name) == ["Work"] && calendars.allSatisfy { $0.kind == "caldav" && !$0.readOnly })
+        let collections = try made.decode(Page<CalendarCollection>.self).items
+        #expect(collections.allSatisfy { $0.kind == "caldav" && !$0.readOnly })
+        // A task list holds no events: it is synced as a task list, not as a calendar.
+        let calendars = collections.filter { $0.taskList == nil }
+        #expect(calendars.map(\.name) == ["Work"])
         return try #require(calendars.first)
+    }
+
+    static func tasks(_ client: some TestClientProtocol, token: String) async throws -> [TodoItem] {
+        try await client.send(.get, APIPath.todoItems, token: token).decode(Page<TodoItem>.self).items
+    }
+
+    static func theirTasks(_ radicale: Radicale) async throws -> [[String]] {
+        try JSONDecoder().decode([[String]].self, from: Data(try await radicale.peer(ann, "list-tasks", "todo").utf8))
     }
 
     static func titles(_ client: some TestClientProtocol, token: String) async throws -> [String] {
@@ -80,6 +90,78 @@ struct CalDAVTests {
         }
     }
 
+    @Test("a task list's tasks are todo items: made, done, changed and deleted on either side, kept twice when changed on both")
+    func tasksBothWays() async throws {
+        let radicale = try await Radicale(users: [Self.ann])
+        try await radicale.peer(Self.ann, "make-calendar", "work", "Work")
+        try await radicale.peer(Self.ann, "make-calendar", "todo", "Chores", "tasks")
+        try await radicale.peer(Self.ann, "put-task", "todo", "theirs-task", "Buy stamps", "20261126")
+        let harness = try await BFFHarness()
+        defer { harness.remove() }
+        try await harness.addUsers("ann")
+        try await harness.withServer { client in
+            let token = try await client.token(for: "ann")
+            _ = try await Self.connected(radicale, client: client, token: token)
+            let lists = try await client.send(.get, APIPath.calendars, token: token).decode(Page<CalendarCollection>.self).items
+            let list = try #require(lists.first { $0.taskList == true })
+            #expect(list.name == "Chores")
+            // Theirs, here.
+            try await eventually("Buy stamps synced", within: .seconds(10)) { try await Self.tasks(client, token: token).map(\.title) == ["Buy stamps"] }
+            let stamps = try #require(try await Self.tasks(client, token: token).first)
+            #expect(stamps.list == list.id && stamps.uid == "theirs-task" && stamps.due?.iso == "2026-11-26" && !stamps.done)
+
+            // A list that is none of hers is refused by name; 0 is her own list, which no server has.
+            let none = try await client.send(.post, APIPath.todoItems, token: token, json: NewTodo(title: "Nowhere", list: list.id + 100))
+            #expect(none.status == .badRequest && none.apiError?.field == "list")
+            let own = try await client.send(.post, APIPath.todoItems, token: token, json: NewTodo(title: "Mine alone", list: 0)).decode(TodoItem.self)
+            #expect(own.list == nil)
+            #expect(try await client.send(.delete, APIPath.todoItem(own.id), token: token).status == .noContent)
+
+            // Ours, there: a new item goes to the synced list (the default now).
+            let made = try await client.send(.post, APIPath.todoItems, token: token, json: NewTodo(title: "Call the plumber", priority: 1))
+                .decode(TodoItem.self)
+            #expect(made.list == list.id)
+            let uid = try #require(made.uid)
+            try await eventually("the plumber in Radicale", within: .seconds(10)) {
+                try await Self.theirTasks(radicale).contains { $0 == [uid, "Call the plumber", "NEEDS-ACTION"] }
+            }
+
+            // Done both ways; what the list does not show is kept as it came.
+            _ = try await client.send(.patch, APIPath.todoItem(stamps.id), token: token, json: TodoPatch(done: true))
+            try await eventually("stamps done in Radicale", within: .seconds(10)) {
+                try await Self.theirTasks(radicale).contains { $0 == ["theirs-task", "Buy stamps", "COMPLETED"] }
+            }
+            let exported = try await client.send(.get, APIPath.todoExport, token: token)
+            #expect(String(buffer: exported.body).contains("X-PEER-NOTE:kept as it came"))
+            try await radicale.peer(Self.ann, "complete-task", "todo", uid)
+            _ = try await client.send(.post, APIPath.calendarRefresh(list.id), token: token)
+            #expect(try await Self.tasks(client, token: token).first { $0.id == made.id }?.done == true)
+
+            // Changed on both sides: the server's kept, ours as a copy, sent too.
+            try await radicale.peer(Self.ann, "rename-task", "todo", uid, "Call the plumber (urgent)")
+            _ = try await client.send(.patch, APIPath.todoItem(made.id), token: token, json: TodoPatch(title: "Call the plumber today"))
+            try await eventually("both versions here and there", within: .seconds(10)) {
+                let here = try await Self.tasks(client, token: token).map(\.title).sorted()
+                let there = try await Self.theirTasks(radicale).map { $0[1] }.sorted()
+                let both = ["Buy stamps", "Call the plumber (urgent)", "Call the plumber today (changed here too)"]
+                return here == both && there == both
+            }
+
+            // Deletions both ways.
+            try await radicale.peer(Self.ann, "delete-task", "todo", "theirs-task")
+            _ = try await client.send(.post, APIPath.calendarRefresh(list.id), token: token)
+            #expect(!(try await Self.tasks(client, token: token).map(\.title).contains("Buy stamps")))
+            #expect(try await client.send(.delete, APIPath.todoItem(made.id), token: token).status == .noContent)
+            try await eventually("the deletion in Radicale", within: .seconds(10)) {
+                try await !Self.theirTasks(radicale).contains { $0[0] == uid }
+            }
+            // Removing the list removes its items here, and nothing there.
+            #expect(try await client.send(.delete, APIPath.calendar(list.id), token: token).status == .noContent)
+            #expect(try await Self.tasks(client, token: token).isEmpty)
+            #expect(try await Self.theirTasks(radicale).count == 1)
+        }
+    }
+
     @Test("an event changed on both sides keeps the server's version, and ours as a copy that is sent too; the calendar says so")
     func changedOnBothSides() async throws {
         let radicale = try await Radicale(users: [Self.ann])
@@ -106,7 +188,7 @@ struct CalDAVTests {
         }
     }
 
-    @Test("a wrong password is 422 naming user, a server that is no CalDAV one 422 naming url; no password in the answer")
+    @Test("a wrong password is 422 naming user, a server that is no CalDAV one 422 naming url; no password in the answer nor sent to another origin")
     func refusals() async throws {
         let radicale = try await Radicale(users: [Self.ann])
         let web = try await StaticWebServer()
@@ -123,6 +205,12 @@ struct CalDAVTests {
             let notDAV = try await client.send(.post, APIPath.calendarCalDAV, token: token,
                                                json: NewCalDAVConnection(url: web.url(""), user: "ann", password: "pw"))
             #expect(notDAV.status == .unprocessableContent && notDAV.apiError?.field == "url", "\(String(buffer: notDAV.body))")
+            // A server that sends the request on to another origin does not get the password sent there.
+            let away = try await client.send(.post, APIPath.calendarCalDAV, token: token,
+                                             json: NewCalDAVConnection(url: web.url("elsewhere/"), user: "ann", password: "pw"))
+            #expect(away.status == .unprocessableContent && away.apiError?.field == "url", "\(String(buffer: away.body))")
+            #expect(!web.credentialsElsewhere.isEmpty, "the redirect was followed")
+            #expect(!web.credentialsElsewhere.contains("yes"), "the password stays with the origin connected to")
         }
     }
 }

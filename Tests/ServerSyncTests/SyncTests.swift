@@ -1,5 +1,6 @@
 import AppModel
 import BFFTesting
+import CalendarTime
 import CanvasCore
 import Foundation
 import GRDB
@@ -339,6 +340,38 @@ struct SyncTests {
                 let cached = try await again.recorder.first(CalendarEventsLoaded.self) { $0.origin == .cache }
                 #expect(cached.events == moved.events)
                 await again.sync.stop()
+            }
+        }
+    }
+
+    @Test("one instance moved or deleted in the dashboard changes at once in the cache, and on the server that instance alone")
+    func oneInstance() async throws {
+        try await withTemporaryDirectory { directory in
+            try await LiveBFF.withServer(users: ["ann"]) { server in
+                let subject = try SyncUnderTest(cacheFile: directory.appendingPathComponent("cache.sqlite"))
+                let november = DayRange(first: "2026-11-01", last: "2026-11-30")
+                subject.sync.send(.calendar(.load(november)))
+                subject.sync.connect(try await client(of: server, as: "ann"))
+                _ = try await subject.recorder.first(CalendarEventsLoaded.self) { $0.origin == .server }
+                let phone = try await client(of: server, as: "ann")
+                let standUp = try await phone.post(APIPath.calendarEvents, body: NewCalendarEvent(
+                    title: "stand-up", start: "2026-11-02T09:00:00Z", end: "2026-11-02T09:15:00Z", recurrence: "FREQ=WEEKLY"), as: CalendarEvent.self)
+                _ = try await subject.recorder.first(CalendarEventsLoaded.self) { $0.origin == .server && !$0.events.isEmpty }
+
+                let sixteenth = try #require(UTCInstant(iso: "2026-11-16T09:00:00Z"))
+                subject.sync.send(.calendar(.update(id: standUp.id, CalendarEventPatch(start: "2026-11-17T09:00:00Z", end: "2026-11-17T09:15:00Z"),
+                                                    of: CalendarInstances(.this, from: sixteenth))))
+                let moved = try await subject.recorder.first(CalendarEventUpdated.self)
+                #expect(moved.event.start.iso == "2026-11-17T09:00:00Z" && moved.event.instanceStart == sixteenth, "shown at once, as that instance")
+                subject.sync.send(.calendar(.delete(id: standUp.id, of: CalendarInstances(.this, from: try #require(UTCInstant(iso: "2026-11-23T09:00:00Z"))))))
+                let deleted = try await subject.recorder.first(CalendarEventDeleted.self)
+                #expect(deleted.instances?.scope == .this)
+                try await subject.recorder.waitForStatus(of: .calendar) { $0.connection == .online && $0.pendingWrites == 0 }
+
+                let listed = try await phone.get(APIPath.calendarEvents + "?from=2026-11-01T00:00:00Z&to=2026-12-01T00:00:00Z", as: Page<CalendarEvent>.self)
+                #expect(listed.items.map(\.start.iso) == ["2026-11-02T09:00:00Z", "2026-11-09T09:00:00Z", "2026-11-17T09:00:00Z", "2026-11-30T09:00:00Z"])
+                #expect(listed.items.allSatisfy { $0.id == standUp.id })
+                await subject.sync.stop()
             }
         }
     }

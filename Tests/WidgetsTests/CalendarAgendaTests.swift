@@ -101,7 +101,7 @@ struct CalendarAgendaTests {
         _ = try widget.receive(delivered(CalendarEventsLoaded(range: DayRange(first: "2026-11-01", last: "2026-11-30"),
                                                               events: [yoga, swim], origin: .server)))
         func style(of title: String) throws -> Style {
-            let buffer = render(widget, size: Self.tall)
+            let buffer = render(widget, size: Self.tall, focused: false)
             let row = try #require(buffer.lines.firstIndex { $0.contains(title) })
             let column = try #require(buffer.lines[row].firstRange(of: title)).lowerBound.utf16Offset(in: buffer.lines[row])
             return buffer[column, row].style
@@ -127,7 +127,7 @@ struct CalendarAgendaTests {
                                  start: instant("2026-11-22T10:00:00Z"), end: instant("2026-11-22T11:00:00Z"))
         _ = try widget.receive(delivered(CalendarEventsLoaded(range: DayRange(first: "2026-11-01", last: "2026-11-30"),
                                                               events: [rota, long], origin: .server)))
-        let buffer = render(widget, size: Self.tall)
+        let buffer = render(widget, size: Self.tall, focused: false)
         let row = try #require(buffer.lines.firstIndex { $0.contains("On-call") })
         let time = try #require(buffer.lines[row].firstRange(of: "08:00")).lowerBound.utf16Offset(in: buffer.lines[row])
         #expect(buffer[time, row].style.foreground == .palette(62))

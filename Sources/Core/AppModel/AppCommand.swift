@@ -35,8 +35,9 @@ public enum CalendarCommand: Sendable, Equatable {
     /// Publish the events overlapping these days (`calendar.events.loaded`), both inclusive.
     case load(DayRange)
     case create(NewCalendarEvent)
-    case update(id: Int64, CalendarEventPatch)
-    case delete(id: Int64)
+    /// A change of the event; of a repeating one, of the instances `of` names (nil: all).
+    case update(id: Int64, CalendarEventPatch, of: CalendarInstances? = nil)
+    case delete(id: Int64, of: CalendarInstances? = nil)
 }
 
 public enum ChatCommand: Sendable, Equatable {

@@ -41,10 +41,15 @@ public struct CalendarEventUpdated: BusEvent {
 public struct CalendarEventDeleted: BusEvent {
     public static let name: CanvasCore.EventName = "calendar.event.deleted"
     public let id: Int64
+    /// Of a repeating event, the instances that went; nil: the whole event.
+    public let instances: CalendarInstances?
 
-    public init(id: Int64) { self.id = id }
+    public init(id: Int64, instances: CalendarInstances? = nil) {
+        self.id = id
+        self.instances = instances
+    }
 
-    public var summary: String { "#\(id)" }
+    public var summary: String { "#\(id)" + (instances.map { " \($0.scope.rawValue) from \($0.instance)" } ?? "") }
 }
 
 /// An event made offline reached the server: `localID` is now `event.id`.

@@ -56,17 +56,39 @@ public struct TaskResource: Sendable {
     }
 
     /// As a `VCALENDAR` of its own, for the database.
-    public var text: String {
+    public var text: String { Self.calendarText(component, timeZones: timeZones) }
+
+    private static func calendarText(_ task: ICalComponent, timeZones: [ICalComponent]) -> String {
         ICalendarText.write([ICalComponent(name: "VCALENDAR", properties: [
             ICalProperty(name: "VERSION", value: "2.0"), ICalProperty(name: "PRODID", value: EventResource.productID),
-        ], components: timeZones + [component])])
+        ], components: timeZones + [task])])
+    }
+
+    /// The item's `UID`: its own, or one made of its id for an item made in the list.
+    public static func uid(of item: TodoItem) -> String { item.uid ?? "termcanvas-todo-\(item.id)" }
+
+    /// The same task named `uid`, its title followed by `titleSuffix`: what was changed here of a
+    /// task changed on both sides, kept as a task of its own.
+    public func copy(uid: String, titleSuffix: String) -> TaskResource {
+        var copy = component
+        EventResource.set(&copy, ICalProperty(name: "UID", value: uid))
+        EventResource.set(&copy, ICalProperty(name: "SUMMARY", value: (component["SUMMARY"]?.value ?? "") + titleSuffix))
+        // Read back from what it is made of, so `item` says the new title.
+        return (try? TaskResource(uid: uid, component: copy, timeZones: timeZones)) ?? self
+    }
+
+    /// `item` as a task's text of its own (a `VCALENDAR`), as `exported` makes it: what a CalDAV
+    /// server is sent.
+    public static func text(of item: TodoItem, stored: TaskResource?, stamp: UTCInstant) -> String {
+        let (task, timeZones) = exported(item, stored: stored, stamp: stamp)
+        return calendarText(task, timeZones: timeZones)
     }
 
     /// `item` as a `VTODO`: what the list keeps of it written over `stored` (the task as it was
     /// imported), or a task of its own (`UID` made of its id) for one made in the list.
     public static func exported(_ item: TodoItem, stored: TaskResource?, stamp: UTCInstant) -> (task: ICalComponent, timeZones: [ICalComponent]) {
         var component = stored?.component ?? ICalComponent(name: "VTODO", properties: [
-            ICalProperty(name: "UID", value: item.uid ?? "termcanvas-todo-\(item.id)"),
+            ICalProperty(name: "UID", value: uid(of: item)),
             ICalProperty(name: "DTSTAMP", value: EventResource.basicUTC(stamp)),
         ])
         let before = stored?.item

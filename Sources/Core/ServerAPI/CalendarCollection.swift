@@ -14,7 +14,7 @@ public struct CalendarCollection: Codable, Sendable, Equatable {
     public var url: String?
     /// Whether its events can be changed here: a subscription's cannot.
     public var readOnly: Bool
-    /// Its events now.
+    /// Its events now (of a task list, its tasks).
     public var events: Int
     /// When it was last read, and when it will be next (UTC ISO 8601).
     public var refreshedAt: String?
@@ -22,6 +22,9 @@ public struct CalendarCollection: Codable, Sendable, Equatable {
     /// Why its last reading failed, in our words; nil when it did not. Its events stay as the last
     /// good reading left them.
     public var problem: String?
+    /// True for a task list synced with a CalDAV server: its tasks are todo items (their `list`),
+    /// and it has no events. Absent for a calendar of events.
+    public var taskList: Bool?
 
     public init(id: Int64, name: String, colour: String?, kind: String, url: String?, readOnly: Bool, events: Int,
                 refreshedAt: String?, nextRefreshAt: String?, problem: String?) {

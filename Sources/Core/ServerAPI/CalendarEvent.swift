@@ -135,6 +135,32 @@ public enum CalendarEditScope: String, Codable, Sendable, CaseIterable {
     case all
 }
 
+/// Which of a repeating event's instances a change or a deletion is of: `scope` counted from
+/// the instance whose `instanceStart` is `instance` (`scope=…&instance=…` in the query).
+public struct CalendarInstances: Codable, Sendable, Hashable {
+    public var scope: CalendarEditScope
+    public var instance: UTCInstant
+
+    public init(_ scope: CalendarEditScope, from instance: UTCInstant) {
+        self.scope = scope
+        self.instance = instance
+    }
+
+    /// Whether the instance whose `instanceStart` this is is one of them.
+    public func contains(_ instanceStart: UTCInstant?) -> Bool {
+        switch scope {
+        case .all: true
+        case .this: instanceStart == instance
+        case .following: instanceStart.map { $0 >= instance } ?? false
+        }
+    }
+
+    /// The query of a change or deletion of them.
+    public var query: [(name: String, value: String)] {
+        [(name: "scope", value: scope.rawValue), (name: "instance", value: instance.iso)]
+    }
+}
+
 /// The limits the server enforces on calendar events.
 public enum CalendarLimits {
     /// Characters in a title, which must not be blank nor contain control characters.

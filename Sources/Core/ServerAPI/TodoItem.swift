@@ -12,6 +12,9 @@ public struct TodoItem: Codable, Sendable, Equatable {
     public var uid: String?
     /// iCalendar's `PRIORITY`: 1 the highest to 9 the lowest; nil for none.
     public var priority: Int?
+    /// The task list it is in (a `CalendarCollection` synced with a CalDAV server); absent for
+    /// the user's own list.
+    public var list: Int64?
 
     public init(id: Int64, title: String, notes: String = "", done: Bool = false, due: CalendarDate? = nil) {
         self.id = id
@@ -21,7 +24,7 @@ public struct TodoItem: Codable, Sendable, Equatable {
         self.due = due
     }
 
-    private enum CodingKeys: String, CodingKey { case id, title, notes, done, due, uid, priority }
+    private enum CodingKeys: String, CodingKey { case id, title, notes, done, due, uid, priority, list }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -30,6 +33,7 @@ public struct TodoItem: Codable, Sendable, Equatable {
                   due: try container.decodeIfPresent(CalendarDate.self, forKey: .due))
         uid = try container.decodeIfPresent(String.self, forKey: .uid)
         priority = try container.decodeIfPresent(Int.self, forKey: .priority)
+        list = try container.decodeIfPresent(Int64.self, forKey: .list)
     }
 
     /// Writes `due` as `null` when absent, so every field of before is always present; the fields
@@ -43,5 +47,6 @@ public struct TodoItem: Codable, Sendable, Equatable {
         try container.encode(due, forKey: .due)
         try container.encodeIfPresent(uid, forKey: .uid)
         try container.encodeIfPresent(priority, forKey: .priority)
+        try container.encodeIfPresent(list, forKey: .list)
     }
 }

@@ -20,10 +20,11 @@ extension HTTPClient {
                 try await delete(APIPath.todoItem(id), key: key)
             case .createEvent(_, let new):
                 return .success(.event(try await write(.post, APIPath.calendarEvents, body: new, key: key, as: CalendarEvent.self)))
-            case .updateEvent(let id, let patch):
-                return .success(.event(try await write(.patch, APIPath.calendarEvent(id), body: patch, key: key, as: CalendarEvent.self)))
-            case .deleteEvent(let id):
-                try await delete(APIPath.calendarEvent(id), key: key)
+            case .updateEvent(let id, let patch, let instances):
+                return .success(.event(try await write(.patch, APIPath.calendarEvent(id), query: instances?.query ?? [], body: patch, key: key,
+                                                       as: CalendarEvent.self)))
+            case .deleteEvent(let id, let instances):
+                try await delete(APIPath.calendarEvent(id), query: instances?.query ?? [], key: key)
             case .createChannel(let name):
                 _ = try await write(.post, APIPath.chatChannels, body: NewChatChannel(name: name), key: key, as: ChatChannel.self)
             case .postMessage(_, let channel, let text, _, _):
@@ -114,7 +115,7 @@ extension HTTPClient {
     /// The body's keys are sorted: the server recognises a resent write by its key *and* its
     /// bytes, so the same write must encode the same in every process that sends it.
     private func write<Body: Encodable, Value: Decodable>(
-        _ method: Method, _ path: String, body: Body, key: String, as type: Value.Type
+        _ method: Method, _ path: String, query: [(name: String, value: String)] = [], body: Body, key: String, as type: Value.Type
     ) async throws(HTTPClientError) -> Value {
         let data: Data
         do {
@@ -124,14 +125,14 @@ extension HTTPClient {
         } catch {
             throw .invalidRequest("body does not encode as JSON: \(error)")
         }
-        let request = Request(method, path, headers: [
+        let request = Request(method, path, query: query, headers: [
             (name: "Content-Type", value: "application/json"), (name: "Accept", value: "application/json"),
             (name: SyncMachine.idempotencyKeyField, value: key),
         ], body: [UInt8](data))
         return try Self.decode(Value.self, from: try await send(request))
     }
 
-    private func delete(_ path: String, key: String) async throws(HTTPClientError) {
-        _ = try await send(Request(.delete, path, headers: [(name: SyncMachine.idempotencyKeyField, value: key)]))
+    private func delete(_ path: String, query: [(name: String, value: String)] = [], key: String) async throws(HTTPClientError) {
+        _ = try await send(Request(.delete, path, query: query, headers: [(name: SyncMachine.idempotencyKeyField, value: key)]))
     }
 }

@@ -10,8 +10,9 @@ enum PendingWrite: Codable, Sendable, Equatable {
     case updateTodo(id: Int64, TodoPatch)
     case deleteTodo(id: Int64)
     case createEvent(localID: Int64, NewCalendarEvent)
-    case updateEvent(id: Int64, CalendarEventPatch)
-    case deleteEvent(id: Int64)
+    /// Of a repeating event, `of` names the instances (absent in rows from before it: all).
+    case updateEvent(id: Int64, CalendarEventPatch, of: CalendarInstances? = nil)
+    case deleteEvent(id: Int64, of: CalendarInstances? = nil)
     case createChannel(name: String)
     /// `author` and `sentAt` are the local copy's, shown until the server's arrives.
     case postMessage(localID: Int64, channel: String, text: String, author: String, sentAt: String)
@@ -28,7 +29,7 @@ enum PendingWrite: Codable, Sendable, Equatable {
     var recordID: Int64? {
         switch self {
         case .createTodo(let id, _), .updateTodo(let id, _), .deleteTodo(let id),
-             .createEvent(let id, _), .updateEvent(let id, _), .deleteEvent(let id),
+             .createEvent(let id, _), .updateEvent(let id, _, _), .deleteEvent(let id, _),
              .postMessage(let id, _, _, _, _):
             id
         case .createChannel: nil
@@ -60,8 +61,8 @@ enum PendingWrite: Codable, Sendable, Equatable {
         switch self {
         case .updateTodo(localID, let patch): .updateTodo(id: serverID, patch)
         case .deleteTodo(localID): .deleteTodo(id: serverID)
-        case .updateEvent(localID, let patch): .updateEvent(id: serverID, patch)
-        case .deleteEvent(localID): .deleteEvent(id: serverID)
+        case .updateEvent(localID, let patch, let instances): .updateEvent(id: serverID, patch, of: instances)
+        case .deleteEvent(localID, let instances): .deleteEvent(id: serverID, of: instances)
         default: self
         }
     }

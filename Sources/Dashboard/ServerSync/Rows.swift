@@ -54,6 +54,21 @@ extension CalendarEvent {
     static func fetch(_ id: Int64, in db: Database) throws -> CalendarEvent? {
         try Row.fetchOne(db, sql: "SELECT \(columns) FROM calendarEvent WHERE id = ? ORDER BY start", arguments: [id]).map(CalendarEvent.init(row:))
     }
+
+    /// The instances of this id the cache has (the event itself, when it does not repeat).
+    static func instances(of id: Int64, in db: Database) throws -> [CalendarEvent] {
+        try Row.fetchAll(db, sql: "SELECT \(columns) FROM calendarEvent WHERE id = ? ORDER BY start", arguments: [id]).map(CalendarEvent.init(row:))
+    }
+
+    /// This instance with `patch` applied as a change of several instances applies it: its
+    /// start and end move by as much as `named`'s did when it became `moved`.
+    func patched(_ patch: CalendarEventPatch, movedLike named: CalendarEvent, to moved: CalendarEvent) -> CalendarEvent {
+        var event = patched(patch)
+        guard patch.changesTimes else { return event }
+        event.start = start.adding(seconds: moved.start.secondsSinceEpoch - named.start.secondsSinceEpoch)
+        event.end = end.adding(seconds: moved.end.secondsSinceEpoch - named.end.secondsSinceEpoch)
+        return event
+    }
 }
 
 extension ChatMessage {

@@ -48,14 +48,26 @@ extension SyncCache {
             let event = CalendarEvent(id: id, title: new.title, start: start, end: end, allDay: new.allDay ?? false)
             try event.save(in: db)
             return [CalendarEventCreated(event: event)]
-        case .updateEvent(let id, let patch):
+        case .updateEvent(let id, let patch, nil):
             guard let before = try CalendarEvent.fetch(id, in: db) else { return [] }
             let event = before.patched(patch)
             try event.save(in: db)
             return [CalendarEventUpdated(event: event)]
-        case .deleteEvent(let id):
-            try db.execute(sql: "DELETE FROM calendarEvent WHERE id = ?", arguments: [id])
-            return [CalendarEventDeleted(id: id)]
+        case .updateEvent(let id, let patch, let instances?):
+            // Each instance changes as the one named does (moved by as much), as the server will.
+            let chosen = try CalendarEvent.instances(of: id, in: db).filter { instances.contains($0.instanceStart) }
+            guard let named = chosen.first(where: { $0.instanceStart == instances.instance }) ?? chosen.first else { return [] }
+            let moved = named.patched(patch)
+            return try chosen.map { before in
+                let event = before.patched(patch, movedLike: named, to: moved)
+                try event.save(in: db)
+                return CalendarEventUpdated(event: event)
+            }
+        case .deleteEvent(let id, let instances):
+            for event in try CalendarEvent.instances(of: id, in: db) where instances?.contains(event.instanceStart) ?? true {
+                try db.execute(sql: "DELETE FROM calendarEvent WHERE id = ? AND instanceStart = ?", arguments: [id, event.instanceStart?.iso ?? ""])
+            }
+            return [CalendarEventDeleted(id: id, instances: instances)]
         case .createChannel(let name):
             let channel = ChatChannel(id: name, name: name)
             try channel.save(in: db)

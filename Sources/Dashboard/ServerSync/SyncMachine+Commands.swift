@@ -22,10 +22,10 @@ extension SyncMachine {
             if link.hasClient, !link.keepsCurrent(days) { startFetch(.events(days), &effects) }
         case .calendar(.create(let new)):
             effects.append(.enqueue(.createEvent(new)))
-        case .calendar(.update(let id, let patch)):
-            effects.append(.enqueue(.write(.updateEvent(id: id, patch))))
-        case .calendar(.delete(let id)):
-            effects.append(.enqueue(.write(.deleteEvent(id: id))))
+        case .calendar(.update(let id, let patch, let instances)):
+            effects.append(.enqueue(.write(.updateEvent(id: id, patch, of: instances))))
+        case .calendar(.delete(let id, let instances)):
+            effects.append(.enqueue(.write(.deleteEvent(id: id, of: instances))))
         case .chat(.loadChannels):
             effects.append(.answerFromCache(.channels))
             if needsServerCopy { reload(.chat, &effects) }

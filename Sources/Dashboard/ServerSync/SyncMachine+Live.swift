@@ -50,10 +50,13 @@ extension SyncMachine {
         case .streamOpened:
             effects.append(.setLastEventID(event.id))
         case .calendarCollectionCreated, .calendarCollectionUpdated, .calendarCollectionDeleted:
-            // A calendar came, was read again or synced, or went: its events are the server's to list.
+            // A calendar came, was read again or synced, or went: its events, or a task list's
+            // items, are the server's to list (a removed one may have been either).
             effects.append(.setLastEventID(event.id))
-            if let calendar = try? JSONDecoder().decode(CalendarCollection.self, from: Data(event.data.utf8)) { notice(calendar, &effects) }
-            reload(.calendar, &effects)
+            let calendar = try? JSONDecoder().decode(CalendarCollection.self, from: Data(event.data.utf8))
+            if let calendar { notice(calendar, &effects) }
+            if calendar?.taskList != true { reload(.calendar, &effects) }
+            if calendar?.taskList ?? true { reload(.todo, &effects) }
             askForReminders(now: now, &effects)
         case .canvasChangeApplied:
             // For the shared canvas open, if it is this one: the canvas host orders it.

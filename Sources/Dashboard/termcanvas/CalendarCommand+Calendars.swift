@@ -49,7 +49,7 @@ extension CalendarCommand {
             commandName: "connect",
             abstract: "Sync your calendars on a CalDAV server (Nextcloud, Fastmail, iCloud, Radicale…) both ways.",
             discussion: """
-                The server finds your calendars from the address (the server's own, such as https://cloud.example.org/, is                 enough where it publishes /.well-known/caldav) and syncs those holding events, or the ones --calendar names:                 at once, every five minutes, and at once when you change one here. New events go to the first of them                 unless --keep-default. The password (use an app password where the server has them: Fastmail, iCloud,                 Nextcloud with two-factor sign-in) is asked for on the terminal, or read from --password-file, and the                 server keeps it sealed with its key; it is shown nowhere. An event changed on both sides keeps the                 server's version and yours as a copy, and calendar list says so.
+                The server finds your calendars from the address (the server's own, such as https://cloud.example.org/, is                 enough where it publishes /.well-known/caldav) and syncs those holding events and tasks (a task list's tasks are your todo items), or the ones --calendar names:                 at once, every five minutes, and at once when you change one here. New events and todo items go to the first calendar and the first task list                 unless --keep-default. The password (use an app password where the server has them: Fastmail, iCloud,                 Nextcloud with two-factor sign-in) is asked for on the terminal, or read from --password-file, and the                 server keeps it sealed with its key; it is shown nowhere. An event or a task changed on both sides keeps the                 server's version and yours as a copy, and calendar list says so.
                 """)
 
         @Argument(help: ArgumentHelp("The CalDAV server's address.", valueName: "URL")) var url: String
@@ -58,7 +58,8 @@ extension CalendarCommand {
         @Option(name: .customLong("calendar"), help: ArgumentHelp("A calendar to sync, by name (repeat for more); all of them by default.",
                                                                  valueName: "NAME"))
         var calendars: [String] = []
-        @Flag(help: "Keep new events going where they went (your own calendar) instead of the first synced one.") var keepDefault = false
+        @Flag(help: "Keep new events and todo items going where they went (your own) instead of the first synced calendar and task list.")
+        var keepDefault = false
         @OptionGroup var server: ServerOption
 
         func run() async throws {
@@ -85,8 +86,12 @@ extension CalendarCommand {
             } catch {
                 throw CommandError(explaining: error, doing: "connect to \(url)")
             }
-            for calendar in synced { print(TerminalText.safe("Syncing \(calendar.name) (\(calendar.id)).")) }
-            if let first = synced.first, !keepDefault { print(TerminalText.safe("New events go to \(first.name).")) }
+            for calendar in synced {
+                print(TerminalText.safe("Syncing \(calendar.name) (\(calendar.id))" + (calendar.taskList == true ? ", a task list." : ".")))
+            }
+            guard !keepDefault else { return }
+            if let first = synced.first(where: { $0.taskList != true }) { print(TerminalText.safe("New events go to \(first.name).")) }
+            if let first = synced.first(where: { $0.taskList == true }) { print(TerminalText.safe("New todo items go to \(first.name).")) }
         }
     }
 
@@ -150,9 +155,9 @@ extension CalendarCommand {
                     let read = try await client.send(.post, APIPath.calendarRefresh(one.id), as: CalendarCollection.self)
                     if let problem = read.problem {
                         failed += 1
-                        print(TerminalText.safe("\(read.name): not read: \(problem). Its \(read.events) events stay as they were."))
+                        print(TerminalText.safe("\(read.name): not read: \(problem). Its \(CalendarListing.holdings(read)) stay as they were."))
                     } else {
-                        print(TerminalText.safe("\(read.name): \(read.events) event\(read.events == 1 ? "" : "s")."))
+                        print(TerminalText.safe("\(read.name): \(CalendarListing.holdings(read))."))
                     }
                 } catch {
                     throw CommandError(explaining: error, doing: "read \(one.name) again")
@@ -180,7 +185,7 @@ extension CalendarCommand {
             } catch {
                 throw CommandError(explaining: error, doing: "remove \(found.name)")
             }
-            print(TerminalText.safe("Removed \(found.name) and its \(found.events) event\(found.events == 1 ? "" : "s")."))
+            print(TerminalText.safe("Removed \(found.name) and its \(CalendarListing.holdings(found))."))
         }
     }
 }
@@ -209,9 +214,9 @@ enum CalendarListing {
 
     /// The list with a header: yours first, then each subscription.
     static func table(_ calendars: [CalendarCollection]) -> String {
-        var rows = [["#", "NAME", "KIND", "EVENTS", "COLOUR", "READ", "NEXT"], ["-", "Your calendar", "yours", "", "theme", "", ""]]
+        var rows = [["#", "NAME", "KIND", "HOLDS", "COLOUR", "READ", "NEXT"], ["-", "Your calendar", "yours", "", "theme", "", ""]]
         for calendar in calendars {
-            rows.append([String(calendar.id), calendar.name, calendar.kind, String(calendar.events), calendar.colour ?? "theme",
+            rows.append([String(calendar.id), calendar.name, calendar.kind, holdings(calendar), calendar.colour ?? "theme",
                          calendar.refreshedAt.map(short) ?? "never", calendar.nextRefreshAt.map(short) ?? ""])
         }
         let widths = rows[0].indices.map { column in rows.map { DisplayWidth.of($0[column]) }.max() ?? 0 }
@@ -225,6 +230,12 @@ enum CalendarListing {
             if let url = calendar.url { text += TerminalText.safe("\(calendar.id): \(url)") + "\n" }
         }
         return text
+    }
+
+    /// `12 events`, or a task list's `3 tasks`.
+    static func holdings(_ calendar: CalendarCollection) -> String {
+        let noun = calendar.taskList == true ? "task" : "event"
+        return "\(calendar.events) \(noun)\(calendar.events == 1 ? "" : "s")"
     }
 
     /// `2026-11-28T09:30:00Z` as `2026-11-28 09:30 UTC`.

@@ -105,7 +105,7 @@ func buildRouter(store: BFFStore, issuer: TokenIssuer, configuration: BFFConfigu
         .addRoutes(to: api.group("apps"))
     LiveEventsController(store: store, activity: configuration.activity, users: users).addRoutes(to: api)
     SessionsController(store: store, users: users).addRoutes(to: api.group("auth"))
-    if apps.contains(.todo) { TodoController(store: store).addRoutes(to: api.group("todo")) }
+    if apps.contains(.todo) { TodoController(store: store, wakeup: registry.wakeup).addRoutes(to: api.group("todo")) }
     if apps.contains(.calendar) {
         CalendarController(store: store, wakeup: registry.wakeup).addRoutes(to: api.group("calendar"))
         CalendarsController(store: store, subscriptions: registry.subscriptions, sync: registry.calDAV, wakeup: registry.wakeup)

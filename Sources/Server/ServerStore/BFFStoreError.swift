@@ -25,6 +25,8 @@ package enum BFFStoreError: Error, Equatable, CustomStringConvertible {
     case readOnlyCalendar
     /// The user has no calendar with the id a new event names.
     case noSuchCalendar
+    /// The user has no task list with the id a new item names.
+    case noSuchList
 
     package var description: String {
         switch self {
@@ -42,6 +44,7 @@ package enum BFFStoreError: Error, Equatable, CustomStringConvertible {
         case .tooMuchWork: "the range's repeating events need more work than one request may do"
         case .readOnlyCalendar: "the event is in a subscribed calendar, which is read-only"
         case .noSuchCalendar: "no such calendar"
+        case .noSuchList: "no such task list"
         }
     }
 }

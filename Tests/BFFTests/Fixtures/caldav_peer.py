@@ -8,6 +8,11 @@ usage: caldav_peer.py URL USER PASSWORD COMMAND ARGS...
   rename CAL UID SUMMARY                 the event's summary changed
   delete CAL UID                         the event deleted
   list CAL                               every event as JSON: [[uid, summary, dtstart], ...] by uid
+  put-task CAL UID SUMMARY DUE           a task (due as 20261126)
+  complete-task CAL UID                  the task marked done
+  rename-task CAL UID SUMMARY            the task's summary changed
+  delete-task CAL UID                    the task deleted
+  list-tasks CAL                         every task as JSON: [[uid, summary, status], ...] by uid
 """
 import json
 import sys
@@ -36,6 +41,26 @@ def main():
         event.save()
     elif command == "delete":
         calendar.event_by_uid(args[1]).delete()
+    elif command == "put-task":
+        uid, summary, due = args[1:4]
+        calendar.save_todo(
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//caldav peer//EN\r\nBEGIN:VTODO\r\n"
+            f"UID:{uid}\r\nDTSTAMP:20261101T000000Z\r\nDUE;VALUE=DATE:{due}\r\nSUMMARY:{summary}\r\nSTATUS:NEEDS-ACTION\r\n"
+            "X-PEER-NOTE:kept as it came\r\nEND:VTODO\r\nEND:VCALENDAR\r\n")
+    elif command == "complete-task":
+        calendar.todo_by_uid(args[1]).complete()
+    elif command == "rename-task":
+        todo = calendar.todo_by_uid(args[1])
+        todo.icalendar_component["summary"] = args[2]
+        todo.save()
+    elif command == "delete-task":
+        calendar.todo_by_uid(args[1]).delete()
+    elif command == "list-tasks":
+        rows = []
+        for todo in calendar.todos(include_completed=True):
+            component = todo.icalendar_component
+            rows.append([str(component.get("uid")), str(component.get("summary")), str(component.get("status", ""))])
+        print(json.dumps(sorted(rows)))
     elif command == "list":
         rows = []
         for event in calendar.events():

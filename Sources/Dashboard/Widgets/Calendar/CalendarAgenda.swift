@@ -30,13 +30,21 @@ struct CalendarAgenda: Equatable {
     }
 
     /// An event made or changed: in place of what was known of it. A repeating event's instances
-    /// come with the next list of its days (the server's to work out).
+    /// come with the next list of its days (the server's to work out); one instance changed (by
+    /// this dashboard, before the server answers) replaces that instance alone.
     mutating func upsert(_ event: CalendarEvent) {
+        if event.instanceStart != nil {
+            events[event.key] = event
+            return
+        }
         removeEvent(event.id)
         if !event.isSeries { events[event.key] = event }
     }
 
-    mutating func removeEvent(_ id: Int64) { events = events.filter { $0.key.id != id } }
+    /// Forgets an event, or of a repeating one the instances named.
+    mutating func removeEvent(_ id: Int64, instances: CalendarInstances? = nil) {
+        events = events.filter { $0.key.id != id || !(instances?.contains($0.key.instanceStart) ?? true) }
+    }
 
     mutating func replaceEvent(_ localID: Int64, with event: CalendarEvent) {
         removeEvent(localID)
@@ -93,20 +101,26 @@ struct CalendarAgenda: Equatable {
     }
 
     /// A line of a day's agenda: its time (or `[ ]` for a todo), its title, whether a reminder
-    /// of it went off, and its calendar's colour (a subscription's).
-    typealias Line = (label: String, title: String, reminded: Bool, colour: Color?)
+    /// of it went off, its calendar's colour (a subscription's), and which event it is (none: a todo).
+    typealias Line = (label: String, title: String, reminded: Bool, colour: Color?, event: CalendarEvent.Key?)
+
+    /// `day`'s events (the instances on it), all-day first, then by start time.
+    func events(on day: CalendarDate, clock: CanvasClock) -> [CalendarEvent] {
+        events.values
+            .filter { EventTime.days(of: $0, clock: clock)?.contains(day) ?? false }
+            .sorted { ($0.allDay ? 0 : 1, $0.start, $0.id) < ($1.allDay ? 0 : 1, $1.start, $1.id) }
+    }
 
     /// The lines of `day`'s agenda: its events by start time (those reminded of marked), then the
     /// todos due.
     func lines(for day: CalendarDate, clock: CanvasClock) -> [Line] {
-        let events = events.values
-            .filter { EventTime.days(of: $0, clock: clock)?.contains(day) ?? false }
-            .sorted { ($0.allDay ? 0 : 1, $0.start, $0.id) < ($1.allDay ? 0 : 1, $1.start, $1.id) }
-            .map { event -> Line in
-                (label: EventTime.label(of: event, clock: clock), title: event.title, reminded: reminded.contains(event.key),
-                 colour: event.colour.flatMap(Color.init(hex:)))
-            }
-        let todos = (dueDays[day] ?? []).sorted().compactMap { dueTodos[$0] }.map { (label: "[ ]", title: $0.title, reminded: false, colour: Color?.none) }
+        let events = events(on: day, clock: clock).map { event -> Line in
+            (label: EventTime.label(of: event, clock: clock), title: event.title, reminded: reminded.contains(event.key),
+             colour: event.colour.flatMap(Color.init(hex:)), event: event.key)
+        }
+        let todos = (dueDays[day] ?? []).sorted().compactMap { dueTodos[$0] }.map {
+            (label: "[ ]", title: $0.title, reminded: false, colour: Color?.none, event: CalendarEvent.Key?.none)
+        }
         return events + todos
     }
 }

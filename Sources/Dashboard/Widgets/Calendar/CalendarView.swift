@@ -2,6 +2,7 @@ import CalendarTime
 import CanvasCore
 import CanvasStyle
 import CanvasUI
+import ServerAPI
 
 /// How the calendar pane shows its days: the month with the selected day's agenda under it, the
 /// days from the selected one on (an agenda, as khal's and calcurse's lists), or the selected
@@ -43,6 +44,8 @@ struct DayListDrawing {
     let selected: CalendarDate
     let today: CalendarDate?
     let focused: Bool
+    /// The selected day's event the event keys act on, marked while the pane has the focus.
+    var chosen: CalendarEvent.Key? = nil
 
     func draw(from first: CalendarDate, days: Int, keepingEmpty: Bool, in area: Rect, into buffer: inout Buffer, theme: Theme) {
         var row = area.minY
@@ -58,10 +61,10 @@ struct DayListDrawing {
                 row += 1
             }
             for line in lines where row < area.maxY {
-                let x = buffer.write("  " + line.label + " ", at: Point(x: area.minX, y: row), style: Self.style(of: line, theme, label: true),
+                let x = buffer.write("  " + line.label + " ", at: Point(x: area.minX, y: row), style: style(of: line, on: day, theme, label: true),
                                      clip: area)
                 buffer.write(DisplayWidth.clipped(line.title, to: area.maxX - x), at: Point(x: x, y: row),
-                             style: Self.style(of: line, theme, label: false), clip: area)
+                             style: style(of: line, on: day, theme, label: false), clip: area)
                 row += 1
             }
         }
@@ -72,9 +75,10 @@ struct DayListDrawing {
         return day == today ? theme[.today] : theme[.heading]
     }
 
-    /// An agenda line's label or title: a warning once its reminder went off; the label in its
-    /// calendar's colour.
-    static func style(of line: CalendarAgenda.Line, _ theme: Theme, label: Bool) -> Style {
+    /// An agenda line's label or title: the selection's on the chosen event of a focused pane;
+    /// a warning once its reminder went off; the label in its calendar's colour.
+    func style(of line: CalendarAgenda.Line, on day: CalendarDate, _ theme: Theme, label: Bool) -> Style {
+        if focused, day == selected, let chosen, line.event == chosen { return theme[.selection] }
         if line.reminded { return theme[.warning] }
         return label ? theme.style(.accent, in: line.colour) : theme[.text]
     }
@@ -103,9 +107,9 @@ struct WeekDrawing {
             for (row, line) in days.agenda.lines(for: day, clock: days.clock).enumerated() where row + 1 < cell.height {
                 let start = line.label.split(separator: "–").first.map(String.init) ?? line.label
                 let point = Point(x: cell.minX, y: cell.minY + 1 + row)
-                let x = buffer.write(start + " ", at: point, style: DayListDrawing.style(of: line, theme, label: true), clip: cell)
+                let x = buffer.write(start + " ", at: point, style: days.style(of: line, on: day, theme, label: true), clip: cell)
                 buffer.write(DisplayWidth.clipped(line.title, to: cell.maxX - x), at: Point(x: x, y: point.y),
-                             style: DayListDrawing.style(of: line, theme, label: false), clip: cell)
+                             style: days.style(of: line, on: day, theme, label: false), clip: cell)
             }
         }
     }

@@ -37,6 +37,13 @@ enum EventEntry {
         return event
     }
 
+    /// The text `parse` reads back as `event` on `day`: `09:30-10:00 Title`, or the title of an
+    /// event all day; what an edit begins with.
+    static func text(of event: CalendarEvent, on day: CalendarDate, clock: CanvasClock) -> String {
+        guard !event.allDay else { return event.title }
+        return EventTime.clockTime(event.start, clock: clock) + "-" + EventTime.clockTime(event.end, clock: clock) + " " + event.title
+    }
+
     /// `every …`'s words as an iCalendar rule.
     static func rule(_ phrase: String) -> String? {
         let words = phrase.lowercased().split(separator: " ").map(String.init)
@@ -105,7 +112,7 @@ enum EventEntry {
 }
 
 enum EventEntryProblem: Error, Equatable, CustomStringConvertible {
-    case emptyTitle, tooLong(Int), badTime(String), badRepetition(String), badReminder(String)
+    case emptyTitle, tooLong(Int), badTime(String), badRepetition(String), badReminder(String), reminderOnEdit, repeatsAlready
 
     var description: String {
         switch self {
@@ -114,6 +121,8 @@ enum EventEntryProblem: Error, Equatable, CustomStringConvertible {
         case .badTime(let text): "'\(text)' is not a time: use 09:30 or 09:30-11:00 before the title."
         case .badRepetition(let text): "'every \(text)' is not a repetition: use every day, weekday, week, 2 weeks, month or year."
         case .badReminder(let text): "'remind \(text)' is not a reminder: use remind 15m, remind 2h or remind 1d (four weeks at most)."
+        case .reminderOnEdit: "Reminders are set when an event is made (n … remind 15m); an edit changes its times and title."
+        case .repeatsAlready: "It repeats already: an edit here changes its times and title, not how it repeats."
         }
     }
 }

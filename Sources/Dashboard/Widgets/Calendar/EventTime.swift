@@ -25,8 +25,12 @@ enum EventTime {
     /// `09:30–10:00` in local time, or `all day`.
     static func label(of event: CalendarEvent, clock: CanvasClock) -> String {
         guard !event.allDay else { return "all day" }
-        func time(_ instant: UTCInstant) -> String { String(clock.timeOfDay(date(instant)).prefix(5)) }
-        return "\(time(event.start))–\(time(event.end))"
+        return clockTime(event.start, clock: clock) + "–" + clockTime(event.end, clock: clock)
+    }
+
+    /// `09:30`: the local time of a moment.
+    static func clockTime(_ instant: UTCInstant, clock: CanvasClock) -> String {
+        String(clock.timeOfDay(date(instant)).prefix(5))
     }
 
     /// The moment of a local time on a local day.

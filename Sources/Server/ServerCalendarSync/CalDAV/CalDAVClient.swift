@@ -8,8 +8,9 @@ import ServerProxy
 /// The user's CalDAV server as the sync calls it: Basic authentication with their password (or
 /// app password), over `EntryClient` and its network policy (the address is the user's), each
 /// answer within `timeout` and `maximumAnswer` bytes. Redirects are followed three times at
-/// most, each address checked, never from https to http. Errors are `CalDAVProblem`s in our words;
-/// the password is in none of them, nor in a log.
+/// most, each address checked, never from https to http; the password goes with a redirect only
+/// on the same origin, as curl and browsers do, so a server cannot send it on to another. Errors
+/// are `CalDAVProblem`s in our words; the password is in none of them, nor in a log.
 struct CalDAVClient: Sendable {
     let entries: EntryClient
     let user: String
@@ -35,10 +36,13 @@ struct CalDAVClient: Sendable {
     func send(_ method: String, _ url: URL, depth: String? = nil, body: String? = nil, contentType: String = "application/xml; charset=utf-8",
               headers extra: [(String, String)] = []) async throws(CalDAVProblem) -> Answer {
         var current = url
+        var sendsPassword = true
         for _ in 0...Self.redirects {
             var request = HTTPClientRequest(url: current.absoluteString)
             request.method = .RAW(value: method)
-            request.headers.add(name: "Authorization", value: "Basic " + Data("\(user):\(password)".utf8).base64EncodedString())
+            if sendsPassword {
+                request.headers.add(name: "Authorization", value: "Basic " + Data("\(user):\(password)".utf8).base64EncodedString())
+            }
             request.headers.add(name: "User-Agent", value: "TermCanvas")
             if let depth { request.headers.add(name: "Depth", value: depth) }
             if let body {
@@ -56,8 +60,13 @@ struct CalDAVClient: Sendable {
             if [301, 302, 303, 307, 308].contains(status), let location = answer.response.headers.first(name: "Location"),
                let next = URL(string: location, relativeTo: current)?.absoluteURL,
                next.scheme == "https" || (next.scheme == "http" && current.scheme == "http") {
+                if !Self.sameOrigin(next, current) { sendsPassword = false }
                 current = next
                 continue
+            }
+            if status == 401, !sendsPassword {
+                throw CalDAVProblem("\(url.host ?? "the server") sent us on to \(current.host ?? "another server"), which asks for a password: "
+                                    + "we send yours only where you connected, so connect with the address there")
             }
             if status == 401 {
                 throw CalDAVProblem("\(current.host ?? "the server") refused the user name and password (401): check them, or make an app password",
@@ -66,6 +75,11 @@ struct CalDAVClient: Sendable {
             return Answer(status: status, headers: answer.response.headers, body: answer.body, url: current)
         }
         throw CalDAVProblem("the server sent the request elsewhere more than \(Self.redirects) times")
+    }
+
+    /// Whether two URLs are of one origin: scheme, host and port.
+    static func sameOrigin(_ one: URL, _ other: URL) -> Bool {
+        one.scheme?.lowercased() == other.scheme?.lowercased() && one.host?.lowercased() == other.host?.lowercased() && one.port == other.port
     }
 
     /// A `PROPFIND` or `REPORT` whose answer must be a multistatus.

@@ -13,6 +13,8 @@ struct RemoteCalendar: Sendable, Equatable {
     let writable: Bool
 
     var holdsEvents: Bool { components.isEmpty || components.contains("VEVENT") }
+    /// Whether it takes tasks: a task list, or a calendar of both (Nextcloud's, by default).
+    var holdsTasks: Bool { components.contains("VTODO") }
 }
 
 /// Finding the user's calendars from the address they gave (RFC 4791 section 7, RFC 6764): the
@@ -67,11 +69,12 @@ extension CalDAVClient {
     }
 
     /// An href of an answer as a URL: on the answering server's origin when `sameOrigin` (a
-    /// member of a collection), and always http or https, never from https to http.
+    /// member of a collection); another origin (a principal or home elsewhere, as iCloud's) only
+    /// over https; never from https to http.
     static func url(_ href: String, in base: URL, sameOrigin: Bool) -> URL? {
         guard let url = URL(string: href, relativeTo: base)?.absoluteURL, let scheme = url.scheme?.lowercased(),
               scheme == "https" || (scheme == "http" && base.scheme?.lowercased() == "http") else { return nil }
-        if sameOrigin, url.host != base.host || url.port != base.port || scheme != base.scheme?.lowercased() { return nil }
+        if !Self.sameOrigin(url, base), sameOrigin || scheme != "https" { return nil }
         return url
     }
 

@@ -1,13 +1,10 @@
-import CalendarItems
 import CalendarTime
 import Crypto
 import Foundation
-import ICalendar
 import Logging
 import ServerAPI
 import ServerProxy
 import ServerStore
-import SystemZones
 
 /// Two-way sync of the user's calendars with their CalDAV server (RFC 4791), in the server, so
 /// every dashboard of theirs sees it and a change made offline goes through the dashboard's
@@ -18,7 +15,8 @@ import SystemZones
 /// ETag compared; their text read with `calendar-multiget`. An event changed on both sides keeps
 /// the server's version and the one changed here as a copy (its title says so), and the
 /// calendar's `problem` tells the user. A calendar is synced every five minutes, and at once
-/// when it changes here.
+/// when it changes here. A task list is synced the same way, its tasks (`VTODO`) todo items; a
+/// collection that takes both events and tasks is synced as a calendar and as a task list.
 package struct CalDAVSync: Sendable {
     let store: BFFStore
     let entries: EntryClient
@@ -38,8 +36,9 @@ package struct CalDAVSync: Sendable {
         self.clock = clock
     }
 
-    /// Finds the user's calendars at `address` and keeps those of events (or the ones `names`
-    /// names) synced from now on; the first becomes theirs for new events when `makeDefault`.
+    /// Finds the user's calendars at `address` and keeps those of events and of tasks (or the
+    /// ones `names` names) synced from now on; the first calendar and the first task list become
+    /// theirs for new events and items when `makeDefault`.
     /// - Throws: `CalDAVProblem` in our words; the store's errors.
     package func connect(owner: Int64, address: String, user: String, password: String, names: [String], makeDefault: Bool) async throws
         -> [CalendarCollection] {
@@ -50,17 +49,22 @@ package struct CalDAVSync: Sendable {
         }
         let client = CalDAVClient(entries: entries, user: user, password: password, logger: logger)
         let (home, found) = try await client.discover(url)
-        var chosen = found.filter(\.holdsEvents)
+        let usable = found.filter { $0.holdsEvents || $0.holdsTasks }
+        var chosen = usable
         if !names.isEmpty {
             let wanted = Set(names.map { $0.lowercased() })
             chosen = chosen.filter { wanted.contains($0.name.lowercased()) || wanted.contains($0.url.lastPathComponent.lowercased()) }
             guard !chosen.isEmpty else {
                 throw CalDAVProblem("none of your calendars there is named \(names.joined(separator: ", ")); they are: "
-                                    + found.filter(\.holdsEvents).map(\.name).joined(separator: ", "))
+                                    + usable.map(\.name).joined(separator: ", "))
             }
         }
-        guard !chosen.isEmpty else { throw CalDAVProblem("\(url.host ?? "the server") has no calendar of events for you") }
-        let calendars = chosen.map { BFFStore.NewSyncedCalendar(url: $0.url.absoluteString, name: $0.name, colour: $0.colour) }
+        guard !chosen.isEmpty else { throw CalDAVProblem("\(url.host ?? "the server") has no calendar of events or tasks for you") }
+        let calendars = chosen.filter(\.holdsEvents).map {
+            BFFStore.NewSyncedCalendar(url: $0.url.absoluteString, name: $0.name, colour: $0.colour, taskList: false)
+        } + chosen.filter(\.holdsTasks).map {
+            BFFStore.NewSyncedCalendar(url: $0.url.absoluteString, name: $0.name, colour: $0.colour, taskList: true)
+        }
         return try await store.connectCalDAV(owner: owner, url: url.absoluteString, user: user, secret: try seal.seal(password),
                                              home: home.absoluteString, calendars: calendars, makeDefault: makeDefault, now: now)
     }
@@ -75,8 +79,9 @@ package struct CalDAVSync: Sendable {
             guard let collection = URL(string: target.url) else { throw CalDAVProblem("the calendar's address is not a URL") }
             let client = CalDAVClient(entries: entries, user: target.user, password: try seal.open(target.secret), logger: logger)
             let conflicts = try await send(target, collection: collection, client: client)
+            let what = target.taskList ? "task" : "event"
             round = (try await changes(of: target, collection: collection, client: client), conflicts > 0
-                ? "\(conflicts) event\(conflicts == 1 ? " was" : "s were") changed here and on the server: the server's kept, yours as a copy"
+                ? "\(conflicts) \(what)\(conflicts == 1 ? " was" : "s were") changed here and on the server: the server's kept, yours as a copy"
                 : notice, conflicts)
         } catch {
             round = (BFFStore.Pulled(), error.description, 0)
@@ -89,50 +94,55 @@ package struct CalDAVSync: Sendable {
 
     /// Sends the deletions and the changes made here; how many were changed on both sides.
     private func send(_ target: BFFStore.SyncTarget, collection: URL, client: CalDAVClient) async throws(CalDAVProblem) -> Int {
-        let state: (events: [BFFStore.SyncedEvent], deleted: [(href: String, etag: String?)])
-        do { state = try await store.toSend(from: target.id) } catch { throw CalDAVProblem("the calendar's events could not be read here") }
+        let state: (resources: [BFFStore.SyncedResource], deleted: [(href: String, etag: String?)])
+        do { state = try await store.toSend(from: target, now: now) } catch { throw CalDAVProblem("the calendar's events could not be read here") }
         for deleted in state.deleted {
             guard let url = CalDAVClient.url(deleted.href, in: collection, sameOrigin: true) else { continue }
             let answer = try await client.send("DELETE", url, headers: deleted.etag.map { [("If-Match", $0)] } ?? [])
             // 412: changed there meanwhile; the next listing brings it back.
             guard (200..<300).contains(answer.status) || [404, 410, 412].contains(answer.status) else {
-                throw CalDAVProblem("\(url.host ?? "the server") answered \(answer.status) to deleting an event", status: answer.status)
+                throw CalDAVProblem("\(url.host ?? "the server") answered \(answer.status) to deleting \(target.taskList ? "a task" : "an event")",
+                                    status: answer.status)
             }
             try await forget(deleted.href, of: target)
         }
         var conflicts = 0
-        for event in state.events {
-            let href = event.href ?? collection.appendingPathComponent(Self.resourceName(event.uid)).path(percentEncoded: true)
+        for resource in state.resources {
+            let href = resource.href ?? collection.appendingPathComponent(Self.resourceName(resource.uid)).path(percentEncoded: true)
             guard let url = CalDAVClient.url(href, in: collection, sameOrigin: true) else { continue }
-            let condition = event.href == nil ? [("If-None-Match", "*")] : event.etag.map { [("If-Match", $0)] } ?? []
-            let answer = try await client.send("PUT", url, body: event.text, contentType: "text/calendar; charset=utf-8", headers: condition)
+            let condition = resource.href == nil ? [("If-None-Match", "*")] : resource.etag.map { [("If-Match", $0)] } ?? []
+            let answer = try await client.send("PUT", url, body: resource.text, contentType: "text/calendar; charset=utf-8", headers: condition)
             switch answer.status {
             case 200..<300:
-                do { try await store.markSent(event: event.id, text: event.text, href: href, etag: answer.etag) } catch {
+                do { try await store.markSent(resource, href: href, etag: answer.etag) } catch {
                     throw CalDAVProblem("what was sent could not be noted here")
                 }
             case 412:
-                try await keepBoth(event, target: target, url: url, href: href, client: client)
+                try await keepBoth(resource, target: target, url: url, href: href, client: client)
                 conflicts += 1
             default:
-                throw CalDAVProblem("\(url.host ?? "the server") answered \(answer.status) to saving \(event.uid.prefix(60))", status: answer.status)
+                throw CalDAVProblem("\(url.host ?? "the server") answered \(answer.status) to saving \(resource.uid.prefix(60))", status: answer.status)
             }
         }
         return conflicts
     }
 
-    /// The server's version of a conflicting event replaces it; what was changed here becomes a copy.
-    private func keepBoth(_ event: BFFStore.SyncedEvent, target: BFFStore.SyncTarget, url: URL, href: String, client: CalDAVClient)
+    /// The server's version of a conflicting event or task replaces it; what was changed here
+    /// becomes a copy.
+    private func keepBoth(_ resource: BFFStore.SyncedResource, target: BFFStore.SyncTarget, url: URL, href: String, client: CalDAVClient)
         async throws(CalDAVProblem) {
         let answer = try await client.send("GET", url)
-        guard answer.status == 200, let theirs = Self.resource(answer.text), let mine = Self.resource(event.text) else {
-            throw CalDAVProblem("\(url.host ?? "the server") answered \(answer.status) to reading an event changed on both sides")
-        }
+        var kept = false
         do {
-            try await store.keepBoth(event: event.id, target: target, theirs: theirs, href: href, etag: answer.etag,
-                                     copy: mine.copy(uid: UUID().uuidString.lowercased(), titleSuffix: " (changed here too)"))
+            if answer.status == 200 {
+                kept = try await store.keepBoth(resource, target: target, theirs: answer.text, href: href, etag: answer.etag,
+                                                copyUID: UUID().uuidString.lowercased())
+            }
         } catch {
-            throw CalDAVProblem("an event changed on both sides could not be kept here")
+            throw CalDAVProblem("something changed on both sides could not be kept here")
+        }
+        guard kept else {
+            throw CalDAVProblem("\(url.host ?? "the server") answered \(answer.status) to reading what was changed on both sides")
         }
     }
 
@@ -145,7 +155,7 @@ package struct CalDAVSync: Sendable {
     private func changes(of target: BFFStore.SyncTarget, collection: URL, client: CalDAVClient) async throws(CalDAVProblem) -> BFFStore.Pulled {
         let known: [String: String?]
         do {
-            known = try await store.remoteETags(of: target.id)
+            known = try await store.remoteETags(of: target)
         } catch {
             throw CalDAVProblem("the calendar's events could not be read here")
         }
@@ -171,20 +181,14 @@ package struct CalDAVSync: Sendable {
             let hrefs = Array(changed[start..<min(start + Self.batch, changed.count)])
             let (got, _) = try await client.multistatus("REPORT", collection, depth: "1", body: DAVBody.multiget(hrefs))
             for response in got.responses {
-                guard let text = response.property(DAVElement.calDAV, "calendar-data")?.text, let event = Self.resource(text) else { continue }
-                pulled.changed.append((href: response.href, etag: response.etag, event: event))
+                guard let text = response.property(DAVElement.calDAV, "calendar-data")?.text else { continue }
+                pulled.changed.append((href: response.href, etag: response.etag, text: text))
             }
         }
         return pulled
     }
 
     // MARK: -
-
-    /// The one event of a CalDAV resource's text; nil when it holds none (a task list's task).
-    static func resource(_ text: String) -> EventResource? {
-        guard let calendar = (try? ICalendarText.read(text))?.first(where: { $0.name == "VCALENDAR" }) else { return nil }
-        return EventResource.resources(in: calendar, zones: SystemZones.zone).lazy.compactMap { try? $0.get() }.first
-    }
 
     /// The name a new event is saved under in its collection: its UID when that is a safe file
     /// name, else a digest of it.

@@ -31,14 +31,15 @@ struct DAVElement: Sendable, Equatable {
     /// Its text without surrounding white space.
     var value: String { text.trimmingCharacters(in: .whitespacesAndNewlines) }
 
-    /// `data` read as XML: nil when it is not, is nested deeper than `maximumDepth`, or holds
-    /// more than `maximumElements` elements (a hostile server's answer is bounded in bytes by
-    /// the call, and in work here). No external entity or DTD is read.
+    /// `data` read as XML: nil when it is not, is nested deeper than `maximumDepth`, holds more
+    /// than `maximumElements` elements, or more text than it has bytes (which only entities
+    /// declared to expand can make: a billion laughs stops there). A hostile server's answer is
+    /// bounded in bytes by the call, and in work and memory here. No external entity or DTD is read.
     static func parse(_ data: Data, maximumDepth: Int = 32, maximumElements: Int = 500_000) -> DAVElement? {
         let parser = XMLParser(data: data)
         parser.shouldProcessNamespaces = true
         parser.shouldResolveExternalEntities = false
-        let reader = Reader(maximumDepth: maximumDepth, maximumElements: maximumElements)
+        let reader = Reader(maximumDepth: maximumDepth, maximumElements: maximumElements, maximumText: data.count)
         parser.delegate = reader
         guard parser.parse(), !reader.failed else { return nil }
         return reader.root
@@ -47,14 +48,29 @@ struct DAVElement: Sendable, Equatable {
     private final class Reader: NSObject, XMLParserDelegate {
         let maximumDepth: Int
         let maximumElements: Int
+        let maximumText: Int
         var stack: [DAVElement] = []
         var root: DAVElement?
         var failed = false
         var count = 0
+        var textBytes = 0
 
-        init(maximumDepth: Int, maximumElements: Int) {
+        init(maximumDepth: Int, maximumElements: Int, maximumText: Int) {
             self.maximumDepth = maximumDepth
             self.maximumElements = maximumElements
+            self.maximumText = maximumText
+        }
+
+        /// Adds text to the open element, or stops the parse past `maximumText`.
+        private func append(_ text: String, _ parser: XMLParser) {
+            guard !stack.isEmpty, !failed else { return }
+            textBytes += text.utf8.count
+            guard textBytes <= maximumText else {
+                failed = true
+                parser.abortParsing()
+                return
+            }
+            stack[stack.count - 1].text += text
         }
 
         func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
@@ -71,15 +87,9 @@ struct DAVElement: Sendable, Equatable {
             stack.append(element)
         }
 
-        func parser(_ parser: XMLParser, foundCharacters string: String) {
-            guard !stack.isEmpty else { return }
-            stack[stack.count - 1].text += string
-        }
+        func parser(_ parser: XMLParser, foundCharacters string: String) { append(string, parser) }
 
-        func parser(_ parser: XMLParser, foundCDATA block: Data) {
-            guard !stack.isEmpty else { return }
-            stack[stack.count - 1].text += String(decoding: block, as: UTF8.self)
-        }
+        func parser(_ parser: XMLParser, foundCDATA block: Data) { append(String(decoding: block, as: UTF8.self), parser) }
 
         func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
             guard let done = stack.popLast() else { return }

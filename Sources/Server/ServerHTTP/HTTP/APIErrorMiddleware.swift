@@ -39,6 +39,9 @@ package struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch BFFStoreError.noSuchCalendar {
             return try .json(APIError(error: "you have no calendar with this id: GET /api/calendars lists yours", field: "calendar"),
                              status: .badRequest)
+        } catch BFFStoreError.noSuchList {
+            return try .json(APIError(error: "you have no task list with this id: GET /api/calendars lists yours (those with taskList)",
+                                      field: "list"), status: .badRequest)
         } catch let error as any HTTPResponseError {
             return try .json(APIError(error: Self.message(for: error.status)), status: error.status)
         } catch {

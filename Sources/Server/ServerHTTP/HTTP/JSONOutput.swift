@@ -49,6 +49,11 @@ package struct JSONOutput {
         raw("[" + values.map(String.init).joined(separator: ",") + "]")
     }
 
+    /// A member only when there is a number, as `field(_:ifPresent:)` for text.
+    mutating func field(_ name: StaticString, ifPresent value: Int64?) {
+        if let value { field(name, value) }
+    }
+
     mutating func field(_ name: StaticString, _ value: Int64) {
         key(name)
         raw(String(value))
@@ -128,6 +133,7 @@ extension TodoItem: JSONWritable {
             json.field("due", due?.iso)
             json.field("uid", ifPresent: uid)
             if let priority { json.field("priority", Int64(priority)) }
+            json.field("list", ifPresent: list)
         }
     }
 }

@@ -3,17 +3,21 @@ import CalendarTime
 import Hummingbird
 import ICalendar
 import ServerAPI
+import ServerCalendarSync
 import ServerHTTP
 import ServerStore
 
-/// `/api/todo/items`: the calling user's todo items, and only theirs.
+/// `/api/todo/items`: the calling user's todo items, and only theirs. A change of an item of a
+/// task list synced with a CalDAV server wakes the sync (`wakeup`).
 package struct TodoController {
     let store: BFFStore
     /// The list's pages as last served, dropped as changes commit.
     let pages: TodoPageCache
+    let wakeup: CalendarWakeup
 
-    package init(store: BFFStore) {
+    package init(store: BFFStore, wakeup: CalendarWakeup) {
         self.store = store
+        self.wakeup = wakeup
         pages = TodoPageCache(observing: store)
     }
 
@@ -58,7 +62,9 @@ package struct TodoController {
         let owner = try context.userID()
         let new = try await request.decodeJSON(NewTodo.self, context: context)
         let valid = try TodoValidation.validated(new)
-        let item = try await store.createTodo(owner: owner, title: valid.title, notes: valid.notes, due: valid.due, priority: valid.priority)
+        let item = try await store.createTodo(owner: owner, title: valid.title, notes: valid.notes, due: valid.due, priority: valid.priority,
+                                              list: new.list, uid: CalendarController.newUID())
+        if item.list != nil { wakeup.wake() }
         var response = try Response.json(item, status: .created)
         response.headers[.location] = APIPath.todoItem(item.id)
         return response
@@ -76,11 +82,14 @@ package struct TodoController {
         guard let item = try await store.updateTodo(id: id, owner: owner, applying: try TodoValidation.validated(patch)) else {
             throw APIFailure.notFound
         }
+        if item.list != nil { wakeup.wake() }
         return try .json(item)
     }
 
     @Sendable func delete(_ request: Request, context: BFFRequestContext) async throws -> Response {
         guard try await store.deleteTodo(id: try context.numericID(), owner: try context.userID()) else { throw APIFailure.notFound }
+        // The refresher looks for what is due: a deletion of a synced list's item is.
+        wakeup.wake()
         return Response(status: .noContent)
     }
 }

@@ -70,12 +70,14 @@ package final class TodoPageCache: Sendable {
         }
     }
 
-    /// Drops the pages `change` makes stale: a todo event's owner's, a deleted user's, or every
-    /// user's when changes may have committed unseen.
+    /// Drops the pages `change` makes stale: a todo event's owner's (or a calendar's, which may
+    /// be a task list a sync changed), a deleted user's, or every user's when changes may have
+    /// committed unseen.
     func forget(after change: CommittedChange) {
         switch change {
         case .event(let name, let owner):
-            guard let owner, EventName(rawValue: name)?.app == ServerApp.todo.rawValue else { return }
+            let known = ServerAPI.EventName(rawValue: name)
+            guard let owner, let known, known.app == ServerApp.todo.rawValue || Self.tasksMayChange.contains(known) else { return }
             forget(owner: owner)
         case .userDeleted(let owner):
             forget(owner: owner)
@@ -87,6 +89,9 @@ package final class TodoPageCache: Sendable {
             }
         }
     }
+
+    /// The events of a calendar, which may be a task list whose items a sync changed.
+    private static let tasksMayChange: Set<ServerAPI.EventName> = [.calendarCollectionCreated, .calendarCollectionUpdated, .calendarCollectionDeleted]
 
     private func forget(owner: Int64) {
         state.withLock { state in

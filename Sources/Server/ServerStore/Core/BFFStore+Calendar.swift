@@ -264,7 +264,7 @@ extension BFFStore {
     ///   no such calendar.
     private static func synced(_ calendar: Int64, owner: Int64, missing: BFFStoreError) -> Plan<Bool> {
         guard calendar != 0 else { return .done(false) }
-        return .run("SELECT kind FROM calendars WHERE id = \(calendar) AND owner_id = \(owner)") { rows in
+        return .run("SELECT kind FROM calendars WHERE id = \(calendar) AND owner_id = \(owner) AND task_list = \(false)") { rows in
             guard let kind = try rows.first?.text(0) else { throw missing }
             guard kind == CalendarCollection.calDAV else { throw BFFStoreError.readOnlyCalendar }
             return .done(true)
@@ -277,7 +277,7 @@ extension BFFStore {
     }
 
     /// Makes `calendar` due for a sync now.
-    private static func syncSoon(_ calendar: Int64) -> Plan<Void> {
+    static func syncSoon(_ calendar: Int64) -> Plan<Void> {
         .run("UPDATE calendars SET refresh_due = \(UTCInstant.now) WHERE id = \(calendar)") { _ in .done(()) }
     }
 

@@ -72,21 +72,26 @@ extension BFFStore {
         }))
     }
 
-    /// Removes `owner`'s calendar and its events; whether there was one.
+    /// Removes `owner`'s calendar and its events (a task list's tasks); whether there was one.
     package func deleteCalendarCollection(id: Int64, owner: Int64) async throws -> Bool {
         try await runWrite(.lock("calendar.owner.\(owner)", next: Plan.run("""
             DELETE FROM calendars WHERE id = \(id) AND owner_id = \(owner) RETURNING id
             """) { rows in
             guard !rows.isEmpty else { return .done(false) }
             return .run("DELETE FROM calendar_events WHERE owner_id = \(owner) AND calendar_id = \(id)") { _ in
-                // A CalDAV account whose last calendar went goes too (its password with it); new
-                // events go to the user's own calendar again if they went here.
-                .run("""
-                    DELETE FROM caldav_accounts WHERE owner_id = \(owner)
-                        AND NOT EXISTS (SELECT 1 FROM calendars c WHERE c.account_id = caldav_accounts.id)
-                    """) { _ in
-                    .run("UPDATE users SET default_calendar_id = 0 WHERE id = \(owner) AND default_calendar_id = \(id)") { _ in
-                        .record(.calendarCollectionDeleted, owner: owner, data: DeletedEntity(id: id), then: .done(true))
+                .run("DELETE FROM todo_items WHERE owner_id = \(owner) AND list_id = \(id)") { _ in
+                    // A CalDAV account whose last calendar went goes too (its password with it); new
+                    // events and items go to the user's own calendar and list again if they went here.
+                    .run("""
+                        DELETE FROM caldav_accounts WHERE owner_id = \(owner)
+                            AND NOT EXISTS (SELECT 1 FROM calendars c WHERE c.account_id = caldav_accounts.id)
+                        """) { _ in
+                        .run("""
+                            UPDATE users SET default_calendar_id = CASE WHEN default_calendar_id = \(id) THEN 0 ELSE default_calendar_id END,
+                                default_list_id = CASE WHEN default_list_id = \(id) THEN 0 ELSE default_list_id END WHERE id = \(owner)
+                            """) { _ in
+                            .record(.calendarCollectionDeleted, owner: owner, data: DeletedEntity(id: id), then: .done(true))
+                        }
                     }
                 }
             }
@@ -180,16 +185,19 @@ extension BFFStore {
     static func collections(owner: Int64, id: Int64?) -> Plan<[CalendarCollection]> {
         let one: SQLStatement = id.map { " AND c.id = \($0)" } ?? ""
         return .run("""
-            SELECT c.id, c.name, c.colour, c.kind, c.url, c.refreshed_at, c.refresh_due, c.problem,
-                (SELECT COUNT(*) FROM calendar_events e WHERE e.owner_id = c.owner_id AND e.calendar_id = c.id)
+            SELECT c.id, c.name, c.colour, c.kind, c.url, c.refreshed_at, c.refresh_due, c.problem, c.task_list, CASE WHEN c.task_list
+                THEN (SELECT COUNT(*) FROM todo_items t WHERE t.owner_id = c.owner_id AND t.list_id = c.id)
+                ELSE (SELECT COUNT(*) FROM calendar_events e WHERE e.owner_id = c.owner_id AND e.calendar_id = c.id) END
             FROM calendars c WHERE c.owner_id = \(owner)\(one) ORDER BY c.id
             """) { rows in
             .done(try rows.map { row in
                 let kind = try row.text(3)
-                return CalendarCollection(id: try row.integer(0), name: try row.text(1), colour: try row.optionalText(2), kind: kind,
-                                          url: try row.optionalText(4), readOnly: kind == CalendarCollection.subscription,
-                                          events: Int(clamping: try row.integer(8)), refreshedAt: try row.optionalText(5),
-                                          nextRefreshAt: try row.optionalText(6), problem: try row.optionalText(7))
+                var collection = CalendarCollection(id: try row.integer(0), name: try row.text(1), colour: try row.optionalText(2), kind: kind,
+                                                    url: try row.optionalText(4), readOnly: kind == CalendarCollection.subscription,
+                                                    events: Int(clamping: try row.integer(9)), refreshedAt: try row.optionalText(5),
+                                                    nextRefreshAt: try row.optionalText(6), problem: try row.optionalText(7))
+                if try row.bool(8) { collection.taskList = true }
+                return collection
             })
         }
     }

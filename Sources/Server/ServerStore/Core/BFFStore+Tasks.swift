@@ -13,7 +13,7 @@ extension BFFStore {
         for (task, text) in tasks.map({ ($0, $0.text) }) {
             let item = task.item
             plan = plan.then { outcome in
-                .run("SELECT id FROM todo_items WHERE owner_id = \(owner) AND uid = \(task.uid)") { rows in
+                .run("SELECT id FROM todo_items WHERE owner_id = \(owner) AND list_id = 0 AND uid = \(task.uid)") { rows in
                     var next = outcome
                     if let id = try rows.first?.integer(0) {
                         next.replaced += 1
@@ -49,7 +49,7 @@ extension BFFStore {
         let (rows, more) = try await runRead(Plan.run("""
             SELECT \(todoColumns), ical FROM todo_items WHERE owner_id = \(owner) AND id > \(after ?? 0) ORDER BY id LIMIT \(limit + 1)
             """) { rows in
-            .done((Array(try rows.map { (try TodoItem(row: $0), try $0.optionalText(7)) }.prefix(limit)), rows.count > limit))
+            .done((Array(try rows.map { (try TodoItem(row: $0), try $0.optionalText(8)) }.prefix(limit)), rows.count > limit))
         }, snapshot: false)
         // Read as iCalendar once the database's connection is free again.
         return (try await offThePool { rows.map { (item: $0.0, task: $0.1.flatMap(TaskResource.init(text:))) } }, more)

@@ -60,6 +60,20 @@ enum SharedMigrations {
             // The user's calendar for new events (0: their own, which no server has).
             "ALTER TABLE users ADD COLUMN default_calendar_id BIGINT NOT NULL DEFAULT 0",
         ]),
+        ("v22: task lists synced with CalDAV servers", [
+            // A CalDAV collection of tasks: its tasks are todo items (their `list_id`), it has no events.
+            "ALTER TABLE calendars ADD COLUMN task_list BOOLEAN NOT NULL DEFAULT false",
+            // 0: the user's own list, which no server has. Place, ETag and `pending` as an event's.
+            "ALTER TABLE todo_items ADD COLUMN list_id BIGINT NOT NULL DEFAULT 0",
+            "ALTER TABLE todo_items ADD COLUMN remote_href TEXT",
+            "ALTER TABLE todo_items ADD COLUMN remote_etag TEXT",
+            "ALTER TABLE todo_items ADD COLUMN pending BOOLEAN NOT NULL DEFAULT false",
+            "DROP INDEX todo_items_owner_uid",
+            "CREATE UNIQUE INDEX todo_items_owner_uid ON todo_items (owner_id, list_id, uid)",
+            "CREATE INDEX todo_items_list ON todo_items (list_id, remote_href)",
+            // The user's list for new items (0: their own).
+            "ALTER TABLE users ADD COLUMN default_list_id BIGINT NOT NULL DEFAULT 0",
+        ]),
     ]
 
     /// A statement's text in an engine's words; a migration binds no values.

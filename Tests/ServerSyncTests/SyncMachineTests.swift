@@ -226,6 +226,28 @@ struct SyncMachineTests {
         #expect(machine.touchedDuringFetch[.todo] == nil)
     }
 
+    @Test("a repeating event's instances are the server's to list: its live change or a write of its instances keeps none of the cache's")
+    func seriesTouchNothing() {
+        var machine = connected()
+        let days = DayRange(first: "2026-12-01", last: "2026-12-31")
+        _ = machine.handle(.command(.calendar(.load(days))), now: start)
+        // The month's fetch is under way; the event's series changes, and one of its instances is written.
+        let series = LiveEvent(id: 20, name: "calendar.event.updated", data: #"{"id":5,"title":"Stand-up","start":"2026-11-29T08:30:00Z","end":"2026-11-29T08:45:00Z","allDay":false,"recurrence":"FREQ=WEEKLY"}"#)
+        _ = machine.handle(.stream(.event(series)), now: start)
+        let write = entry(1, .updateEvent(id: 5, CalendarEventPatch(start: "2026-12-07T08:30:00Z", end: "2026-12-07T08:45:00Z"),
+                                          of: CalendarInstances(.this, from: UTCInstant(iso: "2026-12-06T08:30:00Z")!)))
+        startOutbox(&machine)
+        _ = machine.handle(.outboxHead(write), now: start)
+        _ = machine.handle(.sendAnswered(write, .success(.event(CalendarEvent(id: 5, title: "Stand-up", start: UTCInstant(iso: "2026-12-07T08:30:00Z")!,
+                                                                               end: UTCInstant(iso: "2026-12-07T08:45:00Z")!)))), now: start)
+        let effects = machine.handle(.fetched(.events(days), .success(.events(days, []))), now: start)
+        guard case .store(_, let keeping)? = effects.first else {
+            Issue.record("expected a store, got \(effects.labels)")
+            return
+        }
+        #expect(keeping.isEmpty)
+    }
+
     /// Issue 40, item 9: a request that found the server down left the panes saying "offline,
     /// synced 09:48" while the live stream went on delivering; what it delivers says otherwise.
     @Test("a live event after a failed request: online again, and its app synced as of then")

@@ -69,7 +69,10 @@ struct CalendarEditTests {
         try widget.press(.char(">"), log: log)
         #expect(log.commands.isEmpty, "nothing is sent before the answer")
         #expect(lines(widget).contains("Change \u{201C}Stand-up\u{201D}, which repeats:"))
-        #expect(lines(widget).contains { $0.hasPrefix("o this one · f this and the following · a all") })
+        #expect(lines(widget).contains("o this one · f this and the following · a all · Esc none"))
+        // In a narrow pane the answers wrap between them: none is cut.
+        let narrow = render(widget, size: Size(width: 30, height: 18)).lines.map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(Array(narrow.suffix(3)) == ["o this one", "f this and the following", "a all · Esc none"])
         try widget.press(.char("o"), log: log)
         let moved = CalendarEventPatch(start: "2026-11-23T09:30:00Z", end: "2026-11-23T10:00:00Z")
         #expect(log.commands == [.calendar(.update(id: 5, moved, of: CalendarInstances(.this, from: instant("2026-11-22T09:30:00Z"))))])

@@ -44,6 +44,14 @@ enum PendingWrite: Codable, Sendable, Equatable {
         }
     }
 
+    /// A change or deletion of some of a repeating event's instances.
+    var changesInstances: Bool {
+        switch self {
+        case .updateEvent(_, _, .some), .deleteEvent(_, .some): true
+        default: false
+        }
+    }
+
     var deletesRecord: Bool {
         switch self {
         case .deleteTodo, .deleteEvent: true

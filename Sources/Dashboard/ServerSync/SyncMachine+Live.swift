@@ -84,10 +84,12 @@ extension SyncMachine {
                 markDoubtful(&effects)
                 return
             }
-            if let id = change.listedRecordID { touch(change.app, id) }
+            // A repeating event's instances are the server's to list: the list is read again, and
+            // a fetch under way keeps none of the cache's in their place.
+            let series = if case .event(let changed) = change { changed.isSeries } else { false }
+            if let id = change.listedRecordID, !series { touch(change.app, id) }
             effects.append(.applyLive(change, eventID: event.id, author: user))
-            // A repeating event's instances are the server's to list.
-            if case .event(let changed) = change, changed.isSeries { reload(.calendar, &effects) }
+            if series { reload(.calendar, &effects) }
             if change.app == .calendar { askForReminders(now: now, &effects) }
             // Its app's data flows: a trouble shown since is over, and it is synced as of now
             // (kept in memory: the panes say when only once the server is lost).

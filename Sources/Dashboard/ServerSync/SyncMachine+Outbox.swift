@@ -76,9 +76,12 @@ extension SyncMachine {
 
     private mutating func complete(_ entry: OutboxEntry, _ record: ServerRecord?, _ effects: inout [Effect]) {
         outbox = .completing
-        // Marked now, before any fetch under way can store its older copy.
-        if let id = entry.write.recordID, !LocalID.isLocal(id) { touch(entry.write.app, id) }
-        if let id = record?.id { touch(entry.write.app, id) }
+        // Marked now, before any fetch under way can store its older copy; but a repeating event's
+        // instances are the server's to list, and its live event has the list read again.
+        if !entry.write.changesInstances {
+            if let id = entry.write.recordID, !LocalID.isLocal(id) { touch(entry.write.app, id) }
+            if let id = record?.id { touch(entry.write.app, id) }
+        }
         effects.append(.complete(entry, record))
     }
 

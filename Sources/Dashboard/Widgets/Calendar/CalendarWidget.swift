@@ -314,7 +314,7 @@ public struct CalendarWidget: Widget {
         guard let selected else { return }
         let clock = clock
         let footer = CalendarFooter(mode: mode, notice: notice)
-        let bottom = buffer.size.height - footer.rows
+        let bottom = buffer.size.height - footer.rows(width: buffer.size.width)
         var list = DayListDrawing(agenda: agenda, clock: clock, selected: selected, today: today, focused: focused)
         list.chosen = chosenEvent(on: selected)?.key
         let below = Rect(x: 1, y: 1, width: max(0, buffer.size.width - 2), height: max(0, bottom - 1))

@@ -225,17 +225,29 @@ struct MicroAppProcessTests {
         #expect(added.status == 0)
         #expect(added.output.hasPrefix("Installed counter 1.0.0 in ") && added.output.contains("offer it in their catalog"), "\(added.output)")
         #expect(try termcanvas("apps", "add", Self.fixtures.appendingPathComponent("counter").path).status != 0)
-        #expect(try termcanvas("apps", "grant", "counter") == (0, ""))
+        let granted = try termcanvas("apps", "grant", "counter")
+        #expect(granted.status == 0 && granted.output.hasPrefix("Granted counter 1.0.0 what its app.yaml asks for"), "\(granted.output)")
         let listed = try termcanvas("apps", "list")
         #expect(listed.output.contains("counter\t1.0.0\tCounter\tprotocol 1.0\tuser\tgranted"))
         #expect(listed.output.contains("sysmon\t1.0.0\tSystem monitor\tprotocol 1.0\tshipped\tnot granted"))
         #expect(try termcanvas("apps", "remove", "sysmon").output.contains("sysmon is shipped with TermCanvas and cannot be removed"))
         #expect(try termcanvas("apps", "log", "counter").output.contains("counter has no log yet"))
-        #expect(try termcanvas("apps", "revoke", "counter") == (0, ""))
-        #expect(try termcanvas("apps", "remove", "counter") == (0, ""))
+        #expect(try termcanvas("apps", "revoke", "counter") == (0, "Took back counter's grant: it asks again before it runs.\n"))
+        #expect(try termcanvas("apps", "remove", "counter") == (0, "Removed counter and its grant.\n"))
         #expect(try termcanvas("apps", "grant", "counter").output.contains("no micro-app 'counter' is installed"))
         let mode = try FileManager.default.attributesOfItem(atPath: environment["XDG_CONFIG_HOME"]! + "/termcanvas/apps")[.posixPermissions] as? Int
         #expect(mode == 0o700)
+
+        // An app whose program is a file of its folder: it stays a program (0700), the rest 0600.
+        let runner = URL(fileURLWithPath: environment["HOME"]! + "/runner")
+        try FileManager.default.createDirectory(at: runner, withIntermediateDirectories: true)
+        try "id: runner\nname: Runner\nversion: 1.0.0\nprotocol: 1\nexec: ./run\n".write(to: runner.appendingPathComponent("app.yaml"), atomically: true, encoding: .utf8)
+        try "#!/bin/sh\nexec sleep 60\n".write(to: runner.appendingPathComponent("run"), atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: runner.appendingPathComponent("run").path)
+        #expect(try termcanvas("apps", "add", runner.path).status == 0)
+        let installed = environment["XDG_CONFIG_HOME"]! + "/termcanvas/apps/runner/"
+        #expect(try FileManager.default.attributesOfItem(atPath: installed + "run")[.posixPermissions] as? Int == 0o700)
+        #expect(try FileManager.default.attributesOfItem(atPath: installed + "app.yaml")[.posixPermissions] as? Int == 0o600)
     }
 
     @Test func aHungAppNeitherHoldsTheCanvasNorOutlivesIt() async throws {

@@ -46,7 +46,15 @@ struct ServeCommandTests {
         let added = try await Command.run([binary, "user", "add", "alice", "--data-dir", data], environment: environment,
                                     input: "correct horse\n")
         #expect(added.status == 0)
-        #expect(added.output.isEmpty)
+        #expect(added.output == "Added alice. `termcanvas user admin alice` lets them publish micro-apps and read the audit log.\n")
+        // A user that is not there is no mistake of usage: no usage line; a bad port is one, and the
+        // usage names the command typed.
+        let nobody = try await Command.run([binary, "user", "admin", "nobody", "--data-dir", data], environment: environment)
+        #expect(nobody.status == 1 && nobody.output.contains("no user is named 'nobody': `termcanvas user list` lists them"), "\(nobody.output)")
+        #expect(!nobody.output.contains("Usage:"))
+        let badPort = try await Command.run([binary, "serve", "--port", "99999", "--data-dir", data], environment: environment)
+        #expect(badPort.status != 0 && badPort.output.contains("--port must be 0 to 65535, got 99999"))
+        #expect(badPort.output.contains("Usage: termcanvas serve") && !badPort.output.contains("termcanvas-bff"), "\(badPort.output)")
         #expect(try await Command.run([binary, "user", "list", "--data-dir", data], environment: environment).output == "alice\tpassword\n")
         let again = try await Command.run([binary, "user", "add", "alice", "--data-dir", data], environment: environment,
                                           input: "another horse\n")

@@ -139,7 +139,9 @@ struct AppsCommand: AsyncParsableCommand {
                     try copy(from, to: to)
                 case .typeRegular?:
                     try FileManager.default.copyItem(at: from, to: to)
-                    let mode = (attributes[.posixPermissions] as? Int ?? 0o600) & 0o100 == 0 ? 0o600 : 0o700
+                    // Asked of the file, not read from its attributes: their mode's type is not `Int`
+                    // here, which once made every copy 0600 and an app's `./run` no program.
+                    let mode = FileManager.default.isExecutableFile(atPath: from.path) ? 0o700 : 0o600
                     try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: to.path)
                 default:
                     throw CommandError("\(TerminalText.safe(from.path)): only plain files and folders are copied")
@@ -162,6 +164,7 @@ struct AppsCommand: AsyncParsableCommand {
             try FileManager.default.removeItem(at: app.folder)
             try PackageInstaller.record(nil, of: app.id, in: AppsCommand.folders(paths))
             try AppsCommand.store(paths).revokeGrant(of: app.id)
+            print(TerminalText.safe("Removed \(app.id) and its grant."))
         }
     }
 
@@ -176,6 +179,8 @@ struct AppsCommand: AsyncParsableCommand {
             let paths = AppsCommand.paths
             let app = try AppsCommand.app(id, in: paths)
             try AppsCommand.store(paths).grant(app: app.id, digest: SandboxSupport.current.grantDigest(of: app))
+            print(TerminalText.safe("Granted \(app.id) \(app.manifest.version) what its app.yaml asks for, until that changes; "
+                                    + "`termcanvas apps revoke \(app.id)` takes it back."))
         }
     }
 
@@ -189,6 +194,7 @@ struct AppsCommand: AsyncParsableCommand {
             guard try AppsCommand.store(paths).revokeGrant(of: id) else {
                 throw CommandError("\(TerminalText.safe(id)) has no grant")
             }
+            print(TerminalText.safe("Took back \(id)'s grant: it asks again before it runs."))
         }
     }
 

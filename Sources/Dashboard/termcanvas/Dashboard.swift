@@ -186,10 +186,7 @@ struct Dashboard: AsyncParsableCommand {
             copy = try await LayoutCommand.firstCopy(named: name, on: target.client(logger: logger))
         } catch let error as CommandError {
             // Without --bff the server is this machine's own, which the user need not know of.
-            let there = try await library.layoutNames().joined(separator: ", ")
-            throw CommandError(TerminalText.safe(remote == nil
-                ? "no layout named '\(name)'; there are: \(there) (`termcanvas layout list` says more)"
-                : "no layout named '\(name)' on this machine (there are: \(there)), and \(error)"))
+            throw try await LayoutCommand.noLayout(named: name, in: library, orOnServer: remote == nil ? nil : error)
         }
         try library.store.keep(copy, server: library.server)
         return copy

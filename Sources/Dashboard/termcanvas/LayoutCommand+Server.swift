@@ -5,6 +5,7 @@ import CanvasUI
 import CommandSupport
 import FoundationEssentials
 import HTTPClient
+import LayoutStore
 import ServerAPI
 import ServerSync
 
@@ -232,12 +233,26 @@ struct ServerLayoutOption: ParsableArguments {
 
     /// The layout `name`: from the server with `--bff`, else saved here or a preset.
     func layout(named name: String) async throws -> LayoutData {
-        guard let bff else { return try LayoutCommand.library().layoutNow(name) }
+        guard let bff else {
+            let library = try LayoutCommand.library()
+            do {
+                return try library.layoutNow(name)
+            } catch LayoutStoreError.notFound {
+                throw try await LayoutCommand.noLayout(named: name, in: library)
+            }
+        }
         return try await LayoutCommand.firstCopy(named: name, on: ServerOption.parse(["--bff", bff]).client()).replica.confirmed
     }
 }
 
 extension LayoutCommand {
+    /// That this machine has no layout `name`, and the names of those it has.
+    static func noLayout(named name: String, in library: DashboardLibrary, orOnServer problem: CommandError? = nil) async throws -> CommandError {
+        let there = try await library.layoutNames().joined(separator: ", ")
+        return CommandError(TerminalText.safe(problem.map { "no layout named '\(name)' on this machine (there are: \(there)), and \($0)" }
+            ?? "no layout named '\(name)'; there are: \(there) (`termcanvas layout list` says more)"))
+    }
+
     /// Deletes the caller's canvas `name` on the server, and this machine's copy of it.
     static func deleteOnServer(_ name: String, _ server: ServerOption) async throws {
         let client = try await server.client()

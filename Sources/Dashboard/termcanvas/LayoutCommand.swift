@@ -5,6 +5,9 @@ import CanvasFiles
 import CanvasUI
 import CommandSupport
 import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import LayoutStore
 import Logging
 
@@ -31,7 +34,8 @@ struct LayoutCommand: AsyncParsableCommand {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list",
-            abstract: "List saved layouts and presets; with --bff, the layouts on that server too, and where each lives.")
+            abstract: "List saved layouts and presets; with --bff, the layouts on that server too, and where each lives.",
+            discussion: "One layout a line, tab-separated; a header line first when the output is a terminal, none for a script.")
 
         @Option(help: ArgumentHelp("Also list the layouts on this server (after `termcanvas login`): yours, and those shared with you.",
                                    valueName: "URL"))
@@ -42,6 +46,8 @@ struct LayoutCommand: AsyncParsableCommand {
             library.server = try ServerOption.parse(bff.map { ["--bff", $0] } ?? []).serverKey()
             // With --bff, the server's own list says where its canvases live.
             let local = try await library.summaries().filter { bff == nil || $0.sharing == nil }
+            // A header for a reader; a script piping the list gets the rows alone, as before.
+            if isatty(STDOUT_FILENO) == 1 { print("NAME\tPANES\tSAVED" + (bff == nil ? "" : "\tWHERE")) }
             for item in local {
                 let when = item.sharing.map { TerminalText.safe($0.description) } ?? item.updatedAt.map { Date(timeIntervalSince1970: $0).formatted(.iso8601) } ?? "preset"
                 print("\(item.name)\t\(item.paneCount ?? 0) panes\t\(when)\(bff == nil ? "" : "\tlocal")")

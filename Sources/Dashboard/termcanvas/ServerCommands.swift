@@ -18,6 +18,8 @@ enum ServerExecutable {
     /// the server's own. Returns only by throwing.
     static func exec(_ arguments: [String]) throws -> Never {
         let path = Paths.serverExecutable.path
+        // Its usage lines and help then name the command typed, not the executable.
+        setenv("TERMCANVAS_INVOKED_AS", "termcanvas", 1)
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         execv(path, argv)
         let reason = SystemErrorWords.describe(errno)

@@ -13,6 +13,11 @@ struct UserCommand: AsyncParsableCommand {
         subcommands: [Add.self, List.self, Delete.self, Admin.self, Sessions.self]
     )
 
+    /// No user of that name: no mistake of usage, so said without the usage line.
+    static func noSuchUser(_ name: String) -> CommandError {
+        CommandError("no user is named '\(name)': `termcanvas user list` lists them")
+    }
+
     struct Location: ParsableArguments {
         @OptionGroup var database: DatabaseOptions
 
@@ -34,15 +39,22 @@ struct UserCommand: AsyncParsableCommand {
         func run() async throws {
             let password = try PasswordInput.new(prompt: "Password for \(name): ")
             try await location.withStore { store in _ = try await store.addUser(name: name, password: password, isAdmin: admin) }
+            print(admin
+                ? "Added \(name), an admin: they may publish micro-apps and read the audit log."
+                : "Added \(name). `termcanvas user admin \(name)` lets them publish micro-apps and read the audit log.")
         }
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the users: each one's name, how they sign in, and `admin` for admins.")
+        static let configuration = CommandConfiguration(
+            abstract: "List the users: each one's name, how they sign in, and `admin` for admins.",
+            discussion: "One user a line, tab-separated; a header line first when the output is a terminal, none for a script.")
         @OptionGroup var location: Location
 
         func run() async throws {
-            for (user, signIn) in try await location.withStore({ store in try await store.userAccounts() }) {
+            let users = try await location.withStore({ store in try await store.userAccounts() })
+            if isatty(STDOUT_FILENO) == 1 { print(users.isEmpty ? "No users yet: `termcanvas user add NAME` adds one." : "NAME\tSIGN-IN\tADMIN") }
+            for (user, signIn) in users {
                 let how = switch signIn {
                 case .password: "password"
                 case .singleSignOn(let issuer): "single sign-on (\(issuer))"
@@ -63,8 +75,9 @@ struct UserCommand: AsyncParsableCommand {
 
         func run() async throws {
             guard try await location.withStore({ store in try await store.setAdmin(name: name, !revoke) }) else {
-                throw ValidationError("no user named '\(name)'")
+                throw UserCommand.noSuchUser(name)
             }
+            print(revoke ? "\(name) is no longer an admin." : "\(name) is an admin: they may publish micro-apps and read the audit log.")
         }
     }
 
@@ -74,7 +87,8 @@ struct UserCommand: AsyncParsableCommand {
         @OptionGroup var location: Location
 
         func run() async throws {
-            guard try await location.withStore({ store in try await store.deleteUser(name: name) }) else { throw ValidationError("no user named '\(name)'") }
+            guard try await location.withStore({ store in try await store.deleteUser(name: name) }) else { throw UserCommand.noSuchUser(name) }
+            print("Deleted \(name) and their data.")
         }
     }
 
@@ -88,7 +102,7 @@ struct UserCommand: AsyncParsableCommand {
 
         func run() async throws {
             let (sessions, ended) = try await location.withStore { store -> ([SessionInfo], Int?) in
-                guard let user = try await store.user(named: name) else { throw ValidationError("no user named '\(name)'") }
+                guard let user = try await store.user(named: name) else { throw UserCommand.noSuchUser(name) }
                 let sessions = try await store.sessions(of: user.id, current: nil)
                 return (sessions, end ? try await store.endSessions(of: user, .all, by: AuditActor.serverOperator) : nil)
             }

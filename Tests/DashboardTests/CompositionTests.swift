@@ -263,3 +263,18 @@ struct CompositionTests {
         #expect(composition.notices.map(\.text) == ["no theme named 'sepia'; available: dark, high-contrast, light"])
     }
 }
+
+/// Issue 55, item 5: the README's first promise, a calendar whose picked day the todo list
+/// follows, holds in the planner preset too.
+@MainActor
+@Suite("The planner preset")
+struct PlannerPresetTests {
+    @Test("has a todo list, which follows the day its calendar picks")
+    func itsTodoListFollowsTheCalendar() throws {
+        let rig = try Rig(layout: "planner")
+        #expect(rig.host.manager.panes.map(\.app.rawValue).sorted() == ["calendar", "eventlog", "todo"])
+        // The calendar has the focus: the next day is picked, and the todo list's title says it.
+        rig.press(.right)
+        #expect(rig.text.contains("Todo · Mon 23 Nov"), "\(rig.screen.prefix(3))")
+    }
+}

@@ -116,7 +116,7 @@ struct LayoutPickerTests {
         #expect(rig.host.overlay == nil && rig.host.mode == .normal)
         #expect(rig.host.manager.layout.name == "planner")
         #expect(rig.statusBar.contains("  Loaded planner "))
-        #expect(paneTitles(rig.screen) == ["1 Calendar", "2 Calendar", "3 Event Log"])
+        #expect(paneTitles(rig.screen) == ["1 Calendar", "2 Todo", "3 Event Log"])
         #expect(rig.text.contains("November 2026"))
         #expect(!rig.text.contains("Layouts"))
 

@@ -16,6 +16,7 @@ extension CommandID {
     public static let addPane: CommandID = "pane.add"
     public static let removePane: CommandID = "pane.remove"
     public static let paneSettings: CommandID = "pane.settings"
+    public static let zoomPane: CommandID = "pane.zoom"
     public static let arrangeDone: CommandID = "arrange.done"
     public static let newApp: CommandID = "app.new"
     public static let restartApp: CommandID = "app.restart"
@@ -56,6 +57,8 @@ public enum CanvasCommands {
         Command(.openLayout, "Open a layout (filter, load, Ctrl-D delete, Ctrl-R rename)", in: .canvas, keys: [.ctrl("o")], whileTyping: true),
         Command(.pickTheme, "Choose a theme (live preview)", in: .canvas, keys: [.ctrl("t")], whileTyping: true),
         Command(.messages, "Messages: every notice and error of this session, in full", in: .canvas, keys: [.ctrl("g")], whileTyping: true),
+        Command(.zoomPane, "Zoom: the focused pane alone over the whole canvas, and back (as tmux's prefix z)", in: .canvas,
+                keys: [.alt(.char("z"))], whileTyping: true),
         Command(.newApp, NewAppOverlay.entryTitle + " (describe it; a language model writes it)", in: .canvas, keys: [Key(.function(2))],
                 whileTyping: true),
     ]
@@ -76,7 +79,7 @@ public enum CanvasCommands {
         Command(.resize(direction), Self.resizeTitle(direction), in: .arrange, keys: [Key(direction.keyCode, .shift)], hint: "resize")
     } + [
         Command(.addPane, "Add a widget from the catalog (in free room, or splitting the focused pane)", in: .arrange, keys: [.char("a")], hint: "add"),
-        Command(.removePane, "Remove the focused pane (asks first)", in: .arrange, keys: [.char("x")], hint: "remove"),
+        Command(.removePane, "Remove (close) the focused pane (asks first)", in: .arrange, keys: [.char("x")], hint: "remove"),
         Command(.paneSettings, "Settings of the focused widget", in: .arrange, keys: [.char("s")], hint: "settings"),
         Command(.undo, "Undo the last arrangement step", in: .arrange, keys: [.char("u")], hint: "undo"),
         Command(.redo, "Redo", in: .arrange, keys: [.ctrl("r")], hint: "redo"),

@@ -20,7 +20,11 @@ extension HostState {
         case .help: overlays.append(HelpOverlay())
         case .palette: openPalette()
         case .quit: requestQuit()
-        case .arrange: if mayArrange() { mode = .arrange }
+        case .arrange:
+            guard mayArrange() else { return }
+            zoomed = nil
+            mode = .arrange
+        case .zoomPane: zoomed = zoomedPane == nil ? focused : nil
         case .arrangeDone: mode = .normal
         case .saveLayout: openSavePrompt()
         case .openLayout: openLayoutPicker()
@@ -85,7 +89,7 @@ extension HostState {
 /// What the host does for each of the canvas's own commands, found by its id in one table.
 enum CanvasCommandKind: Equatable {
     case focusNext, focusPrevious, help, palette, quit, arrange, arrangeDone, saveLayout, openLayout, pickTheme, messages, undo, redo
-    case addPane, newApp, removePane, paneSettings
+    case addPane, newApp, removePane, paneSettings, zoomPane
     case focus(Direction)
     case focusPane(Int)
     case move(Direction)
@@ -96,7 +100,7 @@ enum CanvasCommandKind: Equatable {
             .focusNext: .focusNext, .focusPrevious: .focusPrevious, .help: .help, .palette: .palette, .quit: .quit,
             .arrange: .arrange, .arrangeDone: .arrangeDone, .saveLayout: .saveLayout, .openLayout: .openLayout,
             .pickTheme: .pickTheme, .messages: .messages, .undo: .undo, .redo: .redo, .addPane: .addPane, .newApp: .newApp,
-            .removePane: .removePane, .paneSettings: .paneSettings,
+            .removePane: .removePane, .paneSettings: .paneSettings, .zoomPane: .zoomPane,
         ]
         for direction in Direction.allCases {
             table[.focus(direction)] = .focus(direction)

@@ -10,7 +10,7 @@ extension HostState {
             drawTooSmall(into: &buffer, needed: needed)
             return
         }
-        for pane in manager.panes { drawPane(pane, into: &buffer) }
+        for pane in shownPanes { drawPane(pane, into: &buffer) }
         drawStatusBar(into: &buffer)
         overlay?.render(into: &buffer, overlayContext)
     }
@@ -80,7 +80,8 @@ extension HostState {
         let inside = rect.inset(by: 1)
         buffer.drawBox(rect, lines: focused ? .heavy : .light, style: borderStyle)
         let titleClip = Rect(x: rect.minX + 1, y: rect.minY, width: max(0, rect.width - 2), height: 1)
-        buffer.write(" \(title(of: pane)) ", at: Point(x: rect.minX + 2, y: rect.minY),
+        let zoom = pane.id == zoomedPane?.id ? " · zoomed" + (commands.label(for: .zoomPane).map { ", \($0) back" } ?? "") : ""
+        buffer.write(" \(title(of: pane))\(zoom) ", at: Point(x: rect.minX + 2, y: rect.minY),
                      style: theme[focused ? .titleFocused : .title], clip: titleClip)
         if arranging {
             let label = " \(pane.frame.minX),\(pane.frame.minY) \(pane.frame.width)×\(pane.frame.height) "

@@ -114,7 +114,7 @@ extension HostState {
         case .release: return endDrag()
         case .press, .wheelUp, .wheelDown: break
         }
-        guard let pane = manager.panes.first(where: { cellRect(of: $0).contains(mouse.position) }) else { return }
+        guard let pane = shownPanes.first(where: { cellRect(of: $0).contains(mouse.position) }) else { return }
         if mouse.action == .press {
             changeFocus { _ = $0.focus(pane.id) }
         }

@@ -15,6 +15,8 @@ import Logging
 public struct HostState {
     public internal(set) var manager: CanvasManager
     public internal(set) var mode: HostMode = .normal
+    /// The pane the user zoomed (`pane.zoom`); see `zoomedPane` for when it shows alone.
+    var zoomed: PaneID?
     /// The components over the canvas (help, palette, a picker, the quit box over a box left
     /// open), the last on top: it gets the keys.
     var overlays: [any Overlay] = []
@@ -159,8 +161,10 @@ public struct HostState {
 
     /// Tells widgets when the canvas stops being drawn (a terminal too small for it) and again.
     private mutating func tellVisibility() {
-        let visible = !isTooSmall
-        for id in mounted.keys where mounted[id]?.toldVisible != visible {
+        let shown = Set(shownPanes.map(\.id))
+        for id in mounted.keys {
+            let visible = !isTooSmall && shown.contains(id)
+            guard mounted[id]?.toldVisible != visible else { continue }
             mounted[id]?.toldVisible = visible
             _ = withWidget(id, doing: "showing or hiding its pane") { $0.visibilityChanged(to: visible) }
         }
@@ -207,9 +211,21 @@ public struct HostState {
         catalog.descriptor(for: kind)?.isMicroApp == true
     }
 
-    /// Where a pane sits on screen, in cells.
+    /// Where a pane sits on screen, in cells: the whole canvas for the zoomed pane.
     public func cellRect(of pane: Pane) -> Rect {
-        manager.grid.cellRect(for: pane.frame, in: canvasArea)
+        pane.id == zoomedPane?.id ? canvasArea : manager.grid.cellRect(for: pane.frame, in: canvasArea)
+    }
+
+    /// The pane shown alone over the whole canvas: the zoomed one while it has the focus and the
+    /// canvas is not being arranged (a focus moved, a pane removed or a layout loaded ends it).
+    var zoomedPane: Pane? {
+        guard let zoomed, mode == .normal, zoomed == manager.focusedPaneID else { return nil }
+        return manager.pane(zoomed)
+    }
+
+    /// The panes on screen: the zoomed one alone, else all of them.
+    var shownPanes: [Pane] {
+        zoomedPane.map { [$0] } ?? manager.panes
     }
 
     /// The pane title with its number, e.g. `2 Calendar`.
@@ -264,6 +280,8 @@ public struct HostState {
     mutating func changeFocus(_ change: (inout CanvasManager) -> Void) {
         let before = manager.focusedPaneID
         change(&manager)
+        // As in tmux, going to another pane ends a zoom.
+        if manager.focusedPaneID != before { zoomed = nil }
         if let focused = manager.focusedPane, focused.id != before {
             publish(PaneFocused(pane: focused.id, title: title(of: focused)))
         }

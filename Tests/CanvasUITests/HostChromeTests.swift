@@ -32,10 +32,19 @@ struct HostChromeTests {
         #expect(frame[3, 0].style == host.theme[.title])
     }
 
-    @Test func aLongTitleIsClippedInsideTheCorners() throws {
+    /// Issue 55, item 1: cut with a mark (it was cut bare, `… widget title┐`).
+    @Test func aLongTitleIsCutWithAMarkInsideTheCorners() throws {
         let host = try makeHost([pane(1, .longTitle, 0, 0, 6, 12), pane(2, .probe, 6, 0, 6, 12)], focused: 2)
         let top = host.screen[0]
-        #expect(top.hasPrefix("┌─ 1 A very long widget title┐┏━ 2 Probe ━"))
+        #expect(top.hasPrefix("┌─ 1 A very long widget titl…┐┏━ 2 Probe ━"), "\(top)")
+    }
+
+    /// Issue 55, item 1: catalog rows were cut bare.
+    @Test func anOverlayRowWiderThanItsBoxEndsWithAMark() throws {
+        let host = try makeHost(halves, size: Size(width: 30, height: 20))
+        host.press(.ctrl("e"), .char("a"))
+        let rows = host.screen.filter { $0.contains("Probe 1.0.0") }
+        #expect(!rows.isEmpty && rows.allSatisfy { $0.contains("…┃") }, "\(host.screen)")
     }
 
     @Test func theStatusBarShowsTheNormalModeHintsAndTheLayoutName() throws {

@@ -11,7 +11,8 @@ struct HostNoticeTests {
         let frame = host.compose()
         let status = frame.lines[19]
         // The notice takes the bar, right after the mode badge, instead of the key hints.
-        #expect(status.hasPrefix(" ARRANGE  Can't move: pane #1 at -1,0 6×12 lies outside the grid "))
+        // Issue 55, item 7: the pane as its title names it, not `pane #1`.
+        #expect(status.hasPrefix(" ARRANGE  Can't move: 1 Probe would leave the canvas "), "\(status)")
         #expect(!status.contains("←↑↓→ move"))
         let noticeColumn = DisplayWidth.of(" ARRANGE  ")
         #expect(frame[noticeColumn, 19].symbol == "C")
@@ -27,11 +28,12 @@ struct HostNoticeTests {
     @Test func aLongNoticeEndsByNamingTheKeyThatShowsItWhole() throws {
         let host = try makeHost(halves)
         host.press(.ctrl("e"), .left)
-        #expect(host.statusBar.hasPrefix(" ARRANGE  Can't move: pane #1 at -1,0 6×12 lies"))
+        host.press(.shift(.right), .shift(.right), .shift(.right), .shift(.right), .shift(.right))
+        #expect(host.statusBar.hasPrefix(" ARRANGE  Can't resize: 2 Probe is already at its "), "\(host.statusBar)")
         #expect(host.statusBar.hasSuffix(" … ^G all "))
         #expect(host.statusBar.count == 60)
         host.press(.ctrl("g"))
-        #expect((host.overlay as? MessagesOverlay)?.entries.last?.notice.text.hasSuffix("lies outside the grid") == true)
+        #expect((host.overlay as? MessagesOverlay)?.entries.last?.notice.text.hasSuffix("is already at its minimum size") == true)
         #expect(host.statusBar.hasPrefix(" MESSAGES "))
     }
 

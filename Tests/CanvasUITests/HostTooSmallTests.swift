@@ -32,13 +32,13 @@ struct HostTooSmallTests {
         host.input(.resize(Size(width: 48, height: 19)))
         let screen = host.screen
         #expect(!screen.contains { $0.contains("too small") })
-        #expect(screen[0].hasPrefix("┏━ 1 Pr┓┌─ 2 Probe ─"))
+        #expect(screen[0].hasPrefix("┏━ 1 P…┓┌─ 2 Probe ─"))
     }
 
     @Test func atTheNeededSizeThePanesShow() throws {
         let host = try makeHost(halves, size: Size(width: 20, height: 5))
         #expect(host.screen == [
-            "┏━ 1 Prob┓┌─ 2 Prob┐",
+            "┏━ 1 Pro…┓┌─ 2 Pro…┐",
             "┃Probe bo┃│Probe bo│",
             "┃colour r┃│colour r│",
             "┗━━━━━━━━┛└────────┘",

@@ -13,13 +13,28 @@ struct HostUnknownAppTests {
         let screen = frame.lines
         #expect(screen[0].hasPrefix("┏━ 1 Unavailable: xyz ━"))
         #expect(screen[1] == "┃" + padded("Unavailable micro-app 'xyz'", 28) + "┃│" + padded("Probe body", 28) + "│")
-        #expect(screen[2].hasPrefix("┃Not installed on this machin┃"))
-        #expect(screen[3].hasPrefix("┃termcanvas apps add FOLDER i┃"))
+        // Issue 55, item 6: wrapped, never cut (it was "Not installed on this machin").
+        let text = screen.prefix(12).map { $0.dropFirst().prefix(28).trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        #expect(text.contains("Not installed on this machine: termcanvas apps add FOLDER installs it. Until then the pane is kept, and saved, as it is."),
+                "\(text)")
         #expect(frame[1, 1].style == host.theme[.warning])
 
         host.press(.char("k"), .tab)
         #expect(host.manager.focusedPaneID == 2)
         #expect(host.currentLayout().panes[0] == Self.unknown)
+    }
+
+    @Test("a package the registry offers is named with the command that installs it")
+    func aPackageSaysAppsInstall() throws {
+        let recorder = Recorder()
+        let catalog = WidgetCatalog(WidgetCatalog.probes(recorder).descriptors,
+                                    offering: [CatalogOffer(kind: "xyz", name: "Xyz", summary: "from team", version: "1.0.0")])
+        let host = try CanvasHost(layout: LayoutData(name: "test", panes: [Self.unknown], focused: 1), catalog: catalog,
+                                  bus: EventBus(now: Fixed.clock.now), clock: Fixed.clock, theme: .dark, logger: Fixed.logger,
+                                  size: Size(width: 60, height: 20))
+        host.start(HostStart())
+        let text = host.screen.prefix(12).map { $0.dropFirst().prefix(28).trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        #expect(text.contains("termcanvas apps install xyz installs it from the registry."), "\(text)")
     }
 
     @Test func itSurvivesBeingMovedAndUndone() throws {
@@ -29,6 +44,7 @@ struct HostUnknownAppTests {
         #expect(saved.app == AppKind("xyz"))
         #expect(saved.frame == Rect(x: 1, y: 0, width: 4, height: 12))
         #expect(saved.config == ["k": "v"])
-        #expect(host.screen[1].hasPrefix("     ┃Unavailable micro-┃"))
+        #expect(host.screen[1].hasPrefix("     ┃Unavailable       ┃"))
+        #expect(host.screen[2].hasPrefix("     ┃micro-app 'xyz'   ┃"))
     }
 }

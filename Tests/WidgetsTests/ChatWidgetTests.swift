@@ -178,4 +178,14 @@ struct ChatWidgetTests {
         #expect(!shown.joined().unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0.value == 0x202E })
         #expect(shown.allSatisfy { DisplayWidth.of($0) == Self.narrow.width })
     }
+
+    /// Issue 55, item 1: chat wrapped in the middle of a word.
+    @Test("a message wraps at spaces; only a word wider than the pane is cut between its characters")
+    func wrapsAtSpaces() {
+        #expect(ChatLines.wrap("the quick brown fox jumps over", first: 12, rest: 16) == ["the quick", "brown fox jumps", "over"])
+        #expect(ChatLines.wrap("a supercalifragilistic word", first: 10, rest: 10) == ["a", "supercalif", "ragilistic", "word"])
+        #expect(ChatLines.wrap("漢字漢字 ok", first: 5, rest: 5) == ["漢字", "漢字", "ok"])
+        #expect(ChatLines.wrap("", first: 5, rest: 5) == [""])
+        #expect(ChatLines.wrap("two  spaces", first: 20, rest: 20) == ["two  spaces"])
+    }
 }

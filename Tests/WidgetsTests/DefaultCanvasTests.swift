@@ -50,7 +50,7 @@ struct DefaultCanvasTests {
     @Test func atTheSmallestSizeBothPanesStillShow() throws {
         let host = try makeHost(size: Size(width: 20, height: 5))
         let screen = host.screen
-        #expect(screen[0] == "┏━ 1 Ca┓┌─ 2 Event ┐")
+        #expect(screen[0] == "┏━ 1 C…┓┌─ 2 Event…┐")
         #expect(!screen.contains { $0.contains("too small") })
         let smaller = try makeHost(size: Size(width: 19, height: 5))
         #expect(smaller.screen.contains { $0.contains("19×5, needs 20×5") })

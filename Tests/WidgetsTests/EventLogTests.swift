@@ -41,6 +41,16 @@ struct EventLogTests {
         #expect(buffer[31, 0].style == Theme.dark[.text])
     }
 
+    /// Issue 55, item 1: lines were cut bare (`chat.messages.loade`).
+    @Test func aLineWiderThanThePaneEndsWithAMark() throws {
+        let bus = EventBus(now: Fixed.clock.now)
+        bus.publish(PaneFocused(pane: 2, title: "2 Calendar"), from: nil)
+        let widget = try Self.mounted(bus: bus)
+        let narrow = render(widget, size: Size(width: 30, height: 2)).lines
+        #expect(narrow[0] == "12:00:00 canvas.pane.focused …", "\(narrow)")
+        #expect(render(widget, size: Size(width: 40, height: 2)).lines[0] == "12:00:00 canvas.pane.focused 2 Calendar ")
+    }
+
     @Test func aRunOfSelectionsIsOneLineWithTheLatestDateAndACount() throws {
         let bus = EventBus(now: Fixed.clock.now)
         var widget = try Self.mounted(bus: bus)

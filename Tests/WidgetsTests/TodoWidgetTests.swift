@@ -51,6 +51,14 @@ struct TodoWidgetTests {
         #expect(render(unselected, size: Self.size)[Self.size.width - 1, 0].style == Theme.dark[.warning])
     }
 
+    /// Issue 55, item 1: titles were cut bare against the due date.
+    @Test("a title too long for the row is cut with …, the due date kept")
+    func longTitles() throws {
+        let widget = try mounted([TodoItem(id: 1, title: "Renew the passport before the trip to Lisbon in spring", due: date("2026-11-23"))],
+                                 log: CommandLog())
+        #expect(lines(widget)[0] == "[ ] Renew the passport befor… Mon 23 Nov", "\(lines(widget)[0])")
+    }
+
     @Test("a priority shows as !!!, !! or ! and sorts the open items before their due dates; + raises and - lowers the selected one")
     func priorities() throws {
         let log = CommandLog()

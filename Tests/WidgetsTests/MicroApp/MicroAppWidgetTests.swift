@@ -45,6 +45,14 @@ struct MicroAppWidgetTests {
         let narrow = render(widget, size: Size(width: 20, height: 3)).lines
         #expect(narrow == ["Probe 1.0.0 asks to ", "run: y allows · n   ", "refuses             "])
         #expect(widget.title == "Probe · asks for permission")
+        // Issue 55, item 6: a pane too short for the question keeps the keys that answer it, says
+        // there is more, and scrolls to its end: the last line was out of sight.
+        let short = render(widget, size: Size(width: 70, height: 4)).lines.map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(short[0].hasPrefix("Probe 1.0.0 asks to run: y allows · n refuses"))
+        #expect(short[3].hasPrefix("↓ ") && short[3].hasSuffix("more lines · ↑↓ scroll"), "\(short)")
+        for _ in 0..<20 { _ = try widget.handle(.key(Key(.down))) }
+        let end = render(widget, size: Size(width: 70, height: 4)).lines.map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(end[2] == "• nothing else of your files, network or processes" && end[3] == "the end · ↑ scrolls back", "\(end)")
         #expect(try widget.send(.key(.char("q"))) == .ignored)  // the canvas still quits
         _ = try widget.handle(.key(.char("n")))
         _ = try widget.handle(.key(.char("y")))

@@ -81,7 +81,8 @@ extension HostState {
         buffer.drawBox(rect, lines: focused ? .heavy : .light, style: borderStyle)
         let titleClip = Rect(x: rect.minX + 1, y: rect.minY, width: max(0, rect.width - 2), height: 1)
         let zoom = pane.id == zoomedPane?.id ? " · zoomed" + (commands.label(for: .zoomPane).map { ", \($0) back" } ?? "") : ""
-        buffer.write(" \(title(of: pane))\(zoom) ", at: Point(x: rect.minX + 2, y: rect.minY),
+        // Cut with a mark where the pane is too narrow for it.
+        buffer.write(DisplayWidth.clipped(" \(title(of: pane))\(zoom) ", to: max(0, rect.width - 3)), at: Point(x: rect.minX + 2, y: rect.minY),
                      style: theme[focused ? .titleFocused : .title], clip: titleClip)
         if arranging {
             let label = " \(pane.frame.minX),\(pane.frame.minY) \(pane.frame.width)×\(pane.frame.height) "
@@ -107,10 +108,16 @@ extension HostState {
             ports.willCallWidget?(entry.kind, "drawing its pane")
             widget.render(into: &content, theme: theme, focused: focused)
         } else {
-            content.write("Unavailable micro-app '\(pane.app.rawValue)'", at: .zero, style: theme[.warning])
-            let help = ["Not installed on this machine:", "termcanvas apps add FOLDER installs it.",
-                        "Until then the pane is kept, and saved, as it is."]
-            for (row, line) in help.enumerated() { content.write(line, at: Point(x: 0, y: row + 1), style: theme[.muted]) }
+            // Wrapped, never cut: the command to type is the point of it.
+            let offered = catalog.offers.contains { $0.kind == pane.app }
+            let lines = ["Unavailable micro-app '\(pane.app.rawValue)'", "Not installed on this machine:",
+                         offered ? "termcanvas apps install \(pane.app.rawValue) installs it from the registry."
+                                 : "termcanvas apps add FOLDER installs it.",
+                         "Until then the pane is kept, and saved, as it is."]
+            let wrapped = lines.enumerated().flatMap { index, line in TextWrap.lines(line, width: inside.width).map { (index, $0) } }
+            for (row, (index, line)) in wrapped.enumerated() {
+                content.write(line, at: Point(x: 0, y: row), style: theme[index == 0 ? .warning : .muted])
+            }
         }
         mounted[pane.id]?.drawn = DrawnContent(buffer: content, focused: focused)
         buffer.draw(content, at: inside.origin)

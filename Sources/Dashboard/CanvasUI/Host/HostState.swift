@@ -251,7 +251,21 @@ public struct HostState {
             reconcileWidgets()
             record(step, before: before)
         } catch {
-            notice = .error(explaining(error) ?? "Can't \(step): \(error)")
+            notice = .error(explaining(error) ?? "Can't \(step): \(words(for: error))")
+        }
+    }
+
+    /// A refused step in the words the panes' titles use (`1 Todo would leave the canvas`), not
+    /// the layout file's (`pane #1 at -1,0 6×12 lies outside the grid`).
+    func words(for error: CanvasError) -> String {
+        func named(_ id: PaneID) -> String { manager.pane(id).map(title(of:)) ?? "pane \(id.rawValue)" }
+        switch error {
+        case .outOfGrid(let id?, _): return "\(named(id)) would leave the canvas"
+        case .belowMinimumSize(let id?, let minimum):
+            return "\(named(id)) would be smaller than its minimum, \(minimum.width)×\(minimum.height) grid units"
+        case .neighbourAtMinimum(let id): return "\(named(id)) is already at its minimum size"
+        case .overlap(let a, let b): return "\(named(a)) and \(named(b)) would overlap"
+        default: return error.description
         }
     }
 

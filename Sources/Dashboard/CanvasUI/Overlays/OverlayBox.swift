@@ -55,7 +55,9 @@ public enum OverlayBox {
             let y = inside.minY + row
             let rowRect = Rect(x: inside.minX, y: y, width: inside.width, height: 1)
             if line.role == .selection { buffer.fill(rowRect, with: Cell(" ", style: theme[.selection])) }
-            buffer.write(" \(line.text)", at: Point(x: inside.minX, y: y), style: theme[line.role], clip: rowRect)
+            // A row wider than the box (a catalog's long summary) ends with a mark, never cut bare.
+            buffer.write(DisplayWidth.clipped(" \(line.text)", to: inside.width), at: Point(x: inside.minX, y: y), style: theme[line.role],
+                         clip: rowRect)
             if let selected = line.selected {
                 buffer.write(selected.text, at: Point(x: inside.minX + 1 + selected.column, y: y), style: theme[.selection], clip: rowRect)
             }

@@ -30,23 +30,38 @@ enum ChatLines {
         return lines
     }
 
-    /// Splits text into chunks: the first at most `first` columns wide, the rest `rest`.
+    /// Splits text into chunks, the first at most `first` columns wide, the rest `rest`: at
+    /// spaces, as a reader expects (the space a line ends at is dropped); a word wider than a
+    /// whole line starts a line of its own and is cut between its characters.
     static func wrap(_ text: String, first: Int, rest: Int) -> [String] {
         var chunks: [String] = []
         var chunk = ""
         var used = 0
         var limit = max(1, first)
-        for character in text {
-            // Control characters are drawn as one-column placeholders.
-            let width = SafeText.placeholder(for: character) == nil ? DisplayWidth.of(character) : 1
-            if used + width > limit, !chunk.isEmpty || limit < width {
-                chunks.append(chunk)
-                chunk = ""
-                used = 0
-                limit = max(1, rest)
+        func nextLine() {
+            chunks.append(chunk)
+            chunk = ""
+            used = 0
+            limit = max(1, rest)
+        }
+        // Control characters are drawn as one-column placeholders.
+        func width(of character: Character) -> Int { SafeText.placeholder(for: character) == nil ? DisplayWidth.of(character) : 1 }
+        for (index, word) in text.split(separator: " ", omittingEmptySubsequences: false).enumerated() {
+            let wordWidth = word.reduce(0) { $0 + width(of: $1) }
+            if index > 0 {
+                if used > 0, used + 1 + wordWidth > limit {
+                    nextLine()
+                } else if used + 1 <= limit {
+                    chunk.append(" ")
+                    used += 1
+                }
             }
-            chunk.append(character)
-            used += width
+            for character in word {
+                let characterWidth = width(of: character)
+                if used + characterWidth > limit, used > 0 { nextLine() }
+                chunk.append(character)
+                used += characterWidth
+            }
         }
         chunks.append(chunk)
         return chunks

@@ -93,7 +93,13 @@ public struct EventLogWidget: Widget {
             var x = buffer.write(entry.time + " ", at: Point(x: 0, y: row), style: theme[.muted])
             x = buffer.write(entry.name.rawValue + " ", at: Point(x: x, y: row), style: theme[.accent])
             x = buffer.write(entry.summary, at: Point(x: x, y: row), style: theme[.text])
-            if entry.count > 1 { buffer.write(" ×\(entry.count)", at: Point(x: x, y: row), style: theme[.muted]) }
+            let count = entry.count > 1 ? " ×\(entry.count)" : ""
+            buffer.write(count, at: Point(x: x, y: row), style: theme[.muted])
+            // A line wider than the pane ends with a mark that it goes on.
+            let line = entry.time + " " + entry.name.rawValue + " " + entry.summary + count
+            if DisplayWidth.of(line) > buffer.size.width, buffer.size.width > 0 {
+                buffer.write("…", at: Point(x: buffer.size.width - 1, y: row), style: theme[.muted])
+            }
         }
     }
 

@@ -33,6 +33,8 @@ public struct MicroAppWidget: Widget {
     private var inputs: [String: TextField] = [:]
     private var size = Size.zero
     private var focused = false
+    /// How far the question of what the app may do is scrolled (↑↓) in a pane too short for it.
+    private var questionScroll = 0
     private var lastDelivered = 0
     /// Publishes refused (not granted, too big, over its rate) since the pane last had the focus:
     /// its title says how many until it has it again.
@@ -156,6 +158,10 @@ public struct MicroAppWidget: Widget {
         guard case .key(let key) = input else { return .ignored }
         switch status {
         case .needsGrant, .refused:
+            if case .needsGrant = status, key.code == .down || key.code == .up {
+                questionScroll = max(0, questionScroll + (key.code == .down ? 1 : -1))
+                return .handled
+            }
             if key == .char("y") {
                 connection.grant()
             } else if key == .char("n"), case .needsGrant = status {
@@ -258,8 +264,12 @@ public struct MicroAppWidget: Widget {
             buffer.write("Needs at least \(minimum.width)×\(minimum.height)", at: .zero, style: theme[.muted])
             return
         }
-        let message = statusLines.flatMap { line in
+        var message = statusLines.flatMap { line in
             TextWrap.lines(line.text, width: buffer.size.width).map { (text: $0, role: line.role) }
+        }
+        if case .needsGrant = status, message.count > buffer.size.height, let first = statusLines.first {
+            let head = TextWrap.lines(first.text, width: buffer.size.width).count
+            message = Self.scrolled(message, head: head, rows: buffer.size.height, width: buffer.size.width, by: questionScroll)
         }
         let area = Rect(x: 0, y: 0, width: buffer.size.width, height: buffer.size.height - message.count)
         if let view, !area.isEmpty {
@@ -273,6 +283,20 @@ public struct MicroAppWidget: Widget {
             guard y < buffer.size.height else { break }
             buffer.write(line.text, at: Point(x: 0, y: y), style: theme[line.role])
         }
+    }
+
+    /// A security question is read whole: in a pane too short for it, its first `head` lines (the
+    /// keys that answer) stay, the rest scrolls by `offset` (↑↓), and the last row says how much
+    /// more there is.
+    static func scrolled(_ lines: [(text: String, role: ThemeRole)], head: Int, rows: Int, width: Int,
+                         by offset: Int) -> [(text: String, role: ThemeRole)] {
+        guard rows >= head + 2, lines.count > rows else { return Array(lines.prefix(max(0, rows))) }
+        let body = lines.dropFirst(head)
+        let room = rows - head - 1
+        let start = min(offset, body.count - room)
+        let left = body.count - start - room
+        let more = left > 0 ? "↓ \(left) more line\(left == 1 ? "" : "s") · ↑↓ scroll" : "the end · ↑ scrolls back"
+        return lines.prefix(head) + body.dropFirst(start).prefix(room) + [(DisplayWidth.clipped(more, to: width), .accent)]
     }
 
     /// What the pane says about the app beside (or instead of) its view.

@@ -254,7 +254,9 @@ public struct TodoWidget: Widget {
         if let marks = item.priority.map(Self.marks) {
             x = buffer.write(marks + " ", at: Point(x: x, y: row), style: selected || item.done ? base : theme[.warning], clip: titleClip)
         }
-        x = buffer.write(item.title, at: Point(x: x, y: row), style: base, clip: titleClip)
+        let pending = LocalID.isLocal(item.id) ? 2 : 0
+        x = buffer.write(DisplayWidth.clipped(item.title, to: max(0, titleClip.maxX - x - pending)), at: Point(x: x, y: row), style: base,
+                         clip: titleClip)
         if LocalID.isLocal(item.id) {
             buffer.write(" …", at: Point(x: x, y: row), style: selected ? base : theme[.muted], clip: titleClip)
         }

@@ -11,8 +11,8 @@ import MicroAppGenerator
 import MicroAppHost
 import PrivateFiles
 
-/// `termcanvas apps …`: the micro-apps installed on this machine and what they may do. Quiet on
-/// success; errors on stderr with a non-zero exit status.
+/// `termcanvas apps …`: the micro-apps installed on this machine and what they may do. Each
+/// command says what it did; errors go to stderr with a non-zero exit status.
 struct AppsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "apps",

@@ -27,9 +27,10 @@ struct AppsTry: AsyncParsableCommand {
             Keys and events are sent in the order given, each once the app has answered the last:
               termcanvas apps try apps/pomodoro --size 40x8 --key space --key s
               termcanvas apps try my-app --event calendar.date.selected='{"date":"2026-11-26"}' --key down
-            The app runs in its sandbox with none of your files, network or programs unless --grant gives it what its
-            app.yaml asks for; its data folder and log are fresh for each run (--log prints the log). Its http calls
-            get "no backend" (try those in a dashboard). The exit status is 0 when it kept every rule, 1 when it broke
+
+            The app runs in its sandbox with none of your files, network or programs unless --grant gives it what its \
+            app.yaml asks for; its data folder and log are fresh for each run (--log prints the log). Its http calls \
+            get "no backend" (try those in a dashboard). The exit status is 0 when it kept every rule, 1 when it broke \
             one (each is printed), 64 for a mistake in the command.
             """)
 

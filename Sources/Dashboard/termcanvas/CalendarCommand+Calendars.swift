@@ -49,7 +49,14 @@ extension CalendarCommand {
             commandName: "connect",
             abstract: "Sync your calendars on a CalDAV server (Nextcloud, Fastmail, iCloud, Radicale…) both ways.",
             discussion: """
-                The server finds your calendars from the address (the server's own, such as https://cloud.example.org/, is                 enough where it publishes /.well-known/caldav) and syncs those holding events and tasks (a task list's tasks are your todo items), or the ones --calendar names:                 at once, every five minutes, and at once when you change one here. New events and todo items go to the first calendar and the first task list                 unless --keep-default. The password (use an app password where the server has them: Fastmail, iCloud,                 Nextcloud with two-factor sign-in) is asked for on the terminal, or read from --password-file, and the                 server keeps it sealed with its key; it is shown nowhere. An event or a task changed on both sides keeps the                 server's version and yours as a copy, and calendar list says so.
+                The server finds your calendars from the address (the server's own, such as https://cloud.example.org/, is \
+                enough where it publishes /.well-known/caldav) and syncs those holding events and tasks (a task list's tasks \
+                are your todo items), or the ones --calendar names: at once, every five minutes, and at once when you change \
+                one here. New events and todo items go to the first calendar and the first task list unless --keep-default. \
+                The password (use an app password where the server has them: Fastmail, iCloud, Nextcloud with two-factor \
+                sign-in) is asked for on the terminal, or read from --password-file, and the server keeps it sealed with its \
+                key; it is shown nowhere. An event or a task changed on both sides keeps the server's version and yours as a \
+                copy, and calendar list says so.
                 """)
 
         @Argument(help: ArgumentHelp("The CalDAV server's address.", valueName: "URL")) var url: String

@@ -42,6 +42,34 @@ struct AppsTryTests {
         #expect((steps[3]["note"] as? String)?.contains("the canvas keeps it (canvas.focus.next)") == true)
     }
 
+    /// Issue 55, item 12: a typo such as `publish` for `bus.publish` was ignored silently, so the
+    /// author never learned why nothing was published. It is warned of, and the run still passes.
+    @Test func aNotificationNoHostKnowsIsWarnedOfNotFailed() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("typo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "id: typo\nname: Typo\nversion: 1.0.0\nprotocol: 1\nexec: [python3, -u, typo.py]\n"
+            .write(to: folder.appendingPathComponent("app.yaml"), atomically: true, encoding: .utf8)
+        try """
+            import json, sys
+            for line in sys.stdin:
+                message = json.loads(line)
+                if message.get("method") == "initialize":
+                    print(json.dumps({"jsonrpc": "2.0", "method": "publish", "params": {"name": "typo.thing.done"}}))
+                    print(json.dumps({"jsonrpc": "2.0", "method": "publish", "params": {"name": "typo.thing.done"}}))
+                    view = {"revision": 1, "root": {"type": "text", "text": "hello"}}
+                    print(json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": {"protocol": "1.0", "view": view}}))
+                elif message.get("method") == "shutdown":
+                    print(json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": None}))
+                    break
+
+            """.write(to: folder.appendingPathComponent("typo.py"), atomically: true, encoding: .utf8)
+        let result = try await Self.run([folder.path, "--size", "20x2"])
+        #expect(result.status == 0, "\(result.output)")
+        let warning = "warning: `publish` is not a notification of protocol 1.0: did you mean `bus.publish`?"
+        #expect(result.output.components(separatedBy: warning).count == 2, "said once: \(result.output)")
+    }
+
     @Test func theTextFormFramesEachViewAtThePanesSize() async throws {
         let result = try await Self.run([Self.repository.appendingPathComponent("apps/pomodoro").path, "--size", "40x4", "--key", "space"])
         #expect(result.status == 0, "\(result.output)")

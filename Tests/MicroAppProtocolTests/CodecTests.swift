@@ -146,4 +146,13 @@ struct CodecJSONLimitTests {
         #expect(!Self.readable("-1.8e308"))
         #expect(!Self.readable("1e-400"))
     }
+
+    /// Issue 55, item 12: what an author hears of a notification no host knows.
+    @Test func anUnknownNotificationIsNamedWithTheOneMeant() {
+        #expect(AppToHost.warning(forUnknown: "publish") == "`publish` is not a notification of protocol 1.0: did you mean `bus.publish`?")
+        #expect(AppToHost.warning(forUnknown: "veiw").hasSuffix("did you mean `view`?"))
+        #expect(AppToHost.warning(forUnknown: "state.sav").hasSuffix("did you mean `state.save`?"))
+        #expect(AppToHost.warning(forUnknown: "frobnicate").hasSuffix("(it sends view, bus.publish, state.save and log)"))
+        #expect(AppToHost.warning(forUnknown: String(repeating: "x", count: 500)).count <= 150, "the name cut to 60 characters")
+    }
 }

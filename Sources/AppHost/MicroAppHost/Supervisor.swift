@@ -222,6 +222,8 @@ struct Supervisor {
     private var throttle = PublishThrottle()
     private var woken = false
     private var stateRefusedLogged = false
+    /// The unknown notifications warned of, each once (at most `ruleBreaksHeld` of them).
+    private var warnedNotifications: Set<String> = []
     /// The refused nodes of the last view, as logged.
     private var loggedRefusals: [String] = []
 
@@ -588,8 +590,12 @@ struct Supervisor {
         case .unknownRequest(let id, let method):
             broke("refused: unknown method \(method)", &effects)
             effects.append(.write(.failure(id: id, RPCError(code: RPCError.methodNotFound, message: "unknown method \(method)"))))
-        case .unknownNotification:
-            break
+        case .unknownNotification(let method):
+            guard warnedNotifications.count < Self.ruleBreaksHeld, warnedNotifications.insert(method).inserted else { return }
+            let warning = AppToHost.warning(forUnknown: method)
+            effects.append(.log("warning: " + warning))
+            updates.warnings.append(warning)
+            wake(&effects)
         }
     }
 

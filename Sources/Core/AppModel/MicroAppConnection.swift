@@ -40,12 +40,15 @@ public struct AppUpdates: Sendable {
     public var crashes: [String] = []
     /// The protocol's rules it broke since the last look, as its log says them.
     public var ruleBreaks: [String] = []
+    /// What it sent that a host lets pass but its author should hear of (a notification no
+    /// host knows), as its log says them.
+    public var warnings: [String] = []
 
     public init() {}
 
     public var isEmpty: Bool {
         status == nil && view == nil && publishes.isEmpty && throttled == 0 && refused == 0 && state == nil && crashes.isEmpty
-            && ruleBreaks.isEmpty
+            && ruleBreaks.isEmpty && warnings.isEmpty
     }
 }
 

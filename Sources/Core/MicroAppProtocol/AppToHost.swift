@@ -89,8 +89,37 @@ public enum AppToHost: Hashable, Sendable {
     case failure(id: RPCID?, RPCError)
     /// A request of a method the host does not know; answered with "method not found".
     case unknownRequest(id: RPCID, method: String)
-    /// A notification the host does not know; ignored.
+    /// A notification the host does not know; ignored, as the protocol asks of a host, and
+    /// warned of once (`warning(forUnknown:)`), so that its author learns why nothing happens.
     case unknownNotification(method: String)
+
+    /// The notifications an app sends (the protocol document's app-to-host messages).
+    public static let notifications = ["view", "bus.publish", "state.save", "log"]
+
+    /// What to tell an app's author of a notification the host does not know: its name (cut
+    /// to 60 characters) and, when one of ours is close, which was meant.
+    public static func warning(forUnknown method: String) -> String {
+        let shown = method.count > 60 ? method.prefix(60) + "…" : Substring(method)
+        let lowered = method.lowercased()
+        let meant = notifications.first { known in
+            known.hasSuffix("." + lowered) || lowered.hasSuffix("." + known) || Self.distance(lowered, known) <= 2
+        }
+        return "`\(shown)` is not a notification of protocol \(ProtocolVersion.current)"
+            + (meant.map { ": did you mean `\($0)`?" } ?? " (it sends view, bus.publish, state.save and log)")
+    }
+
+    /// Edits that turn one name into the other (Levenshtein), counted up to 3: enough to tell a typo.
+    static func distance(_ one: String, _ other: String) -> Int {
+        let (a, b) = (Array(one.prefix(64)), Array(other))
+        guard abs(a.count - b.count) <= 2 else { return 3 }
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1] + Array(repeating: 0, count: b.count)
+            for (j, y) in b.enumerated() { current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)) }
+            previous = current
+        }
+        return min(previous[b.count], 3)
+    }
 
     init(_ message: RPCMessage) throws(ProtocolError) {
         switch message {

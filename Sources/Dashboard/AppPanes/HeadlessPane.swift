@@ -22,6 +22,8 @@ package final class HeadlessPane {
         package var state: JSONValue?
         /// The protocol's rules the app broke, and how it ended if it stopped, crashed or hung.
         package var problems: [String] = []
+        /// What it sent that is let pass but was likely a mistake (an unknown notification).
+        package var warnings: [String] = []
     }
 
     package let app: InstalledApp
@@ -130,6 +132,7 @@ package final class HeadlessPane {
         step.published += taken.published
         if let state = taken.state { step.state = state }
         step.problems += taken.ruleBreaks
+        step.warnings += taken.warnings
         switch taken.status {
         case .notResponding(let reason)?: step.problems.append("not responding: \(reason)")
         case .restarting(let exit, _)?: step.problems.append("it ended (\(exit))")
@@ -153,6 +156,7 @@ private final class RecordingConnection: MicroAppConnection {
         var published: [Publish] = []
         var state: JSONValue?
         var ruleBreaks: [String] = []
+        var warnings: [String] = []
         var status: AppStatus?
     }
 
@@ -182,6 +186,7 @@ private final class RecordingConnection: MicroAppConnection {
             shelf.record.published += updates.publishes.prefix(Self.heldPerStep - shelf.record.published.count)
             if let state = updates.state { shelf.record.state = state }
             shelf.record.ruleBreaks += updates.ruleBreaks.prefix(Self.heldPerStep - shelf.record.ruleBreaks.count)
+            shelf.record.warnings += updates.warnings.prefix(Self.heldPerStep - shelf.record.warnings.count)
             if let status = updates.status { shelf.record.status = status }
         }
         return updates

@@ -154,10 +154,12 @@ struct AppsTry: AsyncParsableCommand {
             Swift.print("└" + String(repeating: "─", count: size.width) + "┘")
             for publish in step.published { Swift.print(TerminalText.safe("published \(publish.name) \(Self.text(publish.payload))")) }
             if let state = step.state { Swift.print(TerminalText.safe("saved state \(Self.text(state))")) }
+            for warning in step.warnings { Swift.print(TerminalText.safe("warning: \(warning)")) }
         case .json:
             var object: [String: JSONValue] = ["step": .string(title), "view": .array(step.view.map(JSONValue.string)),
                                                "published": .array(step.published.map { .object(["name": .string($0.name), "payload": $0.payload]) }),
-                                               "problems": .array(step.problems.map(JSONValue.string))]
+                                               "problems": .array(step.problems.map(JSONValue.string)),
+                                               "warnings": .array(step.warnings.map(JSONValue.string))]
             if let state = step.state { object["state"] = state }
             Swift.print(TerminalText.safe(Self.text(.object(object))))
         }

@@ -70,6 +70,28 @@ struct AppsTryTests {
         #expect(result.output.components(separatedBy: warning).count == 2, "said once: \(result.output)")
     }
 
+    /// Issue 55, item 12: a setting given as a pane's, and time let pass for a timer's ticks.
+    @Test func settingsAndWaitsAreTried() async throws {
+        let counted = try await Self.run([Self.fixtures.appendingPathComponent("counter").path, "--size", "30x4", "--json",
+                                          "--setting", "step=10", "--key", "+"])
+        #expect(counted.status == 0, "\(counted.output)")
+        let steps = try Self.steps(counted.output)
+        #expect((steps.last?["view"] as? [String])?.first?.hasPrefix("count 10") == true, "\(counted.output)")
+
+        let refused = try await Self.run([Self.fixtures.appendingPathComponent("counter").path, "--setting", "step=5"])
+        #expect(refused.status == 64 && refused.output.contains("--setting step=5: step is one of 1, 10"), "\(refused.output)")
+        let unknown = try await Self.run([Self.fixtures.appendingPathComponent("counter").path, "--setting", "stp=10"])
+        #expect(unknown.status == 64 && unknown.output.contains("counter declares no setting stp (it declares: step)"), "\(unknown.output)")
+
+        let ticked = try await Self.run([Self.repository.appendingPathComponent("apps/pomodoro").path, "--size", "30x4", "--key", "space",
+                                         "--wait", "2s"])
+        #expect(ticked.status == 0, "\(ticked.output)")
+        let waited = try #require(ticked.output.components(separatedBy: "── wait 2s ──").last)
+        #expect(waited.contains("24:58 left") || waited.contains("24:57 left"), "\(waited)")
+        let bad = try await Self.run([Self.repository.appendingPathComponent("apps/pomodoro").path, "--wait", "2 hours"])
+        #expect(bad.status == 64 && bad.output.contains("--wait 2 hours: give a time of 100ms to 10m"), "\(bad.output)")
+    }
+
     @Test func theTextFormFramesEachViewAtThePanesSize() async throws {
         let result = try await Self.run([Self.repository.appendingPathComponent("apps/pomodoro").path, "--size", "40x4", "--key", "space"])
         #expect(result.status == 0, "\(result.output)")

@@ -37,7 +37,7 @@ package final class HeadlessPane {
 
     /// - Parameter folder: Where its log and data folder go for this run (a fresh folder, removed
     ///   after).
-    package init(app: InstalledApp, size: Size, state: JSONValue, environment: [String: String], folder: URL) {
+    package init(app: InstalledApp, size: Size, settings: WidgetValues = [:], state: JSONValue, environment: [String: String], folder: URL) {
         self.app = app
         self.size = size
         self.folder = folder
@@ -45,7 +45,7 @@ package final class HeadlessPane {
                                   backend: nil, logger: Logger(label: "termcanvas.try", factory: { _ in SwiftLogNoOpLogHandler() }))
         recorder = RecordingConnection(runtime.connection(for: app))
         let saved: WidgetValues = state == .null ? [:] : ["app": String(decoding: (try? JSONEncoder().encode(state)) ?? Data(), as: UTF8.self)]
-        widget = MicroAppWidget(app: app, connection: recorder, state: saved)
+        widget = MicroAppWidget(app: app, connection: recorder, config: settings, state: saved)
     }
 
     /// The app's log of this run.
@@ -86,6 +86,11 @@ package final class HeadlessPane {
                                 payload: AppEventPublished(eventName: name, app: "try", payload: payload, summary: ""))
         _ = try widget.receive(event)
         return try await settle(within: .seconds(2), quiet: .milliseconds(300), until: nil)
+    }
+
+    /// Lets `duration` pass, taking what the app sends meanwhile (a timer's ticks).
+    package func wait(_ duration: Duration) async throws -> Step {
+        try await settle(within: duration, quiet: duration, until: nil)
     }
 
     /// Stops the app and waits until its processes are gone, as a dashboard does when it quits.

@@ -38,6 +38,11 @@ struct AppsTry: AsyncParsableCommand {
     @Option(help: "The pane's inside, WIDTHxHEIGHT.") var size = "80x20"
     @Option(name: .customLong("key"), help: "A key to press, by name (down, enter, ctrl+x, a); repeatable.") var keys: [String] = []
     @Option(name: .customLong("event"), help: "A canvas event to hand it, NAME or NAME=JSON; repeatable.") var events: [String] = []
+    @Option(name: .customLong("wait"), help: ArgumentHelp("Let time pass, as 500ms, 2s or 1m (a timer's ticks); repeatable, in order with --key and --event.",
+                                                          valueName: "DURATION"))
+    var waits: [String] = []
+    @Option(name: .customLong("setting"), help: ArgumentHelp("A setting its app.yaml declares, NAME=VALUE; repeatable.", valueName: "NAME=VALUE"))
+    var settings: [String] = []
     @Option(help: "The state it starts from, as JSON (what it saved with state.save).") var state: String?
     @Flag(help: "Give it the files, network and programs its app.yaml asks for.") var grant = false
     @Flag(help: "Print its log at the end.") var log = false
@@ -47,23 +52,29 @@ struct AppsTry: AsyncParsableCommand {
     enum Step {
         case key(String, Key)
         case event(EventName, JSONValue)
+        case wait(String, Duration)
     }
 
     func validate() throws {
         _ = try Self.size(size)
-        _ = try Self.steps(keys: keys, events: events, order: CommandLine.arguments)
+        _ = try Self.steps(keys: keys, events: events, waits: waits, order: CommandLine.arguments)
         _ = try state.map { try Self.json($0, what: "--state") }
+        // Settings are checked against the app's own (a folder that cannot be read is said in run).
+        if !settings.isEmpty, let read = try? AppFolders.read(AppFolders.folder(named: path), isShipped: false) {
+            _ = try Self.settings(settings, of: read.manifest)
+        }
     }
 
     func run() async throws {
         let pane = try Self.size(size)
-        let steps = try Self.steps(keys: keys, events: events, order: CommandLine.arguments)
+        let steps = try Self.steps(keys: keys, events: events, waits: waits, order: CommandLine.arguments)
         let start = try state.map { try Self.json($0, what: "--state") } ?? .null
         let source = try AppFolders.folder(named: path)
         let read = try AppFolders.read(source, isShipped: false)
         guard !read.isRemote, read.manifest.entry == nil else {
             throw CommandError("\(read.id) is a remote app (its manifest has entry:): it runs at its entry; try it in a dashboard")
         }
+        let values = try Self.settings(settings, of: read.manifest)
         var manifest = read.manifest
         if !grant { manifest.machine = .none }
         let app = InstalledApp(manifest: manifest, folder: read.folder, digest: read.digest, isShipped: false)
@@ -71,7 +82,7 @@ struct AppsTry: AsyncParsableCommand {
         try PrivatePath.makeDirectory(folder)
         defer { try? FileManager.default.removeItem(at: folder) }
         let table = try await Self.keyTable()
-        let failed = try await Self.drive(app, asked: read.manifest.machine, size: pane, state: start, steps: steps, table: table,
+        let failed = try await Self.drive(app, asked: read.manifest.machine, size: pane, settings: values, state: start, steps: steps, table: table,
                                           folder: folder, output: json ? .json : .text, printLog: log)
         if failed { throw ExitCode.failure }
     }
@@ -82,7 +93,7 @@ struct AppsTry: AsyncParsableCommand {
     }
 
     @MainActor
-    static func drive(_ app: InstalledApp, asked: MachineAccess, size: Size, state: JSONValue, steps: [Step], table: CommandTable,
+    static func drive(_ app: InstalledApp, asked: MachineAccess, size: Size, settings: WidgetValues, state: JSONValue, steps: [Step], table: CommandTable,
                       folder: URL, output: Output, printLog: Bool) async throws -> Bool {
         let manifest = app.manifest
         let access = manifest.machine.inWords
@@ -103,7 +114,7 @@ struct AppsTry: AsyncParsableCommand {
             }
         }
         let environment = ProcessInfo.processInfo.environment
-        let pane = HeadlessPane(app: app, size: size, state: state, environment: environment, folder: folder)
+        let pane = HeadlessPane(app: app, size: size, settings: settings, state: state, environment: environment, folder: folder)
         var problems: [String] = []
         let report = { (title: String, step: HeadlessPane.Step) in
             problems += step.problems.map { "\(title): \($0)" }
@@ -127,6 +138,8 @@ struct AppsTry: AsyncParsableCommand {
                         continue
                     }
                     report("event \(name.rawValue)", try await pane.deliver(name, payload: payload))
+                case .wait(let text, let duration):
+                    report("wait \(text)", try await pane.wait(duration))
                 }
                 guard pane.isRunning else { break }
             }
@@ -201,26 +214,38 @@ struct AppsTry: AsyncParsableCommand {
 
     /// The keys and events in the order the command line gives them: ArgumentParser keeps each
     /// option's values in order, and `order` (the arguments) says how the two interleave.
-    static func steps(keys: [String], events: [String], order: [String]) throws -> [Step] {
+    /// The kinds of step, by their options, in the order `order` (the command line) gives them.
+    enum StepKind: String, CaseIterable {
+        case key = "--key", event = "--event", wait = "--wait"
+    }
+
+    static func steps(keys: [String], events: [String], waits: [String] = [], order: [String]) throws -> [Step] {
         var keysLeft = keys[...]
         var eventsLeft = events[...]
+        var waitsLeft = waits[...]
         var steps: [Step] = []
-        var kinds: [Bool] = []  // true: a key
-        for argument in order {
-            if argument == "--key" || argument.hasPrefix("--key=") { kinds.append(true) }
-            if argument == "--event" || argument.hasPrefix("--event=") { kinds.append(false) }
+        var kinds: [StepKind] = order.compactMap { argument in
+            StepKind.allCases.first { argument == $0.rawValue || argument.hasPrefix($0.rawValue + "=") }
         }
         // Any not found in `order` (it cannot happen from a shell) keep keys first.
-        kinds += Array(repeating: true, count: max(0, keys.count - kinds.filter { $0 }.count))
-        kinds += Array(repeating: false, count: max(0, events.count - kinds.filter { !$0 }.count))
-        for isKey in kinds {
+        for (kind, count) in [(StepKind.key, keys.count), (.event, events.count), (.wait, waits.count)] {
+            kinds += Array(repeating: kind, count: max(0, count - kinds.filter { $0 == kind }.count))
+        }
+        for kind in kinds {
+            if kind == .wait, let text = waitsLeft.popFirst() {
+                guard let duration = Self.duration(text) else {
+                    throw ValidationError("--wait \(TerminalText.safe(text)): give a time of 100ms to 10m, as 500ms, 2s or 1m")
+                }
+                steps.append(.wait(text, duration))
+            }
+            let isKey = kind == .key
             if isKey, let name = keysLeft.popFirst() {
                 guard let key = Key(name: name) else {
                     throw ValidationError("--key \(TerminalText.safe(name)): no key has that name (a, A, space, enter, escape, backspace, up, down, "
                                           + "left, right, home, end, pageup, pagedown, f1…f12, with ctrl+, alt+ or shift+ before)")
                 }
                 steps.append(.key(name, key))
-            } else if !isKey, let text = eventsLeft.popFirst() {
+            } else if kind == .event, let text = eventsLeft.popFirst() {
                 let (name, payload) = text.firstIndex(of: "=").map { (String(text[..<$0]), String(text[text.index(after: $0)...])) } ?? (text, "{}")
                 guard let eventName = EventName(rawValue: name) else {
                     throw ValidationError("--event \(TerminalText.safe(name)): an event is named source.entity.action (calendar.date.selected)")
@@ -229,6 +254,37 @@ struct AppsTry: AsyncParsableCommand {
             }
         }
         return steps
+    }
+
+    /// `500ms`, `2s`, `1m` as a duration, within 100 ms and 10 minutes.
+    static func duration(_ text: String) -> Duration? {
+        let (number, unit): (Substring, Int64)
+        if text.hasSuffix("ms") { (number, unit) = (text.dropLast(2), 1) }
+        else if text.hasSuffix("s") { (number, unit) = (text.dropLast(), 1_000) }
+        else if text.hasSuffix("m") { (number, unit) = (text.dropLast(), 60_000) }
+        else { return nil }
+        guard number.count <= 6, let value = Int64(number), (100...600_000).contains(value * unit) else { return nil }
+        return .milliseconds(value * unit)
+    }
+
+    /// `--setting NAME=VALUE`s as the pane's settings: each a setting the app declares, with one
+    /// of its choices.
+    static func settings(_ given: [String], of manifest: AppManifest) throws -> WidgetValues {
+        var values: WidgetValues = [:]
+        let declared = manifest.settings.map(\.name).joined(separator: ", ")
+        for text in given {
+            guard let equals = text.firstIndex(of: "=") else { throw ValidationError("--setting \(TerminalText.safe(text)): give NAME=VALUE") }
+            let (name, value) = (String(text[..<equals]), String(text[text.index(after: equals)...]))
+            guard let setting = manifest.settings.first(where: { $0.name == name }) else {
+                throw ValidationError(TerminalText.safe("--setting \(name): \(manifest.id) declares no setting \(name)"
+                                                        + (declared.isEmpty ? " (it declares none)" : " (it declares: \(declared))")))
+            }
+            guard setting.choices.contains(value) else {
+                throw ValidationError(TerminalText.safe("--setting \(name)=\(value): \(name) is one of \(setting.choices.joined(separator: ", "))"))
+            }
+            values[name] = value
+        }
+        return values
     }
 
     static func json(_ text: String, what: String) throws -> JSONValue {

@@ -66,7 +66,7 @@ struct AppsTryTests {
             """.write(to: folder.appendingPathComponent("typo.py"), atomically: true, encoding: .utf8)
         let result = try await Self.run([folder.path, "--size", "20x2"])
         #expect(result.status == 0, "\(result.output)")
-        let warning = "warning: `publish` is not a notification of protocol 1.0: did you mean `bus.publish`?"
+        let warning = "warning: `publish` is not a notification of protocol 1.1: did you mean `bus.publish`?"
         #expect(result.output.components(separatedBy: warning).count == 2, "said once: \(result.output)")
     }
 

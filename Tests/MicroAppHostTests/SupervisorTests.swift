@@ -324,7 +324,7 @@ struct SupervisorTests {
         drive.handle(.process(generation: 1, .spawned))
         _ = drive.supervisor.takeUpdates()
         drive.receive(.response(id: .number(1), result: .object(["protocol": "2.0"])))
-        #expect(drive.status == .stopped("speaks protocol 2.0; this TermCanvas speaks 1.0"))
+        #expect(drive.status == .stopped("speaks protocol 2.0; this TermCanvas speaks 1.1"))
         #expect(drive.signals == [SIGKILL])
     }
 

@@ -40,7 +40,7 @@ struct CodecTests {
             + #""events":[{"name":"calendar.date.selected","payload":{"date":"2026-11-26"},"source":"pane:1","summary":"2026-11-26","#
             + #""time":"2026-11-26T09:00:00.000Z"}],"focused":false,"#
             + #""instance":"sysmon-3","permissions":{"http":[],"machine":{"files":{"read":["/proc"],"write":[]},"network":{"connect":[]},"#
-            + #""run":[]},"publish":["sysmon.cpu.high"],"state":true,"subscribe":[]},"protocol":"1.0","#
+            + #""run":[]},"publish":["sysmon.cpu.high"],"state":true,"subscribe":[]},"protocol":"1.1","#
             + #""settings":{"threshold":"90"},"size":{"height":8,"width":30},"state":{"sort":"cpu"},"theme":{"roles":["text","muted"]},"#
             + #""visible":true}}"# + "\n")
     }
@@ -149,7 +149,7 @@ struct CodecJSONLimitTests {
 
     /// Issue 55, item 12: what an author hears of a notification no host knows.
     @Test func anUnknownNotificationIsNamedWithTheOneMeant() {
-        #expect(AppToHost.warning(forUnknown: "publish") == "`publish` is not a notification of protocol 1.0: did you mean `bus.publish`?")
+        #expect(AppToHost.warning(forUnknown: "publish") == "`publish` is not a notification of protocol 1.1: did you mean `bus.publish`?")
         #expect(AppToHost.warning(forUnknown: "veiw").hasSuffix("did you mean `view`?"))
         #expect(AppToHost.warning(forUnknown: "state.sav").hasSuffix("did you mean `state.save`?"))
         #expect(AppToHost.warning(forUnknown: "frobnicate").hasSuffix("(it sends view, bus.publish, state.save and log)"))

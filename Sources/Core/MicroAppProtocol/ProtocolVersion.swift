@@ -17,8 +17,9 @@ public struct ProtocolVersion: Hashable, Sendable, CustomStringConvertible {
         self.init(major: major, minor: minor)
     }
 
-    /// The version this code speaks.
-    public static let current = ProtocolVersion(major: 1, minor: 0)
+    /// The version this code speaks: 1.1 added `initialize`'s `events` and the `settings`
+    /// notification, by the document's own rule for what a minor version may add.
+    public static let current = ProtocolVersion(major: 1, minor: 1)
 
     public func canTalk(to other: ProtocolVersion) -> Bool { major == other.major }
 

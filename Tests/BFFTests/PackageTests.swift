@@ -182,6 +182,8 @@ struct PackageTests {
             let bob = try await client.token(for: "bob")
             let refused = try await Self.publish(client, token: ann, try Self.archive(version: "1.0.0"))
             #expect(refused.status == .forbidden && refused.apiError?.error.contains("publisher of sysmon") == true)
+            // Issue 55, item 9: the way to the first admin is named too, as apps publishers needs one.
+            #expect(refused.apiError?.error.contains("the server's first admin is made where it runs: termcanvas user admin NAME") == true)
             #expect(try await client.send(.put, APIPath.registryPublisher("sysmon", user: "ann"), token: bob, rawBody: nil).status == .forbidden)
             #expect(try await client.send(.put, APIPath.registryPublisher("sysmon", user: "ann"), token: root, rawBody: nil).status == .created)
             #expect(try await client.send(.put, APIPath.registryPublisher("sysmon", user: "ann"), token: root, rawBody: nil).status == .noContent)

@@ -101,6 +101,12 @@ struct MarketplaceEndToEndTests {
         let keyFile = try FileManager.default.attributesOfItem(atPath: alice["XDG_CONFIG_HOME"]! + "/termcanvas/publisher.key")
         #expect((keyFile[.posixPermissions] as? Int) == 0o600)
 
+        // Issue 55, item 8: a script's install without --yes printed the page, "Not installed." and
+        // exited 0; it fails, naming --yes.
+        let unanswered = try await Self.termcanvas(["apps", "install", "loadwatch", "--bff", server.url], bob, input: "")
+        #expect(unanswered.status == 1 && unanswered.output.contains("loadwatch was not installed: no yes came")
+                    && unanswered.output.contains("--yes` installs it without asking"), "\(unanswered.output)")
+
         // Bob's install shows the key and pins it.
         let installed = try await Self.termcanvas(["apps", "install", "loadwatch", "--yes", "--bff", server.url], bob)
         #expect(installed.status == 0, "\(installed.output)")

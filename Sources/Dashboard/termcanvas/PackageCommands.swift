@@ -51,7 +51,14 @@ extension AppsCommand {
             let pinned = installed.compactMap(\.origin).first { $0.registry == page.registry.key }?.publisherKey.flatMap(PublicKey.init(base64:))
             let key = try PublisherCheck.vet(try page.trust(pinned: pinned), pinned: pinned, page: page, unattended: yes)
             if !yes {
-                guard Confirmation.ask("Enter installs it and lets it do the above; Esc or n does not.") else { return print("\nNot installed.") }
+                guard Confirmation.ask("Enter installs it and lets it do the above; Esc or n does not.") else {
+                    // A script's run without --yes is no answer of a person: said as a failure, naming the flag.
+                    guard Confirmation.isInteractive else {
+                        throw CommandError("\(page.id) was not installed: no yes came (standard input is not a terminal); "
+                                           + "`termcanvas apps install \(TerminalText.safe(package)) --yes` installs it without asking")
+                    }
+                    return print("\nNot installed.")
+                }
                 print("")
             }
             let app = try await PackageInstaller(paths: paths).install(page, from: try await page.registry.client(), grant: true, publisherKey: key)

@@ -20,8 +20,9 @@ extension PublishOutcome {
                                 field: "manifest.id")
         case .notPublisher:
             APIFailure(status: .forbidden, body: APIError(error: kind == .package
-                ? "only an admin or a publisher of \(id) may publish it (an admin runs termcanvas apps publishers \(id) --add NAME)"
-                : "only an admin may publish \(kind.rawValue) apps"))
+                ? "only an admin or a publisher of \(id) may publish it: an admin runs termcanvas apps publishers \(id) --add NAME "
+                    + "(the server's first admin is made where it runs: termcanvas user admin NAME)"
+                : "only an admin may publish \(kind.rawValue) apps (the server's first admin is made where it runs: termcanvas user admin NAME)"))
         }
     }
 }

@@ -47,6 +47,12 @@ struct HostChromeTests {
         #expect(!rows.isEmpty && rows.allSatisfy { $0.contains("…┃") }, "\(host.screen)")
     }
 
+    /// Issue 55, item 7: on a team server nothing said which server and which user.
+    @Test func onATeamServerTheStatusBarSaysWhoAndWhere() throws {
+        let host = try makeHost(halves, size: Size(width: 100, height: 20), start: HostStart(account: "ann@team.example:7450"))
+        #expect(host.statusBar.hasSuffix(" test · ann@team.example:7450 "), "\(host.statusBar)")
+    }
+
     @Test func theStatusBarShowsTheNormalModeHintsAndTheLayoutName() throws {
         let host = try makeHost(halves, size: Size(width: 80, height: 20))
         let hints = " NORMAL  ^E arrange Tab focus ^P commands ? help q quit Alt+←↑↓→ focus dir"

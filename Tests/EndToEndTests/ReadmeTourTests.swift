@@ -27,7 +27,7 @@ struct ReadmeTourTests {
         let termcanvas = { (arguments: [String]) in
             try await Command.run([Products.termcanvas.path] + arguments, environment: environment)
         }
-        Self.says(readme, "termcanvas                       # the dashboard; q quits (and saves the arrangement)")
+        Self.says(readme, "termcanvas                       # the dashboard; q quits (Ctrl-Q in chat, whose line takes the q), saving the arrangement")
         let session = try await TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"], size: Size(width: 120, height: 36),
                                             environment: environment)
         try await session.waitFor("November 2026")

@@ -147,7 +147,7 @@ extension HostState {
             return
         }
         let hints = overlay?.hints(overlayContext) ?? hints(in: mode)
-        let name = manager.layout.name + (shared.map { " · \($0.statusBadge)" } ?? "")
+        let name = manager.layout.name + (shared.map { " · \($0.statusBadge)" } ?? "") + (account.map { " · \($0)" } ?? "")
         let nameWidth = DisplayWidth.of(name) + 2
         // Whole hints only: one that does not fit before the layout's name is left out, with
         // every hint after it, so no word is ever cut.

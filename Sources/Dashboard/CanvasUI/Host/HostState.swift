@@ -17,6 +17,8 @@ public struct HostState {
     public internal(set) var mode: HostMode = .normal
     /// The pane the user zoomed (`pane.zoom`); see `zoomedPane` for when it shows alone.
     var zoomed: PaneID?
+    /// Who the dashboard is signed in as, and where, on a team server (`HostStart.account`).
+    var account: String?
     /// The components over the canvas (help, palette, a picker, the quit box over a box left
     /// open), the last on top: it gets the keys.
     var overlays: [any Overlay] = []
@@ -132,6 +134,7 @@ public struct HostState {
     private mutating func begin(_ start: HostStart) {
         loadTiming.processStarted = start.processStarted
         notice = start.notice
+        account = start.account
         reconcileWidgets()
         if let copy = start.shared { openShared(copy) }
         // Start-up shows the layout first and makes undo reach back across the restart a moment later.
@@ -312,13 +315,17 @@ public struct HostStart: Sendable {
     public var processStarted: ContinuousClock.Instant?
     /// What the status bar says first, e.g. a problem found while starting.
     public var notice: Notice?
+    /// Who and where, on a team server (`ann@team.example:7450`), said beside the layout's name;
+    /// nil on the user's own server.
+    public var account: String?
 
     public init(shared: SharedCanvasCopy? = nil, restoringHistory: Bool = false, processStarted: ContinuousClock.Instant? = nil,
-                notice: Notice? = nil) {
+                notice: Notice? = nil, account: String? = nil) {
         self.shared = shared
         self.restoringHistory = restoringHistory
         self.processStarted = processStarted
         self.notice = notice
+        self.account = account
     }
 }
 

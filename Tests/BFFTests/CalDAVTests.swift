@@ -98,7 +98,7 @@ struct CalDAVTests {
         try await radicale.peer(Self.ann, "put-task", "todo", "theirs-task", "Buy stamps", "20261126")
         let harness = try await BFFHarness()
         defer { harness.remove() }
-        try await harness.addUsers("ann")
+        try await harness.addUsers("ann", "bob")
         try await harness.withServer { client in
             let token = try await client.token(for: "ann")
             _ = try await Self.connected(radicale, client: client, token: token)
@@ -116,6 +116,10 @@ struct CalDAVTests {
             let own = try await client.send(.post, APIPath.todoItems, token: token, json: NewTodo(title: "Mine alone", list: 0)).decode(TodoItem.self)
             #expect(own.list == nil)
             #expect(try await client.send(.delete, APIPath.todoItem(own.id), token: token).status == .noContent)
+            // Bob, naming ann's list, cannot put an item in it (nor so reach her CalDAV server).
+            let bob = try await client.token(for: "bob")
+            let intruding = try await client.send(.post, APIPath.todoItems, token: bob, json: NewTodo(title: "Planted", list: list.id))
+            #expect(intruding.status == .badRequest && intruding.apiError?.field == "list", "\(String(buffer: intruding.body))")
 
             // Ours, there: a new item goes to the synced list (the default now).
             let made = try await client.send(.post, APIPath.todoItems, token: token, json: NewTodo(title: "Call the plumber", priority: 1))

@@ -125,7 +125,7 @@ struct Dashboard: AsyncParsableCommand {
         // A layout read from a file starts a history of its own.
         let restoringHistory = !(options.layout.map(LayoutSource.looksLikeFile) ?? false)
         // On a team server the status bar says who and where: `ann@team.example:7450`.
-        let account = remote?.credential.map { "\($0.user)@" + ($0.server.split(separator: "://", maxSplits: 1).last.map(String.init) ?? $0.server) }
+        let account = remote?.credential.map { "\($0.user)@" + PackageOrigin.registryName($0.server) }
         host.perform(host.update(.start(HostStart(shared: sharedCopy, restoringHistory: restoringHistory,
                                                   processStarted: TermCanvas.started, notice: composition.startingNotice,
                                                   account: account.map(TerminalText.safe)))))

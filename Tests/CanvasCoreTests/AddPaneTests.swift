@@ -28,9 +28,11 @@ struct AddPaneTests {
     @Test func addOverlappingFrameIsRefused() throws {
         var manager = try makeManager(Fixture.threePanes)
         try manager.removeWidget(3)
+        try manager.resizePane(2, .up)
+        try manager.resizePane(2, .up)
         // The id a refused add would have used is not spent.
-        expectRefused(&manager, throwing: .overlap(4, 2)) { try $0.addWidget(NewPane(app: .calendar, frame: rect(6, 5, 6, 7))) }
-        #expect(try manager.addWidget(NewPane(app: .calendar, frame: rect(6, 6, 6, 6))) == 4)
+        expectRefused(&manager, throwing: .overlap(4, 2)) { try $0.addWidget(NewPane(app: .calendar, frame: rect(6, 9, 6, 3))) }
+        #expect(try manager.addWidget(NewPane(app: .calendar, frame: rect(6, 10, 6, 2))) == 4)
         expectValid(manager, paneCount: 3)
     }
 

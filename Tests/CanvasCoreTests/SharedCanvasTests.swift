@@ -26,6 +26,18 @@ struct SharedCanvasTests {
         #expect(throws: CanvasError.overlap(4, 1)) {
             try CanvasOperation.add(Pane(id: 4, app: .todo, frame: Rect(x: 0, y: 0, width: 2, height: 2))).applied(to: Self.start)
         }
+        // Removing gives the room to the neighbours; adding where they grew takes it back.
+        let removed = try CanvasOperation.remove(3).applied(to: Self.start)
+        #expect(removed.panes.map(\.frame) == [Rect(x: 0, y: 0, width: 6, height: 12), Rect(x: 6, y: 0, width: 6, height: 12)])
+        let back = try CanvasOperation.add(Self.start.panes[2]).applied(to: removed)
+        #expect(back.panes.map(\.frame) == [Rect(x: 0, y: 0, width: 6, height: 6), Rect(x: 6, y: 0, width: 6, height: 6), Rect(x: 0, y: 6, width: 12, height: 6)])
+        // A pane it lands on is never split in two nor left below the minimum.
+        #expect(throws: CanvasError.overlap(4, 1)) {
+            try CanvasOperation.add(Pane(id: 4, app: .todo, frame: Rect(x: 0, y: 4, width: 6, height: 1))).applied(to: removed)
+        }
+        #expect(throws: CanvasError.neighbourAtMinimum(1)) {
+            try CanvasOperation.add(Pane(id: 4, app: .todo, frame: Rect(x: 0, y: 1, width: 6, height: 11))).applied(to: removed)
+        }
         let swapped = try CanvasOperation.swap(1, 3).applied(to: Self.start)
         #expect(swapped.pane(1)?.frame == Rect(x: 0, y: 6, width: 12, height: 6))
     }
@@ -37,12 +49,17 @@ struct SharedCanvasTests {
         #expect(move == #"{"op":"move","pane":3,"to":{"x":0,"y":6}}"#)
         let all: [CanvasOperation] = [
             .add(Pane(id: 7, app: .todo, frame: Rect(x: 0, y: 0, width: 2, height: 2), config: ["a": "b"], state: ["c": "d"])),
-            .remove(3), .move(3, to: Point(x: 1, y: 2)), .resize(3, to: Size(width: 4, height: 5)), .swap(1, 2),
+            .remove(3), .remove(3, refill: false), .move(3, to: Point(x: 1, y: 2)), .resize(3, to: Size(width: 4, height: 5)), .swap(1, 2),
             .configure(3, ["k": "v"]), .setState(3, ["s": "t"]),
         ]
         for operation in all {
             #expect(try JSONDecoder().decode(CanvasOperation.self, from: try encoder.encode(operation)) == operation)
         }
+        // A removal stored before neighbours took the room back replays as it was made.
+        let stored = try JSONDecoder().decode(CanvasOperation.self, from: Data(#"{"op":"remove","pane":3}"#.utf8))
+        #expect(stored == .remove(3, refill: false))
+        #expect(try stored.applied(to: Self.start).panes.map(\.frame) == Self.start.panes.prefix(2).map(\.frame))
+        #expect(String(decoding: try encoder.encode(CanvasOperation.remove(3)), as: UTF8.self) == #"{"op":"remove","pane":3,"refill":true}"#)
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(CanvasOperation.self, from: Data(#"{"op":"explode","pane":1}"#.utf8)) }
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(CanvasOperation.self, from: Data(#"{"op":"move","pane":1e400}"#.utf8)) }
     }

@@ -115,7 +115,7 @@ struct LayoutPickerTests {
         #expect(messages.map(\.kind) == ["layoutLoaded"])
         #expect(rig.host.overlay == nil && rig.host.mode == .normal)
         #expect(rig.host.manager.layout.name == "planner")
-        #expect(rig.statusBar.contains("  Loaded planner "))
+        #expect(rig.statusBar.contains("  Loaded planner, a preset: your changes will be kept as planner (changed) "))
         #expect(paneTitles(rig.screen) == ["1 Calendar", "2 Todo", "3 Event Log"])
         #expect(rig.text.contains("November 2026"))
         #expect(!rig.text.contains("Layouts"))

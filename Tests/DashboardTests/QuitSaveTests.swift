@@ -115,6 +115,7 @@ struct QuitSaveTests {
 
     @Test func ctrlQDuringTheSaveQuitsAtOnceAndTheLoopsEndSavesAgain() async throws {
         let rig = try Rig()
+        rig.press(.ctrl("e"), .right, .enter)
         rig.press(.char("q"), .ctrl("q"))
         #expect(rig.host.shouldQuit)
         #expect(rig.host.quitSave == .saving)

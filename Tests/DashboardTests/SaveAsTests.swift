@@ -85,14 +85,17 @@ struct SaveAsTests {
 
     @Test func savingUnderTheSameNameSavesTheLayout() async throws {
         let rig = try Rig()
-        #expect(try rig.storedNames().isEmpty)
+        rig.press(.ctrl("s"))
+        rig.type("work")
+        try await rig.press(.enter, expecting: 1)
+        rig.press(.ctrl("e"), .right, .enter)
         rig.press(.ctrl("s"))
         try await rig.press(.enter, expecting: 1)
-        #expect(rig.statusBar.contains("  Saved as default "))
+        #expect(rig.statusBar.contains("  Saved as work "))
         await rig.settle()
-        #expect(try rig.store.layout(named: "default") == rig.host.currentLayout())
-        #expect(try rig.steps(of: "default") == ["created"])
-        #expect(try rig.store.preference(DashboardLibrary.layoutPreference) == "default")
+        #expect(try rig.store.layout(named: "work") == rig.host.currentLayout())
+        #expect(try rig.steps(of: "work") == ["created", "move"])
+        #expect(try rig.store.preference(DashboardLibrary.layoutPreference) == "work")
     }
 
     @Test func surroundingSpacesAreNotPartOfTheName() async throws {

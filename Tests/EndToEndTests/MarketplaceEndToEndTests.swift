@@ -306,6 +306,10 @@ struct MarketplaceEndToEndTests {
         #expect(lines.contains { $0.hasPrefix("sysmon\t1.0.0\tpackage\t") && $0.hasSuffix("\t" + teamName) }, "\(lines)")
         #expect(lines.contains { $0.hasPrefix("\(teamName)/pomodoro\t") && $0.hasSuffix("\t" + teamName) }, "\(lines)")
         #expect(lines.contains { $0.hasPrefix("\(publicName)/pomodoro\t") && $0.hasSuffix("\t" + publicName) }, "\(lines)")
+        // Issue 55: a built-in app is the same in every registry, so it is listed once.
+        let all = try await Self.termcanvas(["apps", "search"], alice)
+        let todos = all.output.split(separator: "\n").filter { $0.contains("todo\t") && $0.contains("\tbuiltin\t") }
+        #expect(todos.count == 1 && todos.first?.hasPrefix("todo\t") == true, "\(all.output)")
 
         // The catalog of a dashboard on the team server offers the public registry's packages too.
         let session = try await team.dashboard(alice)

@@ -126,9 +126,11 @@ struct Dashboard: AsyncParsableCommand {
         let restoringHistory = !(options.layout.map(LayoutSource.looksLikeFile) ?? false)
         // On a team server the status bar says who and where: `ann@team.example:7450`.
         let account = remote?.credential.map { "\($0.user)@" + PackageOrigin.registryName($0.server) }
+        let preset = sharedCopy == nil && restoringHistory ? try? library.presetOrigin(of: canvas.layout.name) : nil
         host.perform(host.update(.start(HostStart(shared: sharedCopy, restoringHistory: restoringHistory,
                                                   processStarted: TermCanvas.started, notice: composition.startingNotice,
-                                                  account: account.map(TerminalText.safe)))))
+                                                  account: account.map(TerminalText.safe), preset: preset,
+                                                  presetNames: Set(library.presets.layoutNames())))))
         // The micro-apps' server is found or started (and libcurl loaded) once the first frame is out
         // and the widgets' first requests are answered from the cache and drawn: that work would
         // compete with drawing them. Until the server answers, the widgets show the offline cache.

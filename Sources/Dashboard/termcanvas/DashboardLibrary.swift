@@ -21,13 +21,17 @@ struct DashboardLibrary: LayoutLibrary {
     var server = Paths.serverKey(for: nil as Credential?)
 
     func summaries() async throws -> [LayoutSummary] {
-        let stored = try store.summaries()
+        let presetNames = Set(presets.layoutNames())
+        let stored = try store.summaries().map { item in
+            LayoutSummary(name: item.name, paneCount: item.paneCount, updatedAt: item.updatedAt, isPreset: false,
+                          changedFrom: Self.changedPreset(item.name, presets: presetNames))
+        }
         let storedNames = Set(stored.map(\.name))
         let sharedItems = try store.sharedCopyNames(server: server).filter { !storedNames.contains($0) }.compactMap { name in
             (try? store.sharedCopy(named: name, server: server)).flatMap { $0 }.map(Self.summary)
         }
         let taken = storedNames.union(sharedItems.map(\.name))
-        let presetItems = presets.layoutNames().filter { !taken.contains($0) }.map { name in
+        let presetItems = presetNames.filter { !taken.contains($0) }.map { name in
             LayoutSummary(name: name, paneCount: (try? presets.layout(named: name))??.panes.count ?? 0,
                           updatedAt: nil, isPreset: true)
         }
@@ -45,11 +49,42 @@ struct DashboardLibrary: LayoutLibrary {
         return Set(names).sorted { $0.lowercased() < $1.lowercased() }
     }
 
-    func load(_ name: String) async throws -> CanvasManager {
+    func load(_ name: String) async throws -> LoadedLayout {
         if let stored = try store.load(named: name) {
-            return try CanvasManager(layout: stored.layout, history: stored.history)
+            return LoadedLayout(try CanvasManager(layout: stored.layout, history: stored.history), preset: try presetOrigin(of: name))
         }
-        return try CanvasManager(layout: try preset(name))
+        return LoadedLayout(try CanvasManager(layout: try preset(name)), preset: try presetOrigin(of: name))
+    }
+
+    func restorePreset(_ preset: String) async throws -> LoadedLayout {
+        // A layout stored under the preset's own name (before presets stayed presets) keeps
+        // what it holds under the name changes are kept under.
+        if try store.layout(named: preset) != nil { try store.rename(preset, to: try changedName(of: preset)) }
+        return try await load(preset)
+    }
+
+    /// How layout `name` stands to a preset: the preset as its file has it (not stored, or a
+    /// shared canvas's copy by that name), or a layout of the user's that keeps its changes.
+    func presetOrigin(of name: String) throws -> PresetOrigin? {
+        let presetNames = Set(presets.layoutNames())
+        if try store.layout(named: name) != nil {
+            return Self.changedPreset(name, presets: presetNames).map { PresetOrigin(preset: $0, changesKeptAs: nil) }
+        }
+        guard presetNames.contains(name), try store.sharedCopy(named: name, server: server) == nil else { return nil }
+        return PresetOrigin(preset: name, changesKeptAs: try changedName(of: name))
+    }
+
+    /// The preset a stored layout keeps the changes of: `default` for `default (changed)`, or
+    /// for a layout stored as `default` before presets stayed presets.
+    private static func changedPreset(_ name: String, presets: Set<String>) -> String? {
+        if presets.contains(name) { return name }
+        return PresetOrigin.preset(changedAs: name).flatMap { presets.contains($0) ? $0 : nil }
+    }
+
+    /// The first of `default (changed)`, `default (changed 2)`, … no layout here has.
+    private func changedName(of preset: String) throws -> String {
+        let shared = Set(try store.sharedCopyNames(server: server))
+        return try PresetOrigin.changedName(of: preset) { try store.layout(named: $0) != nil || shared.contains($0) }
     }
 
     func history(_ name: String) async throws -> UndoHistory<LayoutData>? {
@@ -67,16 +102,34 @@ struct DashboardLibrary: LayoutLibrary {
         return preset
     }
 
-    func save(_ layout: LayoutData) async throws {
-        // A shared canvas is kept as its copy (`keep`), which the host writes as it changes.
-        if try store.layout(named: layout.name) == nil, try store.sharedCopy(named: layout.name, server: server) != nil {
-            return try store.setPreference(Self.layoutPreference, to: layout.name)
+    @discardableResult
+    func save(_ layout: LayoutData) async throws -> String {
+        var kept = layout
+        if try store.layout(named: layout.name) == nil {
+            // A shared canvas is kept as its copy (`keep`), which the host writes as it changes.
+            if try store.sharedCopy(named: layout.name, server: server) != nil {
+                try store.setPreference(Self.layoutPreference, to: layout.name)
+                return layout.name
+            }
+            // A preset stays as its file has it; the host renames it when its settings change
+            // (`HostState.presetSettings`), as widgets fill in settings the file leaves out.
+            if let preset = try presets.layout(named: layout.name) {
+                if layout.hasSameArrangement(as: preset) {
+                    try store.setPreference(Self.layoutPreference, to: layout.name)
+                    return layout.name
+                }
+                kept.name = try changedName(of: layout.name)
+            }
         }
-        try store.save(layout)
-        try store.setPreference(Self.layoutPreference, to: layout.name)
+        try store.save(kept)
+        try store.setPreference(Self.layoutPreference, to: kept.name)
+        return kept.name
     }
 
     func save(_ layout: LayoutData, continuingHistoryOf source: String) async throws {
+        if try store.layout(named: layout.name) == nil, presets.layoutNames().contains(layout.name) {
+            throw PresetNameTaken(name: layout.name)
+        }
         try store.save(layout, continuingHistoryOf: source)
         try store.setPreference(Self.layoutPreference, to: layout.name)
     }
@@ -127,6 +180,13 @@ struct DashboardLibrary: LayoutLibrary {
     func remember(theme name: String) async throws {
         try store.setPreference(Self.themePreference, to: name)
     }
+}
+
+/// Saving under a preset's name would hide the preset.
+struct PresetNameTaken: Error, CustomStringConvertible {
+    let name: String
+
+    var description: String { "'\(name)' is a preset and stays as its file has it: save under a name of your own" }
 }
 
 struct ThemeNotFound: Error, CustomStringConvertible {

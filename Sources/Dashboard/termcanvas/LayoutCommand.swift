@@ -136,6 +136,9 @@ struct LayoutCommand: AsyncParsableCommand {
             if !replace, try library.store.load(named: layout.name) != nil {
                 throw LayoutStoreError.nameTaken(name: layout.name)
             }
+            if library.presets.layoutNames().contains(layout.name) {
+                throw CommandError("'\(layout.name)' is a preset and stays as its file has it: name the layout with --name NAME")
+            }
             try library.store.save(layout)
         }
     }

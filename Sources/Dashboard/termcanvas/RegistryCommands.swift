@@ -117,11 +117,14 @@ extension AppsCommand {
     struct Search: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "search",
-            abstract: "Find micro-apps by id, name or description in the registries you follow: id, version, kind, health or what a package asks for, name, registry.",
+            abstract: "Find micro-apps by id, name or description in the registries you follow: id, version, kind, health or what a package asks for, name, description, registry; each built-in app once.",
             discussion: """
                 Without --bff every registry you follow is searched (your own server and each you are logged in to), and \
                 each result names its registry; an id found in two is shown as REGISTRY/ID, the name apps install takes.
                 """)
+
+        /// Display columns of a description on a terminal; piped, it is whole.
+        static let descriptionWidth = 40
 
         @Argument(help: "Text to find; every app without it.") var text: String = ""
         @Option(help: "Only apps of this kind: builtin, remote or package.") var kind: RegistryAppKind?
@@ -143,7 +146,13 @@ extension AppsCommand {
                     failures.append(PackageInstaller.words(error))
                 }
             }
+            // A built-in app is the same in every registry: listed once, from the first.
+            var builtIns = Set<String>()
+            results.removeAll { result in (result.app.kind ?? .builtin) == .builtin && !builtIns.insert(result.app.id).inserted }
             let names = Registries.names(results.map { ($0.registry, $0.app.id) })
+            // On a terminal: a header, and each description cut to what fits beside the rest.
+            let terminal = isatty(STDOUT_FILENO) == 1
+            if terminal, !results.isEmpty { print("ID\tVERSION\tKIND\tSTATE\tNAME\tDESCRIPTION\tREGISTRY") }
             for (index, (registry, app)) in results.enumerated() {
                 let id = names[index]
                 let state = if app.kind == .package {
@@ -151,7 +160,8 @@ extension AppsCommand {
                 } else {
                     app.health?.label() ?? "unknown"
                 }
-                let fields = [id, app.version, (app.kind ?? .builtin).rawValue, state, app.name, app.description, registry.name]
+                let description = terminal ? DisplayWidth.clipped(app.description, to: Self.descriptionWidth) : app.description
+                let fields = [id, app.version, (app.kind ?? .builtin).rawValue, state, app.name, description, registry.name]
                 print(fields.map(TerminalText.safe).joined(separator: "\t"))
             }
             for failure in failures { Console.error("termcanvas: \(failure)\n") }

@@ -6,7 +6,7 @@
 ///   its size where they can, else taking each other's frames.
 /// - Growing takes free space or shrinks the neighbours on that side down to their minimum.
 /// - Shrinking hands the freed strip to neighbours that lie wholly along that edge, so a full
-///   canvas stays full.
+///   canvas stays full; so does removing, whose room the neighbours along one side take back.
 /// - Every step that changes the arrangement can be undone and redone; loading a layout or
 ///   initializing the grid starts a fresh history.
 public struct CanvasManager: Sendable {
@@ -82,11 +82,11 @@ public struct CanvasManager: Sendable {
         return id
     }
 
-    /// Removes a pane; focus moves to the pane numbered next to it.
+    /// Removes a pane, its neighbours taking its room back (`LayoutData.removing`); focus moves
+    /// to the pane numbered next to it.
     public mutating func removeWidget(_ id: PaneID) throws(CanvasError) {
         let index = try index(of: id)
-        var next = layout
-        next.panes.remove(at: index)
+        var next = try layout.removing(id)
         if next.focused == id {
             next.focused = next.panes.isEmpty ? nil : next.panes[min(index, next.panes.count - 1)].id
         }

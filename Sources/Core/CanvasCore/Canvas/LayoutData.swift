@@ -39,5 +39,11 @@ public struct LayoutData: Hashable, Sendable, Codable {
         }
         if let focused, !seen.contains(focused) { throw .unknownPane(focused) }
     }
-}
 
+    /// Whether the two have the same grid and the same panes in the same places; settings,
+    /// state and focus do not count.
+    public func hasSameArrangement(as other: LayoutData) -> Bool {
+        grid == other.grid && panes.map(\.id) == other.panes.map(\.id) && panes.map(\.app) == other.panes.map(\.app)
+            && panes.map(\.frame) == other.panes.map(\.frame)
+    }
+}

@@ -6,6 +6,9 @@ public struct LayoutSummary: Hashable, Sendable {
     /// Seconds since 1970 of the last save; nil for a preset never saved.
     public let updatedAt: Double?
     public let isPreset: Bool
+    /// The preset a layout of the user's keeps the changes of (`default (changed)`, or a layout
+    /// stored under the preset's own name before presets stayed presets).
+    public let changedFrom: String?
     /// For a shared canvas's copy: which canvas, whose, and this user's role.
     public let sharing: Sharing?
 
@@ -21,11 +24,12 @@ public struct LayoutSummary: Hashable, Sendable {
         }
     }
 
-    public init(name: String, paneCount: Int?, updatedAt: Double?, isPreset: Bool, sharing: Sharing? = nil) {
+    public init(name: String, paneCount: Int?, updatedAt: Double?, isPreset: Bool, changedFrom: String? = nil, sharing: Sharing? = nil) {
         self.name = name
         self.paneCount = paneCount
         self.updatedAt = updatedAt
         self.isPreset = isPreset
+        self.changedFrom = changedFrom
         self.sharing = sharing
     }
 }

@@ -10,7 +10,7 @@ extension CanvasOperation {
         switch self {
         case .add(let pane): return .remove(pane.id)
         case .swap(let first, let second): return .swap(first, second)
-        case .remove(let id): return before.pane(id).map { .add($0) }
+        case .remove(let id, _): return before.pane(id).map { .add($0) }
         case .move(let id, _): return before.pane(id).map { .move(id, to: $0.frame.origin) }
         case .resize(let id, _): return before.pane(id).map { .resize(id, to: $0.frame.size) }
         case .configure(let id, _): return before.pane(id).map { .configure(id, $0.config) }

@@ -3,7 +3,7 @@ extension CanvasOperation {
     /// (a key, a drag, an add that split a pane) sends, so the server replays it by the
     /// `CanvasManager`'s rules on whatever the canvas is when its turn comes. One move or resize
     /// when one says it all (a key's step: neighbours that gave way follow by the same rules);
-    /// else removals first, then each moved or resized pane in as many passes as it takes, then
+    /// else removals first (their neighbours taking the room when `after` has them so), then each moved or resized pane in as many passes as it takes, then
     /// new panes, then changed settings. Focus and each pane's state are each person's own and
     /// not compared.
     ///
@@ -25,7 +25,12 @@ extension CanvasOperation {
         }
         let kept = Set(after.panes.map(\.id)), old = Set(before.panes.map(\.id))
         for pane in before.panes where !kept.contains(pane.id) {
-            guard take(.remove(pane.id)) else { return nil }
+            // Refilled when the neighbours that take the room are where `after` has them.
+            let refilled = try? CanvasOperation.remove(pane.id).applied(to: current)
+            let grownAsAfter = refilled.map { layout in
+                layout.panes.allSatisfy { grown in current.pane(grown.id)?.frame == grown.frame || after.pane(grown.id)?.frame == grown.frame }
+            } ?? false
+            guard take(.remove(pane.id, refill: grownAsAfter)) else { return nil }
         }
         for _ in 0...after.panes.count {
             let misplaced = after.panes.filter { wanted in current.pane(wanted.id).map { $0.frame != wanted.frame } ?? false }

@@ -5,7 +5,7 @@ extension CanvasOperation {
         switch self {
         case .add(let pane):
             "added pane \(pane.id.rawValue) (\(pane.app.rawValue)) at \(pane.frame.x),\(pane.frame.y) \(pane.frame.width)×\(pane.frame.height)"
-        case .remove(let id): "removed pane \(id.rawValue)"
+        case .remove(let id, _): "removed pane \(id.rawValue)"
         case .move(let id, let origin): "moved pane \(id.rawValue) to \(origin.x),\(origin.y)"
         case .resize(let id, let size): "resized pane \(id.rawValue) to \(size.width)×\(size.height)"
         case .swap(let first, let second): "swapped panes \(first.rawValue) and \(second.rawValue)"

@@ -7,8 +7,13 @@
 public enum CanvasOperation: Hashable, Sendable, Codable {
     /// A new pane where its author placed it. Its id is the author's own until the server gives
     /// it the canvas's next one (`CanvasLog.submit`).
+    /// Panes it lands on give up that room where each keeps a rectangle (`LayoutData.placing`):
+    /// how a removal's neighbours give its room back when it is undone.
     case add(Pane)
-    case remove(PaneID)
+    /// The pane goes; with `refill`, its neighbours take its room back (`LayoutData.removing`).
+    /// Removals stored before neighbours did so say `refill: false` on the wire by leaving it
+    /// out, and replay as they were made.
+    case remove(PaneID, refill: Bool = true)
     /// The pane's origin moves; onto other panes it swaps with the one it overlaps most.
     case move(PaneID, to: Point)
     /// The pane's size changes, its origin kept; neighbours give or take room as in arrange mode.
@@ -31,6 +36,8 @@ public enum CanvasOperation: Hashable, Sendable, Codable {
             throw .outOfGrid(id, Rect(x: 0, y: 0, width: 0, height: 0))
         case .resize(let id, let size) where !units.contains(size.width) || !units.contains(size.height):
             throw .belowMinimumSize(id, minimum: layout.grid.minimumPaneSize)
+        case .add(let pane) where ![pane.frame.x, pane.frame.y, pane.frame.width, pane.frame.height].allSatisfy(units.contains):
+            throw .outOfGrid(pane.id, pane.frame)
         default:
             break
         }
@@ -38,10 +45,9 @@ public enum CanvasOperation: Hashable, Sendable, Codable {
         switch self {
         case .add(let pane):
             guard layout.pane(pane.id) == nil else { throw .duplicatePane(pane.id) }
-            next.panes.append(pane)
-        case .remove(let id):
-            guard let index = layout.panes.firstIndex(where: { $0.id == id }) else { throw .unknownPane(id) }
-            next.panes.remove(at: index)
+            next = try layout.placing(pane)
+        case .remove(let id, let refill):
+            next = try layout.removing(id, refill: refill)
         case .move(let id, let origin):
             next = try Self.step(layout) { (manager: inout CanvasManager) throws(CanvasError) in try manager.updateWidgetPosition(id, to: origin) }
         case .resize(let id, let size):
@@ -66,7 +72,7 @@ public enum CanvasOperation: Hashable, Sendable, Codable {
     public var panes: [PaneID] {
         switch self {
         case .add(let pane): [pane.id]
-        case .remove(let id), .move(let id, _), .resize(let id, _), .configure(let id, _), .setState(let id, _): [id]
+        case .remove(let id, _), .move(let id, _), .resize(let id, _), .configure(let id, _), .setState(let id, _): [id]
         case .swap(let first, let second): [first, second]
         }
     }
@@ -78,7 +84,7 @@ public enum CanvasOperation: Hashable, Sendable, Codable {
         case .add(var pane):
             pane.id = rename(pane.id)
             return .add(pane)
-        case .remove(let id): return .remove(rename(id))
+        case .remove(let id, let refill): return .remove(rename(id), refill: refill)
         case .move(let id, let origin): return .move(rename(id), to: origin)
         case .resize(let id, let size): return .resize(rename(id), to: size)
         case .swap(let first, let second): return .swap(rename(first), rename(second))
@@ -99,12 +105,12 @@ public enum CanvasOperation: Hashable, Sendable, Codable {
 
 /// On the wire, an operation is one flat object named by `op`:
 /// `{"op": "move", "pane": 3, "to": {"x": 0, "y": 6}}`, `{"op": "resize", "pane": 3, "size": {…}}`,
-/// `{"op": "swap", "pane": 1, "with": 2}`, `{"op": "remove", "pane": 3}`,
+/// `{"op": "swap", "pane": 1, "with": 2}`, `{"op": "remove", "pane": 3, "refill": true}`,
 /// `{"op": "configure", "pane": 3, "config": {…}}`, `{"op": "setState", "pane": 3, "state": {…}}`,
 /// `{"op": "add", "pane": 7, "app": "todo", "frame": {…}, "config": {…}, "state": {…}}`.
 extension CanvasOperation {
     private enum Kind: String, Codable { case add, remove, move, resize, swap, configure, setState }
-    private enum CodingKeys: String, CodingKey { case op, pane, app, frame, config, state, to, size, with }
+    private enum CodingKeys: String, CodingKey { case op, pane, app, frame, config, state, to, size, with, refill }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -114,7 +120,7 @@ extension CanvasOperation {
             self = .add(Pane(id: pane, app: try container.decode(AppKind.self, forKey: .app), frame: try container.decode(Rect.self, forKey: .frame),
                              config: container.contains(.config) ? try container.decode(WidgetValues.self, forKey: .config) : [:],
                              state: container.contains(.state) ? try container.decode(WidgetValues.self, forKey: .state) : [:]))
-        case .remove: self = .remove(pane)
+        case .remove: self = .remove(pane, refill: try container.decodeIfPresent(Bool.self, forKey: .refill) ?? false)
         case .move: self = .move(pane, to: try container.decode(Point.self, forKey: .to))
         case .resize: self = .resize(pane, to: try container.decode(Size.self, forKey: .size))
         case .swap: self = .swap(pane, try container.decode(PaneID.self, forKey: .with))
@@ -133,9 +139,10 @@ extension CanvasOperation {
             try container.encode(pane.frame, forKey: .frame)
             try container.encode(pane.config, forKey: .config)
             try container.encode(pane.state, forKey: .state)
-        case .remove(let id):
+        case .remove(let id, let refill):
             try container.encode(Kind.remove, forKey: .op)
             try container.encode(id, forKey: .pane)
+            if refill { try container.encode(true, forKey: .refill) }
         case .move(let id, let origin):
             try container.encode(Kind.move, forKey: .op)
             try container.encode(id, forKey: .pane)

@@ -9,6 +9,7 @@ extension CommandID {
     public static let arrange: CommandID = "canvas.arrange"
     public static let saveLayout: CommandID = "layout.save"
     public static let openLayout: CommandID = "layout.open"
+    public static let restorePreset: CommandID = "layout.restore"
     public static let undo: CommandID = "layout.undo"
     public static let redo: CommandID = "layout.redo"
     public static let pickTheme: CommandID = "theme.pick"
@@ -55,6 +56,8 @@ public enum CanvasCommands {
     } + [
         Command(.saveLayout, "Save the layout under a name", in: .canvas, keys: [.ctrl("s")], whileTyping: true),
         Command(.openLayout, "Open a layout (filter, load, Ctrl-D delete, Ctrl-R rename)", in: .canvas, keys: [.ctrl("o")], whileTyping: true),
+        Command(.restorePreset, "Restore the preset this layout was changed from (your changes stay under their name)", in: .canvas,
+                keys: [], whileTyping: true),
         Command(.pickTheme, "Choose a theme (live preview)", in: .canvas, keys: [.ctrl("t")], whileTyping: true),
         Command(.messages, "Messages: every notice and error of this session, in full", in: .canvas, keys: [.ctrl("g")], whileTyping: true),
         Command(.zoomPane, "Zoom: the focused pane alone over the whole canvas, and back (as tmux's prefix z)", in: .canvas,

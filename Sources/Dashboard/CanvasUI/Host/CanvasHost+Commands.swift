@@ -28,6 +28,7 @@ extension HostState {
         case .arrangeDone: mode = .normal
         case .saveLayout: openSavePrompt()
         case .openLayout: openLayoutPicker()
+        case .restorePreset: restorePreset()
         case .pickTheme: openThemePicker()
         case .messages: overlays.append(MessagesOverlay(entries: noticeLog.entries))
         case .undo: undo()
@@ -88,7 +89,8 @@ extension HostState {
 
 /// What the host does for each of the canvas's own commands, found by its id in one table.
 enum CanvasCommandKind: Equatable {
-    case focusNext, focusPrevious, help, palette, quit, arrange, arrangeDone, saveLayout, openLayout, pickTheme, messages, undo, redo
+    case focusNext, focusPrevious, help, palette, quit, arrange, arrangeDone, saveLayout, openLayout, restorePreset, pickTheme, messages
+    case undo, redo
     case addPane, newApp, removePane, paneSettings, zoomPane
     case focus(Direction)
     case focusPane(Int)
@@ -98,7 +100,7 @@ enum CanvasCommandKind: Equatable {
     static let byCommand: [CommandID: CanvasCommandKind] = {
         var table: [CommandID: CanvasCommandKind] = [
             .focusNext: .focusNext, .focusPrevious: .focusPrevious, .help: .help, .palette: .palette, .quit: .quit,
-            .arrange: .arrange, .arrangeDone: .arrangeDone, .saveLayout: .saveLayout, .openLayout: .openLayout,
+            .arrange: .arrange, .arrangeDone: .arrangeDone, .saveLayout: .saveLayout, .openLayout: .openLayout, .restorePreset: .restorePreset,
             .pickTheme: .pickTheme, .messages: .messages, .undo: .undo, .redo: .redo, .addPane: .addPane, .newApp: .newApp,
             .removePane: .removePane, .paneSettings: .paneSettings, .zoomPane: .zoomPane,
         ]

@@ -43,7 +43,11 @@ extension HostState {
             manager.adoptEarlierHistory(history)
         case .layoutLoaded(let loaded):
             replace(with: loaded)
-            notice = .info("Loaded \(loaded.layout.name)")
+            let name = loaded.manager.layout.name
+            notice = .info(loaded.preset.map { origin in
+                origin.isUnchanged ? "Loaded \(name), a preset: your changes will be kept as \(origin.changesKeptAs ?? name)"
+                    : "Loaded \(name), your changes to the preset \(origin.preset)"
+            } ?? "Loaded \(name)")
         case .sharedLayoutLoaded(let copy):
             openShared(copy)
             notice = .info("Opened \(copy.name), \(shared?.badge ?? "shared")")
@@ -112,6 +116,11 @@ extension HostState {
                 : .info("\(shared.readOnlyReason), or Ctrl-S under a new name saves a copy of your own")
             return
         }
+        // A preset stays as its file has it, and no layout of the user's hides it.
+        if presetNames.contains(name), !(name == manager.layout.name && preset?.isUnchanged == false) {
+            notice = .info("\(name) is a preset and stays as its file has it: save under a name of your own")
+            return
+        }
         syncWidgetValues()
         // Connected to a team server, a layout saved under a new name is stored there.
         if ports.savesOnServer, shared?.name != name {
@@ -122,6 +131,7 @@ extension HostState {
             return
         }
         let source = manager.layout.name
+        if name != source { preset = nil }
         manager.rename(to: name)
         // A shared canvas saved under another name is a layout of this user's from now on.
         if let shared, name != shared.name, let own = try? CanvasManager(layout: manager.layout) {
@@ -138,5 +148,23 @@ extension HostState {
         syncWidgetValues()
         emit(.write(.save(manager.saveLayout(), continuingHistoryOf: nil, announce: false)))
         if !openServerLayout(name) { emit(.read(.layout(name))) }
+    }
+
+    /// Opens the preset `name` as its file has it (palette: Restore the preset; Ctrl-P in
+    /// Ctrl-O): the current layout is saved first, and a layout kept under the preset's own
+    /// name moves to the name changes are kept under.
+    mutating func restorePreset(_ name: String? = nil) {
+        guard keepsLayouts else { notice = .error("No layout database"); return }
+        guard let preset = name ?? (shared == nil ? self.preset?.preset : nil) else {
+            notice = .info("\(manager.layout.name) was not made from a preset: Ctrl-O lists the presets")
+            return
+        }
+        guard name != nil || self.preset?.isUnchanged != true else {
+            notice = .info("\(manager.layout.name) is the preset as its file has it")
+            return
+        }
+        syncWidgetValues()
+        emit(.write(.save(manager.saveLayout(), continuingHistoryOf: nil, announce: false)))
+        emit(.read(.restorePreset(preset)))
     }
 }

@@ -68,9 +68,13 @@ extension HostState {
             }
         case .saveLayout(let name): save(as: name)
         case .loadLayout(let name): load(name)
+        case .restorePreset(let name): restorePreset(name)
         case .deleteLayout(let name): emit(.write(.delete(name)))
         case .renameLayout(let name, let newName):
-            if name == manager.layout.name { manager.rename(to: newName) }
+            if name == manager.layout.name {
+                manager.rename(to: newName)
+                preset = nil
+            }
             emit(.write(.rename(name, to: newName)))
         case .listLayouts: emit(.read(.summaries))
         case .loadTheme(let name, let keep): emit(.read(.theme(name, keep: keep)))

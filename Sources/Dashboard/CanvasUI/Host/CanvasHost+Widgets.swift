@@ -166,11 +166,19 @@ extension HostState {
         }
     }
 
-    /// Copies every widget's settings and state into the layout.
+    /// Copies every widget's settings and state into the layout. A preset whose settings
+    /// changed is kept apart from then on (`keepChangesApart`).
     mutating func syncWidgetValues() {
         for (id, entry) in mounted {
             guard let widget = entry.widget else { continue }
             manager.updateValues(of: id, config: widget.config, state: widget.state)
         }
+        if let presetSettings, presetSettings != settingsShown() { _ = keepChangesApart() }
+    }
+
+    /// Each pane's settings as its widget has them, defaults filled in.
+    func settingsShown() -> [PaneID: WidgetValues] {
+        Dictionary(manager.panes.map { pane in (pane.id, mounted[pane.id]?.widget?.config ?? pane.config) },
+                   uniquingKeysWith: { first, _ in first })
     }
 }

@@ -34,6 +34,8 @@ public enum LibraryRead: Sendable, Equatable {
     /// A layout to replace the canvas with (`layoutLoaded`, or `sharedLayoutLoaded` for a
     /// shared canvas's copy).
     case layout(String)
+    /// The preset as its file has it (`layoutLoaded`), the layout kept under its name moved aside.
+    case restorePreset(String)
 }
 
 public enum LibraryWrite: Sendable, Equatable {

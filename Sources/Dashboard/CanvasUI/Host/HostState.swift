@@ -19,6 +19,16 @@ public struct HostState {
     var zoomed: PaneID?
     /// Who the dashboard is signed in as, and where, on a team server (`HostStart.account`).
     var account: String?
+    /// How the layout shown stands to a preset: as its file has it, its first change is kept
+    /// under a name of the user's own (`keepChangesApart`); changed, "Restore the preset" opens
+    /// the file again.
+    var preset: PresetOrigin? {
+        didSet { presetSettings = nil }
+    }
+    /// The panes' settings as a preset opened with them, widgets' defaults filled in: a setting
+    /// changed from these is a change to keep apart. Nil once the preset changed.
+    var presetSettings: [PaneID: WidgetValues]?
+    var presetNames: Set<String> = []
     /// The components over the canvas (help, palette, a picker, the quit box over a box left
     /// open), the last on top: it gets the keys.
     var overlays: [any Overlay] = []
@@ -135,7 +145,10 @@ public struct HostState {
         loadTiming.processStarted = start.processStarted
         notice = start.notice
         account = start.account
+        preset = start.preset
+        presetNames = start.presetNames
         reconcileWidgets()
+        notePresetSettings()
         if let copy = start.shared { openShared(copy) }
         // Start-up shows the layout first and makes undo reach back across the restart a moment later.
         if start.restoringHistory { emit(.read(.history(layout: manager.layout.name))) }
@@ -275,17 +288,36 @@ public struct HostState {
     /// Announces an arrangement step taken and records it in the layout's history on disk.
     mutating func record(_ step: String, before: LayoutData) {
         if shared != nil { return shareStep(step, before: before) }
+        var before = before
+        if let kept = keepChangesApart() { before.name = kept }
         publish(LayoutChanged(step: step))
         emit(.write(.step(step, layout: manager.saveLayout(), before: before)))
     }
 
-    /// Replaces the whole canvas, e.g. with a loaded layout: every widget is mounted afresh.
-    mutating func replace(with newManager: CanvasManager) {
+    /// A preset stays as its file has it: its first change renames the canvas to the name
+    /// changes are kept under (`default (changed)`), and says so. Returns that name, if so.
+    mutating func keepChangesApart() -> String? {
+        guard let origin = preset, let kept = origin.changesKeptAs else { return nil }
+        manager.rename(to: kept)
+        preset = PresetOrigin(preset: origin.preset, changesKeptAs: nil)
+        notice = .info("Your changes are kept as \(kept); \(origin.preset) stays the preset (palette: Restore the preset)")
+        return kept
+    }
+
+    /// Replaces the whole canvas with a loaded layout: every widget is mounted afresh.
+    mutating func replace(with loaded: LoadedLayout) {
         unmountAll()
         closeShared()
-        manager = newManager
+        manager = loaded.manager
+        preset = loaded.preset
         reconcileWidgets()
+        notePresetSettings()
         publish(LayoutChanged(step: "load \(manager.layout.name)"))
+    }
+
+    /// Notes a preset's settings as it opened with them (`presetSettings`).
+    private mutating func notePresetSettings() {
+        presetSettings = preset?.isUnchanged == true ? settingsShown() : nil
     }
 
     /// Ends a drag and every pane's widget, before the canvas is replaced: each is mounted afresh.
@@ -313,6 +345,10 @@ public struct HostStart: Sendable {
     public var restoringHistory: Bool
     /// When the process started, for `canvasLoadTime`; nil measures the panes alone.
     public var processStarted: ContinuousClock.Instant?
+    /// How the layout stands to a preset (`LayoutLibrary.load`'s answer for it).
+    public var preset: PresetOrigin?
+    /// The presets' names: saving under one would hide the preset.
+    public var presetNames: Set<String>
     /// What the status bar says first, e.g. a problem found while starting.
     public var notice: Notice?
     /// Who and where, on a team server (`ann@team.example:7450`), said beside the layout's name;
@@ -320,12 +356,14 @@ public struct HostStart: Sendable {
     public var account: String?
 
     public init(shared: SharedCanvasCopy? = nil, restoringHistory: Bool = false, processStarted: ContinuousClock.Instant? = nil,
-                notice: Notice? = nil, account: String? = nil) {
+                notice: Notice? = nil, account: String? = nil, preset: PresetOrigin? = nil, presetNames: Set<String> = []) {
         self.shared = shared
         self.restoringHistory = restoringHistory
         self.processStarted = processStarted
         self.notice = notice
         self.account = account
+        self.preset = preset
+        self.presetNames = presetNames
     }
 }
 

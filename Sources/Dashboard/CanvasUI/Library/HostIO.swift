@@ -78,6 +78,12 @@ public final class HostIO {
                 } catch {
                     return .notice(.error("Could not load \(name): \(error)"))
                 }
+            case .restorePreset(let name):
+                do {
+                    return .layoutLoaded(try await library.restorePreset(name))
+                } catch {
+                    return .notice(.error("Could not restore the preset \(name): \(error)"))
+                }
             }
         } catch {
             return .notice(.error("Could not list layouts: \(error)"))
@@ -95,12 +101,14 @@ public final class HostIO {
         case .redo(let layout):
             self.write("record the redo") { try await library.recordRedo(layout: layout) }
         case .save(let layout, let source, let announce):
-            self.write("save \(layout.name)", then: announce ? .saved(layout.name) : nil) {
+            self.write("save \(layout.name)") {
+                var kept = layout.name
                 if let source, source != layout.name {
                     try await library.save(layout, continuingHistoryOf: source)
                 } else {
-                    try await library.save(layout)
+                    kept = try await library.save(layout)
                 }
+                if announce { mailbox.post(.saved(kept)) }
             }
         case .saveOnQuit(let layout):
             self.write("save the layout") {

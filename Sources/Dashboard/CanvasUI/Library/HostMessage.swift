@@ -9,7 +9,7 @@ public enum HostMessage: Sendable {
     /// A key, the mouse, a paste or a resize.
     case input(InputEvent)
     case layoutsListed([LayoutSummary])
-    case layoutLoaded(CanvasManager)
+    case layoutLoaded(LoadedLayout)
     /// A shared canvas's copy to open in place of the canvas.
     case sharedLayoutLoaded(SharedCanvasCopy)
     /// What the server said of the shared canvas `canvas` (nil for a layout it did not store).

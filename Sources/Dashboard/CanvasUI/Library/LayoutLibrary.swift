@@ -9,11 +9,18 @@ public protocol LayoutLibrary: Sendable {
     /// reads every preset file.
     func layoutNames() async throws -> [String]
     /// A stored layout with its undo history, or a preset with a fresh one.
-    func load(_ name: String) async throws -> CanvasManager
+    func load(_ name: String) async throws -> LoadedLayout
+    /// The preset `preset` as its file has it; a layout stored under its own name (before
+    /// presets stayed presets) is renamed as changes are (`default (changed)`) first.
+    func restorePreset(_ preset: String) async throws -> LoadedLayout
     /// The stored undo history of a layout, or nil when it was never saved.
     func history(_ name: String) async throws -> UndoHistory<LayoutData>?
-    /// Saves the arrangement and widget state under the layout's name; remembers it as the last used.
-    func save(_ layout: LayoutData) async throws
+    /// Saves the arrangement and widget state under the layout's name; remembers it as the last
+    /// used. A preset is not stored under its own name: in its own arrangement it is only
+    /// remembered; changed, it is kept as `default (changed)`.
+    /// - Returns: the name it is kept under.
+    @discardableResult
+    func save(_ layout: LayoutData) async throws -> String
     /// Saves under a new name, keeping the history of the layout it was arranged as ("save as").
     func save(_ layout: LayoutData, continuingHistoryOf source: String) async throws
     /// Records one arrangement step: `layout` is the result, `before` the arrangement it changed
@@ -34,4 +41,15 @@ public protocol LayoutLibrary: Sendable {
     func sharedCopy(named name: String) async throws -> SharedCanvasCopy?
     /// Keeps a shared canvas's copy, for opening it offline and sending its edits later.
     func keep(_ copy: SharedCanvasCopy) async throws
+}
+
+/// A layout read from the library, and how it stands to a preset.
+public struct LoadedLayout: Sendable {
+    public var manager: CanvasManager
+    public var preset: PresetOrigin?
+
+    public init(_ manager: CanvasManager, preset: PresetOrigin?) {
+        self.manager = manager
+        self.preset = preset
+    }
 }

@@ -5,7 +5,8 @@ import PlainText
 /// The layout picker (Ctrl-O): stored layouts and presets, a filter, and actions on the highlighted one.
 ///
 /// Whatever can be typed goes into the filter, so the actions are on keys that cannot: Ctrl-D
-/// deletes (asks first), Ctrl-R renames. Enter opens the highlighted layout, filter or not.
+/// deletes (asks first), Ctrl-R renames, Ctrl-P opens the preset a layout was changed from.
+/// Enter opens the highlighted layout, filter or not.
 public struct LayoutPicker: Overlay, Hashable, Sendable {
     public enum Mode: Hashable, Sendable {
         /// Typing filters; ↑↓ move the highlight.
@@ -115,6 +116,12 @@ public struct LayoutPicker: Overlay, Hashable, Sendable {
                 return [.notice(.info("\(item.name) is open; load another layout before deleting it"))]
             }
             mode = .confirmingDelete(item.name)
+        case (.char("p"), .ctrl):
+            guard let item = highlighted else { return [] }
+            guard let preset = item.changedFrom ?? (item.isPreset ? item.name : nil) else {
+                return [.notice(.info("\(item.name) was not made from a preset"))]
+            }
+            return [.close, .restorePreset(preset)]
         case (.char("r"), .ctrl):
             guard let item = highlighted else { return [] }
             guard !item.isPreset else { return [.notice(.info("\(item.name) is a preset file; save it under a name of yours (Ctrl-S) to rename that"))] }
@@ -142,7 +149,8 @@ public struct LayoutPicker: Overlay, Hashable, Sendable {
             let current = item.name == context.layoutName ? " (current)" : ""
             let open = item.sharing.flatMap { context.presence[$0.canvas] }.map { $0.isEmpty ? "" : ", open: " + $0.joined(separator: ", ") } ?? ""
             let panes = item.paneCount.map { "\($0) panes" } ?? "not opened here"
-            let kind = item.isPreset ? "preset" : panes + (item.sharing.map { ", \($0)" } ?? "") + open
+            let changed = item.changedFrom.map { $0 == item.name ? ", changed from the preset" : ", changed from preset \($0)" } ?? ""
+            let kind = item.isPreset ? "preset" : panes + changed + (item.sharing.map { ", \($0)" } ?? "") + open
             lines.append(OverlayLine("\(item.name)\(current) — \(kind)", index == selected ? .selection : .overlay))
         }
         switch mode {
@@ -151,7 +159,8 @@ public struct LayoutPicker: Overlay, Hashable, Sendable {
         case .renaming(let name, let field):
             lines.append(.field("Rename \(name) to: ", field, .accent))
         case .browsing:
-            lines.append(OverlayLine("Type to filter · Enter load · ^D delete · ^R rename · Esc " + (filter.text.isEmpty ? "close" : "clear"), .muted))
+            let preset = highlighted?.changedFrom != nil ? " · ^P the preset" : ""
+            lines.append(OverlayLine("Type to filter · Enter load · ^D delete · ^R rename\(preset) · Esc " + (filter.text.isEmpty ? "close" : "clear"), .muted))
         }
     }
 }

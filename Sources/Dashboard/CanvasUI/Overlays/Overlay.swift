@@ -66,6 +66,8 @@ public enum OverlayEffect {
     case cycleSetting(PaneID, key: String)
     case saveLayout(as: String)
     case loadLayout(String)
+    /// Opens the preset as its file has it (`HostState.restorePreset`).
+    case restorePreset(String)
     case deleteLayout(String)
     case renameLayout(String, to: String)
     /// Lists the layouts again (into `layoutsListed`), e.g. after a rename.

@@ -89,7 +89,7 @@ enum CanvasStorage {
         case .add(let pane):
             arranges = true
             values = insertValues(try StoredValues(config: pane.config, state: pane.state), of: pane.id, on: id)
-        case .remove(let pane):
+        case .remove(let pane, _):
             arranges = true
             values = .run("DELETE FROM canvas_pane_values WHERE canvas_id = \(id) AND pane_id = \(pane.rawValue)") { _ in .done(()) }
         case .configure(let pane, let config):

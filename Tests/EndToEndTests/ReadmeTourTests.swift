@@ -54,7 +54,9 @@ struct ReadmeTourTests {
         try await session.send("a")
         try await session.waitFor("Event Log")
         try await session.pressEscape(times: 1)
-        try await session.waitForScreen("the catalog closed") { $0.last?.contains("ARRANGE") == true }
+        try await session.waitForScreen("the catalog closed") { screen in
+            screen.last?.contains("ARRANGE") == true && !screen.contains { $0.contains("Add a widget") }
+        }
         Self.says(readme, "`x` removes the pane (its neighbours take its room, as in tmux)")
         try await session.send("x")
         try await session.waitFor("Remove")

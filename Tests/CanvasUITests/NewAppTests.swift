@@ -1,5 +1,5 @@
 import CanvasCore
-import CanvasUI
+@testable import CanvasUI
 import Synchronization
 import Testing
 
@@ -196,6 +196,31 @@ struct NewAppTests {
         host.press(Key(.end))
         #expect(host.screen.contains { $0.contains("line 60") }, "the script scrolls")
         #expect(host.statusBar.hasPrefix(" NEW APP "))
+    }
+
+    /// Issue 55, item 14: a script line wider than the box keeps its indentation when wrapped,
+    /// and its pieces say they go on, so Python's structure reads as it is on the one screen
+    /// meant for checking it.
+    @Test func aWideScriptLineKeepsItsIndentationAndMarksWhereItGoesOn() {
+        let call = "        total = compute_the_total(first_argument, second_argument, third_argument, fourth_argument)"
+        let wide = call + " + another(x, y) * factor_of_something_long"
+        #expect(DisplayWidth.of(wide) >= 120)
+        let line = wide + " - the_rest_of_its"
+        let script = "def main():\n    for lap in laps:\n" + line + "\n    return total"
+        #expect(DisplayWidth.of(line) == 160)
+        let review = AppReview(id: "laps", name: "Laps", version: "1.0.0", preview: ["laps 0"], manifest: "id: laps", scriptName: "app.py",
+                               script: script, permissions: [], install: { throw CancellationError() })
+        let lines = NewAppOverlay.reviewLines(review, width: 76).map(\.text)
+        let start = try? #require(lines.firstIndex { $0.hasPrefix("        total = ") })
+        guard let start else { return }
+        let pieces = Array(lines[start...].prefix { $0 != "    return total" })
+        #expect(pieces.count == 3, "\(pieces)")
+        #expect(pieces.dropFirst().allSatisfy { $0.hasPrefix("        ↪ ") }, "\(pieces)")
+        #expect(pieces.allSatisfy { DisplayWidth.of($0) <= 76 })
+        // Read back without the marks, the line is whole.
+        let joined = pieces.enumerated().map { $0 == 0 ? $1 : String($1.dropFirst(10)) }.joined(separator: " ")
+        #expect(joined == line)
+        #expect(lines.contains("    for lap in laps:") && lines.contains("    return total"))
     }
 
     @Test func enterInstallsAddsTheFocusedPaneAndListsItInTheCatalog() async throws {

@@ -180,10 +180,10 @@ public struct NewAppOverlay: Overlay {
         return lines
     }
 
-    /// Source text, tabs expanded, long lines wrapped.
+    /// Source text, tabs expanded, long lines wrapped keeping their indentation (`TextWrap.code`).
     private static func code(_ text: String, width: Int) -> [OverlayLine] {
         text.replacing("\t", with: "    ").split(separator: "\n", omittingEmptySubsequences: false)
-            .flatMap { line in line.isEmpty ? [""] : TextWrap.lines(String(line), width: width) }
+            .flatMap { line in line.isEmpty ? [""] : TextWrap.code(String(line), width: width) }
             .map { OverlayLine($0) }
     }
 

@@ -136,7 +136,7 @@ struct ModelClientTests {
         defer { server.stop() }
         let limits = ModelClient.Limits(attemptTimeout: .seconds(5), idleTimeout: .milliseconds(500))
         let started = ContinuousClock.now
-        await #expect(throws: ModelError.timeout) { try await Self.client(server, limits: limits).complete([ChatMessage(.user, "hi")]) }
+        await #expect(throws: ModelError.timeout(seconds: 1)) { try await Self.client(server, limits: limits).complete([ChatMessage(.user, "hi")]) }
         #expect(ContinuousClock.now - started < .seconds(4))
     }
 
@@ -148,7 +148,7 @@ struct ModelClientTests {
         }
         defer { server.stop() }
         let limits = ModelClient.Limits(idleTimeout: .milliseconds(500))
-        await #expect(throws: ModelError.timeout) { try await Self.client(server, limits: limits).complete([ChatMessage(.user, "hi")]) }
+        await #expect(throws: ModelError.timeout(seconds: 1)) { try await Self.client(server, limits: limits).complete([ChatMessage(.user, "hi")]) }
         #expect(server.connections == 1)
     }
 
@@ -176,6 +176,60 @@ struct ModelClientTests {
         let logged = capture.lines.joined(separator: "\n")
         #expect(logged.contains("\"outcome\": \(expected.kind)"), "\(logged)")
         #expect(!logged.contains(expected.description) && !logged.contains("tokens") && !logged.contains("such thing"), "\(logged)")
+    }
+
+    /// Issue 55, item 15: the answers of a LiteLLM proxy, as it gives them, each said as what to
+    /// fix: a key it does not know (`400 … No connected db.`), none sent, a model it has not, and
+    /// the model server behind it down (a 500 on every try, not "busy").
+    @Test(arguments: [
+        (true, "400 Bad Request", #"{"error":{"message":"Authentication Error, No connected db.","type":"auth_error","param":"None","code":"400"}}"#,
+         ModelError.keyRefused(variable: "TC_TEST_KEY", status: 400), 1, "check the key in TC_TEST_KEY"),
+        (false, "500 Internal Server Error", #"{"error":{"message":"Authentication Error, No api key passed in.","type":"auth_error","param":"None","code":"500"}}"#,
+         ModelError.keyNeeded(status: 500), 1, "set keyVariable (an environment variable's name) or keyFile in ai.yaml"),
+        (true, "400 Bad Request",
+         #"{"error":{"message":"{'error': '/chat/completions: Invalid model name passed in model=llama-test. Call `/v1/models` to view available models for your key.'}","type":"None","param":"None","code":"400"}}"#,
+         ModelError.unknownModel("llama-test", message: "{'error': '/chat/completions: Invalid model name passed in model=llama-test. Call `/v1/models` to view available models for your key.'}"),
+         1, "set model in ai.yaml"),
+        (true, "500 Internal Server Error",
+         #"{"error":{"message":"litellm.APIConnectionError: OpenAIException - Connection error. Received Model Group=local\nAvailable Model Group Fallbacks=None","type":null,"param":null,"code":"500"}}"#,
+         ModelError.upstreamUnreachable(status: 500, message: "litellm.APIConnectionError: OpenAIException - Connection error. Received Model Group=local\nAvailable Model Group Fallbacks=None"),
+         3, "is the model server behind it running?"),
+    ] as [(Bool, String, String, ModelError, Int, String)])
+    func aLiteLLMProxysAnswersNameTheFix(withKey: Bool, status: String, body: String, expected: ModelError, tries: Int, fix: String) async throws {
+        let server = try RawServer { connection, _ in
+            connection.readRequest()
+            connection.respond(status: status, headers: ["Content-Type: application/json"], body: body)
+        }
+        defer { server.stop() }
+        let client = ModelClient(settings: ModelSettings(baseURL: "http://127.0.0.1:\(server.port)/v1", model: "llama-test", keyVariable: "TC_TEST_KEY"),
+                                 key: withKey ? Self.key : nil, limits: ModelClient.Limits(longestWait: .milliseconds(50)))
+        await #expect(throws: expected) { try await client.complete([ChatMessage(.user, "hi")]) }
+        #expect(server.connections == tries)
+        #expect(expected.description.contains(fix), "\(expected)")
+        #expect(!expected.description.contains("busy"))
+    }
+
+    /// The idle limit is `timeout` in ai.yaml, and the error names it.
+    @Test func theIdleLimitIsTheSettingsAndTheErrorSaysHowToRaiseIt() async throws {
+        let server = try RawServer { connection, _ in
+            connection.readRequest()
+            connection.waitForClose()
+        }
+        defer { server.stop() }
+        let settings = ModelSettings(baseURL: "http://127.0.0.1:\(server.port)/v1", model: "m", keyVariable: nil, timeout: .seconds(1))
+        let started = ContinuousClock.now
+        let error = await #expect(throws: ModelError.self) { try await ModelClient(settings: settings, key: nil).complete([ChatMessage(.user, "hi")]) }
+        #expect(ContinuousClock.now - started < .seconds(10))
+        #expect(error == .timeout(seconds: 1))
+        #expect(error?.description.contains("timeout: SECONDS in ai.yaml") == true)
+    }
+
+    /// A message at the edge: an endpoint's message is cut, in bytes, where a character ends.
+    @Test func anEndpointsLongMessageIsCutToItsBound() {
+        let long = String(repeating: "é", count: 400)
+        let cut = ModelClient.bounded(long)
+        #expect(cut.utf8.count <= ModelClient.messageBytes && cut.hasSuffix("…") && cut.dropLast().allSatisfy { $0 == "é" })
+        #expect(ModelClient.bounded("short") == "short")
     }
 
     @Test func garbageInTheStreamIsMalformed() async throws {

@@ -21,6 +21,22 @@ struct ModelSettingsTests {
         #expect(ModelError.noKey(variable: "CEREBRAS_API_KEY").description.contains("CEREBRAS_API_KEY"))
     }
 
+    /// Issue 55, item 15: how long the model may stay silent is the user's to set.
+    @Test func theTimeoutIsSecondsOrMinutesWithinBounds() throws {
+        let url = try Self.file("baseURL: http://127.0.0.1:4000/v1\nmodel: local\ntimeout: 3m\n")
+        defer { try? FileManager.default.removeItem(at: url) }
+        #expect(try ModelSettings(ModelSettings.Fields.read(url), file: url).timeout == .seconds(180))
+        for (text, seconds) in [("180", 180), ("45s", 45), ("3600", 3600)] {
+            let fields = ModelSettings.Fields(baseURL: "http://x/v1", model: "m", timeout: text)
+            #expect(try ModelSettings(fields, file: url).timeout == .seconds(seconds))
+        }
+        for text in ["0", "3601", "61m", "-5", "soon", "99999999999999999999"] {
+            let fields = ModelSettings.Fields(baseURL: "http://x/v1", model: "m", timeout: text)
+            let error = #expect(throws: ModelError.self) { try ModelSettings(fields, file: url) }
+            #expect(error?.description.contains("timeout must be seconds from 1 to 3600") == true, "\(text)")
+        }
+    }
+
     @Test func aMissingFileIsNoFieldsAndTheErrorNamesWhatToSet() throws {
         let url = try Self.file(nil)
         let fields = try ModelSettings.Fields.read(url)
@@ -82,7 +98,7 @@ struct ModelSettingsTests {
         ("baseURL: ftp://host\nmodel: m\n", "http://"),
         ("baseURL: http://h\n", "model"),
         ("baseURL: http://h\nmodel: m\nkeyVariable: \"sk-abc def\"\n", "keyVariable"),
-        ("- not\n- a map\n", "baseURL, model, keyVariable and keyFile"),
+        ("- not\n- a map\n", "baseURL, model, keyVariable, keyFile and timeout"),
     ])
     func badFilesSayWhichField(text: String, named: String) throws {
         let url = try Self.file(text)

@@ -47,6 +47,21 @@ enum Completions {
         struct Nested: Decodable {
             let message: String?
             let code: String?
+            /// LiteLLM's kind of error: `auth_error` for a key it does not take.
+            let type: String?
+
+            init(message: String?, code: String?, type: String? = nil) {
+                (self.message, self.code, self.type) = (message, code, type)
+            }
+
+            /// Each field if it is text: a server's number or null in one keeps the others.
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.init(message: try? container.decode(String.self, forKey: .message), code: try? container.decode(String.self, forKey: .code),
+                          type: try? container.decode(String.self, forKey: .type))
+            }
+
+            private enum CodingKeys: String, CodingKey { case message, code, type }
         }
 
         init(from decoder: any Decoder) throws {
@@ -69,7 +84,21 @@ enum Completions {
         var isUnknownModel: Bool {
             if (error?.code ?? code) == "model_not_found" { return true }
             let text = (self.text ?? "").lowercased()
-            return text.contains("model") && (text.contains("does not exist") || text.contains("not found") || text.contains("unknown model"))
+            return text.contains("model") && (text.contains("does not exist") || text.contains("not found") || text.contains("unknown model")
+                || text.contains("invalid model"))
+        }
+
+        /// The endpoint says the key is wrong or missing, whatever the status.
+        var isAboutTheKey: Bool {
+            let text = (self.text ?? "").lowercased()
+            return error?.type == "auth_error" || text.contains("authentication error") || text.contains("invalid api key")
+                || text.contains("no api key")
+        }
+
+        /// A proxy says the model server behind it cannot be reached.
+        var isUpstreamUnreachable: Bool {
+            let text = (self.text ?? "").lowercased()
+            return ["apiconnectionerror", "connection error", "connection refused", "cannot connect"].contains { text.contains($0) }
         }
     }
 }

@@ -34,13 +34,24 @@ public final class ModelClient: Sendable {
 
     public let settings: ModelSettings
     let limits: Limits
+    /// Whether a key is sent: a refusal about authentication then means that key, else none.
+    private let sendsKey: Bool
     private let http: HTTPClient
     private let logger: Logger
 
-    /// - Parameter key: The API key (from `ModelSettings.key(in:)`), sent as a bearer token.
+    /// - Parameters:
+    ///   - key: The API key (from `ModelSettings.key(in:)`), sent as a bearer token.
+    ///   - limits: Their idle limit gives way to `settings.timeout` (`timeout` in `ai.yaml`), and
+    ///     one attempt may take at least five such silences.
     public init(settings: ModelSettings, key: String?, limits: Limits = Limits(), logger: Logger = Logger(label: "termcanvas.model")) {
+        var limits = limits
+        if let timeout = settings.timeout {
+            limits.idleTimeout = timeout
+            limits.attemptTimeout = max(limits.attemptTimeout, timeout * 5)
+        }
         self.settings = settings
         self.limits = limits
+        self.sendsKey = key != nil
         self.logger = logger
         let configuration = HTTPClient.Configuration(connectTimeout: limits.connectTimeout, totalTimeout: limits.attemptTimeout,
                                                      retry: .none, maxConnectionsPerHost: 2, maxResponseBytes: limits.maxAnswerBytes * 4)
@@ -144,28 +155,51 @@ public final class ModelClient: Sendable {
         return .failed(.cancelled)
     }
 
+    /// What an answer other than 2xx means, in words that name the fix: a proxy such as LiteLLM
+    /// says of a key it does not know `400 … No connected db.`, of a model it has not
+    /// `Invalid model name`, and of a model server behind it that is down a 500.
     private func refusal(_ response: HTTPClient.Response) -> Outcome {
         let failure = try? JSONDecoder().decode(Completions.Failure.self, from: Data(response.body))
-        let message = failure?.text ?? String(decoding: response.body.prefix(200), as: UTF8.self)
-        switch response.status {
-        case 401, 403:
-            return .failed(.keyRefused(variable: settings.keyVariable, status: response.status))
+        let message = Self.bounded(failure?.text ?? String(decoding: response.body.prefix(Self.messageBytes), as: UTF8.self))
+        let status = response.status
+        if [401, 403].contains(status) || failure?.isAboutTheKey == true {
+            return .failed(sendsKey ? .keyRefused(variable: settings.keyVariable, status: status) : .keyNeeded(status: status))
+        }
+        switch status {
         case 404:
             return .failed(.unknownModel(settings.model, message: message))
         case 400 where failure?.isUnknownModel == true:
             return .failed(.unknownModel(settings.model, message: message))
-        case 429, 500, 502, 503, 504:
+        case 500...599 where failure?.isUpstreamUnreachable == true:
+            return .retryable(.upstreamUnreachable(status: status, message: message), wait: nil)
+        case 429, 503:
             let seconds = response.header("Retry-After").flatMap { RetryAfter.seconds($0) }
-            return .retryable(.busy(status: response.status, retryAfterSeconds: seconds), wait: seconds.map { Duration.seconds($0) })
+            return .retryable(.busy(status: status, retryAfterSeconds: seconds), wait: seconds.map { Duration.seconds($0) })
+        case 500, 502, 504:
+            return .retryable(.serverError(status: status, message: message), wait: nil)
         default:
-            return .failed(.refused(status: response.status, message: message))
+            return .failed(.refused(status: status, message: message))
         }
+    }
+
+    /// The most of an endpoint's message an error says.
+    static let messageBytes = 300
+
+    /// `message` cut to `messageBytes`, with `…` where it was cut.
+    static func bounded(_ message: String) -> String {
+        guard message.utf8.count > messageBytes else { return message }
+        var cut = ""
+        for character in message {
+            guard cut.utf8.count + character.utf8.count <= messageBytes - 3 else { break }
+            cut.append(character)
+        }
+        return cut + "…"
     }
 
     private func failure(_ error: HTTPClientError) -> Outcome {
         switch error {
         case .unreachable(let reason): .retryable(.unreachable(baseURL: settings.baseURL, reason: reason), wait: nil)
-        case .timeout: .failed(.timeout)
+        case .timeout: .failed(.timeout(seconds: Int((limits.idleTimeout + .milliseconds(999)).components.seconds)))
         case .cancelled: .failed(.cancelled)
         case .invalidRequest(let reason): .failed(.settings("cannot send to \(settings.baseURL): \(reason)"))
         case .status(let code, _, _): .failed(.refused(status: code, message: ""))

@@ -19,14 +19,20 @@ public struct ModelSettings: Sendable, Equatable {
     public var keyVariable: String?
     /// A file holding the API key (`~/` is the home folder), used when `keyVariable` is unset.
     public var keyFile: String?
+    /// The longest silence within an answer (`timeout: 180` in seconds, or `3m`); nil keeps
+    /// the client's (60 s). A local model can take minutes to read the generator's prompt.
+    public var timeout: Duration?
 
     public static let fileName = "ai.yaml"
+    /// What `timeout` may be.
+    public static let timeouts = 1...3600
 
-    public init(baseURL: String, model: String, keyVariable: String?, keyFile: String? = nil) {
+    public init(baseURL: String, model: String, keyVariable: String?, keyFile: String? = nil, timeout: Duration? = nil) {
         self.baseURL = baseURL
         self.model = model
         self.keyVariable = keyVariable
         self.keyFile = keyFile
+        self.timeout = timeout
     }
 
     /// The fields of `ai.yaml`, or of flags; each may be missing.
@@ -35,12 +41,14 @@ public struct ModelSettings: Sendable, Equatable {
         public var model: String?
         public var keyVariable: String?
         public var keyFile: String?
+        public var timeout: String?
 
-        public init(baseURL: String? = nil, model: String? = nil, keyVariable: String? = nil, keyFile: String? = nil) {
+        public init(baseURL: String? = nil, model: String? = nil, keyVariable: String? = nil, keyFile: String? = nil, timeout: String? = nil) {
             self.baseURL = baseURL
             self.model = model
             self.keyVariable = keyVariable
             self.keyFile = keyFile
+            self.timeout = timeout
         }
 
         /// `file`'s fields; none when it does not exist. Read as every TermCanvas file is
@@ -60,7 +68,7 @@ public struct ModelSettings: Sendable, Equatable {
         /// The fields of `ai.yaml`'s text: a mapping whose known keys have text values (others are
         /// ignored); nothing at all is no fields.
         static func parse(_ text: String, file: URL) throws(ModelError) -> Fields {
-            let notFields = ModelError.settings("\(file.path): not YAML of baseURL, model, keyVariable and keyFile")
+            let notFields = ModelError.settings("\(file.path): not YAML of baseURL, model, keyVariable, keyFile and timeout")
             let root: Node?
             do { root = try YAMLDocument.compose(text) } catch { throw notFields }
             guard let root else { return Fields() }
@@ -71,13 +79,13 @@ public struct ModelSettings: Sendable, Equatable {
                 return ["~", "null"].contains(text.lowercased()) ? nil : text  // YAML's null: the field left out
             }
             return Fields(baseURL: try field("baseURL"), model: try field("model"), keyVariable: try field("keyVariable"),
-                          keyFile: try field("keyFile"))
+                          keyFile: try field("keyFile"), timeout: try field("timeout"))
         }
 
         /// These fields, with `other`'s where it has them.
         public func overridden(by other: Fields) -> Fields {
             Fields(baseURL: other.baseURL ?? baseURL, model: other.model ?? model, keyVariable: other.keyVariable ?? keyVariable,
-                   keyFile: other.keyFile ?? keyFile)
+                   keyFile: other.keyFile ?? keyFile, timeout: other.timeout ?? timeout)
         }
     }
 
@@ -99,7 +107,18 @@ public struct ModelSettings: Sendable, Equatable {
         }
         let keyFile = fields.keyFile?.trimmingWhitespace()
         self.init(baseURL: String(baseURL.reversed().drop { $0 == "/" }.reversed()), model: model,
-                  keyVariable: variable?.isEmpty == false ? variable : nil, keyFile: keyFile?.isEmpty == false ? keyFile : nil)
+                  keyVariable: variable?.isEmpty == false ? variable : nil, keyFile: keyFile?.isEmpty == false ? keyFile : nil,
+                  timeout: try fields.timeout.map { text throws(ModelError) in try Self.timeout(text, file: file) })
+    }
+
+    /// `180`, `180s` or `3m`, within `timeouts` seconds.
+    static func timeout(_ text: String, file: URL) throws(ModelError) -> Duration {
+        let text = text.trimmingWhitespace().lowercased()
+        let (digits, unit) = text.hasSuffix("m") ? (text.dropLast(), 60) : (text.hasSuffix("s") ? text.dropLast() : Substring(text), 1)
+        guard digits.count <= 6, let count = Int(digits), timeouts.contains(count * unit) else {
+            throw .settings("\(file.path): timeout must be seconds from \(timeouts.lowerBound) to \(timeouts.upperBound) (e.g. 180, or 3m), got '\(text)'")
+        }
+        return .seconds(count * unit)
     }
 
     /// The API key: `keyVariable`'s in `environment`, else `keyFile`'s; nil when the settings

@@ -184,7 +184,7 @@ struct NewAppTests {
         let host = fixture.host
         fixture.describe()
         #expect(fixture.stage == "writing")
-        try await fixture.deliver { host.screen.contains { $0.contains("Checking the manifest") } }
+        try await fixture.deliver { host.screen.contains { $0.contains("Checking the answer") } }
         #expect(host.screen.contains { $0.contains("=== FILE: app.yaml ===") })
         try await fixture.deliver { fixture.stage == "reviewing" }
         let screen = host.screen
@@ -253,7 +253,7 @@ struct NewAppTests {
         let fixture = try Fixture { $0.gate = gate }
         let host = fixture.host
         fixture.describe("First")
-        try await fixture.deliver { host.screen.contains { $0.contains("Checking the manifest") } }
+        try await fixture.deliver { host.screen.contains { $0.contains("Checking the answer") } }
         host.press(.escape)
         #expect(host.overlay == nil)
         // The first run, stopped, still says how it ended (a review: the gate lets it go on). Its
@@ -261,7 +261,7 @@ struct NewAppTests {
         await host.io.generatorStopped()
         #expect(gate.firstEnded)
         fixture.describe("Second")
-        try await fixture.deliver { fixture.stage != "writing" || host.screen.contains { $0.contains("Checking the manifest") } }
+        try await fixture.deliver { fixture.stage != "writing" || host.screen.contains { $0.contains("Checking the answer") } }
         #expect(fixture.stage == "writing", "the first run's review is not shown")
         gate.releaseSecond()
         try await fixture.deliver { fixture.stage == "reviewing" }
@@ -357,7 +357,7 @@ struct NewAppTests {
         let fixture = try Fixture { $0.pieces = ["evil \u{1B}]0;pwned\u{07}\u{1B}[2J text"] }
         let host = fixture.host
         fixture.describe()
-        try await fixture.deliver { host.screen.contains { $0.contains("Checking the manifest") } }
+        try await fixture.deliver { host.screen.contains { $0.contains("Checking the answer") } }
         let buffer = host.compose()
         expectWellFormed(buffer)
         #expect(buffer.lines.contains { $0.contains("evil ␛]0;pwned␇␛[2J text") })

@@ -26,15 +26,20 @@ struct GeneratedAppCheckTests {
         (answer("workdir: .."), "workdir must be left out"),
         (answer("", exec: #"[python3, -c, "import os", app.py]"#), "exec must be [python3, app.py]"),
         (answer("", exec: "[bash, app.py]"), "exec must be [python3, app.py]"),
-        (answer("", id: "sysmon"), "id sysmon is taken"),
+        (answer("", id: "sysmon"), "the id sysmon is taken by an installed app; the app needs an id of its own"),
+        ("no files at all", "has no '=== FILE: app.yaml ===' line"),
         (answer("sample: { every: 5s, show: text }"), "sample: an app has either protocol or sample"),
     ])
     func refusedBeforeAnythingRuns(answer: String, problem: String) async {
         let request = GenerationRequest(description: "laps", language: .python, takenIDs: ["sysmon"])
+        // Issue 55, item 16: nothing says the app runs when it does not.
+        var ran = false
         let error = await #expect(throws: GenerationProblem.self) {
-            try await GeneratedApp.check(answer, for: request, environment: [:], trialLimit: .seconds(1))
+            try await GeneratedApp.check(answer, for: request, environment: [:], trialLimit: .seconds(1)) { ran = true }
         }
         #expect(error?.description.contains(problem) == true, "\(String(describing: error))")
+        #expect(!ran)
+        #expect(error?.description.contains("choose another") == false)
     }
 
     @Test func trialFoldersAKilledRunLeftAreRemovedAndARunningTrialsAreNot() throws {

@@ -258,6 +258,18 @@ struct SupervisorTests {
                 .finished])
     }
 
+    /// Issue 55, item 16: the sandbox's keeper ends the app TermCanvas told to end with SIGKILL;
+    /// the log says that followed TermCanvas's SIGTERM, not that someone else sent it.
+    @Test func aSigkillAfterTermCanvasSentSigtermIsSaidToFollowIt() {
+        var drive = Drive()
+        drive.run()
+        drive.handle(.stop)
+        drive.handle(.timer(.terminate(generation: 1)), after: 0.3)
+        #expect(drive.handle(.process(generation: 1, .exited(status: -SIGKILL)))
+            == [.log("ended: killed by signal 9 (SIGKILL), after TermCanvas sent SIGTERM: its pane closed and it had not left 0.3 s after shutdown"),
+                .finished])
+    }
+
     @Test func aPoliteAppLeavesOnShutdown() {
         var drive = Drive()
         drive.run()

@@ -30,8 +30,9 @@ public struct GeneratedApp: Sendable {
 
     /// Checks `answer`: its format, its manifest (errors name the field), and a trial run with no
     /// permission granted that must answer `initialize` and draw a view.
+    /// - Parameter willRun: Called once the format and manifest passed, as the trial run starts.
     static func check(_ answer: String, for request: GenerationRequest, environment: [String: String],
-                      trialLimit: Duration) async throws(GenerationProblem) -> GeneratedApp {
+                      trialLimit: Duration, willRun: () -> Void = {}) async throws(GenerationProblem) -> GeneratedApp {
         let language = request.language
         let files = try AnswerFormat.parse(answer, scriptName: language.scriptName)
         let manifest: AppManifest
@@ -43,7 +44,7 @@ public struct GeneratedApp: Sendable {
         try checkRunsOnlyWhatIsShown(manifest, language: language)
         if let id = request.id, manifest.id != id { throw GenerationProblem("app.yaml: id must be \(id), not \(manifest.id)") }
         if request.takenIDs.contains(manifest.id) {
-            throw GenerationProblem("app.yaml: id \(manifest.id) is taken by an installed app; choose another id")
+            throw GenerationProblem("app.yaml: the id \(manifest.id) is taken by an installed app; the app needs an id of its own")
         }
         let workspace = FileManager.default.temporaryDirectory.appendingPathComponent("\(workspacePrefix)\(UUID().uuidString.prefix(8))")
         defer { try? FileManager.default.removeItem(at: workspace) }
@@ -61,6 +62,7 @@ public struct GeneratedApp: Sendable {
             throw GenerationProblem("the app could not be written to \(folder.path): \(error)")
         }
         let size = ViewSize(width: previewSize.width, height: previewSize.height)
+        willRun()
         switch await MicroAppTrial.run(app, size: size, environment: environment, logFile: workspace.appendingPathComponent("trial.log"),
                                        limit: trialLimit) {
         case .view(let view, _):

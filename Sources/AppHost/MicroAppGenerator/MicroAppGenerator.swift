@@ -10,7 +10,10 @@ public struct MicroAppGenerator: Sendable {
         case asking(attempt: Int)
         /// A piece of the model's answer, as it arrives (not yet made safe for a terminal).
         case text(String)
+        /// The answer's format and manifest are checked.
         case checking
+        /// They passed: the app runs once, with no permission.
+        case running
         case problem(GenerationProblem)
     }
 
@@ -47,7 +50,9 @@ public struct MicroAppGenerator: Sendable {
             let answer = try await model.complete(messages) { progress(.text($0)) }
             progress(.checking)
             do {
-                return try await GeneratedApp.check(answer, for: request, environment: environment, trialLimit: trialLimit)
+                return try await GeneratedApp.check(answer, for: request, environment: environment, trialLimit: trialLimit) {
+                    progress(.running)
+                }
             } catch {
                 progress(.problem(error))
                 guard attempt <= retries else { throw error }

@@ -494,10 +494,15 @@ struct Supervisor {
         effects.append(.signalGroup(signal))
     }
 
-    /// Who ended a process killed by a signal: TermCanvas (and why), or not.
+    /// Who ended a process killed by a signal: TermCanvas (and why), or not. A signal other than
+    /// the one TermCanvas sent still follows it: the sandbox's keeper ends the app it is told to
+    /// end with SIGKILL.
     private func sentBy(_ status: Int32) -> String {
         guard status < 0 else { return "" }
-        if let lastSignal = process.lastSignal, lastSignal.signal == -status { return ", sent by TermCanvas: \(lastSignal.why)" }
+        if let lastSignal = process.lastSignal {
+            return lastSignal.signal == -status ? ", sent by TermCanvas: \(lastSignal.why)"
+                : ", after TermCanvas sent \(Self.signalNames[lastSignal.signal] ?? "signal \(lastSignal.signal)"): \(lastSignal.why)"
+        }
         return -status == SIGXCPU ? ", its CPU limit" : ", not sent by TermCanvas"
     }
 

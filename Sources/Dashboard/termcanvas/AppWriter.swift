@@ -38,6 +38,7 @@ struct AppWriter {
         case .asking(let attempt): .asking(model: model, attempt: attempt, of: attempts)
         case .text(let piece): .text(piece)
         case .checking: .checking
+        case .running: .running
         case .problem(let problem): .problem(problem.description)
         }
     }

@@ -94,6 +94,7 @@ extension AppsCommand {
             case .text(let piece): say(TerminalText.safeLines(piece))
             case .asking(_, 1, _), .problem: say(TerminalText.safeLines(progress.status ?? "") + "\n")
             case .asking, .checking: say("\n" + TerminalText.safeLines(progress.status ?? "") + "\n")
+            case .running: say(TerminalText.safeLines(progress.status ?? "") + "\n")
             }
         }
 

@@ -4,6 +4,7 @@ import ArgumentParser
 import CanvasUI
 import CommandSupport
 import FoundationEssentials
+import Glibc
 import HTTPClient
 import Logging
 import MicroAppGenerator
@@ -84,6 +85,10 @@ extension AppsCommand {
                 AppRanking.Candidate(id: names[index], name: found.app.name, description: found.app.description)
             }
             let ranked: [String]
+            // A model can take a while: say what is being waited for, beside the results.
+            if isatty(STDERR_FILENO) == 1 {
+                Console.error(TerminalText.safe("Asking \(model.settings.model) which of \(candidates.count) apps fit…") + "\n")
+            }
             do {
                 ranked = try await AppRanking.rank(need, among: candidates, model: model)
             } catch {

@@ -19,8 +19,10 @@ public enum AppGenerationProgress: Sendable, Equatable {
     case asking(model: String, attempt: Int, of: Int)
     /// A piece of the model's answer as it arrives: untrusted text, drawn safe by `Buffer`.
     case text(String)
-    /// The manifest is checked and the app run once with no permission.
+    /// The answer's format and manifest are checked.
     case checking
+    /// They passed: the app runs once with no permission.
+    case running
     /// The answer failed a check; it is sent back to the model while attempts remain.
     case problem(String)
 
@@ -30,7 +32,8 @@ public enum AppGenerationProgress: Sendable, Equatable {
         case .asking(let model, let attempt, let attempts):
             attempt == 1 ? "Asking \(model)…" : "Asking \(model) again (\(attempt) of \(attempts)), with the problem…"
         case .text: nil
-        case .checking: "Checking the manifest and running the app once, with no permission…"
+        case .checking: "Checking the answer's format and manifest…"
+        case .running: "Running the app once, with no permission…"
         case .problem(let text): "Problem: \(text)"
         }
     }

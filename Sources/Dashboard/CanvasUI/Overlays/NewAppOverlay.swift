@@ -250,7 +250,7 @@ public struct AppWritingLog: Equatable, Sendable {
         case .problem(let text):
             problem = text
             return
-        case .checking:
+        case .checking, .running:
             break
         }
         status = progress.status ?? status

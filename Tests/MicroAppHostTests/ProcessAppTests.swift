@@ -139,7 +139,9 @@ struct ProcessAppTests {
             #expect(await app.wait(30) { $0.log.contains("No space left on device") }, "\(app.log)")
             #expect(app.viewText != "kept")
         } else {
-            #expect(await app.wait(30) { $0.status == .stopped(example.2) }, "\(String(describing: app.status)) \(app.viewText)")
+            // Issue 55, item 17: the status names the command that empties what lasts.
+            let status = AppStatus.stopped(example.2 + "; termcanvas apps data hoarder shows what, --clear empties it")
+            #expect(await app.wait(30) { $0.status == status }, "\(String(describing: app.status)) \(app.viewText)")
             #expect(app.log.contains("stopped: \(example.2.dropLast(" in its folders".count)) in its folders ("), "\(app.log)")
         }
         await app.runtime.stopAll()

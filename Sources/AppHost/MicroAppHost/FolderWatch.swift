@@ -5,6 +5,14 @@ import Glibc
 #endif
 import Synchronization
 
+/// What folders hold: blocks on disk, and files and folders.
+public struct FolderUsage: Equatable, Sendable {
+    public var bytes = 0
+    public var entries = 0
+    /// Folders nested past `FolderWatch.depthLimit`, which were not looked into.
+    public var tooDeep = false
+}
+
 /// What a running app keeps in its own folders (its temporary and data folders), measured when
 /// the kernel says something in them changed (inotify: never on a timer, so an idle app costs
 /// nothing), at most once every `spacing`. Past its limit in bytes (blocks on disk: a sparse file
@@ -13,12 +21,7 @@ import Synchronization
 /// it writes in `spacing`, and no single file past `RLIMIT_FSIZE`. Files its processes hold open
 /// though unlinked count too (`UnnamedFiles`).
 final class FolderWatch: Sendable {
-    struct Usage: Equatable, Sendable {
-        var bytes = 0
-        var entries = 0
-        /// Folders nested past `depthLimit`, which were not looked into.
-        var tooDeep = false
-    }
+    typealias Usage = FolderUsage
 
     /// Files and folders an app may keep in its folders, whatever their size.
     static let entriesLimit = 20_000

@@ -324,7 +324,8 @@ struct Supervisor {
             phase = .stopped
             let reason = FolderWatch.stopReason(usage, bytesLimit: limits.diskBytes)
             broke("stopped: \(reason) (\(FolderWatch.describe(usage)))", &effects)
-            setStatus(.stopped(reason), &effects)
+            // Its data folder lasts: without a word of how to empty it, it would stop at each start.
+            setStatus(.stopped(reason + "; termcanvas apps data \(appID) shows what, --clear empties it"), &effects)
             signal(SIGKILL, because: "it kept too much in its folders", &effects)
         case .inputOverflow:
             guard phase.isTalking else { return ignore(event, &effects) }

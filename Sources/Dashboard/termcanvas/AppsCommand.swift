@@ -23,7 +23,7 @@ struct AppsCommand: AsyncParsableCommand {
             on its own server and gets the keys you type in its pane. Grant only what you would give its author.
             """,
         subcommands: [List.self, Add.self, New.self, AppsTry.self, Remove.self, Grant.self, Revoke.self, Log.self, Publish.self, Keys.self, Search.self,
-                      Install.self, Update.self, Suggest.self, Withdraw.self, Publishers.self]
+                      Install.self, AppData.self, Update.self, Suggest.self, Withdraw.self, Publishers.self]
     )
 
     static var paths: Paths { Paths(environment: ProcessInfo.processInfo.environment) }

@@ -102,7 +102,7 @@ struct ReadmeTourTests {
         try await session.sendLiteral("plan")
         try await session.send("Enter")
         try await session.waitForScreen("the planner") { $0.last?.contains("planner") == true }
-        Self.says(readme, "the palette's \"Restore\nthe preset\" (or Ctrl-P in Ctrl-O) opens the preset again")
+        Self.says(readme, "`p` in arrange mode\n(\"Restore the preset\", or Ctrl-P in Ctrl-O) opens the preset again")
         try await session.send("C-o")
         try await session.sendLiteral("changed")
         try await session.waitFor("default (changed) — 3 panes, changed from preset default")

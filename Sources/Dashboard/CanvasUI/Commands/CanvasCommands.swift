@@ -56,8 +56,6 @@ public enum CanvasCommands {
     } + [
         Command(.saveLayout, "Save the layout under a name", in: .canvas, keys: [.ctrl("s")], whileTyping: true),
         Command(.openLayout, "Open a layout (filter, load, Ctrl-D delete, Ctrl-R rename)", in: .canvas, keys: [.ctrl("o")], whileTyping: true),
-        Command(.restorePreset, "Restore the preset this layout was changed from (your changes stay under their name)", in: .canvas,
-                keys: [], whileTyping: true),
         Command(.pickTheme, "Choose a theme (live preview)", in: .canvas, keys: [.ctrl("t")], whileTyping: true),
         Command(.messages, "Messages: every notice and error of this session, in full", in: .canvas, keys: [.ctrl("g")], whileTyping: true),
         Command(.zoomPane, "Zoom: the focused pane alone over the whole canvas, and back (as tmux's prefix z)", in: .canvas,
@@ -85,6 +83,8 @@ public enum CanvasCommands {
         Command(.removePane, "Remove (close) the focused pane (asks first)", in: .arrange, keys: [.char("x")], hint: "remove"),
         Command(.paneSettings, "Settings of the focused widget", in: .arrange, keys: [.char("s")], hint: "settings"),
         Command(.undo, "Undo the last arrangement step", in: .arrange, keys: [.char("u")], hint: "undo"),
+        Command(.restorePreset, "Restore the preset this layout was changed from (your changes stay under their name)", in: .arrange,
+                keys: [.char("p")]),
         Command(.redo, "Redo", in: .arrange, keys: [.ctrl("r")], hint: "redo"),
         Command(.arrangeDone, "Back to normal mode", in: .arrange, keys: [.enter, .escape], hint: "done"),
     ]

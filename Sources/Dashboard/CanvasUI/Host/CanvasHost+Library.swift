@@ -150,7 +150,7 @@ extension HostState {
         if !openServerLayout(name) { emit(.read(.layout(name))) }
     }
 
-    /// Opens the preset `name` as its file has it (palette: Restore the preset; Ctrl-P in
+    /// Opens the preset `name` as its file has it (`p` in arrange mode; Ctrl-P in
     /// Ctrl-O): the current layout is saved first, and a layout kept under the preset's own
     /// name moves to the name changes are kept under.
     mutating func restorePreset(_ name: String? = nil) {

@@ -300,7 +300,7 @@ public struct HostState {
         guard let origin = preset, let kept = origin.changesKeptAs else { return nil }
         manager.rename(to: kept)
         preset = PresetOrigin(preset: origin.preset, changesKeptAs: nil)
-        notice = .info("Your changes are kept as \(kept); \(origin.preset) stays the preset (palette: Restore the preset)")
+        notice = .info("Your changes are kept as \(kept); \(origin.preset) stays the preset (p in arrange mode restores it)")
         return kept
     }
 

@@ -83,8 +83,12 @@ extension HostState {
             if restarted > 0 { notice = .info("Restarted \(descriptors.map(\.name).joined(separator: ", ")), installed again") }
         case .appInstalled(let descriptor):
             _ = takeInstalled([descriptor])
-            notice = .info("Installed \(descriptor.name) \(descriptor.version)")
+            let installed = Notice.info("Installed \(descriptor.name) \(descriptor.version)")
+            notice = installed
             addPane(descriptor.kind, name: descriptor.name)
+            // What the install did stays said over the layout's new name (`keepChangesApart`; Ctrl-G
+            // has both), not over a pane that found no room.
+            if notice?.kind != .error { notice = installed }
         }
         tellOverlays(message)
     }

@@ -12,7 +12,6 @@ extension HostState {
     /// Shows the shared canvas `copy` in place of the canvas, and asks the server for its latest
     /// state (which also sends the edits the copy kept from an earlier run).
     mutating func openShared(_ copy: SharedCanvasCopy) {
-        preset = nil
         carryOut(sharedCanvas.open(copy))
     }
 

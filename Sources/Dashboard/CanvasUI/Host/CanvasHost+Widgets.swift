@@ -173,7 +173,11 @@ extension HostState {
             guard let widget = entry.widget else { continue }
             manager.updateValues(of: id, config: widget.config, state: widget.state)
         }
-        if let presetSettings, presetSettings != settingsShown() { _ = keepChangesApart() }
+        if let presetSettings, case let shown = settingsShown(), presetSettings != shown {
+            let changed = shown.keys.filter { presetSettings[$0] != shown[$0] }.map(\.rawValue).sorted()
+            logger.debug("a preset's settings changed", metadata: ["panes": "\(changed)"])
+            _ = keepChangesApart()
+        }
     }
 
     /// Each pane's settings as its widget has them, defaults filled in.

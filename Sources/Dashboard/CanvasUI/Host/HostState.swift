@@ -321,8 +321,10 @@ public struct HostState {
     }
 
     /// Ends a drag and every pane's widget, before the canvas is replaced: each is mounted afresh.
+    /// What the canvas was to a preset goes with it.
     mutating func unmountAll() {
         drag = nil
+        preset = nil
         for id in mounted.keys { unmount(id) }
     }
 

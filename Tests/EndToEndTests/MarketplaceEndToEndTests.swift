@@ -310,6 +310,11 @@ struct MarketplaceEndToEndTests {
         let all = try await Self.termcanvas(["apps", "search"], alice)
         let todos = all.output.split(separator: "\n").filter { $0.contains("todo\t") && $0.contains("\tbuiltin\t") }
         #expect(todos.count == 1 && todos.first?.hasPrefix("todo\t") == true, "\(all.output)")
+        // On a terminal the rows have a header, and a description is cut with a mark to fit.
+        let onScreen = try await TmuxSession([Products.termcanvas.path, "apps", "search"], size: Size(width: 160, height: 30), environment: alice)
+        let screen = try await onScreen.waitFor("REGISTRY")
+        #expect(screen.first?.hasPrefix("ID") == true && screen.first?.contains("DESCRIPTION") == true, "\(screen)")
+        #expect(screen.contains { $0.hasPrefix("chat ") && $0.contains("Channels shared by everyone on this ser…") }, "\(screen)")
 
         // The catalog of a dashboard on the team server offers the public registry's packages too.
         let session = try await team.dashboard(alice)

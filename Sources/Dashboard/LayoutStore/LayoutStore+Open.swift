@@ -17,9 +17,13 @@ extension LayoutStore {
     /// Opens (or creates) the database at `url` in WAL mode with a busy timeout.
     ///
     /// A file that is not a usable database is renamed (never deleted) to `NAME.corrupt-TIMESTAMP`
-    /// and a new database is started; the result says so.
+    /// and a new database is started; the result says so. The whole file is read to look for
+    /// damage only when a check is due (`IntegrityCheck`).
+    /// - Parameter afterUncleanEnd: The run before did not end cleanly (`RunMark.endedRuns`).
     /// - Throws: `LayoutStoreError` for a locked, read-only or newer database.
-    public static func open(at url: URL) throws -> Opened {
+    public static func open(at url: URL, afterUncleanEnd: Bool = false) throws -> Opened {
+        let check = IntegrityCheck(database: url)
+        let checking = check.isDue(afterUncleanEnd: afterUncleanEnd)
         let foreign: String?
         do {
             foreign = try SQLiteFile.prepare(url)
@@ -27,11 +31,16 @@ extension LayoutStore {
             throw LayoutStoreError.readOnly(path: url.path)
         }
         do {
-            return Opened(store: try openDatabase(at: url), recovered: foreign.map { .corrupt(path: url.path, keptAs: $0) })
+            let store = try openDatabase(at: url, checking: checking)
+            if checking { check.passed() }
+            return Opened(store: store, recovered: foreign.map { .corrupt(path: url.path, keptAs: $0) })
         } catch let error as SQLiteError where error.isDamaged {
+            check.damaged()
             let aside = try SQLiteFile.moveAside(url)
             try SQLiteFile.prepare(url)
-            return Opened(store: try openDatabase(at: url), recovered: .corrupt(path: url.path, keptAs: aside))
+            let store = try openDatabase(at: url, checking: true)
+            check.passed()
+            return Opened(store: store, recovered: .corrupt(path: url.path, keptAs: aside))
         }
     }
 
@@ -57,12 +66,14 @@ extension LayoutStore {
 
     /// One connection in WAL mode: the dashboard makes one read or write at a time, and a single
     /// connection opens in a fraction of the time a pool takes, which start-up feels.
-    private static func openDatabase(at url: URL) throws -> LayoutStore {
+    private static func openDatabase(at url: URL, checking: Bool) throws -> LayoutStore {
         do {
             let queue = try makeQueue(at: url)
-            // A damaged file can open fine and fail only when read: check it now.
-            let check = try queue.read { db in try String.fetchOne(db, sql: "PRAGMA quick_check") }
-            guard check == "ok" else { throw SQLiteError.damaged(check ?? "the quick check found damage") }
+            // A damaged file can open fine and fail only when read: check it when due.
+            if checking {
+                let check = try queue.read { db in try String.fetchOne(db, sql: "PRAGMA quick_check") }
+                guard check == "ok" else { throw SQLiteError.damaged(check ?? "the quick check found damage") }
+            }
             return try LayoutStore(queue, path: url.path)
         } catch let error as SQLiteError where !error.isDamaged {
             if error.cannotOpen, !FileManager.default.isWritableFile(atPath: url.path) {

@@ -304,6 +304,8 @@ public struct LayoutStore: Sendable {
         do {
             return try body()
         } catch let error as SQLiteError {
+            // Damage met in use: the next start reads the whole file and sets it aside.
+            if error.isDamaged, let path { IntegrityCheck(database: URL(fileURLWithPath: path)).damaged() }
             throw Self.storeError(error, path: path ?? ":memory:")
         }
     }

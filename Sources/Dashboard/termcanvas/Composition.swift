@@ -6,6 +6,7 @@ import CanvasUI
 import CommandSupport
 import FoundationEssentials
 import LayoutStore
+import MicroAppHost
 import Logging
 import Widgets
 import SQLiteFiles
@@ -32,7 +33,8 @@ struct Composition {
     /// dashboard running (a notice says so). Throws only when not even that opens.
     mutating func openStore() throws -> LayoutStore {
         do {
-            let opened = try LayoutStore.open(at: paths.layoutDatabase)
+            let opened = try LayoutStore.open(at: paths.layoutDatabase,
+                                              afterUncleanEnd: !RunMark.endedRuns(in: paths.runDirectory).isEmpty)
             if let recovered = opened.recovered {
                 logger.error("layout database recovered", metadata: ["problem": "\(recovered)"])
                 notices.append(.error("\(recovered)"))

@@ -3,9 +3,9 @@ extension CanvasOperation {
     /// (a key, a drag, an add that split a pane) sends, so the server replays it by the
     /// `CanvasManager`'s rules on whatever the canvas is when its turn comes. One move or resize
     /// when one says it all (a key's step: neighbours that gave way follow by the same rules);
-    /// else removals first (their neighbours taking the room when `after` has them so), then each moved or resized pane in as many passes as it takes, then
-    /// new panes, then changed settings. Focus and each pane's state are each person's own and
-    /// not compared.
+    /// else removals first (their neighbours taking the room when `after` has them so), then
+    /// each moved or resized pane in as many passes as it takes, then new panes, then changed
+    /// settings. Focus and each pane's state are each person's own and not compared.
     ///
     /// - Returns: nil when no such list reproduces `after` exactly (a step the operations cannot
     ///   say; the caller refuses it rather than show something the others will not see).

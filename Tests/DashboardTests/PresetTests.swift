@@ -37,12 +37,19 @@ struct PresetTests {
         #expect(try rig.store.layout(named: "default") == nil)
     }
 
-    @Test func aPresetOnlyOpenedOrUsedIsNotStored() async throws {
+    /// Used, not arranged, a preset keeps its panes' state (a day chosen, a micro-app's count)
+    /// as any layout does, and stays the preset.
+    @Test func aPresetOnlyUsedKeepsItsPanesStateAndStaysThePreset() async throws {
         let rig = try presetRig()
         rig.press(.right)  // the calendar's chosen day: its state, not its arrangement
-        #expect(try await rig.library.save(rig.host.currentLayout()) == "default")
-        #expect(try rig.storedNames().isEmpty)
+        let used = rig.host.currentLayout()
+        #expect(try await rig.library.save(used) == "default")
+        #expect(try rig.store.layout(named: "default")?.panes.map(\.state) == used.panes.map(\.state))
         #expect(try rig.store.preference(DashboardLibrary.layoutPreference) == "default")
+        #expect(try rig.library.presetRow("default") == .ownState)
+        let listed = try await rig.library.summaries().filter { $0.name == "default" }
+        #expect(listed.count == 1 && listed.first?.isPreset == true && listed.first?.changedFrom == nil)
+        #expect(try rig.library.presetOrigin(of: "default")?.isUnchanged == true)
     }
 
     /// Widgets fill in settings the file leaves out (the calendar's `view: month`); only a
@@ -105,9 +112,9 @@ struct PresetTests {
         #expect(rig.host.manager.layout.name == "default")
         await rig.settle()
         #expect(try rig.storedNames().isEmpty)
-        await #expect(throws: PresetNameTaken.self) {
-            try await rig.library.save(rig.host.currentLayout(), continuingHistoryOf: "planner")
-        }
+        var renamed = rig.host.currentLayout()
+        renamed.name = "planner"
+        await #expect(throws: PresetNameTaken.self) { try await rig.library.save(renamed, continuingHistoryOf: "default") }
     }
 
     @Test func changedNamesAreReadBack() {

@@ -23,8 +23,12 @@ struct DashboardLibrary: LayoutLibrary {
     func summaries() async throws -> [LayoutSummary] {
         let presetNames = Set(presets.layoutNames())
         let stored = try store.summaries().map { item in
-            LayoutSummary(name: item.name, paneCount: item.paneCount, updatedAt: item.updatedAt, isPreset: false,
-                          changedFrom: Self.changedPreset(item.name, presets: presetNames))
+            // A preset's own row (its panes' state) is the preset.
+            guard try presetRow(item.name) != .ownState else {
+                return LayoutSummary(name: item.name, paneCount: item.paneCount, updatedAt: nil, isPreset: true)
+            }
+            return LayoutSummary(name: item.name, paneCount: item.paneCount, updatedAt: item.updatedAt, isPreset: false,
+                                 changedFrom: Self.changedPreset(item.name, presets: presetNames))
         }
         let storedNames = Set(stored.map(\.name))
         let sharedItems = try store.sharedCopyNames(server: server).filter { !storedNames.contains($0) }.compactMap { name in
@@ -59,19 +63,45 @@ struct DashboardLibrary: LayoutLibrary {
     func restorePreset(_ preset: String) async throws -> LoadedLayout {
         // A layout stored under the preset's own name (before presets stayed presets) keeps
         // what it holds under the name changes are kept under.
-        if try store.layout(named: preset) != nil { try store.rename(preset, to: try changedName(of: preset)) }
+        if try presetRow(preset) == .userLayout { try store.rename(preset, to: try changedName(of: preset)) }
         return try await load(preset)
     }
 
-    /// How layout `name` stands to a preset: the preset as its file has it (not stored, or a
-    /// shared canvas's copy by that name), or a layout of the user's that keeps its changes.
+    /// How layout `name` stands to a preset: the preset as its file has it (with its panes'
+    /// state if it was used), or a layout of the user's that keeps its changes.
     func presetOrigin(of name: String) throws -> PresetOrigin? {
-        let presetNames = Set(presets.layoutNames())
-        if try store.layout(named: name) != nil {
-            return Self.changedPreset(name, presets: presetNames).map { PresetOrigin(preset: $0, changesKeptAs: nil) }
+        switch try presetRow(name) {
+        case .ownState:
+            return PresetOrigin(preset: name, changesKeptAs: try changedName(of: name))
+        case .none where try store.sharedCopy(named: name, server: server) == nil:
+            return PresetOrigin(preset: name, changesKeptAs: try changedName(of: name))
+        case .userLayout:
+            return PresetOrigin(preset: name, changesKeptAs: nil)
+        case .notAPreset:
+            guard try store.layout(named: name) != nil else { return nil }
+            return Self.changedPreset(name, presets: Set(presets.layoutNames())).map { PresetOrigin(preset: $0, changesKeptAs: nil) }
+        case .none:
+            return nil
         }
-        guard presetNames.contains(name), try store.sharedCopy(named: name, server: server) == nil else { return nil }
-        return PresetOrigin(preset: name, changesKeptAs: try changedName(of: name))
+    }
+
+    /// What the store holds under a preset's name.
+    enum PresetRow: Equatable {
+        /// `name` is no preset's.
+        case notAPreset
+        /// Nothing: the preset has not been used here.
+        case none
+        /// The preset's own row: its arrangement as the file has it, holding its panes' state
+        /// (a day chosen, a micro-app's count), which a preset keeps as any layout does.
+        case ownState
+        /// A layout of the user's stored under the preset's name before presets stayed presets.
+        case userLayout
+    }
+
+    func presetRow(_ name: String) throws -> PresetRow {
+        guard let file = try presets.layout(named: name) else { return .notAPreset }
+        guard let stored = try store.layout(named: name) else { return .none }
+        return stored.hasSameArrangement(as: file) ? .ownState : .userLayout
     }
 
     /// The preset a stored layout keeps the changes of: `default` for `default (changed)`, or
@@ -105,21 +135,17 @@ struct DashboardLibrary: LayoutLibrary {
     @discardableResult
     func save(_ layout: LayoutData) async throws -> String {
         var kept = layout
-        if try store.layout(named: layout.name) == nil {
-            // A shared canvas is kept as its copy (`keep`), which the host writes as it changes.
-            if try store.sharedCopy(named: layout.name, server: server) != nil {
-                try store.setPreference(Self.layoutPreference, to: layout.name)
-                return layout.name
-            }
-            // A preset stays as its file has it; the host renames it when its settings change
-            // (`HostState.presetSettings`), as widgets fill in settings the file leaves out.
-            if let preset = try presets.layout(named: layout.name) {
-                if layout.hasSameArrangement(as: preset) {
-                    try store.setPreference(Self.layoutPreference, to: layout.name)
-                    return layout.name
-                }
-                kept.name = try changedName(of: layout.name)
-            }
+        // A shared canvas is kept as its copy (`keep`), which the host writes as it changes.
+        if try store.layout(named: layout.name) == nil, try store.sharedCopy(named: layout.name, server: server) != nil {
+            try store.setPreference(Self.layoutPreference, to: layout.name)
+            return layout.name
+        }
+        // A preset stays as its file has it: in its own arrangement it keeps its panes' state
+        // under its name (the host renames it when its settings change, `HostState.presetSettings`,
+        // as widgets fill in settings the file leaves out); arranged otherwise, under its changed name.
+        if [.none, .ownState].contains(try presetRow(layout.name)), let file = try presets.layout(named: layout.name),
+           !layout.hasSameArrangement(as: file) {
+            kept.name = try changedName(of: layout.name)
         }
         try store.save(kept)
         try store.setPreference(Self.layoutPreference, to: kept.name)
@@ -127,9 +153,7 @@ struct DashboardLibrary: LayoutLibrary {
     }
 
     func save(_ layout: LayoutData, continuingHistoryOf source: String) async throws {
-        if try store.layout(named: layout.name) == nil, presets.layoutNames().contains(layout.name) {
-            throw PresetNameTaken(name: layout.name)
-        }
+        if [.none, .ownState].contains(try presetRow(layout.name)) { throw PresetNameTaken(name: layout.name) }
         try store.save(layout, continuingHistoryOf: source)
         try store.setPreference(Self.layoutPreference, to: layout.name)
     }

@@ -16,8 +16,8 @@ public protocol LayoutLibrary: Sendable {
     /// The stored undo history of a layout, or nil when it was never saved.
     func history(_ name: String) async throws -> UndoHistory<LayoutData>?
     /// Saves the arrangement and widget state under the layout's name; remembers it as the last
-    /// used. A preset is not stored under its own name: in its own arrangement it is only
-    /// remembered; changed, it is kept as `default (changed)`.
+    /// used. A preset in its own arrangement keeps its panes' state under its name and stays the
+    /// preset; arranged otherwise, it is kept as `default (changed)`.
     /// - Returns: the name it is kept under.
     @discardableResult
     func save(_ layout: LayoutData) async throws -> String

@@ -98,8 +98,9 @@ struct DashboardLibrary: LayoutLibrary {
         case userLayout
     }
 
-    func presetRow(_ name: String) throws -> PresetRow {
-        guard let file = try presets.layout(named: name) else { return .notAPreset }
+    /// - Parameter file: The preset's file as read already, if it was.
+    func presetRow(_ name: String, file: LayoutData? = nil) throws -> PresetRow {
+        guard let file = try file ?? presets.layout(named: name) else { return .notAPreset }
         guard let stored = try store.layout(named: name) else { return .none }
         return stored.hasSameArrangement(as: file) ? .ownState : .userLayout
     }
@@ -143,8 +144,8 @@ struct DashboardLibrary: LayoutLibrary {
         // A preset stays as its file has it: in its own arrangement it keeps its panes' state
         // under its name (the host renames it when its settings change, `HostState.presetSettings`,
         // as widgets fill in settings the file leaves out); arranged otherwise, under its changed name.
-        if [.none, .ownState].contains(try presetRow(layout.name)), let file = try presets.layout(named: layout.name),
-           !layout.hasSameArrangement(as: file) {
+        if let file = try presets.layout(named: layout.name), !layout.hasSameArrangement(as: file),
+           try presetRow(layout.name, file: file) != .userLayout {
             kept.name = try changedName(of: layout.name)
         }
         try store.save(kept)

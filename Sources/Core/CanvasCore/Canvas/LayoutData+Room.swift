@@ -13,7 +13,7 @@ extension LayoutData {
         var next = self
         next.panes.remove(at: index)
         guard refill else { return next }
-        let sides = Direction.allSides.compactMap { side in next.neighbours(filling: room, from: side).map { (side, $0) } }
+        let sides = Direction.refillOrder.compactMap { side in next.neighbours(filling: room, from: side).map { (side, $0) } }
         guard let (side, neighbours) = sides.min(by: { $0.1.count < $1.1.count }) else { return next }
         for neighbour in neighbours {
             next.panes[neighbour].frame = next.panes[neighbour].frame.grown(over: room, from: side)
@@ -64,7 +64,7 @@ extension LayoutData {
 extension Direction {
     /// The order in which a removed pane's sides are tried, as tmux gives the room to the pane
     /// before it first.
-    static let allSides: [Direction] = [.left, .up, .right, .down]
+    static let refillOrder: [Direction] = [.left, .up, .right, .down]
 }
 
 extension Rect {

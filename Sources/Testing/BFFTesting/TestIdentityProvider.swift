@@ -46,27 +46,45 @@ package final class TestIdentityProvider: Sendable {
         let base = "http://127.0.0.1:\(port)"
         let setup = try await Command.run([script, "setup", state.path, base + "/o"] + people, environment: environment)
         guard setup.status == 0 else { throw ProviderFailure(what: "setup", output: setup.output) }
-        let pid = try Command.start([script, "serve", state.path, base + "/o", "\(port)"], environment: environment)
-        let provider = TestIdentityProvider(base: base, port: port, state: state, environment: environment, pid: pid)
-        do {
-            try await Command.waitUntilAnswering(base + "/o/.well-known/openid-configuration", within: .seconds(30))
-        } catch {
-            provider.stop()
-            throw error
-        }
-        return provider
+        let pid = try await serve(state: state, issuer: base + "/o", port: port, environment: environment)
+        return TestIdentityProvider(base: base, port: port, state: state, environment: environment, pid: pid)
     }
 
-    /// Takes it down, keeping its users, clients, keys and tokens for `serveAgain`.
+    /// Starts serving and waits until it answers; a minute, for Django starts slowly on a machine
+    /// busy with the other suites. A server that ended before answering (its port, picked rather
+    /// than given, was still or already taken) is started again, three times at most; what it
+    /// printed (`serve.log`) is the failure's text.
+    private static func serve(state: URL, issuer: String, port: Int, environment: [String: String]) async throws -> pid_t {
+        let log = state.appendingPathComponent("serve.log").path
+        for _ in 1...3 {
+            let pid = try Command.start([script, "serve", state.path, issuer, "\(port)"], environment: environment, log: log)
+            let answered: Bool
+            do {
+                answered = try await eventually("an answer from the identity provider at \(issuer)", within: .seconds(60), every: .milliseconds(100)) {
+                    if Command.hasEnded(pid) { return false }
+                    let probe = try await Command.run(["curl", "-sf", "-o", "/dev/null", issuer + "/.well-known/openid-configuration"], capturingOutput: false)
+                    return probe.status == 0 ? true : nil
+                }
+            } catch {
+                Command.kill(pid)
+                throw ProviderFailure(what: "serve", output: "\(error); it printed: " + ((try? String(contentsOfFile: log, encoding: .utf8)) ?? ""))
+            }
+            if answered { return pid }
+            try await Task.sleep(for: .milliseconds(500))
+        }
+        throw ProviderFailure(what: "serve", output: (try? String(contentsOfFile: log, encoding: .utf8)) ?? "")
+    }
+
+    /// Takes it down, keeping its users, clients, keys and tokens for `serveAgain`; its port is
+    /// free when this returns.
     package func takeDown() {
-        _ = pid.withLock { kill($0, SIGKILL) }
+        pid.withLock { Command.kill($0) }
     }
 
     /// Serves it again on the same port, after `takeDown`.
     package func serveAgain() async throws {
-        let started = try Command.start([Self.script, "serve", state.path, issuer, "\(port)"], environment: environment)
+        let started = try await Self.serve(state: state, issuer: issuer, port: port, environment: environment)
         pid.withLock { $0 = started }
-        try await Command.waitUntilAnswering(base + "/o/.well-known/openid-configuration", within: .seconds(30))
     }
 
     /// Signs in as `user` at the verification page, enters `code` and accepts (or denies).

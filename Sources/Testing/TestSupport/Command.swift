@@ -78,9 +78,22 @@ public enum Command {
         }
     }
 
-    /// Starts a program with its output discarded and returns its process id.
-    public static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> pid_t {
-        try spawn(arguments, environment: environment, input: nil, output: nil)
+    /// Starts a program with its output discarded, or appended to the file `log` (made 0600), and
+    /// returns its process id.
+    public static func start(_ arguments: [String], environment: [String: String] = [:], log: String? = nil) throws -> pid_t {
+        try spawn(arguments, environment: environment, input: nil, output: nil, log: log)
+    }
+
+    /// Whether a process started here has ended (it is reaped then); false while it runs.
+    public static func hasEnded(_ pid: pid_t) -> Bool {
+        var status: Int32 = 0
+        return waitpid(pid, &status, WNOHANG) == pid
+    }
+
+    /// Kills a process started here with SIGKILL and reaps it, so what it held (a port) is free.
+    public static func kill(_ pid: pid_t) {
+        guard Glibc.kill(pid, SIGKILL) == 0 else { return }
+        _ = waitForExitBlocking(pid)
     }
 
     /// Waits until a server a test started answers `url` with a success (curl's `-f`), over
@@ -104,7 +117,7 @@ public enum Command {
     }
 
     private static func spawn(
-        _ arguments: [String], environment: [String: String], input: String?, output: [Int32]?
+        _ arguments: [String], environment: [String: String], input: String?, output: [Int32]?, log: String? = nil
     ) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -114,6 +127,9 @@ public enum Command {
             posix_spawn_file_actions_adddup2(&actions, output[1], 2)
             posix_spawn_file_actions_addclose(&actions, output[0])
             posix_spawn_file_actions_addclose(&actions, output[1])
+        } else if let log {
+            posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
         } else {
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
             posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)

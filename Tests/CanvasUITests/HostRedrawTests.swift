@@ -73,3 +73,49 @@ struct HostRedrawTests {
         #expect(_isPOD(Cell.self))
     }
 }
+
+/// The frame composed step by step, each pane drawn again only when it changed, is the frame
+/// composed whole; and a key in one pane makes only that pane's rows (and the status bar's) to
+/// compare with the screen.
+@MainActor
+@Suite("Composing only what changed")
+struct HostDamageTests {
+    /// Two probes one above the other, each half of the grid's height.
+    static let stacked = [pane(1, .probe, 0, 0, 12, 6), pane(2, .typing, 0, 6, 12, 6)]
+
+    @Test func aKeyInOnePaneDamagesOnlyItsRowsAndTheStatusBar() throws {
+        let host = try makeHost(Self.stacked, focused: 2, size: Size(width: 40, height: 21))
+        _ = host.composeChanges()
+        host.press(.char("k"))
+        let (frame, rows) = host.composeChanges()
+        let lower = host.state.cellRect(of: host.manager.panes[1])
+        #expect(rows.ranges == [lower.minY..<frame.size.height], "\(rows.ranges)")
+        // Nothing changed: only the status bar is compared.
+        #expect(host.composeChanges().rows.ranges == [20..<21])
+    }
+
+    /// Every step of arranging, focusing, zooming, overlays, themes and sizes, composed after
+    /// each one, equals the same steps composed once at the end by a host that never drew.
+    @Test func composingStepByStepEqualsComposingWhole() throws {
+        var other = Theme.dark
+        other.name = "other"
+        other[.border] = Style(foreground: .ansi(2))
+        let steps: [HostMessage] = [
+            .input(.key(.char("k"))), .input(.key(.tab)), .input(.key(.ctrl("e"))), .input(.key(.right)),
+            .input(.key(.shift(.down))), .input(.key(.escape)), .input(.key(.alt(.char("z")))), .input(.key(.char("j"))),
+            .input(.key(.alt(.char("z")))), .input(.key(.ctrl("p"))), .input(.key(.char("z"))), .input(.key(.escape)),
+            .input(.resize(Size(width: 50, height: 15))), .themeChosen(other), .input(.key(.tab)),
+            .input(.resize(Size(width: 12, height: 4))), .input(.resize(Size(width: 44, height: 18))), .input(.key(.char("?"))),
+            .input(.key(.escape)), .input(.key(.ctrl("e"))), .input(.key(.char("x"))), .input(.key(.char("y"))),
+        ]
+        let stepping = try makeHost(Self.stacked, focused: 1, size: Size(width: 40, height: 21))
+        _ = stepping.compose()
+        for count in 1...steps.count {
+            stepping.deliver(steps[count - 1])
+            let whole = try makeHost(Self.stacked, focused: 1, size: Size(width: 40, height: 21))
+            for step in steps.prefix(count) { whole.deliver(step) }
+            // As text with its escapes: a difference reads as the rows that differ.
+            #expect(stepping.compose().ansiLines() == whole.compose().ansiLines(), "after \(steps[count - 1])")
+        }
+    }
+}

@@ -16,29 +16,37 @@ extension Buffer {
     /// A wide character whose right half changed is sent whole. When the sizes differ every
     /// cell is returned, as for a first frame.
     public func changes(since previous: Buffer?) -> [CellRun] {
+        changes(since: previous, in: .all(size.height))
+    }
+
+    /// The changes within `rows` only: the caller knows the others are as they were (the host
+    /// composes only what changed and says where). Rows outside the buffer are ignored.
+    public func changes(since previous: Buffer?, in rows: DamagedRows) -> [CellRun] {
         let full = previous == nil || previous!.size != size
         var runs: [CellRun] = []
-        for y in 0..<size.height {
-            let row = y * size.width
-            if !full, rowIsBytewiseEqual(row, in: previous!) { continue }
-            var x = 0
-            while x < size.width {
-                guard full || cells[row + x] != previous!.cells[row + x] else {
-                    x += 1
-                    continue
+        for range in rows.ranges where range.lowerBound < size.height && range.upperBound > 0 {
+            for y in max(0, range.lowerBound)..<min(size.height, range.upperBound) {
+                let row = y * size.width
+                if !full, rowIsBytewiseEqual(row, in: previous!) { continue }
+                var x = 0
+                while x < size.width {
+                    guard full || cells[row + x] != previous!.cells[row + x] else {
+                        x += 1
+                        continue
+                    }
+                    var start = x
+                    if cells[row + start].isContinuation, start > 0 { start -= 1 }
+                    var end = x + 1
+                    while end < size.width, full || cells[row + end] != previous!.cells[row + end] { end += 1 }
+                    if end < size.width, cells[row + end].isContinuation { end += 1 }
+                    if let last = runs.last, last.origin.y == y, last.origin.x + last.cells.count > start {
+                        start = last.origin.x + last.cells.count
+                    }
+                    if start < end {
+                        runs.append(CellRun(origin: Point(x: start, y: y), cells: cells[(row + start)..<(row + end)]))
+                    }
+                    x = end
                 }
-                var start = x
-                if cells[row + start].isContinuation, start > 0 { start -= 1 }
-                var end = x + 1
-                while end < size.width, full || cells[row + end] != previous!.cells[row + end] { end += 1 }
-                if end < size.width, cells[row + end].isContinuation { end += 1 }
-                if let last = runs.last, last.origin.y == y, last.origin.x + last.cells.count > start {
-                    start = last.origin.x + last.cells.count
-                }
-                if start < end {
-                    runs.append(CellRun(origin: Point(x: start, y: y), cells: cells[(row + start)..<(row + end)]))
-                }
-                x = end
             }
         }
         return runs

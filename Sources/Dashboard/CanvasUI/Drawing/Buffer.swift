@@ -27,6 +27,17 @@ public struct Buffer: Hashable, Sendable {
         cells.withUnsafeMutableBufferPointer { $0.update(repeating: cell) }
     }
 
+    /// Makes `rows` of this buffer those of `other`, which has the same size: the screen's copy
+    /// catches up with a frame where it changed.
+    public mutating func copyRows(_ rows: DamagedRows, from other: Buffer) {
+        guard other.size == size else { return self = other }
+        for range in rows.ranges {
+            let start = max(0, range.lowerBound) * size.width, end = min(size.height, range.upperBound) * size.width
+            guard start < end else { continue }
+            cells.replaceSubrange(start..<end, with: other.cells[start..<end])
+        }
+    }
+
     public subscript(x: Int, y: Int) -> Cell {
         get { cells[y * size.width + x] }
         set { cells[y * size.width + x] = newValue }

@@ -2,17 +2,39 @@ import CanvasCore
 import CanvasStyle
 
 extension HostState {
-    /// Composes the frame into `buffer`, reusing its storage: panes, status bar and any overlay.
-    mutating func compose(into buffer: inout Buffer) {
+    /// Composes the frame in `composed.buffer`, drawing again only what changed since the last
+    /// one (see `ComposedFrame`), and returns the rows that may differ from it.
+    mutating func composeFrame() -> DamagedRows {
         forgetDrawnPanesOnANewDay()
-        buffer.reset(to: size, filling: background)
+        var buffer = Buffer(size: .zero)
+        swap(&buffer, &composed.buffer)  // drawn in place, not copied
+        defer { swap(&buffer, &composed.buffer) }
         if let needed = minimumSize(), !size.contains(needed) {
+            buffer.reset(to: size, filling: background)
             drawTooSmall(into: &buffer, needed: needed)
-            return
+            composed.panes = [:]
+            composed.covered = true
+            return .all(size.height)
         }
-        for pane in shownPanes { drawPane(pane, into: &buffer) }
+        let drawings = shownPanes.map { pane in (pane, drawing(of: pane)) }
+        let whole = !composed.isCurrent || composed.covered || overlay != nil || buffer.size != size
+            || composed.panes.count != drawings.count || drawings.contains { composed.panes[$0.0.id]?.rect != $0.1.rect }
+        var damage = DamagedRows()
+        if whole {
+            buffer.reset(to: size, filling: background)
+            damage = .all(size.height)
+        }
+        for (pane, drawing) in drawings where whole || composed.panes[pane.id] != drawing {
+            drawPane(drawing, inside: mounted[pane.id]?.drawn?.buffer, into: &buffer)
+            damage.insert(drawing.rect.minY..<drawing.rect.maxY)
+        }
+        composed.panes = Dictionary(uniqueKeysWithValues: drawings.map { ($0.0.id, $0.1) })
         drawStatusBar(into: &buffer)
+        damage.insert(size.height - 1..<size.height)
         overlay?.render(into: &buffer, overlayContext)
+        composed.covered = overlay != nil
+        composed.isCurrent = true
+        return damage
     }
 
     /// The hints of `mode`; while a text field has the keys, only keys that reach their command.
@@ -32,8 +54,10 @@ extension HostState {
         forgetDrawnPanes()
     }
 
+    /// Every pane's inside is drawn again, and the whole frame (the theme or the day changed).
     mutating func forgetDrawnPanes() {
         for id in mounted.keys { mounted[id]?.drawn = nil }
+        composed.isCurrent = false
     }
 
     /// An empty cell: only the background shows on a space, so the text colour is left out and
@@ -72,32 +96,36 @@ extension HostState {
         }
     }
 
-    private mutating func drawPane(_ pane: Pane, into buffer: inout Buffer) {
+    /// What `pane` is drawn as, its inside drawn again first when what it was drawn for changed.
+    private mutating func drawing(of pane: Pane) -> PaneDrawing {
         let rect = cellRect(of: pane)
         let focused = pane.id == manager.focusedPaneID
         let arranging = focused && mode == .arrange
-        let borderStyle = theme[arranging ? .borderArranging : focused ? .borderFocused : .border]
-        let inside = rect.inset(by: 1)
-        buffer.drawBox(rect, lines: focused ? .heavy : .light, style: borderStyle)
-        let titleClip = Rect(x: rect.minX + 1, y: rect.minY, width: max(0, rect.width - 2), height: 1)
         let zoom = pane.id == zoomedPane?.id ? " · zoomed" + (commands.label(for: .zoomPane).map { ", \($0) back" } ?? "") : ""
+        return PaneDrawing(rect: rect, focused: focused, arranging: arranging, title: title(of: pane) + zoom,
+                           label: arranging ? " \(pane.frame.minX),\(pane.frame.minY) \(pane.frame.width)×\(pane.frame.height) " : nil,
+                           inside: drawnInside(of: pane, in: rect.inset(by: 1), focused: focused)?.number)
+    }
+
+    private func drawPane(_ drawing: PaneDrawing, inside: Buffer?, into buffer: inout Buffer) {
+        let rect = drawing.rect
+        let borderStyle = theme[drawing.arranging ? .borderArranging : drawing.focused ? .borderFocused : .border]
+        buffer.drawBox(rect, lines: drawing.focused ? .heavy : .light, style: borderStyle)
+        let titleClip = Rect(x: rect.minX + 1, y: rect.minY, width: max(0, rect.width - 2), height: 1)
         // Cut with a mark where the pane is too narrow for it.
-        buffer.write(DisplayWidth.clipped(" \(title(of: pane))\(zoom) ", to: max(0, rect.width - 3)), at: Point(x: rect.minX + 2, y: rect.minY),
-                     style: theme[focused ? .titleFocused : .title], clip: titleClip)
-        if arranging {
-            let label = " \(pane.frame.minX),\(pane.frame.minY) \(pane.frame.width)×\(pane.frame.height) "
+        buffer.write(DisplayWidth.clipped(" \(drawing.title) ", to: max(0, rect.width - 3)), at: Point(x: rect.minX + 2, y: rect.minY),
+                     style: theme[drawing.focused ? .titleFocused : .title], clip: titleClip)
+        if let label = drawing.label {
             let bottom = Rect(x: rect.minX + 1, y: rect.maxY - 1, width: max(0, rect.width - 2), height: 1)
             buffer.write(label, at: Point(x: rect.maxX - 2 - DisplayWidth.of(label), y: rect.maxY - 1), style: borderStyle, clip: bottom)
         }
-        drawContent(of: pane, in: inside, focused: focused, into: &buffer)
+        if let inside { buffer.draw(inside, at: rect.inset(by: 1).origin) }
     }
 
-    private mutating func drawContent(of pane: Pane, in inside: Rect, focused: Bool, into buffer: inout Buffer) {
-        guard !inside.isEmpty, let entry = mounted[pane.id] else { return }
-        if let drawn = entry.drawn, drawn.focused == focused, drawn.buffer.size == inside.size {
-            buffer.draw(drawn.buffer, at: inside.origin)
-            return
-        }
+    /// The pane's inside: as drawn before while nothing it depends on changed, else drawn now.
+    private mutating func drawnInside(of pane: Pane, in inside: Rect, focused: Bool) -> DrawnContent? {
+        guard !inside.isEmpty, let entry = mounted[pane.id] else { return nil }
+        if let drawn = entry.drawn, drawn.focused == focused, drawn.buffer.size == inside.size { return drawn }
         var content = Buffer(size: inside.size, filling: background)
         if let failure = entry.failure {
             content.write("This widget failed:", at: .zero, style: theme[.error])
@@ -119,8 +147,10 @@ extension HostState {
                 content.write(line, at: Point(x: 0, y: row), style: theme[index == 0 ? .warning : .muted])
             }
         }
-        mounted[pane.id]?.drawn = DrawnContent(buffer: content, focused: focused)
-        buffer.draw(content, at: inside.origin)
+        composed.insidesDrawn += 1
+        let drawn = DrawnContent(buffer: content, focused: focused, number: composed.insidesDrawn)
+        mounted[pane.id]?.drawn = drawn
+        return drawn
     }
 
     private mutating func drawStatusBar(into buffer: inout Buffer) {

@@ -70,17 +70,18 @@ public final class CanvasHost {
         }
     }
 
-    /// Composes the whole frame for the current size: panes, status bar and any overlay.
+    /// Composes the frame for the current size: panes, status bar and any overlay.
     public func compose() -> Buffer {
-        var buffer = Buffer(size: state.size)
-        compose(into: &buffer)
-        return buffer
+        _ = state.composeFrame()
+        return state.composed.buffer
     }
 
-    /// Composes the frame into `buffer`, reusing its storage (and the panes drawn before that
-    /// did not change).
-    public func compose(into buffer: inout Buffer) {
-        state.compose(into: &buffer)
+    /// Composes the frame, drawing again only what changed since the last one, and returns it
+    /// with the rows it may differ in from the last. The frame returned shares the host's
+    /// storage: let it go before the next call, or that call copies it whole.
+    public func composeChanges() -> (frame: Buffer, rows: DamagedRows) {
+        let rows = state.composeFrame()
+        return (state.composed.buffer, rows)
     }
 
     /// The arrangement with every widget's current settings and state, ready to persist.

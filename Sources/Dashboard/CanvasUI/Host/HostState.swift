@@ -55,6 +55,8 @@ public struct HostState {
     }
     /// The day the panes' drawn insides were drawn on.
     var drawnOn: CalendarDate?
+    /// The last frame, and what its panes were drawn for.
+    var composed = ComposedFrame()
     /// How long this start took to show the canvas and each pane.
     var loadTiming = LoadTiming()
     /// The widgets the `a` catalog offers and panes may show; `catalogSource` updates it from

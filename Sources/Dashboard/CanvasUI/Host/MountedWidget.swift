@@ -32,6 +32,8 @@ struct MountedWidget {
 struct DrawnContent {
     let buffer: Buffer
     let focused: Bool
+    /// Its number among the insides drawn (`ComposedFrame.insidesDrawn`).
+    let number: Int
 }
 
 /// A mounted widget that listens to events, and what it listens to (as it said when mounted or

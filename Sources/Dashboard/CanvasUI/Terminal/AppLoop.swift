@@ -3,6 +3,8 @@ import Dispatch
 
 /// The event-driven loop: input and the results of the host's IO are handled as they come, on
 /// the main actor; a frame is composed and only what changed is written once they are handled.
+/// The host draws again only the panes that changed, and says which rows they cover: only those
+/// are compared with the screen's copy, so a key costs what it changed, not the canvas's size.
 ///
 /// Nothing runs between events: no timer, no polling, so an idle dashboard costs nothing. Events
 /// that arrive together are all handled before one frame is drawn, not a frame each: the keys of
@@ -30,9 +32,10 @@ private final class Loop<T: Terminal> {
     /// The frame on the screen; nil when the terminal's copy of the screen cannot be trusted
     /// (after a resize), so the next frame is sent whole. A terminal starts blank, so blank
     /// cells of the first frame need not be sent.
-    private var previous: Buffer?
-    /// Frames are drawn into two buffers in turn: the one not on screen is reused.
-    private var spare = Buffer(size: .zero)
+    private var screen: Buffer?
+    /// The rows the host says changed are counted from its last frame, which before the first
+    /// frame of this loop was never on this terminal: that one compares every row.
+    private var isFirstFrame = true
     private var frameQueued = false
     private var ended: CheckedContinuation<Void, Never>?
     private var listening: Task<Void, Never>?
@@ -40,16 +43,20 @@ private final class Loop<T: Terminal> {
     init(host: CanvasHost, terminal: T) {
         self.host = host
         self.terminal = terminal
-        previous = Buffer(size: terminal.size)
+        screen = Buffer(size: terminal.size)
     }
 
     func render() {
-        var frame = spare
-        spare = Buffer(size: .zero)
-        host.compose(into: &frame)
-        terminal.present(frame.changes(since: previous), frame: frame)
-        if let previous { spare = previous }
-        previous = frame
+        let (frame, changed) = host.composeChanges()
+        let rows = isFirstFrame ? .all(frame.size.height) : changed
+        isFirstFrame = false
+        if screen?.size == frame.size {
+            terminal.present(frame.changes(since: screen, in: rows), frame: frame)
+            screen?.copyRows(rows, from: frame)
+        } else {
+            terminal.present(frame.changes(since: nil), frame: frame)
+            screen = frame
+        }
         if host.isLoading { host.perform(host.update(.frameShown(at: .now))) }
     }
 
@@ -75,7 +82,7 @@ private final class Loop<T: Terminal> {
         }
         // A resize cuts the terminal's copy of the screen to what fits, and a later one back to
         // the frame's size does not restore it: the next frame is sent whole.
-        if inputs.contains(where: { if case .resize = $0 { true } else { false } }) { previous = nil }
+        if inputs.contains(where: { if case .resize = $0 { true } else { false } }) { screen = nil }
         for input in inputs where !host.shouldQuit { host.perform(host.update(.input(input))) }
         if host.shouldQuit { return end() }
         render()

@@ -8,7 +8,11 @@ struct ChannelLog: Equatable {
     /// Messages kept at most while the user reads the newest ones.
     static let window = 1_000
 
-    private(set) var messages: [ChatMessage] = []
+    private(set) var messages: [ChatMessage] = [] {
+        didSet { revision &+= 1 }
+    }
+    /// Counts the changes to `messages`: lines laid out for one revision hold until the next.
+    private(set) var revision = 0
     /// True when nothing older than the first message exists.
     var complete = false
     /// An older page was asked for and has not arrived.

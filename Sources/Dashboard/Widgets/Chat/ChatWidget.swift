@@ -44,6 +44,9 @@ public struct ChatWidget: Widget {
     public private(set) var isWaitingForContent = true
     private var viewport = Size.zero
     private var clock = CanvasClock()
+    /// The lines on screen as last laid out, and what for: a key typed in the input line draws
+    /// them again without wrapping and dating every message shown.
+    private var laidOut: (key: LinesKey, lines: [ChatLines.Line])?
 
     public init(config: WidgetValues = [:], state: WidgetValues = [:]) {
         current = state["channel"].flatMap { ChatLimits.isChannelName($0) ? $0 : nil } ?? ChatLimits.generalChannel
@@ -66,6 +69,7 @@ public struct ChatWidget: Widget {
 
     public mutating func mount(_ context: WidgetContext) throws -> WidgetEffects {
         clock = context.clock
+        laidOut = nil
         return WidgetEffects(requests: [AppCommand.chat(.loadChannels), AppCommand.chat(.open(channel: current))])
     }
 
@@ -76,11 +80,13 @@ public struct ChatWidget: Widget {
 
     public mutating func resize(to size: Size) {
         viewport = size
+        layOut()
     }
 
     // MARK: Events
 
     public mutating func receive(_ event: CanvasEvent) throws -> WidgetEffects {
+        defer { layOut() }
         switch event.payload {
         case let loaded as ChatChannelsLoaded:
             channels = Self.ordered(Set(loaded.channels.map(\.id) + [current]))
@@ -122,6 +128,7 @@ public struct ChatWidget: Widget {
     // MARK: Keys
 
     public mutating func handle(_ input: InputEvent) throws -> InputResult {
+        defer { layOut() }
         switch input {
         case .mouse(let mouse):
             switch mouse.action {
@@ -158,7 +165,8 @@ public struct ChatWidget: Widget {
     }
 
     public mutating func perform(_ command: CommandID) throws -> WidgetEffects {
-        switch command {
+        defer { layOut() }
+        return switch command {
         case .chatNextChannel: switchChannel(by: 1)
         case .chatPreviousChannel: switchChannel(by: -1)
         default: .none
@@ -258,6 +266,27 @@ public struct ChatWidget: Widget {
         return count
     }
 
+    /// Everything the lines on screen depend on.
+    private struct LinesKey: Equatable {
+        let channel: String
+        let revision: Int
+        let width: Int
+        let rows: Int
+        let scrollBack: Int
+    }
+
+    private var linesKey: LinesKey {
+        LinesKey(channel: current, revision: logs[current]?.revision ?? -1, width: messageWidth, rows: messageRows, scrollBack: scrollBack)
+    }
+
+    /// Lays out the lines on screen again when what they depend on changed (after every call
+    /// that can change it); `render` lays them out itself should the key not match.
+    private mutating func layOut() {
+        let key = linesKey
+        guard laidOut?.key != key else { return }
+        laidOut = (key, visibleLines(rows: key.rows))
+    }
+
     /// The lines on screen: only the newest messages are wrapped, as many as the rows and the
     /// scroll position need, so the cost does not grow with the history.
     private func visibleLines(rows: Int) -> [ChatLines.Line] {
@@ -284,7 +313,7 @@ public struct ChatWidget: Widget {
             drawChannelLine(into: &buffer, theme: theme)
             messageArea = Rect(x: 0, y: 1, width: width, height: rows)
         }
-        let lines = visibleLines(rows: rows)
+        let lines = laidOut.flatMap { $0.key == linesKey ? $0.lines : nil } ?? visibleLines(rows: rows)
         if lines.isEmpty {
             let text = logs[current] == nil ? "Loading #\(current)…" : "No messages in #\(current) yet. Say hello!"
             buffer.write(text, at: messageArea.origin, style: theme[.muted], clip: messageArea)

@@ -62,6 +62,34 @@ struct CatalogOfferTests {
         #expect(host.catalog.descriptor(for: "notes") == nil, "an offer is never mounted")
     }
 
+    @Test("over 500 offers the box shows a window of them around the selection, and Enter installs the one selected")
+    func manyOffers() throws {
+        let installs = Installs()
+        let many = (0..<500).map { index in
+            CatalogOffer(kind: AppKind("bench-\(index)"), name: "Bench app \(index)", summary: "from team", version: "1.0.0",
+                         suggested: index < 3 ? "installed by a teammate" : nil, registry: "team")
+        }
+        let catalog = WidgetCatalog(WidgetCatalog.probes(Recorder()).descriptors, offering: many)
+        let host = try CanvasHost(layout: LayoutData(name: "test", panes: halves, focused: 1), catalog: catalog,
+                                  bus: EventBus(now: Fixed.clock.now), clock: Fixed.clock, theme: .dark, logger: Fixed.logger,
+                                  size: Size(width: 100, height: 30), ports: HostPorts(installApp: { installs.asked.append($0.shownID) }))
+        host.start()
+        host.press(.ctrl("e"), .char("a"))
+        let widgets = host.catalog.descriptors.count
+        #expect(host.screen.contains { $0.contains("Suggested for you") })
+        #expect(host.screen.contains { $0.contains("more below") })
+        for _ in 0..<(widgets + 250) { host.press(.down) }
+        let screen = host.screen
+        // Entry widgets + 251 is the offer at 250: the three suggested ones, then the rest by name.
+        let selected = try #require(screen.first { $0.contains("\(widgets + 251) ") })
+        #expect(selected.contains("(team/"))
+        #expect(screen.contains { $0.contains("more above") } && screen.contains { $0.contains("more below") })
+        #expect(!screen.contains { $0.contains("Suggested for you") || $0.contains("From the registry") })
+        host.press(.enter)
+        let chosen = try #require(installs.asked.first)
+        #expect(selected.contains("(\(chosen))"), "\(selected) installs \(chosen)")
+    }
+
     @Test("a list longer than the screen scrolls with its selection, counting what is above and below")
     func longListsScroll() {
         let lines = (1...500).map { OverlayLine("line \($0)", $0 == 300 ? .selection : .overlay) }

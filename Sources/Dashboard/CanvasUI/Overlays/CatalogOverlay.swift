@@ -32,31 +32,79 @@ public struct CatalogOverlay: Overlay, Equatable {
         return []
     }
 
+    /// Only the lines the box shows are made: a registry of 500 packages is not 500 lines a frame.
     public func render(into buffer: inout Buffer, _ context: OverlayContext) {
-        let descriptors = context.catalog.descriptors
-        var lines = descriptors.enumerated().map { index, entry in
-            // The id too: what `apps` commands, layout files and the protocol document call it.
-            OverlayLine("\(index + 1) \(entry.name) \(entry.version) (\(entry.kind.rawValue)) — \(entry.summary)",
-                        index == selected ? .selection : .overlay)
-        }
-        for (offset, offer) in context.catalog.offers.enumerated() {
-            let index = descriptors.count + offset
-            // A heading before the suggested ones, and before the rest a registry offers.
-            if offset == 0 || (offer.suggested == nil && context.catalog.offers[offset - 1].suggested != nil) {
-                lines.append(OverlayLine(offer.suggested != nil ? "Suggested for you (Enter installs it, then adds it)"
-                                                                : "From the registry (Enter installs it, then adds it)", .accent))
-            }
-            let why = offer.suggested.map { "\($0) · " } ?? ""
-            lines.append(OverlayLine("\(index + 1) \(offer.name) \(offer.version) (\(offer.shownID)) — \(why)\(offer.summary)",
-                                     index == selected ? .selection : .overlay))
-        }
-        if Self.offersNewApp(context) {
-            let index = descriptors.count + context.catalog.offers.count
-            lines.append(OverlayLine("\(index + 1) \(NewAppOverlay.entryTitle) — describe it in words; a language model writes it",
-                                     index == selected ? .selection : .accent))
-        }
-        OverlayBox.draw(title: "Add a widget", lines: lines, into: &buffer, context)
+        let list = CatalogList(context, selected: selected)
+        OverlayBox.draw(title: "Add a widget", count: list.count, selected: list.row(ofEntry: selected), into: &buffer, context,
+                        line: list.line(at:))
     }
 
     private static func offersNewApp(_ context: OverlayContext) -> Bool { !context.idle.contains(.newApp) }
+}
+
+/// The catalog's rows in order: the widgets, a heading and the suggested offers, a heading and
+/// the rest of the registry's offers, then "New micro-app…" where it is offered. A row is made
+/// when it is asked for.
+struct CatalogList {
+    let descriptors: [WidgetDescriptor]
+    let offers: [CatalogOffer]
+    let newApp: Bool
+    let selected: Int
+    /// Offers the suggestions put first.
+    let suggestedCount: Int
+
+    init(_ context: OverlayContext, selected: Int) {
+        descriptors = context.catalog.descriptors
+        offers = context.catalog.offers
+        newApp = !context.idle.contains(.newApp)
+        self.selected = selected
+        suggestedCount = offers.prefix { $0.suggested != nil }.count
+    }
+
+    /// A heading before the suggested offers, and one before the rest, when there are any.
+    private var headingBeforeSuggested: Bool { suggestedCount > 0 }
+    private var headingBeforeRest: Bool { offers.count > suggestedCount }
+    private var headings: Int { (headingBeforeSuggested ? 1 : 0) + (headingBeforeRest ? 1 : 0) }
+
+    var count: Int { descriptors.count + headings + offers.count + (newApp ? 1 : 0) }
+
+    /// The row of the entry numbered `entry` from 0 (widgets, offers, "New micro-app…").
+    func row(ofEntry entry: Int) -> Int {
+        guard entry >= descriptors.count else { return entry }
+        let offer = entry - descriptors.count
+        guard offer < offers.count else { return count - 1 }
+        return descriptors.count + offer + (headingBeforeSuggested ? 1 : 0) + (headingBeforeRest && offer >= suggestedCount ? 1 : 0)
+    }
+
+    func line(at row: Int) -> OverlayLine {
+        if row < descriptors.count {
+            let entry = descriptors[row]
+            // The id too: what `apps` commands, layout files and the protocol document call it.
+            return OverlayLine("\(row + 1) \(entry.name) \(entry.version) (\(entry.kind.rawValue)) — \(entry.summary)",
+                               row == selected ? .selection : .overlay)
+        }
+        var rest = row - descriptors.count
+        if headingBeforeSuggested {
+            if rest == 0 { return OverlayLine("Suggested for you (Enter installs it, then adds it)", .accent) }
+            rest -= 1
+            if rest < suggestedCount { return offerLine(rest) }
+            rest -= suggestedCount
+        }
+        if headingBeforeRest {
+            if rest == 0 { return OverlayLine("From the registry (Enter installs it, then adds it)", .accent) }
+            rest -= 1
+            if rest < offers.count - suggestedCount { return offerLine(suggestedCount + rest) }
+        }
+        let index = descriptors.count + offers.count
+        return OverlayLine("\(index + 1) \(NewAppOverlay.entryTitle) — describe it in words; a language model writes it",
+                           index == selected ? .selection : .accent)
+    }
+
+    private func offerLine(_ offset: Int) -> OverlayLine {
+        let offer = offers[offset]
+        let index = descriptors.count + offset
+        let why = offer.suggested.map { "\($0) · " } ?? ""
+        return OverlayLine("\(index + 1) \(offer.name) \(offer.version) (\(offer.shownID)) — \(why)\(offer.summary)",
+                           index == selected ? .selection : .overlay)
+    }
 }

@@ -39,19 +39,35 @@ public enum OverlayBox {
 
     /// Draws `lines`; when they do not fit, the last row says how many are hidden.
     public static func draw(title: String, lines: [OverlayLine], into buffer: inout Buffer, _ context: OverlayContext) {
+        let selected = lines.firstIndex { $0.role == .selection } ?? 0
+        let widest = lines.map { DisplayWidth.of($0.text) }.max() ?? 0
+        draw(title: title, count: lines.count, selected: selected, widest: widest, into: &buffer, context) { lines[$0] }
+    }
+
+    /// Draws a list of `count` lines made by `line` only for the rows the box shows, around the
+    /// `selected` row; a list that does not fit takes the area's whole width (its lines are not
+    /// all made to find the widest).
+    public static func draw(title: String, count: Int, selected: Int, into buffer: inout Buffer, _ context: OverlayContext,
+                            line: (Int) -> OverlayLine) {
+        let fits = count <= capacity(in: context.area)
+        let widest = fits ? (0..<count).map { DisplayWidth.of(line($0).text) }.max() ?? 0 : context.area.width
+        draw(title: title, count: count, selected: selected, widest: widest, into: &buffer, context, line: line)
+    }
+
+    private static func draw(title: String, count: Int, selected: Int, widest: Int, into buffer: inout Buffer,
+                             _ context: OverlayContext, line: (Int) -> OverlayLine) {
         let area = context.area
         let theme = context.theme
-        let contentWidth = max(DisplayWidth.of(title) + 4, lines.map { DisplayWidth.of($0.text) }.max() ?? 0)
+        let contentWidth = max(DisplayWidth.of(title) + 4, widest)
         let width = min(area.width, contentWidth + 4)
-        let height = min(area.height, lines.count + 2)
+        let height = min(area.height, count + 2)
         let box = Rect(x: area.minX + (area.width - width) / 2, y: area.minY + (area.height - height) / 2, width: width, height: height)
         buffer.fill(box, with: Cell(" ", style: theme[.overlay]))
         buffer.drawBox(box, lines: .heavy, style: theme[.overlayBorder])
         buffer.write(" \(title) ", at: Point(x: box.minX + 2, y: box.minY), style: theme[.overlayBorder],
                      clip: Rect(x: box.minX + 1, y: box.minY, width: max(0, box.width - 2), height: 1))
         let inside = box.inset(by: 1)
-        let shown = window(of: lines, rows: inside.height)
-        for (row, line) in shown.enumerated() {
+        for (row, line) in window(count: count, selected: selected, rows: inside.height, line: line).enumerated() {
             let y = inside.minY + row
             let rowRect = Rect(x: inside.minX, y: y, width: inside.width, height: 1)
             if line.role == .selection { buffer.fill(rowRect, with: Cell(" ", style: theme[.selection])) }
@@ -67,13 +83,18 @@ public enum OverlayBox {
     /// The lines that fit in `rows`: all of them, or a window around the selected line (a catalog
     /// of 500 packages), with what is above and below it counted.
     static func window(of lines: [OverlayLine], rows: Int) -> [OverlayLine] {
-        guard lines.count > rows, rows > 0 else { return lines }
-        guard rows >= 3 else { return Array(lines.prefix(rows)) }
-        let selected = lines.firstIndex { $0.role == .selection } ?? 0
-        let start = max(0, min(selected - rows / 2, lines.count - rows))
-        var shown = Array(lines[start..<start + rows])
+        window(count: lines.count, selected: lines.firstIndex { $0.role == .selection } ?? 0, rows: rows) { lines[$0] }
+    }
+
+    /// `window(of:rows:)` of `count` lines made by `line`, only those shown made.
+    static func window(count: Int, selected: Int, rows: Int, line: (Int) -> OverlayLine) -> [OverlayLine] {
+        guard rows > 0 else { return [] }
+        guard count > rows else { return (0..<count).map(line) }
+        guard rows >= 3 else { return (0..<rows).map(line) }
+        let start = max(0, min(selected - rows / 2, count - rows))
+        var shown = (start..<start + rows).map(line)
         if start > 0 { shown[0] = OverlayLine("… \(start + 1) more above", .muted) }
-        if start + rows < lines.count { shown[rows - 1] = OverlayLine("… \(lines.count - start - rows + 1) more below", .muted) }
+        if start + rows < count { shown[rows - 1] = OverlayLine("… \(count - start - rows + 1) more below", .muted) }
         return shown
     }
 

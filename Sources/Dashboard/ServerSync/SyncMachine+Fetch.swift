@@ -12,7 +12,7 @@ extension SyncMachine {
     /// from its last event, keeps it current (see `catchUp`).
     mutating func refreshAll(now: Date, _ effects: inout [Effect]) {
         effects.append(.setComplete(since: nil))
-        startFetch(.registry, &effects)
+        fetchRegistryAfresh(&effects)
         var parts: [Effect] = []
         for app in [ServerApp.todo, .chat, .calendar] { reload(app, &parts) }
         refresh = Refresh(started: now, waitingFor: Set(parts.compactMap { if case .fetch(let fetch) = $0 { fetch } else { nil } }))
@@ -25,7 +25,7 @@ extension SyncMachine {
     /// replays every change since the last event the cache applied, so a dashboard with 10 000
     /// todos does not fetch them all again at each start.
     mutating func catchUp(now: Date, _ effects: inout [Effect]) {
-        startFetch(.registry, &effects)
+        fetchRegistryAfresh(&effects)
         reload(.calendar, &effects)
         synced(.todo, now: now, &effects)
         synced(.chat, now: now, &effects)
@@ -45,7 +45,18 @@ extension SyncMachine {
         }
     }
 
+    /// At a connection, or a stream reset: a registry fetch of an earlier one may never answer
+    /// (its client gone), so this one does not wait for it.
+    private mutating func fetchRegistryAfresh(_ effects: inout [Effect]) {
+        registryFetch = .idle
+        startFetch(.registry, &effects)
+    }
+
     mutating func startFetch(_ fetch: Fetch, _ effects: inout [Effect]) {
+        if case .registry = fetch {
+            guard registryFetch == .idle else { return registryFetch = .runningAgain }
+            registryFetch = .running
+        }
         if fetch.replacesList, let app = fetch.app {
             listFetches[app, default: 0] += 1
             if touchedDuringFetch[app] == nil { touchedDuringFetch[app] = [] }
@@ -61,6 +72,12 @@ extension SyncMachine {
     mutating func fetched(_ fetch: Fetch, _ result: Result<Fetched, HTTPClientError>, _ effects: inout [Effect]) {
         let keeping = fetch.app.flatMap { touchedDuringFetch[$0] } ?? []
         endListFetch(fetch)
+        if case .registry = fetch {
+            // A change came since it started, which its answer may not have: once more.
+            let again = registryFetch == .runningAgain
+            registryFetch = .idle
+            if again { startFetch(.registry, &effects) }
+        }
         switch result {
         case .success(let fetched):
             effects.append(.store(fetched, keeping: fetch.replacesList ? keeping : []))

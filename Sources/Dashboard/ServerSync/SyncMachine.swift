@@ -140,6 +140,10 @@ struct SyncMachine {
     /// meanwhile: the cache's copy of those is newer than the fetched list's.
     var listFetches: [ServerApp: Int] = [:]
     var touchedDuringFetch: [ServerApp: Set<Int64>] = [:]
+    /// The registry's fetch: one at a time, and one more when a change came while it ran, so a
+    /// burst of registry events (500 packages published, replayed as the live stream resumes)
+    /// is two fetches, not 500 at once.
+    var registryFetch = RegistryFetch.idle
     var reminders = ReminderSchedule()
 
     /// How long the panes say nothing of a server that has not answered yet: a title that says
@@ -354,4 +358,12 @@ extension SyncMachine.Effect {
         default: nil
         }
     }
+}
+
+/// Whether the registry is being fetched, and whether it changed meanwhile.
+enum RegistryFetch: Equatable {
+    case idle
+    case running
+    /// Running, and a change came since it started: fetched again once it answers.
+    case runningAgain
 }

@@ -123,6 +123,8 @@ let package = Package(
         .target(name: "CLibYAML", path: "Sources/CShims/CLibYAML", linkerSettings: [.linkedLibrary("yaml")]),
         // libdispatch's hooks for a run loop of the main thread's own (declarations only).
         .target(name: "CMainQueue", path: "Sources/CShims/CMainQueue"),
+        // glibc's allocator settings (malloc.h): the dashboard's one heap.
+        .target(name: "CMalloc", path: "Sources/CShims/CMalloc"),
         // libcrypto (OpenSSL 3), loaded on first use: Ed25519 keys, signatures and their check.
         .target(name: "CLibCrypto", path: "Sources/CShims/CLibCrypto", linkerSettings: [.linkedLibrary("dl")]),
         // Starting, waiting for and killing micro-app processes.
@@ -295,7 +297,7 @@ let package = Package(
             dependencies: ["PlainText", "AppInstalls", "AppPanes", "CalendarItems", "ICalendar", "SystemZones",
                 "CalendarTime", "CanvasCore", "CanvasStyle", "CanvasUI", "NcursesTerminal", "Widgets", "LayoutStore", "CanvasFiles",
                 "BFFAccess", "CommandSupport", "HTTPClient", "ServerAPI", "AppModel", "AppPackages", "ServerSync", "PrivateFiles",
-                "SQLiteFiles", "MicroAppProtocol", "MicroAppHost", "MicroAppGenerator", "ModelClient", "QRCodes", "MainLoop", "SessionBus",
+                "SQLiteFiles", "MicroAppProtocol", "MicroAppHost", "MicroAppGenerator", "ModelClient", "QRCodes", "MainLoop", "SessionBus", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -1,5 +1,6 @@
 import CanvasUI
 import ArgumentParser
+import CMalloc
 import CommandSupport
 import MainLoop
 #if canImport(Glibc)
@@ -13,6 +14,11 @@ import Glibc
 enum Launch {
     @MainActor
     static func main() {
+        // One heap for every thread, set before any other starts: glibc gives each thread that
+        // allocates at once with another an arena of its own, which keeps what it freed. A team
+        // dashboard's registry of 500 packages, read on a worker thread, peaked 5 - 6 MB higher
+        // for it (41.7 -> 35.9 MB); its threads rarely allocate together, so nothing waits.
+        _ = tc_use_one_heap()
         MainLoop.run { await TermCanvas.start() }
     }
 }

@@ -35,6 +35,4 @@ public struct DamagedRows: Hashable, Sendable {
         if !placed { kept.append(merged) }
         ranges = kept
     }
-
-    public var isEmpty: Bool { ranges.isEmpty }
 }

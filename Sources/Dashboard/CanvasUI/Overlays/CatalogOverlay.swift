@@ -39,7 +39,7 @@ public struct CatalogOverlay: Overlay, Equatable {
                         line: list.line(at:))
     }
 
-    private static func offersNewApp(_ context: OverlayContext) -> Bool { !context.idle.contains(.newApp) }
+    nonisolated fileprivate static func offersNewApp(_ context: OverlayContext) -> Bool { !context.idle.contains(.newApp) }
 }
 
 /// The catalog's rows in order: the widgets, a heading and the suggested offers, a heading and
@@ -56,7 +56,7 @@ struct CatalogList {
     init(_ context: OverlayContext, selected: Int) {
         descriptors = context.catalog.descriptors
         offers = context.catalog.offers
-        newApp = !context.idle.contains(.newApp)
+        newApp = CatalogOverlay.offersNewApp(context)
         self.selected = selected
         suggestedCount = offers.prefix { $0.suggested != nil }.count
     }

@@ -49,9 +49,8 @@ public enum OverlayBox {
     /// all made to find the widest).
     public static func draw(title: String, count: Int, selected: Int, into buffer: inout Buffer, _ context: OverlayContext,
                             line: (Int) -> OverlayLine) {
-        let fits = count <= capacity(in: context.area)
-        let widest = fits ? (0..<count).map { DisplayWidth.of(line($0).text) }.max() ?? 0 : context.area.width
-        draw(title: title, count: count, selected: selected, widest: widest, into: &buffer, context, line: line)
+        guard count > capacity(in: context.area) else { return draw(title: title, lines: (0..<count).map(line), into: &buffer, context) }
+        draw(title: title, count: count, selected: selected, widest: context.area.width, into: &buffer, context, line: line)
     }
 
     private static func draw(title: String, count: Int, selected: Int, widest: Int, into buffer: inout Buffer,

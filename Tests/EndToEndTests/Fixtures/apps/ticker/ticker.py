@@ -20,7 +20,6 @@ def tree():
     ]}
 
 
-buffered = ""
 started = False
 while True:
     ready, _, _ = select.select([sys.stdin], [], [], 0.1 if started else None)

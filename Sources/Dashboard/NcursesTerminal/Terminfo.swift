@@ -1,5 +1,6 @@
 internal import CNcursesw
 import CanvasCore
+import PlainText
 
 #if canImport(Glibc)
 import Glibc
@@ -84,7 +85,7 @@ struct Terminfo: CursorMoves {
 
     private static func template(_ name: String) -> [CChar]? {
         guard let value = tc_string_capability(name) else { return nil }
-        guard !String(cString: value).contains("$<") else { return nil }
+        guard !String(cString: value).utf8Contains("$<") else { return nil }
         return Array(UnsafeBufferPointer(start: value, count: strlen(value) + 1))
     }
 

@@ -1,6 +1,7 @@
 import CalendarTime
 import CanvasCore
 import FoundationEssentials
+import PlainText
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -45,13 +46,13 @@ public struct CanvasClock: Sendable {
     static func localZoneName(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
         if let given = environment["TZ"] {
             let name = given.hasPrefix(":") ? String(given.dropFirst()) : given
-            return name.contains("/") && !name.hasPrefix("/") && !name.contains("..") ? name : name == "UTC" ? "UTC" : nil
+            return name.utf8Contains("/") && !name.hasPrefix("/") && !name.utf8Contains("..") ? name : name == "UTC" ? "UTC" : nil
         }
         var target = [CChar](repeating: 0, count: 512)
         let count = readlink("/etc/localtime", &target, target.count - 1)
         guard count > 0 else { return nil }
         let path = String(decoding: target.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        guard let range = path.firstRange(of: "zoneinfo/") else { return nil }
+        guard let range = path.utf8Range(of: "zoneinfo/") else { return nil }
         return String(path[range.upperBound...])
     }
 

@@ -1,3 +1,5 @@
+import PlainText
+
 /// The bytes of one HTTP/1.1 request as `SocketEngine` writes them: request line, `Host`, the
 /// exchange's headers (already checked for line breaks by `Exchange.build`), `Content-Length`
 /// and the body.
@@ -21,7 +23,7 @@ enum RequestHead {
 
     /// `http://localhost/prefix/path?q` → ("localhost", "/prefix/path?q").
     static func hostAndTarget(_ url: String) -> (host: String, target: String) {
-        let afterScheme = url.firstRange(of: "://").map { url[$0.upperBound...] } ?? url[...]
+        let afterScheme = url.utf8Range(of: "://").map { url[$0.upperBound...] } ?? url[...]
         let slash = afterScheme.firstIndex(of: "/") ?? afterScheme.endIndex
         let target = afterScheme[slash...]
         return (String(afterScheme[..<slash]), target.isEmpty ? "/" : String(target))

@@ -3,8 +3,14 @@
 
 SWIFT ?= swift
 ARGS ?=
+PREFIX ?= /usr/local
+DESTDIR ?=
 
-.PHONY: run test deps test-deps release bench bench-peers bench-bff bench-widgets bench-limits bench-hostile-member bench-apps bench-hostile-apps bench-remote bench-hostile-entries bench-instances bench-shared bench-marketplace
+# Every build records the commit it is built from, for `--version` (scripts/build-info rewrites
+# its header only when the commit changed, so an unchanged tree builds nothing again).
+$(shell scripts/build-info)
+
+.PHONY: run test deps test-deps release install uninstall man dist bench bench-peers bench-bff bench-widgets bench-limits bench-hostile-member bench-apps bench-hostile-apps bench-remote bench-hostile-entries bench-instances bench-shared bench-marketplace
 
 # The release build is skipped when no source is newer than the dashboard: even a build with
 # nothing to do plans and compiles the package plugins, ~10 s of every start.
@@ -31,7 +37,8 @@ run: .build/release/termcanvas
 # (TestDatabase: all at once, their servers would starve each other); last, the README's two instances
 # behind nginx, started on loopback and checked (deploy/test-two-instances), the server under
 # faults: PostgreSQL restarted under writers, SIGKILL amid keyed writes (deploy/test-faults), and
-# the server against its API document, checked by schemathesis (deploy/test-conformance). After
+# the server against its API document, checked by schemathesis (deploy/test-conformance), and
+# `make install`'s tree, run from where it lands, and `make uninstall` (deploy/test-install). After
 # each pass the system's temporary folder must have kept its mode (scripts/tmp-mode).
 test: test-deps
 	@scripts/tmp-mode save
@@ -53,6 +60,7 @@ test: test-deps
 	deploy/test-two-instances --bff .build/debug/termcanvas-bff
 	deploy/test-faults --bff .build/debug/termcanvas-bff
 	deploy/test-conformance --bff .build/debug/termcanvas-bff
+	deploy/test-install --build .build/debug
 	@scripts/tmp-mode check "the deploy tests"
 
 deps:
@@ -73,6 +81,23 @@ conformance: deps
 # two `--product` builds rebuild each other's shared modules, so every `make run` took minutes.
 release: deps
 	$(SWIFT) build -c release --static-swift-stdlib
+
+# The programs, presets, themes, shipped micro-apps, man pages, completions (bash, zsh, fish) and
+# the server's systemd unit under $(DESTDIR)$(PREFIX), where the file-system hierarchy says
+# (scripts/install-tree); the programs find their presets and apps there.
+install: release man
+	scripts/install-tree $(PREFIX) $(DESTDIR)
+
+uninstall:
+	scripts/install-tree --uninstall $(PREFIX) $(DESTDIR)
+
+# The release's tarball with its checksums, in .build/dist (scripts/dist).
+dist: release man
+	scripts/dist
+
+# The man pages, from the programs' command definitions, into .build/man (scripts/man-pages).
+man: deps
+	scripts/man-pages
 
 # Figures for the closing notes: render micro-benchmark and terminal measurements (tuiprobe).
 bench: release

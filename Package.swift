@@ -128,6 +128,8 @@ let package = Package(
         .target(name: "CMainQueue", path: "Sources/CShims/CMainQueue"),
         // glibc's allocator settings (malloc.h): the dashboard's one heap.
         .target(name: "CMalloc", path: "Sources/CShims/CMalloc"),
+        // The commit a binary was built from, which `make` records (`--version`).
+        .target(name: "CBuildInfo", path: "Sources/CShims/CBuildInfo"),
         // libcrypto (OpenSSL 3), loaded on first use: Ed25519 keys, signatures and their check.
         .target(name: "CLibCrypto", path: "Sources/CShims/CLibCrypto", linkerSettings: [.linkedLibrary("dl")]),
         // Starting, waiting for and killing micro-app processes.
@@ -179,7 +181,7 @@ let package = Package(
         .target(
             name: "CommandSupport",
             dependencies: ["PlainText",
-                "BFFAccess", "LogFiles", "PrivateFiles", "ServerAPI",
+                "BFFAccess", "CBuildInfo", "LogFiles", "PrivateFiles", "ServerAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -32,7 +32,7 @@ struct TermCanvas: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "termcanvas",
         abstract: "A terminal canvas dashboard of widget panes you arrange by keyboard.",
-        version: "0.1.0",
+        version: BuildVersion.text,
         subcommands: [Dashboard.self, Render.self, LayoutCommand.self, AppsCommand.self, KeysCommand.self, StatsCommand.self, AuditCommand.self, ServeCommand.self, UserCommand.self, MigrateCommand.self, LoginCommand.self, LogoutCommand.self, SessionsCommand.self, CalendarCommand.self],
         defaultSubcommand: Dashboard.self
     )

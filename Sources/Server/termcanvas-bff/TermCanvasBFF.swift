@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,7 +11,7 @@ struct TermCanvasBFF: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: invokedAs,
         abstract: "The TermCanvas micro-app server (what `termcanvas serve` and `termcanvas user` run).",
-        version: "0.1.0",
+        version: BuildVersion.text,
         subcommands: [ServeCommand.self, UserCommand.self, MigrateCommand.self, SeedCommand.self]
     )
 

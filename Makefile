@@ -10,7 +10,7 @@ DESTDIR ?=
 # its header only when the commit changed, so an unchanged tree builds nothing again).
 $(shell scripts/build-info)
 
-.PHONY: run test deps test-deps release install uninstall man dist bench bench-peers bench-bff bench-widgets bench-limits bench-hostile-member bench-apps bench-hostile-apps bench-remote bench-hostile-entries bench-instances bench-shared bench-marketplace
+.PHONY: run test deps test-deps release install uninstall man dist deb image bench bench-peers bench-bff bench-widgets bench-limits bench-hostile-member bench-apps bench-hostile-apps bench-remote bench-hostile-entries bench-instances bench-shared bench-marketplace
 
 # The release build is skipped when no source is newer than the dashboard: even a build with
 # nothing to do plans and compiles the package plugins, ~10 s of every start.
@@ -38,7 +38,9 @@ run: .build/release/termcanvas
 # behind nginx, started on loopback and checked (deploy/test-two-instances), the server under
 # faults: PostgreSQL restarted under writers, SIGKILL amid keyed writes (deploy/test-faults), and
 # the server against its API document, checked by schemathesis (deploy/test-conformance), and
-# `make install`'s tree, run from where it lands, and `make uninstall` (deploy/test-install). After
+# `make install`'s tree, run from where it lands, and `make uninstall` (deploy/test-install); then
+# the release, packaged: the Debian package installed in a clean Debian root, the server's image
+# inspected and run by podman (deploy/test-packages). After
 # each pass the system's temporary folder must have kept its mode (scripts/tmp-mode).
 test: test-deps
 	@scripts/tmp-mode save
@@ -61,6 +63,8 @@ test: test-deps
 	deploy/test-faults --bff .build/debug/termcanvas-bff
 	deploy/test-conformance --bff .build/debug/termcanvas-bff
 	deploy/test-install --build .build/debug
+	$(SWIFT) build -c release --static-swift-stdlib
+	deploy/test-packages --build .build/release
 	@scripts/tmp-mode check "the deploy tests"
 
 deps:
@@ -94,6 +98,14 @@ uninstall:
 # The release's tarball with its checksums, in .build/dist (scripts/dist).
 dist: release man
 	scripts/dist
+
+# The Debian package, in .build/dist (scripts/deb), and the server's container image,
+# localhost/termcanvas-bff:VERSION (scripts/image).
+deb: release man
+	scripts/deb
+
+image: release
+	scripts/image
 
 # The man pages, from the programs' command definitions, into .build/man (scripts/man-pages).
 man: deps

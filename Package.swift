@@ -454,7 +454,10 @@ let package = Package(
             dependencies: [
                 "BFF", "BFFAccess", "CalendarTime", "CanvasCore", "CommandSupport", "PrivateFiles", "ServerAPI", "ServerHTTP", "ServerProxy",
                 "ServerSSO", "ServerStore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

@@ -2,6 +2,7 @@
 import Foundation
 import HummingbirdTesting
 import ServerAPI
+@testable import ServerHTTP
 @testable import ServerProxy
 import Testing
 

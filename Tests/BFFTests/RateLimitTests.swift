@@ -132,9 +132,9 @@ struct RateLimitTests {
         defer { harness.remove() }
         /// Whether a burst of 8 (the per-address burst) as `forwarded` is served in full right after
         /// 10.0.0.1 spent its own burst.
-        func servedAfterABurst(_ forwarded: String, trusting proxies: Set<String>) async throws -> Bool {
+        func servedAfterABurst(_ forwarded: String, trusting proxies: [String]) async throws -> Bool {
             var configuration = harness.configuration(rateLimits: RateLimits(perUserPerSecond: 1, tokenRequestsPerMinute: 100))
-            configuration.trustedProxies = proxies
+            configuration.trustedProxies = try #require(TrustedProxies(proxies))
             return try await harness.withServer(configuration: configuration) { client in
                 func burst(_ count: Int, as forwarded: String) async throws -> [HTTPResponse.Status] {
                     try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
@@ -154,5 +154,8 @@ struct RateLimitTests {
         // The client's own header is kept in front; the proxy's last entry names it.
         #expect(try await !servedAfterABurst("10.0.0.2, 10.0.0.1", trusting: ["127.0.0.1"]))
         #expect(try await !servedAfterABurst("10.0.0.2", trusting: []))
+        // A network of proxies (a container network's, whose addresses are not known ahead).
+        #expect(try await servedAfterABurst("10.0.0.2", trusting: ["127.0.0.0/8"]))
+        #expect(try await !servedAfterABurst("10.0.0.2", trusting: ["10.0.0.0/8"]))
     }
 }

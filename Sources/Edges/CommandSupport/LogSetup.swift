@@ -8,17 +8,27 @@ public enum LogSetup {
     /// logging is off (the dashboard still runs) and the reason goes to standard error before
     /// the screen is taken over.
     public static func bootstrapFile(at url: URL, label: String) -> Logger {
-        let level = ProcessInfo.processInfo.environment["TERMCANVAS_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
         do {
-            let file = try FileLogHandler.File(url: url)
-            LoggingSystem.bootstrap { label in
-                var handler = FileLogHandler(file: file, label: label)
-                handler.logLevel = level
-                return handler
-            }
+            return bootstrap(try FileLogHandler.File(url: url), label: label)
         } catch {
             Console.error("termcanvas: logging is off: \(error)\n")
             LoggingSystem.bootstrap { _ in SwiftLogNoOpLogHandler() }
+            return Logger(label: label)
+        }
+    }
+
+    /// Sends all logging to standard error, one escaped line an event: the server's
+    /// `--log-file -`, for journald or a container runtime's log (no screen is looked at there).
+    public static func bootstrapStandardError(label: String) -> Logger {
+        bootstrap(.standardError(), label: label)
+    }
+
+    private static func bootstrap(_ file: FileLogHandler.File, label: String) -> Logger {
+        let level = ProcessInfo.processInfo.environment["TERMCANVAS_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+        LoggingSystem.bootstrap { label in
+            var handler = FileLogHandler(file: file, label: label)
+            handler.logLevel = level
+            return handler
         }
         return Logger(label: label)
     }

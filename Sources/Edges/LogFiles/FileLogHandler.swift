@@ -24,6 +24,17 @@ public struct FileLogHandler: LogHandler {
     /// An open log file; `write(2)` with `O_APPEND` keeps concurrent lines whole.
     public final class File: Sendable {
         let descriptor: Int32
+        /// Whether the descriptor is this file's to close (standard error is not).
+        let owned: Bool
+
+        /// Standard error: for a server whose supervisor keeps its output (journald, a container
+        /// runtime's log), where no screen is looked at.
+        public static func standardError() -> File { File(descriptor: STDERR_FILENO, owned: false) }
+
+        private init(descriptor: Int32, owned: Bool) {
+            self.descriptor = descriptor
+            self.owned = owned
+        }
 
         public init(url: URL) throws {
             do {
@@ -32,12 +43,13 @@ public struct FileLogHandler: LogHandler {
                 throw LogFileError(path: error.path, reason: error.reason ?? SystemErrorWords.describe(error.errno))
             }
             descriptor = open(url.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+            owned = true
             guard descriptor >= 0 else { throw LogFileError(path: url.path, reason: SystemErrorWords.describe(errno)) }
             // A log of an older version may be looser: logs name users and paths.
             _ = fchmod(descriptor, 0o600)
         }
 
-        deinit { close(descriptor) }
+        deinit { if owned { close(descriptor) } }
 
         func append(_ line: String) {
             var line = line

@@ -39,9 +39,9 @@ package struct BFFConfiguration: Sendable {
     package var rateLimits: RateLimits
     /// Connections, live streams and idle time: what no client, logged in or not, may exceed.
     package var limits: ServerLimits
-    /// Addresses of reverse proxies in front of the server: their `X-Forwarded-For` names the client
-    /// for per-address limits, and their connections count against the total connections only.
-    package var trustedProxies: Set<String>
+    /// Reverse proxies in front of the server, by address or network: their `X-Forwarded-For` names
+    /// the client for per-address limits, and their connections count against the total only.
+    package var trustedProxies: TrustedProxies
     /// Serve HTTPS with this certificate and key instead of plain HTTP.
     package var tls: TLSFiles?
     /// Sign users in through this OpenID Connect provider too (or only, without passwords).
@@ -82,7 +82,7 @@ package struct BFFConfiguration: Sendable {
         bcryptCost: UInt8 = 12,
         rateLimits: RateLimits = RateLimits(),
         limits: ServerLimits = ServerLimits(),
-        trustedProxies: Set<String> = [],
+        trustedProxies: TrustedProxies = .none,
         tls: TLSFiles? = nil,
         singleSignOn: SingleSignOnSettings? = nil,
         heartbeatInterval: Duration = .seconds(25),

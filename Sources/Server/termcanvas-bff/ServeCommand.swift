@@ -43,8 +43,8 @@ struct ServeCommand: AsyncParsableCommand {
         valueName: "N"))
     var instances = 1
     @Option(help: ArgumentHelp(
-        "The address of a reverse proxy in front of the server (repeatable): its X-Forwarded-For names the client for per-address limits, and its connections count against --connections only.",
-        valueName: "ADDRESS"))
+        "The address of a reverse proxy in front of the server, or a network of them (10.89.0.0/16; repeatable): its X-Forwarded-For names the client for per-address limits, and its connections count against --connections only.",
+        valueName: "ADDRESS|NETWORK"))
     var trustedProxy: [String] = []
     @OptionGroup var database: DatabaseOptions
     @OptionGroup(title: "Single sign-on") var singleSignOn: SingleSignOnOptions
@@ -80,6 +80,10 @@ struct ServeCommand: AsyncParsableCommand {
     var allowHTTPEntries = false
     @Option(help: ArgumentHelp("On SIGTERM, seconds to finish requests under way before they are cut off.", valueName: "SECONDS"))
     var drainTimeout = 10
+    @Option(help: ArgumentHelp(
+        "Where the log goes: a file, or - for standard error (journald, a container's log). Default: bff.log in $XDG_STATE_HOME/termcanvas.",
+        valueName: "FILE|-"))
+    var logFile: String?
     @Flag(help: "Run as this user's embedded local server on a unix socket (instead of --host/--port).")
     var local = false
     @Option(help: ArgumentHelp("With --local: exit after this many idle seconds; 0 never exits.", valueName: "SECONDS"))
@@ -103,6 +107,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard !local || singleSignOn.oidcIssuer == nil else { throw ValidationError("--local is this user's own server; it takes no --oidc-issuer") }
         guard drainTimeout >= 1 else { throw ValidationError("--drain-timeout must be 1 or more, got \(drainTimeout)") }
         guard instances >= 1 else { throw ValidationError("--instances must be 1 or more, got \(instances)") }
+        for proxy in trustedProxy where IPNetwork(proxy) == nil {
+            throw ValidationError("--trusted-proxy takes an address such as 10.0.0.5 or a network such as 10.89.0.0/16, got \(proxy)")
+        }
         for network in allowEntryNetwork where IPNetwork(network) == nil {
             throw ValidationError("--allow-entry-network takes a network such as 10.0.0.0/8 or fd00::/8, got \(network)")
         }
@@ -112,7 +119,8 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         let paths = Paths(environment: environment)
-        let logger = LogSetup.bootstrapFile(at: paths.bffLogFile, label: "termcanvas.bff")
+        let logger = logFile == "-" ? LogSetup.bootstrapStandardError(label: "termcanvas.bff")
+            : LogSetup.bootstrapFile(at: logFile.map { URL(fileURLWithPath: $0) } ?? paths.bffLogFile, label: "termcanvas.bff")
         // A cap above the open-file limit would never be reached: descriptors run out first, and
         // then every new connection, /health included, waits.
         let fit = OpenFileLimit.connectionsThatFit()
@@ -132,7 +140,7 @@ struct ServeCommand: AsyncParsableCommand {
             rateLimits: rateLimit == 0 ? .off : RateLimits(perUserPerSecond: rateLimit, writeBytesPerUserPerSecond: writeLimit << 10, instances: instances),
             limits: ServerLimits(connections: ConnectionLimits(total: connections, perAddress: connectionsPerAddress),
                                  streams: LiveEventHub.StreamLimits(perUser: streamsPerUser, total: streams)),
-            trustedProxies: Set(trustedProxy),
+            trustedProxies: TrustedProxies(trustedProxy) ?? .none,
             tls: tlsCert.map { TLSFiles(certificate: $0, privateKey: tlsKey ?? "") },
             singleSignOn: try singleSignOn.settings(),
             healthInterval: .seconds(healthInterval),

@@ -12,7 +12,7 @@ struct TermCanvasBFF: AsyncParsableCommand {
         commandName: invokedAs,
         abstract: "The TermCanvas micro-app server (what `termcanvas serve` and `termcanvas user` run).",
         version: BuildVersion.text,
-        subcommands: [ServeCommand.self, UserCommand.self, MigrateCommand.self, SeedCommand.self]
+        subcommands: [ServeCommand.self, UserCommand.self, MigrateCommand.self, SeedCommand.self, HealthCommand.self]
     )
 
     /// The command the user typed, for usage lines and help: `termcanvas` when `termcanvas serve`

@@ -24,10 +24,10 @@ package final class ConnectionLimiter: Sendable {
 
     let limits: ConnectionLimits
     /// Reverse proxies carry many clients' requests: their connections count against the total only.
-    let proxies: Set<String>
+    let proxies: TrustedProxies
     private let counts = Mutex(Counts())
 
-    package init(limits: ConnectionLimits, proxies: Set<String> = []) {
+    package init(limits: ConnectionLimits, proxies: TrustedProxies = .none) {
         self.limits = limits
         self.proxies = proxies
     }

@@ -11,9 +11,9 @@ package struct ForwardedForMiddleware: RouterMiddleware {
     package typealias Context = BFFRequestContext
     static let header = HTTPField.Name("X-Forwarded-For")!
 
-    let trusted: Set<String>
+    let trusted: TrustedProxies
 
-    package init(trusted: Set<String>) {
+    package init(trusted: TrustedProxies) {
         self.trusted = trusted
     }
 

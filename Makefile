@@ -88,8 +88,9 @@ release: deps
 
 # The programs, presets, themes, shipped micro-apps, man pages, completions (bash, zsh, fish) and
 # the server's systemd unit under $(DESTDIR)$(PREFIX), where the file-system hierarchy says
-# (scripts/install-tree); the programs find their presets and apps there.
-install: release man
+# (scripts/install-tree); the programs find their presets and apps there. It builds nothing, so
+# `sudo make install` leaves no file of root's in the tree: `make release man` first, as yourself.
+install:
 	scripts/install-tree $(PREFIX) $(DESTDIR)
 
 uninstall:

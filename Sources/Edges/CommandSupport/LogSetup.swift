@@ -1,15 +1,17 @@
 import FoundationEssentials
 import LogFiles
 import Logging
+import PrivateFiles
 
 /// Starts logging for the executable: to a file, never to the screen.
 public enum LogSetup {
     /// Sends all logging to `url` and returns the root logger. When the file cannot be opened,
     /// logging is off (the dashboard still runs) and the reason goes to standard error before
     /// the screen is taken over.
-    public static func bootstrapFile(at url: URL, label: String) -> Logger {
+    /// `folder`: `.keep` for a file the user named, whose folder is theirs to set.
+    public static func bootstrapFile(at url: URL, label: String, folder: PrivatePath.Existing = .tighten) -> Logger {
         do {
-            return bootstrap(try FileLogHandler.File(url: url), label: label)
+            return bootstrap(try FileLogHandler.File(url: url, folder: folder), label: label)
         } catch {
             Console.error("termcanvas: logging is off: \(error)\n")
             LoggingSystem.bootstrap { _ in SwiftLogNoOpLogHandler() }

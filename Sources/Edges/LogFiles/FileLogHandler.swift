@@ -36,9 +36,12 @@ public struct FileLogHandler: LogHandler {
             self.owned = owned
         }
 
-        public init(url: URL) throws {
+        /// Opens `url` for appending (0600), making its missing folders 0700. `folder` says what to
+        /// do with a folder that exists: the product's own is tightened; one the user named keeps
+        /// its mode (`/var/log` must stay readable by the services that log there).
+        public init(url: URL, folder: PrivatePath.Existing = .tighten) throws {
             do {
-                try PrivatePath.makeDirectory(url.deletingLastPathComponent())
+                try PrivatePath.makeDirectory(url.deletingLastPathComponent(), existing: folder)
             } catch {
                 throw LogFileError(path: error.path, reason: error.reason ?? SystemErrorWords.describe(error.errno))
             }

@@ -119,8 +119,12 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         let paths = Paths(environment: environment)
-        let logger = logFile == "-" ? LogSetup.bootstrapStandardError(label: "termcanvas.bff")
-            : LogSetup.bootstrapFile(at: logFile.map { URL(fileURLWithPath: $0) } ?? paths.bffLogFile, label: "termcanvas.bff")
+        let logger = switch logFile {
+        case "-": LogSetup.bootstrapStandardError(label: "termcanvas.bff")
+        // A folder the user named keeps its mode.
+        case let file?: LogSetup.bootstrapFile(at: URL(fileURLWithPath: file), label: "termcanvas.bff", folder: .keep)
+        case nil: LogSetup.bootstrapFile(at: paths.bffLogFile, label: "termcanvas.bff")
+        }
         // A cap above the open-file limit would never be reached: descriptors run out first, and
         // then every new connection, /health included, waits.
         let fit = OpenFileLimit.connectionsThatFit()

@@ -194,6 +194,16 @@ public final class TmuxSession: Sendable {
         }
     }
 
+    /// Waits until the lines of the session's log (every program of its home) satisfy `condition`.
+    public func waitForLogLines(
+        timeout: Duration = .seconds(10), _ what: String, _ condition: ([Substring]) -> Bool
+    ) async throws {
+        try await eventually("\(what) in the log" + logTail(), within: timeout, every: .milliseconds(30)) {
+            guard let logFile, let log = try? String(contentsOfFile: logFile, encoding: .utf8) else { return false }
+            return condition(log.split(separator: "\n"))
+        }
+    }
+
     /// The program's exit status once it has exited, and whether the tty settings were restored.
     public func exitReport() throws -> (status: Int32, ttyRestored: Bool, stderr: String)? {
         let status = workDirectory.appendingPathComponent("status")

@@ -81,6 +81,9 @@ let package = Package(
         // iCalendar's text (RFC 5545): components and properties as written, values of dates,
         // times and durations; nothing lost on a round trip.
         .target(name: "ICalendar", dependencies: ["CalendarTime", "Recurrence"], path: "Sources/Core/ICalendar", swiftSettings: swiftSettings),
+        // WebDAV's XML (RFC 4918) read into elements by namespace and name: a reader of its own,
+        // bounded, refusing document types (FoundationXML's libxml2 brings the system's ICU).
+        .target(name: "WebDAVXML", path: "Sources/Core/WebDAVXML", swiftSettings: swiftSettings),
         // Events and tasks as the server keeps them: iCalendar resources, their instances as the
         // API shows them, and changes to one instance, the following or all.
         .target(name: "CalendarItems", dependencies: ["CalendarTime", "ICalendar", "Recurrence", "ServerAPI"], path: "Sources/Core/CalendarItems",
@@ -400,11 +403,11 @@ let package = Package(
         ),
         // Calendars kept in step with elsewhere: subscriptions (an iCalendar file at a URL, read
         // through the network policy of remote apps' entries, again when due) and two-way CalDAV
-        // sync (WebDAV's XML read with FoundationXML).
+        // sync (WebDAV's XML read by WebDAVXML).
         .target(
             name: "ServerCalendarSync",
             dependencies: [
-                "CalendarItems", "CalendarTime", "ICalendar", "ServerAPI", "ServerProxy", "ServerStore", "SystemZones",
+                "CalendarItems", "CalendarTime", "ICalendar", "ServerAPI", "ServerProxy", "ServerStore", "SystemZones", "WebDAVXML",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -501,6 +504,7 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "ICalendarTests", dependencies: ["CalendarTime", "ICalendar", "Recurrence", "TestSupport"], exclude: ["Fixtures"],
                     swiftSettings: swiftSettings),
+        .testTarget(name: "WebDAVXMLTests", dependencies: ["TestSupport", "WebDAVXML"], swiftSettings: swiftSettings),
         .testTarget(name: "RecurrenceTests", dependencies: ["CalendarTime", "Recurrence", "TestSupport"], exclude: ["oracle.py"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "SessionBusTests", dependencies: ["SessionBus", "TestSupport"], swiftSettings: swiftSettings),

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import WebDAVXML
 import Logging
 import NIOCore
 import NIOHTTP1

@@ -1,4 +1,5 @@
 import Foundation
+import WebDAVXML
 
 /// A calendar collection on a CalDAV server, as found in the user's calendar home.
 struct RemoteCalendar: Sendable, Equatable {

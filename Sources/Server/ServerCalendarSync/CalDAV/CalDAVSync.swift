@@ -1,6 +1,7 @@
 import CalendarTime
 import Crypto
 import Foundation
+import WebDAVXML
 import Logging
 import ServerAPI
 import ServerProxy

@@ -1,4 +1,5 @@
 import Foundation
+import WebDAVXML
 
 /// A `207 Multi-Status` answer (RFC 4918 section 13): each resource's href, its own status when
 /// it has one (a member gone from a sync-collection report is `404`), and the properties found

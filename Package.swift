@@ -133,6 +133,8 @@ let package = Package(
         .target(name: "CMalloc", path: "Sources/CShims/CMalloc"),
         // The commit a binary was built from, which `make` records (`--version`).
         .target(name: "CBuildInfo", path: "Sources/CShims/CBuildInfo"),
+        // ICU's data cut to what the server uses, in a release built by `make` (scripts/icu-data).
+        .target(name: "CICUData", path: "Sources/CShims/CICUData", cSettings: [.define("TC_CUT_ICU_DATA", .when(configuration: .release))]),
         // libcrypto (OpenSSL 3), loaded on first use: Ed25519 keys, signatures and their check.
         .target(name: "CLibCrypto", path: "Sources/CShims/CLibCrypto", linkerSettings: [.linkedLibrary("dl")]),
         // Starting, waiting for and killing micro-app processes.
@@ -455,7 +457,7 @@ let package = Package(
         .executableTarget(
             name: "termcanvas-bff",
             dependencies: [
-                "BFF", "BFFAccess", "CalendarTime", "CanvasCore", "CommandSupport", "PrivateFiles", "ServerAPI", "ServerHTTP", "ServerProxy",
+                "BFF", "BFFAccess", "CalendarTime", "CICUData", "CanvasCore", "CommandSupport", "PrivateFiles", "ServerAPI", "ServerHTTP", "ServerProxy",
                 "ServerSSO", "ServerStore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -99,6 +99,20 @@ struct XMLReaderTests {
         #expect(DAVElement.parse(wide, maximumElements: 1_000) == nil)
     }
 
+    /// What a hostile answer can declare within its bytes costs time in proportion: many
+    /// attributes on one element, many namespaces in scope. (Compared pairwise or scanned per
+    /// element, these 100 000 took minutes.)
+    @Test("many attributes and namespaces: read in time proportional to them")
+    func manyDeclarationsCostLinearTime() throws {
+        let declarations = (0..<100_000).map { " xmlns:p\($0)=\"urn:\($0)\" a\($0)=\"\($0)\"" }.joined()
+        let children = String(repeating: "<p99999:b/>", count: 100_000)
+        let document = Data("<a\(declarations)>\(children)</a>".utf8)
+        let started = ContinuousClock.now
+        let root = try #require(DAVElement.parse(document, maximumElements: 200_000))
+        #expect(root.children.count == 100_000 && root.children.allSatisfy { $0.namespace == "urn:99999" })
+        #expect(ContinuousClock.now - started < .seconds(20), "quadratic: \(ContinuousClock.now - started)")
+    }
+
     /// Documents libxml2 reads, each read the same here: the fixtures above and the answers the
     /// sync asks for, and random changes of them (what this reader takes, libxml2 takes too).
     @Test("against libxml2: the same elements wherever this reader reads a document")

@@ -14,14 +14,16 @@ struct XMLReader {
     private let maximumDepth: Int
     private let maximumElements: Int
     private var elementCount = 0
-    /// Namespace prefixes in scope, innermost last; "" is the default namespace.
-    private var bindings: [(prefix: [UInt8], uri: String)] = [(Array("xml".utf8), "http://www.w3.org/XML/1998/namespace")]
+    /// The namespaces each prefix in scope is bound to, innermost last; [] is the default
+    /// namespace. By prefix, so a lookup costs the same however many an answer declares.
+    private var bindings: [[UInt8]: [String]] = [Array("xml".utf8): ["http://www.w3.org/XML/1998/namespace"]]
     private var open: [OpenElement] = []
 
     private struct OpenElement {
         var element: DAVElement
         let qualifiedName: ArraySlice<UInt8>
-        let bindingCount: Int
+        /// The prefixes it bound, unbound when it closes.
+        let bound: [[UInt8]]
         var text: [UInt8] = []
         let hasNameAttribute: Bool
     }
@@ -92,6 +94,7 @@ struct XMLReader {
         elementCount += 1
         guard elementCount <= maximumElements, open.count < maximumDepth else { throw Malformed() }
         var attributes: [(name: ArraySlice<UInt8>, value: [UInt8])] = []
+        var names = Set<ArraySlice<UInt8>>()
         while true {
             let hadSpace = skipSpaces()
             if starts(with: "/>") || starts(with: ">") { break }
@@ -102,20 +105,22 @@ struct XMLReader {
             index += 1
             skipSpaces()
             let value = try attributeValue()
-            guard !attributes.contains(where: { $0.name == attributeName }) else { throw Malformed() }
+            guard names.insert(attributeName).inserted else { throw Malformed() }
             attributes.append((attributeName, value))
         }
-        let bindingCount = bindings.count
+        var bound: [[UInt8]] = []
         var nameAttribute: String?
         for attribute in attributes {
             let (prefix, local) = try Self.split(attribute.name)
             let uri = String(decoding: attribute.value, as: UTF8.self)
             if prefix == nil, local.elementsEqual("xmlns".utf8) {
-                bindings.append(([], uri))
+                bindings[[], default: []].append(uri)
+                bound.append([])
             } else if let prefix, prefix.elementsEqual("xmlns".utf8) {
                 // A prefix cannot be undeclared, nor xml or xmlns bound, in XML Namespaces 1.0.
                 guard !uri.isEmpty, !local.elementsEqual("xmlns".utf8), !local.elementsEqual("xml".utf8) else { throw Malformed() }
-                bindings.append((Array(local), uri))
+                bindings[Array(local), default: []].append(uri)
+                bound.append(Array(local))
             } else if prefix == nil, local.elementsEqual("name".utf8) {
                 nameAttribute = uri
             }
@@ -127,7 +132,7 @@ struct XMLReader {
         let (prefix, local) = try Self.split(qualifiedName)
         let element = DAVElement(namespace: try namespace(of: prefix ?? []), name: String(decoding: local, as: UTF8.self),
                                  text: nameAttribute ?? "")
-        open.append(OpenElement(element: element, qualifiedName: qualifiedName, bindingCount: bindingCount, hasNameAttribute: nameAttribute != nil))
+        open.append(OpenElement(element: element, qualifiedName: qualifiedName, bound: bound, hasNameAttribute: nameAttribute != nil))
         if starts(with: "/>") {
             index += 2
             return close()
@@ -149,7 +154,7 @@ struct XMLReader {
     /// Closes the innermost element: it is returned when it was the root.
     private mutating func close() -> DAVElement? {
         var done = open.removeLast()
-        bindings.removeSubrange(done.bindingCount...)
+        for prefix in done.bound { bindings[prefix]?.removeLast() }
         if !done.hasNameAttribute { done.element.text = String(decoding: done.text, as: UTF8.self) }
         guard !open.isEmpty else { return done.element }
         open[open.count - 1].element.children.append(done.element)
@@ -172,7 +177,7 @@ struct XMLReader {
 
     /// The namespace a prefix is bound to; "" for no prefix and no default namespace.
     private func namespace(of prefix: some Collection<UInt8>) throws -> String {
-        if let binding = bindings.last(where: { $0.prefix.elementsEqual(prefix) }) { return binding.uri }
+        if let uri = bindings[Array(prefix)]?.last { return uri }
         guard prefix.isEmpty else { throw Malformed() }  // an unbound prefix
         return ""
     }

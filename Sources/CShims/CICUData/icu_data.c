@@ -2,8 +2,9 @@
    icu-data.h (the data's symbol, icudtNN_dat) and icu-data.bin beside this file (not in git).
    Defined here, in an object the link takes before the libraries, the symbol keeps the member of
    Foundation's ICU archive holding the full data out of the link. In a debug build, or a release
-   built without `make`, nothing is defined here and the full data is linked as before. */
-#if defined(TC_CUT_ICU_DATA) && __has_include("icu-data.h") && __has_embed("icu-data.bin")
+   built without `make` (or by a compiler without C23's #embed), nothing is defined here and the
+   full data is linked as before. */
+#if defined(TC_CUT_ICU_DATA) && defined(__has_embed) && __has_include("icu-data.h")
 #include "icu-data.h"
 #pragma clang diagnostic ignored "-Wc23-extensions"
 __attribute__((aligned(16))) const unsigned char TC_ICU_DATA_SYMBOL[] = {

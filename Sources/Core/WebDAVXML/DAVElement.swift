@@ -34,16 +34,17 @@ public struct DAVElement: Sendable, Equatable {
         names.reduce(self as DAVElement?) { element, step in element?.child(step.0, step.1) }
     }
 
-    /// Its text without surrounding white space.
+    /// Its text without surrounding white space (XML's: space, tab, CR and LF, a CR LF included).
     public var value: String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-        guard let first = text.firstIndex(where: { !isSpace($0) }), let last = text.lastIndex(where: { !isSpace($0) }) else { return "" }
-        return String(text[first...last])
+        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 9 || $0 == 10 || $0 == 13 }
+        let utf8 = text.utf8
+        guard let first = utf8.firstIndex(where: { !isSpace($0) }), let last = utf8.lastIndex(where: { !isSpace($0) }) else { return "" }
+        return String(decoding: utf8[first...last], as: UTF8.self)
     }
 
     /// `bytes` read as XML: nil when they are not well-formed XML 1.0 in UTF-8 with namespaces,
-    /// when they declare a document type, or when they nest deeper than `maximumDepth` or hold
-    /// more than `maximumElements` elements. A hostile server's answer is bounded in bytes by the
+    /// when they declare a document type, or when they nest deeper than `maximumDepth`, hold
+    /// more than `maximumElements` elements or give one more than 256 attributes. A hostile server's answer is bounded in bytes by the
     /// call; here in work and memory: with no document type there are no entities of its own, so
     /// the text is never longer than the answer.
     public static func parse(_ bytes: some Collection<UInt8>, maximumDepth: Int = 32, maximumElements: Int = 500_000) -> DAVElement? {

@@ -13,6 +13,8 @@ struct XMLReader {
     private var index = 0
     private let maximumDepth: Int
     private let maximumElements: Int
+    /// Attributes one element may carry: WebDAV's carry a few (namespaces, `name`).
+    private static let maximumAttributes = 256
     private var elementCount = 0
     /// The namespaces each prefix in scope is bound to, innermost last; [] is the default
     /// namespace. By prefix, so a lookup costs the same however many an answer declares.
@@ -72,9 +74,8 @@ struct XMLReader {
             } else if starts(with: "<") {
                 if let done = try startTag() { return done }
             } else if starts(with: "&") {
-                var decoded: [UInt8] = []
-                try reference(into: &decoded)
-                appendText(decoded[...], normalizingLineEnds: false)
+                let scalar = try reference()
+                if !open.isEmpty { UTF8.encode(scalar) { open[open.count - 1].text.append($0) } }
             } else {
                 let start = index
                 while index < bytes.count, bytes[index] != UInt8(ascii: "<"), bytes[index] != UInt8(ascii: "&") { index += 1 }
@@ -105,20 +106,20 @@ struct XMLReader {
             index += 1
             skipSpaces()
             let value = try attributeValue()
-            guard names.insert(attributeName).inserted else { throw Malformed() }
+            guard names.insert(attributeName).inserted, names.count <= Self.maximumAttributes else { throw Malformed() }
             attributes.append((attributeName, value))
         }
         var bound: [[UInt8]] = []
         var nameAttribute: String?
         for attribute in attributes {
             let (prefix, local) = try Self.split(attribute.name)
-            let uri = String(decoding: attribute.value, as: UTF8.self)
+            var uri: String { String(decoding: attribute.value, as: UTF8.self) }
             if prefix == nil, local.elementsEqual("xmlns".utf8) {
                 bindings[[], default: []].append(uri)
                 bound.append([])
             } else if let prefix, prefix.elementsEqual("xmlns".utf8) {
                 // A prefix cannot be undeclared, nor xml or xmlns bound, in XML Namespaces 1.0.
-                guard !uri.isEmpty, !local.elementsEqual("xmlns".utf8), !local.elementsEqual("xml".utf8) else { throw Malformed() }
+                guard !attribute.value.isEmpty, !local.elementsEqual("xmlns".utf8), !local.elementsEqual("xml".utf8) else { throw Malformed() }
                 bindings[Array(local), default: []].append(uri)
                 bound.append(Array(local))
             } else if prefix == nil, local.elementsEqual("name".utf8) {
@@ -203,7 +204,7 @@ struct XMLReader {
             guard let position = order[next...].firstIndex(of: part), position == 0 || next > 0 else { throw Malformed() }
             next = position + 1
             let valid = switch part {
-            case "version": value.hasPrefix("1.") && value.count > 2 && value.utf8.dropFirst(2).allSatisfy(\.isDecimalDigit)
+            case "version": value.hasPrefix("1.") && value.count > 2 && value.utf8.dropFirst(2).allSatisfy { Self.digitValue($0, radix: 10) != nil }
             case "encoding": ["utf-8", "utf8", "us-ascii", "ascii"].contains(value.lowercased())
             default: value == "yes" || value == "no"
             }
@@ -239,7 +240,8 @@ struct XMLReader {
     private mutating func processingInstruction() throws {
         index += 2
         let target = try name()
-        guard !target.elementsEqual("xml".utf8) else { throw Malformed() }  // a declaration not at the start
+        // A declaration not at the start, or a target XML reserves ([Xx][Mm][Ll]).
+        guard !(target.count == 3 && String(decoding: target, as: UTF8.self).lowercased() == "xml") else { throw Malformed() }
         let end = try find("?>")
         index = end + 2
     }
@@ -268,7 +270,7 @@ struct XMLReader {
             if byte == quote { break }
             if byte == UInt8(ascii: "<") { throw Malformed() }
             if byte == UInt8(ascii: "&") {
-                try reference(into: &value)
+                UTF8.encode(try reference()) { value.append($0) }
                 continue
             }
             if byte == 13, index + 1 < bytes.count, bytes[index + 1] == 10 { index += 1 }
@@ -279,23 +281,38 @@ struct XMLReader {
         return value
     }
 
-    /// `&amp;`, `&lt;`, `&gt;`, `&quot;`, `&apos;`, `&#NNN;` or `&#xHH;`, decoded as UTF-8 into `text`.
-    /// Any other entity is undeclared, there being no document type: not well-formed.
-    private mutating func reference(into text: inout [UInt8]) throws {
+    /// `&amp;`, `&lt;`, `&gt;`, `&quot;`, `&apos;`, `&#NNN;` or `&#xHH;`: the character it stands
+    /// for. Any other entity is undeclared, there being no document type: not well-formed.
+    private mutating func reference() throws -> Unicode.Scalar {
         index += 1
-        guard let semicolon = bytes[index...].prefix(12).firstIndex(of: UInt8(ascii: ";")) else { throw Malformed() }
+        guard let semicolon = bytes[index...].prefix(32).firstIndex(of: UInt8(ascii: ";")) else { throw Malformed() }
         let body = bytes[index..<semicolon]
         index = semicolon + 1
-        let named: [String: UInt8] = ["amp": 0x26, "lt": 0x3C, "gt": 0x3E, "quot": 0x22, "apos": 0x27]
-        if let byte = named[String(decoding: body, as: UTF8.self)] { return text.append(byte) }
+        for (name, character) in Self.predefinedEntities where body.elementsEqual(name.utf8) { return character }
         guard body.first == UInt8(ascii: "#") else { throw Malformed() }
-        let digits = body.dropFirst()
-        let hex = digits.first == UInt8(ascii: "x")
-        let number = String(decoding: hex ? digits.dropFirst() : digits, as: UTF8.self)
-        guard !number.isEmpty, number.utf8.allSatisfy({ hex ? $0.isHexDigit : $0.isDecimalDigit }),
-              let value = UInt32(number, radix: hex ? 16 : 10), let scalar = Unicode.Scalar(value), Self.isXMLCharacter(value)
-        else { throw Malformed() }
-        text.append(contentsOf: String(Character(scalar)).utf8)
+        var digits = body.dropFirst()
+        let radix: UInt32 = digits.first == UInt8(ascii: "x") ? 16 : 10
+        if radix == 16 { digits = digits.dropFirst() }
+        guard !digits.isEmpty else { throw Malformed() }
+        var value: UInt32 = 0
+        for digit in digits {
+            guard let digitValue = Self.digitValue(digit, radix: radix) else { throw Malformed() }
+            value = value * radix + digitValue
+            guard value <= 0x10FFFF else { throw Malformed() }
+        }
+        guard Self.isXMLCharacter(value), let scalar = Unicode.Scalar(value) else { throw Malformed() }
+        return scalar
+    }
+
+    private static let predefinedEntities: [(String, Unicode.Scalar)] = [("amp", "&"), ("lt", "<"), ("gt", ">"), ("quot", "\""), ("apos", "'")]
+
+    private static func digitValue(_ byte: UInt8, radix: UInt32) -> UInt32? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f") where radix == 16: UInt32(byte - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F") where radix == 16: UInt32(byte - UInt8(ascii: "A") + 10)
+        default: nil
+        }
     }
 
     @discardableResult
@@ -336,12 +353,11 @@ struct XMLReader {
     /// A qualified name's prefix and local part; a name with an empty part or two colons is not
     /// namespace-well-formed.
     private static func split(_ qualifiedName: ArraySlice<UInt8>) throws -> (prefix: ArraySlice<UInt8>?, local: ArraySlice<UInt8>) {
-        let parts = qualifiedName.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
-        switch parts.count {
-        case 1: return (nil, parts[0])
-        case 2 where !parts[0].isEmpty && !parts[1].isEmpty: return (parts[0], parts[1])
-        default: throw Malformed()
-        }
+        guard let colon = qualifiedName.firstIndex(of: UInt8(ascii: ":")) else { return (nil, qualifiedName) }
+        let prefix = qualifiedName[..<colon]
+        let local = qualifiedName[(colon + 1)...]
+        guard !prefix.isEmpty, !local.isEmpty, !local.contains(UInt8(ascii: ":")) else { throw Malformed() }
+        return (prefix, local)
     }
 
     // MARK: - Characters
@@ -375,9 +391,4 @@ struct XMLReader {
         default: false
         }
     }
-}
-
-private extension UInt8 {
-    var isDecimalDigit: Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) }
-    var isHexDigit: Bool { isDecimalDigit || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(self) || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(self) }
 }

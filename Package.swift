@@ -83,7 +83,7 @@ let package = Package(
         .target(name: "ICalendar", dependencies: ["CalendarTime", "Recurrence"], path: "Sources/Core/ICalendar", swiftSettings: swiftSettings),
         // WebDAV's XML (RFC 4918) read into elements by namespace and name: a reader of its own,
         // bounded, refusing document types (FoundationXML's libxml2 brings the system's ICU).
-        .target(name: "WebDAVXML", path: "Sources/Core/WebDAVXML", swiftSettings: swiftSettings),
+        .target(name: "WebDAVXML", dependencies: ["PlainText"], path: "Sources/Core/WebDAVXML", swiftSettings: swiftSettings),
         // Events and tasks as the server keeps them: iCalendar resources, their instances as the
         // API shows them, and changes to one instance, the following or all.
         .target(name: "CalendarItems", dependencies: ["CalendarTime", "ICalendar", "Recurrence", "ServerAPI"], path: "Sources/Core/CalendarItems",

@@ -1,3 +1,5 @@
+import PlainText
+
 /// An element of a WebDAV answer (RFC 4918's XML), by namespace and local name, with its text and
 /// children: what a multistatus is read into before its responses are taken out.
 public struct DAVElement: Sendable, Equatable {
@@ -34,13 +36,8 @@ public struct DAVElement: Sendable, Equatable {
         names.reduce(self as DAVElement?) { element, step in element?.child(step.0, step.1) }
     }
 
-    /// Its text without surrounding white space (XML's: space, tab, CR and LF, a CR LF included).
-    public var value: String {
-        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 9 || $0 == 10 || $0 == 13 }
-        let utf8 = text.utf8
-        guard let first = utf8.firstIndex(where: { !isSpace($0) }), let last = utf8.lastIndex(where: { !isSpace($0) }) else { return "" }
-        return String(decoding: utf8[first...last], as: UTF8.self)
-    }
+    /// Its text without surrounding white space.
+    public var value: String { text.trimmingWhitespace(andNewlines: true) }
 
     /// `bytes` read as XML: nil when they are not well-formed XML 1.0 in UTF-8 with namespaces,
     /// when they declare a document type, or when they nest deeper than `maximumDepth`, hold

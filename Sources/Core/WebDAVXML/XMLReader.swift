@@ -95,7 +95,7 @@ struct XMLReader {
         elementCount += 1
         guard elementCount <= maximumElements, open.count < maximumDepth else { throw Malformed() }
         var attributes: [(name: ArraySlice<UInt8>, value: [UInt8])] = []
-        var names = Set<ArraySlice<UInt8>>()
+        var seen = Set<ArraySlice<UInt8>>()
         while true {
             let hadSpace = skipSpaces()
             if starts(with: "/>") || starts(with: ">") { break }
@@ -106,13 +106,13 @@ struct XMLReader {
             index += 1
             skipSpaces()
             let value = try attributeValue()
-            guard names.insert(attributeName).inserted, names.count <= Self.maximumAttributes else { throw Malformed() }
+            guard seen.insert(attributeName).inserted, seen.count <= Self.maximumAttributes else { throw Malformed() }
             attributes.append((attributeName, value))
         }
         var bound: [[UInt8]] = []
         var nameAttribute: String?
-        for attribute in attributes {
-            let (prefix, local) = try Self.split(attribute.name)
+        let names = try attributes.map { try Self.split($0.name) }
+        for (attribute, (prefix, local)) in zip(attributes, names) {
             var uri: String { String(decoding: attribute.value, as: UTF8.self) }
             if prefix == nil, local.elementsEqual("xmlns".utf8) {
                 bindings[[], default: []].append(uri)
@@ -127,9 +127,7 @@ struct XMLReader {
             }
         }
         // Attributes' prefixes are bound like elements' (their namespaces matter nowhere here).
-        for attribute in attributes {
-            if let prefix = try Self.split(attribute.name).prefix, !prefix.elementsEqual("xmlns".utf8) { _ = try namespace(of: prefix) }
-        }
+        for case let (prefix?, _) in names where !prefix.elementsEqual("xmlns".utf8) { _ = try namespace(of: prefix) }
         let (prefix, local) = try Self.split(qualifiedName)
         let element = DAVElement(namespace: try namespace(of: prefix ?? []), name: String(decoding: local, as: UTF8.self),
                                  text: nameAttribute ?? "")

@@ -48,23 +48,25 @@ run: .build/release/termcanvas
 # `make install`'s tree, run from where it lands, and `make uninstall` (deploy/test-install); then
 # the release, packaged: the Debian package installed in a clean Debian root, the server's image
 # inspected and run by podman (deploy/test-packages). After
-# each pass the system's temporary folder must have kept its mode (scripts/tmp-mode).
+# each pass the system's temporary folder must have kept its mode (scripts/tmp-mode). A pass that
+# runs past PASS_MINUTES is stopped and shows where each test thread waited (scripts/test-pass).
+PASS_MINUTES ?= 20
 test: test-deps
 	@scripts/tmp-mode save
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --filter "BFFTests.CalDAVTests"
+	scripts/test-pass $(PASS_MINUTES) "the CalDAV pass" -- $(SWIFT) test --skip-build --filter "BFFTests.CalDAVTests"
 	@scripts/tmp-mode check "the CalDAV pass"
-	$(SWIFT) test --skip-build --skip HTTPClientTests --skip ServerSyncTests --skip ModelClientTests --skip EndToEndTests --skip ProcessAppTests --skip SandboxAppTests --skip MicroAppGeneratorTests --skip "BFFTests.SingleSignOn" --skip "BFFTests.ServerLimitsTests" --skip "BFFTests.CalDAVTests"
+	scripts/test-pass $(PASS_MINUTES) "the first pass" -- $(SWIFT) test --skip-build --skip HTTPClientTests --skip ServerSyncTests --skip ModelClientTests --skip EndToEndTests --skip ProcessAppTests --skip SandboxAppTests --skip MicroAppGeneratorTests --skip "BFFTests.SingleSignOn" --skip "BFFTests.ServerLimitsTests" --skip "BFFTests.CalDAVTests"
 	@scripts/tmp-mode check "the first pass"
-	TERMCANVAS_TEST_DATABASE=postgres $(SWIFT) test --skip-build --filter BFFTests
+	scripts/test-pass $(PASS_MINUTES) "the PostgreSQL pass" -- env TERMCANVAS_TEST_DATABASE=postgres $(SWIFT) test --skip-build --filter BFFTests
 	@scripts/tmp-mode check "the PostgreSQL pass"
-	$(SWIFT) test --skip-build --filter EndToEndTests --skip MicroAppProcessTests
+	scripts/test-pass $(PASS_MINUTES) "the end-to-end pass" -- $(SWIFT) test --skip-build --filter EndToEndTests --skip MicroAppProcessTests
 	@scripts/tmp-mode check "the end-to-end pass"
-	$(SWIFT) test --skip-build --filter "ProcessAppTests|SandboxAppTests|MicroAppGeneratorTests|BFFTests.SingleSignOn"
+	scripts/test-pass $(PASS_MINUTES) "the app processes' pass" -- $(SWIFT) test --skip-build --filter "ProcessAppTests|SandboxAppTests|MicroAppGeneratorTests|BFFTests.SingleSignOn"
 	@scripts/tmp-mode check "the app processes' pass"
-	$(SWIFT) test --skip-build --filter MicroAppProcessTests
+	scripts/test-pass $(PASS_MINUTES) "the app processes' pass in tmux" -- $(SWIFT) test --skip-build --filter MicroAppProcessTests
 	@scripts/tmp-mode check "the app processes' pass in tmux"
-	$(SWIFT) test --skip-build --filter "HTTPClientTests|ServerSyncTests|ModelClientTests|BFFTests.ServerLimitsTests"
+	scripts/test-pass $(PASS_MINUTES) "the clients' pass" -- $(SWIFT) test --skip-build --filter "HTTPClientTests|ServerSyncTests|ModelClientTests|BFFTests.ServerLimitsTests"
 	@scripts/tmp-mode check "the clients' pass"
 	deploy/test-two-instances --bff .build/debug/termcanvas-bff
 	deploy/test-faults --bff .build/debug/termcanvas-bff

@@ -139,6 +139,8 @@ let package = Package(
         .target(name: "CLibCrypto", path: "Sources/CShims/CLibCrypto", linkerSettings: [.linkedLibrary("dl")]),
         // Starting, waiting for and killing micro-app processes.
         .target(name: "CAppProcess", path: "Sources/CShims/CAppProcess", linkerSettings: [.linkedLibrary("seccomp")]),
+        // glibc's spawning extensions Swift does not import: a pipe and a spawn that leak no descriptor.
+        .target(name: "CSpawn", path: "Sources/CShims/CSpawn"),
 
         // MARK: Edges: one per outside thing, shared by the programs
         // The main thread as the dashboard's run loop: descriptors watched with poll, and the main
@@ -181,7 +183,7 @@ let package = Package(
         .target(name: "SessionBus", dependencies: ["CSessionBus"], path: "Sources/Edges/SessionBus", swiftSettings: swiftSettings),
         // How clients reach a server: the local one (runtime directory, instance lock, token file,
         // launcher) and the stored credentials of remote ones.
-        .target(name: "BFFAccess", dependencies: ["PlainText", "PrivateFiles", "Threads"], path: "Sources/Edges/BFFAccess", swiftSettings: swiftSettings),
+        .target(name: "BFFAccess", dependencies: ["CSpawn", "PlainText", "PrivateFiles", "Threads"], path: "Sources/Edges/BFFAccess", swiftSettings: swiftSettings),
         // What both executables' commands share: XDG paths, log setup, password prompts.
         .target(
             name: "CommandSupport",
@@ -213,7 +215,7 @@ let package = Package(
         .target(
             name: "MicroAppHost",
             dependencies: ["Threads", "PlainText", 
-                "CanvasCore", "MicroAppProtocol", "AppModel", "CAppProcess", "LogFiles", "PrivateFiles",
+                "CanvasCore", "MicroAppProtocol", "AppModel", "CAppProcess", "CSpawn", "LogFiles", "PrivateFiles",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/AppHost/MicroAppHost",
@@ -475,7 +477,7 @@ let package = Package(
         // MARK: Testing and benchmarks
         // What tests and benchmarks share: running programs, tmux sessions, loopback ports, the
         // built products, a seeded random source.
-        .target(name: "TestSupport", dependencies: ["CanvasCore"], path: "Sources/Testing/TestSupport", swiftSettings: swiftSettings),
+        .target(name: "TestSupport", dependencies: ["CanvasCore", "CSpawn"], path: "Sources/Testing/TestSupport", swiftSettings: swiftSettings),
         // A real server on a loopback port or unix socket with a temporary data directory (and a
         // PostgreSQL database of its own when tests run on PostgreSQL).
         .target(
@@ -534,7 +536,7 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(
             name: "MicroAppHostTests",
-            dependencies: ["MicroAppHost", "MicroAppProtocol", "AppModel", "CanvasCore", "CanvasFiles", "TestSupport"],
+            dependencies: ["MicroAppHost", "MicroAppProtocol", "AppModel", "CanvasCore", "CanvasFiles", "CSpawn", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -142,6 +142,23 @@ private func mode(_ url: URL) -> mode_t {
         }
     }
 
+    /// The server outlives the dashboard: a descriptor the dashboard has open without
+    /// close-on-exec (a library's socket, a pipe another thread is making) stays out of it.
+    @Test func theServerHoldsNoneOfTheDashboardsDescriptors() async throws {
+        try await withTemporaryDirectory { base in
+            var ends: [Int32] = [-1, -1]
+            try #require(pipe(&ends) == 0)
+            defer { ends.forEach { close($0) } }
+            let listing = base.appendingPathComponent("held").path
+            let check = "for fd in \(ends[0]) \(ends[1]); do [ -e /proc/$$/fd/$fd ] && echo $fd; done > \(listing); exit 3"
+            await #expect(throws: BFFAccessError.serverExited(status: 3, log: "/var/log/test.log")) {
+                try await launcher(base, command: ["/bin/sh", "-c", check], timeout: .seconds(60)).connect()
+            }
+            let held = try String(contentsOfFile: listing, encoding: .utf8)
+            #expect(held.isEmpty, "the server holds the dashboard's \(held)")
+        }
+    }
+
     @Test func nothingRunsInAFreshDirectory() async throws {
         try await withTemporaryDirectory { base in
             let launcher = launcher(base, command: ["/bin/true"])

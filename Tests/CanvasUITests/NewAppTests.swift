@@ -201,7 +201,7 @@ struct NewAppTests {
     /// Issue 55, item 14: a script line wider than the box keeps its indentation when wrapped,
     /// and its pieces say they go on, so Python's structure reads as it is on the one screen
     /// meant for checking it.
-    @Test func aWideScriptLineKeepsItsIndentationAndMarksWhereItGoesOn() {
+    @Test func aWideScriptLineKeepsItsIndentationAndMarksWhereItGoesOn() throws {
         let call = "        total = compute_the_total(first_argument, second_argument, third_argument, fourth_argument)"
         let wide = call + " + another(x, y) * factor_of_something_long"
         #expect(DisplayWidth.of(wide) >= 120)
@@ -211,8 +211,7 @@ struct NewAppTests {
         let review = AppReview(id: "laps", name: "Laps", version: "1.0.0", preview: ["laps 0"], manifest: "id: laps", scriptName: "app.py",
                                script: script, permissions: [], install: { throw CancellationError() })
         let lines = NewAppOverlay.reviewLines(review, width: 76).map(\.text)
-        let start = try? #require(lines.firstIndex { $0.hasPrefix("        total = ") })
-        guard let start else { return }
+        let start = try #require(lines.firstIndex { $0.hasPrefix("        total = ") })
         let pieces = Array(lines[start...].prefix { $0 != "    return total" })
         #expect(pieces.count == 3, "\(pieces)")
         #expect(pieces.dropFirst().allSatisfy { $0.hasPrefix("        ↪ ") }, "\(pieces)")

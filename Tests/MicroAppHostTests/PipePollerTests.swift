@@ -1,3 +1,4 @@
+import CSpawn
 import Dispatch
 import Foundation
 @testable import MicroAppHost
@@ -7,10 +8,12 @@ import Testing
 /// The apps' pipes are read and written through `PipePoller` (poll on a thread of its own), not
 /// libdispatch's sources, whose epoll loop crashed as pipes came and went.
 struct PipePollerTests {
-    /// A pipe, both ends non-blocking.
+    /// A pipe, both ends non-blocking and close-on-exec, as the apps' pipes are: a program another
+    /// test starts meanwhile must not hold it (it did: a churn test waited for ends of streams held
+    /// open elsewhere, and the whole pass hung).
     static func pipeEnds() throws -> [Int32] {
         var ends: [Int32] = [0, 0]
-        try #require(pipe(&ends) == 0)
+        try #require(tc_pipe(&ends) == 0)
         for end in ends { _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK) }
         return ends
     }
@@ -31,18 +34,24 @@ struct PipePollerTests {
         return -1
     }
 
-    /// A short-lived child that inherits every descriptor open now.
-    static func spawnHolder() {
+    /// A short-lived child holding copies of those of `descriptors` still open.
+    static func spawnHolder(of descriptors: [Int32]) {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for (index, descriptor) in descriptors.enumerated() where fcntl(descriptor, F_GETFD) >= 0 {
+            posix_spawn_file_actions_adddup2(&actions, descriptor, Int32(10 + index))
+        }
         var pid: pid_t = 0
         let arguments: [UnsafeMutablePointer<CChar>?] = ["/bin/sleep", "0.05"].map { (text: String) in strdup(text) } + [nil]
         defer { arguments.forEach { free($0) } }
-        if posix_spawn(&pid, "/bin/sleep", nil, nil, arguments, environ) == 0 {
+        if posix_spawn(&pid, "/bin/sleep", &actions, nil, arguments, environ) == 0 {
             let child = pid
             Thread.detachNewThread { waitpid(child, nil, 0) }
         }
     }
 
-    @Test func aReaderGetsEveryByteAndTheEndThenClosesItsEnd() async throws {
+    @Test(.timeLimit(.minutes(1))) func aReaderGetsEveryByteAndTheEndThenClosesItsEnd() async throws {
         let ends = try Self.pipeEnds()
         let queue = DispatchQueue(label: "pipe-poller-test")
         let bytes = [UInt8](repeating: 7, count: 300_000)
@@ -56,12 +65,14 @@ struct PipePollerTests {
     /// The pattern libdispatch's loop crashed on: many pipes opened, read to their end and closed
     /// at once, on several queues, while child processes hold copies of them for a moment (as an
     /// app's keeper does between its fork and closing what it does not need).
-    @Test func hundredsOfPipesComeAndGoOnSeveralQueuesWhileChildrenHoldCopies() async throws {
+    @Test(.timeLimit(.minutes(1))) func hundredsOfPipesComeAndGoOnSeveralQueuesWhileChildrenHoldCopies() async throws {
         let queues = (0..<4).map { DispatchQueue(label: "pipe-poller-churn-\($0)") }
+        var made: [Int32] = []
         try await withThrowingTaskGroup(of: Int.self) { group in
             for index in 0..<300 {
                 let ends = try Self.pipeEnds()
-                if index % 10 == 0 { Self.spawnHolder() }
+                made += ends
+                if index % 10 == 0 { Self.spawnHolder(of: made) }
                 let queue = queues[index % queues.count]
                 group.addTask {
                     let writer = PipeWriter(descriptor: ends[1], queue: queue)

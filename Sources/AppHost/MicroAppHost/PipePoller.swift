@@ -1,4 +1,4 @@
-import CAppProcess
+import CSpawn
 import Dispatch
 import FoundationEssentials
 #if canImport(Glibc)

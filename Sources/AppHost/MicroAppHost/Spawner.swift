@@ -1,4 +1,5 @@
 import CAppProcess
+import CSpawn
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc

@@ -465,8 +465,6 @@ int tc_signal_app(pid_t keeper_pid, int signo) {
     return sigqueue(keeper_pid, SIGUSR1, value);
 }
 
-int tc_pipe(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
-
 void tc_await_exit(pid_t pid) {
     siginfo_t info;
     int result;

@@ -1,3 +1,4 @@
+import CSpawn
 import FoundationEssentials
 import Synchronization
 
@@ -7,7 +8,8 @@ import Glibc
 #endif
 
 /// A local server started in the background: its own session (so closing the terminal that
-/// started it does not hang it up) and standard streams on /dev/null (it logs to its file).
+/// started it does not hang it up), standard streams on /dev/null (it logs to its file) and no
+/// other descriptor of the dashboard's.
 ///
 /// The launcher asks `exitStatus()` while it waits (a non-blocking `waitpid`), then hands the
 /// process to `reapInBackground()`, so it never lingers as a zombie once it exits.
@@ -19,21 +21,20 @@ final class ServerProcess: Sendable {
         self.pid = pid
     }
 
-    /// glibc's `POSIX_SPAWN_SETSID` (0x80, since 2.26), which Swift does not import because it is
-    /// declared only under `_GNU_SOURCE`.
-    private static let setSessionFlag: Int16 = 0x80
-
     static func spawn(_ command: [String]) throws(BFFAccessError) -> ServerProcess {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(&attributes, Self.setSessionFlag)
+        posix_spawnattr_setflags(&attributes, tc_spawn_new_session_flag())
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        // It outlives the dashboard: none of the dashboard's descriptors (a library's socket, an
+        // app's pipe being made) may stay open in it.
+        tc_spawn_close_from(&actions, 3)
 
         var arguments: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
         defer { arguments.forEach { free($0) } }

@@ -1,3 +1,4 @@
+import CSpawn
 import Foundation
 
 #if canImport(Glibc)
@@ -33,7 +34,7 @@ public enum Command {
         _ arguments: [String], environment: [String: String] = [:], input: String? = nil, capturingOutput: Bool = true
     ) throws -> Result {
         var fds: [Int32] = [-1, -1]
-        if capturingOutput { try privatePipe(&fds) }
+        if capturingOutput, tc_pipe(&fds) != 0 { throw POSIXError(.EMFILE) }
         var inputFile: URL?
         if let input {
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("tc-input-\(UUID().uuidString)")
@@ -55,20 +56,6 @@ public enum Command {
             close(fds[0])
         }
         return Result(status: waitForExitBlocking(pid), output: String(decoding: output, as: UTF8.self))
-    }
-
-    /// Held while a pipe is made and marked close-on-exec, and while a program is spawned, so no
-    /// program spawned meanwhile by another test inherits a pipe that is not its own: a `tmux`
-    /// server that kept another command's output pipe open would leave that command reading
-    /// until the server exits (seen: end-to-end tests hung, every reader blocked in `read`).
-    /// (`pipe2` with `O_CLOEXEC` would do it in one call; Swift's Glibc does not declare it.)
-    private static let spawning = NSLock()
-
-    private static func privatePipe(_ fds: inout [Int32]) throws {
-        spawning.lock()
-        defer { spawning.unlock() }
-        guard pipe(&fds) == 0 else { throw POSIXError(.EMFILE) }
-        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
     }
 
     /// Runs `body` on a new thread and returns its result.
@@ -125,8 +112,6 @@ public enum Command {
         if let output {
             posix_spawn_file_actions_adddup2(&actions, output[1], 1)
             posix_spawn_file_actions_adddup2(&actions, output[1], 2)
-            posix_spawn_file_actions_addclose(&actions, output[0])
-            posix_spawn_file_actions_addclose(&actions, output[1])
         } else if let log {
             posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_APPEND, 0o600)
             posix_spawn_file_actions_adddup2(&actions, 1, 2)
@@ -135,6 +120,9 @@ public enum Command {
             posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         }
         posix_spawn_file_actions_addopen(&actions, 0, input ?? "/dev/null", O_RDONLY, 0)
+        // Nothing else of this process: a `tmux` server that kept another test's output pipe open
+        // would leave that test reading until the server exits (seen: end-to-end tests hung).
+        tc_spawn_close_from(&actions, 3)
         var merged = ProcessInfo.processInfo.environment
         merged.merge(environment) { $1 }
         var envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -157,9 +145,7 @@ public enum Command {
         posix_spawnattr_setsigdefault(&attributes, &everySignal)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        spawning.lock()
         let spawned = posix_spawnp(&pid, arguments[0], &actions, &attributes, &argv, &envp)
-        spawning.unlock()
         guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .ENOENT) }
         return pid
     }

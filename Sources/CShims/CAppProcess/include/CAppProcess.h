@@ -58,9 +58,6 @@ int tc_spawn_app(const char *path, char *const argv[], char *const envp[], const
 /* Has the keeper send `signo` to its app's process group (while the app runs). */
 int tc_signal_app(pid_t keeper_pid, int signo);
 
-/* pipe2(fds, O_CLOEXEC), which Swift does not import (it is declared only under _GNU_SOURCE). */
-int tc_pipe(int fds[2]);
-
 /* Blocks until the keeper `pid` exits, without reaping it: its id cannot be reused until
    tc_reap_app, so nothing signalled through it until then reaches a stranger. */
 void tc_await_exit(pid_t pid);

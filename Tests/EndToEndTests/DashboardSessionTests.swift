@@ -140,6 +140,51 @@ struct DashboardSessionTests {
         #expect(try await session.waitForExit().status == 0)
     }
 
+    /// The terminal's own cursor is where typing goes while a text field has the keys (so a
+    /// screen reader or magnifier follows it, and a typed character is sent alone), and hidden
+    /// otherwise.
+    @Test func theCursorIsShownAtTheInsertionPointOnlyWhileTyping() async throws {
+        let session = try await TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"], size: Size(width: 100, height: 30),
+                                            environment: Self.isolatedHome(canvasLayout: false).environment)
+        try await session.waitFor("November 2026")
+        #expect(try await session.format("#{cursor_flag}") == "0", "the todo list has the keys: no cursor")
+        for _ in 0..<3 where try await !session.screen().joined().contains("┏━ 3 Chat") {
+            let before = try await session.screen()
+            try await session.send("Tab")
+            try await session.waitForScreen("the focus moved") { $0 != before }
+        }
+        try await session.waitFor("┏━ 3 Chat")
+        try await eventually("the cursor in chat's input line", within: .seconds(10)) {
+            try await session.format("#{cursor_flag}") == "1"
+        }
+        let start = try await session.format("#{cursor_x} #{cursor_y}")
+        let (x, y) = try #require(Self.point(start))
+        try await session.send("héllo")
+        try await session.waitFor("héllo")
+        try await eventually("the cursor after what was typed", within: .seconds(10)) {
+            try await session.format("#{cursor_x} #{cursor_y}") == "\(x + 5) \(y)"
+        }
+        #expect(try await session.screen()[y].contains("héllo"))
+        try await session.send("Left", "Left")
+        try await eventually("the cursor two back", within: .seconds(10)) {
+            try await session.format("#{cursor_x} #{cursor_y}") == "\(x + 3) \(y)"
+        }
+        try await session.send("C-p")
+        try await session.waitFor("━ Commands ━")
+        #expect(try await session.format("#{cursor_flag}") == "0", "an overlay has the keys")
+        try await session.send("Escape")
+        try await eventually("the cursor back in chat", within: .seconds(10)) {
+            try await session.format("#{cursor_flag} #{cursor_x}") == "1 \(x + 3)"
+        }
+        try await session.send("C-q")
+        #expect(try await session.waitForExit().status == 0)
+    }
+
+    private static func point(_ text: String) -> (Int, Int)? {
+        let parts = text.split(separator: " ").compactMap { Int($0) }
+        return parts.count == 2 ? (parts[0], parts[1]) : nil
+    }
+
     @Test func mouseClickFocusesAndWheelScrollsThePaneUnderThePointer() async throws {
         let session = try await Self.start(size: Size(width: 100, height: 30))
         try await session.waitFor("November 2026")

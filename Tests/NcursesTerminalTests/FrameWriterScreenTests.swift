@@ -52,6 +52,40 @@ struct FrameWriterScreenTests {
         #expect(try await Emulator.check(frames, size: Self.size) == "same")
     }
 
+    /// Typing in a field shows the terminal's own cursor at the insertion point: a character
+    /// typed at the end is sent alone (the terminal moved its cursor past it), a cursor move is
+    /// a move, and the cursor is hidden again when no field has the keys.
+    @Test func typingSendsTheCharacterAloneAndTheCursorFollows() async throws {
+        var writer = try Self.writer(for: "xterm-256color", colors: 256)
+        var frame = Buffer(size: Self.size)
+        func present(_ change: (inout Buffer) -> Void) -> String {
+            let before = frame
+            change(&frame)
+            var bytes: [UInt8] = []
+            writer.write(frame.changes(since: before), frame: frame, into: &bytes)
+            writer.place(cursor: frame.cursor, into: &bytes)
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        let opened = present { frame in
+            frame.write("> ", at: Point(x: 0, y: 13), style: .plain)
+            frame.cursor = Point(x: 2, y: 13)
+        }
+        #expect(opened.hasSuffix("\u{1B}[?12l\u{1B}[?25h"), "\(opened.debugDescription)")
+        for letter in ["a", "b", "c"] {
+            let typed = present { frame in
+                let at = frame.cursor!
+                frame.write(letter, at: at, style: .plain)
+                frame.cursor = Point(x: at.x + 1, y: at.y)
+            }
+            #expect(typed == letter)
+        }
+        #expect(present { $0.cursor = Point(x: 4, y: 13) } == "\u{08}")
+        #expect(present { $0.cursor = nil } == "\u{1B}[?25l")
+        #expect(present { _ in } == "")
+        writer.forget()
+        #expect(present { $0.cursor = Point(x: 2, y: 13) }.hasSuffix("\u{1B}[?12l\u{1B}[?25h"))
+    }
+
     /// A glyph `DisplayWidth` gives two columns and the C library one ("❤️") is followed by a
     /// blank, so no old glyph stays in its second column.
     @Test func aGlyphNarrowerInTheCLibraryIsPaddedWithABlank() async throws {

@@ -270,6 +270,17 @@ int tc_put_cell(int y, int x, const wchar_t *chars, int count, attr_t attributes
 
 void tc_refresh(void) { refresh(); }
 
+void tc_place_cursor(int y, int x) {
+    if (y < 0) {
+        curs_set(0);
+        leaveok(stdscr, TRUE);
+        return;
+    }
+    leaveok(stdscr, FALSE);
+    move(y, x);
+    curs_set(1);
+}
+
 void tc_clear_on_next_refresh(void) { clearok(curscr, TRUE); }
 
 const char *tc_string_capability(const char *name) {

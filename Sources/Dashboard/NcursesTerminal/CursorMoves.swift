@@ -1,7 +1,7 @@
 import CanvasCore
 
-/// The cursor movements a terminal offers, and its erasing of cells, as the bytes that make them;
-/// nil where it has none.
+/// The cursor movements a terminal offers, its erasing of cells and its cursor's visibility, as
+/// the bytes that make them; nil where it has none.
 /// Rows and columns count from 0.
 protocol CursorMoves {
     /// Row and column at once (`cup`): the one move every terminal the writer drives has.
@@ -19,6 +19,10 @@ protocol CursorMoves {
     var carriageReturn: [UInt8]? { get }
     /// Blanks `count` cells from the cursor on, leaving the cursor where it is (`ech`).
     func erase(_ count: Int) -> [UInt8]?
+    /// Shows the cursor as the terminal normally does (`cnorm`).
+    var showCursor: [UInt8]? { get }
+    /// Hides the cursor (`civis`).
+    var hideCursor: [UInt8]? { get }
 }
 
 extension CursorMoves {

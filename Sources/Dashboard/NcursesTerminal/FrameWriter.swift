@@ -21,6 +21,8 @@ struct FrameWriter<Moves: CursorMoves> {
     let erasesWithBackground: Bool
     private var cursor: Point?
     private var pen: Pen?
+    /// Whether the terminal shows its cursor; nil when not known. Curses hid it at the start.
+    private var cursorShown: Bool? = false
     /// Styles met in this run of the dashboard, fitted: a frame uses a handful.
     private var fitted: [Style: Pen] = [:]
 
@@ -35,6 +37,28 @@ struct FrameWriter<Moves: CursorMoves> {
     mutating func forget() {
         cursor = nil
         pen = nil
+        cursorShown = nil
+    }
+
+    /// Leaves the terminal's cursor at `point` and shown (the frame's `cursor`: a text field's
+    /// insertion point), or hidden when nil. Typing at the end of a field then costs the
+    /// character alone: writing it moved the cursor to the next insertion point already.
+    mutating func place(cursor point: Point?, into bytes: inout [UInt8]) {
+        guard let point else {
+            if cursorShown != false, let hide = moves.hideCursor {
+                bytes += hide
+                cursorShown = false
+            }
+            return
+        }
+        if cursor != point {
+            bytes += moves.shortest(from: cursor, to: point)
+            cursor = point
+        }
+        if cursorShown != true, let show = moves.showCursor {
+            bytes += show
+            cursorShown = true
+        }
     }
 
     /// The bytes that turn the screen, which shows the frame before, into `frame`; `changes` are

@@ -43,6 +43,8 @@ public final class NcursesTerminal: Terminal {
     private var writer: FrameWriter<Terminfo>?
     /// A frame's bytes, kept to be reused by the next.
     private var frameBytes: [UInt8] = []
+    /// Where curses was last told to show the cursor, when curses draws the frames.
+    private var cursesCursor: Point?
 
     /// Starts curses on standard input and output.
     /// - Throws: `NcursesError` when they are not a terminal, TERM names no known terminal
@@ -121,12 +123,15 @@ public final class NcursesTerminal: Terminal {
     }
 
     public func present(_ changes: [CellRun], frame: Buffer) {
-        guard !changes.isEmpty else { return }
         if writer != nil {
             frameBytes.removeAll(keepingCapacity: true)
             writer?.write(changes, frame: frame, into: &frameBytes)
-            return send(frameBytes)
+            writer?.place(cursor: frame.cursor, into: &frameBytes)
+            if !frameBytes.isEmpty { send(frameBytes) }
+            return
         }
+        guard !changes.isEmpty || frame.cursor != cursesCursor else { return }
+        cursesCursor = frame.cursor
         let blank = [wchar_t(bitPattern: UInt32(UInt8(ascii: " ")))]
         for run in changes {
             let y = run.origin.y
@@ -150,6 +155,7 @@ public final class NcursesTerminal: Terminal {
                 }
             }
         }
+        tc_place_cursor(Int32(frame.cursor?.y ?? -1), Int32(frame.cursor?.x ?? -1))
         tc_refresh()
     }
 

@@ -14,6 +14,7 @@ struct Terminfo: CursorMoves {
     private let cup: [CChar]
     private let hpa, vpa, cuf, cub, cuu, cud, ech: [CChar]?
     private let cuf1, cub1, cuu1, cr: [UInt8]?
+    let showCursor, hideCursor: [UInt8]?
     /// Writing the last column leaves the cursor there (`xenl`) rather than on the next row, or
     /// the terminal does not wrap at all: the bottom-right cell can be written without scrolling.
     let writesBottomRight: Bool
@@ -37,6 +38,8 @@ struct Terminfo: CursorMoves {
         cub1 = Self.constant("cub1")
         cuu1 = Self.constant("cuu1")
         cr = Self.constant("cr")
+        showCursor = Self.constant("cnorm")
+        hideCursor = Self.constant("civis")
         writesBottomRight = tc_flag_capability("xenl") != 0 || tc_flag_capability("am") == 0
         erasesWithBackground = tc_flag_capability("bce") != 0
         guard Self.speaksECMA48(colors: colors) else { return nil }

@@ -45,6 +45,8 @@ int tc_put_cell(int y, int x, const wchar_t *chars, int count, attr_t attributes
 
 /* Flushes what was drawn to the terminal. */
 void tc_refresh(void);
+/* Leaves the cursor at row y, column x and shows it; hides it when y is negative. */
+void tc_place_cursor(int y, int x);
 
 /* Forces the next refresh to repaint the whole screen. */
 void tc_clear_on_next_refresh(void);

@@ -8,6 +8,11 @@ import CanvasStyle
 public struct Buffer: Hashable, Sendable {
     public let size: Size
     public private(set) var cells: [Cell]
+    /// Where the terminal's own cursor is shown: the insertion point of the text field being
+    /// typed in, nil for none (the cursor is hidden). Typing then sends the character alone, as
+    /// the terminal moves its cursor past what it writes, and a screen reader or magnifier
+    /// follows the typing.
+    public var cursor: Point?
 
     public init(size: Size, filling cell: Cell = .blank) {
         let safe = Size(width: max(0, size.width), height: max(0, size.height))
@@ -25,6 +30,7 @@ public struct Buffer: Hashable, Sendable {
             return
         }
         cells.withUnsafeMutableBufferPointer { $0.update(repeating: cell) }
+        cursor = nil
     }
 
     /// Makes `rows` of this buffer those of `other`, which has the same size: the screen's copy
@@ -132,10 +138,12 @@ public struct Buffer: Hashable, Sendable {
         }
     }
 
-    /// Copies `other` into this buffer with its top-left corner at `origin`, clipped to this buffer.
+    /// Copies `other` into this buffer with its top-left corner at `origin`, clipped to this
+    /// buffer; its cursor comes along when it lands inside.
     public mutating func draw(_ other: Buffer, at origin: Point) {
         let area = other.bounds.offsetBy(origin).intersection(bounds)
         guard !area.isEmpty else { return }
+        if let point = other.cursor.map({ Point(x: $0.x + origin.x, y: $0.y + origin.y) }), area.contains(point) { cursor = point }
         for y in area.minY..<area.maxY {
             let source = (y - origin.y) * other.size.width - origin.x
             for x in area.minX..<area.maxX { cells[y * size.width + x] = other.cells[source + x] }

@@ -31,10 +31,21 @@ extension HostState {
         composed.panes = Dictionary(uniqueKeysWithValues: drawings.map { ($0.0.id, $0.1) })
         drawStatusBar(into: &buffer)
         damage.insert(size.height - 1..<size.height)
+        buffer.cursor = typingCursor(among: drawings)
         overlay?.render(into: &buffer, overlayContext)
         composed.covered = overlay != nil
         composed.isCurrent = true
         return damage
+    }
+
+    /// Where the terminal's cursor goes: in the focused pane's text field while keys type into
+    /// it, nowhere while an overlay has the keys or panes are being arranged.
+    private func typingCursor(among drawings: [(Pane, PaneDrawing)]) -> Point? {
+        guard overlay == nil, mode == .normal, let focused = manager.focusedPaneID,
+              let entry = mounted[focused], entry.widget?.capturesText == true,
+              let inside = entry.drawn?.buffer.cursor,
+              let rect = drawings.first(where: { $0.0.id == focused })?.1.rect else { return nil }
+        return Point(x: rect.minX + 1 + inside.x, y: rect.minY + 1 + inside.y)
     }
 
     /// The hints of `mode`; while a text field has the keys, only keys that reach their command.

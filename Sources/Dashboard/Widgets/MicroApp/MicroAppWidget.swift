@@ -273,7 +273,7 @@ public struct MicroAppWidget: Widget {
         }
         let area = Rect(x: 0, y: 0, width: buffer.size.width, height: buffer.size.height - message.count)
         if let view, !area.isEmpty {
-            ViewRenderer(theme: theme, focused: focused, inputs: inputs).draw(view.root, in: area, into: &buffer)
+            ViewRenderer(theme: theme, focused: focused, inputs: inputs, typingIn: focusedInput).draw(view.root, in: area, into: &buffer)
         } else if view == nil, case .running = status {
             buffer.write("Waiting for its first view…", at: .zero, style: theme[.muted])
         }

@@ -11,6 +11,9 @@ struct ViewRenderer {
     let focused: Bool
     /// The host-edited text of each `input` node, by id.
     let inputs: [String: TextField]
+    /// The input that keys type into (the view's first) while the pane has the focus: the
+    /// terminal's cursor is shown in it.
+    var typingIn: String? = nil
 
     static let sparkBlocks: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
 
@@ -60,6 +63,7 @@ struct ViewRenderer {
                 var input = InlineInput(prompt: label.isEmpty ? "> " : label + " ")
                 input.field = field
                 input.draw(into: &line, row: 0, theme: theme)
+                if !focused || id != typingIn { line.cursor = nil }
             }
             buffer.draw(line, at: rect.origin)
         case .stack(let direction, let children):

@@ -14,7 +14,8 @@ struct InlineInput: Equatable {
         field = TextField(text, limit: limit)
     }
 
-    /// Draws the prompt and the text with a cursor on `row`, the problem (if any) on the row above.
+    /// Draws the prompt and the text on `row`, the buffer's cursor at the insertion point, and
+    /// the problem (if any) on the row above.
     func draw(into buffer: inout Buffer, row: Int, theme: Theme) {
         if let problem, row > 0 {
             buffer.write(problem, at: Point(x: 0, y: row - 1), style: theme[.error])
@@ -31,11 +32,8 @@ struct InlineInput: Equatable {
             guard width <= room else { break }
             start = previous
         }
-        let before = text[start...]
-        let atCursor = field.atCursor.map(String.init) ?? " "
-        let after = field.afterCursor
-        var cursorX = buffer.write(String(before), at: Point(x: x, y: row), style: theme[.text])
-        cursorX = buffer.write(atCursor, at: Point(x: cursorX, y: row), style: theme[.selection])
-        buffer.write(String(after), at: Point(x: cursorX, y: row), style: theme[.text])
+        let cursorX = buffer.write(String(text[start...]), at: Point(x: x, y: row), style: theme[.text])
+        if cursorX < buffer.size.width { buffer.cursor = Point(x: cursorX, y: row) }
+        buffer.write(String(field.text[text.endIndex...]), at: Point(x: cursorX, y: row), style: theme[.text])
     }
 }

@@ -371,4 +371,38 @@ struct NewAppTests {
         log.add(.text("e" + String(repeating: "\u{301}", count: 10_000)))
         #expect(log.answer.utf8.count <= 4096)
     }
+
+    /// The description wraps in the box; the cursor lands on the character it is before, on
+    /// whichever line that went to (a break drops the space between two words).
+    @Test func theDescriptionsCursorLandsWhereItsCharacterWrapped() {
+        let text = "a laps  counter for the pool, über-long-word-with-no-spaces end"
+        for width in [8, 10, 13] {
+            for back in 0...text.count {
+                var field = TextField(text, limit: 300)
+                for _ in 0..<back { _ = field.edit(.left) }
+                let lines = NewAppOverlay.field("> ", field, width: width)
+                let marked = lines.filter { $0.cursor != nil }
+                #expect(marked.count == 1, "width \(width), \(back) back")
+                guard let line = marked.first, let column = line.cursor else { continue }
+                #expect(lines.allSatisfy { DisplayWidth.of($0.text) <= width })
+                if back > 0 {
+                    // A space the wrap dropped at a break has no cell: the cursor is after the line.
+                    let expected = Array(text)[text.count - back]
+                    let found = Self.character(in: line.text, atColumn: column)
+                    #expect(found == expected || (expected == " " && found == nil), "width \(width), \(back) back: \(lines.map(\.text)) at \(column)")
+                } else {
+                    #expect(line == lines.last && column == DisplayWidth.of(line.text), "the end: \(lines.map(\.text))")
+                }
+            }
+        }
+    }
+
+    private static func character(in text: String, atColumn column: Int) -> Character? {
+        var x = 0
+        for character in text {
+            if x == column { return character }
+            x += DisplayWidth.of(character)
+        }
+        return nil
+    }
 }

@@ -151,8 +151,8 @@ extension CanvasHost {
         for key in keys { input(.key(key)) }
     }
 
-    /// The screen as lines of text.
-    var screen: [String] { compose().lines }
+    /// The screen as lines of text, the cursor marked `▏` where typing goes.
+    var screen: [String] { compose().lines(markingCursor: true) }
 
     /// The bottom row.
     var statusBar: String { screen.last ?? "" }

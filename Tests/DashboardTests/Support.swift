@@ -157,8 +157,8 @@ final class Rig {
         await host.io.drain()
     }
 
-    var screen: [String] { host.compose().lines }
-    var text: String { host.compose().text }
+    var screen: [String] { host.compose().lines(markingCursor: true) }
+    var text: String { host.compose().text(markingCursor: true) }
     var statusBar: String { screen.last ?? "" }
 
     /// The frames of the panes by pane number, e.g. `[1: (0,0) 5×12]`.

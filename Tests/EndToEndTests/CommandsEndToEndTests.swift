@@ -26,7 +26,7 @@ struct CommandsEndToEndTests {
             screen.firstIndex { $0.contains("> save lay") }.map { screen[$0 + 1].contains("Save the layout under a name") } ?? false
         }
         try await session.send("Enter")
-        try await session.waitFor("Name: default▏")
+        try await session.waitForCursor(after: "Name: default")
         try await session.send("C-u")
         try await session.sendLiteral("mine")
         try await session.send("Enter")
@@ -34,8 +34,9 @@ struct CommandsEndToEndTests {
         // Recent commands come first the next time.
         try await session.send("C-p")
         try await session.waitForScreen("recent first") { screen in
-            screen.firstIndex { $0.contains("> ▏") }.map { screen[$0 + 1].contains("Save the layout under a name") } ?? false
+            screen.firstIndex { $0.contains("┃ > ") }.map { screen[$0 + 1].contains("Save the layout under a name") } ?? false
         }
+        try await session.waitForCursor(after: "┃ > ")
         try await session.send("Escape")
         try await session.send("C-q")
         #expect(try await session.waitForExit().status == 0)

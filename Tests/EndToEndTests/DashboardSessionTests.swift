@@ -140,9 +140,9 @@ struct DashboardSessionTests {
         #expect(try await session.waitForExit().status == 0)
     }
 
-    /// The terminal's own cursor is where typing goes while a text field has the keys (so a
-    /// screen reader or magnifier follows it, and a typed character is sent alone), and hidden
-    /// otherwise.
+    /// The terminal's own cursor is where typing goes while a text field has the keys, a pane's
+    /// or an overlay's (so a screen reader or magnifier follows it, and a typed character is sent
+    /// alone), and hidden otherwise.
     @Test func theCursorIsShownAtTheInsertionPointOnlyWhileTyping() async throws {
         let session = try await TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"], size: Size(width: 100, height: 30),
                                             environment: Self.isolatedHome(canvasLayout: false).environment)
@@ -170,8 +170,9 @@ struct DashboardSessionTests {
             try await session.format("#{cursor_x} #{cursor_y}") == "\(x + 3) \(y)"
         }
         try await session.send("C-p")
-        try await session.waitFor("━ Commands ━")
-        #expect(try await session.format("#{cursor_flag}") == "0", "an overlay has the keys")
+        try await session.waitForCursor(after: "┃ > ")  // the palette's field has the keys
+        try await session.sendLiteral("zz")
+        try await session.waitForCursor(after: "┃ > zz")
         try await session.send("Escape")
         try await eventually("the cursor back in chat", within: .seconds(10)) {
             try await session.format("#{cursor_flag} #{cursor_x}") == "1 \(x + 3)"

@@ -185,6 +185,18 @@ public final class TmuxSession: Sendable {
         try await waitForScreen(timeout: timeout, "'\(text)'") { $0.contains { $0.contains(text) } }
     }
 
+    /// Waits until some row contains `text` with the terminal's cursor shown right after it: where
+    /// a text field's typing goes (the cursor is not in the screen's text). Counts one column a
+    /// character, so `text` and what is left of it on its row must have no wide character.
+    public func waitForCursor(after text: String, timeout: Duration = .seconds(10)) async throws {
+        try await eventually("the cursor after '\(text)'", within: timeout, every: .milliseconds(30)) {
+            let screen = try await screen()
+            guard let y = screen.firstIndex(where: { $0.contains(text) }), let range = screen[y].range(of: text) else { return false }
+            let x = screen[y][..<range.upperBound].count
+            return try await format("#{cursor_flag} #{cursor_x} #{cursor_y}") == "1 \(x) \(y)"
+        }
+    }
+
     /// Waits until the program's log (under the session's `XDG_STATE_HOME`) has a line containing
     /// `text` and this session's program's `pid=` (programs of one home share the file).
     public func waitForLog(_ text: String, timeout: Duration = .seconds(10)) async throws {

@@ -35,7 +35,7 @@ public struct HelpOverlay: Overlay, Equatable {
         let shown = content.isEmpty ? [OverlayLine("No command matches.", .muted)] : Array(content[top..<min(content.count, top + page)])
         let filterLine = filter.text.isEmpty
             ? OverlayLine("Type to filter", .muted)
-            : OverlayLine("Filter: " + filter.text + "▏", .accent)
+            : OverlayLine.field("Filter: ", filter, .accent)
         let position = content.count > page
             ? "Lines \(top + 1)–\(top + shown.count) of \(content.count) · ↑↓ PgUp PgDn Home End scroll · Esc closes"
             : "Esc closes"

@@ -133,9 +133,8 @@ public struct NewAppOverlay: Overlay {
         switch stage {
         case .describing:
             // The field first: on a small terminal it is what stays in the box.
-            let field = String(description.beforeCursor) + "▏" + String(description.text[description.beforeCursor.endIndex...])
             let fix = problem.map { wrap("To fix first: \($0) (read again at Enter)", .error) + [OverlayLine("")] } ?? []
-            let lines = wrap("> " + field, .accent) + [OverlayLine("")] + fix
+            let lines = Self.field("> ", description, width: width) + [OverlayLine("")] + fix
                 + wrap("Describe the micro-app in words. A language model writes it; it runs once, with no permission, "
                        + "before you see it. Enter writes it · Esc cancels", .muted)
             OverlayBox.draw(title: "New micro-app", lines: Self.fixedWidth(lines, width), into: &buffer, context)
@@ -197,8 +196,35 @@ public struct NewAppOverlay: Overlay {
     /// Pads the first line so the box keeps one width while its text changes.
     private static func fixedWidth(_ lines: [OverlayLine], _ width: Int) -> [OverlayLine] {
         guard let first = lines.first else { return lines }
-        return [OverlayLine(first.text + String(repeating: " ", count: max(0, width - DisplayWidth.of(first.text))), first.role)]
+        return [OverlayLine(first.text + String(repeating: " ", count: max(0, width - DisplayWidth.of(first.text))), first.role,
+                            cursor: first.cursor)]
             + lines.dropFirst()
+    }
+
+    /// A text field after its label, wrapped as `wrapped` wraps it, the cursor on the line and
+    /// column its insertion point lands on: the last line starting at or before it (a break
+    /// drops the spaces, or the newline, between two lines, so each line is found in the text).
+    static func field(_ label: String, _ field: TextField, width: Int, role: ThemeRole = .accent) -> [OverlayLine] {
+        let text = label + field.text
+        let lines = wrapped(text, width: width)
+        let insertion = label.count + field.cursor
+        var rest = Substring(text)
+        var offset = 0
+        var cursor: (line: Int, column: Int)?
+        for (index, line) in lines.enumerated() {
+            while !rest.hasPrefix(line), let first = rest.first, first == " " || first == "\n" {
+                rest = rest.dropFirst()
+                offset += 1
+            }
+            if offset <= insertion {
+                cursor = (index, DisplayWidth.of(String(line.prefix(insertion - offset))))
+            }
+            rest = rest.dropFirst(line.count)
+            offset += line.count
+        }
+        return lines.enumerated().map { index, line in
+            OverlayLine(line, role, cursor: index == cursor?.line ? cursor?.column : nil)
+        }
     }
 
     /// The text width inside the box: 76 columns (a script's usual 72 and some), or what a

@@ -7,28 +7,32 @@ public struct OverlayLine: Hashable, Sendable {
     public let role: ThemeRole
     /// A part of `text` drawn as selected, from its display column in `text`.
     public let selected: Selected?
+    /// A text field's insertion point, as a display column in `text`: the terminal's cursor is
+    /// shown there.
+    public let cursor: Int?
 
     public struct Selected: Hashable, Sendable {
         public let column: Int
         public let text: String
     }
 
-    public init(_ text: String, _ role: ThemeRole = .overlay) {
-        self.init(text, role, selected: nil)
+    public init(_ text: String, _ role: ThemeRole = .overlay, cursor: Int? = nil) {
+        self.init(text, role, selected: nil, cursor: cursor)
     }
 
-    private init(_ text: String, _ role: ThemeRole, selected: Selected?) {
+    private init(_ text: String, _ role: ThemeRole, selected: Selected?, cursor: Int?) {
         self.text = text
         self.role = role
         self.selected = selected
+        self.cursor = cursor
     }
 
-    /// A text field after its label: the cursor drawn where it is (`▏`), the text marked while
-    /// it is all selected.
+    /// A text field after its label: the cursor where it is, the text marked while it is all
+    /// selected.
     public static func field(_ label: String, _ field: TextField, _ role: ThemeRole = .overlay) -> OverlayLine {
-        let text = label + field.beforeCursor + "▏" + field.text[field.beforeCursor.endIndex...]
-        guard field.isAllSelected else { return OverlayLine(text, role) }
-        return OverlayLine(text, role, selected: Selected(column: DisplayWidth.of(label), text: field.text))
+        let cursor = DisplayWidth.of(label + field.beforeCursor)
+        let selected = field.isAllSelected ? Selected(column: DisplayWidth.of(label), text: field.text) : nil
+        return OverlayLine(label + field.text, role, selected: selected, cursor: cursor)
     }
 }
 
@@ -75,6 +79,9 @@ public enum OverlayBox {
                          clip: rowRect)
             if let selected = line.selected {
                 buffer.write(selected.text, at: Point(x: inside.minX + 1 + selected.column, y: y), style: theme[.selection], clip: rowRect)
+            }
+            if let column = line.cursor, inside.minX + 1 + column < inside.maxX {
+                buffer.cursor = Point(x: inside.minX + 1 + column, y: y)
             }
         }
     }

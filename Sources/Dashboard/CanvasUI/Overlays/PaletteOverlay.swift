@@ -107,7 +107,7 @@ public struct PaletteOverlay: Overlay, Equatable {
         let page = Self.page(in: context.area)
         let top = min(max(0, selected - page + 1), max(0, items.count - page))
         let width = min(max(20, context.area.width - 8), 72)
-        var lines = [OverlayLine("> " + query.text + "▏", .accent)]
+        var lines = [OverlayLine.field("> ", query, .accent)]
         if items.isEmpty { lines.append(OverlayLine("Nothing matches.", .muted)) }
         for (offset, item) in items[top..<min(items.count, top + page)].enumerated() {
             let keyWidth = DisplayWidth.of(item.keys)

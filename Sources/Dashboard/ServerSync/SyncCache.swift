@@ -170,7 +170,7 @@ public struct SyncCache: Sendable {
         var bytes: [UInt8] = [UInt8(ascii: "[")]
         for item in items {
             if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
-            bytes += try encoder.encode(item)
+            try encoder.encode(item).withUnsafeBytes { bytes.append(contentsOf: $0) }
         }
         bytes.append(UInt8(ascii: "]"))
         return String(decoding: bytes, as: UTF8.self)

@@ -200,10 +200,8 @@ public final class TmuxSession: Sendable {
     /// Waits until the program's log (under the session's `XDG_STATE_HOME`) has a line containing
     /// `text` and this session's program's `pid=` (programs of one home share the file).
     public func waitForLog(_ text: String, timeout: Duration = .seconds(10)) async throws {
-        try await eventually("'\(text)' in the log" + logTail(), within: timeout, every: .milliseconds(30)) {
-            guard let logFile, let pid = await programPID(), let log = try? String(contentsOfFile: logFile, encoding: .utf8) else { return false }
-            return log.split(separator: "\n").contains { $0.contains(text) && $0.contains("pid=\(pid)") }
-        }
+        let pid = try await eventually("the program's pid", within: timeout, every: .milliseconds(30)) { await programPID() }
+        try await waitForLogLines(timeout: timeout, "'\(text)'") { $0.contains { $0.contains(text) && $0.contains("pid=\(pid)") } }
     }
 
     /// Waits until the lines of the session's log (every program of its home) satisfy `condition`.

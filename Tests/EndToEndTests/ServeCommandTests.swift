@@ -52,6 +52,14 @@ struct ServeCommandTests {
         let nobody = try await Command.run([binary, "user", "admin", "nobody", "--data-dir", data], environment: environment)
         #expect(nobody.status == 1 && nobody.output.contains("no user is named 'nobody': `termcanvas user list` lists them"), "\(nobody.output)")
         #expect(!nobody.output.contains("Usage:"))
+        // Run as the server's own executable (in its container, or from the package), the words
+        // name that command: `termcanvas` is not there.
+        let serverBinary = Products.termcanvasBFF.path
+        let addedThere = try await Command.run([serverBinary, "user", "add", "bob", "--data-dir", data], environment: environment, input: "battery staple\n")
+        #expect(addedThere.output == "Added bob. `termcanvas-bff user admin bob` lets them publish micro-apps and read the audit log.\n")
+        let nobodyThere = try await Command.run([serverBinary, "user", "admin", "nobody", "--data-dir", data], environment: environment)
+        #expect(nobodyThere.output.contains("`termcanvas-bff user list` lists them"), "\(nobodyThere.output)")
+        #expect(try await Command.run([serverBinary, "user", "delete", "bob", "--data-dir", data], environment: environment).status == 0)
         let badPort = try await Command.run([binary, "serve", "--port", "99999", "--data-dir", data], environment: environment)
         #expect(badPort.status != 0 && badPort.output.contains("--port must be 0 to 65535, got 99999"))
         #expect(badPort.output.contains("Usage: termcanvas serve") && !badPort.output.contains("termcanvas-bff"), "\(badPort.output)")

@@ -15,7 +15,7 @@ struct UserCommand: AsyncParsableCommand {
 
     /// No user of that name: no mistake of usage, so said without the usage line.
     static func noSuchUser(_ name: String) -> CommandError {
-        CommandError("no user is named '\(name)': `termcanvas user list` lists them")
+        CommandError("no user is named '\(name)': `\(TermCanvasBFF.invokedAs) user list` lists them")
     }
 
     struct Location: ParsableArguments {
@@ -41,7 +41,7 @@ struct UserCommand: AsyncParsableCommand {
             try await location.withStore { store in _ = try await store.addUser(name: name, password: password, isAdmin: admin) }
             print(admin
                 ? "Added \(name), an admin: they may publish micro-apps and read the audit log."
-                : "Added \(name). `termcanvas user admin \(name)` lets them publish micro-apps and read the audit log.")
+                : "Added \(name). `\(TermCanvasBFF.invokedAs) user admin \(name)` lets them publish micro-apps and read the audit log.")
         }
     }
 
@@ -53,7 +53,7 @@ struct UserCommand: AsyncParsableCommand {
 
         func run() async throws {
             let users = try await location.withStore({ store in try await store.userAccounts() })
-            if isatty(STDOUT_FILENO) == 1 { print(users.isEmpty ? "No users yet: `termcanvas user add NAME` adds one." : "NAME\tSIGN-IN\tADMIN") }
+            if isatty(STDOUT_FILENO) == 1 { print(users.isEmpty ? "No users yet: `\(TermCanvasBFF.invokedAs) user add NAME` adds one." : "NAME\tSIGN-IN\tADMIN") }
             for (user, signIn) in users {
                 let how = switch signIn {
                 case .password: "password"

@@ -8,4 +8,6 @@ public enum Products {
     }
 
     public static var termcanvas: URL { directory.appendingPathComponent("termcanvas") }
+    /// The server's own executable, which `termcanvas serve` and `termcanvas user` run.
+    public static var termcanvasBFF: URL { directory.appendingPathComponent("termcanvas-bff") }
 }

@@ -146,9 +146,14 @@ private func mode(_ url: URL) -> mode_t {
     /// close-on-exec (a library's socket, a pipe another thread is making) stays out of it.
     @Test func theServerHoldsNoneOfTheDashboardsDescriptors() async throws {
         try await withTemporaryDirectory { base in
-            var ends: [Int32] = [-1, -1]
-            try #require(pipe(&ends) == 0)
+            var made: [Int32] = [-1, -1]
+            try #require(pipe(&made) == 0)
+            // Numbered above what the shell below uses for itself (dash keeps a copy of its
+            // output at 10 while a redirected loop runs).
+            let ends = made.map { fcntl($0, F_DUPFD, 100) }
+            made.forEach { close($0) }
             defer { ends.forEach { close($0) } }
+            try #require(ends.allSatisfy { $0 >= 100 })
             let listing = base.appendingPathComponent("held").path
             let check = "for fd in \(ends[0]) \(ends[1]); do [ -e /proc/$$/fd/$fd ] && echo $fd; done > \(listing); exit 3"
             await #expect(throws: BFFAccessError.serverExited(status: 3, log: "/var/log/test.log")) {

@@ -24,11 +24,11 @@ struct TextFieldJoiningTests {
         for scalar in text.unicodeScalars { _ = field.edit(.char(Character(scalar))) }
     }
 
-    /// What must hold after any key: the cursor inside the text, the three parts giving the text back.
+    /// What must hold after any key: the cursor inside the text, the two parts giving the text back.
     static func checkInvariants(_ field: TextField, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(field.cursor >= 0 && field.cursor <= field.text.count, sourceLocation: sourceLocation)
         #expect(field.text.count <= field.limit, sourceLocation: sourceLocation)
-        let joined = String(field.beforeCursor) + (field.atCursor.map { String($0) } ?? "") + String(field.afterCursor)
+        let joined = String(field.beforeCursor) + String(field.fromCursor)
         #expect(joined.unicodeScalars.elementsEqual(field.text.unicodeScalars), sourceLocation: sourceLocation)
     }
 
@@ -43,7 +43,7 @@ struct TextFieldJoiningTests {
         // Every editing key after it works on the whole character.
         var copy = field
         _ = copy.edit(.left)
-        #expect(copy.cursor == 0 && copy.atCursor == Character(text))
+        #expect(copy.cursor == 0 && copy.fromCursor.first == Character(text))
         _ = copy.edit(Key(.delete))
         #expect(copy.text.isEmpty)
         _ = field.edit(Key(.backspace))
@@ -57,7 +57,7 @@ struct TextFieldJoiningTests {
         Self.typeScalars(text, into: &field)
         Self.checkInvariants(field)
         #expect(field.text == "a" + text + "b")
-        #expect(field.atCursor == "b")
+        #expect(field.fromCursor.first == "b")
         _ = field.edit(.ctrl("w"))
         Self.checkInvariants(field)
         #expect(field.text == "b")
@@ -70,7 +70,7 @@ struct TextFieldJoiningTests {
         _ = field.edit(.char("e"))
         Self.checkInvariants(field)
         #expect(field.text == "e\u{301}x")
-        #expect(field.cursor == 1 && field.atCursor == "x")
+        #expect(field.cursor == 1 && field.fromCursor.first == "x")
     }
 
     @Test("a joining scalar does not count against the limit, a new character past it is dropped")

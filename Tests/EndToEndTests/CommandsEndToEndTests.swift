@@ -34,7 +34,7 @@ struct CommandsEndToEndTests {
         // Recent commands come first the next time.
         try await session.send("C-p")
         try await session.waitForScreen("recent first") { screen in
-            screen.firstIndex { $0.contains("┃ > ") }.map { screen[$0 + 1].contains("Save the layout under a name") } ?? false
+            screen.firstIndex { $0.contains("┃ > ") }.map { $0 + 1 < screen.count && screen[$0 + 1].contains("Save the layout under a name") } ?? false
         }
         try await session.waitForCursor(after: "┃ > ")
         try await session.send("Escape")

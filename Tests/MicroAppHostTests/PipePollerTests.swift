@@ -34,13 +34,15 @@ struct PipePollerTests {
         return -1
     }
 
-    /// A short-lived child holding copies of those of `descriptors` still open.
+    /// A short-lived child holding copies of `descriptors`, numbered above them all (so no copy
+    /// lands on a number a later one is made from).
     static func spawnHolder(of descriptors: [Int32]) {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        for (index, descriptor) in descriptors.enumerated() where fcntl(descriptor, F_GETFD) >= 0 {
-            posix_spawn_file_actions_adddup2(&actions, descriptor, Int32(10 + index))
+        let first = (descriptors.max() ?? 2) + 1
+        for (index, descriptor) in descriptors.enumerated() {
+            posix_spawn_file_actions_adddup2(&actions, descriptor, first + Int32(index))
         }
         var pid: pid_t = 0
         let arguments: [UnsafeMutablePointer<CChar>?] = ["/bin/sleep", "0.05"].map { (text: String) in strdup(text) } + [nil]
@@ -67,12 +69,11 @@ struct PipePollerTests {
     /// app's keeper does between its fork and closing what it does not need).
     @Test(.timeLimit(.minutes(1))) func hundredsOfPipesComeAndGoOnSeveralQueuesWhileChildrenHoldCopies() async throws {
         let queues = (0..<4).map { DispatchQueue(label: "pipe-poller-churn-\($0)") }
-        var made: [Int32] = []
         try await withThrowingTaskGroup(of: Int.self) { group in
             for index in 0..<300 {
                 let ends = try Self.pipeEnds()
-                made += ends
-                if index % 10 == 0 { Self.spawnHolder(of: made) }
+                // Before its task may close them: a copy of a closed number would be another's.
+                if index % 10 == 0 { Self.spawnHolder(of: ends) }
                 let queue = queues[index % queues.count]
                 group.addTask {
                     let writer = PipeWriter(descriptor: ends[1], queue: queue)

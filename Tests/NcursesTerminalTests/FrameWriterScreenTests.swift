@@ -63,7 +63,7 @@ struct FrameWriterScreenTests {
             change(&frame)
             var bytes: [UInt8] = []
             writer.write(frame.changes(since: before), frame: frame, into: &bytes)
-            writer.place(cursor: frame.cursor, into: &bytes)
+            writer.place(cursor: frame.cursor, on: frame.size, into: &bytes)
             return String(decoding: bytes, as: UTF8.self)
         }
         let opened = present { frame in
@@ -80,6 +80,8 @@ struct FrameWriterScreenTests {
             #expect(typed == letter)
         }
         #expect(present { $0.cursor = Point(x: 4, y: 13) } == "\u{08}")
+        #expect(present { $0.cursor = Point(x: Self.size.width, y: 13) } == "\u{1B}[?25l", "off the screen: hidden")
+        #expect(present { $0.cursor = Point(x: 4, y: 13) } == "\u{1B}[?12l\u{1B}[?25h", "hidden where it was: shown, not moved")
         #expect(present { $0.cursor = nil } == "\u{1B}[?25l")
         #expect(present { _ in } == "")
         writer.forget()

@@ -268,17 +268,17 @@ int tc_put_cell(int y, int x, const wchar_t *chars, int count, attr_t attributes
     return width < 0 ? 1 : width;
 }
 
-void tc_refresh(void) { refresh(); }
-
-void tc_place_cursor(int y, int x) {
-    if (y < 0) {
-        curs_set(0);
+void tc_refresh_placing_cursor(int y, int x) {
+    int shown = y >= 0;
+    leaveok(stdscr, shown ? FALSE : TRUE);
+    if (shown && move(y, x) == ERR) {
+        shown = 0;
         leaveok(stdscr, TRUE);
-        return;
     }
-    leaveok(stdscr, FALSE);
-    move(y, x);
-    curs_set(1);
+    /* Shown after the refresh, which moved it: curs_set writes at once. */
+    if (!shown) curs_set(0);
+    refresh();
+    if (shown) curs_set(1);
 }
 
 void tc_clear_on_next_refresh(void) { clearok(curscr, TRUE); }

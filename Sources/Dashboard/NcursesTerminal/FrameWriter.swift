@@ -41,10 +41,11 @@ struct FrameWriter<Moves: CursorMoves> {
     }
 
     /// Leaves the terminal's cursor at `point` and shown (the frame's `cursor`: a text field's
-    /// insertion point), or hidden when nil. Typing at the end of a field then costs the
-    /// character alone: writing it moved the cursor to the next insertion point already.
-    mutating func place(cursor point: Point?, into bytes: inout [UInt8]) {
-        guard let point else {
+    /// insertion point), or hidden when nil or off the screen of `size`. Typing at the end of a
+    /// field then costs the character alone: writing it moved the cursor to the next insertion
+    /// point already.
+    mutating func place(cursor point: Point?, on size: Size, into bytes: inout [UInt8]) {
+        guard let point, point.x >= 0, point.y >= 0, point.x < size.width, point.y < size.height else {
             if cursorShown != false, let hide = moves.hideCursor {
                 bytes += hide
                 cursorShown = false

@@ -126,7 +126,7 @@ public final class NcursesTerminal: Terminal {
         if writer != nil {
             frameBytes.removeAll(keepingCapacity: true)
             writer?.write(changes, frame: frame, into: &frameBytes)
-            writer?.place(cursor: frame.cursor, into: &frameBytes)
+            writer?.place(cursor: frame.cursor, on: frame.size, into: &frameBytes)
             if !frameBytes.isEmpty { send(frameBytes) }
             return
         }
@@ -155,8 +155,8 @@ public final class NcursesTerminal: Terminal {
                 }
             }
         }
-        tc_place_cursor(Int32(frame.cursor?.y ?? -1), Int32(frame.cursor?.x ?? -1))
-        tc_refresh()
+        let cursor = frame.cursor.flatMap { frame.bounds.contains($0) ? $0 : nil }
+        tc_refresh_placing_cursor(Int32(cursor?.y ?? -1), Int32(cursor?.x ?? -1))
     }
 
     /// Alerts the user to what the message line says: `alert`'s bell or notification.

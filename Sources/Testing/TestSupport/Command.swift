@@ -33,8 +33,6 @@ public enum Command {
     public static func runBlocking(
         _ arguments: [String], environment: [String: String] = [:], input: String? = nil, capturingOutput: Bool = true
     ) throws -> Result {
-        var fds: [Int32] = [-1, -1]
-        if capturingOutput, tc_pipe(&fds) != 0 { throw POSIXError(.EMFILE) }
         var inputFile: URL?
         if let input {
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("tc-input-\(UUID().uuidString)")
@@ -42,10 +40,14 @@ public enum Command {
             inputFile = file
         }
         defer { inputFile.map { try? FileManager.default.removeItem(at: $0) } }
+        var fds: [Int32] = [-1, -1]
+        if capturingOutput, tc_pipe(&fds) != 0 { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EMFILE) }
+        defer { fds.filter { $0 >= 0 }.forEach { close($0) } }
         let pid = try spawn(arguments, environment: environment, input: inputFile?.path, output: capturingOutput ? fds : nil)
         var output = Data()
         if capturingOutput {
             close(fds[1])
+            fds[1] = -1
             var chunk = [UInt8](repeating: 0, count: 65_536)
             while true {
                 let count = read(fds[0], &chunk, chunk.count)
@@ -53,7 +55,6 @@ public enum Command {
                 if count <= 0 { break }
                 output.append(contentsOf: chunk[..<count])
             }
-            close(fds[0])
         }
         return Result(status: waitForExitBlocking(pid), output: String(decoding: output, as: UTF8.self))
     }

@@ -43,10 +43,9 @@ attr_t tc_attributes(int bold, int dim, int italic, int underline, int reverse);
    gave the first character (its `wcwidth`: 1 or 2, 0 for a lone mark), or ERR. */
 int tc_put_cell(int y, int x, const wchar_t *chars, int count, attr_t attributes, int pair);
 
-/* Flushes what was drawn to the terminal. */
-void tc_refresh(void);
-/* Leaves the cursor at row y, column x and shows it; hides it when y is negative. */
-void tc_place_cursor(int y, int x);
+/* Flushes what was drawn to the terminal, leaving the cursor at row y, column x, shown; hidden
+   when y is negative (or the move fails). */
+void tc_refresh_placing_cursor(int y, int x);
 
 /* Forces the next refresh to repaint the whole screen. */
 void tc_clear_on_next_refresh(void);

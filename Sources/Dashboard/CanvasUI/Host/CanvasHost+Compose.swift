@@ -41,11 +41,10 @@ extension HostState {
     /// Where the terminal's cursor goes: in the focused pane's text field while keys type into
     /// it, nowhere while an overlay has the keys or panes are being arranged.
     private func typingCursor(among drawings: [(Pane, PaneDrawing)]) -> Point? {
-        guard overlay == nil, mode == .normal, let focused = manager.focusedPaneID,
-              let entry = mounted[focused], entry.widget?.capturesText == true,
-              let inside = entry.drawn?.buffer.cursor,
-              let rect = drawings.first(where: { $0.0.id == focused })?.1.rect else { return nil }
-        return Point(x: rect.minX + 1 + inside.x, y: rect.minY + 1 + inside.y)
+        guard overlay == nil, isTyping, let focused = manager.focusedPaneID, let cursor = mounted[focused]?.drawn?.buffer.cursor,
+              let inside = drawings.first(where: { $0.0.id == focused })?.1.rect.inset(by: 1) else { return nil }
+        let point = Point(x: inside.minX + cursor.x, y: inside.minY + cursor.y)
+        return inside.contains(point) ? point : nil
     }
 
     /// The hints of `mode`; while a text field has the keys, only keys that reach their command.

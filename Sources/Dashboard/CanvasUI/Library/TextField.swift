@@ -31,12 +31,8 @@ public struct TextField: Hashable, Sendable {
     public var cursor: Int { text[..<cursorIndex].count }
     /// The text before the cursor.
     public var beforeCursor: Substring { text[..<cursorIndex] }
-    /// The character under the cursor, nil at the end.
-    public var atCursor: Character? { cursorIndex < text.endIndex ? text[cursorIndex] : nil }
-    /// The text after the character under the cursor.
-    public var afterCursor: Substring {
-        cursorIndex < text.endIndex ? text[text.index(after: cursorIndex)...] : ""
-    }
+    /// The text from the cursor on: the character under it and those after it.
+    public var fromCursor: Substring { text[cursorIndex...] }
 
     /// Applies an editing key. Returns false for keys that are not editing keys.
     ///

@@ -34,7 +34,7 @@ public struct HelpOverlay: Overlay, Equatable {
         let top = min(scroll, max(0, content.count - page))
         let shown = content.isEmpty ? [OverlayLine("No command matches.", .muted)] : Array(content[top..<min(content.count, top + page)])
         let filterLine = filter.text.isEmpty
-            ? OverlayLine("Type to filter", .muted)
+            ? OverlayLine("Type to filter", .muted, cursor: 0)
             : OverlayLine.field("Filter: ", filter, .accent)
         let position = content.count > page
             ? "Lines \(top + 1)–\(top + shown.count) of \(content.count) · ↑↓ PgUp PgDn Home End scroll · Esc closes"

@@ -212,7 +212,11 @@ public struct NewAppOverlay: Overlay {
         var offset = 0
         var cursor: (line: Int, column: Int)?
         for (index, line) in lines.enumerated() {
-            while !rest.hasPrefix(line), let first = rest.first, first == " " || first == "\n" {
+            if index > 0, rest.first == "\n" {
+                rest = rest.dropFirst()
+                offset += 1
+            }
+            while !rest.hasPrefix(line), rest.first == " " {
                 rest = rest.dropFirst()
                 offset += 1
             }

@@ -21,7 +21,7 @@ struct InlineInput: Equatable {
             buffer.write(problem, at: Point(x: 0, y: row - 1), style: theme[.error])
         }
         let x = buffer.write(prompt, at: Point(x: 0, y: row), style: theme[.accent])
-        let room = max(1, buffer.size.width - x - 1)
+        let room = max(0, buffer.size.width - x - 1)
         // Keep the cursor in view: as many characters before it as fit, counted back from it once.
         let text = field.beforeCursor
         var start = text.endIndex
@@ -33,7 +33,7 @@ struct InlineInput: Equatable {
             start = previous
         }
         let cursorX = buffer.write(String(text[start...]), at: Point(x: x, y: row), style: theme[.text])
-        if cursorX < buffer.size.width { buffer.cursor = Point(x: cursorX, y: row) }
-        buffer.write(String(field.text[text.endIndex...]), at: Point(x: cursorX, y: row), style: theme[.text])
+        if buffer.bounds.contains(Point(x: cursorX, y: row)) { buffer.cursor = Point(x: cursorX, y: row) }
+        buffer.write(String(field.fromCursor), at: Point(x: cursorX, y: row), style: theme[.text])
     }
 }

@@ -532,7 +532,7 @@ let package = Package(
         ),
         .testTarget(name: "MicroAppProtocolTests", dependencies: ["MicroAppProtocol"], swiftSettings: swiftSettings),
         .testTarget(name: "QRCodesTests", dependencies: ["QRCodes", "TestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "AppPackagesTests", dependencies: ["AppPackages", "Ed25519", "MicroAppProtocol", "ServerAPI", .product(name: "Crypto", package: "swift-crypto")],
+        .testTarget(name: "AppPackagesTests", dependencies: ["AppPackages", "Ed25519", "MicroAppProtocol", "ServerAPI", "TestSupport", .product(name: "Crypto", package: "swift-crypto")],
                     swiftSettings: swiftSettings),
         .testTarget(
             name: "MicroAppHostTests",
@@ -592,7 +592,7 @@ let package = Package(
         .testTarget(
             name: "CanvasFilesTests",
             dependencies: [
-                "CanvasFiles", "CanvasCore", "CanvasStyle", "CanvasUI", "Widgets", "MicroAppProtocol", "AppModel",
+                "CanvasFiles", "CanvasCore", "CanvasStyle", "CanvasUI", "Widgets", "MicroAppProtocol", "AppModel", "TestSupport",
             ],
             swiftSettings: swiftSettings
         ),

@@ -1,6 +1,7 @@
 import AppPackages
 import Foundation
 import ServerAPI
+import TestSupport
 import Testing
 
 @Suite("A package's archive: one canonical tar, read back strictly")
@@ -24,18 +25,13 @@ struct PackageArchiveTests {
     }
 
     @Test("tar reads it: names, modes and contents as written")
-    func tarReadsIt() throws {
+    func tarReadsIt() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("package-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("p.tar")
         try Data(try PackageArchive(files: Self.files).encoded()).write(to: file)
-        let tar = Process()
-        tar.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        tar.arguments = ["tar", "-xf", file.path, "-C", folder.path]
-        try tar.run()
-        tar.waitUntilExit()
-        #expect(tar.terminationStatus == 0)
+        #expect(try await Command.run(["tar", "-xf", file.path, "-C", folder.path]).status == 0)
         #expect(try Data(contentsOf: folder.appendingPathComponent("lib/util.py")) == Data(repeating: 0x41, count: 1000))
         let mode = try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent("main.py").path)[.posixPermissions] as? Int
         #expect(mode.map { $0 & 0o100 } == 0o100)

@@ -2,6 +2,7 @@ import CanvasCore
 @testable import CanvasFiles
 import Foundation
 import MicroAppProtocol
+import TestSupport
 import Testing
 
 @Suite("Micro-app manifests: read whole, mistakes named by file, line and field")
@@ -195,7 +196,7 @@ struct AppManifestFileTests {
         #expect(error(lines)?.description == message)
     }
 
-    @Test func foldersAreScannedUserFirstAndBadManifestsReported() throws {
+    @Test func foldersAreScannedUserFirstAndBadManifestsReported() async throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("tc-apps-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
         func install(_ folder: String, _ lines: [String]) throws {
@@ -212,14 +213,7 @@ struct AppManifestFileTests {
         #expect(found.problems.map { $0.components(separatedBy: "app.yaml:1:1: ").last } == ["name: is missing", "version: is missing",
             "exec: is missing (or give entry: for a remote app)", "protocol: is missing (or give sample: for an app without the protocol)"])
         // The manifest's SHA-256 in lower-case hex, as sha256sum prints it.
-        let sum = Process()
-        sum.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
-        sum.arguments = [root.appendingPathComponent("user/probe/app.yaml").path]
-        let output = Pipe()
-        sum.standardOutput = output
-        try sum.run()
-        sum.waitUntilExit()
-        let expected = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).prefix(64)
+        let expected = try await Command.run(["sha256sum", root.appendingPathComponent("user/probe/app.yaml").path]).output.prefix(64)
         #expect(found.apps.first?.digest == String(expected))
     }
 }

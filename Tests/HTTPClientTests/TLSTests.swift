@@ -3,6 +3,7 @@ import BFFTesting
 import Foundation
 import HTTPClient
 import ServerAPI
+import TestSupport
 import Testing
 
 /// `serve --tls-cert --tls-key`: the server speaks HTTPS with a certificate made here, and the
@@ -13,16 +14,10 @@ struct TLSTests {
     static func makeCertificate(in directory: URL) async throws -> TLSFiles {
         let certificate = directory.appendingPathComponent("cert.pem").path
         let key = directory.appendingPathComponent("key.pem").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-                             "-keyout", key, "-out", certificate, "-days", "1", "-subj", "/CN=127.0.0.1",
-                             "-addext", "subjectAltName=IP:127.0.0.1"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "openssl could not make a certificate")
+        let made = try await Command.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                                          "-keyout", key, "-out", certificate, "-days", "1", "-subj", "/CN=127.0.0.1",
+                                          "-addext", "subjectAltName=IP:127.0.0.1"])
+        try #require(made.status == 0, "openssl could not make a certificate: \(made.output)")
         return TLSFiles(certificate: certificate, privateKey: key)
     }
 

@@ -360,11 +360,9 @@ struct SandboxAppTests {
     @Test func temporaryFoldersOfADashboardThatDiedAreRemovedAtTheNextStart() async throws {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("tc-base-\(UUID().uuidString.prefix(8))")
         defer { try? FileManager.default.removeItem(at: base) }
-        let gone = Process()
-        gone.executableURL = URL(fileURLWithPath: "/bin/true")
-        try gone.run()
-        gone.waitUntilExit()
-        let abandoned = base.appendingPathComponent("termcanvas-app-\(gone.processIdentifier)-Ab12Cd")
+        let gone = try Command.start(["true"])
+        _ = await Command.waitForExit(gone)
+        let abandoned = base.appendingPathComponent("termcanvas-app-\(gone)-Ab12Cd")
         let running = base.appendingPathComponent("termcanvas-app-\(getpid())-Ef34Gh")
         for folder in [abandoned, running] {
             try FileManager.default.createDirectory(at: folder.appendingPathComponent("left"), withIntermediateDirectories: true)

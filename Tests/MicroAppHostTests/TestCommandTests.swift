@@ -24,7 +24,8 @@ struct TestCommandTests {
                 var all = sigset_t()
                 sigfillset(&all)
                 pthread_sigmask(SIG_BLOCK, &all, nil)
-                continuation.resume(with: Result { try Command.start(["sleep", "30"]) })
+                // Long: on a busy pass the test may wait half a minute for its thread after this.
+                continuation.resume(with: Result { try Command.start(["sleep", "600"]) })
             }
         }
         defer { kill(pid, SIGKILL) }

@@ -181,6 +181,30 @@ struct DashboardSessionTests {
         #expect(try await session.waitForExit().status == 0)
     }
 
+    /// Cursor keys come as CSI (`ESC [ D`) from a terminal that ignores the keypad's application
+    /// mode, as SS3 (`ESC O D`) from one that keeps it: both move, neither types a letter.
+    @Test func cursorKeysInEitherFormMoveInAField() async throws {
+        let session = try await TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"], size: Size(width: 100, height: 30),
+                                            environment: Self.isolatedHome(canvasLayout: false).environment)
+        try await session.waitFor("November 2026")
+        for _ in 0..<3 where try await !session.screen().joined().contains("┏━ 3 Chat") {
+            let before = try await session.screen()
+            try await session.send("Tab")
+            try await session.waitForScreen("the focus moved") { $0 != before }
+        }
+        try await session.sendLiteral("ab")
+        try await session.sendLiteral("\u{1B}[D")
+        try await session.sendLiteral("X")
+        try await session.sendLiteral("\u{1B}OD")
+        try await session.sendLiteral("\u{1B}OD")
+        try await session.sendLiteral("Y")
+        try await session.sendLiteral("\u{1B}[F")
+        try await session.sendLiteral("Z")
+        try await session.waitFor("> YaXbZ")
+        try await session.send("C-q")
+        #expect(try await session.waitForExit().status == 0)
+    }
+
     private static func point(_ text: String) -> (Int, Int)? {
         let parts = text.split(separator: " ").compactMap { Int($0) }
         return parts.count == 2 ? (parts[0], parts[1]) : nil

@@ -185,6 +185,20 @@ int tc_start(int escape_delay_ms, int want_colors, int want_mouse) {
     /* Bracketed paste: pasted text comes between these two, which curses reads as two keys. */
     define_key("\x1b[200~", TC_KEY_PASTE_START);
     define_key("\x1b[201~", TC_KEY_PASTE_END);
+    /* The cursor keys as a terminal that ignores the keypad's application mode sends them (CSI,
+       not SS3): terminfo names one form only, and the other would read as Alt+[ and a letter. */
+    define_key("\x1b[A", KEY_UP);
+    define_key("\x1b[B", KEY_DOWN);
+    define_key("\x1b[C", KEY_RIGHT);
+    define_key("\x1b[D", KEY_LEFT);
+    define_key("\x1b[H", KEY_HOME);
+    define_key("\x1b[F", KEY_END);
+    define_key("\x1bOA", KEY_UP);
+    define_key("\x1bOB", KEY_DOWN);
+    define_key("\x1bOC", KEY_RIGHT);
+    define_key("\x1bOD", KEY_LEFT);
+    define_key("\x1bOH", KEY_HOME);
+    define_key("\x1bOF", KEY_END);
     bracketed_paste(1);
     mouse_wanted = want_mouse;
     if (want_mouse) {

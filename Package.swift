@@ -536,7 +536,7 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(
             name: "MicroAppHostTests",
-            dependencies: ["MicroAppHost", "MicroAppProtocol", "AppModel", "CanvasCore", "CanvasFiles", "CSpawn", "TestSupport"],
+            dependencies: ["MicroAppHost", "MicroAppProtocol", "AppModel", "CanvasCore", "CanvasFiles", "CAppProcess", "CSpawn", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -112,4 +112,25 @@ struct GridMappingTests {
         #expect(topRight.maxX == area.maxX)
         #expect(left.maxY == area.maxY)
     }
+
+    @Test func theSmallestAreaIsTheFirstWhereEveryPaneGetsItsCells() {
+        let cells = Size(width: 8, height: 3)
+        for frames in Self.tilings {
+            let area = grid.smallestArea(giving: frames, cells: cells, from: Size(width: 1, height: 1), upTo: Size(width: 500, height: 500))
+            func fits(_ size: Size) -> Bool {
+                frames.allSatisfy { frame in
+                    let cell = grid.cellRect(for: frame, in: Rect(origin: .zero, size: size))
+                    return cell.width >= cells.width && cell.height >= cells.height
+                }
+            }
+            #expect(fits(area))
+            #expect(!fits(Size(width: area.width - 1, height: area.height)))
+            #expect(!fits(Size(width: area.width, height: area.height - 1)))
+        }
+        // Searched from `start` only, and `limit` where nothing up to it fits.
+        #expect(grid.smallestArea(giving: [grid.bounds], cells: cells, from: Size(width: 20, height: 4), upTo: Size(width: 50, height: 50))
+                == Size(width: 20, height: 4))
+        #expect(grid.smallestArea(giving: [rect(0, 0, 1, 1)], cells: Size(width: 100, height: 100), from: Size(width: 1, height: 1),
+                                  upTo: Size(width: 40, height: 30)) == Size(width: 40, height: 30))
+    }
 }

@@ -52,6 +52,14 @@ struct ThemeFileTests {
         #expect(theme[.heading] == .plain)
     }
 
+    @Test func everyRoleKeepsAStyleOfItsOwn() throws {
+        let file = "name: t\nroles:\n" + ThemeRole.allCases.enumerated().map { "  \($1.rawValue): { fg: \($0) }\n" }.joined()
+        let theme = try ThemeFile.parse(file, file: "t.yaml")
+        for (index, role) in ThemeRole.allCases.enumerated() {
+            #expect(theme[role] == Style(foreground: .palette(UInt8(index))), "\(role)")
+        }
+    }
+
     @Test func everyColourNameMapsToItsANSINumber() throws {
         let names = ["black", "red", "green", "yellow", "blue", "magenta", "cyan", "white"]
         for (index, name) in names.enumerated() {

@@ -57,6 +57,35 @@ struct BufferDiffPropertyTests {
         }
     }
 
+    @Test func theScreensCopyCatchesUpWithTheRowsThatChanged() {
+        var rng = SplitMix64(seed: 0xC47C)
+        for _ in 0..<300 {
+            let size = Size(width: Int.random(in: 1...14, using: &rng), height: Int.random(in: 1...5, using: &rng))
+            var previous = Buffer(size: size)
+            Self.scribble(&previous, count: Int.random(in: 0...8, using: &rng), using: &rng)
+            var next = previous
+            Self.scribble(&next, count: Int.random(in: 0...4, using: &rng), using: &rng)
+            // The rows that changed, and some that did not, as the host says.
+            var rows = DamagedRows()
+            for y in 0..<size.height where (0..<size.width).contains(where: { previous[$0, y] != next[$0, y] }) || Bool.random(using: &rng) {
+                rows.insert(y..<(y + 1))
+            }
+
+            let terminal = HeadlessTerminal(size: size)
+            terminal.present(previous.changes(since: nil), frame: previous)
+            var screen = previous
+            let runs = screen.catchUp(to: next, in: rows)
+            terminal.present(runs, frame: next)
+            #expect(terminal.screen == next)
+            #expect(screen == next, "the copy is the frame after")
+            #expect(runs == next.changes(since: previous, in: rows))
+        }
+        var screen = Buffer(size: Size(width: 3, height: 2))
+        let frame = Buffer(lines: ["ab", "c"])
+        #expect(screen.catchUp(to: frame, in: DamagedRows()) == frame.changes(since: nil), "a resized frame is sent whole")
+        #expect(screen == frame)
+    }
+
     @Test func aResizedFrameIsSentWhole() {
         var rng = SplitMix64(seed: 42)
         for _ in 0..<50 {

@@ -15,11 +15,12 @@ struct HostRedrawTests {
         let recorder = Recorder()
         let host = try makeHost(halves, focused: 2, recorder: recorder)
         _ = host.compose()
-        let before = recorder.renders
+        let (before, partsBefore) = (recorder.renders, recorder.partialRenders)
         host.press(.char("k"), .char("j"))
         let frame = host.compose()
-        #expect(recorder.renders[1] == before[1])
-        #expect(recorder.renders[2] == (before[2] ?? 0) + 1)
+        #expect(recorder.renders == before)
+        #expect(recorder.partialRenders[1] == partsBefore[1])
+        #expect(recorder.partialRenders[2] == (partsBefore[2] ?? 0) + 1, "drawn again over its last drawing, once for both keys")
         // What the unchanged pane shows is what it showed.
         #expect(frame.lines.contains { $0.contains("Probe body") })
     }
@@ -83,15 +84,21 @@ struct HostDamageTests {
     /// Two probes one above the other, each half of the grid's height.
     static let stacked = [pane(1, .probe, 0, 0, 12, 6), pane(2, .typing, 0, 6, 12, 6)]
 
-    @Test func aKeyInOnePaneDamagesOnlyItsRowsAndTheStatusBar() throws {
+    @Test func aKeyInOnePaneDamagesOnlyTheRowsItsWidgetDrewAgain() throws {
         let host = try makeHost(Self.stacked, focused: 2, size: Size(width: 40, height: 21))
         _ = host.composeChanges()
         host.press(.char("k"))
-        let (frame, rows) = host.composeChanges()
         let lower = host.state.cellRect(of: host.manager.panes[1])
-        #expect(rows.ranges == [lower.minY..<frame.size.height], "\(rows.ranges)")
-        // Nothing changed: only the status bar is compared.
-        #expect(host.composeChanges().rows.ranges == [20..<21])
+        // The typed row (the third inside the box); its box, its title and the status bar are as they were.
+        let (frame, rows) = host.composeChanges()
+        #expect(rows.ranges == [(lower.minY + 3)..<(lower.minY + 4)])
+        #expect(frame.lines[lower.minY + 3].contains("k"))
+        #expect(host.composeChanges().rows.ranges.isEmpty, "nothing changed: nothing to compare")
+        host.press(.tab)
+        let moved = host.composeChanges().rows.ranges
+        #expect(moved.first.map { $0.lowerBound == 0 && $0.upperBound >= lower.maxY } == true, "the focus moved: both boxes, \(moved)")
+        host.deliver(.notice(.info("Saved")))
+        #expect(host.composeChanges().rows.ranges == [20..<21], "the status bar says something else")
     }
 
     /// Every step of arranging, focusing, zooming, overlays, themes and sizes, composed after
@@ -107,6 +114,8 @@ struct HostDamageTests {
             .input(.resize(Size(width: 50, height: 15))), .themeChosen(other), .input(.key(.tab)),
             .input(.resize(Size(width: 12, height: 4))), .input(.resize(Size(width: 44, height: 18))), .input(.key(.char("?"))),
             .input(.key(.escape)), .input(.key(.ctrl("e"))), .input(.key(.char("x"))), .input(.key(.char("y"))),
+            .input(.key(.escape)), .input(.key(.tab)), .input(.key(.char("m"))), .input(.key(.char("n"))), .input(.key(.tab)),
+            .input(.key(.char("o"))),
         ]
         let stepping = try makeHost(Self.stacked, focused: 1, size: Size(width: 40, height: 21))
         _ = stepping.compose()

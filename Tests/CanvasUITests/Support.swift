@@ -25,8 +25,10 @@ final class Recorder {
 
     var received: [Received] = []
     var sizes: [PaneID: Size] = [:]
-    /// How many times each pane's widget drew itself.
+    /// How many times each pane's widget drew itself, whole.
     var renders: [PaneID: Int] = [:]
+    /// How many times each pane's widget drew again only what changed.
+    var partialRenders: [PaneID: Int] = [:]
 
     func keys(of pane: PaneID) -> [Key] {
         received.compactMap { received in
@@ -49,6 +51,8 @@ struct ProbeWidget: Widget {
     let recorder: Recorder
     private var colour: String
     private var pane: PaneID = 0
+    /// The characters of the keys it was handed, shown on its third row.
+    private var typed = ""
     /// Its content comes with its first input (as a list comes from the cache).
     private(set) var isWaitingForContent: Bool
 
@@ -81,6 +85,7 @@ struct ProbeWidget: Widget {
         recorder.received.append(.init(pane: pane, input: input))
         if failsOnInput { throw ProbeFailure(description: "disk on fire at sector 7 while reading the index") }
         isWaitingForContent = false
+        if capturesText, case .key(let key) = input, let text = key.text { typed.append(text) }
         return .handled
     }
 
@@ -93,6 +98,23 @@ struct ProbeWidget: Widget {
         recorder.renders[pane, default: 0] += 1
         buffer.write("\(title) body", at: .zero, style: theme[.text])
         buffer.write("colour \(colour)", at: Point(x: 0, y: 1), style: theme[.muted])
+        drawTyped(into: &buffer, theme: theme)
+    }
+
+    var drawsOverItsLastDrawing: Bool { true }
+
+    /// While its title and colour are as drawn, only the typed row is drawn again.
+    func render(into buffer: inout Buffer, over drawn: any Widget, theme: Theme, focused: Bool) -> Range<Int>? {
+        guard let drawn = drawn as? ProbeWidget, drawn.title == title, drawn.colour == colour else { return nil }
+        recorder.partialRenders[pane, default: 0] += 1
+        drawTyped(into: &buffer, theme: theme)
+        return 2..<3
+    }
+
+    private func drawTyped(into buffer: inout Buffer, theme: Theme) {
+        guard buffer.size.height > 2 else { return }
+        buffer.fill(Rect(x: 0, y: 2, width: buffer.size.width, height: 1), with: Cell(" ", style: Style(background: theme[.text].background)))
+        buffer.write(typed, at: Point(x: 0, y: 2), style: theme[.text])
     }
 }
 

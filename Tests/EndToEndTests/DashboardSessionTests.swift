@@ -144,16 +144,9 @@ struct DashboardSessionTests {
     /// or an overlay's (so a screen reader or magnifier follows it, and a typed character is sent
     /// alone), and hidden otherwise.
     @Test func theCursorIsShownAtTheInsertionPointOnlyWhileTyping() async throws {
-        let session = try await TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"], size: Size(width: 100, height: 30),
-                                            environment: Self.isolatedHome(canvasLayout: false).environment)
-        try await session.waitFor("November 2026")
-        #expect(try await session.format("#{cursor_flag}") == "0", "the todo list has the keys: no cursor")
-        for _ in 0..<3 where try await !session.screen().joined().contains("┏━ 3 Chat") {
-            let before = try await session.screen()
-            try await session.send("Tab")
-            try await session.waitForScreen("the focus moved") { $0 != before }
+        let session = try await Self.startInChat { session async throws in
+            #expect(try await session.format("#{cursor_flag}") == "0", "the todo list has the keys: no cursor")
         }
-        try await session.waitFor("┏━ 3 Chat")
         try await eventually("the cursor in chat's input line", within: .seconds(10)) {
             try await session.format("#{cursor_flag}") == "1"
         }
@@ -184,14 +177,7 @@ struct DashboardSessionTests {
     /// Cursor keys come as CSI (`ESC [ D`) from a terminal that ignores the keypad's application
     /// mode, as SS3 (`ESC O D`) from one that keeps it: both move, neither types a letter.
     @Test func cursorKeysInEitherFormMoveInAField() async throws {
-        let session = try await TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"], size: Size(width: 100, height: 30),
-                                            environment: Self.isolatedHome(canvasLayout: false).environment)
-        try await session.waitFor("November 2026")
-        for _ in 0..<3 where try await !session.screen().joined().contains("┏━ 3 Chat") {
-            let before = try await session.screen()
-            try await session.send("Tab")
-            try await session.waitForScreen("the focus moved") { $0 != before }
-        }
+        let session = try await Self.startInChat()
         try await session.sendLiteral("ab")
         try await session.sendLiteral("\u{1B}[D")
         try await session.sendLiteral("X")
@@ -203,6 +189,21 @@ struct DashboardSessionTests {
         try await session.waitFor("> YaXbZ")
         try await session.send("C-q")
         #expect(try await session.waitForExit().status == 0)
+    }
+
+    /// The shipped layout at 100×30, the focus moved to chat; `beforeMoving` sees it on the todo list.
+    private static func startInChat(beforeMoving: (TmuxSession) async throws -> Void = { _ in }) async throws -> TmuxSession {
+        let session = try await TmuxSession([Products.termcanvas.path, "--date", "2026-11-22"], size: Size(width: 100, height: 30),
+                                            environment: Self.isolatedHome(canvasLayout: false).environment)
+        try await session.waitFor("November 2026")
+        try await beforeMoving(session)
+        for _ in 0..<3 where try await !session.screen().joined().contains("┏━ 3 Chat") {
+            let before = try await session.screen()
+            try await session.send("Tab")
+            try await session.waitForScreen("the focus moved") { $0 != before }
+        }
+        try await session.waitFor("┏━ 3 Chat")
+        return session
     }
 
     private static func point(_ text: String) -> (Int, Int)? {

@@ -52,6 +52,38 @@ struct ChatWidgetTests {
         #expect(column[7].hasSuffix("│>"))
     }
 
+    @Test("drawn over its last drawing, typing draws the input row alone, and the pane as a whole drawing would",
+          arguments: [Size(width: 40, height: 8), Size(width: 60, height: 8)])
+    func drawnOverTheLastDrawing(size: Size) throws {
+        var widget = try mounted(size: size, log: CommandLog())
+        _ = try widget.receive(delivered(ChatMessagesLoaded(channel: "general", before: nil, messages: [Self.message(1, "first")],
+                                                        complete: true, origin: .server)))
+        var drawnWidget = widget
+        var drawn = render(widget, size: size)
+        var partial: Set<Int> = []
+        let steps: [(inout ChatWidget) throws -> Void] = [
+            { try type("hé", into: &$0) }, { _ = try $0.press(.left) }, { _ = try $0.press(Key(.backspace)) },
+            { _ = try $0.receive(delivered(ChatMessageReceived(message: Self.message(2, "two"), mine: false))) },
+            { try type("x", into: &$0) },
+            { _ = try $0.receive(delivered(ChatMessageReceived(message: Self.message(3, "elsewhere", channel: "ops"), mine: false))) },
+            { _ = try $0.press(Key(.pageUp)) }, { try type("y", into: &$0) }, { _ = try $0.press(.enter) }, { try type("z", into: &$0) },
+        ]
+        for (index, step) in steps.enumerated() {
+            try step(&widget)
+            let whole = render(widget, size: size)
+            var over = drawn
+            over.cursor = nil
+            if let rows = widget.render(into: &over, over: drawnWidget, theme: .dark, focused: true) {
+                partial.insert(index)
+                #expect(over == whole, "step \(index): \(over.lines) against \(whole.lines)")
+                #expect(rows == (size.height - 1)..<size.height, "step \(index): the input row alone")
+            }
+            (drawnWidget, drawn) = (widget, whole)
+        }
+        #expect(partial.isSuperset(of: [0, 1, 2, 4, 7, 9]), "typing and moving in the line: \(partial.sorted())")
+        #expect(partial.isDisjoint(with: [3, 5]), "a message came: \(partial.sorted())")
+    }
+
     @Test("Enter sends; the message shows as sending until the server's copy replaces it, never twice")
     func sending() throws {
         let log = CommandLog()

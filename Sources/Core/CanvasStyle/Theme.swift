@@ -1,7 +1,8 @@
 /// A named mapping from semantic roles to styles.
 public struct Theme: Sendable, Hashable {
     public var name: String
-    private var styles: [ThemeRole: Style]
+    /// Each role's style, in `ThemeRole.ordinal`'s order; a role the theme leaves out is plain text.
+    private var styles: [Style]
     /// What 16-colour terminals show for some roles; the others are downsampled.
     private var styles16: [ThemeRole: Style]
     /// Whether colours are left out (`NO_COLOR`): a colour of the user's (a calendar's) too.
@@ -9,7 +10,7 @@ public struct Theme: Sendable, Hashable {
 
     public init(name: String, styles: [ThemeRole: Style], styles16: [ThemeRole: Style] = [:]) {
         self.name = name
-        self.styles = styles
+        self.styles = ThemeRole.allCases.map { styles[$0] ?? .plain }
         self.styles16 = styles16
     }
 
@@ -27,8 +28,8 @@ public struct Theme: Sendable, Hashable {
 
     /// The style of a role; roles a theme leaves out fall back to plain text.
     public subscript(role: ThemeRole) -> Style {
-        get { styles[role] ?? .plain }
-        set { styles[role] = newValue }
+        get { styles[role.ordinal] }
+        set { styles[role.ordinal] = newValue }
     }
 
     /// The same theme with every colour removed, for `NO_COLOR`: attributes alone keep focus,

@@ -11,8 +11,8 @@ import Glibc
 struct Terminfo: CursorMoves {
     /// Capabilities with parameters, as their templates; nil where the terminal has none or one
     /// that needs padding (a delay the writer does not make).
-    private let cup: [CChar]
-    private let hpa, vpa, cuf, cub, cuu, cud, ech: [CChar]?
+    private let cup: Parameterised
+    private let hpa, vpa, cuf, cub, cuu, cud, ech: Parameterised?
     private let cuf1, cub1, cuu1, cr: [UInt8]?
     let showCursor, hideCursor: [UInt8]?
     /// Writing the last column leaves the cursor there (`xenl`) rather than on the next row, or
@@ -25,15 +25,15 @@ struct Terminfo: CursorMoves {
     /// and speaks ECMA-48's select graphic rendition for `colors` colours (nil otherwise: the
     /// terminal is then left to curses).
     init?(colors: Int) {
-        guard let cup = Self.template("cup") else { return nil }
+        guard let cup = Parameterised("cup", parameters: 2) else { return nil }
         self.cup = cup
-        hpa = Self.template("hpa")
-        vpa = Self.template("vpa")
-        cuf = Self.template("cuf")
-        cub = Self.template("cub")
-        cuu = Self.template("cuu")
-        cud = Self.template("cud")
-        ech = Self.template("ech")
+        hpa = Parameterised("hpa", parameters: 1)
+        vpa = Parameterised("vpa", parameters: 1)
+        cuf = Parameterised("cuf", parameters: 1)
+        cub = Parameterised("cub", parameters: 1)
+        cuu = Parameterised("cuu", parameters: 1)
+        cud = Parameterised("cud", parameters: 1)
+        ech = Parameterised("ech", parameters: 1)
         cuf1 = Self.constant("cuf1")
         cub1 = Self.constant("cub1")
         cuu1 = Self.constant("cuu1")
@@ -68,20 +68,20 @@ struct Terminfo: CursorMoves {
         }
     }
 
-    func address(_ point: Point) -> [UInt8] { Self.expand(cup, Int32(point.y), Int32(point.x)) ?? [] }
-    func column(_ column: Int) -> [UInt8]? { hpa.flatMap { Self.expand($0, Int32(column)) } }
-    func row(_ row: Int) -> [UInt8]? { vpa.flatMap { Self.expand($0, Int32(row)) } }
+    func address(_ point: Point) -> [UInt8] { cup.expand(Int32(clamping: point.y), Int32(clamping: point.x)) ?? [] }
+    func column(_ column: Int) -> [UInt8]? { hpa?.expand(Int32(clamping: column)) }
+    func row(_ row: Int) -> [UInt8]? { vpa?.expand(Int32(clamping: row)) }
     func right(_ count: Int) -> [UInt8]? { steps(count, cuf, cuf1) }
     func left(_ count: Int) -> [UInt8]? { steps(count, cub, cub1) }
     func up(_ count: Int) -> [UInt8]? { steps(count, cuu, cuu1) }
     func down(_ count: Int) -> [UInt8]? { steps(count, cud, nil) }
     var carriageReturn: [UInt8]? { cr }
-    func erase(_ count: Int) -> [UInt8]? { ech.flatMap { Self.expand($0, Int32(count)) } }
+    func erase(_ count: Int) -> [UInt8]? { ech?.expand(Int32(clamping: count)) }
 
     /// `count` cells by the parameterised move or the single step repeated, whichever is shorter.
     /// (`cud1` is not used: it is a line feed, which the tty may turn into two characters.)
-    private func steps(_ count: Int, _ parameterised: [CChar]?, _ single: [UInt8]?) -> [UInt8]? {
-        let byParameter = parameterised.flatMap { Self.expand($0, Int32(count)) }
+    private func steps(_ count: Int, _ parameterised: Parameterised?, _ single: [UInt8]?) -> [UInt8]? {
+        let byParameter = parameterised?.expand(Int32(clamping: count))
         guard let single, single.count * count <= (byParameter?.count ?? .max) else { return byParameter }
         return Array([[UInt8]](repeating: single, count: count).joined())
     }
@@ -90,6 +90,23 @@ struct Terminfo: CursorMoves {
         guard let value = tc_string_capability(name) else { return nil }
         guard !String(cString: value).utf8Contains("$<") else { return nil }
         return Array(UnsafeBufferPointer(start: value, count: strlen(value) + 1))
+    }
+
+    /// A capability with parameters: its template, and the same as digits between fixed bytes
+    /// where it is that simple (`DecimalTemplate`).
+    private struct Parameterised {
+        let template: [CChar]
+        let decimal: DecimalTemplate?
+
+        init?(_ name: String, parameters: Int) {
+            guard let template = Terminfo.template(name) else { return nil }
+            self.template = template
+            decimal = DecimalTemplate(parameters: parameters) { Terminfo.expand(template, $0, $1) }
+        }
+
+        func expand(_ first: Int32, _ second: Int32 = 0) -> [UInt8]? {
+            decimal?.fill(first, second) ?? Terminfo.expand(template, first, second)
+        }
     }
 
     private static func constant(_ name: String) -> [UInt8]? {

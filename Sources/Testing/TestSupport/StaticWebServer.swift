@@ -28,7 +28,8 @@ public final class StaticWebServer: Sendable {
                 try await Command.waitUntilAnswering("http://127.0.0.1:\(port)/nginx-ready", within: .seconds(5))
                 started = (port, otherPort, pid)
             } catch {
-                kill(pid, SIGKILL)
+                // nginx's fast shutdown: the master ends its workers too (SIGKILL would orphan them).
+                kill(pid, SIGTERM)
                 _ = await Command.waitForExit(pid)
             }
         }

@@ -42,4 +42,19 @@ public struct GridSpec: Hashable, Sendable, Codable {
         let y1 = area.minY + gridRect.maxY * area.height / rows
         return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
+
+    /// The smallest area, from `start` up to `limit` each way, in which every one of `frames`
+    /// (grid rectangles) gets at least `cells`; `limit` where none does. Pane widths depend only
+    /// on the area's width and heights only on its height, so each is searched on its own.
+    public func smallestArea(giving frames: [Rect], cells: Size, from start: Size, upTo limit: Size) -> Size {
+        func fits(width: Int) -> Bool {
+            frames.allSatisfy { cellRect(for: $0, in: Rect(x: 0, y: 0, width: width, height: 1)).width >= cells.width }
+        }
+        func fits(height: Int) -> Bool {
+            frames.allSatisfy { cellRect(for: $0, in: Rect(x: 0, y: 0, width: 1, height: height)).height >= cells.height }
+        }
+        let width = start.width <= limit.width ? (start.width...limit.width).first(where: fits(width:)) : nil
+        let height = start.height <= limit.height ? (start.height...limit.height).first(where: fits(height:)) : nil
+        return Size(width: width ?? limit.width, height: height ?? limit.height)
+    }
 }

@@ -46,6 +46,12 @@ extension Buffer {
         }
     }
 
+    /// Draws a border's vertical line down column `x` over `rows`, clipped to the buffer: a rule
+    /// between two parts of a pane, drawn as the box's edges are, without grapheme breaking.
+    public mutating func drawVerticalLine(at x: Int, rows: Range<Int>, lines: BoxLines = .light, style: Style) {
+        for y in rows { repeatSymbol(lines.glyphs.vertical, row: y, from: x, to: x + 1, style: style) }
+    }
+
     /// Writes `text` centred in one row of `rect`, clipped to it.
     public mutating func writeCentered(_ text: String, row y: Int, in rect: Rect, style: Style) {
         let x = rect.minX + max(0, (rect.width - DisplayWidth.of(text)) / 2)

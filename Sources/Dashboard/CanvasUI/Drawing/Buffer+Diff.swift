@@ -22,34 +22,55 @@ extension Buffer {
     /// The changes within `rows` only: the caller knows the others are as they were (the host
     /// composes only what changed and says where). Rows outside the buffer are ignored.
     public func changes(since previous: Buffer?, in rows: DamagedRows) -> [CellRun] {
-        let full = previous == nil || previous!.size != size
+        let previous = previous?.size == size ? previous : nil
         var runs: [CellRun] = []
-        for range in rows.ranges where range.lowerBound < size.height && range.upperBound > 0 {
-            for y in max(0, range.lowerBound)..<min(size.height, range.upperBound) {
-                let row = y * size.width
-                if !full, rowIsBytewiseEqual(row, in: previous!) { continue }
-                var x = 0
-                while x < size.width {
-                    guard full || cells[row + x] != previous!.cells[row + x] else {
-                        x += 1
-                        continue
-                    }
-                    var start = x
-                    if cells[row + start].isContinuation, start > 0 { start -= 1 }
-                    var end = x + 1
-                    while end < size.width, full || cells[row + end] != previous!.cells[row + end] { end += 1 }
-                    if end < size.width, cells[row + end].isContinuation { end += 1 }
-                    if let last = runs.last, last.origin.y == y, last.origin.x + last.cells.count > start {
-                        start = last.origin.x + last.cells.count
-                    }
-                    if start < end {
-                        runs.append(CellRun(origin: Point(x: start, y: y), cells: cells[(row + start)..<(row + end)]))
-                    }
-                    x = end
-                }
-            }
+        for y in rows.within(height: size.height) where previous.map({ !rowIsBytewiseEqual(y * size.width, in: $0) }) ?? true {
+            appendRuns(ofRow: y, since: previous, to: &runs)
         }
         return runs
+    }
+
+    /// Brings this buffer, the screen's copy, up to `frame` in `rows`, and returns the runs that
+    /// changed there, as `frame.changes(since: self, in: rows)` does. A row whose bytes differ
+    /// is copied whole: cells equal in value can differ in their padding, and a row left so
+    /// would be compared cell by cell at every frame.
+    public mutating func catchUp(to frame: Buffer, in rows: DamagedRows) -> [CellRun] {
+        guard frame.size == size else {
+            self = frame
+            return frame.changes(since: nil)
+        }
+        var runs: [CellRun] = []
+        for y in rows.within(height: size.height) where !frame.rowIsBytewiseEqual(y * size.width, in: self) {
+            frame.appendRuns(ofRow: y, since: self, to: &runs)
+            copyRow(y, from: frame)
+        }
+        return runs
+    }
+
+    /// Adds the runs of row `y` that differ from `previous` (every cell without one). A wide
+    /// character whose right half changed is sent whole.
+    private func appendRuns(ofRow y: Int, since previous: Buffer?, to runs: inout [CellRun]) {
+        let row = y * size.width
+        let full = previous == nil
+        var x = 0
+        while x < size.width {
+            guard full || cells[row + x] != previous!.cells[row + x] else {
+                x += 1
+                continue
+            }
+            var start = x
+            if cells[row + start].isContinuation, start > 0 { start -= 1 }
+            var end = x + 1
+            while end < size.width, full || cells[row + end] != previous!.cells[row + end] { end += 1 }
+            if end < size.width, cells[row + end].isContinuation { end += 1 }
+            if let last = runs.last, last.origin.y == y, last.origin.x + last.cells.count > start {
+                start = last.origin.x + last.cells.count
+            }
+            if start < end {
+                runs.append(CellRun(origin: Point(x: start, y: y), cells: cells[(row + start)..<(row + end)]))
+            }
+            x = end
+        }
     }
 
     /// Whether a row holds the same bytes in both buffers: then its cells are equal (most rows of

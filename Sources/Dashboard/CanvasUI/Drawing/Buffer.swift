@@ -33,15 +33,11 @@ public struct Buffer: Hashable, Sendable {
         cursor = nil
     }
 
-    /// Makes `rows` of this buffer those of `other`, which has the same size: the screen's copy
-    /// catches up with a frame where it changed.
-    public mutating func copyRows(_ rows: DamagedRows, from other: Buffer) {
-        guard other.size == size else { return self = other }
-        for range in rows.ranges {
-            let start = max(0, range.lowerBound) * size.width, end = min(size.height, range.upperBound) * size.width
-            guard start < end else { continue }
-            cells.replaceSubrange(start..<end, with: other.cells[start..<end])
-        }
+    /// Makes row `y` that of `other`, which has the same size.
+    mutating func copyRow(_ y: Int, from other: Buffer) {
+        guard other.size == size, y >= 0, y < size.height else { return }
+        let row = y * size.width
+        cells.replaceSubrange(row..<(row + size.width), with: other.cells[row..<(row + size.width)])
     }
 
     public subscript(x: Int, y: Int) -> Cell {
@@ -58,8 +54,10 @@ public struct Buffer: Hashable, Sendable {
     public mutating func write(_ text: String, at point: Point, style: Style, clip: Rect? = nil) -> Int {
         let limit = (clip ?? bounds).intersection(bounds)
         guard point.y >= limit.minY, point.y < limit.maxY else { return point.x }
-        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
-            return writeASCII(text.utf8, at: point, style: style, limit: limit)
+        if let end = text.utf8.withContiguousStorageIfAvailable({ bytes in
+            DisplayWidth.isPrintableASCII(bytes) ? writeASCII(bytes, at: point, style: style, limit: limit) : nil
+        }), let end {
+            return end
         }
         var x = point.x
         let row = point.y * size.width
@@ -102,19 +100,23 @@ public struct Buffer: Hashable, Sendable {
         for mark in DrawnCluster.marks(of: character) where !cells[index].glyph.append(mark) { break }
     }
 
-    /// The common case, without grapheme breaking: printable ASCII, one column per byte.
-    private mutating func writeASCII(_ bytes: String.UTF8View, at point: Point, style: Style, limit: Rect) -> Int {
-        var x = point.x
+    /// The common case, without grapheme breaking: printable ASCII, one column per byte. Only
+    /// the run's two ends can cut a wide character in half; the cells between are all replaced.
+    private mutating func writeASCII(_ bytes: some Collection<UInt8>, at point: Point, style: Style, limit: Rect) -> Int {
+        let first = max(point.x, limit.minX), end = min(point.x + bytes.count, limit.maxX)
+        guard first < end else { return min(point.x + bytes.count, max(point.x, limit.maxX)) }
         let row = point.y * size.width
-        for byte in bytes {
-            guard x < limit.maxX else { break }
-            if x >= limit.minX {
-                clearWideOverlap(at: x, row: row)
-                cells[row + x] = Cell(Glyph(Unicode.Scalar(byte)), style: style)
+        clearWideOverlap(at: first, row: row)
+        if end - 1 != first { clearWideOverlap(at: end - 1, row: row) }
+        cells.withUnsafeMutableBufferPointer { cells in
+            var x = point.x
+            for byte in bytes {
+                guard x < end else { break }
+                if x >= first { cells[row + x] = Cell(Glyph(Unicode.Scalar(byte)), style: style) }
+                x += 1
             }
-            x += 1
         }
-        return x
+        return end
     }
 
     /// Repeats a single-width symbol along part of a row, clipped to the buffer: a fast path for
@@ -138,15 +140,18 @@ public struct Buffer: Hashable, Sendable {
         }
     }
 
-    /// Copies `other` into this buffer with its top-left corner at `origin`, clipped to this
-    /// buffer; its cursor comes along when it lands inside.
-    public mutating func draw(_ other: Buffer, at origin: Point) {
-        let area = other.bounds.offsetBy(origin).intersection(bounds)
+    /// Copies `other` (its `rows` only, when given) into this buffer with its top-left corner
+    /// at `origin`, clipped to this buffer; its cursor comes along when it lands inside.
+    public mutating func draw(_ other: Buffer, at origin: Point, rows: Range<Int>? = nil) {
+        let copied = rows.map { $0.clamped(to: 0..<other.size.height) } ?? 0..<other.size.height
+        let source = Rect(x: 0, y: copied.lowerBound, width: other.size.width, height: copied.count)
+        let area = source.offsetBy(origin).intersection(bounds)
         guard !area.isEmpty else { return }
         if let point = other.cursor.map({ Point(x: $0.x + origin.x, y: $0.y + origin.y) }), area.contains(point) { cursor = point }
         for y in area.minY..<area.maxY {
             let source = (y - origin.y) * other.size.width - origin.x
-            for x in area.minX..<area.maxX { cells[y * size.width + x] = other.cells[source + x] }
+            cells.replaceSubrange((y * size.width + area.minX)..<(y * size.width + area.maxX),
+                                  with: other.cells[(source + area.minX)..<(source + area.maxX)])
         }
         for y in area.minY..<area.maxY {
             repairWideEdges(row: y, from: area.minX, to: area.maxX)

@@ -12,6 +12,11 @@ public struct DamagedRows: Hashable, Sendable {
         return rows
     }
 
+    /// The rows, in order, of those inside a frame `height` rows high.
+    func within(height: Int) -> some Sequence<Int> {
+        ranges.lazy.flatMap { $0.clamped(to: 0..<max(0, height)) }
+    }
+
     /// Adds `rows`, merged with the ranges it overlaps or touches.
     public mutating func insert(_ rows: Range<Int>) {
         guard !rows.isEmpty else { return }

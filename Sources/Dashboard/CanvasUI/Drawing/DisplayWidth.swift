@@ -53,10 +53,18 @@ public enum DisplayWidth {
 
     /// Columns taken by a string.
     public static func of(_ text: String) -> Int {
-        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
+        if text.utf8.withContiguousStorageIfAvailable(isPrintableASCII) ?? false { return text.utf8.count }
         var total = 0
         for character in text { total += of(character) }
         return total
+    }
+
+    /// Whether every byte is printable ASCII, one column each: most text drawn, measured and
+    /// written without grapheme breaking. A plain loop over the bytes (`allSatisfy` on a
+    /// `UTF8View` walks an iterator, several times slower on a key's path).
+    static func isPrintableASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in bytes where byte < 0x20 || byte >= 0x7F { return false }
+        return true
     }
 
     /// East Asian Wide (W) and Fullwidth (F) ranges that are not emoji, sorted.

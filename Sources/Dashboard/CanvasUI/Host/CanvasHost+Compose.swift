@@ -25,12 +25,26 @@ extension HostState {
             damage = .all(size.height)
         }
         for (pane, drawing) in drawings where whole || composed.panes[pane.id] != drawing {
-            drawPane(drawing, inside: mounted[pane.id]?.drawn?.buffer, into: &buffer)
-            damage.insert(drawing.rect.minY..<drawing.rect.maxY)
+            let inside = mounted[pane.id]?.drawn
+            if !whole, let inside, let before = composed.panes[pane.id], before.hasSameBox(as: drawing) {
+                // Only the inside changed (a key in it): its box and title are on the frame
+                // already, and so are the rows it kept from the drawing on the frame.
+                let area = drawing.rect.inset(by: 1)
+                let rows = inside.redrawn.flatMap { $0.over == before.inside ? $0.rows : nil } ?? 0..<area.height
+                buffer.draw(inside.buffer, at: area.origin, rows: rows)
+                damage.insert((area.minY + rows.lowerBound)..<(area.minY + rows.upperBound))
+            } else {
+                drawPane(drawing, inside: inside?.buffer, into: &buffer)
+                damage.insert(drawing.rect.minY..<drawing.rect.maxY)
+            }
         }
         composed.panes = Dictionary(uniqueKeysWithValues: drawings.map { ($0.0.id, $0.1) })
-        drawStatusBar(into: &buffer)
-        damage.insert(size.height - 1..<size.height)
+        let bar = statusBar()
+        if whole || composed.statusBar != bar {
+            bar.draw(into: &buffer, theme: theme)
+            damage.insert(size.height - 1..<size.height)
+        }
+        composed.statusBar = bar
         buffer.cursor = typingCursor(among: drawings)
         overlay?.render(into: &buffer, overlayContext)
         composed.covered = overlay != nil
@@ -48,7 +62,7 @@ extension HostState {
     }
 
     /// The hints of `mode`; while a text field has the keys, only keys that reach their command.
-    private mutating func hints(in mode: HostMode) -> [KeyHint] {
+    mutating func hints(in mode: HostMode) -> [KeyHint] {
         let set = HintSet(mode: mode, typing: isTyping)
         if let known = modeHints[set] { return known }
         let hints = commands.hints(in: mode == .normal ? [.normal, .canvas] : [.arrange, .canvas], typing: set.typing)
@@ -80,18 +94,11 @@ extension HostState {
     func minimumSize() -> Size? {
         let minimumTerminal = Size(width: 20, height: 5)
         guard !manager.panes.isEmpty else { return minimumTerminal }
-        let grid = manager.grid
-        let minimum = Self.minimumPaneCells
-        // Pane widths depend only on the terminal width and heights only on its height.
-        func fits(width: Int) -> Bool {
-            manager.panes.allSatisfy { grid.cellRect(for: $0.frame, in: Rect(x: 0, y: 0, width: width, height: 1)).width >= minimum.width }
-        }
-        func fits(height: Int) -> Bool {
-            manager.panes.allSatisfy { grid.cellRect(for: $0.frame, in: Rect(x: 0, y: 0, width: 1, height: height - 1)).height >= minimum.height }
-        }
-        let width = (minimumTerminal.width...2_000).first(where: fits(width:)) ?? 2_000
-        let height = (minimumTerminal.height...2_000).first(where: fits(height:)) ?? 2_000
-        return Size(width: width, height: height)
+        // The status bar takes the terminal's last row, under the canvas.
+        let canvas = manager.grid.smallestArea(giving: manager.panes.map(\.frame), cells: Self.minimumPaneCells,
+                                               from: Size(width: minimumTerminal.width, height: minimumTerminal.height - 1),
+                                               upTo: Size(width: 2_000, height: 1_999))
+        return Size(width: canvas.width, height: canvas.height + 1)
     }
 
     private func drawTooSmall(into buffer: inout Buffer, needed: Size) {
@@ -135,7 +142,11 @@ extension HostState {
     /// The pane's inside: as drawn before while nothing it depends on changed, else drawn now.
     private mutating func drawnInside(of pane: Pane, in inside: Rect, focused: Bool) -> DrawnContent? {
         guard !inside.isEmpty, let entry = mounted[pane.id] else { return nil }
-        if let drawn = entry.drawn, drawn.focused == focused, drawn.buffer.size == inside.size { return drawn }
+        let previous = entry.drawn.flatMap { $0.focused == focused && $0.buffer.size == inside.size ? $0 : nil }
+        if let previous, previous.isCurrent { return previous }
+        if let previous, let redrawn = redrawnInside(of: pane.id, entry, over: previous) {
+            return redrawn
+        }
         var content = Buffer(size: inside.size, filling: background)
         if let failure = entry.failure {
             content.write("This widget failed:", at: .zero, style: theme[.error])
@@ -158,45 +169,24 @@ extension HostState {
             }
         }
         composed.insidesDrawn += 1
-        let drawn = DrawnContent(buffer: content, focused: focused, number: composed.insidesDrawn)
+        let drawn = DrawnContent(buffer: content, focused: focused, number: composed.insidesDrawn,
+                                 widget: entry.widget?.drawsOverItsLastDrawing == true ? entry.widget : nil, redrawn: nil)
         mounted[pane.id]?.drawn = drawn
         return drawn
     }
 
-    private mutating func drawStatusBar(into buffer: inout Buffer) {
-        let y = size.height - 1
-        let row = Rect(x: 0, y: y, width: size.width, height: 1)
-        buffer.fill(row, with: Cell(" ", style: theme[.statusBar]))
-        let badge = overlay?.badge ?? (mode == .normal ? " NORMAL " : " ARRANGE ")
-        var x = buffer.write(badge, at: Point(x: 0, y: y), style: theme[.statusMode], clip: row)
-        if let notice {
-            // A notice takes the whole bar, so even a long error can be read; one longer still
-            // ends by naming the key that shows it whole (the messages box).
-            let style = notice.kind == .error ? theme[.statusMessage] : theme[.statusBar]
-            buffer.fill(Rect(x: x, y: y, width: max(0, size.width - x), height: 1), with: Cell(" ", style: style))
-            let text = " \(notice.text)"
-            let room = size.width - x
-            if DisplayWidth.of(text) > room, let key = commands.keys(for: .messages).first {
-                let more = " … \(KeyLabel.short(key)) all "
-                let end = max(x, size.width - DisplayWidth.of(more))
-                buffer.write(text, at: Point(x: x, y: y), style: style, clip: Rect(x: x, y: y, width: end - x, height: 1))
-                buffer.write(more, at: Point(x: end, y: y), style: theme[.statusKey], clip: row)
-            } else {
-                buffer.write(text, at: Point(x: x, y: y), style: style, clip: row)
-            }
-            return
-        }
-        let hints = overlay?.hints(overlayContext) ?? hints(in: mode)
-        let name = manager.layout.name + (shared.map { " · \($0.statusBadge)" } ?? "") + (account.map { " · \($0)" } ?? "")
-        let nameWidth = DisplayWidth.of(name) + 2
-        // Whole hints only: one that does not fit before the layout's name is left out, with
-        // every hint after it, so no word is ever cut.
-        for hint in hints {
-            let width = (hint.keys.isEmpty ? 0 : 1 + DisplayWidth.of(hint.keys)) + 1 + DisplayWidth.of(hint.action)
-            guard x + width <= size.width - nameWidth else { break }
-            if !hint.keys.isEmpty { x = buffer.write(" \(hint.keys)", at: Point(x: x, y: y), style: theme[.statusKey], clip: row) }
-            x = buffer.write(" \(hint.action)", at: Point(x: x, y: y), style: theme[.statusBar], clip: row)
-        }
-        buffer.write(" \(name) ", at: Point(x: max(x, size.width - nameWidth), y: y), style: theme[.statusBar], clip: row)
+    /// The inside drawn again from `previous` by the widget, only where it changed; nil when
+    /// the widget draws it whole.
+    private mutating func redrawnInside(of id: PaneID, _ entry: MountedWidget, over previous: DrawnContent) -> DrawnContent? {
+        guard entry.failure == nil, let widget = entry.widget, let drawnWidget = previous.widget else { return nil }
+        var content = previous.buffer
+        content.cursor = nil
+        ports.willCallWidget?(entry.kind, "drawing its pane")
+        guard let rows = widget.render(into: &content, over: drawnWidget, theme: theme, focused: previous.focused) else { return nil }
+        composed.insidesDrawn += 1
+        let drawn = DrawnContent(buffer: content, focused: previous.focused, number: composed.insidesDrawn, widget: widget,
+                                 redrawn: (rows.clamped(to: 0..<content.size.height), over: previous.number))
+        mounted[id]?.drawn = drawn
+        return drawn
     }
 }

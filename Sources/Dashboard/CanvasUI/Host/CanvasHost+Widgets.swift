@@ -42,6 +42,7 @@ extension HostState {
     }
 
     private mutating func mount(_ pane: Pane) {
+        toldArrangement = nil  // the new widget is told its pane
         guard let descriptor = catalog.descriptor(for: pane.app) else {
             logger.warning("unknown app kind in layout", metadata: ["app": "\(pane.app)", "pane": "\(pane.id)"])
             mounted[pane.id] = MountedWidget(kind: pane.app, widget: nil)
@@ -77,6 +78,7 @@ extension HostState {
 
     mutating func unmount(_ id: PaneID) {
         guard let entry = mounted.removeValue(forKey: id) else { return }
+        toldArrangement = nil
         listeners.removeAll { $0.pane == id }
         var widget = entry.widget
         ports.willCallWidget?(entry.kind, "unmounting its pane")

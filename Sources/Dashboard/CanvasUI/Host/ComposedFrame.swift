@@ -1,13 +1,15 @@
 import CanvasCore
 
 /// The frame as last composed, kept between frames so that the next one redraws only what
-/// changed: a pane whose box, title or inside changed, and the status bar. Everything is drawn
-/// again when the size, the panes' places, the theme or the day changed, and while an overlay
-/// is shown or was (it covers panes it does not know).
+/// changed: a pane whose box, title or inside changed, and the status bar when what it says
+/// did. Everything is drawn again when the size, the panes' places, the theme or the day
+/// changed, and while an overlay is shown or was (it covers panes it does not know).
 struct ComposedFrame {
     var buffer = Buffer(size: .zero)
     /// What each pane shown was drawn for.
     var panes: [PaneID: PaneDrawing] = [:]
+    /// What the status bar was drawn for.
+    var statusBar: StatusBar?
     /// Whether the last frame had something over the panes: an overlay or the too-small message.
     var covered = false
     /// False when the next frame must be drawn whole (the theme or the day changed).
@@ -27,4 +29,11 @@ struct PaneDrawing: Equatable {
     let label: String?
     /// The drawn inside's number (`ComposedFrame.insidesDrawn`), nil for a pane with no inside.
     let inside: Int?
+}
+
+extension PaneDrawing {
+    /// Whether `other` has the same box and title: then only the inside may differ.
+    func hasSameBox(as other: PaneDrawing) -> Bool {
+        rect == other.rect && focused == other.focused && arranging == other.arranging && title == other.title && label == other.label
+    }
 }

@@ -63,6 +63,8 @@ public struct HostState {
     /// the server's registry (`setCatalog`).
     public internal(set) var catalog: WidgetCatalog
     var mounted: [PaneID: MountedWidget] = [:]
+    /// What the widgets were last told of their panes; nil after a mount or an unmount.
+    var toldArrangement: PaneArrangement?
     /// A pane being dragged with the mouse in arrange mode.
     var drag: PaneDrag?
     /// The shared canvas open, if any, and what the server said of shared canvases.
@@ -165,12 +167,16 @@ public struct HostState {
     }
 
     /// Tells every widget the size of its pane's inside when it changed, so that `compose()`
-    /// only reads state. Runs after every input and message.
+    /// only reads state. Runs after every input and message; while the arrangement stays as it
+    /// was told (most keys, most messages) it compares one value and returns.
     mutating func resizeWidgets() {
+        let arrangement = PaneArrangement(size: size, grid: manager.grid, panes: manager.panes.map(\.id), frames: manager.panes.map(\.frame),
+                                          focused: manager.focusedPaneID, zoomed: zoomedPane?.id)
+        guard arrangement != toldArrangement else { return }
+        toldArrangement = arrangement
         for pane in manager.panes {
             let inside = cellRect(of: pane).inset(by: 1)
-            guard !inside.isEmpty, mounted[pane.id]?.contentSize != inside.size else { continue }
-            mounted[pane.id]?.contentSize = inside.size
+            guard !inside.isEmpty, mounted[pane.id]?.contentSize.change(to: inside.size) == true else { continue }
             _ = withWidget(pane.id, doing: "resizing its pane") { $0.resize(to: inside.size) }
         }
         tellFocus()
@@ -179,11 +185,10 @@ public struct HostState {
 
     /// Tells widgets when the canvas stops being drawn (a terminal too small for it) and again.
     private mutating func tellVisibility() {
-        let shown = Set(shownPanes.map(\.id))
-        for id in mounted.keys {
-            let visible = !isTooSmall && shown.contains(id)
-            guard mounted[id]?.toldVisible != visible else { continue }
-            mounted[id]?.toldVisible = visible
+        let shown = isTooSmall ? [] : Set(shownPanes.map(\.id))
+        for id in Array(mounted.keys) {
+            let visible = shown.contains(id)
+            guard mounted[id]?.toldVisible.change(to: visible) == true else { continue }
             _ = withWidget(id, doing: "showing or hiding its pane") { $0.visibilityChanged(to: visible) }
         }
     }
@@ -198,8 +203,7 @@ public struct HostState {
     /// removed pane, a loaded layout).
     private mutating func tellFocus() {
         let focused = manager.focusedPaneID
-        for id in mounted.keys where mounted[id]?.toldFocused != (id == focused) {
-            mounted[id]?.toldFocused = id == focused
+        for id in Array(mounted.keys) where mounted[id]?.toldFocused.change(to: id == focused) == true {
             _ = withWidget(id, doing: "telling it of the focus") { $0.focusChanged(to: id == focused) }
         }
     }

@@ -50,9 +50,8 @@ private final class Loop<T: Terminal> {
         let (frame, changed) = host.composeChanges()
         let rows = isFirstFrame ? .all(frame.size.height) : changed
         isFirstFrame = false
-        if screen?.size == frame.size {
-            terminal.present(frame.changes(since: screen, in: rows), frame: frame)
-            screen?.copyRows(rows, from: frame)
+        if screen?.size == frame.size, let runs = screen?.catchUp(to: frame, in: rows) {
+            terminal.present(runs, frame: frame)
         } else {
             terminal.present(frame.changes(since: nil), frame: frame)
             screen = frame

@@ -58,6 +58,15 @@ public protocol Widget {
     mutating func cycleSetting(_ key: String) throws
     /// Draws the pane's inside; `buffer` is exactly that size.
     func render(into buffer: inout Buffer, theme: Theme, focused: Bool)
+    /// Whether it draws over its last drawing (`render(into:over:theme:focused:)`): the canvas
+    /// then keeps the widget as it drew, which a widget that always draws whole is spared.
+    var drawsOverItsLastDrawing: Bool { get }
+    /// Draws only what differs from `drawn`, this widget as its pane was last drawn, into
+    /// `buffer`, which holds that drawing's cells (drawn at the same size, in the same theme and
+    /// focus) and no cursor. Returns the rows it drew again, which the canvas then compares with
+    /// the screen, or nil to be drawn whole by `render`: a key typed into a field costs the
+    /// field's row, not the pane. The default draws whole.
+    func render(into buffer: inout Buffer, over drawn: any Widget, theme: Theme, focused: Bool) -> Range<Int>?
 }
 
 extension Widget {
@@ -77,4 +86,6 @@ extension Widget {
     public mutating func receive(_ event: CanvasEvent) throws -> WidgetEffects { .none }
     public mutating func cycleSetting(_ key: String) throws {}
     public mutating func perform(_ command: CommandID) throws -> WidgetEffects { .none }
+    public var drawsOverItsLastDrawing: Bool { false }
+    public func render(into buffer: inout Buffer, over drawn: any Widget, theme: Theme, focused: Bool) -> Range<Int>? { nil }
 }

@@ -328,10 +328,41 @@ public struct ChatWidget: Widget {
             let marker = " ↑\(scrollBack) PgDn "
             buffer.write(marker, at: Point(x: messageArea.maxX - DisplayWidth.of(marker), y: messageArea.minY), style: theme[.muted])
         }
+        drawInput(into: &buffer, theme: theme)
+    }
+
+    public var drawsOverItsLastDrawing: Bool { true }
+
+    /// While what is above the input is as `drawn` drew it (typing, moving in the line), only
+    /// the input's rows are drawn again.
+    public func render(into buffer: inout Buffer, over drawn: any Widget, theme: Theme, focused: Bool) -> Range<Int>? {
+        guard let drawn = drawn as? ChatWidget, drawn.aboveInput == aboveInput else { return nil }
+        return drawInput(into: &buffer, theme: theme)
+    }
+
+    /// Everything drawn above the input (the lines' key holds the input's height too): two equal
+    /// ones draw the same cells there.
+    private struct AboveInput: Equatable {
+        let lines: LinesKey
+        let channels: [String]
+        let unread: [Int]
+    }
+
+    private var aboveInput: AboveInput {
+        AboveInput(lines: linesKey, channels: channels, unread: channels.map { logs[$0]?.unread ?? 0 })
+    }
+
+    /// Draws the input line (and its problem line above it) at the bottom of the message area;
+    /// returns the rows it took.
+    @discardableResult
+    private func drawInput(into buffer: inout Buffer, theme: Theme) -> Range<Int> {
+        let height = buffer.size.height
+        let x = showsChannelColumn ? Self.channelColumnWidth + 1 : 0
         let inputRows = input.problem == nil ? 1 : 2
-        var field = Buffer(size: Size(width: messageArea.width, height: inputRows), filling: Cell(" ", style: Style(background: theme[.text].background)))
+        var field = Buffer(size: Size(width: buffer.size.width - x, height: inputRows), filling: Cell(" ", style: Style(background: theme[.text].background)))
         input.draw(into: &field, row: inputRows - 1, theme: theme)
-        buffer.draw(field, at: Point(x: messageArea.minX, y: height - inputRows))
+        buffer.draw(field, at: Point(x: x, y: height - inputRows))
+        return max(0, height - inputRows)..<height
     }
 
     private func drawChannelColumn(into buffer: inout Buffer, height: Int, theme: Theme) {
@@ -343,9 +374,7 @@ public struct ChatWidget: Widget {
             if channel == current { buffer.fill(Rect(x: 0, y: row, width: column.width, height: 1), with: Cell(" ", style: style)) }
             buffer.write(text, at: Point(x: 0, y: row), style: style, clip: column)
         }
-        for y in 0..<height {
-            buffer.write("│", at: Point(x: Self.channelColumnWidth, y: y), style: theme[.border])
-        }
+        buffer.drawVerticalLine(at: Self.channelColumnWidth, rows: 0..<height, style: theme[.border])
     }
 
     private func drawChannelLine(into buffer: inout Buffer, theme: Theme) {

@@ -11,6 +11,7 @@ struct DecimalTemplateTests {
         #expect(cup.offset == 1)
         #expect(cup.fill(0, 0) == Self.bytes("\u{1B}[1;1H"))
         #expect(cup.fill(39, 119) == Self.bytes("\u{1B}[40;120H"))
+        #expect(cup.fill(-5, 1_000_000) == Self.bytes("\u{1B}[-4;1000001H"))
         let column = try #require(DecimalTemplate(parameters: 1) { first, _ in Self.bytes("\u{1B}[\(first)C") })
         #expect(column.fill(12, 99) == Self.bytes("\u{1B}[12C"), "the second parameter is not written")
     }

@@ -26,12 +26,28 @@ struct DecimalTemplate: Equatable {
 
     /// The capability with these parameters (the second is ignored by a one-parameter template).
     func fill(_ first: Int32, _ second: Int32 = 0) -> [UInt8] {
-        var bytes = pieces[0]
-        for (parameter, piece) in zip([first, second], pieces.dropFirst()) {
-            bytes += String(Int(parameter) + offset).utf8
-            bytes += piece
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(pieces.reduce(24) { $0 + $1.count })
+        bytes += pieces[0]
+        Self.appendDecimal(Int(first) + offset, to: &bytes)
+        bytes += pieces[1]
+        if pieces.count > 2 {
+            Self.appendDecimal(Int(second) + offset, to: &bytes)
+            bytes += pieces[2]
         }
         return bytes
+    }
+
+    /// `value`'s decimal digits, as `%d` writes them.
+    private static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        let start = bytes.count
+        repeat {
+            bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            magnitude /= 10
+        } while magnitude > 0
+        bytes[start...].reverse()
     }
 
     /// `sample` cut around each of `numbers` in turn, or nil when one is not there.

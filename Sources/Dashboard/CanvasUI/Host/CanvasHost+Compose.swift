@@ -185,7 +185,7 @@ extension HostState {
         guard let rows = widget.render(into: &content, over: drawnWidget, theme: theme, focused: previous.focused) else { return nil }
         composed.insidesDrawn += 1
         let drawn = DrawnContent(buffer: content, focused: previous.focused, number: composed.insidesDrawn, widget: widget,
-                                 redrawn: (rows.clamped(to: 0..<content.size.height), over: previous.number))
+                                 redrawn: Redrawn(rows: rows.clamped(to: 0..<content.size.height), over: previous.number))
         mounted[id]?.drawn = drawn
         return drawn
     }

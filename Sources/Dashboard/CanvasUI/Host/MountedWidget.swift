@@ -47,10 +47,16 @@ struct DrawnContent {
     let number: Int
     /// The widget as it drew it: the next drawing may start from this one.
     let widget: (any Widget)?
-    /// When it was drawn over the drawing numbered `over` by drawing these rows again.
-    let redrawn: (rows: Range<Int>, over: Int)?
+    /// When it was drawn over an earlier drawing: which rows it drew again.
+    let redrawn: Redrawn?
     /// False once the widget was called since: the next frame draws it again.
     var isCurrent = true
+}
+
+/// Rows of a pane's inside drawn again over the drawing numbered `over`, the rest kept.
+struct Redrawn {
+    let rows: Range<Int>
+    let over: Int
 }
 
 /// A mounted widget that listens to events, and what it listens to (as it said when mounted or

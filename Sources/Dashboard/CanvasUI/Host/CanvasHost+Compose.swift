@@ -141,12 +141,14 @@ extension HostState {
 
     /// The pane's inside: as drawn before while nothing it depends on changed, else drawn now.
     private mutating func drawnInside(of pane: Pane, in inside: Rect, focused: Bool) -> DrawnContent? {
-        guard !inside.isEmpty, let entry = mounted[pane.id] else { return nil }
-        let previous = entry.drawn.flatMap { $0.focused == focused && $0.buffer.size == inside.size ? $0 : nil }
-        if let previous, previous.isCurrent { return previous }
-        if let previous, let redrawn = redrawnInside(of: pane.id, entry, over: previous) {
-            return redrawn
+        guard !inside.isEmpty else { return nil }
+        // Compared here and let go: a drawing held across the call would make it copy the cells.
+        switch mounted[pane.id]?.drawn.map({ ($0.focused == focused && $0.buffer.size == inside.size, $0.isCurrent) }) {
+        case (true, true)?: return mounted[pane.id]?.drawn
+        case (true, false)?: if let redrawn = redrawnInside(of: pane.id) { return redrawn }
+        default: break
         }
+        guard let entry = mounted[pane.id] else { return nil }
         var content = Buffer(size: inside.size, filling: background)
         if let failure = entry.failure {
             content.write("This widget failed:", at: .zero, style: theme[.error])
@@ -175,13 +177,18 @@ extension HostState {
         return drawn
     }
 
-    /// The inside drawn again from `previous` by the widget, only where it changed; nil when
-    /// the widget draws it whole.
-    private mutating func redrawnInside(of id: PaneID, _ entry: MountedWidget, over previous: DrawnContent) -> DrawnContent? {
-        guard entry.failure == nil, let widget = entry.widget, let drawnWidget = previous.widget else { return nil }
-        var content = previous.buffer
+    /// The inside drawn again over its last drawing by the widget, only where it changed; nil
+    /// when the widget draws it whole.
+    private mutating func redrawnInside(of id: PaneID) -> DrawnContent? {
+        // Read field by field and the last drawing taken out, so its cells are drawn over in
+        // place: a copy of the entry held here would make them copied.
+        guard mounted[id]?.failure == nil, let kind = mounted[id]?.kind, let widget = mounted[id]?.widget,
+              var previous = mounted[id]?.drawn, let drawnWidget = previous.widget else { return nil }
+        mounted[id]?.drawn = nil
+        var content = Buffer(size: .zero)
+        swap(&content, &previous.buffer)
         content.cursor = nil
-        ports.willCallWidget?(entry.kind, "drawing its pane")
+        ports.willCallWidget?(kind, "drawing its pane")
         guard let rows = widget.render(into: &content, over: drawnWidget, theme: theme, focused: previous.focused) else { return nil }
         composed.insidesDrawn += 1
         let drawn = DrawnContent(buffer: content, focused: previous.focused, number: composed.insidesDrawn, widget: widget,

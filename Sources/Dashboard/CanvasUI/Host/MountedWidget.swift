@@ -41,7 +41,7 @@ struct PaneArrangement: Equatable {
 /// A pane's drawn inside and what it was drawn for; the host forgets every one when the theme
 /// or the day changes.
 struct DrawnContent {
-    let buffer: Buffer
+    var buffer: Buffer
     let focused: Bool
     /// Its number among the insides drawn (`ComposedFrame.insidesDrawn`).
     let number: Int

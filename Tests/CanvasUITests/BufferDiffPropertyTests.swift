@@ -25,17 +25,22 @@ struct BufferDiffPropertyTests {
         }
     }
 
+    /// A random frame, and the next one: the same scribbled over (one time in ten a blank one,
+    /// when `sometimesBlank`).
+    static func frames(upTo height: Int, sometimesBlank: Bool, using rng: inout SplitMix64) -> (previous: Buffer, next: Buffer) {
+        let size = Size(width: Int.random(in: 1...14, using: &rng), height: Int.random(in: 1...height, using: &rng))
+        var previous = Buffer(size: size)
+        scribble(&previous, count: Int.random(in: 0...8, using: &rng), using: &rng)
+        var next = sometimesBlank && Int.random(in: 0..<10, using: &rng) == 0 ? Buffer(size: size) : previous
+        scribble(&next, count: Int.random(in: 0...4, using: &rng), using: &rng)
+        return (previous, next)
+    }
+
     @Test func runsTurnThePreviousFrameIntoTheNextOne() {
         var rng = SplitMix64(seed: 0x7E57_CA1D)
         for _ in 0..<500 {
-            let size = Size(width: Int.random(in: 1...14, using: &rng), height: Int.random(in: 1...4, using: &rng))
-            var previous = Buffer(size: size)
-            Self.scribble(&previous, count: Int.random(in: 0...8, using: &rng), using: &rng)
-            var next = previous
-            if Int.random(in: 0..<10, using: &rng) == 0 {
-                next = Buffer(size: size)
-            }
-            Self.scribble(&next, count: Int.random(in: 0...4, using: &rng), using: &rng)
+            let (previous, next) = Self.frames(upTo: 4, sometimesBlank: true, using: &rng)
+            let size = previous.size
 
             let terminal = HeadlessTerminal(size: size)
             terminal.present(previous.changes(since: nil), frame: previous)
@@ -60,11 +65,8 @@ struct BufferDiffPropertyTests {
     @Test func theScreensCopyCatchesUpWithTheRowsThatChanged() {
         var rng = SplitMix64(seed: 0xC47C)
         for _ in 0..<300 {
-            let size = Size(width: Int.random(in: 1...14, using: &rng), height: Int.random(in: 1...5, using: &rng))
-            var previous = Buffer(size: size)
-            Self.scribble(&previous, count: Int.random(in: 0...8, using: &rng), using: &rng)
-            var next = previous
-            Self.scribble(&next, count: Int.random(in: 0...4, using: &rng), using: &rng)
+            let (previous, next) = Self.frames(upTo: 5, sometimesBlank: false, using: &rng)
+            let size = previous.size
             // The rows that changed, and some that did not, as the host says.
             var rows = DamagedRows()
             for y in 0..<size.height where (0..<size.width).contains(where: { previous[$0, y] != next[$0, y] }) || Bool.random(using: &rng) {

@@ -1,7 +1,8 @@
 /// A named mapping from semantic roles to styles.
 public struct Theme: Sendable, Hashable {
     public var name: String
-    /// Each role's style, in `ThemeRole.ordinal`'s order; a role the theme leaves out is plain text.
+    /// Each role's style, at its `ThemeRole.ordinal`; a role the theme leaves out is plain text
+    /// (so a theme naming a role plain equals one leaving it out: both draw the same).
     private var styles: [Style]
     /// What 16-colour terminals show for some roles; the others are downsampled.
     private var styles16: [ThemeRole: Style]
@@ -10,7 +11,9 @@ public struct Theme: Sendable, Hashable {
 
     public init(name: String, styles: [ThemeRole: Style], styles16: [ThemeRole: Style] = [:]) {
         self.name = name
-        self.styles = ThemeRole.allCases.map { styles[$0] ?? .plain }
+        var table = Array(repeating: Style.plain, count: ThemeRole.allCases.count)
+        for (role, style) in styles { table[role.ordinal] = style }
+        self.styles = table
         self.styles16 = styles16
     }
 

@@ -46,10 +46,10 @@ extension Buffer {
         }
     }
 
-    /// Draws a border's vertical line down column `x` over `rows`, clipped to the buffer: a rule
+    /// Draws a light border's vertical line down column `x` over `rows`, clipped to the buffer: a rule
     /// between two parts of a pane, drawn as the box's edges are, without grapheme breaking.
-    public mutating func drawVerticalLine(at x: Int, rows: Range<Int>, lines: BoxLines = .light, style: Style) {
-        for y in rows { repeatSymbol(lines.glyphs.vertical, row: y, from: x, to: x + 1, style: style) }
+    public mutating func drawVerticalLine(at x: Int, rows: Range<Int>, style: Style) {
+        for y in rows { repeatSymbol(BoxGlyphs.light.vertical, row: y, from: x, to: x + 1, style: style) }
     }
 
     /// Writes `text` centred in one row of `rect`, clipped to it.

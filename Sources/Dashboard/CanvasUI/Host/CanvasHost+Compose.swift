@@ -30,7 +30,7 @@ extension HostState {
                 // Only the inside changed (a key in it): its box and title are on the frame
                 // already, and so are the rows it kept from the drawing on the frame.
                 let area = drawing.rect.inset(by: 1)
-                let rows = inside.redrawn.flatMap { $0.over == before.inside ? $0.rows : nil } ?? 0..<area.height
+                let rows = inside.redrawn.flatMap { $0.overDrawingNumber == before.inside ? $0.rows : nil } ?? 0..<area.height
                 buffer.draw(inside.buffer, at: area.origin, rows: rows)
                 damage.insert((area.minY + rows.lowerBound)..<(area.minY + rows.upperBound))
             } else {
@@ -139,7 +139,8 @@ extension HostState {
         if let inside { buffer.draw(inside, at: rect.inset(by: 1).origin) }
     }
 
-    /// The pane's inside: as drawn before while nothing it depends on changed, else drawn now.
+    /// The pane's inside: as drawn before while nothing it depends on changed; else drawn again,
+    /// by a widget that can over its last drawing where only part of it changed, whole otherwise.
     private mutating func drawnInside(of pane: Pane, in inside: Rect, focused: Bool) -> DrawnContent? {
         guard !inside.isEmpty else { return nil }
         // Compared here and let go: a drawing held across the call would make it copy the cells.
@@ -192,7 +193,7 @@ extension HostState {
         guard let rows = widget.render(into: &content, over: drawnWidget, theme: theme, focused: previous.focused) else { return nil }
         composed.insidesDrawn += 1
         let drawn = DrawnContent(buffer: content, focused: previous.focused, number: composed.insidesDrawn, widget: widget,
-                                 redrawn: Redrawn(rows: rows.clamped(to: 0..<content.size.height), over: previous.number))
+                                 redrawn: Redrawn(rows: rows.clamped(to: 0..<content.size.height), overDrawingNumber: previous.number))
         mounted[id]?.drawn = drawn
         return drawn
     }

@@ -176,7 +176,7 @@ public struct HostState {
         toldArrangement = arrangement
         for pane in manager.panes {
             let inside = cellRect(of: pane).inset(by: 1)
-            guard !inside.isEmpty, mounted[pane.id]?.contentSize.change(to: inside.size) == true else { continue }
+            guard !inside.isEmpty, mounted[pane.id]?.contentSize.setIfChanged(inside.size) == true else { continue }
             _ = withWidget(pane.id, doing: "resizing its pane") { $0.resize(to: inside.size) }
         }
         tellFocus()
@@ -188,7 +188,7 @@ public struct HostState {
         let shown = isTooSmall ? [] : Set(shownPanes.map(\.id))
         for id in Array(mounted.keys) {
             let visible = shown.contains(id)
-            guard mounted[id]?.toldVisible.change(to: visible) == true else { continue }
+            guard mounted[id]?.toldVisible.setIfChanged(visible) == true else { continue }
             _ = withWidget(id, doing: "showing or hiding its pane") { $0.visibilityChanged(to: visible) }
         }
     }
@@ -203,7 +203,7 @@ public struct HostState {
     /// removed pane, a loaded layout).
     private mutating func tellFocus() {
         let focused = manager.focusedPaneID
-        for id in Array(mounted.keys) where mounted[id]?.toldFocused.change(to: id == focused) == true {
+        for id in Array(mounted.keys) where mounted[id]?.toldFocused.setIfChanged(id == focused) == true {
             _ = withWidget(id, doing: "telling it of the focus") { $0.focusChanged(to: id == focused) }
         }
     }

@@ -53,10 +53,11 @@ struct DrawnContent {
     var isCurrent = true
 }
 
-/// Rows of a pane's inside drawn again over the drawing numbered `over`, the rest kept.
+/// Rows of a pane's inside drawn again over an earlier drawing, the rest kept from it.
 struct Redrawn {
     let rows: Range<Int>
-    let over: Int
+    /// The number of the drawing they were drawn over (`DrawnContent.number`).
+    let overDrawingNumber: Int
 }
 
 /// A mounted widget that listens to events, and what it listens to (as it said when mounted or
@@ -68,11 +69,11 @@ struct EventListener {
 }
 
 extension Equatable {
-    /// Sets this to `value`; true when that changed it. Called as `mounted[id]?.field.change(to:)`
+    /// Sets this to `value`; true when that changed it. Called as `mounted[id]?.field.setIfChanged(_:)`
     /// the entry is changed in place, where reading `mounted[id]?.field` first would copy the
     /// whole entry (its widget and drawn inside) out of the dictionary: on every key, for every
     /// pane, that cost more than the rest of the step.
-    mutating func change(to value: Self) -> Bool {
+    mutating func setIfChanged(_ value: Self) -> Bool {
         guard self != value else { return false }
         self = value
         return true

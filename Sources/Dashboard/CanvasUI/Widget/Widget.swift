@@ -61,7 +61,8 @@ public protocol Widget {
     /// Whether it draws over its last drawing (`render(into:over:theme:focused:)`): the canvas
     /// then keeps the widget as it drew, which a widget that always draws whole is spared.
     var drawsOverItsLastDrawing: Bool { get }
-    /// Draws only what differs from `drawn`, this widget as its pane was last drawn, into
+    /// Draws only what differs from `drawn`, a copy of this widget (a value) as it was when its
+    /// pane was last drawn, into
     /// `buffer`, which holds that drawing's cells (drawn at the same size, in the same theme and
     /// focus) and no cursor. Returns the rows it drew again, which the canvas then compares with
     /// the screen, or nil to be drawn whole by `render`: a key typed into a field costs the

@@ -340,17 +340,22 @@ public struct ChatWidget: Widget {
         return drawInput(into: &buffer, theme: theme)
     }
 
-    /// Everything drawn above the input (the lines' key holds the input's height too): two equal
-    /// ones draw the same cells there.
+    /// Everything drawn above the input line: two equal ones draw the same cells there. (The
+    /// input's height is its own: in a pane of a few rows the message rows stay at one whether
+    /// or not a problem line shows.)
     private struct AboveInput: Equatable {
         let lines: LinesKey
+        let inputRows: Int
         let channels: [String]
         let unread: [Int]
     }
 
     private var aboveInput: AboveInput {
-        AboveInput(lines: linesKey, channels: channels, unread: channels.map { logs[$0]?.unread ?? 0 })
+        AboveInput(lines: linesKey, inputRows: inputRows, channels: channels, unread: channels.map { logs[$0]?.unread ?? 0 })
     }
+
+    /// The input line, and the line of its problem above it when it has one.
+    private var inputRows: Int { input.problem == nil ? 1 : 2 }
 
     /// Draws the input line (and its problem line above it) at the bottom of the message area;
     /// returns the rows it took.
@@ -358,7 +363,6 @@ public struct ChatWidget: Widget {
     private func drawInput(into buffer: inout Buffer, theme: Theme) -> Range<Int> {
         let height = buffer.size.height
         let x = showsChannelColumn ? Self.channelColumnWidth + 1 : 0
-        let inputRows = input.problem == nil ? 1 : 2
         var field = Buffer(size: Size(width: buffer.size.width - x, height: inputRows), filling: Cell(" ", style: Style(background: theme[.text].background)))
         input.draw(into: &field, row: inputRows - 1, theme: theme)
         buffer.draw(field, at: Point(x: x, y: height - inputRows))

@@ -140,7 +140,7 @@ extension HostState {
     }
 
     /// The pane's inside: as drawn before while nothing it depends on changed; else drawn again,
-    /// by a widget that can over its last drawing where only part of it changed, whole otherwise.
+    /// over its last drawing by a widget that can, where only part of it changed; whole otherwise.
     private mutating func drawnInside(of pane: Pane, in inside: Rect, focused: Bool) -> DrawnContent? {
         guard !inside.isEmpty else { return nil }
         // Compared here and let go: a drawing held across the call would make it copy the cells.
